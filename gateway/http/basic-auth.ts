@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../../lib/errors';
+import { setCaller, type Caller } from './call-context';
+
+export type Authenticate = (tokenId: string, clientSecret: string) => Promise<Caller>;
+
+function parseBasic(header: string | undefined): { tokenId: string; secret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { tokenId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+/**
+ * HTTP Basic with API tokens. Successful checks are remembered for `cacheMs` under a SHA-256 of
+ * the header (never the secret itself), so the auth service is asked once per token per window.
+ */
+export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number } = {}) {
+  const cacheMs = options.cacheMs ?? 30000;
+  const maxEntries = options.maxEntries ?? 10000;
+  const cache = new Map<string, { caller: Caller; until: number }>();
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    const credentials = parseBasic(header);
+    if (!credentials) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
+    const key = createHash('sha256').update(header!).digest('base64');
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) {
+      setCaller(res, hit.caller);
+      return next();
+    }
+    try {
+      const caller = await authenticate(credentials.tokenId, credentials.secret);
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+      cache.set(key, { caller, until: Date.now() + cacheMs });
+      setCaller(res, caller);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

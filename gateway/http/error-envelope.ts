@@ -1,0 +1,23 @@
+import type { Response } from 'express';
+import { AppError } from '../../lib/errors';
+import { httpStatusOf } from './http-status';
+
+export interface ErrorEnvelope {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function toEnvelope(error: AppError): ErrorEnvelope {
+  const status = httpStatusOf(error.code);
+  return { status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+}
+
+export function sendError(res: Response, error: AppError): void {
+  const envelope = toEnvelope(error);
+  if (envelope.status === 401 && error.code === 'UNAUTHORIZED') res.set('WWW-Authenticate', 'Basic realm="grid", charset="UTF-8"');
+  const retryAfter = error.details?.retryAfterSeconds;
+  if (envelope.status === 429 && typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
+  res.status(envelope.status).json(envelope);
+}

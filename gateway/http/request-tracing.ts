@@ -1,0 +1,25 @@
+import { context, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../../lib/log';
+import { extractTraceContext, tracer } from '../../lib/telemetry';
+
+/** One span per REST request (parent of every gRPC call it makes) and one access-log line. */
+export function requestTracing(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const parent = extractTraceContext(req.headers as Record<string, string>);
+    const span = tracer().startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.method': req.method } }, parent);
+    res.on('finish', () => {
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute('http.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      logger.info('request', {
+        method: req.method, route, status: res.statusCode, correlationId: res.locals.correlationId,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    context.with(trace.setSpan(parent, span), next);
+  };
+}

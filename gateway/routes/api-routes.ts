@@ -1,0 +1,9 @@
+import { Router } from 'express';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+
+/** Every REST route under the version segment, one module per resource area. */
+export function apiRoutes(peers: PeerClients): Router {
+  const router = Router();
+  void peers;
+  return router;
+}

@@ -1,0 +1,36 @@
+import type { Logger } from '../lib/log';
+import type { PeerClients } from '../lib/runtime/peer-clients';
+
+export interface SandboxIdentity {
+  platformId: string;
+  tokenId: string;
+  clientSecret: string;
+}
+
+/** Documented defaults, used when SANDBOX_API_TOKEN_ID / SANDBOX_API_CLIENT_SECRET are unset. */
+export const DEFAULT_SANDBOX: SandboxIdentity = {
+  platformId: 'Platform:00000000-0000-4000-8000-000000000001',
+  tokenId: 'sandbox-token',
+  clientSecret: 'sandbox-secret-0000000000',
+};
+
+/**
+ * Idempotently ensures the sandbox platform and its API token. Retries while the services are
+ * still starting (separate processes come up in any order).
+ */
+export async function ensureSandbox(peers: PeerClients, identity: SandboxIdentity, logger: Logger, attempts = 30): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform' });
+      const { created } = await peers.apiTokens.ensureSandboxToken({
+        platformId: identity.platformId, tokenId: identity.tokenId, clientSecret: identity.clientSecret,
+      });
+      logger.info('sandbox API token active', { apiTokenId: identity.tokenId, platformId: identity.platformId, created });
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      logger.warn('sandbox bootstrap waiting for services', { attempt });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}

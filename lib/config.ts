@@ -1,0 +1,105 @@
+/**
+ * Configuration from environment variables, validated once at start. A bad value raises
+ * ConfigError whose message is one line naming the variable; entry points print it and exit.
+ */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`configuration error: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface Setting<T> {
+  read(name: string, env: Env): T;
+}
+
+function raw(name: string, env: Env): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function required<T>(parse: (value: string, name: string) => T): Setting<T> {
+  return {
+    read(name, env) {
+      const value = raw(name, env);
+      if (value === undefined) throw new ConfigError(name, 'is required but not set');
+      return parse(value, name);
+    },
+  };
+}
+
+function withDefault<T>(parse: (value: string, name: string) => T, fallback: T): Setting<T> {
+  return { read: (name, env) => { const v = raw(name, env); return v === undefined ? fallback : parse(v, name); } };
+}
+
+function optional<T>(parse: (value: string, name: string) => T): Setting<T | undefined> {
+  return { read: (name, env) => { const v = raw(name, env); return v === undefined ? undefined : parse(v, name); } };
+}
+
+const parsers = {
+  string: (v: string) => v,
+  int(min: number, max: number) {
+    return (v: string, name: string) => {
+      if (!/^-?\d+$/.test(v)) throw new ConfigError(name, `must be an integer, got "${v}"`);
+      const n = Number(v);
+      if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+      return n;
+    };
+  },
+  url(protocols: string[]) {
+    return (v: string, name: string) => {
+      let u: URL;
+      try { u = new URL(v); } catch { throw new ConfigError(name, `must be a URL, got "${v}"`); }
+      if (!protocols.includes(u.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+      return v;
+    };
+  },
+  hostPort(v: string, name: string) {
+    if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(v)) throw new ConfigError(name, `must be host:port, got "${v}"`);
+    return v;
+  },
+  hostPortList(v: string, name: string) {
+    return v.split(',').map((part) => parsers.hostPort(part.trim(), name));
+  },
+  oneOf<T extends string>(values: readonly T[]) {
+    return (v: string, name: string) => {
+      if (!values.includes(v as T)) throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${v}"`);
+      return v as T;
+    };
+  },
+  bool(v: string, name: string) {
+    if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
+    throw new ConfigError(name, `must be true or false, got "${v}"`);
+  },
+  hex(bytes: number) {
+    return (v: string, name: string) => {
+      if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(v)) throw new ConfigError(name, `must be ${bytes} bytes of hex`);
+      return v.toLowerCase();
+    };
+  },
+};
+
+export const setting = {
+  string: (fallback?: string) => (fallback === undefined ? required(parsers.string) : withDefault(parsers.string, fallback)),
+  optionalString: () => optional(parsers.string),
+  int: (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => withDefault(parsers.int(min, max), fallback),
+  port: (fallback: number) => withDefault(parsers.int(0, 65535), fallback),
+  optionalUrl: (...protocols: string[]) => optional(parsers.url(protocols)),
+  hostPort: (fallback?: string) => (fallback === undefined ? required(parsers.hostPort) : withDefault(parsers.hostPort, fallback)),
+  optionalHostPortList: () => optional(parsers.hostPortList),
+  oneOf: <T extends string>(values: readonly T[], fallback: T) => withDefault(parsers.oneOf(values), fallback),
+  bool: (fallback: boolean) => withDefault(parsers.bool, fallback),
+  optionalHex: (bytes: number) => optional(parsers.hex(bytes)),
+};
+
+export type ConfigSchema = Record<string, Setting<unknown>>;
+export type ConfigOf<S extends ConfigSchema> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+export function readConfig<S extends ConfigSchema>(schema: S, env: Env = process.env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(schema)) out[name] = s.read(name, env);
+  return out as ConfigOf<S>;
+}

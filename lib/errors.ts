@@ -1,0 +1,78 @@
+/**
+ * The one error type every service raises. Codes are a closed set and part of the
+ * API contract; the gRPC status for each lives here, the HTTP status only in the gateway.
+ */
+export const ERROR_CODES = [
+  // 400
+  'INVALID_INPUT', 'END_USER_TERMS_VERSION_NOT_FOUND', 'MISSING_MANDATORY_USER_INFO',
+  'INVALID_UMA_ADDRESS', 'QUOTE_REQUEST_FAILED', 'INVALID_RECEIVER', 'SENDER_NOT_ACCEPTED',
+  'AMOUNT_OUT_OF_RANGE', 'INVALID_CURRENCY', 'INVALID_TIMESTAMP', 'INVALID_NONCE',
+  'INVALID_REQUEST_FORMAT', 'INVALID_BANK_ACCOUNT', 'SELF_PAYMENT', 'LOOKUP_REQUEST_FAILED',
+  'INVALID_AMOUNT', 'WEBHOOK_ENDPOINT_NOT_SET', 'WEBHOOK_DELIVERY_ERROR',
+  'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+  'PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+  'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', 'LAST_CREDENTIAL', 'QUOTE_EXPIRED',
+  'QUOTE_ALREADY_EXECUTED', 'INSUFFICIENT_BALANCE', 'INVALID_STATE', 'END_USER_TERMS_NOT_ACCEPTED',
+  // 401
+  'UNAUTHORIZED', 'INVALID_SIGNATURE', 'WALLET_SIGNATURE_MISSING', 'WALLET_SIGNATURE_MALFORMED',
+  'WALLET_SIGNATURE_BODY_MISMATCH', 'WALLET_SIGNATURE_INVALID', 'REQUEST_ID_MISSING',
+  'REQUEST_ID_ALREADY_USED', 'SIGNED_RETRY_EXPIRED',
+  // 403
+  'FORBIDDEN',
+  // 404
+  'NOT_FOUND', 'TRANSACTION_NOT_FOUND', 'USER_NOT_FOUND', 'QUOTE_NOT_FOUND',
+  'LOOKUP_REQUEST_NOT_FOUND', 'TOKEN_NOT_FOUND', 'REFERENCE_NOT_FOUND', 'UMA_NOT_FOUND',
+  // 409
+  'CONFLICT', 'SCA_SESSION_REQUIRED',
+  // 412
+  'UNSUPPORTED_UMA_VERSION',
+  // 423
+  'ACCOUNT_LOCKED',
+  // 424
+  'PAYREQ_REQUEST_FAILED', 'COUNTERPARTY_PUBKEY_FETCH_ERROR', 'NO_COMPATIBLE_UMA_VERSION',
+  'LNURLP_REQUEST_FAILED', 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
+  // 429
+  'DAILY_VOLUME_LIMIT_EXCEEDED', 'RATE_LIMITED',
+  // 500 / 503
+  'INTERNAL_ERROR', 'SERVICE_SWITCH_ERROR', 'UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface FieldError {
+  field: string;
+  message?: string;
+  constraint?: { format?: string; pattern?: string; enum?: string[]; minLength?: number; maxLength?: number };
+}
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+  }
+
+  static invalidInput(message: string, errors?: FieldError[]): AppError {
+    return new AppError('INVALID_INPUT', message, errors?.length ? { errors } : undefined);
+  }
+
+  static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): AppError {
+    return new AppError(code, `${what} not found`);
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Anything caught becomes an AppError; unknown failures become INTERNAL_ERROR (cause kept for the log). */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('INTERNAL_ERROR', 'An internal error occurred', undefined, { cause: err });
+}

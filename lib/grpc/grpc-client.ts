@@ -1,0 +1,57 @@
+import { credentials, Metadata, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { AppError } from '../errors';
+import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
+import { contextToMetadata, METADATA, type CallContext } from './call-context';
+import { fromServiceError } from './error-status';
+
+type RequestOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R : never;
+type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
+
+/** A promise-returning client whose methods are typed from the proto service definition. */
+export type ServiceClient<D> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, ctx?: CallContext) => Promise<ResponseOf<D[K]>>;
+} & { close(): void; waitForReady(deadlineMs: number): Promise<void> };
+
+export interface ClientOptions {
+  internalToken: string;
+  /** Per-call deadline. */
+  timeoutMs?: number;
+}
+
+export function createServiceClient<D extends ServiceDefinition>(
+  definition: D,
+  address: string,
+  options: ClientOptions,
+): ServiceClient<D> {
+  const Ctor = makeGenericClientConstructor(definition, 'client');
+  const client: Client = new Ctor(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30000,
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+  });
+  const timeoutMs = options.timeoutMs ?? 10000;
+  const out: Record<string, unknown> = {
+    close: () => client.close(),
+    waitForReady: (deadlineMs: number) =>
+      new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + deadlineMs, (e) => (e ? reject(e) : resolve()))),
+  };
+  for (const [method, spec] of Object.entries(definition)) {
+    out[method] = (request: unknown, ctx: CallContext = {}) =>
+      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => {
+        const metadata = contextToMetadata(ctx, new Metadata());
+        metadata.set(METADATA.authorization, `Bearer ${options.internalToken}`);
+        for (const [k, v] of Object.entries(injectTraceContext({}))) metadata.set(k, v);
+        return new Promise((resolve, reject) => {
+          client.makeUnaryRequest(
+            spec.path, spec.requestSerialize, spec.responseDeserialize, request, metadata,
+            { deadline: Date.now() + timeoutMs },
+            (err: ServiceError | null, response?: unknown) => (err ? reject(fromServiceError(err)) : resolve(response)),
+          );
+        });
+      });
+  }
+  return out as ServiceClient<D>;
+}
+
+export function isUnavailable(err: unknown): boolean {
+  return err instanceof AppError && err.code === 'UNAVAILABLE';
+}

@@ -1,0 +1,87 @@
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
+import { AppError } from '../errors';
+import { silentLogger } from '../log';
+import { inSpan, startTelemetry } from '../telemetry';
+import { createServiceClient } from './grpc-client';
+import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
+import { createHealthProbe } from './health-probe';
+import { bindService } from './service-binding';
+
+const exporter = new InMemorySpanExporter();
+startTelemetry({ serviceName: 'test', exporter });
+
+const TOKEN = 'internal-token-for-tests';
+let server: RunningGrpcServer;
+const seenPlatforms: Array<string | undefined> = [];
+
+beforeAll(async () => {
+  server = await startGrpcServer({
+    name: 'test', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    bindings: [bindService(ApiTokenServiceService, {
+      async authenticateApiToken(req, ctx) {
+        seenPlatforms.push(ctx.platformId);
+        if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
+        if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
+        return { platformId: ctx.platformId ?? '', tokenId: req.tokenId };
+      },
+      async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
+    })],
+  });
+});
+afterAll(async () => { await server.shutdown(); });
+
+test('context travels in metadata and the response comes back typed', async () => {
+  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
+  const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1' });
+  expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1' });
+  client.close();
+});
+
+test('an AppError crosses gRPC with its code and details intact', async () => {
+  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
+  const err = await client.authenticateApiToken({ tokenId: 'invalid', clientSecret: '' }).catch((e) => e);
+  expect(err).toBeInstanceOf(AppError);
+  expect(err.code).toBe('INVALID_INPUT');
+  expect(err.details).toEqual({ errors: [{ field: 'tokenId', constraint: { minLength: 3 } }] });
+  client.close();
+});
+
+test('an unexpected failure becomes INTERNAL_ERROR without leaking its cause', async () => {
+  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
+  const err = await client.authenticateApiToken({ tokenId: 'crash', clientSecret: '' }).catch((e) => e);
+  expect(err.code).toBe('INTERNAL_ERROR');
+  expect(err.message).not.toMatch(/hunter2|exploded/);
+  client.close();
+});
+
+test('a caller without the internal token is refused', async () => {
+  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: 'wrong' });
+  const err = await client.authenticateApiToken({ tokenId: 't', clientSecret: '' }).catch((e) => e);
+  expect(err.code).toBe('UNAUTHORIZED');
+  client.close();
+});
+
+test('an unreachable server is UNAVAILABLE', async () => {
+  const client = createServiceClient(ApiTokenServiceService, '127.0.0.1:1', { internalToken: TOKEN, timeoutMs: 500 });
+  const err = await client.authenticateApiToken({ tokenId: 't', clientSecret: '' }).catch((e) => e);
+  expect(err.code).toBe('UNAVAILABLE');
+  client.close();
+});
+
+test('the standard health check answers SERVING without the internal token', async () => {
+  const probe = createHealthProbe(server.address);
+  expect(await probe.isServing()).toBe(true);
+  probe.close();
+});
+
+test('client and server spans share one trace', async () => {
+  exporter.reset();
+  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
+  await inSpan('root', {}, () => client.authenticateApiToken({ tokenId: 't2', clientSecret: '' }));
+  const spans = exporter.getFinishedSpans();
+  const root = spans.find((s) => s.name === 'root')!;
+  const serverSpan = spans.find((s) => s.name.endsWith('AuthenticateApiToken') && s.kind === 1)!;
+  expect(serverSpan.spanContext().traceId).toBe(root.spanContext().traceId);
+  client.close();
+});

@@ -1,0 +1,84 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../log';
+import type { BindingRuntime, ServiceBinding } from './service-binding';
+
+const DESCRIPTOR_SET = join(__dirname, '..', '..', 'gen', 'descriptor.binpb');
+
+export interface GrpcServerOptions {
+  /** Component name for logs, e.g. "accounts". */
+  name: string;
+  bindings: Array<(runtime: BindingRuntime) => ServiceBinding>;
+  internalToken: string;
+  logger: Logger;
+  /** host:port; port 0 picks a free one. */
+  address: string;
+  /** Extra readiness check (for example the store's ping); polled by the health service. */
+  isReady?: () => Promise<boolean>;
+}
+
+export interface RunningGrpcServer {
+  /** host:port actually bound. */
+  address: string;
+  /** Stops accepting calls, waits for in-flight ones (up to `graceMs`), then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+function addReflection(server: Server, names: string[], logger: Logger): void {
+  if (!existsSync(DESCRIPTOR_SET)) {
+    logger.warn('reflection disabled: descriptor set missing (run npm run generate)');
+    return;
+  }
+  const definition = loadFileDescriptorSetFromBuffer(readFileSync(DESCRIPTOR_SET));
+  new ReflectionService(definition, { services: names }).addToServer(server);
+}
+
+/** A gRPC server with standard health checking, reflection and drain on shutdown. */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const server = new Server();
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const runtime: BindingRuntime = {
+    logger: options.logger,
+    internalToken: options.internalToken,
+    inFlight: {
+      started: () => void inFlight++,
+      finished: () => { inFlight--; if (inFlight === 0) drained?.(); },
+    },
+  };
+  const bindings = options.bindings.map((bind) => bind(runtime));
+  for (const b of bindings) server.addService(b.definition, b.implementation);
+
+  const names = bindings.map((b) => b.name);
+  const health = new HealthImplementation(Object.fromEntries(['', ...names].map((n) => [n, 'NOT_SERVING' as const])));
+  health.addToServer(server);
+  addReflection(server, [...names, 'grpc.health.v1.Health'], options.logger);
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const host = options.address.slice(0, options.address.lastIndexOf(':'));
+  const address = `${host}:${port}`;
+
+  const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
+  const refreshReadiness = async () => setAll((await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING');
+  await refreshReadiness();
+  const readinessTimer = setInterval(() => void refreshReadiness(), 5000).unref();
+  options.logger.info('grpc server listening', { component: options.name, address, services: names });
+
+  return {
+    address,
+    async shutdown(graceMs = 10000) {
+      clearInterval(readinessTimer);
+      setAll('NOT_SERVING');
+      const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((r) => (drained = r));
+      await Promise.race([idle, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      server.forceShutdown();
+    },
+  };
+}

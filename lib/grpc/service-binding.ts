@@ -1,0 +1,75 @@
+import type { Metadata, sendUnaryData, ServerUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { AppError, toAppError } from '../errors';
+import type { Logger } from '../log';
+import { extractTraceContext, inSpan, SpanKind } from '../telemetry';
+import { contextFromMetadata, METADATA, type CallContext } from './call-context';
+import { toStatusObject } from './error-status';
+
+/** Request and response types of each method, read off a ts-proto service definition. */
+type RequestOf<M> = M extends { requestDeserialize: (b: Buffer) => infer R } ? R : never;
+type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
+
+/** What a service writes: one async function per RPC, typed from the proto contract. */
+export type UnaryHandlers<D> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, ctx: CallContext) => Promise<ResponseOf<D[K]>>;
+};
+
+export interface ServiceBinding {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+  /** Fully-qualified service name, for health and reflection. */
+  name: string;
+}
+
+export interface BindingRuntime {
+  logger: Logger;
+  /** Shared secret internal callers present as `authorization: Bearer <token>`. */
+  internalToken: string;
+  inFlight: { started(): void; finished(): void };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function isAuthorized(metadata: Metadata, expected: Buffer): boolean {
+  const presented = metadata.get(METADATA.authorization)[0];
+  if (typeof presented !== 'string') return false;
+  return timingSafeEqual(digest(presented), expected);
+}
+
+function serviceNameOf(definition: ServiceDefinition): string {
+  const first = Object.values(definition)[0];
+  return first.path.split('/')[1];
+}
+
+/** Adapts async handlers to grpc-js: internal auth, trace context, error mapping, drain tracking. */
+export function bindService<D extends ServiceDefinition>(
+  definition: D,
+  handlers: UnaryHandlers<D>,
+): (runtime: BindingRuntime) => ServiceBinding {
+  return (runtime) => {
+    const expected = digest(`Bearer ${runtime.internalToken}`);
+    const implementation: UntypedServiceImplementation = {};
+    for (const [method, spec] of Object.entries(definition)) {
+      const handler = handlers[method as keyof D] as (req: unknown, ctx: CallContext) => Promise<unknown>;
+      implementation[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        runtime.inFlight.started();
+        const parent = extractTraceContext(call.metadata.getMap() as Record<string, string>);
+        inSpan(spec.path, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc' } }, async () => {
+          if (!isAuthorized(call.metadata, expected)) throw new AppError('UNAUTHORIZED', 'Internal caller not authenticated');
+          return handler(call.request, contextFromMetadata(call.metadata));
+        })
+          .then((response) => callback(null, response))
+          .catch((err: unknown) => {
+            const error = toAppError(err);
+            if (error.code === 'INTERNAL_ERROR') runtime.logger.error('rpc failed', { rpc: spec.path, cause: error.cause ?? err });
+            callback(toStatusObject(error));
+          })
+          .finally(() => runtime.inFlight.finished());
+      };
+    }
+    return { definition, implementation, name: serviceNameOf(definition) };
+  };
+}

@@ -1,0 +1,42 @@
+import { createServiceClient, type ServiceClient } from '../grpc/grpc-client';
+import type { ServiceName } from './service-module';
+import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
+import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
+
+/**
+ * Every gRPC service definition a peer may call, by owning service. Add a service's
+ * definitions here when its proto gains one.
+ */
+export const PEER_DEFINITIONS = {
+  apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
+  delivery: { owner: 'notifications', definition: DeliveryServiceService },
+} as const satisfies Record<string, { owner: ServiceName; definition: object }>;
+
+type Definitions = typeof PEER_DEFINITIONS;
+export type PeerClients = { [K in keyof Definitions]: ServiceClient<Definitions[K]['definition']> };
+
+/**
+ * Clients are created on first use from `addresses`, which the runtime fills in once every
+ * server has bound (embedded mode binds port 0), so modules can be built before that.
+ */
+export function createPeerClients(addresses: Partial<Record<ServiceName, string>>, internalToken: string): PeerClients & { closeAll(): void } {
+  const made = new Map<string, { close(): void }>();
+  const clients = {} as PeerClients & { closeAll(): void };
+  for (const [key, { owner, definition }] of Object.entries(PEER_DEFINITIONS)) {
+    Object.defineProperty(clients, key, {
+      enumerable: true,
+      get() {
+        let client = made.get(key);
+        if (!client) {
+          const address = addresses[owner];
+          if (!address) throw new Error(`no address configured for the ${owner} service`);
+          client = createServiceClient(definition, address, { internalToken });
+          made.set(key, client);
+        }
+        return client;
+      },
+    });
+  }
+  clients.closeAll = () => { for (const c of made.values()) c.close(); made.clear(); };
+  return clients;
+}

@@ -1,0 +1,51 @@
+import { createOutboxRelay } from '../bus/outbox';
+import type { EventBus } from '../bus/event-bus';
+import { startGrpcServer } from '../grpc/grpc-server';
+import type { Logger } from '../log';
+import { openServiceStore } from './adapters';
+import type { PeerClients } from './peer-clients';
+import type { ServiceFactory, ServiceName } from './service-module';
+
+export interface HostedService {
+  name: ServiceName;
+  address: string;
+  /** Drains in-flight calls, stops workers and the outbox relay (after a last flush), closes the store. */
+  stop(): Promise<void>;
+}
+
+export interface HostOptions {
+  name: ServiceName;
+  factory: ServiceFactory;
+  address: string;
+  internalToken: string;
+  bus: EventBus;
+  peers: PeerClients;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs one service: its store, gRPC server (health, reflection), outbox relay and workers. */
+export async function hostService(options: HostOptions): Promise<HostedService> {
+  const logger = options.logger.child({ component: options.name });
+  const store = await openServiceStore(options.name, options.env);
+  const module = options.factory({ store, bus: options.bus, logger, peers: options.peers, env: options.env });
+  await module.start?.();
+  const relay = module.eventsTopic && module.outboxCollections?.length
+    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger })
+    : undefined;
+  relay?.start();
+  const server = await startGrpcServer({
+    name: options.name, bindings: module.bindings, internalToken: options.internalToken,
+    logger, address: options.address, isReady: () => store.ping(),
+  });
+  return {
+    name: options.name,
+    address: server.address,
+    async stop() {
+      await server.shutdown();
+      await module.stop?.();
+      await relay?.stop();
+      await store.close();
+    },
+  };
+}

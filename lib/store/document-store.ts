@@ -1,0 +1,68 @@
+/**
+ * The storage port every service's store/ is written against: the subset of the MongoDB
+ * collection API we use, with MongoDB's semantics (query and update language, unique
+ * indexes, atomic single-document find-and-modify). Two adapters implement it:
+ * `createMongoDocumentStore` (official driver) and `createEmbeddedDocumentStore` (in-process).
+ *
+ * Atomicity is per document, as in MongoDB without transactions. Code that must change state
+ * and record an event together keeps the event inside the same document (see lib/bus/outbox.ts).
+ */
+export type Doc = { _id: string } & Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+export type Update = Record<string, unknown>;
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  limit?: number;
+  skip?: number;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedId?: string;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  /** Only documents matching this filter are indexed (MongoDB partialFilterExpression). */
+  partialFilter?: Filter;
+  name?: string;
+}
+
+export interface DocumentCollection<T extends Doc = Doc> {
+  readonly name: string;
+  createIndex(spec: IndexSpec): Promise<void>;
+  /** Throws DuplicateKeyError when a unique index (or _id) would be violated. */
+  insertOne(doc: T): Promise<void>;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  countDocuments(filter: Filter): Promise<number>;
+  /** Applies `update` (operators such as $set, $inc, $push, $pull) to the first match. */
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Atomic find-and-modify. Returns null when nothing matched (and no upsert). */
+  findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: { returnDocument?: 'before' | 'after'; upsert?: boolean; sort?: Sort },
+  ): Promise<T | null>;
+  deleteOne(filter: Filter): Promise<{ deletedCount: number }>;
+  deleteMany(filter: Filter): Promise<{ deletedCount: number }>;
+}
+
+export interface DocumentStore {
+  collection<T extends Doc = Doc>(name: string): DocumentCollection<T>;
+  /** Answers whether the backing database is reachable (readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(readonly collection: string, readonly index: string, options?: { cause?: unknown }) {
+    super(`duplicate key in ${collection} (index ${index})`, options);
+    this.name = 'DuplicateKeyError';
+  }
+}

@@ -1,0 +1,89 @@
+import { context, propagation, trace, type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+
+/**
+ * Tracing is always propagated (W3C traceparent in HTTP, gRPC metadata and Kafka headers) but
+ * spans are only exported when the standard OTEL_* variables ask for it.
+ */
+let provider: NodeTracerProvider | undefined;
+let propagationReady = false;
+
+function ensurePropagation(): void {
+  if (propagationReady) return;
+  propagationReady = true;
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+}
+
+function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefined {
+  const wanted = env.OTEL_TRACES_EXPORTER ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none');
+  if (wanted === 'none' || env.OTEL_SDK_DISABLED === 'true') return undefined;
+  if (wanted === 'console') {
+    const { ConsoleSpanExporter } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    return new ConsoleSpanExporter();
+  }
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  return new OTLPTraceExporter();
+}
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** Tests pass an in-memory exporter; otherwise OTEL_* decides. */
+  exporter?: SpanExporter;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Returns whether spans are exported. Safe to call more than once (first call wins). */
+export function startTelemetry(options: TelemetryOptions): boolean {
+  ensurePropagation();
+  if (provider) return true;
+  const env = options.env ?? process.env;
+  const exporter = options.exporter ?? exporterFromEnv(env);
+  if (!exporter) return false;
+  provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? options.serviceName }),
+    spanProcessors: [options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+  });
+  trace.setGlobalTracerProvider(provider);
+  return true;
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await provider?.shutdown();
+  provider = undefined;
+}
+
+export const tracer = () => trace.getTracer('grid-payments');
+
+export function injectTraceContext(carrier: Record<string, string>, ctx: Context = context.active()): Record<string, string> {
+  propagation.inject(ctx, carrier);
+  return carrier;
+}
+
+export function extractTraceContext(carrier: Record<string, string | undefined>): Context {
+  return propagation.extract(context.active(), carrier);
+}
+
+/** Runs `fn` inside a span that ends with the promise, recording failures. */
+export async function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; parent?: Context; attributes?: Record<string, string> },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = options.parent ?? context.active();
+  const span = tracer().startSpan(name, { kind: options.kind, attributes: options.attributes }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+export { SpanKind };

@@ -1,0 +1,89 @@
+import { ConfigError, readConfig, setting } from './lib/config';
+import { createLogger } from './lib/log';
+import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
+import { startTelemetry, stopTelemetry } from './lib/telemetry';
+import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
+import { startSystem, type RunningSystem } from './system';
+
+/**
+ * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications]`.
+ * `all` (the default) runs every component in this process on the embedded defaults unless
+ * MONGODB_URI / KAFKA_BROKERS are set; the others run one component each (Kubernetes).
+ */
+const COMPONENTS = ['all', 'gateway', ...SERVICE_NAMES] as const;
+type Component = (typeof COMPONENTS)[number];
+
+const ADDRESS_VARS: Record<ServiceName, string> = {
+  auth: 'AUTH_ADDRESS', accounts: 'ACCOUNTS_ADDRESS',
+  'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS',
+};
+
+function readComponent(): Component {
+  const wanted = process.argv[2] ?? process.env.COMPONENT ?? 'all';
+  if (!(COMPONENTS as readonly string[]).includes(wanted)) {
+    throw new ConfigError('COMPONENT', `must be one of ${COMPONENTS.join(', ')}, got "${wanted}"`);
+  }
+  return wanted as Component;
+}
+
+function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
+  const base = readConfig({
+    PORT: setting.port(8080), HOST: setting.string('0.0.0.0'), GRPC_ADDRESS: setting.hostPort('0.0.0.0:50051'),
+    LOG_LEVEL: setting.oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
+    SANDBOX_API_TOKEN_ID: setting.string(DEFAULT_SANDBOX.tokenId),
+    SANDBOX_API_CLIENT_SECRET: setting.string(DEFAULT_SANDBOX.clientSecret),
+    SANDBOX_PLATFORM_ID: setting.string(DEFAULT_SANDBOX.platformId),
+    MONGODB_URI: setting.optionalUrl('mongodb:', 'mongodb+srv:'),
+    KAFKA_BROKERS: setting.optionalHostPortList(),
+  }, env);
+  if (base.SANDBOX_API_CLIENT_SECRET.length < 16) throw new ConfigError('SANDBOX_API_CLIENT_SECRET', 'must be at least 16 characters');
+  const distributed = component !== 'all';
+  const internalToken = distributed ? readConfig({ INTERNAL_TOKEN: setting.string() }, env).INTERNAL_TOKEN : env.INTERNAL_TOKEN;
+  const remoteAddresses: Partial<Record<ServiceName, string>> = {};
+  if (distributed) {
+    for (const name of SERVICE_NAMES.filter((n) => n !== component)) {
+      remoteAddresses[name] = readConfig({ [ADDRESS_VARS[name]]: setting.hostPort() }, env)[ADDRESS_VARS[name]] as string;
+    }
+  }
+  return { base, internalToken, remoteAddresses, distributed };
+}
+
+async function main(): Promise<void> {
+  const component = readComponent();
+  const { base, internalToken, remoteAddresses, distributed } = systemConfig(component, process.env);
+  const logger = createLogger({ level: base.LOG_LEVEL });
+  startTelemetry({ serviceName: component === 'all' ? 'grid-payments' : `grid-${component}` });
+
+  const components = component === 'all' ? (['gateway', ...SERVICE_NAMES] as const) : ([component] as const);
+  const system: RunningSystem = await startSystem({
+    components: [...components], env: process.env, logger, internalToken, remoteAddresses,
+    // Embedded mode keeps the internal gRPC servers on loopback only.
+    bindAddress: () => (distributed ? base.GRPC_ADDRESS : '127.0.0.1:0'),
+    gateway: components.includes('gateway' as never)
+      ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }
+      : undefined,
+  });
+  logger.info('started', { component, store: base.MONGODB_URI ? 'mongodb' : 'embedded', bus: base.KAFKA_BROKERS ? 'kafka' : 'in-process' });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('draining', { signal });
+    await system.stop();
+    await stopTelemetry();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'failed to start', error: String(err) })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../../lib/config';
+import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
+import { createApiTokens } from './app/api-tokens';
+import { bindApiTokenService } from './grpc/api-token-handlers';
+import { createApiTokenStore } from './store/api-token-store';
+
+/** The pepper must survive restarts whenever the data does (MongoDB); the embedded store does not. */
+function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
+  const configured = env.API_SECRET_PEPPER?.trim();
+  if (configured) {
+    if (configured.length < 32) throw new ConfigError('API_SECRET_PEPPER', 'must be at least 32 characters');
+    return Buffer.from(configured, 'utf8');
+  }
+  if (env.MONGODB_URI) throw new ConfigError('API_SECRET_PEPPER', 'is required when MONGODB_URI is set');
+  return randomBytes(32);
+}
+
+export function createAuthService(environment: ServiceEnvironment): ServiceModule {
+  const apiTokens = createApiTokens({ store: createApiTokenStore(environment.store), pepper: pepperFrom(environment.env) });
+  return {
+    name: 'auth',
+    eventsTopic: 'auth.events.v1',
+    bindings: [bindApiTokenService(apiTokens)],
+  };
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { openEventBus } from './lib/runtime/adapters';
+import { createPeerClients } from './lib/runtime/peer-clients';
+import { hostService, type HostedService } from './lib/runtime/service-host';
+import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
+import type { Logger } from './lib/log';
+import { startGateway, type RunningGateway } from './gateway/gateway-server';
+import { ensureSandbox, type SandboxIdentity } from './gateway/sandbox-bootstrap';
+import { SERVICE_FACTORIES } from './services/service-registry';
+
+export interface RunningSystem {
+  gateway?: RunningGateway;
+  services: HostedService[];
+  stop(): Promise<void>;
+}
+
+export interface SystemOptions {
+  /** Which components this process runs. */
+  components: Array<ServiceName | 'gateway'>;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** host:port to bind each service hosted here (port 0 = any free port). */
+  bindAddress: (service: ServiceName) => string;
+  /** host:port of services hosted elsewhere. */
+  remoteAddresses: Partial<Record<ServiceName, string>>;
+  internalToken?: string;
+  gateway?: { host: string; port: number; sandbox: SandboxIdentity };
+}
+
+/** Starts the requested components; the all-in-one embedded mode asks for all five. */
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
+  const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
+  const peers = createPeerClients(addresses, internalToken);
+  const bus = openEventBus(options.env, 'grid-payments', options.logger);
+  const services: HostedService[] = [];
+  for (const name of SERVICE_NAMES.filter((n) => options.components.includes(n))) {
+    const hosted = await hostService({
+      name, factory: SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
+      bus, peers, logger: options.logger, env: options.env,
+    });
+    addresses[name] = hosted.address;
+    services.push(hosted);
+  }
+
+  let gateway: RunningGateway | undefined;
+  if (options.gateway) {
+    gateway = await startGateway({
+      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger,
+      serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
+    });
+    await ensureSandbox(peers, options.gateway.sandbox, options.logger);
+  }
+
+  return {
+    gateway,
+    services,
+    async stop() {
+      await gateway?.stop();
+      for (const s of services) await s.stop();
+      peers.closeAll();
+      await bus.close();
+    },
+  };
+}

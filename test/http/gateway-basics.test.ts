@@ -1,0 +1,83 @@
+import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-harness';
+
+let sys: TestSystem;
+beforeAll(async () => { sys = await startTestSystem(); });
+afterAll(async () => { await sys.stop(); });
+
+function expectEnvelope(res: { status: number; body: any }, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({ status, code });
+  expect(typeof res.body.message).toBe('string');
+}
+
+describe('liveness and readiness', () => {
+  test('GET /healthz answers 200 without credentials', async () => {
+    const res = await fetch(`${sys.rootUrl}/healthz`);
+    expect(res.status).toBe(200);
+  });
+  test('GET /readyz answers 200 once every service passes its gRPC health check', async () => {
+    const res = await fetch(`${sys.rootUrl}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready' });
+  });
+});
+
+describe('HTTP Basic authentication', () => {
+  test('missing credentials: 401 UNAUTHORIZED with WWW-Authenticate', async () => {
+    const res = await sys.api('/customers', { auth: false });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
+  });
+  test('wrong secret: 401', async () => {
+    const res = await sys.api('/customers', { auth: basicAuthHeader(sys.sandbox.tokenId, 'wrong-secret-wrong-secret') });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+  });
+  test('unknown token id: 401', async () => {
+    const res = await sys.api('/customers', { auth: basicAuthHeader('no-such-token', sys.sandbox.clientSecret) });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+  });
+  test('a Bearer header where Basic is required: 401', async () => {
+    const res = await sys.api('/customers', { auth: 'Bearer abc' });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+  });
+  test('garbage base64: 401', async () => {
+    const res = await sys.api('/customers', { auth: 'Basic %%%' });
+    expectEnvelope(res, 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('error envelope', () => {
+  test('unknown route: 404 envelope', async () => {
+    expectEnvelope(await sys.api('/no-such-thing'), 404, 'NOT_FOUND');
+  });
+  test('route outside the version segment: 404 envelope', async () => {
+    const res = await fetch(`${sys.rootUrl}/2024-01-01/customers`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).code).toBe('NOT_FOUND');
+  });
+  test('malformed JSON: 400 INVALID_INPUT naming the problem', async () => {
+    const res = await sys.api('/customers', { method: 'POST', body: '{"a":', headers: { 'content-type': 'application/json' } });
+    expectEnvelope(res, 400, 'INVALID_INPUT');
+    expect(res.body.message).toMatch(/Malformed JSON/);
+  });
+  test('wrong content type: 400 INVALID_INPUT', async () => {
+    const res = await sys.api('/customers', { method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectEnvelope(res, 400, 'INVALID_INPUT');
+    expect(res.body.message).toMatch(/Content-Type/);
+  });
+  test('oversized body: 400 INVALID_INPUT', async () => {
+    const big = JSON.stringify({ fullName: 'x'.repeat(2 * 1024 * 1024) });
+    const res = await sys.api('/customers', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    expectEnvelope(res, 400, 'INVALID_INPUT');
+  });
+  test('malformed percent-encoding in the path: 400, not 500', async () => {
+    const res = await sys.api('/customers/%E0%A4%A');
+    expect(res.status).toBeLessThan(500);
+  });
+  test('every response carries X-Correlation-Id, echoed when the client sends a safe one', async () => {
+    const generated = await sys.api('/no-such-thing');
+    expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await sys.api('/no-such-thing', { headers: { 'x-correlation-id': 'abc-123' } });
+    expect(echoed.headers.get('x-correlation-id')).toBe('abc-123');
+  });
+});

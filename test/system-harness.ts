@@ -1,0 +1,51 @@
+import { createLogger, silentLogger, type Logger } from '../lib/log';
+import { startSystem, type RunningSystem } from '../system';
+import { API_VERSION } from '../gateway/gateway-app';
+import { DEFAULT_SANDBOX, type SandboxIdentity } from '../gateway/sandbox-bootstrap';
+
+export interface TestSystem {
+  system: RunningSystem;
+  baseUrl: string;
+  rootUrl: string;
+  sandbox: SandboxIdentity;
+  /** fetch against `{base_url}` with the sandbox credentials unless `auth: false` or other headers are given. */
+  api(path: string, init?: RequestInit & { json?: unknown; auth?: boolean | string }): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export function basicAuthHeader(tokenId: string, secret: string): string {
+  return `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}`;
+}
+
+/** The whole system in this process on the embedded defaults, gateway on a free port. */
+export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestSystem> {
+  const sandbox = DEFAULT_SANDBOX;
+  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', ...options.env };
+  const system = await startSystem({
+    components: ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
+    env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),
+    bindAddress: () => '127.0.0.1:0', remoteAddresses: {},
+    gateway: { host: '127.0.0.1', port: 0, sandbox },
+  });
+  const rootUrl = `http://127.0.0.1:${system.gateway!.port}`;
+  const baseUrl = `${rootUrl}/${API_VERSION}`;
+  const defaultAuth = basicAuthHeader(sandbox.tokenId, sandbox.clientSecret);
+  return {
+    system, baseUrl, rootUrl, sandbox,
+    async api(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.auth !== false && !headers.has('authorization')) headers.set('authorization', typeof init.auth === 'string' ? init.auth : defaultAuth);
+      let body = init.body;
+      if (init.json !== undefined) {
+        body = JSON.stringify(init.json);
+        headers.set('content-type', 'application/json');
+      }
+      const response = await fetch(`${baseUrl}${path}`, { ...init, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    stop: () => system.stop(),
+  };
+}
