@@ -85,3 +85,18 @@ test('client and server spans share one trace', async () => {
   expect(serverSpan.spanContext().traceId).toBe(root.spanContext().traceId);
   client.close();
 });
+
+test('server reflection lists the services', async () => {
+  const { Client, credentials } = await import('@grpc/grpc-js');
+  const client = new Client(server.address, credentials.createInsecure());
+  // ServerReflectionRequest { list_services = 7 } and the reply's ListServiceResponse carry plain strings.
+  const request = Buffer.from([0x3a, 0x00]);
+  const names = await new Promise<string>((resolve, reject) => {
+    const call = client.makeBidiStreamRequest('/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', (b: Buffer) => b, (b: Buffer) => b, {});
+    call.on('data', (reply: Buffer) => { resolve(reply.toString('latin1')); call.end(); });
+    call.on('error', reject);
+    call.write(request);
+  });
+  expect(names).toContain('auth.v1.ApiTokenService');
+  client.close();
+});

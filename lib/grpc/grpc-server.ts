@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { Logger } from '../log';
 import type { BindingRuntime, ServiceBinding } from './service-binding';
 
-const DESCRIPTOR_SET = join(__dirname, '..', '..', 'gen', 'descriptor.binpb');
+// From source (lib/grpc) and from the build (dist/lib/grpc) alike: gen/ sits at the project root.
+const DESCRIPTOR_SET = [join(__dirname, '..', '..', 'gen', 'descriptor.binpb'), join(__dirname, '..', '..', '..', 'gen', 'descriptor.binpb')]
+  .find((path) => existsSync(path));
 
 export interface GrpcServerOptions {
   /** Component name for logs, e.g. "accounts". */
@@ -29,7 +31,7 @@ export interface RunningGrpcServer {
 }
 
 function addReflection(server: Server, names: string[], logger: Logger): void {
-  if (!existsSync(DESCRIPTOR_SET)) {
+  if (!DESCRIPTOR_SET) {
     logger.warn('reflection disabled: descriptor set missing (run npm run generate)');
     return;
   }
@@ -56,7 +58,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const names = bindings.map((b) => b.name);
   const health = new HealthImplementation(Object.fromEntries(['', ...names].map((n) => [n, 'NOT_SERVING' as const])));
   health.addToServer(server);
-  addReflection(server, [...names, 'grpc.health.v1.Health'], options.logger);
+  addReflection(server, names, options.logger);
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(options.address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

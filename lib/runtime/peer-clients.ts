@@ -1,15 +1,19 @@
 import { createServiceClient, type ServiceClient } from '../grpc/grpc-client';
 import type { ServiceName } from './service-module';
+import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
+import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
  * definitions here when its proto gains one.
  */
 export const PEER_DEFINITIONS = {
+  accounts: { owner: 'accounts', definition: AccountsServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
+  lookup: { owner: 'quotes-transactions', definition: LookupServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

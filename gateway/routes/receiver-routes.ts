@@ -1,0 +1,45 @@
+import { Router, type Request } from 'express';
+import type { LookupExternalAccountResponse } from '../../gen/quotes_transactions/v1/lookup';
+import { AppError } from '../../lib/errors';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+
+/** A single-valued query parameter; "" when absent. A repeated parameter is refused. */
+function queryParam(req: Request, name: string): string {
+  const value = req.query[name];
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw AppError.invalidInput(`Invalid query parameter ${name}`, [{ field: name, message: 'must be given once' }]);
+  return value;
+}
+
+/** The REST ReceiverExternalAccountLookupResponse, field by field. */
+export function toExternalAccountLookupJson(response: LookupExternalAccountResponse) {
+  return {
+    supportedCurrencies: response.supportedCurrencies.map((preference) => {
+      const currency = preference.currency;
+      if (!currency) throw new Error('lookup response without a currency');
+      return {
+        currency: { code: currency.code, name: currency.name, symbol: currency.symbol, decimals: currency.decimals },
+        estimatedExchangeRate: preference.estimatedExchangeRate,
+        min: preference.min,
+        max: preference.max,
+      };
+    }),
+    requiredPayerDataFields: response.requiredPayerDataFields.map((field) => ({ name: field.name, mandatory: field.mandatory })),
+    lookupId: response.lookupId,
+    accountId: response.accountId,
+  };
+}
+
+/** Receiver lookups: what an external account can be paid in, before quoting. */
+export function receiverRoutes(peers: PeerClients): Router {
+  const router = Router();
+  router.get('/receiver/external-account/:accountId', async (req, res) => {
+    const response = await peers.lookup.lookupExternalAccount(
+      { accountId: req.params.accountId, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
+      callContext(res),
+    );
+    res.status(200).json(toExternalAccountLookupJson(response));
+  });
+  return router;
+}

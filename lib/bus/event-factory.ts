@@ -1,0 +1,31 @@
+import { newId } from '../ids';
+import type { DomainEvent } from './event-bus';
+import { activeTraceparent } from './event-trace-context';
+
+export type NewEvent = <T extends Record<string, unknown>>(
+  type: string,
+  version: number,
+  platformId: string,
+  aggregateId: string,
+  data: T,
+) => DomainEvent<T>;
+
+/** Builds events with a fresh `Event:<uuid>` id, the time, and the traceparent of the active span. */
+export function createEventFactory(options: { clock?: () => Date } = {}): NewEvent {
+  const clock = options.clock ?? (() => new Date());
+  return (type, version, platformId, aggregateId, data) => {
+    const traceparent = activeTraceparent();
+    return {
+      id: newId('Event'),
+      type,
+      version,
+      occurredAt: clock().toISOString(),
+      platformId,
+      aggregateId,
+      data,
+      ...(traceparent ? { traceparent } : {}),
+    };
+  };
+}
+
+export const newEvent: NewEvent = createEventFactory();

@@ -1,0 +1,202 @@
+import { Kafka, logLevel, Partitioners, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { createLogger, type Logger } from '../log';
+import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
+import { runInEventContext } from './event-trace-context';
+import { backoffDelay, type RetryBackoff } from './retry-backoff';
+
+export interface KafkaEventBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger?: Logger;
+  /** Backoff of a failing handler. The message is retried in place until it succeeds (or its consumer stops). */
+  retry?: RetryBackoff;
+  /** Consumer-group timings (kafkajs names); tests shorten them. */
+  consumer?: { sessionTimeout?: number; heartbeatInterval?: number; maxWaitTimeInMs?: number; partitionsConsumedConcurrently?: number };
+}
+
+export const EVENT_HEADERS = { id: 'event-id', type: 'event-type', version: 'event-version', traceparent: 'traceparent' } as const;
+
+/** After this many failed attempts of one message, each further failure is logged as an error. */
+const LOUD_AFTER_ATTEMPTS = 5;
+
+/**
+ * Kafka adapter of the event port. Key = aggregateId, so one aggregate's events share a partition
+ * and keep their order. The producer is not idempotent: kafkajs fetches the producer id from the
+ * controller, which librdkafka's mock cluster (our test broker) does not report; acks=-1 with one
+ * request in flight keeps per-partition order, and consumers de-duplicate by event id anyway.
+ */
+export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
+  const logger = options.logger ?? createLogger();
+  const backoff = { initialMs: options.retry?.initialMs ?? 200, maxMs: options.retry?.maxMs ?? 30_000 };
+  const kafka = new Kafka({
+    brokers: options.brokers,
+    clientId: options.clientId,
+    logLevel: logLevel.INFO,
+    logCreator: () => (entry) => forwardLog(logger, entry),
+  });
+  const subscriptions = new Set<Subscription>();
+  let producer: Promise<Producer> | undefined;
+  let closed = false;
+
+  const connectedProducer = (): Promise<Producer> =>
+    (producer ??= (async () => {
+      const p = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, maxInFlightRequests: 1, allowAutoTopicCreation: true });
+      await p.connect();
+      return p;
+    })().catch((err) => {
+      producer = undefined; // let the next publish try again
+      throw err;
+    }));
+
+  return {
+    async publish(topic, events) {
+      if (closed) throw new Error('event bus is closed');
+      if (!events.length) return;
+      const p = await connectedProducer();
+      await p.send({ topic, acks: -1, messages: events.map(encode) });
+    },
+
+    async subscribe({ topic, group, handler, fromBeginning }) {
+      if (closed) throw new Error('event bus is closed');
+      const log = logger.child({ topic, group });
+      const timings = options.consumer ?? {};
+      const consumer = kafka.consumer({
+        groupId: group,
+        sessionTimeout: timings.sessionTimeout,
+        heartbeatInterval: timings.heartbeatInterval,
+        maxWaitTimeInMs: timings.maxWaitTimeInMs,
+        allowAutoTopicCreation: true,
+      });
+      const stopping = createLatch();
+
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topics: [topic], fromBeginning: fromBeginning ?? false });
+        await consumer.run({
+          autoCommit: false,
+          partitionsConsumedConcurrently: timings.partitionsConsumedConcurrently ?? 3,
+          eachMessage: async ({ topic: from, partition, message, heartbeat }) => {
+            // Once stopping, nothing more is handled or committed: the group's next member resumes here.
+            if (stopping.done) return;
+            const event = decode(message);
+            const at = { partition, offset: message.offset };
+            if (!event) {
+              log.error('malformed event message skipped', at);
+            } else {
+              const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
+              if (!handled) return;
+            }
+            await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+          },
+        });
+      } catch (err) {
+        await consumer.disconnect().catch(() => undefined);
+        throw err;
+      }
+
+      const subscription: Subscription = {
+        async close() {
+          if (!subscriptions.delete(subscription)) return;
+          const disconnected = consumer.disconnect(); // stops the fetch loop before the wait below ends
+          stopping.release();
+          await disconnected;
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async close() {
+      closed = true;
+      await Promise.allSettled([...subscriptions].map((s) => s.close()));
+      const p = producer;
+      producer = undefined;
+      if (p) await (await p.catch(() => undefined))?.disconnect();
+    },
+  };
+}
+
+function encode(event: DomainEvent) {
+  const headers: IHeaders = {
+    [EVENT_HEADERS.id]: event.id,
+    [EVENT_HEADERS.type]: event.type,
+    [EVENT_HEADERS.version]: String(event.version),
+  };
+  if (event.traceparent) headers[EVENT_HEADERS.traceparent] = event.traceparent;
+  return { key: event.aggregateId, value: JSON.stringify(event), headers };
+}
+
+function decode(message: KafkaMessage): DomainEvent | undefined {
+  try {
+    const event = JSON.parse(message.value?.toString() ?? '') as DomainEvent;
+    if (!event || typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.aggregateId !== 'string') return undefined;
+    const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
+    return traceparent && !event.traceparent ? { ...event, traceparent } : event;
+  } catch {
+    return undefined;
+  }
+}
+
+interface RetryContext {
+  heartbeat(): Promise<void>;
+  stopping: Latch;
+  backoff: Required<RetryBackoff>;
+  log: Logger;
+}
+
+/** Retries until the handler succeeds; false when the consumer stopped first (message left uncommitted). */
+async function handleInPlace(event: DomainEvent, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runInEventContext(event.traceparent, async () => handler(event));
+      return true;
+    } catch (err) {
+      const fields = { eventId: event.id, eventType: event.type, attempt, err };
+      if (attempt >= LOUD_AFTER_ATTEMPTS) ctx.log.error('event handler keeps failing; retrying in place', fields);
+      else ctx.log.warn('event handler failed; retrying in place', fields);
+    }
+    if (!(await waitWithHeartbeats(backoffDelay(attempt, ctx.backoff), ctx))) return false;
+  }
+}
+
+/** Sleeps in slices, heartbeating so a long backoff does not get the member evicted from its group. */
+async function waitWithHeartbeats(ms: number, ctx: RetryContext): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!ctx.stopping.done) {
+    const left = until - Date.now();
+    if (left <= 0) return true;
+    await Promise.race([ctx.stopping.wait, sleep(Math.min(left, 1_000))]);
+    if (!ctx.stopping.done) await ctx.heartbeat(); // throws on rebalance: kafkajs rejoins and refetches
+  }
+  return false;
+}
+
+interface Latch {
+  readonly done: boolean;
+  readonly wait: Promise<void>;
+  release(): void;
+}
+
+function createLatch(): Latch {
+  let release!: () => void;
+  const wait = new Promise<void>((resolve) => (release = resolve));
+  const latch = {
+    done: false,
+    wait,
+    release() {
+      latch.done = true;
+      release();
+    },
+  };
+  return latch;
+}
+
+function forwardLog(logger: Logger, { namespace, level, log }: LogEntry): void {
+  const { message, timestamp: _timestamp, logger: _name, ...fields } = log as LogEntry['log'] & { logger?: string };
+  const withNamespace = { kafkajs: namespace, ...fields };
+  if (level === logLevel.ERROR) logger.error(message, withNamespace);
+  else if (level === logLevel.WARN) logger.warn(message, withNamespace);
+  else logger.debug(message, withNamespace);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,153 @@
+import { createLogger } from '../log';
+import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
+import type { DocumentCollection, DocumentStore } from '../store/document-store';
+import type { DomainEvent, EventBus } from './event-bus';
+import { event, waitFor } from './event-bus.contract';
+import { createIdempotentHandler } from './inbox';
+import { createInProcessEventBus } from './in-process-event-bus';
+import { createOutboxRelay, withEvents, withInitialEvents } from './outbox';
+
+const quiet = createLogger({ write: () => undefined });
+
+describe('withEvents', () => {
+  it('adds the events to $push, keeping the push that is already there', () => {
+    const [a, b, c] = [event('x', 1), event('x', 2), event('x', 3)];
+    expect(withEvents({ $set: { s: 1 }, $push: { log: 'l', _outbox: a } }, [b, c])).toEqual({
+      $set: { s: 1 },
+      $push: { log: 'l', _outbox: { $each: [a, b, c] } },
+    });
+    expect(withEvents({ $push: { _outbox: { $each: [a] } } }, [b])).toEqual({ $push: { _outbox: { $each: [a, b] } } });
+    expect(withEvents({ $inc: { n: 1 } }, [a])).toEqual({ $inc: { n: 1 }, $push: { _outbox: { $each: [a] } } });
+  });
+
+  it('leaves an update without events unchanged and refuses replacement documents', () => {
+    const update = { $set: { s: 1 } };
+    expect(withEvents(update, [])).toBe(update);
+    expect(() => withEvents({ s: 1 }, [event('x', 1)])).toThrow(TypeError);
+  });
+});
+
+describe('withInitialEvents', () => {
+  it('puts the events in the new document', () => {
+    const a = event('x', 1);
+    expect(withInitialEvents({ _id: 'Customer:1', name: 'n' }, [a])).toEqual({ _id: 'Customer:1', name: 'n', _outbox: [a] });
+  });
+});
+
+describe('outbox relay', () => {
+  let store: DocumentStore;
+  let customers: DocumentCollection;
+  let bus: EventBus;
+  let received: DomainEvent[];
+
+  beforeEach(async () => {
+    store = createEmbeddedDocumentStore();
+    customers = store.collection('customers');
+    bus = createInProcessEventBus({ logger: quiet, retry: { initialMs: 1, maxMs: 5 } });
+    received = [];
+    await bus.subscribe({ topic: 'customers', group: 'test', handler: async (e) => void received.push(e) });
+  });
+  afterEach(async () => {
+    await bus.close();
+    await store.close();
+  });
+
+  it('writes a state change and its events in one conditional update, or neither', async () => {
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1', status: 'PENDING' }, [event('Customer:1', 1)]));
+    const approved = event('Customer:1', 2);
+    const approve = () => customers.updateOne({ _id: 'Customer:1', status: 'PENDING' }, withEvents({ $set: { status: 'APPROVED' } }, [approved]));
+
+    expect((await approve()).modifiedCount).toBe(1);
+    expect((await approve()).modifiedCount).toBe(0); // lost race: no state change and no second event
+    const doc = await customers.findOne({ _id: 'Customer:1' });
+    expect(doc?.status).toBe('APPROVED');
+    expect((doc?._outbox as DomainEvent[]).map((e) => e.version)).toEqual([1, 2]);
+  });
+
+  it('publishes pending events in order and removes exactly those', async () => {
+    const first = [event('Customer:1', 1), event('Customer:1', 2)];
+    const second = [event('Customer:2', 1)];
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, first));
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:2' }, second));
+    await customers.insertOne({ _id: 'Customer:3' });
+    const relay = createOutboxRelay({ collections: [customers], bus, topic: 'customers', logger: quiet });
+
+    expect(await relay.flush()).toBe(3);
+    await waitFor(() => received.length === 3);
+    expect(received.filter((e) => e.aggregateId === 'Customer:1')).toEqual(first);
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
+    expect(await relay.flush()).toBe(0);
+  });
+
+  it('keeps an event written while the relay was publishing', async () => {
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
+    const late = event('Customer:1', 2);
+    const racingBus: EventBus = {
+      ...bus,
+      async publish(topic, events) {
+        if (events[0].version === 1) await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { s: 1 } }, [late]));
+        await bus.publish(topic, events);
+      },
+    };
+    const relay = createOutboxRelay({ collections: [customers], bus: racingBus, topic: 'customers', logger: quiet });
+
+    expect(await relay.flush()).toBe(2); // the late one went out in the next pass, not lost by the $pull
+    await waitFor(() => received.length === 2);
+    expect(received.map((e) => e.version)).toEqual([1, 2]);
+  });
+
+  it('re-publishes after a crash between publish and removal; an idempotent consumer applies once', async () => {
+    const applied: string[] = [];
+    const inbox = store.collection('inbox');
+    await bus.subscribe({
+      topic: 'customers', group: 'ledger',
+      handler: createIdempotentHandler({ collection: inbox, group: 'ledger', handler: async (e) => void applied.push(e.id) }),
+    });
+    const created = event('Customer:1', 1);
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [created]));
+    const crashing = createOutboxRelay({ collections: [crashOnPull(customers)], bus, topic: 'customers', logger: quiet });
+
+    await expect(crashing.flush()).rejects.toThrow('crash');
+    const restarted = createOutboxRelay({ collections: [customers], bus, topic: 'customers', logger: quiet });
+    expect(await restarted.flush()).toBe(1);
+
+    await waitFor(() => received.length === 2);
+    expect(received.map((e) => e.id)).toEqual([created.id, created.id]);
+    await bus.close();
+    expect(applied).toEqual([created.id]);
+  });
+
+  it('never loses events while the bus is down: the relay loop retries', async () => {
+    const created = event('Customer:1', 1);
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [created]));
+    let down = true;
+    const flakyBus: EventBus = {
+      ...bus,
+      async publish(topic, events) {
+        if (down) throw new Error('broker unavailable');
+        await bus.publish(topic, events);
+      },
+    };
+    const relay = createOutboxRelay({ collections: [customers], bus: flakyBus, topic: 'customers', intervalMs: 10, logger: quiet });
+
+    await expect(relay.flush()).rejects.toThrow('broker unavailable');
+    relay.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(1);
+    down = false;
+    await waitFor(() => received.length === 1);
+    await relay.stop();
+    expect(received).toEqual([created]);
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
+  });
+});
+
+function crashOnPull(collection: DocumentCollection): DocumentCollection {
+  return new Proxy(collection, {
+    get(target, prop, receiver) {
+      if (prop === 'updateOne') return async () => { throw new Error('crash'); };
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,128 @@
+import { createLogger, type Logger } from '../log';
+import type { Doc, DocumentCollection, Update } from '../store/document-store';
+import type { DomainEvent, EventBus } from './event-bus';
+
+export { createEventFactory, newEvent, type NewEvent } from './event-factory';
+
+/**
+ * The transactional outbox for a store that is atomic per document: an entity document carries
+ * its pending events in `_outbox`, written by the same update as the state change, and the relay
+ * publishes them afterwards. Delivery is at-least-once (a crash between publish and removal
+ * publishes again), so consumers de-duplicate by event id (see inbox.ts).
+ */
+export const OUTBOX_FIELD = '_outbox';
+
+export type WithOutbox<T> = T & { _outbox: DomainEvent[] };
+
+/** Adds `$push: {_outbox: {$each: events}}` to an update, keeping any `$push` it already has. */
+export function withEvents(update: Update, events: DomainEvent[]): Update {
+  if (Object.keys(update).some((key) => !key.startsWith('$'))) {
+    throw new TypeError('withEvents needs an update made of operators ($set, $inc, ...), not a replacement document');
+  }
+  if (!events.length) return update;
+  const push = (update.$push ?? {}) as Record<string, unknown>;
+  const existing = push[OUTBOX_FIELD];
+  const earlier = existing === undefined ? [] : isEach(existing) ? existing.$each : [existing];
+  return { ...update, $push: { ...push, [OUTBOX_FIELD]: { $each: [...earlier, ...events] } } };
+}
+
+/** For inserts: the new document with its first events already pending. */
+export function withInitialEvents<T extends Doc>(doc: T, events: DomainEvent[]): WithOutbox<T> {
+  const pending = Array.isArray(doc[OUTBOX_FIELD]) ? (doc[OUTBOX_FIELD] as DomainEvent[]) : [];
+  return { ...doc, [OUTBOX_FIELD]: [...pending, ...events] };
+}
+
+function isEach(value: unknown): value is { $each: unknown[] } {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { $each?: unknown }).$each);
+}
+
+export interface OutboxRelayOptions {
+  collections: DocumentCollection[];
+  bus: EventBus;
+  topic: string;
+  /** Pause between runs of the background loop (default 500 ms). */
+  intervalMs?: number;
+  /** Documents read per collection per pass (default 100). */
+  batchSize?: number;
+  logger?: Logger;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** Stops the loop after a last flush; a failing last flush is logged, the events stay pending. */
+  stop(): Promise<void>;
+  /** Publishes everything pending now; resolves with the number of events published, rejects if the bus fails. */
+  flush(): Promise<number>;
+}
+
+const MAX_PASSES = 10;
+
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const logger = options.logger ?? createLogger();
+  const intervalMs = options.intervalMs ?? 500;
+  const batchSize = options.batchSize ?? 100;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  // One flush at a time: two overlapping runs would publish the same documents twice.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const relayDocument = async (collection: DocumentCollection, doc: Doc): Promise<number> => {
+    const events = doc[OUTBOX_FIELD] as DomainEvent[];
+    await options.bus.publish(options.topic, events);
+    // Only the published events: the entity may have gained new ones since it was read.
+    await collection.updateOne({ _id: doc._id }, { $pull: { [OUTBOX_FIELD]: { id: { $in: events.map((e) => e.id) } } } });
+    return events.length;
+  };
+
+  const drain = async (): Promise<number> => {
+    let published = 0;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      let found = 0;
+      for (const collection of options.collections) {
+        const docs = await collection.find({ [`${OUTBOX_FIELD}.0`]: { $exists: true } }, { limit: batchSize });
+        found += docs.length;
+        for (const doc of docs) published += await relayDocument(collection, doc);
+      }
+      if (found === 0) break;
+    }
+    return published;
+  };
+
+  const flush = (): Promise<number> => {
+    const run = queue.then(drain);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const loop = async () => {
+    try {
+      await flush();
+    } catch (err) {
+      logger.warn('outbox relay could not publish; will retry', { topic: options.topic, err });
+    }
+    if (running) schedule();
+  };
+
+  const schedule = () => {
+    timer = setTimeout(() => void loop(), intervalMs);
+    timer.unref();
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      schedule();
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      try {
+        await flush();
+      } catch (err) {
+        logger.error('outbox relay stopped with events still pending', { topic: options.topic, err });
+      }
+    },
+    flush,
+  };
+}

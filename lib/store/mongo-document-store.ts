@@ -1,0 +1,171 @@
+import {
+  MongoClient,
+  type Collection,
+  type CreateIndexesOptions,
+  type Document,
+  type Filter as MongoFilter,
+  type UpdateFilter,
+} from 'mongodb';
+import {
+  DuplicateKeyError,
+  type Doc,
+  type DocumentCollection,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Sort,
+  type Update,
+  type UpdateResult,
+} from './document-store';
+import { isPlainObject } from './index-keys';
+import { newDocumentId } from './new-document-id';
+import { upsertSeed } from './upsert-seed';
+
+const PING_TIMEOUT_MS = 2000;
+
+/** The DocumentStore over a MongoDB server, with the official driver. Connects before resolving. */
+export async function createMongoDocumentStore(options: { uri: string; dbName?: string }): Promise<DocumentStore> {
+  const client = new MongoClient(options.uri);
+  await client.connect();
+  const db = client.db(options.dbName);
+  const collections = new Map<string, MongoCollection>();
+  return {
+    collection<T extends Doc = Doc>(name: string): DocumentCollection<T> {
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = new MongoCollection(db.collection(name));
+        collections.set(name, collection);
+      }
+      return collection as unknown as DocumentCollection<T>;
+    },
+    async ping() {
+      try {
+        await client.db('admin').command({ ping: 1 }, { signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+class MongoCollection implements DocumentCollection<Doc> {
+  readonly name: string;
+
+  constructor(private readonly collection: Collection<Document>) {
+    this.name = collection.collectionName;
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    const options: CreateIndexesOptions = {};
+    if (spec.unique !== undefined) options.unique = spec.unique;
+    if (spec.partialFilter) options.partialFilterExpression = spec.partialFilter;
+    if (spec.name) options.name = spec.name;
+    await this.run(() => this.collection.createIndex(spec.keys, options));
+  }
+
+  async insertOne(doc: Doc): Promise<void> {
+    if (!isPlainObject(doc)) throw new TypeError('insertOne expects a document');
+    if (doc._id === undefined || Array.isArray(doc._id)) throw new TypeError('insertOne requires a non-array _id');
+    await this.run(() => this.collection.insertOne(doc as Document));
+  }
+
+  async findOne(filter: Filter): Promise<Doc | null> {
+    return (await this.collection.findOne(filter as MongoFilter<Document>)) as Doc | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    const cursor = this.collection.find(filter as MongoFilter<Document>);
+    if (options.sort) cursor.sort(options.sort);
+    if (options.skip) cursor.skip(options.skip);
+    if (options.limit) cursor.limit(options.limit);
+    return (await cursor.toArray()) as unknown as Doc[];
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    return this.collection.countDocuments(filter as MongoFilter<Document>);
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    const result = await this.run(() =>
+      this.collection.updateOne(filter as MongoFilter<Document>, withUpsertId(filter, update, options.upsert), {
+        upsert: options.upsert ?? false,
+      }),
+    );
+    const counts: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
+    if (result.upsertedId !== null && result.upsertedId !== undefined) counts.upsertedId = result.upsertedId as unknown as string;
+    return counts;
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const result = await this.run(() =>
+      this.collection.updateMany(filter as MongoFilter<Document>, update as UpdateFilter<Document>),
+    );
+    return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
+  }
+
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: { returnDocument?: 'before' | 'after'; upsert?: boolean; sort?: Sort } = {},
+  ): Promise<Doc | null> {
+    const doc = await this.run(() =>
+      this.collection.findOneAndUpdate(filter as MongoFilter<Document>, withUpsertId(filter, update, options.upsert), {
+        returnDocument: options.returnDocument ?? 'before',
+        upsert: options.upsert ?? false,
+        ...(options.sort ? { sort: options.sort } : {}),
+        includeResultMetadata: false,
+      }),
+    );
+    return doc as Doc | null;
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    const result = await this.collection.deleteOne(filter as MongoFilter<Document>);
+    return { deletedCount: result.deletedCount };
+  }
+
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+    const result = await this.collection.deleteMany(filter as MongoFilter<Document>);
+    return { deletedCount: result.deletedCount };
+  }
+
+  private async run<R>(operation: () => Promise<R>): Promise<R> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new DuplicateKeyError(this.name, duplicateIndexName(error), { cause: error });
+      throw error;
+    }
+  }
+}
+
+/**
+ * The server would give an upserted document an ObjectId; our `_id`s are strings, so when neither
+ * the filter's equalities nor the update name one, the upsert inserts a generated string id.
+ */
+function withUpsertId(filter: Filter, update: Update, upsert: boolean | undefined): UpdateFilter<Document> {
+  if (!upsert || !isPlainObject(update) || '_id' in upsertSeed(filter)) return update as UpdateFilter<Document>;
+  const setOnInsert = isPlainObject(update.$setOnInsert) ? update.$setOnInsert : {};
+  if ('_id' in setOnInsert || (isPlainObject(update.$set) && '_id' in update.$set)) return update as UpdateFilter<Document>;
+  return { ...update, $setOnInsert: { ...setOnInsert, _id: newDocumentId() } } as UpdateFilter<Document>;
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+function duplicateIndexName(error: unknown): string {
+  const { errmsg, message, keyPattern } = error as { errmsg?: unknown; message?: unknown; keyPattern?: unknown };
+  const text = typeof errmsg === 'string' ? errmsg : String(message);
+  const named = /index: (\S+) dup key/.exec(text);
+  if (named) return named[1];
+  if (isPlainObject(keyPattern)) {
+    return Object.entries(keyPattern).map(([field, direction]) => `${field}_${String(direction)}`).join('_');
+  }
+  return 'unknown';
+}

@@ -1,0 +1,21 @@
+import type { Doc, Filter } from './document-store';
+import { indexKeys } from './index-keys';
+import { mingoEngine } from './mingo-engine';
+
+/** A unique index of the embedded store: index key → the stored key of the document holding it. */
+export class UniqueIndex {
+  readonly entries = new Map<string, string>();
+  readonly fields: readonly string[];
+  private readonly partial?: { test(doc: unknown): boolean };
+
+  constructor(readonly name: string, keys: Record<string, 1 | -1>, readonly partialFilter?: Filter) {
+    this.fields = Object.keys(keys);
+    if (partialFilter) this.partial = mingoEngine.compileFilter(partialFilter);
+  }
+
+  /** Keys the document contributes; none when a partial index's filter does not match it. */
+  keysOf(doc: Doc): string[] {
+    if (this.partial && !this.partial.test(doc)) return [];
+    return indexKeys(doc, this.fields);
+  }
+}

@@ -1,0 +1,40 @@
+import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import type { Customer } from '../domain/customer';
+import type { ExternalAccount } from '../domain/external-account';
+import type { InternalAccount } from '../domain/internal-account';
+
+/** The service's events, version 1. Payloads carry ids and kinds, never personal data. */
+export function customerCreated(newEvent: NewEvent, c: Customer): DomainEvent {
+  return newEvent('CUSTOMER.CREATED', 1, c.platformId, c.id, {
+    customerId: c.id, platformCustomerId: c.platformCustomerId, customerType: c.customerType, currencies: c.currencies,
+  });
+}
+
+export function customerUpdated(newEvent: NewEvent, c: Customer, changedFields: string[]): DomainEvent {
+  return newEvent('CUSTOMER.UPDATED', 1, c.platformId, c.id, { customerId: c.id, changedFields });
+}
+
+export function internalAccountCreated(newEvent: NewEvent, a: InternalAccount): DomainEvent {
+  return newEvent('INTERNAL_ACCOUNT.CREATED', 1, a.platformId, a.id, {
+    accountId: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, currency: a.currency,
+  });
+}
+
+function externalAccountRef(a: ExternalAccount) {
+  return { accountId: a.id, ...(a.customerId ? { customerId: a.customerId } : {}) };
+}
+
+export function externalAccountCreated(newEvent: NewEvent, a: ExternalAccount): DomainEvent {
+  return newEvent('EXTERNAL_ACCOUNT.CREATED', 1, a.platformId, a.id, {
+    ...externalAccountRef(a), currency: a.currency, accountType: String(a.accountInfo.accountType), status: a.status,
+  });
+}
+
+export function externalAccountDeleted(newEvent: NewEvent, a: ExternalAccount): DomainEvent {
+  return newEvent('EXTERNAL_ACCOUNT.DELETED', 1, a.platformId, a.id, externalAccountRef(a));
+}
+
+export function externalAccountStatusUpdated(newEvent: NewEvent, a: ExternalAccount, previousStatus: string): DomainEvent {
+  return newEvent('EXTERNAL_ACCOUNT.STATUS_UPDATED', 1, a.platformId, a.id, { ...externalAccountRef(a), previousStatus, status: a.status });
+}

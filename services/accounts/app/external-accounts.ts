@@ -1,0 +1,109 @@
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import {
+  accountFingerprint, assertTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccount,
+  type ExternalAccountStatus,
+} from '../domain/external-account';
+import { validateExternalAccountCreate, type ExternalAccountOwner } from '../domain/external-account-validation';
+import { FieldReader } from '../domain/field-reader';
+import { externalAccountCreated, externalAccountDeleted, externalAccountStatusUpdated } from './account-events';
+import { DuplicateRecordError, type AccountsStore, type Page } from './accounts-store';
+import { readAccountFilter } from './list-filters';
+import { pageQuery } from './page-cursor';
+
+export interface ListExternalAccountsCommand {
+  customerId?: string;
+  currency?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface ExternalAccounts {
+  create(platformId: string, body: unknown, owner: ExternalAccountOwner): Promise<ExternalAccount>;
+  get(platformId: string, id: string): Promise<ExternalAccount>;
+  list(platformId: string, owner: ExternalAccountOwner, command: ListExternalAccountsCommand): Promise<Page<ExternalAccount>>;
+  /** `owner` restricts which kind of account may be deleted (the REST path); undefined allows either. */
+  delete(platformId: string, id: string, owner?: ExternalAccountOwner): Promise<void>;
+  updateStatus(platformId: string, id: string, status: string): Promise<ExternalAccount>;
+}
+
+const notFound = () => AppError.notFound('External account');
+
+function ownedBy(account: ExternalAccount, owner: ExternalAccountOwner | undefined): boolean {
+  if (owner === 'CUSTOMER') return account.customerId !== undefined;
+  if (owner === 'PLATFORM') return account.customerId === undefined;
+  return true;
+}
+
+export function createExternalAccounts(deps: { store: AccountsStore; newEvent: NewEvent; clock: () => Date }): ExternalAccounts {
+  const { store, newEvent } = deps;
+  const accounts = store.externalAccounts;
+
+  const get = async (platformId: string, id: string) => {
+    const account = await accounts.find(platformId, id);
+    if (!account) throw notFound();
+    return account;
+  };
+
+  return {
+    async create(platformId, body, owner) {
+      const draft = validateExternalAccountCreate(body, owner);
+      if (draft.customerId && !(await store.customers.find(platformId, draft.customerId))) {
+        throw AppError.notFound('Customer', 'USER_NOT_FOUND');
+      }
+      const now = deps.clock().toISOString();
+      const account: ExternalAccount = {
+        ...draft,
+        id: newId('ExternalAccount'),
+        platformId,
+        status: initialStatus(draft),
+        fingerprint: accountFingerprint(draft.accountInfo),
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        await accounts.insert(account, [externalAccountCreated(newEvent, account)]);
+      } catch (err) {
+        if (err instanceof DuplicateRecordError) throw new AppError('CONFLICT', 'This external account already exists');
+        throw err;
+      }
+      if (account.customerId && account.defaultUmaDepositAccount) {
+        await accounts.clearDefaultUmaDeposit(platformId, account.customerId, account.id);
+      }
+      return account;
+    },
+
+    get,
+
+    async list(platformId, owner, command) {
+      const filter = readAccountFilter({ customerId: command.customerId, currency: command.currency });
+      const page = pageQuery(command.limit, command.cursor);
+      const ownerKey = owner === 'PLATFORM' ? 'PLATFORM' : (filter.customerId ?? 'ANY_CUSTOMER');
+      return accounts.list(platformId, { owner: ownerKey, currency: filter.currency }, page);
+    },
+
+    async delete(platformId, id, owner) {
+      const account = await get(platformId, id);
+      if (!ownedBy(account, owner)) throw notFound();
+      const deleted = await accounts.markDeleted(platformId, id, deps.clock().toISOString(), [externalAccountDeleted(newEvent, account)]);
+      if (!deleted) throw notFound();
+    },
+
+    async updateStatus(platformId, id, status) {
+      const r = new FieldReader();
+      const to = r.enumItem(status, 'status', EXTERNAL_ACCOUNT_STATUSES) as ExternalAccountStatus;
+      r.throwIfInvalid('Invalid status');
+      const current = await get(platformId, id);
+      assertTransition(current.status, to);
+      const now = deps.clock().toISOString();
+      const event = externalAccountStatusUpdated(newEvent, { ...current, status: to }, current.status);
+      const updated = await accounts.transitionStatus(platformId, id, current.status, to, now, [event]);
+      if (updated) return updated;
+      // Lost a race: report against the status that won.
+      const latest = await get(platformId, id);
+      assertTransition(latest.status, to);
+      throw new AppError('CONFLICT', 'The external account status changed concurrently; retry');
+    },
+  };
+}

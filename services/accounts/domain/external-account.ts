@@ -1,0 +1,70 @@
+import { AppError } from '../../../lib/errors';
+import { isSelfCustodyWallet } from './wallet-account-info';
+
+export const EXTERNAL_ACCOUNT_STATUSES = [
+  'PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE',
+] as const;
+export type ExternalAccountStatus = (typeof EXTERNAL_ACCOUNT_STATUSES)[number];
+export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
+
+/** A bank account or wallet outside the service, of a customer or (no `customerId`) of the platform. */
+export interface ExternalAccount {
+  id: string;
+  platformId: string;
+  customerId?: string;
+  status: ExternalAccountStatus;
+  platformAccountId?: string;
+  ownershipType?: string;
+  currency: string;
+  defaultUmaDepositAccount: boolean;
+  /** The validated REST accountInfo variant, discriminated by `accountType`. */
+  accountInfo: Record<string, unknown>;
+  /** Identifies the destination (type plus account identifiers) to refuse duplicates per owner. */
+  fingerprint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A validated create request. */
+export interface ExternalAccountDraft {
+  customerId?: string;
+  currency: string;
+  platformAccountId?: string;
+  ownershipType?: string;
+  defaultUmaDepositAccount: boolean;
+  accountInfo: Record<string, unknown>;
+}
+
+/** Members of each variant that identify the destination itself. */
+const IDENTIFYING_MEMBERS = [
+  'routingNumber', 'accountNumber', 'clabeNumber', 'iban', 'pixKey', 'ifsc', 'vpa', 'address', 'invoice', 'bolt12', 'lightningAddress',
+];
+
+export function accountFingerprint(accountInfo: Record<string, unknown>): string {
+  const parts = IDENTIFYING_MEMBERS.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${String(accountInfo[k]).toLowerCase()}`);
+  return [String(accountInfo.accountType), ...parts].join('|');
+}
+
+/**
+ * A first-party self-custody wallet starts PENDING_OWNERSHIP_VERIFICATION (usable below the
+ * regulatory thresholds until verified); every other account starts ACTIVE.
+ */
+export function initialStatus(draft: ExternalAccountDraft): ExternalAccountStatus {
+  const type = String(draft.accountInfo.accountType);
+  return draft.ownershipType === 'FIRST_PARTY' && isSelfCustodyWallet(type) ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
+}
+
+/** The verification status moves the interface defines: the outcome of an ownership verification. */
+const TRANSITIONS: Partial<Record<ExternalAccountStatus, readonly ExternalAccountStatus[]>> = {
+  PENDING_OWNERSHIP_VERIFICATION: ['ACTIVE', 'UNVERIFIED'],
+};
+
+export function canTransition(from: ExternalAccountStatus, to: ExternalAccountStatus): boolean {
+  return TRANSITIONS[from]?.includes(to) ?? false;
+}
+
+export function assertTransition(from: ExternalAccountStatus, to: ExternalAccountStatus): void {
+  if (!canTransition(from, to)) {
+    throw new AppError('INVALID_STATE', `External account status cannot change from ${from} to ${to}`, { status: from });
+  }
+}

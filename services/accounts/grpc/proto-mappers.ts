@@ -1,0 +1,96 @@
+import type * as pb from '../../../gen/accounts/v1/accounts';
+import type { Platform } from '../app/accounts-store';
+import { currencyInfo } from '../domain/currencies';
+import type { BusinessInfo, Customer } from '../domain/customer';
+import type { ExternalAccount } from '../domain/external-account';
+import type { InternalAccount } from '../domain/internal-account';
+
+/** Domain records to the typed proto messages. Write-only data (the identification number) never leaves. */
+export function platformMessage(p: Platform): pb.Platform {
+  return {
+    id: p.id, name: p.name, supportedCurrencies: p.supportedCurrencies, umaDomain: p.umaDomain, createdAt: p.createdAt, updatedAt: p.updatedAt,
+  };
+}
+
+function businessInfoMessage(b: BusinessInfo): pb.BusinessInfo {
+  return {
+    ...b,
+    legalName: b.legalName ?? '',
+    countriesOfOperation: b.countriesOfOperation ?? [],
+    expectedRecipientJurisdictions: b.expectedRecipientJurisdictions ?? [],
+    sourceOfFundsCategories: b.sourceOfFundsCategories ?? [],
+    expectedCounterpartyCountries: b.expectedCounterpartyCountries ?? [],
+  };
+}
+
+export function customerMessage(c: Customer): pb.Customer {
+  const individual = c.customerType === 'INDIVIDUAL';
+  return {
+    id: c.id,
+    platformCustomerId: c.platformCustomerId,
+    customerType: c.customerType,
+    region: c.region,
+    currencies: c.currencies,
+    email: c.email,
+    phoneNumber: c.phoneNumber,
+    umaAddress: c.umaAddress,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    isDeleted: c.isDeleted,
+    endUserTermsConsent: c.endUserTermsConsent,
+    address: c.address,
+    kycStatus: individual ? c.verificationStatus : undefined,
+    fullName: c.fullName,
+    birthDate: c.birthDate,
+    nationality: c.nationality,
+    idType: c.idType,
+    countryOfIssuance: c.countryOfIssuance,
+    sourceOfFundsCategories: c.sourceOfFundsCategories ?? [],
+    sourceOfFundsOtherDescription: c.sourceOfFundsOtherDescription,
+    sourceOfWealthCategories: c.sourceOfWealthCategories ?? [],
+    sourceOfWealthOtherDescription: c.sourceOfWealthOtherDescription,
+    purposeOfAccount: c.purposeOfAccount,
+    purposeOfAccountOtherDescription: c.purposeOfAccountOtherDescription,
+    expectedMonthlyTransactionCount: c.expectedMonthlyTransactionCount,
+    expectedMonthlyTransactionVolume: c.expectedMonthlyTransactionVolume,
+    annualIncomeRange: c.annualIncomeRange,
+    netWorthRange: c.netWorthRange,
+    pepStatus: c.pepStatus,
+    kybStatus: individual ? undefined : c.verificationStatus,
+    businessInfo: c.businessInfo ? businessInfoMessage(c.businessInfo) : undefined,
+  };
+}
+
+function amount(minorUnits: number, currency: string): pb.CurrencyAmount {
+  const { code, name, symbol, decimals } = currencyInfo(currency);
+  return { amount: minorUnits, currency: { code, name, symbol, decimals } };
+}
+
+export function internalAccountMessage(a: InternalAccount): pb.InternalAccount {
+  return {
+    id: a.id,
+    customerId: a.customerId,
+    type: a.type,
+    status: a.status,
+    balance: amount(a.availableBalance, a.currency),
+    totalBalance: amount(a.totalBalance, a.currency),
+    fundingPaymentInstructions: [],
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+export function externalAccountMessage(a: ExternalAccount): pb.ExternalAccount {
+  return {
+    id: a.id,
+    customerId: a.customerId,
+    status: a.status,
+    platformAccountId: a.platformAccountId,
+    ownershipType: a.ownershipType,
+    currency: a.currency,
+    defaultUmaDepositAccount: a.defaultUmaDepositAccount,
+    accountInfo: a.accountInfo,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}

@@ -1,0 +1,37 @@
+import type { DocumentCollection, DocumentStore } from '../../../lib/store/document-store';
+import type { AccountsStore } from '../app/accounts-store';
+import { createCustomerStore } from './customer-store';
+import { createExternalAccountStore } from './external-account-store';
+import { createInternalAccountStore } from './internal-account-store';
+import { createPlatformStore } from './platform-store';
+
+export interface AccountsDocumentStore extends AccountsStore {
+  createIndexes(): Promise<void>;
+  /** Collections whose documents carry an `_outbox`. */
+  outboxCollections: DocumentCollection[];
+}
+
+/** The accounts store over any DocumentStore adapter (MongoDB or embedded). */
+export function createAccountsDocumentStore(store: DocumentStore): AccountsDocumentStore {
+  const collections = {
+    platforms: store.collection('platforms'),
+    customers: store.collection('customers'),
+    internalAccounts: store.collection('internal_accounts'),
+    externalAccounts: store.collection('external_accounts'),
+  };
+  const customers = createCustomerStore(collections.customers);
+  const internalAccounts = createInternalAccountStore(collections.internalAccounts);
+  const externalAccounts = createExternalAccountStore(collections.externalAccounts);
+  return {
+    platforms: createPlatformStore(collections.platforms),
+    customers,
+    internalAccounts,
+    externalAccounts,
+    async createIndexes() {
+      await customers.createIndexes();
+      await internalAccounts.createIndexes();
+      await externalAccounts.createIndexes();
+    },
+    outboxCollections: [collections.customers, collections.internalAccounts, collections.externalAccounts],
+  };
+}

@@ -1,0 +1,58 @@
+import { AppError, type FieldError } from '../../../lib/errors';
+import { idPattern, isId } from '../../../lib/ids';
+
+/** `$user@domain.tld`: a user part of letters, digits and . _ + -, then a host with a TLD. */
+export const UMA_ADDRESS_PATTERN = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$';
+const UMA_ADDRESS = new RegExp(UMA_ADDRESS_PATTERN);
+
+export function isUmaAddress(value: string): boolean {
+  return value.length <= 255 && UMA_ADDRESS.test(value);
+}
+
+/** Who pays: a customer of the platform, an UMA address, or both. */
+export interface LookupSender {
+  customerId?: string;
+  umaAddress?: string;
+}
+
+export interface LookupRequest {
+  accountId: string;
+  sender: LookupSender;
+}
+
+/** Raw parameters as they arrive; an empty string means "not given". */
+export interface LookupParameters {
+  accountId?: string;
+  senderUmaAddress?: string;
+  customerId?: string;
+}
+
+const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** Checks every parameter and reports all problems at once (INVALID_INPUT with details.errors). */
+export function parseLookupRequest(params: LookupParameters): LookupRequest {
+  const errors: FieldError[] = [];
+  const { accountId, senderUmaAddress, customerId } = params;
+
+  if (!given(accountId)) errors.push({ field: 'accountId', message: 'is required' });
+  else if (!isId('ExternalAccount', accountId)) {
+    errors.push({ field: 'accountId', message: 'must be ExternalAccount:<uuid>', constraint: { pattern: idPattern('ExternalAccount') } });
+  }
+
+  if (!given(senderUmaAddress) && !given(customerId)) {
+    const message = 'senderUmaAddress or customerId is required';
+    errors.push({ field: 'senderUmaAddress', message }, { field: 'customerId', message });
+  }
+  if (given(senderUmaAddress) && !isUmaAddress(senderUmaAddress)) {
+    errors.push({ field: 'senderUmaAddress', message: 'must be an UMA address such as $alice@example.com', constraint: { pattern: UMA_ADDRESS_PATTERN } });
+  }
+  if (given(customerId) && !isId('Customer', customerId)) {
+    errors.push({ field: 'customerId', message: 'must be Customer:<uuid>', constraint: { pattern: idPattern('Customer') } });
+  }
+
+  if (errors.length > 0) throw AppError.invalidInput('Invalid lookup parameters', errors);
+  const sender: LookupSender = {};
+  if (given(customerId)) sender.customerId = customerId;
+  if (given(senderUmaAddress)) sender.umaAddress = senderUmaAddress;
+  return { accountId: accountId!, sender };
+}

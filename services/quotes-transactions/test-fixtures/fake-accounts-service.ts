@@ -1,0 +1,63 @@
+import {
+  AccountsServiceService, Customer, ExternalAccount, InternalAccount,
+} from '../../../gen/accounts/v1/accounts';
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import { requirePlatform } from '../../../lib/grpc/call-context';
+import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
+
+type Handlers = UnaryHandlers<typeof AccountsServiceService>;
+
+/**
+ * A stand-in AccountsService with the platform scoping of the real one: another platform's
+ * record answers NOT_FOUND (accounts) or USER_NOT_FOUND (customers), exactly like a missing one.
+ * Only the three RPCs the lookup uses are implemented.
+ */
+export function createFakeAccountsService() {
+  const customers = new Map<string, { platformId: string; customer: Customer }>();
+  const internal = new Map<string, { platformId: string; account: InternalAccount }>();
+  const external = new Map<string, { platformId: string; account: ExternalAccount }>();
+
+  const implemented: Pick<Handlers, 'getCustomer' | 'listInternalAccounts' | 'getExternalAccount'> = {
+    async getCustomer(request, ctx) {
+      const found = customers.get(request.id);
+      if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('USER_NOT_FOUND', 'Customer not found');
+      return { customer: found.customer };
+    },
+    async listInternalAccounts(request, ctx) {
+      const platformId = requirePlatform(ctx);
+      const accounts = [...internal.values()]
+        .filter((a) => a.platformId === platformId && a.account.customerId === request.customerId)
+        .map((a) => a.account)
+        .slice(0, request.limit || 20);
+      return { accounts, hasMore: false, totalCount: accounts.length };
+    },
+    async getExternalAccount(request, ctx) {
+      const found = external.get(request.id);
+      if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('NOT_FOUND', 'External account not found');
+      return { account: found.account };
+    },
+  };
+  const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };
+  const others = Object.fromEntries(Object.keys(AccountsServiceService).map((m) => [m, notImplemented]));
+  const handlers = { ...others, ...implemented } as Handlers;
+
+  return {
+    binding: bindService(AccountsServiceService, handlers),
+    addCustomer(platformId: string, id: string, options: { isDeleted?: boolean; internalCurrency?: string } = {}) {
+      customers.set(id, { platformId, customer: Customer.fromPartial({ id, customerType: 'INDIVIDUAL', isDeleted: options.isDeleted ?? false }) });
+      if (options.internalCurrency) {
+        const account = InternalAccount.fromPartial({
+          id: newId('InternalAccount'), customerId: id, type: 'INTERNAL_FIAT', status: 'ACTIVE',
+          balance: { amount: 0, currency: { code: options.internalCurrency, name: options.internalCurrency, symbol: '', decimals: 2 } },
+        });
+        internal.set(account.id, { platformId, account });
+      }
+    },
+    addExternalAccount(platformId: string, options: { id?: string; currency: string; accountInfo: Record<string, unknown> }): string {
+      const id = options.id ?? newId('ExternalAccount');
+      external.set(id, { platformId, account: ExternalAccount.fromPartial({ id, status: 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo }) });
+      return id;
+    },
+  };
+}

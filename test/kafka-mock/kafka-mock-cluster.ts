@@ -1,0 +1,119 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * Starts librdkafka's mock cluster (a real Kafka wire protocol, one broker) for tests. On a fresh
+ * machine it installs librdkafka-dev with apt-get and compiles `mock-cluster.c` into the gitignored
+ * `.tools/` folder first, so `npm test` needs no manual step. Topics are `name` or `name:partitions`.
+ */
+export interface KafkaMockCluster {
+  brokers: string[];
+  stop(): Promise<void>;
+}
+
+const HEADER = '/usr/include/librdkafka/rdkafka_mock.h';
+const SOURCE = join(__dirname, 'mock-cluster.c');
+const TOOLS = resolve(__dirname, '../../.tools');
+const BINARY = join(TOOLS, 'kafka-mock-cluster');
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+const START_TIMEOUT_MS = 15_000;
+
+let prepared: Promise<string> | undefined;
+
+export async function startKafkaMockCluster(topics: string[]): Promise<KafkaMockCluster> {
+  const binary = await (prepared ??= prepareBinary().catch((err) => {
+    prepared = undefined; // let a later call try again
+    throw err;
+  }));
+  return launch(binary, topics);
+}
+
+async function prepareBinary(): Promise<string> {
+  if (!existsSync(HEADER)) await installLibrdkafka();
+  if (!existsSync(BINARY) || statSync(BINARY).mtimeMs < statSync(SOURCE).mtimeMs) await compile();
+  return BINARY;
+}
+
+async function installLibrdkafka(): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    throw new Error(`kafka mock: ${HEADER} is missing and this process is not root; run "apt-get install -y librdkafka-dev"`);
+  }
+  mkdirSync(TOOLS, { recursive: true });
+  // flock: parallel jest workers install once; the apt lock timeout covers other apt users of the machine.
+  const apt = 'apt-get -o DPkg::Lock::Timeout=300';
+  const script = `test -e ${HEADER} || { ${apt} update || echo "apt-get update failed; trying the install anyway" >&2; ${apt} install -y --no-install-recommends librdkafka-dev; }`;
+  await run('flock', [join(TOOLS, 'apt.lock'), 'sh', '-c', script], 'apt-get install librdkafka-dev');
+  if (!existsSync(HEADER)) throw new Error(`kafka mock: librdkafka-dev installed but ${HEADER} is still missing`);
+}
+
+async function compile(): Promise<void> {
+  mkdirSync(TOOLS, { recursive: true });
+  // Compile to a private name and rename, so parallel jest workers never run a half-written file.
+  const tmp = `${BINARY}.${process.pid}.tmp`;
+  try {
+    await run('gcc', ['-O1', '-Wall', '-o', tmp, SOURCE, '-lrdkafka'], 'gcc mock-cluster.c');
+    renameSync(tmp, BINARY);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function run(command: string, args: string[], what: string): Promise<void> {
+  return new Promise((done, fail) => {
+    execFile(
+      command,
+      args,
+      { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+      (err, _stdout, stderr) => {
+        if (!err) return done();
+        const tail = String(stderr).trim().split('\n').slice(-15).join('\n');
+        fail(new Error(`kafka mock: ${what} failed (${err.message.split('\n')[0]})\n${tail}`, { cause: err }));
+      },
+    );
+  });
+}
+
+function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
+  const child = spawn(binary, topics, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+
+  return new Promise((done, fail) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`kafka mock: no bootstrap address within ${START_TIMEOUT_MS} ms\n${stderr}`));
+    }, START_TIMEOUT_MS);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      fail(new Error(`kafka mock: cannot start ${binary}: ${err.message}`, { cause: err }));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      fail(new Error(`kafka mock: exited before ready (code ${code}, signal ${signal})\n${stderr}`));
+    });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      lines.close();
+      const brokers = line.trim().split(',').filter(Boolean);
+      if (!brokers.length) {
+        child.kill('SIGKILL');
+        return fail(new Error(`kafka mock: unexpected first line "${line}"`));
+      }
+      done({ brokers, stop: () => stopChild(child, exited) });
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.stdin!.end(); // the program exits when its stdin closes
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,84 @@
+/*
+ * A Kafka-protocol cluster for tests: librdkafka's mock cluster with one broker.
+ * Usage: kafka-mock-cluster [topic[:partitions] ...]   (partitions default to 3)
+ * Prints the bootstrap address on one stdout line, then runs until stdin closes or SIGTERM/SIGINT,
+ * so the cluster dies with the test process that spawned it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+
+static volatile sig_atomic_t stopping = 0;
+
+static void on_signal(int sig) {
+  (void)sig;
+  stopping = 1;
+}
+
+int main(int argc, char **argv) {
+  char errstr[512];
+  rd_kafka_conf_t *conf = rd_kafka_conf_new();
+  if (rd_kafka_conf_set(conf, "log_level", "3", errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+    fprintf(stderr, "conf: %s\n", errstr);
+    return 1;
+  }
+  /* The mock cluster lives inside a client handle; this one is never used to produce. */
+  rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+  if (!rk) {
+    fprintf(stderr, "rd_kafka_new: %s\n", errstr);
+    return 1;
+  }
+  rd_kafka_mock_cluster_t *mcluster = rd_kafka_mock_cluster_new(rk, 1);
+  if (!mcluster) {
+    fprintf(stderr, "rd_kafka_mock_cluster_new failed\n");
+    return 1;
+  }
+
+  for (int i = 1; i < argc; i++) {
+    char name[256];
+    int partitions = 3;
+    snprintf(name, sizeof name, "%s", argv[i]);
+    char *colon = strrchr(name, ':');
+    if (colon) {
+      *colon = '\0';
+      partitions = atoi(colon + 1);
+      if (partitions < 1) {
+        fprintf(stderr, "bad partition count in \"%s\"\n", argv[i]);
+        return 2;
+      }
+    }
+    rd_kafka_resp_err_t err = rd_kafka_mock_topic_create(mcluster, name, partitions, 1);
+    if (err) {
+      fprintf(stderr, "topic %s: %s\n", name, rd_kafka_err2str(err));
+      return 1;
+    }
+  }
+
+  signal(SIGTERM, on_signal);
+  signal(SIGINT, on_signal);
+  signal(SIGPIPE, SIG_IGN);
+
+  printf("%s\n", rd_kafka_mock_cluster_bootstraps(mcluster));
+  fflush(stdout);
+
+  struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+  char buf[256];
+  while (!stopping) {
+    int n = poll(&in, 1, 200);
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0) {
+      ssize_t r = read(STDIN_FILENO, buf, sizeof buf);
+      if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) break;
+    }
+  }
+
+  rd_kafka_mock_cluster_destroy(mcluster);
+  rd_kafka_destroy(rk);
+  return 0;
+}
