@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openEventBus } from './lib/runtime/adapters';
-import { createPeerClients } from './lib/runtime/peer-clients';
+import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
 import { hostService, type HostedService } from './lib/runtime/service-host';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import type { Logger } from './lib/log';
@@ -10,6 +10,8 @@ import { SERVICE_FACTORIES } from './services/service-registry';
 
 export interface RunningSystem {
   gateway?: RunningGateway;
+  /** gRPC clients of every service (tests use them to set up a second platform). */
+  peers: PeerClients;
   services: HostedService[];
   stop(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
   return {
     gateway,
+    peers,
     services,
     async stop() {
       await gateway?.stop();

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../lib/ids';
 import { createLogger, silentLogger, type Logger } from '../lib/log';
 import { startSystem, type RunningSystem } from '../system';
 import { API_VERSION } from '../gateway/gateway-app';
@@ -10,6 +12,8 @@ export interface TestSystem {
   sandbox: SandboxIdentity;
   /** fetch against `{base_url}` with the sandbox credentials unless `auth: false` or other headers are given. */
   api(path: string, init?: RequestInit & { json?: unknown; auth?: boolean | string }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Bootstraps another platform with its own API token; answers its Basic auth header. */
+  createPlatform(): Promise<{ platformId: string; auth: string }>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +49,14 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
       return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async createPlatform() {
+      const platformId = newId('Platform');
+      const tokenId = `token-${platformId.slice(-12)}`;
+      const secret = randomBytes(24).toString('base64url');
+      await system.peers.accounts.ensurePlatform({ platformId, name: 'Another platform' });
+      await system.peers.apiTokens.ensureSandboxToken({ platformId, tokenId, clientSecret: secret });
+      return { platformId, auth: basicAuthHeader(tokenId, secret) };
     },
     stop: () => system.stop(),
   };

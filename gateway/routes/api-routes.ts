@@ -1,10 +1,20 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { customerRoutes } from './customer-routes';
+import { externalAccountRoutes } from './external-account-routes';
+import { internalAccountRoutes } from './internal-account-routes';
 import { receiverRoutes } from './receiver-routes';
+import { walletAccountRoutes } from './wallet-account-routes';
+import { walletAuthRoutes } from './wallet-auth-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
 export function apiRoutes(peers: PeerClients): Router {
   const router = Router();
+  router.use(customerRoutes(peers));
+  router.use(internalAccountRoutes(peers));
+  router.use(externalAccountRoutes(peers));
   router.use(receiverRoutes(peers));
+  router.use(walletAuthRoutes(peers));
+  router.use(walletAccountRoutes(peers));
   return router;
 }

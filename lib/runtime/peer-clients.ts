@@ -2,6 +2,8 @@ import { createServiceClient, type ServiceClient } from '../grpc/grpc-client';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
+import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
+import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
 import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 
@@ -14,6 +16,8 @@ export const PEER_DEFINITIONS = {
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   lookup: { owner: 'quotes-transactions', definition: LookupServiceService },
+  walletAuth: { owner: 'auth', definition: WalletAuthServiceService },
+  signedRetry: { owner: 'auth', definition: SignedRetryServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

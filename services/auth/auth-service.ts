@@ -3,7 +3,10 @@ import { ConfigError } from '../../lib/config';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createApiTokens } from './app/api-tokens';
 import { bindApiTokenService } from './grpc/api-token-handlers';
+import { bindSignedRetryService } from './grpc/signed-retry-handlers';
+import { bindWalletAuthService } from './grpc/wallet-auth-handlers';
 import { createApiTokenStore } from './store/api-token-store';
+import { createWalletAuth } from './wallet-auth-module';
 
 /** The pepper must survive restarts whenever the data does (MongoDB); the embedded store does not. */
 function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
@@ -18,9 +21,12 @@ function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
 
 export function createAuthService(environment: ServiceEnvironment): ServiceModule {
   const apiTokens = createApiTokens({ store: createApiTokenStore(environment.store), pepper: pepperFrom(environment.env) });
+  const walletAuth = createWalletAuth(environment);
   return {
     name: 'auth',
     eventsTopic: 'auth.events.v1',
-    bindings: [bindApiTokenService(apiTokens)],
+    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external)],
+    start: () => walletAuth.start(),
+    stop: () => walletAuth.stop(),
   };
 }

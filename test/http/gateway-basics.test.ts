@@ -53,7 +53,7 @@ describe('error envelope', () => {
   test('route outside the version segment: 404 envelope', async () => {
     const res = await fetch(`${sys.rootUrl}/2024-01-01/customers`);
     expect(res.status).toBe(404);
-    expect((await res.json()).code).toBe('NOT_FOUND');
+    expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
   });
   test('malformed JSON: 400 INVALID_INPUT naming the problem', async () => {
     const res = await sys.api('/customers', { method: 'POST', body: '{"a":', headers: { 'content-type': 'application/json' } });

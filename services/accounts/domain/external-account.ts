@@ -40,8 +40,14 @@ const IDENTIFYING_MEMBERS = [
   'routingNumber', 'accountNumber', 'clabeNumber', 'iban', 'pixKey', 'ifsc', 'vpa', 'address', 'invoice', 'bolt12', 'lightningAddress',
 ];
 
+/** Hex (EVM) addresses, emails and bank codes compare without case; base58 and bech32 values keep it. */
+function canonical(key: string, value: string): string {
+  const caseless = value.startsWith('0x') || value.includes('@') || key === 'iban' || key === 'ifsc' || key === 'invoice' || key === 'bolt12';
+  return caseless ? value.toLowerCase() : value;
+}
+
 export function accountFingerprint(accountInfo: Record<string, unknown>): string {
-  const parts = IDENTIFYING_MEMBERS.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${String(accountInfo[k]).toLowerCase()}`);
+  const parts = IDENTIFYING_MEMBERS.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${canonical(k, accountInfo[k] as string)}`);
   return [String(accountInfo.accountType), ...parts].join('|');
 }
 

@@ -9,8 +9,15 @@ export interface SignedRetryStore {
   /** Inserts an unsigned operation's record unless one with the same dedupKey exists; answers the stored one. */
   insertOrFind(record: SignedRetryRecord & { dedupKey: string }): Promise<SignedRetryRecord>;
   find(platformId: string, id: string): Promise<SignedRetryRecord | null>;
+  findByDedupKey(dedupKey: string): Promise<SignedRetryRecord | null>;
   /** ISSUED and unexpired -> CLAIMED with its one operation, in one conditional write; null when it lost. */
-  claim(id: string, claim: NonNullable<SignedRetryRecord['claim']>, run: OperationRun, now: Date): Promise<SignedRetryRecord | null>;
+  claim(
+    id: string,
+    claim: NonNullable<SignedRetryRecord['claim']>,
+    run: OperationRun,
+    now: Date,
+    contextPatch?: Record<string, unknown>,
+  ): Promise<SignedRetryRecord | null>;
   /** PENDING -> SETTLED or FAILED for that run; null when already settled. */
   settle(id: string, runId: string, outcome: Pick<OperationRun, 'state' | 'result' | 'error' | 'settledAt'>): Promise<SignedRetryRecord | null>;
   /** Claimed operations still PENDING at the wallet provider. */
@@ -75,6 +82,7 @@ export interface WalletStore {
   create(wallet: Wallet): Promise<boolean>;
   find(platformId: string, accountId: string): Promise<Wallet | null>;
   setPrivacy(accountId: string, privateEnabled: boolean, now: Date): Promise<void>;
+  setCustomerEmail(accountId: string, email: string, now: Date): Promise<void>;
   addCredentials(accountId: string, delta: number): Promise<void>;
   /** Decrements only while more than one credential remains; false otherwise. */
   removeCredentialUnlessLast(accountId: string): Promise<boolean>;

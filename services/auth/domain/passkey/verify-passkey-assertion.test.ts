@@ -119,8 +119,7 @@ describe('verifyPasskeyAssertion', () => {
   it('refuses malformed assertion members as INVALID_INPUT', async () => {
     const { assert, verify } = await registered();
     const assertion = assert();
-    const changes = [{ signature: 'not base64url!' }, { authenticatorData: '' }, { userHandle: 42 }, { clientDataJson: undefined }];
-    for (const change of changes) {
+    for (const change of [{ signature: 'not base64url!' }, { authenticatorData: '' }, { userHandle: 42 }, { clientDataJson: undefined }]) {
       const outcome = await failureOf(verify({ ...assertion, ...change } as never));
       expect(outcome).toMatchObject({ code: 'INVALID_INPUT', reason: 'MALFORMED' });
     }

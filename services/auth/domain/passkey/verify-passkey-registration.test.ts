@@ -73,7 +73,8 @@ describe('verifyPasskeyRegistration', () => {
   it('refuses a declared credential id that differs from the attested one', async () => {
     const { input } = setup();
     const other = randomBytes(32).toString('base64url');
-    const outcome = await failureOf(verifyPasskeyRegistration({ ...input, attestation: { ...input.attestation, credentialId: other } }));
+    const attestation = { ...input.attestation, credentialId: other };
+    const outcome = await failureOf(verifyPasskeyRegistration({ ...input, attestation }));
     expect(outcome).toMatchObject({ code: 'INVALID_INPUT', reason: 'ATTESTATION_REJECTED' });
   });
 

@@ -1,0 +1,59 @@
+import { Router } from 'express';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { customerJson } from './customer-json';
+import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
+
+/** Sub-resources under /customers that other route modules own; never a customer id. */
+const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts', 'end-user-terms', 'bulk']);
+
+/** Customers: create, list, get, update. Unknown or other-platform customers are 404 USER_NOT_FOUND. */
+export function customerRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/customers', async (req, res) => {
+    const { customer } = await peers.accounts.createCustomer({ body: jsonObjectBody(req) }, callContext(res));
+    res.status(201).json(customerJson(customer!));
+  });
+
+  router.get('/customers', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = {
+      platformCustomerId: q.query('platformCustomerId'),
+      customerType: q.query('customerType'),
+      createdAfter: q.query('createdAfter'),
+      createdBefore: q.query('createdBefore'),
+      updatedAfter: q.query('updatedAfter'),
+      updatedBefore: q.query('updatedBefore'),
+      region: q.query('region'),
+      currency: q.query('currency'),
+      umaAddress: q.query('umaAddress'),
+      includeDeleted: q.boolean('isIncludingDeleted'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
+    q.done();
+    const page = await peers.accounts.listCustomers(request, callContext(res));
+    res.status(200).json(listJson(page, page.customers, customerJson));
+  });
+
+  router.get('/customers/:customerId', async (req, res, next) => {
+    if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
+    const q = new RestRequestReader(req);
+    const id = q.pathId('customerId', 'Customer');
+    q.done();
+    const { customer } = await peers.accounts.getCustomer({ id }, callContext(res));
+    res.status(200).json(customerJson(customer!));
+  });
+
+  router.patch('/customers/:customerId', async (req, res, next) => {
+    if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
+    const q = new RestRequestReader(req);
+    const id = q.pathId('customerId', 'Customer');
+    q.done();
+    const { customer } = await peers.accounts.updateCustomer({ id, body: jsonObjectBody(req) }, callContext(res));
+    res.status(200).json(customerJson(customer!));
+  });
+
+  return router;
+}

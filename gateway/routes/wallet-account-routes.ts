@@ -1,0 +1,36 @@
+import { Router, type Request } from 'express';
+import { AppError } from '../../lib/errors';
+import { isId } from '../../lib/ids';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { walletSignature } from '../http/wallet-signature';
+import { internalAccountJson } from './account-json';
+import { jsonObjectBody } from './rest-request';
+import { sendWalletOutcome } from './wallet-auth-json';
+
+function internalAccountId(req: Request): string {
+  const id = String(req.params.id ?? '');
+  if (!isId('InternalAccount', id)) throw AppError.invalidInput('id must be an InternalAccount:<uuid> id', [{ field: 'id', message: 'must be an InternalAccount:<uuid> id' }]);
+  return id;
+}
+
+/** The embedded-wallet actions on an internal account: export, and wallet privacy. */
+export function walletAccountRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/internal-accounts/:id/export', async (req, res) => {
+    const request = { accountId: internalAccountId(req), body: jsonObjectBody(req), signature: walletSignature(req) };
+    sendWalletOutcome(res, (await peers.walletAuth.exportWallet(request, callContext(res))).outcome, 200);
+  });
+
+  router.patch('/internal-accounts/:id', async (req, res) => {
+    const ctx = callContext(res);
+    const accountId = internalAccountId(req);
+    const { outcome } = await peers.walletAuth.updateWalletPrivacy({ accountId, body: jsonObjectBody(req), signature: walletSignature(req) }, ctx);
+    if (outcome?.outcome?.$case !== 'walletPrivacy') return sendWalletOutcome(res, outcome, 200);
+    const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
+    if (!account) throw AppError.notFound('Internal account');
+    res.status(200).json({ ...internalAccountJson(account), privateEnabled: outcome.outcome.value.privateEnabled });
+  });
+  return router;
+}

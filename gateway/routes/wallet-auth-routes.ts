@@ -1,0 +1,76 @@
+import { Router, type Request } from 'express';
+import { AppError } from '../../lib/errors';
+import { isId } from '../../lib/ids';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { walletSignature } from '../http/wallet-signature';
+import { jsonObjectBody, RestRequestReader } from './rest-request';
+import { authMethodJson, authSessionJson, sendWalletOutcome } from './wallet-auth-json';
+
+function accountIdQuery(req: Request): string {
+  const q = new RestRequestReader(req);
+  const accountId = q.query('accountId');
+  q.done();
+  if (!isId('InternalAccount', accountId)) {
+    throw AppError.invalidInput('accountId must be an InternalAccount:<uuid> id', [{ field: 'accountId', message: 'must be an InternalAccount:<uuid> id' }]);
+  }
+  return accountId;
+}
+
+/** A credential or session path id; a malformed one names nothing that exists. */
+function pathId(req: Request, type: 'AuthMethod' | 'Session'): string {
+  const id = String(req.params.id ?? '');
+  if (!isId(type, id)) throw AppError.notFound(type === 'AuthMethod' ? 'Authentication credential' : 'Session');
+  return id;
+}
+
+/** An optional JSON body (challenge, revoke): absent is the empty object. */
+function optionalBody(req: Request): Record<string, unknown> {
+  return req.body === undefined ? {} : jsonObjectBody(req);
+}
+
+/** Embedded-wallet credentials and sessions (interface "Embedded-wallet authentication"). */
+export function walletAuthRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.get('/auth/credentials', async (req, res) => {
+    const { credentials } = await peers.walletAuth.listCredentials({ accountId: accountIdQuery(req) }, callContext(res));
+    res.status(200).json({ data: credentials.map(authMethodJson) });
+  });
+  router.post('/auth/credentials', async (req, res) => {
+    const response = await peers.walletAuth.createCredential({ body: jsonObjectBody(req), signature: walletSignature(req) }, callContext(res));
+    sendWalletOutcome(res, response.outcome, 201);
+  });
+  router.post('/auth/credentials/:id/challenge', async (req, res) => {
+    const response = await peers.walletAuth.challengeCredential({ id: pathId(req, 'AuthMethod'), body: optionalBody(req) }, callContext(res));
+    sendWalletOutcome(res, response.outcome, 200);
+  });
+  router.post('/auth/credentials/:id/verify', async (req, res) => {
+    const request = { id: pathId(req, 'AuthMethod'), body: jsonObjectBody(req), signature: walletSignature(req) };
+    sendWalletOutcome(res, (await peers.walletAuth.verifyCredential(request, callContext(res))).outcome, 200);
+  });
+  router.delete('/auth/credentials/:id', async (req, res) => {
+    const request = { id: pathId(req, 'AuthMethod'), body: optionalBody(req), signature: walletSignature(req) };
+    sendWalletOutcome(res, (await peers.walletAuth.revokeCredential(request, callContext(res))).outcome, 204);
+  });
+
+  router.get('/auth/sessions', async (req, res) => {
+    const { sessions } = await peers.walletAuth.listSessions({ accountId: accountIdQuery(req) }, callContext(res));
+    res.status(200).json({ data: sessions.map(authSessionJson) });
+  });
+  router.delete('/auth/sessions/:id', async (req, res) => {
+    const request = { id: pathId(req, 'Session'), body: optionalBody(req), signature: walletSignature(req) };
+    sendWalletOutcome(res, (await peers.walletAuth.revokeSession(request, callContext(res))).outcome, 204);
+  });
+  router.post('/auth/sessions/:id/refresh', async (req, res) => {
+    const request = { id: pathId(req, 'Session'), body: jsonObjectBody(req), signature: walletSignature(req) };
+    sendWalletOutcome(res, (await peers.walletAuth.refreshSession(request, callContext(res))).outcome, 201);
+  });
+
+  // Not in the reference: where clients read the key that signs otpEncryptionTargetBundle, to pin it.
+  router.get('/auth/enclave-public-key', async (_req, res) => {
+    const { publicKey } = await peers.walletAuth.getEnclavePublicKey({}, callContext(res));
+    res.status(200).json({ enclaveQuorumPublic: publicKey });
+  });
+  return router;
+}

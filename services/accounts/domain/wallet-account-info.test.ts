@@ -1,0 +1,67 @@
+import { fieldErrorsOf } from '../test-fixtures/field-errors';
+import { BOLT11_INVOICE, externalAccountBody } from '../test-fixtures/request-bodies';
+import { validateExternalAccountCreate } from './external-account-validation';
+import { checkWalletAddress, decodeBase58, type WalletAccountType } from './wallet-addresses';
+
+test.each<[WalletAccountType, string, string | undefined]>([
+  ['ETHEREUM_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', undefined],
+  ['ETHEREUM_WALLET', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed', undefined],
+  ['ETHEREUM_WALLET', '0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED', undefined],
+  ['ETHEREUM_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD', 'has an invalid EIP-55 checksum'],
+  ['ETHEREUM_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeA', 'must be 0x followed by 40 hexadecimal characters'],
+  ['BASE_WALLET', '5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'must be 0x followed by 40 hexadecimal characters'],
+  ['POLYGON_WALLET', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', undefined],
+  ['PLASMA_WALLET', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6Fb', 'has an invalid EIP-55 checksum'],
+  ['SOLANA_WALLET', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', undefined],
+  ['SOLANA_WALLET', '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T', undefined],
+  ['SOLANA_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'must be a base58 Solana public key (32 bytes)'],
+  ['SOLANA_WALLET', '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLt0', 'must be a base58 Solana public key (32 bytes)'],
+  ['TRON_WALLET', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', undefined],
+  ['TRON_WALLET', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', 'must be a base58check Tron address starting with T'],
+  ['SPARK_WALLET', 'spark1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', undefined],
+  ['SPARK_WALLET', 'bc1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', 'must be a Spark address (spark1 followed by bech32 characters)'],
+  ['SPARK_WALLET', 'spark1bgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', 'must be a Spark address (spark1 followed by bech32 characters)'],
+])('%s %s', (type, address, problem) => {
+  expect(checkWalletAddress(type, address)).toBe(problem);
+});
+
+test('base58 keeps leading zero bytes', () => {
+  expect(Array.from(decodeBase58('11')!)).toEqual([0, 0]);
+  expect(decodeBase58('0OIl')).toBeUndefined();
+});
+
+describe('wallet accounts', () => {
+  const create = (variant: Parameters<typeof externalAccountBody>[0], info: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const body = externalAccountBody(variant, extra);
+    Object.assign(body.accountInfo, info);
+    return () => validateExternalAccountCreate(body, 'CUSTOMER');
+  };
+
+  test('an invalid address is reported on accountInfo.address', () => {
+    expect(fieldErrorsOf(create('SOLANA_WALLET', { address: 'nope' }))).toEqual([
+      { field: 'accountInfo.address', message: 'must be a base58 Solana public key (32 bytes)' },
+    ]);
+  });
+
+  test('a wallet holds only the assets of its network', () => {
+    expect(fieldErrorsOf(create('SPARK_WALLET', {}, { currency: 'USDC' }))).toEqual([
+      { field: 'currency', message: 'must be one of BTC', constraint: { enum: ['BTC'] } },
+    ]);
+  });
+
+  test('lightning accepts a BOLT 11 invoice, a BOLT 12 offer or an address', () => {
+    expect(create('LIGHTNING', { lightningAddress: undefined, invoice: BOLT11_INVOICE })()).toMatchObject({ accountInfo: { invoice: BOLT11_INVOICE } });
+    expect(create('LIGHTNING', { lightningAddress: undefined, bolt12: 'lno1pg257enxv4ezqcneype82um50ynhxgrwdajx283qfwdpl28qqmc78ymlvhmxcsywdk5wrjnj36jryg488qwlrnzyjczs' })()).toBeDefined();
+  });
+
+  test.each([
+    [{ lightningAddress: 'alice' }, [{ field: 'accountInfo.lightningAddress', message: expect.stringMatching(/^must match/), constraint: { pattern: expect.any(String) } }]],
+    [{ lightningAddress: undefined, invoice: 'lnbc1notaninvoice' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
+    [{ lightningAddress: undefined, invoice: BOLT11_INVOICE.slice(0, -1) + 'q' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
+    [{ lightningAddress: undefined, bolt12: 'lnb1qqq' }, [{ field: 'accountInfo.bolt12', message: 'must be a BOLT 12 offer (lno1...)' }]],
+    [{ invoice: BOLT11_INVOICE }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
+    [{ lightningAddress: undefined }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
+  ])('lightning %j', (info, expected) => {
+    expect(fieldErrorsOf(create('LIGHTNING', info))).toEqual(expected);
+  });
+});

@@ -1,0 +1,68 @@
+import { WalletAuthServiceService } from '../../../gen/auth/v1/wallet_auth';
+import { AppError } from '../../../lib/errors';
+import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { WalletAuth } from '../wallet-auth-module';
+import { toAuthMethod, toAuthSession, toOutcome } from './wallet-auth-messages';
+
+/** Thin handlers: decode, call one use case with the caller's platform, encode. */
+export function bindWalletAuthService(auth: WalletAuth) {
+  const platform = (ctx: CallContext) => requirePlatform(ctx);
+  return bindService(WalletAuthServiceService, {
+    async listCredentials(request, ctx) {
+      return { credentials: (await auth.credentials.list(platform(ctx), request.accountId)).map(toAuthMethod) };
+    },
+    async createCredential(request, ctx) {
+      return { outcome: toOutcome(await auth.credentials.create(platform(ctx), request.body, request.signature)) };
+    },
+    async challengeCredential(request, ctx) {
+      const answer = await auth.challenge.challenge(platform(ctx), request.id, request.body);
+      if (answer.kind === 'authMethod') return { outcome: { outcome: { $case: 'authMethod' as const, value: toAuthMethod(answer.authMethod) } } };
+      const { authMethod, challenge, requestId, expiresAt } = answer;
+      return { outcome: { outcome: { $case: 'passkeyChallenge' as const, value: { authMethod: toAuthMethod(authMethod), challenge, requestId, expiresAt } } } };
+    },
+    async verifyCredential(request, ctx) {
+      return { outcome: toOutcome(await auth.verify.verify(platform(ctx), request.id, request.body, request.signature)) };
+    },
+    async revokeCredential(request, ctx) {
+      return { outcome: toOutcome(await auth.credentials.revoke(platform(ctx), request.id, request.body, request.signature)) };
+    },
+    async listSessions(request, ctx) {
+      return { sessions: (await auth.sessions.list(platform(ctx), request.accountId)).map(toAuthSession) };
+    },
+    async revokeSession(request, ctx) {
+      return { outcome: toOutcome(await auth.sessions.revoke(platform(ctx), request.id, request.body, request.signature)) };
+    },
+    async refreshSession(request, ctx) {
+      return { outcome: toOutcome(await auth.sessions.refresh(platform(ctx), request.id, request.body, request.signature)) };
+    },
+    async exportWallet(request, ctx) {
+      return { outcome: toOutcome(await auth.wallet.exportWallet(platform(ctx), request.accountId, request.body, request.signature)) };
+    },
+    async updateWalletPrivacy(request, ctx) {
+      return { outcome: toOutcome(await auth.wallet.updatePrivacy(platform(ctx), request.accountId, request.body, request.signature)) };
+    },
+    async getWalletPrivacy(request, ctx) {
+      return { privateEnabled: await auth.wallet.privacyOf(platform(ctx), request.accountId) };
+    },
+    async getEnclavePublicKey() {
+      return { publicKey: auth.enclavePublicKey };
+    },
+    async provisionWallet(request, ctx) {
+      if (ctx.platformId && request.platformId && ctx.platformId !== request.platformId) {
+        throw AppError.invalidInput('platformId differs from the calling platform');
+      }
+      const result = await auth.provisioning.provision({
+        accountId: request.accountId, platformId: request.platformId || platform(ctx),
+        customerEmail: request.customerEmail, customerPhone: request.customerPhone,
+      });
+      return { created: result.created, ...(result.emailOtpCredential ? { emailOtpCredential: toAuthMethod(result.emailOtpCredential) } : {}) };
+    },
+    async listEmailOtpAccounts(request, ctx) {
+      return { accountIds: await auth.provisioning.listEmailOtpAccounts(platform(ctx), request.accountIds) };
+    },
+    async syncEmailOtpEmail(request, ctx) {
+      return { credentialIds: await auth.provisioning.syncEmailOtpEmail(platform(ctx), request.accountIds, request.newEmail) };
+    },
+  });
+}

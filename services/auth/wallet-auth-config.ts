@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError, readConfig, setting } from '../../lib/config';
+import { generateEnclaveSigningKey, loadEnclaveSigningKey } from './domain/wallet-crypto/enclave-key';
+
+const schema = {
+  WALLET_ENCLAVE_PRIVATE_KEY: setting.optionalHex(32),
+  WALLET_STORAGE_KEY: setting.optionalHex(32),
+  WALLET_PROVIDER_SETTLE_MS: setting.int(0, 0, 3_600_000),
+  WALLET_RECONCILE_INTERVAL_MS: setting.int(1000, 10, 3_600_000),
+  SIGNED_RETRY_TTL_MS: setting.int(300_000, 100, 86_400_000),
+  WALLET_SESSION_TTL_MS: setting.int(900_000, 1000, 30 * 86_400_000),
+  WALLET_OTP_REISSUE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  EMBEDDED_WALLET_SANDBOX: setting.bool(true),
+  WALLET_OIDC_ALLOWED_ISSUERS: setting.string('https://accounts.google.com,https://appleid.apple.com'),
+  WALLET_OIDC_ALLOWED_AUDIENCES: setting.string(''),
+  WALLET_PASSKEY_RP_IDS: setting.string('localhost'),
+  WALLET_PASSKEY_ORIGINS: setting.string('http://localhost:3000'),
+  WALLET_PASSKEY_REQUIRE_USER_VERIFICATION: setting.bool(true),
+};
+
+const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+
+export interface WalletAuthConfig {
+  enclavePrivateKey: string;
+  /** Uncompressed hex; clients pin it. */
+  enclavePublicKey: string;
+  /** True when the keys were generated at start (embedded mode without configuration). */
+  generatedKeys: boolean;
+  storageKey: Uint8Array;
+  settleMs: number;
+  reconcileIntervalMs: number;
+  signedRetryTtlMs: number;
+  sessionTtlMs: number;
+  otpReissueIntervalMs: number;
+  sandbox: boolean;
+  oidc: { issuers: string[]; audiences: string[] };
+  passkey: { rpIds: string[]; origins: string[]; requireUserVerification: boolean };
+}
+
+/**
+ * Keys must survive restarts whenever the data does (MONGODB_URI): the storage key opens stored
+ * OTP targets and wallet secrets, and clients pin the enclave key. Embedded mode generates both.
+ */
+export function readWalletAuthConfig(env: NodeJS.ProcessEnv): WalletAuthConfig {
+  const c = readConfig(schema, env);
+  const persistent = Boolean(env.MONGODB_URI?.trim());
+  for (const name of ['WALLET_ENCLAVE_PRIVATE_KEY', 'WALLET_STORAGE_KEY'] as const) {
+    if (persistent && !c[name]) throw new ConfigError(name, 'is required when MONGODB_URI is set (32 bytes of hex)');
+  }
+  const enclavePrivateKey = c.WALLET_ENCLAVE_PRIVATE_KEY ?? generateEnclaveSigningKey().privateKey;
+  let enclavePublicKey: string;
+  try {
+    enclavePublicKey = loadEnclaveSigningKey(enclavePrivateKey).publicKey;
+  } catch {
+    throw new ConfigError('WALLET_ENCLAVE_PRIVATE_KEY', 'is not a P-256 private key');
+  }
+  return {
+    enclavePrivateKey, enclavePublicKey,
+    generatedKeys: !c.WALLET_ENCLAVE_PRIVATE_KEY || !c.WALLET_STORAGE_KEY,
+    storageKey: c.WALLET_STORAGE_KEY ? Buffer.from(c.WALLET_STORAGE_KEY, 'hex') : randomBytes(32),
+    settleMs: c.WALLET_PROVIDER_SETTLE_MS,
+    reconcileIntervalMs: c.WALLET_RECONCILE_INTERVAL_MS,
+    signedRetryTtlMs: c.SIGNED_RETRY_TTL_MS,
+    sessionTtlMs: c.WALLET_SESSION_TTL_MS,
+    otpReissueIntervalMs: c.WALLET_OTP_REISSUE_INTERVAL_MS,
+    sandbox: c.EMBEDDED_WALLET_SANDBOX,
+    oidc: { issuers: list(c.WALLET_OIDC_ALLOWED_ISSUERS), audiences: list(c.WALLET_OIDC_ALLOWED_AUDIENCES) },
+    passkey: { rpIds: list(c.WALLET_PASSKEY_RP_IDS), origins: list(c.WALLET_PASSKEY_ORIGINS), requireUserVerification: c.WALLET_PASSKEY_REQUIRE_USER_VERIFICATION },
+  };
+}

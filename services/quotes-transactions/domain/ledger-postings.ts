@@ -1,0 +1,55 @@
+/**
+ * Postings: the only way a balance changes. A posting adds a signed amount (credit > 0, debit < 0)
+ * to one ledger account. Postings come in steps; every step is balanced per currency, so the sum
+ * of all balances of one currency is always zero.
+ *
+ * Internal accounts are guarded: they never go below zero. A step debits at most one guarded
+ * account, and that debit is its first posting, so a step refused for insufficient funds has
+ * applied nothing. The system accounts (settlement with the outside world, funds in transit, FX,
+ * fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
+ */
+export interface Posting {
+  account: string;
+  currency: string;
+  amount: number;
+}
+
+export interface LedgerStep {
+  /** Unique per payment and step, e.g. `Transaction:…/debit`: a step applies at most once. */
+  key: string;
+  postings: Posting[];
+}
+
+export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees';
+
+export function systemAccount(kind: SystemAccountKind, currency: string, platformId: string): string {
+  return `ledger:${kind}:${currency}:${platformId}`;
+}
+
+export function isGuarded(account: string): boolean {
+  return account.startsWith('InternalAccount:');
+}
+
+/** Throws unless the step is well formed: balanced per currency, integer amounts, guarded debit first. */
+export function assertValidStep(step: LedgerStep): void {
+  const sums = new Map<string, bigint>();
+  step.postings.forEach((posting, index) => {
+    if (!Number.isSafeInteger(posting.amount) || posting.amount === 0) {
+      throw new Error(`posting ${index} of ${step.key} has amount ${posting.amount}`);
+    }
+    if (posting.amount < 0 && isGuarded(posting.account) && index !== 0) {
+      throw new Error(`posting ${index} of ${step.key} debits a guarded account after the first posting`);
+    }
+    sums.set(posting.currency, (sums.get(posting.currency) ?? 0n) + BigInt(posting.amount));
+  });
+  for (const [currency, sum] of sums) {
+    if (sum !== 0n) throw new Error(`step ${step.key} is unbalanced in ${currency} by ${sum}`);
+  }
+}
+
+/** Drops zero postings (a fee of 0) and checks the result. */
+export function ledgerStep(key: string, postings: Posting[]): LedgerStep {
+  const step = { key, postings: postings.filter((p) => p.amount !== 0) };
+  assertValidStep(step);
+  return step;
+}

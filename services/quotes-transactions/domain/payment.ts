@@ -1,0 +1,112 @@
+import type { Currency } from './currency-catalogue';
+import type { FeeBreakdown } from './fees';
+import type { LedgerStep } from './ledger-postings';
+import type { LockedSide } from './pricing';
+import type { SandboxOutcome } from './sandbox-outcomes';
+import type { FailureReason, PendingReason, RefundStatus, SettlementStage, TransactionStatus } from './transaction-states';
+
+export type PaymentType = 'OUTGOING' | 'INCOMING';
+
+export interface Money {
+  amount: number;
+  currency: Currency;
+}
+
+/** Where the money comes from. Account sources carry the account's kind and owner. */
+export type PaymentSource =
+  | { sourceType: 'ACCOUNT'; accountId: string; accountKind: 'INTERNAL' | 'EXTERNAL'; internalType?: string; customerId?: string; currency: string }
+  | { sourceType: 'REALTIME_FUNDING'; customerId?: string; currency: string; cryptoNetwork?: string }
+  | { sourceType: 'UMA_ADDRESS'; umaAddress: string; currency: string };
+
+export type PaymentDestination =
+  | { destinationType: 'ACCOUNT'; accountId: string; accountKind: 'INTERNAL' | 'EXTERNAL'; currency: string; paymentRail?: string; cryptoNetwork?: string }
+  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency: string };
+
+export interface OnChainTransaction {
+  transactionHash: string;
+  network: string;
+}
+
+export interface Refund {
+  reference: string;
+  initiatedAt: string;
+  settledAt?: string;
+  status: RefundStatus;
+  reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+}
+
+/** What a quote adds to its transaction: the lock, the expiry, how it is funded. */
+export interface QuoteTerms {
+  id: string;
+  lockedSide: LockedSide;
+  lockedAmount: number;
+  expiresAt: string;
+  lookupId?: string;
+  executedAt?: string;
+  /** Idempotency key of the execution that won, to answer its repeats. */
+  executionKey?: string;
+  paymentInstructions?: Array<Record<string, unknown>>;
+  /** The signed-retry request that authorizes executing from an embedded wallet. */
+  walletRequestId?: string;
+}
+
+/** A step whose postings may be partly applied: finishing it sets `then` (or `onVoid` if refused). */
+export interface PendingStep extends LedgerStep {
+  startedAt: string;
+  then: PaymentChange;
+  onVoid?: PaymentChange;
+}
+
+export interface PaymentChange {
+  set: Partial<Payment>;
+  unset?: Array<keyof Payment>;
+  /** Webhook kinds emitted when the change lands, e.g. OUTGOING_PAYMENT.COMPLETED. */
+  events: string[];
+}
+
+/**
+ * One document per payment: a quote and the transaction it becomes share it (the reference's
+ * transaction exists from the quote on, PENDING until executed), so executing a quote is a
+ * conditional update of one document and one quote can only ever give one transaction.
+ */
+export interface Payment {
+  id: string;
+  platformId: string;
+  /** Optimistic-concurrency version: every change is conditional on it. */
+  version: number;
+  type: PaymentType;
+  status: TransactionStatus;
+  pendingReason?: PendingReason;
+  failureReason?: FailureReason;
+  customerId: string;
+  platformCustomerId: string;
+  source: PaymentSource;
+  destination: PaymentDestination;
+  sent: Money;
+  received: Money;
+  exchangeRate: number;
+  fees: FeeBreakdown;
+  /** The ledger account credited with the platform fee. */
+  platformFeeAccount?: string;
+  quote?: QuoteTerms;
+  description?: string;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
+  counterpartyInformation?: Record<string, unknown>;
+  paymentRail?: string;
+  reference: string;
+  sandboxOutcome: SandboxOutcome;
+  stage?: SettlementStage;
+  /** When the settlement worker should look at it next. */
+  nextActionAt?: string;
+  refund?: Refund;
+  sourceOnChain?: OnChainTransaction;
+  destinationOnChain?: OnChainTransaction;
+  pendingStep?: PendingStep;
+  appliedSteps: string[];
+  idempotency?: { key: string; hash: string };
+  receiptDeliveryConfirmedAt?: string;
+  settledAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { statusKind } from './payment-change';
+import { holdsFundsInTransit, type MovementName } from './payment-movements';
+import type { OnChainTransaction, Payment, PaymentChange, Refund } from './payment';
+import type { FailureReason } from './transaction-states';
+
+/** What happens next to a payment: a change, maybe with a ledger movement. */
+export interface PlannedChange {
+  change: PaymentChange;
+  movement?: MovementName;
+  /** The change instead, when the movement's guarded debit is refused for lack of funds. */
+  onVoid?: PaymentChange;
+}
+
+export interface SettlementTiming {
+  /** Pause between two stages of a rail (the sandbox's settlement speed). */
+  stepMs: number;
+}
+
+const kindOf = (p: Payment) => (p.type === 'OUTGOING' ? 'OUTGOING_PAYMENT' : 'INCOMING_PAYMENT');
+const later = (now: Date, timing: SettlementTiming) => new Date(now.getTime() + timing.stepMs).toISOString();
+
+/**
+ * A payment that failed (`reason` absent for a cancellation or a platform rejection). Money it
+ * holds in transit goes back to where it came from by a refund that the worker completes next.
+ */
+export function failure(p: Payment, reason: FailureReason | undefined, now: Date, timing: SettlementTiming, refundReason: Refund['reason'] = 'TRANSACTION_FAILED'): PaymentChange {
+  const kind = kindOf(p);
+  const failed = { status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}) };
+  if (!holdsFundsInTransit(p)) return { set: failed, unset: ['pendingReason', 'stage', 'nextActionAt'], events: [`${kind}.FAILED`] };
+  return {
+    set: { ...failed, nextActionAt: later(now, timing), refund: { reference: `${p.reference}-REFUND`, initiatedAt: now.toISOString(), status: 'PENDING', reason: refundReason } },
+    unset: ['pendingReason', 'stage'],
+    events: [`${kind}.FAILED`, `${kind}.REFUND_PENDING`],
+  };
+}
+
+const EVM_NETWORKS = new Set(['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA']);
+
+/** The sandbox's stand-in for the hash of a settled on-chain leg: stable per payment and leg. */
+export function sandboxOnChain(p: Payment, leg: 'source' | 'destination', network: string): OnChainTransaction {
+  const hash = createHash('sha256').update(`${p.id}/${leg}`).digest('hex');
+  return { transactionHash: `${EVM_NETWORKS.has(network) ? '0x' : ''}${hash}`, network };
+}
+
+function completion(p: Payment, now: Date): PlannedChange {
+  const network = p.destination.destinationType === 'ACCOUNT' ? p.destination.cryptoNetwork : undefined;
+  return {
+    movement: p.type === 'OUTGOING' ? 'settle' : 'credit',
+    change: {
+      set: { status: 'COMPLETED', settledAt: now.toISOString(), ...(network ? { destinationOnChain: sandboxOnChain(p, 'destination', network) } : {}) },
+      unset: ['pendingReason', 'stage', 'nextActionAt'],
+      events: [`${kindOf(p)}.COMPLETED`],
+    },
+  };
+}
+
+function refundEnd(p: Payment, now: Date): PlannedChange {
+  const fails = p.sandboxOutcome.kind === 'FAILS' && p.sandboxOutcome.refundFails === true;
+  const refund = { ...p.refund!, settledAt: now.toISOString(), status: fails ? 'FAILED' as const : 'COMPLETED' as const };
+  const change: PaymentChange = { set: { refund }, unset: ['nextActionAt'], events: [`${kindOf(p)}.REFUND_${refund.status}`] };
+  return fails ? { change } : { change, movement: 'refund' };
+}
+
+/** Executed outgoing payments are PROCESSING; incoming ones stay PENDING while on their rail. */
+function onRail(p: Payment): boolean {
+  return p.type === 'OUTGOING' ? p.status === 'PROCESSING' : p.status === 'PENDING' && p.stage !== 'AWAITING_APPROVAL';
+}
+
+/**
+ * The next step of a payment on its (sandbox) rail, or undefined when nothing is due. A quote not
+ * executed by its expiry expires; a payment on its rail goes SUBMITTED → [IN_REVIEW] → SENT →
+ * COMPLETED or FAILED as its sandbox outcome says; a pending refund then completes or fails.
+ */
+export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTiming): PlannedChange | undefined {
+  if (p.pendingStep) return undefined;
+  if (p.status === 'PENDING' && p.quote && !p.quote.executedAt) {
+    if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
+    return { change: { set: { status: 'EXPIRED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXPIRED', `${kindOf(p)}.EXPIRED`] } };
+  }
+  if (p.status === 'FAILED' && p.refund?.status === 'PENDING') return refundEnd(p, now);
+  if (!onRail(p)) return undefined;
+  const outcome = p.sandboxOutcome;
+  switch (p.stage) {
+    case 'SUBMITTED':
+      return outcome.kind === 'REVIEWED'
+        ? { change: { set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW', nextActionAt: later(now, timing) }, events: [statusKind(p)] } }
+        : { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, events: [] } };
+    case 'IN_REVIEW':
+      if (outcome.kind === 'REVIEWED' && !outcome.passes) return { change: failure(p, 'COMPLIANCE_REJECTED', now, timing) };
+      return { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, unset: ['pendingReason'], events: [statusKind(p)] } };
+    case 'SENT':
+      return outcome.kind === 'FAILS' ? { change: failure(p, outcome.reason, now, timing) } : completion(p, now);
+    default:
+      return undefined;
+  }
+}
+
+/** Cancelling is possible while a bank transfer is still SUBMITTED (not yet sent on its rail). */
+export function isCancellable(p: Payment): boolean {
+  return onRail(p) && p.stage === 'SUBMITTED';
+}

@@ -1,0 +1,94 @@
+import { BUSINESS_CREATE_CASES, INDIVIDUAL_CREATE_CASES, SUPPORTED } from '../../services/accounts/test-fixtures/customer-create-cases';
+import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
+import { startTestSystem, type TestSystem } from '../system-harness';
+
+let sys: TestSystem;
+beforeAll(async () => { sys = await startTestSystem({ env: { ACCOUNTS_PLATFORM_CURRENCIES: SUPPORTED.join(',') } }); });
+afterAll(async () => { await sys.stop(); });
+
+let seq = 0;
+const unique = (body: Record<string, unknown>) => ({ ...body, platformCustomerId: `cust-${Date.now()}-${seq++}` });
+
+describe('POST /customers validation through the gateway', () => {
+  test.each(INDIVIDUAL_CREATE_CASES)('individual, %s: 400 INVALID_INPUT listing exactly that field', async (_name, patch, expected) => {
+    const res = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, ...patch } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(res.body.details.errors).toEqual([expected]);
+  });
+
+  test.each(BUSINESS_CREATE_CASES)('business, %s: 400 INVALID_INPUT listing exactly that field', async (_name, body, expected) => {
+    const res = await sys.api('/customers', { method: 'POST', json: body });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors).toEqual([expected]);
+  });
+
+  test('every invalid field is listed at once', async () => {
+    const res = await sys.api('/customers', {
+      method: 'POST',
+      json: { customerType: 'INDIVIDUAL', platformCustomerId: '', region: 'usa', email: '@', phoneNumber: '555', birthDate: '1990-1-1' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['platformCustomerId', 'region', 'email', 'phoneNumber', 'birthDate']);
+  });
+
+  test('a JSON body that is not an object is INVALID_INPUT', async () => {
+    const res = await sys.api('/customers', { method: 'POST', json: [1, 2] });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('customers lifecycle', () => {
+  test('create, get, update, list with cursor pagination', async () => {
+    const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
+    expect(created.status).toBe(201);
+    expect(created.body.id).toMatch(/^Customer:[0-9a-f-]{36}$/);
+    expect(created.body).toMatchObject({ customerType: 'INDIVIDUAL', fullName: 'Jane Smith', email: 'jane.smith@example.com' });
+
+    const fetched = await sys.api(`/customers/${created.body.id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(created.body);
+
+    const updated = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', fullName: 'Jane Q. Smith' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.fullName).toBe('Jane Q. Smith');
+
+    for (let i = 0; i < 3; i++) await sys.api('/customers', { method: 'POST', json: unique(BUSINESS_CUSTOMER) });
+    const first = await sys.api('/customers?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.hasMore).toBe(true);
+    const second = await sys.api(`/customers?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(second.status).toBe(200);
+    const ids = [...first.body.data, ...second.body.data].map((c: { id: string }) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('an unknown customer is 404 USER_NOT_FOUND; a malformed id is 400', async () => {
+    const missing = await sys.api('/customers/Customer:00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('USER_NOT_FOUND');
+    const malformed = await sys.api('/customers/not-an-id');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('INVALID_INPUT');
+  });
+
+  test('update validation lists every invalid field', async () => {
+    const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
+    const res = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', birthDate: 'tomorrow', nationality: 'usa' } });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['birthDate', 'nationality']);
+  });
+
+  test('a customer gets internal accounts with integer balances', async () => {
+    const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
+    const res = await sys.api(`/customers/internal-accounts?customerId=${created.body.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const account of res.body.data) {
+      expect(account.id).toMatch(/^InternalAccount:/);
+      expect(Number.isInteger(account.balance.amount)).toBe(true);
+    }
+  });
+});
