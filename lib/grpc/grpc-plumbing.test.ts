@@ -22,6 +22,7 @@ beforeAll(async () => {
       async authenticateApiToken(req, ctx) {
         seenPlatforms.push(ctx.platformId);
         if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
+        if (req.tokenId === 'slow') await new Promise((r) => setTimeout(r, 300));
         if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
         return { platformId: ctx.platformId ?? '', tokenId: req.tokenId };
       },
@@ -98,5 +99,23 @@ test('server reflection lists the services', async () => {
     call.write(request);
   });
   expect(names).toContain('auth.v1.ApiTokenService');
+  client.close();
+});
+
+test('shutdown drains a call in flight, then refuses new ones', async () => {
+  const own = await startGrpcServer({
+    name: 'drain', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    bindings: [bindService(ApiTokenServiceService, {
+      async authenticateApiToken(req) { await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId }; },
+      async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: false }; },
+    })],
+  });
+  const client = createServiceClient(ApiTokenServiceService, own.address, { internalToken: TOKEN, timeoutMs: 2000 });
+  const inFlight = client.authenticateApiToken({ tokenId: 'slow', clientSecret: '' });
+  await new Promise((r) => setTimeout(r, 50));
+  const stopped = own.shutdown();
+  await expect(inFlight).resolves.toEqual({ platformId: 'p', tokenId: 'slow' });
+  await stopped;
+  await expect(client.authenticateApiToken({ tokenId: 'late', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   client.close();
 });

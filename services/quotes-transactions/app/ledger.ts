@@ -1,0 +1,74 @@
+import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { assertValidStep, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
+import type { BalanceRecord, LedgerStore } from './ledger-store';
+
+export type StepResult = 'APPLIED' | 'VOIDED';
+
+export interface Balance {
+  accountId: string;
+  currency: string;
+  available: number;
+  total: number;
+}
+
+/**
+ * Applies balanced steps with single-document atomicity only. Postings of a step are applied one
+ * by one, each idempotently; the guarded debit goes first, so a step is either refused before
+ * anything moved (VOIDED) or, once its debit is in, always completable by re-running it (the
+ * remaining postings are credits and cannot fail). Re-running a step — after a crash, or by two
+ * processes at once — never applies a posting twice.
+ */
+export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clock?: () => Date }) {
+  const clock = deps.clock ?? (() => new Date());
+
+  const balanceEvents = (platformId: string, posting: Posting, key: string): DomainEvent[] =>
+    isGuarded(posting.account)
+      ? [deps.newEvent('INTERNAL_ACCOUNT.BALANCE_UPDATED', 1, platformId, posting.account, {
+        accountId: posting.account, currency: posting.currency, change: posting.amount, postingKey: key,
+      })]
+      : [];
+
+  async function applyStep(platformId: string, step: LedgerStep): Promise<StepResult> {
+    assertValidStep(step);
+    for (const [index, posting] of step.postings.entries()) {
+      const marker = `${step.key}#${index}`;
+      const guarded = posting.amount < 0 && isGuarded(posting.account);
+      const result = await deps.store.apply({ platformId, posting, marker, guarded, events: balanceEvents(platformId, posting, step.key) });
+      if (result === 'VOIDED') return 'VOIDED';
+      if (result === 'INSUFFICIENT_FUNDS' && (await deps.store.void({ platformId, posting, marker })) === 'VOIDED') return 'VOIDED';
+    }
+    return 'APPLIED';
+  }
+
+  /** A step with no payment of its own (sandbox funding): journaled first, so recovery can finish it. */
+  async function post(platformId: string, step: LedgerStep): Promise<StepResult> {
+    assertValidStep(step);
+    await deps.store.journal(platformId, step, clock().toISOString());
+    const result = await applyStep(platformId, step);
+    await deps.store.markJournaled(step.key);
+    return result;
+  }
+
+  async function recoverJournal(olderThanMs: number): Promise<number> {
+    const before = new Date(clock().getTime() - olderThanMs).toISOString();
+    const unfinished = await deps.store.unfinishedJournal(before, 100);
+    for (const { platformId, step } of unfinished) {
+      await applyStep(platformId, step);
+      await deps.store.markJournaled(step.key);
+    }
+    return unfinished.length;
+  }
+
+  async function getBalances(accountIds: string[], platformId?: string): Promise<Balance[]> {
+    const found = new Map<string, BalanceRecord>((await deps.store.balances(accountIds, platformId)).map((b) => [b.account, b]));
+    return accountIds.map((id) => {
+      const b = found.get(id);
+      return { accountId: id, currency: b?.currency ?? '', available: b?.available ?? 0, total: b?.available ?? 0 };
+    });
+  }
+
+  return { applyStep, post, recoverJournal, getBalances, allBalances: () => deps.store.all() };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

@@ -1,0 +1,46 @@
+/** The platform on whose behalf a use case runs, forwarded on every call it makes. */
+export interface Caller {
+  platformId: string;
+  correlationId?: string;
+}
+
+export interface InternalAccountInfo {
+  id: string;
+  customerId?: string;
+  /** INTERNAL_FIAT, INTERNAL_CRYPTO or EMBEDDED_WALLET. */
+  type: string;
+  status: string;
+  currency: string;
+}
+
+export interface ExternalAccountInfo {
+  id: string;
+  customerId?: string;
+  status: string;
+  currency: string;
+  /** accountInfo.accountType, e.g. MXN_ACCOUNT or SOLANA_WALLET. */
+  accountType: string;
+  paymentRails: string[];
+}
+
+export interface CustomerInfo {
+  id: string;
+  platformCustomerId: string;
+  umaAddress: string;
+}
+
+/**
+ * What payments read from the accounts service, scoped to the caller's platform: another
+ * platform's record answers null exactly like a missing one.
+ */
+export interface PaymentAccounts {
+  internalAccount(caller: Caller, id: string): Promise<InternalAccountInfo | null>;
+  externalAccount(caller: Caller, id: string): Promise<ExternalAccountInfo | null>;
+  /** null when absent or deleted. */
+  customer(caller: Caller, id: string): Promise<CustomerInfo | null>;
+  customerByUmaAddress(caller: Caller, umaAddress: string): Promise<CustomerInfo | null>;
+  /** The customer's first internal account in `currency`. */
+  customerAccount(caller: Caller, customerId: string, currency: string): Promise<InternalAccountInfo | null>;
+  /** The platform's own internal account in `currency` (where platform fees settle). */
+  platformAccount(caller: Caller, currency: string): Promise<InternalAccountInfo | null>;
+}

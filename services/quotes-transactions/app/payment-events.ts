@@ -1,0 +1,17 @@
+import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import type { Payment } from '../domain/payment';
+import { toQuoteView, toTransactionView } from '../domain/payment-views';
+
+/**
+ * Events of a payment change, version 1. Kinds are the reference's webhook kinds
+ * (OUTGOING_PAYMENT.*, INCOMING_PAYMENT.*) with the Transaction record as data, plus QUOTE.CREATED,
+ * QUOTE.EXECUTED and QUOTE.EXPIRED with the Quote record.
+ */
+export function paymentEvents(newEvent: NewEvent, p: Payment, kinds: readonly string[]): DomainEvent[] {
+  return kinds.map((kind) =>
+    kind.startsWith('QUOTE.')
+      ? newEvent(kind, 1, p.platformId, p.quote!.id, toQuoteView(p))
+      : newEvent(kind, 1, p.platformId, p.id, toTransactionView(p)),
+  );
+}

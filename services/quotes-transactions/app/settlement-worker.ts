@@ -1,0 +1,82 @@
+import type { Logger } from '../../../lib/log';
+import { nextSettlementChange, type SettlementTiming } from '../domain/settlement-plan';
+import type { Payment } from '../domain/payment';
+import type { Ledger } from './ledger';
+import type { PaymentStore } from './payment-store';
+import { PaymentMovedOn, type StepRunner } from './step-runner';
+
+export interface SettlementWorkerOptions {
+  payments: PaymentStore;
+  runner: StepRunner;
+  ledger: Ledger;
+  clock: () => Date;
+  timing: SettlementTiming;
+  logger: Logger;
+  /** Pause between two passes. */
+  intervalMs: number;
+  /** A ledger step still pending after this long is taken over (its process presumably died). */
+  recoverAfterMs: number;
+  batchSize?: number;
+}
+
+/**
+ * Moves payments along their rails over time, outside any request: expires quotes, advances
+ * settlement stages, completes refunds, and finishes ledger steps left half-done by a crash.
+ * Several workers may run at once: every change is conditional, so a lost race is skipped.
+ */
+export function createSettlementWorker(options: SettlementWorkerOptions) {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let current: Promise<number> = Promise.resolve(0);
+
+  async function advance(p: Payment, now: Date): Promise<boolean> {
+    if (p.pendingStep) {
+      await options.runner.finish(p);
+      return true;
+    }
+    const plan = nextSettlementChange(p, now, options.timing);
+    if (!plan) return false;
+    await options.runner.run(p, plan);
+    return true;
+  }
+
+  /** One pass over what is due; resolves with the number of payments changed. */
+  async function tick(): Promise<number> {
+    const now = options.clock();
+    const staleBefore = new Date(now.getTime() - options.recoverAfterMs).toISOString();
+    const due = await options.payments.due(now.toISOString(), staleBefore, options.batchSize ?? 100);
+    let changed = 0;
+    for (const p of due) {
+      try {
+        if (await advance(p, now)) changed++;
+      } catch (err) {
+        if (!(err instanceof PaymentMovedOn)) options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
+      }
+    }
+    await options.ledger.recoverJournal(options.recoverAfterMs);
+    return changed;
+  }
+
+  const loop = async () => {
+    current = tick().catch((err) => {
+      options.logger.error('settlement pass failed; will retry', { err });
+      return 0;
+    });
+    await current;
+    if (running) timer = setTimeout(() => void loop(), options.intervalMs).unref();
+  };
+
+  return {
+    tick,
+    start() {
+      if (running) return;
+      running = true;
+      timer = setTimeout(() => void loop(), options.intervalMs).unref();
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { AppError } from '../../../lib/errors';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { applyChange } from '../domain/payment-change';
+import { movement, stepName } from '../domain/payment-movements';
+import type { Payment, PaymentChange, PendingStep } from '../domain/payment';
+import type { PlannedChange } from '../domain/settlement-plan';
+import type { Ledger } from './ledger';
+import { paymentEvents } from './payment-events';
+import type { PaymentStore } from './payment-store';
+
+/** A conditional write lost to a concurrent change of the same payment. */
+export class PaymentMovedOn extends AppError {
+  constructor(id: string) {
+    super('CONFLICT', `Transaction ${id} changed concurrently; read it again`);
+  }
+}
+
+/**
+ * Carries out planned payment changes. A change with a ledger movement is done in three writes:
+ * (1) the payment records the step it is about to apply (`pendingStep`, conditional on its
+ * version, so only one process ever starts a given change); (2) the ledger applies the step's
+ * postings idempotently; (3) the payment takes the planned change, its events, and forgets the
+ * step. A crash after (1) leaves a pending step that `finish` — called by the recovery worker —
+ * rolls forward, or, if the guarded debit never went in, resolves with the planned alternative.
+ */
+export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; newEvent: NewEvent; clock: () => Date }) {
+  async function write(current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[]): Promise<Payment> {
+    const next = applyChange(current, change, deps.clock());
+    if (!(await deps.payments.update(current, next, paymentEvents(deps.newEvent, next, kinds)))) throw new PaymentMovedOn(current.id);
+    return next;
+  }
+
+  async function finish(p: Payment): Promise<Payment> {
+    const pending = p.pendingStep;
+    if (!pending) return p;
+    const result = await deps.ledger.applyStep(p.platformId, pending);
+    const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
+    if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
+    const applied = result === 'APPLIED' ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};
+    try {
+      return await write(p, { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] }, outcome.events);
+    } catch (err) {
+      if (!(err instanceof PaymentMovedOn)) throw err;
+      const fresh = await deps.payments.get(p.platformId, p.id);
+      if (!fresh) throw err;
+      // Another process finished the same step (or is about to): its outcome stands.
+      return fresh.pendingStep?.key === pending.key ? finish(fresh) : fresh;
+    }
+  }
+
+  /** Applies a plan; `claim` is written with the first write (e.g. the quote's executedAt). */
+  async function run(p: Payment, plan: PlannedChange, claim: Partial<Payment> = {}): Promise<Payment> {
+    if (!plan.movement) return write(p, { set: { ...claim, ...plan.change.set }, unset: plan.change.unset }, plan.change.events);
+    const step = movement({ ...p, ...claim }, plan.movement);
+    const pendingStep: PendingStep = { ...step, startedAt: deps.clock().toISOString(), then: plan.change, ...(plan.onVoid ? { onVoid: plan.onVoid } : {}) };
+    return finish(await write(p, { set: { ...claim, pendingStep } }, []));
+  }
+
+  return { run, finish };
+}
+
+export type StepRunner = ReturnType<typeof createStepRunner>;
