@@ -81,3 +81,21 @@ export async function signedRetry(api: Api, call: SignedCall, key: KeyPair): Pro
   const retry = await api(call.path, { method: call.method, json: call.json, headers });
   return { challenge, retry, headers };
 }
+
+// Loaded untyped for the same reason as turnkey-client.fixture.ts (its typings pull in the DOM lib).
+const { decryptExportBundle } = require('@turnkey/crypto') as {
+  decryptExportBundle(params: {
+    exportBundle: string; embeddedKey: string; organizationId: string; dangerouslyOverrideSignerPublicKey?: string; returnMnemonic: boolean;
+  }): Promise<string>;
+};
+
+/** Opens an export the way a wallet app does: enclave signature pinned, then HPKE with the client key. */
+export function openWalletExport(exportBundle: string, clientKey: KeyPair, accountId: string, pinned: string): Promise<string> {
+  return decryptExportBundle({ exportBundle, embeddedKey: clientKey.privateKey, organizationId: accountId, dangerouslyOverrideSignerPublicKey: pinned, returnMnemonic: false });
+}
+
+export function expectError(res: Reply, status: number, code: string): void {
+  if (res.status !== status || res.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}

@@ -1,0 +1,104 @@
+import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
+import { IdempotencyKeyTaken, type PaymentStore, type TransactionQuery } from '../app/payment-store';
+import type { Payment } from '../domain/payment';
+
+/** The stored payment plus the identifiers the list filters match (sender and receiver sides). */
+type PaymentDoc = { _id: string; _search: { sender: string[]; receiver: string[] } } & Omit<Payment, 'id'>;
+
+export const PAYMENTS_COLLECTION = 'payments';
+
+function identifiers(p: Payment): PaymentDoc['_search'] {
+  const side = (s: Payment['source'] | Payment['destination']) =>
+    ('accountId' in s ? [s.accountId] : []).concat('umaAddress' in s ? [s.umaAddress] : []);
+  return { sender: side(p.source), receiver: side(p.destination) };
+}
+
+function toDoc(p: Payment): PaymentDoc {
+  const { id, ...rest } = p;
+  return { _id: id, _search: identifiers(p), ...rest };
+}
+
+function fromDoc(doc: PaymentDoc): Payment {
+  const { _id, _search, ...rest } = doc;
+  delete (rest as Record<string, unknown>)._outbox;
+  return { id: _id, ...rest } as Payment;
+}
+
+function listFilter(platformId: string, q: TransactionQuery): Filter {
+  const and: Filter[] = [{ platformId }];
+  const exact = { customerId: q.customerId, platformCustomerId: q.platformCustomerId, status: q.status, type: q.type, reference: q.reference };
+  for (const [field, value] of Object.entries(exact)) if (value !== undefined) and.push({ [field]: value });
+  if (q.accountIdentifier) and.push({ $or: [{ '_search.sender': q.accountIdentifier }, { '_search.receiver': q.accountIdentifier }] });
+  if (q.senderAccountIdentifier) and.push({ '_search.sender': q.senderAccountIdentifier });
+  if (q.receiverAccountIdentifier) and.push({ '_search.receiver': q.receiverAccountIdentifier });
+  if (q.startDate) and.push({ createdAt: { $gte: q.startDate } });
+  if (q.endDate) and.push({ createdAt: { $lte: q.endDate } });
+  return { $and: and };
+}
+
+export function createPaymentDocumentStore(store: DocumentStore) {
+  const payments = store.collection<PaymentDoc>(PAYMENTS_COLLECTION);
+
+  const port: PaymentStore & { ensureIndexes(): Promise<void> } = {
+    async ensureIndexes() {
+      await payments.createIndex({ keys: { platformId: 1, 'quote.id': 1 }, unique: true, partialFilter: { 'quote.id': { $exists: true } } });
+      await payments.createIndex({ keys: { platformId: 1, 'idempotency.key': 1 }, unique: true, partialFilter: { 'idempotency.key': { $exists: true } } });
+      await payments.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
+      await payments.createIndex({ keys: { nextActionAt: 1 } });
+      await payments.createIndex({ keys: { 'pendingStep.startedAt': 1 } });
+    },
+    async insert(payment, events) {
+      try {
+        await payments.insertOne(withInitialEvents(toDoc(payment), events));
+      } catch (err) {
+        if (err instanceof DuplicateKeyError && payment.idempotency && (await port.getByIdempotencyKey(payment.platformId, payment.idempotency.key))) {
+          throw new IdempotencyKeyTaken(payment.idempotency.key);
+        }
+        throw err;
+      }
+    },
+    async get(platformId, id) {
+      const doc = await payments.findOne({ _id: id, platformId });
+      return doc && fromDoc(doc);
+    },
+    async getByQuote(platformId, quoteId) {
+      const doc = await payments.findOne({ platformId, 'quote.id': quoteId });
+      return doc && fromDoc(doc);
+    },
+    async getByIdempotencyKey(platformId, key) {
+      const doc = await payments.findOne({ platformId, 'idempotency.key': key });
+      return doc && fromDoc(doc);
+    },
+    async update(current, next, events) {
+      const { _id, _search, ...set } = toDoc(next);
+      const unset = Object.fromEntries(Object.keys(current).filter((k) => k !== 'id' && !(k in next)).map((k) => [k, '']));
+      const update = withEvents({ $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, events);
+      const result = await payments.updateOne({ _id, platformId: current.platformId, version: current.version }, update);
+      return result.matchedCount === 1;
+    },
+    async list(platformId, q) {
+      const filter = listFilter(platformId, q);
+      const direction = q.sortOrder === 'asc' ? 1 : -1;
+      const page = q.after
+        ? { $and: [filter, { $or: [
+          { createdAt: { [direction === 1 ? '$gt' : '$lt']: q.after.createdAt } },
+          { createdAt: q.after.createdAt, _id: { [direction === 1 ? '$gt' : '$lt']: q.after.id } },
+        ] }] }
+        : filter;
+      const [docs, totalCount] = await Promise.all([
+        payments.find(page, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
+        payments.countDocuments(filter),
+      ]);
+      return { payments: docs.slice(0, q.limit).map(fromDoc), hasMore: docs.length > q.limit, totalCount };
+    },
+    async due(now, staleBefore, limit) {
+      const docs = await payments.find(
+        { $or: [{ nextActionAt: { $lte: now }, pendingStep: { $exists: false } }, { 'pendingStep.startedAt': { $lte: staleBefore } }] },
+        { sort: { nextActionAt: 1 }, limit },
+      );
+      return docs.map(fromDoc);
+    },
+  };
+  return { payments: port, collection: payments };
+}
