@@ -1,4 +1,5 @@
 import type { CurrencyAmount, ExternalAccount, InternalAccount, PaymentInstructions } from '../../gen/accounts/v1/accounts';
+import type { OwnershipChallenge } from '../../gen/accounts/v1/external_account_requests';
 import { withoutAbsent } from './rest-request';
 
 /** Money as integer minor units with its currency. */
@@ -41,4 +42,9 @@ export function externalAccountJson(a: ExternalAccount) {
     beneficiaryVerificationStatus: a.beneficiaryVerificationStatus,
     accountInfo: a.accountInfo ?? {},
   });
+}
+
+/** The REST OwnershipChallenge: WalletSignatureChallenge or LivenessChallenge by `method`. */
+export function ownershipChallengeJson(c: OwnershipChallenge) {
+  return withoutAbsent({ method: c.method, messageToSign: c.messageToSign, verificationLink: c.verificationLink, token: c.token, expiresAt: c.expiresAt });
 }

@@ -16,6 +16,11 @@ export function customerRoutes(peers: PeerClients): Router {
     res.status(201).json(customerJson(customer!));
   });
 
+  router.get('/customers/end-user-terms', async (_req, res) => {
+    const { version, url } = await peers.accounts.getEndUserTerms({}, callContext(res));
+    res.status(200).json({ version, url });
+  });
+
   router.get('/customers', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {

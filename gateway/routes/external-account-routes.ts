@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { externalAccountJson } from './account-json';
+import { externalAccountJson, ownershipChallengeJson } from './account-json';
 import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
 
 type Owner = 'CUSTOMER' | 'PLATFORM';
@@ -40,6 +40,18 @@ export function externalAccountRoutes(peers: PeerClients): Router {
     res.status(204).end();
   };
 
+  // Ownership verification: the challenge (201) and, for WALLET_SIGNATURE, the synchronous verify.
+  const challenge = (owner: Owner) => async (req: Request, res: Response) => {
+    const request = { id: accountId(req), owner, body: jsonObjectBody(req) };
+    const { challenge: issued } = await peers.accounts.startOwnershipChallenge(request, callContext(res));
+    res.status(201).json(ownershipChallengeJson(issued!));
+  };
+
+  const verify = (owner: Owner) => async (req: Request, res: Response) => {
+    const { account } = await peers.accounts.verifyOwnership({ id: accountId(req), owner, body: jsonObjectBody(req) }, callContext(res));
+    res.status(200).json(externalAccountJson(account!));
+  };
+
   router.get('/customers/external-accounts', list('CUSTOMER'));
   router.post('/customers/external-accounts', async (req, res) => {
     const { account } = await peers.accounts.createExternalAccount({ body: jsonObjectBody(req) }, callContext(res));
@@ -47,6 +59,8 @@ export function externalAccountRoutes(peers: PeerClients): Router {
   });
   router.get('/customers/external-accounts/:externalAccountId', get('CUSTOMER'));
   router.delete('/customers/external-accounts/:externalAccountId', remove('CUSTOMER'));
+  router.post('/customers/external-accounts/:externalAccountId/challenge', challenge('CUSTOMER'));
+  router.post('/customers/external-accounts/:externalAccountId/verify', verify('CUSTOMER'));
 
   router.get('/platform/external-accounts', list('PLATFORM'));
   router.post('/platform/external-accounts', async (req, res) => {
@@ -55,6 +69,8 @@ export function externalAccountRoutes(peers: PeerClients): Router {
   });
   router.get('/platform/external-accounts/:externalAccountId', get('PLATFORM'));
   router.delete('/platform/external-accounts/:externalAccountId', remove('PLATFORM'));
+  router.post('/platform/external-accounts/:externalAccountId/challenge', challenge('PLATFORM'));
+  router.post('/platform/external-accounts/:externalAccountId/verify', verify('PLATFORM'));
 
   return router;
 }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { SignedRetryChallenge } from '../../gen/auth/v1/signed_retry';
-import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../gen/auth/v1/wallet_auth';
+import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../gen/auth/v1/wallet_records';
 import { withoutAbsent } from './rest-request';
 
 export function authMethodJson(m: AuthMethod) {

@@ -5,7 +5,12 @@ import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
+import { WebhookServiceService } from '../../gen/notifications/v1/webhooks';
+import { LedgerServiceService } from '../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
+import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
+import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
+import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -15,9 +20,14 @@ export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
+  ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },
   lookup: { owner: 'quotes-transactions', definition: LookupServiceService },
+  quotes: { owner: 'quotes-transactions', definition: QuoteServiceService },
+  transactions: { owner: 'quotes-transactions', definition: TransactionServiceService },
+  paymentsSandbox: { owner: 'quotes-transactions', definition: PaymentsSandboxServiceService },
   walletAuth: { owner: 'auth', definition: WalletAuthServiceService },
   signedRetry: { owner: 'auth', definition: SignedRetryServiceService },
+  webhooks: { owner: 'notifications', definition: WebhookServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

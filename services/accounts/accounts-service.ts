@@ -1,36 +1,30 @@
 import { newEvent } from '../../lib/bus/outbox';
-import { ConfigError, readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
+import { readAccountsConfig } from './accounts-config';
+import { createAesGcmSealer, readPiiKey } from './adapters/aes-gcm-sealer';
+import { createAuthWalletProvisioner } from './adapters/auth-wallet-provisioner';
+import { createLedgerBalanceSource } from './adapters/ledger-balance-source';
+import { createAccountProvisioning } from './app/account-provisioning';
 import { createCustomers } from './app/customers';
 import { createExternalAccounts } from './app/external-accounts';
 import { createInternalAccounts } from './app/internal-accounts';
+import { createOwnershipVerification } from './app/ownership-verification';
+import { createPlatformConfigs } from './app/platform-configs';
 import { createPlatforms } from './app/platforms';
-import { CURRENCY_CODES } from './domain/currencies';
+import { createRepairWorker, type RepairWorker } from './app/repair-worker';
 import { bindAccountsService } from './grpc/accounts-handlers';
 import { createAccountsDocumentStore } from './store/accounts-document-store';
 
-const CONFIG = {
-  /** Currencies a new platform supports (comma-separated); customer internal accounts open in these. */
-  ACCOUNTS_PLATFORM_CURRENCIES: setting.string('USD,EUR,MXN,BRL,INR,USDC,BTC'),
-  /** Domain of generated customer UMA addresses. */
-  ACCOUNTS_UMA_DOMAIN: setting.string('uma.sandbox.local'),
-};
-
-function currencyList(value: string): string[] {
-  const codes = [...new Set(value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))];
-  const unknown = codes.filter((c) => !CURRENCY_CODES.includes(c));
-  if (!codes.length || unknown.length) {
-    throw new ConfigError('ACCOUNTS_PLATFORM_CURRENCIES', `must list currencies among ${CURRENCY_CODES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
-  }
-  return codes;
-}
-
-export function createAccountsService(environment: ServiceEnvironment): ServiceModule {
-  const config = readConfig(CONFIG, environment.env);
+export function createAccountsService(environment: ServiceEnvironment): ServiceModule & { repair: RepairWorker } {
+  const config = readAccountsConfig(environment.env);
+  const sealer = createAesGcmSealer(readPiiKey(environment.env));
   const store = createAccountsDocumentStore(environment.store);
   const clock = () => new Date();
-  const defaults = { supportedCurrencies: currencyList(config.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: config.ACCOUNTS_UMA_DOMAIN };
-  const platforms = createPlatforms({ store, newEvent, clock, defaults });
+  const logger = environment.logger;
+  const provisioning = createAccountProvisioning({ store, newEvent, clock, logger, wallets: createAuthWalletProvisioner(environment.peers) });
+  const platforms = createPlatforms({ store, provisioning, newEvent, clock, defaults: config.platformDefaults });
+  const ownership = createOwnershipVerification({ store, newEvent, clock, settings: config.ownership });
+  const repair = createRepairWorker({ store, provisioning, ownership, clock, logger, ...config.repair });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -38,11 +32,21 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     bindings: [
       bindAccountsService({
         platforms,
-        customers: createCustomers({ store, platforms, newEvent, clock }),
-        internalAccounts: createInternalAccounts({ store }),
+        platformConfigs: createPlatformConfigs({ store, provisioning, newEvent, clock }),
+        terms: config.terms,
+        customers: createCustomers({ store, platforms, provisioning, sealer, terms: config.terms, newEvent, clock }),
+        internalAccounts: createInternalAccounts({ store, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
         externalAccounts: createExternalAccounts({ store, newEvent, clock }),
+        ownership,
       }),
     ],
-    start: () => store.createIndexes(),
+    repair,
+    async start() {
+      await store.createIndexes();
+      const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
+      if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
+      repair.start();
+    },
+    stop: () => repair.stop(),
   };
 }

@@ -8,6 +8,7 @@ const schema = {
   WALLET_PROVIDER_SETTLE_MS: setting.int(0, 0, 3_600_000),
   WALLET_RECONCILE_INTERVAL_MS: setting.int(1000, 10, 3_600_000),
   SIGNED_RETRY_TTL_MS: setting.int(300_000, 100, 86_400_000),
+  SIGNED_RETRY_RETENTION_MS: setting.int(7 * 86_400_000, 60_000, 365 * 86_400_000),
   WALLET_SESSION_TTL_MS: setting.int(900_000, 1000, 30 * 86_400_000),
   WALLET_OTP_REISSUE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
   EMBEDDED_WALLET_SANDBOX: setting.bool(true),
@@ -30,6 +31,8 @@ export interface WalletAuthConfig {
   settleMs: number;
   reconcileIntervalMs: number;
   signedRetryTtlMs: number;
+  /** How long used or expired signed retries are kept (identical re-sends are answered meanwhile). */
+  signedRetryRetentionMs: number;
   sessionTtlMs: number;
   otpReissueIntervalMs: number;
   sandbox: boolean;
@@ -61,6 +64,7 @@ export function readWalletAuthConfig(env: NodeJS.ProcessEnv): WalletAuthConfig {
     settleMs: c.WALLET_PROVIDER_SETTLE_MS,
     reconcileIntervalMs: c.WALLET_RECONCILE_INTERVAL_MS,
     signedRetryTtlMs: c.SIGNED_RETRY_TTL_MS,
+    signedRetryRetentionMs: c.SIGNED_RETRY_RETENTION_MS,
     sessionTtlMs: c.WALLET_SESSION_TTL_MS,
     otpReissueIntervalMs: c.WALLET_OTP_REISSUE_INTERVAL_MS,
     sandbox: c.EMBEDDED_WALLET_SANDBOX,

@@ -27,7 +27,13 @@ import { createWalletDocumentStore } from './store/wallet-auth/wallet-document-s
 import { readWalletAuthConfig } from './wallet-auth-config';
 
 /** Wires embedded-wallet authentication: stores, wallet provider, signed retry, use cases, reconciler. */
-export function createWalletAuth(environment: ServiceEnvironment, options: { provider?: WalletProvider; now?: () => Date } = {}) {
+export interface WalletAuthOptions {
+  /** Another wallet provider adapter, given the embedded one (tests wrap it). */
+  provider?: (embedded: WalletProvider) => WalletProvider;
+  now?: () => Date;
+}
+
+export function createWalletAuth(environment: ServiceEnvironment, options: WalletAuthOptions = {}) {
   const { store, logger, peers, env } = environment;
   const config = readWalletAuthConfig(env);
   const now = options.now ?? (() => new Date());
@@ -35,9 +41,10 @@ export function createWalletAuth(environment: ServiceEnvironment, options: { pro
   const credentials = createCredentialDocumentStore(store);
   const sessions = createSessionDocumentStore(store);
   const wallets = createWalletDocumentStore(store);
-  const provider = options.provider ?? createEmbeddedWalletProvider({
+  const embedded = createEmbeddedWalletProvider({
     store, settleMs: config.settleMs, storageKey: config.storageKey, enclavePrivateKey: config.enclavePrivateKey, now,
   });
+  const provider = options.provider ? options.provider(embedded) : embedded;
   const platforms = createPlatformSettingsSource({
     peers, logger, defaults: { sandbox: config.sandbox, oidc: config.oidc, passkey: config.passkey },
   });
@@ -52,7 +59,10 @@ export function createWalletAuth(environment: ServiceEnvironment, options: { pro
   });
   const flow = createSignedFlow({ signedRetry, runner });
   const oidc = createOidcVerifier();
-  const reconciler = createReconciler({ runner, intervalMs: config.reconcileIntervalMs, logger });
+  const reconciler = createReconciler({
+    runner, intervalMs: config.reconcileIntervalMs, logger,
+    purge: () => signedRetries.purge(new Date(now().getTime() - config.signedRetryRetentionMs)),
+  });
 
   return {
     enclavePublicKey: config.enclavePublicKey,
@@ -64,8 +74,11 @@ export function createWalletAuth(environment: ServiceEnvironment, options: { pro
     provisioning: createWalletProvisioning({ credentials, wallets, provider, now }),
     external: createExternalSignedRetry({ signedRetry, store: signedRetries, internalOperations: Object.keys(executors), now }),
     runner,
-    async start() {
+    async ensureIndexes() {
       await Promise.all([signedRetries.ensureIndexes(), credentials.ensureIndexes(), sessions.ensureIndexes()]);
+    },
+    async start() {
+      await this.ensureIndexes();
       logger.info('embedded-wallet enclave key', {
         enclaveQuorumPublic: config.enclavePublicKey,
         ...(config.generatedKeys ? { note: 'generated at start: set WALLET_ENCLAVE_PRIVATE_KEY and WALLET_STORAGE_KEY to keep them' } : {}),

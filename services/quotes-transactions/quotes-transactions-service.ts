@@ -2,21 +2,28 @@ import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/servic
 import { createAccountsPeerDirectory } from './adapters/accounts-peer-directory';
 import { createSandboxCounterparty, type Counterparty } from './adapters/counterparty';
 import { createSandboxRateSource, type RateSource } from './adapters/rate-source';
+import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './app/get-lookup';
 import { createLookupExternalAccount } from './app/lookup-external-account';
 import { bindLookupService } from './grpc/lookup-handlers';
 import { createLookupDocumentStore } from './store/lookup-document-store';
+import type { PaymentAccounts } from './app/payment-accounts';
+import type { WalletAuthorizer } from './app/wallet-authorizer';
+import { createPaymentsModule } from './payments-module';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
   rates: RateSource;
   counterparty: Counterparty;
   now: () => Date;
+  /** Payments read accounts over gRPC unless a test gives its own. */
+  accounts?: PaymentAccounts;
+  wallets?: WalletAuthorizer;
 }
 
 /**
- * Lookups now; quotes and transactions join as further use cases sharing the same adapters,
- * each with its own binding in `bindings`.
+ * Lookups, and the payments built on them (quotes, transactions, the ledger, the sandbox), sharing
+ * the same adapters; the settlement worker runs while the service runs.
  */
 export function createQuotesTransactionsService(
   environment: ServiceEnvironment,
@@ -29,6 +36,8 @@ export function createQuotesTransactionsService(
   };
   const accounts = createAccountsPeerDirectory(environment.peers);
   const lookups = createLookupDocumentStore(environment.store);
+  const getLookup = createGetLookup({ store: lookups });
+  const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers) });
 
   return {
     name: 'quotes-transactions',
@@ -36,8 +45,12 @@ export function createQuotesTransactionsService(
     bindings: [
       bindLookupService({
         lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
-        getLookup: createGetLookup({ store: lookups }),
+        getLookup,
       }),
+      ...payments.bindings,
     ],
+    outboxCollections: payments.outboxCollections,
+    start: payments.start,
+    stop: payments.stop,
   };
 }

@@ -21,6 +21,17 @@ export function internalAccountCreated(newEvent: NewEvent, a: InternalAccount): 
   });
 }
 
+export function internalAccountStatusUpdated(newEvent: NewEvent, a: InternalAccount, previousStatus: string): DomainEvent {
+  return newEvent('INTERNAL_ACCOUNT.STATUS_UPDATED', 1, a.platformId, a.id, {
+    accountId: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, previousStatus, status: a.status,
+  });
+}
+
+/** The names of the members that changed only: the webhook endpoint and fees are read from GetPlatformConfig. */
+export function platformConfigUpdated(newEvent: NewEvent, platformId: string, changedFields: string[]): DomainEvent {
+  return newEvent('PLATFORM.CONFIG_UPDATED', 1, platformId, platformId, { platformId, changedFields });
+}
+
 function externalAccountRef(a: ExternalAccount) {
   return { accountId: a.id, ...(a.customerId ? { customerId: a.customerId } : {}) };
 }

@@ -1,7 +1,10 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { Customer } from '../domain/customer';
-import type { ExternalAccount, ExternalAccountStatus } from '../domain/external-account';
+import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
+import type { PlatformSettings } from '../domain/platform-config';
+import type { ProvisioningStep } from '../domain/provisioning-plan';
+import type { ExternalAccountStore } from './external-account-store';
 
 /**
  * The storage the use cases need, owned here and implemented in store/. Every read and write is
@@ -10,8 +13,15 @@ import type { InternalAccount } from '../domain/internal-account';
 export interface Platform {
   id: string;
   name: string;
+  /** The codes of `settings.currencyConfigs`, kept in the same write. */
   supportedCurrencies: string[];
   umaDomain?: string;
+  /** Absent on platforms stored before configuration existed (defaults apply). */
+  settings?: PlatformSettings;
+  /** Incremented by every configuration change; changes are conditional on it. */
+  configRevision?: number;
+  /** Platform internal accounts still to open. */
+  provisioning?: ProvisioningStep[];
   createdAt: string;
   updatedAt: string;
 }
@@ -67,38 +77,51 @@ export interface ExternalAccountFilter {
   currency?: string;
 }
 
+/**
+ * Records whose marker still lists work planned at or before `plannedBefore`, in id order after
+ * `afterId` (so a sweep pages through all of them even when some stay pending).
+ */
+export interface PendingProvisioningQuery {
+  plannedBefore: string;
+  limit: number;
+  afterId?: string;
+}
+
 export interface PlatformStore {
   /** Inserts unless a platform with this id exists; answers the stored platform. */
   ensure(platform: Platform): Promise<{ platform: Platform; created: boolean }>;
   find(id: string): Promise<Platform | null>;
+  /** Writes the configuration of `next` only if its revision is still `next.configRevision - 1`. */
+  replaceConfig(next: Platform, events: DomainEvent[], steps: ProvisioningStep[]): Promise<boolean>;
+  /** Removes these accounts from the platform's marker. */
+  completeProvisioning(platformId: string, accountIds: string[]): Promise<void>;
+  findPendingProvisioning(query: PendingProvisioningQuery): Promise<Platform[]>;
 }
 
 export interface CustomerStore {
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;
-  /** Writes `next` only if the stored revision is still `next.revision - 1`; false otherwise. */
-  replace(next: Customer, events: DomainEvent[]): Promise<boolean>;
+  /**
+   * Writes `next` only if the stored revision is still `next.revision - 1`, adding `steps` to its
+   * provisioning marker in the same write; false otherwise.
+   */
+  replace(next: Customer, events: DomainEvent[], steps?: ProvisioningStep[]): Promise<boolean>;
+  /** Removes these accounts from the customer's marker. */
+  completeProvisioning(platformId: string, customerId: string, accountIds: string[]): Promise<void>;
+  findPendingProvisioning(query: PendingProvisioningQuery): Promise<Customer[]>;
 }
 
 export interface InternalAccountStore {
-  /** Inserts the account unless its owner already has one of this currency and type (then false). */
+  /** Inserts the account unless it exists or its owner has one of this currency and type (then false). */
   insertIfAbsent(account: InternalAccount, events: DomainEvent[]): Promise<boolean>;
   find(platformId: string, id: string): Promise<InternalAccount | null>;
   list(platformId: string, filter: InternalAccountFilter, page: PageQuery): Promise<Page<InternalAccount>>;
+  /** Sets walletProvisioned and ACTIVE only if still unprovisioned; false when it already was. */
+  markWalletProvisioned(platformId: string, id: string, now: string, events: DomainEvent[]): Promise<boolean>;
 }
 
-export interface ExternalAccountStore {
-  insert(account: ExternalAccount, events: DomainEvent[]): Promise<void>;
-  find(platformId: string, id: string): Promise<ExternalAccount | null>;
-  list(platformId: string, filter: ExternalAccountFilter, page: PageQuery): Promise<Page<ExternalAccount>>;
-  /** Clears the default UMA deposit flag on the customer's other accounts. */
-  clearDefaultUmaDeposit(platformId: string, customerId: string, exceptId: string): Promise<void>;
-  /** Deletes the account (kept as a tombstone for its event) if still present; false when it was not. */
-  markDeleted(platformId: string, id: string, now: string, events: DomainEvent[]): Promise<boolean>;
-  /** Sets `to` only if the status is still `from`; answers the updated account or null. */
-  transitionStatus(platformId: string, id: string, from: ExternalAccountStatus, to: ExternalAccountStatus, now: string, events: DomainEvent[]): Promise<ExternalAccount | null>;
-}
+export type { ExternalAccountStore };
 
 export interface AccountsStore {
   platforms: PlatformStore;

@@ -4,12 +4,15 @@ import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { addedCurrencies, applyCustomerChanges, newCustomer, type Customer } from '../domain/customer';
 import { validateCustomerCreate, validateCustomerUpdate } from '../domain/customer-validation';
-import { openInternalAccount } from '../domain/internal-account';
-import { customerCreated, customerUpdated, internalAccountCreated } from './account-events';
+import { assertKnownTermsVersion, type EndUserTermsCatalogue } from '../domain/end-user-terms';
+import { embeddedWalletStep, holdingAccountSteps, type ProvisioningStep } from '../domain/provisioning-plan';
+import { customerCreated, customerUpdated } from './account-events';
+import type { AccountProvisioning } from './account-provisioning';
 import { DuplicateRecordError, type AccountsStore, type CustomerFilter, type Page } from './accounts-store';
 import { readCustomerFilter, type CustomerQuery } from './list-filters';
 import { pageQuery } from './page-cursor';
-import type { Platforms } from './platforms';
+import type { PlatformSettingsView, Platforms } from './platforms';
+import type { PiiSealer } from './service-ports';
 
 export interface ListCustomersCommand extends CustomerQuery {
   limit: number;
@@ -28,18 +31,37 @@ function duplicateError(err: DuplicateRecordError): AppError {
   return new AppError('CONFLICT', 'This UMA address is already taken', { field: 'umaAddress' });
 }
 
-export function createCustomers(deps: { store: AccountsStore; platforms: Platforms; newEvent: NewEvent; clock: () => Date }): Customers {
-  const { store, newEvent } = deps;
+async function written<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof DuplicateRecordError) throw duplicateError(err);
+    throw err;
+  }
+}
 
-  /** Opens the customer's internal accounts for `currencies`; already-open ones are kept. */
-  const openAccounts = async (customer: Customer, currencies: string[]) => {
-    for (const currency of currencies) {
-      const account = openInternalAccount({
-        id: newId('InternalAccount'), platformId: customer.platformId, customerId: customer.id, currency, now: deps.clock().toISOString(),
-      });
-      await store.internalAccounts.insertIfAbsent(account, [internalAccountCreated(newEvent, account)]);
-    }
-  };
+export interface CustomersDeps {
+  store: AccountsStore;
+  platforms: Platforms;
+  provisioning: AccountProvisioning;
+  sealer: PiiSealer;
+  terms: EndUserTermsCatalogue;
+  newEvent: NewEvent;
+  clock: () => Date;
+}
+
+/**
+ * Customers and the internal accounts they hold. The customer is written first with a
+ * `provisioning` marker listing every account that must exist; the accounts are then opened
+ * (idempotently, by derived id) and the marker cleared, so a crash in between is completed by
+ * the repair worker instead of leaving a customer without accounts.
+ */
+export function createCustomers(deps: CustomersDeps): Customers {
+  const { store, newEvent, sealer } = deps;
+
+  /** A wallet for customers of platforms with embedded-wallet support, once they have an email. */
+  const walletSteps = (settings: PlatformSettingsView, customer: Customer, hadEmail: boolean, now: string): ProvisioningStep[] =>
+    settings.embeddedWallets && customer.email && !hadEmail ? [embeddedWalletStep(customer.id, settings.walletCurrency, now)] : [];
 
   const get = async (platformId: string, id: string) => {
     const customer = await store.customers.find(platformId, id);
@@ -51,21 +73,22 @@ export function createCustomers(deps: { store: AccountsStore; platforms: Platfor
     async create(platformId, body) {
       const settings = await deps.platforms.settingsOf(platformId);
       const draft = validateCustomerCreate(body, settings.supportedCurrencies);
+      assertKnownTermsVersion(deps.terms, draft.profile.endUserTermsConsent);
       const id = newId('Customer');
+      const now = deps.clock().toISOString();
+      const { identifier } = draft.profile;
       const customer = newCustomer(draft, {
         id,
         platformId,
         platformCustomerId: id.slice('Customer:'.length),
         umaAddress: `$${randomBytes(6).toString('hex')}@${settings.umaDomain}`,
-      }, settings.supportedCurrencies, deps.clock().toISOString());
-      try {
-        await store.customers.insert(customer, [customerCreated(newEvent, customer)]);
-      } catch (err) {
-        if (err instanceof DuplicateRecordError) throw duplicateError(err);
-        throw err;
-      }
-      await openAccounts(customer, customer.currencies);
-      return customer;
+        ...(identifier !== undefined ? { sealedIdentifier: sealer.seal(identifier, id) } : {}),
+      }, settings.supportedCurrencies, now);
+      customer.provisioning = [...holdingAccountSteps(id, customer.currencies, now), ...walletSteps(settings, customer, false, now)];
+      await written(() => store.customers.insert(customer, [customerCreated(newEvent, customer)]));
+      await deps.provisioning.completeCustomer(customer, customer.provisioning);
+      const { provisioning: _marker, ...created } = customer;
+      return created;
     },
 
     get,
@@ -79,18 +102,20 @@ export function createCustomers(deps: { store: AccountsStore; platforms: Platfor
       const current = await get(platformId, id);
       const settings = await deps.platforms.settingsOf(platformId);
       const changes = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);
-      const next = applyCustomerChanges(current, changes, deps.clock().toISOString());
+      assertKnownTermsVersion(deps.terms, changes.profile.endUserTermsConsent);
+      const now = deps.clock().toISOString();
+      const { identifier } = changes.profile;
+      const next = applyCustomerChanges(current, changes, now, identifier !== undefined ? sealer.seal(identifier, id) : undefined);
       const changedFields = [...Object.keys(changes.profile), ...(changes.currencies ? ['currencies'] : [])];
-      let written: boolean;
-      try {
-        written = await store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)]);
-      } catch (err) {
-        if (err instanceof DuplicateRecordError) throw duplicateError(err);
-        throw err;
-      }
-      if (!written) throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
-      await openAccounts(next, addedCurrencies(current.currencies, next.currencies));
-      return next;
+      const steps = [
+        ...holdingAccountSteps(id, addedCurrencies(current.currencies, next.currencies), now),
+        ...walletSteps(settings, next, current.email !== undefined, now),
+      ];
+      const saved = await written(() => store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)], steps));
+      if (!saved) throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
+      await deps.provisioning.completeCustomer(next, steps);
+      const { provisioning: _marker, ...updated } = next;
+      return updated;
     },
   };
 }

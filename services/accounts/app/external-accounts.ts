@@ -62,15 +62,16 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
         createdAt: now,
         updatedAt: now,
       };
+      // A new default is written with a marker first, so a crash before the previous default is
+      // cleared leaves work the repair worker completes.
+      const clearsPreviousDefault = account.customerId !== undefined && account.defaultUmaDepositAccount;
       try {
-        await accounts.insert(account, [externalAccountCreated(newEvent, account)]);
+        await accounts.insert(account, [externalAccountCreated(newEvent, account)], { clearsPreviousDefault });
       } catch (err) {
         if (err instanceof DuplicateRecordError) throw new AppError('CONFLICT', 'This external account already exists');
         throw err;
       }
-      if (account.customerId && account.defaultUmaDepositAccount) {
-        await accounts.clearDefaultUmaDeposit(platformId, account.customerId, account.id);
-      }
+      if (clearsPreviousDefault) await accounts.clearPreviousDefaults(account, now);
       return account;
     },
 

@@ -3,6 +3,7 @@ import type { InternalAccount } from '../domain/internal-account';
 import type { AccountsStore, Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
 import { MAX_PAGE_SIZE, pageQuery } from './page-cursor';
+import type { BalanceSource } from './service-ports';
 
 export interface ListInternalAccountsCommand {
   customerId?: string;
@@ -20,23 +21,32 @@ export interface InternalAccounts {
   listForPlatform(platformId: string, command: { currency?: string; type?: string }): Promise<InternalAccount[]>;
 }
 
-export function createInternalAccounts(deps: { store: AccountsStore }): InternalAccounts {
+/** Accounts as stored, with the balances of their owner, the ledger (one call per page). */
+export function createInternalAccounts(deps: { store: AccountsStore; balances: BalanceSource }): InternalAccounts {
   const accounts = deps.store.internalAccounts;
+  const withBalances = async (platformId: string, items: InternalAccount[]): Promise<InternalAccount[]> => {
+    if (!items.length) return items;
+    const balances = await deps.balances.balancesOf(platformId, items.map((a) => a.id));
+    return items.map((a) => {
+      const balance = balances.get(a.id);
+      return balance ? { ...a, availableBalance: balance.available, totalBalance: balance.total } : a;
+    });
+  };
   return {
     async get(platformId, id) {
       const account = await accounts.find(platformId, id);
       if (!account) throw AppError.notFound('Internal account');
-      return account;
+      return (await withBalances(platformId, [account]))[0];
     },
     async listForCustomers(platformId, command) {
       const filter = readAccountFilter(command);
-      const page = pageQuery(command.limit, command.cursor);
-      return accounts.list(platformId, { ...filter, owner: filter.customerId ?? 'ANY_CUSTOMER' }, page);
+      const page = await accounts.list(platformId, { ...filter, owner: filter.customerId ?? 'ANY_CUSTOMER' }, pageQuery(command.limit, command.cursor));
+      return { ...page, items: await withBalances(platformId, page.items) };
     },
     async listForPlatform(platformId, command) {
       const filter = readAccountFilter({ currency: command.currency, type: command.type });
       const page = await accounts.list(platformId, { ...filter, owner: 'PLATFORM' }, { limit: MAX_PAGE_SIZE });
-      return page.items;
+      return withBalances(platformId, page.items);
     },
   };
 }

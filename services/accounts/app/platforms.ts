@@ -1,33 +1,43 @@
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError } from '../../../lib/errors';
-import { isId, newId } from '../../../lib/ids';
-import { openInternalAccount } from '../domain/internal-account';
+import { isId } from '../../../lib/ids';
+import { defaultSettings, type PlatformSettings } from '../domain/platform-config';
+import { holdingAccountSteps } from '../domain/provisioning-plan';
+import type { AccountProvisioning } from './account-provisioning';
 import type { AccountsStore, Platform } from './accounts-store';
-import { internalAccountCreated } from './account-events';
 
 export interface PlatformDefaults {
   supportedCurrencies: string[];
   umaDomain: string;
+  /** The currency of customers' embedded wallets. */
+  walletCurrency: string;
+}
+
+/** What customer use cases need to know about the platform. */
+export interface PlatformSettingsView {
+  supportedCurrencies: string[];
+  umaDomain: string;
+  /** The platform configured embedded-wallet support: its customers get an EMBEDDED_WALLET account. */
+  embeddedWallets: boolean;
+  walletCurrency: string;
 }
 
 export interface Platforms {
   ensure(input: { platformId: string; name: string; umaDomain?: string }): Promise<{ platform: Platform; created: boolean }>;
   get(platformId: string): Promise<Platform>;
   /** The platform's settings; the service defaults when the platform was never ensured. */
-  settingsOf(platformId: string): Promise<{ supportedCurrencies: string[]; umaDomain: string }>;
+  settingsOf(platformId: string): Promise<PlatformSettingsView>;
 }
 
-export function createPlatforms(deps: { store: AccountsStore; newEvent: NewEvent; clock: () => Date; defaults: PlatformDefaults }): Platforms {
-  const { store, newEvent, defaults } = deps;
+/** The stored settings, or the defaults for a platform stored before configuration existed. */
+export function settingsOfPlatform(platform: Platform): PlatformSettings {
+  return platform.settings ?? defaultSettings(platform.supportedCurrencies);
+}
 
-  /** Opens a platform internal account per supported currency; already-open ones are kept. */
-  const openPlatformAccounts = async (platform: Platform) => {
-    for (const currency of platform.supportedCurrencies) {
-      const account = openInternalAccount({ id: newId('InternalAccount'), platformId: platform.id, currency, now: deps.clock().toISOString() });
-      await store.internalAccounts.insertIfAbsent(account, [internalAccountCreated(newEvent, account)]);
-    }
-  };
-
+export function createPlatforms(deps: {
+  store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date; defaults: PlatformDefaults;
+}): Platforms {
+  const { store, defaults } = deps;
   return {
     async ensure(input) {
       const problems = [];
@@ -40,12 +50,17 @@ export function createPlatforms(deps: { store: AccountsStore; newEvent: NewEvent
         name: input.name.trim(),
         supportedCurrencies: defaults.supportedCurrencies,
         umaDomain: input.umaDomain || defaults.umaDomain,
+        settings: defaultSettings(defaults.supportedCurrencies),
+        configRevision: 0,
+        provisioning: holdingAccountSteps(input.platformId, defaults.supportedCurrencies, now),
         createdAt: now,
         updatedAt: now,
       });
       // Also on repeat calls: completes a first call that stopped half-way.
-      await openPlatformAccounts(result.platform);
-      return result;
+      const pending = result.platform.provisioning ?? [];
+      if (pending.length) await deps.provisioning.completePlatform(result.platform, pending);
+      const { provisioning: _marker, ...platform } = result.platform;
+      return { platform, created: result.created };
     },
     async get(platformId) {
       const platform = await store.platforms.find(platformId);
@@ -57,6 +72,8 @@ export function createPlatforms(deps: { store: AccountsStore; newEvent: NewEvent
       return {
         supportedCurrencies: platform?.supportedCurrencies ?? defaults.supportedCurrencies,
         umaDomain: platform?.umaDomain ?? defaults.umaDomain,
+        embeddedWallets: platform?.settings?.embeddedWalletConfig !== undefined,
+        walletCurrency: defaults.walletCurrency,
       };
     },
   };

@@ -1,4 +1,5 @@
 import type { CustomerType } from './customer-vocabulary';
+import type { ProvisioningStep } from './provisioning-plan';
 
 export interface Address {
   line1: string;
@@ -53,7 +54,7 @@ export interface CustomerProfile {
   birthDate?: string;
   nationality?: string;
   idType?: string;
-  /** Identification number: write-only, never returned. */
+  /** Identification number: write-only, never returned, stored only sealed. */
   identifier?: string;
   countryOfIssuance?: string;
   sourceOfFundsCategories?: string[];
@@ -71,7 +72,8 @@ export interface CustomerProfile {
   businessInfo?: BusinessInfo;
 }
 
-export interface Customer extends CustomerProfile {
+/** A stored customer: the identification number is kept sealed, never in plain text. */
+export interface Customer extends Omit<CustomerProfile, 'identifier'> {
   id: string;
   platformId: string;
   platformCustomerId: string;
@@ -86,6 +88,10 @@ export interface Customer extends CustomerProfile {
   updatedAt: string;
   /** Incremented by every write; updates are conditional on it. */
   revision: number;
+  /** `identifier`, sealed by the service's PII key (bound to the customer id). */
+  sealedIdentifier?: string;
+  /** Internal accounts still to open (or wallets to provision); empty once complete. */
+  provisioning?: ProvisioningStep[];
 }
 
 /** A validated create request. */
@@ -103,16 +109,26 @@ export interface CustomerChanges {
   profile: CustomerProfile;
 }
 
-export function newCustomer(draft: CustomerDraft, ids: { id: string; platformId: string; umaAddress: string; platformCustomerId: string }, defaultCurrencies: string[], now: string): Customer {
+export interface NewCustomerFacts {
+  id: string;
+  platformId: string;
+  umaAddress: string;
+  platformCustomerId: string;
+  sealedIdentifier?: string;
+}
+
+export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defaultCurrencies: string[], now: string): Customer {
+  const { identifier: _plain, ...profile } = draft.profile;
   return {
-    ...draft.profile,
-    id: ids.id,
-    platformId: ids.platformId,
-    platformCustomerId: draft.platformCustomerId ?? ids.platformCustomerId,
+    ...profile,
+    ...(facts.sealedIdentifier !== undefined ? { sealedIdentifier: facts.sealedIdentifier } : {}),
+    id: facts.id,
+    platformId: facts.platformId,
+    platformCustomerId: draft.platformCustomerId ?? facts.platformCustomerId,
     customerType: draft.customerType,
     ...(draft.region !== undefined ? { region: draft.region } : {}),
     currencies: draft.currencies ?? defaultCurrencies,
-    umaAddress: draft.profile.umaAddress ?? ids.umaAddress,
+    umaAddress: draft.profile.umaAddress ?? facts.umaAddress,
     verificationStatus: 'UNVERIFIED',
     isDeleted: false,
     createdAt: now,
@@ -121,10 +137,14 @@ export function newCustomer(draft: CustomerDraft, ids: { id: string; platformId:
   };
 }
 
-/** The customer after `changes`; businessInfo members merge, every other member replaces. */
-export function applyCustomerChanges(customer: Customer, changes: CustomerChanges, now: string): Customer {
-  const { businessInfo, ...rest } = changes.profile;
+/**
+ * The customer after `changes`; businessInfo members merge, every other member replaces. A new
+ * identification number arrives already sealed.
+ */
+export function applyCustomerChanges(customer: Customer, changes: CustomerChanges, now: string, sealedIdentifier?: string): Customer {
+  const { businessInfo, identifier: _plain, ...rest } = changes.profile;
   const next: Customer = { ...customer, ...rest, updatedAt: now, revision: customer.revision + 1 };
+  if (sealedIdentifier !== undefined) next.sealedIdentifier = sealedIdentifier;
   if (businessInfo) next.businessInfo = { ...customer.businessInfo, ...businessInfo };
   if (changes.currencies) next.currencies = changes.currencies;
   return next;

@@ -8,6 +8,7 @@ describe('verification status machine', () => {
   const allowed: Array<[ExternalAccountStatus, ExternalAccountStatus]> = [
     ['PENDING_OWNERSHIP_VERIFICATION', 'ACTIVE'],
     ['PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED'],
+    ['UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION'],
   ];
   const pairs = EXTERNAL_ACCOUNT_STATUSES.flatMap((from) => EXTERNAL_ACCOUNT_STATUSES.map((to) => [from, to] as const));
 

@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import type { OwnershipChallengeRecord } from './ownership-challenge';
 import { isSelfCustodyWallet } from './wallet-account-info';
 
 export const EXTERNAL_ACCOUNT_STATUSES = [
@@ -21,6 +22,8 @@ export interface ExternalAccount {
   accountInfo: Record<string, unknown>;
   /** Identifies the destination (type plus account identifiers) to refuse duplicates per owner. */
   fingerprint: string;
+  /** The outstanding ownership challenge, while one is. */
+  ownershipChallenge?: OwnershipChallengeRecord;
   createdAt: string;
   updatedAt: string;
 }
@@ -60,9 +63,13 @@ export function initialStatus(draft: ExternalAccountDraft): ExternalAccountStatu
   return draft.ownershipType === 'FIRST_PARTY' && isSelfCustodyWallet(type) ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
 }
 
-/** The verification status moves the interface defines: the outcome of an ownership verification. */
+/**
+ * The verification status moves: the outcome of an ownership verification, and (as the reference
+ * states) an UNVERIFIED account back to pending when a new challenge is issued.
+ */
 const TRANSITIONS: Partial<Record<ExternalAccountStatus, readonly ExternalAccountStatus[]>> = {
   PENDING_OWNERSHIP_VERIFICATION: ['ACTIVE', 'UNVERIFIED'],
+  UNVERIFIED: ['PENDING_OWNERSHIP_VERIFICATION'],
 };
 
 export function canTransition(from: ExternalAccountStatus, to: ExternalAccountStatus): boolean {

@@ -115,9 +115,28 @@ export class FieldReader {
     return value as T;
   }
 
-  boolean(obj: JsonObject, key: string, field: string): boolean | undefined {
+  /** A whole number within [min, max] (safe-integer bounds by default). */
+  integer(obj: JsonObject, key: string, field: string, rules: { min?: number; max?: number; required?: boolean } = {}): number | undefined {
     const value = obj[key];
-    if (value === undefined) return undefined;
+    if (value === undefined) {
+      if (rules.required) this.fail(field, 'is required');
+      return undefined;
+    }
+    const min = rules.min ?? Number.MIN_SAFE_INTEGER;
+    const max = rules.max ?? Number.MAX_SAFE_INTEGER;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      this.fail(field, `must be an integer between ${min} and ${max}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(obj: JsonObject, key: string, field: string, required = false): boolean | undefined {
+    const value = obj[key];
+    if (value === undefined) {
+      if (required) this.fail(field, 'is required');
+      return undefined;
+    }
     if (typeof value !== 'boolean') {
       this.fail(field, 'must be a boolean');
       return undefined;

@@ -3,6 +3,7 @@ import { currencyInfo } from './currencies';
 export const INTERNAL_ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
 export type InternalAccountType = (typeof INTERNAL_ACCOUNT_TYPES)[number];
 export const INTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN', 'FAILED'] as const;
+export type InternalAccountStatus = (typeof INTERNAL_ACCOUNT_STATUSES)[number];
 
 /** A balance held by the service for a customer, or for the platform when `customerId` is absent. */
 export interface InternalAccount {
@@ -10,27 +11,42 @@ export interface InternalAccount {
   platformId: string;
   customerId?: string;
   type: InternalAccountType;
-  status: (typeof INTERNAL_ACCOUNT_STATUSES)[number];
+  status: InternalAccountStatus;
   currency: string;
-  /** Minor units available to spend (excludes pending and held funds). */
+  /** Minor units available to spend (excludes pending and held funds); the ledger's when it answers. */
   availableBalance: number;
   /** Minor units including pending and held funds. */
   totalBalance: number;
+  /** EMBEDDED_WALLET only: the auth service has set up the wallet and its default credential. */
+  walletProvisioned?: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A new, empty, active holding account in `currency`: fiat or crypto by the currency's kind. */
-export function openInternalAccount(input: { id: string; platformId: string; customerId?: string; currency: string; now: string }): InternalAccount {
+/** The holding account type for a currency: fiat or crypto by the currency's kind. */
+export function holdingAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' {
+  return currencyInfo(currency).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
+/**
+ * A new, empty account. Holding accounts are ACTIVE at once; an embedded wallet stays PENDING
+ * (it cannot send or receive) until its wallet is provisioned.
+ */
+export function openInternalAccount(input: {
+  id: string; platformId: string; customerId?: string; currency: string; type?: InternalAccountType; now: string;
+}): InternalAccount {
+  const type = input.type ?? holdingAccountType(input.currency);
+  const wallet = type === 'EMBEDDED_WALLET';
   return {
     id: input.id,
     platformId: input.platformId,
     ...(input.customerId ? { customerId: input.customerId } : {}),
-    type: currencyInfo(input.currency).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT',
-    status: 'ACTIVE',
+    type,
+    status: wallet ? 'PENDING' : 'ACTIVE',
     currency: input.currency,
     availableBalance: 0,
     totalBalance: 0,
+    ...(wallet ? { walletProvisioned: false } : {}),
     createdAt: input.now,
     updatedAt: input.now,
   };

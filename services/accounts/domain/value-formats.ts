@@ -21,6 +21,16 @@ const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
 
+/** An absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Named formats as FieldConstraint.format reports them, with the check and the message. */
 export const FORMAT_CHECKS = {
   email: { test: (v: string) => v.length <= 254 && EMAIL.test(v), message: 'must be a valid email address' },
@@ -29,6 +39,7 @@ export const FORMAT_CHECKS = {
   'iso3166-1-alpha-2': { test: isCountryCode, message: 'must be an ISO 3166-1 alpha-2 country code' },
   'e.164': { test: (v: string) => E164.test(v), message: 'must be a phone number in E.164 format' },
   ip: { test: (v: string) => isIP(v) !== 0, message: 'must be an IPv4 or IPv6 address' },
+  url: { test: isHttpUrl, message: 'must be an absolute http or https URL' },
 } as const;
 
 export type FormatName = keyof typeof FORMAT_CHECKS;

@@ -1,4 +1,5 @@
 import { newId } from '../../../lib/ids';
+import { createAesGcmSealer } from '../adapters/aes-gcm-sealer';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER } from '../test-fixtures/request-bodies';
 
@@ -6,8 +7,11 @@ let h: AccountsHarness;
 let platformA: { platformId: string };
 let platformB: { platformId: string };
 
+const PII_KEY = '11'.repeat(32);
+const sealer = createAesGcmSealer(Buffer.from(PII_KEY, 'hex'));
+
 beforeAll(async () => {
-  h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,EUR', ACCOUNTS_UMA_DOMAIN: 'uma.test' });
+  h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,EUR', ACCOUNTS_UMA_DOMAIN: 'uma.test', ACCOUNTS_PII_KEY: PII_KEY });
   platformA = await h.newPlatform();
   platformB = await h.newPlatform();
 });
@@ -67,6 +71,38 @@ describe('CreateCustomer', () => {
 
   test('a call without a platform is UNAUTHORIZED', async () => {
     await expect(h.client.createCustomer({ body: INDIVIDUAL_CUSTOMER })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('the identification number', () => {
+  const readIdentifier = async (id: string) => {
+    const doc = await h.store.collection('customers').findOne({ _id: id });
+    return { doc, opened: doc?.sealedIdentifier ? sealer.open(doc.sealedIdentifier as string, id) : undefined };
+  };
+
+  test('is stored only sealed (bound to the customer) and never returned', async () => {
+    const { customer } = await h.client.createCustomer({ body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'pii-1', idType: 'SSN', identifier: '123-45-6789' } }, platformA);
+    expect(JSON.stringify(customer)).not.toContain('6789');
+    const { doc, opened } = await readIdentifier(customer!.id);
+    expect(JSON.stringify(doc)).not.toContain('123-45-6789');
+    expect(doc?.identifier).toBeUndefined();
+    expect(opened).toBe('123-45-6789');
+  });
+
+  test('an update seals the new value; an update without it keeps the old one', async () => {
+    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', identifier: '111-11-1111' } }, platformA);
+    await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', identifier: '222-22-2222' } }, platformA);
+    expect((await readIdentifier(customer!.id)).opened).toBe('222-22-2222');
+    await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', fullName: 'X' } }, platformA);
+    expect((await readIdentifier(customer!.id)).opened).toBe('222-22-2222');
+  });
+
+  test('documents written in plain text by an earlier version are sealed at start', async () => {
+    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
+    await h.store.collection('customers').updateOne({ _id: customer!.id }, { $set: { identifier: '999-99-9999' } });
+    await h.module.start?.();
+    const { doc, opened } = await readIdentifier(customer!.id);
+    expect([doc?.identifier, opened]).toEqual([undefined, '999-99-9999']);
   });
 });
 

@@ -1,14 +1,17 @@
 import type * as pb from '../../../gen/accounts/v1/accounts';
+import type { Platform as PlatformMessage } from '../../../gen/accounts/v1/platforms';
 import type { Platform } from '../app/accounts-store';
 import { currencyInfo } from '../domain/currencies';
 import type { BusinessInfo, Customer } from '../domain/customer';
+import { acceptsCurrentTerms, type EndUserTermsCatalogue } from '../domain/end-user-terms';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
 
 /** Domain records to the typed proto messages. Write-only data (the identification number) never leaves. */
-export function platformMessage(p: Platform): pb.Platform {
+export function platformMessage(p: Platform): PlatformMessage {
   return {
     id: p.id, name: p.name, supportedCurrencies: p.supportedCurrencies, umaDomain: p.umaDomain, createdAt: p.createdAt, updatedAt: p.updatedAt,
+    embeddedWalletConfig: p.settings?.embeddedWalletConfig,
   };
 }
 
@@ -23,7 +26,7 @@ function businessInfoMessage(b: BusinessInfo): pb.BusinessInfo {
   };
 }
 
-export function customerMessage(c: Customer): pb.Customer {
+export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.Customer {
   const individual = c.customerType === 'INDIVIDUAL';
   return {
     id: c.id,
@@ -39,6 +42,8 @@ export function customerMessage(c: Customer): pb.Customer {
     isDeleted: c.isDeleted,
     endUserTermsConsent: c.endUserTermsConsent,
     address: c.address,
+    acceptedTermsVersion: c.endUserTermsConsent?.termsVersion,
+    acceptsCurrentTerms: acceptsCurrentTerms(terms, c.endUserTermsConsent),
     kycStatus: individual ? c.verificationStatus : undefined,
     fullName: c.fullName,
     birthDate: c.birthDate,

@@ -1,11 +1,12 @@
 import type { DocumentCollection, DocumentStore } from '../../../lib/store/document-store';
 import type { AccountsStore } from '../app/accounts-store';
-import { createCustomerStore } from './customer-store';
+import { createCustomerStore, type CustomerDocumentStore } from './customer-store';
 import { createExternalAccountStore } from './external-account-store';
 import { createInternalAccountStore } from './internal-account-store';
 import { createPlatformStore } from './platform-store';
 
 export interface AccountsDocumentStore extends AccountsStore {
+  customers: CustomerDocumentStore;
   createIndexes(): Promise<void>;
   /** Collections whose documents carry an `_outbox`. */
   outboxCollections: DocumentCollection[];
@@ -19,19 +20,21 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     internalAccounts: store.collection('internal_accounts'),
     externalAccounts: store.collection('external_accounts'),
   };
+  const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
   const internalAccounts = createInternalAccountStore(collections.internalAccounts);
   const externalAccounts = createExternalAccountStore(collections.externalAccounts);
   return {
-    platforms: createPlatformStore(collections.platforms),
+    platforms,
     customers,
     internalAccounts,
     externalAccounts,
     async createIndexes() {
+      await platforms.createIndexes();
       await customers.createIndexes();
       await internalAccounts.createIndexes();
       await externalAccounts.createIndexes();
     },
-    outboxCollections: [collections.customers, collections.internalAccounts, collections.externalAccounts],
+    outboxCollections: Object.values(collections),
   };
 }

@@ -1,8 +1,8 @@
 import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
-import { DuplicateKeyError, type DocumentCollection, type Filter } from '../../../lib/store/document-store';
+import { DuplicateKeyError, type Doc, type DocumentCollection, type Filter } from '../../../lib/store/document-store';
 import { DuplicateRecordError, type CustomerFilter, type CustomerStore } from '../app/accounts-store';
 import type { Customer } from '../domain/customer';
-import { findPage, fromDocument, present, toDocument } from './record-documents';
+import { completedStepsUpdate, findPage, fromDocument, pendingProvisioningFilter, present, toDocument } from './record-documents';
 
 const UNIQUE_INDEXES = { platformCustomerId: 'customer_platform_customer_id', umaAddress: 'customer_uma_address' } as const;
 
@@ -30,9 +30,19 @@ function listFilter(platformId: string, f: CustomerFilter): Filter {
   });
 }
 
-const read = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<Customer>(doc, ['isDeleted']);
+// A plain `identifier` only exists on documents written before sealing; it never leaves the store.
+function read(doc: Doc): Customer {
+  const { identifier: _legacy, ...rest } = fromDocument<Customer & { identifier?: string }>(doc, ['isDeleted']);
+  return rest;
+}
 
-export function createCustomerStore(customers: DocumentCollection): CustomerStore & { createIndexes(): Promise<void> } {
+export type CustomerDocumentStore = CustomerStore & {
+  createIndexes(): Promise<void>;
+  /** Seals the plain identifiers of documents written before sealing existed; answers how many. */
+  sealLegacyIdentifiers(seal: (plaintext: string, customerId: string) => string): Promise<number>;
+};
+
+export function createCustomerStore(customers: DocumentCollection): CustomerDocumentStore {
   return {
     async createIndexes() {
       await customers.createIndex({
@@ -40,6 +50,7 @@ export function createCustomerStore(customers: DocumentCollection): CustomerStor
       });
       await customers.createIndex({ keys: { platformId: 1, umaAddress: 1 }, unique: true, name: UNIQUE_INDEXES.umaAddress });
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
+      await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
     },
     async insert(customer, events) {
       try {
@@ -55,14 +66,30 @@ export function createCustomerStore(customers: DocumentCollection): CustomerStor
     list(platformId, filter, page) {
       return findPage(customers, listFilter(platformId, filter), page, read);
     },
-    async replace(next, events) {
-      const { _id, ...fields } = toDocument(next);
+    async replace(next, events, steps = []) {
+      // The marker is only ever added to or pulled from, so a concurrent completion is never undone.
+      const { _id, provisioning: _marker, ...fields } = toDocument(next);
+      const update = { $set: fields, $unset: { identifier: '' }, ...(steps.length ? { $push: { provisioning: { $each: steps } } } : {}) };
       try {
-        const result = await customers.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, withEvents({ $set: fields }, events));
+        const result = await customers.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, withEvents(update, events));
         return result.matchedCount === 1;
       } catch (err) {
         throw duplicateOf(err);
       }
+    },
+    async completeProvisioning(platformId, customerId, accountIds) {
+      await customers.updateOne({ _id: customerId, platformId }, completedStepsUpdate(accountIds));
+    },
+    async findPendingProvisioning(query) {
+      return (await customers.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(read);
+    },
+    async sealLegacyIdentifiers(seal) {
+      const legacy = await customers.find({ identifier: { $exists: true } });
+      for (const doc of legacy) {
+        const plain = doc.identifier as string;
+        await customers.updateOne({ _id: doc._id, identifier: plain }, { $set: { sealedIdentifier: seal(plain, doc._id) }, $unset: { identifier: '' } });
+      }
+      return legacy.length;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { withInitialEvents } from '../../../lib/bus/outbox';
+import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type Doc, type DocumentCollection } from '../../../lib/store/document-store';
 import type { InternalAccountStore } from '../app/accounts-store';
 import type { InternalAccount } from '../domain/internal-account';
@@ -29,6 +29,13 @@ export function createInternalAccountStore(accounts: DocumentCollection): Intern
     list(platformId, filter, page) {
       const query = present({ platformId, ...ownerCondition(filter.owner), currency: filter.currency, type: filter.type });
       return findPage(accounts, query, page, read);
+    },
+    async markWalletProvisioned(platformId, id, now, events) {
+      const result = await accounts.updateOne(
+        { _id: id, platformId, walletProvisioned: false },
+        withEvents({ $set: { walletProvisioned: true, status: 'ACTIVE', updatedAt: now } }, events),
+      );
+      return result.matchedCount === 1;
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Doc, DocumentCollection, Filter } from '../../../lib/store/documen
 import type { Page, PageQuery } from '../app/accounts-store';
 
 /** Store-only members, never part of a domain record. */
-const STORE_MEMBERS = new Set(['_id', '_outbox', 'ownerKey', 'isDeleted', 'deletedAt']);
+const STORE_MEMBERS = new Set(['_id', '_outbox', 'ownerKey', 'isDeleted', 'deletedAt', 'clearingPreviousDefault']);
 
 /** A record as a document: its id becomes `_id`; absent (undefined) members are left out. */
 export function toDocument(record: { id: string }, extra: Record<string, unknown> = {}): Doc {
@@ -43,4 +43,17 @@ export async function findPage<T>(collection: DocumentCollection, filter: Filter
 /** Drops filter members whose value is undefined (an absent query parameter). */
 export function present(filter: Filter): Filter {
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
+}
+
+/** Documents whose `provisioning` marker lists a step planned at or before `plannedBefore`, after `afterId`. */
+export function pendingProvisioningFilter(query: { plannedBefore: string; afterId?: string }): Filter {
+  return {
+    provisioning: { $elemMatch: { plannedAt: { $lte: query.plannedBefore } } },
+    ...(query.afterId ? { _id: { $gt: query.afterId } } : {}),
+  };
+}
+
+/** Removes completed steps from a record's marker. */
+export function completedStepsUpdate(accountIds: string[]) {
+  return { $pull: { provisioning: { accountId: { $in: accountIds } } } };
 }

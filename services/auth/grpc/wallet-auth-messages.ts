@@ -1,4 +1,4 @@
-import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../../gen/auth/v1/wallet_auth';
+import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../../gen/auth/v1/wallet_records';
 import type { SignedRetryChallenge } from '../../../gen/auth/v1/signed_retry';
 import type { AuthMethodView } from '../domain/wallet-auth/auth-method';
 import type { AuthSessionView } from '../domain/wallet-auth/wallet-session';

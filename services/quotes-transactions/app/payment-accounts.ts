@@ -27,6 +27,8 @@ export interface CustomerInfo {
   id: string;
   platformCustomerId: string;
   umaAddress: string;
+  /** Whether the customer's consent is to the current End User Terms (quotes require it). */
+  acceptsCurrentTerms: boolean;
 }
 
 /**

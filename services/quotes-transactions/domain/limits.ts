@@ -1,33 +1,46 @@
 import { AppError } from '../../../lib/errors';
 
-/** Limits on what a platform sends in one currency (the withdrawal currency), in its minor units. */
+/**
+ * A limit on sending in `currency` (the withdrawal currency), in its minor units: towards any
+ * currency, or only towards `receivingCurrency` (a corridor).
+ */
 export interface CurrencyLimit {
   currency: string;
+  receivingCurrency?: string;
   maxSingleTransaction?: number;
   dailyVolume?: number;
 }
 
 /**
- * Until a platform configures its own: at most $50,000.00 per USD payment and $100,000.00 of USD
- * payments executed per UTC day. Other currencies are unlimited unless configured.
+ * Until a platform configures limits for a sending currency: at most $50,000.00 per USD payment
+ * and $100,000.00 of USD payments executed per UTC day. Other currencies are unlimited.
  */
 export const DEFAULT_LIMITS: readonly CurrencyLimit[] = [{ currency: 'USD', maxSingleTransaction: 5_000_000, dailyVolume: 10_000_000 }];
 
-export function limitFor(limits: readonly CurrencyLimit[], currency: string): CurrencyLimit | undefined {
-  return limits.find((l) => l.currency === currency);
+/**
+ * The limits a payment from `sending` to `receiving` must respect: the corridor's and the sending
+ * currency's. A platform that configured none for the sending currency gets the defaults.
+ */
+export function applicableLimits(configured: readonly CurrencyLimit[], sending: string, receiving: string): CurrencyLimit[] {
+  const own = configured.filter((l) => l.currency === sending);
+  const limits = own.length ? own : DEFAULT_LIMITS.filter((l) => l.currency === sending);
+  return limits.filter((l) => l.receivingCurrency === undefined || l.receivingCurrency === receiving);
 }
 
-export function assertWithinSingleTransactionLimit(limit: CurrencyLimit | undefined, amount: number): void {
-  if (limit?.maxSingleTransaction !== undefined && amount > limit.maxSingleTransaction) {
-    throw new AppError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The amount exceeds the single-transaction maximum for ${limit.currency}`, {
-      currency: limit.currency, maxSingleTransaction: limit.maxSingleTransaction, amount,
+export function assertWithinSingleTransactionLimits(limits: readonly CurrencyLimit[], amount: number): void {
+  const exceeded = limits.find((l) => l.maxSingleTransaction !== undefined && amount > l.maxSingleTransaction);
+  if (exceeded) {
+    const corridor = exceeded.receivingCurrency ? `${exceeded.currency}→${exceeded.receivingCurrency}` : exceeded.currency;
+    throw new AppError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The amount exceeds the single-transaction maximum for ${corridor}`, {
+      currency: exceeded.currency, ...(exceeded.receivingCurrency ? { receivingCurrency: exceeded.receivingCurrency } : {}),
+      maxSingleTransaction: exceeded.maxSingleTransaction, amount,
     });
   }
 }
 
 export function dailyVolumeExceeded(limit: CurrencyLimit): AppError {
-  return new AppError('DAILY_VOLUME_LIMIT_EXCEEDED', `The payment would exceed the daily volume limit for ${limit.currency}`, {
-    currency: limit.currency, dailyVolume: limit.dailyVolume,
+  return new AppError('DAILY_VOLUME_LIMIT_EXCEEDED', `The payment would exceed the daily volume limit for ${limit.receivingCurrency ? `${limit.currency}→${limit.receivingCurrency}` : limit.currency}`, {
+    currency: limit.currency, ...(limit.receivingCurrency ? { receivingCurrency: limit.receivingCurrency } : {}), dailyVolume: limit.dailyVolume,
   });
 }
 

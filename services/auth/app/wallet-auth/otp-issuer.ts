@@ -36,7 +36,8 @@ export function createOtpIssuer(deps: {
       if (!channel) throw AppError.invalidInput(`${credential.type} credentials have no OTP`);
       const now = deps.now();
       const interval = deps.settings.otpReissueIntervalMs;
-      const wait = reissueWaitSeconds(credential.otp, now, interval);
+      const lastIssue = credential.otpIssuedAt ? { issuedAt: credential.otpIssuedAt } : undefined;
+      const wait = reissueWaitSeconds(lastIssue, now, interval);
       if (wait > 0) throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', { retryAfterSeconds: wait });
 
       const { sandbox, config } = await deps.platforms.settingsFor(credential.platformId);
@@ -59,7 +60,7 @@ export function createOtpIssuer(deps: {
         const current = await deps.credentials.find(credential.platformId, credential.id);
         if (!current || current.state !== 'ACTIVE') throw AppError.notFound('Authentication credential');
         throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', {
-          retryAfterSeconds: Math.max(1, reissueWaitSeconds(current.otp, now, interval)),
+          retryAfterSeconds: Math.max(1, reissueWaitSeconds(current.otpIssuedAt ? { issuedAt: current.otpIssuedAt } : undefined, now, interval)),
         });
       }
       if (!sandbox) {
@@ -67,7 +68,7 @@ export function createOtpIssuer(deps: {
           await deps.sender.send({ channel, to: credential.nickname, ...otpMessage(config, channel, code), idempotencyKey: `otp:${challengeId}` });
         } catch (err) {
           // Nothing went out, so the user may ask again at once.
-          await deps.credentials.consumeOtp(credential.id, challengeId);
+          await deps.credentials.withdrawOtp(credential.id, challengeId);
           throw new AppError('UNAVAILABLE', 'The code could not be sent; try again', undefined, { cause: err });
         }
       }

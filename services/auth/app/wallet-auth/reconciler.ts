@@ -6,15 +6,33 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
-/** Settles claimed operations once the wallet provider has, so results appear without a re-send. */
-export function createReconciler(deps: { runner: OperationRunner; intervalMs: number; logger: Logger }): Reconciler {
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * Settles claimed operations once the wallet provider has, so results appear without a re-send;
+ * now and then forgets signed retries older than the retention (identical re-sends of those
+ * are no longer answered).
+ */
+export function createReconciler(deps: {
+  runner: OperationRunner;
+  intervalMs: number;
+  logger: Logger;
+  purge: () => Promise<number>;
+}): Reconciler {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let current: Promise<unknown> = Promise.resolve();
+  let lastPurge = 0;
 
+  const pass = async () => {
+    await deps.runner.reconcile();
+    if (Date.now() - lastPurge >= PURGE_EVERY_MS) {
+      lastPurge = Date.now();
+      await deps.purge();
+    }
+  };
   const tick = () => {
-    current = deps.runner
-      .reconcile()
+    current = pass()
       .catch((err) => deps.logger.warn('wallet operation reconciliation failed; will retry', { err }))
       .finally(() => {
         if (running) schedule();

@@ -22,6 +22,8 @@ export interface SignedRetryStore {
   settle(id: string, runId: string, outcome: Pick<OperationRun, 'state' | 'result' | 'error' | 'settledAt'>): Promise<SignedRetryRecord | null>;
   /** Claimed operations still PENDING at the wallet provider. */
   findPending(limit: number): Promise<SignedRetryRecord[]>;
+  /** Forgets challenges that expired unused, and settled operations, before `cutoff`; answers how many. */
+  purge(cutoff: Date): Promise<number>;
 }
 
 /** A unique rule a new credential would break. */
@@ -39,8 +41,10 @@ export interface CredentialStore {
   listActive(platformId: string, accountId: string): Promise<Credential[]>;
   findActiveByType(platformId: string, accountId: string, type: AuthMethodType): Promise<Credential | null>;
   findActivePasskey(credentialId: string): Promise<Credential | null>;
-  /** Replaces the OTP challenge unless the current one was issued after `issuedBefore`. */
+  /** Replaces the OTP challenge unless the last one was issued after `issuedBefore`. */
   replaceOtp(id: string, otp: OtpChallenge, issuedBefore: Date): Promise<Credential | null>;
+  /** Withdraws an OTP that never went out, so a new one may be asked for at once. */
+  withdrawOtp(id: string, challengeId: string): Promise<void>;
   /** Counts one attempt against this challenge if attempts remain; null otherwise. */
   countOtpAttempt(id: string, challengeId: string, maxAttempts: number): Promise<Credential | null>;
   /** Removes the challenge once its code was used; false when it was already gone. */

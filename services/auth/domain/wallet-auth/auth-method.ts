@@ -51,6 +51,8 @@ export interface Credential {
   passkey?: PasskeyKey;
   oauth?: OauthIdentity;
   otp?: OtpChallenge;
+  /** When the last OTP was issued (kept after it is used up: the re-issue limit counts from it). */
+  otpIssuedAt?: string;
   createdAt: string;
   updatedAt: string;
 }

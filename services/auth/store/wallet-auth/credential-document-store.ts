@@ -56,8 +56,11 @@ export function createCredentialDocumentStore(store: DocumentStore): CredentialS
       return read(await credentials.findOne({ uniqueSlot: `PASSKEY|${credentialId}` }));
     },
     async replaceOtp(id, otp, issuedBefore) {
-      const filter = { _id: id, state: 'ACTIVE', $or: [{ otp: { $exists: false } }, { 'otp.issuedAt': { $lte: issuedBefore.toISOString() } }] };
-      return read(await credentials.findOneAndUpdate(filter, { $set: { otp } }, { returnDocument: 'after' }));
+      const filter = { _id: id, state: 'ACTIVE', $or: [{ otpIssuedAt: { $exists: false } }, { otpIssuedAt: { $lte: issuedBefore.toISOString() } }] };
+      return read(await credentials.findOneAndUpdate(filter, { $set: { otp, otpIssuedAt: otp.issuedAt } }, { returnDocument: 'after' }));
+    },
+    async withdrawOtp(id, challengeId) {
+      await credentials.updateOne({ _id: id, 'otp.challengeId': challengeId }, { $unset: { otp: '', otpIssuedAt: '' } });
     },
     async countOtpAttempt(id, challengeId, maxAttempts) {
       const filter = { _id: id, state: 'ACTIVE', 'otp.challengeId': challengeId, 'otp.attempts': { $lt: maxAttempts } };

@@ -47,6 +47,12 @@ export function createSignedRetryDocumentStore(store: DocumentStore): SignedRetr
       if (outcome.error) set['run.error'] = outcome.error;
       return read(await records.findOneAndUpdate({ _id: id, 'run.id': runId, 'run.state': 'PENDING' }, { $set: set }, { returnDocument: 'after' }));
     },
+    async purge(cutoff) {
+      const before = cutoff.toISOString();
+      const unused = await records.deleteMany({ state: 'ISSUED', expiresAt: { $lt: before } });
+      const settled = await records.deleteMany({ 'run.state': { $in: ['SETTLED', 'FAILED'] }, 'run.settledAt': { $lt: before } });
+      return unused.deletedCount + settled.deletedCount;
+    },
     async findPending(limit) {
       const docs = await records.find({ 'run.state': 'PENDING', 'run.external': false }, { limit, sort: { 'run.startedAt': 1 } });
       return docs.map((doc) => read(doc)!);

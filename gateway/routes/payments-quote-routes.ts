@@ -1,0 +1,87 @@
+import { Router, type Request } from 'express';
+import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
+import { AppError } from '../../lib/errors';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonObjectBody, RestRequestReader } from './rest-request';
+
+/** A request header given once, or undefined. */
+export function header(req: Request, name: string): string | undefined {
+  const value = req.get(name);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function exchangeRateJson(r: ExchangeRate) {
+  const currency = (c: ExchangeRate['sourceCurrency']) => ({ code: c!.code, name: c!.name, symbol: c!.symbol, decimals: c!.decimals });
+  return {
+    sourceCurrency: currency(r.sourceCurrency),
+    sendingAmount: r.sendingAmount,
+    minSendingAmount: r.minSendingAmount,
+    maxSendingAmount: r.maxSendingAmount,
+    destinationCurrency: currency(r.destinationCurrency),
+    destinationPaymentRail: r.destinationPaymentRail,
+    receivingAmount: r.receivingAmount,
+    exchangeRate: r.exchangeRate,
+    fees: { fixed: r.fees?.fixed ?? 0, total: r.fees?.total ?? 0 },
+    updatedAt: r.updatedAt,
+  };
+}
+
+/** `destinationCurrency` may be repeated; every other parameter once. */
+function destinationCurrencies(req: Request): string[] {
+  const value = req.query.destinationCurrency;
+  if (value === undefined || value === '') return [];
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v): v is string => typeof v === 'string')) throw AppError.invalidInput('Invalid destinationCurrency', [{ field: 'destinationCurrency', message: 'must be currency codes' }]);
+  return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** Quotes and their execution, the deprecated same-currency transfers, and exchange rates. */
+export function paymentsQuoteRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/quotes', async (req, res) => {
+    const { quote } = await peers.quotes.createQuote({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
+    res.status(201).json(quote);
+  });
+
+  router.get('/quotes/:quoteId', async (req, res) => {
+    const { quote } = await peers.quotes.getQuote({ quoteId: req.params.quoteId }, callContext(res));
+    res.status(200).json(quote);
+  });
+
+  router.post('/quotes/:quoteId/execute', async (req, res) => {
+    const { quote } = await peers.quotes.executeQuote({
+      quoteId: req.params.quoteId,
+      idempotencyKey: header(req, 'Idempotency-Key'),
+      walletSignature: header(req, 'Service-Wallet-Signature'),
+      requestId: header(req, 'Request-Id'),
+    }, callContext(res));
+    res.status(200).json(quote);
+  });
+
+  router.post('/transfer-in', async (req, res) => {
+    const { transaction } = await peers.quotes.createTransferIn({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
+    res.status(201).json(transaction);
+  });
+
+  router.post('/transfer-out', async (req, res) => {
+    const { transaction } = await peers.quotes.createTransferOut({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
+    res.status(201).json(transaction);
+  });
+
+  router.get('/exchange-rates', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const sourceCurrency = q.query('sourceCurrency');
+    const amount = q.query('sendingAmount');
+    q.done();
+    if (amount !== undefined && !/^\d{1,16}$/.test(amount)) throw new AppError('INVALID_AMOUNT', 'sendingAmount must be an integer ≥ 0 (minor units)');
+    const { rates } = await peers.quotes.listExchangeRates(
+      { sourceCurrency, destinationCurrencies: destinationCurrencies(req), sendingAmount: amount === undefined ? undefined : Number(amount) },
+      callContext(res),
+    );
+    res.status(200).json({ data: rates.map(exchangeRateJson) });
+  });
+
+  return router;
+}

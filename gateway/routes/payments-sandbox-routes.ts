@@ -1,0 +1,38 @@
+import { Router } from 'express';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { internalAccountJson } from './account-json';
+import { jsonObjectBody, RestRequestReader } from './rest-request';
+
+/** Sandbox money movement: fund an internal account, pay a realtime-funded quote, receive an UMA payment. */
+export function paymentsSandboxRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/sandbox/internal-accounts/:accountId/fund', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const accountId = q.pathId('accountId', 'InternalAccount');
+    q.done();
+    const ctx = callContext(res);
+    const funded = await peers.paymentsSandbox.fundInternalAccount({ accountId, body: jsonObjectBody(req) }, ctx);
+    const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
+    const json = internalAccountJson(account!);
+    // The ledger is the source of truth for balances, whatever the account record caches.
+    res.status(200).json({
+      ...json,
+      balance: { ...json.balance, amount: funded.available },
+      totalBalance: { ...json.totalBalance, amount: funded.total },
+    });
+  });
+
+  router.post('/sandbox/send', async (req, res) => {
+    const { transaction } = await peers.paymentsSandbox.simulateSend({ body: jsonObjectBody(req) }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  router.post('/sandbox/uma/receive', async (req, res) => {
+    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive({ body: jsonObjectBody(req) }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  return router;
+}

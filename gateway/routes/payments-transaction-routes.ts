@@ -1,0 +1,60 @@
+import { Router, type Request } from 'express';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { RestRequestReader, withoutAbsent } from './rest-request';
+
+/** An optional JSON body: absent is {}, anything else must be an object. */
+function optionalBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+const optionalString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Transactions: list with the reference's filters, read one, and the platform's actions on one. */
+export function paymentsTransactionRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.get('/transactions', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = {
+      customerId: q.query('customerId'), platformCustomerId: q.query('platformCustomerId'), accountIdentifier: q.query('accountIdentifier'),
+      senderAccountIdentifier: q.query('senderAccountIdentifier'), receiverAccountIdentifier: q.query('receiverAccountIdentifier'),
+      status: q.query('status'), type: q.query('type'), reference: q.query('reference'), startDate: q.query('startDate'), endDate: q.query('endDate'),
+      limit: q.limit(), cursor: q.query('cursor'), sortOrder: q.query('sortOrder'),
+    };
+    q.done();
+    const page = await peers.transactions.listTransactions(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.transactions, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/transactions/:transactionId', async (req, res) => {
+    const { transaction } = await peers.transactions.getTransaction({ transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  router.post('/transactions/:transactionId/confirm', async (req, res) => {
+    const at = optionalString(optionalBody(req).receiptDeliveryConfirmedAt);
+    const { transaction } = await peers.transactions.confirmReceiptDelivery({ transactionId: req.params.transactionId, receiptDeliveryConfirmedAt: at }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  router.post('/transactions/:transactionId/approve', async (req, res) => {
+    const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId, body: optionalBody(req) }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  router.post('/transactions/:transactionId/reject', async (req, res) => {
+    const reason = optionalString(optionalBody(req).reason);
+    const { transaction } = await peers.transactions.rejectTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  router.post('/transactions/:transactionId/cancel', async (req, res) => {
+    const reason = optionalString(optionalBody(req).reason);
+    const { transaction } = await peers.transactions.cancelTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
+    res.status(200).json(transaction);
+  });
+
+  return router;
+}

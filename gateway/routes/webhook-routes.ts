@@ -1,0 +1,54 @@
+import { Router } from 'express';
+import type { WebhookDelivery } from '../../gen/notifications/v1/webhooks';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+
+/** A delivery of the log, absent members omitted. */
+export function toWebhookDeliveryJson(d: WebhookDelivery) {
+  return withoutAbsent({
+    id: d.id,
+    type: d.type,
+    status: d.status,
+    attemptCount: d.attemptCount,
+    maxAttempts: d.maxAttempts,
+    createdAt: d.createdAt,
+    nextAttemptAt: d.nextAttemptAt || undefined,
+    deliveredAt: d.deliveredAt || undefined,
+    attempts: d.attempts.map((a) => withoutAbsent({
+      attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url || undefined, statusCode: a.statusCode,
+      error: a.error || undefined, durationMs: a.durationMs, outcome: a.outcome,
+    })),
+  });
+}
+
+/**
+ * The sandbox test webhook (the reference's path and answer), and what the reference leaves to us:
+ * the public key webhooks are verified with, and the read-only delivery log.
+ */
+export function webhookRoutes(peers: PeerClients): Router {
+  const router = Router();
+  router.post('/sandbox/webhooks/test', async (_req, res) => {
+    const sent = await peers.webhooks.sendTestWebhook({}, callContext(res));
+    res.status(200).json({ url: sent.url, response_status: sent.responseStatus, response_body: sent.responseBody });
+  });
+  router.get('/webhooks/public-key', async (_req, res) => {
+    const key = await peers.webhooks.getWebhookPublicKey({}, callContext(res));
+    res.status(200).json({ algorithm: key.algorithm, signatureHeader: key.signatureHeader, publicKeyPem: key.publicKeyPem, publicKeyHex: key.publicKeyHex });
+  });
+  router.get('/webhooks/deliveries', async (req, res) => {
+    const read = new RestRequestReader(req);
+    const query = { limit: read.limit(), cursor: read.query('cursor') ?? '', status: read.query('status') ?? '', type: read.query('type') ?? '' };
+    read.done();
+    const page = await peers.webhooks.listWebhookDeliveries(query, callContext(res));
+    res.status(200).json(listJson({ ...page, nextCursor: page.nextCursor || undefined }, page.deliveries, toWebhookDeliveryJson));
+  });
+  router.get('/webhooks/deliveries/:webhookId', async (req, res) => {
+    const read = new RestRequestReader(req);
+    const id = read.pathId('webhookId', 'Webhook');
+    read.done();
+    const { delivery } = await peers.webhooks.getWebhookDelivery({ id }, callContext(res));
+    res.status(200).json(toWebhookDeliveryJson(delivery!));
+  });
+  return router;
+}

@@ -1,0 +1,61 @@
+import { ConfigError, readConfig, setting } from '../../lib/config';
+import { CURRENCY_CODES } from './domain/currencies';
+import type { EndUserTermsCatalogue } from './domain/end-user-terms';
+
+const SCHEMA = {
+  /** Currencies a new platform supports (comma-separated); customer internal accounts open in these. */
+  ACCOUNTS_PLATFORM_CURRENCIES: setting.string('USD,EUR,MXN,BRL,INR,USDC,BTC'),
+  /** Domain of generated customer UMA addresses. */
+  ACCOUNTS_UMA_DOMAIN: setting.string('uma.sandbox.local'),
+  /** Currency of customers' EMBEDDED_WALLET accounts. */
+  ACCOUNTS_EMBEDDED_WALLET_CURRENCY: setting.string('USD'),
+  /** The current End User Terms version and where it is published. */
+  ACCOUNTS_END_USER_TERMS_VERSION: setting.string('V1'),
+  ACCOUNTS_END_USER_TERMS_URL: setting.optionalUrl('https:', 'http:'),
+  /** Earlier versions a consent may still name (comma-separated); quotes need the current one. */
+  ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS: setting.string(''),
+  /** Pause between repair sweeps; 0 runs only the start-up sweep. */
+  ACCOUNTS_REPAIR_INTERVAL_MS: setting.int(5000, 0, 3_600_000),
+  /** Work younger than this is left to the request still doing it. */
+  ACCOUNTS_REPAIR_GRACE_MS: setting.int(10_000, 0, 3_600_000),
+  /** Sandbox: hosted liveness and non-EVM wallet signatures are simulated. */
+  ACCOUNTS_SANDBOX: setting.bool(true),
+  ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
+  ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
+  /** Sandbox: how long the simulated hosted liveness check takes. */
+  ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
+};
+
+function currencyList(value: string): string[] {
+  const codes = [...new Set(value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))];
+  const unknown = codes.filter((c) => !CURRENCY_CODES.includes(c));
+  if (!codes.length || unknown.length) {
+    throw new ConfigError('ACCOUNTS_PLATFORM_CURRENCIES', `must list currencies among ${CURRENCY_CODES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+  }
+  return codes;
+}
+
+function termsOf(version: string, url: string | undefined, previous: string): EndUserTermsCatalogue {
+  const versions = [version, ...previous.split(',').map((v) => v.trim()).filter((v) => v && v !== version)];
+  if (versions.some((v) => !/^[A-Za-z0-9._-]{1,64}$/.test(v))) {
+    throw new ConfigError('ACCOUNTS_END_USER_TERMS_VERSION', 'and ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS must be versions of letters, digits, . _ -');
+  }
+  return { version, url: url ?? `https://grid.sandbox.local/legal/end-user-terms/${version}`, knownVersions: versions };
+}
+
+/** The accounts service's settings from the environment, validated at start. */
+export function readAccountsConfig(env: NodeJS.ProcessEnv) {
+  const c = readConfig(SCHEMA, env);
+  const walletCurrency = c.ACCOUNTS_EMBEDDED_WALLET_CURRENCY.toUpperCase();
+  if (!CURRENCY_CODES.includes(walletCurrency)) throw new ConfigError('ACCOUNTS_EMBEDDED_WALLET_CURRENCY', `must be one of ${CURRENCY_CODES.join(', ')}`);
+  return {
+    platformDefaults: { supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: c.ACCOUNTS_UMA_DOMAIN, walletCurrency },
+    terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
+    repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
+    ownership: {
+      sandbox: c.ACCOUNTS_SANDBOX,
+      challengeTtlMs: c.ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS,
+      liveness: { baseUrl: c.ACCOUNTS_LIVENESS_URL ?? 'https://liveness.sandbox.local', delayMs: c.ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS },
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { AppError } from '../../../lib/errors';
+import { platformConfigId } from '../domain/name-based-id';
+import {
+  applyConfigChanges, changedConfigFields, type PlatformConfigChanges, type PlatformCurrencyConfig, type PlatformSettings,
+} from '../domain/platform-config';
+import { validatePlatformConfigUpdate } from '../domain/platform-config-validation';
+import { holdingAccountSteps } from '../domain/provisioning-plan';
+import { platformConfigUpdated } from './account-events';
+import type { AccountProvisioning } from './account-provisioning';
+import type { AccountsStore, Platform } from './accounts-store';
+import { settingsOfPlatform } from './platforms';
+
+/** The REST PlatformConfig (plus `limits`). */
+export interface PlatformConfigView extends Omit<PlatformSettings, 'currencyConfigs'> {
+  id: string;
+  umaDomain?: string;
+  supportedCurrencies: PlatformCurrencyConfig[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PlatformConfigs {
+  get(platformId: string): Promise<PlatformConfigView>;
+  update(platformId: string, body: unknown): Promise<PlatformConfigView>;
+}
+
+/** Concurrent PATCHes re-apply their own changes on the winner's result this many times. */
+const ATTEMPTS = 3;
+
+export function platformConfigView(platform: Platform): PlatformConfigView {
+  const { currencyConfigs, ...settings } = settingsOfPlatform(platform);
+  return {
+    id: platformConfigId(platform.id), umaDomain: platform.umaDomain, ...settings, supportedCurrencies: currencyConfigs,
+    createdAt: platform.createdAt, updatedAt: platform.updatedAt,
+  };
+}
+
+export function createPlatformConfigs(deps: { store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date }): PlatformConfigs {
+  const { store } = deps;
+  const find = async (platformId: string) => {
+    const platform = await store.platforms.find(platformId);
+    if (!platform) throw AppError.notFound('Platform');
+    return platform;
+  };
+
+  /** The platform after `changes`, with the platform accounts its new currencies need. */
+  const changed = (platform: Platform, changes: PlatformConfigChanges, now: string) => {
+    const settings = applyConfigChanges(settingsOfPlatform(platform), changes);
+    const currencies = settings.currencyConfigs.map((c) => c.currencyCode);
+    const added = currencies.filter((c) => !platform.supportedCurrencies.includes(c));
+    const next: Platform = {
+      ...platform, settings, supportedCurrencies: currencies, updatedAt: now, configRevision: (platform.configRevision ?? 0) + 1,
+      ...(changes.umaDomain !== undefined ? { umaDomain: changes.umaDomain } : {}),
+    };
+    return { next, steps: holdingAccountSteps(platform.id, added, now) };
+  };
+
+  return {
+    async get(platformId) {
+      return platformConfigView(await find(platformId));
+    },
+    async update(platformId, body) {
+      const changes = validatePlatformConfigUpdate(body);
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const now = deps.clock().toISOString();
+        const { next, steps } = changed(await find(platformId), changes, now);
+        const event = platformConfigUpdated(deps.newEvent, platformId, changedConfigFields(changes));
+        if (await store.platforms.replaceConfig(next, [event], steps)) {
+          await deps.provisioning.completePlatform(next, steps);
+          return platformConfigView(next);
+        }
+      }
+      throw new AppError('CONFLICT', 'The platform configuration was changed concurrently; retry');
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { WalletAuthServiceService } from '../../../gen/auth/v1/wallet_auth';
+import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { AppError } from '../../../lib/errors';
+import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
+import { silentLogger } from '../../../lib/log';
+
+type ProvisionWalletRequest = Parameters<typeof WalletAuthServiceService.provisionWallet.requestSerialize>[0];
+
+function onlyThese<D extends object>(definition: D, implemented: Partial<UnaryHandlers<D>>): UnaryHandlers<D> {
+  const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };
+  return { ...Object.fromEntries(Object.keys(definition).map((m) => [m, notImplemented])), ...implemented } as UnaryHandlers<D>;
+}
+
+/** The auth service's ProvisionWallet: records calls; `failing` makes it answer UNAVAILABLE. */
+export function createFakeWalletAuth() {
+  const state = { calls: [] as ProvisionWalletRequest[], provisioned: new Set<string>(), failing: false };
+  const binding = bindService(WalletAuthServiceService, onlyThese(WalletAuthServiceService, {
+    async provisionWallet(req) {
+      state.calls.push(req);
+      if (state.failing) throw new AppError('UNAVAILABLE', 'wallet provider down');
+      const created = !state.provisioned.has(req.accountId);
+      state.provisioned.add(req.accountId);
+      return { created };
+    },
+  }));
+  return Object.assign(state, { binding });
+}
+
+/** LedgerService.GetBalances over a settable map; unknown accounts answer 0 with no currency. */
+export function createFakeLedger() {
+  const state = { balances: new Map<string, { available: number; total: number; currency: string }>(), calls: [] as string[][] };
+  const binding = bindService(LedgerServiceService, {
+    async getBalances(req) {
+      state.calls.push(req.accountIds);
+      return { balances: req.accountIds.map((id) => ({ accountId: id, currency: '', available: 0, total: 0, ...state.balances.get(id) })) };
+    },
+  });
+  return Object.assign(state, { binding });
+}
+
+/**
+ * One bare gRPC server (no health or reflection: quicker to start) for the peers the accounts
+ * service calls; without `ledger` it does not serve LedgerService, as an older deployment would.
+ */
+export async function startFakePeers(options: { token: string; ledger: boolean }) {
+  const walletAuth = createFakeWalletAuth();
+  const ledger = createFakeLedger();
+  const server = new Server();
+  const runtime = { logger: silentLogger, internalToken: options.token, inFlight: { started() {}, finished() {} } };
+  for (const bind of options.ledger ? [walletAuth.binding, ledger.binding] : [walletAuth.binding]) {
+    const { definition, implementation } = bind(runtime);
+    server.addService(definition, implementation);
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  return { walletAuth, ledger, address: `127.0.0.1:${port}`, stop: async () => void server.forceShutdown() };
+}

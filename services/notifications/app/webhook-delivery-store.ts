@@ -1,0 +1,38 @@
+import type { DeliveryAttempt, DeliveryStatus, NextState, WebhookDelivery } from '../domain/webhook-delivery';
+
+export interface DeliveryClaim {
+  claimId: string;
+  /** Epoch ms after which the claim lapses and another worker may take the delivery. */
+  until: number;
+}
+
+export interface DeliveryPageQuery {
+  limit: number;
+  /** Newest first: the page starts after this record. */
+  after?: { createdAt: string; id: string };
+  status?: DeliveryStatus;
+  type?: string;
+}
+
+export interface DeliveryPage {
+  items: WebhookDelivery[];
+  hasMore: boolean;
+  totalCount: number;
+}
+
+/** The storage the webhook use cases own; store/ implements it. */
+export interface WebhookDeliveryStore {
+  /** Creates indexes. */
+  prepare(): Promise<void>;
+  /** False when a delivery with this id exists already (the event was seen before). */
+  insert(delivery: WebhookDelivery & { claimId?: string }): Promise<boolean>;
+  /**
+   * In one conditional write: the most overdue delivery that is PENDING and due, or DELIVERING with
+   * a lapsed claim, becomes DELIVERING under `claim` with its attempt count raised by one.
+   */
+  claimDue(now: number, claim: DeliveryClaim): Promise<WebhookDelivery | null>;
+  /** Appends the attempt and moves to `next`, only while `claimId` still holds; false when the claim was lost. */
+  finishAttempt(id: string, claimId: string, attempt: DeliveryAttempt, next: NextState): Promise<boolean>;
+  get(platformId: string, id: string): Promise<WebhookDelivery | null>;
+  list(platformId: string, query: DeliveryPageQuery): Promise<DeliveryPage>;
+}

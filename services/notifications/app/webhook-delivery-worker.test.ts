@@ -1,0 +1,109 @@
+import { silentLogger } from '../../../lib/log';
+import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
+import type { DeliveryAttempt } from '../domain/webhook-delivery';
+import { createWebhookDeliveryDocumentStore } from '../store/webhook-delivery-document-store';
+import type { AttemptResult } from './deliver-webhook';
+import { createRecordWebhookNotification } from './record-webhook-notification';
+import { createWebhookDeliveryWorker } from './webhook-delivery-worker';
+
+const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
+const policy = { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 4 };
+
+function event(n: number) {
+  return {
+    id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, type: 'CUSTOMER.CREATED', version: 1,
+    occurredAt: new Date().toISOString(), platformId: PLATFORM, aggregateId: `Customer:${n}`, data: { n },
+  };
+}
+
+function setup(answer: () => Promise<Pick<DeliveryAttempt, 'outcome' | 'statusCode'>>) {
+  const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
+  const sent: string[] = [];
+  const deliver = async (d: { id: string }, attempt: number): Promise<AttemptResult> => {
+    sent.push(`${d.id}#${attempt}`);
+    const result = await answer();
+    return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, ...result } };
+  };
+  const worker = (concurrency = 1) => createWebhookDeliveryWorker({
+    deliveries, deliver, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency, logger: silentLogger, random: () => 0,
+  });
+  const record = createRecordWebhookNotification({ deliveries, maxAttempts: policy.maxAttempts, logger: silentLogger });
+  return { deliveries, sent, worker, record };
+}
+
+async function until(condition: () => Promise<boolean>, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const statuses = async (s: ReturnType<typeof setup>) => (await s.deliveries.list(PLATFORM, { limit: 100 })).items.map((d) => d.status);
+
+test('two workers with several lanes each never send the same attempt twice', async () => {
+  const s = setup(async () => {
+    await new Promise((r) => setTimeout(r, Math.random() * 3));
+    return { outcome: 'ACKNOWLEDGED', statusCode: 200 };
+  });
+  for (let n = 0; n < 60; n++) await s.record(event(n));
+  const a = s.worker(4);
+  const b = s.worker(4);
+  a.start();
+  b.start();
+  await until(async () => (await statuses(s)).every((status) => status === 'DELIVERED'));
+  await Promise.all([a.stop(), b.stop()]);
+  expect(s.sent).toHaveLength(60);
+  expect(new Set(s.sent).size).toBe(60);
+});
+
+test('a redelivered event is recorded once', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  await s.record(event(1));
+  await s.record(event(1));
+  expect((await s.deliveries.list(PLATFORM, { limit: 10 })).totalCount).toBe(1);
+});
+
+test('failures are retried and logged attempt by attempt until acknowledged', async () => {
+  let calls = 0;
+  const s = setup(async () => (++calls <= 2 ? { outcome: 'REJECTED', statusCode: 503 } : { outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  await s.record(event(1));
+  const w = s.worker();
+  while (await w.deliverOne());
+  const [delivery] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
+  expect(delivery.status).toBe('DELIVERED');
+  expect(delivery.attempts.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 503, 'REJECTED'], [2, 503, 'REJECTED'], [3, 200, 'ACKNOWLEDGED']]);
+});
+
+test('after the last attempt fails the delivery is FAILED and no longer claimed', async () => {
+  const s = setup(async () => ({ outcome: 'UNREACHABLE' }));
+  await s.record(event(1));
+  const w = s.worker();
+  while (await w.deliverOne());
+  const [delivery] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
+  expect(delivery.status).toBe('FAILED');
+  expect(delivery.attemptCount).toBe(policy.maxAttempts);
+  expect(s.sent).toHaveLength(policy.maxAttempts);
+});
+
+test('a lapsed claim is taken over; the first claimant can no longer record its attempt', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  await s.record(event(1));
+  const now = Date.now();
+  const first = await s.deliveries.claimDue(now, { claimId: 'first', until: now + 1_000 });
+  expect(first!.status).toBe('DELIVERING');
+  expect(await s.deliveries.claimDue(now + 500, { claimId: 'early', until: now + 5_000 })).toBeNull();
+  const second = await s.deliveries.claimDue(now + 1_000, { claimId: 'second', until: now + 5_000 });
+  expect(second!.attemptCount).toBe(2);
+  const attempt: DeliveryAttempt = { attempt: 1, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 };
+  expect(await s.deliveries.finishAttempt(first!.id, 'first', attempt, { status: 'DELIVERED' })).toBe(false);
+  expect(await s.deliveries.finishAttempt(first!.id, 'second', { ...attempt, attempt: 2 }, { status: 'DELIVERED' })).toBe(true);
+  expect((await s.deliveries.get(PLATFORM, first!.id))!.attempts.map((a) => a.attempt)).toEqual([2]);
+});
+
+test("another platform's delivery is not found", async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  await s.record(event(1));
+  const [delivery] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
+  expect(await s.deliveries.get('Platform:00000000-0000-4000-8000-000000000009', delivery.id)).toBeNull();
+});

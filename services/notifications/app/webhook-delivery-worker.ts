@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../../lib/log';
+import type { RetryPolicy } from '../domain/retry-schedule';
+import { stateAfterAttempt } from '../domain/webhook-delivery';
+import type { DeliverWebhook } from './deliver-webhook';
+import type { WebhookDeliveryStore } from './webhook-delivery-store';
+
+export interface WebhookDeliveryWorkerOptions {
+  deliveries: WebhookDeliveryStore;
+  deliver: DeliverWebhook['deliver'];
+  policy: RetryPolicy;
+  /** How long a claim holds; must outlast the slowest attempt (endpoint lookup plus timeout). */
+  claimMs: number;
+  pollIntervalMs: number;
+  /** Attempts in flight at once in this process. */
+  concurrency: number;
+  logger: Logger;
+  clock?: () => Date;
+  random?: () => number;
+}
+
+export interface WebhookDeliveryWorker {
+  start(): void;
+  /** Lets in-flight attempts finish. */
+  stop(): Promise<void>;
+  /** Looks for due deliveries now instead of at the next poll (a notification was just recorded). */
+  nudge(): void;
+  /** Claims and attempts one due delivery; false when none is due. */
+  deliverOne(): Promise<boolean>;
+}
+
+/**
+ * Lanes that each claim one due delivery at a time. The claim is the store's conditional write,
+ * so workers in any number of processes never send the same attempt.
+ */
+export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOptions): WebhookDeliveryWorker {
+  const { deliveries, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  let running = false;
+  let lanes: Promise<void>[] = [];
+  const sleepers = new Set<() => void>();
+
+  const deliverOne = async (): Promise<boolean> => {
+    const claimId = randomUUID();
+    const now = clock().getTime();
+    const claimed = await deliveries.claimDue(now, { claimId, until: now + options.claimMs });
+    if (!claimed) return false;
+    const { attempt } = await options.deliver(claimed, claimed.attemptCount);
+    const next = stateAfterAttempt(claimed, attempt.outcome, clock(), options.policy, options.random);
+    const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
+    const fields = { webhookId: claimed.id, type: claimed.type, attempt: attempt.attempt, outcome: attempt.outcome, statusCode: attempt.statusCode, status: next.status };
+    if (!kept) logger.warn('webhook delivery claim lapsed before the attempt was recorded', fields);
+    else if (next.status === 'FAILED') logger.warn('webhook delivery gave up', fields);
+    else logger.debug('webhook delivery attempted', fields);
+    return true;
+  };
+
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, options.pollIntervalMs);
+      timer.unref();
+      sleepers.add(wake);
+    });
+
+  const lane = async () => {
+    while (running) {
+      let found = false;
+      try {
+        found = await deliverOne();
+      } catch (err) {
+        logger.error('webhook delivery worker failed; will poll again', { err });
+      }
+      if (!found && running) await pause();
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      lanes = Array.from({ length: options.concurrency }, lane);
+    },
+    async stop() {
+      running = false;
+      for (const wake of [...sleepers]) wake();
+      await Promise.all(lanes);
+      lanes = [];
+    },
+    nudge() {
+      for (const wake of [...sleepers]) wake();
+    },
+    deliverOne,
+  };
+}

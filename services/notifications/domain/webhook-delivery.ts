@@ -1,0 +1,64 @@
+import { nextAttemptAt, type RetryPolicy } from './retry-schedule';
+import type { WebhookNotification } from './webhook-envelope';
+
+/**
+ * PENDING (due at `dueAt`) → DELIVERING (claimed by one worker until `dueAt`) → DELIVERED, back
+ * to PENDING for a retry, FAILED once the attempts are spent, or SKIPPED when the platform has
+ * no endpoint. A DELIVERING record whose claim expired (its worker died) is due again.
+ */
+export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'DELIVERED' | 'FAILED' | 'SKIPPED';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERING', 'DELIVERED', 'FAILED', 'SKIPPED'];
+
+/** How one attempt went: acknowledged (2xx, or 409 = the receiver has this id already), or why not. */
+export type AttemptOutcome = 'ACKNOWLEDGED' | 'REJECTED' | 'UNREACHABLE' | 'NO_ENDPOINT';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  attemptedAt: string;
+  url?: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  outcome: AttemptOutcome;
+}
+
+export interface WebhookDelivery extends WebhookNotification {
+  status: DeliveryStatus;
+  createdAt: string;
+  /** Epoch ms: when a PENDING record is due, or when a DELIVERING claim expires. */
+  dueAt: number;
+  attemptCount: number;
+  maxAttempts: number;
+  attempts: DeliveryAttempt[];
+  deliveredAt?: string;
+}
+
+/** Stored before any attempt, so a crash loses nothing. */
+export function newDelivery(notification: WebhookNotification, now: Date, maxAttempts: number): WebhookDelivery {
+  return { ...notification, status: 'PENDING', createdAt: now.toISOString(), dueAt: now.getTime(), attemptCount: 0, maxAttempts, attempts: [] };
+}
+
+/** A receiver answering 409 says it processed this id already (the reference's duplicate answer). */
+export function isAcknowledged(statusCode: number): boolean {
+  return (statusCode >= 200 && statusCode < 300) || statusCode === 409;
+}
+
+export interface NextState {
+  status: Exclude<DeliveryStatus, 'DELIVERING'>;
+  dueAt?: number;
+  deliveredAt?: string;
+}
+
+/** The state after attempt number `attemptCount` ended with `outcome`. */
+export function stateAfterAttempt(
+  delivery: Pick<WebhookDelivery, 'attemptCount' | 'maxAttempts'>,
+  outcome: AttemptOutcome,
+  now: Date,
+  policy: RetryPolicy,
+  random?: () => number,
+): NextState {
+  if (outcome === 'ACKNOWLEDGED') return { status: 'DELIVERED', deliveredAt: now.toISOString() };
+  if (outcome === 'NO_ENDPOINT') return { status: 'SKIPPED' };
+  const due = nextAttemptAt(delivery.attemptCount, now.getTime(), { ...policy, maxAttempts: delivery.maxAttempts }, random);
+  return due === undefined ? { status: 'FAILED' } : { status: 'PENDING', dueAt: due };
+}

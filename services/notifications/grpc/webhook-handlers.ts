@@ -1,0 +1,49 @@
+import { WebhookServiceService, type WebhookDelivery as WebhookDeliveryMessage } from '../../../gen/notifications/v1/webhooks';
+import { requirePlatform } from '../../../lib/grpc/call-context';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { TestWebhookResult } from '../app/send-test-webhook';
+import type { WebhookDeliveryLog } from '../app/webhook-delivery-log';
+import type { WebhookDelivery } from '../domain/webhook-delivery';
+import { WEBHOOK_SIGNATURE_ALGORITHM, WEBHOOK_SIGNATURE_HEADER } from '../domain/webhook-signature';
+
+export interface WebhookUseCases {
+  publicKey: { pem: string; hex: string };
+  sendTestWebhook: (platformId: string) => Promise<TestWebhookResult>;
+  deliveryLog: WebhookDeliveryLog;
+}
+
+export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
+  return {
+    id: d.id,
+    type: d.type,
+    status: d.status,
+    attemptCount: d.attemptCount,
+    maxAttempts: d.maxAttempts,
+    createdAt: d.createdAt,
+    nextAttemptAt: d.status === 'PENDING' ? new Date(d.dueAt).toISOString() : '',
+    deliveredAt: d.deliveredAt ?? '',
+    attempts: d.attempts.map((a) => ({
+      attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url ?? '', statusCode: a.statusCode,
+      error: a.error ?? '', durationMs: a.durationMs, outcome: a.outcome,
+    })),
+  };
+}
+
+/** Decode, call one use case with the caller's platform, encode. */
+export function bindWebhookService(uc: WebhookUseCases) {
+  return bindService(WebhookServiceService, {
+    async getWebhookPublicKey() {
+      return { algorithm: WEBHOOK_SIGNATURE_ALGORITHM, signatureHeader: WEBHOOK_SIGNATURE_HEADER, publicKeyPem: uc.publicKey.pem, publicKeyHex: uc.publicKey.hex };
+    },
+    async sendTestWebhook(_req, ctx) {
+      return uc.sendTestWebhook(requirePlatform(ctx));
+    },
+    async listWebhookDeliveries(req, ctx) {
+      const page = await uc.deliveryLog.list(requirePlatform(ctx), req);
+      return { deliveries: page.items.map(deliveryMessage), hasMore: page.hasMore, nextCursor: page.nextCursor ?? '', totalCount: page.totalCount };
+    },
+    async getWebhookDelivery(req, ctx) {
+      return { delivery: deliveryMessage(await uc.deliveryLog.get(requirePlatform(ctx), req.id)) };
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { createInProcessEventBus } from '../../lib/bus/in-process-event-bus';
+import { newEvent } from '../../lib/bus/outbox';
+import type { EventBus } from '../../lib/bus/event-bus';
+import { silentLogger } from '../../lib/log';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { createEmbeddedDocumentStore } from '../../lib/store/embedded-document-store';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test/fixtures/webhook-receiver';
+import { createWebhookNotifications, WEBHOOK_SOURCE_TOPICS } from './webhook-notifications';
+
+const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
+const OTHER = 'Platform:00000000-0000-4000-8000-000000000002';
+const env = { WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '50', WEBHOOK_POLL_INTERVAL_MS: '20' };
+
+let bus: EventBus;
+let receiver: WebhookReceiver;
+let webhooks: ReturnType<typeof createWebhookNotifications>;
+
+beforeEach(async () => {
+  bus = createInProcessEventBus({ logger: silentLogger });
+  const endpoints = new Map<string, string>();
+  webhooks = createWebhookNotifications(
+    { store: createEmbeddedDocumentStore(), bus, logger: silentLogger, peers: {} as PeerClients, env },
+    { endpointOf: async (platformId) => endpoints.get(platformId) },
+  );
+  await webhooks.start();
+  receiver = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem });
+  endpoints.set(PLATFORM, receiver.url);
+});
+afterEach(async () => {
+  await webhooks.stop();
+  await bus.close();
+  await receiver.close();
+});
+
+test('every topic is consumed; each event reaches its platform once, signed, as {id, type, timestamp, data}', async () => {
+  const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({ topic, event: newEvent(`KIND_${i}.HAPPENED`, 1, PLATFORM, `Agg:${i}`, { n: i }) }));
+  for (const { topic, event } of events) await bus.publish(topic, [event]);
+  await receiver.waitFor(() => receiver.accepted.length === events.length);
+  expect(receiver.accepted.map((w) => w.type).sort()).toEqual(events.map(({ event }) => event.type).sort());
+  for (const w of receiver.accepted) {
+    expect(w.id).toMatch(/^Webhook:[0-9a-f-]{36}$/);
+    expect(Object.keys(w)).toEqual(['id', 'type', 'timestamp', 'data']);
+  }
+  expect(receiver.refused).toBe(0);
+});
+
+test('the same event delivered again (the bus is at-least-once) is not notified again', async () => {
+  const event = newEvent('OUTGOING_PAYMENT.COMPLETED', 1, PLATFORM, 'Transaction:1', { id: 'Transaction:1' });
+  await bus.publish('payments.events.v1', [event]);
+  await bus.publish('payments.events.v1', [event]);
+  await receiver.waitFor(() => receiver.accepted.length === 1);
+  await bus.publish('payments.events.v1', [event]);
+  const marker = newEvent('MARKER.DONE', 1, PLATFORM, 'Transaction:1', {});
+  await bus.publish('payments.events.v1', [marker]); // same aggregate: handled after the duplicates
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'MARKER.DONE'));
+  expect(receiver.arrivals.filter((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED')).toHaveLength(1);
+});
+
+test('a receiver that fails, then recovers, gets every event exactly once', async () => {
+  receiver.setFailures(7, 503);
+  const events = Array.from({ length: 5 }, (_, i) => newEvent('CUSTOMER.CREATED', 1, PLATFORM, `Customer:${i}`, { i }));
+  await bus.publish('accounts.events.v1', events);
+  await receiver.waitFor(() => receiver.accepted.length === events.length);
+  expect(receiver.accepted.map((w) => w.data.i).sort()).toEqual([0, 1, 2, 3, 4]);
+  expect(receiver.arrivals.length).toBe(events.length + 7);
+  for (const w of receiver.accepted) expect(receiver.arrivalsOf(w.id)).toBe(1);
+});
+
+test('events of a platform without an endpoint are skipped, not sent elsewhere', async () => {
+  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.CREATED', 1, OTHER, 'Customer:x', { to: 'other' })]);
+  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.CREATED', 1, PLATFORM, 'Customer:y', { to: 'platform' })]);
+  await receiver.waitFor(() => receiver.accepted.length === 1);
+  expect(receiver.accepted[0].data).toEqual({ to: 'platform' });
+  expect(receiver.arrivals).toHaveLength(1);
+});

@@ -1,0 +1,70 @@
+import { createIdempotentHandler } from '../../lib/bus/inbox';
+import type { Subscription } from '../../lib/bus/event-bus';
+import type { ServiceEnvironment } from '../../lib/runtime/service-module';
+import { createWebhookHttpSender } from './adapters/webhook-http-sender';
+import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
+import { createDeliverWebhook } from './app/deliver-webhook';
+import { createRecordWebhookNotification } from './app/record-webhook-notification';
+import { createSendTestWebhook } from './app/send-test-webhook';
+import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
+import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
+import type { WebhookEndpointDirectory } from './app/webhook-endpoint-directory';
+import { signWebhookBody } from './domain/webhook-signature';
+import { bindWebhookService } from './grpc/webhook-handlers';
+import { createWebhookDeliveryDocumentStore } from './store/webhook-delivery-document-store';
+import { readWebhookSettings } from './webhook-settings';
+
+/** Every topic whose events become webhooks. */
+export const WEBHOOK_SOURCE_TOPICS = ['accounts.events.v1', 'auth.events.v1', 'payments.events.v1'] as const;
+export const WEBHOOK_CONSUMER_GROUP = 'notifications-webhooks';
+
+/** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
+export function createWebhookNotifications(environment: ServiceEnvironment, directory: WebhookEndpointDirectory) {
+  const { store, bus, env } = environment;
+  const logger = environment.logger.child({ component: 'webhooks' });
+  const settings = readWebhookSettings(env);
+  const key = loadWebhookSigningKey(settings.WEBHOOK_SIGNING_PRIVATE_KEY);
+  const deliveries = createWebhookDeliveryDocumentStore(store);
+  const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
+  const { deliver, deliverTo } = createDeliverWebhook({
+    directory, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
+    timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
+  });
+  const worker = createWebhookDeliveryWorker({
+    deliveries, deliver, policy, logger,
+    claimMs: 2 * settings.WEBHOOK_TIMEOUT_MS + 30_000,
+    pollIntervalMs: settings.WEBHOOK_POLL_INTERVAL_MS,
+    concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
+  });
+  const handler = createIdempotentHandler({
+    collection: store.collection('webhook_inbox'),
+    group: WEBHOOK_CONSUMER_GROUP,
+    handler: createRecordWebhookNotification({ deliveries, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() }),
+  });
+  const subscriptions: Subscription[] = [];
+
+  return {
+    publicKeyPem: key.publicKeyPem,
+    binding: bindWebhookService({
+      publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
+      sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
+      deliveryLog: createWebhookDeliveryLog({ deliveries }),
+    }),
+    async start() {
+      await deliveries.prepare();
+      if (key.generated) {
+        logger.warn(`${SIGNING_KEY_VARIABLE} is unset: webhooks are signed with a key generated for this process`, { publicKeyPem: key.publicKeyPem });
+      }
+      // A group per topic: Kafka's assignors expect every member of a group to subscribe to the same topics.
+      // From the beginning for a new group: events published before this service first ran still become webhooks.
+      for (const topic of WEBHOOK_SOURCE_TOPICS) {
+        subscriptions.push(await bus.subscribe({ topic, group: `${WEBHOOK_CONSUMER_GROUP}.${topic}`, handler, fromBeginning: true }));
+      }
+      worker.start();
+    },
+    async stop() {
+      await Promise.all(subscriptions.splice(0).map((s) => s.close()));
+      await worker.stop();
+    },
+  };
+}

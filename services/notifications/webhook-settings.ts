@@ -1,0 +1,23 @@
+import { readConfig, setting, type ConfigOf } from '../../lib/config';
+import { DEFAULT_RETRY_POLICY } from './domain/retry-schedule';
+
+const HOUR = 3_600_000;
+
+/** Environment of webhook delivery; every variable is optional. */
+export const WEBHOOK_SETTINGS = {
+  /** P-256 private key, PEM or 32 bytes of hex; generated at start when unset (sandbox only). */
+  WEBHOOK_SIGNING_PRIVATE_KEY: setting.optionalString(),
+  WEBHOOK_RETRY_BASE_MS: setting.int(DEFAULT_RETRY_POLICY.baseDelayMs, 1, 24 * HOUR),
+  WEBHOOK_RETRY_MAX_DELAY_MS: setting.int(DEFAULT_RETRY_POLICY.maxDelayMs, 1, 48 * HOUR),
+  WEBHOOK_MAX_ATTEMPTS: setting.int(DEFAULT_RETRY_POLICY.maxAttempts, 1, 100),
+  WEBHOOK_TIMEOUT_MS: setting.int(10_000, 100, 60_000),
+  WEBHOOK_POLL_INTERVAL_MS: setting.int(1_000, 10, 60_000),
+  /** Attempts in flight per process; 0 runs no worker here (another replica delivers). */
+  WEBHOOK_DELIVERY_CONCURRENCY: setting.int(4, 0, 64),
+};
+
+export type WebhookSettings = ConfigOf<typeof WEBHOOK_SETTINGS>;
+
+export function readWebhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  return readConfig(WEBHOOK_SETTINGS, env);
+}

@@ -1,0 +1,31 @@
+import { AppError } from '../../../lib/errors';
+import type { PeerClients } from '../../../lib/runtime/peer-clients';
+import { NO_SETTINGS, type PaymentSettingsSource } from '../app/payment-settings';
+
+/** Fee configs and limits from the platform configuration the accounts service keeps (PATCH /config). */
+export function createPlatformConfigSettings(peers: Pick<PeerClients, 'accounts'>): PaymentSettingsSource {
+  return {
+    async get(caller) {
+      let config;
+      try {
+        ({ config } = await peers.accounts.getPlatformConfig({}, caller));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return NO_SETTINGS;
+        throw err;
+      }
+      if (!config) return NO_SETTINGS;
+      return {
+        feeConfigs: config.feeConfigs.filter((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION').map((f) => ({
+          feeType: 'CROSS_CURRENCY_TRANSACTION' as const, sourceCurrency: f.sourceCurrency, variableFeeBps: f.variableFeeBps,
+          fixedFee: { amount: f.fixedFee?.amount ?? 0, currency: f.fixedFee?.currency ?? f.sourceCurrency },
+        })),
+        limits: config.limits.map((l) => ({
+          currency: l.currency,
+          ...(l.receivingCurrency ? { receivingCurrency: l.receivingCurrency } : {}),
+          ...(l.maxSingleTransaction !== undefined ? { maxSingleTransaction: l.maxSingleTransaction } : {}),
+          ...(l.dailyVolume !== undefined ? { dailyVolume: l.dailyVolume } : {}),
+        })),
+      };
+    },
+  };
+}

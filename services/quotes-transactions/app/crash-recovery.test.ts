@@ -1,0 +1,65 @@
+import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
+import { BALANCES_COLLECTION } from '../store/ledger-document-store';
+import { createCrashingStore } from '../test-fixtures/crashing-store';
+import { asPlatform, eventually, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+
+let h: PaymentsHarness;
+let crashing: ReturnType<typeof createCrashingStore>;
+let usd: string;
+let payee: string;
+
+beforeAll(async () => {
+  crashing = createCrashingStore(createEmbeddedDocumentStore(), BALANCES_COLLECTION);
+  h = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '300' }, { store: crashing.store });
+  usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD' });
+  payee = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', accountInfo: mxnAccountInfo() });
+});
+afterAll(async () => { await h.stop(); });
+afterEach(() => crashing.recover());
+
+const balance = async (id: string) => (await h.ledger.getBalances({ accountIds: [id] }, asPlatform)).balances[0].available;
+const allZero = async () => Object.values(await h.balanceSums()).every((sum) => sum === 0);
+
+async function quote(amount: number) {
+  const { quote: q } = await h.quotes.createQuote({ body: {
+    source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
+  } }, asPlatform);
+  return q!;
+}
+
+test('a crash between the debit and its credit is rolled forward by the worker: the whole step, once', async () => {
+  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 50_000 } }, asPlatform);
+  const q = await quote(10_000);
+  crashing.crashAfter(1); // the debit lands; the credit to funds-in-transit does not
+  await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  crashing.recover();
+  expect(await balance(usd)).toBe(40_000);
+  expect(await allZero()).toBe(false);
+  const t = await eventually(async () => {
+    const { transaction } = await h.transactions.getTransaction({ transactionId: q.transactionId }, asPlatform);
+    return transaction!.status === 'COMPLETED' ? transaction : undefined;
+  });
+  expect(t!.sentAmount.amount).toBe(10_000);
+  expect(await balance(usd)).toBe(40_000);
+  expect(await allZero()).toBe(true);
+});
+
+test('a crash before the debit leaves nothing; if the funds are gone by recovery, the step is refused and the transaction fails', async () => {
+  const q = await quote(40_000);
+  crashing.crashAfter(0);
+  await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  crashing.recover();
+  expect(await balance(usd)).toBe(40_000);
+  // Meanwhile the money is spent elsewhere.
+  const other = await quote(40_000);
+  await h.quotes.executeQuote({ quoteId: other.id }, asPlatform);
+  const failed = await eventually(async () => {
+    const { transaction } = await h.transactions.getTransaction({ transactionId: q.transactionId }, asPlatform);
+    return transaction!.status === 'FAILED' ? transaction : undefined;
+  });
+  expect(failed).toMatchObject({ failureReason: 'QUOTE_EXECUTION_FAILED' });
+  expect(failed!.refund).toBeUndefined();
+  expect(await balance(usd)).toBe(0);
+  await eventually(async () => ((await allZero()) ? true : undefined));
+});

@@ -1,0 +1,139 @@
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import type { RateSource } from '../adapters/rate-source';
+import { findCurrency } from '../domain/currency-catalogue';
+import { platformFeeRule, serviceFeeRule } from '../domain/fees';
+import { paymentReference, sandboxFundingInstructions } from '../domain/funding-instructions';
+import { applicableLimits, assertWithinSingleTransactionLimits } from '../domain/limits';
+import type { Payment } from '../domain/payment';
+import { price } from '../domain/pricing';
+import { parseQuoteRequest, type QuoteRequest } from '../domain/quote-request';
+import { requestHash } from '../domain/request-hash';
+import { outcomeForAmount } from '../domain/sandbox-outcomes';
+import type { ExecuteQuote } from './execute-quote';
+import type { GetLookup } from './get-lookup';
+import type { Caller, PaymentAccounts } from './payment-accounts';
+import { paymentEvents } from './payment-events';
+import type { PaymentSettingsSource } from './payment-settings';
+import { IdempotencyKeyTaken, type PaymentStore } from './payment-store';
+import { assertVerifiedIfRequired, assertWithinOffer, checkedLookup, offerFor } from './quote-checks';
+import { requireCurrency, resolveParties, type Parties } from './quote-parties';
+import { sameRequestOrConflict } from './idempotency';
+
+export interface CreateQuoteDeps {
+  accounts: PaymentAccounts;
+  getLookup: GetLookup;
+  rates: RateSource;
+  settings: PaymentSettingsSource;
+  payments: PaymentStore;
+  newEvent: NewEvent;
+  clock: () => Date;
+  quoteValidityMs: number;
+  executeQuote: ExecuteQuote;
+  /** The payload an embedded-wallet source signs to execute, bound to the quote. */
+  walletChallenge?: (caller: Caller, quoteId: string, sourceAccountId: string) => Promise<{ payloadToSign: string; requestId: string }>;
+}
+
+export interface CreateQuoteCommand {
+  caller: Caller;
+  body: unknown;
+  idempotencyKey?: string;
+}
+
+/**
+ * Prices a payment and stores it as a quote: a PENDING transaction that executing moves on.
+ * Checks, in order: the body, both ends (SELF_PAYMENT), the lookup and its offer, currencies,
+ * the price (INVALID_AMOUNT), the offer's bounds (AMOUNT_OUT_OF_RANGE), the single-transaction
+ * limit, ownership verification of the destination.
+ */
+export function createCreateQuote(deps: CreateQuoteDeps) {
+  async function priced(caller: Caller, request: QuoteRequest, parties: Parties, now: Date) {
+    const lookup = request.lookupId ? await checkedLookup(deps.getLookup, caller, request.lookupId, parties.destination, now) : undefined;
+    const receivingCode = parties.destination.currency || lookup?.offers[0]?.currency.code || '';
+    requireCurrency(parties.source.currency, 'Sending currency');
+    requireCurrency(receivingCode, 'Receiving currency');
+    const offer = lookup && offerFor(lookup, receivingCode);
+    const sending = findCurrency(parties.source.currency)!;
+    const receiving = findCurrency(receivingCode)!;
+    const crossCurrency = sending.code !== receiving.code;
+    const settings = await deps.settings.get(caller);
+    const result = price({
+      lockedSide: request.lockedSide, lockedAmount: request.lockedAmount,
+      sendingDecimals: sending.decimals, receivingDecimals: receiving.decimals,
+      exchangeRate: crossCurrency ? await deps.rates.rate(sending.code, receiving.code) : 1,
+      serviceFee: serviceFeeRule(crossCurrency),
+      platformFee: platformFeeRule({ sendingCurrency: sending.code, crossCurrency, configs: settings.feeConfigs, override: request.platformFeeOverride }),
+    });
+    if (offer) assertWithinOffer(offer, result.totalReceiving);
+    assertWithinSingleTransactionLimits(applicableLimits(settings.limits, sending.code, receiving.code), result.totalSending);
+    await assertVerifiedIfRequired(deps.rates, parties.destinationStatus, { amount: result.totalSending, currency: sending });
+    return { result, sending, receiving };
+  }
+
+  async function build(caller: Caller, request: QuoteRequest, parties: Parties, now: Date, idempotency?: Payment['idempotency']): Promise<Payment> {
+    const { result, sending, receiving } = await priced(caller, request, parties, now);
+    const id = newId('Transaction');
+    const quoteId = newId('Quote');
+    const reference = paymentReference(id);
+    const expiresAt = new Date(now.getTime() + deps.quoteValidityMs).toISOString();
+    const { source } = parties;
+    const wallet = source.sourceType === 'ACCOUNT' && source.internalType === 'EMBEDDED_WALLET' && deps.walletChallenge
+      ? await deps.walletChallenge(caller, quoteId, source.accountId)
+      : undefined;
+    const paymentInstructions = source.sourceType === 'REALTIME_FUNDING'
+      ? sandboxFundingInstructions({ currency: sending.code, cryptoNetwork: source.cryptoNetwork, reference })
+      : wallet ? [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: wallet.payloadToSign } }] : undefined;
+    const platformFeeAccount = result.fees.platform.total > 0 ? (await deps.accounts.platformAccount(caller, sending.code))?.id : undefined;
+    return {
+      id, platformId: caller.platformId, version: 1, type: 'OUTGOING', status: 'PENDING',
+      customerId: parties.customerId, platformCustomerId: parties.platformCustomerId,
+      source, destination: { ...parties.destination, currency: receiving.code },
+      sent: { amount: result.totalSending, currency: sending }, received: { amount: result.totalReceiving, currency: receiving },
+      exchangeRate: result.exchangeRate, fees: result.fees,
+      ...(platformFeeAccount ? { platformFeeAccount } : {}),
+      quote: {
+        id: quoteId, lockedSide: request.lockedSide, lockedAmount: request.lockedAmount, expiresAt,
+        ...(request.lookupId ? { lookupId: request.lookupId } : {}),
+        ...(paymentInstructions ? { paymentInstructions } : {}),
+        ...(wallet ? { walletRequestId: wallet.requestId } : {}),
+      },
+      ...(request.description ? { description: request.description } : {}),
+      ...(request.remittanceInformation ? { remittanceInformation: request.remittanceInformation } : {}),
+      ...(request.purposeOfPayment ? { purposeOfPayment: request.purposeOfPayment } : {}),
+      ...(request.senderCustomerInfo ? { counterpartyInformation: request.senderCustomerInfo } : {}),
+      ...(parties.destination.destinationType === 'ACCOUNT' && parties.destination.paymentRail ? { paymentRail: parties.destination.paymentRail } : {}),
+      reference, sandboxOutcome: outcomeForAmount(request.lockedAmount),
+      ...(source.sourceType === 'REALTIME_FUNDING' ? { stage: 'AWAITING_FUNDS' as const } : {}),
+      nextActionAt: expiresAt, appliedSteps: [], ...(idempotency ? { idempotency } : {}),
+      createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    };
+  }
+
+  return async function createQuote(command: CreateQuoteCommand): Promise<Payment> {
+    const { caller, idempotencyKey } = command;
+    const request = parseQuoteRequest(command.body);
+    const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestHash(command.body) } : undefined;
+    if (idempotency) {
+      const earlier = await deps.payments.getByIdempotencyKey(caller.platformId, idempotency.key);
+      if (earlier) return sameRequestOrConflict(earlier, idempotency.hash);
+    }
+    const parties = await resolveParties(deps.accounts, caller, request);
+    if (request.immediatelyExecute && parties.source.sourceType === 'ACCOUNT' && parties.source.internalType === 'EMBEDDED_WALLET') {
+      throw AppError.invalidInput('immediatelyExecute is not supported for embedded-wallet sources', [
+        { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
+      ]);
+    }
+    const payment = await build(caller, request, parties, deps.clock(), idempotency);
+    try {
+      await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING']));
+    } catch (err) {
+      if (!(err instanceof IdempotencyKeyTaken)) throw err;
+      return sameRequestOrConflict((await deps.payments.getByIdempotencyKey(caller.platformId, err.key))!, idempotency!.hash);
+    }
+    if (!request.immediatelyExecute) return payment;
+    return deps.executeQuote({ caller, quoteId: payment.quote!.id });
+  }
+}
+
+export type CreateQuote = ReturnType<typeof createCreateQuote>;

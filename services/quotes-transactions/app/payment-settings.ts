@@ -1,0 +1,15 @@
+import type { PlatformFeeConfig } from '../domain/fees';
+import type { CurrencyLimit } from '../domain/limits';
+import type { Caller } from './payment-accounts';
+
+/** What payments need of a platform's configuration (PATCH /config, owned by the accounts service). */
+export interface PaymentSettings {
+  feeConfigs: PlatformFeeConfig[];
+  limits: CurrencyLimit[];
+}
+
+export interface PaymentSettingsSource {
+  get(caller: Caller): Promise<PaymentSettings>;
+}
+
+export const NO_SETTINGS: PaymentSettings = { feeConfigs: [], limits: [] };

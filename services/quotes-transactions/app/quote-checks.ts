@@ -1,0 +1,53 @@
+import { AppError } from '../../../lib/errors';
+import type { RateSource } from '../adapters/rate-source';
+import type { Currency } from '../domain/currency-catalogue';
+import { VERIFICATION_THRESHOLD_USD_CENTS } from '../domain/limits';
+import type { CurrencyOffer, Lookup } from '../domain/lookup';
+import { convertDown, rateFromDecimal } from '../domain/money';
+import type { PaymentDestination } from '../domain/payment';
+import type { GetLookup } from './get-lookup';
+import type { Caller } from './payment-accounts';
+
+/**
+ * The stored lookup a quote names: it must exist for the platform (LOOKUP_REQUEST_NOT_FOUND), be
+ * fresh, be about this destination, and offer the receiving currency (INVALID_CURRENCY).
+ */
+export async function checkedLookup(getLookup: GetLookup, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date): Promise<Lookup> {
+  const lookup = await getLookup({ caller, lookupId });
+  if (now.getTime() >= Date.parse(lookup.expiresAt)) {
+    throw AppError.invalidInput('The lookup has expired', [{ field: 'lookupId', message: 'has expired; look the account up again' }]);
+  }
+  if (destination.destinationType === 'ACCOUNT' && lookup.accountId !== destination.accountId) {
+    throw AppError.invalidInput('The lookup is for another account', [{ field: 'lookupId', message: `was made for ${lookup.accountId}` }]);
+  }
+  return lookup;
+}
+
+export function offerFor(lookup: Lookup, currency: string): CurrencyOffer {
+  const offer = lookup.offers.find((o) => o.currency.code === currency);
+  if (!offer) throw new AppError('INVALID_CURRENCY', `The account does not receive ${currency}`);
+  return offer;
+}
+
+export function assertWithinOffer(offer: CurrencyOffer, received: number): void {
+  if (received < offer.min || received > offer.max) {
+    throw new AppError('AMOUNT_OUT_OF_RANGE', `The receiving amount must be between ${offer.min} and ${offer.max} ${offer.currency.code} minor units`, {
+      min: offer.min, max: offer.max, amount: received,
+    });
+  }
+}
+
+const NEEDS_VERIFICATION = new Set(['PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED']);
+
+/** An unverified first-party wallet may only receive up to the regulatory threshold. */
+export async function assertVerifiedIfRequired(rates: RateSource, status: string | undefined, sent: { amount: number; currency: Currency }): Promise<void> {
+  if (!status || !NEEDS_VERIFICATION.has(status)) return;
+  const usdCents = sent.currency.code === 'USD'
+    ? sent.amount
+    : convertDown(sent.amount, rateFromDecimal(await rates.rate(sent.currency.code, 'USD')), sent.currency.decimals, 2);
+  if (usdCents > VERIFICATION_THRESHOLD_USD_CENTS) {
+    throw new AppError('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', 'The destination account must complete ownership verification before receiving this amount', {
+      thresholdUsd: VERIFICATION_THRESHOLD_USD_CENTS / 100,
+    });
+  }
+}

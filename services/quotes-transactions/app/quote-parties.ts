@@ -1,0 +1,92 @@
+import { AppError } from '../../../lib/errors';
+import { findCurrency } from '../domain/currency-catalogue';
+import { cryptoNetworkOf, FUNDING_NETWORKS } from '../domain/crypto-networks';
+import type { PaymentDestination, PaymentSource } from '../domain/payment';
+import type { QuoteDestinationRequest, QuoteSourceRequest } from '../domain/quote-request';
+import type { Caller, CustomerInfo, PaymentAccounts } from './payment-accounts';
+
+export interface Parties {
+  source: PaymentSource;
+  destination: PaymentDestination;
+  /** The customer the payment belongs to; the platform id for the platform's own payments. */
+  customerId: string;
+  platformCustomerId: string;
+  sender?: CustomerInfo;
+  /** Verification status of an external destination. */
+  destinationStatus?: string;
+}
+
+const invalid = (field: string, message: string) => AppError.invalidInput(message, [{ field, message }]);
+
+export function requireCurrency(code: string, what: string): void {
+  if (!findCurrency(code)) throw new AppError('INVALID_CURRENCY', `${what} ${code} is not supported`);
+}
+
+async function owner(accounts: PaymentAccounts, caller: Caller, customerId: string | undefined): Promise<CustomerInfo | undefined> {
+  if (!customerId) return undefined;
+  const customer = await accounts.customer(caller, customerId);
+  if (!customer) throw new AppError('USER_NOT_FOUND', `Customer ${customerId} not found`);
+  return customer;
+}
+
+async function resolveSource(accounts: PaymentAccounts, caller: Caller, s: QuoteSourceRequest) {
+  if (s.sourceType === 'REALTIME_FUNDING') {
+    requireCurrency(s.currency, 'Funding currency');
+    if (s.cryptoNetwork && !(FUNDING_NETWORKS as readonly string[]).includes(s.cryptoNetwork)) throw invalid('source.cryptoNetwork', `must be one of ${FUNDING_NETWORKS.join(', ')}`);
+    return { source: { ...s } as PaymentSource, sender: await owner(accounts, caller, s.customerId) };
+  }
+  const internal = s.accountId.startsWith('InternalAccount:');
+  const account = internal ? await accounts.internalAccount(caller, s.accountId) : await accounts.externalAccount(caller, s.accountId);
+  if (!account) throw new AppError('NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${s.accountId} not found`);
+  if (internal && account.status !== 'ACTIVE') throw invalid('source.accountId', `The source account is ${account.status}`);
+  if (s.customerId && account.customerId && s.customerId !== account.customerId) throw invalid('source.customerId', 'is not the owner of the source account');
+  const type = 'type' in account ? account.type : undefined;
+  const source: PaymentSource = {
+    sourceType: 'ACCOUNT', accountId: account.id, accountKind: internal ? 'INTERNAL' : 'EXTERNAL', currency: account.currency,
+    ...(type ? { internalType: type } : {}), ...(account.customerId ? { customerId: account.customerId } : {}),
+  };
+  return { source, sender: await owner(accounts, caller, account.customerId ?? s.customerId) };
+}
+
+async function resolveDestination(accounts: PaymentAccounts, caller: Caller, d: QuoteDestinationRequest) {
+  if (d.destinationType === 'UMA_ADDRESS') {
+    return { destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, currency: d.currency ?? '' } as PaymentDestination };
+  }
+  if (d.accountId.startsWith('InternalAccount:')) {
+    const account = await accounts.internalAccount(caller, d.accountId);
+    if (!account) throw new AppError('NOT_FOUND', `Internal account ${d.accountId} not found`);
+    if (account.status !== 'ACTIVE') throw invalid('destination.accountId', `The destination account is ${account.status}`);
+    return { destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: account.currency } as PaymentDestination };
+  }
+  const account = await accounts.externalAccount(caller, d.accountId);
+  if (!account) throw new AppError('NOT_FOUND', `External account ${d.accountId} not found`);
+  if (account.status === 'INACTIVE') throw invalid('destination.accountId', 'The destination account is inactive');
+  if (d.paymentRail && account.paymentRails.length && !account.paymentRails.includes(d.paymentRail)) {
+    throw invalid('destination.paymentRail', `must be one of the account's rails: ${account.paymentRails.join(', ')}`);
+  }
+  const network = cryptoNetworkOf(account.accountType);
+  const destination: PaymentDestination = {
+    destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'EXTERNAL', currency: account.currency,
+    ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}), ...(network ? { cryptoNetwork: network } : {}),
+  };
+  return { destination, destinationStatus: account.status };
+}
+
+/** Who pays whom: both ends read from the accounts service, scoped to the caller's platform. */
+export async function resolveParties(accounts: PaymentAccounts, caller: Caller, request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }): Promise<Parties> {
+  const [{ source, sender }, { destination, destinationStatus }] = await Promise.all([
+    resolveSource(accounts, caller, request.source),
+    resolveDestination(accounts, caller, request.destination),
+  ]);
+  const sameAccount = 'accountId' in source && 'accountId' in destination && source.accountId === destination.accountId;
+  const ownAddress = destination.destinationType === 'UMA_ADDRESS' && !!sender?.umaAddress && sender.umaAddress === destination.umaAddress;
+  if (sameAccount || ownAddress) throw new AppError('SELF_PAYMENT', 'The source and the destination are the same');
+  if (sender && !sender.acceptsCurrentTerms) {
+    throw new AppError('END_USER_TERMS_NOT_ACCEPTED', `Customer ${sender.id} has not accepted the current End User Terms`, { customerId: sender.id });
+  }
+  return {
+    source, destination, sender, destinationStatus,
+    customerId: sender?.id ?? caller.platformId,
+    platformCustomerId: sender?.platformCustomerId ?? caller.platformId,
+  };
+}

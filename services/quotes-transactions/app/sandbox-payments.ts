@@ -1,0 +1,135 @@
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { BodyReader } from '../domain/body-reader';
+import { findCurrency } from '../domain/currency-catalogue';
+import { breakdown, NO_FEE } from '../domain/fees';
+import { paymentReference } from '../domain/funding-instructions';
+import { ledgerStep, systemAccount } from '../domain/ledger-postings';
+import { UMA_ADDRESS_PATTERN } from '../domain/lookup-request';
+import { isMinorAmount } from '../domain/money';
+import type { Payment } from '../domain/payment';
+import { movement } from '../domain/payment-movements';
+import { outcomeForIncoming } from '../domain/sandbox-outcomes';
+import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
+import type { ReserveDailyVolume } from './daily-volume';
+import type { Balance, Ledger } from './ledger';
+import type { Caller, PaymentAccounts } from './payment-accounts';
+import type { PaymentStore } from './payment-store';
+import { requireCurrency } from './quote-parties';
+import { PaymentMovedOn, type StepRunner } from './step-runner';
+
+export interface SandboxDeps {
+  enabled: boolean;
+  accounts: PaymentAccounts;
+  ledger: Ledger;
+  payments: PaymentStore;
+  runner: StepRunner;
+  reserveDailyVolume: ReserveDailyVolume;
+  newEvent: NewEvent;
+  clock: () => Date;
+  timing: SettlementTiming;
+}
+
+/** The largest sandbox funding (the reference's SandboxFundRequest maximum). */
+export const MAX_SANDBOX_FUNDING = 100_000_000_000;
+
+function amountOf(value: number | undefined, max: number, field: string): number {
+  if (!isMinorAmount(value) || value > max) throw new AppError('INVALID_AMOUNT', `${field} must be an integer between 1 and ${max} (minor units)`);
+  return value;
+}
+
+/** Sandbox money movement: funding accounts, paying a realtime-funded quote, receiving an UMA payment. */
+export function createSandboxPayments(deps: SandboxDeps) {
+  const later = (now: Date) => new Date(now.getTime() + deps.timing.stepMs).toISOString();
+  const ensureSandbox = () => {
+    if (!deps.enabled) throw new AppError('FORBIDDEN', 'Sandbox operations are not available on this platform');
+  };
+
+  async function fundInternalAccount(caller: Caller, accountId: string, body: unknown): Promise<Balance> {
+    ensureSandbox();
+    const r = BodyReader.of(body);
+    const amount = r.number('amount', true);
+    r.done('Invalid funding request');
+    const funded = amountOf(amount, MAX_SANDBOX_FUNDING, 'amount');
+    const account = await deps.accounts.internalAccount(caller, accountId);
+    if (!account) throw new AppError('NOT_FOUND', `Internal account ${accountId} not found`);
+    const settlement = systemAccount('settlement', account.currency, caller.platformId);
+    await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
+      { account: settlement, currency: account.currency, amount: -funded },
+      { account: account.id, currency: account.currency, amount: funded },
+    ]));
+    return (await deps.ledger.getBalances([account.id], caller.platformId))[0];
+  }
+
+  async function simulateSend(caller: Caller, body: unknown): Promise<Payment> {
+    ensureSandbox();
+    const r = BodyReader.of(body);
+    const quoteId = r.id('quoteId', ['Quote']);
+    const currencyCode = r.string('currencyCode', { required: true, maxLength: 10 });
+    const currencyAmount = r.number('currencyAmount');
+    r.done('Invalid sandbox send request');
+    const p = await deps.payments.getByQuote(caller.platformId, quoteId!);
+    if (!p?.quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
+    if (p.source.sourceType !== 'REALTIME_FUNDING') throw AppError.invalidInput('The quote is not funded by payment instructions', [{ field: 'quoteId', message: 'execute it with POST /quotes/{quoteId}/execute' }]);
+    if (currencyCode !== p.sent.currency.code) throw new AppError('INVALID_CURRENCY', `The quote expects ${p.sent.currency.code}, not ${currencyCode}`);
+    if (currencyAmount !== undefined && currencyAmount !== p.sent.amount) throw new AppError('INVALID_AMOUNT', `The quote expects exactly ${p.sent.amount}`, { expected: p.sent.amount });
+    if (p.quote.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${p.quote.id} was already funded`, { transactionId: p.id });
+    const now = deps.clock();
+    if (p.status === 'EXPIRED' || now.getTime() >= Date.parse(p.quote.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${p.quote.id} expired at ${p.quote.expiresAt}`);
+    await deps.reserveDailyVolume(caller, { sending: p.sent.currency.code, receiving: p.received.currency.code, paymentId: p.id, amount: p.sent.amount });
+    const network = p.source.cryptoNetwork && p.source.cryptoNetwork !== 'LIGHTNING' ? p.source.cryptoNetwork : undefined;
+    try {
+      return await deps.runner.run(p, {
+        movement: 'fund',
+        change: {
+          set: { status: 'PROCESSING', stage: 'SUBMITTED', nextActionAt: later(now), ...(network ? { sourceOnChain: sandboxOnChain(p, 'source', network) } : {}) },
+          events: ['QUOTE.EXECUTED', 'OUTGOING_PAYMENT.PROCESSING'],
+        },
+      }, { quote: { ...p.quote, executedAt: now.toISOString() } });
+    } catch (err) {
+      if (err instanceof PaymentMovedOn) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${p.quote.id} was already funded`, { transactionId: p.id });
+      throw err;
+    }
+  }
+
+  async function simulateUmaReceive(caller: Caller, body: unknown): Promise<Payment> {
+    ensureSandbox();
+    const r = BodyReader.of(body);
+    const sender = r.string('senderUmaAddress', { required: true, maxLength: 255, pattern: UMA_ADDRESS_PATTERN });
+    const receiver = r.string('receiverUmaAddress', { maxLength: 255, pattern: UMA_ADDRESS_PATTERN });
+    const customerId = r.id('customerId', ['Customer'], false);
+    const code = r.string('receivingCurrencyCode', { required: true, maxLength: 10 });
+    const rawAmount = r.number('receivingCurrencyAmount', true);
+    if (!receiver && !customerId && !r.errors.some((e) => e.field === 'customerId')) r.fail('customerId', 'customerId or receiverUmaAddress is required');
+    r.done('Invalid sandbox receive request');
+    const amount = amountOf(rawAmount, MAX_SANDBOX_FUNDING, 'receivingCurrencyAmount');
+    const customer = customerId ? await deps.accounts.customer(caller, customerId) : await deps.accounts.customerByUmaAddress(caller, receiver!);
+    if (!customer) throw new AppError('USER_NOT_FOUND', `Receiver ${customerId ?? receiver} not found`);
+    if (customerId && receiver && customer.umaAddress !== receiver) throw AppError.invalidInput('The receiver does not match', [{ field: 'receiverUmaAddress', message: `is not the UMA address of ${customerId}` }]);
+    requireCurrency(code!, 'Receiving currency');
+    const account = await deps.accounts.customerAccount(caller, customer.id, code!);
+    if (!account) throw new AppError('INVALID_CURRENCY', `The customer holds no ${code} account`);
+    const now = deps.clock();
+    const id = newId('Transaction');
+    const money = { amount, currency: findCurrency(code!)! };
+    const outcome = outcomeForIncoming(sender!, amount);
+    const awaiting = outcome.kind === 'AWAITS_APPROVAL';
+    const p: Payment = {
+      id, platformId: caller.platformId, version: 1, type: 'INCOMING', status: 'PENDING', customerId: customer.id, platformCustomerId: customer.platformCustomerId,
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: sender!, currency: code! },
+      destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: code! },
+      sent: money, received: money, exchangeRate: 1, fees: breakdown(amount, NO_FEE, NO_FEE),
+      counterpartyInformation: { FULL_NAME: 'Sandbox Sender' }, reference: paymentReference(id), sandboxOutcome: outcome,
+      stage: awaiting ? 'AWAITING_APPROVAL' : 'SUBMITTED', ...(awaiting ? {} : { nextActionAt: later(now) }),
+      appliedSteps: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    };
+    const intent: Payment = { ...p, pendingStep: { ...movement(p, 'receive'), startedAt: p.createdAt, then: { set: {}, events: ['INCOMING_PAYMENT.PENDING'] } } };
+    await deps.payments.insert(intent, []);
+    return deps.runner.finish(intent);
+  }
+
+  return { fundInternalAccount, simulateSend, simulateUmaReceive };
+}
+
+export type SandboxPayments = ReturnType<typeof createSandboxPayments>;

@@ -1,0 +1,58 @@
+import { AppError } from '../../../lib/errors';
+import type { Payment } from '../domain/payment';
+import { failure, isCancellable, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
+import type { Caller } from './payment-accounts';
+import { PaymentMovedOn, type StepRunner } from './step-runner';
+import type { TransactionQueries } from './transactions-query';
+
+const awaitingApproval = (p: Payment) => p.type === 'INCOMING' && p.status === 'PENDING' && p.stage === 'AWAITING_APPROVAL' && !p.pendingStep;
+
+const notAwaiting = (p: Payment) =>
+  new AppError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `Transaction ${p.id} is not pending platform approval`, { status: p.status });
+
+/** Cancellation goes to the bank's own facility: it exists for bank-rail transfers only. */
+function onBankRail(p: Payment): boolean {
+  const crypto = (end: Payment['source'] | Payment['destination']) => 'cryptoNetwork' in end && !!end.cryptoNetwork;
+  return !crypto(p.source) && !crypto(p.destination) && p.source.sourceType !== 'UMA_ADDRESS' && p.destination.destinationType !== 'UMA_ADDRESS';
+}
+
+/** The platform's actions on a transaction: approve or reject a pending incoming payment, cancel, confirm receipt. */
+export function createTransactionActions(deps: { queries: TransactionQueries; runner: StepRunner; clock: () => Date; timing: SettlementTiming }) {
+  /** Decides on the current payment and applies; a concurrent change makes it decide again. */
+  async function act(caller: Caller, id: string, decide: (p: Payment, now: Date) => PlannedChange): Promise<Payment> {
+    for (let attempt = 0; ; attempt++) {
+      const p = await deps.queries.getTransaction(caller, id);
+      try {
+        return await deps.runner.run(p, decide(p, deps.clock()));
+      } catch (err) {
+        if (!(err instanceof PaymentMovedOn) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  const approve = (caller: Caller, id: string) => act(caller, id, (p, now) => {
+    if (!awaitingApproval(p)) throw notAwaiting(p);
+    return { change: { set: { stage: 'SUBMITTED', nextActionAt: new Date(now.getTime() + deps.timing.stepMs).toISOString() }, events: ['INCOMING_PAYMENT.PENDING'] } };
+  });
+
+  const reject = (caller: Caller, id: string) => act(caller, id, (p, now) => {
+    if (!awaitingApproval(p)) throw notAwaiting(p);
+    return { change: failure(p, undefined, now, deps.timing) };
+  });
+
+  const cancel = (caller: Caller, id: string) => act(caller, id, (p, now) => {
+    if (!onBankRail(p)) throw AppError.invalidInput('Only bank-rail transfers can be cancelled', [{ field: 'transactionId', message: 'is not a bank-rail transfer' }]);
+    if (!isCancellable(p) || p.pendingStep) throw new AppError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${p.id} is past the point where it can be cancelled`, { status: p.status });
+    return { change: failure(p, undefined, now, deps.timing, 'USER_CANCELLATION') };
+  });
+
+  const confirmReceiptDelivery = (caller: Caller, id: string, at?: string) => act(caller, id, (_p, now) => {
+    const ms = at === undefined ? now.getTime() : Date.parse(at);
+    if (Number.isNaN(ms)) throw AppError.invalidInput('Invalid receiptDeliveryConfirmedAt', [{ field: 'receiptDeliveryConfirmedAt', message: 'must be an ISO 8601 date-time', constraint: { format: 'date-time' } }]);
+    return { change: { set: { receiptDeliveryConfirmedAt: new Date(ms).toISOString() }, events: [] } };
+  });
+
+  return { approve, reject, cancel, confirmReceiptDelivery };
+}
+
+export type TransactionActions = ReturnType<typeof createTransactionActions>;

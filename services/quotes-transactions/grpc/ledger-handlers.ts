@@ -1,0 +1,17 @@
+import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
+import { AppError } from '../../../lib/errors';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { Ledger } from '../app/ledger';
+
+const MAX_ACCOUNTS = 100;
+
+export function bindLedgerService(useCases: { ledger: Ledger }) {
+  return bindService(LedgerServiceService, {
+    async getBalances(request, ctx) {
+      if (request.accountIds.length > MAX_ACCOUNTS) {
+        throw AppError.invalidInput(`At most ${MAX_ACCOUNTS} accounts per call`, [{ field: 'accountIds', message: `at most ${MAX_ACCOUNTS}` }]);
+      }
+      return { balances: await useCases.ledger.getBalances(request.accountIds, ctx.platformId) };
+    },
+  });
+}

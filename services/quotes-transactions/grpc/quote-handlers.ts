@@ -1,0 +1,44 @@
+import { QuoteServiceService } from '../../../gen/quotes_transactions/v1/quotes';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { CreateQuote } from '../app/create-quote';
+import type { ListExchangeRates } from '../app/exchange-rates';
+import type { ExecuteQuote } from '../app/execute-quote';
+import type { TransactionQueries } from '../app/transactions-query';
+import type { CreateTransfer } from '../app/transfers';
+import { toQuoteView, toTransactionView } from '../domain/payment-views';
+import { callerOf, present } from './payment-caller';
+
+export function bindQuoteService(useCases: {
+  createQuote: CreateQuote; executeQuote: ExecuteQuote; queries: TransactionQueries; createTransfer: CreateTransfer; listExchangeRates: ListExchangeRates;
+}) {
+  return bindService(QuoteServiceService, {
+    async createQuote(request, ctx) {
+      const p = await useCases.createQuote({ caller: callerOf(ctx), body: request.body, idempotencyKey: present(request.idempotencyKey) });
+      return { quote: toQuoteView(p) };
+    },
+    async getQuote(request, ctx) {
+      return { quote: toQuoteView(await useCases.queries.getQuote(callerOf(ctx), request.quoteId)) };
+    },
+    async executeQuote(request, ctx) {
+      const p = await useCases.executeQuote({
+        caller: callerOf(ctx), quoteId: request.quoteId, idempotencyKey: present(request.idempotencyKey),
+        walletSignature: present(request.walletSignature), requestId: present(request.requestId),
+      });
+      return { quote: toQuoteView(p) };
+    },
+    async createTransferIn(request, ctx) {
+      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'IN', body: request.body, idempotencyKey: present(request.idempotencyKey) });
+      return { transaction: toTransactionView(p) };
+    },
+    async createTransferOut(request, ctx) {
+      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'OUT', body: request.body, idempotencyKey: present(request.idempotencyKey) });
+      return { transaction: toTransactionView(p) };
+    },
+    async listExchangeRates(request, ctx) {
+      const rates = await useCases.listExchangeRates({
+        caller: callerOf(ctx), sourceCurrency: present(request.sourceCurrency), destinationCurrencies: request.destinationCurrencies, sendingAmount: request.sendingAmount,
+      });
+      return { rates };
+    },
+  });
+}

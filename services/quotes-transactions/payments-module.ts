@@ -1,0 +1,98 @@
+import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox';
+import { readConfig, setting } from '../../lib/config';
+import type { ServiceEnvironment } from '../../lib/runtime/service-module';
+import type { RateSource } from './adapters/rate-source';
+import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
+import type { PaymentAccounts } from './app/payment-accounts';
+import { createCreateQuote } from './app/create-quote';
+import { createDailyVolume } from './app/daily-volume';
+import { createExchangeRates } from './app/exchange-rates';
+import { createExecuteQuote } from './app/execute-quote';
+import type { GetLookup } from './app/get-lookup';
+import { createLedger } from './app/ledger';
+import type { PaymentSettingsSource } from './app/payment-settings';
+import { createPlatformConfigSettings } from './adapters/platform-config-settings';
+import { createSandboxPayments } from './app/sandbox-payments';
+import { createSettlementWorker } from './app/settlement-worker';
+import { createStepRunner } from './app/step-runner';
+import { createTransactionActions } from './app/transaction-actions';
+import { createTransactionQueries } from './app/transactions-query';
+import { createTransfers } from './app/transfers';
+import type { WalletAuthorizer } from './app/wallet-authorizer';
+import { bindLedgerService } from './grpc/ledger-handlers';
+import { bindQuoteService } from './grpc/quote-handlers';
+import { bindPaymentsSandboxService } from './grpc/sandbox-handlers';
+import { bindTransactionService } from './grpc/transaction-handlers';
+import { createLedgerDocumentStore } from './store/ledger-document-store';
+import { createPaymentDocumentStore } from './store/payment-document-store';
+import { createVolumeDocumentStore } from './store/volume-document-store';
+
+/** Settings read from the environment (all optional; the defaults are the documented sandbox behaviour). */
+export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
+  return readConfig({
+    QUOTE_VALIDITY_SECONDS: setting.int(300, 1, 86_400),
+    SANDBOX_SETTLEMENT_STEP_MS: setting.int(2_000, 0, 3_600_000),
+    SETTLEMENT_POLL_MS: setting.int(250, 10, 60_000),
+    LEDGER_RECOVERY_AFTER_MS: setting.int(10_000, 0, 3_600_000),
+    SANDBOX_PAYMENTS_ENABLED: setting.bool(true),
+  }, env);
+}
+
+export interface PaymentsAdapters {
+  rates: RateSource;
+  now: () => Date;
+  getLookup: GetLookup;
+  accounts?: PaymentAccounts;
+  settings?: PaymentSettingsSource;
+  wallets?: WalletAuthorizer;
+  newEvent?: NewEvent;
+}
+
+/** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
+export function createPaymentsModule(environment: ServiceEnvironment, adapters: PaymentsAdapters) {
+  const config = readPaymentsConfig(environment.env);
+  const clock = adapters.now;
+  const newEvent = adapters.newEvent ?? defaultNewEvent;
+  const timing = { stepMs: config.SANDBOX_SETTLEMENT_STEP_MS };
+  const accounts = adapters.accounts ?? createPaymentAccountsPeer(environment.peers);
+
+  const ledgerStore = createLedgerDocumentStore(environment.store);
+  const paymentStore = createPaymentDocumentStore(environment.store);
+  const ledger = createLedger({ store: ledgerStore.ledger, newEvent, clock });
+  const payments = paymentStore.payments;
+  const settings = adapters.settings ?? createPlatformConfigSettings(environment.peers);
+  const reserveDailyVolume = createDailyVolume({ store: createVolumeDocumentStore(environment.store), settings, clock });
+  const runner = createStepRunner({ payments, ledger, newEvent, clock });
+  const queries = createTransactionQueries({ payments });
+  const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets });
+  const createQuote = createCreateQuote({
+    accounts, getLookup: adapters.getLookup, rates: adapters.rates, settings, payments, newEvent, clock,
+    quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
+    ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
+  });
+  const createTransfer = createTransfers({ accounts, ledger, payments, runner, settings, reserveDailyVolume, rates: adapters.rates, newEvent, clock, timing });
+  const sandbox = createSandboxPayments({ enabled: config.SANDBOX_PAYMENTS_ENABLED, accounts, ledger, payments, runner, reserveDailyVolume, newEvent, clock, timing });
+  const actions = createTransactionActions({ queries, runner, clock, timing });
+  const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
+  const worker = createSettlementWorker({
+    payments, runner, ledger, clock, timing, logger: environment.logger,
+    intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
+  });
+
+  return {
+    bindings: [
+      bindLedgerService({ ledger }),
+      bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates }),
+      bindTransactionService({ queries, actions }),
+      bindPaymentsSandboxService({ sandbox }),
+    ],
+    outboxCollections: [paymentStore.collection, ledgerStore.collection],
+    useCases: { ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
+    worker,
+    async start() {
+      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes()]);
+      worker.start();
+    },
+    stop: () => worker.stop(),
+  };
+}

@@ -1,0 +1,79 @@
+import { AccountsServiceService, Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
+import { PlatformConfig, type FeeConfig, type TransactionLimit } from '../../../gen/accounts/v1/platform_config';
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
+import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
+import { findCurrency } from '../domain/currency-catalogue';
+
+type Handlers = UnaryHandlers<typeof AccountsServiceService>;
+type Owned<T> = { platformId: string; record: T };
+
+/**
+ * A stand-in AccountsService for payment tests, with the platform scoping of the real one. It
+ * implements what lookups and payments read: customers, internal and external accounts.
+ */
+export function createFakePaymentAccounts() {
+  const customers = new Map<string, Owned<Customer>>();
+  const internal = new Map<string, Owned<InternalAccount>>();
+  const external = new Map<string, Owned<ExternalAccount>>();
+  const configs = new Map<string, PlatformConfig>();
+  const mine = <T>(map: Map<string, Owned<T>>, ctx: CallContext) => [...map.values()].filter((o) => o.platformId === requirePlatform(ctx)).map((o) => o.record);
+  const one = <T>(map: Map<string, Owned<T>>, id: string, ctx: CallContext, code: 'NOT_FOUND' | 'USER_NOT_FOUND') => {
+    const found = map.get(id);
+    if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError(code, `${id} not found`);
+    return found.record;
+  };
+  const currencyOf = (a: InternalAccount) => a.balance?.currency?.code;
+
+  const implemented: Partial<Handlers> = {
+    async getCustomer(r, ctx) { return { customer: one(customers, r.id, ctx, 'USER_NOT_FOUND') }; },
+    async listCustomers(r, ctx) {
+      const list = mine(customers, ctx).filter((c) => !r.umaAddress || c.umaAddress === r.umaAddress);
+      return { customers: list.slice(0, r.limit || 20), hasMore: false, totalCount: list.length };
+    },
+    async getInternalAccount(r, ctx) { return { account: one(internal, r.id, ctx, 'NOT_FOUND') }; },
+    async listInternalAccounts(r, ctx) {
+      const list = mine(internal, ctx).filter((a) => a.customerId && (!r.customerId || a.customerId === r.customerId) && (!r.currency || currencyOf(a) === r.currency));
+      return { accounts: list.slice(0, r.limit || 20), hasMore: false, totalCount: list.length };
+    },
+    async listPlatformInternalAccounts(r, ctx) {
+      return { accounts: mine(internal, ctx).filter((a) => !a.customerId && (!r.currency || currencyOf(a) === r.currency)) };
+    },
+    async getExternalAccount(r, ctx) { return { account: one(external, r.id, ctx, 'NOT_FOUND') }; },
+    async getPlatformConfig(_r, ctx) {
+      const config = configs.get(requirePlatform(ctx));
+      if (!config) throw new AppError('NOT_FOUND', 'Platform not found');
+      return { config };
+    },
+  };
+  const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };
+  const handlers = { ...Object.fromEntries(Object.keys(AccountsServiceService).map((m) => [m, notImplemented])), ...implemented } as Handlers;
+
+  return {
+    binding: bindService(AccountsServiceService, handlers),
+    addCustomer(platformId: string, options: { umaAddress?: string; platformCustomerId?: string; acceptsCurrentTerms?: boolean } = {}): string {
+      const id = newId('Customer');
+      customers.set(id, { platformId, record: Customer.fromPartial({ id, customerType: 'INDIVIDUAL', platformCustomerId: options.platformCustomerId ?? `pc-${id.slice(9, 17)}`, umaAddress: options.umaAddress ?? '', acceptsCurrentTerms: options.acceptsCurrentTerms ?? true }) });
+      return id;
+    },
+    addInternalAccount(platformId: string, options: { currency: string; customerId?: string; type?: string; status?: string }): string {
+      const id = newId('InternalAccount');
+      const currency = findCurrency(options.currency) ?? { code: options.currency, name: options.currency, symbol: '', decimals: 2 };
+      const balance = { amount: 0, currency };
+      internal.set(id, { platformId, record: InternalAccount.fromPartial({ id, customerId: options.customerId, type: options.type ?? 'INTERNAL_FIAT', status: options.status ?? 'ACTIVE', balance, totalBalance: balance }) });
+      return id;
+    },
+    /** What PATCH /config would store: fee configs and limits. */
+    configure(platformId: string, settings: { feeConfigs?: FeeConfig[]; limits?: TransactionLimit[] }) {
+      configs.set(platformId, PlatformConfig.fromPartial({ id: platformId, ...settings }));
+    },
+    addExternalAccount(platformId: string, options: { currency: string; accountInfo: Record<string, unknown>; customerId?: string; status?: string }): string {
+      const id = newId('ExternalAccount');
+      external.set(id, { platformId, record: ExternalAccount.fromPartial({ id, customerId: options.customerId, status: options.status ?? 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo }) });
+      return id;
+    },
+  };
+}
+
+export type FakePaymentAccounts = ReturnType<typeof createFakePaymentAccounts>;

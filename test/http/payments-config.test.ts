@@ -1,0 +1,33 @@
+import { startTestSystem, type TestSystem } from '../system-harness';
+import { accountQuote, expectError, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
+
+let sys: TestSystem;
+beforeAll(async () => { sys = await startTestSystem({ env: FAST_SETTLEMENT }); });
+afterAll(async () => { await sys.stop(); });
+
+test('fees and corridor limits configured with PATCH /config apply to quotes, executions and exchange rates', async () => {
+  const patched = await sys.api('/config', { method: 'PATCH', json: {
+    feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 30, fixedFee: { amount: 50, currency: 'USD' } }],
+    limits: [{ currency: 'USD', receivingCurrency: 'MXN', maxSingleTransaction: 100_000, dailyVolume: 150_000 }],
+  } });
+  expect(patched.status).toBe(200);
+
+  const { customerId, usdAccountId } = await payingCustomer(sys);
+  await fund(sys, usdAccountId, 1_000_000);
+  const mxn = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
+
+  expectError(await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, mxn, 100_001) }), 400, 'TRANSACTION_SIZE_LIMIT_EXCEEDED');
+  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, mxn, 100_000) });
+  expect(quote.status).toBe(201);
+  // 10 bps service fee (100) + platform 50 fixed and 30 bps (300).
+  expect([quote.body.feesIncluded, quote.body.platformFeesIncluded]).toEqual([450, 350]);
+  expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+  const settled = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'COMPLETED');
+  expect(settled.platformFees).toBe(350);
+
+  const second = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, mxn, 60_000) });
+  expectError(await sys.api(`/quotes/${second.body.id}/execute`, { method: 'POST' }), 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+
+  const rates = await sys.api('/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN');
+  expect(rates.body.data[0].fees).toEqual({ fixed: 50, total: 90 }); // on the default 10000: 10 + 50 + 30
+});

@@ -1,0 +1,64 @@
+import { externalAccountBody, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
+import type { TestSystem } from '../system-harness';
+
+let seq = 0;
+
+export function expectError(res: { status: number; body: any }, status: number, code: string): void {
+  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  expect(res.body.status).toBe(status);
+}
+
+/** A customer who accepted the current End User Terms, with its USD internal account. */
+export async function payingCustomer(sys: TestSystem, options: { acceptTerms?: boolean; umaAddress?: string } = {}) {
+  const terms = await sys.api('/customers/end-user-terms');
+  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const created = await sys.api('/customers', { method: 'POST', json: {
+    ...INDIVIDUAL_CUSTOMER, platformCustomerId: `payer-${process.pid}-${seq++}`,
+    ...(options.acceptTerms === false ? {} : { endUserTermsConsent: consent }),
+    ...(options.umaAddress ? { umaAddress: options.umaAddress } : {}),
+  } });
+  expect(created.status).toBe(201);
+  const accounts = await sys.api(`/customers/internal-accounts?customerId=${created.body.id}&currency=USD`);
+  expect(accounts.status).toBe(200);
+  return { customerId: created.body.id as string, usdAccountId: accounts.body.data[0].id as string, customer: created.body };
+}
+
+export async function externalAccount(sys: TestSystem, customerId: string, variant: Parameters<typeof externalAccountBody>[0] = 'MXN_ACCOUNT', extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...externalAccountBody(variant), customerId, ...extra } });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+export async function fund(sys: TestSystem, accountId: string, amount: number) {
+  const res = await sys.api(`/sandbox/internal-accounts/${accountId}/fund`, { method: 'POST', json: { amount } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+export async function balanceOf(sys: TestSystem, customerId: string, accountId: string): Promise<number> {
+  const res = await sys.api(`/customers/internal-accounts?customerId=${customerId}`);
+  return res.body.data.find((a: { id: string }) => a.id === accountId).balance.amount;
+}
+
+export function accountQuote(source: string, destination: string, amount: number, extra: Record<string, unknown> = {}) {
+  return {
+    source: { sourceType: 'ACCOUNT', accountId: source },
+    destination: { destinationType: 'ACCOUNT', accountId: destination },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...extra,
+  };
+}
+
+/** Polls GET /transactions/{id} until `done` holds (settlement is asynchronous). */
+export async function transactionWhen(sys: TestSystem, id: string, done: (t: any) => boolean, timeoutMs = 10_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await sys.api(`/transactions/${id}`);
+    expect(res.status).toBe(200);
+    if (done(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`transaction ${id} stayed ${res.body.status}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Settles in tens of milliseconds instead of seconds. */
+export const FAST_SETTLEMENT = { SANDBOX_SETTLEMENT_STEP_MS: '30', SETTLEMENT_POLL_MS: '10' };
