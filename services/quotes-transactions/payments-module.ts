@@ -56,7 +56,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const timing = { stepMs: config.SANDBOX_SETTLEMENT_STEP_MS };
   const accounts = adapters.accounts ?? createPaymentAccountsPeer(environment.peers);
 
-  const ledgerStore = createLedgerDocumentStore(environment.store);
+  const ledgerStore = createLedgerDocumentStore(environment.store, clock);
   const paymentStore = createPaymentDocumentStore(environment.store);
   const ledger = createLedger({ store: ledgerStore.ledger, newEvent, clock });
   const payments = paymentStore.payments;

@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { enclavePublicKey, expectError, newKeyPair, openWalletExport, provisionWallet, signedHeaders, signedRetry, signInWithOtp, stamp, type KeyPair, type WalletFixture } from './wallet-client';
 import { createSoftwareAuthenticator, PASSKEY_ENV, passkeyRegistration, RP, sessionKeyFrom, signInWithPasskey } from './wallet-passkey';
 import { startWalletTestSystem, type WalletTestSystem } from './wallet-test-system';
 
+const SANDBOX_ISSUER = 'https://issuer.example';
 let sys: WalletTestSystem;
 let wallet: WalletFixture;
 const authenticator = createSoftwareAuthenticator();
 beforeAll(async () => {
-  sys = await startWalletTestSystem(PASSKEY_ENV);
+  sys = await startWalletTestSystem({ ...PASSKEY_ENV, WALLET_OIDC_ALLOWED_ISSUERS: SANDBOX_ISSUER, WALLET_OIDC_ALLOWED_AUDIENCES: 'wallet-app' });
   wallet = await provisionWallet(sys);
 });
 afterAll(async () => {
@@ -104,5 +106,33 @@ describe('a new user\'s journey: email code, passkey, revoke email, refresh, rev
     const secret = await openWalletExport(retry.body.encryptedWalletCredentials, clientKey, wallet.accountId, await enclavePublicKey(sys.api));
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await expect(openWalletExport(retry.body.encryptedWalletCredentials, newKeyPair(), wallet.accountId, await enclavePublicKey(sys.api))).rejects.toThrow();
+  });
+});
+
+/** A JWT-shaped token with a dummy signature: the sandbox checks claims, not the issuer signature. */
+function sandboxToken(claims: Record<string, unknown>): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const iat = Math.floor(Date.now() / 1000);
+  return `${part({ alg: 'RS256', typ: 'JWT' })}.${part({ iss: SANDBOX_ISSUER, aud: 'wallet-app', iat, exp: iat + 300, ...claims })}.c2lnbmF0dXJl`;
+}
+
+describe('OAUTH in the sandbox', () => {
+  test('registration takes the email claim as nickname; verify needs nonce = sha256(clientPublicKey)', async () => {
+    const owner = await provisionWallet(sys);
+    const signer = await signInWithOtp(sys.api, owner.emailCredentialId);
+    const call = { method: 'POST', path: '/auth/credentials', json: { type: 'OAUTH', accountId: owner.accountId, oidcToken: sandboxToken({ sub: 'g-1', email: 'g@example.com' }) } };
+    const { retry } = await signedRetry(sys.api, call, signer.key);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ type: 'OAUTH', nickname: 'g@example.com' });
+
+    const clientKey = newKeyPair();
+    const nonce = createHash('sha256').update(clientKey.publicKeyUncompressed).digest('hex');
+    const verify = (claims: Record<string, unknown>) => sys.api(`/auth/credentials/${retry.body.id}/verify`, {
+      method: 'POST', json: { type: 'OAUTH', oidcToken: sandboxToken(claims), clientPublicKey: clientKey.publicKeyUncompressed },
+    });
+    expect((await verify({ sub: 'g-1', nonce: 'f'.repeat(64) })).status).toBe(401);
+    const ok = await verify({ sub: 'g-1', nonce });
+    expect(ok.status).toBe(200);
+    expect(sessionKeyFrom(ok.body.encryptedSessionSigningKey, clientKey).publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
   });
 });

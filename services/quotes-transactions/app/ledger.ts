@@ -5,6 +5,17 @@ import type { BalanceRecord, LedgerStore } from './ledger-store';
 
 export type StepResult = 'APPLIED' | 'VOIDED';
 
+/**
+ * A step left pending for longer than the ledger remembers its postings: re-running it could apply
+ * a posting twice, so it stays pending and is reported for reconciliation instead.
+ */
+export class StepNeedsReconciliation extends Error {
+  constructor(readonly stepKey: string) {
+    super(`ledger step ${stepKey} is older than the posting window; reconcile it by hand`);
+    this.name = 'StepNeedsReconciliation';
+  }
+}
+
 export interface Balance {
   accountId: string;
   currency: string;
@@ -29,12 +40,15 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       })]
       : [];
 
-  async function applyStep(platformId: string, step: LedgerStep): Promise<StepResult> {
+  /** `startedAt`: when the step was first recorded (a replay must not reach further back than the store remembers). */
+  async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
     assertValidStep(step);
+    const since = Date.parse(startedAt);
     for (const [index, posting] of step.postings.entries()) {
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
-      const result = await deps.store.apply({ platformId, posting, marker, guarded, events: balanceEvents(platformId, posting, step.key) });
+      const result = await deps.store.apply({ platformId, posting, marker, guarded, events: balanceEvents(platformId, posting, step.key), since });
+      if (result === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
       if (result === 'VOIDED') return 'VOIDED';
       if (result === 'INSUFFICIENT_FUNDS' && (await deps.store.void({ platformId, posting, marker })) === 'VOIDED') return 'VOIDED';
     }
@@ -44,8 +58,9 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   /** A step with no payment of its own (sandbox funding): journaled first, so recovery can finish it. */
   async function post(platformId: string, step: LedgerStep): Promise<StepResult> {
     assertValidStep(step);
-    await deps.store.journal(platformId, step, clock().toISOString());
-    const result = await applyStep(platformId, step);
+    const startedAt = clock().toISOString();
+    await deps.store.journal(platformId, step, startedAt);
+    const result = await applyStep(platformId, step, startedAt);
     await deps.store.markJournaled(step.key);
     return result;
   }
@@ -53,8 +68,8 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   async function recoverJournal(olderThanMs: number): Promise<number> {
     const before = new Date(clock().getTime() - olderThanMs).toISOString();
     const unfinished = await deps.store.unfinishedJournal(before, 100);
-    for (const { platformId, step } of unfinished) {
-      await applyStep(platformId, step);
+    for (const { platformId, step, startedAt } of unfinished) {
+      await applyStep(platformId, step, startedAt);
       await deps.store.markJournaled(step.key);
     }
     return unfinished.length;

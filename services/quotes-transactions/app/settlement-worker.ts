@@ -3,6 +3,7 @@ import { nextSettlementChange, type SettlementTiming } from '../domain/settlemen
 import type { Payment } from '../domain/payment';
 import type { Ledger } from './ledger';
 import type { PaymentStore } from './payment-store';
+import { StepNeedsReconciliation } from './ledger';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 
 export interface SettlementWorkerOptions {
@@ -50,7 +51,8 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       try {
         if (await advance(p, now)) changed++;
       } catch (err) {
-        if (!(err instanceof PaymentMovedOn)) options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
+        if (err instanceof StepNeedsReconciliation) options.logger.error('ledger step needs reconciliation; left pending', { transactionId: p.id, step: err.stepKey });
+        else if (!(err instanceof PaymentMovedOn)) options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
       }
     }
     await options.ledger.recoverJournal(options.recoverAfterMs);

@@ -33,7 +33,7 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
   async function finish(p: Payment): Promise<Payment> {
     const pending = p.pendingStep;
     if (!pending) return p;
-    const result = await deps.ledger.applyStep(p.platformId, pending);
+    const result = await deps.ledger.applyStep(p.platformId, pending, pending.startedAt);
     const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
     if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
     const applied = result === 'APPLIED' ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};

@@ -1,77 +1,101 @@
+import { createHash } from 'node:crypto';
 import { withEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
-import type { LedgerStep } from '../domain/ledger-postings';
-import type { LedgerStore } from '../app/ledger-store';
+import { isGuarded, type LedgerStep } from '../domain/ledger-postings';
+import type { LedgerStore, PostingResult } from '../app/ledger-store';
 
-type BalanceDoc = { _id: string; platformId: string; currency: string; available: number; applied: string[] };
+type Marker = { m: string; t: number };
+type BalanceDoc = { _id: string; account: string; platformId: string; currency: string; available: number; applied: Marker[] };
 type JournalDoc = { _id: string; platformId: string; step: LedgerStep; startedAt: string; done: boolean };
 
 export const BALANCES_COLLECTION = 'ledger_balances';
 export const JOURNAL_COLLECTION = 'ledger_journal';
 
 /**
- * Markers of the last postings kept per balance document. A replay is recognised while its
- * marker is within this window; steps are finished within seconds (or by the recovery worker
- * within a minute), far inside 10,000 later postings on the same account.
+ * Markers of the latest postings kept per balance document, each with the time it was applied.
+ * A posting is applied only while the window still reaches back to the start of its step
+ * (`applied.0.t ≤ since`, or the window is not full): then a missing marker proves the posting
+ * was never applied. Past that, the store answers UNCERTAIN instead of guessing.
  */
-export const APPLIED_WINDOW = 10_000;
+export const APPLIED_WINDOW = 2_000;
+
+/** System accounts (counter-accounts, credited by every payment) are spread over documents. */
+export const SYSTEM_SHARDS = 16;
 
 const voidMarker = (marker: string) => `${marker}!void`;
 
-export function createLedgerDocumentStore(store: DocumentStore) {
+function documentId(account: string, marker: string): string {
+  if (isGuarded(account)) return account;
+  const shard = createHash('sha256').update(marker).digest().readUInt16BE(0) % SYSTEM_SHARDS;
+  return `${account}#${shard}`;
+}
+
+export function createLedgerDocumentStore(store: DocumentStore, clock: () => Date = () => new Date()) {
   const balances = store.collection<BalanceDoc>(BALANCES_COLLECTION);
   const journal = store.collection<JournalDoc>(JOURNAL_COLLECTION);
-  const remember = (marker: string) => ({ applied: { $each: [marker], $slice: -APPLIED_WINDOW } });
+  const remember = (m: string) => ({ applied: { $each: [{ m, t: clock().getTime() }], $slice: -APPLIED_WINDOW } });
+  const covers = (since: number) => ({ $or: [{ [`applied.${APPLIED_WINDOW - 1}`]: { $exists: false } }, { 'applied.0.t': { $lte: since } }] });
 
-  async function seed(account: string, platformId: string, currency: string): Promise<void> {
-    try {
-      await balances.updateOne({ _id: account }, { $setOnInsert: { platformId, currency, available: 0, applied: [] } }, { upsert: true });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-    }
-  }
-
-  async function outcomeOf(account: string, currency: string, marker: string) {
-    const doc = await balances.findOne({ _id: account });
-    if (doc && doc.currency !== currency) throw new Error(`ledger account ${account} holds ${doc.currency}, not ${currency}`);
-    if (doc?.applied.includes(marker)) return 'ALREADY_APPLIED' as const;
-    if (doc?.applied.includes(voidMarker(marker))) return 'VOIDED' as const;
-    return 'INSUFFICIENT_FUNDS' as const;
+  async function outcomeOf(id: string, currency: string, marker: string, since: number): Promise<PostingResult> {
+    const doc = await balances.findOne({ _id: id });
+    if (doc && doc.currency !== currency) throw new Error(`ledger account ${doc.account} holds ${doc.currency}, not ${currency}`);
+    if (doc?.applied.some((a) => a.m === marker)) return 'ALREADY_APPLIED';
+    if (doc?.applied.some((a) => a.m === voidMarker(marker))) return 'VOIDED';
+    if (doc && doc.applied.length >= APPLIED_WINDOW && doc.applied[0].t > since) return 'UNCERTAIN';
+    return 'INSUFFICIENT_FUNDS';
   }
 
   const ledger: LedgerStore & { ensureIndexes(): Promise<void> } = {
     async ensureIndexes() {
       await journal.createIndex({ keys: { done: 1, startedAt: 1 } });
-      await balances.createIndex({ keys: { platformId: 1 } });
+      await balances.createIndex({ keys: { platformId: 1, account: 1 } });
     },
-    async apply({ platformId, posting, marker, guarded, events }) {
+    async apply({ platformId, posting, marker, guarded, events, since }) {
       const { account, currency, amount } = posting;
+      const _id = documentId(account, marker);
       const update = withEvents({ $inc: { available: amount }, $push: remember(marker) }, events);
       if (guarded) {
-        const filter = { _id: account, currency, available: { $gte: -amount }, applied: { $nin: [marker, voidMarker(marker)] } };
+        const filter = { _id, currency, available: { $gte: -amount }, 'applied.m': { $nin: [marker, voidMarker(marker)] }, ...covers(since) };
         if (await balances.findOneAndUpdate(filter, update)) return 'APPLIED';
-        return outcomeOf(account, currency, marker);
+        return outcomeOf(_id, currency, marker, since);
       }
-      await seed(account, platformId, currency);
-      const result = await balances.updateOne({ _id: account, currency, applied: { $ne: marker } }, update);
-      if (result.modifiedCount === 1) return 'APPLIED';
-      const outcome = await outcomeOf(account, currency, marker);
-      if (outcome !== 'ALREADY_APPLIED') throw new Error(`posting ${marker} neither applied nor refused`);
-      return outcome;
+      try {
+        const result = await balances.updateOne(
+          { _id, currency, 'applied.m': { $ne: marker }, ...covers(since) },
+          { ...update, $setOnInsert: { account, platformId } },
+          { upsert: true },
+        );
+        if (result.modifiedCount === 1 || result.upsertedId !== undefined) return 'APPLIED';
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+      const outcome = await outcomeOf(_id, currency, marker, since);
+      // Created concurrently by another posting: try again now that the document exists.
+      return outcome === 'INSUFFICIENT_FUNDS' ? ledger.apply({ platformId, posting, marker, guarded, events, since }) : outcome;
     },
     async void({ platformId, posting, marker }) {
-      // The document must exist to hold the void marker, or a later replay could still debit.
-      await seed(posting.account, platformId, posting.currency);
-      const result = await balances.updateOne({ _id: posting.account, applied: { $ne: marker } }, { $push: remember(voidMarker(marker)) });
+      const _id = documentId(posting.account, marker);
+      try {
+        // The document must exist to hold the void marker, or a later replay could still debit.
+        await balances.updateOne({ _id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0, applied: [] } }, { upsert: true });
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+      const result = await balances.updateOne({ _id, 'applied.m': { $ne: marker } }, { $push: remember(voidMarker(marker)) });
       return result.modifiedCount === 1 ? 'VOIDED' : 'ALREADY_APPLIED';
     },
     async balances(accounts, platformId) {
-      const docs = await balances.find({ _id: { $in: accounts }, ...(platformId ? { platformId } : {}) });
-      return docs.map((d) => ({ account: d._id, platformId: d.platformId, currency: d.currency, available: d.available }));
+      const docs = await balances.find({ _id: { $in: accounts.filter(isGuarded) }, ...(platformId ? { platformId } : {}) });
+      return docs.map((d) => ({ account: d.account, platformId: d.platformId, currency: d.currency, available: d.available }));
     },
     async all() {
-      const docs = await balances.find({});
-      return docs.map((d) => ({ account: d._id, platformId: d.platformId, currency: d.currency, available: d.available }));
+      const sums = new Map<string, { account: string; platformId: string; currency: string; available: number }>();
+      for (const d of await balances.find({})) {
+        const sum = sums.get(d.account) ?? { account: d.account, platformId: d.platformId, currency: d.currency, available: 0 };
+        sum.available += d.available;
+        sums.set(d.account, sum);
+      }
+      return [...sums.values()];
     },
     async journal(platformId, step, now) {
       await journal.insertOne({ _id: step.key, platformId, step, startedAt: now, done: false });
@@ -81,7 +105,7 @@ export function createLedgerDocumentStore(store: DocumentStore) {
     },
     async unfinishedJournal(startedBefore, limit) {
       const docs = await journal.find({ done: false, startedAt: { $lte: startedBefore } }, { limit, sort: { startedAt: 1 } });
-      return docs.map((d) => ({ platformId: d.platformId, step: d.step }));
+      return docs.map((d) => ({ platformId: d.platformId, step: d.step, startedAt: d.startedAt }));
     },
   };
   return { ledger, collection: balances };

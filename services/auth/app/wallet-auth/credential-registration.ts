@@ -2,7 +2,7 @@ import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { ALREADY_EXISTS_CODE, type AuthMethodType, type Credential } from '../../domain/wallet-auth/auth-method';
 import type { OidcVerifier } from '../../domain/oidc/create-oidc-verifier';
-import { verifyPasskeyRegistration } from '../../domain/passkey/verify-passkey-registration';
+import { verifyPasskeyRegistration, type PasskeyAttestation } from '../../domain/passkey/verify-passkey-registration';
 import { requireNickname, requireObject, requireString, type Body } from './request-fields';
 import type { PlatformSettingsSource } from './wallet-auth-ports';
 import type { CredentialStore, Wallet } from './wallet-auth-stores';
@@ -52,7 +52,7 @@ export function createCredentialRegistration(deps: RegistrationDeps) {
           const attestation = requireObject(body, 'attestation');
           const { passkey } = await deps.platforms.settingsFor(wallet.platformId);
           const registered = await verifyPasskeyRegistration({
-            challenge, attestation: attestation as never, rpIds: passkey.rpIds, origins: passkey.origins,
+            challenge, attestation: attestation as unknown as PasskeyAttestation, rpIds: passkey.rpIds, origins: passkey.origins,
             requireUserVerification: passkey.requireUserVerification,
           });
           if (await deps.credentials.findActivePasskey(registered.credentialId)) throw exists('PASSKEY');

@@ -1,0 +1,92 @@
+import { breakdown, NO_FEE } from './fees';
+import { applyChange } from './payment-change';
+import type { Payment } from './payment';
+import { outcomeForAmount, outcomeForIncoming, SETTLES } from './sandbox-outcomes';
+import { isCancellable, nextSettlementChange } from './settlement-plan';
+import { canTransition } from './transaction-states';
+
+const NOW = new Date('2025-10-13T12:00:00.000Z');
+const timing = { stepMs: 1000 };
+const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
+
+function payment(overrides: Partial<Payment> = {}): Payment {
+  return {
+    id: 'Transaction:00000000-0000-4000-8000-000000000001', platformId: 'Platform:p', version: 1, type: 'OUTGOING', status: 'PROCESSING',
+    customerId: 'Customer:c', platformCustomerId: 'c', source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:a', accountKind: 'INTERNAL', currency: 'USD' },
+    destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:e', accountKind: 'EXTERNAL', currency: 'USD' },
+    sent: { amount: 100, currency: USD }, received: { amount: 100, currency: USD }, exchangeRate: 1, fees: breakdown(100, NO_FEE, NO_FEE),
+    reference: 'PAY-1', sandboxOutcome: SETTLES, stage: 'SUBMITTED', appliedSteps: ['debit'], createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
+    ...overrides,
+  };
+}
+
+/** Runs the plan to the end, as the worker would; answers the statuses seen and the events. */
+function settle(p: Payment) {
+  const seen: string[] = [];
+  const events: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const plan = nextSettlementChange(p, NOW, timing);
+    if (!plan) break;
+    p = applyChange(p, plan.change, NOW);
+    if (plan.movement) p = { ...p, appliedSteps: [...p.appliedSteps, plan.movement] };
+    seen.push(`${p.status}${p.stage ? `/${p.stage}` : ''}${p.refund ? `/refund:${p.refund.status}` : ''}`);
+    events.push(...plan.change.events);
+  }
+  return { seen, events, last: p };
+}
+
+test.each([
+  ['OUTGOING', 'PENDING', 'PROCESSING', true], ['OUTGOING', 'PENDING', 'EXPIRED', true], ['OUTGOING', 'PROCESSING', 'COMPLETED', true],
+  ['OUTGOING', 'PROCESSING', 'FAILED', true], ['OUTGOING', 'COMPLETED', 'FAILED', false], ['OUTGOING', 'PENDING', 'COMPLETED', false],
+  ['OUTGOING', 'EXPIRED', 'PROCESSING', false], ['INCOMING', 'PENDING', 'COMPLETED', true], ['INCOMING', 'PENDING', 'PROCESSING', false],
+  ['INCOMING', 'FAILED', 'COMPLETED', false],
+] as const)('%s %s → %s allowed: %s', (type, from, to, allowed) => {
+  expect(canTransition(type, from, to)).toBe(allowed);
+});
+
+test.each([
+  ['settles', SETTLES, ['PROCESSING/SENT', 'COMPLETED'], ['OUTGOING_PAYMENT.COMPLETED']],
+  ['payout returned', outcomeForAmount(1_904), ['PROCESSING/SENT', 'FAILED/refund:PENDING', 'FAILED/refund:COMPLETED'],
+    ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']],
+  ['review passes', outcomeForAmount(1_906), ['PROCESSING/IN_REVIEW', 'PROCESSING/SENT', 'COMPLETED'],
+    ['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']],
+  ['review rejects', outcomeForAmount(1_907), ['PROCESSING/IN_REVIEW', 'FAILED/refund:PENDING', 'FAILED/refund:COMPLETED'],
+    ['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']],
+])('outgoing, %s', (_name, outcome, seen, events) => {
+  const run = settle(payment({ sandboxOutcome: outcome }));
+  expect(run.seen).toEqual(seen);
+  expect(run.events).toEqual(events);
+});
+
+test('incoming: a refund that fails ends REFUND_FAILED without moving the money back', () => {
+  const run = settle(payment({ type: 'INCOMING', status: 'PENDING', appliedSteps: ['receive'], sandboxOutcome: outcomeForIncoming('$refundfail@x.com', 100) }));
+  expect(run.events).toEqual(['INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_FAILED']);
+  expect(run.last.appliedSteps).toEqual(['receive']);
+});
+
+test('a failure with nothing in transit (a transfer-in) has no refund', () => {
+  const run = settle(payment({ type: 'INCOMING', status: 'PENDING', appliedSteps: [], sandboxOutcome: outcomeForAmount(1_901) }));
+  expect(run.last).toMatchObject({ status: 'FAILED', failureReason: 'ACCOUNT_INVALID' });
+  expect(run.last.refund).toBeUndefined();
+});
+
+test('an unexecuted quote expires at expiresAt, not before; an approval waits for the platform', () => {
+  const quote = { id: 'Quote:q', lockedSide: 'SENDING' as const, lockedAmount: 100, expiresAt: NOW.toISOString() };
+  expect(nextSettlementChange(payment({ status: 'PENDING', quote: { ...quote, expiresAt: '2025-10-13T12:00:01.000Z' } }), NOW, timing)).toBeUndefined();
+  expect(nextSettlementChange(payment({ status: 'PENDING', quote }), NOW, timing)!.change.events).toEqual(['QUOTE.EXPIRED', 'OUTGOING_PAYMENT.EXPIRED']);
+  expect(nextSettlementChange(payment({ type: 'INCOMING', status: 'PENDING', stage: 'AWAITING_APPROVAL' }), NOW, timing)).toBeUndefined();
+});
+
+test('nothing is planned while a ledger step is pending; only SUBMITTED payments are cancellable', () => {
+  const pendingStep = { key: 'k', postings: [], startedAt: NOW.toISOString(), then: { set: {}, events: [] } };
+  expect(nextSettlementChange(payment({ pendingStep }), NOW, timing)).toBeUndefined();
+  expect(isCancellable(payment())).toBe(true);
+  expect(isCancellable(payment({ stage: 'SENT' }))).toBe(false);
+  expect(isCancellable(payment({ status: 'COMPLETED' }))).toBe(false);
+});
+
+test.each([
+  [10_000, 'SETTLES'], [10_901, 'FAILS'], [1_905, 'FAILS'], [906, 'REVIEWED'], [9_907, 'REVIEWED'], [908, 'SETTLES'],
+])('amount %d → %s', (amount, kind) => {
+  expect(outcomeForAmount(amount).kind).toBe(kind);
+});
