@@ -6,17 +6,22 @@ import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@ope
 import { resourceFromAttributes } from '@opentelemetry/resources';
 
 /**
- * Tracing is always propagated (W3C traceparent in HTTP, gRPC metadata and Kafka headers) but
- * spans are only exported when the standard OTEL_* variables ask for it.
+ * W3C trace context travels in HTTP headers, gRPC metadata and Kafka headers; spans are recorded
+ * and exported only when the standard OTEL_* variables (or a test) ask for it.
  */
 let provider: NodeTracerProvider | undefined;
 let propagationReady = false;
 
-function ensurePropagation(): void {
-  if (propagationReady) return;
-  propagationReady = true;
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+/**
+ * The context manager (AsyncLocalStorage, built on async hooks in Node 20) costs every promise
+ * some time, so it is only installed when spans are exported; without it nothing is recorded.
+ */
+function ensurePropagation(withContextManager: boolean): void {
+  if (!propagationReady) {
+    propagationReady = true;
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  }
+  if (withContextManager) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
 
 function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefined {
@@ -39,10 +44,10 @@ export interface TelemetryOptions {
 
 /** Returns whether spans are exported. Safe to call more than once (first call wins). */
 export function startTelemetry(options: TelemetryOptions): boolean {
-  ensurePropagation();
   if (provider) return true;
   const env = options.env ?? process.env;
   const exporter = options.exporter ?? exporterFromEnv(env);
+  ensurePropagation(exporter !== undefined);
   if (!exporter) return false;
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? options.serviceName }),

@@ -69,7 +69,7 @@ export function toTransactionView(p: Payment): Json {
     counterpartyInformation: p.counterpartyInformation,
     fees: p.fees.total,
     platformFees: outgoing ? p.fees.platform.total : undefined,
-    reconciliationInstructions: p.status === 'PENDING' && !outgoing ? undefined : { reference: p.reference },
+    reconciliationInstructions: { reference: p.reference },
     paymentInstructions: outgoing ? p.quote?.paymentInstructions ?? [] : undefined,
     rateDetails: outgoing && p.quote ? rateDetailsJson(p) : undefined,
     failureReason: p.failureReason,

@@ -4,8 +4,8 @@ import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/docume
 import { isGuarded, type LedgerStep } from '../domain/ledger-postings';
 import type { LedgerStore, PostingResult } from '../app/ledger-store';
 
-type Marker = { m: string; t: number };
-type BalanceDoc = { _id: string; account: string; platformId: string; currency: string; available: number; applied: Marker[] };
+/** `applied[i]` is a posting marker, `appliedAt[i]` when it was applied (epoch ms); both keep the same window. */
+type BalanceDoc = { _id: string; account: string; platformId: string; currency: string; available: number; applied: string[]; appliedAt: number[] };
 type JournalDoc = { _id: string; platformId: string; step: LedgerStep; startedAt: string; done: boolean };
 
 export const BALANCES_COLLECTION = 'ledger_balances';
@@ -14,7 +14,7 @@ export const JOURNAL_COLLECTION = 'ledger_journal';
 /**
  * Markers of the latest postings kept per balance document, each with the time it was applied.
  * A posting is applied only while the window still reaches back to the start of its step
- * (`applied.0.t ≤ since`, or the window is not full): then a missing marker proves the posting
+ * (`appliedAt.0 ≤ since`, or the window is not full): then a missing marker proves the posting
  * was never applied. Past that, the store answers UNCERTAIN instead of guessing.
  */
 export const APPLIED_WINDOW = 2_000;
@@ -33,15 +33,18 @@ function documentId(account: string, marker: string): string {
 export function createLedgerDocumentStore(store: DocumentStore, clock: () => Date = () => new Date()) {
   const balances = store.collection<BalanceDoc>(BALANCES_COLLECTION);
   const journal = store.collection<JournalDoc>(JOURNAL_COLLECTION);
-  const remember = (m: string) => ({ applied: { $each: [{ m, t: clock().getTime() }], $slice: -APPLIED_WINDOW } });
-  const covers = (since: number) => ({ $or: [{ [`applied.${APPLIED_WINDOW - 1}`]: { $exists: false } }, { 'applied.0.t': { $lte: since } }] });
+  const remember = (m: string) => ({
+    applied: { $each: [m], $slice: -APPLIED_WINDOW },
+    appliedAt: { $each: [clock().getTime()], $slice: -APPLIED_WINDOW },
+  });
+  const covers = (since: number) => ({ $or: [{ [`applied.${APPLIED_WINDOW - 1}`]: { $exists: false } }, { 'appliedAt.0': { $lte: since } }] });
 
   async function outcomeOf(id: string, currency: string, marker: string, since: number): Promise<PostingResult> {
     const doc = await balances.findOne({ _id: id });
     if (doc && doc.currency !== currency) throw new Error(`ledger account ${doc.account} holds ${doc.currency}, not ${currency}`);
-    if (doc?.applied.some((a) => a.m === marker)) return 'ALREADY_APPLIED';
-    if (doc?.applied.some((a) => a.m === voidMarker(marker))) return 'VOIDED';
-    if (doc && doc.applied.length >= APPLIED_WINDOW && doc.applied[0].t > since) return 'UNCERTAIN';
+    if (doc?.applied.includes(marker)) return 'ALREADY_APPLIED';
+    if (doc?.applied.includes(voidMarker(marker))) return 'VOIDED';
+    if (doc && doc.applied.length >= APPLIED_WINDOW && doc.appliedAt[0] > since) return 'UNCERTAIN';
     return 'INSUFFICIENT_FUNDS';
   }
 
@@ -55,13 +58,13 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       const _id = documentId(account, marker);
       const update = withEvents({ $inc: { available: amount }, $push: remember(marker) }, events);
       if (guarded) {
-        const filter = { _id, currency, available: { $gte: -amount }, 'applied.m': { $nin: [marker, voidMarker(marker)] }, ...covers(since) };
+        const filter = { _id, currency, available: { $gte: -amount }, applied: { $nin: [marker, voidMarker(marker)] }, ...covers(since) };
         if (await balances.findOneAndUpdate(filter, update)) return 'APPLIED';
         return outcomeOf(_id, currency, marker, since);
       }
       try {
         const result = await balances.updateOne(
-          { _id, currency, 'applied.m': { $ne: marker }, ...covers(since) },
+          { _id, currency, applied: { $ne: marker }, ...covers(since) },
           { ...update, $setOnInsert: { account, platformId } },
           { upsert: true },
         );
@@ -77,11 +80,11 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       const _id = documentId(posting.account, marker);
       try {
         // The document must exist to hold the void marker, or a later replay could still debit.
-        await balances.updateOne({ _id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0, applied: [] } }, { upsert: true });
+        await balances.updateOne({ _id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0, applied: [], appliedAt: [] } }, { upsert: true });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
-      const result = await balances.updateOne({ _id, 'applied.m': { $ne: marker } }, { $push: remember(voidMarker(marker)) });
+      const result = await balances.updateOne({ _id, applied: { $ne: marker } }, { $push: remember(voidMarker(marker)) });
       return result.modifiedCount === 1 ? 'VOIDED' : 'ALREADY_APPLIED';
     },
     async balances(accounts, platformId) {

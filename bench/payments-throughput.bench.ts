@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createKeepAliveClient } from './keep-alive-client';
+import { runLoad, type LoadResult } from './load-loop';
+
+/**
+ * Quote create + execute throughput on the embedded default, beside the lookup's throughput and
+ * a bare Express JSON endpoint, all measured in the same run at 32 concurrent clients. The
+ * system runs in its own process (as `npm start` runs it) so the load generator does not share
+ * its event loop.
+ */
+const CLIENTS = 32;
+const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function spawnAndWait(script: string, args: string[], port: number, probe: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' }, stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error(`${script} did not start`);
+}
+
+const client = (base: string) => createKeepAliveClient(base, { authorization: AUTH });
+
+async function preparePayments(api: ReturnType<typeof client>) {
+  const terms = await api('GET', '/customers/end-user-terms');
+  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${Date.now()}`, fullName: 'Bench Payer', email: 'bench@example.com', endUserTermsConsent: consent });
+  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`);
+  const source = accounts.body.data[0].id as string;
+  await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
+  const payee = await api('POST', '/customers/external-accounts', {
+    customerId: customer.body.id, currency: 'MXN',
+    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+  });
+  return { customerId: customer.body.id as string, source, payee: payee.body.id as string };
+}
+
+export interface PaymentsBenchmarkResult {
+  clients: number;
+  bareExpress: LoadResult;
+  lookup: LoadResult;
+  quoteCreateExecute: LoadResult;
+  /** create+execute operations per second / lookups per second (target >= 1/3). */
+  createExecuteToLookup: number;
+  lookupToBareExpress: number;
+}
+
+export async function runPaymentsBenchmark({ durationMs = 8000 } = {}): Promise<PaymentsBenchmarkResult> {
+  const root = join(__dirname, '..');
+  const barePort = await freePort();
+  const bare = await spawnAndWait(join(root, 'bench', 'bare-express-server.js'), [], barePort, '/ping');
+  const ping = client(`http://127.0.0.1:${barePort}`);
+  const bareExpress = await runLoad({ clients: CLIENTS, durationMs, operation: async () => (await ping('GET', '/ping')).status === 200 });
+  bare.kill('SIGTERM');
+
+  const port = await freePort();
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1');
+  try {
+    const api = client(`http://127.0.0.1:${port}/2025-10-13`);
+    const { customerId, source, payee } = await preparePayments(api);
+    const lookup = await runLoad({ clients: CLIENTS, durationMs, operation: async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200 });
+    const quoteCreateExecute = await runLoad({
+      clients: CLIENTS, durationMs,
+      operation: async () => {
+        const quote = await api('POST', '/quotes', {
+          source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+          lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+        });
+        if (quote.status !== 201) return false;
+        return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
+      },
+    });
+    return {
+      clients: CLIENTS, bareExpress, lookup, quoteCreateExecute,
+      createExecuteToLookup: Number((quoteCreateExecute.perSecond / lookup.perSecond).toFixed(3)),
+      lookupToBareExpress: Number((lookup.perSecond / bareExpress.perSecond).toFixed(3)),
+    };
+  } finally {
+    system.kill('SIGTERM');
+  }
+}

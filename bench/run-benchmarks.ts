@@ -1,0 +1,30 @@
+import { runSignedRetryBenchmark } from './signed-retry.bench';
+import { runStampBenchmark } from './stamp-verify.bench';
+
+/**
+ * `npm run bench`: every benchmark, each reported as ratios against a baseline measured in the
+ * same run (absolute numbers drift between machines and runs; ratios are what we track).
+ */
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const results: Record<string, unknown> = {};
+  if (!only || only === 'stamp') {
+    results.stampVerify = runStampBenchmark();
+    console.log('stamp check vs raw native P-256 verify:', results.stampVerify);
+  }
+  if (!only || only === 'signed-retry') {
+    results.signedRetry = await runSignedRetryBenchmark();
+    console.log('signed-retry round trip through the gateway vs raw native verify:', results.signedRetry);
+  }
+  if (!only || only === 'payments') {
+    const { runPaymentsBenchmark } = await import('./payments-throughput.bench');
+    results.payments = await runPaymentsBenchmark();
+    console.log('quote create+execute vs lookup vs bare Express JSON:', results.payments);
+  }
+  console.log(JSON.stringify(results));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => { console.error(err); process.exit(1); },
+);
