@@ -105,3 +105,13 @@ describe('counterparty failures, triggered by sandbox magic beneficiary names', 
     expect(res.body).toEqual({ status, code, message: expect.any(String) });
   });
 });
+
+test("the estimated rate is from the sender's currency: its first declared currency", async () => {
+  const accountId = await mxnAccount();
+  const usd = await lookup(accountId, `customerId=${customerId}`);
+  const euroSender = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'euro-sender', currencies: ['EUR'] } });
+  const eur = await lookup(accountId, `customerId=${euroSender.body.id}`);
+  const rate = (res: { body: any }) => res.body.supportedCurrencies.find((c: { currency: { code: string } }) => c.currency.code === 'MXN').estimatedExchangeRate;
+  expect(rate(usd)).toBe(17.25);
+  expect(rate(eur)).toBeCloseTo(17.25 / 0.92, 6);
+});

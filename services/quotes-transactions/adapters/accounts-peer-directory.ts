@@ -22,13 +22,13 @@ export function createAccountsPeerDirectory(peers: Pick<PeerClients, 'accounts'>
       if (!account) return null;
       return { id: account.id, currency: account.currency, accountInfo: account.accountInfo ?? {} };
     },
-    async customerExists(caller, customerId) {
+    async senderCurrency(caller, customerId) {
       const found = await orNull(peers.accounts.getCustomer({ id: customerId }, caller));
-      return !!found?.customer && !found.customer.isDeleted;
-    },
-    async primaryAccountCurrency(caller, customerId) {
-      const listed = await peers.accounts.listInternalAccounts({ customerId, limit: 1 }, caller);
-      return listed.accounts[0]?.balance?.currency?.code || undefined;
+      if (!found?.customer || found.customer.isDeleted) return null;
+      if (found.customer.currencies.length > 0) return found.customer.currencies[0];
+      const listed = await peers.accounts.listInternalAccounts({ customerId, limit: 50 }, caller);
+      const held = listed.accounts.map((a) => a.balance?.currency?.code).filter((code): code is string => !!code);
+      return held.includes('USD') ? 'USD' : held[0];
     },
   };
 }

@@ -13,8 +13,10 @@ export interface Caller {
 export interface AccountsDirectory {
   /** null when the account does not exist for this platform. */
   externalAccount(caller: Caller, accountId: string): Promise<ExternalAccountData | null>;
-  /** false when the customer does not exist for this platform (or was deleted). */
-  customerExists(caller: Caller, customerId: string): Promise<boolean>;
-  /** Currency of the customer's primary (first) internal account; undefined when it has none. */
-  primaryAccountCurrency(caller: Caller, customerId: string): Promise<string | undefined>;
+  /**
+   * The currency the customer sends in: the first of its declared currencies, else USD when it
+   * holds a USD internal account, else its first internal account's; undefined when it holds none;
+   * null when the customer does not exist for this platform (or was deleted).
+   */
+  senderCurrency(caller: Caller, customerId: string): Promise<string | undefined | null>;
 }

@@ -32,10 +32,9 @@ export function createLookupExternalAccount(deps: LookupExternalAccountDeps) {
 
   async function senderCurrency(caller: Caller, sender: LookupSender): Promise<string> {
     if (!sender.customerId) return DEFAULT_SENDER_CURRENCY;
-    if (!(await deps.accounts.customerExists(caller, sender.customerId))) {
-      throw new AppError('USER_NOT_FOUND', `Customer ${sender.customerId} not found`);
-    }
-    return (await deps.accounts.primaryAccountCurrency(caller, sender.customerId)) ?? DEFAULT_SENDER_CURRENCY;
+    const currency = await deps.accounts.senderCurrency(caller, sender.customerId);
+    if (currency === null) throw new AppError('USER_NOT_FOUND', `Customer ${sender.customerId} not found`);
+    return currency ?? DEFAULT_SENDER_CURRENCY;
   }
 
   async function offer(from: string, code: string): Promise<CurrencyOffer | undefined> {

@@ -36,10 +36,8 @@ export function fakeAccountsDirectory(customerCurrency = 'USDC'): AccountsDirect
       const found = accounts.get(id);
       return found && found.platformId === caller.platformId ? { id: found.id, currency: found.currency, accountInfo: found.accountInfo } : null;
     },
-    async customerExists(caller, id) {
-      return customers.get(id) === caller.platformId;
-    },
-    async primaryAccountCurrency(_caller, id) {
+    async senderCurrency(caller, id) {
+      if (customers.get(id) !== caller.platformId) return null;
       return id === CUSTOMER ? customerCurrency : undefined;
     },
   };
