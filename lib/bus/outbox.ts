@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '../log';
+import { createPeriodicTask } from '../runtime/periodic-task';
 import type { Doc, DocumentCollection, Update } from '../store/document-store';
 import type { DomainEvent, EventBus } from './event-bus';
 
@@ -59,12 +60,7 @@ const MAX_PASSES = 10;
 
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const logger = options.logger ?? createLogger();
-  const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 100;
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  // One flush at a time: two overlapping runs would publish the same documents twice.
-  let queue: Promise<unknown> = Promise.resolve();
 
   const relayDocument = async (collection: DocumentCollection, doc: Doc): Promise<number> => {
     const events = doc[OUTBOX_FIELD] as DomainEvent[];
@@ -74,8 +70,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return events.length;
   };
 
-  const drain = async (): Promise<number> => {
-    let published = 0;
+  let published = 0;
+  const drain = async (): Promise<void> => {
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       let found = 0;
       for (const collection of options.collections) {
@@ -85,38 +81,20 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
       if (found === 0) break;
     }
-    return published;
   };
 
-  const flush = (): Promise<number> => {
-    const run = queue.then(drain);
-    queue = run.catch(() => undefined);
-    return run;
-  };
-
-  const loop = async () => {
-    try {
-      await flush();
-    } catch (err) {
-      logger.warn('outbox relay could not publish; will retry', { topic: options.topic, err });
-    }
-    if (running) schedule();
-  };
-
-  const schedule = () => {
-    timer = setTimeout(() => void loop(), intervalMs);
-    timer.unref();
+  // One drain at a time: two overlapping runs would publish the same documents twice.
+  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain, logger });
+  const flush = async (): Promise<number> => {
+    const before = published;
+    await task.runNow();
+    return published - before;
   };
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      schedule();
-    },
+    start: () => task.start(),
     async stop() {
-      running = false;
-      clearTimeout(timer);
+      await task.stop();
       try {
         await flush();
       } catch (err) {

@@ -1,4 +1,5 @@
 import type { Logger } from '../../../../lib/log';
+import { createPeriodicTask } from '../../../../lib/runtime/periodic-task';
 import type { OperationRunner } from './operation-runner';
 
 export interface Reconciler {
@@ -19,11 +20,7 @@ export function createReconciler(deps: {
   logger: Logger;
   purge: () => Promise<number>;
 }): Reconciler {
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let current: Promise<unknown> = Promise.resolve();
   let lastPurge = 0;
-
   const pass = async () => {
     await deps.runner.reconcile();
     if (Date.now() - lastPurge >= PURGE_EVERY_MS) {
@@ -31,28 +28,6 @@ export function createReconciler(deps: {
       await deps.purge();
     }
   };
-  const tick = () => {
-    current = pass()
-      .catch((err) => deps.logger.warn('wallet operation reconciliation failed; will retry', { err }))
-      .finally(() => {
-        if (running) schedule();
-      });
-  };
-  const schedule = () => {
-    timer = setTimeout(tick, deps.intervalMs);
-    timer.unref();
-  };
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      schedule();
-    },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await current;
-    },
-  };
+  const task = createPeriodicTask({ name: 'wallet operation reconciliation', intervalMs: deps.intervalMs, run: pass, logger: deps.logger });
+  return { start: () => task.start(), stop: () => task.stop() };
 }
