@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { walletSignature } from '../http/wallet-signature';
 import { customerJson } from './customer-json';
 import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
+import { challengeJson } from './wallet-auth-json';
 
 /** Sub-resources under /customers that other route modules own; never a customer id. */
 const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts', 'end-user-terms', 'bulk']);
@@ -51,13 +53,17 @@ export function customerRoutes(peers: PeerClients): Router {
     res.status(200).json(customerJson(customer!));
   });
 
+  // Changing an email tied to embedded-wallet EMAIL_OTP credentials is a signed retry: 202 first.
   router.patch('/customers/:customerId', async (req, res, next) => {
     if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
     q.done();
-    const { customer } = await peers.accounts.updateCustomer({ id, body: jsonObjectBody(req) }, callContext(res));
-    res.status(200).json(customerJson(customer!));
+    const request = { id, body: jsonObjectBody(req), signature: walletSignature(req) };
+    const { customer, challenge, processing } = await peers.accounts.updateCustomer(request, callContext(res));
+    if (challenge) res.status(202).json(challengeJson(challenge));
+    else if (processing) res.status(200).json({ status: 'PROCESSING', message: processing.message });
+    else res.status(200).json(customerJson(customer!));
   });
 
   return router;

@@ -2,9 +2,12 @@ import { newEvent } from '../../lib/bus/outbox';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts-config';
 import { createAesGcmSealer, readPiiKey } from './adapters/aes-gcm-sealer';
+import { createAuthSignedRetries } from './adapters/auth-signed-retries';
+import { createAuthWalletCredentials } from './adapters/auth-wallet-credentials';
 import { createAuthWalletProvisioner } from './adapters/auth-wallet-provisioner';
 import { createLedgerBalanceSource } from './adapters/ledger-balance-source';
 import { createAccountProvisioning } from './app/account-provisioning';
+import { createCustomerEmailChange } from './app/customer-email-change';
 import { createCustomers } from './app/customers';
 import { createExternalAccounts } from './app/external-accounts';
 import { createInternalAccounts } from './app/internal-accounts';
@@ -24,7 +27,9 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const provisioning = createAccountProvisioning({ store, newEvent, clock, logger, wallets: createAuthWalletProvisioner(environment.peers) });
   const platforms = createPlatforms({ store, provisioning, newEvent, clock, defaults: config.platformDefaults });
   const ownership = createOwnershipVerification({ store, newEvent, clock, settings: config.ownership });
-  const repair = createRepairWorker({ store, provisioning, ownership, clock, logger, ...config.repair });
+  const wallets = createAuthWalletCredentials(environment.peers);
+  const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
+  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -34,8 +39,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         platforms,
         platformConfigs: createPlatformConfigs({ store, provisioning, newEvent, clock }),
         terms: config.terms,
-        customers: createCustomers({ store, platforms, provisioning, sealer, terms: config.terms, newEvent, clock }),
-        internalAccounts: createInternalAccounts({ store, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
+        customers: createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock }),
+        internalAccounts: createInternalAccounts({ store, wallets, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
         externalAccounts: createExternalAccounts({ store, newEvent, clock }),
         ownership,
       }),

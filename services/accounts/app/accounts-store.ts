@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
-import type { Customer } from '../domain/customer';
+import type { Customer, PendingEmailChange } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
 import type { PlatformSettings } from '../domain/platform-config';
@@ -110,6 +110,15 @@ export interface CustomerStore {
   /** Removes these accounts from the customer's marker. */
   completeProvisioning(platformId: string, customerId: string, accountIds: string[]): Promise<void>;
   findPendingProvisioning(query: PendingProvisioningQuery): Promise<Customer[]>;
+  /**
+   * Sets `emailChange` if the customer is still at `revision` and no other change started at or
+   * after `staleBefore` is under way; false otherwise.
+   */
+  claimEmailChange(platformId: string, customerId: string, revision: number, change: PendingEmailChange, staleBefore: string): Promise<boolean>;
+  /** Customers whose `emailChange` started before `plannedBefore`, in id order after `afterId`. */
+  findEmailChangesStartedBefore(query: PendingProvisioningQuery): Promise<Customer[]>;
+  /** Clears `emailChange` if it is still this request's. */
+  releaseEmailChange(platformId: string, customerId: string, requestId: string): Promise<void>;
 }
 
 export interface InternalAccountStore {

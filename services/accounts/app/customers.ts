@@ -8,11 +8,12 @@ import { assertKnownTermsVersion, type EndUserTermsCatalogue } from '../domain/e
 import { embeddedWalletStep, holdingAccountSteps, type ProvisioningStep } from '../domain/provisioning-plan';
 import { customerCreated, customerUpdated } from './account-events';
 import type { AccountProvisioning } from './account-provisioning';
+import type { CustomerEmailChange, CustomerUpdateOutcome } from './customer-email-change';
 import { DuplicateRecordError, type AccountsStore, type CustomerFilter, type Page } from './accounts-store';
 import { readCustomerFilter, type CustomerQuery } from './list-filters';
 import { pageQuery } from './page-cursor';
 import type { PlatformSettingsView, Platforms } from './platforms';
-import type { PiiSealer } from './service-ports';
+import type { PiiSealer, WalletSignature } from './service-ports';
 
 export interface ListCustomersCommand extends CustomerQuery {
   limit: number;
@@ -23,7 +24,8 @@ export interface Customers {
   create(platformId: string, body: unknown): Promise<Customer>;
   get(platformId: string, id: string): Promise<Customer>;
   list(platformId: string, command: ListCustomersCommand): Promise<Page<Customer>>;
-  update(platformId: string, id: string, body: unknown): Promise<Customer>;
+  /** A change of an email tied to wallet credentials follows the signed retry (`signature`). */
+  update(platformId: string, id: string, body: unknown, signature?: WalletSignature): Promise<CustomerUpdateOutcome>;
 }
 
 function duplicateError(err: DuplicateRecordError): AppError {
@@ -44,6 +46,7 @@ export interface CustomersDeps {
   store: AccountsStore;
   platforms: Platforms;
   provisioning: AccountProvisioning;
+  emailChange: CustomerEmailChange;
   sealer: PiiSealer;
   terms: EndUserTermsCatalogue;
   newEvent: NewEvent;
@@ -98,7 +101,7 @@ export function createCustomers(deps: CustomersDeps): Customers {
       return store.customers.list(platformId, filter, pageQuery(command.limit, command.cursor));
     },
 
-    async update(platformId, id, body) {
+    async update(platformId, id, body, signature = {}) {
       const current = await get(platformId, id);
       const settings = await deps.platforms.settingsOf(platformId);
       const changes = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);
@@ -111,11 +114,23 @@ export function createCustomers(deps: CustomersDeps): Customers {
         ...holdingAccountSteps(id, addedCurrencies(current.currencies, next.currencies), now),
         ...walletSteps(settings, next, current.email !== undefined, now),
       ];
-      const saved = await written(() => store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)], steps));
-      if (!saved) throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
-      await deps.provisioning.completeCustomer(next, steps);
-      const { provisioning: _marker, ...updated } = next;
-      return updated;
+      const write = async () => {
+        const saved = await written(() => store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)], steps));
+        if (!saved) throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
+      };
+      const completed = async (): Promise<Customer> => {
+        await deps.provisioning.completeCustomer(next, steps);
+        const { provisioning: _marker, ...updated } = next;
+        return updated;
+      };
+      const tied = await deps.emailChange.tiedEmailChange(platformId, current, changes.profile.email, signature);
+      if (tied) {
+        // The body is a JSON object: validateCustomerUpdate checked it.
+        const request = { platformId, current, next, body: body as Record<string, unknown>, signature };
+        return deps.emailChange.signedUpdate({ ...tied, ...request, write, completed, reread: () => get(platformId, id) });
+      }
+      await write();
+      return { kind: 'UPDATED', customer: await completed() };
     },
   };
 }

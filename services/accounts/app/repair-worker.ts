@@ -1,6 +1,7 @@
 import type { Logger } from '../../../lib/log';
 import type { AccountProvisioning } from './account-provisioning';
 import type { AccountsStore, PendingProvisioningQuery } from './accounts-store';
+import { abandonedBefore, type CustomerEmailChange } from './customer-email-change';
 import type { OwnershipVerification } from './ownership-verification';
 
 export interface RepairReport {
@@ -9,6 +10,8 @@ export interface RepairReport {
   pending: number;
   defaultsCleared: number;
   livenessCompleted: number;
+  /** Abandoned customer email changes whose credentials were put back on the customer email. */
+  emailChangesReconciled: number;
   /** Records whose repair failed (logged); retried on the next sweep. */
   failed: number;
 }
@@ -40,12 +43,12 @@ async function eachPending<T extends { id: string }>(
 /**
  * Completes what a crash (or an unreachable auth service) left half-done: customers and platforms
  * still marked as provisioning, new default UMA deposit accounts whose predecessors were not
- * cleared, and (sandbox) hosted liveness checks that are due. Every repair is idempotent, so a
- * sweep racing a request or another replica does no harm.
+ * cleared, customer email changes abandoned half-way, and (sandbox) hosted liveness checks that
+ * are due. Every repair is idempotent, so a sweep racing a request or another replica does no harm.
  */
 export function createRepairWorker(deps: {
-  store: AccountsStore; provisioning: AccountProvisioning; ownership: OwnershipVerification; clock: () => Date; logger: Logger;
-  intervalMs: number; graceMs: number;
+  store: AccountsStore; provisioning: AccountProvisioning; ownership: OwnershipVerification; emailChange: CustomerEmailChange;
+  clock: () => Date; logger: Logger; intervalMs: number; graceMs: number;
 }): RepairWorker {
   const { store, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
@@ -53,7 +56,7 @@ export function createRepairWorker(deps: {
   let stopped = true;
 
   async function sweep(options: { graceMs?: number } = {}): Promise<RepairReport> {
-    const report: RepairReport = { completed: 0, pending: 0, defaultsCleared: 0, livenessCompleted: 0, failed: 0 };
+    const report: RepairReport = { completed: 0, pending: 0, defaultsCleared: 0, livenessCompleted: 0, emailChangesReconciled: 0, failed: 0 };
     const now = deps.clock();
     const before = new Date(now.getTime() - (options.graceMs ?? deps.graceMs)).toISOString();
     const attempt = async (what: string, recordId: string, work: () => Promise<void>) => {
@@ -75,6 +78,11 @@ export function createRepairWorker(deps: {
       attempt('default UMA deposit clearing', account.id, async () => {
         await store.externalAccounts.clearPreviousDefaults(account, now.toISOString());
         report.defaultsCleared++;
+      }),
+    );
+    await eachPending((q) => store.customers.findEmailChangesStartedBefore(q), abandonedBefore(now), (customer) =>
+      attempt('abandoned email change', customer.id, async () => {
+        if (await deps.emailChange.reconcileAbandoned(customer)) report.emailChangesReconciled++;
       }),
     );
     report.livenessCompleted = await deps.ownership.completeDueLiveness(PAGE);

@@ -92,6 +92,14 @@ export interface Customer extends Omit<CustomerProfile, 'identifier'> {
   sealedIdentifier?: string;
   /** Internal accounts still to open (or wallets to provision); empty once complete. */
   provisioning?: ProvisioningStep[];
+  /** A signed email change under way: its wallet credentials may already carry the new email. */
+  emailChange?: PendingEmailChange;
+}
+
+/** Claimed before the credentials' email is synced, released once the customer is written or restored. */
+export interface PendingEmailChange {
+  requestId: string;
+  startedAt: string;
 }
 
 /** A validated create request. */

@@ -19,6 +19,8 @@ export interface InternalAccount {
   totalBalance: number;
   /** EMBEDDED_WALLET only: the auth service has set up the wallet and its default credential. */
   walletProvisioned?: boolean;
+  /** EMBEDDED_WALLET only, on reads: wallet privacy, owned by the auth service (never stored here). */
+  privateEnabled?: boolean;
   createdAt: string;
   updatedAt: string;
 }

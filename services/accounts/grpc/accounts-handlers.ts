@@ -56,7 +56,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { customers: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async updateCustomer(req, ctx) {
-      return { customer: customer(await uc.customers.update(requirePlatform(ctx), req.id, req.body)) };
+      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, req.body, req.signature ?? {});
+      if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
+      if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
+      return { customer: customer(outcome.customer) };
     },
 
     async getInternalAccount(req, ctx) {

@@ -18,7 +18,7 @@ describe('EMBEDDED_WALLET internal accounts', () => {
     const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'ana@example.com', phoneNumber: '+14155551234' } }, wallets);
     const id = internalAccountId(customer!.id, 'USDC', 'EMBEDDED_WALLET');
     expect(await walletsOf(customer!.id, wallets)).toEqual([{
-      id, customerId: customer!.id, type: 'EMBEDDED_WALLET', status: 'ACTIVE', fundingPaymentInstructions: [],
+      id, customerId: customer!.id, type: 'EMBEDDED_WALLET', status: 'ACTIVE', fundingPaymentInstructions: [], privateEnabled: false,
       balance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
       totalBalance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
       createdAt: expect.any(String), updatedAt: expect.any(String),

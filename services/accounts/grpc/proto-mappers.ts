@@ -80,6 +80,7 @@ export function internalAccountMessage(a: InternalAccount): pb.InternalAccount {
     balance: amount(a.availableBalance, a.currency),
     totalBalance: amount(a.totalBalance, a.currency),
     fundingPaymentInstructions: [],
+    privateEnabled: a.privateEnabled,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };

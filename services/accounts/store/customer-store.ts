@@ -51,6 +51,7 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       await customers.createIndex({ keys: { platformId: 1, umaAddress: 1 }, unique: true, name: UNIQUE_INDEXES.umaAddress });
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
+      await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
     },
     async insert(customer, events) {
       try {
@@ -67,8 +68,8 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       return findPage(customers, listFilter(platformId, filter), page, read);
     },
     async replace(next, events, steps = []) {
-      // The marker is only ever added to or pulled from, so a concurrent completion is never undone.
-      const { _id, provisioning: _marker, ...fields } = toDocument(next);
+      // The markers are only ever changed by their own writes, so a concurrent one is never undone.
+      const { _id, provisioning: _marker, emailChange: _change, ...fields } = toDocument(next);
       const update = { $set: fields, $unset: { identifier: '' }, ...(steps.length ? { $push: { provisioning: { $each: steps } } } : {}) };
       try {
         const result = await customers.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, withEvents(update, events));
@@ -82,6 +83,18 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     },
     async findPendingProvisioning(query) {
       return (await customers.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(read);
+    },
+    async claimEmailChange(platformId, customerId, revision, change, staleBefore) {
+      const free = { $or: [{ emailChange: { $exists: false } }, { 'emailChange.startedAt': { $lt: staleBefore } }] };
+      const result = await customers.updateOne({ _id: customerId, platformId, revision, ...free }, { $set: { emailChange: change } });
+      return result.matchedCount === 1;
+    },
+    async findEmailChangesStartedBefore(query) {
+      const filter = { 'emailChange.startedAt': { $lt: query.plannedBefore }, ...(query.afterId ? { _id: { $gt: query.afterId } } : {}) };
+      return (await customers.find(filter, { limit: query.limit, sort: { _id: 1 } })).map(read);
+    },
+    async releaseEmailChange(platformId, customerId, requestId) {
+      await customers.updateOne({ _id: customerId, platformId, 'emailChange.requestId': requestId }, { $unset: { emailChange: '' } });
     },
     async sealLegacyIdentifiers(seal) {
       const legacy = await customers.find({ identifier: { $exists: true } });

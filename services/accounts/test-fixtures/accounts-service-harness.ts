@@ -42,6 +42,7 @@ export async function startAccountsService(env: NodeJS.ProcessEnv = {}, options:
     module,
     repair: module.repair,
     walletAuth: fakes.walletAuth,
+    signedRetry: fakes.signedRetry,
     ledger: fakes.ledger,
     /** A new platform, ensured, and the call context that acts as it. */
     async newPlatform() {
