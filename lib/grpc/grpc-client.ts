@@ -26,6 +26,9 @@ export function createServiceClient<D extends ServiceDefinition>(
   const Ctor = makeGenericClientConstructor(definition, 'client');
   const client: Client = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30000,
+    // Peers start in any order (separate pods); reconnect quickly instead of backing off for long.
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 2000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   });
   const timeoutMs = options.timeoutMs ?? 10000;
