@@ -39,6 +39,8 @@ export interface TelemetryOptions {
   serviceName: string;
   /** Tests pass an in-memory exporter; otherwise OTEL_* decides. */
   exporter?: SpanExporter;
+  /** Track the active context even when nothing is exported (tests of context propagation). */
+  trackContext?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -47,7 +49,7 @@ export function startTelemetry(options: TelemetryOptions): boolean {
   if (provider) return true;
   const env = options.env ?? process.env;
   const exporter = options.exporter ?? exporterFromEnv(env);
-  ensurePropagation(exporter !== undefined);
+  ensurePropagation(exporter !== undefined || options.trackContext === true);
   if (!exporter) return false;
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? options.serviceName }),

@@ -97,7 +97,7 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
     });
 
     it('carries the trace context to the handler', async () => {
-      startTelemetry({ serviceName: 'event-bus-contract', env: {} }); // installs the W3C propagator
+      startTelemetry({ serviceName: 'event-bus-contract', env: {}, trackContext: true }); // installs the W3C propagator
       const topic = uniqueName('trace');
       const traceId = randomUUID().replace(/-/g, '');
       const span = trace.wrapSpanContext({ traceId, spanId: traceId.slice(0, 16), traceFlags: TraceFlags.SAMPLED });

@@ -16,7 +16,7 @@ describe('createEventFactory', () => {
   });
 
   it('captures the traceparent of the active span', () => {
-    startTelemetry({ serviceName: 'event-factory-test', env: {} });
+    startTelemetry({ serviceName: 'event-factory-test', env: {}, trackContext: true });
     const span = trace.wrapSpanContext({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
     const e = context.with(trace.setSpan(ROOT_CONTEXT, span), () => newEvent('X.HAPPENED', 1, 'Platform:p', 'A:a', {}));
     expect(e.traceparent).toBe('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
