@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import type { LookupExternalAccountResponse } from '../../gen/quotes_transactions/v1/lookup';
+import type { LookupExternalAccountResponse, LookupUmaResponse } from '../../gen/quotes_transactions/v1/lookup';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -12,8 +12,8 @@ function queryParam(req: Request, name: string): string {
   return value;
 }
 
-/** The REST ReceiverExternalAccountLookupResponse, field by field. */
-export function toExternalAccountLookupJson(response: LookupExternalAccountResponse) {
+/** The REST ReceiverLookupResponse members both lookups share, field by field. */
+function toReceiverLookupJson(response: LookupExternalAccountResponse | LookupUmaResponse) {
   return {
     supportedCurrencies: response.supportedCurrencies.map((preference) => {
       const currency = preference.currency;
@@ -27,11 +27,20 @@ export function toExternalAccountLookupJson(response: LookupExternalAccountRespo
     }),
     requiredPayerDataFields: response.requiredPayerDataFields.map((field) => ({ name: field.name, mandatory: field.mandatory })),
     lookupId: response.lookupId,
-    accountId: response.accountId,
   };
 }
 
-/** Receiver lookups: what an external account can be paid in, before quoting. */
+/** The REST ReceiverExternalAccountLookupResponse. */
+export function toExternalAccountLookupJson(response: LookupExternalAccountResponse) {
+  return { ...toReceiverLookupJson(response), accountId: response.accountId };
+}
+
+/** The REST ReceiverUmaLookupResponse. */
+export function toUmaLookupJson(response: LookupUmaResponse) {
+  return { ...toReceiverLookupJson(response), receiverUmaAddress: response.receiverUmaAddress };
+}
+
+/** Receiver lookups: what an external account or an UMA address can be paid in, before quoting. */
 export function receiverRoutes(peers: PeerClients): Router {
   const router = Router();
   router.get('/receiver/external-account/:accountId', async (req, res) => {
@@ -40,6 +49,13 @@ export function receiverRoutes(peers: PeerClients): Router {
       callContext(res),
     );
     res.status(200).json(toExternalAccountLookupJson(response));
+  });
+  router.get('/receiver/uma/:receiverUmaAddress', async (req, res) => {
+    const response = await peers.lookup.lookupUma(
+      { receiverUmaAddress: req.params.receiverUmaAddress, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
+      callContext(res),
+    );
+    res.status(200).json(toUmaLookupJson(response));
   });
   return router;
 }

@@ -5,7 +5,7 @@ import type { RateSource } from './adapters/rate-source';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
-import { createDailyVolume } from './app/daily-volume';
+import { createDailyVolume, createDailyVolumeRelease } from './app/daily-volume';
 import { createExchangeRates } from './app/exchange-rates';
 import { createExecuteQuote } from './app/execute-quote';
 import type { GetLookup } from './app/get-lookup';
@@ -61,8 +61,10 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const ledger = createLedger({ store: ledgerStore.ledger, newEvent, clock });
   const payments = paymentStore.payments;
   const settings = adapters.settings ?? createPlatformConfigSettings(environment.peers);
-  const reserveDailyVolume = createDailyVolume({ store: createVolumeDocumentStore(environment.store), settings, clock });
-  const runner = createStepRunner({ payments, ledger, newEvent, clock });
+  const volumeStore = createVolumeDocumentStore(environment.store);
+  const reserveDailyVolume = createDailyVolume({ store: volumeStore, settings, clock });
+  const releaseDailyVolume = createDailyVolumeRelease({ store: volumeStore });
+  const runner = createStepRunner({ payments, ledger, releaseDailyVolume, newEvent, clock });
   const queries = createTransactionQueries({ payments });
   const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets });
   const createQuote = createCreateQuote({
@@ -90,7 +92,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     useCases: { ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
     worker,
     async start() {
-      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes()]);
+      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes()]);
       worker.start();
     },
     stop: () => worker.stop(),

@@ -2,9 +2,11 @@ import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/servic
 import { createAccountsPeerDirectory } from './adapters/accounts-peer-directory';
 import { createSandboxCounterparty, type Counterparty } from './adapters/counterparty';
 import { createSandboxRateSource, type RateSource } from './adapters/rate-source';
+import { createSandboxUmaCounterparty } from './adapters/sandbox-uma-counterparty';
 import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './app/get-lookup';
 import { createLookupExternalAccount } from './app/lookup-external-account';
+import { createLookupUma, type UmaCounterparty } from './app/lookup-uma';
 import { bindLookupService } from './grpc/lookup-handlers';
 import { createLookupDocumentStore } from './store/lookup-document-store';
 import type { PaymentAccounts } from './app/payment-accounts';
@@ -15,6 +17,7 @@ import { createPaymentsModule } from './payments-module';
 export interface QuotesTransactionsAdapters {
   rates: RateSource;
   counterparty: Counterparty;
+  umaCounterparty: UmaCounterparty;
   now: () => Date;
   /** Payments read accounts over gRPC unless a test gives its own. */
   accounts?: PaymentAccounts;
@@ -32,6 +35,7 @@ export function createQuotesTransactionsService(
   const adapters: QuotesTransactionsAdapters = {
     rates: overrides.rates ?? createSandboxRateSource(),
     counterparty: overrides.counterparty ?? createSandboxCounterparty(),
+    umaCounterparty: overrides.umaCounterparty ?? createSandboxUmaCounterparty(),
     now: overrides.now ?? (() => new Date()),
   };
   const accounts = createAccountsPeerDirectory(environment.peers);
@@ -45,6 +49,7 @@ export function createQuotesTransactionsService(
     bindings: [
       bindLookupService({
         lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
+        lookupUma: createLookupUma({ accounts, counterparty: adapters.umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
         getLookup,
       }),
       ...payments.bindings,

@@ -31,3 +31,29 @@ test('fees and corridor limits configured with PATCH /config apply to quotes, ex
   const rates = await sys.api('/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN');
   expect(rates.body.data[0].fees).toEqual({ fixed: 50, total: 90 }); // on the default 10000: 10 + 50 + 30
 });
+
+test('supportedCurrencies minAmount/maxAmount bound what a quote may send: 400 AMOUNT_OUT_OF_RANGE outside them', async () => {
+  const config = await sys.api('/config');
+  const supportedCurrencies = config.body.supportedCurrencies.map((c: Record<string, unknown>) => ({
+    currencyCode: c.currencyCode, requiredCounterpartyFields: c.requiredCounterpartyFields, enabledTransactionTypes: c.enabledTransactionTypes,
+    ...(c.currencyCode === 'USD' ? { minAmount: 500, maxAmount: 200_000 } : { minAmount: c.minAmount, maxAmount: c.maxAmount }),
+  }));
+  expect((await sys.api('/config', { method: 'PATCH', json: { supportedCurrencies } })).status).toBe(200);
+
+  const { customerId, usdAccountId } = await payingCustomer(sys);
+  await fund(sys, usdAccountId, 1_000_000);
+  const bank = await externalAccount(sys, customerId, 'USD_ACCOUNT');
+  for (const amount of [499, 200_001]) {
+    const res = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, amount) });
+    expectError(res, 400, 'AMOUNT_OUT_OF_RANGE');
+    expect(res.body.details).toEqual({ currency: 'USD', minAmount: 500, maxAmount: 200_000, amount });
+  }
+  // The bound applies to what is sent, fees included: about 1,999.00 USD converted, over 2,000.00 with fees.
+  const mxn = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
+  const received = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, mxn, 3_448_275, { lockedCurrencySide: 'RECEIVING' }) });
+  expectError(received, 400, 'AMOUNT_OUT_OF_RANGE');
+  expect(received.body.details.amount).toBeGreaterThan(200_000);
+  for (const amount of [500, 200_000]) {
+    expect((await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, amount, { immediatelyExecute: true }) })).status).toBe(201);
+  }
+});

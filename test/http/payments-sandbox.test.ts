@@ -83,10 +83,20 @@ describe('/sandbox/uma/receive', () => {
     expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_000);
   });
 
-  test('$refund… fails and is refunded to the sender', async () => {
+  test('$refund… fails and is refunded to the sender: REFUNDED', async () => {
     const res = await receive('$refund.usd@sandbox.grid.uma.money');
     const t = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'COMPLETED');
-    expect(t.status).toBe('FAILED');
+    expect(t).toMatchObject({ status: 'REFUNDED', failureReason: 'ACCOUNT_CANNOT_RECEIVE' });
+  });
+
+  test('$refundfail…: the refund fails (REFUND_FAILED), the worker retries it and the funds go back: REJECTED', async () => {
+    const before = await balanceOf(sys, customerId, usd);
+    const res = await receive('$refundfail.usd@sandbox.grid.uma.money');
+    const failed = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'FAILED');
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED' });
+    const returned = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'COMPLETED');
+    expect(returned).toMatchObject({ status: 'REJECTED', refund: { settledAt: expect.any(String) } });
+    expect(await balanceOf(sys, customerId, usd)).toBe(before);
   });
 
   test('$approval… waits for the platform: approve lets it settle', async () => {
@@ -96,10 +106,12 @@ describe('/sandbox/uma/receive', () => {
     await transactionWhen(sys, res.body.id, (x) => x.status === 'COMPLETED');
   });
 
-  test('$approval… then reject: FAILED, refunded to the sender', async () => {
+  test('$approval… then reject: FAILED, then REJECTED once refunded to the sender', async () => {
     const res = await receive('$approval.usd@sandbox.grid.uma.money');
     const rejected = await sys.api(`/transactions/${res.body.id}/reject`, { method: 'POST', json: { reason: 'RESTRICTED_JURISDICTION' } });
     expect(rejected.body.status).toBe('FAILED');
-    await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'COMPLETED');
+    const returned = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'COMPLETED');
+    expect(returned.status).toBe('REJECTED');
+    expect((await sys.api(`/transactions?status=REJECTED&type=INCOMING`)).body.data.map((t: { id: string }) => t.id)).toContain(res.body.id);
   });
 });

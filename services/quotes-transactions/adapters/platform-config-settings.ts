@@ -2,7 +2,7 @@ import { AppError } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import { NO_SETTINGS, type PaymentSettingsSource } from '../app/payment-settings';
 
-/** Fee configs and limits from the platform configuration the accounts service keeps (PATCH /config). */
+/** Fee configs, limits and per-currency bounds from the platform configuration the accounts service keeps (PATCH /config). */
 export function createPlatformConfigSettings(peers: Pick<PeerClients, 'accounts'>): PaymentSettingsSource {
   return {
     async get(caller) {
@@ -25,6 +25,7 @@ export function createPlatformConfigSettings(peers: Pick<PeerClients, 'accounts'
           ...(l.maxSingleTransaction !== undefined ? { maxSingleTransaction: l.maxSingleTransaction } : {}),
           ...(l.dailyVolume !== undefined ? { dailyVolume: l.dailyVolume } : {}),
         })),
+        currencyBounds: config.supportedCurrencies.map((c) => ({ currency: c.currencyCode, minAmount: c.minAmount, maxAmount: c.maxAmount })),
       };
     },
   };

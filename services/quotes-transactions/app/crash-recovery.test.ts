@@ -63,3 +63,23 @@ test('a crash before the debit leaves nothing; if the funds are gone by recovery
   expect(await balance(usd)).toBe(0);
   await eventually(async () => ((await allZero()) ? true : undefined));
 });
+
+test('an incoming UMA payment is CREATED until its funds are in; a crash there is rolled forward to PENDING, then settles', async () => {
+  const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$rosa@sandbox.example.com' });
+  const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
+  crashing.crashAfter(0); // the payment is recorded; its arrival in funds-in-transit is not
+  await expect(h.sandbox.simulateUmaReceive({ body: {
+    senderUmaAddress: '$success.usd@sandbox.grid.uma.money', customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_500,
+  } }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  const { transactions } = await h.transactions.listTransactions({ customerId: customer, limit: 0 }, asPlatform);
+  expect(transactions).toEqual([expect.objectContaining({ type: 'INCOMING', status: 'CREATED', receivedAmount: expect.objectContaining({ amount: 2_500 }) })]);
+  expect(transactions[0].reconciliationInstructions).toBeUndefined();
+
+  crashing.recover();
+  const id = transactions[0].id as string;
+  const status = async () => (await h.transactions.getTransaction({ transactionId: id }, asPlatform)).transaction!.status;
+  await eventually(async () => ((await status()) === 'COMPLETED' ? true : undefined));
+  expect(await balance(account)).toBe(2_500);
+  await h.flushEvents();
+  expect(h.events.filter((e) => e.aggregateId === id).map((e) => e.type)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
+});

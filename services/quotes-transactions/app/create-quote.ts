@@ -5,7 +5,7 @@ import type { RateSource } from '../adapters/rate-source';
 import { findCurrency } from '../domain/currency-catalogue';
 import { platformFeeRule, serviceFeeRule } from '../domain/fees';
 import { paymentReference, sandboxFundingInstructions } from '../domain/funding-instructions';
-import { applicableLimits, assertWithinSingleTransactionLimits } from '../domain/limits';
+import { applicableLimits, assertWithinCurrencyBounds, assertWithinSingleTransactionLimits } from '../domain/limits';
 import type { Payment } from '../domain/payment';
 import { price } from '../domain/pricing';
 import { parseQuoteRequest, type QuoteRequest } from '../domain/quote-request';
@@ -44,8 +44,8 @@ export interface CreateQuoteCommand {
 /**
  * Prices a payment and stores it as a quote: a PENDING transaction that executing moves on.
  * Checks, in order: the body, both ends (SELF_PAYMENT), the lookup and its offer, currencies,
- * the price (INVALID_AMOUNT), the offer's bounds (AMOUNT_OUT_OF_RANGE), the single-transaction
- * limit, ownership verification of the destination.
+ * the price (INVALID_AMOUNT), the offer's bounds and the platform's bounds for the sending
+ * currency (both AMOUNT_OUT_OF_RANGE), the single-transaction limit, ownership verification.
  */
 export function createCreateQuote(deps: CreateQuoteDeps) {
   async function priced(caller: Caller, request: QuoteRequest, parties: Parties, now: Date) {
@@ -66,6 +66,7 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
       platformFee: platformFeeRule({ sendingCurrency: sending.code, crossCurrency, configs: settings.feeConfigs, override: request.platformFeeOverride }),
     });
     if (offer) assertWithinOffer(offer, result.totalReceiving);
+    assertWithinCurrencyBounds(settings.currencyBounds, { currency: sending.code, amount: result.totalSending });
     assertWithinSingleTransactionLimits(applicableLimits(settings.limits, sending.code, receiving.code), result.totalSending);
     await assertVerifiedIfRequired(deps.rates, parties.destinationStatus, { amount: result.totalSending, currency: sending });
     return { result, sending, receiving };

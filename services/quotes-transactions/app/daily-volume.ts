@@ -1,18 +1,24 @@
 import { applicableLimits, dailyVolumeExceeded, volumeDay } from '../domain/limits';
+import type { Payment } from '../domain/payment';
 import type { Caller } from './payment-accounts';
 import type { PaymentSettingsSource } from './payment-settings';
 
 /** Storage port: one counter per platform, limit (currency or corridor) and UTC day. */
 export interface VolumeStore {
-  /** Adds `amount` for `paymentId` if the counter stays within `limit`; idempotent per payment. */
+  /**
+   * Adds `amount` for `paymentId` if the counter stays within `limit`; idempotent per payment. A
+   * payment whose volume was released is answered true without counting it again.
+   */
   reserve(input: { counter: string; paymentId: string; amount: number; limit: number }): Promise<boolean>;
+  /** Takes `amount` off every counter `paymentId` was reserved on; idempotent per counter. */
+  release(input: { paymentId: string; amount: number }): Promise<void>;
 }
 
 /**
  * Daily volume is counted when a payment is executed, atomically per counter, so concurrent
  * executions cannot pass a limit together. A payment counts against the corridor's limit and the
  * sending currency's; if the second refuses, the first keeps the amount (counting high, never low).
- * A payment that later fails keeps its volume.
+ * A payment that later fails gives its volume back (`createDailyVolumeRelease`).
  */
 export function createDailyVolume(deps: { store: VolumeStore; settings: PaymentSettingsSource; clock: () => Date }) {
   return async function reserveDailyVolume(caller: Caller, input: { sending: string; receiving: string; paymentId: string; amount: number }): Promise<void> {
@@ -27,3 +33,15 @@ export function createDailyVolume(deps: { store: VolumeStore; settings: PaymentS
 }
 
 export type ReserveDailyVolume = ReturnType<typeof createDailyVolume>;
+
+/**
+ * Gives back the volume a failed payment reserved, on the day it was reserved. The step runner
+ * calls it inside the step that records the failure, so it may run more than once.
+ */
+export function createDailyVolumeRelease(deps: { store: VolumeStore }) {
+  return async function releaseDailyVolume(p: Pick<Payment, 'id' | 'sent'>): Promise<void> {
+    await deps.store.release({ paymentId: p.id, amount: p.sent.amount });
+  };
+}
+
+export type ReleaseDailyVolume = ReturnType<typeof createDailyVolumeRelease>;

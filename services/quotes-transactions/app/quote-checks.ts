@@ -8,6 +8,13 @@ import type { PaymentDestination } from '../domain/payment';
 import type { GetLookup } from './get-lookup';
 import type { Caller } from './payment-accounts';
 
+/** Whether the lookup was made for this destination; UMA addresses compare without regard to case. */
+function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {
+  return destination.destinationType === 'ACCOUNT'
+    ? lookup.accountId === destination.accountId
+    : lookup.receiverUmaAddress?.toLowerCase() === destination.umaAddress.toLowerCase();
+}
+
 /**
  * The stored lookup a quote names: it must exist for the platform (LOOKUP_REQUEST_NOT_FOUND), be
  * fresh, be about this destination, and offer the receiving currency (INVALID_CURRENCY).
@@ -15,10 +22,10 @@ import type { Caller } from './payment-accounts';
 export async function checkedLookup(getLookup: GetLookup, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date): Promise<Lookup> {
   const lookup = await getLookup({ caller, lookupId });
   if (now.getTime() >= Date.parse(lookup.expiresAt)) {
-    throw AppError.invalidInput('The lookup has expired', [{ field: 'lookupId', message: 'has expired; look the account up again' }]);
+    throw AppError.invalidInput('The lookup has expired', [{ field: 'lookupId', message: 'has expired; look the receiver up again' }]);
   }
-  if (destination.destinationType === 'ACCOUNT' && lookup.accountId !== destination.accountId) {
-    throw AppError.invalidInput('The lookup is for another account', [{ field: 'lookupId', message: `was made for ${lookup.accountId}` }]);
+  if (!looksUp(lookup, destination)) {
+    throw AppError.invalidInput('The lookup is for another receiver', [{ field: 'lookupId', message: `was made for ${lookup.accountId ?? lookup.receiverUmaAddress}` }]);
   }
   return lookup;
 }

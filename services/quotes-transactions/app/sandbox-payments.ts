@@ -116,7 +116,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     const outcome = outcomeForIncoming(sender!, amount);
     const awaiting = outcome.kind === 'AWAITS_APPROVAL';
     const p: Payment = {
-      id, platformId: caller.platformId, version: 1, type: 'INCOMING', status: 'PENDING', customerId: customer.id, platformCustomerId: customer.platformCustomerId,
+      id, platformId: caller.platformId, version: 1, type: 'INCOMING', status: 'CREATED', customerId: customer.id, platformCustomerId: customer.platformCustomerId,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: sender!, currency: code! },
       destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: code! },
       sent: money, received: money, exchangeRate: 1, fees: breakdown(amount, NO_FEE, NO_FEE),
@@ -124,7 +124,9 @@ export function createSandboxPayments(deps: SandboxDeps) {
       stage: awaiting ? 'AWAITING_APPROVAL' : 'SUBMITTED', ...(awaiting ? {} : { nextActionAt: later(now) }),
       appliedSteps: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
     };
-    const intent: Payment = { ...p, pendingStep: { ...movement(p, 'receive'), startedAt: p.createdAt, then: { set: {}, events: ['INCOMING_PAYMENT.PENDING'] } } };
+    // CREATED until its funds are in (the `receive` step): a crash in between is rolled forward.
+    const arrived = { set: { status: 'PENDING' as const }, events: ['INCOMING_PAYMENT.PENDING'] };
+    const intent: Payment = { ...p, pendingStep: { ...movement(p, 'receive'), startedAt: p.createdAt, then: arrived } };
     await deps.payments.insert(intent, []);
     return deps.runner.finish(intent);
   }

@@ -1,9 +1,12 @@
 import { AppError } from '../../../lib/errors';
 import type { NewEvent } from '../../../lib/bus/outbox';
+import type { LedgerStep } from '../domain/ledger-postings';
+import { releasesDailyVolume } from '../domain/limits';
 import { applyChange } from '../domain/payment-change';
 import { movement, stepName } from '../domain/payment-movements';
 import type { Payment, PaymentChange, PendingStep } from '../domain/payment';
 import type { PlannedChange } from '../domain/settlement-plan';
+import type { ReleaseDailyVolume } from './daily-volume';
 import type { Ledger } from './ledger';
 import { paymentEvents } from './payment-events';
 import type { PaymentStore } from './payment-store';
@@ -22,8 +25,12 @@ export class PaymentMovedOn extends AppError {
  * postings idempotently; (3) the payment takes the planned change, its events, and forgets the
  * step. A crash after (1) leaves a pending step that `finish` — called by the recovery worker —
  * rolls forward, or, if the guarded debit never went in, resolves with the planned alternative.
+ *
+ * A change that records an outgoing payment's failure gives back its daily volume in step (2),
+ * so it too is a step (with no postings when it moves no money): the failure is never recorded
+ * without the release, and a replay releases nothing twice.
  */
-export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; newEvent: NewEvent; clock: () => Date }) {
+export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; releaseDailyVolume: ReleaseDailyVolume; newEvent: NewEvent; clock: () => Date }) {
   async function write(current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[]): Promise<Payment> {
     const next = applyChange(current, change, deps.clock());
     if (!(await deps.payments.update(current, next, paymentEvents(deps.newEvent, next, kinds)))) throw new PaymentMovedOn(current.id);
@@ -33,10 +40,12 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
   async function finish(p: Payment): Promise<Payment> {
     const pending = p.pendingStep;
     if (!pending) return p;
-    const result = await deps.ledger.applyStep(p.platformId, pending, pending.startedAt);
+    const movesMoney = pending.postings.length > 0;
+    const result = movesMoney ? await deps.ledger.applyStep(p.platformId, pending, pending.startedAt) : 'APPLIED';
     const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
     if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
-    const applied = result === 'APPLIED' ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};
+    if (releasesDailyVolume(p, outcome)) await deps.releaseDailyVolume(p);
+    const applied = result === 'APPLIED' && movesMoney ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};
     try {
       return await write(p, { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] }, outcome.events);
     } catch (err) {
@@ -50,8 +59,10 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
 
   /** Applies a plan; `claim` is written with the first write (e.g. the quote's executedAt). */
   async function run(p: Payment, plan: PlannedChange, claim: Partial<Payment> = {}): Promise<Payment> {
-    if (!plan.movement) return write(p, { set: { ...claim, ...plan.change.set }, unset: plan.change.unset }, plan.change.events);
-    const step = movement({ ...p, ...claim }, plan.movement);
+    const releasing = releasesDailyVolume(p, plan.change);
+    if (!plan.movement && !releasing) return write(p, { set: { ...claim, ...plan.change.set }, unset: plan.change.unset }, plan.change.events);
+    // A payment fails at most once, so one key serves its failure step.
+    const step: LedgerStep = plan.movement ? movement({ ...p, ...claim }, plan.movement) : { key: `${p.id}/failure`, postings: [] };
     const pendingStep: PendingStep = { ...step, startedAt: deps.clock().toISOString(), then: plan.change, ...(plan.onVoid ? { onVoid: plan.onVoid } : {}) };
     return finish(await write(p, { set: { ...claim, pendingStep } }, []));
   }

@@ -37,13 +37,13 @@ export function createTransactionActions(deps: { queries: TransactionQueries; ru
 
   const reject = (caller: Caller, id: string) => act(caller, id, (p, now) => {
     if (!awaitingApproval(p)) throw notAwaiting(p);
-    return { change: failure(p, undefined, now, deps.timing) };
+    return { change: failure(p, undefined, now, deps.timing, { rejectedByPlatform: true }) };
   });
 
   const cancel = (caller: Caller, id: string) => act(caller, id, (p, now) => {
     if (!onBankRail(p)) throw AppError.invalidInput('Only bank-rail transfers can be cancelled', [{ field: 'transactionId', message: 'is not a bank-rail transfer' }]);
     if (!isCancellable(p) || p.pendingStep) throw new AppError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${p.id} is past the point where it can be cancelled`, { status: p.status });
-    return { change: failure(p, undefined, now, deps.timing, 'USER_CANCELLATION') };
+    return { change: failure(p, undefined, now, deps.timing, { refundReason: 'USER_CANCELLATION' }) };
   });
 
   const confirmReceiptDelivery = (caller: Caller, id: string, at?: string) => act(caller, id, (_p, now) => {

@@ -1,4 +1,4 @@
-import { applicableLimits, assertWithinSingleTransactionLimits, DEFAULT_LIMITS } from './limits';
+import { applicableLimits, assertWithinCurrencyBounds, assertWithinSingleTransactionLimits, DEFAULT_LIMITS, releasesDailyVolume } from './limits';
 
 const usdWide = { currency: 'USD', maxSingleTransaction: 1_000, dailyVolume: 5_000 };
 const usdToMxn = { currency: 'USD', receivingCurrency: 'MXN', maxSingleTransaction: 500 };
@@ -20,4 +20,30 @@ test.each([
   const run = () => assertWithinSingleTransactionLimits([usdWide, usdToMxn], amount);
   if (code) expect(run).toThrow(expect.objectContaining({ code, details: expect.objectContaining({ receivingCurrency: 'MXN', maxSingleTransaction: 500 }) }));
   else expect(run).not.toThrow();
+});
+
+const bounds = [{ currency: 'USD', minAmount: 500, maxAmount: 200_000 }, { currency: 'MXN', minAmount: 0, maxAmount: 0 }];
+
+test.each([
+  ['USD', 499, { currency: 'USD', minAmount: 500, maxAmount: 200_000, amount: 499 }],
+  ['USD', 500, undefined],
+  ['USD', 200_000, undefined],
+  ['USD', 200_001, { currency: 'USD', minAmount: 500, maxAmount: 200_000, amount: 200_001 }],
+  ['MXN', 1, { currency: 'MXN', minAmount: 0, maxAmount: 0, amount: 1 }],
+  ['EUR', 10 ** 12, undefined],
+])('sending %s %d against the platform bounds: %o', (currency, amount, details) => {
+  const run = () => assertWithinCurrencyBounds(bounds, { currency, amount });
+  if (details) expect(run).toThrow(expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE', details }));
+  else expect(run).not.toThrow();
+});
+
+test.each([
+  ['OUTGOING', 'PROCESSING', 'FAILED', true],
+  ['OUTGOING', 'PENDING', 'FAILED', true],
+  ['OUTGOING', 'FAILED', 'FAILED', false],
+  ['OUTGOING', 'PROCESSING', 'COMPLETED', false],
+  ['OUTGOING', 'PROCESSING', undefined, false],
+  ['INCOMING', 'PENDING', 'FAILED', false],
+] as const)('%s %s → %s releases the daily volume: %s', (type, status, to, releases) => {
+  expect(releasesDailyVolume({ type, status }, { set: to ? { status: to } : {} })).toBe(releases);
 });

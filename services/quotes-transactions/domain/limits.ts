@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import type { Payment, PaymentChange } from './payment';
 
 /**
  * A limit on sending in `currency` (the withdrawal currency), in its minor units: towards any
@@ -41,6 +42,30 @@ export function assertWithinSingleTransactionLimits(limits: readonly CurrencyLim
 export function dailyVolumeExceeded(limit: CurrencyLimit): AppError {
   return new AppError('DAILY_VOLUME_LIMIT_EXCEEDED', `The payment would exceed the daily volume limit for ${limit.receivingCurrency ? `${limit.currency}→${limit.receivingCurrency}` : limit.currency}`, {
     currency: limit.currency, ...(limit.receivingCurrency ? { receivingCurrency: limit.receivingCurrency } : {}), dailyVolume: limit.dailyVolume,
+  });
+}
+
+/**
+ * Executing an outgoing payment reserves its amount against the daily volume; the change that
+ * records its failure gives the amount back (a refunded payment failed first, so this covers it).
+ */
+export function releasesDailyVolume(p: Pick<Payment, 'type' | 'status'>, change: Pick<PaymentChange, 'set'>): boolean {
+  return p.type === 'OUTGOING' && p.status !== 'FAILED' && change.set.status === 'FAILED';
+}
+
+/** A platform's bounds on what may be sent in `currency` (PlatformCurrencyConfig), in its minor units. */
+export interface CurrencyBounds {
+  currency: string;
+  minAmount: number;
+  maxAmount: number;
+}
+
+/** The amount sent must lie within the sending currency's configured bounds, when it has some. */
+export function assertWithinCurrencyBounds(bounds: readonly CurrencyBounds[], sent: { currency: string; amount: number }): void {
+  const own = bounds.find((b) => b.currency === sent.currency);
+  if (!own || (sent.amount >= own.minAmount && sent.amount <= own.maxAmount)) return;
+  throw new AppError('AMOUNT_OUT_OF_RANGE', `The sending amount must be between ${own.minAmount} and ${own.maxAmount} ${own.currency} minor units`, {
+    currency: own.currency, minAmount: own.minAmount, maxAmount: own.maxAmount, amount: sent.amount,
   });
 }
 

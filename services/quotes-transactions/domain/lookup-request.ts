@@ -29,16 +29,8 @@ export interface LookupParameters {
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
 
-/** Checks every parameter and reports all problems at once (INVALID_INPUT with details.errors). */
-export function parseLookupRequest(params: LookupParameters): LookupRequest {
-  const errors: FieldError[] = [];
-  const { accountId, senderUmaAddress, customerId } = params;
-
-  if (!given(accountId)) errors.push({ field: 'accountId', message: 'is required' });
-  else if (!isId('ExternalAccount', accountId)) {
-    errors.push({ field: 'accountId', message: 'must be ExternalAccount:<uuid>', constraint: { pattern: idPattern('ExternalAccount') } });
-  }
-
+/** Checks the sender parameters, adding their problems to `errors`. */
+function checkSender({ senderUmaAddress, customerId }: Omit<LookupParameters, 'accountId'>, errors: FieldError[]): void {
   if (!given(senderUmaAddress) && !given(customerId)) {
     const message = 'senderUmaAddress or customerId is required';
     errors.push({ field: 'senderUmaAddress', message }, { field: 'customerId', message });
@@ -49,10 +41,45 @@ export function parseLookupRequest(params: LookupParameters): LookupRequest {
   if (given(customerId) && !isId('Customer', customerId)) {
     errors.push({ field: 'customerId', message: 'must be Customer:<uuid>', constraint: { pattern: idPattern('Customer') } });
   }
+}
 
-  if (errors.length > 0) throw AppError.invalidInput('Invalid lookup parameters', errors);
+function senderOf({ senderUmaAddress, customerId }: Omit<LookupParameters, 'accountId'>): LookupSender {
   const sender: LookupSender = {};
   if (given(customerId)) sender.customerId = customerId;
   if (given(senderUmaAddress)) sender.umaAddress = senderUmaAddress;
-  return { accountId: accountId!, sender };
+  return sender;
+}
+
+/** Checks every parameter and reports all problems at once (INVALID_INPUT with details.errors). */
+export function parseLookupRequest(params: LookupParameters): LookupRequest {
+  const errors: FieldError[] = [];
+  const { accountId } = params;
+  if (!given(accountId)) errors.push({ field: 'accountId', message: 'is required' });
+  else if (!isId('ExternalAccount', accountId)) {
+    errors.push({ field: 'accountId', message: 'must be ExternalAccount:<uuid>', constraint: { pattern: idPattern('ExternalAccount') } });
+  }
+  checkSender(params, errors);
+  if (errors.length > 0) throw AppError.invalidInput('Invalid lookup parameters', errors);
+  return { accountId: accountId!, sender: senderOf(params) };
+}
+
+export interface UmaLookupParameters extends Omit<LookupParameters, 'accountId'> {
+  receiverUmaAddress?: string;
+}
+
+/**
+ * The receiver's address is the looked-up resource: malformed, it is INVALID_UMA_ADDRESS before
+ * anything else; the sender parameters are then checked as for an external-account lookup.
+ */
+export function parseUmaLookupRequest(params: UmaLookupParameters): { receiverUmaAddress: string; sender: LookupSender } {
+  const { receiverUmaAddress } = params;
+  if (!given(receiverUmaAddress) || !isUmaAddress(receiverUmaAddress)) {
+    throw new AppError('INVALID_UMA_ADDRESS', 'The receiver UMA address is malformed; expected $user@domain.tld', {
+      field: 'receiverUmaAddress', constraint: { pattern: UMA_ADDRESS_PATTERN },
+    });
+  }
+  const errors: FieldError[] = [];
+  checkSender(params, errors);
+  if (errors.length > 0) throw AppError.invalidInput('Invalid lookup parameters', errors);
+  return { receiverUmaAddress, sender: senderOf(params) };
 }

@@ -12,11 +12,16 @@ export interface CurrencyOffer {
   max: number;
 }
 
+/** What was looked up: an external account of the platform, or an UMA address. */
+export type LookupTarget = { accountId: string } | { receiverUmaAddress: string };
+
 /** A completed lookup, kept so that a quote can require it and check against what was offered. */
 export interface Lookup {
   id: string;
   platformId: string;
-  accountId: string;
+  /** Exactly one of `accountId` and `receiverUmaAddress` is set (the LookupTarget). */
+  accountId?: string;
+  receiverUmaAddress?: string;
   sender: LookupSender;
   senderCurrency: string;
   offers: CurrencyOffer[];

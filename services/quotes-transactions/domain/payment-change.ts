@@ -15,7 +15,12 @@ export function applyChange(p: Payment, change: Pick<PaymentChange, 'set' | 'uns
   return next;
 }
 
+/** The webhook object of a payment's kinds: OUTGOING_PAYMENT or INCOMING_PAYMENT. */
+export function paymentKind(p: Pick<Payment, 'type'>): string {
+  return p.type === 'OUTGOING' ? 'OUTGOING_PAYMENT' : 'INCOMING_PAYMENT';
+}
+
 /** Webhook kind of a payment's status, e.g. OUTGOING_PAYMENT.PROCESSING. */
 export function statusKind(p: Pick<Payment, 'type' | 'status'>): string {
-  return `${p.type === 'OUTGOING' ? 'OUTGOING_PAYMENT' : 'INCOMING_PAYMENT'}.${p.status}`;
+  return `${paymentKind(p)}.${p.status}`;
 }

@@ -69,7 +69,8 @@ export function toTransactionView(p: Payment): Json {
     counterpartyInformation: p.counterpartyInformation,
     fees: p.fees.total,
     platformFees: outgoing ? p.fees.platform.total : undefined,
-    reconciliationInstructions: { reference: p.reference },
+    // The reference gives no reconciliation instructions for a CREATED transaction.
+    reconciliationInstructions: p.status === 'CREATED' ? undefined : { reference: p.reference },
     paymentInstructions: outgoing ? p.quote?.paymentInstructions ?? [] : undefined,
     rateDetails: outgoing && p.quote ? rateDetailsJson(p) : undefined,
     failureReason: p.failureReason,

@@ -100,6 +100,10 @@ export interface Payment {
   /** When the settlement worker should look at it next. */
   nextActionAt?: string;
   refund?: Refund;
+  /** Refund attempts that failed so far; the worker retries with a growing delay. */
+  failedRefundAttempts?: number;
+  /** The platform rejected this incoming payment (POST /transactions/{id}/reject). */
+  rejectedByPlatform?: boolean;
   sourceOnChain?: OnChainTransaction;
   destinationOnChain?: OnChainTransaction;
   pendingStep?: PendingStep;

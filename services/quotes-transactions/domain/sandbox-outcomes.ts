@@ -10,14 +10,16 @@ import type { FailureReason } from './transaction-states';
  *   refunded automatically) · …906 compliance review, then settles · …907 compliance review,
  *   then COMPLIANCE_REJECTED (refunded).
  * Incoming UMA payments (/sandbox/uma/receive), by the sender address's user part:
- *   $refund… fails and is refunded to the sender · $refundfail… fails and its refund fails ·
+ *   $refund… fails and is refunded to the sender · $refundfail… fails, its first refund attempt
+ *   fails and the worker's retry completes it ·
  *   $review… compliance review, then credited · $reject… COMPLIANCE_REJECTED and refunded ·
  *   $approval… waits for POST /transactions/{id}/approve or /reject · anything else is credited;
  *   the amount suffixes above apply to incoming payments too.
  */
 export type SandboxOutcome =
   | { kind: 'SETTLES' }
-  | { kind: 'FAILS'; reason: FailureReason; refundFails?: boolean }
+  /** `failingRefundAttempts`: how many refund attempts fail before one completes (default 0). */
+  | { kind: 'FAILS'; reason: FailureReason; failingRefundAttempts?: number }
   | { kind: 'REVIEWED'; passes: boolean }
   | { kind: 'AWAITS_APPROVAL' };
 
@@ -38,7 +40,7 @@ export function outcomeForAmount(amount: number): SandboxOutcome {
 }
 
 const BY_SENDER: ReadonlyArray<[RegExp, SandboxOutcome]> = [
-  [/^\$refundfail/i, { kind: 'FAILS', reason: 'COMPLIANCE_REJECTED', refundFails: true }],
+  [/^\$refundfail/i, { kind: 'FAILS', reason: 'COMPLIANCE_REJECTED', failingRefundAttempts: 1 }],
   [/^\$refund/i, { kind: 'FAILS', reason: 'ACCOUNT_CANNOT_RECEIVE' }],
   [/^\$review/i, { kind: 'REVIEWED', passes: true }],
   [/^\$reject/i, { kind: 'REVIEWED', passes: false }],

@@ -2,7 +2,7 @@ import { breakdown, NO_FEE } from './fees';
 import { applyChange } from './payment-change';
 import type { Payment } from './payment';
 import { outcomeForAmount, outcomeForIncoming, SETTLES } from './sandbox-outcomes';
-import { isCancellable, nextSettlementChange } from './settlement-plan';
+import { failure, isCancellable, nextSettlementChange } from './settlement-plan';
 import { canTransition } from './transaction-states';
 
 const NOW = new Date('2025-10-13T12:00:00.000Z');
@@ -58,10 +58,28 @@ test.each([
   expect(run.events).toEqual(events);
 });
 
-test('incoming: a refund that fails ends REFUND_FAILED without moving the money back', () => {
+test('incoming: a refund that fails is REFUND_FAILED without moving the money back, and waits for its retry', () => {
   const run = settle(payment({ type: 'INCOMING', status: 'PENDING', appliedSteps: ['receive'], sandboxOutcome: outcomeForIncoming('$refundfail@x.com', 100) }));
   expect(run.events).toEqual(['INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_FAILED']);
+  expect(run.last).toMatchObject({ status: 'FAILED', refund: { status: 'FAILED' }, failedRefundAttempts: 1, nextActionAt: '2025-10-13T12:00:02.000Z' });
   expect(run.last.appliedSteps).toEqual(['receive']);
+});
+
+test.each([
+  ['a failure ($refund…) ends REFUNDED', outcomeForIncoming('$refund@x.com', 100), 'REFUNDED', 'ACCOUNT_CANNOT_RECEIVE'],
+  ['a compliance rejection ($reject…) ends REJECTED', outcomeForIncoming('$reject@x.com', 100), 'REJECTED', 'COMPLIANCE_REJECTED'],
+])('incoming, returned to the sender: %s once the refund completes', (_name, outcome, status, failureReason) => {
+  const run = settle(payment({ type: 'INCOMING', status: 'PENDING', appliedSteps: ['receive'], sandboxOutcome: outcome }));
+  expect(run.seen.slice(-2)).toEqual(['FAILED/refund:PENDING', `${status}/refund:COMPLETED`]);
+  expect(run.events.slice(-1)).toEqual(['INCOMING_PAYMENT.REFUND_COMPLETED']);
+  expect(run.last).toMatchObject({ failureReason, appliedSteps: ['receive', 'refund'] });
+});
+
+test("the platform's rejection of an incoming payment ends REJECTED once refunded", () => {
+  const p = payment({ type: 'INCOMING', status: 'PENDING', stage: 'AWAITING_APPROVAL', appliedSteps: ['receive'] });
+  const rejected = applyChange(p, failure(p, undefined, NOW, timing, { rejectedByPlatform: true }), NOW);
+  expect(rejected).toMatchObject({ status: 'FAILED', rejectedByPlatform: true, refund: { status: 'PENDING', reason: 'TRANSACTION_FAILED' } });
+  expect(settle(rejected).last.status).toBe('REJECTED');
 });
 
 test('a failure with nothing in transit (a transfer-in) has no refund', () => {

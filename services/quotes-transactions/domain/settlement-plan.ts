@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { statusKind } from './payment-change';
+import { paymentKind, statusKind } from './payment-change';
 import { holdsFundsInTransit, type MovementName } from './payment-movements';
 import type { OnChainTransaction, Payment, PaymentChange, Refund } from './payment';
+import { refundAttemptEnd, refundRetry } from './refund-plan';
 import type { FailureReason } from './transaction-states';
 
 /** What happens next to a payment: a change, maybe with a ledger movement. */
@@ -17,16 +18,22 @@ export interface SettlementTiming {
   stepMs: number;
 }
 
-const kindOf = (p: Payment) => (p.type === 'OUTGOING' ? 'OUTGOING_PAYMENT' : 'INCOMING_PAYMENT');
 const later = (now: Date, timing: SettlementTiming) => new Date(now.getTime() + timing.stepMs).toISOString();
+
+export interface FailureOptions {
+  refundReason?: Refund['reason'];
+  /** The platform rejected the (incoming) payment: once refunded it ends REJECTED. */
+  rejectedByPlatform?: boolean;
+}
 
 /**
  * A payment that failed (`reason` absent for a cancellation or a platform rejection). Money it
  * holds in transit goes back to where it came from by a refund that the worker completes next.
  */
-export function failure(p: Payment, reason: FailureReason | undefined, now: Date, timing: SettlementTiming, refundReason: Refund['reason'] = 'TRANSACTION_FAILED'): PaymentChange {
-  const kind = kindOf(p);
-  const failed = { status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}) };
+export function failure(p: Payment, reason: FailureReason | undefined, now: Date, timing: SettlementTiming, options: FailureOptions = {}): PaymentChange {
+  const kind = paymentKind(p);
+  const refundReason = options.refundReason ?? 'TRANSACTION_FAILED';
+  const failed = { status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}), ...(options.rejectedByPlatform ? { rejectedByPlatform: true } : {}) };
   if (!holdsFundsInTransit(p)) return { set: failed, unset: ['pendingReason', 'stage', 'nextActionAt'], events: [`${kind}.FAILED`] };
   return {
     set: { ...failed, nextActionAt: later(now, timing), refund: { reference: `${p.reference}-REFUND`, initiatedAt: now.toISOString(), status: 'PENDING', reason: refundReason } },
@@ -50,16 +57,9 @@ function completion(p: Payment, now: Date): PlannedChange {
     change: {
       set: { status: 'COMPLETED', settledAt: now.toISOString(), ...(network ? { destinationOnChain: sandboxOnChain(p, 'destination', network) } : {}) },
       unset: ['pendingReason', 'stage', 'nextActionAt'],
-      events: [`${kindOf(p)}.COMPLETED`],
+      events: [`${paymentKind(p)}.COMPLETED`],
     },
   };
-}
-
-function refundEnd(p: Payment, now: Date): PlannedChange {
-  const fails = p.sandboxOutcome.kind === 'FAILS' && p.sandboxOutcome.refundFails === true;
-  const refund = { ...p.refund!, settledAt: now.toISOString(), status: fails ? 'FAILED' as const : 'COMPLETED' as const };
-  const change: PaymentChange = { set: { refund }, unset: ['nextActionAt'], events: [`${kindOf(p)}.REFUND_${refund.status}`] };
-  return fails ? { change } : { change, movement: 'refund' };
 }
 
 /** Executed outgoing payments are PROCESSING; incoming ones stay PENDING while on their rail. */
@@ -70,15 +70,17 @@ function onRail(p: Payment): boolean {
 /**
  * The next step of a payment on its (sandbox) rail, or undefined when nothing is due. A quote not
  * executed by its expiry expires; a payment on its rail goes SUBMITTED → [IN_REVIEW] → SENT →
- * COMPLETED or FAILED as its sandbox outcome says; a pending refund then completes or fails.
+ * COMPLETED or FAILED as its sandbox outcome says; a pending refund then completes or fails, and a
+ * failed one is retried (domain/refund-plan.ts).
  */
 export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTiming): PlannedChange | undefined {
   if (p.pendingStep) return undefined;
   if (p.status === 'PENDING' && p.quote && !p.quote.executedAt) {
     if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
-    return { change: { set: { status: 'EXPIRED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXPIRED', `${kindOf(p)}.EXPIRED`] } };
+    return { change: { set: { status: 'EXPIRED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXPIRED', `${paymentKind(p)}.EXPIRED`] } };
   }
-  if (p.status === 'FAILED' && p.refund?.status === 'PENDING') return refundEnd(p, now);
+  if (p.status === 'FAILED' && p.refund?.status === 'PENDING') return refundAttemptEnd(p, now, timing);
+  if (p.status === 'FAILED' && p.refund?.status === 'FAILED') return refundRetry(p, now, timing);
   if (!onRail(p)) return undefined;
   const outcome = p.sandboxOutcome;
   switch (p.stage) {

@@ -1,7 +1,10 @@
 import { AppError } from '../../../lib/errors';
 
-/** The statuses this service moves transactions through (a subset of the reference's). */
-export const TRANSACTION_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+/**
+ * The reference's transaction statuses this service produces. PENDING_AUTHORIZATION is not:
+ * it belongs to Strong Customer Authentication, which quotes here do not carry.
+ */
+export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Every status the reference lists, accepted as a list filter. */
@@ -26,36 +29,61 @@ export type RefundStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
  */
 export type SettlementStage = 'AWAITING_FUNDS' | 'AWAITING_APPROVAL' | 'SUBMITTED' | 'IN_REVIEW' | 'SENT';
 
+type Direction = 'OUTGOING' | 'INCOMING';
+
 /**
- * Outgoing: PENDING (quoted) → PROCESSING (executed, funds taken) → COMPLETED | FAILED; a quote
- * never executed becomes EXPIRED. Incoming: PENDING → COMPLETED | FAILED (the reference's
- * INCOMING_PAYMENT kinds have no PROCESSING); where it is on its rail is its SettlementStage.
+ * Outgoing (the reference's OutgoingTransactionStatus has no CREATED, REJECTED or REFUNDED):
+ * PENDING (quoted) → PROCESSING (executed, funds taken) → COMPLETED | FAILED; a quote never
+ * executed becomes EXPIRED. A failed outgoing payment stays FAILED; `refund` tells its refund.
+ *
+ * Incoming (no PROCESSING in the reference's INCOMING_PAYMENT kinds): CREATED (announced by the
+ * sending side, no funds yet) → PENDING (funds arrived; on their rail or awaiting approval) →
+ * COMPLETED | FAILED. A FAILED payment whose funds go back to the sender stays FAILED while the
+ * refund is pending or retried, then ends REJECTED if the receiving side refused it (the
+ * platform's reject, or compliance), REFUNDED otherwise.
  */
-const TRANSITIONS: Record<'OUTGOING' | 'INCOMING', Record<TransactionStatus, readonly TransactionStatus[]>> = {
-  OUTGOING: { PENDING: ['PROCESSING', 'EXPIRED', 'FAILED'], PROCESSING: ['COMPLETED', 'FAILED'], COMPLETED: [], FAILED: [], EXPIRED: [] },
-  INCOMING: { PENDING: ['COMPLETED', 'FAILED'], PROCESSING: [], COMPLETED: [], FAILED: [], EXPIRED: [] },
+const TRANSITIONS: Record<Direction, Record<TransactionStatus, readonly TransactionStatus[]>> = {
+  OUTGOING: {
+    CREATED: [], PENDING: ['PROCESSING', 'EXPIRED', 'FAILED'], PROCESSING: ['COMPLETED', 'FAILED'],
+    COMPLETED: [], REJECTED: [], FAILED: [], REFUNDED: [], EXPIRED: [],
+  },
+  INCOMING: {
+    CREATED: ['PENDING'], PENDING: ['COMPLETED', 'FAILED'], PROCESSING: [],
+    COMPLETED: [], REJECTED: [], FAILED: ['REJECTED', 'REFUNDED'], REFUNDED: [], EXPIRED: [],
+  },
 };
 
-export function canTransition(type: 'OUTGOING' | 'INCOMING', from: TransactionStatus, to: TransactionStatus): boolean {
+export function canTransition(type: Direction, from: TransactionStatus, to: TransactionStatus): boolean {
   return from === to || TRANSITIONS[type][from].includes(to);
 }
 
-export function assertTransition(type: 'OUTGOING' | 'INCOMING', from: TransactionStatus, to: TransactionStatus): void {
+export function assertTransition(type: Direction, from: TransactionStatus, to: TransactionStatus): void {
   if (!canTransition(type, from, to)) throw new AppError('INVALID_STATE', `A ${from} ${type.toLowerCase()} transaction cannot become ${to}`, { status: from });
 }
 
-export function isTerminal(status: TransactionStatus): boolean {
-  return status === 'COMPLETED' || status === 'FAILED' || status === 'EXPIRED';
+export function isTerminal(type: Direction, status: TransactionStatus): boolean {
+  return TRANSITIONS[type][status].length === 0;
+}
+
+/** The status of a failed incoming payment once its funds are back with the sender. */
+export function returnedStatus(refusedByReceiver: boolean): 'REJECTED' | 'REFUNDED' {
+  return refusedByReceiver ? 'REJECTED' : 'REFUNDED';
 }
 
 export type QuoteStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
 
-/** A quote's status follows its transaction's. */
+const QUOTE_STATUS: Record<TransactionStatus, QuoteStatus> = {
+  CREATED: 'PENDING', PENDING: 'PENDING', PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETED',
+  REJECTED: 'FAILED', FAILED: 'FAILED', REFUNDED: 'FAILED', EXPIRED: 'EXPIRED',
+};
+
+/** A quote's status follows its transaction's, within the Quote's own status set. */
 export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
-  return status;
+  return QUOTE_STATUS[status];
 }
 
-const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = { PENDING: ['COMPLETED', 'FAILED'], COMPLETED: [], FAILED: [] };
+/** A failed refund is retried: it becomes PENDING again until an attempt completes. */
+const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = { PENDING: ['COMPLETED', 'FAILED'], COMPLETED: [], FAILED: ['PENDING'] };
 
 export function assertRefundTransition(from: RefundStatus, to: RefundStatus): void {
   if (!REFUND_TRANSITIONS[from].includes(to)) throw new AppError('INVALID_STATE', `A ${from} refund cannot become ${to}`);

@@ -25,7 +25,8 @@ let wallet: string;
 let payee: string;
 
 beforeAll(async () => {
-  h = await startPaymentsHarness({}, { wallets: fake.wallets });
+  // Slow settlement: an executed quote stays PROCESSING for the whole file, however loaded the machine.
+  h = await startPaymentsHarness({ SANDBOX_SETTLEMENT_STEP_MS: '5000' }, { wallets: fake.wallets });
   const customer = h.accounts.addCustomer(PLATFORM);
   wallet = h.accounts.addInternalAccount(PLATFORM, { currency: 'USDC', customerId: customer, type: 'EMBEDDED_WALLET' });
   payee = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });

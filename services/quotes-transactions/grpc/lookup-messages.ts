@@ -2,6 +2,7 @@ import type {
   CurrencyPreference,
   Lookup as LookupMessage,
   LookupExternalAccountResponse,
+  LookupUmaResponse,
 } from '../../../gen/quotes_transactions/v1/lookup';
 import type { CurrencyOffer, Lookup } from '../domain/lookup';
 
@@ -19,14 +20,24 @@ export function toLookupExternalAccountResponse(lookup: Lookup): LookupExternalA
     supportedCurrencies: lookup.offers.map(currencyPreference),
     requiredPayerDataFields: lookup.requiredPayerDataFields.map((f) => ({ name: f.name, mandatory: f.mandatory })),
     lookupId: lookup.id,
-    accountId: lookup.accountId,
+    accountId: lookup.accountId ?? '',
+  };
+}
+
+export function toLookupUmaResponse(lookup: Lookup): LookupUmaResponse {
+  return {
+    supportedCurrencies: lookup.offers.map(currencyPreference),
+    requiredPayerDataFields: lookup.requiredPayerDataFields.map((f) => ({ name: f.name, mandatory: f.mandatory })),
+    lookupId: lookup.id,
+    receiverUmaAddress: lookup.receiverUmaAddress ?? '',
   };
 }
 
 export function toLookupMessage(lookup: Lookup): LookupMessage {
   return {
     lookupId: lookup.id,
-    accountId: lookup.accountId,
+    accountId: lookup.accountId ?? '',
+    receiverUmaAddress: lookup.receiverUmaAddress ?? '',
     senderCustomerId: lookup.sender.customerId ?? '',
     senderUmaAddress: lookup.sender.umaAddress ?? '',
     senderCurrency: lookup.senderCurrency,

@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import { systemAccount } from '../domain/ledger-postings';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, solanaWalletInfo, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
 
 let h: PaymentsHarness;
@@ -18,6 +19,9 @@ afterAll(async () => { await h.stop(); });
 const balance = async (id: string) => (await h.ledger.getBalances({ accountIds: [id] }, asPlatform)).balances[0].available;
 const transaction = async (id: string) => (await h.transactions.getTransaction({ transactionId: id }, asPlatform)).transaction!;
 const settled = (id: string, done: (t: Record<string, any>) => boolean) => eventually(async () => { const t = await transaction(id); return done(t) ? t : undefined; });
+/** What the platform's funds-in-transit account holds (summed over its shards). */
+const inTransit = async (currency: string) => (await h.store.collection('ledger_balances').find({ account: systemAccount('transit', currency, PLATFORM) }))
+  .reduce((sum, b) => sum + (b.available as number), 0);
 const kindsOf = async (id: string) => { await h.flushEvents(); return h.events.filter((e) => e.aggregateId === id).map((e) => e.type); };
 
 async function pay(amount: number, destination = mxnAccount) {
@@ -48,9 +52,12 @@ test.each([
 
 test('an amount ending in 906 is held for compliance review (pendingReason), then settles', async () => {
   const id = await pay(10_906);
-  await settled(id, (x) => x.pendingReason === 'COMPLIANCE_REVIEW');
   const t = await settled(id, (x) => x.status === 'COMPLETED');
   expect(t.pendingReason).toBeUndefined();
+  // The review lasts one (20 ms) step: its event is the reliable witness, not a poll.
+  await h.flushEvents();
+  const reviewed = h.events.filter((e) => e.aggregateId === id && e.data.pendingReason === 'COMPLIANCE_REVIEW');
+  expect(reviewed.map((e) => e.type)).toEqual(['OUTGOING_PAYMENT.PROCESSING']);
 });
 
 test('an amount ending in 907 is rejected by compliance and refunded', async () => {
@@ -125,16 +132,27 @@ describe('/sandbox/uma/receive', () => {
     const before = await balance(usd);
     const t = await receive('$refund.usd@sandbox.grid.uma.money');
     const done = await settled(t.id, (x) => x.refund?.status === 'COMPLETED');
-    expect(done).toMatchObject({ status: 'FAILED', refund: { reference: expect.stringMatching(/-REFUND$/), status: 'COMPLETED' } });
+    expect(done).toMatchObject({ status: 'REFUNDED', failureReason: 'ACCOUNT_CANNOT_RECEIVE', refund: { reference: expect.stringMatching(/-REFUND$/), status: 'COMPLETED' } });
     expect(await balance(usd)).toBe(before);
     expect(await kindsOf(t.id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_COMPLETED']);
     expect(Object.values(await h.balanceSums()).every((sum) => sum === 0)).toBe(true);
   });
 
-  test('a payment from $refundfail… fails and its refund fails: REFUND_FAILED', async () => {
+  test('a payment from $refundfail… fails, its refund fails (REFUND_FAILED), and the retry returns the money once', async () => {
+    const before = await balance(usd);
     const t = await receive('$refundfail.usd@sandbox.grid.uma.money');
-    await settled(t.id, (x) => x.refund?.status === 'FAILED');
-    expect(await kindsOf(t.id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_FAILED']);
+    const done = await settled(t.id, (x) => x.refund?.status === 'COMPLETED');
+    expect(done).toMatchObject({ status: 'REJECTED', failureReason: 'COMPLIANCE_REJECTED', refund: { settledAt: expect.any(String) } });
+    expect(await balance(usd)).toBe(before);
+    expect(await kindsOf(t.id)).toEqual([
+      'INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_FAILED',
+      'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_COMPLETED',
+    ]);
+    // The failed attempt (a transient state, so read from its event) left the payment FAILED, its refund FAILED.
+    const failedAttempt = h.events.find((e) => e.aggregateId === t.id && e.type === 'INCOMING_PAYMENT.REFUND_FAILED')!;
+    expect(failedAttempt.data).toMatchObject({ status: 'FAILED', refund: { status: 'FAILED' } });
+    expect(await inTransit('USD')).toBe(0);
+    expect(Object.values(await h.balanceSums()).every((sum) => sum === 0)).toBe(true);
   });
 
   test('an unknown receiver is USER_NOT_FOUND; a currency the customer does not hold is INVALID_CURRENCY', async () => {

@@ -82,11 +82,12 @@ describe('incoming payments awaiting the platform ($approval… senders)', () =>
     expect(again.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL');
   });
 
-  test('reject fails it and returns the funds to the sender', async () => {
+  test('reject fails it and returns the funds to the sender: REJECTED once refunded', async () => {
     const t = await receive();
     const { transaction: rejected } = await h.transactions.rejectTransaction({ transactionId: t.id, reason: 'RESTRICTED_JURISDICTION' }, asPlatform);
     expect(rejected).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING' } });
-    await until(t.id, (x) => x.refund?.status === 'COMPLETED');
+    const returned = await until(t.id, (x) => x.refund?.status === 'COMPLETED');
+    expect(returned.status).toBe('REJECTED');
   });
 
   test('an outgoing payment cannot be approved', async () => {

@@ -1,23 +1,36 @@
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
 
-type VolumeDoc = { _id: string; used: number; payments: string[] };
+/** `payments` hold their amount in `used`; `released` ones gave it back and are never counted again. */
+type VolumeDoc = { _id: string; used: number; payments: string[]; released?: string[] };
 
-export function createVolumeDocumentStore(store: DocumentStore): VolumeStore {
-  const volumes = store.collection<VolumeDoc>('daily_volumes');
-  return {
+export const VOLUMES_COLLECTION = 'daily_volumes';
+
+export function createVolumeDocumentStore(store: DocumentStore) {
+  const volumes = store.collection<VolumeDoc>(VOLUMES_COLLECTION);
+  const port: VolumeStore & { ensureIndexes(): Promise<void> } = {
+    async ensureIndexes() {
+      await volumes.createIndex({ keys: { payments: 1 } });
+    },
     async reserve({ counter, paymentId, amount, limit }) {
       try {
-        await volumes.updateOne({ _id: counter }, { $setOnInsert: { used: 0, payments: [] } }, { upsert: true });
+        await volumes.updateOne({ _id: counter }, { $setOnInsert: { used: 0, payments: [], released: [] } }, { upsert: true });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
       const reserved = await volumes.findOneAndUpdate(
-        { _id: counter, used: { $lte: limit - amount }, payments: { $ne: paymentId } },
+        { _id: counter, used: { $lte: limit - amount }, payments: { $ne: paymentId }, released: { $ne: paymentId } },
         { $inc: { used: amount }, $push: { payments: paymentId } },
       );
       if (reserved) return true;
-      return !!(await volumes.findOne({ _id: counter, payments: paymentId }));
+      return !!(await volumes.findOne({ _id: counter, $or: [{ payments: paymentId }, { released: paymentId }] }));
+    },
+    async release({ paymentId, amount }) {
+      await volumes.updateMany(
+        { payments: paymentId },
+        { $inc: { used: -amount }, $pull: { payments: paymentId }, $push: { released: paymentId } },
+      );
     },
   };
+  return port;
 }

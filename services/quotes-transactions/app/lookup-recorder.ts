@@ -1,0 +1,81 @@
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import type { RateSource } from '../adapters/rate-source';
+import { findCurrency } from '../domain/currency-catalogue';
+import { DEFAULT_SENDER_CURRENCY, lookupExpiry, type CurrencyOffer, type Lookup, type LookupTarget } from '../domain/lookup';
+import type { LookupSender } from '../domain/lookup-request';
+import type { PayerDataField } from '../domain/payer-data-requirements';
+import { receivableBounds } from '../domain/receivable-bounds';
+import type { AccountsDirectory, Caller } from './accounts-directory';
+import type { LookupStore } from './lookup-store';
+
+export interface LookupRecorderDeps {
+  accounts: Pick<AccountsDirectory, 'senderCurrency'>;
+  rates: RateSource;
+  store: LookupStore;
+  now?: () => Date;
+}
+
+/** What the receiving side answered about a lookup target. */
+export interface ReceiverOffer {
+  caller: Caller;
+  target: LookupTarget;
+  sender: LookupSender;
+  senderCurrency: string;
+  /** Currency codes the receiver accepts. */
+  currencies: string[];
+  requiredPayerDataFields: PayerDataField[];
+}
+
+/**
+ * What every receiver lookup shares, whatever it looks up: the sender's currency, the estimated
+ * rate and bounds of each currency the receiver accepts, and the stored Lookup a quote relies on.
+ */
+export function createLookupRecorder(deps: LookupRecorderDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function senderCurrency(caller: Caller, sender: LookupSender): Promise<string> {
+    if (!sender.customerId) return DEFAULT_SENDER_CURRENCY;
+    const currency = await deps.accounts.senderCurrency(caller, sender.customerId);
+    if (currency === null) throw new AppError('USER_NOT_FOUND', `Customer ${sender.customerId} not found`);
+    return currency ?? DEFAULT_SENDER_CURRENCY;
+  }
+
+  async function offer(from: string, code: string): Promise<CurrencyOffer | undefined> {
+    const currency = findCurrency(code);
+    const bounds = receivableBounds(code);
+    if (!currency || !bounds) return undefined;
+    const estimatedExchangeRate = await deps.rates.rate(from, code);
+    if (!Number.isFinite(estimatedExchangeRate) || estimatedExchangeRate <= 0) {
+      throw new Error(`rate source answered ${estimatedExchangeRate} for ${from}→${code}`);
+    }
+    return { currency, estimatedExchangeRate, ...bounds };
+  }
+
+  /** Prices the receiver's currencies and stores the lookup; LOOKUP_REQUEST_FAILED if none can be paid. */
+  async function record(input: ReceiverOffer): Promise<Lookup> {
+    const codes = [...new Set(input.currencies)];
+    const offers = (await Promise.all(codes.map((code) => offer(input.senderCurrency, code)))).filter((o): o is CurrencyOffer => !!o);
+    if (offers.length === 0) {
+      throw new AppError('LOOKUP_REQUEST_FAILED', `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`);
+    }
+    const createdAt = now();
+    const lookup: Lookup = {
+      id: newId('Lookup'),
+      platformId: input.caller.platformId,
+      ...input.target,
+      sender: input.sender,
+      senderCurrency: input.senderCurrency,
+      offers,
+      requiredPayerDataFields: input.requiredPayerDataFields,
+      createdAt: createdAt.toISOString(),
+      expiresAt: lookupExpiry(createdAt).toISOString(),
+    };
+    await deps.store.save(lookup);
+    return lookup;
+  }
+
+  return { senderCurrency, record };
+}
+
+export type LookupRecorder = ReturnType<typeof createLookupRecorder>;
