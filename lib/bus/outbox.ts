@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '../log';
 import { createPeriodicTask } from '../runtime/periodic-task';
-import type { Doc, DocumentCollection, Update } from '../store/document-store';
+import type { Doc, DocumentCollection, IndexSpec, Update } from '../store/document-store';
 import type { DomainEvent, EventBus } from './event-bus';
 
 export { createEventFactory, newEvent, type NewEvent } from './event-factory';
@@ -58,6 +58,14 @@ export interface OutboxRelay {
 
 const MAX_PASSES = 10;
 
+/**
+ * Documents with events still to publish (every event has an id; a published one is pulled), and
+ * the index that serves the relay's poll: only such documents are in it, so a poll costs what is
+ * pending, not the size of the collection.
+ */
+const PENDING_EVENTS = { [`${OUTBOX_FIELD}.id`]: { $exists: true } };
+export const OUTBOX_INDEX: IndexSpec = { keys: { [`${OUTBOX_FIELD}.id`]: 1 }, partialFilter: PENDING_EVENTS, name: 'outbox_pending' };
+
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const logger = options.logger ?? createLogger();
   const batchSize = options.batchSize ?? 100;
@@ -71,11 +79,18 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   let published = 0;
+  let indexed: Promise<void> | undefined;
   const drain = async (): Promise<void> => {
+    // Once, before the first poll; without the index the poll still works, scanning.
+    indexed ??= Promise.all(options.collections.map((c) => c.createIndex(OUTBOX_INDEX))).then(
+      () => undefined,
+      (err: unknown) => logger.warn('outbox relay could not create its index; polling scans the collections', { topic: options.topic, err }),
+    );
+    await indexed;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       let found = 0;
       for (const collection of options.collections) {
-        const docs = await collection.find({ [`${OUTBOX_FIELD}.0`]: { $exists: true } }, { limit: batchSize });
+        const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
         found += docs.length;
         for (const doc of docs) published += await relayDocument(collection, doc);
       }

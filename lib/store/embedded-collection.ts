@@ -1,5 +1,7 @@
 import { applyUpdate, assertUpdateDocument } from './apply-update';
 import { cloneDocument } from './clone-document';
+import { FieldIndex, isIndexablePath, scalarValue, type Plan } from './field-index';
+import { OrderedIndex } from './ordered-index';
 import {
   DuplicateKeyError,
   type Doc,
@@ -14,7 +16,7 @@ import {
 import { isPlainObject, serializeValue } from './index-keys';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
-import { sortDocuments } from './sort-documents';
+import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
 
@@ -37,11 +39,22 @@ interface IndexEntry {
  * so each operation is atomic with respect to other async callers, and a write that fails
  * (duplicate key, invalid update) changes nothing: updates run on a copy that replaces the
  * stored document only after every unique index accepted it.
+ *
+ * Queries are answered from the `_id` map or a unique index when the filter pins them, else from
+ * the field indexes (one per field path any declared index names) when the filter narrows one,
+ * else by a scan; either way every candidate is tested against the whole filter, in insertion
+ * order, so an index changes how fast a query runs, never what it returns.
  */
 export class EmbeddedCollection implements DocumentCollection<Doc> {
   private readonly docs = new Map<string, Doc>();
   private readonly indexes: IndexEntry[] = [{ name: '_id_', keys: '{"_id":1}', unique: true, partialFilter: '' }];
   private readonly uniqueIndexes: UniqueIndex[] = [];
+  private readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** For non-unique compound indexes: documents per value of the first field, in order of the second. */
+  private readonly orderedIndexes = new Map<string, OrderedIndex>();
+  /** Insertion position of each stored document: candidates from an index are visited in this order, as a scan would. */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
 
   constructor(readonly name: string) {}
 
@@ -74,6 +87,19 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       this.uniqueIndexes.push(index);
     }
     this.indexes.push(entry);
+    for (const field of fields) {
+      if (!isIndexablePath(field) || this.fieldIndexes.has(field)) continue;
+      const index = new FieldIndex(field);
+      for (const [key, doc] of this.docs) index.add(key, doc);
+      this.fieldIndexes.set(field, index);
+    }
+    const [leading, second] = fields;
+    const ordered = `${leading}\u0000${second}`;
+    if (!entry.unique && second !== undefined && isIndexablePath(leading) && isIndexablePath(second) && !this.orderedIndexes.has(ordered)) {
+      const index = new OrderedIndex(leading, second);
+      for (const [key, doc] of this.docs) index.update(key, this.order.get(key)!, doc);
+      this.orderedIndexes.set(ordered, index);
+    }
   }
 
   async insertOne(doc: Doc): Promise<void> {
@@ -92,7 +118,7 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
     const skip = options.skip ?? 0;
     const limit = Math.abs(options.limit ?? 0);
     if (skip < 0) throw new Error('skip must be non-negative');
-    let docs = options.sort ? sortDocuments(this.match(filter), options.sort) : this.match(filter, limit && skip + limit);
+    let docs = this.match(filter, limit && skip + limit, options.sort);
     docs = docs.slice(skip, limit ? skip + limit : undefined);
     return docs.map(cloneDocument);
   }
@@ -123,11 +149,14 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
   ): Promise<Doc | null> {
     assertUpdateDocument(update);
     const returnAfter = options.returnDocument === 'after';
-    const [target] = options.sort ? sortDocuments(this.match(filter), options.sort) : this.match(filter, 1);
+    const [target] = this.match(filter, 1, options.sort);
     if (target) {
-      const before = cloneDocument(target);
-      this.updateStored([target], update);
-      return returnAfter ? cloneDocument(this.docs.get(serializeValue(target._id)) as Doc) : before;
+      if (returnAfter) {
+        this.updateStored([target], update);
+        return cloneDocument(this.docs.get(serializeValue(target._id)) as Doc);
+      }
+      // A changed document is replaced by a copy, so the old one is no longer stored and is handed out as is.
+      return this.updateStored([target], update) ? target : cloneDocument(target);
     }
     if (!options.upsert) return null;
     const inserted = this.upsert(filter, update);
@@ -142,12 +171,16 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
     return { deletedCount: this.delete(this.match(filter)) };
   }
 
-  /** Stored documents matching `filter` in insertion order, at most `max` of them (0: all). */
-  private match(filter: Filter, max = 0): Doc[] {
+  /**
+   * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
+   * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
+   */
+  private match(filter: Filter, max = 0, sort?: Sort): Doc[] {
     const normalized = cloneDocument(filter);
     const query = mingoEngine.compileFilter(normalized);
+    if (sort) return this.matchSorted(normalized, query, sortFields(sort), max);
     const found: Doc[] = [];
-    for (const doc of this.candidates(normalized)) {
+    for (const [, doc] of this.candidates(normalized)) {
       if (query.test(doc)) {
         found.push(doc);
         if (found.length === max) break;
@@ -156,13 +189,47 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
     return found;
   }
 
-  /** Uses the `_id` map or a unique index when the filter pins them, else scans. */
-  private candidates(filter: Filter): Iterable<Doc> {
+  /**
+   * The candidates are put in sort order first (their keys are cheap to compute) and tested
+   * against the filter in that order, so asking for the first few (a poll claiming the next due
+   * record) tests only as many as it takes instead of every candidate.
+   */
+  private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): Doc[] {
+    const walk = max > 0 && fields.length === 1 ? this.orderedWalk(filter, fields[0][0], fields[0][1]) : undefined;
+    if (walk) {
+      const found: Doc[] = [];
+      for (const key of walk) {
+        const doc = this.docs.get(key)!;
+        if (query.test(doc)) found.push(doc);
+        if (found.length === max) break;
+      }
+      return found;
+    }
+    const entries: SortEntry[] = [];
+    for (const [key, doc] of this.candidates(filter, false)) entries.push({ doc, keys: sortKeysOf(doc, fields), order: this.order.get(key)! });
+    const before = (a: SortEntry, b: SortEntry) => compareSortKeys(a.keys, b.keys, fields) || a.order - b.order;
+    if (max === 0) return entries.filter((e) => query.test(e.doc)).sort(before).map((e) => e.doc);
+    const found: Doc[] = [];
+    const heap = new MinHeap(entries, before);
+    for (let next = heap.pop(); next && found.length < max; next = heap.pop()) {
+      if (query.test(next.doc)) found.push(next.doc);
+    }
+    return found;
+  }
+
+  /**
+   * `[stored key, document]` pairs, in insertion order unless `ordered` is false: from the `_id`
+   * map or a unique index when the filter pins them, from field indexes when they narrow it, else all.
+   */
+  private candidates(filter: Filter, ordered = true): Iterable<[string, Doc]> {
     if ('_id' in filter) {
       const ids = idEqualities(filter._id);
       if (ids) {
         const keys = [...new Set(ids.map(serializeValue))];
-        return keys.map((key) => this.docs.get(key)).filter((doc): doc is Doc => doc !== undefined);
+        return keys.flatMap((key) => {
+          const doc = this.docs.get(key);
+          return doc ? [[key, doc] as [string, Doc]] : [];
+        });
       }
     }
     for (const index of this.uniqueIndexes) {
@@ -171,9 +238,92 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       if (values.some((value) => value === undefined)) continue;
       const owner = index.entries.get(values.map(serializeValue).join(','));
       const doc = owner === undefined ? undefined : this.docs.get(owner);
-      return doc ? [doc] : [];
+      return doc ? [[owner!, doc]] : [];
     }
-    return this.docs.values();
+    const plan = this.plan(filter);
+    if (plan && plan.size < this.docs.size) return ordered ? this.inInsertionOrder(plan.keys()) : this.stored(plan.keys());
+    return this.docs.entries();
+  }
+
+  /**
+   * Documents that may match `filter`, already in the order of a sort on `field`: from an ordered
+   * index on (a field the filter pins by equality, `field`), the narrowest when several apply.
+   */
+  private orderedWalk(filter: Filter, field: string, direction: 1 | -1): Iterable<string> | undefined {
+    let best: { index: OrderedIndex; values: unknown[]; size: number } | undefined;
+    const conjuncts = [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isPlainObject) : [])];
+    for (const index of this.orderedIndexes.values()) {
+      if (index.sortField !== field) continue;
+      for (const conjunct of conjuncts) {
+        const values = index.leading in conjunct ? OrderedIndex.pinnedValues(conjunct[index.leading]) : undefined;
+        if (!values) continue;
+        const size = index.size(values);
+        if (!best || size < best.size) best = { index, values, size };
+      }
+    }
+    if (!best) return undefined;
+    return best.index.walk(best.values, direction, this.docs, (key) => this.order.get(key)!);
+  }
+
+  /** The smallest candidate set the indexes give for a filter (its conditions are ANDed), if any. */
+  private plan(filter: Filter): Plan | undefined {
+    let best: Plan | undefined;
+    const consider = (plan: Plan | undefined) => {
+      if (plan && (!best || plan.size < best.size)) best = plan;
+    };
+    for (const [field, condition] of Object.entries(filter)) {
+      if (field === '$and') {
+        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part));
+      } else if (field === '$or') {
+        if (Array.isArray(condition)) consider(this.orPlan(condition));
+      } else if (field === '_id') {
+        consider(this.idPlan(condition));
+      } else {
+        consider(this.fieldIndexes.get(field)?.plan(condition));
+      }
+    }
+    return best;
+  }
+
+  /** A `$or` is narrowed only when every branch is. */
+  private orPlan(branches: unknown[]): Plan | undefined {
+    const plans: Plan[] = [];
+    for (const branch of branches) {
+      const plan = isPlainObject(branch) ? this.plan(branch) : undefined;
+      if (!plan) return undefined;
+      plans.push(plan);
+    }
+    return { size: plans.reduce((n, p) => n + p.size, 0), keys: () => plans.flatMap((p) => [...p.keys()]) };
+  }
+
+  private idPlan(condition: unknown): Plan | undefined {
+    const ids = idEqualities(condition);
+    if (!ids) return undefined;
+    const keys = [...new Set(ids.map(serializeValue))].filter((key) => this.docs.has(key));
+    return { size: keys.length, keys: () => keys };
+  }
+
+  private *stored(keys: Iterable<string>): Iterable<[string, Doc]> {
+    const seen = new Set<string>();
+    for (const key of keys) {
+      const doc = this.docs.get(key);
+      if (!doc || seen.has(key)) continue;
+      seen.add(key);
+      yield [key, doc];
+    }
+  }
+
+  private inInsertionOrder(keys: Iterable<string>): Array<[string, Doc]> {
+    const found: Array<[number, string, Doc]> = [];
+    const seen = new Set<string>();
+    for (const key of keys) {
+      const doc = this.docs.get(key);
+      if (!doc || seen.has(key)) continue;
+      seen.add(key);
+      found.push([this.order.get(key)!, key, doc]);
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    return found.map(([, key, doc]) => [key, doc]);
   }
 
   /** Applies `update` to copies of `targets` and stores them together; returns how many changed. */
@@ -235,8 +385,58 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       for (const [indexKey, key] of added[i]) index.entries.set(indexKey, key);
     });
     for (const change of changes) {
-      if (change.after) this.docs.set(change.key, change.after);
-      else this.docs.delete(change.key);
+      if (change.after && !this.docs.has(change.key)) this.order.set(change.key, this.nextOrder++);
+      for (const index of this.fieldIndexes.values()) index.update(change.key, change.before, change.after);
+      const order = this.order.get(change.key)!;
+      for (const index of this.orderedIndexes.values()) index.update(change.key, order, change.after);
+      if (change.after) {
+        this.docs.set(change.key, change.after);
+      } else {
+        this.docs.delete(change.key);
+        this.order.delete(change.key);
+      }
+    }
+  }
+}
+
+interface SortEntry {
+  doc: Doc;
+  keys: unknown[];
+  order: number;
+}
+
+/** A binary min-heap: the entries come out in `before` order, each pop costing O(log n). */
+class MinHeap<T> {
+  private readonly items: T[];
+
+  constructor(items: T[], private readonly before: (a: T, b: T) => number) {
+    this.items = items;
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    if (items.length === 0) return undefined;
+    const top = items[0];
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      this.down(0);
+    }
+    return top;
+  }
+
+  private down(i: number): void {
+    const items = this.items;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < items.length && this.before(items[left], items[least]) < 0) least = left;
+      if (right < items.length && this.before(items[right], items[least]) < 0) least = right;
+      if (least === i) return;
+      [items[i], items[least]] = [items[least], items[i]];
+      i = least;
     }
   }
 }
@@ -254,8 +454,5 @@ function idEqualities(condition: unknown): unknown[] | undefined {
 
 /** A string, finite number or boolean an equality condition requires, else undefined. */
 function scalarEquality(condition: unknown): string | number | boolean | undefined {
-  const value = isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition;
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return undefined;
+  return scalarValue(isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition);
 }

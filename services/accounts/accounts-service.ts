@@ -12,6 +12,7 @@ import { createCustomers } from './app/customers';
 import { createExternalAccounts } from './app/external-accounts';
 import { createInternalAccounts } from './app/internal-accounts';
 import { createOwnershipVerification } from './app/ownership-verification';
+import { createPaymentParties } from './app/payment-parties';
 import { createPlatformConfigs } from './app/platform-configs';
 import { createPlatforms } from './app/platforms';
 import { createRepairWorker, type RepairWorker } from './app/repair-worker';
@@ -30,6 +31,9 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
+  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
+  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
+  const externalAccounts = createExternalAccounts({ store, newEvent, clock });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -37,12 +41,13 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     bindings: [
       bindAccountsService({
         platforms,
-        platformConfigs: createPlatformConfigs({ store, provisioning, newEvent, clock }),
+        platformConfigs,
         terms: config.terms,
-        customers: createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock }),
+        customers,
         internalAccounts: createInternalAccounts({ store, wallets, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
-        externalAccounts: createExternalAccounts({ store, newEvent, clock }),
+        externalAccounts,
         ownership,
+        getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
       }),
     ],
     repair,

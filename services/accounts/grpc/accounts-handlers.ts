@@ -5,13 +5,14 @@ import type { Customers } from '../app/customers';
 import type { ExternalAccounts } from '../app/external-accounts';
 import type { InternalAccounts } from '../app/internal-accounts';
 import type { OwnershipVerification } from '../app/ownership-verification';
+import type { GetPaymentParties } from '../app/payment-parties';
 import type { PlatformConfigs } from '../app/platform-configs';
 import type { Platforms } from '../app/platforms';
 import type { EndUserTermsCatalogue } from '../domain/end-user-terms';
 import { platformConfigMessage } from './config-mappers';
 import { externalAccountHandlers } from './external-account-handlers';
 import { pageOf } from './page-message';
-import { customerMessage, internalAccountMessage, platformMessage } from './proto-mappers';
+import { customerMessage, externalAccountMessage, internalAccountMessage, internalAccountSummaryMessage, platformMessage } from './proto-mappers';
 
 export interface AccountsUseCases {
   platforms: Platforms;
@@ -21,6 +22,7 @@ export interface AccountsUseCases {
   internalAccounts: InternalAccounts;
   externalAccounts: ExternalAccounts;
   ownership: OwnershipVerification;
+  getPaymentParties: GetPaymentParties;
 }
 
 /** Decode, call one use case with the caller's platform, encode. */
@@ -72,6 +74,15 @@ export function bindAccountsService(uc: AccountsUseCases) {
     async listPlatformInternalAccounts(req, ctx) {
       const accounts = await uc.internalAccounts.listForPlatform(requirePlatform(ctx), req);
       return { accounts: accounts.map(internalAccountMessage) };
+    },
+    async getPaymentParties(req, ctx) {
+      const parties = await uc.getPaymentParties(requirePlatform(ctx), req);
+      return {
+        customers: parties.customers.map(customer),
+        internalAccounts: parties.internalAccounts.map(internalAccountSummaryMessage),
+        externalAccounts: parties.externalAccounts.map(externalAccountMessage),
+        platformConfig: parties.platformConfig && platformConfigMessage(parties.platformConfig),
+      };
     },
 
     ...externalAccountHandlers(uc),

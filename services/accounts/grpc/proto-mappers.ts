@@ -1,4 +1,5 @@
 import type * as pb from '../../../gen/accounts/v1/accounts';
+import type { InternalAccountSummary } from '../../../gen/accounts/v1/payment_party_requests';
 import type { Platform as PlatformMessage } from '../../../gen/accounts/v1/platforms';
 import type { Platform } from '../app/accounts-store';
 import { currencyInfo } from '../domain/currencies';
@@ -84,6 +85,11 @@ export function internalAccountMessage(a: InternalAccount): pb.InternalAccount {
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };
+}
+
+/** Without balances: those are the ledger's (GetPaymentParties). */
+export function internalAccountSummaryMessage(a: InternalAccount): InternalAccountSummary {
+  return { id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: a.currency };
 }
 
 export function externalAccountMessage(a: ExternalAccount): pb.ExternalAccount {

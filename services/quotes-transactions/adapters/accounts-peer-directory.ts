@@ -1,3 +1,4 @@
+import type { GetPaymentPartiesResponse } from '../../../gen/accounts/v1/accounts';
 import { AppError, type ErrorCode } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { AccountsDirectory } from '../app/accounts-directory';
@@ -13,9 +14,34 @@ async function orNull<T>(call: Promise<T>): Promise<T | null> {
   }
 }
 
+/**
+ * The first of the customer's declared currencies, else USD when it holds a USD internal account,
+ * else its first internal account's; null when the customer is absent or deleted.
+ */
+function senderOf(customerId: string, found: GetPaymentPartiesResponse): { currency: string | undefined } | null {
+  const customer = found.customers.find((c) => c.id === customerId);
+  if (!customer || customer.isDeleted) return null;
+  if (customer.currencies.length > 0) return { currency: customer.currencies[0] };
+  const held = found.internalAccounts.filter((a) => a.customerId === customerId).map((a) => a.currency).filter((code) => !!code);
+  return { currency: held.includes('USD') ? 'USD' : held[0] };
+}
+
 /** The accounts service over gRPC; `peers.accounts` is read per call since peer clients connect lazily. */
 export function createAccountsPeerDirectory(peers: Pick<PeerClients, 'accounts'>): AccountsDirectory {
+  const parties = (caller: Parameters<AccountsDirectory['senderCurrency']>[0], customerId: string | undefined, accountId: string | undefined) =>
+    peers.accounts.getPaymentParties({
+      customerIds: customerId ? [customerId] : [], holdingsOfCustomerIds: customerId ? [customerId] : [],
+      internalAccountIds: [], externalAccountIds: accountId ? [accountId] : [], includeOwners: false, includePlatformConfig: false,
+    }, caller);
   return {
+    async lookupParties(caller, { customerId, accountId }) {
+      const found = await parties(caller, customerId, accountId);
+      const account = found.externalAccounts.find((a) => a.id === accountId);
+      return {
+        account: account ? { id: account.id, currency: account.currency, accountInfo: account.accountInfo ?? {} } : null,
+        ...(customerId ? { sender: senderOf(customerId, found) } : {}),
+      };
+    },
     async externalAccount(caller, accountId) {
       const found = await orNull(peers.accounts.getExternalAccount({ id: accountId }, caller));
       const account = found?.account;
@@ -23,12 +49,8 @@ export function createAccountsPeerDirectory(peers: Pick<PeerClients, 'accounts'>
       return { id: account.id, currency: account.currency, accountInfo: account.accountInfo ?? {} };
     },
     async senderCurrency(caller, customerId) {
-      const found = await orNull(peers.accounts.getCustomer({ id: customerId }, caller));
-      if (!found?.customer || found.customer.isDeleted) return null;
-      if (found.customer.currencies.length > 0) return found.customer.currencies[0];
-      const listed = await peers.accounts.listInternalAccounts({ customerId, limit: 50 }, caller);
-      const held = listed.accounts.map((a) => a.balance?.currency?.code).filter((code): code is string => !!code);
-      return held.includes('USD') ? 'USD' : held[0];
+      const sender = senderOf(customerId, await parties(caller, customerId, undefined));
+      return sender === null ? null : sender.currency;
     },
   };
 }

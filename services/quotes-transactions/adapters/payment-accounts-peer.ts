@@ -1,7 +1,8 @@
-import type { InternalAccount } from '../../../gen/accounts/v1/accounts';
+import type { Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
 import { AppError, type ErrorCode } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
-import type { InternalAccountInfo, PaymentAccounts } from '../app/payment-accounts';
+import type { CustomerInfo, ExternalAccountInfo, InternalAccountInfo, PaymentAccounts } from '../app/payment-accounts';
+import { paymentSettingsOf } from './platform-config-settings';
 
 const ABSENT: readonly ErrorCode[] = ['NOT_FOUND', 'USER_NOT_FOUND'];
 
@@ -19,25 +20,51 @@ function internalInfo(a: InternalAccount | undefined): InternalAccountInfo | nul
   return { id: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, status: a.status, currency: a.balance?.currency?.code ?? '' };
 }
 
+function externalInfo(account: ExternalAccount): ExternalAccountInfo {
+  const info = account.accountInfo ?? {};
+  return {
+    id: account.id, ...(account.customerId ? { customerId: account.customerId } : {}), status: account.status, currency: account.currency,
+    accountType: String(info.accountType ?? ''), paymentRails: Array.isArray(info.paymentRails) ? info.paymentRails.map(String) : [],
+  };
+}
+
+/** null when deleted, as for an absent customer. */
+function customerInfo(customer: Customer | undefined): CustomerInfo | null {
+  if (!customer || customer.isDeleted) return null;
+  return { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms };
+}
+
 /** The accounts service over gRPC; `peers.accounts` is read per call since peer clients connect lazily. */
 export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>): PaymentAccounts {
   return {
+    async parties(caller, query) {
+      const found = await peers.accounts.getPaymentParties({
+        customerIds: query.customerIds, internalAccountIds: query.internalAccountIds, externalAccountIds: query.externalAccountIds,
+        includeOwners: true, holdingsOfCustomerIds: [], includePlatformConfig: query.withSettings,
+      }, caller);
+      const customers = new Map<string, CustomerInfo>();
+      for (const c of found.customers) {
+        const info = customerInfo(c);
+        if (info) customers.set(info.id, info);
+      }
+      return {
+        internalAccounts: new Map(found.internalAccounts.map((a) => [a.id, {
+          id: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, status: a.status, currency: a.currency,
+        }])),
+        externalAccounts: new Map(found.externalAccounts.map((a) => [a.id, externalInfo(a)])),
+        customers,
+        ...(query.withSettings ? { settings: paymentSettingsOf(found.platformConfig) } : {}),
+      };
+    },
     async internalAccount(caller, id) {
       return internalInfo((await orNull(peers.accounts.getInternalAccount({ id }, caller)))?.account);
     },
     async externalAccount(caller, id) {
       const account = (await orNull(peers.accounts.getExternalAccount({ id }, caller)))?.account;
-      if (!account) return null;
-      const info = account.accountInfo ?? {};
-      return {
-        id: account.id, ...(account.customerId ? { customerId: account.customerId } : {}), status: account.status, currency: account.currency,
-        accountType: String(info.accountType ?? ''), paymentRails: Array.isArray(info.paymentRails) ? info.paymentRails.map(String) : [],
-      };
+      return account ? externalInfo(account) : null;
     },
     async customer(caller, id) {
-      const customer = (await orNull(peers.accounts.getCustomer({ id }, caller)))?.customer;
-      if (!customer || customer.isDeleted) return null;
-      return { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms };
+      return customerInfo((await orNull(peers.accounts.getCustomer({ id }, caller)))?.customer);
     },
     async customerByUmaAddress(caller, umaAddress) {
       const { customers } = await peers.accounts.listCustomers({ umaAddress, limit: 1, includeDeleted: false }, caller);

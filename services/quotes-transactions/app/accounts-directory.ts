@@ -19,4 +19,13 @@ export interface AccountsDirectory {
    * null when the customer does not exist for this platform (or was deleted).
    */
   senderCurrency(caller: Caller, customerId: string): Promise<string | undefined | null>;
+  /**
+   * What a lookup of an external account reads, in one call: the account (null when it does not
+   * exist for this platform) and, when a customer sends, that customer's currency as
+   * senderCurrency answers it (`sender` null when the customer does not exist or was deleted).
+   */
+  lookupParties(caller: Caller, query: { customerId?: string; accountId: string }): Promise<{
+    account: ExternalAccountData | null;
+    sender?: { currency: string | undefined } | null;
+  }>;
 }

@@ -15,7 +15,7 @@ import type { ExecuteQuote } from './execute-quote';
 import type { GetLookup } from './get-lookup';
 import type { Caller, PaymentAccounts } from './payment-accounts';
 import { paymentEvents } from './payment-events';
-import type { PaymentSettingsSource } from './payment-settings';
+import type { PaymentSettings, PaymentSettingsSource } from './payment-settings';
 import { IdempotencyKeyTaken, type PaymentStore } from './payment-store';
 import { assertVerifiedIfRequired, assertWithinOffer, checkedLookup, offerFor } from './quote-checks';
 import { requireCurrency, resolveParties, type Parties } from './quote-parties';
@@ -48,7 +48,7 @@ export interface CreateQuoteCommand {
  * currency (both AMOUNT_OUT_OF_RANGE), the single-transaction limit, ownership verification.
  */
 export function createCreateQuote(deps: CreateQuoteDeps) {
-  async function priced(caller: Caller, request: QuoteRequest, parties: Parties, now: Date) {
+  async function priced(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date) {
     const lookup = request.lookupId ? await checkedLookup(deps.getLookup, caller, request.lookupId, parties.destination, now) : undefined;
     const receivingCode = parties.destination.currency || lookup?.offers[0]?.currency.code || '';
     requireCurrency(parties.source.currency, 'Sending currency');
@@ -57,7 +57,6 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const sending = findCurrency(parties.source.currency)!;
     const receiving = findCurrency(receivingCode)!;
     const crossCurrency = sending.code !== receiving.code;
-    const settings = await deps.settings.get(caller);
     const result = price({
       lockedSide: request.lockedSide, lockedAmount: request.lockedAmount,
       sendingDecimals: sending.decimals, receivingDecimals: receiving.decimals,
@@ -72,8 +71,8 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     return { result, sending, receiving };
   }
 
-  async function build(caller: Caller, request: QuoteRequest, parties: Parties, now: Date, idempotency?: Payment['idempotency']): Promise<Payment> {
-    const { result, sending, receiving } = await priced(caller, request, parties, now);
+  async function build(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date, idempotency?: Payment['idempotency']): Promise<Payment> {
+    const { result, sending, receiving } = await priced(caller, request, parties, settings, now);
     const id = newId('Transaction');
     const quoteId = newId('Quote');
     const reference = paymentReference(id);
@@ -119,13 +118,14 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
       const earlier = await deps.payments.getByIdempotencyKey(caller.platformId, idempotency.key);
       if (earlier) return sameRequestOrConflict(earlier, idempotency.hash);
     }
-    const parties = await resolveParties(deps.accounts, caller, request);
+    // The platform's settings come with the parties, in the same read of the accounts service.
+    const { parties, settings } = await resolveParties(deps.accounts, caller, request, { settings: true });
     if (request.immediatelyExecute && parties.source.sourceType === 'ACCOUNT' && parties.source.internalType === 'EMBEDDED_WALLET') {
       throw AppError.invalidInput('immediatelyExecute is not supported for embedded-wallet sources', [
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
       ]);
     }
-    const payment = await build(caller, request, parties, deps.clock(), idempotency);
+    const payment = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency);
     try {
       await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING']));
     } catch (err) {

@@ -26,9 +26,10 @@ export function createLookupExternalAccount(deps: LookupExternalAccountDeps) {
   return async function lookupExternalAccount(command: LookupExternalAccountCommand): Promise<Lookup> {
     const { caller } = command;
     const request = parseLookupRequest(command);
-    const senderCurrency = await recorder.senderCurrency(caller, request.sender);
+    const found = await deps.accounts.lookupParties(caller, { customerId: request.sender.customerId, accountId: request.accountId });
+    const senderCurrency = recorder.senderCurrencyOf(request.sender, found.sender);
 
-    const account = await deps.accounts.externalAccount(caller, request.accountId);
+    const { account } = found;
     if (!account) throw new AppError('NOT_FOUND', `External account ${request.accountId} not found`);
     const destination = describeDestination(account);
 

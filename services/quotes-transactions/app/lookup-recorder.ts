@@ -34,11 +34,17 @@ export interface ReceiverOffer {
 export function createLookupRecorder(deps: LookupRecorderDeps) {
   const now = deps.now ?? (() => new Date());
 
+  /** The currency a sender pays in, from what the accounts service answered about its customer (null: none such). */
+  function senderCurrencyOf(sender: LookupSender, found: { currency: string | undefined } | null | undefined): string {
+    if (!sender.customerId) return DEFAULT_SENDER_CURRENCY;
+    if (!found) throw new AppError('USER_NOT_FOUND', `Customer ${sender.customerId} not found`);
+    return found.currency ?? DEFAULT_SENDER_CURRENCY;
+  }
+
   async function senderCurrency(caller: Caller, sender: LookupSender): Promise<string> {
     if (!sender.customerId) return DEFAULT_SENDER_CURRENCY;
     const currency = await deps.accounts.senderCurrency(caller, sender.customerId);
-    if (currency === null) throw new AppError('USER_NOT_FOUND', `Customer ${sender.customerId} not found`);
-    return currency ?? DEFAULT_SENDER_CURRENCY;
+    return senderCurrencyOf(sender, currency === null ? null : { currency });
   }
 
   async function offer(from: string, code: string): Promise<CurrencyOffer | undefined> {
@@ -75,7 +81,7 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     return lookup;
   }
 
-  return { senderCurrency, record };
+  return { senderCurrency, senderCurrencyOf, record };
 }
 
 export type LookupRecorder = ReturnType<typeof createLookupRecorder>;

@@ -1,3 +1,5 @@
+import type { PaymentSettings } from './payment-settings';
+
 /** The platform on whose behalf a use case runs, forwarded on every call it makes. */
 export interface Caller {
   platformId: string;
@@ -31,11 +33,30 @@ export interface CustomerInfo {
   acceptsCurrentTerms: boolean;
 }
 
+/** Records a quote reads together: the accounts and customers named, and the owners of those accounts. */
+export interface PartiesQuery {
+  internalAccountIds: string[];
+  externalAccountIds: string[];
+  customerIds: string[];
+  /** Also the platform's payment settings (PaymentSettingsSource), from the same read. */
+  withSettings: boolean;
+}
+
+/** What a PartiesQuery found: absent (or deleted, for customers) records are not in the maps. */
+export interface PartiesSnapshot {
+  internalAccounts: ReadonlyMap<string, InternalAccountInfo>;
+  externalAccounts: ReadonlyMap<string, ExternalAccountInfo>;
+  customers: ReadonlyMap<string, CustomerInfo>;
+  settings?: PaymentSettings;
+}
+
 /**
  * What payments read from the accounts service, scoped to the caller's platform: another
  * platform's record answers null exactly like a missing one.
  */
 export interface PaymentAccounts {
+  /** Several records in one read, each as the single-record method would answer it. */
+  parties(caller: Caller, query: PartiesQuery): Promise<PartiesSnapshot>;
   internalAccount(caller: Caller, id: string): Promise<InternalAccountInfo | null>;
   externalAccount(caller: Caller, id: string): Promise<ExternalAccountInfo | null>;
   /** null when absent or deleted. */

@@ -3,7 +3,8 @@ import { findCurrency } from '../domain/currency-catalogue';
 import { cryptoNetworkOf, FUNDING_NETWORKS } from '../domain/crypto-networks';
 import type { PaymentDestination, PaymentSource } from '../domain/payment';
 import type { QuoteDestinationRequest, QuoteSourceRequest } from '../domain/quote-request';
-import type { Caller, CustomerInfo, PaymentAccounts } from './payment-accounts';
+import type { Caller, CustomerInfo, PartiesQuery, PartiesSnapshot, PaymentAccounts } from './payment-accounts';
+import type { PaymentSettings } from './payment-settings';
 
 export interface Parties {
   source: PaymentSource;
@@ -16,20 +17,23 @@ export interface Parties {
   destinationStatus?: string;
 }
 
+/** The single-record reads resolving the parties makes, answered from one prefetched snapshot. */
+type PartyReader = Pick<PaymentAccounts, 'internalAccount' | 'externalAccount' | 'customer'>;
+
 const invalid = (field: string, message: string) => AppError.invalidInput(message, [{ field, message }]);
 
 export function requireCurrency(code: string, what: string): void {
   if (!findCurrency(code)) throw new AppError('INVALID_CURRENCY', `${what} ${code} is not supported`);
 }
 
-async function owner(accounts: PaymentAccounts, caller: Caller, customerId: string | undefined): Promise<CustomerInfo | undefined> {
+async function owner(accounts: PartyReader, caller: Caller, customerId: string | undefined): Promise<CustomerInfo | undefined> {
   if (!customerId) return undefined;
   const customer = await accounts.customer(caller, customerId);
   if (!customer) throw new AppError('USER_NOT_FOUND', `Customer ${customerId} not found`);
   return customer;
 }
 
-async function resolveSource(accounts: PaymentAccounts, caller: Caller, s: QuoteSourceRequest) {
+async function resolveSource(accounts: PartyReader, caller: Caller, s: QuoteSourceRequest) {
   if (s.sourceType === 'REALTIME_FUNDING') {
     requireCurrency(s.currency, 'Funding currency');
     if (s.cryptoNetwork && !(FUNDING_NETWORKS as readonly string[]).includes(s.cryptoNetwork)) throw invalid('source.cryptoNetwork', `must be one of ${FUNDING_NETWORKS.join(', ')}`);
@@ -48,7 +52,7 @@ async function resolveSource(accounts: PaymentAccounts, caller: Caller, s: Quote
   return { source, sender: await owner(accounts, caller, account.customerId ?? s.customerId) };
 }
 
-async function resolveDestination(accounts: PaymentAccounts, caller: Caller, d: QuoteDestinationRequest) {
+async function resolveDestination(accounts: PartyReader, caller: Caller, d: QuoteDestinationRequest) {
   if (d.destinationType === 'UMA_ADDRESS') {
     return { destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, currency: d.currency ?? '' } as PaymentDestination };
   }
@@ -72,11 +76,41 @@ async function resolveDestination(accounts: PaymentAccounts, caller: Caller, d: 
   return { destination, destinationStatus: account.status };
 }
 
-/** Who pays whom: both ends read from the accounts service, scoped to the caller's platform. */
-export async function resolveParties(accounts: PaymentAccounts, caller: Caller, request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }): Promise<Parties> {
+/** Every record resolving `request` may read: both ends, the customer named, and (by the query) the owners of the accounts. */
+function partiesQuery(request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }, withSettings: boolean): PartiesQuery {
+  const query: PartiesQuery = { internalAccountIds: [], externalAccountIds: [], customerIds: [], withSettings };
+  const account = (id: string) => (id.startsWith('InternalAccount:') ? query.internalAccountIds : query.externalAccountIds).push(id);
+  if (request.source.sourceType === 'ACCOUNT') account(request.source.accountId);
+  if (request.source.customerId) query.customerIds.push(request.source.customerId);
+  if (request.destination.destinationType === 'ACCOUNT') account(request.destination.accountId);
+  return query;
+}
+
+function readerOf(snapshot: Promise<PartiesSnapshot>): PartyReader {
+  return {
+    internalAccount: async (_caller, id) => (await snapshot).internalAccounts.get(id) ?? null,
+    externalAccount: async (_caller, id) => (await snapshot).externalAccounts.get(id) ?? null,
+    customer: async (_caller, id) => (await snapshot).customers.get(id) ?? null,
+  };
+}
+
+/**
+ * Who pays whom: both ends and the sender, scoped to the caller's platform, read from the accounts
+ * service in one call (with `settings`, the platform's payment settings too). The checks run as
+ * if each record were read on its own: those on both ends first, then the sender's.
+ */
+export async function resolveParties(
+  accounts: PaymentAccounts,
+  caller: Caller,
+  request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest },
+  options: { settings?: boolean } = {},
+): Promise<{ parties: Parties; settings?: PaymentSettings }> {
+  const snapshot = accounts.parties(caller, partiesQuery(request, options.settings ?? false));
+  snapshot.catch(() => undefined); // observed by the reads below; a check failing first must not leave it unhandled
+  const reader = readerOf(snapshot);
   const [{ source, sender }, { destination, destinationStatus }] = await Promise.all([
-    resolveSource(accounts, caller, request.source),
-    resolveDestination(accounts, caller, request.destination),
+    resolveSource(reader, caller, request.source),
+    resolveDestination(reader, caller, request.destination),
   ]);
   const sameAccount = 'accountId' in source && 'accountId' in destination && source.accountId === destination.accountId;
   const ownAddress = destination.destinationType === 'UMA_ADDRESS' && !!sender?.umaAddress && sender.umaAddress === destination.umaAddress;
@@ -84,9 +118,13 @@ export async function resolveParties(accounts: PaymentAccounts, caller: Caller, 
   if (sender && !sender.acceptsCurrentTerms) {
     throw new AppError('END_USER_TERMS_NOT_ACCEPTED', `Customer ${sender.id} has not accepted the current End User Terms`, { customerId: sender.id });
   }
+  const { settings } = await snapshot;
   return {
-    source, destination, sender, destinationStatus,
-    customerId: sender?.id ?? caller.platformId,
-    platformCustomerId: sender?.platformCustomerId ?? caller.platformId,
+    parties: {
+      source, destination, sender, destinationStatus,
+      customerId: sender?.id ?? caller.platformId,
+      platformCustomerId: sender?.platformCustomerId ?? caller.platformId,
+    },
+    ...(settings ? { settings } : {}),
   };
 }

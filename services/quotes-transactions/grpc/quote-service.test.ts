@@ -63,6 +63,18 @@ test('lookup → quote → execute → the transaction settles asynchronously, a
   expect(h.events.some((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && e.aggregateId === usd && e.data.change === -10_000)).toBe(true);
 });
 
+test('a lookup and a quote read the accounts service once each, the execution once (the limits)', async () => {
+  h.accounts.calls.length = 0;
+  const { lookupId } = await h.lookup.lookupExternalAccount({ accountId: mxnAccount, customerId: customer, senderUmaAddress: '' }, asPlatform);
+  expect(h.accounts.calls).toEqual(['getPaymentParties']);
+  h.accounts.calls.length = 0;
+  const { quote } = await h.quotes.createQuote({ body: quoteBody(10_000, { lookupId }) }, asPlatform);
+  expect(h.accounts.calls).toEqual(['getPaymentParties']);
+  h.accounts.calls.length = 0;
+  await h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform);
+  expect(h.accounts.calls).toEqual(['getPlatformConfig']);
+});
+
 test('many concurrent executions of one quote give one transaction and one debit', async () => {
   const { quote } = await h.quotes.createQuote({ body: quoteBody(2_500) }, asPlatform);
   const before = (await h.ledger.getBalances({ accountIds: [usd] }, asPlatform)).balances[0].available;

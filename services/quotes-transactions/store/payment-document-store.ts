@@ -25,6 +25,18 @@ function fromDoc(doc: PaymentDoc): Payment {
   return { id: _id, ...rest } as Payment;
 }
 
+/** Structural equality of stored values (what a document holds: plain objects, arrays, scalars, dates). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameValue(v, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
 function listFilter(platformId: string, q: TransactionQuery): Filter {
   const and: Filter[] = [{ platformId }];
   const exact = { customerId: q.customerId, platformCustomerId: q.platformCustomerId, status: q.status, type: q.type, reference: q.reference };
@@ -71,7 +83,9 @@ export function createPaymentDocumentStore(store: DocumentStore) {
       return doc && fromDoc(doc);
     },
     async update(current, next, events) {
-      const { _id, _search, ...set } = toDoc(next);
+      const { _id, _search, ...fields } = toDoc(next);
+      // Only the members that changed: the version condition guarantees the stored document is `current`.
+      const set = Object.fromEntries(Object.entries(fields).filter(([k, v]) => !sameValue((current as unknown as Record<string, unknown>)[k], v)));
       const unset = Object.fromEntries(Object.keys(current).filter((k) => k !== 'id' && !(k in next)).map((k) => [k, '']));
       const update = withEvents({ $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, events);
       const result = await payments.updateOne({ _id, platformId: current.platformId, version: current.version }, update);

@@ -8,17 +8,27 @@ import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-bindi
 
 type Handlers = UnaryHandlers<typeof AccountsServiceService>;
 
+/** A record read that answers NOT_FOUND / USER_NOT_FOUND is left out (GetPaymentParties). */
+async function orAbsent<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
+    throw err;
+  }
+}
+
 /**
  * A stand-in AccountsService with the platform scoping of the real one: another platform's
  * record answers NOT_FOUND (accounts) or USER_NOT_FOUND (customers), exactly like a missing one.
- * Only the three RPCs the lookup uses are implemented.
+ * Only the RPCs the lookup uses are implemented (GetPaymentParties from the single-record ones).
  */
 export function createFakeAccountsService() {
   const customers = new Map<string, { platformId: string; customer: Customer }>();
   const internal = new Map<string, { platformId: string; account: InternalAccount }>();
   const external = new Map<string, { platformId: string; account: ExternalAccount }>();
 
-  const implemented: Pick<Handlers, 'getCustomer' | 'listInternalAccounts' | 'getExternalAccount'> = {
+  const implemented: Pick<Handlers, 'getCustomer' | 'listInternalAccounts' | 'getExternalAccount' | 'getPaymentParties'> = {
     async getCustomer(request, ctx) {
       const found = customers.get(request.id);
       if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('USER_NOT_FOUND', 'Customer not found');
@@ -36,6 +46,19 @@ export function createFakeAccountsService() {
       const found = external.get(request.id);
       if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('NOT_FOUND', 'External account not found');
       return { account: found.account };
+    },
+    async getPaymentParties(request, ctx) {
+      const customerIds = [...new Set([...request.customerIds, ...request.holdingsOfCustomerIds])];
+      const found = await Promise.all(customerIds.map((id) => orAbsent(implemented.getCustomer({ id }, ctx))));
+      const customerList = found.flatMap((r) => (r?.customer ? [r.customer] : []));
+      const holdings = await Promise.all(request.holdingsOfCustomerIds.filter((id) => customerList.some((c) => c.id === id && c.currencies.length === 0))
+        .map((customerId) => implemented.listInternalAccounts({ customerId, limit: 50 }, ctx)));
+      const externals = await Promise.all(request.externalAccountIds.map((id) => orAbsent(implemented.getExternalAccount({ id }, ctx))));
+      return {
+        customers: customerList.filter((c) => request.customerIds.includes(c.id)),
+        internalAccounts: holdings.flatMap((page) => page.accounts).map((a) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: a.balance?.currency?.code ?? '' })),
+        externalAccounts: externals.flatMap((r) => (r?.account ? [r.account] : [])),
+      };
     },
   };
   const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };

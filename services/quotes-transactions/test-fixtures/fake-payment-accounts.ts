@@ -9,9 +9,20 @@ import { findCurrency } from '../domain/currency-catalogue';
 type Handlers = UnaryHandlers<typeof AccountsServiceService>;
 type Owned<T> = { platformId: string; record: T };
 
+/** A record read that answers NOT_FOUND / USER_NOT_FOUND is left out (GetPaymentParties). */
+async function orAbsent<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
+    throw err;
+  }
+}
+
 /**
  * A stand-in AccountsService for payment tests, with the platform scoping of the real one. It
- * implements what lookups and payments read: customers, internal and external accounts.
+ * implements what lookups and payments read: customers, internal and external accounts, the
+ * platform configuration, and GetPaymentParties composed from those single-record reads.
  */
 export function createFakePaymentAccounts() {
   const customers = new Map<string, Owned<Customer>>();
@@ -46,11 +57,36 @@ export function createFakePaymentAccounts() {
       if (!config) throw new AppError('NOT_FOUND', 'Platform not found');
       return { config };
     },
+    async getPaymentParties(r, ctx) {
+      const read = <T>(ids: string[], get: (id: string) => Promise<T>) => Promise.all([...new Set(ids)].map((id) => orAbsent(get(id))));
+      const internals = (await read(r.internalAccountIds, (id) => implemented.getInternalAccount!({ id }, ctx))).flatMap((x) => (x?.account ? [x.account] : []));
+      const externals = (await read(r.externalAccountIds, (id) => implemented.getExternalAccount!({ id }, ctx))).flatMap((x) => (x?.account ? [x.account] : []));
+      const owners = r.includeOwners ? [...internals, ...externals].flatMap((a) => (a.customerId ? [a.customerId] : [])) : [];
+      const customerIds = [...r.customerIds, ...owners];
+      const found = (await read([...customerIds, ...r.holdingsOfCustomerIds], (id) => implemented.getCustomer!({ id }, ctx))).flatMap((x) => (x?.customer ? [x.customer] : []));
+      const holdings = await Promise.all(r.holdingsOfCustomerIds.filter((id) => found.some((c) => c.id === id && c.currencies.length === 0))
+        .map((customerId) => implemented.listInternalAccounts!({ customerId, limit: 50 }, ctx)));
+      const config = r.includePlatformConfig ? (await orAbsent(implemented.getPlatformConfig!({}, ctx)))?.config : undefined;
+      const summary = (a: InternalAccount) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: currencyOf(a) ?? '' });
+      return {
+        customers: found.filter((c) => customerIds.includes(c.id)),
+        internalAccounts: [...internals, ...holdings.flatMap((page) => page.accounts)].map(summary),
+        externalAccounts: externals,
+        ...(config ? { platformConfig: config } : {}),
+      };
+    },
   };
   const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };
-  const handlers = { ...Object.fromEntries(Object.keys(AccountsServiceService).map((m) => [m, notImplemented])), ...implemented } as Handlers;
+  const all = { ...Object.fromEntries(Object.keys(AccountsServiceService).map((m) => [m, notImplemented])), ...implemented } as Handlers;
+  /** The RPCs served, in order (tests count what an operation reads). */
+  const calls: string[] = [];
+  const handlers = Object.fromEntries(Object.entries(all).map(([method, handler]) => [method, (request: never, ctx: CallContext) => {
+    calls.push(method);
+    return (handler as (r: never, c: CallContext) => Promise<unknown>)(request, ctx);
+  }])) as unknown as Handlers;
 
   return {
+    calls,
     binding: bindService(AccountsServiceService, handlers),
     addCustomer(platformId: string, options: { umaAddress?: string; platformCustomerId?: string; acceptsCurrentTerms?: boolean } = {}): string {
       const id = newId('Customer');

@@ -30,8 +30,7 @@ export function fakeAccountsDirectory(customerCurrency = 'USDC'): AccountsDirect
     [OTHER_PLATFORM_ACCOUNT, { platformId: OTHER_PLATFORM, id: OTHER_PLATFORM_ACCOUNT, currency: 'MXN', accountInfo: mxnAccountInfo() }],
   ]);
   const customers = new Map([[CUSTOMER, PLATFORM], [CUSTOMER_WITHOUT_ACCOUNTS, PLATFORM]]);
-  return {
-    accounts,
+  const directory: AccountsDirectory = {
     async externalAccount(caller, id) {
       const found = accounts.get(id);
       return found && found.platformId === caller.platformId ? { id: found.id, currency: found.currency, accountInfo: found.accountInfo } : null;
@@ -40,7 +39,14 @@ export function fakeAccountsDirectory(customerCurrency = 'USDC'): AccountsDirect
       if (customers.get(id) !== caller.platformId) return null;
       return id === CUSTOMER ? customerCurrency : undefined;
     },
+    async lookupParties(caller, { customerId, accountId }) {
+      const account = await directory.externalAccount(caller, accountId);
+      if (!customerId) return { account };
+      const currency = await directory.senderCurrency(caller, customerId);
+      return { account, sender: currency === null ? null : { currency } };
+    },
   };
+  return { accounts, ...directory };
 }
 
 export function memoryLookupStore(): LookupStore & { saved: Lookup[] } {
