@@ -1,12 +1,12 @@
 import { toExternalAccountLookupJson } from '../../../gateway/routes/receiver-routes';
 import { httpStatusOf } from '../../../gateway/http/http-status';
-import { AppError } from '../../../lib/errors';
 import { isId } from '../../../lib/ids';
 import {
   CUSTOMER, CUSTOMER_WITHOUT_ACCOUNTS, mxnAccountInfo, MXN_ACCOUNT, OTHER_PLATFORM, OTHER_PLATFORM_ACCOUNT, PLATFORM,
   SENDER_UMA, UNKNOWN_ACCOUNT, UNKNOWN_CUSTOMER,
 } from '../test-fixtures/lookup-fixtures';
 import { startLookupService } from '../test-fixtures/lookup-service-harness';
+import { appErrorOf as failure } from '../test-fixtures/app-error-of';
 
 const DELETED_CUSTOMER = 'Customer:99999999-9999-4999-8999-999999999999';
 let harness: Awaited<ReturnType<typeof startLookupService>>;
@@ -21,12 +21,6 @@ beforeAll(async () => {
   harness.accounts.addExternalAccount(OTHER_PLATFORM, { id: OTHER_PLATFORM_ACCOUNT, currency: 'MXN', accountInfo: mxnAccountInfo() });
 });
 afterAll(async () => { await harness.stop(); });
-
-async function failure(call: Promise<unknown>): Promise<AppError> {
-  const err = await call.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 test('200: the lookup answers the interface shape and the offer is stored for the quote', async () => {
   const response = await harness.client.lookupExternalAccount({ accountId: MXN_ACCOUNT, customerId: CUSTOMER, senderUmaAddress: '' }, asPlatform);

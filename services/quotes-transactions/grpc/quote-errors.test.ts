@@ -1,26 +1,15 @@
 import { httpStatusOf } from '../../../gateway/http/http-status';
-import { AppError } from '../../../lib/errors';
 import { asPlatform, mxnAccountInfo, OTHER_PLATFORM, PLATFORM, solanaWalletInfo, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import { appErrorOf as failure } from '../test-fixtures/app-error-of';
+import { startFundedPayer } from '../test-fixtures/funded-payer';
 
 let h: PaymentsHarness;
 let customer: string;
 let usd: string;
 let mxnAccount: string;
 
-beforeAll(async () => {
-  h = await startPaymentsHarness();
-  customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana@sandbox.example.com' });
-  usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
-  mxnAccount = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 100_000_000 } }, asPlatform);
-});
+beforeAll(async () => ({ h, customer, usd, mxnAccount } = await startFundedPayer(100_000_000)));
 afterAll(async () => { await h.stop(); });
-
-async function failure(call: Promise<unknown>): Promise<AppError> {
-  const err = await call.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 const body = (extra: Record<string, unknown> = {}) => ({
   source: { sourceType: 'ACCOUNT', accountId: usd },

@@ -1,19 +1,14 @@
 import { AppError } from '../../../lib/errors';
 import { systemAccount } from '../domain/ledger-postings';
-import { asPlatform, eventually, mxnAccountInfo, PLATFORM, solanaWalletInfo, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import { asPlatform, eventually, PLATFORM, solanaWalletInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import { startFundedPayer } from '../test-fixtures/funded-payer';
 
 let h: PaymentsHarness;
 let customer: string;
 let usd: string;
 let mxnAccount: string;
 
-beforeAll(async () => {
-  h = await startPaymentsHarness();
-  customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana@sandbox.example.com' });
-  usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
-  mxnAccount = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 10_000_000 } }, asPlatform);
-});
+beforeAll(async () => ({ h, customer, usd, mxnAccount } = await startFundedPayer(10_000_000)));
 afterAll(async () => { await h.stop(); });
 
 const balance = async (id: string) => (await h.ledger.getBalances({ accountIds: [id] }, asPlatform)).balances[0].available;
