@@ -56,6 +56,19 @@ export function applyUpdate(doc: Record<string, unknown>, update: Update, mode: 
   return changed;
 }
 
+/** The top-level fields an update (not an upsert's insert) may change: what `copyForUpdate` must copy. */
+export function updatedFields(update: Modifier): Set<string> {
+  const fields = new Set<string>();
+  for (const [op, paths] of Object.entries(update)) {
+    if (op === '$setOnInsert') continue;
+    for (const [path, value] of Object.entries(paths)) {
+      fields.add(path.split('.', 1)[0]);
+      if (op === '$rename') fields.add(String(value).split('.', 1)[0]);
+    }
+  }
+  return fields;
+}
+
 /**
  * `$set: {_id: x}` is allowed when it changes nothing, or when an upsert creates the document
  * without an `_id` from its filter; any other update of `_id` is an error, as in MongoDB.

@@ -286,6 +286,29 @@ export function describeDocumentStoreContract(
         expect(descending.map((doc) => doc.v)).toEqual(['banana', 'apple', 'Banana', 'Apple', '10']);
       });
 
+      test('comparisons meet array elements one by one, only values of their own type, and missing fields under negations', async () => {
+        const c = fresh('elements');
+        await c.insertOne({ _id: 'list', v: [0, 10, 'x'], tags: ['p', 'q'], at: new Date(0) });
+        await c.insertOne({ _id: 'empty', v: [], tags: [] });
+        await c.insertOne({ _id: 'null', v: null, tags: null });
+        await c.insertOne({ _id: 'text', v: '5', tags: 'p' });
+        await c.insertOne({ _id: 'nested', v: { w: 5 }, tags: [['p']] });
+        await c.insertOne({ _id: 'missing' });
+        const ids = async (filter: Record<string, unknown>) => (await c.find(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
+        expect(await ids({ v: { $gt: 1, $lt: 5 } })).toEqual(['list']);
+        expect(await ids({ v: { $gte: '5' } })).toEqual(['list', 'text']);
+        expect(await ids({ v: { $lte: 5 } })).toEqual(['list']);
+        expect(await ids({ 'v.w': { $gte: 5 } })).toEqual(['nested']);
+        expect(await ids({ tags: { $ne: 'p' } })).toEqual(['empty', 'missing', 'nested', 'null']);
+        expect(await ids({ tags: { $nin: ['q', 'p'] } })).toEqual(['empty', 'missing', 'nested', 'null']);
+        expect(await ids({ tags: { $in: ['q'] } })).toEqual(['list']);
+        expect(await ids({ 'tags.1': { $exists: true } })).toEqual(['list']);
+        expect(await ids({ 'tags.0': 'p' })).toEqual(['list', 'nested']);
+        expect(await ids({ 'v.1': { $gt: 5 } })).toEqual(['list']);
+        expect(await ids({ v: { $exists: true }, $or: [{ 'tags.0': { $exists: false } }, { at: { $exists: true } }] })).toEqual(['empty', 'list', 'null', 'text']);
+        expect(await ids({ at: { $gte: '' } })).toEqual([]);
+      });
+
       test('matches comparison, set, existence and logical operators', async () => {
         const c = fresh('ops');
         for (let n = 1; n <= 5; n++) {
@@ -437,6 +460,37 @@ export function describeDocumentStoreContract(
         value.list.push(6);
         (returned?.other as { list: number[] }).list.push(7);
         expect(await c.findOne({ _id: 'x' })).toEqual({ _id: 'x', nested: { list: [1] }, other: { list: [5] } });
+      });
+
+      test('the document before an update is handed out whole and apart from the stored one', async () => {
+        const c = fresh('before');
+        await c.insertOne({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a'], moved: { n: 1 } });
+        const before = await c.findOneAndUpdate({ _id: 'b' }, { $push: { log: 'b' }, $rename: { 'moved.n': 'renamed' } });
+        expect(before).toEqual({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a'], moved: { n: 1 } });
+        (before?.kept as { list: number[] }).list.push(2);
+        (before?.kept as { at: Date }).at.setTime(9);
+        (before?.log as string[]).push('z');
+        const unchanged = await c.findOneAndUpdate({ _id: 'b' }, { $set: { 'kept.list': [1] } });
+        (unchanged?.kept as { list: number[] }).list.push(3);
+        expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a', 'b'], moved: {}, renamed: 1 });
+      });
+
+      test('an update refused by a unique index leaves the fields it touched and the rest as they were', async () => {
+        const c = fresh('refused');
+        await c.createIndex({ keys: { 'tag.name': 1 }, unique: true });
+        await c.insertOne({ _id: '1', tag: { name: 'a' }, items: [{ n: 1 }], other: { deep: [[1]] } });
+        await c.insertOne({ _id: '2', tag: { name: 'b' }, items: [{ n: 2 }], other: { deep: [[2]] } });
+        await duplicateKey(c.updateOne({ _id: '2' }, { $set: { 'tag.name': 'a', 'other.deep.0.0': 7 }, $push: { items: { n: 9 } } }));
+        expect(await c.find({})).toEqual([
+          { _id: '1', tag: { name: 'a' }, items: [{ n: 1 }], other: { deep: [[1]] } },
+          { _id: '2', tag: { name: 'b' }, items: [{ n: 2 }], other: { deep: [[2]] } },
+        ]);
+        await c.updateMany({}, { $push: { items: { n: 0 } } });
+        await c.updateOne({ _id: '1' }, { $inc: { 'items.0.n': 10 } });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: '1', tag: { name: 'a' }, items: [{ n: 11 }, { n: 0 }], other: { deep: [[1]] } },
+          { _id: '2', tag: { name: 'b' }, items: [{ n: 2 }, { n: 0 }], other: { deep: [[2]] } },
+        ]);
       });
     });
 

@@ -1,5 +1,5 @@
-import { applyUpdate, assertUpdateDocument } from './apply-update';
-import { cloneDocument } from './clone-document';
+import { applyUpdate, assertUpdateDocument, updatedFields } from './apply-update';
+import { cloneDocument, copyForUpdate } from './clone-document';
 import { FieldIndex, isIndexablePath, scalarValue, type Plan } from './field-index';
 import { OrderedIndex } from './ordered-index';
 import {
@@ -155,8 +155,9 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
         this.updateStored([target], update);
         return cloneDocument(this.docs.get(serializeValue(target._id)) as Doc);
       }
-      // A changed document is replaced by a copy, so the old one is no longer stored and is handed out as is.
-      return this.updateStored([target], update) ? target : cloneDocument(target);
+      // Copied even when replaced: the stored document shares the fields the update left alone.
+      this.updateStored([target], update);
+      return cloneDocument(target);
     }
     if (!options.upsert) return null;
     const inserted = this.upsert(filter, update);
@@ -328,9 +329,11 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
 
   /** Applies `update` to copies of `targets` and stores them together; returns how many changed. */
   private updateStored(targets: Doc[], update: Update): number {
+    assertUpdateDocument(update);
+    const touched = updatedFields(update);
     const changes: Change[] = [];
     for (const before of targets) {
-      const after = cloneDocument(before);
+      const after = copyForUpdate(before, touched);
       if (applyUpdate(after, update, 'update')) changes.push({ key: serializeValue(before._id), before, after });
     }
     this.commit(changes);

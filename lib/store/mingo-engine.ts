@@ -1,4 +1,5 @@
 import { Context } from 'mingo';
+import { compileScalarFilter } from './scalar-filter';
 
 /*
  * mingo's subpath modules are required directly because the public entry points rebuild their
@@ -21,36 +22,19 @@ function compileWithMingo(filter: Record<string, unknown>): Tester {
   return { test: (doc) => query.test(doc as Record<string, unknown>) };
 }
 
-const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-
 /**
- * A filter made only of equalities of field paths to strings, numbers and booleans (`{_id, platformId,
- * version}`, the shape of most point reads and conditional writes) is tested without compiling a
- * mingo query: a document whose path walks only through plain objects to a scalar or nothing
- * matches exactly when every value is strictly equal. Any other shape on the way (an array, a
- * date, any other object) is left to mingo, compiled on first need.
+ * A filter of scalar conditions (`{_id, platformId, version}`, `{_id, used: {$lte: n}, payments:
+ * {$ne: id}}`: the shape of most point reads and conditional writes) is tested without compiling
+ * a mingo query; a document holding a shape it does not model there is left to mingo, compiled on
+ * first need.
  */
-function compileEqualities(filter: Record<string, unknown>): Tester | undefined {
-  const entries = Object.entries(filter);
-  if (!entries.every(([path, value]) => path !== '' && !path.startsWith('$') && isScalar(value))) return undefined;
-  const paths = entries.map(([path, value]) => ({ parts: path.split('.'), value }));
+function compileScalar(filter: Record<string, unknown>): Tester | undefined {
+  const scalar = compileScalarFilter(filter);
+  if (!scalar) return undefined;
   let fallback: Tester | undefined;
   return {
     test(doc) {
-      for (const { parts, value } of paths) {
-        let current: unknown = doc;
-        for (const part of parts) {
-          if (current === null || current === undefined || typeof current !== 'object') {
-            current = undefined;
-            break;
-          }
-          if (Array.isArray(current) || Object.getPrototypeOf(current) !== Object.prototype) return (fallback ??= compileWithMingo(filter)).test(doc);
-          current = (current as Record<string, unknown>)[part];
-        }
-        if ((current !== null && typeof current === 'object') || typeof current === 'bigint') return (fallback ??= compileWithMingo(filter)).test(doc);
-        if (current !== value) return false;
-      }
-      return true;
+      return scalar(doc) ?? (fallback ??= compileWithMingo(filter)).test(doc);
     },
   };
 }
@@ -58,7 +42,7 @@ function compileEqualities(filter: Record<string, unknown>): Tester | undefined 
 /** The parts of mingo the embedded store uses: MongoDB's query language and update operators. */
 export const mingoEngine = {
   compileFilter(filter: Record<string, unknown>): Tester {
-    return compileEqualities(filter) ?? compileWithMingo(filter);
+    return compileScalar(filter) ?? compileWithMingo(filter);
   },
 
   hasUpdateOperator(op: string): boolean {
