@@ -59,7 +59,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       const update = withEvents({ $inc: { available: amount }, $push: remember(marker) }, events);
       if (guarded) {
         const filter = { _id, currency, available: { $gte: -amount }, applied: { $nin: [marker, voidMarker(marker)] }, ...covers(since) };
-        if (await balances.findOneAndUpdate(filter, update)) return 'APPLIED';
+        if ((await balances.updateOne(filter, update)).matchedCount === 1) return 'APPLIED';
         return outcomeOf(_id, currency, marker, since);
       }
       try {

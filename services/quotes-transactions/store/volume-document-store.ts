@@ -13,17 +13,19 @@ export function createVolumeDocumentStore(store: DocumentStore) {
       await volumes.createIndex({ keys: { payments: 1 } });
     },
     async reserve({ counter, paymentId, amount, limit }) {
+      const add = () => volumes.updateOne(
+        { _id: counter, used: { $lte: limit - amount }, payments: { $ne: paymentId }, released: { $ne: paymentId } },
+        { $inc: { used: amount }, $push: { payments: paymentId } },
+      );
+      // The day's counter exists after its first reservation: it is created only when an attempt finds nothing.
+      if ((await add()).matchedCount === 1) return true;
       try {
         await volumes.updateOne({ _id: counter }, { $setOnInsert: { used: 0, payments: [], released: [] } }, { upsert: true });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
-      const reserved = await volumes.findOneAndUpdate(
-        { _id: counter, used: { $lte: limit - amount }, payments: { $ne: paymentId }, released: { $ne: paymentId } },
-        { $inc: { used: amount }, $push: { payments: paymentId } },
-      );
-      if (reserved) return true;
-      return !!(await volumes.findOne({ _id: counter, $or: [{ payments: paymentId }, { released: paymentId }] }));
+      if ((await add()).matchedCount === 1) return true;
+      return (await volumes.countDocuments({ _id: counter, $or: [{ payments: paymentId }, { released: paymentId }] })) > 0;
     },
     async release({ paymentId, amount }) {
       await volumes.updateMany(
