@@ -1,6 +1,6 @@
 import { cloneDocument } from './clone-document';
 import type { Update } from './document-store';
-import { isPlainObject, serializeValue } from './index-keys';
+import { isPlainObject, serializeValue, topField } from './index-keys';
 import { mingoEngine } from './mingo-engine';
 
 type Modifier = Record<string, Record<string, unknown>>;
@@ -57,13 +57,13 @@ export function applyUpdate(doc: Record<string, unknown>, update: Update, mode: 
 }
 
 /** The top-level fields an update (not an upsert's insert) may change: what `copyForUpdate` must copy. */
-export function updatedFields(update: Modifier): Set<string> {
+export function updatedFields(update: Update): Set<string> {
   const fields = new Set<string>();
-  for (const [op, paths] of Object.entries(update)) {
+  for (const [op, paths] of Object.entries(update as Modifier)) {
     if (op === '$setOnInsert') continue;
     for (const [path, value] of Object.entries(paths)) {
-      fields.add(path.split('.', 1)[0]);
-      if (op === '$rename') fields.add(String(value).split('.', 1)[0]);
+      fields.add(topField(path));
+      if (op === '$rename') fields.add(topField(String(value)));
     }
   }
   return fields;

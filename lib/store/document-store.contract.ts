@@ -475,6 +475,23 @@ export function describeDocumentStoreContract(
         expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a', 'b'], moved: {}, renamed: 1 });
       });
 
+      test('indexes follow updates that leave their fields alone and those that move onto a kept key', async () => {
+        const c = fresh('kept');
+        await c.createIndex({ keys: { code: 1 }, unique: true, partialFilter: { live: true } });
+        await c.createIndex({ keys: { group: 1, rank: 1 } });
+        await c.insertOne({ _id: '1', code: 'a', live: true, group: 'g', rank: 2, n: 0 });
+        await c.insertOne({ _id: '2', code: 'b', live: true, group: 'g', rank: 1, n: 0 });
+        await c.updateMany({}, { $inc: { n: 1 } });
+        await duplicateKey(c.insertOne({ _id: '3', code: 'a', live: true }));
+        await duplicateKey(c.updateMany({ n: 1 }, { $set: { code: 'a', other: 1 } }));
+        await c.updateOne({ _id: '1' }, { $set: { live: false } });
+        await c.updateOne({ _id: '2' }, { $set: { code: 'a' } });
+        await duplicateKey(c.updateOne({ _id: '1' }, { $set: { live: true } }));
+        await c.updateOne({ _id: '1' }, { $set: { rank: 0 } });
+        expect((await c.find({ group: 'g' }, { sort: { rank: 1 }, limit: 1 })).map((doc) => doc._id)).toEqual(['1']);
+        expect(await c.find({ code: 'a', live: true })).toEqual([{ _id: '2', code: 'a', live: true, group: 'g', rank: 1, n: 1 }]);
+      });
+
       test('an update refused by a unique index leaves the fields it touched and the rest as they were', async () => {
         const c = fresh('refused');
         await c.createIndex({ keys: { 'tag.name': 1 }, unique: true });

@@ -329,7 +329,6 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
 
   /** Applies `update` to copies of `targets` and stores them together; returns how many changed. */
   private updateStored(targets: Doc[], update: Update): number {
-    assertUpdateDocument(update);
     const touched = updatedFields(update);
     const changes: Change[] = [];
     for (const before of targets) {
@@ -357,27 +356,29 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
 
   /** Checks every unique constraint for all changes first, then applies them all. */
   private commit(changes: Change[]): void {
-    const changing = new Set(changes.map((change) => change.key));
     for (const change of changes) {
       if (!change.before && change.after && this.docs.has(change.key)) throw new DuplicateKeyError(this.name, '_id_');
     }
+    // An update shares the fields it did not touch with the document it replaces: an index reading none of them keeps its entries.
     const added = this.uniqueIndexes.map((index) => {
+      const moving = index.reads ? changes.filter((change) => !keeps(change, index.reads!)) : changes;
+      const movingKeys = new Set(moving.map((change) => change.key));
       const claimed = new Map<string, string>();
-      for (const change of changes) {
+      for (const change of moving) {
         if (!change.after) continue;
         for (const indexKey of index.keysOf(change.after)) {
           const owner = index.entries.get(indexKey);
           const claimant = claimed.get(indexKey);
-          if ((owner !== undefined && !changing.has(owner)) || (claimant !== undefined && claimant !== change.key)) {
+          if ((owner !== undefined && !movingKeys.has(owner)) || (claimant !== undefined && claimant !== change.key)) {
             throw new DuplicateKeyError(this.name, index.name);
           }
           claimed.set(indexKey, change.key);
         }
       }
-      return claimed;
+      return { moving, claimed };
     });
-    this.uniqueIndexes.forEach((index) => {
-      for (const change of changes) {
+    this.uniqueIndexes.forEach((index, i) => {
+      for (const change of added[i].moving) {
         if (!change.before) continue;
         for (const indexKey of index.keysOf(change.before)) {
           if (index.entries.get(indexKey) === change.key) index.entries.delete(indexKey);
@@ -385,13 +386,13 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       }
     });
     this.uniqueIndexes.forEach((index, i) => {
-      for (const [indexKey, key] of added[i]) index.entries.set(indexKey, key);
+      for (const [indexKey, key] of added[i].claimed) index.entries.set(indexKey, key);
     });
     for (const change of changes) {
       if (change.after && !this.docs.has(change.key)) this.order.set(change.key, this.nextOrder++);
-      for (const index of this.fieldIndexes.values()) index.update(change.key, change.before, change.after);
+      for (const index of this.fieldIndexes.values()) if (!keeps(change, index.reads)) index.update(change.key, change.before, change.after);
       const order = this.order.get(change.key)!;
-      for (const index of this.orderedIndexes.values()) index.update(change.key, order, change.after);
+      for (const index of this.orderedIndexes.values()) if (!keeps(change, index.reads)) index.update(change.key, order, change.after);
       if (change.after) {
         this.docs.set(change.key, change.after);
       } else {
@@ -400,6 +401,12 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       }
     }
   }
+}
+
+/** Whether `change` updated a document and left each of the top-level `fields` the very value it was. */
+function keeps(change: Change, fields: readonly string[]): boolean {
+  const { before, after } = change;
+  return !!before && !!after && fields.every((field) => before[field] === after[field]);
 }
 
 interface SortEntry {

@@ -61,8 +61,12 @@ export class FieldIndex {
   private readonly present = new Set<string>();
   private readonly opaque = new Set<string>();
 
+  /** The top-level field the path starts with: a write that keeps it keeps the entry. */
+  readonly reads: readonly string[];
+
   constructor(readonly path: string) {
     this.parts = path.split('.');
+    this.reads = [this.parts[0]];
   }
 
   add(key: string, doc: Record<string, unknown>): void {

@@ -1,5 +1,8 @@
 import { EMPTY_ARRAY } from './bson-compare';
 
+/** The top-level field a dotted path starts with. */
+export const topField = (path: string): string => path.split('.', 1)[0];
+
 /**
  * The values a document holds at a dotted path, expanded through arrays the way MongoDB builds
  * multikey index keys and sort keys: each element of an array is a separate value, an empty

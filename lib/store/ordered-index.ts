@@ -1,7 +1,7 @@
 import { compareBson } from './bson-compare';
 import type { Doc } from './document-store';
 import { readPath, scalarValue } from './field-index';
-import { pathValues, serializeValue } from './index-keys';
+import { pathValues, serializeValue, topField } from './index-keys';
 
 /** A document's place in a list: its sort key, then its insertion position (ties keep insertion order). */
 interface Entry {
@@ -36,8 +36,12 @@ export class OrderedIndex {
   private readonly placed = new Map<string, Placement>();
   private readonly irregular = new Set<string>();
 
+  /** The top-level fields a document's place depends on. */
+  readonly reads: readonly string[];
+
   constructor(readonly leading: string, readonly sortField: string) {
     this.leadParts = leading.split('.');
+    this.reads = [...new Set([leading, sortField].map(topField))];
   }
 
   /** The document stored under `key` (insertion position `order`) was written (`after`) or deleted. */

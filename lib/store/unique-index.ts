@@ -1,5 +1,5 @@
 import type { Doc, Filter } from './document-store';
-import { indexKeys } from './index-keys';
+import { indexKeys, topField } from './index-keys';
 import { mingoEngine } from './mingo-engine';
 
 /** A unique index of the embedded store: index key → the stored key of the document holding it. */
@@ -8,9 +8,14 @@ export class UniqueIndex {
   readonly fields: readonly string[];
   private readonly partial?: { test(doc: unknown): boolean };
 
+  /** The top-level fields its keys depend on; undefined when a partial filter's shape hides them. */
+  readonly reads: readonly string[] | undefined;
+
   constructor(readonly name: string, keys: Record<string, 1 | -1>, readonly partialFilter?: Filter) {
     this.fields = Object.keys(keys);
     if (partialFilter) this.partial = mingoEngine.compileFilter(partialFilter);
+    const paths = [...this.fields, ...Object.keys(partialFilter ?? {})];
+    this.reads = paths.some((path) => path.startsWith('$')) ? undefined : [...new Set(paths.map(topField))];
   }
 
   /** Keys the document contributes; none when a partial index's filter does not match it. */
