@@ -2,6 +2,7 @@ import { cloneDocument } from './clone-document';
 import type { Update } from './document-store';
 import { isPlainObject, serializeValue, topField } from './index-keys';
 import { mingoEngine } from './mingo-engine';
+import { applyTopLevel } from './top-level-update';
 
 type Modifier = Record<string, Record<string, unknown>>;
 
@@ -26,6 +27,9 @@ export function assertUpdateDocument(update: Update): asserts update is Modifier
  * Applies MongoDB update operators to `doc` in place. `insert` is the upsert case, where
  * $setOnInsert applies and `_id` may be given; otherwise `_id` is immutable.
  * Returns whether the document changed.
+ *
+ * `doc` may be a shallow copy of a stored document, sharing its fields' values: those are only
+ * replaced, never changed in place (a field an operator would change in place is copied first).
  */
 export function applyUpdate(doc: Record<string, unknown>, update: Update, mode: 'update' | 'insert'): boolean {
   assertUpdateDocument(update);
@@ -43,11 +47,24 @@ export function applyUpdate(doc: Record<string, unknown>, update: Update, mode: 
   const newId = takeIdUpdate(doc, modifier);
   assertNoConflicts(modifier);
   let changed = false;
+  const owned = new Set<string>();
   for (const [op, fields] of Object.entries(modifier)) {
     if (Object.keys(fields).length === 0) continue;
     for (const path of Object.keys(fields)) assertApplicable(doc, op, path);
     // A fresh copy per document, so documents updated together share no values.
-    changed = mingoEngine.applyUpdateOperator(op, cloneDocument(fields), doc) || changed;
+    const values = cloneDocument(fields);
+    const native = applyTopLevel(op, values, doc);
+    if (native !== undefined) {
+      changed = native || changed;
+      continue;
+    }
+    // mingo changes values in place: the fields it works on become this document's own first.
+    for (const field of topFieldsOf(op, fields)) {
+      if (owned.has(field)) continue;
+      owned.add(field);
+      if (Object.prototype.hasOwnProperty.call(doc, field)) doc[field] = cloneDocument(doc[field]);
+    }
+    changed = mingoEngine.applyUpdateOperator(op, values, doc) || changed;
   }
   if (newId) {
     doc._id = newId.value;
@@ -56,17 +73,14 @@ export function applyUpdate(doc: Record<string, unknown>, update: Update, mode: 
   return changed;
 }
 
-/** The top-level fields an update (not an upsert's insert) may change: what `copyForUpdate` must copy. */
-export function updatedFields(update: Update): Set<string> {
-  const fields = new Set<string>();
-  for (const [op, paths] of Object.entries(update as Modifier)) {
-    if (op === '$setOnInsert') continue;
-    for (const [path, value] of Object.entries(paths)) {
-      fields.add(topField(path));
-      if (op === '$rename') fields.add(topField(String(value)));
-    }
+/** The top-level fields one operator's paths name (both sides of a `$rename`). */
+function topFieldsOf(op: string, fields: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  for (const [path, value] of Object.entries(fields)) {
+    names.push(topField(path));
+    if (op === '$rename') names.push(topField(String(value)));
   }
-  return fields;
+  return names;
 }
 
 /**

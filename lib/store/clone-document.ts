@@ -8,21 +8,6 @@ export function cloneDocument<T>(value: T): T {
   return cloneValue(value) as T;
 }
 
-/**
- * A copy of a stored document to apply an update to: the top-level fields in `touched` are deep
- * copies, every other field is shared with `doc`. Stored documents are never changed in place
- * (an update replaces them), so sharing what the update leaves alone is safe, and a document
- * holding a long array (a counter's member list, a ledger's posting window) is not copied
- * whole by every write that does not touch that array.
- */
-export function copyForUpdate<T extends Record<string, unknown>>(doc: T, touched: Iterable<string>): T {
-  const copy = { ...doc } as Record<string, unknown>;
-  for (const field of touched) {
-    if (Object.prototype.hasOwnProperty.call(doc, field)) copy[field] = cloneValue(doc[field]);
-  }
-  return copy as T;
-}
-
 function cloneValue(value: unknown): unknown {
   if (value === undefined) return null;
   if (value === null || typeof value !== 'object') return value;

@@ -1,5 +1,5 @@
-import { applyUpdate, assertUpdateDocument, updatedFields } from './apply-update';
-import { cloneDocument, copyForUpdate } from './clone-document';
+import { applyUpdate, assertUpdateDocument } from './apply-update';
+import { cloneDocument } from './clone-document';
 import { FieldIndex, isIndexablePath, scalarValue, type Plan } from './field-index';
 import { OrderedIndex } from './ordered-index';
 import {
@@ -329,10 +329,10 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
 
   /** Applies `update` to copies of `targets` and stores them together; returns how many changed. */
   private updateStored(targets: Doc[], update: Update): number {
-    const touched = updatedFields(update);
     const changes: Change[] = [];
     for (const before of targets) {
-      const after = copyForUpdate(before, touched);
+      // Shares every field with the stored document until the update replaces it (see applyUpdate).
+      const after = { ...before };
       if (applyUpdate(after, update, 'update')) changes.push({ key: serializeValue(before._id), before, after });
     }
     this.commit(changes);
