@@ -41,7 +41,8 @@ describe('mingoEngine.compileFilter', () => {
       { a: ['x', 'z'] }, { a: [null] }, { a: [[1], 1] }, { a: [{ b: 1 }] }, { a: [new Date(0), 'x'] }, { a: [5n] }, { a: NaN },
       { a: Infinity }, { a: [NaN] }, { a: { b: 2 } }, { a: { b: [1, 3] } }, { a: { b: 'y' } }, { a: [true, 2] }, { a: [[5]] },
       { l: ['p', 'q'], n: [1, 2, 3] }, { l: [], n: [1] }, { l: ['p', { 0: 'q' }] }, { l: [['p']] }, { l: 'p' }, { l: null },
-      { l: ['p'], a: 1, b: 2 }, { a: 1, b: 'x' }, { a: 3, b: null },
+      { l: ['p'], a: 1, b: 2 }, { a: 1, b: 'x' }, { a: 3, b: null }, { a: Buffer.from('x') }, { a: /x/ }, { a: ['x', 5n] }, { a: [1, NaN] },
+      { a: new (class Code { toString() { return 'x'; } })() }, { a: [Buffer.from('x'), 'y'] }, { a: -Infinity },
     ];
     const filters: Array<Record<string, unknown>> = [
       { a: { $gt: 1 } }, { a: { $gte: 2 } }, { a: { $lt: 2 } }, { a: { $lte: 0 } }, { a: { $gt: 1, $lt: 5 } }, { a: { $gte: 'x' } },

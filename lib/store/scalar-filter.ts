@@ -8,10 +8,13 @@ interface Found {
   present: boolean;
   /** The value, or the elements of an array value (one level, as MongoDB expands a path's last array). */
   values: readonly unknown[];
+  /** Whether no value is one a number may equal or order with in ways not modelled (64-bit integers, NaN, class instances); asked once. */
+  plainNumbers?: boolean;
 }
 
 type Scalar = string | number | boolean;
-type Condition = (found: Found) => boolean;
+/** Whether the values meet a condition, or undefined when only mingo can tell. */
+type Condition = (found: Found) => boolean | undefined;
 
 const NOTHING: Found = { present: false, values: [] };
 const RANGES: Record<string, (order: number) => boolean> = {
@@ -32,8 +35,8 @@ const own = (o: Record<string, unknown>, key: string) => Object.prototype.hasOwn
  * filter.
  *
  * The test answers undefined for a document whose values it does not model: a path through an
- * array (except a last numeric step into an array of scalars), through or onto a non-plain object
- * other than a date, 64-bit integers, NaN and infinities. Everything else follows MongoDB: a
+ * array (except a last numeric step into an array of scalars) or a non-plain object, and, for a
+ * number operand, 64-bit integers, NaN, infinities and class instances other than dates. Everything else follows MongoDB: a
  * scalar operand meets only values of its own type (no null, object, array or date equals or
  * orders with it), an array's elements are met one by one, each operator of a condition may be
  * met by a different element, `$ne`/`$nin` match what `$eq`/`$in` do not (missing fields
@@ -86,8 +89,13 @@ function compilePath(path: string, condition: unknown): ScalarTest | undefined {
   return (doc) => {
     const found = resolve(doc, parts);
     if (!found) return undefined;
-    for (const test of conditions) if (!test(found)) return false;
-    return true;
+    let unknown = false;
+    for (const test of conditions) {
+      const answer = test(found);
+      if (answer === false) return false;
+      if (answer === undefined) unknown = true;
+    }
+    return unknown ? undefined : true;
   };
 }
 
@@ -110,18 +118,31 @@ function compileCondition(condition: unknown): Condition[] | undefined {
   return conditions;
 }
 
-const equals = (operand: Scalar): Condition => (found) => found.values.includes(operand);
+/** A string or boolean operand meets only strings or booleans; a number may meet values not modelled, checked then. */
+function numbersModelled(found: Found): boolean {
+  found.plainNumbers ??= found.values.every(modelled);
+  return found.plainNumbers;
+}
 
-const not = (condition: Condition): Condition => (found) => !condition(found);
+const equals = (operand: Scalar): Condition => (found) =>
+  typeof operand === 'number' && !numbersModelled(found) ? undefined : found.values.includes(operand);
+
+const not = (condition: Condition): Condition => (found) => {
+  const answer = condition(found);
+  return answer === undefined ? undefined : !answer;
+};
 
 function within(operands: Scalar[]): Condition {
   const set = new Set<unknown>(operands);
-  return (found) => found.values.some((value) => set.has(value));
+  const numeric = operands.some((operand) => typeof operand === 'number');
+  return (found) => (numeric && !numbersModelled(found) ? undefined : found.values.some((value) => set.has(value)));
 }
 
 function range(holds: (order: number) => boolean, operand: string | number): Condition {
   if (typeof operand === 'number') {
-    return (found) => found.values.some((value) => typeof value === 'number' && holds(value < operand ? -1 : value > operand ? 1 : 0));
+    return (found) => numbersModelled(found)
+      ? found.values.some((value) => typeof value === 'number' && holds(value < operand ? -1 : value > operand ? 1 : 0))
+      : undefined;
   }
   return (found) => found.values.some((value) => typeof value === 'string' && holds(compareStrings(value, operand)));
 }
@@ -145,8 +166,7 @@ function resolve(doc: unknown, parts: readonly string[]): Found | undefined {
     }
     if (current === undefined) return NOTHING;
   }
-  if (Array.isArray(current)) return current.every(modelled) ? { present: true, values: current } : undefined;
-  return modelled(current) ? { present: true, values: [current] } : undefined;
+  return { present: true, values: Array.isArray(current) ? current : [current] };
 }
 
 /** Values a scalar operand is compared with exactly: null, scalars, plain objects, arrays and dates. */
