@@ -76,3 +76,16 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   return new AppError('INTERNAL_ERROR', 'An internal error occurred', undefined, { cause: err });
 }
+
+/**
+ * A read that answers NOT_FOUND or USER_NOT_FOUND resolves to undefined (the record is absent,
+ * or another platform's); any other failure still rejects.
+ */
+export async function unlessAbsent<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
+    throw err;
+  }
+}

@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { unlessAbsent } from '../../../lib/errors';
 import type { Customer } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
@@ -30,15 +30,6 @@ export interface PaymentParties {
   platformConfig?: PlatformConfigView;
 }
 
-/** A read that answers NOT_FOUND / USER_NOT_FOUND leaves the record out. */
-async function orAbsent<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
-    throw err;
-  }
-}
 
 const unique = (ids: readonly string[]) => [...new Set(ids.filter(Boolean))];
 const present = <T>(items: Array<T | undefined | null>): T[] => items.filter((item): item is T => item !== undefined && item !== null);
@@ -50,14 +41,14 @@ const present = <T>(items: Array<T | undefined | null>): T[] => items.filter((it
  */
 export function createPaymentParties(deps: { store: AccountsStore; customers: Customers; externalAccounts: ExternalAccounts; platformConfigs: PlatformConfigs }) {
   const customersById = async (platformId: string, ids: string[]) =>
-    present(await Promise.all(unique(ids).map((id) => orAbsent(deps.customers.get(platformId, id)))));
+    present(await Promise.all(unique(ids).map((id) => unlessAbsent(deps.customers.get(platformId, id)))));
 
   return async function getPaymentParties(platformId: string, query: PaymentPartiesQuery): Promise<PaymentParties> {
     const [internalAccounts, externalAccounts, requested, platformConfig] = await Promise.all([
       Promise.all(unique(query.internalAccountIds).map((id) => deps.store.internalAccounts.find(platformId, id))).then(present),
-      Promise.all(unique(query.externalAccountIds).map((id) => orAbsent(deps.externalAccounts.get(platformId, id)))).then(present),
+      Promise.all(unique(query.externalAccountIds).map((id) => unlessAbsent(deps.externalAccounts.get(platformId, id)))).then(present),
       customersById(platformId, [...query.customerIds, ...query.holdingsOfCustomerIds]),
-      query.includePlatformConfig ? orAbsent(deps.platformConfigs.get(platformId)) : undefined,
+      query.includePlatformConfig ? unlessAbsent(deps.platformConfigs.get(platformId)) : undefined,
     ]);
     const fetched = new Set(requested.map((c) => c.id));
     const ownerIds = query.includeOwners ? present([...internalAccounts, ...externalAccounts].map((a) => a.customerId)) : [];

@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { unlessAbsent } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { WebhookEndpointDirectory } from '../app/webhook-endpoint-directory';
 
@@ -6,13 +6,9 @@ import type { WebhookEndpointDirectory } from '../app/webhook-endpoint-directory
 export function createAccountsEndpointDirectory(accounts: Pick<PeerClients['accounts'], 'getPlatformConfig'>): WebhookEndpointDirectory {
   return {
     async endpointOf(platformId) {
-      try {
-        const { config } = await accounts.getPlatformConfig({}, { platformId });
-        return config?.webhookEndpoint?.trim() || undefined;
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined; // a platform never set up has no endpoint
-        throw err;
-      }
+      // A platform never set up has no endpoint.
+      const found = await unlessAbsent(accounts.getPlatformConfig({}, { platformId }));
+      return found?.config?.webhookEndpoint?.trim() || undefined;
     },
   };
 }

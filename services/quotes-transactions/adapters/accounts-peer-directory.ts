@@ -1,18 +1,8 @@
 import type { GetPaymentPartiesResponse } from '../../../gen/accounts/v1/accounts';
-import { AppError, type ErrorCode } from '../../../lib/errors';
+import { unlessAbsent } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { AccountsDirectory } from '../app/accounts-directory';
 
-const ABSENT: readonly ErrorCode[] = ['NOT_FOUND', 'USER_NOT_FOUND'];
-
-async function orNull<T>(call: Promise<T>): Promise<T | null> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof AppError && ABSENT.includes(err.code)) return null;
-    throw err;
-  }
-}
 
 /**
  * The first of the customer's declared currencies, else USD when it holds a USD internal account,
@@ -43,7 +33,7 @@ export function createAccountsPeerDirectory(peers: Pick<PeerClients, 'accounts'>
       };
     },
     async externalAccount(caller, accountId) {
-      const found = await orNull(peers.accounts.getExternalAccount({ id: accountId }, caller));
+      const found = await unlessAbsent(peers.accounts.getExternalAccount({ id: accountId }, caller));
       const account = found?.account;
       if (!account) return null;
       return { id: account.id, currency: account.currency, accountInfo: account.accountInfo ?? {} };

@@ -1,19 +1,9 @@
 import type { Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
-import { AppError, type ErrorCode } from '../../../lib/errors';
+import { unlessAbsent } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { CustomerInfo, ExternalAccountInfo, InternalAccountInfo, PaymentAccounts } from '../app/payment-accounts';
 import { paymentSettingsOf } from './platform-config-settings';
 
-const ABSENT: readonly ErrorCode[] = ['NOT_FOUND', 'USER_NOT_FOUND'];
-
-async function orNull<T>(call: Promise<T>): Promise<T | null> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof AppError && ABSENT.includes(err.code)) return null;
-    throw err;
-  }
-}
 
 function internalInfo(a: InternalAccount | undefined): InternalAccountInfo | null {
   if (!a) return null;
@@ -57,14 +47,14 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
       };
     },
     async internalAccount(caller, id) {
-      return internalInfo((await orNull(peers.accounts.getInternalAccount({ id }, caller)))?.account);
+      return internalInfo((await unlessAbsent(peers.accounts.getInternalAccount({ id }, caller)))?.account);
     },
     async externalAccount(caller, id) {
-      const account = (await orNull(peers.accounts.getExternalAccount({ id }, caller)))?.account;
+      const account = (await unlessAbsent(peers.accounts.getExternalAccount({ id }, caller)))?.account;
       return account ? externalInfo(account) : null;
     },
     async customer(caller, id) {
-      return customerInfo((await orNull(peers.accounts.getCustomer({ id }, caller)))?.customer);
+      return customerInfo((await unlessAbsent(peers.accounts.getCustomer({ id }, caller)))?.customer);
     },
     async customerByUmaAddress(caller, umaAddress) {
       const { customers } = await peers.accounts.listCustomers({ umaAddress, limit: 1, includeDeleted: false }, caller);

@@ -1,5 +1,5 @@
 import type { PlatformConfig } from '../../../gen/accounts/v1/platform_config';
-import { AppError } from '../../../lib/errors';
+import { unlessAbsent } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import { NO_SETTINGS, type PaymentSettings, type PaymentSettingsSource } from '../app/payment-settings';
 
@@ -25,14 +25,8 @@ export function paymentSettingsOf(config: PlatformConfig | undefined): PaymentSe
 export function createPlatformConfigSettings(peers: Pick<PeerClients, 'accounts'>): PaymentSettingsSource {
   return {
     async get(caller) {
-      let config;
-      try {
-        ({ config } = await peers.accounts.getPlatformConfig({}, caller));
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'NOT_FOUND') return NO_SETTINGS;
-        throw err;
-      }
-      return paymentSettingsOf(config);
+      // A platform never set up has no configuration: NO_SETTINGS.
+      return paymentSettingsOf((await unlessAbsent(peers.accounts.getPlatformConfig({}, caller)))?.config);
     },
   };
 }

@@ -1,22 +1,13 @@
 import {
   AccountsServiceService, Customer, ExternalAccount, InternalAccount,
 } from '../../../gen/accounts/v1/accounts';
-import { AppError } from '../../../lib/errors';
+import { AppError, unlessAbsent } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
 
 type Handlers = UnaryHandlers<typeof AccountsServiceService>;
 
-/** A record read that answers NOT_FOUND / USER_NOT_FOUND is left out (GetPaymentParties). */
-async function orAbsent<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
-    throw err;
-  }
-}
 
 /**
  * A stand-in AccountsService with the platform scoping of the real one: another platform's
@@ -49,11 +40,11 @@ export function createFakeAccountsService() {
     },
     async getPaymentParties(request, ctx) {
       const customerIds = [...new Set([...request.customerIds, ...request.holdingsOfCustomerIds])];
-      const found = await Promise.all(customerIds.map((id) => orAbsent(implemented.getCustomer({ id }, ctx))));
+      const found = await Promise.all(customerIds.map((id) => unlessAbsent(implemented.getCustomer({ id }, ctx))));
       const customerList = found.flatMap((r) => (r?.customer ? [r.customer] : []));
       const holdings = await Promise.all(request.holdingsOfCustomerIds.filter((id) => customerList.some((c) => c.id === id && c.currencies.length === 0))
         .map((customerId) => implemented.listInternalAccounts({ customerId, limit: 50 }, ctx)));
-      const externals = await Promise.all(request.externalAccountIds.map((id) => orAbsent(implemented.getExternalAccount({ id }, ctx))));
+      const externals = await Promise.all(request.externalAccountIds.map((id) => unlessAbsent(implemented.getExternalAccount({ id }, ctx))));
       return {
         customers: customerList.filter((c) => request.customerIds.includes(c.id)),
         internalAccounts: holdings.flatMap((page) => page.accounts).map((a) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: a.balance?.currency?.code ?? '' })),

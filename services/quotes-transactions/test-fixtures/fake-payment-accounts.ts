@@ -1,6 +1,6 @@
 import { AccountsServiceService, Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
 import { PlatformConfig, type FeeConfig, type TransactionLimit } from '../../../gen/accounts/v1/platform_config';
-import { AppError } from '../../../lib/errors';
+import { AppError, unlessAbsent } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
 import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
@@ -9,15 +9,6 @@ import { findCurrency } from '../domain/currency-catalogue';
 type Handlers = UnaryHandlers<typeof AccountsServiceService>;
 type Owned<T> = { platformId: string; record: T };
 
-/** A record read that answers NOT_FOUND / USER_NOT_FOUND is left out (GetPaymentParties). */
-async function orAbsent<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
-    throw err;
-  }
-}
 
 /**
  * A stand-in AccountsService for payment tests, with the platform scoping of the real one. It
@@ -58,7 +49,7 @@ export function createFakePaymentAccounts() {
       return { config };
     },
     async getPaymentParties(r, ctx) {
-      const read = <T>(ids: string[], get: (id: string) => Promise<T>) => Promise.all([...new Set(ids)].map((id) => orAbsent(get(id))));
+      const read = <T>(ids: string[], get: (id: string) => Promise<T>) => Promise.all([...new Set(ids)].map((id) => unlessAbsent(get(id))));
       const internals = (await read(r.internalAccountIds, (id) => implemented.getInternalAccount!({ id }, ctx))).flatMap((x) => (x?.account ? [x.account] : []));
       const externals = (await read(r.externalAccountIds, (id) => implemented.getExternalAccount!({ id }, ctx))).flatMap((x) => (x?.account ? [x.account] : []));
       const owners = r.includeOwners ? [...internals, ...externals].flatMap((a) => (a.customerId ? [a.customerId] : [])) : [];
@@ -66,7 +57,7 @@ export function createFakePaymentAccounts() {
       const found = (await read([...customerIds, ...r.holdingsOfCustomerIds], (id) => implemented.getCustomer!({ id }, ctx))).flatMap((x) => (x?.customer ? [x.customer] : []));
       const holdings = await Promise.all(r.holdingsOfCustomerIds.filter((id) => found.some((c) => c.id === id && c.currencies.length === 0))
         .map((customerId) => implemented.listInternalAccounts!({ customerId, limit: 50 }, ctx)));
-      const config = r.includePlatformConfig ? (await orAbsent(implemented.getPlatformConfig!({}, ctx)))?.config : undefined;
+      const config = r.includePlatformConfig ? (await unlessAbsent(implemented.getPlatformConfig!({}, ctx)))?.config : undefined;
       const summary = (a: InternalAccount) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: currencyOf(a) ?? '' });
       return {
         customers: found.filter((c) => customerIds.includes(c.id)),
