@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigError, readConfig, setting } from './lib/config';
 import { createLogger } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
+import { startServicesThread, type ServicesThread } from './services-thread';
 import { startSystem, type RunningSystem } from './system';
 
 /**
  * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications]`.
  * `all` (the default) runs every component in this process on the embedded defaults unless
- * MONGODB_URI / KAFKA_BROKERS are set; the others run one component each (Kubernetes).
+ * MONGODB_URI / KAFKA_BROKERS are set: the services on a worker thread, the gateway on this one.
+ * The others run one component each (Kubernetes).
  */
 const COMPONENTS = ['all', 'gateway', ...SERVICE_NAMES] as const;
 type Component = (typeof COMPONENTS)[number];
@@ -45,20 +48,28 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
       remoteAddresses[name] = readConfig({ [ADDRESS_VARS[name]]: setting.hostPort() }, env)[ADDRESS_VARS[name]] as string;
     }
   }
-  return { base, internalToken, remoteAddresses, distributed };
+  return { base, internalToken, remoteAddresses };
 }
 
 async function main(): Promise<void> {
   const component = readComponent();
-  const { base, internalToken, remoteAddresses, distributed } = systemConfig(component, process.env);
+  const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
+  // Embedded mode: a token of this run's own unless one is configured.
+  const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   const logger = createLogger({ level: base.LOG_LEVEL });
-  startTelemetry({ serviceName: component === 'all' ? 'grid-payments' : `grid-${component}` });
+  const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;
+  startTelemetry({ serviceName: telemetryName });
 
-  const components = component === 'all' ? (['gateway', ...SERVICE_NAMES] as const) : ([component] as const);
+  // All-in-one: the services get a thread of their own and are reached by address, as when separate.
+  const servicesThread: ServicesThread | undefined = component === 'all'
+    ? await startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
+    : undefined;
+  const components = component === 'all' ? (['gateway'] as const) : ([component] as const);
   const system: RunningSystem = await startSystem({
-    components: [...components], env: process.env, logger, internalToken, remoteAddresses,
-    // Embedded mode keeps the internal gRPC servers on loopback only.
-    bindAddress: () => (distributed ? base.GRPC_ADDRESS : '127.0.0.1:0'),
+    components: [...components], env: process.env, logger,
+    internalToken,
+    remoteAddresses: servicesThread?.addresses ?? remoteAddresses,
+    bindAddress: () => base.GRPC_ADDRESS,
     gateway: components.includes('gateway' as never)
       ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }
       : undefined,
@@ -71,6 +82,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info('draining', { signal });
     await system.stop();
+    await servicesThread?.stop();
     await stopTelemetry();
     logger.info('stopped');
     process.exit(0);

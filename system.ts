@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openEventBus } from './lib/runtime/adapters';
+import type { LocalService } from './lib/grpc/in-process-client';
 import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
 import { hostService, type HostedService } from './lib/runtime/service-host';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
@@ -33,15 +34,19 @@ export interface SystemOptions {
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
+  // The gateway reaches every service over gRPC; services reach the ones hosted beside them in-process.
   const peers = createPeerClients(addresses, internalToken);
+  const local = new Map<string, LocalService>();
+  const servicePeers = createPeerClients(addresses, internalToken, local);
   const bus = openEventBus(options.env, 'grid-payments', options.logger);
   const services: HostedService[] = [];
   for (const name of SERVICE_NAMES.filter((n) => options.components.includes(n))) {
     const hosted = await hostService({
       name, factory: SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
-      bus, peers, logger: options.logger, env: options.env,
+      bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
     addresses[name] = hosted.address;
+    for (const [service, served] of hosted.local) local.set(service, served);
     services.push(hosted);
   }
 
@@ -62,6 +67,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       await gateway?.stop();
       for (const s of services) await s.stop();
       peers.closeAll();
+      servicePeers.closeAll();
       await bus.close();
     },
   };

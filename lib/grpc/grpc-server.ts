@@ -5,6 +5,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
+import type { LocalService } from './in-process-client';
 import type { BindingRuntime, ServiceBinding } from './service-binding';
 
 // From source (lib/grpc) and from the build (dist/lib/grpc) alike: gen/ sits at the project root.
@@ -26,6 +27,8 @@ export interface GrpcServerOptions {
 export interface RunningGrpcServer {
   /** host:port actually bound. */
   address: string;
+  /** What this server serves, by fully-qualified service name, for callers in the same process. */
+  local: Map<string, LocalService>;
   /** Stops accepting calls, waits for in-flight ones (up to `graceMs`), then closes. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -66,6 +69,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const host = options.address.slice(0, options.address.lastIndexOf(':'));
   const address = `${host}:${port}`;
 
+  let serving = true;
+  const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { implementation: b.implementation, isServing: () => serving }]));
   const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
   const refreshReadiness = async () => setAll((await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING');
   await refreshReadiness();
@@ -74,7 +79,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
 
   return {
     address,
+    local,
     async shutdown(graceMs = 10000) {
+      serving = false;
       clearInterval(readinessTimer);
       setAll('NOT_SERVING');
       const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((r) => (drained = r));

@@ -39,7 +39,8 @@ function isAuthorized(metadata: Metadata, expected: Buffer): boolean {
   return timingSafeEqual(digest(presented), expected);
 }
 
-function serviceNameOf(definition: ServiceDefinition): string {
+/** The fully-qualified proto service name a definition's methods belong to (`accounts.v1.AccountsService`). */
+export function serviceNameOf(definition: ServiceDefinition): string {
   const first = Object.values(definition)[0];
   return first.path.split('/')[1];
 }

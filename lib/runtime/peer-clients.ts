@@ -1,4 +1,6 @@
 import { createServiceClient, type ServiceClient } from '../grpc/grpc-client';
+import { createInProcessClient, type LocalService } from '../grpc/in-process-client';
+import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
@@ -35,9 +37,14 @@ export type PeerClients = { [K in keyof Definitions]: ServiceClient<Definitions[
 
 /**
  * Clients are created on first use from `addresses`, which the runtime fills in once every
- * server has bound (embedded mode binds port 0), so modules can be built before that.
+ * server has bound (embedded mode binds port 0), so modules can be built before that. A service
+ * found in `local` (hosted by this process) is called in-process, without the HTTP/2 transport.
  */
-export function createPeerClients(addresses: Partial<Record<ServiceName, string>>, internalToken: string): PeerClients & { closeAll(): void } {
+export function createPeerClients(
+  addresses: Partial<Record<ServiceName, string>>,
+  internalToken: string,
+  local: ReadonlyMap<string, LocalService> = new Map(),
+): PeerClients & { closeAll(): void } {
   const made = new Map<string, { close(): void }>();
   const clients = {} as PeerClients & { closeAll(): void };
   for (const [key, { owner, definition }] of Object.entries(PEER_DEFINITIONS)) {
@@ -46,9 +53,10 @@ export function createPeerClients(addresses: Partial<Record<ServiceName, string>
       get() {
         let client = made.get(key);
         if (!client) {
+          const hosted = local.get(serviceNameOf(definition));
           const address = addresses[owner];
-          if (!address) throw new Error(`no address configured for the ${owner} service`);
-          client = createServiceClient(definition, address, { internalToken });
+          if (!hosted && !address) throw new Error(`no address configured for the ${owner} service`);
+          client = hosted ? createInProcessClient(definition, hosted, { internalToken }) : createServiceClient(definition, address!, { internalToken });
           made.set(key, client);
         }
         return client;

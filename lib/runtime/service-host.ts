@@ -1,6 +1,6 @@
 import { createOutboxRelay } from '../bus/outbox';
 import type { EventBus } from '../bus/event-bus';
-import { startGrpcServer } from '../grpc/grpc-server';
+import { startGrpcServer, type RunningGrpcServer } from '../grpc/grpc-server';
 import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
 import type { PeerClients } from './peer-clients';
@@ -9,6 +9,8 @@ import type { ServiceFactory, ServiceName } from './service-module';
 export interface HostedService {
   name: ServiceName;
   address: string;
+  /** Its gRPC services by fully-qualified name, for peers in this process. */
+  local: RunningGrpcServer['local'];
   /** Drains in-flight calls, stops workers and the outbox relay (after a last flush), closes the store. */
   stop(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   return {
     name: options.name,
     address: server.address,
+    local: server.local,
     async stop() {
       await server.shutdown();
       await module.stop?.();

@@ -132,10 +132,16 @@ const not = (condition: Condition): Condition => (found) => {
   return answer === undefined ? undefined : !answer;
 };
 
+/** A few operands against a long array (a window of markers): each operand is looked for with `includes`. */
+const FEW_OPERANDS = 8;
+
 function within(operands: Scalar[]): Condition {
   const set = new Set<unknown>(operands);
   const numeric = operands.some((operand) => typeof operand === 'number');
-  return (found) => (numeric && !numbersModelled(found) ? undefined : found.values.some((value) => set.has(value)));
+  const holds = (values: readonly unknown[]) => (operands.length <= FEW_OPERANDS && values.length > operands.length
+    ? operands.some((operand) => values.includes(operand))
+    : values.some((value) => set.has(value)));
+  return (found) => (numeric && !numbersModelled(found) ? undefined : holds(found.values));
 }
 
 function range(holds: (order: number) => boolean, operand: string | number): Condition {

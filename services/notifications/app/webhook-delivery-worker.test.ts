@@ -107,3 +107,23 @@ test("another platform's delivery is not found", async () => {
   const [delivery] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
   expect(await s.deliveries.get('Platform:00000000-0000-4000-8000-000000000009', delivery.id)).toBeNull();
 });
+
+test('a recorded delivery wakes one idle lane, which sends it long before the next poll', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  let claims = 0;
+  const claimDue = s.deliveries.claimDue.bind(s.deliveries);
+  s.deliveries.claimDue = (now, claim) => { claims++; return claimDue(now, claim); };
+  const worker = createWebhookDeliveryWorker({
+    deliveries: s.deliveries, deliver: async (d, attempt) => { s.sent.push(`${d.id}#${attempt}`); return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 } }; },
+    policy, claimMs: 60_000, pollIntervalMs: 60_000, concurrency: 4, logger: silentLogger,
+  });
+  const record = createRecordWebhookNotification({ deliveries: s.deliveries, maxAttempts: policy.maxAttempts, logger: silentLogger, recorded: () => worker.nudge() });
+  worker.start();
+  await until(async () => claims === 4); // each lane's first look finds nothing; then they sleep for a minute
+  for (let n = 0; n < 20; n++) await record(event(n));
+  await until(async () => s.sent.length === 20, 2_000);
+  await worker.stop();
+  // Every delivery claimed once, plus at most one empty look per nudge that found the work already taken.
+  expect(claims - 4).toBeLessThanOrEqual(40);
+  expect(new Set(s.sent).size).toBe(20);
+});

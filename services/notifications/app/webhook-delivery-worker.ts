@@ -23,7 +23,11 @@ export interface WebhookDeliveryWorker {
   start(): void;
   /** Lets in-flight attempts finish. */
   stop(): Promise<void>;
-  /** Looks for due deliveries now instead of at the next poll (a notification was just recorded). */
+  /**
+   * One delivery was just recorded: wakes one idle lane to look for it now instead of at the next
+   * poll. A lane that finds work keeps claiming until none is due, so a burst wakes no more lanes
+   * than it has deliveries, and no lane polls for a delivery another lane already took.
+   */
   nudge(): void;
   /** Claims and attempts one due delivery; false when none is due. */
   deliverOne(): Promise<boolean>;
@@ -39,6 +43,8 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
   let running = false;
   let lanes: Promise<void>[] = [];
   const sleepers = new Set<() => void>();
+  /** Nudges that found every lane busy: a lane about to sleep takes one instead and looks again. */
+  let missedNudges = 0;
 
   const deliverOne = async (): Promise<boolean> => {
     const claimId = randomUUID();
@@ -75,7 +81,9 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
       } catch (err) {
         logger.error('webhook delivery worker failed; will poll again', { err });
       }
-      if (!found && running) await pause();
+      if (found || !running) continue;
+      if (missedNudges > 0) missedNudges--;
+      else await pause();
     }
   };
 
@@ -92,7 +100,9 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
       lanes = [];
     },
     nudge() {
-      for (const wake of [...sleepers]) wake();
+      const [wake] = sleepers;
+      if (wake) wake();
+      else missedNudges = Math.min(missedNudges + 1, options.concurrency);
     },
     deliverOne,
   };

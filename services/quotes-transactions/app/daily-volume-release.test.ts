@@ -1,5 +1,5 @@
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { VOLUMES_COLLECTION } from '../store/volume-document-store';
+import { RESERVATIONS_COLLECTION, VOLUMES_COLLECTION } from '../store/volume-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
 import { eventually, mxnAccountInfo, OTHER_PLATFORM, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
 
@@ -51,6 +51,8 @@ test('a crash while releasing leaves the failure unrecorded; recovery records it
   crashing.recover();
   await when(id, (t) => t.status === 'FAILED' && t.failureReason === 'PAYOUT_RETURNED');
   const counters = await h.store.collection(VOLUMES_COLLECTION).find({ _id: { $regex: `^${OTHER_PLATFORM}/` } });
-  expect(counters.map((c) => [c.used, c.payments, c.released])).toEqual([[0, [], [id]]]);
+  expect(counters.map((c) => [c.used, c.counting, c.releasing])).toEqual([[0, [], []]]);
+  const reservations = await h.store.collection(RESERVATIONS_COLLECTION).find({ paymentId: id });
+  expect(reservations.map((r) => r.state)).toEqual(['RELEASED']);
   await pay(30_000);
 });

@@ -10,8 +10,8 @@ export interface VolumeStore {
    * payment whose volume was released is answered true without counting it again.
    */
   reserve(input: { counter: string; paymentId: string; amount: number; limit: number }): Promise<boolean>;
-  /** Takes `amount` off every counter `paymentId` was reserved on; idempotent per counter. */
-  release(input: { paymentId: string; amount: number }): Promise<void>;
+  /** Takes the payment's reserved amount off every counter it was reserved on; idempotent per counter. */
+  release(input: { paymentId: string }): Promise<void>;
 }
 
 /**
@@ -39,8 +39,8 @@ export type ReserveDailyVolume = ReturnType<typeof createDailyVolume>;
  * calls it inside the step that records the failure, so it may run more than once.
  */
 export function createDailyVolumeRelease(deps: { store: VolumeStore }) {
-  return async function releaseDailyVolume(p: Pick<Payment, 'id' | 'sent'>): Promise<void> {
-    await deps.store.release({ paymentId: p.id, amount: p.sent.amount });
+  return async function releaseDailyVolume(p: Pick<Payment, 'id'>): Promise<void> {
+    await deps.store.release({ paymentId: p.id });
   };
 }
 

@@ -1,37 +1,80 @@
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
 
-/** `payments` hold their amount in `used`; `released` ones gave it back and are never counted again. */
-type VolumeDoc = { _id: string; used: number; payments: string[]; released?: string[] };
+/**
+ * A counter holds the day's `used` amount and, only while a reservation or a release of it is in
+ * flight, that reservation's key (`counting` / `releasing`): the key rides in the same write as
+ * the amount, so a replay after a crash finds it and never moves the amount twice. Each payment's
+ * share is its own reservation document, so a counter stays small however many payments a day has.
+ */
+type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[] };
+type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
 
 export const VOLUMES_COLLECTION = 'daily_volumes';
+export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
+
+const reservationKey = (counter: string, paymentId: string) => `${counter}|${paymentId}`;
 
 export function createVolumeDocumentStore(store: DocumentStore) {
-  const volumes = store.collection<VolumeDoc>(VOLUMES_COLLECTION);
+  const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
+  const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
+
+  async function ensureCounter(counter: string): Promise<void> {
+    try {
+      await counters.updateOne({ _id: counter }, { $setOnInsert: { used: 0, counting: [], releasing: [] } }, { upsert: true });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  /** Adds the amount with the key if the counter stays within the limit and the key is not already being counted. */
+  async function count(counter: string, key: string, amount: number, limit: number): Promise<boolean> {
+    const add = () => counters.updateOne(
+      { _id: counter, used: { $lte: limit - amount }, counting: { $ne: key } },
+      { $inc: { used: amount }, $push: { counting: key } },
+    );
+    if ((await add()).matchedCount === 1) return true;
+    // The day's counter exists after its first reservation: it is created only when an attempt finds nothing.
+    if (await counters.countDocuments({ _id: counter })) return false;
+    await ensureCounter(counter);
+    return (await add()).matchedCount === 1;
+  }
+
+  async function record(reservation: ReservationDoc): Promise<void> {
+    try {
+      await reservations.insertOne(reservation);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+    await counters.updateOne({ _id: reservation.counter }, { $pull: { counting: reservation._id } });
+  }
+
+  /** COUNTED → RELEASED, taking the amount off once: the counter write carries the key until the reservation says RELEASED. */
+  async function releaseOne(reservation: ReservationDoc): Promise<void> {
+    const { _id: key, counter, amount } = reservation;
+    if (reservation.state === 'COUNTED') {
+      await counters.updateOne({ _id: counter, releasing: { $ne: key } }, { $inc: { used: -amount }, $push: { releasing: key } });
+      await reservations.updateOne({ _id: key, state: 'COUNTED' }, { $set: { state: 'RELEASED' } });
+    }
+    await counters.updateOne({ _id: counter }, { $pull: { releasing: key } });
+  }
+
   const port: VolumeStore & { ensureIndexes(): Promise<void> } = {
     async ensureIndexes() {
-      await volumes.createIndex({ keys: { payments: 1 } });
+      await reservations.createIndex({ keys: { paymentId: 1 } });
     },
     async reserve({ counter, paymentId, amount, limit }) {
-      const add = () => volumes.updateOne(
-        { _id: counter, used: { $lte: limit - amount }, payments: { $ne: paymentId }, released: { $ne: paymentId } },
-        { $inc: { used: amount }, $push: { payments: paymentId } },
-      );
-      // The day's counter exists after its first reservation: it is created only when an attempt finds nothing.
-      if ((await add()).matchedCount === 1) return true;
-      try {
-        await volumes.updateOne({ _id: counter }, { $setOnInsert: { used: 0, payments: [], released: [] } }, { upsert: true });
-      } catch (err) {
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
-      if ((await add()).matchedCount === 1) return true;
-      return (await volumes.countDocuments({ _id: counter, $or: [{ payments: paymentId }, { released: paymentId }] })) > 0;
+      const key = reservationKey(counter, paymentId);
+      if (await reservations.findOne({ _id: key })) return true;
+      const counted = await count(counter, key, amount, limit)
+        // Refused: unless this payment's amount is already in (a concurrent or earlier attempt that has not recorded it yet).
+        || (await counters.countDocuments({ _id: counter, counting: key })) > 0;
+      if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
+      await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
+      return true;
     },
-    async release({ paymentId, amount }) {
-      await volumes.updateMany(
-        { payments: paymentId },
-        { $inc: { used: -amount }, $pull: { payments: paymentId }, $push: { released: paymentId } },
-      );
+    async release({ paymentId }) {
+      for (const reservation of await reservations.find({ paymentId })) await releaseOne(reservation);
     },
   };
   return port;

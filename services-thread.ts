@@ -1,0 +1,89 @@
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createLogger, type LogLevel } from './lib/log';
+import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
+import { startTelemetry, stopTelemetry } from './lib/telemetry';
+import { startSystem } from './system';
+
+/**
+ * The all-in-one mode runs the four services on a worker thread and the gateway on the main
+ * thread, so the HTTP edge and the services each have a core. They talk exactly as separate
+ * components do: gRPC over loopback, authenticated by the internal token.
+ */
+interface ServicesThreadData {
+  role: 'services';
+  internalToken: string;
+  logLevel: LogLevel;
+  telemetryName: string;
+}
+
+type ToServices = { stop: true };
+type FromServices = { addresses: Record<ServiceName, string> } | { stopped: true } | { failed: string };
+
+export interface ServicesThread {
+  /** Where each service listens (loopback, a free port each). */
+  addresses: Record<ServiceName, string>;
+  /** Drains the services (gRPC calls, workers, outbox) and ends the thread. */
+  stop(): Promise<void>;
+}
+
+function messageFrom(worker: Worker, want: (m: FromServices) => boolean): Promise<FromServices> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: FromServices) => {
+      if ('failed' in m) return done(() => reject(new Error(`the services thread failed to start: ${m.failed}`)));
+      if (want(m)) done(() => resolve(m));
+    };
+    const onExit = (code: number) => done(() => reject(new Error(`the services thread exited (${code})`)));
+    const done = (settle: () => void) => {
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+      settle();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', onExit);
+  });
+}
+
+/** Starts the services on a worker thread; resolves once every one of them listens. */
+export async function startServicesThread(options: { internalToken: string; logLevel: LogLevel; telemetryName: string }): Promise<ServicesThread> {
+  const data: ServicesThreadData = { role: 'services', ...options };
+  const worker = new Worker(__filename, { workerData: data });
+  worker.on('error', (err) => {
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'services thread crashed', error: String(err) })}\n`);
+    process.exit(1);
+  });
+  const started = await messageFrom(worker, (m) => 'addresses' in m);
+  return {
+    addresses: (started as { addresses: Record<ServiceName, string> }).addresses,
+    async stop() {
+      const stopped = messageFrom(worker, (m) => 'stopped' in m).catch(() => undefined);
+      worker.postMessage({ stop: true } satisfies ToServices);
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}
+
+/** The worker's side: host the services, report their addresses, stop when asked. */
+async function runServices(data: ServicesThreadData): Promise<void> {
+  const port = parentPort!;
+  const logger = createLogger({ level: data.logLevel });
+  startTelemetry({ serviceName: data.telemetryName });
+  try {
+    const system = await startSystem({
+      components: [...SERVICE_NAMES], env: process.env, logger, internalToken: data.internalToken,
+      remoteAddresses: {}, bindAddress: () => '127.0.0.1:0',
+    });
+    const addresses = Object.fromEntries(system.services.map((s) => [s.name, s.address])) as Record<ServiceName, string>;
+    port.on('message', (m: ToServices) => {
+      if (!m.stop) return;
+      void system.stop().then(stopTelemetry).finally(() => port.postMessage({ stopped: true } satisfies FromServices));
+    });
+    port.postMessage({ addresses } satisfies FromServices);
+  } catch (err) {
+    port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FromServices);
+  }
+}
+
+if (!isMainThread && (workerData as ServicesThreadData | undefined)?.role === 'services') {
+  void runServices(workerData as ServicesThreadData);
+}
