@@ -11,7 +11,7 @@ export function createNotificationsService(environment: ServiceEnvironment): Ser
   const delivery = endpoint ? createHttpDelivery(endpoint) : outbox;
   const sendMessage = createSendMessage({ store: environment.store, delivery });
   const webhooks = createWebhookNotifications(environment, createAccountsEndpointDirectory({
-    getPlatformConfig: (request, ctx) => environment.peers.accounts.getPlatformConfig(request, ctx), // resolved per call: peers bind later
+    getWebhookEndpoint: (request, ctx) => environment.peers.accounts.getWebhookEndpoint(request, ctx), // resolved per call: peers bind later
   }));
   return {
     name: 'notifications',

@@ -39,7 +39,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   const handler = createIdempotentHandler({
     collection: store.collection('webhook_inbox'),
     group: WEBHOOK_CONSUMER_GROUP,
-    handler: createRecordWebhookNotification({ deliveries, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() }),
+    handler: createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() }),
   });
   const subscriptions: Subscription[] = [];
 

@@ -22,6 +22,8 @@ export interface PlatformConfigView extends Omit<PlatformSettings, 'currencyConf
 
 export interface PlatformConfigs {
   get(platformId: string): Promise<PlatformConfigView>;
+  /** The webhook endpoint alone (read for every event), undefined when none is set. */
+  webhookEndpoint(platformId: string): Promise<string | undefined>;
   update(platformId: string, body: unknown): Promise<PlatformConfigView>;
 }
 
@@ -59,6 +61,9 @@ export function createPlatformConfigs(deps: { store: AccountsStore; provisioning
   return {
     async get(platformId) {
       return platformConfigView(await find(platformId));
+    },
+    async webhookEndpoint(platformId) {
+      return settingsOfPlatform(await find(platformId)).webhookEndpoint?.trim() || undefined;
     },
     async update(platformId, body) {
       const changes = validatePlatformConfigUpdate(body);

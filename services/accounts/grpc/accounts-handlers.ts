@@ -39,6 +39,9 @@ export function bindAccountsService(uc: AccountsUseCases) {
     async getPlatformConfig(_req, ctx) {
       return { config: platformConfigMessage(await uc.platformConfigs.get(requirePlatform(ctx))) };
     },
+    async getWebhookEndpoint(_req, ctx) {
+      return { url: (await uc.platformConfigs.webhookEndpoint(requirePlatform(ctx))) ?? '' };
+    },
     async updatePlatformConfig(req, ctx) {
       return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), req.body)) };
     },

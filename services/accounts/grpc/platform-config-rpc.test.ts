@@ -29,6 +29,16 @@ describe('GetPlatformConfig', () => {
   });
 });
 
+describe('GetWebhookEndpoint', () => {
+  test('empty until an endpoint is configured, then that URL; NOT_FOUND for a platform never ensured', async () => {
+    const p = await h.newPlatform();
+    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '' });
+    await h.client.updatePlatformConfig({ body: { webhookEndpoint: 'https://hooks.example.com/grid' } }, p);
+    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid' });
+    await expect(h.client.getWebhookEndpoint({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
 describe('UpdatePlatformConfig', () => {
   test('stores every member, answers and serves the result, records PLATFORM.CONFIG_UPDATED v1', async () => {
     const { config } = await h.client.updatePlatformConfig({ body: FULL_CONFIG_UPDATE }, platform);

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../lib/log';
-import { isAcknowledged, type DeliveryAttempt } from '../domain/webhook-delivery';
+import { isAcknowledged, noEndpointAttempt, type DeliveryAttempt } from '../domain/webhook-delivery';
 import { webhookBody, type WebhookNotification } from '../domain/webhook-envelope';
 import { WEBHOOK_SIGNATURE_HEADER } from '../domain/webhook-signature';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
@@ -60,7 +60,7 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
       deps.logger.warn('webhook endpoint could not be read; will retry', { webhookId: notification.id, err });
       return { attempt: { attempt, attemptedAt: clock().toISOString(), error: 'webhook endpoint could not be read', durationMs: 0, outcome: 'UNREACHABLE' } };
     }
-    if (!url) return { attempt: { attempt, attemptedAt: clock().toISOString(), error: 'WEBHOOK_ENDPOINT_NOT_SET', durationMs: 0, outcome: 'NO_ENDPOINT' } };
+    if (!url) return { attempt: noEndpointAttempt(attempt, clock()) };
     return deliverTo(url, notification, attempt);
   }
 

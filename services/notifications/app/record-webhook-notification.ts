@@ -1,26 +1,42 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { Logger } from '../../../lib/log';
-import { newDelivery } from '../domain/webhook-delivery';
+import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf } from '../domain/webhook-envelope';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
+import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 
 /**
  * The consumer's handler: the event becomes a stored delivery (attempted later by the worker).
  * The delivery id derives from the event id, so a redelivered event finds its delivery and adds none.
+ * A platform with no endpoint gets its delivery logged as SKIPPED straight away, as the worker
+ * would have; when the endpoint cannot be read, the worker reads it again at the attempt.
  */
 export function createRecordWebhookNotification(deps: {
   deliveries: WebhookDeliveryStore;
   maxAttempts: number;
   logger: Logger;
-  /** Called after a new delivery is stored. */
+  directory?: WebhookEndpointDirectory;
+  /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
   clock?: () => Date;
 }) {
   const clock = deps.clock ?? (() => new Date());
+  const hasNoEndpoint = async (platformId: string) => {
+    if (!deps.directory) return false;
+    try {
+      return (await deps.directory.endpointOf(platformId)) === undefined;
+    } catch {
+      return false;
+    }
+  };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
     const notification = webhookNotificationOf(event);
     if (!notification) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
+      return;
+    }
+    if (await hasNoEndpoint(notification.platformId)) {
+      await deps.deliveries.insert(skippedDelivery(notification, clock(), deps.maxAttempts));
       return;
     }
     const created = await deps.deliveries.insert(newDelivery(notification, clock(), deps.maxAttempts));

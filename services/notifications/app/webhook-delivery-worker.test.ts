@@ -127,3 +127,27 @@ test('a recorded delivery wakes one idle lane, which sends it long before the ne
   expect(claims - 4).toBeLessThanOrEqual(40);
   expect(new Set(s.sent).size).toBe(20);
 });
+
+test('a platform without an endpoint has its delivery logged SKIPPED when recorded, with nothing left for the worker', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const endpoints = new Map<string, string>();
+  let unreadable = false;
+  const directory = { endpointOf: async (platformId: string) => { if (unreadable) throw new Error('accounts unavailable'); return endpoints.get(platformId); } };
+  const record = createRecordWebhookNotification({ deliveries: s.deliveries, directory, maxAttempts: policy.maxAttempts, logger: silentLogger });
+  await record(event(1));
+  endpoints.set(PLATFORM, 'https://hooks.example.com');
+  await record(event(2));
+  unreadable = true;
+  await record(event(3));
+  const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) => a.dataJson.localeCompare(b.dataJson));
+  expect(log.map((d) => [d.status, d.attempts.map((a) => [a.outcome, a.error])])).toEqual([
+    ['SKIPPED', [['NO_ENDPOINT', 'WEBHOOK_ENDPOINT_NOT_SET']]],
+    ['PENDING', []],
+    ['PENDING', []], // the endpoint could not be read: the worker reads it again at the attempt
+  ]);
+  const worker = s.worker(1);
+  worker.start();
+  await until(async () => s.sent.length === 2);
+  await worker.stop();
+  expect(s.sent.sort()).toEqual([`${log[1].id}#1`, `${log[2].id}#1`]);
+});

@@ -38,6 +38,16 @@ export function newDelivery(notification: WebhookNotification, now: Date, maxAtt
   return { ...notification, status: 'PENDING', createdAt: now.toISOString(), dueAt: now.getTime(), attemptCount: 0, maxAttempts, attempts: [] };
 }
 
+/** The attempt that found no endpoint to send to: the delivery is SKIPPED, not retried. */
+export function noEndpointAttempt(attempt: number, now: Date): DeliveryAttempt {
+  return { attempt, attemptedAt: now.toISOString(), error: 'WEBHOOK_ENDPOINT_NOT_SET', durationMs: 0, outcome: 'NO_ENDPOINT' };
+}
+
+/** A notification for a platform with no endpoint when it was recorded: logged as SKIPPED at once, never claimed. */
+export function skippedDelivery(notification: WebhookNotification, now: Date, maxAttempts: number): WebhookDelivery {
+  return { ...newDelivery(notification, now, maxAttempts), status: 'SKIPPED', attemptCount: 1, attempts: [noEndpointAttempt(1, now)] };
+}
+
 /** A receiver answering 409 says it processed this id already (the reference's duplicate answer). */
 export function isAcknowledged(statusCode: number): boolean {
   return (statusCode >= 200 && statusCode < 300) || statusCode === 409;
