@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
+import { basicAuthHeader } from '../system-harness';
+
+/**
+ * What `npm start` runs: `node dist/main.js all`, the services on a worker thread and the gateway
+ * on the main one (the test command builds dist/ first). A payment made over HTTP settles, and
+ * SIGTERM drains both threads and ends the process cleanly.
+ */
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+const AUTH = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
+
+let child: ChildProcess;
+let base: string;
+const logs: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
+  child = spawn(process.execPath, [MAIN, 'all'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', MONGODB_URI: '', KAFKA_BROKERS: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the system did not start')), 20_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      logs.push(entry);
+      if (entry.msg === 'gateway listening') {
+        clearTimeout(timer);
+        resolve(`${entry.url}/2025-10-13`);
+      }
+    });
+  });
+});
+afterAll(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+
+async function api(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
+  const res = await fetch(`${base}${path}`, {
+    method, headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() as any };
+}
+
+test('a payment made through the one-command system settles; SIGTERM drains both threads', async () => {
+  const terms = await api('/customers/end-user-terms');
+  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const payer = await api('/customers', {
+    customerType: 'INDIVIDUAL', platformCustomerId: 'one-process-payer', fullName: 'Jane Smith', email: 'jane@example.com',
+    birthDate: '1990-01-15', nationality: 'US', endUserTermsConsent: consent,
+  });
+  expect([payer.status, payer.body.code]).toEqual([201, undefined]);
+  const source = (await api(`/customers/internal-accounts?customerId=${payer.body.id}&currency=USD`)).body.data[0].id;
+  expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
+  const payee = await api('/customers/external-accounts', {
+    customerId: payer.body.id, currency: 'MXN',
+    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+  });
+  const quote = await api('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000,
+  });
+  expect(quote.status).toBe(201);
+  const executed = await api(`/quotes/${quote.body.id}/execute`, {});
+  expect(executed.status).toBe(200);
+
+  let status = '';
+  for (let i = 0; i < 100 && status !== 'COMPLETED'; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await api(`/transactions/${executed.body.transactionId}`)).body.status;
+  }
+  expect(status).toBe('COMPLETED');
+  expect((await api(`/customers/internal-accounts?customerId=${payer.body.id}&currency=USD`)).body.data[0].balance.amount).toBe(50_000 - quote.body.totalSendingAmount);
+
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['grpc server listening', 'gateway listening', 'started', 'draining', 'stopped']));
+});
