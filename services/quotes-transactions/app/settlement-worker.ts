@@ -13,7 +13,7 @@ export interface SettlementWorkerOptions {
   clock: () => Date;
   timing: SettlementTiming;
   logger: Logger;
-  /** Pause between two passes. */
+  /** Pause between two passes; none after a pass that found a full batch (a backlog is drained at once). */
   intervalMs: number;
   /** A ledger step still pending after this long is taken over (its process presumably died). */
   recoverAfterMs: number;
@@ -29,6 +29,8 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let current: Promise<number> = Promise.resolve(0);
+  const batchSize = options.batchSize ?? 100;
+  let backlog = false;
 
   async function advance(p: Payment, now: Date): Promise<boolean> {
     if (p.pendingStep) {
@@ -45,7 +47,8 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   async function tick(): Promise<number> {
     const now = options.clock();
     const staleBefore = new Date(now.getTime() - options.recoverAfterMs).toISOString();
-    const due = await options.payments.due(now.toISOString(), staleBefore, options.batchSize ?? 100);
+    const due = await options.payments.due(now.toISOString(), staleBefore, batchSize);
+    backlog = due.length === batchSize;
     let changed = 0;
     for (const p of due) {
       try {
@@ -62,10 +65,11 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   const loop = async () => {
     current = tick().catch((err) => {
       options.logger.error('settlement pass failed; will retry', { err });
+      backlog = false; // a failing pass waits the interval before the next, backlog or not
       return 0;
     });
     await current;
-    if (running) timer = setTimeout(() => void loop(), options.intervalMs).unref();
+    if (running) timer = setTimeout(() => void loop(), backlog ? 0 : options.intervalMs).unref();
   };
 
   return {
