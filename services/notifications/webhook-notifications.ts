@@ -1,4 +1,3 @@
-import { createIdempotentHandler } from '../../lib/bus/inbox';
 import type { Subscription } from '../../lib/bus/event-bus';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
@@ -36,11 +35,8 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
     pollIntervalMs: settings.WEBHOOK_POLL_INTERVAL_MS,
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
-  const handler = createIdempotentHandler({
-    collection: store.collection('webhook_inbox'),
-    group: WEBHOOK_CONSUMER_GROUP,
-    handler: createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() }),
-  });
+  // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
+  const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
   const subscriptions: Subscription[] = [];
 
   return {
