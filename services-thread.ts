@@ -6,8 +6,8 @@ import { startSystem } from './system';
 
 /**
  * The all-in-one mode runs the four services on a worker thread and the gateway on the main
- * thread, so the HTTP edge and the services each have a core. They talk exactly as separate
- * components do: gRPC over loopback, authenticated by the internal token.
+ * thread, so the HTTP edge and the services each have a core. The gateway reaches the services
+ * exactly as it reaches separate components: gRPC over loopback, with the internal token.
  */
 interface ServicesThreadData {
   role: 'services';

@@ -73,4 +73,3 @@ test('events of a platform without an endpoint are skipped, not sent elsewhere',
   expect(receiver.accepted[0].data).toEqual({ to: 'platform' });
   expect(receiver.arrivals).toHaveLength(1);
 });
-
