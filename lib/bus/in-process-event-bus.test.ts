@@ -8,6 +8,19 @@ const fastRetry = { initialMs: 5, maxMs: 20 };
 describeEventBusContract('in-process', () => createInProcessEventBus({ logger: createLogger({ write: () => undefined }), retry: fastRetry }));
 
 describe('in-process event bus', () => {
+  it('closing with events queued for a group whose subscriber left logs one line for the group, with the count', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger({ level: 'error', write: (line) => void lines.push(JSON.parse(line)) });
+    const bus = createInProcessEventBus({ logger, retry: fastRetry });
+    const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined });
+    await subscription.close();
+    await bus.publish('t', [event('a', 1), event('b', 2), event('c', 3)]);
+    await bus.close();
+    expect(lines.map(({ msg, topic, group, count }) => ({ msg, topic, group, count }))).toEqual([
+      { msg: 'events not delivered: their group had no subscriber left when the bus closed', topic: 't', group: 'g', count: 3 },
+    ]);
+  });
+
   it('returns from publish before any handler runs', async () => {
     const bus = createInProcessEventBus({ retry: fastRetry });
     let ran = false;

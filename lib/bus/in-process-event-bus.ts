@@ -42,6 +42,8 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
   const retain = options.retain ?? 1_000;
   const topics = new Map<string, Topic>();
   const pending = new Set<Promise<void>>();
+  /** Per `topic/group`: events left queued for a group with no subscriber when the bus closed. */
+  const undelivered = new Map<string, { topic: string; group: string; count: number }>();
   let closed = false;
 
   const topicState = (name: string): Topic => {
@@ -62,7 +64,9 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
       const event = JSON.parse(json) as DomainEvent;
       const fields = { topic, group: groupName, eventId: event.id, eventType: event.type, attempt };
       if (!member) {
-        logger.error('event not delivered: its group has no subscriber left and the bus closed', fields);
+        logger.debug('event not delivered: its group has no subscriber left and the bus closed', fields);
+        const tally = undelivered.get(`${topic}/${groupName}`) ?? { topic, group: groupName, count: 0 };
+        undelivered.set(`${topic}/${groupName}`, { ...tally, count: tally.count + 1 });
         return;
       }
       const call = runInEventContext(event.traceparent, async () => member.handler(event));
@@ -137,6 +141,9 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
         for (const group of topic.groups.values()) for (const wake of group.waiting.splice(0)) wake(undefined);
       }
       while (pending.size) await Promise.allSettled([...pending]);
+      // One line per group, not per event: a busy process can stop with thousands queued.
+      for (const tally of undelivered.values()) logger.error('events not delivered: their group had no subscriber left when the bus closed', tally);
+      undelivered.clear();
     },
   };
 }
