@@ -18,6 +18,14 @@ export interface ClientOptions {
   timeoutMs?: number;
 }
 
+/** What every internal call carries: the caller's context, the internal token and the trace context. */
+export function outgoingMetadata(ctx: CallContext, internalToken: string): Metadata {
+  const metadata = contextToMetadata(ctx, new Metadata());
+  metadata.set(METADATA.authorization, `Bearer ${internalToken}`);
+  for (const [k, v] of Object.entries(injectTraceContext({}))) metadata.set(k, v);
+  return metadata;
+}
+
 export function createServiceClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
@@ -40,9 +48,7 @@ export function createServiceClient<D extends ServiceDefinition>(
   for (const [method, spec] of Object.entries(definition)) {
     out[method] = (request: unknown, ctx: CallContext = {}) =>
       inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => {
-        const metadata = contextToMetadata(ctx, new Metadata());
-        metadata.set(METADATA.authorization, `Bearer ${options.internalToken}`);
-        for (const [k, v] of Object.entries(injectTraceContext({}))) metadata.set(k, v);
+        const metadata = outgoingMetadata(ctx, options.internalToken);
         return new Promise((resolve, reject) => {
           client.makeUnaryRequest(
             spec.path, spec.requestSerialize, spec.responseDeserialize, request, metadata,

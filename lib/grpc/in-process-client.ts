@@ -1,9 +1,9 @@
-import { Metadata, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError } from '../errors';
-import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
-import { contextToMetadata, METADATA, type CallContext } from './call-context';
+import { inSpan, SpanKind } from '../telemetry';
+import type { CallContext } from './call-context';
 import { fromServiceError } from './error-status';
-import type { ClientOptions, ServiceClient } from './grpc-client';
+import { outgoingMetadata, type ClientOptions, type ServiceClient } from './grpc-client';
 
 /** A service bound in this process: the implementation its gRPC server serves, while it serves. */
 export interface LocalService {
@@ -26,10 +26,7 @@ export function createInProcessClient<D extends ServiceDefinition>(definition: D
     out[method] = (request: unknown, ctx: CallContext = {}) =>
       inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => {
         if (!target.isServing()) return Promise.reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable'));
-        const metadata = contextToMetadata(ctx, new Metadata());
-        metadata.set(METADATA.authorization, `Bearer ${options.internalToken}`);
-        for (const [k, v] of Object.entries(injectTraceContext({}))) metadata.set(k, v);
-        const call = { request: spec.requestDeserialize(spec.requestSerialize(request)), metadata };
+        const call = { request: spec.requestDeserialize(spec.requestSerialize(request)), metadata: outgoingMetadata(ctx, options.internalToken) };
         const handle = target.implementation[method] as unknown as UnaryImplementation;
         return new Promise((resolve, reject) => {
           const deadline = setTimeout(() => reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable (deadline exceeded)')), timeoutMs);
