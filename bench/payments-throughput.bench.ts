@@ -6,7 +6,9 @@ import { runLoad, type LoadResult } from './load-loop';
 
 /**
  * Quote create + execute throughput on the embedded default, beside the lookup's throughput and
- * a bare Express JSON endpoint, all measured in the same run at 32 concurrent clients. The
+ * a bare Express JSON endpoint, all measured in the same run at 32 concurrent clients. Two more
+ * loads frame it: two lookups per operation (what any two-request operation through the gateway
+ * costs at least) and a quote created with `immediatelyExecute` (create + execute in one request). The
  * system runs in its own process (as `npm start` runs it) so the load generator does not share
  * its event loop. Each load is run once unmeasured first: what is measured is the steady state,
  * not V8 compiling the code paths.
@@ -14,6 +16,7 @@ import { runLoad, type LoadResult } from './load-loop';
 const CLIENTS = 32;
 /** The platform's USD daily volume for the run: far above what the run sends, so no payment is refused for it. */
 const BENCH_DAILY_VOLUME = 1_000_000_000_000;
+const FUNDING = 10_000_000_000;
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
 
 async function freePort(): Promise<number> {
@@ -46,7 +49,7 @@ async function preparePayments(api: ReturnType<typeof client>) {
   const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${Date.now()}`, fullName: 'Bench Payer', email: 'bench@example.com', endUserTermsConsent: consent });
   const accounts = await api('GET', `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`);
   const source = accounts.body.data[0].id as string;
-  await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
+  await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: FUNDING });
   const payee = await api('POST', '/customers/external-accounts', {
     customerId: customer.body.id, currency: 'MXN',
     accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
@@ -58,10 +61,30 @@ export interface PaymentsBenchmarkResult {
   clients: number;
   bareExpress: LoadResult;
   lookup: LoadResult;
+  /** Two lookups back to back per operation: the floor of any operation made of two requests through the gateway. */
+  twoLookups: LoadResult;
   quoteCreateExecute: LoadResult;
+  /** One request: `POST /quotes` with `immediatelyExecute`. */
+  quoteImmediatelyExecuted: LoadResult;
   /** create+execute operations per second / lookups per second (target >= 1/3). */
   createExecuteToLookup: number;
+  immediatelyExecutedToLookup: number;
+  /** How much of the two-request floor create + execute reaches. */
+  createExecuteToTwoLookups: number;
   lookupToBareExpress: number;
+  /** After every load: the source's balance is its funding less exactly what the executed quotes sent. */
+  ledger: { executedPayments: number; expectedBalance: number; balance: number };
+}
+
+const ratio = (a: LoadResult, b: LoadResult) => Number((a.perSecond / b.perSecond).toFixed(3));
+
+/** Reads the source's balance after the run and checks it to the unit: money is exact under load. */
+async function checkLedger(api: ReturnType<typeof client>, customerId: string, sent: number[]) {
+  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customerId}&currency=USD`);
+  const balance = accounts.body.data[0].balance.amount as number;
+  const expectedBalance = FUNDING - sent.reduce((sum, amount) => sum + amount, 0);
+  if (balance !== expectedBalance) throw new Error(`the source holds ${balance}, expected ${expectedBalance} after ${sent.length} payments`);
+  return { executedPayments: sent.length, expectedBalance, balance };
 }
 
 /** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`. */
@@ -83,19 +106,33 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
-    const lookup = await measure(async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200, durationMs, warmupMs);
+    const lookupOnce = async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200;
+    const quoteRequest = (immediatelyExecute: boolean) => api('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
+    });
+    const sent: number[] = [];
+    const lookup = await measure(lookupOnce, durationMs, warmupMs);
+    const twoLookups = await measure(async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
     const quoteCreateExecute = await measure(async () => {
-      const quote = await api('POST', '/quotes', {
-        source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-        lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
-      });
+      const quote = await quoteRequest(false);
       if (quote.status !== 201) return false;
-      return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
+      const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
+      if (executed.status === 200) sent.push(quote.body.totalSendingAmount);
+      return executed.status === 200;
+    }, durationMs, warmupMs);
+    const quoteImmediatelyExecuted = await measure(async () => {
+      const quote = await quoteRequest(true);
+      if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
+      return quote.status === 201 && quote.body.status === 'PROCESSING';
     }, durationMs, warmupMs);
     return {
-      clients: CLIENTS, bareExpress, lookup, quoteCreateExecute,
-      createExecuteToLookup: Number((quoteCreateExecute.perSecond / lookup.perSecond).toFixed(3)),
-      lookupToBareExpress: Number((lookup.perSecond / bareExpress.perSecond).toFixed(3)),
+      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted,
+      createExecuteToLookup: ratio(quoteCreateExecute, lookup),
+      immediatelyExecutedToLookup: ratio(quoteImmediatelyExecuted, lookup),
+      createExecuteToTwoLookups: ratio(quoteCreateExecute, twoLookups),
+      lookupToBareExpress: ratio(lookup, bareExpress),
+      ledger: await checkLedger(api, customerId, sent),
     };
   } finally {
     system.kill('SIGTERM');
