@@ -331,6 +331,20 @@ export function describeDocumentStoreContract(
       });
     });
 
+    describe('projection', () => {
+      test('returns _id and the named top-level fields, skipping absent ones, as copies', async () => {
+        const c = fresh('projection');
+        await c.insertOne({ _id: 'p1', kind: 'a', available: 5, markers: ['m1', 'm2'], nested: { list: [1] } });
+        await c.insertOne({ _id: 'p2', kind: 'a', available: 7 });
+        expect(await c.findOne({ _id: 'p1' }, { projection: { available: 1, nested: 1, missing: 1 } })).toEqual({ _id: 'p1', available: 5, nested: { list: [1] } });
+        const found = await c.find({ kind: 'a' }, { sort: { available: -1 }, projection: { available: 1 } });
+        expect(found).toEqual([{ _id: 'p2', available: 7 }, { _id: 'p1', available: 5 }]);
+        const read = await c.findOne({ _id: 'p1' }, { projection: { nested: 1 } });
+        (read?.nested as { list: number[] }).list.push(2);
+        expect(await c.findOne({ _id: 'p1' })).toEqual({ _id: 'p1', kind: 'a', available: 5, markers: ['m1', 'm2'], nested: { list: [1] } });
+      });
+    });
+
     describe('update operators', () => {
       test('$push with $each, $pull with a value and a condition, $addToSet', async () => {
         const c = fresh('lists');

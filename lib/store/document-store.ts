@@ -12,10 +12,14 @@ export type Filter = Record<string, unknown>;
 export type Update = Record<string, unknown>;
 export type Sort = Record<string, 1 | -1>;
 
+/** Top-level fields to return (`_id` always comes too), so a read leaves large fields behind. */
+export type Projection = Record<string, 1>;
+
 export interface FindOptions {
   sort?: Sort;
   limit?: number;
   skip?: number;
+  projection?: Projection;
 }
 
 export interface UpdateResult {
@@ -37,7 +41,7 @@ export interface DocumentCollection<T extends Doc = Doc> {
   createIndex(spec: IndexSpec): Promise<void>;
   /** Throws DuplicateKeyError when a unique index (or _id) would be violated. */
   insertOne(doc: T): Promise<void>;
-  findOne(filter: Filter): Promise<T | null>;
+  findOne(filter: Filter, options?: { projection?: Projection }): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter: Filter): Promise<number>;
   /** Applies `update` (operators such as $set, $inc, $push, $pull) to the first match. */

@@ -9,6 +9,7 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type Projection,
   type Sort,
   type Update,
   type UpdateResult,
@@ -109,9 +110,9 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
     this.commit([{ key: serializeValue(_id), after: { _id, ...fields } }]);
   }
 
-  async findOne(filter: Filter): Promise<Doc | null> {
+  async findOne(filter: Filter, options: { projection?: Projection } = {}): Promise<Doc | null> {
     const [doc] = this.match(filter, 1);
-    return doc ? cloneDocument(doc) : null;
+    return doc ? cloneDocument(projected(doc, options.projection)) : null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
@@ -120,7 +121,7 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
     if (skip < 0) throw new Error('skip must be non-negative');
     let docs = this.match(filter, limit && skip + limit, options.sort);
     docs = docs.slice(skip, limit ? skip + limit : undefined);
-    return docs.map(cloneDocument);
+    return docs.map((doc) => cloneDocument(projected(doc, options.projection)));
   }
 
   async countDocuments(filter: Filter): Promise<number> {
@@ -401,6 +402,17 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       }
     }
   }
+}
+
+/** The projected fields of a stored document (still shared with it: the caller copies). */
+function projected(doc: Doc, projection: Projection | undefined): Doc {
+  if (!projection) return doc;
+  const picked: Doc = { _id: doc._id };
+  for (const field of Object.keys(projection)) {
+    if (field.includes('.') || projection[field] !== 1) throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
+    if (field in doc) picked[field] = doc[field];
+  }
+  return picked;
 }
 
 /** Whether `change` updated a document and left each of the top-level `fields` the very value it was. */

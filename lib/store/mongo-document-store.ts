@@ -14,6 +14,7 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type Projection,
   type Sort,
   type Update,
   type UpdateResult,
@@ -74,12 +75,13 @@ class MongoCollection implements DocumentCollection<Doc> {
     await this.run(() => this.collection.insertOne(doc as Document));
   }
 
-  async findOne(filter: Filter): Promise<Doc | null> {
-    return (await this.collection.findOne(filter as MongoFilter<Document>)) as Doc | null;
+  async findOne(filter: Filter, options: { projection?: Projection } = {}): Promise<Doc | null> {
+    return (await this.collection.findOne(filter as MongoFilter<Document>, options.projection ? { projection: options.projection } : {})) as Doc | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     const cursor = this.collection.find(filter as MongoFilter<Document>);
+    if (options.projection) cursor.project(options.projection);
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);

@@ -24,6 +24,9 @@ export const SYSTEM_SHARDS = 16;
 
 const voidMarker = (marker: string) => `${marker}!void`;
 
+/** A balance read leaves the posting markers behind: they are most of the document. */
+const BALANCE_FIELDS = { account: 1, platformId: 1, currency: 1, available: 1 } as const;
+
 function documentId(account: string, marker: string): string {
   if (isGuarded(account)) return account;
   const shard = createHash('sha256').update(marker).digest().readUInt16BE(0) % SYSTEM_SHARDS;
@@ -88,12 +91,12 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       return result.modifiedCount === 1 ? 'VOIDED' : 'ALREADY_APPLIED';
     },
     async balances(accounts, platformId) {
-      const docs = await balances.find({ _id: { $in: accounts.filter(isGuarded) }, ...(platformId ? { platformId } : {}) });
+      const docs = await balances.find({ _id: { $in: accounts.filter(isGuarded) }, ...(platformId ? { platformId } : {}) }, { projection: BALANCE_FIELDS });
       return docs.map((d) => ({ account: d.account, platformId: d.platformId, currency: d.currency, available: d.available }));
     },
     async all() {
       const sums = new Map<string, { account: string; platformId: string; currency: string; available: number }>();
-      for (const d of await balances.find({})) {
+      for (const d of await balances.find({}, { projection: BALANCE_FIELDS })) {
         const sum = sums.get(d.account) ?? { account: d.account, platformId: d.platformId, currency: d.currency, available: 0 };
         sum.available += d.available;
         sums.set(d.account, sum);
