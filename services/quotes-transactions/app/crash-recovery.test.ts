@@ -1,5 +1,5 @@
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { BALANCES_COLLECTION } from '../store/ledger-document-store';
+import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../store/ledger-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
 
@@ -82,4 +82,41 @@ test('an incoming UMA payment is CREATED until its funds are in; a crash there i
   expect(await balance(account)).toBe(2_500);
   await h.flushEvents();
   expect(h.events.filter((e) => e.aggregateId === id).map((e) => e.type)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
+});
+
+describe('a busy account', () => {
+  const store = createCrashingStore(createEmbeddedDocumentStore(), BALANCES_COLLECTION);
+
+  test('a crash mid-step is rolled forward after its debit was archived: once', async () => {
+    // This process waits a minute before taking over a step: long enough for the archive to move the crashed debit's marker.
+    const busy = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '60000' }, { store: store.store });
+    const source = busy.accounts.addInternalAccount(PLATFORM, { currency: 'USD' });
+    const to = busy.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', accountInfo: mxnAccountInfo() });
+    const quote = async (amount: number) => (await busy.quotes.createQuote({ body: {
+      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: to },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
+    } }, asPlatform)).quote!;
+    await busy.sandbox.fundInternalAccount({ accountId: source, body: { amount: 1_000_000 } }, asPlatform);
+    const stuck = await quote(10_000);
+    store.crashAfter(1); // the debit lands; the credit does not
+    await expect(busy.quotes.executeQuote({ quoteId: stuck.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    store.recover();
+    const payments = async (count: number) => { for (let i = 0; i < count; i++) await busy.quotes.executeQuote({ quoteId: (await quote(100)).id }, asPlatform); };
+    await Promise.all(Array.from({ length: 16 }, () => payments(2 * ARCHIVE_AT / 16)));
+    const archive = store.store.collection(ARCHIVE_COLLECTION);
+    await eventually(async () => ((await archive.countDocuments({ markers: `${stuck.transactionId}/debit#0` })) === 1 ? true : undefined));
+    await busy.stop();
+
+    // A process that takes over steps sooner finds the debit in the archive and finishes the step.
+    const next = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '300' }, { store: store.store });
+    try {
+      const status = async () => (await next.transactions.getTransaction({ transactionId: stuck.transactionId }, asPlatform)).transaction!.status;
+      await eventually(async () => ((await status()) === 'COMPLETED' ? true : undefined));
+      const left = (await next.ledger.getBalances({ accountIds: [source] }, asPlatform)).balances[0].available;
+      expect(left).toBe(1_000_000 - 10_000 - 2 * ARCHIVE_AT * 100);
+      await eventually(async () => (Object.values(await next.balanceSums()).every((sum) => sum === 0) ? true : undefined));
+    } finally {
+      await next.stop();
+    }
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { LedgerStep, Posting } from '../domain/ledger-postings';
 
-/** UNCERTAIN: the posting's marker is older than the store remembers; re-applying could double it. */
+/** UNCERTAIN: the store cannot tell whether the posting was applied (it predates what a balance remembers); re-applying could double it. */
 export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'VOIDED' | 'UNCERTAIN';
 
 export interface BalanceRecord {
@@ -14,14 +14,17 @@ export interface BalanceRecord {
 /**
  * Storage port of the ledger: balance documents per ledger account (system accounts are spread
  * over several). Each posting is applied by one conditional update of its balance document,
- * idempotent per `marker`: a replay of an applied posting changes nothing. A guarded posting (a debit of an internal account) applies only while
+ * idempotent per `marker`, which the store remembers for good: a replay of an applied posting,
+ * however late, changes nothing. A guarded posting (a debit of an internal account) applies only while
  * the balance covers it and its marker has not been voided.
  */
 export interface LedgerStore {
   /** `since`: when the step started (epoch ms); the store must remember back to it to apply. */
   apply(input: { platformId: string; posting: Posting; marker: string; guarded: boolean; events: DomainEvent[]; since: number }): Promise<PostingResult>;
-  /** Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race. */
-  void(input: { platformId: string; posting: Posting; marker: string }): Promise<'VOIDED' | 'ALREADY_APPLIED'>;
+  /** Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race, UNCERTAIN if the store cannot tell. */
+  void(input: { platformId: string; posting: Posting; marker: string; since: number }): Promise<'VOIDED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
+  /** Moves the markers of busy balances out of them (a background pass); answers how many balances it visited. */
+  archivePostings(limit?: number): Promise<number>;
   balances(accounts: string[], platformId?: string): Promise<BalanceRecord[]>;
   /** Every balance document, for audits (the sum of each currency is zero). */
   all(): Promise<BalanceRecord[]>;

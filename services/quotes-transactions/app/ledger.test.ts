@@ -1,8 +1,8 @@
 import { createEventFactory } from '../../../lib/bus/event-factory';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { createLedgerDocumentStore } from '../store/ledger-document-store';
-import { APPLIED_WINDOW } from '../store/ledger-document-store';
+import type { Doc, DocumentCollection, DocumentStore, Filter, Projection } from '../../../lib/store/document-store';
+import { ARCHIVE_AT, ARCHIVE_COLLECTION, ARCHIVE_MIN_AGE_MS, createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createLedger, StepNeedsReconciliation } from './ledger';
 
 const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
@@ -11,12 +11,33 @@ const BOB = 'InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const settlement = systemAccount('settlement', 'USD', PLATFORM);
 const transit = systemAccount('transit', 'USD', PLATFORM);
 
-function setup() {
-  const store = createEmbeddedDocumentStore();
+/** Runs `hook` once, right after the next archive lookup read and before its answer is used. */
+function pausingArchiveLookups(store: DocumentStore) {
+  let hook: (() => Promise<void>) | undefined;
+  const wrapped: DocumentStore = {
+    ...store,
+    collection<T extends Doc = Doc>(name: string) {
+      const real = store.collection<T>(name);
+      if (name !== ARCHIVE_COLLECTION) return real;
+      return Object.assign(Object.create(real) as DocumentCollection<T>, {
+        async findOne(filter: Filter, options?: { projection?: Projection }) {
+          const found = await real.findOne(filter, options);
+          const run = hook;
+          hook = undefined;
+          await run?.();
+          return found;
+        },
+      });
+    },
+  };
+  return { store: wrapped, onNextLookup: (fn: () => Promise<void>) => { hook = fn; } };
+}
+
+function setup(store: DocumentStore = createEmbeddedDocumentStore()) {
   let now = new Date('2025-10-13T12:00:00Z');
-  const { ledger: ledgerStore, collection } = createLedgerDocumentStore(store, () => now);
+  const { ledger: ledgerStore, collection, archive } = createLedgerDocumentStore(store, () => now);
   const ledger = createLedger({ store: ledgerStore, newEvent: createEventFactory(), clock: () => now });
-  return { ledger, ledgerStore, collection, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };
+  return { ledger, ledgerStore, collection, archive, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };
 }
 
 const fund = (key: string, account: string, amount: number) =>
@@ -117,17 +138,125 @@ test('a posting in another currency than the account holds is refused', async ()
   await expect(ledger.applyStep(PLATFORM, eur)).rejects.toThrow(/holds USD/);
 });
 
-test('a step older than the posting window is never re-applied on a guess: it needs reconciliation', async () => {
-  const { ledger, advance } = setup();
-  await ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
-  const startedAt = '2025-10-13T12:00:00.000Z';
-  advance(1_000);
-  for (let i = 0; i < APPLIED_WINDOW; i++) await ledger.applyStep(PLATFORM, fund(`fund-${i + 1}`, ALICE, 1));
-  await expect(ledger.applyStep(PLATFORM, debit('old/debit', ALICE, 5), startedAt)).rejects.toBeInstanceOf(StepNeedsReconciliation);
-  // A step that started within the window still applies.
-  expect(await ledger.applyStep(PLATFORM, debit('new/debit', ALICE, 5))).toBe('APPLIED');
-  expect(await sumsByCurrency(ledger)).toEqual({ USD: 0 });
-}, 30_000);
+describe('postings remembered for good: busy balances move their markers to the archive', () => {
+  const T0 = '2025-10-13T12:00:00.000Z';
+
+  /** `count` fundings of ALICE, each a moment apart, with an archive pass after each batch. */
+  async function busy(h: ReturnType<typeof setup>, count: number, tag: string) {
+    for (let i = 0; i < count; i++) {
+      await h.ledger.applyStep(PLATFORM, fund(`${tag}-${i}`, ALICE, 1));
+      h.advance(10);
+      if (i % 50 === 49) await h.ledger.archivePostings();
+    }
+    h.advance(ARCHIVE_MIN_AGE_MS);
+    await h.ledger.archivePostings();
+  }
+
+  test('a step replayed after its markers were archived applies nothing twice; a step never applied applies once', async () => {
+    const h = setup();
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+    expect(await h.ledger.applyStep(PLATFORM, debit('old/debit', ALICE, 700), T0)).toBe('APPLIED');
+    h.advance(1);
+    await busy(h, 3 * ARCHIVE_AT, 'busy');
+    const alice = await h.collection.findOne({ _id: ALICE });
+    expect(alice!.applied).not.toContain('old/debit#0');
+    expect(await h.archive.countDocuments({ balance: ALICE, markers: 'old/debit#0' })).toBe(1);
+
+    expect(await h.ledger.applyStep(PLATFORM, debit('old/debit', ALICE, 700), T0)).toBe('APPLIED');
+    expect(await h.ledger.applyStep(PLATFORM, debit('never/debit', ALICE, 300), T0)).toBe('APPLIED');
+    expect(await h.ledger.applyStep(PLATFORM, debit('never/debit', ALICE, 300), T0)).toBe('APPLIED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 + 3 * ARCHIVE_AT - 700 - 300);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  }, 30_000);
+
+  test('a step a crash left half-done is completed after its debit was archived', async () => {
+    const h = setup();
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 1_000));
+    const step = debit('tx-1/debit', ALICE, 700);
+    await h.ledgerStore.apply({ platformId: PLATFORM, posting: step.postings[0], marker: 'tx-1/debit#0', guarded: true, events: [], since: Date.parse(T0) });
+    h.advance(1);
+    await busy(h, 2 * ARCHIVE_AT, 'busy');
+    expect(await h.archive.countDocuments({ markers: 'tx-1/debit#0' })).toBe(1);
+    expect(await h.ledger.applyStep(PLATFORM, step, T0)).toBe('APPLIED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(1_000 + 2 * ARCHIVE_AT - 700);
+    expect((await h.ledger.allBalances()).find((b) => b.account === transit)!.available).toBe(700);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  }, 30_000);
+
+  test('a refused debit stays refused after its void was archived', async () => {
+    const h = setup();
+    expect(await h.ledger.applyStep(PLATFORM, debit('tx-1/debit', ALICE, 500), T0)).toBe('VOIDED');
+    h.advance(1);
+    await busy(h, 2 * ARCHIVE_AT, 'busy');
+    expect(await h.archive.countDocuments({ markers: 'tx-1/debit#0!void' })).toBe(1);
+    expect(await h.ledger.applyStep(PLATFORM, debit('tx-1/debit', ALICE, 500), T0)).toBe('VOIDED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(2 * ARCHIVE_AT);
+  }, 30_000);
+
+  test('archive passes racing replays, refusals and new postings: every step exactly once', async () => {
+    const h = setup();
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 100_000));
+    for (let i = 0; i < 40; i++) await h.ledger.applyStep(PLATFORM, debit(`early-${i}/debit`, ALICE, 10), T0);
+    h.advance(ARCHIVE_MIN_AGE_MS);
+    for (let round = 0; round < 20; round++) {
+      const work: Array<Promise<unknown>> = [h.ledger.archivePostings()];
+      for (let i = 0; i < 40; i++) work.push(h.ledger.applyStep(PLATFORM, debit(`early-${i}/debit`, ALICE, 10), T0));
+      for (let i = 0; i < 20; i++) work.push(h.ledger.applyStep(PLATFORM, debit(`late-${round}-${i}/debit`, ALICE, 5), T0));
+      for (let i = 0; i < 40; i++) work.push(h.ledger.applyStep(PLATFORM, fund(`more-${round}-${i}`, ALICE, 1)));
+      work.push(h.ledger.archivePostings());
+      await Promise.all(work);
+      h.advance(ARCHIVE_MIN_AGE_MS / 2);
+    }
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 20; i++) expect(await h.ledger.applyStep(PLATFORM, debit(`late-${round}-${i}/debit`, ALICE, 5), T0)).toBe('APPLIED');
+    }
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(100_000 - 40 * 10 - 20 * 20 * 5 + 20 * 40);
+    expect(await h.archive.countDocuments({ balance: ALICE })).toBeGreaterThan(0);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  }, 30_000);
+
+  test('a replay that searched the archive before an archive pass moved its marker there does not apply it again', async () => {
+    const pausing = pausingArchiveLookups(createEmbeddedDocumentStore());
+    const h = setup(pausing.store);
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+    h.advance(1);
+    await busy(h, 2 * ARCHIVE_AT, 'busy');
+    const step = debit('tx-1/debit', ALICE, 700);
+    // The replay finds the debit nowhere; before it writes, the original run applies it and a pass archives it.
+    pausing.onNextLookup(async () => {
+      await h.ledgerStore.apply({ platformId: PLATFORM, posting: step.postings[0], marker: 'tx-1/debit#0', guarded: true, events: [], since: Date.parse(T0) });
+      h.advance(ARCHIVE_MIN_AGE_MS + ARCHIVE_AT);
+      await busy(h, ARCHIVE_AT, 'more');
+      expect(await h.archive.countDocuments({ markers: 'tx-1/debit#0' })).toBe(1);
+    });
+    expect(await h.ledger.applyStep(PLATFORM, step, T0)).toBe('APPLIED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 + 3 * ARCHIVE_AT - 700);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  }, 30_000);
+
+  test('a busy balance document stays small: its markers move out as they age', async () => {
+    const h = setup();
+    await busy(h, 10 * ARCHIVE_AT, 'busy');
+    const alice = await h.collection.findOne({ _id: ALICE });
+    expect(alice!.applied!.length).toBeLessThan(ARCHIVE_AT);
+    expect(alice!.unarchived).toBe(alice!.applied!.length);
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10 * ARCHIVE_AT);
+  }, 30_000);
+
+  test('a balance written before the archive, its window full, still refuses to guess about older steps', async () => {
+    const h = setup();
+    const start = Date.parse(T0);
+    await h.collection.insertOne({
+      _id: ALICE, account: ALICE, platformId: PLATFORM, currency: 'USD', available: 5_000,
+      applied: Array.from({ length: 2_000 }, (_, i) => `legacy-${i}/debit#0`), appliedAt: Array.from({ length: 2_000 }, (_, i) => start + 1_000 + i),
+    });
+    await expect(h.ledger.applyStep(PLATFORM, debit('old/debit', ALICE, 5), T0)).rejects.toBeInstanceOf(StepNeedsReconciliation);
+    expect(await h.ledgerStore.apply({ platformId: PLATFORM, posting: debit('legacy-5/debit', ALICE, 5).postings[0], marker: 'legacy-5/debit#0', guarded: true, events: [], since: start + 1_005 })).toBe('ALREADY_APPLIED');
+    h.advance(10_000);
+    expect(await h.ledger.applyStep(PLATFORM, debit('new/debit', ALICE, 5))).toBe('APPLIED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(4_995);
+  });
+});
 
 test('system accounts are spread over shards; their balances add up', async () => {
   const { ledger, collection } = setup();

@@ -6,12 +6,13 @@ import type { BalanceRecord, LedgerStore } from './ledger-store';
 export type StepResult = 'APPLIED' | 'VOIDED';
 
 /**
- * A step left pending for longer than the ledger remembers its postings: re-running it could apply
- * a posting twice, so it stays pending and is reported for reconciliation instead.
+ * A step whose postings the store cannot decide (it predates the window a balance written before
+ * the posting archive kept): re-running it could apply a posting twice, so it stays pending and
+ * is reported for reconciliation instead.
  */
 export class StepNeedsReconciliation extends Error {
   constructor(readonly stepKey: string) {
-    super(`ledger step ${stepKey} is older than the posting window; reconcile it by hand`);
+    super(`ledger step ${stepKey} predates what its balances remember; reconcile it by hand`);
     this.name = 'StepNeedsReconciliation';
   }
 }
@@ -48,9 +49,9 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
       const result = await deps.store.apply({ platformId, posting, marker, guarded, events: balanceEvents(platformId, posting, step.key), since });
-      if (result === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
-      if (result === 'VOIDED') return 'VOIDED';
-      if (result === 'INSUFFICIENT_FUNDS' && (await deps.store.void({ platformId, posting, marker })) === 'VOIDED') return 'VOIDED';
+      const outcome = result === 'INSUFFICIENT_FUNDS' ? await deps.store.void({ platformId, posting, marker, since }) : result;
+      if (outcome === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
+      if (outcome === 'VOIDED') return 'VOIDED';
     }
     return 'APPLIED';
   }
@@ -83,7 +84,7 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     });
   }
 
-  return { applyStep, post, recoverJournal, getBalances, allBalances: () => deps.store.all() };
+  return { applyStep, post, recoverJournal, getBalances, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

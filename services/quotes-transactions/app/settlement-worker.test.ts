@@ -11,7 +11,7 @@ function backlog(count: number) {
   const finished = new Set<string>();
   const payments = { due: async (_now: string, _stale: string, limit: number) => due.filter((p) => !finished.has(p.id)).slice(0, limit) } as unknown as PaymentStore;
   const runner = { finish: async (p: Payment) => { finished.add(p.id); return p; }, run: async (p: Payment) => p } as unknown as StepRunner;
-  const ledger = { recoverJournal: async () => 0 } as unknown as Ledger;
+  const ledger = { recoverJournal: async () => 0, archivePostings: async () => 0 } as unknown as Ledger;
   return { payments, runner, ledger, finished };
 }
 

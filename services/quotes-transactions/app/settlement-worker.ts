@@ -59,6 +59,7 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       }
     }
     await options.ledger.recoverJournal(options.recoverAfterMs);
+    await options.ledger.archivePostings();
     return changed;
   }
 

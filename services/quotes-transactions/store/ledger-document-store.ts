@@ -1,31 +1,26 @@
 import { createHash } from 'node:crypto';
 import { withEvents } from '../../../lib/bus/outbox';
-import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
 import { isGuarded, type LedgerStep } from '../domain/ledger-postings';
 import type { LedgerStore, PostingResult } from '../app/ledger-store';
+import { LEGACY_WINDOW, legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-balance-document';
+import { createMarkerArchive } from './ledger-marker-archive';
 
-/** `applied[i]` is a posting marker, `appliedAt[i]` when it was applied (epoch ms); both keep the same window. */
-type BalanceDoc = { _id: string; account: string; platformId: string; currency: string; available: number; applied: string[]; appliedAt: number[] };
 type JournalDoc = { _id: string; platformId: string; step: LedgerStep; startedAt: string; done: boolean };
 
 export const BALANCES_COLLECTION = 'ledger_balances';
 export const JOURNAL_COLLECTION = 'ledger_journal';
+export { ARCHIVE_AT, ARCHIVE_COLLECTION, ARCHIVE_MIN_AGE_MS } from './ledger-marker-archive';
 
-/**
- * Markers of the latest postings kept per balance document, each with the time it was applied.
- * A posting is applied only while the window still reaches back to the start of its step
- * (`appliedAt.0 ≤ since`, or the window is not full): then a missing marker proves the posting
- * was never applied. Past that, the store answers UNCERTAIN instead of guessing.
- */
-export const APPLIED_WINDOW = 2_000;
+/** An archive pass moving markers makes a posting that raced it look again; bounded all the same. */
+const MAX_ATTEMPTS = 8;
 
 /** System accounts (counter-accounts, credited by every payment) are spread over documents. */
 export const SYSTEM_SHARDS = 16;
 
-const voidMarker = (marker: string) => `${marker}!void`;
-
 /** A balance read leaves the posting markers behind: they are most of the document. */
 const BALANCE_FIELDS = { account: 1, platformId: 1, currency: 1, available: 1 } as const;
+const MARKER_FIELDS = { currency: 1, available: 1, applied: 1, archivedUpTo: 1, forgottenBefore: 1, appliedAt: 1 } as const;
 
 function documentId(account: string, marker: string): string {
   if (isGuarded(account)) return account;
@@ -33,63 +28,105 @@ function documentId(account: string, marker: string): string {
   return `${account}#${shard}`;
 }
 
+/** Nothing the document forgot can be a marker applied since `since`. */
+const remembersSince = (since: number): Filter[] => [
+  { $or: [{ forgottenBefore: { $exists: false } }, { forgottenBefore: { $lte: since } }] },
+  { $or: [{ [`appliedAt.${LEGACY_WINDOW - 1}`]: { $exists: false } }, { 'appliedAt.0': { $lte: since } }] },
+];
+
+/**
+ * The conditions under which the marker's absence from the document proves the posting never
+ * applied. `horizon` undefined: nothing was archived since the step started (the usual case);
+ * otherwise the `archivedUpTo` the archive was searched against, so that a pass moving more
+ * markers in the meantime makes the write miss and the search run again.
+ */
+function provenUnapplied(marker: string, since: number, horizon: number | null | undefined): Filter {
+  const archived = horizon === undefined
+    ? { $or: [{ archivedUpTo: { $exists: false } }, { archivedUpTo: { $lt: since } }] }
+    : { archivedUpTo: horizon === null ? { $exists: false } : horizon };
+  return { applied: { $nin: [marker, voidMarker(marker)] }, $and: [archived, ...remembersSince(since)] };
+}
+
+type Outcome = Exclude<PostingResult, 'APPLIED'> | { horizon: number | null };
+
 export function createLedgerDocumentStore(store: DocumentStore, clock: () => Date = () => new Date()) {
   const balances = store.collection<BalanceDoc>(BALANCES_COLLECTION);
   const journal = store.collection<JournalDoc>(JOURNAL_COLLECTION);
-  const remember = (m: string) => ({
-    applied: { $each: [m], $slice: -APPLIED_WINDOW },
-    appliedAt: { $each: [clock().getTime()], $slice: -APPLIED_WINDOW },
-  });
-  const covers = (since: number) => ({ $or: [{ [`applied.${APPLIED_WINDOW - 1}`]: { $exists: false } }, { 'appliedAt.0': { $lte: since } }] });
+  const archive = createMarkerArchive(store, balances, clock);
+  const remember = (marker: string) => ({ $push: { applied: marker }, $inc: { unarchived: 1 } });
 
-  async function outcomeOf(id: string, currency: string, marker: string, since: number): Promise<PostingResult> {
-    const doc = await balances.findOne({ _id: id });
-    if (doc && doc.currency !== currency) throw new Error(`ledger account ${doc.account} holds ${doc.currency}, not ${currency}`);
-    if (doc?.applied.includes(marker)) return 'ALREADY_APPLIED';
-    if (doc?.applied.includes(voidMarker(marker))) return 'VOIDED';
-    if (doc && doc.applied.length >= APPLIED_WINDOW && doc.appliedAt[0] > since) return 'UNCERTAIN';
-    return 'INSUFFICIENT_FUNDS';
+  /**
+   * After a conditional write missed: the posting's fate, or the horizon to write against once the
+   * archive is known not to hold it. `shortOf`: the debit the balance must cover (guarded postings).
+   */
+  async function outcomeOf(id: string, currency: string, marker: string, since: number, shortOf?: number): Promise<Outcome> {
+    const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
+    if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
+    if (doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
+    const applied = doc.applied ?? [];
+    if (applied.includes(marker)) return 'ALREADY_APPLIED';
+    if (applied.includes(voidMarker(marker))) return 'VOIDED';
+    const horizon = doc.archivedUpTo ?? null;
+    const archived = horizon !== null && horizon >= since ? await archive.find(id, marker, since) : undefined;
+    if (archived) return archived;
+    const forgotten = doc.forgottenBefore ?? legacyForgottenBefore(doc);
+    if (forgotten !== undefined && forgotten > since) return 'UNCERTAIN';
+    if (shortOf !== undefined && doc.available < shortOf) return 'INSUFFICIENT_FUNDS';
+    return { horizon };
+  }
+
+  /** One conditional write of the posting; true when it applied. */
+  async function write(input: Parameters<LedgerStore['apply']>[0], id: string, horizon: number | null | undefined): Promise<boolean> {
+    const { platformId, posting, marker, guarded, events, since } = input;
+    const { $push, $inc } = remember(marker);
+    const update = withEvents({ $inc: { ...$inc, available: posting.amount }, $push }, events);
+    const filter = { _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon) };
+    if (guarded) return (await balances.updateOne({ ...filter, available: { $gte: -posting.amount } }, update)).matchedCount === 1;
+    try {
+      const result = await balances.updateOne(filter, { ...update, $setOnInsert: { account: posting.account, platformId } }, { upsert: true });
+      return result.modifiedCount === 1 || result.upsertedId !== undefined;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false; // created concurrently by another posting
+      throw err;
+    }
   }
 
   const ledger: LedgerStore & { ensureIndexes(): Promise<void> } = {
     async ensureIndexes() {
       await journal.createIndex({ keys: { done: 1, startedAt: 1 } });
       await balances.createIndex({ keys: { platformId: 1, account: 1 } });
+      await archive.ensureIndexes();
     },
-    async apply({ platformId, posting, marker, guarded, events, since }) {
-      const { account, currency, amount } = posting;
-      const _id = documentId(account, marker);
-      const update = withEvents({ $inc: { available: amount }, $push: remember(marker) }, events);
-      if (guarded) {
-        const filter = { _id, currency, available: { $gte: -amount }, applied: { $nin: [marker, voidMarker(marker)] }, ...covers(since) };
-        if ((await balances.updateOne(filter, update)).matchedCount === 1) return 'APPLIED';
-        return outcomeOf(_id, currency, marker, since);
+    async apply(input) {
+      const id = documentId(input.posting.account, input.marker);
+      const shortOf = input.guarded ? -input.posting.amount : undefined;
+      let horizon: number | null | undefined;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        if (await write(input, id, horizon)) return 'APPLIED';
+        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf);
+        if (typeof outcome === 'string') return outcome;
+        horizon = outcome.horizon;
       }
-      try {
-        const result = await balances.updateOne(
-          { _id, currency, applied: { $ne: marker }, ...covers(since) },
-          { ...update, $setOnInsert: { account, platformId } },
-          { upsert: true },
-        );
-        if (result.modifiedCount === 1 || result.upsertedId !== undefined) return 'APPLIED';
-      } catch (err) {
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
-      const outcome = await outcomeOf(_id, currency, marker, since);
-      // Created concurrently by another posting: try again now that the document exists.
-      return outcome === 'INSUFFICIENT_FUNDS' ? ledger.apply({ platformId, posting, marker, guarded, events, since }) : outcome;
+      return 'UNCERTAIN';
     },
-    async void({ platformId, posting, marker }) {
-      const _id = documentId(posting.account, marker);
+    async void({ platformId, posting, marker, since }) {
+      const id = documentId(posting.account, marker);
       try {
         // The document must exist to hold the void marker, or a later replay could still debit.
-        await balances.updateOne({ _id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0, applied: [], appliedAt: [] } }, { upsert: true });
+        await balances.updateOne({ _id: id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0 } }, { upsert: true });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
-      const result = await balances.updateOne({ _id, applied: { $ne: marker } }, { $push: remember(voidMarker(marker)) });
-      return result.modifiedCount === 1 ? 'VOIDED' : 'ALREADY_APPLIED';
+      let horizon: number | null | undefined;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
+        const outcome = await outcomeOf(id, posting.currency, marker, since);
+        if (typeof outcome === 'string') return outcome === 'INSUFFICIENT_FUNDS' ? 'UNCERTAIN' : outcome;
+        horizon = outcome.horizon;
+      }
+      return 'UNCERTAIN';
     },
+    archivePostings: (limit) => archive.pass(limit),
     async balances(accounts, platformId) {
       const docs = await balances.find({ _id: { $in: accounts.filter(isGuarded) }, ...(platformId ? { platformId } : {}) }, { projection: BALANCE_FIELDS });
       return docs.map((d) => ({ account: d.account, platformId: d.platformId, currency: d.currency, available: d.available }));
@@ -114,5 +151,5 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       return docs.map((d) => ({ platformId: d.platformId, step: d.step, startedAt: d.startedAt }));
     },
   };
-  return { ledger, collection: balances };
+  return { ledger, collection: balances, archive: archive.collection };
 }
