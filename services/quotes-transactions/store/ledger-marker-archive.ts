@@ -26,6 +26,7 @@ export function createMarkerArchive(store: DocumentStore, balances: DocumentColl
       { $setOnInsert: { balance: id }, $addToSet: { markers: { $each: markers } }, $max: { appliedThrough } },
       { upsert: true },
     );
+    // A document written before the archive never counted its window: its count ends up that much low.
     const forgotten = legacyForgottenBefore(doc);
     // Another pass that moved the first of them moved them all: then this one changes nothing.
     await balances.updateOne({ _id: id, applied: markers[0] }, {
