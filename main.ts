@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { ConfigError, readConfig, setting } from './lib/config';
 import { createLogger } from './lib/log';
+import { IN_MEMORY } from './lib/runtime/adapters';
+import { useDataDirectoryKeys } from './lib/runtime/data-directory';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
@@ -51,8 +54,23 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   return { base, internalToken, remoteAddresses };
 }
 
+/** The data directory beside the project (dist/main.js is one level down). */
+const DEFAULT_DATA_DIR = resolve(__dirname, '..', 'data');
+
+/**
+ * On the embedded store, data lives in DATA_DIR (durable by default) together with the keys that
+ * seal it when they are not configured. Answers the directory, or undefined when on MongoDB.
+ */
+function prepareDataDirectory(env: NodeJS.ProcessEnv): { dataDir: string; keysFromDataDir: string[] } | undefined {
+  if (env.MONGODB_URI?.trim()) return undefined;
+  const dataDir = env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
+  env.DATA_DIR = dataDir;
+  return { dataDir, keysFromDataDir: dataDir === IN_MEMORY ? [] : useDataDirectoryKeys(dataDir, env) };
+}
+
 async function main(): Promise<void> {
   const component = readComponent();
+  const data = prepareDataDirectory(process.env);
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
   // Embedded mode: a token of this run's own unless one is configured.
   const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
@@ -74,7 +92,11 @@ async function main(): Promise<void> {
       ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }
       : undefined,
   });
-  logger.info('started', { component, store: base.MONGODB_URI ? 'mongodb' : 'embedded', bus: base.KAFKA_BROKERS ? 'kafka' : 'in-process' });
+  logger.info('started', {
+    component, store: base.MONGODB_URI ? 'mongodb' : data?.dataDir === IN_MEMORY ? 'embedded, in memory (nothing survives a restart)' : 'embedded, durable',
+    ...(data && data.dataDir !== IN_MEMORY ? { dataDir: data.dataDir, keysFromDataDir: data.keysFromDataDir } : {}),
+    bus: base.KAFKA_BROKERS ? 'kafka' : 'in-process',
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -49,6 +49,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     for (const [service, served] of hosted.local) local.set(service, served);
     services.push(hosted);
   }
+  for (const hosted of services) hosted.startRelay();
 
   let gateway: RunningGateway | undefined;
   if (options.gateway) {

@@ -32,8 +32,9 @@ interface Topic {
 
 /**
  * The event bus of the embedded mode: Kafka's consumer-group semantics inside one process.
- * Delivery is asynchronous; events are serialised at publish time so handlers see the same
- * JSON shape as over Kafka. close() drains queued deliveries, retries included.
+ * Events are serialised at publish time so handlers see the same JSON shape as over Kafka, and
+ * publish() answers only once the subscribed groups handled them (see publish). close() drains
+ * queued deliveries, retries included.
  */
 export function createInProcessEventBus(options: InProcessEventBusOptions = {}): EventBus {
   const logger = options.logger ?? createLogger();
@@ -58,6 +59,7 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
     return new Promise((resolve) => group.waiting.push(resolve));
   };
 
+  /** Resolves once a member handled the event; rejects when every attempt failed or the bus closed first. */
   const deliver = async (topic: string, groupName: string, group: Group, json: string): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       const member = await nextMember(group);
@@ -67,7 +69,7 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
         logger.debug('event not delivered: its group has no subscriber left and the bus closed', fields);
         const tally = undelivered.get(`${topic}/${groupName}`) ?? { topic, group: groupName, count: 0 };
         undelivered.set(`${topic}/${groupName}`, { ...tally, count: tally.count + 1 });
-        return;
+        throw new Error(`event ${event.id} not delivered to ${groupName}: the bus closed`);
       }
       const call = runInEventContext(event.traceparent, async () => member.handler(event));
       member.inFlight.add(call);
@@ -76,8 +78,8 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
         return;
       } catch (err) {
         if (attempt >= attempts) {
-          logger.error('event handler failed; giving up on this event', { ...fields, err });
-          return;
+          logger.error('event handler failed; the publisher keeps the event to publish it again', { ...fields, err });
+          throw err;
         }
         logger.warn('event handler failed; retrying', { ...fields, err });
       } finally {
@@ -87,29 +89,38 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
     }
   };
 
-  const enqueue = (topic: string, groupName: string, group: Group, json: string) => {
+  const enqueue = (topic: string, groupName: string, group: Group, json: string): Promise<void> => {
     const key = (JSON.parse(json) as DomainEvent).aggregateId;
     const previous = group.chains.get(key) ?? Promise.resolve();
-    // setImmediate: publish() returns before any handler runs, as with a real broker.
-    const run = previous.then(nextTurn).then(() => deliver(topic, groupName, group, json));
+    // setImmediate: handlers never run inside publish()'s own turn, as with a real broker.
+    // An earlier event of the aggregate that failed does not hold back the next one.
+    const run = previous.catch(() => undefined).then(nextTurn).then(() => deliver(topic, groupName, group, json));
     group.chains.set(key, run);
     pending.add(run);
-    void run.finally(() => {
+    void run.catch(() => undefined).finally(() => {
       pending.delete(run);
       if (group.chains.get(key) === run) group.chains.delete(key);
     });
+    return run;
   };
 
   return {
+    // Resolves once every group has handled every event, so a publisher that removes events after
+    // publishing them (the outbox relay) never drops one that a crash would have lost in memory.
     async publish(topic, events) {
       if (closed) throw new Error('event bus is closed');
       const state = topicState(topic);
+      // The bus keeps nothing across a restart: a group that lost its members cannot take events now.
+      const orphaned = [...state.groups].filter(([, group]) => !group.members.length).map(([name]) => name);
+      if (orphaned.length) throw new Error(`no subscriber in ${orphaned.join(', ')} for ${topic}: the events stay with the publisher`);
+      const handled: Promise<void>[] = [];
       for (const event of events) {
         const json = JSON.stringify(event);
         state.recent.push(json);
-        for (const [name, group] of state.groups) enqueue(topic, name, group, json);
+        for (const [name, group] of state.groups) handled.push(enqueue(topic, name, group, json));
       }
       if (state.recent.length > retain) state.recent.splice(0, state.recent.length - retain);
+      await Promise.all(handled);
     },
 
     async subscribe({ topic, group: groupName, handler, fromBeginning }): Promise<Subscription> {

@@ -92,7 +92,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       for (const collection of options.collections) {
         const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
         found += docs.length;
-        for (const doc of docs) published += await relayDocument(collection, doc);
+        // Documents are separate aggregates: their events need no order between them.
+        const counts = await Promise.all(docs.map((doc) => relayDocument(collection, doc)));
+        published += counts.reduce((sum, n) => sum + n, 0);
       }
       if (found === 0) break;
     }

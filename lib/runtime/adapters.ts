@@ -1,20 +1,32 @@
+import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import { createInProcessEventBus } from '../bus/in-process-event-bus';
 import { createKafkaEventBus } from '../bus/kafka-event-bus';
-import { ConfigError } from '../config';
+import { ConfigError, readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import type { DocumentStore } from '../store/document-store';
+import { createDurableDocumentStore } from '../store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
 import { createMongoDocumentStore } from '../store/mongo-document-store';
 import type { ServiceName } from './service-module';
 
-/** Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI. */
+/** DATA_DIR's value that selects the in-memory engine (tests and benchmarks ask for it explicitly). */
+export const IN_MEMORY = ':memory:';
+
+/**
+ * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
+ * embedded engine, durable in `<DATA_DIR>/<service>.sqlite`, or in memory when DATA_DIR is `:memory:`.
+ */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {
   const uri = env.MONGODB_URI?.trim();
-  if (!uri) return createEmbeddedDocumentStore();
-  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
-  const prefix = env.MONGODB_DB_PREFIX?.trim() || 'grid';
-  return createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}` });
+  if (uri) {
+    if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+    const prefix = env.MONGODB_DB_PREFIX?.trim() || 'grid';
+    return createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}` });
+  }
+  const { DATA_DIR, DATA_SYNC } = readConfig({ DATA_DIR: setting.string(), DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal') }, env);
+  if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
+  return createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
 }
 
 /** Kafka when KAFKA_BROKERS is set; otherwise one in-process bus shared by the services of this process. */

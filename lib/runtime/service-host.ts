@@ -11,6 +11,11 @@ export interface HostedService {
   address: string;
   /** Its gRPC services by fully-qualified name, for peers in this process. */
   local: RunningGrpcServer['local'];
+  /**
+   * Starts relaying the service's outbox. Called once every service of the process has started, so
+   * that the subscribers of an in-process bus are there before the first event is published.
+   */
+  startRelay(): void;
   /** Drains in-flight calls, stops workers and the outbox relay (after a last flush), closes the store. */
   stop(): Promise<void>;
 }
@@ -35,7 +40,6 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   const relay = module.eventsTopic && module.outboxCollections?.length
     ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger })
     : undefined;
-  relay?.start();
   const server = await startGrpcServer({
     name: options.name, bindings: module.bindings, internalToken: options.internalToken,
     logger, address: options.address, isReady: () => store.ping(),
@@ -44,6 +48,7 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
     name: options.name,
     address: server.address,
     local: server.local,
+    startRelay: () => relay?.start(),
     async stop() {
       await server.shutdown();
       await module.stop?.();

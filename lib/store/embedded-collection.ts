@@ -20,6 +20,10 @@ import { newDocumentId } from './new-document-id';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
+import type { JournalChange } from './sqlite-journal';
+
+/** Where a durable collection writes each change before applying it (see durable-document-store.ts). */
+export type CollectionJournal = (changes: JournalChange[]) => void;
 
 /** One document written (`after`) or deleted (`after` undefined), under its serialized `_id`. */
 interface Change {
@@ -57,7 +61,18 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
 
-  constructor(readonly name: string) {}
+  /**
+   * `stored`: the documents a durable collection starts with, in insertion order. `journal`: called
+   * with every change after it passed every check and before it is applied, so a change that cannot
+   * be made durable is not made at all.
+   */
+  constructor(readonly name: string, private readonly journal?: CollectionJournal, stored: Doc[] = []) {
+    for (const doc of stored) {
+      const key = serializeValue(doc._id);
+      this.docs.set(key, doc);
+      this.order.set(key, this.nextOrder++);
+    }
+  }
 
   async createIndex(spec: IndexSpec): Promise<void> {
     const fields = Object.keys(spec.keys);
@@ -378,6 +393,7 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
       }
       return { moving, claimed };
     });
+    if (changes.length) this.journal?.(changes.map(({ key, after }) => ({ key, after })));
     this.uniqueIndexes.forEach((index, i) => {
       for (const change of added[i].moving) {
         if (!change.before) continue;

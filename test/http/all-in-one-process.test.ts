@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
@@ -13,6 +14,7 @@ import { basicAuthHeader } from '../system-harness';
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const AUTH = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
 
+const dataDir = mkdtempSync(join(tmpdir(), 'grid-all-in-one-'));
 let child: ChildProcess;
 let base: string;
 const logs: Array<Record<string, unknown>> = [];
@@ -20,7 +22,7 @@ const logs: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
   child = spawn(process.execPath, [MAIN, 'all'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', MONGODB_URI: '', KAFKA_BROKERS: '' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   base = await new Promise<string>((resolve, reject) => {
@@ -38,7 +40,10 @@ beforeAll(async () => {
     });
   });
 });
-afterAll(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function api(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
   const res = await fetch(`${base}${path}`, {

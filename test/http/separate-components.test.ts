@@ -6,7 +6,7 @@ import { basicAuthHeader } from '../system-harness';
 
 /** The gateway and each service as separate components that know each other only by address. */
 const TOKEN = 'internal-token-shared-by-components';
-const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '' };
+const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:' };
 const started: RunningSystem[] = [];
 
 afterAll(async () => { for (const s of started.reverse()) await s.stop(); });

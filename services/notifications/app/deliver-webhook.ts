@@ -24,6 +24,11 @@ export interface AttemptResult {
   responseBody?: string;
 }
 
+/** No attempt was made: something of ours (the endpoint lookup) failed, not the receiver. */
+export interface Postponed {
+  postponed: string;
+}
+
 type Deliverable = Pick<WebhookNotification, 'id' | 'type' | 'dataJson' | 'platformId'>;
 
 export interface DeliverWebhookDeps {
@@ -51,14 +56,18 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
     return { attempt: { ...base, statusCode: response.statusCode, outcome }, responseBody: response.body };
   }
 
-  /** Reads the platform's endpoint at the time of the attempt, so a corrected URL takes effect on the next retry. */
-  async function deliver(notification: Deliverable, attempt: number): Promise<AttemptResult> {
+  /**
+   * Reads the platform's endpoint at the time of the attempt, so a corrected URL takes effect on the
+   * next retry. When the endpoint cannot be read, nothing is sent and no attempt is spent: an outage
+   * of ours must not use up the receiver's retries.
+   */
+  async function deliver(notification: Deliverable, attempt: number): Promise<AttemptResult | Postponed> {
     let url: string | undefined;
     try {
       url = await deps.directory.endpointOf(notification.platformId);
     } catch (err) {
       deps.logger.warn('webhook endpoint could not be read; will retry', { webhookId: notification.id, err });
-      return { attempt: { attempt, attemptedAt: clock().toISOString(), error: 'webhook endpoint could not be read', durationMs: 0, outcome: 'UNREACHABLE' } };
+      return { postponed: 'webhook endpoint could not be read' };
     }
     if (!url) return { attempt: noEndpointAttempt(attempt, clock()) };
     return deliverTo(url, notification, attempt);

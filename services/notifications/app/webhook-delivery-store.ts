@@ -33,6 +33,8 @@ export interface WebhookDeliveryStore {
   claimDue(now: number, claim: DeliveryClaim): Promise<WebhookDelivery | null>;
   /** Appends the attempt and moves to `next`, only while `claimId` still holds; false when the claim was lost. */
   finishAttempt(id: string, claimId: string, attempt: DeliveryAttempt, next: NextState): Promise<boolean>;
+  /** Gives a claimed delivery back as PENDING, due at `dueAt`, without counting an attempt; false when the claim was lost. */
+  postpone(id: string, claimId: string, dueAt: number): Promise<boolean>;
   get(platformId: string, id: string): Promise<WebhookDelivery | null>;
   list(platformId: string, query: DeliveryPageQuery): Promise<DeliveryPage>;
 }

@@ -2,7 +2,7 @@ import { silentLogger } from '../../../lib/log';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import type { DeliveryAttempt } from '../domain/webhook-delivery';
 import { createWebhookDeliveryDocumentStore } from '../store/webhook-delivery-document-store';
-import type { AttemptResult } from './deliver-webhook';
+import type { AttemptResult, Postponed } from './deliver-webhook';
 import { createRecordWebhookNotification } from './record-webhook-notification';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker';
 
@@ -16,12 +16,13 @@ function event(n: number) {
   };
 }
 
-function setup(answer: () => Promise<Pick<DeliveryAttempt, 'outcome' | 'statusCode'>>) {
+function setup(answer: () => Promise<Pick<DeliveryAttempt, 'outcome' | 'statusCode'> | Postponed>) {
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   const sent: string[] = [];
-  const deliver = async (d: { id: string }, attempt: number): Promise<AttemptResult> => {
+  const deliver = async (d: { id: string }, attempt: number): Promise<AttemptResult | Postponed> => {
     sent.push(`${d.id}#${attempt}`);
     const result = await answer();
+    if ('postponed' in result) return result;
     return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, ...result } };
   };
   const worker = (concurrency = 1) => createWebhookDeliveryWorker({
@@ -55,6 +56,22 @@ test('two workers with several lanes each never send the same attempt twice', as
   await Promise.all([a.stop(), b.stop()]);
   expect(s.sent).toHaveLength(60);
   expect(new Set(s.sent).size).toBe(60);
+});
+
+test('while the endpoint cannot be read, a delivery waits without spending its attempts, then is delivered', async () => {
+  let lookupFails = true;
+  const s = setup(async () => (lookupFails ? { postponed: 'webhook endpoint could not be read' } : { outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  await s.record(event(1));
+  const w = s.worker();
+  w.start();
+  await until(async () => s.sent.length >= 3 * policy.maxAttempts);
+  const [waiting] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
+  expect({ status: waiting.status, attemptCount: waiting.attemptCount, attempts: waiting.attempts ?? [] }).toEqual({ status: 'PENDING', attemptCount: 0, attempts: [] });
+  lookupFails = false;
+  await until(async () => (await statuses(s)).every((status) => status === 'DELIVERED'));
+  await w.stop();
+  const [delivered] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
+  expect(delivered.attemptCount).toBe(1);
 });
 
 test('a redelivered event is recorded once', async () => {

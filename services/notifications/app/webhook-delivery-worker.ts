@@ -51,7 +51,12 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
     const now = clock().getTime();
     const claimed = await deliveries.claimDue(now, { claimId, until: now + options.claimMs });
     if (!claimed) return false;
-    const { attempt } = await options.deliver(claimed, claimed.attemptCount);
+    const result = await options.deliver(claimed, claimed.attemptCount);
+    if ('postponed' in result) {
+      await deliveries.postpone(claimed.id, claimId, clock().getTime() + options.pollIntervalMs);
+      return false;
+    }
+    const { attempt } = result;
     const next = stateAfterAttempt(claimed, attempt.outcome, clock(), options.policy, options.random);
     const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
     const fields = { webhookId: claimed.id, type: claimed.type, attempt: attempt.attempt, outcome: attempt.outcome, statusCode: attempt.statusCode, status: next.status };

@@ -55,6 +55,14 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
       return result.matchedCount === 1;
     },
 
+    async postpone(id: string, claimId: string, dueAt: number) {
+      const result = await deliveries.updateOne(
+        { _id: id, status: 'DELIVERING', claimId },
+        { $set: { status: 'PENDING', dueAt }, $unset: { claimId: '' }, $inc: { attemptCount: -1 } },
+      );
+      return result.matchedCount === 1;
+    },
+
     async get(platformId, id) {
       const doc = await deliveries.findOne({ _id: id, platformId });
       return doc ? fromDocument(doc) : null;

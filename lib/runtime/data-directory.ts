@@ -1,0 +1,52 @@
+import { p256 } from '@noble/curves/nist';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const hex32 = () => randomBytes(32).toString('hex');
+const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
+
+/**
+ * Keys that seal, sign or hash data the embedded store keeps. When one is not configured, the
+ * embedded mode generates it once and keeps it in the data directory, so what was sealed before
+ * a restart can still be opened after it (a key made anew per process would orphan that data).
+ */
+const GENERATED_KEYS: Record<string, () => string> = {
+  API_SECRET_PEPPER: hex32,
+  ACCOUNTS_PII_KEY: hex32,
+  WALLET_STORAGE_KEY: hex32,
+  WALLET_ENCLAVE_PRIVATE_KEY: p256Key,
+  WEBHOOK_SIGNING_PRIVATE_KEY: p256Key,
+};
+
+/**
+ * Fills `env` with the data directory's keys for every GENERATED_KEYS variable left unset, creating
+ * the missing ones (files readable by this user only; their values are never logged). Answers the
+ * names it took from the directory.
+ */
+export function useDataDirectoryKeys(dataDir: string, env: NodeJS.ProcessEnv): string[] {
+  const folder = join(dataDir, 'keys');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const taken: string[] = [];
+  for (const [name, generate] of Object.entries(GENERATED_KEYS)) {
+    if (env[name]?.trim()) continue;
+    env[name] = readOrCreate(join(folder, name), generate);
+    taken.push(name);
+  }
+  return taken;
+}
+
+/** The key is written whole to a file of its own, then linked into place: a crash never leaves half a key. */
+function readOrCreate(file: string, generate: () => string): string {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, generate(), { mode: 0o600, flush: true });
+  try {
+    linkSync(draft, file);
+  } catch (err) {
+    // Another process made it first: the loser reads the winner's key.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
