@@ -34,7 +34,7 @@ function readComponent(): Component {
 
 function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   const base = readConfig({
-    PORT: setting.port(8080), HOST: setting.string('0.0.0.0'), GRPC_ADDRESS: setting.hostPort('0.0.0.0:50051'),
+    PORT: setting.port(8080), HOST: setting.optionalString(), GRPC_ADDRESS: setting.hostPort('0.0.0.0:50051'),
     LOG_LEVEL: setting.oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
     SANDBOX_API_TOKEN_ID: setting.string(DEFAULT_SANDBOX.tokenId),
     SANDBOX_API_CLIENT_SECRET: setting.string(DEFAULT_SANDBOX.clientSecret),
@@ -51,7 +51,16 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
       remoteAddresses[name] = readConfig({ [ADDRESS_VARS[name]]: setting.hostPort() }, env)[ADDRESS_VARS[name]] as string;
     }
   }
-  return { base, internalToken, remoteAddresses };
+  return { base: { ...base, HOST: gatewayHost(base) }, internalToken, remoteAddresses };
+}
+
+/**
+ * The published sandbox credentials are a convenience for a laptop: while they are in use and HOST
+ * is not set, the gateway listens on loopback only.
+ */
+function gatewayHost(base: { HOST?: string; SANDBOX_API_CLIENT_SECRET: string }): string {
+  if (base.HOST) return base.HOST;
+  return base.SANDBOX_API_CLIENT_SECRET === DEFAULT_SANDBOX.clientSecret ? '127.0.0.1' : '0.0.0.0';
 }
 
 /** The data directory beside the project (dist/main.js is one level down). */
@@ -75,6 +84,10 @@ async function main(): Promise<void> {
   // Embedded mode: a token of this run's own unless one is configured.
   const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   const logger = createLogger({ level: base.LOG_LEVEL });
+  const servesGateway = component === 'all' || component === 'gateway';
+  if (servesGateway && !process.env.HOST?.trim() && base.HOST === '127.0.0.1') {
+    logger.warn('the published sandbox credentials are in use: the gateway listens on 127.0.0.1 only (set SANDBOX_API_CLIENT_SECRET, or HOST to listen elsewhere)');
+  }
   const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;
   startTelemetry({ serviceName: telemetryName });
 
@@ -113,11 +126,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+// One line that says why, then a non-zero exit: a bad setting (2), anything else that stops the start (1).
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'failed to start', error: String(err) })}\n`);
+  process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad, type LoadResult } from './load-loop';
@@ -28,8 +30,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function spawnAndWait(script: string, args: string[], port: number, probe: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' }, stdio: 'ignore' });
+async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
   for (let i = 0; i < 200; i++) {
     const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
     if (ok) return child;
@@ -66,6 +68,10 @@ export interface PaymentsBenchmarkResult {
   quoteCreateExecute: LoadResult;
   /** One request: `POST /quotes` with `immediatelyExecute`. */
   quoteImmediatelyExecuted: LoadResult;
+  /** Create + execute on a second system keeping its data in memory only (DATA_DIR=:memory:). */
+  quoteCreateExecuteInMemory: LoadResult;
+  /** Durable create + execute per second / in-memory create + execute per second: what durability costs. */
+  durableToInMemory: number;
   /** create+execute operations per second / lookups per second (target >= 1/3). */
   createExecuteToLookup: number;
   immediatelyExecutedToLookup: number;
@@ -101,8 +107,10 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   const bareExpress = await measure(async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
   bare.kill('SIGTERM');
 
+  // The default for people: data durable on disk (a data directory of the run's own).
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1');
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir });
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
@@ -114,26 +122,55 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
     const sent: number[] = [];
     const lookup = await measure(lookupOnce, durationMs, warmupMs);
     const twoLookups = await measure(async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
-    const quoteCreateExecute = await measure(async () => {
-      const quote = await quoteRequest(false);
-      if (quote.status !== 201) return false;
-      const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
-      if (executed.status === 200) sent.push(quote.body.totalSendingAmount);
-      return executed.status === 200;
-    }, durationMs, warmupMs);
+    const quoteCreateExecute = await measure(() => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
     const quoteImmediatelyExecuted = await measure(async () => {
       const quote = await quoteRequest(true);
       if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
       return quote.status === 201 && quote.body.status === 'PROCESSING';
     }, durationMs, warmupMs);
+    const ledger = await checkLedger(api, customerId, sent);
+    system.kill('SIGTERM');
+    const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
-      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted,
+      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, quoteCreateExecuteInMemory,
+      durableToInMemory: ratio(quoteCreateExecute, quoteCreateExecuteInMemory),
       createExecuteToLookup: ratio(quoteCreateExecute, lookup),
       immediatelyExecutedToLookup: ratio(quoteImmediatelyExecuted, lookup),
       createExecuteToTwoLookups: ratio(quoteCreateExecute, twoLookups),
       lookupToBareExpress: ratio(lookup, bareExpress),
-      ledger: await checkLedger(api, customerId, sent),
+      ledger,
     };
+  } finally {
+    system.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+type QuoteRequest = (immediatelyExecute: boolean) => ReturnType<ReturnType<typeof client>>;
+
+async function createAndExecute(api: ReturnType<typeof client>, quoteRequest: QuoteRequest, sent: number[]): Promise<boolean> {
+  const quote = await quoteRequest(false);
+  if (quote.status !== 201) return false;
+  const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
+  if (executed.status === 200) sent.push(quote.body.totalSendingAmount);
+  return executed.status === 200;
+}
+
+/** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */
+async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<LoadResult> {
+  const port = await freePort();
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: ':memory:' });
+  try {
+    const api = client(`http://127.0.0.1:${port}/2025-10-13`);
+    const { customerId, source, payee } = await preparePayments(api);
+    const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
+    });
+    const sent: number[] = [];
+    const result = await measure(() => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    await checkLedger(api, customerId, sent);
+    return result;
   } finally {
     system.kill('SIGTERM');
   }

@@ -16,6 +16,11 @@ async function main(): Promise<void> {
     results.signedRetry = await runSignedRetryBenchmark();
     console.log('signed-retry round trip through the gateway vs raw native verify:', results.signedRetry);
   }
+  if (!only || only === 'store') {
+    const { runStoreWriteBenchmark } = await import('./store-write.bench');
+    results.storeWrite = await runStoreWriteBenchmark();
+    console.log('a store write, durable (SQLite journal) vs in memory:', results.storeWrite);
+  }
   if (!only || only === 'payments') {
     const { runPaymentsBenchmark } = await import('./payments-throughput.bench');
     results.payments = await runPaymentsBenchmark();

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { AppError, toAppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
+import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
 import { basicAuth } from './http/basic-auth';
 import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-envelope';
@@ -17,6 +18,7 @@ export interface GatewayOptions {
   /** Readiness: every service answers its health check. */
   servicesReady: () => Promise<boolean>;
   authCacheMs?: number;
+  authThrottle?: AuthThrottleLimits;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -36,7 +38,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs }), jsonBody(), apiRoutes(peers));
+  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), apiRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

@@ -1,13 +1,34 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Logger } from '../lib/log';
 import { createHealthProbe } from '../lib/grpc/health-probe';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
+import { readAuthThrottleLimits } from './http/auth-throttle-settings';
+import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
 
 export interface RunningGateway {
   port: number;
   /** Stops accepting connections and waits for in-flight requests. */
   stop(): Promise<void>;
+}
+
+/** The gateway's address is taken by another process: the gateway does not start. */
+export class AddressInUseError extends Error {
+  constructor(readonly address: string) {
+    super(`${address} is already in use by another process: stop it, or set PORT (and HOST) to a free address`);
+    this.name = 'AddressInUseError';
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new AddressInUseError(`${host}:${port}`) : err);
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }
 
 export async function startGateway(options: {
@@ -16,16 +37,16 @@ export async function startGateway(options: {
   peers: PeerClients;
   serviceAddresses: string[];
   logger: Logger;
+  env?: NodeJS.ProcessEnv;
 }): Promise<RunningGateway> {
+  const env = options.env ?? {};
+  const limits = readHttpLimits(env);
   const probes = options.serviceAddresses.map(createHealthProbe);
   const servicesReady = async () => (await Promise.all(probes.map((p) => p.isServing()))).every(Boolean);
-  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(options.port, options.host, () => resolve(s));
-  });
-  server.keepAliveTimeout = 65000;
-  server.headersTimeout = 66000;
-  server.requestTimeout = 30000;
+  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env) });
+  const server = createServer(serverOptions(limits), app);
+  answerClientErrors(server, limits);
+  await listen(server, options.port, options.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   options.logger.info('gateway listening', { component: 'gateway', url: `http://${options.host}:${port}` });

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'REQUEST_ID_ALREADY_USED', 'SIGNED_RETRY_EXPIRED',
   // 403
   'FORBIDDEN',
+  // 408 (the gateway's HTTP server: a request not received in time)
+  'REQUEST_TIMEOUT',
   // 404
   'NOT_FOUND', 'TRANSACTION_NOT_FOUND', 'USER_NOT_FOUND', 'QUOTE_NOT_FOUND',
   'LOOKUP_REQUEST_NOT_FOUND', 'TOKEN_NOT_FOUND', 'REFERENCE_NOT_FOUND', 'UMA_NOT_FOUND',
@@ -33,6 +35,8 @@ export const ERROR_CODES = [
   'LNURLP_REQUEST_FAILED', 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED',
   // 429
   'DAILY_VOLUME_LIMIT_EXCEEDED', 'RATE_LIMITED',
+  // 431 (the gateway's HTTP server: headers over its limit)
+  'REQUEST_HEADERS_TOO_LARGE',
   // 500 / 501 / 503
   'INTERNAL_ERROR', 'SERVICE_SWITCH_ERROR', 'NOT_IMPLEMENTED', 'UNAVAILABLE',
 ] as const;
@@ -47,6 +51,9 @@ export interface FieldError {
 
 export type ErrorDetails = Record<string, unknown>;
 
+/** The most field errors one INVALID_INPUT lists. */
+export const MAX_FIELD_ERRORS = 100;
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -58,8 +65,14 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /**
+   * Every invalid field, up to MAX_FIELD_ERRORS: a body can hold thousands of bad members, and an
+   * answer listing them all would be larger than the request. `omittedErrors` counts the rest.
+   */
   static invalidInput(message: string, errors?: FieldError[]): AppError {
-    return new AppError('INVALID_INPUT', message, errors?.length ? { errors } : undefined);
+    if (!errors?.length) return new AppError('INVALID_INPUT', message);
+    const omitted = errors.length - MAX_FIELD_ERRORS;
+    return new AppError('INVALID_INPUT', message, omitted > 0 ? { errors: errors.slice(0, MAX_FIELD_ERRORS), omittedErrors: omitted } : { errors });
   }
 
   static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): AppError {

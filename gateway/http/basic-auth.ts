@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../lib/errors';
+import { createAuthThrottle, type AuthThrottle } from './auth-throttle';
 import { setCaller, type Caller } from './call-context';
 
 export type Authenticate = (tokenId: string, clientSecret: string) => Promise<Caller>;
@@ -17,10 +18,14 @@ function parseBasic(header: string | undefined): { tokenId: string; secret: stri
 /**
  * HTTP Basic with API tokens. Successful checks are remembered for `cacheMs` under a SHA-256 of
  * the header (never the secret itself), so the auth service is asked once per token per window.
+ * Failed checks are throttled per token id and per client address (429 with Retry-After); a
+ * remembered good credential is let through even then, so guessing at a token id does not lock
+ * its owner out.
  */
-export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number } = {}) {
+export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle } = {}) {
   const cacheMs = options.cacheMs ?? 30000;
   const maxEntries = options.maxEntries ?? 10000;
+  const throttle = options.throttle ?? createAuthThrottle();
   const cache = new Map<string, { caller: Caller; until: number }>();
 
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -33,8 +38,14 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
       setCaller(res, hit.caller);
       return next();
     }
+    const address = req.socket.remoteAddress ?? 'unknown';
     try {
-      const caller = await authenticate(credentials.tokenId, credentials.secret);
+      const throttled = await throttle.check(credentials.tokenId, address);
+      if (throttled) return next(new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...throttled }));
+      const caller = await authenticate(credentials.tokenId, credentials.secret).catch(async (err: unknown) => {
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED') await throttle.failed(credentials.tokenId, address);
+        throw err;
+      });
       if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
       cache.set(key, { caller, until: Date.now() + cacheMs });
       setCaller(res, caller);

@@ -1,14 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '../../lib/errors';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
-const MAX_BODY = '1mb';
+export const MAX_BODY = '1mb';
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** JSON bodies only: a body of another type is refused before parsing. */
+/**
+ * JSON bodies only: a body of another type is refused before parsing, and a parsed body nested
+ * deeper than MAX_JSON_DEPTH is refused before any route sees it. Bodies may be sent compressed
+ * (Content-Encoding gzip, deflate or br).
+ */
 export function jsonBody() {
   const parse = express.json({ limit: MAX_BODY, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
@@ -16,26 +21,38 @@ export function jsonBody() {
     if (!req.is('application/json') && !req.is('application/*+json')) {
       return next(AppError.invalidInput(`Content-Type must be application/json, got "${req.headers['content-type'] ?? 'none'}"`));
     }
-    parse(req, res, next);
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (jsonDepth(req.body) > MAX_JSON_DEPTH) return next(AppError.invalidInput(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`));
+      next();
+    });
   };
 }
 
-/** body-parser's errors carry a `type`; each becomes a 400 INVALID_INPUT that says what was wrong. */
+/**
+ * body-parser's errors: those it types say what was wrong; the rest are the failures it marks as
+ * the client's (4xx, `expose`), such as a compressed body that does not decompress. Each becomes a
+ * 400 INVALID_INPUT that says what was wrong.
+ */
 export function bodyParserError(err: unknown): AppError | undefined {
-  const type = (err as { type?: string } | null)?.type;
-  switch (type) {
+  const e = (err ?? {}) as { type?: string; status?: number; expose?: boolean; code?: string };
+  switch (e.type) {
     case 'entity.parse.failed':
       return AppError.invalidInput(`Malformed JSON body: ${(err as Error).message}`);
     case 'entity.too.large':
       return AppError.invalidInput(`Request body exceeds ${MAX_BODY}`);
     case 'encoding.unsupported':
+      return AppError.invalidInput('Content-Encoding must be gzip, deflate, br or identity');
     case 'charset.unsupported':
       return AppError.invalidInput('Request body must be UTF-8 encoded JSON');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return AppError.invalidInput('Request body could not be read');
-    default:
-      return undefined;
   }
+  if (e.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    const compressed = typeof e.code === 'string' && e.code.startsWith('Z_');
+    return AppError.invalidInput(compressed ? 'Request body does not decompress with its Content-Encoding' : 'Request body could not be read');
+  }
+  return undefined;
 }

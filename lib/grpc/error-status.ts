@@ -9,6 +9,9 @@ import { AppError, isErrorCode, type ErrorCode } from '../errors';
  * gRPC client can read it; the gateway turns it back into the exact REST status and code.
  */
 const DOMAIN = 'grid.payments';
+
+/** Metadata (headers and trailers) a call may carry: room for an error's whole field list. */
+export const MAX_METADATA_BYTES = 1024 * 1024;
 const DETAILS_KEY = 'grpc-status-details-bin';
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 
@@ -23,6 +26,7 @@ const GRPC_STATUS: Partial<Record<ErrorCode, GrpcStatus>> = {
   REQUEST_ID_ALREADY_USED: GrpcStatus.UNAUTHENTICATED,
   SIGNED_RETRY_EXPIRED: GrpcStatus.UNAUTHENTICATED,
   FORBIDDEN: GrpcStatus.PERMISSION_DENIED,
+  REQUEST_TIMEOUT: GrpcStatus.DEADLINE_EXCEEDED,
   NOT_FOUND: GrpcStatus.NOT_FOUND,
   TRANSACTION_NOT_FOUND: GrpcStatus.NOT_FOUND,
   USER_NOT_FOUND: GrpcStatus.NOT_FOUND,
@@ -48,6 +52,7 @@ const GRPC_STATUS: Partial<Record<ErrorCode, GrpcStatus>> = {
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: GrpcStatus.UNAVAILABLE,
   DAILY_VOLUME_LIMIT_EXCEEDED: GrpcStatus.RESOURCE_EXHAUSTED,
   RATE_LIMITED: GrpcStatus.RESOURCE_EXHAUSTED,
+  REQUEST_HEADERS_TOO_LARGE: GrpcStatus.INVALID_ARGUMENT,
   INTERNAL_ERROR: GrpcStatus.INTERNAL,
   SERVICE_SWITCH_ERROR: GrpcStatus.INTERNAL,
   NOT_IMPLEMENTED: GrpcStatus.UNIMPLEMENTED,

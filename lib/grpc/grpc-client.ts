@@ -2,7 +2,7 @@ import { credentials, Metadata, makeGenericClientConstructor, type Client, type 
 import { AppError } from '../errors';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
 import { contextToMetadata, METADATA, type CallContext } from './call-context';
-import { fromServiceError } from './error-status';
+import { fromServiceError, MAX_METADATA_BYTES } from './error-status';
 
 type RequestOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R : never;
 type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
@@ -38,6 +38,8 @@ export function createServiceClient<D extends ServiceDefinition>(
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // Errors carry their field list in trailers (grpc-status-details-bin): the 8 KB default is too small.
+    'grpc.max_metadata_size': MAX_METADATA_BYTES,
   });
   const timeoutMs = options.timeoutMs ?? 10000;
   const out: Record<string, unknown> = {

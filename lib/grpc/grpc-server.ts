@@ -5,6 +5,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
+import { MAX_METADATA_BYTES } from './error-status';
 import type { LocalService } from './in-process-client';
 import type { BindingRuntime, ServiceBinding } from './service-binding';
 
@@ -44,7 +45,7 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
 
 /** A gRPC server with standard health checking, reflection and drain on shutdown. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new Server();
+  const server = new Server({ 'grpc.max_metadata_size': MAX_METADATA_BYTES });
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const runtime: BindingRuntime = {

@@ -61,7 +61,11 @@ export function createWalletAuth(environment: ServiceEnvironment, options: Walle
   const oidc = createOidcVerifier();
   const reconciler = createReconciler({
     runner, intervalMs: config.reconcileIntervalMs, logger,
-    purge: () => signedRetries.purge(new Date(now().getTime() - config.signedRetryRetentionMs)),
+    purge: () => signedRetries.purge({
+      // A minute's grace past expiry: a retry racing the deadline still finds its challenge and is told it expired.
+      unusedBefore: new Date(now().getTime() - 60_000),
+      settledBefore: new Date(now().getTime() - config.signedRetryRetentionMs),
+    }),
   });
 
   return {

@@ -1,4 +1,5 @@
 import type { Subscription } from '../../lib/bus/event-bus';
+import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
@@ -38,6 +39,10 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
   const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
   const subscriptions: Subscription[] = [];
+  const retention = createPeriodicTask({
+    name: 'webhook log retention', intervalMs: 600_000, logger,
+    run: () => deliveries.forgetFinished(new Date(Date.now() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
+  });
 
   return {
     publicKeyPem: key.publicKeyPem,
@@ -57,10 +62,12 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
         subscriptions.push(await bus.subscribe({ topic, group: `${WEBHOOK_CONSUMER_GROUP}.${topic}`, handler, fromBeginning: true }));
       }
       worker.start();
+      retention.start();
     },
     async stop() {
       await Promise.all(subscriptions.splice(0).map((s) => s.close()));
       await worker.stop();
+      await retention.stop();
     },
   };
 }

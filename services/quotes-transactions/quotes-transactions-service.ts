@@ -6,6 +6,7 @@ import { createSandboxUmaCounterparty } from './adapters/sandbox-uma-counterpart
 import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './app/get-lookup';
 import { createLookupExternalAccount } from './app/lookup-external-account';
+import { createLookupRetention } from './app/lookup-retention';
 import { createLookupUma, type UmaCounterparty } from './app/lookup-uma';
 import { bindLookupService } from './grpc/lookup-handlers';
 import { createLookupDocumentStore } from './store/lookup-document-store';
@@ -41,6 +42,7 @@ export function createQuotesTransactionsService(
   const accounts = createAccountsPeerDirectory(environment.peers);
   const lookups = createLookupDocumentStore(environment.store);
   const getLookup = createGetLookup({ store: lookups });
+  const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers) });
 
   return {
@@ -55,7 +57,14 @@ export function createQuotesTransactionsService(
       ...payments.bindings,
     ],
     outboxCollections: payments.outboxCollections,
-    start: payments.start,
-    stop: payments.stop,
+    async start() {
+      await lookups.ensureIndexes();
+      await payments.start();
+      lookupRetention.start();
+    },
+    async stop() {
+      await lookupRetention.stop();
+      await payments.stop();
+    },
   };
 }

@@ -22,6 +22,7 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
     async prepare() {
       await deliveries.createIndex({ keys: { status: 1, dueAt: 1 }, name: 'due' });
       await deliveries.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 }, name: 'log' });
+      await deliveries.createIndex({ keys: { createdAt: 1 }, name: 'age' });
     },
 
     async insert(delivery) {
@@ -61,6 +62,11 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
         { $set: { status: 'PENDING', dueAt }, $unset: { claimId: '' }, $inc: { attemptCount: -1 } },
       );
       return result.matchedCount === 1;
+    },
+
+    async forgetFinished(createdBefore) {
+      const { deletedCount } = await deliveries.deleteMany({ createdAt: { $lt: createdBefore.toISOString() }, status: { $in: ['DELIVERED', 'FAILED', 'SKIPPED'] } });
+      return deletedCount;
     },
 
     async get(platformId, id) {

@@ -29,3 +29,14 @@ test("a lookup is invisible to another platform and unknown ids are null", async
   await expect(store.find(OTHER_PLATFORM, lookup.id)).resolves.toBeNull();
   await expect(store.find(PLATFORM, 'Lookup:019542f5-b3e7-4d02-8000-000000000010')).resolves.toBeNull();
 });
+
+test('lookups are forgotten once expired before the horizon, the others kept', async () => {
+  const store = createLookupDocumentStore(createEmbeddedDocumentStore());
+  await store.ensureIndexes();
+  await store.save(lookup);
+  const later = { ...lookup, id: 'Lookup:019542f5-b3e7-4d02-8000-000000000011', expiresAt: '2025-10-13T14:00:00.000Z' };
+  await store.save(later);
+  expect(await store.forgetExpired(new Date('2025-10-13T13:00:00.000Z'))).toBe(1);
+  await expect(store.find(PLATFORM, lookup.id)).resolves.toBeNull();
+  await expect(store.find(PLATFORM, later.id)).resolves.toEqual(later);
+});

@@ -13,6 +13,12 @@ export function createLookupDocumentStore(store: DocumentStore): LookupStore {
       const { id, ...rest } = lookup;
       await lookups.insertOne({ _id: id, ...rest });
     },
+    async ensureIndexes() {
+      await lookups.createIndex({ keys: { expiresAt: 1 }, name: 'expiry' });
+    },
+    async forgetExpired(before) {
+      return (await lookups.deleteMany({ expiresAt: { $lt: before.toISOString() } })).deletedCount;
+    },
     async find(platformId, lookupId) {
       const doc = await lookups.findOne({ _id: lookupId, platformId });
       if (!doc) return null;

@@ -55,5 +55,12 @@ export function memoryLookupStore(): LookupStore & { saved: Lookup[] } {
     saved,
     async save(lookup) { saved.push(structuredClone(lookup)); },
     async find(platformId, id) { return structuredClone(saved.find((l) => l.id === id && l.platformId === platformId) ?? null); },
+    async ensureIndexes() {},
+    async forgetExpired(before) {
+      const kept = saved.filter((l) => l.expiresAt >= before.toISOString());
+      const forgotten = saved.length - kept.length;
+      saved.splice(0, saved.length, ...kept);
+      return forgotten;
+    },
   };
 }

@@ -11,8 +11,8 @@ const PURGE_EVERY_MS = 60_000;
 
 /**
  * Settles claimed operations once the wallet provider has, so results appear without a re-send;
- * now and then forgets signed retries older than the retention (identical re-sends of those
- * are no longer answered).
+ * once a minute forgets challenges that expired unused and operations settled longer ago than the
+ * retention (identical re-sends of those are no longer answered).
  */
 export function createReconciler(deps: {
   runner: OperationRunner;

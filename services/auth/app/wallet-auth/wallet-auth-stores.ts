@@ -23,7 +23,11 @@ export interface SignedRetryStore {
   /** Claimed operations still PENDING at the wallet provider. */
   findPending(limit: number): Promise<SignedRetryRecord[]>;
   /** Forgets challenges that expired unused, and settled operations, before `cutoff`; answers how many. */
-  purge(cutoff: Date): Promise<number>;
+  /**
+   * Forgets challenges never used that expired before `unusedBefore`, and operations settled before
+   * `settledBefore` (identical re-sends of those are no longer answered). Answers how many went.
+   */
+  purge(horizons: { unusedBefore: Date; settledBefore: Date }): Promise<number>;
 }
 
 /** A unique rule a new credential would break. */

@@ -32,8 +32,22 @@ describe('the signed-retry document store', () => {
     expect(await store.settle('Request:1', 'Operation:1', { state: 'FAILED', settledAt: '2026-01-02T00:00:00.000Z' })).toBeNull();
     await store.insert(base('Request:4', { expiresAt: '2026-01-03T00:00:00.000Z' }));
     await store.insert(base('Request:5', { state: 'CLAIMED', run: run('PENDING') }));
-    expect(await store.purge(new Date('2026-01-02T12:00:00.000Z'))).toBe(1);
-    expect(await store.find('Platform:1', 'Request:4')).not.toBeNull();
+    // Request:1 settled on Jan 2 stays while operations are kept; unused Request:4 expires on Jan 3.
+    expect(await store.purge({ unusedBefore: new Date('2026-01-02T12:00:00.000Z'), settledBefore: new Date('2026-01-01T12:00:00.000Z') })).toBe(0);
+    expect(await store.purge({ unusedBefore: new Date('2026-01-03T00:01:00.000Z'), settledBefore: new Date('2026-01-01T12:00:00.000Z') })).toBe(1);
+    expect(await store.find('Platform:1', 'Request:4')).toBeNull();
+    expect(await store.purge({ unusedBefore: new Date('2026-01-03T00:01:00.000Z'), settledBefore: new Date('2026-01-02T12:00:00.000Z') })).toBe(1);
+    expect(await store.find('Platform:1', 'Request:1')).toBeNull();
     expect(await store.find('Platform:1', 'Request:5')).not.toBeNull();
+  });
+
+  test('45,000 first calls that were never signed are all forgotten soon after they expire', async () => {
+    const store = createSignedRetryDocumentStore(createEmbeddedDocumentStore());
+    await store.ensureIndexes();
+    for (let i = 0; i < 45_000; i++) await store.insert(base(`Request:${i}`, { context: { otpTarget: 'x'.repeat(64) } }));
+    await store.insert(base('Request:live', { expiresAt: '2026-01-01T00:20:00.000Z' }));
+    const purged = await store.purge({ unusedBefore: new Date('2026-01-01T00:06:00.000Z'), settledBefore: new Date('2025-12-25T00:00:00.000Z') });
+    expect(purged).toBe(45_000);
+    expect(await store.find('Platform:1', 'Request:live')).not.toBeNull();
   });
 });

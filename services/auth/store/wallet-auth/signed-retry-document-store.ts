@@ -10,6 +10,9 @@ export function createSignedRetryDocumentStore(store: DocumentStore): SignedRetr
     async ensureIndexes() {
       await records.createIndex({ keys: { dedupKey: 1 }, unique: true, partialFilter: { dedupKey: { $exists: true } }, name: 'dedup_key' });
       await records.createIndex({ keys: { 'run.state': 1, 'run.external': 1 }, name: 'run_state' });
+      // Retention: the purge finds unused challenges and settled operations by index, not by a scan.
+      await records.createIndex({ keys: { expiresAt: 1 }, partialFilter: { state: 'ISSUED' }, name: 'unused_expiry' });
+      await records.createIndex({ keys: { 'run.settledAt': 1 }, partialFilter: { 'run.settledAt': { $exists: true } }, name: 'settled_at' });
     },
     async insert(record) {
       await records.insertOne(toDocument(record) as Doc);
@@ -47,10 +50,9 @@ export function createSignedRetryDocumentStore(store: DocumentStore): SignedRetr
       if (outcome.error) set['run.error'] = outcome.error;
       return read(await records.findOneAndUpdate({ _id: id, 'run.id': runId, 'run.state': 'PENDING' }, { $set: set }, { returnDocument: 'after' }));
     },
-    async purge(cutoff) {
-      const before = cutoff.toISOString();
-      const unused = await records.deleteMany({ state: 'ISSUED', expiresAt: { $lt: before } });
-      const settled = await records.deleteMany({ 'run.state': { $in: ['SETTLED', 'FAILED'] }, 'run.settledAt': { $lt: before } });
+    async purge({ unusedBefore, settledBefore }) {
+      const unused = await records.deleteMany({ state: 'ISSUED', expiresAt: { $lt: unusedBefore.toISOString() } });
+      const settled = await records.deleteMany({ 'run.state': { $in: ['SETTLED', 'FAILED'] }, 'run.settledAt': { $lt: settledBefore.toISOString() } });
       return unused.deletedCount + settled.deletedCount;
     },
     async findPending(limit) {
