@@ -49,7 +49,7 @@ async function preparePayments(api: ReturnType<typeof client>) {
   const terms = await api('GET', '/customers/end-user-terms');
   const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
   const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${Date.now()}`, fullName: 'Bench Payer', email: 'bench@example.com', endUserTermsConsent: consent });
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`);
+  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customer.body.id}&type=INTERNAL_FIAT&currency=USD`);
   const source = accounts.body.data[0].id as string;
   await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: FUNDING });
   const payee = await api('POST', '/customers/external-accounts', {
@@ -86,7 +86,7 @@ const ratio = (a: LoadResult, b: LoadResult) => Number((a.perSecond / b.perSecon
 
 /** Reads the source's balance after the run and checks it to the unit: money is exact under load. */
 async function checkLedger(api: ReturnType<typeof client>, customerId: string, sent: number[]) {
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customerId}&currency=USD`);
+  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`);
   const balance = accounts.body.data[0].balance.amount as number;
   const expectedBalance = FUNDING - sent.reduce((sum, amount) => sum + amount, 0);
   if (balance !== expectedBalance) throw new Error(`the source holds ${balance}, expected ${expectedBalance} after ${sent.length} payments`);

@@ -21,7 +21,7 @@ export const DEFAULT_SANDBOX: SandboxIdentity = {
 export async function ensureSandbox(peers: PeerClients, identity: SandboxIdentity, logger: Logger, attempts = 30): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform' });
+      await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform', embeddedWallets: true });
       const { created } = await peers.apiTokens.ensureSandboxToken({
         platformId: identity.platformId, tokenId: identity.tokenId, clientSecret: identity.clientSecret,
       });

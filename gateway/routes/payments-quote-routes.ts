@@ -3,7 +3,7 @@ import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonObjectBody, RestRequestReader } from './rest-request';
+import { jsonObjectBody, RestRequestReader, withoutAbsent } from './rest-request';
 
 /** A request header given once, or undefined. */
 export function header(req: Request, name: string): string | undefined {
@@ -43,6 +43,18 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
   router.post('/quotes', async (req, res) => {
     const { quote } = await peers.quotes.createQuote({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
     res.status(201).json(quote);
+  });
+
+  router.get('/quotes', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = {
+      customerId: q.query('customerId'), sendingAccountId: q.query('sendingAccountId'), receivingAccountId: q.query('receivingAccountId'),
+      sendingUmaAddress: q.query('sendingUmaAddress'), receivingUmaAddress: q.query('receivingUmaAddress'), status: q.query('status'),
+      createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'), limit: q.limit(), cursor: q.query('cursor'),
+    };
+    q.done();
+    const page = await peers.quotes.listQuotes(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.quotes, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/quotes/:quoteId', async (req, res) => {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { WebhookDelivery } from '../../gen/notifications/v1/webhooks';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -28,10 +28,13 @@ export function toWebhookDeliveryJson(d: WebhookDelivery) {
  */
 export function webhookRoutes(peers: PeerClients): Router {
   const router = Router();
-  router.post('/sandbox/webhooks/test', async (_req, res) => {
+  // Newer SDK releases call POST /webhooks/test: the same operation as the reference's sandbox path.
+  const sendTestWebhook = async (_req: Request, res: Response) => {
     const sent = await peers.webhooks.sendTestWebhook({}, callContext(res));
     res.status(200).json({ url: sent.url, response_status: sent.responseStatus, response_body: sent.responseBody });
-  });
+  };
+  router.post('/sandbox/webhooks/test', sendTestWebhook);
+  router.post('/webhooks/test', sendTestWebhook);
   router.get('/webhooks/public-key', async (_req, res) => {
     const key = await peers.webhooks.getWebhookPublicKey({}, callContext(res));
     res.status(200).json({ algorithm: key.algorithm, signatureHeader: key.signatureHeader, publicKeyPem: key.publicKeyPem, publicKeyHex: key.publicKeyHex });

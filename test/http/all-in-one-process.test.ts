@@ -61,7 +61,7 @@ test('a payment made through the one-command system settles; SIGTERM drains both
     birthDate: '1990-01-15', nationality: 'US', endUserTermsConsent: consent,
   });
   expect([payer.status, payer.body]).toEqual([201, expect.objectContaining({ id: expect.any(String) })]);
-  const source = (await api(`/customers/internal-accounts?customerId=${payer.body.id}&currency=USD`)).body.data[0].id;
+  const source = (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].id;
   expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
   const payee = await api('/customers/external-accounts', {
     customerId: payer.body.id, currency: 'MXN',
@@ -81,7 +81,7 @@ test('a payment made through the one-command system settles; SIGTERM drains both
     status = (await api(`/transactions/${executed.body.transactionId}`)).body.status;
   }
   expect(status).toBe('COMPLETED');
-  expect((await api(`/customers/internal-accounts?customerId=${payer.body.id}&currency=USD`)).body.data[0].balance.amount).toBe(50_000 - quote.body.totalSendingAmount);
+  expect((await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].balance.amount).toBe(50_000 - quote.body.totalSendingAmount);
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

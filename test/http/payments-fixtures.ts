@@ -18,7 +18,7 @@ export async function payingCustomer(sys: TestSystem, options: { acceptTerms?: b
     ...(options.umaAddress ? { umaAddress: options.umaAddress } : {}),
   } });
   expect(created.status).toBe(201);
-  const accounts = await sys.api(`/customers/internal-accounts?customerId=${created.body.id}&currency=USD`);
+  const accounts = await sys.api(`/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`);
   expect(accounts.status).toBe(200);
   return { customerId: created.body.id as string, usdAccountId: accounts.body.data[0].id as string, customer: created.body };
 }

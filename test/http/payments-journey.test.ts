@@ -82,3 +82,36 @@ test('GET /exchange-rates: indicative USD corridors with fees', async () => {
   expect(again.body.data[0].updatedAt).toBe(res.body.data[0].updatedAt);
   expectError(await sys.api('/exchange-rates?sourceCurrency=XYZ'), 400, 'INVALID_CURRENCY');
 });
+
+test('GET /quotes (newer SDK releases): quotes only, filtered by customer, accounts and Quote status, cursor-paged', async () => {
+  const { customerId, usdAccountId } = await payingCustomer(sys);
+  await fund(sys, usdAccountId, 100_000);
+  const mxn = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
+  const usd = await externalAccount(sys, customerId, 'USD_ACCOUNT');
+  const quoteIds: string[] = [];
+  for (const [to, amount] of [[mxn, 100], [mxn, 200], [usd, 300]] as const) {
+    const res = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, to, amount) });
+    expect(res.status).toBe(201);
+    quoteIds.push(res.body.id);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  // A transfer is a transaction without a quote: not listed.
+  await sys.api('/transfer-out', { method: 'POST', json: { source: { accountId: usdAccountId }, destination: { accountId: usd, paymentRail: 'ACH' }, amount: 50 } });
+  expect((await sys.api(`/quotes/${quoteIds[0]}/execute`, { method: 'POST' })).status).toBe(200);
+
+  const first = await sys.api(`/quotes?customerId=${customerId}&limit=2`);
+  expect(first.status).toBe(200);
+  expect(first.body).toMatchObject({ hasMore: true, totalCount: 3, nextCursor: expect.any(String) });
+  const second = await sys.api(`/quotes?customerId=${customerId}&limit=2&cursor=${first.body.nextCursor}`);
+  expect([...first.body.data, ...second.body.data].map((q: { id: string }) => q.id)).toEqual([...quoteIds].reverse());
+  expect((await sys.api(`/quotes?customerId=${customerId}&receivingAccountId=${usd}`)).body.data.map((q: { id: string }) => q.id)).toEqual([quoteIds[2]]);
+  expect((await sys.api(`/quotes?sendingAccountId=${usdAccountId}&status=PENDING`)).body.totalCount).toBe(2);
+  const executed = (await sys.api(`/quotes?customerId=${customerId}&status=PROCESSING`)).body.data;
+  const settledOrNot = executed.length ? executed : (await sys.api(`/quotes?customerId=${customerId}&status=COMPLETED`)).body.data;
+  expect(settledOrNot.map((q: { id: string }) => q.id)).toEqual([quoteIds[0]]);
+  expect((await sys.api(`/quotes?customerId=${customerId}&createdAfter=2999-01-01T00:00:00Z`)).body).toMatchObject({ data: [], totalCount: 0, hasMore: false });
+  const bad = await sys.api('/quotes?status=SIDEWAYS&createdAfter=yesterday');
+  expectError(bad, 400, 'INVALID_INPUT');
+  expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: 'status', constraint: { enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] } })]);
+  expectError(await sys.api('/quotes?limit=500'), 400, 'INVALID_INPUT');
+});

@@ -97,3 +97,12 @@ test('401 without credentials', async () => {
   expect(res.status).toBe(401);
   expect(res.body.code).toBe('UNAUTHORIZED');
 });
+
+test('POST /webhooks/test (what newer SDK releases call) is the same operation as the sandbox path', async () => {
+  const r = await receiver();
+  const auth = await platformWithEndpoint(r.url);
+  const res = await sys.api('/webhooks/test', { method: 'POST', auth });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ url: r.url, response_status: 200, response_body: '{"received":true}' });
+  expect(r.accepted.filter((w) => w.type === 'TEST')).toHaveLength(1);
+});

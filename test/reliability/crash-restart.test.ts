@@ -78,7 +78,7 @@ async function runScenario({ signal, restarts }: Scenario) {
 
     // Each payer's balance is exactly what its settled transactions say.
     for (const payer of payers) {
-      const account = await api(`/customers/internal-accounts?customerId=${payer.customerId}&currency=USD`);
+      const account = await api(`/customers/internal-accounts?customerId=${payer.customerId}&type=INTERNAL_FIAT&currency=USD`);
       expect({ account: payer.usdAccount, balance: account.body.data[0].balance.amount })
         .toEqual({ account: payer.usdAccount, balance: expectedBalance(payer, transactions) });
     }

@@ -34,7 +34,7 @@ export async function preparePayer(api: Api, index: number): Promise<Payer> {
   const customer = await api('/customers', { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `crash-payer-${index}`, endUserTermsConsent: consent });
   if (customer.status !== 201) throw new Error(`customer: ${customer.status} ${JSON.stringify(customer.body)}`);
   const customerId = customer.body.id as string;
-  const accounts = await api(`/customers/internal-accounts?customerId=${customerId}&currency=USD`);
+  const accounts = await api(`/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`);
   const usdAccount = accounts.body.data[0].id as string;
   const funded = await api(`/sandbox/internal-accounts/${usdAccount}/fund`, { amount: FUNDING });
   if (funded.status !== 200) throw new Error(`fund: ${funded.status}`);

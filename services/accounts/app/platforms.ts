@@ -1,7 +1,7 @@
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError } from '../../../lib/errors';
 import { isId } from '../../../lib/ids';
-import { defaultSettings, type PlatformSettings } from '../domain/platform-config';
+import { defaultEmbeddedWalletConfig, defaultSettings, type PlatformSettings } from '../domain/platform-config';
 import { holdingAccountSteps } from '../domain/provisioning-plan';
 import type { AccountProvisioning } from './account-provisioning';
 import type { AccountsStore, Platform } from './accounts-store';
@@ -23,7 +23,7 @@ export interface PlatformSettingsView {
 }
 
 export interface Platforms {
-  ensure(input: { platformId: string; name: string; umaDomain?: string }): Promise<{ platform: Platform; created: boolean }>;
+  ensure(input: { platformId: string; name: string; umaDomain?: string; embeddedWallets?: boolean }): Promise<{ platform: Platform; created: boolean }>;
   get(platformId: string): Promise<Platform>;
   /** The platform's settings; the service defaults when the platform was never ensured. */
   settingsOf(platformId: string): Promise<PlatformSettingsView>;
@@ -50,7 +50,10 @@ export function createPlatforms(deps: {
         name: input.name.trim(),
         supportedCurrencies: defaults.supportedCurrencies,
         umaDomain: input.umaDomain || defaults.umaDomain,
-        settings: defaultSettings(defaults.supportedCurrencies),
+        settings: {
+          ...defaultSettings(defaults.supportedCurrencies),
+          ...(input.embeddedWallets ? { embeddedWalletConfig: defaultEmbeddedWalletConfig(input.name.trim()) } : {}),
+        },
         configRevision: 0,
         provisioning: holdingAccountSteps(input.platformId, defaults.supportedCurrencies, now),
         createdAt: now,

@@ -90,6 +90,11 @@ export function defaultSettings(currencies: readonly string[]): PlatformSettings
   return { currencyConfigs: currencies.map(defaultCurrencyConfig), isRegulatedFinancialInstitution: false, feeConfigs: [], limits: [] };
 }
 
+/** What a platform created with embedded wallets on starts with; PATCH /config changes any member. */
+export function defaultEmbeddedWalletConfig(platformName: string): EmbeddedWalletConfig {
+  return { appName: platformName, otpLength: 6, alphanumeric: false, expirationSeconds: 300 };
+}
+
 const feeKey = (f: FeeConfig) => `${f.feeType}|${f.sourceCurrency}`;
 const limitKey = (l: TransactionLimit) => `${l.currency}|${l.receivingCurrency ?? ''}`;
 

@@ -10,6 +10,14 @@ export interface TransactionQuery {
   status?: string;
   type?: string;
   reference?: string;
+  /** Any of these statuses (a Quote status covers several transaction statuses). */
+  statuses?: string[];
+  /** Only payments made from a quote. */
+  quotesOnly?: boolean;
+  sourceAccountId?: string;
+  destinationAccountId?: string;
+  sourceUmaAddress?: string;
+  destinationUmaAddress?: string;
   startDate?: string;
   endDate?: string;
   limit: number;

@@ -1,14 +1,28 @@
-import { AppError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../lib/errors';
 import type { Payment } from '../domain/payment';
-import { REFERENCE_STATUSES } from '../domain/transaction-states';
+import { QUOTE_STATUSES, REFERENCE_STATUSES, transactionStatusesOf, type QuoteStatus } from '../domain/transaction-states';
 import type { Caller } from './payment-accounts';
 import type { PaymentPage, PaymentStore, TransactionQuery } from './payment-store';
 
-export interface ListTransactionsCommand extends Omit<TransactionQuery, 'limit' | 'after' | 'sortOrder'> {
+interface PageRequest {
   caller: Caller;
   limit?: number;
   cursor?: string;
+}
+
+export interface ListTransactionsCommand extends Omit<TransactionQuery, 'limit' | 'after' | 'sortOrder' | 'statuses' | 'quotesOnly'>, PageRequest {
   sortOrder?: string;
+}
+
+export interface ListQuotesCommand extends PageRequest {
+  customerId?: string;
+  sendingAccountId?: string;
+  receivingAccountId?: string;
+  sendingUmaAddress?: string;
+  receivingUmaAddress?: string;
+  status?: string;
+  createdAfter?: string;
+  createdBefore?: string;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -32,7 +46,15 @@ function validDate(field: string, value: string | undefined): string | undefined
   return new Date(ms).toISOString();
 }
 
-/** Reading transactions: one by id (TRANSACTION_NOT_FOUND), or a filtered, cursor-paginated list. */
+function checkEnum(errors: FieldError[], field: string, value: string | undefined, allowed: readonly string[]): void {
+  if (value && !allowed.includes(value)) errors.push({ field, message: `must be one of ${allowed.join(', ')}`, constraint: { enum: [...allowed] } });
+}
+
+function checkLimit(errors: FieldError[], limit: number | undefined): void {
+  if (limit !== undefined && limit !== 0 && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) errors.push({ field: 'limit', message: 'must be between 1 and 100' });
+}
+
+/** Reading transactions and quotes: one by id (…_NOT_FOUND), or a filtered, cursor-paginated list. */
 export function createTransactionQueries(deps: { payments: PaymentStore }) {
   async function getTransaction(caller: Caller, id: string): Promise<Payment> {
     const p = await deps.payments.get(caller.platformId, id);
@@ -46,28 +68,51 @@ export function createTransactionQueries(deps: { payments: PaymentStore }) {
     return p;
   }
 
+  async function page(caller: Caller, query: TransactionQuery, cursor?: string): Promise<PaymentPage & { nextCursor?: string }> {
+    const found = await deps.payments.list(caller.platformId, { ...query, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
+    const last = found.payments[found.payments.length - 1];
+    return { ...found, ...(found.hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+  }
+
   async function listTransactions(command: ListTransactionsCommand): Promise<PaymentPage & { nextCursor?: string }> {
     const { caller, cursor, sortOrder, limit, ...filters } = command;
-    const errors = [];
-    if (filters.status && !(REFERENCE_STATUSES as readonly string[]).includes(filters.status)) errors.push({ field: 'status', message: `must be one of ${REFERENCE_STATUSES.join(', ')}`, constraint: { enum: [...REFERENCE_STATUSES] } });
-    if (filters.type && !['INCOMING', 'OUTGOING'].includes(filters.type)) errors.push({ field: 'type', message: 'must be INCOMING or OUTGOING', constraint: { enum: ['INCOMING', 'OUTGOING'] } });
-    if (sortOrder && !['asc', 'desc'].includes(sortOrder)) errors.push({ field: 'sortOrder', message: 'must be asc or desc', constraint: { enum: ['asc', 'desc'] } });
-    if (limit !== undefined && limit !== 0 && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) errors.push({ field: 'limit', message: 'must be between 1 and 100' });
+    const errors: FieldError[] = [];
+    checkEnum(errors, 'status', filters.status, REFERENCE_STATUSES);
+    checkEnum(errors, 'type', filters.type, ['INCOMING', 'OUTGOING']);
+    checkEnum(errors, 'sortOrder', sortOrder, ['asc', 'desc']);
+    checkLimit(errors, limit);
     if (errors.length) throw AppError.invalidInput('Invalid transaction filters', errors);
-    const query: TransactionQuery = {
+    return page(caller, {
       ...filters,
       startDate: validDate('startDate', filters.startDate),
       endDate: validDate('endDate', filters.endDate),
       limit: limit || DEFAULT_LIMIT,
       sortOrder: sortOrder === 'asc' ? 'asc' : 'desc',
-      ...(cursor ? { after: decodeCursor(cursor) } : {}),
-    };
-    const page = await deps.payments.list(caller.platformId, query);
-    const last = page.payments[page.payments.length - 1];
-    return { ...page, ...(page.hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+    }, cursor);
   }
 
-  return { getTransaction, getQuote, listTransactions };
+  async function listQuotes(command: ListQuotesCommand): Promise<PaymentPage & { nextCursor?: string }> {
+    const { caller, cursor, limit, status } = command;
+    const errors: FieldError[] = [];
+    checkEnum(errors, 'status', status, QUOTE_STATUSES);
+    checkLimit(errors, limit);
+    if (errors.length) throw AppError.invalidInput('Invalid quote filters', errors);
+    return page(caller, {
+      quotesOnly: true,
+      customerId: command.customerId,
+      sourceAccountId: command.sendingAccountId,
+      destinationAccountId: command.receivingAccountId,
+      sourceUmaAddress: command.sendingUmaAddress,
+      destinationUmaAddress: command.receivingUmaAddress,
+      statuses: status ? transactionStatusesOf(status as QuoteStatus) : undefined,
+      startDate: validDate('createdAfter', command.createdAfter),
+      endDate: validDate('createdBefore', command.createdBefore),
+      limit: limit || DEFAULT_LIMIT,
+      sortOrder: 'desc',
+    }, cursor);
+  }
+
+  return { getTransaction, getQuote, listTransactions, listQuotes };
 }
 
 export type TransactionQueries = ReturnType<typeof createTransactionQueries>;

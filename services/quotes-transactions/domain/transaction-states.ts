@@ -70,7 +70,8 @@ export function returnedStatus(refusedByReceiver: boolean): 'REJECTED' | 'REFUND
   return refusedByReceiver ? 'REJECTED' : 'REFUNDED';
 }
 
-export type QuoteStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 const QUOTE_STATUS: Record<TransactionStatus, QuoteStatus> = {
   CREATED: 'PENDING', PENDING: 'PENDING', PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETED',
@@ -87,4 +88,9 @@ const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = { PEND
 
 export function assertRefundTransition(from: RefundStatus, to: RefundStatus): void {
   if (!REFUND_TRANSITIONS[from].includes(to)) throw new AppError('INVALID_STATE', `A ${from} refund cannot become ${to}`);
+}
+
+/** The transaction statuses a quote in `status` can have. */
+export function transactionStatusesOf(status: QuoteStatus): TransactionStatus[] {
+  return TRANSACTION_STATUSES.filter((s) => QUOTE_STATUS[s] === status);
 }

@@ -19,6 +19,16 @@ export function bindQuoteService(useCases: {
     async getQuote(request, ctx) {
       return { quote: toQuoteView(await useCases.queries.getQuote(callerOf(ctx), request.quoteId)) };
     },
+    async listQuotes(request, ctx) {
+      const page = await useCases.queries.listQuotes({
+        caller: callerOf(ctx), customerId: present(request.customerId),
+        sendingAccountId: present(request.sendingAccountId), receivingAccountId: present(request.receivingAccountId),
+        sendingUmaAddress: present(request.sendingUmaAddress), receivingUmaAddress: present(request.receivingUmaAddress),
+        status: present(request.status), createdAfter: present(request.createdAfter), createdBefore: present(request.createdBefore),
+        limit: request.limit, cursor: present(request.cursor),
+      });
+      return { quotes: page.payments.map(toQuoteView), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+    },
     async executeQuote(request, ctx) {
       const p = await useCases.executeQuote({
         caller: callerOf(ctx), quoteId: request.quoteId, idempotencyKey: present(request.idempotencyKey),

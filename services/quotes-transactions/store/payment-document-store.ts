@@ -44,6 +44,13 @@ function listFilter(platformId: string, q: TransactionQuery): Filter {
   if (q.accountIdentifier) and.push({ $or: [{ '_search.sender': q.accountIdentifier }, { '_search.receiver': q.accountIdentifier }] });
   if (q.senderAccountIdentifier) and.push({ '_search.sender': q.senderAccountIdentifier });
   if (q.receiverAccountIdentifier) and.push({ '_search.receiver': q.receiverAccountIdentifier });
+  const nested = {
+    'source.accountId': q.sourceAccountId, 'destination.accountId': q.destinationAccountId,
+    'source.umaAddress': q.sourceUmaAddress, 'destination.umaAddress': q.destinationUmaAddress,
+  };
+  for (const [field, value] of Object.entries(nested)) if (value !== undefined) and.push({ [field]: value });
+  if (q.statuses) and.push({ status: { $in: q.statuses } });
+  if (q.quotesOnly) and.push({ 'quote.id': { $exists: true } });
   if (q.startDate) and.push({ createdAt: { $gte: q.startDate } });
   if (q.endDate) and.push({ createdAt: { $lte: q.endDate } });
   return { $and: and };
