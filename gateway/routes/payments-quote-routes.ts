@@ -3,7 +3,9 @@ import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonObjectBody, RestRequestReader, withoutAbsent } from './rest-request';
+import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
+import { createQuoteRequest, createTransferRequest } from './payment-requests';
+import { RestRequestReader, withoutAbsent } from './rest-request';
 
 /** A request header given once, or undefined. */
 export function header(req: Request, name: string): string | undefined {
@@ -41,8 +43,8 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
   const router = Router();
 
   router.post('/quotes', async (req, res) => {
-    const { quote } = await peers.quotes.createQuote({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
-    res.status(201).json(quote);
+    const { quote } = await peers.quotes.createQuote(createQuoteRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    res.status(201).json(quoteJson(quote!));
   });
 
   router.get('/quotes', async (req, res) => {
@@ -54,12 +56,12 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.quotes.listQuotes(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.quotes, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(withoutAbsent({ data: page.quotes.map(quoteJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/quotes/:quoteId', async (req, res) => {
     const { quote } = await peers.quotes.getQuote({ quoteId: req.params.quoteId }, callContext(res));
-    res.status(200).json(quote);
+    res.status(200).json(quoteJson(quote!));
   });
 
   router.post('/quotes/:quoteId/execute', async (req, res) => {
@@ -69,17 +71,17 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
       walletSignature: header(req, 'Service-Wallet-Signature'),
       requestId: header(req, 'Request-Id'),
     }, callContext(res));
-    res.status(200).json(quote);
+    res.status(200).json(quoteJson(quote!));
   });
 
   router.post('/transfer-in', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferIn({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
-    res.status(201).json(transaction);
+    const { transaction } = await peers.quotes.createTransferIn(createTransferRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    res.status(201).json(transactionJson(transaction!));
   });
 
   router.post('/transfer-out', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferOut({ body: jsonObjectBody(req), idempotencyKey: header(req, 'Idempotency-Key') }, callContext(res));
-    res.status(201).json(transaction);
+    const { transaction } = await peers.quotes.createTransferOut(createTransferRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    res.status(201).json(transactionJson(transaction!));
   });
 
   router.get('/exchange-rates', async (req, res) => {

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { internalAccountJson } from './account-json';
-import { jsonObjectBody, RestRequestReader } from './rest-request';
+import { transactionJson } from '../../lib/contract/payment-record-json';
+import { fundInternalAccountRequest, simulateSendRequest, simulateUmaReceiveRequest } from './payment-requests';
+import { RestRequestReader } from './rest-request';
 
 /** Sandbox money movement: fund an internal account, pay a realtime-funded quote, receive an UMA payment. */
 export function paymentsSandboxRoutes(peers: PeerClients): Router {
@@ -13,7 +15,7 @@ export function paymentsSandboxRoutes(peers: PeerClients): Router {
     const accountId = q.pathId('accountId', 'InternalAccount');
     q.done();
     const ctx = callContext(res);
-    const funded = await peers.paymentsSandbox.fundInternalAccount({ accountId, body: jsonObjectBody(req) }, ctx);
+    const funded = await peers.paymentsSandbox.fundInternalAccount(fundInternalAccountRequest(accountId, req.body), ctx);
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
     const json = internalAccountJson(account!);
     // The ledger is the source of truth for balances, whatever the account record caches.
@@ -25,13 +27,13 @@ export function paymentsSandboxRoutes(peers: PeerClients): Router {
   });
 
   router.post('/sandbox/send', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateSend({ body: jsonObjectBody(req) }, callContext(res));
-    res.status(200).json(transaction);
+    const { transaction } = await peers.paymentsSandbox.simulateSend(simulateSendRequest(req.body), callContext(res));
+    res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/sandbox/uma/receive', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive({ body: jsonObjectBody(req) }, callContext(res));
-    res.status(200).json(transaction);
+    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(simulateUmaReceiveRequest(req.body), callContext(res));
+    res.status(200).json(transactionJson(transaction!));
   });
 
   return router;

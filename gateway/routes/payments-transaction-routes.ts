@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { transactionJson } from '../../lib/contract/payment-record-json';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 
 /** An optional JSON body: absent is {}, anything else must be an object. */
@@ -25,35 +26,35 @@ export function paymentsTransactionRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.transactions.listTransactions(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.transactions, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(withoutAbsent({ data: page.transactions.map(transactionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/transactions/:transactionId', async (req, res) => {
     const { transaction } = await peers.transactions.getTransaction({ transactionId: req.params.transactionId }, callContext(res));
-    res.status(200).json(transaction);
+    res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/transactions/:transactionId/confirm', async (req, res) => {
     const at = optionalString(optionalBody(req).receiptDeliveryConfirmedAt);
     const { transaction } = await peers.transactions.confirmReceiptDelivery({ transactionId: req.params.transactionId, receiptDeliveryConfirmedAt: at }, callContext(res));
-    res.status(200).json(transaction);
+    res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/transactions/:transactionId/approve', async (req, res) => {
-    const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId, body: optionalBody(req) }, callContext(res));
-    res.status(200).json(transaction);
+    const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/transactions/:transactionId/reject', async (req, res) => {
     const reason = optionalString(optionalBody(req).reason);
     const { transaction } = await peers.transactions.rejectTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
-    res.status(200).json(transaction);
+    res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/transactions/:transactionId/cancel', async (req, res) => {
     const reason = optionalString(optionalBody(req).reason);
     const { transaction } = await peers.transactions.cancelTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
-    res.status(200).json(transaction);
+    res.status(200).json(transactionJson(transaction!));
   });
 
   return router;

@@ -1,7 +1,7 @@
 import { Metadata, status as GrpcStatus, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { Any } from '../../gen/google/protobuf/any';
-import { ErrorInfo, Status } from '../../gen/google/rpc/status';
-import { AppError, isErrorCode, type ErrorCode } from '../errors';
+import { BadRequest, ErrorInfo, Status } from '../../gen/google/rpc/status';
+import { AppError, isErrorCode, type ErrorCode, type FieldError } from '../errors';
 
 /**
  * AppError <-> gRPC status, in one table. The stable error code travels as the `reason` of a
@@ -14,6 +14,7 @@ const DOMAIN = 'grid.payments';
 export const MAX_METADATA_BYTES = 1024 * 1024;
 const DETAILS_KEY = 'grpc-status-details-bin';
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
+const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 
 const GRPC_STATUS: Partial<Record<ErrorCode, GrpcStatus>> = {
   UNAUTHORIZED: GrpcStatus.UNAUTHENTICATED,
@@ -63,6 +64,14 @@ export function grpcStatusOf(code: ErrorCode): GrpcStatus {
   return GRPC_STATUS[code] ?? GrpcStatus.INVALID_ARGUMENT;
 }
 
+/** INVALID_INPUT's field list as the standard google.rpc.BadRequest, for any gRPC client. */
+function badRequestDetail(error: AppError): Any[] {
+  const errors = error.details?.errors as FieldError[] | undefined;
+  if (error.code !== 'INVALID_INPUT' || !errors?.length) return [];
+  const fieldViolations = errors.map((e) => ({ field: e.field, description: e.message ?? '', reason: Object.keys(e.constraint ?? {})[0] ?? '' }));
+  return [Any.fromPartial({ typeUrl: BAD_REQUEST_TYPE, value: Buffer.from(BadRequest.encode({ fieldViolations }).finish()) })];
+}
+
 /** Internal errors are sent without their cause; the cause is logged by the caller. */
 export function toStatusObject(error: AppError): Partial<StatusObject> {
   const info = ErrorInfo.encode({
@@ -74,7 +83,7 @@ export function toStatusObject(error: AppError): Partial<StatusObject> {
   const body = Status.encode({
     code,
     message: error.message,
-    details: [Any.fromPartial({ typeUrl: ERROR_INFO_TYPE, value: Buffer.from(info) })],
+    details: [Any.fromPartial({ typeUrl: ERROR_INFO_TYPE, value: Buffer.from(info) }), ...badRequestDetail(error)],
   }).finish();
   const metadata = new Metadata();
   metadata.set(DETAILS_KEY, Buffer.from(body));

@@ -1,8 +1,10 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
+import { BadRequest, Status } from '../../gen/google/rpc/status';
 import { AppError } from '../errors';
 import { silentLogger } from '../log';
 import { inSpan, startTelemetry } from '../telemetry';
+import { toStatusObject } from './error-status';
 import { createServiceClient } from './grpc-client';
 import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
 import { createHealthProbe } from './health-probe';
@@ -118,4 +120,18 @@ test('shutdown drains a call in flight, then refuses new ones', async () => {
   await stopped;
   await expect(client.authenticateApiToken({ tokenId: 'late', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   client.close();
+});
+
+test('INVALID_INPUT carries its field list as a standard google.rpc.BadRequest beside the ErrorInfo', () => {
+  const error = AppError.invalidInput('Invalid quote request', [
+    { field: 'source.accountId', message: 'is required' },
+    { field: 'lockedCurrencySide', message: 'must be one of SENDING, RECEIVING', constraint: { enum: ['SENDING', 'RECEIVING'] } },
+  ]);
+  const raw = toStatusObject(error).metadata!.get('grpc-status-details-bin')[0] as Buffer;
+  const details = Status.decode(raw).details;
+  expect(details.map((d) => d.typeUrl)).toEqual(['type.googleapis.com/google.rpc.ErrorInfo', 'type.googleapis.com/google.rpc.BadRequest']);
+  expect(BadRequest.decode(details[1].value).fieldViolations).toEqual([
+    { field: 'source.accountId', description: 'is required', reason: '' },
+    { field: 'lockedCurrencySide', description: 'must be one of SENDING, RECEIVING', reason: 'enum' },
+  ]);
 });

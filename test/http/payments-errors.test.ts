@@ -22,8 +22,14 @@ test('400 INVALID_INPUT with details.errors for a malformed quote request', asyn
   expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['source.accountId', 'destination']);
 });
 
-test.each([0, -100, 12.5])('400 INVALID_AMOUNT for lockedCurrencyAmount %d', async (amount) => {
+test.each([0, -100])('400 INVALID_AMOUNT for lockedCurrencyAmount %d', async (amount) => {
   expectError(await quote(accountQuote(usd, mxn, amount)), 400, 'INVALID_AMOUNT');
+});
+
+test.each([12.5, '100', 2 ** 60])('400 INVALID_INPUT naming the member for a lockedCurrencyAmount that is not an integer: %p', async (amount) => {
+  const res = await quote(accountQuote(usd, mxn, amount as number, { description: 7 }));
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['lockedCurrencyAmount', 'description']);
 });
 
 test('404 LOOKUP_REQUEST_NOT_FOUND for an unknown lookupId', async () => {

@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../store/ledger-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
@@ -21,15 +22,15 @@ const balance = async (id: string) => (await h.ledger.getBalances({ accountIds: 
 const allZero = async () => Object.values(await h.balanceSums()).every((sum) => sum === 0);
 
 async function quote(amount: number) {
-  const { quote: q } = await h.quotes.createQuote({ body: {
+  const { quote: q } = await h.quotes.createQuote({ ...wire({
     source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payee },
     lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-  } }, asPlatform);
+  }) }, asPlatform);
   return q!;
 }
 
 test('a crash between the debit and its credit is rolled forward by the worker: the whole step, once', async () => {
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 50_000 } }, asPlatform);
+  await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 50_000 }) }, asPlatform);
   const q = await quote(10_000);
   crashing.crashAfter(1); // the debit lands; the credit to funds-in-transit does not
   await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
@@ -40,7 +41,7 @@ test('a crash between the debit and its credit is rolled forward by the worker: 
     const { transaction } = await h.transactions.getTransaction({ transactionId: q.transactionId }, asPlatform);
     return transaction!.status === 'COMPLETED' ? transaction : undefined;
   });
-  expect(t!.sentAmount.amount).toBe(10_000);
+  expect(t!.sentAmount!.amount).toBe(10_000);
   expect(await balance(usd)).toBe(40_000);
   expect(await allZero()).toBe(true);
 });
@@ -68,9 +69,9 @@ test('an incoming UMA payment is CREATED until its funds are in; a crash there i
   const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$rosa@sandbox.example.com' });
   const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
   crashing.crashAfter(0); // the payment is recorded; its arrival in funds-in-transit is not
-  await expect(h.sandbox.simulateUmaReceive({ body: {
+  await expect(h.sandbox.simulateUmaReceive({ ...wire({
     senderUmaAddress: '$success.usd@sandbox.grid.uma.money', customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_500,
-  } }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  }) }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
   const { transactions } = await h.transactions.listTransactions({ customerId: customer, limit: 0 }, asPlatform);
   expect(transactions).toEqual([expect.objectContaining({ type: 'INCOMING', status: 'CREATED', receivedAmount: expect.objectContaining({ amount: 2_500 }) })]);
   expect(transactions[0].reconciliationInstructions).toBeUndefined();
@@ -92,11 +93,11 @@ describe('a busy account', () => {
     const busy = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '60000' }, { store: store.store });
     const source = busy.accounts.addInternalAccount(PLATFORM, { currency: 'USD' });
     const to = busy.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', accountInfo: mxnAccountInfo() });
-    const quote = async (amount: number) => (await busy.quotes.createQuote({ body: {
+    const quote = async (amount: number) => (await busy.quotes.createQuote({ ...wire({
       source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: to },
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-    } }, asPlatform)).quote!;
-    await busy.sandbox.fundInternalAccount({ accountId: source, body: { amount: 1_000_000 } }, asPlatform);
+    }) }, asPlatform)).quote!;
+    await busy.sandbox.fundInternalAccount({ accountId: source, ...wire({ amount: 1_000_000 }) }, asPlatform);
     const stuck = await quote(10_000);
     store.crashAfter(1); // the debit lands; the credit does not
     await expect(busy.quotes.executeQuote({ quoteId: stuck.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });

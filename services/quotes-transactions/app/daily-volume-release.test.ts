@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { RESERVATIONS_COLLECTION, VOLUMES_COLLECTION } from '../store/volume-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
@@ -18,12 +19,12 @@ async function platformWithDailyVolume(platformId: string) {
   h.accounts.configure(platformId, { limits: [{ currency: 'USD', dailyVolume: 30_000 }] });
   const usd = h.accounts.addInternalAccount(platformId, { currency: 'USD' });
   const payee = h.accounts.addExternalAccount(platformId, { currency: 'MXN', accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 100_000 } }, { platformId });
+  await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 100_000 }) }, { platformId });
   async function pay(amount: number) {
-    const { quote } = await h.quotes.createQuote({ body: {
+    const { quote } = await h.quotes.createQuote({ ...wire({
       source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payee },
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-    } }, { platformId });
+    }) }, { platformId });
     await h.quotes.executeQuote({ quoteId: quote!.id }, { platformId });
     return quote!.transactionId as string;
   }

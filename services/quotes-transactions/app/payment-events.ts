@@ -1,7 +1,8 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import type { Payment } from '../domain/payment';
-import { toQuoteView, toTransactionView } from '../domain/payment-views';
+import { quoteJson, transactionJson } from '../../../lib/contract/payment-record-json';
+import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 
 /**
  * Events of a payment change, version 1. Kinds are the reference's webhook kinds
@@ -11,7 +12,7 @@ import { toQuoteView, toTransactionView } from '../domain/payment-views';
 export function paymentEvents(newEvent: NewEvent, p: Payment, kinds: readonly string[]): DomainEvent[] {
   return kinds.map((kind) =>
     kind.startsWith('QUOTE.')
-      ? newEvent(kind, 1, p.platformId, p.quote!.id, toQuoteView(p))
-      : newEvent(kind, 1, p.platformId, p.id, toTransactionView(p)),
+      ? newEvent(kind, 1, p.platformId, p.quote!.id, quoteJson(toQuoteRecord(p)))
+      : newEvent(kind, 1, p.platformId, p.id, transactionJson(toTransactionRecord(p))),
   );
 }

@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import type { WalletAuthorizer } from '../app/wallet-authorizer';
 import { asPlatform, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
@@ -30,18 +31,18 @@ beforeAll(async () => {
   const customer = h.accounts.addCustomer(PLATFORM);
   wallet = h.accounts.addInternalAccount(PLATFORM, { currency: 'USDC', customerId: customer, type: 'EMBEDDED_WALLET' });
   payee = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: wallet, body: { amount: 500_000_000 } }, asPlatform);
+  await h.sandbox.fundInternalAccount({ accountId: wallet, ...wire({ amount: 500_000_000 }) }, asPlatform);
 });
 afterAll(async () => { await h.stop(); });
 
-const walletQuote = async () => (await h.quotes.createQuote({ body: {
+const walletQuote = async () => (await h.quotes.createQuote({ ...wire({
   source: { sourceType: 'ACCOUNT', accountId: wallet }, destination: { destinationType: 'ACCOUNT', accountId: payee },
   lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000_000,
-} }, asPlatform)).quote!;
+}) }, asPlatform)).quote!;
 
 test('an embedded-wallet quote carries the payload to sign; executing needs the stamp over it', async () => {
   const quote = await walletQuote();
-  expect(quote.paymentInstructions).toEqual([{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: JSON.stringify({ type: 'QUOTE_EXECUTE', quoteId: quote.id }) } }]);
+  expect(quote.paymentInstructions).toEqual([{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', paymentRails: [], payloadToSign: JSON.stringify({ type: 'QUOTE_EXECUTE', quoteId: quote.id }) } }]);
   const missing = await h.quotes.executeQuote({ quoteId: quote.id }, asPlatform).catch((e) => e);
   expect(missing.code).toBe('WALLET_SIGNATURE_MISSING');
   const invalid = await h.quotes.executeQuote({ quoteId: quote.id, walletSignature: 'forged' }, asPlatform).catch((e) => e);

@@ -5,7 +5,7 @@ import type { ListExchangeRates } from '../app/exchange-rates';
 import type { ExecuteQuote } from '../app/execute-quote';
 import type { TransactionQueries } from '../app/transactions-query';
 import type { CreateTransfer } from '../app/transfers';
-import { toQuoteView, toTransactionView } from '../domain/payment-views';
+import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import { callerOf, present } from './payment-caller';
 
 export function bindQuoteService(useCases: {
@@ -13,11 +13,12 @@ export function bindQuoteService(useCases: {
 }) {
   return bindService(QuoteServiceService, {
     async createQuote(request, ctx) {
-      const p = await useCases.createQuote({ caller: callerOf(ctx), body: request.body, idempotencyKey: present(request.idempotencyKey) });
-      return { quote: toQuoteView(p) };
+      const { idempotencyKey, ...body } = request;
+      const p = await useCases.createQuote({ caller: callerOf(ctx), body, idempotencyKey: present(idempotencyKey) });
+      return { quote: toQuoteRecord(p) };
     },
     async getQuote(request, ctx) {
-      return { quote: toQuoteView(await useCases.queries.getQuote(callerOf(ctx), request.quoteId)) };
+      return { quote: toQuoteRecord(await useCases.queries.getQuote(callerOf(ctx), request.quoteId)) };
     },
     async listQuotes(request, ctx) {
       const page = await useCases.queries.listQuotes({
@@ -27,22 +28,24 @@ export function bindQuoteService(useCases: {
         status: present(request.status), createdAfter: present(request.createdAfter), createdBefore: present(request.createdBefore),
         limit: request.limit, cursor: present(request.cursor),
       });
-      return { quotes: page.payments.map(toQuoteView), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+      return { quotes: page.payments.map(toQuoteRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async executeQuote(request, ctx) {
       const p = await useCases.executeQuote({
         caller: callerOf(ctx), quoteId: request.quoteId, idempotencyKey: present(request.idempotencyKey),
         walletSignature: present(request.walletSignature), requestId: present(request.requestId),
       });
-      return { quote: toQuoteView(p) };
+      return { quote: toQuoteRecord(p) };
     },
     async createTransferIn(request, ctx) {
-      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'IN', body: request.body, idempotencyKey: present(request.idempotencyKey) });
-      return { transaction: toTransactionView(p) };
+      const { idempotencyKey, ...body } = request;
+      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'IN', body, idempotencyKey: present(idempotencyKey) });
+      return { transaction: toTransactionRecord(p) };
     },
     async createTransferOut(request, ctx) {
-      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'OUT', body: request.body, idempotencyKey: present(request.idempotencyKey) });
-      return { transaction: toTransactionView(p) };
+      const { idempotencyKey, ...body } = request;
+      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'OUT', body, idempotencyKey: present(idempotencyKey) });
+      return { transaction: toTransactionRecord(p) };
     },
     async listExchangeRates(request, ctx) {
       const rates = await useCases.listExchangeRates({

@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { isId } from '../../../lib/ids';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, type PaymentsHarness } from '../test-fixtures/payments-harness';
@@ -20,7 +21,7 @@ const quoteBody = (amount: number, extra: Record<string, unknown> = {}) => ({
 
 test('lookup → quote → execute → the transaction settles asynchronously, and the ledger balances', async () => {
   const { lookupId } = await h.lookup.lookupExternalAccount({ accountId: mxnAccount, customerId: customer, senderUmaAddress: '' }, asPlatform);
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(10_000, { lookupId }) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(10_000, { lookupId })) }, asPlatform);
   expect(quote).toMatchObject({
     status: 'PENDING', totalSendingAmount: 10_000, totalReceivingAmount: 172_327, exchangeRate: 17.25, feesIncluded: 10, platformFeesIncluded: 0,
     sendingCurrency: { code: 'USD', decimals: 2 }, receivingCurrency: { code: 'MXN', decimals: 2 },
@@ -58,7 +59,7 @@ test('a lookup and a quote read the accounts service once each, the execution on
   const { lookupId } = await h.lookup.lookupExternalAccount({ accountId: mxnAccount, customerId: customer, senderUmaAddress: '' }, asPlatform);
   expect(h.accounts.calls).toEqual(['getPaymentParties']);
   h.accounts.calls.length = 0;
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(10_000, { lookupId }) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(10_000, { lookupId })) }, asPlatform);
   expect(h.accounts.calls).toEqual(['getPaymentParties']);
   h.accounts.calls.length = 0;
   await h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform);
@@ -66,7 +67,7 @@ test('a lookup and a quote read the accounts service once each, the execution on
 });
 
 test('many concurrent executions of one quote give one transaction and one debit', async () => {
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(2_500) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(2_500)) }, asPlatform);
   const before = (await h.ledger.getBalances({ accountIds: [usd] }, asPlatform)).balances[0].available;
   const results = await Promise.allSettled(Array.from({ length: 20 }, () => h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform)));
   const ok = results.filter((r) => r.status === 'fulfilled');
@@ -78,7 +79,7 @@ test('many concurrent executions of one quote give one transaction and one debit
 });
 
 test('a repeat with the winning Idempotency-Key answers the quote; without it, QUOTE_ALREADY_EXECUTED (409)', async () => {
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(1_000) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(1_000)) }, asPlatform);
   await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
   const again = await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
   expect(again.quote!.transactionId).toBe(quote!.transactionId);
@@ -87,31 +88,31 @@ test('a repeat with the winning Idempotency-Key answers the quote; without it, Q
 });
 
 test('creating a quote with the same Idempotency-Key and body answers the first quote', async () => {
-  const first = await h.quotes.createQuote({ body: quoteBody(1_200), idempotencyKey: 'q-1' }, asPlatform);
-  const second = await h.quotes.createQuote({ body: quoteBody(1_200), idempotencyKey: 'q-1' }, asPlatform);
+  const first = await h.quotes.createQuote({ ...wire(quoteBody(1_200)), idempotencyKey: 'q-1' }, asPlatform);
+  const second = await h.quotes.createQuote({ ...wire(quoteBody(1_200)), idempotencyKey: 'q-1' }, asPlatform);
   expect(second.quote!.id).toBe(first.quote!.id);
-  const err = await failure(h.quotes.createQuote({ body: quoteBody(1_300), idempotencyKey: 'q-1' }, asPlatform));
+  const err = await failure(h.quotes.createQuote({ ...wire(quoteBody(1_300)), idempotencyKey: 'q-1' }, asPlatform));
   expect(err.code).toBe('INVALID_INPUT');
 });
 
 test('immediatelyExecute creates and executes in one call', async () => {
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(1_500, { immediatelyExecute: true }) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(1_500, { immediatelyExecute: true })) }, asPlatform);
   expect(quote!.status).toBe('PROCESSING');
 });
 
 test('a RECEIVING lock delivers exactly the locked amount', async () => {
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(172_500, { lockedCurrencySide: 'RECEIVING' }) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(172_500, { lockedCurrencySide: 'RECEIVING' })) }, asPlatform);
   expect([quote!.totalReceivingAmount, quote!.totalSendingAmount, quote!.feesIncluded]).toEqual([172_500, 10_010, 10]);
 });
 
 test('a platform fee override (USD source) is included in the fees', async () => {
   const body = quoteBody(10_000, { platformFeeOverride: { platformFixedFee: { amount: 50, currency: 'USD' }, platformVariableFeeBps: 30 } });
-  const { quote } = await h.quotes.createQuote({ body }, asPlatform);
+  const { quote } = await h.quotes.createQuote(wire(body), asPlatform);
   expect([quote!.feesIncluded, quote!.platformFeesIncluded, quote!.totalReceivingAmount]).toEqual([90, 80, 170_947]);
 });
 
 test("another platform's quote is QUOTE_NOT_FOUND", async () => {
-  const { quote } = await h.quotes.createQuote({ body: quoteBody(1_000) }, asPlatform);
+  const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(1_000)) }, asPlatform);
   const err = await failure(h.quotes.getQuote({ quoteId: quote!.id }, { platformId: 'Platform:22222222-2222-4222-8222-222222222222' }));
   expect(err.code).toBe('QUOTE_NOT_FOUND');
 });
@@ -123,9 +124,9 @@ test('configured platform fees (PATCH /config) are charged on USD cross-currency
   const platformUsd = h.accounts.addInternalAccount(platform, { currency: 'USD' });
   const payer = h.accounts.addInternalAccount(platform, { currency: 'USD' });
   const payee = h.accounts.addExternalAccount(platform, { currency: 'MXN', accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: payer, body: { amount: 10_000 } }, as);
+  await h.sandbox.fundInternalAccount({ accountId: payer, ...wire({ amount: 10_000 }) }, as);
 
-  const { quote } = await h.quotes.createQuote({ body: { source: { sourceType: 'ACCOUNT', accountId: payer }, destination: { destinationType: 'ACCOUNT', accountId: payee }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, immediatelyExecute: true } }, as);
+  const { quote } = await h.quotes.createQuote({ ...wire({ source: { sourceType: 'ACCOUNT', accountId: payer }, destination: { destinationType: 'ACCOUNT', accountId: payee }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, immediatelyExecute: true }) }, as);
   expect([quote!.feesIncluded, quote!.platformFeesIncluded]).toEqual([65, 55]);
   await eventually(async () => ((await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as)).transaction!.status === 'COMPLETED' ? true : undefined));
   const { transaction } = await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as);

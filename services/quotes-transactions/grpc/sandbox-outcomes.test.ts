@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { systemAccount } from '../domain/ledger-postings';
 import { asPlatform, eventually, PLATFORM, solanaWalletInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';
@@ -20,10 +21,10 @@ const inTransit = async (currency: string) => (await h.store.collection('ledger_
 const kindsOf = async (id: string) => { await h.flushEvents(); return h.events.filter((e) => e.aggregateId === id).map((e) => e.type); };
 
 async function pay(amount: number, destination = mxnAccount) {
-  const { quote } = await h.quotes.createQuote({ body: {
+  const { quote } = await h.quotes.createQuote({ ...wire({
     source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: destination },
     lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-  } }, asPlatform);
+  }) }, asPlatform);
   await h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform);
   return quote!.transactionId as string;
 }
@@ -64,7 +65,7 @@ test('an amount ending in 907 is rejected by compliance and refunded', async () 
 test('a crypto payout carries onChainTransaction on its destination once settled', async () => {
   const wallet = h.accounts.addExternalAccount(PLATFORM, { currency: 'USDC', customerId: customer, accountInfo: solanaWalletInfo() });
   const id = await pay(20_000, wallet);
-  expect((await transaction(id)).destination.onChainTransaction).toBeUndefined();
+  expect((await transaction(id)).destination!.onChainTransaction).toBeUndefined();
   const t = await settled(id, (x) => x.status === 'COMPLETED');
   expect(t.destination).toMatchObject({ accountId: wallet, onChainTransaction: { network: 'SOLANA', transactionHash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
   expect(t.receivedAmount).toEqual({ amount: 199_800_000, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } });
@@ -72,10 +73,10 @@ test('a crypto payout carries onChainTransaction on its destination once settled
 
 describe('realtime funding and /sandbox/send', () => {
   async function fundedQuote(amount = 10_000, extra: Record<string, unknown> = {}) {
-    const { quote } = await h.quotes.createQuote({ body: {
+    const { quote } = await h.quotes.createQuote({ ...wire({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer, ...extra },
       destination: { destinationType: 'ACCOUNT', accountId: mxnAccount }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-    } }, asPlatform);
+    }) }, asPlatform);
     return quote!;
   }
 
@@ -84,10 +85,10 @@ describe('realtime funding and /sandbox/send', () => {
     expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', reference: expect.stringMatching(/^PAY-[0-9A-F]{12}$/) });
     const executing = await h.quotes.executeQuote({ quoteId: quote.id }, asPlatform).catch((e) => e);
     expect(executing.code).toBe('INVALID_INPUT');
-    const { transaction: sent } = await h.sandbox.simulateSend({ body: { quoteId: quote.id, currencyCode: 'USD', currencyAmount: 10_000 } }, asPlatform);
+    const { transaction: sent } = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, currencyCode: 'USD', currencyAmount: 10_000 }) }, asPlatform);
     expect(sent).toMatchObject({ status: 'PROCESSING', source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } });
     await settled(quote.transactionId, (x) => x.status === 'COMPLETED');
-    const again = await h.sandbox.simulateSend({ body: { quoteId: quote.id, currencyCode: 'USD' } }, asPlatform).catch((e) => e);
+    const again = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, currencyCode: 'USD' }) }, asPlatform).catch((e) => e);
     expect(again.code).toBe('QUOTE_ALREADY_EXECUTED');
   });
 
@@ -97,7 +98,7 @@ describe('realtime funding and /sandbox/send', () => {
     [{ currencyCode: 'USD', quoteId: 'Quote:99999999-9999-4999-8999-999999999999' }, 'QUOTE_NOT_FOUND'],
   ])('sending %o is %s', async (extra, code) => {
     const quote = await fundedQuote();
-    const err = await h.sandbox.simulateSend({ body: { quoteId: quote.id, ...extra } }, asPlatform).catch((e) => e);
+    const err = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, ...extra }) }, asPlatform).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe(code);
   });
@@ -105,14 +106,14 @@ describe('realtime funding and /sandbox/send', () => {
   test('a stablecoin funding leg carries onChainTransaction on its source', async () => {
     const quote = await fundedQuote(10_000_000, { currency: 'USDC', cryptoNetwork: 'BASE' });
     expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'BASE_WALLET', assetType: 'USDC' });
-    const { transaction: t } = await h.sandbox.simulateSend({ body: { quoteId: quote.id, currencyCode: 'USDC' } }, asPlatform);
-    expect(t!.source.onChainTransaction).toEqual({ network: 'BASE', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const { transaction: t } = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, currencyCode: 'USDC' }) }, asPlatform);
+    expect(t!.source!.onChainTransaction).toEqual({ network: 'BASE', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
   });
 });
 
 describe('/sandbox/uma/receive', () => {
   const receive = async (sender: string, amount = 5_000) =>
-    (await h.sandbox.simulateUmaReceive({ body: { senderUmaAddress: sender, customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount } }, asPlatform)).transaction!;
+    (await h.sandbox.simulateUmaReceive({ ...wire({ senderUmaAddress: sender, customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: amount }) }, asPlatform)).transaction!;
 
   test('a payment from $success… is credited to the customer', async () => {
     const before = await balance(usd);
@@ -151,16 +152,16 @@ describe('/sandbox/uma/receive', () => {
   });
 
   test('an unknown receiver is USER_NOT_FOUND; a currency the customer does not hold is INVALID_CURRENCY', async () => {
-    const byUma = await h.sandbox.simulateUmaReceive({ body: { senderUmaAddress: '$a@b.com', receiverUmaAddress: '$nobody@sandbox.example.com', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1 } }, asPlatform).catch((e) => e);
+    const byUma = await h.sandbox.simulateUmaReceive({ ...wire({ senderUmaAddress: '$a@b.com', receiverUmaAddress: '$nobody@sandbox.example.com', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1 }) }, asPlatform).catch((e) => e);
     expect(byUma.code).toBe('USER_NOT_FOUND');
-    const eur = await h.sandbox.simulateUmaReceive({ body: { senderUmaAddress: '$a@b.com', receiverUmaAddress: '$ana@sandbox.example.com', receivingCurrencyCode: 'EUR', receivingCurrencyAmount: 1 } }, asPlatform).catch((e) => e);
+    const eur = await h.sandbox.simulateUmaReceive({ ...wire({ senderUmaAddress: '$a@b.com', receiverUmaAddress: '$ana@sandbox.example.com', receivingCurrencyCode: 'EUR', receivingCurrencyAmount: 1 }) }, asPlatform).catch((e) => e);
     expect(eur.code).toBe('INVALID_CURRENCY');
   });
 });
 
 test('funding: INVALID_AMOUNT beyond the sandbox maximum, NOT_FOUND for an unknown account', async () => {
-  const big = await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 100_000_000_001 } }, asPlatform).catch((e) => e);
+  const big = await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 100_000_000_001 }) }, asPlatform).catch((e) => e);
   expect(big.code).toBe('INVALID_AMOUNT');
-  const missing = await h.sandbox.fundInternalAccount({ accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999', body: { amount: 1 } }, asPlatform).catch((e) => e);
+  const missing = await h.sandbox.fundInternalAccount({ accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999', ...wire({ amount: 1 }) }, asPlatform).catch((e) => e);
   expect(missing.code).toBe('NOT_FOUND');
 });

@@ -2,11 +2,11 @@ import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/t
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { TransactionActions } from '../app/transaction-actions';
 import type { TransactionQueries } from '../app/transactions-query';
-import { toTransactionView } from '../domain/payment-views';
+import { toTransactionRecord } from '../domain/payment-records';
 import { callerOf, present } from './payment-caller';
 
 export function bindTransactionService(useCases: { queries: TransactionQueries; actions: TransactionActions }) {
-  const view = async (p: Promise<Parameters<typeof toTransactionView>[0]>) => ({ transaction: toTransactionView(await p) });
+  const view = async (p: Promise<Parameters<typeof toTransactionRecord>[0]>) => ({ transaction: toTransactionRecord(await p) });
   return bindService(TransactionServiceService, {
     getTransaction: (request, ctx) => view(useCases.queries.getTransaction(callerOf(ctx), request.transactionId)),
     async listTransactions(request, ctx) {
@@ -18,7 +18,7 @@ export function bindTransactionService(useCases: { queries: TransactionQueries; 
         reference: present(request.reference), startDate: present(request.startDate), endDate: present(request.endDate),
         limit: request.limit, cursor: present(request.cursor), sortOrder: present(request.sortOrder),
       });
-      return { transactions: page.payments.map(toTransactionView), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+      return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     approveTransaction: (request, ctx) => view(useCases.actions.approve(callerOf(ctx), request.transactionId)),
     rejectTransaction: (request, ctx) => view(useCases.actions.reject(callerOf(ctx), request.transactionId)),

@@ -1,3 +1,4 @@
+import { wire } from '../test-fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, startPaymentsHarness, usdAccountInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
   usdBank = h.accounts.addExternalAccount(PLATFORM, { currency: 'USD', customerId: customer, accountInfo: usdAccountInfo() });
   mxnAccount = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount: 1_000_000 } }, asPlatform);
+  await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 1_000_000 }) }, asPlatform);
 });
 afterAll(async () => { await h.stop(); });
 
@@ -22,7 +23,7 @@ const get = async (id: string) => (await h.transactions.getTransaction({ transac
 const until = (id: string, done: (t: Record<string, any>) => boolean) => eventually(async () => { const t = await get(id); return done(t) ? t : undefined; });
 const failure = async (call: Promise<unknown>) => (await call.then(() => undefined, (e: unknown) => e)) as AppError;
 const transferOut = async (amount: number, key?: string) =>
-  (await h.quotes.createTransferOut({ body: { source: { accountId: usd }, destination: { accountId: usdBank, paymentRail: 'ACH' }, amount, remittanceInformation: 'rent' }, idempotencyKey: key }, asPlatform)).transaction!;
+  (await h.quotes.createTransferOut({ ...wire({ source: { accountId: usd }, destination: { accountId: usdBank, paymentRail: 'ACH' }, amount, remittanceInformation: 'rent' }), idempotencyKey: key }, asPlatform)).transaction!;
 
 test('transfer-out debits at once (PROCESSING) and pays out asynchronously; the same Idempotency-Key answers it again', async () => {
   const before = await balance(usd);
@@ -36,7 +37,7 @@ test('transfer-out debits at once (PROCESSING) and pays out asynchronously; the 
 
 test('transfer-in credits the internal account when it settles', async () => {
   const before = await balance(usd);
-  const { transaction: t } = await h.quotes.createTransferIn({ body: { source: { accountId: usdBank }, destination: { accountId: usd }, amount: 7_000 } }, asPlatform);
+  const { transaction: t } = await h.quotes.createTransferIn({ ...wire({ source: { accountId: usdBank }, destination: { accountId: usd }, amount: 7_000 }) }, asPlatform);
   expect(t).toMatchObject({ type: 'INCOMING', direction: 'CREDIT', status: 'PENDING' });
   expect(await balance(usd)).toBe(before);
   await until(t!.id, (x) => x.status === 'COMPLETED');
@@ -44,12 +45,12 @@ test('transfer-in credits the internal account when it settles', async () => {
 });
 
 test('transfers are same-currency: INVALID_CURRENCY otherwise; INSUFFICIENT_BALANCE beyond the balance', async () => {
-  const cross = await failure(h.quotes.createTransferOut({ body: { source: { accountId: usd }, destination: { accountId: mxnAccount }, amount: 100 } }, asPlatform));
+  const cross = await failure(h.quotes.createTransferOut({ ...wire({ source: { accountId: usd }, destination: { accountId: mxnAccount }, amount: 100 }) }, asPlatform));
   expect(cross.code).toBe('INVALID_CURRENCY');
-  const tooMuch = await failure(h.quotes.createTransferOut({ body: { source: { accountId: usd }, destination: { accountId: usdBank }, amount: 900_000_000 } }, asPlatform));
+  const tooMuch = await failure(h.quotes.createTransferOut({ ...wire({ source: { accountId: usd }, destination: { accountId: usdBank }, amount: 900_000_000 }) }, asPlatform));
   expect(tooMuch.code).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
   const poor = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
-  const insufficient = await failure(h.quotes.createTransferOut({ body: { source: { accountId: poor }, destination: { accountId: usdBank }, amount: 100 } }, asPlatform));
+  const insufficient = await failure(h.quotes.createTransferOut({ ...wire({ source: { accountId: poor }, destination: { accountId: usdBank }, amount: 100 }) }, asPlatform));
   expect(insufficient.code).toBe('INSUFFICIENT_BALANCE');
 });
 
@@ -68,7 +69,7 @@ test('a bank transfer is cancellable until sent: FAILED with a USER_CANCELLATION
 });
 
 describe('incoming payments awaiting the platform ($approval… senders)', () => {
-  const receive = async () => (await h.sandbox.simulateUmaReceive({ body: { senderUmaAddress: '$approval.usd@sandbox.grid.uma.money', customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 3_000 } }, asPlatform)).transaction!;
+  const receive = async () => (await h.sandbox.simulateUmaReceive({ ...wire({ senderUmaAddress: '$approval.usd@sandbox.grid.uma.money', customerId: customer, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 3_000 }) }, asPlatform)).transaction!;
 
   test('approve lets it settle; approving again is 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', async () => {
     const before = await balance(usd);
@@ -118,10 +119,10 @@ describe('listing', () => {
     pager = h.accounts.addCustomer(PLATFORM, { platformCustomerId: 'pager-1' });
     const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: pager });
     const bank = h.accounts.addExternalAccount(PLATFORM, { currency: 'USD', customerId: pager, accountInfo: usdAccountInfo() });
-    await h.sandbox.fundInternalAccount({ accountId: account, body: { amount: 100_000 } }, asPlatform);
+    await h.sandbox.fundInternalAccount({ accountId: account, ...wire({ amount: 100_000 }) }, asPlatform);
     ids = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await h.quotes.createTransferOut({ body: { source: { accountId: account }, destination: { accountId: bank }, amount: 100 + i } }, asPlatform)).transaction!.id);
+      ids.push((await h.quotes.createTransferOut({ ...wire({ source: { accountId: account }, destination: { accountId: bank }, amount: 100 + i }) }, asPlatform)).transaction!.id);
       await new Promise((r) => setTimeout(r, 2));
     }
   });
@@ -144,10 +145,10 @@ describe('listing', () => {
     expect(await list({ platformCustomerId: 'pager-1', type: 'INCOMING' })).toEqual([]);
     expect((await list({ platformCustomerId: 'pager-1', status: 'PROCESSING' })).length + (await list({ platformCustomerId: 'pager-1', status: 'COMPLETED' })).length).toBe(5);
     const first = await get(ids[0]);
-    expect(await list({ receiverAccountIdentifier: first.destination.accountId, customerId: pager })).toHaveLength(5);
-    expect(await list({ accountIdentifier: first.source.accountId, senderAccountIdentifier: first.source.accountId })).toHaveLength(5);
+    expect(await list({ receiverAccountIdentifier: first.destination!.accountId, customerId: pager })).toHaveLength(5);
+    expect(await list({ accountIdentifier: first.source!.accountId, senderAccountIdentifier: first.source!.accountId })).toHaveLength(5);
     expect(await list({ customerId: pager, startDate: '2000-01-01T00:00:00Z', endDate: '2000-12-31T00:00:00Z' })).toEqual([]);
-    expect(await list({ reference: first.reconciliationInstructions.reference })).toEqual([ids[0]]);
+    expect(await list({ reference: first.reconciliationInstructions!.reference })).toEqual([ids[0]]);
   });
 
   test('bad filters are INVALID_INPUT naming each', async () => {

@@ -1,3 +1,4 @@
+import { wire } from './wire';
 import { asPlatform, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from './payments-harness';
 
 export interface FundedPayer {
@@ -15,6 +16,6 @@ export async function startFundedPayer(amount: number): Promise<FundedPayer> {
   const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana@sandbox.example.com' });
   const usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
   const mxnAccount = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
-  await h.sandbox.fundInternalAccount({ accountId: usd, body: { amount } }, asPlatform);
+  await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount }) }, asPlatform);
   return { h, customer, usd, mxnAccount };
 }

@@ -1,0 +1,26 @@
+import type { PaymentInstruction, Quote, Transaction } from '../../gen/quotes_transactions/v1/payment_records';
+
+/**
+ * The REST JSON of the typed payment records. The messages are named member for member as the
+ * REST records, so the JSON is the decoded message minus what proto3 cannot say: an empty list
+ * that REST omits, and the members REST sends as an explicit null.
+ */
+function instructionJson(i: PaymentInstruction) {
+  const info = i.accountOrWalletInfo!;
+  return { ...i, accountOrWalletInfo: { ...info, paymentRails: info.paymentRails.length ? info.paymentRails : undefined } };
+}
+
+export function transactionJson(t: Transaction) {
+  const outgoing = t.type === 'OUTGOING';
+  return {
+    ...t,
+    paymentInstructions: outgoing ? t.paymentInstructions.map(instructionJson) : undefined,
+    // The reference sends both as null while the service chooses the rail.
+    paymentRail: outgoing ? t.paymentRail ?? null : undefined,
+    railSelectionMode: outgoing ? t.railSelectionMode ?? null : undefined,
+  };
+}
+
+export function quoteJson(q: Quote) {
+  return { ...q, paymentInstructions: q.paymentInstructions.length ? q.paymentInstructions.map(instructionJson) : undefined };
+}
