@@ -80,4 +80,12 @@ describe('error envelope', () => {
     const echoed = await sys.api('/no-such-thing', { headers: { 'x-correlation-id': 'abc-123' } });
     expect(echoed.headers.get('x-correlation-id')).toBe('abc-123');
   });
+  test('the same id as request-id, the header Grid\'s SDK reports as err.requestID: on errors and successes', async () => {
+    const failed = await sys.api('/customers/Customer:00000000-0000-4000-8000-000000000000');
+    expect(failed.status).toBe(404);
+    expect(failed.headers.get('request-id')).toBe(failed.headers.get('x-correlation-id'));
+    const ok = await sys.api('/customers', { headers: { 'x-correlation-id': 'ticket-42' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('request-id')).toBe('ticket-42');
+  });
 });
