@@ -1,5 +1,5 @@
 import { BUSINESS_CREATE_CASES, INDIVIDUAL_CREATE_CASES, SUPPORTED } from '../../services/accounts/test-fixtures/customer-create-cases';
-import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
+import { BUSINESS_CUSTOMER, externalAccountBody, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
 import { startTestSystem, type TestSystem } from '../system-harness';
 
 let sys: TestSystem;
@@ -90,5 +90,28 @@ describe('customers lifecycle', () => {
       expect(account.id).toMatch(/^InternalAccount:/);
       expect(Number.isInteger(account.balance.amount)).toBe(true);
     }
+  });
+});
+
+describe('external accounts carry paymentRails (the reference requires them on bank accounts)', () => {
+  test('create with paymentRails answers them; create, get and list all show them', async () => {
+    const customer = (await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) })).body.id;
+    const body = externalAccountBody('MXN_ACCOUNT', { customerId: customer });
+    const created = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...body, accountInfo: { ...body.accountInfo, paymentRails: ['SPEI'] } } });
+    expect(created.status).toBe(201);
+    expect(created.body.accountInfo.paymentRails).toEqual(['SPEI']);
+    expect((await sys.api(`/customers/external-accounts/${created.body.id}`)).body.accountInfo.paymentRails).toEqual(['SPEI']);
+    const listed = (await sys.api(`/customers/external-accounts?customerId=${customer}`)).body.data;
+    expect(listed.map((a: { accountInfo: { paymentRails: string[] } }) => a.accountInfo.paymentRails)).toEqual([['SPEI']]);
+  });
+
+  test('without paymentRails a bank account reaches every rail of its kind; a rail of another kind is refused', async () => {
+    const customer = (await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) })).body.id;
+    const usd = await sys.api('/customers/external-accounts', { method: 'POST', json: externalAccountBody('USD_ACCOUNT', { customerId: customer }) });
+    expect(usd.body.accountInfo.paymentRails).toEqual(['ACH', 'WIRE', 'RTP', 'FEDNOW']);
+    const body = externalAccountBody('EUR_ACCOUNT', { customerId: customer });
+    const wrong = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...body, accountInfo: { ...body.accountInfo, paymentRails: ['SPEI'] } } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails[0]', constraint: { enum: ['SEPA', 'SEPA_INSTANT'] } })]);
   });
 });

@@ -65,10 +65,37 @@ const readInr: AccountInfoReader = (r, info) => {
 };
 
 /** Bank account variants by `accountType`, with the currency each holds. */
-export const BANK_ACCOUNT_TYPES: Record<string, { currency: string; read: AccountInfoReader }> = {
-  USD_ACCOUNT: { currency: 'USD', read: readUsd },
-  MXN_ACCOUNT: { currency: 'MXN', read: readMxn },
-  EUR_ACCOUNT: { currency: 'EUR', read: readEur },
-  BRL_ACCOUNT: { currency: 'BRL', read: readBrl },
-  INR_ACCOUNT: { currency: 'INR', read: readInr },
+/** Each bank variant with its currency and the payment rails the reference lists for it. */
+export const BANK_ACCOUNT_TYPES: Record<string, { currency: string; read: AccountInfoReader; paymentRails: readonly string[] }> = {
+  USD_ACCOUNT: { currency: 'USD', read: readUsd, paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'] },
+  MXN_ACCOUNT: { currency: 'MXN', read: readMxn, paymentRails: ['SPEI'] },
+  EUR_ACCOUNT: { currency: 'EUR', read: readEur, paymentRails: ['SEPA', 'SEPA_INSTANT'] },
+  BRL_ACCOUNT: { currency: 'BRL', read: readBrl, paymentRails: ['PIX'] },
+  INR_ACCOUNT: { currency: 'INR', read: readInr, paymentRails: ['UPI', 'NEFT', 'RTGS'] },
 };
+
+/** The rails an account reaches by default: every rail of its variant (INR: UPI by `vpa`, else NEFT and RTGS). */
+export function defaultPaymentRails(accountInfo: JsonObject): string[] | undefined {
+  const variant = BANK_ACCOUNT_TYPES[String(accountInfo.accountType)];
+  if (!variant) return undefined;
+  if (accountInfo.accountType === 'INR_ACCOUNT') return accountInfo.vpa !== undefined ? ['UPI'] : ['NEFT', 'RTGS'];
+  return [...variant.paymentRails];
+}
+
+/**
+ * `accountInfo.paymentRails` of a bank account: the rails asked for (distinct, at least one, each
+ * one of its variant's), or the defaults. Accounts stored before rails existed read with the defaults.
+ */
+export function readPaymentRails(r: FieldReader, info: JsonObject, accountType: string): string[] | undefined {
+  const variant = BANK_ACCOUNT_TYPES[accountType];
+  if (!variant) return undefined;
+  const asked = r.enumArray(info, 'paymentRails', 'accountInfo.paymentRails', variant.paymentRails);
+  if (asked?.length === 0) r.fail('accountInfo.paymentRails', 'must list at least one payment rail');
+  return asked?.length ? [...new Set(asked)] : defaultPaymentRails(info);
+}
+
+export function withPaymentRails(accountInfo: JsonObject): JsonObject {
+  if (accountInfo.paymentRails !== undefined) return accountInfo;
+  const rails = defaultPaymentRails(accountInfo);
+  return rails ? { ...accountInfo, paymentRails: rails } : accountInfo;
+}

@@ -12,7 +12,31 @@ const errorsFor = (variant: Variant, info: Record<string, unknown>, extra: Recor
 
 test.each(Object.keys(ACCOUNT_INFO) as Variant[])('a valid %s is accepted as given', (variant) => {
   const body = externalAccountBody(variant);
-  expect(validateExternalAccountCreate(body, 'PLATFORM')).toEqual({ currency: body.currency, defaultUmaDepositAccount: false, accountInfo: body.accountInfo });
+  // Bank accounts gain their default rails; wallets have none.
+  const accountInfo = variant.endsWith('_ACCOUNT') ? { ...body.accountInfo, paymentRails: expect.any(Array) } : body.accountInfo;
+  expect(validateExternalAccountCreate(body, 'PLATFORM')).toEqual({ currency: body.currency, defaultUmaDepositAccount: false, accountInfo });
+});
+
+test.each<[string, Variant, string[]]>([
+  ['USD: ACH, WIRE, RTP, FEDNOW', 'USD_ACCOUNT', ['ACH', 'WIRE', 'RTP', 'FEDNOW']],
+  ['MXN: SPEI', 'MXN_ACCOUNT', ['SPEI']],
+  ['EUR: SEPA, SEPA_INSTANT', 'EUR_ACCOUNT', ['SEPA', 'SEPA_INSTANT']],
+  ['BRL: PIX', 'BRL_ACCOUNT', ['PIX']],
+  ['INR by account number: NEFT, RTGS', 'INR_ACCOUNT', ['NEFT', 'RTGS']],
+])('paymentRails default to every rail of the variant (%s)', (_name, variant, rails) => {
+  expect(validateExternalAccountCreate(externalAccountBody(variant), 'PLATFORM').accountInfo.paymentRails).toEqual(rails);
+});
+
+test('paymentRails given are kept (distinct); a rail of another variant, or none, is refused', () => {
+  const body = externalAccountBody('USD_ACCOUNT');
+  const asked = (paymentRails: unknown) => ({ ...body, accountInfo: { ...body.accountInfo, paymentRails } });
+  expect(validateExternalAccountCreate(asked(['RTP', 'RTP', 'ACH']), 'PLATFORM').accountInfo.paymentRails).toEqual(['RTP', 'ACH']);
+  expect(() => validateExternalAccountCreate(asked(['SPEI']), 'PLATFORM')).toThrow(expect.objectContaining({
+    code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'accountInfo.paymentRails[0]', constraint: { enum: ['ACH', 'WIRE', 'RTP', 'FEDNOW'] } })] },
+  }));
+  expect(() => validateExternalAccountCreate(asked([]), 'PLATFORM')).toThrow(expect.objectContaining({
+    details: { errors: [{ field: 'accountInfo.paymentRails', message: 'must list at least one payment rail' }] },
+  }));
 });
 
 describe.each<[string, Variant, Record<string, unknown>, FieldError]>([
@@ -58,7 +82,7 @@ describe.each<[string, Variant, Record<string, unknown>, FieldError]>([
 test('INR by UPI id alone is accepted', () => {
   const body = externalAccountBody('INR_ACCOUNT');
   body.accountInfo = { accountType: 'INR_ACCOUNT', vpa: 'ana@okicici', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ana' } };
-  expect(validateExternalAccountCreate(body, 'CUSTOMER').accountInfo).toEqual(body.accountInfo);
+  expect(validateExternalAccountCreate(body, 'CUSTOMER').accountInfo).toEqual({ ...body.accountInfo, paymentRails: ['UPI'] });
 });
 
 test.each<[string, Record<string, unknown>, FieldError]>([

@@ -1,6 +1,6 @@
 import { AppError } from '../../../lib/errors';
 import { idPattern } from '../../../lib/ids';
-import { BANK_ACCOUNT_TYPES, type AccountInfoReader } from './bank-account-info';
+import { BANK_ACCOUNT_TYPES, readPaymentRails, type AccountInfoReader } from './bank-account-info';
 import { CURRENCY_CODES } from './currencies';
 import { defined } from './customer-fields';
 import { OWNERSHIP_TYPES, type ExternalAccountDraft } from './external-account';
@@ -38,7 +38,9 @@ export function validateExternalAccountCreate(body: unknown, owner: ExternalAcco
   const info = r.object(body, 'accountInfo', 'accountInfo', true);
   const accountType = info ? r.enumValue(info, 'accountType', 'accountInfo.accountType', SUPPORTED_ACCOUNT_TYPES, true) : undefined;
   const variant = accountType ? VARIANTS[accountType] : undefined;
-  const accountInfo = info && variant ? variant.read(r, info) : undefined;
+  const read = info && variant ? variant.read(r, info) : undefined;
+  const paymentRails = info && accountType ? readPaymentRails(r, info, accountType) : undefined;
+  const accountInfo = read && paymentRails ? { ...read, paymentRails } : read;
   const currency = r.enumValue(body, 'currency', 'currency', variant?.currencies ?? CURRENCY_CODES, true);
 
   r.throwIfInvalid('Invalid external account');
