@@ -9,17 +9,21 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Requests whose body is not JSON, with their Content-Type: left unread for the route to accept or refuse. */
+const otherBodies = new WeakMap<Request, string>();
+
 /**
- * JSON bodies only: a body of another type is refused before parsing, and a parsed body nested
- * deeper than MAX_JSON_DEPTH is refused before any route sees it. Bodies may be sent compressed
- * (Content-Encoding gzip, deflate or br).
+ * Parses JSON bodies (a parsed body nested deeper than MAX_JSON_DEPTH is refused before any route
+ * sees it; bodies may be sent compressed with gzip, deflate or br). A body of another type is left
+ * unread: each route decides what it accepts, so a route that does not exist still answers 404.
  */
 export function jsonBody() {
   const parse = express.json({ limit: MAX_BODY, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (!req.is('application/json') && !req.is('application/*+json')) {
-      return next(AppError.invalidInput(`Content-Type must be application/json, got "${req.headers['content-type'] ?? 'none'}"`));
+      otherBodies.set(req, req.headers['content-type'] ?? 'none');
+      return next();
     }
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
@@ -27,6 +31,13 @@ export function jsonBody() {
       next();
     });
   };
+}
+
+/** The JSON body of a route that takes JSON (undefined when none was sent); another content type is refused. */
+export function jsonBodyOf(req: Request): unknown {
+  const type = otherBodies.get(req);
+  if (type !== undefined) throw AppError.invalidInput(`Content-Type must be application/json, got "${type}"`);
+  return req.body;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
@@ -43,7 +44,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
   const router = Router();
 
   router.post('/quotes', async (req, res) => {
-    const { quote } = await peers.quotes.createQuote(createQuoteRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    const { quote } = await peers.quotes.createQuote(createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(quoteJson(quote!));
   });
 
@@ -75,12 +76,12 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
   });
 
   router.post('/transfer-in', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferIn(createTransferRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    const { transaction } = await peers.quotes.createTransferIn(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(transactionJson(transaction!));
   });
 
   router.post('/transfer-out', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferOut(createTransferRequest(req.body, header(req, 'Idempotency-Key')), callContext(res));
+    const { transaction } = await peers.quotes.createTransferOut(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(transactionJson(transaction!));
   });
 

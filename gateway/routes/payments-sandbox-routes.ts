@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { internalAccountJson } from './account-json';
 import { transactionJson } from '../../lib/contract/payment-record-json';
 import { fundInternalAccountRequest, simulateSendRequest, simulateUmaReceiveRequest } from './payment-requests';
@@ -15,7 +16,7 @@ export function paymentsSandboxRoutes(peers: PeerClients): Router {
     const accountId = q.pathId('accountId', 'InternalAccount');
     q.done();
     const ctx = callContext(res);
-    const funded = await peers.paymentsSandbox.fundInternalAccount(fundInternalAccountRequest(accountId, req.body), ctx);
+    const funded = await peers.paymentsSandbox.fundInternalAccount(fundInternalAccountRequest(accountId, jsonBodyOf(req)), ctx);
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
     const json = internalAccountJson(account!);
     // The ledger is the source of truth for balances, whatever the account record caches.
@@ -27,12 +28,12 @@ export function paymentsSandboxRoutes(peers: PeerClients): Router {
   });
 
   router.post('/sandbox/send', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateSend(simulateSendRequest(req.body), callContext(res));
+    const { transaction } = await peers.paymentsSandbox.simulateSend(simulateSendRequest(jsonBodyOf(req)), callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
   router.post('/sandbox/uma/receive', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(simulateUmaReceiveRequest(req.body), callContext(res));
+    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(simulateUmaReceiveRequest(jsonBodyOf(req)), callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 

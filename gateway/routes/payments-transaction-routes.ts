@@ -1,12 +1,13 @@
 import { Router, type Request } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { transactionJson } from '../../lib/contract/payment-record-json';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 
 /** An optional JSON body: absent is {}, anything else must be an object. */
 function optionalBody(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
+  const body = jsonBodyOf(req);
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 

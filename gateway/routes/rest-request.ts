@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AppError, type FieldError } from '../../lib/errors';
 import { idPattern, type IdType } from '../../lib/ids';
+import { jsonBodyOf } from '../http/request-body';
 
 const MAX_LIMIT = 100;
 
@@ -58,7 +59,7 @@ export class RestRequestReader {
 
 /** The JSON body as an object (what the service validates member by member). */
 export function jsonObjectBody(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
+  const body = jsonBodyOf(req);
   if (body === undefined) throw AppError.invalidInput('A JSON request body is required');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.invalidInput('Request body must be a JSON object');
   return body as Record<string, unknown>;

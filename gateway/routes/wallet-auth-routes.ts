@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { jsonObjectBody, RestRequestReader } from './rest-request';
 import { authMethodJson, authSessionJson, sendWalletOutcome } from './wallet-auth-json';
@@ -26,7 +27,7 @@ function pathId(req: Request, type: 'AuthMethod' | 'Session'): string {
 
 /** An optional JSON body (challenge, revoke): absent is the empty object. */
 function optionalBody(req: Request): Record<string, unknown> {
-  return req.body === undefined ? {} : jsonObjectBody(req);
+  return jsonBodyOf(req) === undefined ? {} : jsonObjectBody(req);
 }
 
 /** Embedded-wallet credentials and sessions (interface "Embedded-wallet authentication"). */

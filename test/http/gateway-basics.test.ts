@@ -60,6 +60,15 @@ describe('error envelope', () => {
     expectEnvelope(res, 400, 'INVALID_INPUT');
     expect(res.body.message).toMatch(/Malformed JSON/);
   });
+  test('content types are decided per route: a multipart call to a route that does not exist is 404, to a JSON route 400', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['%PDF-1.4']), 'a.pdf');
+    const missing = await sys.api('/documents-that-do-not-exist', { method: 'POST', body: form });
+    expectEnvelope(missing, 404, 'NOT_FOUND');
+    const json = await sys.api('/customers', { method: 'POST', body: form });
+    expectEnvelope(json, 400, 'INVALID_INPUT');
+    expect(json.body.message).toMatch(/Content-Type must be application\/json, got "multipart\/form-data/);
+  });
   test('wrong content type: 400 INVALID_INPUT', async () => {
     const res = await sys.api('/customers', { method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expectEnvelope(res, 400, 'INVALID_INPUT');
