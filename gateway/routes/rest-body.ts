@@ -49,6 +49,15 @@ export class RestBody {
     return typeof v === 'boolean' ? v : this.fail(key, 'must be true or false');
   }
 
+  /** An array of strings; absent is empty (a repeated member has no absence). */
+  strings(key: string): string[] {
+    const v = this.value(key);
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) return this.fail(key, 'must be an array') ?? [];
+    v.forEach((item, i) => typeof item !== 'string' && this.fail(`${key}[${i}]`, 'must be a string'));
+    return v.filter((item): item is string => typeof item === 'string');
+  }
+
   /** A free-form object member, as is. */
   map(key: string): Json | undefined {
     const v = this.value(key);

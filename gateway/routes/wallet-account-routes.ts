@@ -3,9 +3,10 @@ import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { internalAccountJson } from './account-json';
-import { jsonObjectBody } from './rest-request';
+import { clientKeyBody, walletPrivacyBody } from './wallet-requests';
 import { sendWalletOutcome } from './wallet-auth-json';
 
 function internalAccountId(req: Request): string {
@@ -19,14 +20,14 @@ export function walletAccountRoutes(peers: PeerClients): Router {
   const router = Router();
 
   router.post('/internal-accounts/:id/export', async (req, res) => {
-    const request = { accountId: internalAccountId(req), body: jsonObjectBody(req), signature: walletSignature(req) };
+    const request = { accountId: internalAccountId(req), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.exportWallet(request, callContext(res))).outcome, 200);
   });
 
   router.patch('/internal-accounts/:id', async (req, res) => {
     const ctx = callContext(res);
     const accountId = internalAccountId(req);
-    const { outcome } = await peers.walletAuth.updateWalletPrivacy({ accountId, body: jsonObjectBody(req), signature: walletSignature(req) }, ctx);
+    const { outcome } = await peers.walletAuth.updateWalletPrivacy({ accountId, ...walletPrivacyBody(jsonBodyOf(req)), signature: walletSignature(req) }, ctx);
     if (outcome?.outcome?.$case !== 'walletPrivacy') return sendWalletOutcome(res, outcome, 200);
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
     if (!account) throw AppError.notFound('Internal account');

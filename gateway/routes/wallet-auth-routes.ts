@@ -5,7 +5,8 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
-import { jsonObjectBody, RestRequestReader } from './rest-request';
+import { RestRequestReader } from './rest-request';
+import { clientKeyBody, createCredentialBody, emptyBody, verifyCredentialBody } from './wallet-requests';
 import { authMethodJson, authSessionJson, sendWalletOutcome } from './wallet-auth-json';
 
 function accountIdQuery(req: Request): string {
@@ -25,11 +26,6 @@ function pathId(req: Request, type: 'AuthMethod' | 'Session'): string {
   return id;
 }
 
-/** An optional JSON body (challenge, revoke): absent is the empty object. */
-function optionalBody(req: Request): Record<string, unknown> {
-  return jsonBodyOf(req) === undefined ? {} : jsonObjectBody(req);
-}
-
 /** Embedded-wallet credentials and sessions (interface "Embedded-wallet authentication"). */
 export function walletAuthRoutes(peers: PeerClients): Router {
   const router = Router();
@@ -39,19 +35,19 @@ export function walletAuthRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: credentials.map(authMethodJson) });
   });
   router.post('/auth/credentials', async (req, res) => {
-    const response = await peers.walletAuth.createCredential({ body: jsonObjectBody(req), signature: walletSignature(req) }, callContext(res));
+    const response = await peers.walletAuth.createCredential({ ...createCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) }, callContext(res));
     sendWalletOutcome(res, response.outcome, 201);
   });
   router.post('/auth/credentials/:id/challenge', async (req, res) => {
-    const response = await peers.walletAuth.challengeCredential({ id: pathId(req, 'AuthMethod'), body: optionalBody(req) }, callContext(res));
+    const response = await peers.walletAuth.challengeCredential({ id: pathId(req, 'AuthMethod'), ...clientKeyBody(jsonBodyOf(req), true) }, callContext(res));
     sendWalletOutcome(res, response.outcome, 200);
   });
   router.post('/auth/credentials/:id/verify', async (req, res) => {
-    const request = { id: pathId(req, 'AuthMethod'), body: jsonObjectBody(req), signature: walletSignature(req) };
+    const request = { id: pathId(req, 'AuthMethod'), ...verifyCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.verifyCredential(request, callContext(res))).outcome, 200);
   });
   router.delete('/auth/credentials/:id', async (req, res) => {
-    const request = { id: pathId(req, 'AuthMethod'), body: optionalBody(req), signature: walletSignature(req) };
+    const request = { id: pathId(req, 'AuthMethod'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeCredential(request, callContext(res))).outcome, 204);
   });
 
@@ -60,11 +56,11 @@ export function walletAuthRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: sessions.map(authSessionJson) });
   });
   router.delete('/auth/sessions/:id', async (req, res) => {
-    const request = { id: pathId(req, 'Session'), body: optionalBody(req), signature: walletSignature(req) };
+    const request = { id: pathId(req, 'Session'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeSession(request, callContext(res))).outcome, 204);
   });
   router.post('/auth/sessions/:id/refresh', async (req, res) => {
-    const request = { id: pathId(req, 'Session'), body: jsonObjectBody(req), signature: walletSignature(req) };
+    const request = { id: pathId(req, 'Session'), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.refreshSession(request, callContext(res))).outcome, 201);
   });
 

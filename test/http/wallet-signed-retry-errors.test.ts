@@ -156,3 +156,14 @@ describe('credential rules', () => {
     expectError(await sys.api('/auth/credentials?accountId=nope'), 400, 'INVALID_INPUT');
   });
 });
+
+test('members of the wrong JSON type are all listed before anything is signed (typed request members)', async () => {
+  const res = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, {
+    method: 'POST', json: { type: 5, encryptedOtpBundle: { nested: true }, assertion: 'not an object' },
+  });
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['type', 'encryptedOtpBundle', 'assertion']);
+  const privacy = await sys.api(`/internal-accounts/${wallet.accountId}`, { method: 'PATCH', json: { privateEnabled: 'yes' } });
+  expectError(privacy, 400, 'INVALID_INPUT');
+  expect(privacy.body.details.errors).toEqual([{ field: 'privateEnabled', message: 'must be true or false' }]);
+});
