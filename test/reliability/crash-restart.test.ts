@@ -57,6 +57,8 @@ async function runScenario({ signal, restarts }: Scenario) {
   const receiver: WebhookReceiver = await startWebhookReceiver({ publicKeyPem: key.body.publicKeyPem ?? key.body.publicKey, toleranceMs: 10 * 60_000 });
   try {
     expect((await api('/config', { webhookEndpoint: receiver.url }, 'PATCH')).status).toBe(200);
+    // Events before this (the platform's own accounts, created at start) had no endpoint to go to.
+    const endpointSetAt = new Date().toISOString();
     const payers: Payer[] = [];
     for (let i = 0; i < 4; i++) payers.push(await preparePayer(api, i));
 
@@ -85,7 +87,8 @@ async function runScenario({ signal, restarts }: Scenario) {
 
     // Every event of a committed change is delivered: each recorded delivery acknowledged by the
     // receiver, and each settled payment's final state among what the receiver got.
-    const deliveries = await until('every webhook delivered', () => allDeliveries(api), (d) => d.status === 'DELIVERED', 180_000);
+    const delivered = (d: { id: string; status: string; createdAt: string }) => d.status === 'DELIVERED' || (d.status === 'SKIPPED' && d.createdAt < endpointSetAt);
+    const deliveries = (await until('every webhook delivered', () => allDeliveries(api), delivered, 180_000)).filter((d) => d.status === 'DELIVERED');
     const received = new Set(receiver.accepted.map((w) => w.id));
     expect(deliveries.filter((d) => !received.has(d.id)).map((d) => d.id)).toEqual([]);
     const finalStates = new Set(receiver.accepted.map((w) => `${w.data.id}/${w.data.status}`));
