@@ -7,7 +7,8 @@ import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
 
 /** Sub-resources under /customers that other route modules own; never a customer id. */
-const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts', 'end-user-terms', 'bulk']);
+/** Fixed path segments under /customers: never read as a customer id (a route not served yet is a route miss, 404). */
+const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts', 'end-user-terms', 'bulk', 'kyc-link']);
 
 /** Customers: create, list, get, update. Unknown or other-platform customers are 404 USER_NOT_FOUND. */
 export function customerRoutes(peers: PeerClients): Router {

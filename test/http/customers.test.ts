@@ -74,6 +74,12 @@ describe('customers lifecycle', () => {
     expect(malformed.body.code).toBe('INVALID_INPUT');
   });
 
+  test('a fixed segment is never read as a customer id: GET /customers/kyc-link (what Grid\'s SDK calls) is a route, not id "kyc-link"', async () => {
+    const res = await sys.api('/customers/kyc-link?customerId=Customer:00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+
   test('update validation lists every invalid field', async () => {
     const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
     const res = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', birthDate: 'tomorrow', nationality: 'usa' } });
