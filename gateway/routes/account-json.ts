@@ -40,7 +40,8 @@ export function externalAccountJson(a: ExternalAccount) {
     currency: a.currency,
     defaultUmaDepositAccount: a.defaultUmaDepositAccount,
     beneficiaryVerificationStatus: a.beneficiaryVerificationStatus,
-    accountInfo: a.accountInfo ?? {},
+    // Wallets have no rails: the list is left out, as the reference's wallet kinds have none.
+    accountInfo: { ...a.accountInfo, paymentRails: a.accountInfo?.paymentRails.length ? a.accountInfo.paymentRails : undefined },
   });
 }
 

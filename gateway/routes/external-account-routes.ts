@@ -2,8 +2,10 @@ import { Router, type Request, type Response } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { externalAccountJson, ownershipChallengeJson } from './account-json';
-import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
+import { createExternalAccountRequest, ownershipChallengeBody, ownershipVerifyBody } from './external-account-requests';
+import { listJson, RestRequestReader } from './rest-request';
 
 type Owner = 'CUSTOMER' | 'PLATFORM';
 
@@ -42,19 +44,19 @@ export function externalAccountRoutes(peers: PeerClients): Router {
 
   // Ownership verification: the challenge (201) and, for WALLET_SIGNATURE, the synchronous verify.
   const challenge = (owner: Owner) => async (req: Request, res: Response) => {
-    const request = { id: accountId(req), owner, body: jsonObjectBody(req) };
+    const request = { id: accountId(req), owner, ...ownershipChallengeBody(jsonBodyOf(req)) };
     const { challenge: issued } = await peers.accounts.startOwnershipChallenge(request, callContext(res));
     res.status(201).json(ownershipChallengeJson(issued!));
   };
 
   const verify = (owner: Owner) => async (req: Request, res: Response) => {
-    const { account } = await peers.accounts.verifyOwnership({ id: accountId(req), owner, body: jsonObjectBody(req) }, callContext(res));
+    const { account } = await peers.accounts.verifyOwnership({ id: accountId(req), owner, ...ownershipVerifyBody(jsonBodyOf(req)) }, callContext(res));
     res.status(200).json(externalAccountJson(account!));
   };
 
   router.get('/customers/external-accounts', list('CUSTOMER'));
   router.post('/customers/external-accounts', async (req, res) => {
-    const { account } = await peers.accounts.createExternalAccount({ body: jsonObjectBody(req) }, callContext(res));
+    const { account } = await peers.accounts.createExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER'), callContext(res));
     res.status(201).json(externalAccountJson(account!));
   });
   router.get('/customers/external-accounts/:externalAccountId', get('CUSTOMER'));
@@ -64,7 +66,7 @@ export function externalAccountRoutes(peers: PeerClients): Router {
 
   router.get('/platform/external-accounts', list('PLATFORM'));
   router.post('/platform/external-accounts', async (req, res) => {
-    const { account } = await peers.accounts.createPlatformExternalAccount({ body: jsonObjectBody(req) }, callContext(res));
+    const { account } = await peers.accounts.createPlatformExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'PLATFORM'), callContext(res));
     res.status(201).json(externalAccountJson(account!));
   });
   router.get('/platform/external-accounts/:externalAccountId', get('PLATFORM'));

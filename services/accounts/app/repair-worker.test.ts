@@ -3,7 +3,7 @@ import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-documen
 import { internalAccountId } from '../domain/name-based-id';
 import { startAccountsService } from '../test-fixtures/accounts-service-harness';
 import { createCrashingDocumentStore } from '../test-fixtures/crashing-document-store';
-import { externalAccountBody } from '../test-fixtures/request-bodies';
+import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 const ENV = { ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,MXN' };
 const WALLETS = { embeddedWalletConfig: { appName: 'Acme Wallet' } };
@@ -85,9 +85,9 @@ describe('a new default UMA deposit account', () => {
   test.each([1, 2])('crash after %i writes: the previous default is cleared by the sweep', async (n) => {
     const { base, state, outcome, second } = await crashThenRestart(n, async (h, p) => {
       const customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
-      const first = await h.client.createExternalAccount({ body: externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true }) }, p);
+      const first = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p);
       return { customerId, firstId: first.account!.id };
-    }, (h, p, { customerId }) => h.client.createExternalAccount({ body: externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true }) }, p));
+    }, (h, p, { customerId }) => h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p));
     expect(outcome).toBe('INTERNAL_ERROR');
     const accounts = await docs(base, 'external_accounts', { customerId: state.customerId });
     expect(accounts.map((a) => [a._id === state.firstId, a.defaultUmaDepositAccount, a.clearingPreviousDefault])).toEqual(
@@ -99,8 +99,8 @@ describe('a new default UMA deposit account', () => {
     const h = await startAccountsService(ENV);
     const p = await h.newPlatform();
     const customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
-    const first = (await h.client.createExternalAccount({ body: externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true }) }, p)).account!;
-    const second = (await h.client.createExternalAccount({ body: externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true }) }, p)).account!;
+    const first = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p)).account!;
+    const second = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p)).account!;
     // Replaying the first account's clearing (as a late repair would) must not clear the newer default.
     await h.store.collection('external_accounts').updateOne({ _id: first.id }, { $set: { clearingPreviousDefault: true, createdAt: '2000-01-01T00:00:00.000Z' } });
     await h.repair.sweep({ graceMs: 0 });

@@ -83,14 +83,14 @@ export function defaultPaymentRails(accountInfo: JsonObject): string[] | undefin
 }
 
 /**
- * `accountInfo.paymentRails` of a bank account: the rails asked for (distinct, at least one, each
- * one of its variant's), or the defaults. Accounts stored before rails existed read with the defaults.
+ * `accountInfo.paymentRails` of a bank account: the rails asked for (distinct, each one of its
+ * variant's), or, when none are listed, the defaults. Accounts stored before rails existed read
+ * with the defaults.
  */
 export function readPaymentRails(r: FieldReader, info: JsonObject, accountType: string): string[] | undefined {
   const variant = BANK_ACCOUNT_TYPES[accountType];
   if (!variant) return undefined;
   const asked = r.enumArray(info, 'paymentRails', 'accountInfo.paymentRails', variant.paymentRails);
-  if (asked?.length === 0) r.fail('accountInfo.paymentRails', 'must list at least one payment rail');
   return asked?.length ? [...new Set(asked)] : defaultPaymentRails(info);
 }
 

@@ -27,16 +27,14 @@ test.each<[string, Variant, string[]]>([
   expect(validateExternalAccountCreate(externalAccountBody(variant), 'PLATFORM').accountInfo.paymentRails).toEqual(rails);
 });
 
-test('paymentRails given are kept (distinct); a rail of another variant, or none, is refused', () => {
+test('paymentRails given are kept (distinct); a rail of another variant is refused; none listed means the defaults', () => {
   const body = externalAccountBody('USD_ACCOUNT');
   const asked = (paymentRails: unknown) => ({ ...body, accountInfo: { ...body.accountInfo, paymentRails } });
   expect(validateExternalAccountCreate(asked(['RTP', 'RTP', 'ACH']), 'PLATFORM').accountInfo.paymentRails).toEqual(['RTP', 'ACH']);
   expect(() => validateExternalAccountCreate(asked(['SPEI']), 'PLATFORM')).toThrow(expect.objectContaining({
     code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'accountInfo.paymentRails[0]', constraint: { enum: ['ACH', 'WIRE', 'RTP', 'FEDNOW'] } })] },
   }));
-  expect(() => validateExternalAccountCreate(asked([]), 'PLATFORM')).toThrow(expect.objectContaining({
-    details: { errors: [{ field: 'accountInfo.paymentRails', message: 'must list at least one payment rail' }] },
-  }));
+  expect(validateExternalAccountCreate(asked([]), 'PLATFORM').accountInfo.paymentRails).toEqual(['ACH', 'WIRE', 'RTP', 'FEDNOW']);
 });
 
 describe.each<[string, Variant, Record<string, unknown>, FieldError]>([

@@ -1,6 +1,6 @@
 import { newId } from '../../../lib/ids';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
-import { externalAccountBody } from '../test-fixtures/request-bodies';
+import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 let h: AccountsHarness;
 let platformA: { platformId: string };
@@ -61,7 +61,7 @@ describe('internal accounts', () => {
 
 describe('external accounts', () => {
   test('create, get, list and delete a customer bank account', async () => {
-    const { account } = await h.client.createExternalAccount({ body: externalAccountBody('USD_ACCOUNT', { customerId, platformAccountId: 'ext-1' }) }, platformA);
+    const { account } = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, platformAccountId: 'ext-1' })), platformA);
     expect(account).toMatchObject({ customerId, status: 'ACTIVE', currency: 'USD', platformAccountId: 'ext-1', defaultUmaDepositAccount: false, accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021' } });
     await expect(h.client.getExternalAccount({ id: account!.id }, platformA)).resolves.toEqual({ account });
     const listed = await h.client.listExternalAccounts({ limit: 0, customerId }, platformA);
@@ -75,17 +75,17 @@ describe('external accounts', () => {
     const doc = await h.store.collection('external_accounts').findOne({ _id: account!.id });
     expect((doc?._outbox as Array<{ type: string }>).map((e) => e.type)).toEqual(['EXTERNAL_ACCOUNT.CREATED', 'EXTERNAL_ACCOUNT.DELETED']);
     // Deleted: the same destination may be added again.
-    await expect(h.client.createExternalAccount({ body: externalAccountBody('USD_ACCOUNT', { customerId }) }, platformA)).resolves.toBeDefined();
+    await expect(h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId })), platformA)).resolves.toBeDefined();
   });
 
   test('the same destination twice for one owner is a CONFLICT', async () => {
-    await h.client.createExternalAccount({ body: externalAccountBody('MXN_ACCOUNT', { customerId }) }, platformA);
-    await expect(h.client.createExternalAccount({ body: externalAccountBody('MXN_ACCOUNT', { customerId }) }, platformA)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(h.client.createPlatformExternalAccount({ body: externalAccountBody('MXN_ACCOUNT') }, platformA)).resolves.toBeDefined();
+    await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId })), platformA);
+    await expect(h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId })), platformA)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(h.client.createPlatformExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT')), platformA)).resolves.toBeDefined();
   });
 
   test('platform accounts: no customerId, listed on the platform only', async () => {
-    const { account } = await h.client.createPlatformExternalAccount({ body: externalAccountBody('EUR_ACCOUNT') }, platformA);
+    const { account } = await h.client.createPlatformExternalAccount(externalAccountRequest(externalAccountBody('EUR_ACCOUNT')), platformA);
     expect(account!.customerId).toBeUndefined();
     const page = await h.client.listPlatformExternalAccounts({ limit: 0, currency: 'EUR' }, platformA);
     expect(page.accounts.map((a) => a.id)).toEqual([account!.id]);
@@ -93,8 +93,8 @@ describe('external accounts', () => {
   });
 
   test('a customer of another platform is USER_NOT_FOUND; another platform’s account is NOT_FOUND', async () => {
-    await expect(h.client.createExternalAccount({ body: externalAccountBody('EUR_ACCOUNT', { customerId }) }, platformB)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
-    const { account } = await h.client.createExternalAccount({ body: externalAccountBody('BRL_ACCOUNT', { customerId }) }, platformA);
+    await expect(h.client.createExternalAccount(externalAccountRequest(externalAccountBody('EUR_ACCOUNT', { customerId })), platformB)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+    const { account } = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('BRL_ACCOUNT', { customerId })), platformA);
     const foreign = await h.client.getExternalAccount({ id: account!.id }, platformB).catch((e) => e);
     const missing = await h.client.getExternalAccount({ id: newId('ExternalAccount') }, platformB).catch((e) => e);
     expect([foreign.code, foreign.message]).toEqual([missing.code, missing.message]);
@@ -106,13 +106,13 @@ describe('external accounts', () => {
   test('invalid bodies report every field', async () => {
     const body = externalAccountBody('USD_ACCOUNT', { customerId, currency: 'EUR' });
     body.accountInfo.routingNumber = '123456789';
-    const err = await h.client.createExternalAccount({ body }, platformA).catch((e) => e);
+    const err = await h.client.createExternalAccount(externalAccountRequest(body), platformA).catch((e) => e);
     expect([err.code, err.details.errors.map((e: { field: string }) => e.field)]).toEqual(['INVALID_INPUT', ['accountInfo.routingNumber', 'currency']]);
   });
 
   test('ownership verification moves PENDING_OWNERSHIP_VERIFICATION once, with its event', async () => {
     const body = externalAccountBody('SOLANA_WALLET', { customerId, ownershipType: 'FIRST_PARTY' });
-    const { account } = await h.client.createExternalAccount({ body }, platformA);
+    const { account } = await h.client.createExternalAccount(externalAccountRequest(body), platformA);
     expect(account!.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     const { account: verified } = await h.client.updateExternalAccountStatus({ id: account!.id, status: 'ACTIVE' }, platformA);
     expect(verified!.status).toBe('ACTIVE');
@@ -125,8 +125,8 @@ describe('external accounts', () => {
   });
 
   test('a new default UMA deposit account clears the previous default', async () => {
-    const first = await h.client.createExternalAccount({ body: externalAccountBody('INR_ACCOUNT', { customerId, defaultUmaDepositAccount: true }) }, platformA);
-    const second = await h.client.createExternalAccount({ body: externalAccountBody('SPARK_WALLET', { customerId, defaultUmaDepositAccount: true }) }, platformA);
+    const first = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('INR_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), platformA);
+    const second = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('SPARK_WALLET', { customerId, defaultUmaDepositAccount: true })), platformA);
     expect((await h.client.getExternalAccount({ id: first.account!.id }, platformA)).account!.defaultUmaDepositAccount).toBe(false);
     expect(second.account!.defaultUmaDepositAccount).toBe(true);
   });

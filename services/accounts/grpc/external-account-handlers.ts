@@ -19,10 +19,10 @@ function ownerOf(value: string): ExternalAccountOwner | undefined {
 export function externalAccountHandlers(uc: AccountsUseCases): Pick<AccountsHandlers, ExternalAccountRpcs> {
   return {
     async createExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req.body, 'CUSTOMER')) };
+      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'CUSTOMER')) };
     },
     async createPlatformExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req.body, 'PLATFORM')) };
+      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'PLATFORM')) };
     },
     async getExternalAccount(req, ctx) {
       return { account: externalAccountMessage(await uc.externalAccounts.get(requirePlatform(ctx), req.id)) };
@@ -43,11 +43,11 @@ export function externalAccountHandlers(uc: AccountsUseCases): Pick<AccountsHand
       return { account: externalAccountMessage(await uc.externalAccounts.updateStatus(requirePlatform(ctx), req.id, req.status)) };
     },
     async startOwnershipChallenge(req, ctx) {
-      const challenge = await uc.ownership.challenge(requirePlatform(ctx), req.id, ownerOf(req.owner), req.body);
+      const challenge = await uc.ownership.challenge(requirePlatform(ctx), req.id, ownerOf(req.owner), { method: req.method });
       return { challenge: ownershipChallengeMessage(challenge) };
     },
     async verifyOwnership(req, ctx) {
-      return { account: externalAccountMessage(await uc.ownership.verify(requirePlatform(ctx), req.id, ownerOf(req.owner), req.body)) };
+      return { account: externalAccountMessage(await uc.ownership.verify(requirePlatform(ctx), req.id, ownerOf(req.owner), { signature: req.signature, signatureScheme: req.signatureScheme })) };
     },
   };
 }

@@ -1,7 +1,8 @@
+import { wire } from '../../../test/fixtures/wire';
 import { SANDBOX_INVALID_SIGNATURE } from '../domain/ownership-signature';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { evmWallet } from '../test-fixtures/evm-wallet';
-import { externalAccountBody } from '../test-fixtures/request-bodies';
+import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 let h: AccountsHarness;
 let platform: { platformId: string };
@@ -15,7 +16,7 @@ afterAll(() => h.stop());
 
 async function firstPartyWallet(address: string, accountType = 'ETHEREUM_WALLET', extra: Record<string, unknown> = {}) {
   const body = { currency: 'USDC', ownershipType: 'FIRST_PARTY', customerId, accountInfo: { accountType, address, ...extra } };
-  return (await h.client.createExternalAccount({ body }, platform)).account!;
+  return (await h.client.createExternalAccount(externalAccountRequest(body), platform)).account!;
 }
 
 const statusEvents = async (id: string) => {
@@ -23,8 +24,8 @@ const statusEvents = async (id: string) => {
   return (doc?._outbox as Array<{ type: string; data: { previousStatus: string; status: string } }>)
     .filter((e) => e.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED').map((e) => `${e.data.previousStatus}->${e.data.status}`);
 };
-const challenge = (id: string, method: string, owner = 'CUSTOMER') => h.client.startOwnershipChallenge({ id, owner, body: { method } }, platform);
-const verify = (id: string, signature: string, owner = 'CUSTOMER') => h.client.verifyOwnership({ id, owner, body: { signature } }, platform);
+const challenge = (id: string, method: string, owner = 'CUSTOMER') => h.client.startOwnershipChallenge({ id, owner, ...wire({ method }) }, platform);
+const verify = (id: string, signature: string, owner = 'CUSTOMER') => h.client.verifyOwnership({ id, owner, ...wire({ signature }) }, platform);
 
 describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
   test('the signed challenge message makes the account ACTIVE, with its event', async () => {
@@ -63,10 +64,10 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
     const owner = (await short.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
     const wallet = evmWallet();
     const body = { currency: 'USDC', ownershipType: 'FIRST_PARTY', customerId: owner, accountInfo: { accountType: 'BASE_WALLET', address: wallet.address } };
-    const { account } = await short.client.createExternalAccount({ body }, p);
-    const { challenge: issued } = await short.client.startOwnershipChallenge({ id: account!.id, owner: 'CUSTOMER', body: { method: 'WALLET_SIGNATURE' } }, p);
+    const { account } = await short.client.createExternalAccount(externalAccountRequest(body), p);
+    const { challenge: issued } = await short.client.startOwnershipChallenge({ id: account!.id, owner: 'CUSTOMER', ...wire({ method: 'WALLET_SIGNATURE' }) }, p);
     await new Promise((r) => setTimeout(r, 1100));
-    const err = await short.client.verifyOwnership({ id: account!.id, owner: 'CUSTOMER', body: { signature: wallet.personalSign(issued!.messageToSign!) } }, p).catch((e) => e);
+    const err = await short.client.verifyOwnership({ id: account!.id, owner: 'CUSTOMER', ...wire({ signature: wallet.personalSign(issued!.messageToSign!) }) }, p).catch((e) => e);
     expect([err.code, err.details.errors[0].message]).toEqual(['INVALID_INPUT', 'The challenge expired; start a new challenge']);
     expect((await short.client.getExternalAccount({ id: account!.id }, p)).account!.status).toBe('UNVERIFIED');
     await short.stop();
@@ -75,7 +76,7 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
   test('verify without an outstanding challenge is CONFLICT; a missing signature is INVALID_INPUT', async () => {
     const account = await firstPartyWallet(evmWallet().address);
     await expect(verify(account.id, '0x00')).rejects.toMatchObject({ code: 'CONFLICT' });
-    const err = await h.client.verifyOwnership({ id: account.id, owner: 'CUSTOMER', body: {} }, platform).catch((e) => e);
+    const err = await h.client.verifyOwnership({ id: account.id, owner: 'CUSTOMER', ...wire({}) }, platform).catch((e) => e);
     expect([err.code, err.details.errors]).toEqual(['INVALID_INPUT', [{ field: 'signature', message: 'is required' }]]);
   });
 });
@@ -107,21 +108,21 @@ describe('simulated paths (sandbox)', () => {
     const live = await startAccountsService({ ACCOUNTS_SANDBOX: 'false' });
     const p = await live.newPlatform();
     const body = { currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'SOLANA_WALLET', address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' } };
-    const { account } = await live.client.createPlatformExternalAccount({ body }, p);
-    await expect(live.client.startOwnershipChallenge({ id: account!.id, owner: 'PLATFORM', body: { method: 'WALLET_SIGNATURE' } }, p)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    const { account } = await live.client.createPlatformExternalAccount(externalAccountRequest(body), p);
+    await expect(live.client.startOwnershipChallenge({ id: account!.id, owner: 'PLATFORM', ...wire({ method: 'WALLET_SIGNATURE' }) }, p)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
     await live.stop();
   });
 });
 
 describe('which accounts can be challenged', () => {
   test('a bank account, a THIRD_PARTY wallet or a verified one: CONFLICT; another owner kind or platform: NOT_FOUND', async () => {
-    const bank = (await h.client.createExternalAccount({ body: externalAccountBody('USD_ACCOUNT', { customerId, ownershipType: 'FIRST_PARTY' }) }, platform)).account!;
+    const bank = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, ownershipType: 'FIRST_PARTY' })), platform)).account!;
     await expect(challenge(bank.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
-    const third = (await h.client.createExternalAccount({ body: externalAccountBody('BASE_WALLET', { customerId, ownershipType: 'THIRD_PARTY' }) }, platform)).account!;
+    const third = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('BASE_WALLET', { customerId, ownershipType: 'THIRD_PARTY' })), platform)).account!;
     await expect(challenge(third.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
     const wallet = await firstPartyWallet(evmWallet().address);
     await expect(challenge(wallet.id, 'WALLET_SIGNATURE', 'PLATFORM')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(h.client.startOwnershipChallenge({ id: wallet.id, owner: 'CUSTOMER', body: { method: 'WALLET_SIGNATURE' } }, await h.newPlatform())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.startOwnershipChallenge({ id: wallet.id, owner: 'CUSTOMER', ...wire({ method: 'WALLET_SIGNATURE' }) }, await h.newPlatform())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const err = await challenge(wallet.id, 'SELFIE').catch((e) => e);
     expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'method']);
   });
@@ -129,7 +130,7 @@ describe('which accounts can be challenged', () => {
   test('a platform wallet is verified through the platform path', async () => {
     const wallet = evmWallet();
     const body = { currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address: wallet.address } };
-    const { account } = await h.client.createPlatformExternalAccount({ body }, platform);
+    const { account } = await h.client.createPlatformExternalAccount(externalAccountRequest(body), platform);
     const { challenge: issued } = await challenge(account!.id, 'WALLET_SIGNATURE', 'PLATFORM');
     await expect(verify(account!.id, wallet.personalSign(issued!.messageToSign!), 'PLATFORM')).resolves.toMatchObject({ account: { status: 'ACTIVE' } });
   });

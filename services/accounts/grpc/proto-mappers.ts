@@ -102,7 +102,8 @@ export function externalAccountMessage(a: ExternalAccount): pb.ExternalAccount {
     ownershipType: a.ownershipType,
     currency: a.currency,
     defaultUmaDepositAccount: a.defaultUmaDepositAccount,
-    accountInfo: withPaymentRails(a.accountInfo),
+    // The stored info was validated member by member against these same names.
+    accountInfo: { paymentRails: [], ...withPaymentRails(a.accountInfo) } as pb.ExternalAccount['accountInfo'],
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };

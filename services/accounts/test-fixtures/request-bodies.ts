@@ -1,3 +1,4 @@
+import { CreateExternalAccountRequest } from '../../../gen/accounts/v1/external_account_requests';
 /** Valid REST bodies for tests; each test changes one member to make it invalid. */
 export const INDIVIDUAL_CUSTOMER = {
   customerType: 'INDIVIDUAL',
@@ -64,3 +65,6 @@ export function externalAccountBody(variant: keyof typeof ACCOUNT_INFO, extra: R
   const { currency, info } = ACCOUNT_INFO[variant];
   return { currency, accountInfo: structuredClone(info) as Record<string, unknown>, ...extra };
 }
+
+/** A REST external-account body as its CreateExternalAccountRequest (repeated members filled in as on the wire). */
+export const externalAccountRequest = (body: object) => CreateExternalAccountRequest.fromPartial(body as CreateExternalAccountRequest);

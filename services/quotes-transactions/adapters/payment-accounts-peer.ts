@@ -11,10 +11,9 @@ function internalInfo(a: InternalAccount | undefined): InternalAccountInfo | nul
 }
 
 function externalInfo(account: ExternalAccount): ExternalAccountInfo {
-  const info = account.accountInfo ?? {};
   return {
     id: account.id, ...(account.customerId ? { customerId: account.customerId } : {}), status: account.status, currency: account.currency,
-    accountType: String(info.accountType ?? ''), paymentRails: Array.isArray(info.paymentRails) ? info.paymentRails.map(String) : [],
+    accountType: account.accountInfo?.accountType ?? '', paymentRails: account.accountInfo?.paymentRails ?? [],
   };
 }
 

@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../store/ledger-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';

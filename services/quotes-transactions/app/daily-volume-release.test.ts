@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { RESERVATIONS_COLLECTION, VOLUMES_COLLECTION } from '../store/volume-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';

@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import type { WalletAuthorizer } from '../app/wallet-authorizer';
 import { asPlatform, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';

@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { httpStatusOf } from '../../../gateway/http/http-status';
 import { asPlatform, mxnAccountInfo, OTHER_PLATFORM, PLATFORM, solanaWalletInfo, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
 import { appErrorOf as failure } from '../test-fixtures/app-error-of';

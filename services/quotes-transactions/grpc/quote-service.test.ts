@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { isId } from '../../../lib/ids';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, type PaymentsHarness } from '../test-fixtures/payments-harness';

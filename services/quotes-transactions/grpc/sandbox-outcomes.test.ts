@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { systemAccount } from '../domain/ledger-postings';
 import { asPlatform, eventually, PLATFORM, solanaWalletInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';

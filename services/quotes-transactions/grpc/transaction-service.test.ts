@@ -1,4 +1,4 @@
-import { wire } from '../test-fixtures/wire';
+import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { asPlatform, eventually, mxnAccountInfo, PLATFORM, startPaymentsHarness, usdAccountInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';
 

@@ -1,3 +1,4 @@
+import type { ExternalAccountInfo } from '../../../gen/accounts/v1/external_account_info';
 import {
   AccountsServiceService, Customer, ExternalAccount, InternalAccount,
 } from '../../../gen/accounts/v1/accounts';
@@ -70,7 +71,7 @@ export function createFakeAccountsService() {
     },
     addExternalAccount(platformId: string, options: { id?: string; currency: string; accountInfo: Record<string, unknown> }): string {
       const id = options.id ?? newId('ExternalAccount');
-      external.set(id, { platformId, account: ExternalAccount.fromPartial({ id, status: 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo }) });
+      external.set(id, { platformId, account: ExternalAccount.fromPartial({ id, status: 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
       return id;
     },
   };

@@ -1,3 +1,4 @@
+import type { ExternalAccountInfo } from '../../../gen/accounts/v1/external_account_info';
 import { AccountsServiceService, Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
 import { PlatformConfig, type FeeConfig, type TransactionLimit } from '../../../gen/accounts/v1/platform_config';
 import { AppError, unlessAbsent } from '../../../lib/errors';
@@ -97,7 +98,7 @@ export function createFakePaymentAccounts() {
     },
     addExternalAccount(platformId: string, options: { currency: string; accountInfo: Record<string, unknown>; customerId?: string; status?: string }): string {
       const id = newId('ExternalAccount');
-      external.set(id, { platformId, record: ExternalAccount.fromPartial({ id, customerId: options.customerId, status: options.status ?? 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo }) });
+      external.set(id, { platformId, record: ExternalAccount.fromPartial({ id, customerId: options.customerId, status: options.status ?? 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
       return id;
     },
   };

@@ -1,4 +1,4 @@
-import { wire } from './wire';
+import { wire } from '../../../test/fixtures/wire';
 import { asPlatform, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from './payments-harness';
 
 export interface FundedPayer {
