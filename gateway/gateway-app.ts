@@ -9,8 +9,10 @@ import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { apiRoutes } from './routes/api-routes';
+import { API_VERSION } from './contract/api-version';
+import { openApiDocumentJson } from './contract/openapi-document';
 
-export const API_VERSION = '2025-10-13';
+export { API_VERSION };
 
 export interface GatewayOptions {
   peers: PeerClients;
@@ -35,6 +37,11 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
     const ready = await options.servicesReady().catch(() => false);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
+
+  // Our OpenAPI document, readable without credentials at the root and under the version prefix.
+  const sendDocument = (_req: Request, res: Response) => void res.type('application/json').send(openApiDocumentJson());
+  app.get('/openapi.json', sendDocument);
+  app.get(`/${API_VERSION}/openapi.json`, sendDocument);
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
