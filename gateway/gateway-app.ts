@@ -8,6 +8,7 @@ import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
+import { requestValidation } from './http/request-validation';
 import { apiRoutes } from './routes/api-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
@@ -45,7 +46,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), apiRoutes(peers));
+  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), requestValidation(), apiRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

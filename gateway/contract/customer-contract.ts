@@ -96,31 +96,33 @@ const BusinessInfo = named('BusinessInfo', ClosedObject({ ...Type.Partial(Type.O
 
 /** Members of create and update requests. Unknown members are ignored, as the service does. */
 const contactMembers = {
+  currencies: Type.Optional(Type.Array(Type.String(), { description: 'Drawn from the platform\'s supported currencies' })),
   email: Type.Optional(Type.String({ format: 'email' })),
   phoneNumber: Type.Optional(Type.String({ pattern: E164, format: 'e.164' })),
   umaAddress: Type.Optional(Type.String({ maxLength: 255, pattern: UMA_ADDRESS })),
   address: Type.Optional(Type.Object(Address.properties)),
   endUserTermsConsent: Type.Optional(Type.Object(TermsConsent.properties)),
-  currencies: Type.Optional(Type.Array(Type.String(), { description: 'Drawn from the platform\'s supported currencies' })),
 };
+
+/** Members that apply to one customer type only (the service ignores them on the other). */
+const byCustomerType = (businessInfo: typeof BusinessInfoCreate | typeof BusinessInfoUpdate) => ({
+  allOf: [
+    { if: { properties: { customerType: { const: 'INDIVIDUAL' } }, required: ['customerType'] }, then: Type.Object({ ...individualProfile, identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The number of the identification document (never returned)' })) }) },
+    { if: { properties: { customerType: { const: 'BUSINESS' } }, required: ['customerType'] }, then: Type.Object({ businessInfo: Type.Optional(businessInfo) }) },
+  ],
+});
 
 const CustomerCreateRequest = named('CustomerCreateRequest', Type.Object({
   customerType: StringEnum(CUSTOMER_TYPES),
   platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The platform\'s own id for the customer' })),
   region: Type.Optional(Country()),
   ...contactMembers,
-  ...individualProfile,
-  identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The number of the identification document (never returned)' })),
-  businessInfo: Type.Optional(BusinessInfoCreate),
-}, { description: 'INDIVIDUAL members apply to individuals, `businessInfo` (required) to businesses' }));
+}, { description: 'The profile members of the customer\'s type apply: INDIVIDUAL ones, or `businessInfo` (required for BUSINESS)', ...byCustomerType(BusinessInfoCreate) }));
 
 const CustomerUpdateRequest = named('CustomerUpdateRequest', Type.Object({
   customerType: StringEnum(CUSTOMER_TYPES, { description: 'Must be the customer\'s own type' }),
   ...contactMembers,
-  ...individualProfile,
-  identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  businessInfo: Type.Optional(BusinessInfoUpdate),
-}, { description: 'Email and phone number change in separate requests' }));
+}, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }));
 
 const customerMembers = {
   id: Id('Customer'),

@@ -31,6 +31,8 @@ export interface Operation {
 
 /** Statuses any authenticated operation may answer, whatever it does. */
 const COMMON_ERRORS = [400, 401, 429, 500, 503];
+/** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
+const SERVER_ERRORS = [408, 431];
 
 export interface OperationSpec {
   operationId: string;
@@ -47,13 +49,13 @@ export interface OperationSpec {
   /** An optional body: absent means `{}`. */
   optionalBody?: boolean;
   success: Record<number, TSchema | null>;
-  /** Error statuses beyond the common ones (400, 401, 429, 500, 503). */
+  /** Error statuses beyond the common ones (400, 401, 429, 500, 503; 408 and 431). */
   errors?: number[];
 }
 
 export function operation(spec: OperationSpec): Operation {
   const authenticated = spec.authenticated ?? true;
-  const errorStatuses = [...(authenticated ? COMMON_ERRORS : [500]), ...(spec.errors ?? [])].sort();
+  const errorStatuses = [...(authenticated ? COMMON_ERRORS : [500]), ...SERVER_ERRORS, ...(spec.errors ?? [])].sort();
   const responses: Record<number, TSchema | null> = { ...spec.success };
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {

@@ -26,7 +26,7 @@ const WebhookDelivery = named('WebhookDelivery', ClosedObject({
     attempt: Type.Integer({ minimum: 1 }),
     attemptedAt: DateTime(),
     url: Type.Optional(Type.String()),
-    statusCode: Type.Integer(),
+    statusCode: Type.Optional(Type.Integer({ description: 'Absent when the endpoint did not answer' })),
     error: Type.Optional(Type.String()),
     durationMs: Type.Number({ minimum: 0 }),
     outcome: Type.String(),
