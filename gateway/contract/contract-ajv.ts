@@ -13,7 +13,7 @@ const FORMATS: Record<string, (value: string) => boolean> = {
  * formats checked as the services check them, schemas compiled once each and kept by identity.
  */
 export function createContractValidator() {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
   for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   const compiled = new WeakMap<TSchema, ValidateFunction>();
   return (schema: TSchema, value: unknown): ErrorObject[] => {

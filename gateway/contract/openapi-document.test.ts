@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import { silentLogger } from '../../lib/log';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { API_VERSION, createGatewayApp } from '../gateway-app';
+import { createContractValidator } from './contract-ajv';
 import { buildOpenApiDocument } from './openapi-document';
 import { findOperation, OPERATIONS, servedPaths } from './operation-registry';
 
@@ -43,6 +44,13 @@ describe('our OpenAPI document', () => {
   it('has exactly one operation for every route the gateway serves', () => {
     expect([...expressRoutes(app)].sort()).toEqual([...documented].sort());
     expect(new Set(OPERATIONS.map((op) => op.operationId)).size).toBe(OPERATIONS.length);
+  });
+
+  it('compiles every request and response schema (a schema ajv refuses would answer 500)', () => {
+    const validate = createContractValidator();
+    const schemas = OPERATIONS.flatMap((op) => [op.query, op.body?.schema, ...Object.values(op.responses)]).filter((s) => s);
+    expect(schemas.length).toBeGreaterThan(300);
+    for (const schema of schemas) expect(() => validate(schema!, {})).not.toThrow();
   });
 
   it('finds the operation of a request, fixed path segments before parameters', () => {

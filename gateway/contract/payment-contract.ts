@@ -30,6 +30,11 @@ const Amount = (description: string) => Type.Number({ description: `${descriptio
 const Code = Type.String({ minLength: 1, maxLength: 10, description: 'Currency code' });
 const AnyId = (...types: Parameters<typeof Id>[0][]) => Type.String({ minLength: 1, description: `${types.join(' or ')} id` });
 
+/** `members` are required when `member` is `value` (a union member's own requirements). */
+const requiredWhen = (member: string, cases: Record<string, string[]>) => ({
+  allOf: Object.entries(cases).map(([value, required]) => ({ if: { properties: { [member]: { const: value } }, required: [member] }, then: { required } })),
+});
+
 const OnChainTransaction = ClosedObject({ transactionHash: Type.String(), network: Type.String() });
 
 const RateDetails = named('RateDetails', ClosedObject({
@@ -127,14 +132,14 @@ const QuoteRequest = named('QuoteRequest', Type.Object({
     customerId: Opt(Id('Customer')),
     currency: Opt(Code),
     cryptoNetwork: Opt(Type.String({ maxLength: 20 })),
-  }, { description: 'ACCOUNT needs `accountId`; REALTIME_FUNDING needs `currency`' }),
+  }, { description: 'ACCOUNT needs `accountId`; REALTIME_FUNDING needs `currency`', ...requiredWhen('sourceType', { ACCOUNT: ['accountId'], REALTIME_FUNDING: ['currency'] }) }),
   destination: Type.Object({
     destinationType: StringEnum(['ACCOUNT', 'UMA_ADDRESS'] as const),
     accountId: Opt(AnyId('ExternalAccount', 'InternalAccount')),
     paymentRail: Opt(StringEnum(PAYMENT_RAILS)),
     umaAddress: Opt(Type.String({ maxLength: 255, pattern: UMA_ADDRESS })),
     currency: Opt(Type.String({ maxLength: 10 })),
-  }, { description: 'ACCOUNT needs `accountId`; UMA_ADDRESS needs `umaAddress`' }),
+  }, { description: 'ACCOUNT needs `accountId`; UMA_ADDRESS needs `umaAddress`', ...requiredWhen('destinationType', { ACCOUNT: ['accountId'], UMA_ADDRESS: ['umaAddress'] }) }),
   lockedCurrencySide: StringEnum(['SENDING', 'RECEIVING'] as const),
   lockedCurrencyAmount: Amount('The amount of the locked side'),
   immediatelyExecute: Opt(Type.Boolean()),
