@@ -8,9 +8,12 @@ import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
+import { requestValidation } from './http/request-validation';
 import { apiRoutes } from './routes/api-routes';
+import { API_VERSION } from './contract/api-version';
+import { openApiDocumentJson } from './contract/openapi-document';
 
-export const API_VERSION = '2025-10-13';
+export { API_VERSION };
 
 export interface GatewayOptions {
   peers: PeerClients;
@@ -36,9 +39,14 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
 
+  // Our OpenAPI document, readable without credentials at the root and under the version prefix.
+  const sendDocument = (_req: Request, res: Response) => void res.type('application/json').send(openApiDocumentJson());
+  app.get('/openapi.json', sendDocument);
+  app.get(`/${API_VERSION}/openapi.json`, sendDocument);
+
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), apiRoutes(peers));
+  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), requestValidation(), apiRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

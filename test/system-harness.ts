@@ -4,13 +4,17 @@ import { createLogger, silentLogger, type Logger } from '../lib/log';
 import { startSystem, type RunningSystem } from '../system';
 import { API_VERSION } from '../gateway/gateway-app';
 import { DEFAULT_SANDBOX, type SandboxIdentity } from '../gateway/sandbox-bootstrap';
+import { apiUrl, checkResponse } from './contract/response-contract';
 
 export interface TestSystem {
   system: RunningSystem;
   baseUrl: string;
   rootUrl: string;
   sandbox: SandboxIdentity;
-  /** fetch against `{base_url}` with the sandbox credentials unless `auth: false` or other headers are given. */
+  /**
+   * fetch against `{base_url}` with the sandbox credentials unless `auth: false` or other headers are given.
+   * Every answer is checked against our OpenAPI document (status and body); a mismatch throws.
+   */
   api(path: string, init?: RequestInit & { json?: unknown; auth?: boolean | string }): Promise<{ status: number; body: any; headers: Headers }>;
   /** Bootstraps another platform with its own API token; answers its Basic auth header. */
   createPlatform(): Promise<{ platformId: string; auth: string }>;
@@ -48,6 +52,7 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
       const text = await response.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+      checkResponse(init.method ?? 'GET', apiUrl(path), response.status, parsed, response.headers.get('content-type'));
       return { status: response.status, body: parsed, headers: response.headers };
     },
     async createPlatform() {

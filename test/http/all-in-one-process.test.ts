@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { basicAuthHeader } from '../system-harness';
+import { apiUrl, checkResponse } from '../contract/response-contract';
 
 /**
  * What `npm start` runs: `node dist/main.js all`, the services on a worker thread and the gateway
@@ -50,7 +51,9 @@ async function api(path: string, body?: unknown, method = body === undefined ? '
     method, headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() as any };
+  const json = await res.json() as any;
+  checkResponse(method, apiUrl(path), res.status, json, res.headers.get('content-type'));
+  return { status: res.status, body: json };
 }
 
 test('a payment made through the one-command system settles; SIGTERM drains both threads', async () => {

@@ -1,6 +1,6 @@
 import { checkAbaRoutingNumber, checkBrazilianTaxId, checkClabe, checkIban, checkPixKey } from './bank-identifiers';
-import { COUNTRY_CODES } from './country-codes';
-import { isCalendarDate, isDateTime } from './value-formats';
+import { COUNTRY_CODES } from '../../../lib/country-codes';
+import { isCalendarDate, isDateTime } from '../../../lib/value-formats';
 
 test.each([
   ['021000021', true], ['011000015', true], ['121000358', true], ['123456789', false], ['021000022', false],

@@ -1,4 +1,4 @@
-import { isCountryCode } from './country-codes';
+import { isCountryCode } from '../../../lib/country-codes';
 
 /**
  * Check-digit rules of bank identifiers. Each `check*` returns the problem, or undefined when the

@@ -1,6 +1,6 @@
 import { defined, readAddress, TEXT } from './customer-fields';
 import type { FieldReader, JsonObject } from './field-reader';
-import { E164 } from './value-formats';
+import { E164 } from '../../../lib/value-formats';
 
 export const BENEFICIARY_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
 

@@ -5,7 +5,7 @@ import {
   SOURCE_OF_WEALTH, TERMS_ACCEPTANCE_METHODS,
 } from './customer-vocabulary';
 import type { FieldReader, JsonObject, StringRules } from './field-reader';
-import { E164 } from './value-formats';
+import { E164 } from '../../../lib/value-formats';
 
 /** Free text: non-empty and bounded. */
 export const TEXT: StringRules = { minLength: 1, maxLength: 255 };

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../../lib/errors';
 import { AppError } from '../../../lib/errors';
-import { FORMAT_CHECKS, type FormatName } from './value-formats';
+import { FORMAT_CHECKS, type FormatName } from '../../../lib/value-formats';
 
 export type Constraint = NonNullable<FieldError['constraint']>;
 export type JsonObject = Record<string, unknown>;

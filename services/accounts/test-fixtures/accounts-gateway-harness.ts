@@ -4,6 +4,7 @@ import { API_VERSION, createGatewayApp } from '../../../gateway/gateway-app';
 import { AppError } from '../../../lib/errors';
 import { silentLogger } from '../../../lib/log';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
+import { checkResponse } from '../../../test/contract/response-contract';
 import { startAccountsService, type HarnessOptions } from './accounts-service-harness';
 
 /**
@@ -37,7 +38,9 @@ export async function startAccountsGateway(env: NodeJS.ProcessEnv = {}, options:
       if (init.json !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
       const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+      const body = (text ? JSON.parse(text) : undefined) as any;
+      checkResponse(init.method ?? 'GET', `/${API_VERSION}${path}`, response.status, body, response.headers.get('content-type'));
+      return { status: response.status, body };
     },
     async stop() {
       await new Promise((resolve) => server.close(resolve));

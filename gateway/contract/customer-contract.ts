@@ -1,0 +1,194 @@
+import { Type } from '@sinclair/typebox';
+import { pageQuery, Page, Processing, SignedRetryChallenge } from './common-schemas';
+import { operation } from './operation';
+import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
+
+const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
+const VERIFICATION_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const;
+const ID_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] as const;
+const TERMS_ACCEPTANCE_METHODS = ['CHECKBOX', 'CLICK_TO_ACCEPT'] as const;
+const INDIVIDUAL_SOURCES_OF_FUNDS = ['SALARY', 'SELF_EMPLOYMENT_INCOME', 'INVESTMENT_INCOME', 'PENSION', 'RENTAL_INCOME', 'GIFT', 'INHERITANCE', 'LOAN', 'SAVINGS', 'SALE_OF_ASSETS', 'OTHER'] as const;
+const BUSINESS_SOURCES_OF_FUNDS = ['OPERATING_REVENUE', 'INVESTMENT_INCOME', 'LOANS', 'VENTURE_CAPITAL', 'PERSONAL_SAVINGS', 'DONATIONS', 'OTHER'] as const;
+const SOURCES_OF_WEALTH = ['SALARY', 'BUSINESS_INCOME', 'INVESTMENTS', 'INHERITANCE', 'PROPERTY_SALE', 'GIFT', 'RETIREMENT', 'SAVINGS', 'OTHER'] as const;
+const PURPOSES_OF_ACCOUNT = [
+  'CONTRACTOR_PAYOUTS', 'CREATOR_PAYOUTS', 'EMPLOYEE_PAYOUTS', 'MARKETPLACE_SELLER_PAYOUTS', 'SUPPLIER_PAYMENTS', 'CROSS_BORDER_B2B',
+  'AR_AUTOMATION', 'AP_AUTOMATION', 'EMBEDDED_PAYMENTS', 'PLATFORM_FEE_COLLECTION', 'P2P_TRANSFERS', 'CHARITABLE_DONATIONS', 'OTHER',
+] as const;
+const MONTHLY_COUNTS = ['COUNT_UNDER_10', 'COUNT_10_TO_100', 'COUNT_100_TO_500', 'COUNT_500_TO_1000', 'COUNT_OVER_1000'] as const;
+const MONTHLY_VOLUMES = ['VOLUME_UNDER_10K', 'VOLUME_10K_TO_100K', 'VOLUME_100K_TO_1M', 'VOLUME_1M_TO_10M', 'VOLUME_OVER_10M'] as const;
+const INCOME_RANGES = ['UNDER_50K', 'RANGE_50K_100K', 'RANGE_100K_250K', 'RANGE_250K_1M', 'OVER_1M'] as const;
+const NET_WORTH_RANGES = ['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500K_1M', 'RANGE_1M_5M', 'RANGE_5M_25M', 'OVER_25M'] as const;
+const PEP_STATUSES = ['NONE', 'DOMESTIC', 'FOREIGN', 'HIO', 'FAMILY_OR_ASSOCIATE'] as const;
+const ENTITY_TYPES = ['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'S_CORPORATION', 'NON_PROFIT', 'PUBLICLY_LISTED_COMPANY', 'TRUST', 'PRIVATE_FOUNDATION', 'CHARITY', 'OTHER'] as const;
+const BUSINESS_TYPES = [
+  'AGRICULTURE_FORESTRY_FISHING_AND_HUNTING', 'MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION', 'UTILITIES', 'CONSTRUCTION', 'MANUFACTURING',
+  'WHOLESALE_TRADE', 'RETAIL_TRADE', 'TRANSPORTATION_AND_WAREHOUSING', 'INFORMATION', 'FINANCE_AND_INSURANCE',
+  'REAL_ESTATE_AND_RENTAL_AND_LEASING', 'PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES', 'MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES',
+  'ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES', 'EDUCATIONAL_SERVICES', 'HEALTH_CARE_AND_SOCIAL_ASSISTANCE',
+  'ARTS_ENTERTAINMENT_AND_RECREATION', 'ACCOMMODATION_AND_FOOD_SERVICES', 'OTHER_SERVICES', 'PUBLIC_ADMINISTRATION',
+] as const;
+
+/** Free text as the accounts service bounds it. */
+const Text = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
+const UMA_ADDRESS = '^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$';
+const E164 = '^\\+[1-9]\\d{1,14}$';
+
+const Address = named('Address', ClosedObject({
+  line1: Text(), line2: Type.Optional(Text()), city: Type.Optional(Text()), state: Type.Optional(Text()),
+  postalCode: Text(20), country: Country(),
+}));
+
+const TermsConsent = named('EndUserTermsConsent', ClosedObject({
+  acceptedAt: DateTime(),
+  ipAddress: Type.String({ maxLength: 45, format: 'ip', description: 'IPv4 or IPv6 address the terms were accepted from' }),
+  termsVersion: Text(64),
+  acceptanceMethod: StringEnum(TERMS_ACCEPTANCE_METHODS),
+}));
+
+/** Members of the individual due-diligence profile (requests and records alike). */
+const individualProfile = {
+  fullName: Type.Optional(Text()),
+  birthDate: Type.Optional(Type.String({ format: 'date' })),
+  nationality: Type.Optional(Country()),
+  idType: Type.Optional(StringEnum(ID_TYPES)),
+  countryOfIssuance: Type.Optional(Country()),
+  sourceOfFundsCategories: Type.Optional(Type.Array(StringEnum(INDIVIDUAL_SOURCES_OF_FUNDS))),
+  sourceOfFundsOtherDescription: Type.Optional(Text(500)),
+  sourceOfWealthCategories: Type.Optional(Type.Array(StringEnum(SOURCES_OF_WEALTH))),
+  sourceOfWealthOtherDescription: Type.Optional(Text(500)),
+  purposeOfAccount: Type.Optional(StringEnum(PURPOSES_OF_ACCOUNT)),
+  purposeOfAccountOtherDescription: Type.Optional(Text(500)),
+  expectedMonthlyTransactionCount: Type.Optional(StringEnum(MONTHLY_COUNTS)),
+  expectedMonthlyTransactionVolume: Type.Optional(StringEnum(MONTHLY_VOLUMES)),
+  annualIncomeRange: Type.Optional(StringEnum(INCOME_RANGES)),
+  netWorthRange: Type.Optional(StringEnum(NET_WORTH_RANGES)),
+  pepStatus: Type.Optional(StringEnum(PEP_STATUSES)),
+};
+
+const businessInfoMembers = {
+  legalName: Text(),
+  doingBusinessAs: Type.Optional(Text()),
+  country: Country(),
+  registrationNumber: Type.Optional(Text(64)),
+  incorporatedOn: Type.String({ format: 'date' }),
+  entityType: Type.Optional(StringEnum(ENTITY_TYPES)),
+  taxId: Text(64),
+  countriesOfOperation: Type.Optional(Type.Array(Country())),
+  businessType: Type.Optional(StringEnum(BUSINESS_TYPES)),
+  purposeOfAccount: Type.Optional(StringEnum(PURPOSES_OF_ACCOUNT)),
+  sourceOfFunds: Type.Optional(Text(500)),
+  expectedMonthlyTransactionCount: Type.Optional(StringEnum(MONTHLY_COUNTS)),
+  expectedMonthlyTransactionVolume: Type.Optional(StringEnum(MONTHLY_VOLUMES)),
+  expectedRecipientJurisdictions: Type.Optional(Type.Array(Country())),
+  naicsCode: Type.Optional(Type.String({ pattern: '^\\d{2,6}$' })),
+  sourceOfFundsCategories: Type.Optional(Type.Array(StringEnum(BUSINESS_SOURCES_OF_FUNDS))),
+  sourceOfFundsOtherDescription: Type.Optional(Text(500)),
+  purposeOfAccountOtherDescription: Type.Optional(Text(500)),
+  expectedCounterpartyCountries: Type.Optional(Type.Array(Country())),
+  primaryContactFirstName: Type.Optional(Text(250)),
+  primaryContactLastName: Type.Optional(Text(250)),
+};
+
+/** On create the four identifying members are required; on update every member is optional. */
+const BusinessInfoCreate = named('BusinessInfoCreate', Type.Object(businessInfoMembers));
+const BusinessInfoUpdate = named('BusinessInfoUpdate', Type.Partial(Type.Object(businessInfoMembers)));
+const BusinessInfo = named('BusinessInfo', ClosedObject({ ...Type.Partial(Type.Object(businessInfoMembers)).properties, legalName: Type.String() }));
+
+/** Members of create and update requests. Unknown members are ignored, as the service does. */
+const contactMembers = {
+  currencies: Type.Optional(Type.Array(Type.String(), { description: 'Drawn from the platform\'s supported currencies' })),
+  email: Type.Optional(Type.String({ format: 'email' })),
+  phoneNumber: Type.Optional(Type.String({ pattern: E164, format: 'e.164' })),
+  umaAddress: Type.Optional(Type.String({ maxLength: 255, pattern: UMA_ADDRESS })),
+  address: Type.Optional(Type.Object(Address.properties)),
+  endUserTermsConsent: Type.Optional(Type.Object(TermsConsent.properties)),
+};
+
+/** Members that apply to one customer type only (the service ignores them on the other). */
+const byCustomerType = (businessInfo: typeof BusinessInfoCreate | typeof BusinessInfoUpdate) => ({
+  allOf: [
+    { if: { properties: { customerType: { const: 'INDIVIDUAL' } }, required: ['customerType'] }, then: Type.Object({ ...individualProfile, identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The number of the identification document (never returned)' })) }) },
+    { if: { properties: { customerType: { const: 'BUSINESS' } }, required: ['customerType'] }, then: Type.Object({ businessInfo: Type.Optional(businessInfo) }) },
+  ],
+});
+
+const CustomerCreateRequest = named('CustomerCreateRequest', Type.Object({
+  customerType: StringEnum(CUSTOMER_TYPES),
+  platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The platform\'s own id for the customer' })),
+  region: Type.Optional(Country()),
+  ...contactMembers,
+}, { description: 'The profile members of the customer\'s type apply: INDIVIDUAL ones, or `businessInfo` (required for BUSINESS)', ...byCustomerType(BusinessInfoCreate) }));
+
+const CustomerUpdateRequest = named('CustomerUpdateRequest', Type.Object({
+  customerType: StringEnum(CUSTOMER_TYPES, { description: 'Must be the customer\'s own type' }),
+  ...contactMembers,
+}, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }));
+
+const customerMembers = {
+  id: Id('Customer'),
+  platformCustomerId: Type.String(),
+  endUserTermsConsent: Type.Optional(TermsConsent),
+  region: Type.Optional(Type.String()),
+  currencies: Type.Optional(Type.Array(Type.String())),
+  email: Type.Optional(Type.String()),
+  phoneNumber: Type.Optional(Type.String()),
+  umaAddress: Type.String(),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+  isDeleted: Type.Optional(Type.Boolean()),
+  address: Type.Optional(Address),
+};
+
+const IndividualCustomer = named('IndividualCustomer', ClosedObject({
+  ...customerMembers,
+  customerType: Type.Literal('INDIVIDUAL'),
+  kycStatus: StringEnum(VERIFICATION_STATUSES),
+  ...individualProfile,
+}));
+
+const BusinessCustomer = named('BusinessCustomer', ClosedObject({
+  ...customerMembers,
+  customerType: Type.Literal('BUSINESS'),
+  kybStatus: StringEnum(VERIFICATION_STATUSES),
+  businessInfo: Type.Optional(BusinessInfo),
+}));
+
+export const Customer = named('Customer', Type.Union([IndividualCustomer, BusinessCustomer]));
+
+const EndUserTerms = named('EndUserTerms', ClosedObject({ version: Type.String(), url: Type.String({ format: 'uri' }) }));
+
+const customerId = { customerId: Id('Customer') };
+const TAGS = ['Customers'];
+
+export const customerOperations = [
+  operation({
+    operationId: 'createCustomer', method: 'post', path: '/customers', tags: TAGS, summary: 'Create a customer',
+    body: CustomerCreateRequest, success: { 201: Customer }, errors: [409],
+  }),
+  operation({
+    operationId: 'listCustomers', method: 'get', path: '/customers', tags: TAGS, summary: 'List customers, newest first, with filters',
+    query: {
+      platformCustomerId: Type.Optional(Type.String()), customerType: Type.Optional(Type.String({ description: 'INDIVIDUAL or BUSINESS' })),
+      createdAfter: Type.Optional(Type.String()), createdBefore: Type.Optional(Type.String()),
+      updatedAfter: Type.Optional(Type.String()), updatedBefore: Type.Optional(Type.String()),
+      region: Type.Optional(Type.String()), currency: Type.Optional(Type.String()), umaAddress: Type.Optional(Type.String()),
+      isIncludingDeleted: Type.Optional(Type.String({ description: 'true or false' })),
+      ...pageQuery,
+    },
+    success: { 200: Page('CustomerList', Customer) },
+  }),
+  operation({
+    operationId: 'getEndUserTerms', method: 'get', path: '/customers/end-user-terms', tags: TAGS, summary: 'The current end-user terms',
+    success: { 200: EndUserTerms },
+  }),
+  operation({
+    operationId: 'getCustomer', method: 'get', path: '/customers/{customerId}', tags: TAGS, summary: 'Read a customer',
+    pathParams: customerId, success: { 200: Customer }, errors: [404],
+  }),
+  operation({
+    operationId: 'updateCustomer', method: 'patch', path: '/customers/{customerId}', tags: TAGS,
+    summary: 'Update a customer; changing an email tied to wallet credentials is a signed retry',
+    pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest,
+    success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 424],
+  }),
+];

@@ -1,0 +1,57 @@
+import { accountOperations } from './account-contract';
+import { API_VERSION } from './api-version';
+import { customerOperations } from './customer-contract';
+import type { Method, Operation } from './operation';
+import { paymentOperations } from './payment-contract';
+import { platformConfigOperations } from './platform-config-contract';
+import { documentOperation, systemOperations } from './system-contract';
+import { walletAuthOperations } from './wallet-auth-contract';
+import { webhookOperations } from './webhook-contract';
+
+/** Every operation the gateway serves, one entry each. */
+export const OPERATIONS: readonly Operation[] = [
+  ...systemOperations,
+  documentOperation,
+  ...platformConfigOperations,
+  ...customerOperations,
+  ...accountOperations,
+  ...paymentOperations,
+  ...walletAuthOperations,
+  ...webhookOperations,
+];
+
+/** The full URL paths one operation is served at (the document is served at two). */
+export function servedPaths(op: Operation): string[] {
+  if (op === documentOperation) return [op.path, `/${API_VERSION}${op.path}`];
+  return [op.root ? op.path : `/${API_VERSION}${op.path}`];
+}
+
+interface Matcher {
+  op: Operation;
+  pattern: RegExp;
+  literalSegments: number;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+function matcherOf(op: Operation, path: string): Matcher {
+  const segments = path.split('/').filter(Boolean);
+  const source = segments.map((s) => (s.startsWith('{') ? '[^/]+' : escape(s))).join('/');
+  return { op, pattern: new RegExp(`^/${source}/?$`, 'i'), literalSegments: segments.filter((s) => !s.startsWith('{')).length };
+}
+
+const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matcherOf(op, path)));
+
+/**
+ * The operation a request reaches: fixed path segments win over parameters, as the routes are
+ * ordered (`/customers/end-user-terms` before `/customers/{customerId}`).
+ */
+export function findOperation(method: string, urlPath: string): Operation | undefined {
+  const m = method.toLowerCase() as Method;
+  let best: Matcher | undefined;
+  for (const matcher of MATCHERS) {
+    if (matcher.op.method !== m || !matcher.pattern.test(urlPath)) continue;
+    if (!best || matcher.literalSegments > best.literalSegments) best = matcher;
+  }
+  return best?.op;
+}

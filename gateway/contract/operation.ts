@@ -1,0 +1,69 @@
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { ErrorEnvelope } from './common-schemas';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** Request headers some operations read; documented as header parameters. */
+export const HEADERS = {
+  idempotencyKey: { name: 'Idempotency-Key', description: 'Repeating a request with the same key answers the first result' },
+  walletSignature: { name: 'Service-Wallet-Signature', description: 'The signed-retry stamp over the challenge payload' },
+  requestId: { name: 'Request-Id', description: 'The requestId of the signed-retry challenge being answered' },
+} as const;
+
+export interface Operation {
+  operationId: string;
+  method: Method;
+  /** OpenAPI path template, relative to the API version prefix unless `root`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  /** Served at the server root (health, the document itself) rather than under the version prefix. */
+  root?: boolean;
+  /** Whether the platform's Basic credentials are required (the default). */
+  authenticated: boolean;
+  pathParams: TObject;
+  query?: TObject;
+  headers?: (keyof typeof HEADERS)[];
+  body?: { schema: TSchema; required: boolean; description?: string };
+  /** Schema per HTTP status; `null` is an answer without a body (204). */
+  responses: Record<number, TSchema | null>;
+}
+
+/** Statuses any authenticated operation may answer, whatever it does. */
+const COMMON_ERRORS = [400, 401, 429, 500, 503];
+/** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
+const SERVER_ERRORS = [408, 431];
+
+export interface OperationSpec {
+  operationId: string;
+  method: Method;
+  path: string;
+  summary: string;
+  tags: string[];
+  root?: boolean;
+  authenticated?: boolean;
+  pathParams?: TProperties;
+  query?: TProperties;
+  headers?: (keyof typeof HEADERS)[];
+  body?: TSchema;
+  /** An optional body: absent means `{}`. */
+  optionalBody?: boolean;
+  success: Record<number, TSchema | null>;
+  /** Error statuses beyond the common ones (400, 401, 429, 500, 503; 408 and 431). */
+  errors?: number[];
+}
+
+export function operation(spec: OperationSpec): Operation {
+  const authenticated = spec.authenticated ?? true;
+  const errorStatuses = [...(authenticated ? COMMON_ERRORS : [500]), ...SERVER_ERRORS, ...(spec.errors ?? [])].sort();
+  const responses: Record<number, TSchema | null> = { ...spec.success };
+  for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
+  return {
+    operationId: spec.operationId, method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags,
+    root: spec.root, authenticated, headers: spec.headers,
+    pathParams: Type.Object(spec.pathParams ?? {}),
+    query: spec.query ? Type.Object(spec.query) : undefined,
+    body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,
+    responses,
+  };
+}

@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import { operation } from './operation';
+import { ClosedObject, DateTime, MinorUnits, named, StringEnum } from './schema-kit';
+
+const COUNTERPARTY_FIELD_NAMES = [
+  'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID', 'REGISTRATION_NUMBER', 'USER_TYPE',
+  'COUNTRY_OF_RESIDENCE', 'ACCOUNT_IDENTIFIER', 'FI_LEGAL_ENTITY_NAME', 'FI_ADDRESS', 'PURPOSE_OF_PAYMENT', 'ULTIMATE_INSTITUTION_COUNTRY',
+  'IDENTIFIER', 'BUSINESS_TYPE', 'COMPANY_LEGAL_NAME', 'ID_TYPE', 'ID_NUMBER',
+] as const;
+const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING'] as const;
+const FEE_TYPES = ['CROSS_CURRENCY_TRANSACTION'] as const;
+
+export const CounterpartyField = named('CounterpartyFieldDefinition', ClosedObject({ name: StringEnum(COUNTERPARTY_FIELD_NAMES), mandatory: Type.Boolean() }));
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Email = Type.String({ maxLength: 255, format: 'email' });
+
+const embeddedWalletMembers = {
+  appName: Type.Optional(Name),
+  otpLength: Type.Optional(Type.Integer({ minimum: 4, maximum: 12 })),
+  alphanumeric: Type.Optional(Type.Boolean()),
+  expirationSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
+  sendFromEmailAddress: Type.Optional(Email),
+  sendFromEmailSenderName: Type.Optional(Name),
+  replyToEmailAddress: Type.Optional(Email),
+  logoUrl: Type.Optional(Type.String({ maxLength: 512, format: 'url' })),
+};
+
+const cardTokenizationMembers = {
+  displayName: Type.Optional(Name),
+  logoUrl: Type.Optional(Type.String({ maxLength: 512, format: 'url', pattern: '^https://' })),
+  email: Type.Optional(Type.Object({
+    fromAddress: Type.Optional(Email), fromName: Type.Optional(Name), replyToAddress: Type.Optional(Email),
+    subject: Type.Optional(Name), bodyText: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  })),
+  sms: Type.Optional(Type.Object({
+    templateSid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), bodyText: Type.Optional(Type.String({ minLength: 1, maxLength: 480 })),
+  })),
+};
+
+const currencyConfigMembers = {
+  currencyCode: Type.String(),
+  minAmount: MinorUnits({ minimum: 0 }),
+  maxAmount: MinorUnits({ minimum: 0 }),
+  requiredCounterpartyFields: Type.Array(CounterpartyField),
+  enabledTransactionTypes: Type.Array(StringEnum(TRANSACTION_TYPES)),
+};
+
+const feeConfigMembers = {
+  feeType: StringEnum(FEE_TYPES),
+  sourceCurrency: Type.String(),
+  variableFeeBps: Type.Integer({ minimum: 0, maximum: 10000 }),
+  fixedFee: ClosedObject({ amount: MinorUnits({ minimum: 0 }), currency: Type.String() }),
+};
+
+const limitMembers = {
+  currency: Type.String({ description: 'Sending currency the limit applies to' }),
+  receivingCurrency: Type.Optional(Type.String({ description: 'Narrows the limit to one receiving currency' })),
+  maxSingleTransaction: Type.Optional(MinorUnits({ minimum: 1 })),
+  dailyVolume: Type.Optional(MinorUnits({ minimum: 1 })),
+};
+
+const PlatformConfig = named('PlatformConfig', ClosedObject({
+  id: Type.String(),
+  umaDomain: Type.Optional(Type.String()),
+  proxyUmaSubdomain: Type.Optional(Type.String()),
+  webhookEndpoint: Type.Optional(Type.String()),
+  supportedCurrencies: Type.Array(ClosedObject({
+    ...currencyConfigMembers,
+    providerRequiredCustomerFields: Type.Optional(Type.Array(Type.String())),
+    providerRequiredCounterpartyCustomerFields: Type.Optional(Type.Array(Type.String())),
+  })),
+  isRegulatedFinancialInstitution: Type.Optional(Type.Boolean()),
+  embeddedWalletConfig: Type.Optional(ClosedObject(embeddedWalletMembers)),
+  cardTokenization2faConfig: Type.Optional(ClosedObject({
+    ...cardTokenizationMembers,
+    email: Type.Optional(ClosedObject(cardTokenizationMembers.email.properties)),
+    sms: Type.Optional(ClosedObject(cardTokenizationMembers.sms.properties)),
+  })),
+  feeConfigs: Type.Array(ClosedObject(feeConfigMembers)),
+  limits: Type.Array(ClosedObject(limitMembers), { description: 'Per-transaction and daily limits (our addition to the reference record)' }),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+}));
+
+const PlatformConfigUpdateRequest = named('PlatformConfigUpdateRequest', Type.Object({
+  umaDomain: Type.Optional(Type.String()),
+  webhookEndpoint: Type.Optional(Type.String({ maxLength: 2048, format: 'url' })),
+  supportedCurrencies: Type.Optional(Type.Array(Type.Object(currencyConfigMembers))),
+  embeddedWalletConfig: Type.Optional(Type.Object(embeddedWalletMembers)),
+  cardTokenization2faConfig: Type.Optional(Type.Object(cardTokenizationMembers)),
+  feeConfigs: Type.Optional(Type.Array(Type.Object(feeConfigMembers))),
+  limits: Type.Optional(Type.Array(Type.Object(limitMembers))),
+}, { description: 'Members given replace the current ones; read-only members are ignored' }));
+
+const TAGS = ['Platform configuration'];
+
+export const platformConfigOperations = [
+  operation({ operationId: 'getPlatformConfig', method: 'get', path: '/config', tags: TAGS, summary: 'Read the platform\'s configuration', success: { 200: PlatformConfig } }),
+  operation({
+    operationId: 'updatePlatformConfig', method: 'patch', path: '/config', tags: TAGS, summary: 'Change the platform\'s configuration',
+    body: PlatformConfigUpdateRequest, success: { 200: PlatformConfig }, errors: [501],
+  }),
+];

@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { Page, pageQuery } from './common-schemas';
+import { operation } from './operation';
+import { ClosedObject, DateTime, Id, named } from './schema-kit';
+
+const TestWebhookResult = named('TestWebhookResult', ClosedObject({
+  url: Type.Optional(Type.String({ format: 'uri' })),
+  response_status: Type.Integer({ description: 'HTTP status the endpoint answered (0 when it could not be reached)' }),
+  response_body: Type.Optional(Type.String()),
+}));
+
+const WebhookPublicKey = named('WebhookPublicKey', ClosedObject({
+  algorithm: Type.String(), signatureHeader: Type.String(), publicKeyPem: Type.String(), publicKeyHex: Type.String(),
+}));
+
+const WebhookDelivery = named('WebhookDelivery', ClosedObject({
+  id: Id('Webhook'),
+  type: Type.String({ description: 'The event type' }),
+  status: Type.String({ description: 'Where the delivery stands' }),
+  attemptCount: Type.Integer({ minimum: 0 }),
+  maxAttempts: Type.Integer({ minimum: 1 }),
+  createdAt: DateTime(),
+  nextAttemptAt: Type.Optional(DateTime()),
+  deliveredAt: Type.Optional(DateTime()),
+  attempts: Type.Array(ClosedObject({
+    attempt: Type.Integer({ minimum: 1 }),
+    attemptedAt: DateTime(),
+    url: Type.Optional(Type.String()),
+    statusCode: Type.Optional(Type.Integer({ description: 'Absent when the endpoint did not answer' })),
+    error: Type.Optional(Type.String()),
+    durationMs: Type.Number({ minimum: 0 }),
+    outcome: Type.String(),
+  })),
+}));
+
+const TAGS = ['Webhooks'];
+
+export const webhookOperations = [
+  operation({
+    operationId: 'sendTestWebhook', method: 'post', path: '/sandbox/webhooks/test', tags: TAGS, summary: 'Send a test event to the platform\'s webhook endpoint',
+    optionalBody: true, body: Type.Object({}), success: { 200: TestWebhookResult },
+  }),
+  operation({
+    operationId: 'sendTestWebhookUnprefixed', method: 'post', path: '/webhooks/test', tags: TAGS,
+    summary: 'The same operation as POST /sandbox/webhooks/test (the path newer SDK releases call)',
+    optionalBody: true, body: Type.Object({}), success: { 200: TestWebhookResult },
+  }),
+  operation({ operationId: 'getWebhookPublicKey', method: 'get', path: '/webhooks/public-key', tags: TAGS, summary: 'The key webhook signatures verify with', success: { 200: WebhookPublicKey } }),
+  operation({
+    operationId: 'listWebhookDeliveries', method: 'get', path: '/webhooks/deliveries', tags: TAGS, summary: 'The webhook delivery log, newest first',
+    query: { status: Type.Optional(Type.String()), type: Type.Optional(Type.String()), ...pageQuery },
+    success: { 200: Page('WebhookDeliveryList', WebhookDelivery) },
+  }),
+  operation({
+    operationId: 'getWebhookDelivery', method: 'get', path: '/webhooks/deliveries/{webhookId}', tags: TAGS, summary: 'One delivery and its attempts',
+    pathParams: { webhookId: Id('Webhook') }, success: { 200: WebhookDelivery }, errors: [404],
+  }),
+];
