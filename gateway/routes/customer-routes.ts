@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { customerJson } from './customer-json';
-import { jsonObjectBody, listJson, RestRequestReader } from './rest-request';
+import { customerFields } from './customer-requests';
+import { listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
 
 /** Sub-resources under /customers that other route modules own; never a customer id. */
@@ -15,7 +17,7 @@ export function customerRoutes(peers: PeerClients): Router {
   const router = Router();
 
   router.post('/customers', async (req, res) => {
-    const { customer } = await peers.accounts.createCustomer({ body: jsonObjectBody(req) }, callContext(res));
+    const { customer } = await peers.accounts.createCustomer({ customer: customerFields(jsonBodyOf(req), 'Invalid customer') }, callContext(res));
     res.status(201).json(customerJson(customer!));
   });
 
@@ -60,7 +62,7 @@ export function customerRoutes(peers: PeerClients): Router {
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
     q.done();
-    const request = { id, body: jsonObjectBody(req), signature: walletSignature(req) };
+    const request = { id, changes: customerFields(jsonBodyOf(req), 'Invalid customer update'), signature: walletSignature(req) };
     const { customer, challenge, processing } = await peers.accounts.updateCustomer(request, callContext(res));
     if (challenge) res.status(202).json(challengeJson(challenge));
     else if (processing) res.status(200).json({ status: 'PROCESSING', message: processing.message });

@@ -58,6 +58,11 @@ export class RestBody {
     return v.filter((item): item is string => typeof item === 'string');
   }
 
+  /** A list whose presence matters (a StringList message): absent stays absent, `[]` is an empty list. */
+  stringList(key: string): { values: string[] } | undefined {
+    return this.value(key) === undefined ? undefined : { values: this.strings(key) };
+  }
+
   /** A free-form object member, as is. */
   map(key: string): Json | undefined {
     const v = this.value(key);

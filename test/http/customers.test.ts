@@ -121,3 +121,13 @@ describe('external accounts carry paymentRails (the reference requires them on b
     expect(wrong.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails[0]', constraint: { enum: ['SEPA', 'SEPA_INSTANT'] } })]);
   });
 });
+
+test('a list given empty is told apart from one left out (typed StringList on the wire)', async () => {
+  const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
+  const empty = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', currencies: [] } });
+  expect(empty.status).toBe(400);
+  expect(empty.body.details.errors).toEqual([expect.objectContaining({ field: 'currencies' })]);
+  const untouched = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', fullName: 'Renamed' } });
+  expect(untouched.status).toBe(200);
+  expect(untouched.body.currencies).toEqual(created.body.currencies);
+});

@@ -3,7 +3,7 @@ import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-documen
 import { internalAccountId } from '../domain/name-based-id';
 import { startAccountsService } from '../test-fixtures/accounts-service-harness';
 import { createCrashingDocumentStore } from '../test-fixtures/crashing-document-store';
-import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import { customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 const ENV = { ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,MXN' };
 const WALLETS = { embeddedWalletConfig: { appName: 'Acme Wallet' } };
@@ -33,7 +33,7 @@ const docs = (store: DocumentStore, collection: string, filter: Record<string, u
 
 describe('customer create: a crash after any write is completed by the start-up sweep, exactly', () => {
   const create = (h: Awaited<ReturnType<typeof startAccountsService>>, platform: { platformId: string }) =>
-    h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD', 'USDC'], email: 'ana@example.com', phoneNumber: '+14155551234' } }, platform);
+    h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD', 'USDC'], email: 'ana@example.com', phoneNumber: '+14155551234' }) }, platform);
 
   test('without a crash the create takes 6 writes: customer, 3 accounts, wallet provisioned, marker cleared', async () => {
     const { outcome, writes, second } = await crashThenRestart(1e9, async (h, p) => { await h.client.updatePlatformConfig({ body: WALLETS }, p); }, create);
@@ -70,8 +70,8 @@ describe('customer create: a crash after any write is completed by the start-up 
 describe('customer update adding a currency', () => {
   test.each([1, 2])('crash after %i writes: the new account exists once and the marker is cleared', async (n) => {
     const { base, state: customerId, outcome, second } = await crashThenRestart(n,
-      async (h, p) => (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD'] } }, p)).customer!.id,
-      (h, p, id) => h.client.updateCustomer({ id, body: { customerType: 'INDIVIDUAL', currencies: ['USD', 'MXN'] } }, p));
+      async (h, p) => (await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD'] }) }, p)).customer!.id,
+      (h, p, id) => h.client.updateCustomer({ id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD', 'MXN'] }) }, p));
     expect(outcome).toBe('INTERNAL_ERROR');
     const customer = await base.collection('customers').findOne({ _id: customerId });
     expect([customer?.currencies, customer?.provisioning]).toEqual([['USD', 'MXN'], []]);
@@ -84,7 +84,7 @@ describe('customer update adding a currency', () => {
 describe('a new default UMA deposit account', () => {
   test.each([1, 2])('crash after %i writes: the previous default is cleared by the sweep', async (n) => {
     const { base, state, outcome, second } = await crashThenRestart(n, async (h, p) => {
-      const customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
+      const customerId = (await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p)).customer!.id;
       const first = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p);
       return { customerId, firstId: first.account!.id };
     }, (h, p, { customerId }) => h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p));
@@ -98,7 +98,7 @@ describe('a new default UMA deposit account', () => {
   test('the newest default wins whatever order repairs run in', async () => {
     const h = await startAccountsService(ENV);
     const p = await h.newPlatform();
-    const customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
+    const customerId = (await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p)).customer!.id;
     const first = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p)).account!;
     const second = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('MXN_ACCOUNT', { customerId, defaultUmaDepositAccount: true })), p)).account!;
     // Replaying the first account's clearing (as a late repair would) must not clear the newer default.
@@ -128,7 +128,7 @@ describe('embedded wallet provisioning retried until the auth service succeeds',
     const p = await h.newPlatform();
     await h.client.updatePlatformConfig({ body: WALLETS }, p);
     h.walletAuth.failing = true;
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'bo@example.com' } }, p);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'bo@example.com' }) }, p);
     const walletId = internalAccountId(customer!.id, 'USD', 'EMBEDDED_WALLET');
     expect((await h.client.getInternalAccount({ id: walletId }, p)).account!.status).toBe('PENDING');
     expect(await h.repair.sweep({ graceMs: 0 })).toMatchObject({ completed: 0, pending: 1, failed: 0 });
@@ -145,7 +145,7 @@ describe('embedded wallet provisioning retried until the auth service succeeds',
     const p = await h.newPlatform();
     await h.client.updatePlatformConfig({ body: WALLETS }, p);
     h.walletAuth.failing = true;
-    await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', email: 'cy@example.com' } }, p);
+    await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'cy@example.com' }) }, p);
     expect(await h.repair.sweep({ graceMs: 60_000 })).toMatchObject({ completed: 0, pending: 0 });
     await h.stop();
   });

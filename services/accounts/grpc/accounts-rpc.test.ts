@@ -1,6 +1,6 @@
 import { newId } from '../../../lib/ids';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
-import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import { customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 let h: AccountsHarness;
 let platformA: { platformId: string };
@@ -11,7 +11,7 @@ beforeAll(async () => {
   h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,BTC' });
   platformA = await h.newPlatform();
   platformB = await h.newPlatform();
-  customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA)).customer!.id;
+  customerId = (await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA)).customer!.id;
 });
 afterAll(() => h.stop());
 

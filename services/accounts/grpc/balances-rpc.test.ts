@@ -1,10 +1,11 @@
+import { customerFieldsOf } from '../test-fixtures/request-bodies';
 import { startAccountsService } from '../test-fixtures/accounts-service-harness';
 
 describe('internal account balances come from the ledger', () => {
   test('one batched GetBalances per list page; the ledger amounts are shown', async () => {
     const h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,BTC' });
     const p = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
     const { accounts } = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, p);
     const usd = accounts.find((a) => a.balance!.currency!.code === 'USD')!;
     h.ledger.balances.set(usd.id, { available: 12550, total: 13000, currency: 'USD' });

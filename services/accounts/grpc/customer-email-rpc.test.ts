@@ -1,3 +1,4 @@
+import { customerFieldsOf } from '../test-fixtures/request-bodies';
 import { randomUUID } from 'node:crypto';
 import type { AppError } from '../../../lib/errors';
 import { internalAccountId } from '../domain/name-based-id';
@@ -17,7 +18,7 @@ const SIGNED = (requestId: string) => ({ stamp: 'any-stamp', requestId });
 
 async function walletCustomer(platform = wallets) {
   const email = `c-${randomUUID().slice(0, 8)}@example.com`;
-  const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', email } }, platform);
+  const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email }) }, platform);
   return { id: customer!.id, email, walletId: internalAccountId(customer!.id, 'USDC', 'EMBEDDED_WALLET') };
 }
 
@@ -25,7 +26,7 @@ const emailOf = async (id: string) => (await h.client.getCustomer({ id }, wallet
 
 /** The first call, answered with a challenge. */
 async function challenge(id: string, body: Record<string, unknown>) {
-  const answer = await h.client.updateCustomer({ id, body }, wallets);
+  const answer = await h.client.updateCustomer({ id, changes: customerFieldsOf(body) }, wallets);
   expect(answer.customer).toBeUndefined();
   return answer.challenge!;
 }
@@ -41,11 +42,11 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     });
     expect(await emailOf(c.id)).toBe(c.email);
 
-    const { customer } = await h.client.updateCustomer({ id: c.id, body, signature: SIGNED(first.requestId) }, wallets);
+    const { customer } = await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(first.requestId) }, wallets);
     expect(customer).toMatchObject({ id: c.id, email: 'moved@example.com' });
     expect(h.walletAuth.emails.get(c.walletId)).toBe('moved@example.com');
     expect(h.signedRetry.challenges.get(first.requestId)).toMatchObject({ state: 'SETTLED', result: { customerId: c.id, revision: 2 } });
-    const again = await h.client.updateCustomer({ id: c.id, body, signature: SIGNED(first.requestId) }, wallets);
+    const again = await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(first.requestId) }, wallets);
     expect(again.customer).toMatchObject({ id: c.id, email: 'moved@example.com', updatedAt: customer!.updatedAt });
   });
 
@@ -55,13 +56,13 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     const { requestId } = await challenge(c.id, body);
     h.walletAuth.syncFailures.push('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
     const calls = h.walletAuth.syncCalls.length;
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
     expect(h.walletAuth.syncCalls.slice(calls)).toEqual([{ accountIds: [c.walletId], newEmail: 'refused@example.com' }]);
     expect([await emailOf(c.id), h.walletAuth.emails.get(c.walletId)]).toEqual([c.email, c.email]);
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
     // The claim was released: a new change goes through.
     const next = await challenge(c.id, body);
-    expect((await h.client.updateCustomer({ id: c.id, body, signature: SIGNED(next.requestId) }, wallets)).customer!.email).toBe('refused@example.com');
+    expect((await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(next.requestId) }, wallets)).customer!.email).toBe('refused@example.com');
   });
 
   test('an unknown sync outcome (auth unreachable) puts the credentials back on the old email', async () => {
@@ -70,7 +71,7 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     const { requestId } = await challenge(c.id, body);
     h.walletAuth.syncFailures.push('UNAVAILABLE');
     const calls = h.walletAuth.syncCalls.length;
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets))).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
     expect(h.walletAuth.syncCalls.slice(calls).map((s) => s.newEmail)).toEqual(['lost@example.com', c.email]);
     expect(await emailOf(c.id)).toBe(c.email);
   });
@@ -82,7 +83,7 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     const body = { customerType: 'INDIVIDUAL', email: 'new@example.com', umaAddress: taken };
     const { requestId } = await challenge(c.id, body);
     const calls = h.walletAuth.syncCalls.length;
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets))).toBe('CONFLICT');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets))).toBe('CONFLICT');
     expect(h.walletAuth.syncCalls.slice(calls).map((s) => s.newEmail)).toEqual(['new@example.com', c.email]);
     expect([await emailOf(c.id), h.walletAuth.emails.get(c.walletId)]).toEqual([c.email, c.email]);
     expect(h.signedRetry.challenges.get(requestId)).toMatchObject({ state: 'FAILED', error: { code: 'CONFLICT' } });
@@ -95,12 +96,12 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     await customers.updateOne({ _id: c.id }, { $set: { emailChange: { requestId: 'Request:other', startedAt: new Date().toISOString() } } });
     const { requestId } = await challenge(c.id, body);
     const calls = h.walletAuth.syncCalls.length;
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets))).toBe('CONFLICT');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets))).toBe('CONFLICT');
     expect(h.walletAuth.syncCalls.length).toBe(calls);
 
     await customers.updateOne({ _id: c.id }, { $set: { emailChange: { requestId: 'Request:other', startedAt: '2020-01-01T00:00:00.000Z' } } });
     const retried = await challenge(c.id, body);
-    expect((await h.client.updateCustomer({ id: c.id, body, signature: SIGNED(retried.requestId) }, wallets)).customer!.email).toBe('second@example.com');
+    expect((await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(retried.requestId) }, wallets)).customer!.email).toBe('second@example.com');
     expect((await customers.findOne({ _id: c.id }))?.emailChange).toBeUndefined();
   });
 
@@ -108,11 +109,11 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     const c = await walletCustomer();
     const body = { customerType: 'INDIVIDUAL', email: 'busy@example.com' };
     const { requestId } = await challenge(c.id, body);
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body: { ...body, email: 'other@example.com' }, signature: SIGNED(requestId) }, wallets)))
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf({ ...body, email: 'other@example.com' }), signature: SIGNED(requestId) }, wallets)))
       .toBe('WALLET_SIGNATURE_BODY_MISMATCH');
-    expect(await codeOf(h.client.updateCustomer({ id: c.id, body, signature: { requestId } }, wallets))).toBe('WALLET_SIGNATURE_MISSING');
+    expect(await codeOf(h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: { requestId } }, wallets))).toBe('WALLET_SIGNATURE_MISSING');
     h.signedRetry.challenges.get(requestId)!.state = 'CLAIMED';
-    expect(await h.client.updateCustomer({ id: c.id, body, signature: SIGNED(requestId) }, wallets)).toEqual({
+    expect(await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets)).toEqual({
       processing: { message: expect.any(String) },
     });
     expect(await emailOf(c.id)).toBe(c.email);
@@ -120,14 +121,14 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
 
   test('customers without tied credentials update at once, signature headers ignored', async () => {
     const plain = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', email: 'plain@example.com' } }, plain);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'plain@example.com' }) }, plain);
     const body = { customerType: 'INDIVIDUAL', email: 'plain2@example.com' };
-    expect((await h.client.updateCustomer({ id: customer!.id, body }, plain)).customer!.email).toBe('plain2@example.com');
-    expect((await h.client.updateCustomer({ id: customer!.id, body: { ...body, email: 'p3@example.com' }, signature: SIGNED('Request:x') }, plain)).customer!.email)
+    expect((await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf(body) }, plain)).customer!.email).toBe('plain2@example.com');
+    expect((await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ ...body, email: 'p3@example.com' }), signature: SIGNED('Request:x') }, plain)).customer!.email)
       .toBe('p3@example.com');
     // Other members of a tied customer need no signature either.
     const c = await walletCustomer();
-    expect((await h.client.updateCustomer({ id: c.id, body: { customerType: 'INDIVIDUAL', fullName: 'Ana' } }, wallets)).customer!.fullName).toBe('Ana');
+    expect((await h.client.updateCustomer({ id: c.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', fullName: 'Ana' }) }, wallets)).customer!.fullName).toBe('Ana');
   });
 });
 

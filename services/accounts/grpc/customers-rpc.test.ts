@@ -1,7 +1,7 @@
 import { newId } from '../../../lib/ids';
 import { createAesGcmSealer } from '../adapters/aes-gcm-sealer';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
-import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER } from '../test-fixtures/request-bodies';
+import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER, customerFieldsOf } from '../test-fixtures/request-bodies';
 
 let h: AccountsHarness;
 let platformA: { platformId: string };
@@ -19,7 +19,7 @@ afterAll(() => h.stop());
 
 describe('CreateCustomer', () => {
   test('creates an individual with generated UMA address and one internal account per currency', async () => {
-    const { customer } = await h.client.createCustomer({ body: INDIVIDUAL_CUSTOMER }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf(INDIVIDUAL_CUSTOMER) }, platformA);
     expect(customer).toMatchObject({
       platformCustomerId: 'ind-9f84e0c2', customerType: 'INDIVIDUAL', currencies: ['USD', 'USDC'], kycStatus: 'UNVERIFIED',
       fullName: 'Jane Smith', email: 'jane.smith@example.com', isDeleted: false,
@@ -33,44 +33,44 @@ describe('CreateCustomer', () => {
   });
 
   test('without currencies the customer gets all the platform currencies', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
     expect(customer!.currencies).toEqual(['USD', 'USDC', 'EUR']);
     expect(customer!.platformCustomerId).toBe(customer!.id.slice('Customer:'.length));
   });
 
   test('creates a business customer', async () => {
-    const { customer } = await h.client.createCustomer({ body: BUSINESS_CUSTOMER }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf(BUSINESS_CUSTOMER) }, platformA);
     expect(customer).toMatchObject({ customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: { legalName: 'Acme Corporation', taxId: '47-1234567' } });
     expect(customer!.kycStatus).toBeUndefined();
   });
 
   test('every invalid field comes back at once in details.errors', async () => {
-    const err = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', email: 'nope', birthDate: 12, currencies: ['MXN'] } }, platformA).catch((e) => e);
+    const err = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'nope', birthDate: 12, currencies: ['MXN'] }) }, platformA).catch((e) => e);
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.details.errors.map((e: { field: string }) => e.field)).toEqual(['currencies[0]', 'email', 'birthDate']);
   });
 
   test('platformCustomerId is unique per platform (CONFLICT), not across platforms', async () => {
     const body = { customerType: 'INDIVIDUAL', platformCustomerId: 'dup-1' };
-    await h.client.createCustomer({ body }, platformA);
-    await expect(h.client.createCustomer({ body }, platformA)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(h.client.createCustomer({ body }, platformB)).resolves.toBeDefined();
+    await h.client.createCustomer({ customer: customerFieldsOf(body) }, platformA);
+    await expect(h.client.createCustomer({ customer: customerFieldsOf(body) }, platformA)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(h.client.createCustomer({ customer: customerFieldsOf(body) }, platformB)).resolves.toBeDefined();
   });
 
   test('a taken UMA address is a CONFLICT', async () => {
-    await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', umaAddress: '$jane@uma.test' } }, platformA);
-    await expect(h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', umaAddress: '$jane@uma.test' } }, platformA))
+    await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', umaAddress: '$jane@uma.test' }) }, platformA);
+    await expect(h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', umaAddress: '$jane@uma.test' }) }, platformA))
       .rejects.toMatchObject({ code: 'CONFLICT', details: { field: 'umaAddress' } });
   });
 
   test('the event is written with the customer', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
     const doc = await h.store.collection('customers').findOne({ _id: customer!.id });
     expect(doc?._outbox).toEqual([expect.objectContaining({ type: 'CUSTOMER.CREATED', version: 1, platformId: platformA.platformId, aggregateId: customer!.id })]);
   });
 
   test('a call without a platform is UNAUTHORIZED', async () => {
-    await expect(h.client.createCustomer({ body: INDIVIDUAL_CUSTOMER })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(h.client.createCustomer({ customer: customerFieldsOf(INDIVIDUAL_CUSTOMER) })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 
@@ -81,7 +81,7 @@ describe('the identification number', () => {
   };
 
   test('is stored only sealed (bound to the customer) and never returned', async () => {
-    const { customer } = await h.client.createCustomer({ body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'pii-1', idType: 'SSN', identifier: '123-45-6789' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'pii-1', idType: 'SSN', identifier: '123-45-6789' }) }, platformA);
     expect(JSON.stringify(customer)).not.toContain('6789');
     const { doc, opened } = await readIdentifier(customer!.id);
     expect(JSON.stringify(doc)).not.toContain('123-45-6789');
@@ -90,15 +90,15 @@ describe('the identification number', () => {
   });
 
   test('an update seals the new value; an update without it keeps the old one', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', identifier: '111-11-1111' } }, platformA);
-    await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', identifier: '222-22-2222' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', identifier: '111-11-1111' }) }, platformA);
+    await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', identifier: '222-22-2222' }) }, platformA);
     expect((await readIdentifier(customer!.id)).opened).toBe('222-22-2222');
-    await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', fullName: 'X' } }, platformA);
+    await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', fullName: 'X' }) }, platformA);
     expect((await readIdentifier(customer!.id)).opened).toBe('222-22-2222');
   });
 
   test('documents written in plain text by an earlier version are sealed at start', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
     await h.store.collection('customers').updateOne({ _id: customer!.id }, { $set: { identifier: '999-99-9999' } });
     await h.module.start?.();
     const { doc, opened } = await readIdentifier(customer!.id);
@@ -108,19 +108,19 @@ describe('the identification number', () => {
 
 describe('GetCustomer and UpdateCustomer', () => {
   test('another platform sees USER_NOT_FOUND, exactly like a missing customer', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
     await expect(h.client.getCustomer({ id: customer!.id }, platformA)).resolves.toMatchObject({ customer: { id: customer!.id } });
     const foreign = await h.client.getCustomer({ id: customer!.id }, platformB).catch((e) => e);
     const missing = await h.client.getCustomer({ id: newId('Customer') }, platformB).catch((e) => e);
     expect([foreign.code, foreign.message]).toEqual([missing.code, missing.message]);
     expect(foreign.code).toBe('USER_NOT_FOUND');
-    await expect(h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', fullName: 'X' } }, platformB))
+    await expect(h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', fullName: 'X' }) }, platformB))
       .rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
   });
 
   test('update changes the given fields, opens accounts for added currencies and records the event', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD'], fullName: 'Old' } }, platformA);
-    const { customer: updated } = await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', fullName: 'New', currencies: ['USD', 'EUR'] } }, platformA);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD'], fullName: 'Old' }) }, platformA);
+    const { customer: updated } = await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', fullName: 'New', currencies: ['USD', 'EUR'] }) }, platformA);
     expect(updated).toMatchObject({ fullName: 'New', currencies: ['USD', 'EUR'], createdAt: customer!.createdAt });
     const { accounts } = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, platformA);
     expect(accounts.map((a) => a.balance?.currency?.code).sort()).toEqual(['EUR', 'USD']);
@@ -129,8 +129,8 @@ describe('GetCustomer and UpdateCustomer', () => {
   });
 
   test('an update of the other customer type is INVALID_INPUT on customerType', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platformA);
-    const err = await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'BUSINESS' } }, platformA).catch((e) => e);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
+    const err = await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'BUSINESS' }) }, platformA).catch((e) => e);
     expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'customerType']);
   });
 });
@@ -139,7 +139,7 @@ describe('ListCustomers', () => {
   test('pages with an opaque cursor until hasMore is false; totalCount counts the filter', async () => {
     const platform = await h.newPlatform();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await h.client.createCustomer({ body: { customerType: i % 2 ? 'BUSINESS' : 'INDIVIDUAL', ...(i % 2 ? { businessInfo: BUSINESS_CUSTOMER.businessInfo } : {}) } }, platform)).customer!.id);
+    for (let i = 0; i < 5; i++) ids.push((await h.client.createCustomer({ customer: customerFieldsOf({ customerType: i % 2 ? 'BUSINESS' : 'INDIVIDUAL', ...(i % 2 ? { businessInfo: BUSINESS_CUSTOMER.businessInfo } : {}) }) }, platform)).customer!.id);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {

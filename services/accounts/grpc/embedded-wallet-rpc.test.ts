@@ -1,3 +1,4 @@
+import { customerFieldsOf } from '../test-fixtures/request-bodies';
 import { internalAccountId } from '../domain/name-based-id';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 
@@ -15,7 +16,7 @@ const walletsOf = async (customerId: string, platform: { platformId: string }) =
 
 describe('EMBEDDED_WALLET internal accounts', () => {
   test('a customer with an email on a platform with embedded-wallet support gets one, provisioned by the auth service', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'ana@example.com', phoneNumber: '+14155551234' } }, wallets);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'ana@example.com', phoneNumber: '+14155551234' }) }, wallets);
     const id = internalAccountId(customer!.id, 'USDC', 'EMBEDDED_WALLET');
     expect(await walletsOf(customer!.id, wallets)).toEqual([{
       id, customerId: customer!.id, type: 'EMBEDDED_WALLET', status: 'ACTIVE', fundingPaymentInstructions: [], privateEnabled: false,
@@ -34,22 +35,22 @@ describe('EMBEDDED_WALLET internal accounts', () => {
   });
 
   test('none without an email; one once an update adds the email', async () => {
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, wallets);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, wallets);
     expect(await walletsOf(customer!.id, wallets)).toEqual([]);
-    await h.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', email: 'late@example.com' } }, wallets);
+    await h.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'late@example.com' }) }, wallets);
     expect((await walletsOf(customer!.id, wallets)).map((a) => a.status)).toEqual(['ACTIVE']);
     expect(h.walletAuth.calls.at(-1)).toMatchObject({ customerEmail: 'late@example.com' });
   });
 
   test('none on a platform without embedded-wallet support', async () => {
     const plain = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', email: 'no-wallet@example.com' } }, plain);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'no-wallet@example.com' }) }, plain);
     expect(await walletsOf(customer!.id, plain)).toEqual([]);
   });
 
   test('the auth service down: the customer is created, its wallet PENDING until the repair worker provisions it', async () => {
     h.walletAuth.failing = true;
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'BUSINESS', email: 'ops@acme.com', businessInfo: { legalName: 'Acme', country: 'US', taxId: '1', incorporatedOn: '2020-01-01' } } }, wallets);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'BUSINESS', email: 'ops@acme.com', businessInfo: { legalName: 'Acme', country: 'US', taxId: '1', incorporatedOn: '2020-01-01' } }) }, wallets);
     expect((await walletsOf(customer!.id, wallets)).map((a) => a.status)).toEqual(['PENDING']);
     h.walletAuth.failing = false;
     await h.repair.sweep({ graceMs: 0 });

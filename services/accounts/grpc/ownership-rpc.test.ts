@@ -2,7 +2,7 @@ import { wire } from '../../../test/fixtures/wire';
 import { SANDBOX_INVALID_SIGNATURE } from '../domain/ownership-signature';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { evmWallet } from '../test-fixtures/evm-wallet';
-import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import { customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 let h: AccountsHarness;
 let platform: { platformId: string };
@@ -10,7 +10,7 @@ let customerId: string;
 beforeAll(async () => {
   h = await startAccountsService({ ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: '0' });
   platform = await h.newPlatform();
-  customerId = (await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, platform)).customer!.id;
+  customerId = (await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platform)).customer!.id;
 });
 afterAll(() => h.stop());
 
@@ -61,7 +61,7 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
   test('a signature after expiresAt: INVALID_INPUT and UNVERIFIED', async () => {
     const short = await startAccountsService({ ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: '1000' });
     const p = await short.newPlatform();
-    const owner = (await short.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p)).customer!.id;
+    const owner = (await short.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p)).customer!.id;
     const wallet = evmWallet();
     const body = { currency: 'USDC', ownershipType: 'FIRST_PARTY', customerId: owner, accountInfo: { accountType: 'BASE_WALLET', address: wallet.address } };
     const { account } = await short.client.createExternalAccount(externalAccountRequest(body), p);

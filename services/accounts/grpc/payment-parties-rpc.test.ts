@@ -1,6 +1,6 @@
 import { GetPaymentPartiesRequest } from '../../../gen/accounts/v1/payment_party_requests';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
-import { externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import { customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 const ask = (fields: Partial<GetPaymentPartiesRequest>) => GetPaymentPartiesRequest.fromPartial(fields);
 
@@ -11,7 +11,7 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
 
   async function setUp() {
     const p = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p);
+    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
     const { accounts } = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, p);
     const { account: external } = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId: customer!.id })), p);
     return { p, customer: customer!, internal: accounts, external: external! };

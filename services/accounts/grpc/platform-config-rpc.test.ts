@@ -1,3 +1,4 @@
+import { customerFieldsOf } from '../test-fixtures/request-bodies';
 import { platformConfigId } from '../domain/name-based-id';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { FULL_CONFIG_UPDATE } from '../test-fixtures/platform-config-bodies';
@@ -77,8 +78,8 @@ describe('UpdatePlatformConfig', () => {
     await h.client.updatePlatformConfig({ body: { supportedCurrencies: currencies } }, p);
     const { accounts } = await h.client.listPlatformInternalAccounts({}, p);
     expect(accounts.map((a) => a.balance!.currency!.code).sort()).toEqual(['MXN', 'USD', 'USDC']);
-    await expect(h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['USDC'] } }, p)).resolves.toBeDefined();
-    await expect(h.client.createCustomer({ body: { customerType: 'INDIVIDUAL', currencies: ['MXN'] } }, p)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USDC'] }) }, p)).resolves.toBeDefined();
+    await expect(h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['MXN'] }) }, p)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect((await h.client.getPlatform({}, p)).platform!.supportedCurrencies).toEqual(['USD', 'USDC']);
   });
 
@@ -115,20 +116,20 @@ describe('End User Terms', () => {
   });
 
   test('consent to an unknown version is END_USER_TERMS_VERSION_NOT_FOUND, on create and on update', async () => {
-    await expect(terms.client.createCustomer({ body: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V9') } }, p))
+    await expect(terms.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V9') }) }, p))
       .rejects.toMatchObject({ code: 'END_USER_TERMS_VERSION_NOT_FOUND', details: { field: 'endUserTermsConsent.termsVersion', currentVersion: 'V2' } });
-    const { customer } = await terms.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p);
-    await expect(terms.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('v2') } }, p))
+    const { customer } = await terms.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
+    await expect(terms.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', endUserTermsConsent: consent('v2') }) }, p))
       .rejects.toMatchObject({ code: 'END_USER_TERMS_VERSION_NOT_FOUND' });
   });
 
   test('the recorded consent tells quotes whether the current version is accepted', async () => {
-    const { customer } = await terms.client.createCustomer({ body: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V1') } }, p);
+    const { customer } = await terms.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V1') }) }, p);
     expect(customer).toMatchObject({ endUserTermsConsent: consent('V1'), acceptedTermsVersion: 'V1', acceptsCurrentTerms: false });
-    const { customer: updated } = await terms.client.updateCustomer({ id: customer!.id, body: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V2') } }, p);
+    const { customer: updated } = await terms.client.updateCustomer({ id: customer!.id, changes: customerFieldsOf({ customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V2') }) }, p);
     expect(updated).toMatchObject({ acceptedTermsVersion: 'V2', acceptsCurrentTerms: true });
     expect((await terms.client.getCustomer({ id: customer!.id }, p)).customer).toMatchObject({ acceptsCurrentTerms: true });
-    const { customer: none } = await terms.client.createCustomer({ body: { customerType: 'INDIVIDUAL' } }, p);
+    const { customer: none } = await terms.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
     expect([none!.acceptedTermsVersion, none!.acceptsCurrentTerms]).toEqual([undefined, false]);
   });
 });

@@ -1,3 +1,4 @@
+import type { CustomerFields } from '../../../gen/accounts/v1/customer_requests';
 import { CreateExternalAccountRequest } from '../../../gen/accounts/v1/external_account_requests';
 /** Valid REST bodies for tests; each test changes one member to make it invalid. */
 export const INDIVIDUAL_CUSTOMER = {
@@ -68,3 +69,13 @@ export function externalAccountBody(variant: keyof typeof ACCOUNT_INFO, extra: R
 
 /** A REST external-account body as its CreateExternalAccountRequest (repeated members filled in as on the wire). */
 export const externalAccountRequest = (body: object) => CreateExternalAccountRequest.fromPartial(body as CreateExternalAccountRequest);
+
+/** A REST customer body as CustomerFields: every list (a StringList on the wire) wrapped with its presence. */
+export function customerFieldsOf(body: object): CustomerFields {
+  const wrap = (value: unknown): unknown => {
+    if (Array.isArray(value)) return { values: value };
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v)]));
+  };
+  return wrap(body) as CustomerFields;
+}
