@@ -70,6 +70,18 @@ export class RestBody {
     return isObject(v) ? v : this.fail(key, 'must be an object');
   }
 
+  /** A list of objects, each read by `read`, as a list message (absent stays absent; `[]` is an empty list). */
+  objectList<T>(key: string, read: (item: RestBody) => T): { values: T[] } | undefined {
+    const v = this.value(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.fail(key, 'must be an array');
+    const values = v.flatMap((item, i) => {
+      if (!isObject(item)) return this.fail(`${key}[${i}]`, 'must be an object') ?? [];
+      return [read(new RestBody(item, `${this.prefix}${key}[${i}].`, this.parent ?? this))];
+    });
+    return { values };
+  }
+
   /** A nested object read by `read`; absent stays absent. */
   object<T>(key: string, read: (member: RestBody) => T): T | undefined {
     const v = this.map(key);

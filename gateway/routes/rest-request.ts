@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { AppError, type FieldError } from '../../lib/errors';
 import { idPattern, type IdType } from '../../lib/ids';
-import { jsonBodyOf } from '../http/request-body';
 
 const MAX_LIMIT = 100;
 
@@ -55,14 +54,6 @@ export class RestRequestReader {
   done(): void {
     if (this.errors.length) throw AppError.invalidInput('Invalid request parameters', this.errors);
   }
-}
-
-/** The JSON body as an object (what the service validates member by member). */
-export function jsonObjectBody(req: Request): Record<string, unknown> {
-  const body = jsonBodyOf(req);
-  if (body === undefined) throw AppError.invalidInput('A JSON request body is required');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.invalidInput('Request body must be a JSON object');
-  return body as Record<string, unknown>;
 }
 
 /** Drops members whose value is undefined, so absent optionals are omitted from the JSON. */

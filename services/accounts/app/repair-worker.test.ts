@@ -3,7 +3,7 @@ import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-documen
 import { internalAccountId } from '../domain/name-based-id';
 import { startAccountsService } from '../test-fixtures/accounts-service-harness';
 import { createCrashingDocumentStore } from '../test-fixtures/crashing-document-store';
-import { customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import { configChangesOf, customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 
 const ENV = { ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,MXN' };
 const WALLETS = { embeddedWalletConfig: { appName: 'Acme Wallet' } };
@@ -36,13 +36,13 @@ describe('customer create: a crash after any write is completed by the start-up 
     h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD', 'USDC'], email: 'ana@example.com', phoneNumber: '+14155551234' }) }, platform);
 
   test('without a crash the create takes 6 writes: customer, 3 accounts, wallet provisioned, marker cleared', async () => {
-    const { outcome, writes, second } = await crashThenRestart(1e9, async (h, p) => { await h.client.updatePlatformConfig({ body: WALLETS }, p); }, create);
+    const { outcome, writes, second } = await crashThenRestart(1e9, async (h, p) => { await h.client.updatePlatformConfig({ changes: configChangesOf(WALLETS) }, p); }, create);
     expect([outcome, writes]).toEqual(['OK', 6]);
     await second.stop();
   });
 
   test.each([0, 1, 2, 3, 4, 5])('crash after %i writes', async (n) => {
-    const { base, platform, outcome, second } = await crashThenRestart(n, async (h, p) => { await h.client.updatePlatformConfig({ body: WALLETS }, p); }, create);
+    const { base, platform, outcome, second } = await crashThenRestart(n, async (h, p) => { await h.client.updatePlatformConfig({ changes: configChangesOf(WALLETS) }, p); }, create);
     expect(outcome).toBe('INTERNAL_ERROR');
     const customers = await docs(base, 'customers', { platformId: platform.platformId });
     const accounts = await docs(base, 'internal_accounts', { platformId: platform.platformId, ownerKey: { $ne: 'PLATFORM' } });
@@ -113,7 +113,7 @@ describe('a new default UMA deposit account', () => {
 describe('platform configuration adding a currency', () => {
   test('crash after the configuration write: the platform account is opened by the sweep', async () => {
     const { base, platform, outcome, second } = await crashThenRestart(1, async () => undefined, (h, p) =>
-      h.client.updatePlatformConfig({ body: { supportedCurrencies: ['USD', 'BTC'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 10, requiredCounterpartyFields: [], enabledTransactionTypes: ['OUTGOING'] })) } }, p));
+      h.client.updatePlatformConfig({ changes: configChangesOf({ supportedCurrencies: ['USD', 'BTC'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 10, requiredCounterpartyFields: [], enabledTransactionTypes: ['OUTGOING'] })) }) }, p));
     expect(outcome).toBe('INTERNAL_ERROR');
     const accounts = await docs(base, 'internal_accounts', { platformId: platform.platformId, ownerKey: 'PLATFORM' });
     expect(accounts.map((a) => a.currency).sort()).toEqual(['BTC', 'MXN', 'USD', 'USDC']);
@@ -126,7 +126,7 @@ describe('embedded wallet provisioning retried until the auth service succeeds',
   test('the account stays PENDING and marked; a later sweep provisions it', async () => {
     const h = await startAccountsService(ENV);
     const p = await h.newPlatform();
-    await h.client.updatePlatformConfig({ body: WALLETS }, p);
+    await h.client.updatePlatformConfig({ changes: configChangesOf(WALLETS) }, p);
     h.walletAuth.failing = true;
     const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USD'], email: 'bo@example.com' }) }, p);
     const walletId = internalAccountId(customer!.id, 'USD', 'EMBEDDED_WALLET');
@@ -143,7 +143,7 @@ describe('embedded wallet provisioning retried until the auth service succeeds',
   test('work younger than the grace period is left to the request doing it', async () => {
     const h = await startAccountsService(ENV);
     const p = await h.newPlatform();
-    await h.client.updatePlatformConfig({ body: WALLETS }, p);
+    await h.client.updatePlatformConfig({ changes: configChangesOf(WALLETS) }, p);
     h.walletAuth.failing = true;
     await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'cy@example.com' }) }, p);
     expect(await h.repair.sweep({ graceMs: 60_000 })).toMatchObject({ completed: 0, pending: 0 });

@@ -44,7 +44,7 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { url: (await uc.platformConfigs.webhookEndpoint(requirePlatform(ctx))) ?? '' };
     },
     async updatePlatformConfig(req, ctx) {
-      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), req.body)) };
+      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), restShape(req.changes))) };
     },
     async getEndUserTerms() {
       return { version: uc.terms.version, url: uc.terms.url };

@@ -1,4 +1,4 @@
-import { customerFieldsOf } from '../test-fixtures/request-bodies';
+import { configChangesOf, customerFieldsOf } from '../test-fixtures/request-bodies';
 import { randomUUID } from 'node:crypto';
 import type { AppError } from '../../../lib/errors';
 import { internalAccountId } from '../domain/name-based-id';
@@ -9,7 +9,7 @@ let wallets: { platformId: string };
 beforeAll(async () => {
   h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC', ACCOUNTS_EMBEDDED_WALLET_CURRENCY: 'USDC' });
   wallets = await h.newPlatform();
-  await h.client.updatePlatformConfig({ body: { embeddedWalletConfig: { appName: 'Acme Wallet' } } }, wallets);
+  await h.client.updatePlatformConfig({ changes: configChangesOf({ embeddedWalletConfig: { appName: 'Acme Wallet' } }) }, wallets);
 });
 afterAll(() => h.stop());
 

@@ -1,4 +1,4 @@
-import { customerFieldsOf } from '../test-fixtures/request-bodies';
+import { configChangesOf, customerFieldsOf } from '../test-fixtures/request-bodies';
 import { platformConfigId } from '../domain/name-based-id';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { FULL_CONFIG_UPDATE } from '../test-fixtures/platform-config-bodies';
@@ -34,7 +34,7 @@ describe('GetWebhookEndpoint', () => {
   test('empty until an endpoint is configured, then that URL; NOT_FOUND for a platform never ensured', async () => {
     const p = await h.newPlatform();
     await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '' });
-    await h.client.updatePlatformConfig({ body: { webhookEndpoint: 'https://hooks.example.com/grid' } }, p);
+    await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookEndpoint: 'https://hooks.example.com/grid' }) }, p);
     await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid' });
     await expect(h.client.getWebhookEndpoint({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -42,7 +42,7 @@ describe('GetWebhookEndpoint', () => {
 
 describe('UpdatePlatformConfig', () => {
   test('stores every member, answers and serves the result, records PLATFORM.CONFIG_UPDATED v1', async () => {
-    const { config } = await h.client.updatePlatformConfig({ body: FULL_CONFIG_UPDATE }, platform);
+    const { config } = await h.client.updatePlatformConfig({ changes: configChangesOf(FULL_CONFIG_UPDATE) }, platform);
     expect(config).toMatchObject({
       umaDomain: 'mycompany.com', webhookEndpoint: FULL_CONFIG_UPDATE.webhookEndpoint, embeddedWalletConfig: FULL_CONFIG_UPDATE.embeddedWalletConfig,
       cardTokenization2faConfig: FULL_CONFIG_UPDATE.cardTokenization2faConfig, feeConfigs: FULL_CONFIG_UPDATE.feeConfigs, limits: FULL_CONFIG_UPDATE.limits,
@@ -60,12 +60,12 @@ describe('UpdatePlatformConfig', () => {
 
   test('a partial update leaves the rest; fee configs and limits merge by key', async () => {
     const p = await h.newPlatform();
-    await h.client.updatePlatformConfig({ body: FULL_CONFIG_UPDATE }, p);
-    const { config } = await h.client.updatePlatformConfig({ body: {
+    await h.client.updatePlatformConfig({ changes: configChangesOf(FULL_CONFIG_UPDATE) }, p);
+    const { config } = await h.client.updatePlatformConfig({ changes: configChangesOf({
       embeddedWalletConfig: { otpLength: 6 },
       feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 0, fixedFee: { amount: 0, currency: 'USD' } }],
       limits: [{ currency: 'USD', receivingCurrency: 'MXN' }],
-    } }, p);
+    }) }, p);
     expect(config!.embeddedWalletConfig).toEqual({ ...FULL_CONFIG_UPDATE.embeddedWalletConfig, otpLength: 6 });
     expect(config!.feeConfigs).toEqual([]);
     expect(config!.limits).toEqual([FULL_CONFIG_UPDATE.limits[0]]);
@@ -75,7 +75,7 @@ describe('UpdatePlatformConfig', () => {
   test('a newly supported currency opens the platform internal account and is offered to customers', async () => {
     const p = await h.newPlatform();
     const currencies = ['USD', 'USDC'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 100, requiredCounterpartyFields: [], enabledTransactionTypes: ['OUTGOING'] }));
-    await h.client.updatePlatformConfig({ body: { supportedCurrencies: currencies } }, p);
+    await h.client.updatePlatformConfig({ changes: configChangesOf({ supportedCurrencies: currencies }) }, p);
     const { accounts } = await h.client.listPlatformInternalAccounts({}, p);
     expect(accounts.map((a) => a.balance!.currency!.code).sort()).toEqual(['MXN', 'USD', 'USDC']);
     await expect(h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', currencies: ['USDC'] }) }, p)).resolves.toBeDefined();
@@ -85,17 +85,17 @@ describe('UpdatePlatformConfig', () => {
 
   test('invalid members: INVALID_INPUT listing each; a non-USD fee source: NOT_IMPLEMENTED; nothing stored', async () => {
     const p = await h.newPlatform();
-    const err = await h.client.updatePlatformConfig({ body: { webhookEndpoint: 'ftp://x', limits: [{ currency: 'USD', dailyVolume: -5 }] } }, p).catch((e) => e);
+    const err = await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookEndpoint: 'ftp://x', limits: [{ currency: 'USD', dailyVolume: -5 }] }) }, p).catch((e) => e);
     expect([err.code, err.details.errors.map((e: { field: string }) => e.field)]).toEqual(['INVALID_INPUT', ['webhookEndpoint', 'limits[0].dailyVolume']]);
     const eur = { feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'EUR', variableFeeBps: 5, fixedFee: { amount: 0, currency: 'EUR' } };
-    await expect(h.client.updatePlatformConfig({ body: { feeConfigs: [eur] } }, p)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    await expect(h.client.updatePlatformConfig({ changes: configChangesOf({ feeConfigs: [eur] }) }, p)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
     expect((await h.client.getPlatformConfig({}, p)).config!.feeConfigs).toEqual([]);
   });
 
   test('GetPlatform carries the embedded-wallet configuration once configured', async () => {
     const p = await h.newPlatform();
     expect((await h.client.getPlatform({}, p)).platform!.embeddedWalletConfig).toBeUndefined();
-    await h.client.updatePlatformConfig({ body: { embeddedWalletConfig: { appName: 'W', otpLength: 8 } } }, p);
+    await h.client.updatePlatformConfig({ changes: configChangesOf({ embeddedWalletConfig: { appName: 'W', otpLength: 8 } }) }, p);
     expect((await h.client.getPlatform({}, p)).platform!.embeddedWalletConfig).toEqual({ appName: 'W', otpLength: 8 });
   });
 });

@@ -1,3 +1,4 @@
+import type { PlatformConfigChanges } from '../../../gen/accounts/v1/platform_config_changes';
 import type { CustomerFields } from '../../../gen/accounts/v1/customer_requests';
 import { CreateExternalAccountRequest } from '../../../gen/accounts/v1/external_account_requests';
 /** Valid REST bodies for tests; each test changes one member to make it invalid. */
@@ -70,12 +71,12 @@ export function externalAccountBody(variant: keyof typeof ACCOUNT_INFO, extra: R
 /** A REST external-account body as its CreateExternalAccountRequest (repeated members filled in as on the wire). */
 export const externalAccountRequest = (body: object) => CreateExternalAccountRequest.fromPartial(body as CreateExternalAccountRequest);
 
-/** A REST customer body as CustomerFields: every list (a StringList on the wire) wrapped with its presence. */
-export function customerFieldsOf(body: object): CustomerFields {
-  const wrap = (value: unknown): unknown => {
-    if (Array.isArray(value)) return { values: value };
-    if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v)]));
-  };
-  return wrap(body) as CustomerFields;
+/** A REST body as its request message: every list (a `*List` message on the wire) wrapped with its presence. */
+function withListMessages(value: unknown): unknown {
+  if (Array.isArray(value)) return { values: value.map(withListMessages) };
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withListMessages(v)]));
 }
+
+export const customerFieldsOf = (body: object) => withListMessages(body) as CustomerFields;
+export const configChangesOf = (body: object) => withListMessages(body) as PlatformConfigChanges;
