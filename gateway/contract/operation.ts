@@ -34,17 +34,11 @@ const COMMON_ERRORS = [400, 401, 429, 500, 503];
 /** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
 const SERVER_ERRORS = [408, 431];
 
-export interface OperationSpec {
-  operationId: string;
-  method: Method;
-  path: string;
-  summary: string;
-  tags: string[];
-  root?: boolean;
+/** What a contract file writes for one operation; `operation()` completes it. */
+export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' | 'path' | 'summary' | 'tags' | 'root' | 'headers'> {
   authenticated?: boolean;
   pathParams?: TProperties;
   query?: TProperties;
-  headers?: (keyof typeof HEADERS)[];
   body?: TSchema;
   /** An optional body: absent means `{}`. */
   optionalBody?: boolean;
