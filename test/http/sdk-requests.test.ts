@@ -1,4 +1,5 @@
 import { INDIVIDUAL_CUSTOMER, externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
+import { referenceProblems } from '../contract/reference-contract';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
 
@@ -7,11 +8,17 @@ import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
  * every endpoint we serve, byte for byte where it matters: its headers, JSON bodies only when the
  * method has one (POST /quotes/{id}/execute and POST /webhooks/test send none), list queries with
  * `cursor` and `limit`, and auto-pagination that follows `nextCursor` while `hasMore`. Every answer
- * is also checked against our OpenAPI document by the harness.
+ * is checked against our OpenAPI document (by the harness) and against the reference's response
+ * schema for it, which is what the SDK's types declare.
  */
 let sys: TestSystem;
 beforeAll(async () => { sys = await startTestSystem({ env: FAST_SETTLEMENT }); });
 afterAll(async () => { await sys.stop(); });
+
+/** What the reference's schemas refused, over every answer of a test. */
+let refused: string[] = [];
+beforeEach(() => { refused = []; });
+afterEach(() => { expect(refused).toEqual([]); });
 
 const SDK_HEADERS = {
   Accept: 'application/json', 'User-Agent': 'Grid/JS 0.7.0', 'X-Stainless-Retry-Count': '0', 'X-Stainless-Lang': 'js',
@@ -24,6 +31,7 @@ async function sdk(method: string, path: string, options: { query?: Record<strin
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
   const res = await sys.api(`${path}${query}`, { method, headers: SDK_HEADERS, ...(options.body === undefined ? {} : { json: options.body }) });
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  refused.push(...referenceProblems(method, `${sys.baseUrl.replace(sys.rootUrl, '')}${path}`, res.status, res.body));
   return res.body;
 }
 

@@ -1,0 +1,63 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { parse } from 'yaml';
+import { findOperation } from '../../gateway/contract/operation-registry';
+
+/**
+ * Grid's public OpenAPI (../shared/reference, beside the project as in CI): what Grid's SDK and the
+ * reference expect back. A served operation that the reference also has must answer a body its
+ * response schema for that status accepts. Formats are not checked (the reference names some no
+ * validator knows); OpenAPI's `discriminator` is left to the `oneOf` it annotates.
+ */
+const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
+
+interface ReferenceDocument {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
+}
+
+let loaded: { document: ReferenceDocument; ajv: Ajv2020 } | undefined;
+const compiled = new Map<string, ValidateFunction | null>();
+
+function reference() {
+  if (!loaded) {
+    const document = parse(readFileSync(REFERENCE, 'utf8')) as ReferenceDocument;
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, validateFormats: false });
+    ajv.addSchema({ ...document, $id: 'reference' });
+    loaded = { document, ajv };
+  }
+  return loaded;
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** The reference's validator for this answer, or null when the reference does not describe it. */
+function validatorFor(method: string, template: string, status: number): ValidateFunction | null {
+  const key = `${method} ${template} ${status}`;
+  if (!compiled.has(key)) {
+    const { document, ajv } = reference();
+    const response = document.paths[template]?.[method]?.responses?.[String(status)];
+    const described = response?.content?.['application/json']?.schema !== undefined;
+    compiled.set(key, described ? ajv.compile({ $ref: `reference#/${pointer('paths', template, method, 'responses', String(status), 'content', 'application/json', 'schema')}` }) : null);
+  }
+  return compiled.get(key)!;
+}
+
+/** What the reference finds wrong in one answer (empty when it accepts it or does not describe it). */
+export function referenceProblems(method: string, urlPath: string, status: number, body: unknown): string[] {
+  const op = findOperation(method, urlPath);
+  if (!op) return [];
+  const validate = validatorFor(method.toLowerCase(), op.path, status);
+  if (!validate || validate(body)) return [];
+  return (validate.errors ?? []).slice(0, 8).map((e) => `${method.toUpperCase()} ${op.path} ${status}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/**
+ * `REFERENCE_REPORT=<file> npm test`: every answer of every HTTP test that the reference's schemas
+ * refuse is appended to the file, to review the differences (README: where we differ).
+ */
+export function reportReferenceProblems(method: string, url: string, status: number, body: unknown): void {
+  const file = process.env.REFERENCE_REPORT;
+  if (!file) return;
+  for (const problem of referenceProblems(method, new URL(url, 'http://gateway').pathname, status, body)) appendFileSync(file, `${problem}\n`);
+}
