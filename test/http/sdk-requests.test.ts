@@ -28,7 +28,7 @@ const SDK_HEADERS = {
 
 /** One SDK call: query values as the SDK's query stringifier writes them, a JSON body only when given. */
 async function sdk(method: string, path: string, options: { query?: Record<string, string | number>; body?: unknown } = {}) {
-  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
+  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
   const res = await sys.api(`${path}${query}`, { method, headers: SDK_HEADERS, ...(options.body === undefined ? {} : { json: options.body }) });
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   refused.push(...referenceProblems(method, `${sys.baseUrl.replace(sys.rootUrl, '')}${path}`, res.status, res.body));
