@@ -1,13 +1,8 @@
-import type { AddressFields } from '../../gen/accounts/v1/external_account_info';
 import type { BusinessInfoFields, CustomerFields, TermsConsentFields } from '../../gen/accounts/v1/customer_requests';
+import { address } from './external-account-requests';
 import { RestBody } from './rest-body';
 
 /* REST bodies of POST /customers and PATCH /customers/{id} → CustomerFields. */
-
-const address = (b: RestBody): AddressFields => ({
-  line1: b.string('line1'), line2: b.string('line2'), city: b.string('city'), state: b.string('state'),
-  postalCode: b.string('postalCode'), country: b.string('country'),
-});
 
 const consent = (b: RestBody): TermsConsentFields => ({
   acceptedAt: b.string('acceptedAt'), ipAddress: b.string('ipAddress'), termsVersion: b.string('termsVersion'), acceptanceMethod: b.string('acceptanceMethod'),

@@ -4,7 +4,8 @@ import { RestBody } from './rest-body';
 
 /* REST bodies of external accounts and their ownership verification → request members. */
 
-const address = (b: RestBody): AddressFields => ({
+/** A postal address member (beneficiaries here, customers too). */
+export const address = (b: RestBody): AddressFields => ({
   line1: b.string('line1'), line2: b.string('line2'), city: b.string('city'), state: b.string('state'),
   postalCode: b.string('postalCode'), country: b.string('country'),
 });
