@@ -31,6 +31,8 @@ test('a payment that settles reaches the platform as signed OUTGOING_PAYMENT web
   expect(completed()!.data).toMatchObject({ id: settled.id, status: 'COMPLETED', type: 'OUTGOING', quoteId: quote.body.id });
   expect(receiver.refused).toBe(0);
   for (const w of receiver.accepted) expect(receiver.arrivalsOf(w.id)).toBe(1);
-  const balanceUpdates = receiver.accepted.filter((w) => w.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED');
-  expect(balanceUpdates.length).toBeGreaterThan(0);
+  // Balance updates travel their own path (accounts → notifications) and may land after the payment's own event.
+  const balanceUpdated = () => receiver.accepted.some((w) => w.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED');
+  await receiver.waitFor(balanceUpdated, 15_000);
+  expect(balanceUpdated()).toBe(true);
 });
