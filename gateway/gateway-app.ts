@@ -5,6 +5,7 @@ import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
 import { basicAuth } from './http/basic-auth';
 import { correlationId } from './http/correlation-id';
+import { withDeferredShapeErrors } from './http/shape-errors';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
@@ -53,9 +54,10 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   });
   // Express recognises error middleware by its four parameters.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const error = bodyParserError(err) ?? (err instanceof URIError ? AppError.invalidInput('Malformed URL encoding') : toAppError(err));
-    if (error.code === 'INTERNAL_ERROR' || error.code === 'UNAVAILABLE') {
-      logger.error('request failed', { code: error.code, correlationId: res.locals.correlationId, cause: error.cause ?? err });
+    const raised = bodyParserError(err) ?? (err instanceof URIError ? AppError.invalidInput('Malformed URL encoding') : toAppError(err));
+    const error = withDeferredShapeErrors(res, raised);
+    if (raised.code === 'INTERNAL_ERROR' || raised.code === 'UNAVAILABLE') {
+      logger.error('request failed', { code: raised.code, correlationId: res.locals.correlationId, cause: raised.cause ?? err });
     }
     if (res.headersSent) return;
     sendError(res, error);

@@ -87,7 +87,8 @@ function externalAccountOperations(owner: 'customers' | 'platform') {
     operation({ operationId: `list${prefix}ExternalAccounts`, method: 'get', path: base, tags, summary: 'List external accounts', query: listQuery, success: { 200: Page(`${prefix}ExternalAccountList`, ExternalAccount) } }),
     operation({
       operationId: `create${prefix}ExternalAccount`, method: 'post', path: base, tags, summary: 'Add an external account',
-      body: owner === 'customers' ? ExternalAccountCreateRequest : PlatformExternalAccountCreateRequest, success: { 201: ExternalAccount }, errors: [404, 409],
+      body: owner === 'customers' ? ExternalAccountCreateRequest : PlatformExternalAccountCreateRequest, validatedWithUseCase: true,
+      success: { 201: ExternalAccount }, errors: [404, 409],
     }),
     operation({ operationId: `get${prefix}ExternalAccount`, method: 'get', path: `${base}/{externalAccountId}`, tags, summary: 'Read an external account', pathParams: externalAccountId, success: { 200: ExternalAccount }, errors: [404] }),
     operation({ operationId: `delete${prefix}ExternalAccount`, method: 'delete', path: `${base}/{externalAccountId}`, tags, summary: 'Delete an external account', pathParams: externalAccountId, success: { 204: null }, errors: [404, 409] }),

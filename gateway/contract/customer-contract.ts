@@ -163,7 +163,7 @@ const TAGS = ['Customers'];
 export const customerOperations = [
   operation({
     operationId: 'createCustomer', method: 'post', path: '/customers', tags: TAGS, summary: 'Create a customer',
-    body: CustomerCreateRequest, success: { 201: Customer }, errors: [409],
+    body: CustomerCreateRequest, validatedWithUseCase: true, success: { 201: Customer }, errors: [409],
   }),
   operation({
     operationId: 'listCustomers', method: 'get', path: '/customers', tags: TAGS, summary: 'List customers, newest first, with filters',
@@ -188,7 +188,7 @@ export const customerOperations = [
   operation({
     operationId: 'updateCustomer', method: 'patch', path: '/customers/{customerId}', tags: TAGS,
     summary: 'Update a customer; changing an email tied to wallet credentials is a signed retry',
-    pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest,
+    pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest, validatedWithUseCase: true,
     success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 424],
   }),
 ];

@@ -27,6 +27,11 @@ export interface Operation {
   body?: { schema: TSchema; required: boolean; description?: string };
   /** Schema per HTTP status; `null` is an answer without a body (204). */
   responses: Record<number, TSchema | null>;
+  /**
+   * The use case validates alongside the body's shape errors (lib/field-error-list.ts), so a
+   * client gets the gateway's and the service's field errors in one list.
+   */
+  validatedWithUseCase?: boolean;
 }
 
 /** Statuses any authenticated operation may answer, whatever it does. */
@@ -35,7 +40,7 @@ const COMMON_ERRORS = [400, 401, 429, 500, 503];
 const SERVER_ERRORS = [408, 431];
 
 /** What a contract file writes for one operation; `operation()` completes it. */
-export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' | 'path' | 'summary' | 'tags' | 'root' | 'headers'> {
+export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' | 'path' | 'summary' | 'tags' | 'root' | 'headers' | 'validatedWithUseCase'> {
   authenticated?: boolean;
   pathParams?: TProperties;
   query?: TProperties;
@@ -54,7 +59,7 @@ export function operation(spec: OperationSpec): Operation {
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {
     operationId: spec.operationId, method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags,
-    root: spec.root, authenticated, headers: spec.headers,
+    root: spec.root, authenticated, headers: spec.headers, validatedWithUseCase: spec.validatedWithUseCase,
     pathParams: Type.Object(spec.pathParams ?? {}),
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,

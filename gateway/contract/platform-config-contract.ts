@@ -99,6 +99,6 @@ export const platformConfigOperations = [
   operation({ operationId: 'getPlatformConfig', method: 'get', path: '/config', tags: TAGS, summary: 'Read the platform\'s configuration', success: { 200: PlatformConfig } }),
   operation({
     operationId: 'updatePlatformConfig', method: 'patch', path: '/config', tags: TAGS, summary: 'Change the platform\'s configuration',
-    body: PlatformConfigUpdateRequest, success: { 200: PlatformConfig }, errors: [501],
+    body: PlatformConfigUpdateRequest, validatedWithUseCase: true, success: { 200: PlatformConfig }, errors: [501],
   }),
 ];

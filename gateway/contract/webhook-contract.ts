@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
-import { ClosedObject, DateTime, Id, named } from './schema-kit';
+import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
+
+const DELIVERY_STATUSES = ['PENDING', 'DELIVERING', 'DELIVERED', 'FAILED', 'SKIPPED'] as const;
+const ATTEMPT_OUTCOMES = ['ACKNOWLEDGED', 'REJECTED', 'UNREACHABLE', 'NO_ENDPOINT'] as const;
 
 const TestWebhookResult = named('TestWebhookResult', ClosedObject({
   url: Type.Optional(Type.String({ format: 'uri' })),
@@ -16,7 +19,7 @@ const WebhookPublicKey = named('WebhookPublicKey', ClosedObject({
 const WebhookDelivery = named('WebhookDelivery', ClosedObject({
   id: Id('Webhook'),
   type: Type.String({ description: 'The event type' }),
-  status: Type.String({ description: 'Where the delivery stands' }),
+  status: StringEnum(DELIVERY_STATUSES, { description: 'Where the delivery stands' }),
   attemptCount: Type.Integer({ minimum: 0 }),
   maxAttempts: Type.Integer({ minimum: 1 }),
   createdAt: DateTime(),
@@ -29,7 +32,7 @@ const WebhookDelivery = named('WebhookDelivery', ClosedObject({
     statusCode: Type.Optional(Type.Integer({ description: 'Absent when the endpoint did not answer' })),
     error: Type.Optional(Type.String()),
     durationMs: Type.Number({ minimum: 0 }),
-    outcome: Type.String(),
+    outcome: StringEnum(ATTEMPT_OUTCOMES),
   })),
 }));
 
@@ -48,7 +51,7 @@ export const webhookOperations = [
   operation({ operationId: 'getWebhookPublicKey', method: 'get', path: '/webhooks/public-key', tags: TAGS, summary: 'The key webhook signatures verify with', success: { 200: WebhookPublicKey } }),
   operation({
     operationId: 'listWebhookDeliveries', method: 'get', path: '/webhooks/deliveries', tags: TAGS, summary: 'The webhook delivery log, newest first',
-    query: { status: Type.Optional(Type.String()), type: Type.Optional(Type.String()), ...pageQuery },
+    query: { status: Type.Optional(StringEnum(DELIVERY_STATUSES)), type: Type.Optional(Type.String()), ...pageQuery },
     success: { 200: Page('WebhookDeliveryList', WebhookDelivery) },
   }),
   operation({

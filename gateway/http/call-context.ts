@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { CallContext } from '../../lib/grpc/call-context';
 import { AppError } from '../../lib/errors';
+import { deferredShapeErrors } from './shape-errors';
 
 /** Set by the auth middleware for every authenticated request. */
 export interface Caller {
@@ -16,5 +17,5 @@ export function setCaller(res: Response, caller: Caller): void {
 export function callContext(res: Response): CallContext {
   const caller = res.locals.caller as Caller | undefined;
   if (!caller) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  return { platformId: caller.platformId, correlationId: res.locals.correlationId as string | undefined };
+  return { platformId: caller.platformId, correlationId: res.locals.correlationId as string | undefined, fieldErrors: deferredShapeErrors(res) };
 }

@@ -4,6 +4,7 @@ import { createContractValidator, type ErrorObject } from '../contract/contract-
 import { findOperation } from '../contract/operation-registry';
 import { AppError, type FieldError } from '../../lib/errors';
 import { FORMAT_CHECKS } from '../../lib/value-formats';
+import { deferShapeErrors } from './shape-errors';
 
 type Schema = Record<string, unknown>;
 type Constraint = NonNullable<FieldError['constraint']>;
@@ -91,19 +92,25 @@ function inMemberOrder(errors: FieldError[], schema: Schema): FieldError[] {
  * Checks each request against its operation in our OpenAPI document before any route sees it:
  * the query, and the JSON body when there is one. Every invalid member is listed at once in a
  * 400 INVALID_INPUT. What the schemas leave open (cross-field and catalogue rules) the services
- * still check. Requests no operation serves pass through to the 404.
+ * still check; on operations marked `validatedWithUseCase` the body's errors go along to the use
+ * case, which answers both lists as one. Requests no operation serves pass through to the 404.
  */
 export function requestValidation() {
   const validate = createContractValidator();
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const op = findOperation(req.method, req.baseUrl + req.path);
     if (!op) return next();
-    const errors: FieldError[] = [];
-    if (op.query) errors.push(...fieldErrors(validate(op.query as TObject, { ...req.query })));
+    const queryErrors = op.query ? fieldErrors(validate(op.query as TObject, { ...req.query })) : [];
+    let bodyErrors: FieldError[] = [];
     if (op.body && req.body !== undefined) {
       if (!isObject(req.body)) return next(AppError.invalidInput('Request body must be a JSON object'));
-      errors.push(...inMemberOrder(fieldErrors(validate(op.body.schema, req.body)), op.body.schema as Schema));
+      bodyErrors = inMemberOrder(fieldErrors(validate(op.body.schema, req.body)), op.body.schema as Schema);
     }
+    if (op.validatedWithUseCase && !queryErrors.length && bodyErrors.length) {
+      deferShapeErrors(res, req.body, bodyErrors);
+      return next();
+    }
+    const errors = [...queryErrors, ...bodyErrors];
     next(errors.length ? AppError.invalidInput('Invalid request', errors) : undefined);
   };
 }

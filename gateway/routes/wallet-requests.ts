@@ -1,4 +1,5 @@
-import type { AuthMethodType, PasskeyAssertion, PasskeyAttestation } from '../../gen/auth/v1/wallet_auth';
+import type { PasskeyAssertion, PasskeyAttestation } from '../../gen/auth/v1/wallet_auth';
+import type { AuthMethodType } from '../../gen/auth/v1/wallet_records';
 import { RestBody } from './rest-body';
 
 /*

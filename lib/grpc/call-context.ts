@@ -1,4 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
+import type { FieldError } from '../errors';
 
 /**
  * Who is calling and on whose behalf. The gateway sets the platform after HTTP auth; services
@@ -9,25 +10,43 @@ export interface CallContext {
   platformId?: string;
   /** Correlation id of the originating REST request (response header X-Correlation-Id). */
   correlationId?: string;
+  /**
+   * Shape errors the gateway found in the REST body (the members are left out of the request),
+   * for the use case to report with its own in one list. Sent only on operations whose use case
+   * validates alongside them (see validateAlongside).
+   */
+  fieldErrors?: FieldError[];
 }
 
 export const METADATA = {
   authorization: 'authorization',
   platformId: 'x-platform-id',
   correlationId: 'x-correlation-id',
+  fieldErrors: 'x-field-errors',
 } as const;
+
+function fieldErrorsOf(raw: string | undefined): FieldError[] | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((e): e is FieldError => typeof e?.field === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function contextFromMetadata(metadata: Metadata): CallContext {
   const first = (key: string) => {
     const value = metadata.get(key)[0];
     return typeof value === 'string' && value.length > 0 ? value : undefined;
   };
-  return { platformId: first(METADATA.platformId), correlationId: first(METADATA.correlationId) };
+  return { platformId: first(METADATA.platformId), correlationId: first(METADATA.correlationId), fieldErrors: fieldErrorsOf(first(METADATA.fieldErrors)) };
 }
 
 export function contextToMetadata(ctx: CallContext, metadata = new Metadata()): Metadata {
   if (ctx.platformId) metadata.set(METADATA.platformId, ctx.platformId);
   if (ctx.correlationId) metadata.set(METADATA.correlationId, ctx.correlationId);
+  if (ctx.fieldErrors?.length) metadata.set(METADATA.fieldErrors, JSON.stringify(ctx.fieldErrors));
   return metadata;
 }
 

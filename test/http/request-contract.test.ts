@@ -79,3 +79,19 @@ test('a body that is not a JSON object is refused before any route', async () =>
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.message).toBe('Request body must be a JSON object');
 });
+
+test("the gateway's shape errors and the service's own rules arrive in one list", async () => {
+  // birthDate's type is the gateway's to refuse; a currency the platform does not support is the
+  // accounts service's. One request, one 400, both; and nothing was created.
+  const before = (await sys.api('/customers?limit=100')).body.data.length;
+  const res = await post('/customers', { ...INDIVIDUAL_CUSTOMER, birthDate: 19900115, currencies: ['USD', 'JPY'] });
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['birthDate', 'currencies[1]']);
+  expect((await sys.api('/customers?limit=100')).body.data.length).toBe(before);
+});
+
+test('an update with shape errors of a customer that does not exist still answers the field list', async () => {
+  const res = await sys.api('/customers/Customer:00000000-0000-4000-8000-00000000dead', { method: 'PATCH', json: { customerType: 'INDIVIDUAL', fullName: 7 } });
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.errors).toEqual([{ field: 'fullName', message: 'must be a string' }]);
+});

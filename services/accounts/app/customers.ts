@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { AppError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../lib/errors';
+import { validateAlongside } from '../../../lib/field-error-list';
 import { newId } from '../../../lib/ids';
 import { addedCurrencies, applyCustomerChanges, newCustomer, type Customer } from '../domain/customer';
 import { validateCustomerCreate, validateCustomerUpdate } from '../domain/customer-validation';
@@ -21,11 +22,12 @@ export interface ListCustomersCommand extends CustomerQuery {
 }
 
 export interface Customers {
-  create(platformId: string, body: unknown): Promise<Customer>;
+  /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
+  create(platformId: string, body: unknown, shapeErrors?: FieldError[]): Promise<Customer>;
   get(platformId: string, id: string): Promise<Customer>;
   list(platformId: string, command: ListCustomersCommand): Promise<Page<Customer>>;
   /** A change of an email tied to wallet credentials follows the signed retry (`signature`). */
-  update(platformId: string, id: string, body: unknown, signature?: WalletSignature): Promise<CustomerUpdateOutcome>;
+  update(platformId: string, id: string, body: unknown, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
 }
 
 function duplicateError(err: DuplicateRecordError): AppError {
@@ -73,10 +75,13 @@ export function createCustomers(deps: CustomersDeps): Customers {
   };
 
   return {
-    async create(platformId, body) {
+    async create(platformId, body, shapeErrors) {
       const settings = await deps.platforms.settingsOf(platformId);
-      const draft = validateCustomerCreate(body, settings.supportedCurrencies);
-      assertKnownTermsVersion(deps.terms, draft.profile.endUserTermsConsent);
+      const draft = validateAlongside(shapeErrors, () => {
+        const valid = validateCustomerCreate(body, settings.supportedCurrencies);
+        assertKnownTermsVersion(deps.terms, valid.profile.endUserTermsConsent);
+        return valid;
+      });
       const id = newId('Customer');
       const now = deps.clock().toISOString();
       const { identifier } = draft.profile;
@@ -101,11 +106,14 @@ export function createCustomers(deps: CustomersDeps): Customers {
       return store.customers.list(platformId, filter, pageQuery(command.limit, command.cursor));
     },
 
-    async update(platformId, id, body, signature = {}) {
+    async update(platformId, id, body, signature = {}, shapeErrors = undefined) {
       const current = await get(platformId, id);
       const settings = await deps.platforms.settingsOf(platformId);
-      const changes = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);
-      assertKnownTermsVersion(deps.terms, changes.profile.endUserTermsConsent);
+      const changes = validateAlongside(shapeErrors, () => {
+        const valid = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);
+        assertKnownTermsVersion(deps.terms, valid.profile.endUserTermsConsent);
+        return valid;
+      });
       const now = deps.clock().toISOString();
       const { identifier } = changes.profile;
       const next = applyCustomerChanges(current, changes, now, identifier !== undefined ? sealer.seal(identifier, id) : undefined);

@@ -1,5 +1,6 @@
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { AppError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../lib/errors';
+import { validateAlongside } from '../../../lib/field-error-list';
 import { newId } from '../../../lib/ids';
 import {
   accountFingerprint, assertTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccount,
@@ -20,7 +21,8 @@ export interface ListExternalAccountsCommand {
 }
 
 export interface ExternalAccounts {
-  create(platformId: string, body: unknown, owner: ExternalAccountOwner): Promise<ExternalAccount>;
+  /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
+  create(platformId: string, body: unknown, owner: ExternalAccountOwner, shapeErrors?: FieldError[]): Promise<ExternalAccount>;
   get(platformId: string, id: string): Promise<ExternalAccount>;
   list(platformId: string, owner: ExternalAccountOwner, command: ListExternalAccountsCommand): Promise<Page<ExternalAccount>>;
   /** `owner` restricts which kind of account may be deleted (the REST path); undefined allows either. */
@@ -47,8 +49,8 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
   };
 
   return {
-    async create(platformId, body, owner) {
-      const draft = validateExternalAccountCreate(body, owner);
+    async create(platformId, body, owner, shapeErrors) {
+      const draft = validateAlongside(shapeErrors, () => validateExternalAccountCreate(body, owner));
       if (draft.customerId && !(await store.customers.find(platformId, draft.customerId))) {
         throw AppError.notFound('Customer', 'USER_NOT_FOUND');
       }

@@ -1,5 +1,6 @@
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { AppError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../lib/errors';
+import { validateAlongside } from '../../../lib/field-error-list';
 import { platformConfigId } from '../domain/name-based-id';
 import {
   applyConfigChanges, changedConfigFields, type PlatformConfigChanges, type PlatformCurrencyConfig, type PlatformSettings,
@@ -24,7 +25,8 @@ export interface PlatformConfigs {
   get(platformId: string): Promise<PlatformConfigView>;
   /** The webhook endpoint alone (read for every event), undefined when none is set. */
   webhookEndpoint(platformId: string): Promise<string | undefined>;
-  update(platformId: string, body: unknown): Promise<PlatformConfigView>;
+  /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
+  update(platformId: string, body: unknown, shapeErrors?: FieldError[]): Promise<PlatformConfigView>;
 }
 
 /** Concurrent PATCHes re-apply their own changes on the winner's result this many times. */
@@ -65,8 +67,8 @@ export function createPlatformConfigs(deps: { store: AccountsStore; provisioning
     async webhookEndpoint(platformId) {
       return settingsOfPlatform(await find(platformId)).webhookEndpoint?.trim() || undefined;
     },
-    async update(platformId, body) {
-      const changes = validatePlatformConfigUpdate(body);
+    async update(platformId, body, shapeErrors) {
+      const changes = validateAlongside(shapeErrors, () => validatePlatformConfigUpdate(body));
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const now = deps.clock().toISOString();
         const { next, steps } = changed(await find(platformId), changes, now);

@@ -44,14 +44,14 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { url: (await uc.platformConfigs.webhookEndpoint(requirePlatform(ctx))) ?? '' };
     },
     async updatePlatformConfig(req, ctx) {
-      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), restShape(req.changes))) };
+      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), restShape(req.changes), ctx.fieldErrors)) };
     },
     async getEndUserTerms() {
       return { version: uc.terms.version, url: uc.terms.url };
     },
 
     async createCustomer(req, ctx) {
-      return { customer: customer(await uc.customers.create(requirePlatform(ctx), restShape(req.customer))) };
+      return { customer: customer(await uc.customers.create(requirePlatform(ctx), restShape(req.customer), ctx.fieldErrors)) };
     },
     async getCustomer(req, ctx) {
       return { customer: customer(await uc.customers.get(requirePlatform(ctx), req.id)) };
@@ -62,7 +62,7 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { customers: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async updateCustomer(req, ctx) {
-      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, restShape(req.changes), req.signature ?? {});
+      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, restShape(req.changes), req.signature ?? {}, ctx.fieldErrors);
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
       if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
       return { customer: customer(outcome.customer) };

@@ -19,10 +19,10 @@ function ownerOf(value: string): ExternalAccountOwner | undefined {
 export function externalAccountHandlers(uc: AccountsUseCases): Pick<AccountsHandlers, ExternalAccountRpcs> {
   return {
     async createExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'CUSTOMER')) };
+      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'CUSTOMER', ctx.fieldErrors)) };
     },
     async createPlatformExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'PLATFORM')) };
+      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'PLATFORM', ctx.fieldErrors)) };
     },
     async getExternalAccount(req, ctx) {
       return { account: externalAccountMessage(await uc.externalAccounts.get(requirePlatform(ctx), req.id)) };

@@ -33,7 +33,7 @@ export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.C
   return {
     id: c.id,
     platformCustomerId: c.platformCustomerId,
-    customerType: c.customerType,
+    customerType: c.customerType as pb.Customer_Type,
     region: c.region,
     currencies: c.currencies,
     email: c.email,
@@ -42,11 +42,11 @@ export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.C
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     isDeleted: c.isDeleted,
-    endUserTermsConsent: c.endUserTermsConsent,
+    endUserTermsConsent: c.endUserTermsConsent && { ...c.endUserTermsConsent, acceptanceMethod: c.endUserTermsConsent.acceptanceMethod as pb.EndUserTermsConsent_AcceptanceMethod },
     address: c.address,
     acceptedTermsVersion: c.endUserTermsConsent?.termsVersion,
     acceptsCurrentTerms: acceptsCurrentTerms(terms, c.endUserTermsConsent),
-    kycStatus: individual ? c.verificationStatus : undefined,
+    kycStatus: individual ? (c.verificationStatus as pb.Customer_VerificationStatus | undefined) : undefined,
     fullName: c.fullName,
     birthDate: c.birthDate,
     nationality: c.nationality,
@@ -62,8 +62,8 @@ export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.C
     expectedMonthlyTransactionVolume: c.expectedMonthlyTransactionVolume,
     annualIncomeRange: c.annualIncomeRange,
     netWorthRange: c.netWorthRange,
-    pepStatus: c.pepStatus,
-    kybStatus: individual ? undefined : c.verificationStatus,
+    pepStatus: c.pepStatus as pb.Customer_PepStatus | undefined,
+    kybStatus: individual ? undefined : (c.verificationStatus as pb.Customer_VerificationStatus | undefined),
     businessInfo: c.businessInfo ? businessInfoMessage(c.businessInfo) : undefined,
   };
 }
@@ -77,8 +77,8 @@ export function internalAccountMessage(a: InternalAccount): pb.InternalAccount {
   return {
     id: a.id,
     customerId: a.customerId,
-    type: a.type,
-    status: a.status,
+    type: a.type as pb.InternalAccount_Type,
+    status: a.status as pb.InternalAccount_Status,
     balance: amount(a.availableBalance, a.currency),
     totalBalance: amount(a.totalBalance, a.currency),
     fundingPaymentInstructions: [],
@@ -97,9 +97,9 @@ export function externalAccountMessage(a: ExternalAccount): pb.ExternalAccount {
   return {
     id: a.id,
     customerId: a.customerId,
-    status: a.status,
+    status: a.status as pb.ExternalAccount_Status,
     platformAccountId: a.platformAccountId,
-    ownershipType: a.ownershipType,
+    ownershipType: a.ownershipType as pb.ExternalAccount_OwnershipType | undefined,
     currency: a.currency,
     defaultUmaDepositAccount: a.defaultUmaDepositAccount,
     // The stored info was validated member by member against these same names.

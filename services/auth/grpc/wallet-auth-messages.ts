@@ -1,4 +1,4 @@
-import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../../gen/auth/v1/wallet_records';
+import type { AuthMethod, AuthMethodType, AuthSession, WalletAuthOutcome } from '../../../gen/auth/v1/wallet_records';
 import type { SignedRetryChallenge } from '../../../gen/auth/v1/signed_retry';
 import type { AuthMethodView } from '../domain/wallet-auth/auth-method';
 import type { AuthSessionView } from '../domain/wallet-auth/wallet-session';
@@ -8,8 +8,8 @@ import type { Outcome } from '../app/wallet-auth/signed-flow';
 export const PROCESSING_MESSAGE =
   'The wallet provider has not settled this operation yet; re-send the identical request (same body, Service-Wallet-Signature and Request-Id).';
 
-export const toAuthMethod = (view: AuthMethodView): AuthMethod => ({ ...view });
-export const toAuthSession = (view: AuthSessionView): AuthSession => ({ ...view });
+export const toAuthMethod = (view: AuthMethodView): AuthMethod => ({ ...view, type: view.type as AuthMethodType });
+export const toAuthSession = (view: AuthSessionView): AuthSession => ({ ...view, type: view.type as AuthMethodType });
 export const toChallenge = (view: ChallengeView): SignedRetryChallenge => ({ ...view });
 
 /** An endpoint outcome as the proto oneof; the kept result names which record it is. */

@@ -1,4 +1,4 @@
-import { WebhookServiceService, type WebhookDelivery as WebhookDeliveryMessage } from '../../../gen/notifications/v1/webhooks';
+import { WebhookServiceService, type WebhookDelivery as WebhookDeliveryMessage, type WebhookDeliveryAttempt_Outcome, type WebhookDelivery_Status } from '../../../gen/notifications/v1/webhooks';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { TestWebhookResult } from '../app/send-test-webhook';
@@ -16,7 +16,7 @@ export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
   return {
     id: d.id,
     type: d.type,
-    status: d.status,
+    status: d.status as WebhookDelivery_Status,
     attemptCount: d.attemptCount,
     maxAttempts: d.maxAttempts,
     createdAt: d.createdAt,
@@ -24,7 +24,7 @@ export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
     deliveredAt: d.deliveredAt ?? '',
     attempts: d.attempts.map((a) => ({
       attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url ?? '', statusCode: a.statusCode,
-      error: a.error ?? '', durationMs: a.durationMs, outcome: a.outcome,
+      error: a.error ?? '', durationMs: a.durationMs, outcome: a.outcome as WebhookDeliveryAttempt_Outcome,
     })),
   };
 }

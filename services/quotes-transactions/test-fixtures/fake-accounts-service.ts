@@ -1,7 +1,5 @@
 import type { ExternalAccountInfo } from '../../../gen/accounts/v1/external_account_info';
-import {
-  AccountsServiceService, Customer, ExternalAccount, InternalAccount,
-} from '../../../gen/accounts/v1/accounts';
+import { AccountsServiceService, Customer, ExternalAccount, InternalAccount, Customer_Type, InternalAccount_Type, InternalAccount_Status, ExternalAccount_Status } from '../../../gen/accounts/v1/accounts';
 import { AppError, unlessAbsent } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { requirePlatform } from '../../../lib/grpc/call-context';
@@ -60,10 +58,10 @@ export function createFakeAccountsService() {
   return {
     binding: bindService(AccountsServiceService, handlers),
     addCustomer(platformId: string, id: string, options: { isDeleted?: boolean; internalCurrency?: string } = {}) {
-      customers.set(id, { platformId, customer: Customer.fromPartial({ id, customerType: 'INDIVIDUAL', isDeleted: options.isDeleted ?? false }) });
+      customers.set(id, { platformId, customer: Customer.fromPartial({ id, customerType: Customer_Type.INDIVIDUAL, isDeleted: options.isDeleted ?? false }) });
       if (options.internalCurrency) {
         const account = InternalAccount.fromPartial({
-          id: newId('InternalAccount'), customerId: id, type: 'INTERNAL_FIAT', status: 'ACTIVE',
+          id: newId('InternalAccount'), customerId: id, type: InternalAccount_Type.INTERNAL_FIAT, status: InternalAccount_Status.ACTIVE,
           balance: { amount: 0, currency: { code: options.internalCurrency, name: options.internalCurrency, symbol: '', decimals: 2 } },
         });
         internal.set(account.id, { platformId, account });
@@ -71,7 +69,7 @@ export function createFakeAccountsService() {
     },
     addExternalAccount(platformId: string, options: { id?: string; currency: string; accountInfo: Record<string, unknown> }): string {
       const id = options.id ?? newId('ExternalAccount');
-      external.set(id, { platformId, account: ExternalAccount.fromPartial({ id, status: 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
+      external.set(id, { platformId, account: ExternalAccount.fromPartial({ id, status: ExternalAccount_Status.ACTIVE, currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
       return id;
     },
   };

@@ -1,5 +1,5 @@
 import type { ExternalAccountInfo } from '../../../gen/accounts/v1/external_account_info';
-import { AccountsServiceService, Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
+import { AccountsServiceService, Customer, ExternalAccount, InternalAccount, Customer_Type, InternalAccount_Type, InternalAccount_Status, ExternalAccount_Status } from '../../../gen/accounts/v1/accounts';
 import { PlatformConfig, type FeeConfig, type TransactionLimit } from '../../../gen/accounts/v1/platform_config';
 import { AppError, unlessAbsent } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
@@ -82,14 +82,14 @@ export function createFakePaymentAccounts() {
     binding: bindService(AccountsServiceService, handlers),
     addCustomer(platformId: string, options: { umaAddress?: string; platformCustomerId?: string; acceptsCurrentTerms?: boolean } = {}): string {
       const id = newId('Customer');
-      customers.set(id, { platformId, record: Customer.fromPartial({ id, customerType: 'INDIVIDUAL', platformCustomerId: options.platformCustomerId ?? `pc-${id.slice(9, 17)}`, umaAddress: options.umaAddress ?? '', acceptsCurrentTerms: options.acceptsCurrentTerms ?? true }) });
+      customers.set(id, { platformId, record: Customer.fromPartial({ id, customerType: Customer_Type.INDIVIDUAL, platformCustomerId: options.platformCustomerId ?? `pc-${id.slice(9, 17)}`, umaAddress: options.umaAddress ?? '', acceptsCurrentTerms: options.acceptsCurrentTerms ?? true }) });
       return id;
     },
     addInternalAccount(platformId: string, options: { currency: string; customerId?: string; type?: string; status?: string }): string {
       const id = newId('InternalAccount');
       const currency = findCurrency(options.currency) ?? { code: options.currency, name: options.currency, symbol: '', decimals: 2 };
       const balance = { amount: 0, currency };
-      internal.set(id, { platformId, record: InternalAccount.fromPartial({ id, customerId: options.customerId, type: options.type ?? 'INTERNAL_FIAT', status: options.status ?? 'ACTIVE', balance, totalBalance: balance }) });
+      internal.set(id, { platformId, record: InternalAccount.fromPartial({ id, customerId: options.customerId, type: (options.type ?? 'INTERNAL_FIAT') as InternalAccount_Type, status: (options.status ?? 'ACTIVE') as InternalAccount_Status, balance, totalBalance: balance }) });
       return id;
     },
     /** What PATCH /config would store: fee configs and limits. */
@@ -98,7 +98,7 @@ export function createFakePaymentAccounts() {
     },
     addExternalAccount(platformId: string, options: { currency: string; accountInfo: Record<string, unknown>; customerId?: string; status?: string }): string {
       const id = newId('ExternalAccount');
-      external.set(id, { platformId, record: ExternalAccount.fromPartial({ id, customerId: options.customerId, status: options.status ?? 'ACTIVE', currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
+      external.set(id, { platformId, record: ExternalAccount.fromPartial({ id, customerId: options.customerId, status: (options.status ?? 'ACTIVE') as ExternalAccount_Status, currency: options.currency, accountInfo: options.accountInfo as unknown as ExternalAccountInfo }) });
       return id;
     },
   };
