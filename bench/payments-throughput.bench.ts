@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,8 @@ export interface PaymentsBenchmarkResult {
   quoteImmediatelyExecuted: LoadResult;
   /** Create + execute on a second system keeping its data in memory only (DATA_DIR=:memory:). */
   quoteCreateExecuteInMemory: LoadResult;
+  /** The system's CPU time (every thread) per create + execute during the measured load. */
+  cpuMsPerCreateExecute: number;
   /** Durable create + execute per second / in-memory create + execute per second: what durability costs. */
   durableToInMemory: number;
   /** create+execute operations per second / lookups per second (target >= 1/3). */
@@ -80,6 +82,20 @@ export interface PaymentsBenchmarkResult {
   lookupToBareExpress: number;
   /** After every load: the source's balance is its funding less exactly what the executed quotes sent. */
   ledger: { executedPayments: number; expectedBalance: number; balance: number };
+}
+
+/** CPU time (user + system, all threads) the process has used so far, in ms; Linux clock ticks are 10 ms. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A measured load and the system's CPU time per completed operation during it. */
+async function measureWithCpu(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number) {
+  await runLoad({ clients: CLIENTS, durationMs: warmupMs, operation });
+  const before = cpuMsOf(pid);
+  const result = await runLoad({ clients: CLIENTS, durationMs, operation });
+  return { result, cpuMsPerOperation: Number(((cpuMsOf(pid) - before) / Math.max(1, result.operations)).toFixed(3)) };
 }
 
 const ratio = (a: LoadResult, b: LoadResult) => Number((a.perSecond / b.perSecond).toFixed(3));
@@ -122,7 +138,8 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
     const sent: number[] = [];
     const lookup = await measure(lookupOnce, durationMs, warmupMs);
     const twoLookups = await measure(async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
-    const quoteCreateExecute = await measure(() => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    const createExecute = await measureWithCpu(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    const quoteCreateExecute = createExecute.result;
     const quoteImmediatelyExecuted = await measure(async () => {
       const quote = await quoteRequest(true);
       if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
@@ -133,6 +150,7 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
     const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
       clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, quoteCreateExecuteInMemory,
+      cpuMsPerCreateExecute: createExecute.cpuMsPerOperation,
       durableToInMemory: ratio(quoteCreateExecute, quoteCreateExecuteInMemory),
       createExecuteToLookup: ratio(quoteCreateExecute, lookup),
       immediatelyExecutedToLookup: ratio(quoteImmediatelyExecuted, lookup),

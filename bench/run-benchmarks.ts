@@ -16,6 +16,11 @@ async function main(): Promise<void> {
     results.signedRetry = await runSignedRetryBenchmark();
     console.log('signed-retry round trip through the gateway vs raw native verify:', results.signedRetry);
   }
+  if (!only || only === 'encoding') {
+    const { runRecordEncodingBenchmark } = await import('./record-encoding.bench');
+    results.recordEncoding = runRecordEncodingBenchmark();
+    console.log('a quote between service and gateway, as google.protobuf.Struct (before) vs typed (now):', results.recordEncoding);
+  }
   if (!only || only === 'store') {
     const { runStoreWriteBenchmark } = await import('./store-write.bench');
     results.storeWrite = await runStoreWriteBenchmark();
