@@ -67,6 +67,8 @@ test('confirm records when the receipt was delivered', async () => {
   const res = await sys.api(`/transactions/${out.body.id}/confirm`, { method: 'POST', json: { receiptDeliveryConfirmedAt: '2025-08-15T14:31:00Z' } });
   expect(res.status).toBe(200);
   expect(res.body.receiptDeliveryConfirmedAt).toBe('2025-08-15T14:31:00.000Z');
+  // Settled before the next test reads the same account's balance.
+  await transactionWhen(sys, out.body.id, (x) => x.status === 'COMPLETED');
 });
 
 describe('/sandbox/uma/receive', () => {
