@@ -54,7 +54,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   let gateway: RunningGateway | undefined;
   if (options.gateway) {
     gateway = await startGateway({
-      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env,
+      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
     });
     await ensureSandbox(peers, options.gateway.sandbox, options.logger);

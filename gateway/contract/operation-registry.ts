@@ -1,4 +1,5 @@
 import { accountOperations } from './account-contract';
+import { apiTokenOperations } from './api-token-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
 import type { Method, Operation } from './operation';
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...paymentOperations,
   ...walletAuthOperations,
   ...webhookOperations,
+  ...apiTokenOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

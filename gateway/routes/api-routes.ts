@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { apiTokenRoutes } from './api-token-routes';
 import { customerRoutes } from './customer-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
@@ -13,8 +14,9 @@ import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
-export function apiRoutes(peers: PeerClients): Router {
+export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void } = {}): Router {
   const router = Router();
+  router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
   router.use(platformConfigRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
