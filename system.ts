@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EventBus } from './lib/bus/event-bus';
 import { openEventBus } from './lib/runtime/adapters';
 import type { LocalService } from './lib/grpc/in-process-client';
 import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
@@ -14,6 +15,8 @@ export interface RunningSystem {
   /** gRPC clients of every service (tests use them to set up a second platform). */
   peers: PeerClients;
   services: HostedService[];
+  /** The event bus this process's components share (tests start a second gateway replica on it). */
+  bus: EventBus;
   stop(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     gateway,
     peers,
     services,
+    bus,
     async stop() {
       await gateway?.stop();
       for (const s of services) await s.stop();
