@@ -2,6 +2,8 @@ import { accountOperations } from './account-contract';
 import { apiTokenOperations } from './api-token-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
+import { directoryOperations } from './directory-contract';
+import { invitationOperations } from './invitation-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
@@ -20,6 +22,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...walletAuthOperations,
   ...webhookOperations,
   ...apiTokenOperations,
+  ...invitationOperations,
+  ...directoryOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

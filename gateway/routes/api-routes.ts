@@ -2,6 +2,8 @@ import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { apiTokenRoutes } from './api-token-routes';
 import { customerRoutes } from './customer-routes';
+import { directoryRoutes } from './directory-routes';
+import { invitationRoutes } from './invitation-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -17,6 +19,8 @@ import { webhookRoutes } from './webhook-routes';
 export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void } = {}): Router {
   const router = Router();
   router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
+  router.use(invitationRoutes(peers));
+  router.use(directoryRoutes(peers));
   router.use(platformConfigRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));

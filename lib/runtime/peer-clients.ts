@@ -3,6 +3,8 @@ import { createInProcessClient, type LocalService } from '../grpc/in-process-cli
 import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
+import { DirectoryServiceService } from '../../gen/accounts/v1/directory';
+import { InvitationServiceService } from '../../gen/accounts/v1/invitations';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -21,6 +23,8 @@ import { TransactionServiceService } from '../../gen/quotes_transactions/v1/tran
 export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
+  directory: { owner: 'accounts', definition: DirectoryServiceService },
+  invitations: { owner: 'accounts', definition: InvitationServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },
   lookup: { owner: 'quotes-transactions', definition: LookupServiceService },
