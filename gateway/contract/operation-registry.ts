@@ -10,6 +10,7 @@ import { platformConfigOperations } from './platform-config-contract';
 import { documentOperation, systemOperations } from './system-contract';
 import { walletAuthOperations } from './wallet-auth-contract';
 import { webhookOperations } from './webhook-contract';
+import { withdrawalFeeOperations } from './withdrawal-fee-contract';
 
 /** Every operation the gateway serves, one entry each. */
 export const OPERATIONS: readonly Operation[] = [
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...apiTokenOperations,
   ...invitationOperations,
   ...directoryOperations,
+  ...withdrawalFeeOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

@@ -14,6 +14,7 @@ import { receiverRoutes } from './receiver-routes';
 import { walletAccountRoutes } from './wallet-account-routes';
 import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
+import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
 export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void } = {}): Router {
@@ -21,6 +22,7 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
   router.use(invitationRoutes(peers));
   router.use(directoryRoutes(peers));
+  router.use(withdrawalFeeRoutes(peers));
   router.use(platformConfigRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));

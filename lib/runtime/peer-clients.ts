@@ -15,6 +15,7 @@ import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
 import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
+import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -34,6 +35,7 @@ export const PEER_DEFINITIONS = {
   walletAuth: { owner: 'auth', definition: WalletAuthServiceService },
   signedRetry: { owner: 'auth', definition: SignedRetryServiceService },
   webhooks: { owner: 'notifications', definition: WebhookServiceService },
+  withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;
