@@ -115,7 +115,12 @@ describe('permissions, enforced on every route group', () => {
     ['GET', '/config'], ['GET', '/customers'], ['GET', `/customers/${payer.customerId}`], ['GET', `/customers/internal-accounts?customerId=${payer.customerId}`],
     ['GET', '/customers/external-accounts'], ['GET', '/transactions'], ['GET', '/quotes'], ['GET', '/exchange-rates'],
     ['GET', '/webhooks/deliveries'], ['GET', '/auth/enclave-public-key'], ['GET', '/platform/internal-accounts'],
+    ['GET', '/uma-providers'], ['GET', '/discoveries'],
   ] as const;
+  /** A read by POST: answered (here 404 for an unknown account), never refused. */
+  const estimate = (token: Token) => call(token, 'POST', '/crypto/estimate-withdrawal-fee', {
+    internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000', currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+  });
 
   test('VIEW reads every group but cannot pay or configure', async () => {
     for (const [method, path] of reads()) expect([method, path, (await call(view, method, path)).status]).toEqual([method, path, 200]);
@@ -127,6 +132,11 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(view, 'POST', '/tokens', { name: 'escalate', permissions: ['MANAGE'] }), 'MANAGE');
     forbidden(await call(view, 'GET', '/tokens'), 'MANAGE');
     forbidden(await call(view, 'POST', '/sandbox/webhooks/test'), 'MANAGE');
+    forbidden(await call(view, 'POST', '/invitations', { inviterUma: payer.customer.umaAddress }), 'TRANSACT');
+    forbidden(await call(view, 'POST', '/invitations/abc/claim', { inviteeUma: '$a@b.example' }), 'TRANSACT');
+    forbidden(await call(view, 'POST', '/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000000/verify', {}), 'TRANSACT');
+    expectError(await estimate(view), 404, 'NOT_FOUND');
+    expectError(await call(view, 'GET', '/invitations/000000000000'), 404, 'INVITATION_NOT_FOUND');
   });
 
   test('TRANSACT reads and pays, but cannot configure or manage tokens and customers', async () => {
@@ -139,6 +149,9 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(transact, 'PATCH', `/customers/${payer.customerId}`, { customerType: 'INDIVIDUAL', fullName: 'X' }), 'MANAGE');
     forbidden(await call(transact, 'POST', '/customers/external-accounts', {}), 'MANAGE');
     forbidden(await call(transact, 'DELETE', `/tokens/${view.id}`), 'MANAGE');
+    forbidden(await call(transact, 'POST', '/auth/credentials', {}), 'MANAGE');
+    expectError(await call(transact, 'POST', '/invitations/000000000000/claim', { inviteeUma: '$a@b.example' }), 404, 'INVITATION_NOT_FOUND');
+    expectError(await estimate(transact), 404, 'NOT_FOUND');
   });
 
   test('MANAGE reads and configures, but cannot pay', async () => {
@@ -149,6 +162,8 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(manage, 'POST', '/quotes', accountQuote(payer.usdAccountId, payer.usdAccountId, 100)), 'TRANSACT');
     forbidden(await call(manage, 'POST', `/sandbox/internal-accounts/${payer.usdAccountId}/fund`, { amount: 100 }), 'TRANSACT');
     forbidden(await call(manage, 'POST', '/transactions/Transaction:00000000-0000-4000-8000-000000000000/cancel'), 'TRANSACT');
+    forbidden(await call(manage, 'POST', '/invitations/000000000000/cancel'), 'TRANSACT');
+    expectError(await estimate(manage), 404, 'NOT_FOUND');
   });
 
   test('a refused request changes nothing', async () => {

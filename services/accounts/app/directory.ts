@@ -41,8 +41,9 @@ const DEFAULT_PAGE = 20;
 
 function offsetOf(cursor: string | undefined): number {
   if (!cursor) return 0;
-  const offset = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(offset) || offset < 0) throw AppError.invalidInput('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this API' }]);
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const offset = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(offset)) throw AppError.invalidInput('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this API' }]);
   return offset;
 }
 
