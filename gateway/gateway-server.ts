@@ -49,7 +49,13 @@ export async function startGateway(options: {
   const probes = options.serviceAddresses.map(createHealthProbe);
   const servicesReady = async () => (await Promise.all(probes.map((p) => p.isServing()))).every(Boolean);
   const credentialCache = createCredentialCache();
-  const deletions = options.bus ? await forgetDeletedTokens(options.bus, credentialCache, randomUUID(), options.logger) : undefined;
+  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
+  const deletions = options.bus
+    ? forgetDeletedTokens(options.bus, credentialCache, randomUUID(), options.logger).catch((err: unknown) => {
+      options.logger.error('gateway could not subscribe to API-token deletions; other replicas\' deletions reach it only when its cache expires', { component: 'gateway', err });
+      return undefined;
+    })
+    : undefined;
   const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
@@ -65,7 +71,7 @@ export async function startGateway(options: {
       await Promise.race([closed, new Promise((r) => setTimeout(r, 10000).unref())]);
       server.closeAllConnections();
       probes.forEach((p) => p.close());
-      await deletions?.close();
+      await (await deletions)?.close();
     },
   };
 }
