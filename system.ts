@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EventBus } from './lib/bus/event-bus';
 import { openEventBus } from './lib/runtime/adapters';
 import type { LocalService } from './lib/grpc/in-process-client';
 import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
@@ -14,6 +15,8 @@ export interface RunningSystem {
   /** gRPC clients of every service (tests use them to set up a second platform). */
   peers: PeerClients;
   services: HostedService[];
+  /** The event bus this process's components share (tests start a second gateway replica on it). */
+  bus: EventBus;
   stop(): Promise<void>;
 }
 
@@ -54,7 +57,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   let gateway: RunningGateway | undefined;
   if (options.gateway) {
     gateway = await startGateway({
-      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env,
+      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
     });
     await ensureSandbox(peers, options.gateway.sandbox, options.logger);
@@ -64,6 +67,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     gateway,
     peers,
     services,
+    bus,
     async stop() {
       await gateway?.stop();
       for (const s of services) await s.stop();

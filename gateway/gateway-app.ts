@@ -4,12 +4,14 @@ import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
 import { basicAuth } from './http/basic-auth';
+import { createCredentialCache, type CredentialCache } from './http/credential-cache';
 import { correlationId } from './http/correlation-id';
 import { withDeferredShapeErrors } from './http/shape-errors';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
+import { requirePermission } from './http/require-permission';
 import { apiRoutes } from './routes/api-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
@@ -23,6 +25,8 @@ export interface GatewayOptions {
   servicesReady: () => Promise<boolean>;
   authCacheMs?: number;
   authThrottle?: AuthThrottleLimits;
+  /** Accepted credentials; the gateway server also empties it of tokens deleted through other replicas. */
+  credentialCache?: CredentialCache;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -47,7 +51,12 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), requestValidation(), apiRoutes(peers));
+  const credentials = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
+  app.use(
+    `/${API_VERSION}`,
+    basicAuth(authenticate, { cache: credentials, throttle: createAuthThrottle(options.authThrottle) }), requirePermission(),
+    jsonBody(), requestValidation(), apiRoutes(peers, { forgetToken: credentials.forget }),
+  );
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

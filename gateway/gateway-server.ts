@@ -1,9 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from '../lib/bus/event-bus';
 import type { Logger } from '../lib/log';
 import { createHealthProbe } from '../lib/grpc/health-probe';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
+import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
 import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
 
 export interface RunningGateway {
@@ -38,12 +41,22 @@ export async function startGateway(options: {
   serviceAddresses: string[];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /** Where token deletions arrive from every replica (Kafka across processes). */
+  bus?: EventBus;
 }): Promise<RunningGateway> {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
   const probes = options.serviceAddresses.map(createHealthProbe);
   const servicesReady = async () => (await Promise.all(probes.map((p) => p.isServing()))).every(Boolean);
-  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env) });
+  const credentialCache = createCredentialCache();
+  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
+  const deletions = options.bus
+    ? forgetDeletedTokens(options.bus, credentialCache, randomUUID(), options.logger).catch((err: unknown) => {
+      options.logger.error('gateway could not subscribe to API-token deletions; other replicas\' deletions reach it only when its cache expires', { component: 'gateway', err });
+      return undefined;
+    })
+    : undefined;
+  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   await listen(server, options.port, options.host);
@@ -58,6 +71,7 @@ export async function startGateway(options: {
       await Promise.race([closed, new Promise((r) => setTimeout(r, 10000).unref())]);
       server.closeAllConnections();
       probes.forEach((p) => p.close());
+      await (await deletions)?.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { API_VERSION } from './api-version';
 import { HEADERS, type Operation } from './operation';
+import { requiredPermission } from './operation-permissions';
 import { OPERATIONS } from './operation-registry';
 import { documentOperation } from './system-contract';
 import { schemaName } from './schema-kit';
@@ -51,7 +52,7 @@ function operationObject(op: Operation, components: Json): Json {
     operationId: op.operationId,
     summary: op.summary,
     tags: op.tags,
-    ...(op.authenticated ? {} : { security: [] }),
+    ...(op.authenticated ? { 'x-required-permission': requiredPermission(op) } : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
     ...(op.body ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
     responses: responses(op, components),

@@ -1,12 +1,16 @@
 import { accountOperations } from './account-contract';
+import { apiTokenOperations } from './api-token-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
+import { directoryOperations } from './directory-contract';
+import { invitationOperations } from './invitation-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
 import { documentOperation, systemOperations } from './system-contract';
 import { walletAuthOperations } from './wallet-auth-contract';
 import { webhookOperations } from './webhook-contract';
+import { withdrawalFeeOperations } from './withdrawal-fee-contract';
 
 /** Every operation the gateway serves, one entry each. */
 export const OPERATIONS: readonly Operation[] = [
@@ -18,6 +22,10 @@ export const OPERATIONS: readonly Operation[] = [
   ...paymentOperations,
   ...walletAuthOperations,
   ...webhookOperations,
+  ...apiTokenOperations,
+  ...invitationOperations,
+  ...directoryOperations,
+  ...withdrawalFeeOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

@@ -34,8 +34,8 @@ export interface Operation {
   validatedWithUseCase?: boolean;
 }
 
-/** Statuses any authenticated operation may answer, whatever it does. */
-const COMMON_ERRORS = [400, 401, 429, 500, 503];
+/** Statuses any authenticated operation may answer, whatever it does (403: the token lacks the operation's permission). */
+const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
 /** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
 const SERVER_ERRORS = [408, 431];
 
@@ -48,7 +48,7 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
   /** An optional body: absent means `{}`. */
   optionalBody?: boolean;
   success: Record<number, TSchema | null>;
-  /** Error statuses beyond the common ones (400, 401, 429, 500, 503; 408 and 431). */
+  /** Error statuses beyond the common ones (400, 401, 403, 429, 500, 503; 408 and 431). */
   errors?: number[];
 }
 

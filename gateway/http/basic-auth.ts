@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../lib/errors';
 import { createAuthThrottle, type AuthThrottle } from './auth-throttle';
 import { setCaller, type Caller } from './call-context';
+import { createCredentialCache, type CredentialCache } from './credential-cache';
 
 export type Authenticate = (tokenId: string, clientSecret: string) => Promise<Caller>;
 
@@ -16,17 +17,15 @@ function parseBasic(header: string | undefined): { tokenId: string; secret: stri
 }
 
 /**
- * HTTP Basic with API tokens. Successful checks are remembered for `cacheMs` under a SHA-256 of
- * the header (never the secret itself), so the auth service is asked once per token per window.
+ * HTTP Basic with API tokens. Successful checks are remembered (credential-cache.ts), so the auth
+ * service is asked once per token per window; a deleted token is forgotten at once.
  * Failed checks are throttled per token id and per client address (429 with Retry-After); a
  * remembered good credential is let through even then, so guessing at a token id does not lock
  * its owner out.
  */
-export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle } = {}) {
-  const cacheMs = options.cacheMs ?? 30000;
-  const maxEntries = options.maxEntries ?? 10000;
+export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle; cache?: CredentialCache } = {}) {
   const throttle = options.throttle ?? createAuthThrottle();
-  const cache = new Map<string, { caller: Caller; until: number }>();
+  const cache = options.cache ?? createCredentialCache(options);
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
@@ -34,8 +33,8 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
     if (!credentials) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
     const key = createHash('sha256').update(header!).digest('base64');
     const hit = cache.get(key);
-    if (hit && hit.until > Date.now()) {
-      setCaller(res, hit.caller);
+    if (hit) {
+      setCaller(res, hit);
       return next();
     }
     const address = req.socket.remoteAddress ?? 'unknown';
@@ -46,8 +45,7 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
         if (err instanceof AppError && err.code === 'UNAUTHORIZED') await throttle.failed(credentials.tokenId, address);
         throw err;
       });
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-      cache.set(key, { caller, until: Date.now() + cacheMs });
+      cache.set(key, caller);
       setCaller(res, caller);
       next();
     } catch (err) {

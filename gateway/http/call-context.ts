@@ -7,6 +7,12 @@ import { deferredShapeErrors } from './shape-errors';
 export interface Caller {
   platformId: string;
   tokenId: string;
+  /** What the API token may do (contract/operation-permissions.ts). */
+  permissions?: readonly string[];
+}
+
+export function callerOf(res: Response): Caller | undefined {
+  return res.locals.caller as Caller | undefined;
 }
 
 export function setCaller(res: Response, caller: Caller): void {

@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { apiTokenRoutes } from './api-token-routes';
 import { customerRoutes } from './customer-routes';
+import { directoryRoutes } from './directory-routes';
+import { invitationRoutes } from './invitation-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -11,10 +14,15 @@ import { receiverRoutes } from './receiver-routes';
 import { walletAccountRoutes } from './wallet-account-routes';
 import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
+import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
-export function apiRoutes(peers: PeerClients): Router {
+export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void } = {}): Router {
   const router = Router();
+  router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
+  router.use(invitationRoutes(peers));
+  router.use(directoryRoutes(peers));
+  router.use(withdrawalFeeRoutes(peers));
   router.use(platformConfigRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));

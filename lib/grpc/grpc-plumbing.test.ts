@@ -26,9 +26,11 @@ beforeAll(async () => {
         if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
         if (req.tokenId === 'slow') await new Promise((r) => setTimeout(r, 300));
         if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
-        return { platformId: ctx.platformId ?? '', tokenId: req.tokenId };
+        return { platformId: ctx.platformId ?? '', tokenId: req.tokenId, permissions: [] };
       },
       async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
+      async createApiToken() { return {}; }, async getApiToken() { return {}; },
+      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
     })],
   });
 });
@@ -37,7 +39,7 @@ afterAll(async () => { await server.shutdown(); });
 test('context travels in metadata and the response comes back typed', async () => {
   const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
   const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1' });
-  expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1' });
+  expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
   client.close();
 });
 
@@ -108,15 +110,17 @@ test('shutdown drains a call in flight, then refuses new ones', async () => {
   const own = await startGrpcServer({
     name: 'drain', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
-      async authenticateApiToken(req) { await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId }; },
+      async authenticateApiToken(req) { await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId, permissions: [] }; },
       async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: false }; },
+      async createApiToken() { return {}; }, async getApiToken() { return {}; },
+      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
     })],
   });
   const client = createServiceClient(ApiTokenServiceService, own.address, { internalToken: TOKEN, timeoutMs: 2000 });
   const inFlight = client.authenticateApiToken({ tokenId: 'slow', clientSecret: '' });
   await new Promise((r) => setTimeout(r, 50));
   const stopped = own.shutdown();
-  await expect(inFlight).resolves.toEqual({ platformId: 'p', tokenId: 'slow' });
+  await expect(inFlight).resolves.toEqual({ platformId: 'p', tokenId: 'slow', permissions: [] });
   await stopped;
   await expect(client.authenticateApiToken({ tokenId: 'late', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   client.close();

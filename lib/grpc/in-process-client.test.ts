@@ -18,9 +18,11 @@ async function startServer() {
         if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
         if (req.tokenId === 'slow') await new Promise((r) => setTimeout(r, 300));
         if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
-        return { platformId: ctx.platformId ?? '', tokenId: req.tokenId };
+        return { platformId: ctx.platformId ?? '', tokenId: req.tokenId, permissions: [] };
       },
       async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
+      async createApiToken() { return {}; }, async getApiToken() { return {}; },
+      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
     })],
   });
 }
@@ -37,8 +39,8 @@ const clients = {
 describe.each(Object.entries(clients))('%s client', (_kind, client) => {
   test('the platform travels in metadata; the response is the decoded message (proto3 defaults filled in)', async () => {
     await expect(client().authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1' }))
-      .resolves.toEqual({ platformId: 'Platform:p1', tokenId: 't1' });
-    await expect(client().authenticateApiToken({ tokenId: 't2' } as never)).resolves.toEqual({ platformId: '', tokenId: 't2' });
+      .resolves.toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
+    await expect(client().authenticateApiToken({ tokenId: 't2' } as never)).resolves.toEqual({ platformId: '', tokenId: 't2', permissions: [] });
   });
 
   test('an AppError arrives with its code and details; an unexpected failure as INTERNAL_ERROR without its cause', async () => {

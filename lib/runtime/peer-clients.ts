@@ -3,6 +3,8 @@ import { createInProcessClient, type LocalService } from '../grpc/in-process-cli
 import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
+import { DirectoryServiceService } from '../../gen/accounts/v1/directory';
+import { InvitationServiceService } from '../../gen/accounts/v1/invitations';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -13,6 +15,7 @@ import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
 import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
+import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -21,6 +24,8 @@ import { TransactionServiceService } from '../../gen/quotes_transactions/v1/tran
 export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
+  directory: { owner: 'accounts', definition: DirectoryServiceService },
+  invitations: { owner: 'accounts', definition: InvitationServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },
   lookup: { owner: 'quotes-transactions', definition: LookupServiceService },
@@ -30,6 +35,7 @@ export const PEER_DEFINITIONS = {
   walletAuth: { owner: 'auth', definition: WalletAuthServiceService },
   signedRetry: { owner: 'auth', definition: SignedRetryServiceService },
   webhooks: { owner: 'notifications', definition: WebhookServiceService },
+  withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

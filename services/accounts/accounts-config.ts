@@ -22,6 +22,8 @@ const SCHEMA = {
   ACCOUNTS_SANDBOX: setting.bool(true),
   ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
   ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
+  /** Where an invitation's link points: `<base>/<code>`. */
+  ACCOUNTS_INVITATION_URL_BASE: setting.string('https://uma.me/i'),
   /** Sandbox: how long the simulated hosted liveness check takes. */
   ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
 };
@@ -51,6 +53,7 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
   return {
     platformDefaults: { supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: c.ACCOUNTS_UMA_DOMAIN, walletCurrency },
     terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
+    invitationUrlBase: c.ACCOUNTS_INVITATION_URL_BASE.replace(/\/+$/, ''),
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
     ownership: {
       sandbox: c.ACCOUNTS_SANDBOX,

@@ -6,17 +6,22 @@ import { createAuthSignedRetries } from './adapters/auth-signed-retries';
 import { createAuthWalletCredentials } from './adapters/auth-wallet-credentials';
 import { createAuthWalletProvisioner } from './adapters/auth-wallet-provisioner';
 import { createLedgerBalanceSource } from './adapters/ledger-balance-source';
+import { createSandboxDirectory } from './adapters/sandbox-directory';
 import { createAccountProvisioning } from './app/account-provisioning';
 import { createCustomerEmailChange } from './app/customer-email-change';
 import { createCustomers } from './app/customers';
+import { createDirectoryQueries } from './app/directory';
 import { createExternalAccounts } from './app/external-accounts';
 import { createInternalAccounts } from './app/internal-accounts';
+import { createInvitations } from './app/invitations';
 import { createOwnershipVerification } from './app/ownership-verification';
 import { createPaymentParties } from './app/payment-parties';
 import { createPlatformConfigs } from './app/platform-configs';
 import { createPlatforms } from './app/platforms';
 import { createRepairWorker, type RepairWorker } from './app/repair-worker';
 import { bindAccountsService } from './grpc/accounts-handlers';
+import { bindDirectoryService } from './grpc/directory-handlers';
+import { bindInvitationService } from './grpc/invitation-handlers';
 import { createAccountsDocumentStore } from './store/accounts-document-store';
 
 export function createAccountsService(environment: ServiceEnvironment): ServiceModule & { repair: RepairWorker } {
@@ -34,6 +39,10 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });
+  const invitations = createInvitations({
+    store: store.invitations, customers: store.customers, webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
+    newEvent, clock, urlBase: config.invitationUrlBase,
+  });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -49,6 +58,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         ownership,
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
       }),
+      bindInvitationService(invitations),
+      bindDirectoryService(createDirectoryQueries(createSandboxDirectory())),
     ],
     repair,
     async start() {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { createOutboxRelay, newEvent } from '../../lib/bus/outbox';
 import { ConfigError } from '../../lib/config';
+import { API_TOKEN_EVENTS_TOPIC } from '../../lib/contract/api-token-events';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createApiTokens } from './app/api-tokens';
 import { bindApiTokenService } from './grpc/api-token-handlers';
@@ -20,13 +22,23 @@ function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
 }
 
 export function createAuthService(environment: ServiceEnvironment): ServiceModule {
-  const apiTokens = createApiTokens({ store: createApiTokenStore(environment.store), pepper: pepperFrom(environment.env) });
+  const tokenStore = createApiTokenStore(environment.store);
+  const apiTokens = createApiTokens({ store: tokenStore, pepper: pepperFrom(environment.env), newEvent });
+  // Token events go to their own topic (gateways, not webhooks), so they have their own relay.
+  const tokenEvents = createOutboxRelay({ collections: [tokenStore.tokens], bus: environment.bus, topic: API_TOKEN_EVENTS_TOPIC, logger: environment.logger });
   const walletAuth = createWalletAuth(environment);
   return {
     name: 'auth',
     eventsTopic: 'auth.events.v1',
     bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external)],
-    start: () => walletAuth.start(),
-    stop: () => walletAuth.stop(),
+    async start() {
+      await tokenStore.createIndexes();
+      await walletAuth.start();
+      tokenEvents.start();
+    },
+    async stop() {
+      await tokenEvents.stop();
+      await walletAuth.stop();
+    },
   };
 }

@@ -6,6 +6,7 @@ import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
 import { createDailyVolume, createDailyVolumeRelease } from './app/daily-volume';
+import { createEstimateWithdrawalFee } from './app/estimate-withdrawal-fee';
 import { createExchangeRates } from './app/exchange-rates';
 import { createExecuteQuote } from './app/execute-quote';
 import type { GetLookup } from './app/get-lookup';
@@ -22,6 +23,7 @@ import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { bindLedgerService } from './grpc/ledger-handlers';
 import { bindQuoteService } from './grpc/quote-handlers';
 import { bindPaymentsSandboxService } from './grpc/sandbox-handlers';
+import { bindWithdrawalFeeService } from './grpc/withdrawal-fee-handlers';
 import { bindTransactionService } from './grpc/transaction-handlers';
 import { createLedgerDocumentStore } from './store/ledger-document-store';
 import { createPaymentDocumentStore } from './store/payment-document-store';
@@ -87,6 +89,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates }),
       bindTransactionService({ queries, actions }),
       bindPaymentsSandboxService({ sandbox }),
+      bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),
     ],
     outboxCollections: [paymentStore.collection, ledgerStore.collection],
     useCases: { ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },

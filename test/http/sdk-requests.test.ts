@@ -1,5 +1,6 @@
 import { INDIVIDUAL_CUSTOMER, externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
 import { referenceProblems } from '../contract/reference-contract';
+import { startWebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
 
@@ -27,9 +28,9 @@ const SDK_HEADERS = {
 };
 
 /** One SDK call: query values as the SDK's query stringifier writes them, a JSON body only when given. */
-async function sdk(method: string, path: string, options: { query?: Record<string, string | number>; body?: unknown } = {}) {
+async function sdk(method: string, path: string, options: { query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string> } = {}) {
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  const res = await sys.api(`${path}${query}`, { method, headers: SDK_HEADERS, ...(options.body === undefined ? {} : { json: options.body }) });
+  const res = await sys.api(`${path}${query}`, { method, headers: { ...SDK_HEADERS, ...options.headers }, ...(options.body === undefined ? {} : { json: options.body }) });
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   refused.push(...referenceProblems(method, `${sys.baseUrl.replace(sys.rootUrl, '')}${path}`, res.status, res.body));
   return res.body;
@@ -93,6 +94,37 @@ test('receiver lookups, quotes (create, retrieve, list, execute without a body),
   expect((await sdk('POST', '/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank.id, paymentRail: 'ACH' }, amount: 100 } })).type).toBe('OUTGOING');
   expect((await sdk('POST', '/transfer-in', { body: { source: { accountId: bank.id }, destination: { accountId: usd }, amount: 100 } })).type).toBe('INCOMING');
   expect((await sdk('GET', '/exchange-rates', { query: { sourceCurrency: 'USD' } })).data.length).toBeGreaterThan(0);
+});
+
+test('API tokens: create, retrieve, list (walked), delete with Accept */*', async () => {
+  const created = await sdk('POST', '/tokens', { body: { name: 'SDK read-only', permissions: ['VIEW'] } });
+  expect(created).toMatchObject({ name: 'SDK read-only', permissions: ['VIEW'], clientSecret: expect.any(String) });
+  expect((await sdk('GET', `/tokens/${created.id}`)).clientSecret).toBeUndefined();
+  expect((await walk('/tokens', { limit: 1, name: 'SDK read-only' })).map((t) => t.id)).toEqual([created.id]);
+  expect(await sdk('DELETE', `/tokens/${created.id}`, { headers: { Accept: '*/*' } })).toBeUndefined();
+});
+
+test('invitations: create, retrieve, claim, cancel (a POST without a body), and UMA providers walked page by page', async () => {
+  const receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
+  try {
+    await sdk('PATCH', '/config', { body: { webhookEndpoint: receiver.url } });
+    const inviter = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-inviter' } });
+    const first = await sdk('POST', '/invitations', { body: { inviterUma: inviter.umaAddress, firstName: 'Alice', amountToSend: 12_550, expiresAt: '2099-09-01T14:30:00Z' } });
+    expect((await sdk('GET', `/invitations/${first.code}`)).status).toBe('PENDING');
+    expect((await sdk('POST', `/invitations/${first.code}/claim`, { body: { inviteeUma: '$invitee@uma.example' } })).status).toBe('CLAIMED');
+    const second = await sdk('POST', '/invitations', { body: { inviterUma: inviter.umaAddress } });
+    expect((await sdk('POST', `/invitations/${second.code}/cancel`)).status).toBe('CANCELLED');
+  } finally {
+    await receiver.close();
+  }
+  const names: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await sdk('GET', '/uma-providers', { query: { limit: 2, countryCode: 'US', hasBlockedProviders: true, sortOrder: 'asc', ...(cursor ? { cursor } : {}) } });
+    names.push(...page.data.map((p: { name: string }) => p.name));
+    cursor = page.hasMore ? page.nextCursor : undefined;
+  } while (cursor);
+  expect(names).toEqual(['Grid Sandbox', 'Sandbox Blocked VASP']);
 });
 
 test('errors reach the SDK as its error classes expect: the envelope, and request-id for err.requestID', async () => {

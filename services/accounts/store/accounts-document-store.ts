@@ -3,10 +3,13 @@ import type { AccountsStore } from '../app/accounts-store';
 import { createCustomerStore, type CustomerDocumentStore } from './customer-store';
 import { createExternalAccountStore } from './external-account-store';
 import { createInternalAccountStore } from './internal-account-store';
+import { createInvitationStore } from './invitation-store';
+import type { InvitationStore } from '../app/invitations';
 import { createPlatformStore } from './platform-store';
 
 export interface AccountsDocumentStore extends AccountsStore {
   customers: CustomerDocumentStore;
+  invitations: InvitationStore;
   createIndexes(): Promise<void>;
   /** Collections whose documents carry an `_outbox`. */
   outboxCollections: DocumentCollection[];
@@ -19,6 +22,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     customers: store.collection('customers'),
     internalAccounts: store.collection('internal_accounts'),
     externalAccounts: store.collection('external_accounts'),
+    invitations: store.collection('invitations'),
   };
   const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
@@ -29,6 +33,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     customers,
     internalAccounts,
     externalAccounts,
+    invitations: createInvitationStore(collections.invitations),
     async createIndexes() {
       await platforms.createIndexes();
       await customers.createIndexes();

@@ -18,7 +18,7 @@ export async function startAccountsGateway(env: NodeJS.ProcessEnv = {}, options:
     async authenticateApiToken({ tokenId, clientSecret }: { tokenId: string; clientSecret: string }) {
       const platformId = tokens.get(tokenId);
       if (!platformId || clientSecret !== `secret-${tokenId}`) throw new AppError('UNAUTHORIZED', 'Invalid API credentials');
-      return { platformId, tokenId };
+      return { platformId, tokenId, permissions: ['VIEW', 'TRANSACT', 'MANAGE'] };
     },
   };
   const peers = { accounts: accounts.client, apiTokens } as unknown as PeerClients;

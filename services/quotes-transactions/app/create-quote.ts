@@ -9,6 +9,7 @@ import { applicableLimits, assertWithinCurrencyBounds, assertWithinSingleTransac
 import type { Payment } from '../domain/payment';
 import { price } from '../domain/pricing';
 import { parseQuoteRequest, type QuoteRequest } from '../domain/quote-request';
+import { networkFeeCharge } from './network-fee';
 import { requestHash } from '../domain/request-hash';
 import { outcomeForAmount } from '../domain/sandbox-outcomes';
 import type { ExecuteQuote } from './execute-quote';
@@ -57,11 +58,13 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const sending = findCurrency(parties.source.currency)!;
     const receiving = findCurrency(receivingCode)!;
     const crossCurrency = sending.code !== receiving.code;
+    const network = parties.destination.destinationType === 'ACCOUNT' ? parties.destination.cryptoNetwork : undefined;
+    const networkFee = (await networkFeeCharge(deps.rates, network, sending.code))?.inSending ?? 0;
     const result = price({
       lockedSide: request.lockedSide, lockedAmount: request.lockedAmount,
       sendingDecimals: sending.decimals, receivingDecimals: receiving.decimals,
       exchangeRate: crossCurrency ? await deps.rates.rate(sending.code, receiving.code) : 1,
-      serviceFee: serviceFeeRule(crossCurrency),
+      serviceFee: serviceFeeRule(crossCurrency, networkFee),
       platformFee: platformFeeRule({ sendingCurrency: sending.code, crossCurrency, configs: settings.feeConfigs, override: request.platformFeeOverride }),
     });
     if (offer) assertWithinOffer(offer, result.totalReceiving);

@@ -37,9 +37,12 @@ export interface PlatformFeeOverride {
 /** Platform fees exist for USD sources only (interface "Limits": fee override and config). */
 export const PLATFORM_FEE_CURRENCY = 'USD';
 
-/** The service's own fee: 10 bps on cross-currency payments, nothing on same-currency ones. */
-export function serviceFeeRule(crossCurrency: boolean): FeeRule {
-  return crossCurrency ? { fixedFee: 0, variableFeeBps: 10 } : { fixedFee: 0, variableFeeBps: 0 };
+/**
+ * The service's own fee: 10 bps on cross-currency payments, nothing on same-currency ones, plus
+ * (as its fixed part) the network fee of a payment to a wallet, in the sending currency.
+ */
+export function serviceFeeRule(crossCurrency: boolean, networkFee = 0): FeeRule {
+  return { fixedFee: networkFee, variableFeeBps: crossCurrency ? 10 : 0 };
 }
 
 export const NO_FEE: FeeRule = { fixedFee: 0, variableFeeBps: 0 };

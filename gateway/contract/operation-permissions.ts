@@ -1,0 +1,69 @@
+import { AppError } from '../../lib/errors';
+import type { Operation } from './operation';
+
+/**
+ * What an API token needs for each operation, in one table (operationId → permission):
+ * - VIEW reads. Any token may read: TRANSACT and MANAGE tokens read too.
+ * - TRANSACT moves money: quotes, transfers, transaction actions, invitations, wallet sessions, sandbox payments.
+ * - MANAGE changes configuration, API tokens, customers and their accounts and credentials.
+ * - PUBLIC: served without credentials.
+ * A request whose operation has no entry is refused (operation-permissions.test.ts fails first).
+ */
+export const OPERATION_PERMISSIONS = {
+  // Service
+  getHealth: 'PUBLIC', getReadiness: 'PUBLIC', getOpenApiDocument: 'PUBLIC',
+  // Platform configuration
+  getPlatformConfig: 'VIEW', updatePlatformConfig: 'MANAGE',
+  // Customers
+  createCustomer: 'MANAGE', listCustomers: 'VIEW', getEndUserTerms: 'VIEW', getCustomer: 'VIEW', updateCustomer: 'MANAGE',
+  // Internal accounts
+  listCustomerInternalAccounts: 'VIEW', listPlatformInternalAccounts: 'VIEW', updateInternalAccount: 'MANAGE', exportWallet: 'MANAGE',
+  // External accounts
+  listExternalAccounts: 'VIEW', createExternalAccount: 'MANAGE', getExternalAccount: 'VIEW', deleteExternalAccount: 'MANAGE',
+  startOwnershipChallenge: 'MANAGE', verifyOwnership: 'MANAGE',
+  listPlatformExternalAccounts: 'VIEW', createPlatformExternalAccount: 'MANAGE', getPlatformExternalAccount: 'VIEW',
+  deletePlatformExternalAccount: 'MANAGE', startPlatformOwnershipChallenge: 'MANAGE', verifyPlatformOwnership: 'MANAGE',
+  // Quotes, transfers, rates, transactions, lookups
+  createQuote: 'TRANSACT', listQuotes: 'VIEW', getQuote: 'VIEW', executeQuote: 'TRANSACT',
+  transferIn: 'TRANSACT', transferOut: 'TRANSACT', listExchangeRates: 'VIEW', estimateCryptoWithdrawalFee: 'VIEW',
+  listTransactions: 'VIEW', getTransaction: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
+  rejectTransaction: 'TRANSACT', cancelTransaction: 'TRANSACT',
+  lookupExternalAccount: 'VIEW', lookupUma: 'VIEW',
+  // Sandbox
+  fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
+  // Embedded-wallet authentication
+  listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
+  revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',
+  // Webhooks
+  sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW',
+  listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW',
+  // API tokens
+  createToken: 'MANAGE', listTokens: 'MANAGE', getTokenById: 'MANAGE', deleteTokenById: 'MANAGE',
+  // UMA invitations
+  createInvitation: 'TRANSACT', getInvitation: 'VIEW', claimInvitation: 'TRANSACT', cancelInvitation: 'TRANSACT',
+  // Directory
+  getAvailableUmaProviders: 'VIEW', getDiscoveries: 'VIEW',
+} as const satisfies Record<string, 'PUBLIC' | 'VIEW' | 'TRANSACT' | 'MANAGE'>;
+
+export type RequiredPermission = (typeof OPERATION_PERMISSIONS)[keyof typeof OPERATION_PERMISSIONS];
+
+export function requiredPermission(op: Pick<Operation, 'operationId'>): RequiredPermission | undefined {
+  return (OPERATION_PERMISSIONS as Record<string, RequiredPermission>)[op.operationId];
+}
+
+/** Whether a token holding `held` may perform an operation that requires `required`. */
+export function permits(held: readonly string[], required: RequiredPermission): boolean {
+  if (required === 'PUBLIC') return true;
+  if (required === 'VIEW') return held.length > 0;
+  return held.includes(required);
+}
+
+/** Undefined when allowed; otherwise the 403 FORBIDDEN that names what was missing. */
+export function permissionRefusal(op: Pick<Operation, 'operationId'>, held: readonly string[]): AppError | undefined {
+  const required = requiredPermission(op);
+  if (!required) return new AppError('FORBIDDEN', `Operation ${op.operationId} has no permission entry; it is refused`, { operationId: op.operationId });
+  if (permits(held, required)) return undefined;
+  return new AppError('FORBIDDEN', `This API token lacks the ${required} permission that ${op.operationId} requires`, {
+    operationId: op.operationId, requiredPermission: required, tokenPermissions: [...held],
+  });
+}

@@ -1,0 +1,52 @@
+import { Router } from 'express';
+import type { ApiToken } from '../../gen/auth/v1/api_tokens';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { RestBody } from './rest-body';
+import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+
+/** ApiToken record → REST JSON; `clientSecret` only in the creation answer. */
+export function apiTokenJson(t: ApiToken) {
+  return withoutAbsent({
+    id: t.id, name: t.name, permissions: t.permissions, clientId: t.clientId, clientSecret: t.clientSecret,
+    createdAt: t.createdAt, updatedAt: t.updatedAt,
+  });
+}
+
+/** API tokens: create (secret answered once), list, read, delete. */
+export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: string) => void): Router {
+  const router = Router();
+
+  router.post('/tokens', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const request = { name: body.string('name'), permissions: body.strings('permissions') };
+    body.done();
+    const { token } = await peers.apiTokens.createApiToken(request, callContext(res));
+    res.status(201).json(apiTokenJson(token!));
+  });
+
+  router.get('/tokens', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = {
+      name: q.query('name'), createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'),
+      updatedAfter: q.query('updatedAfter'), updatedBefore: q.query('updatedBefore'), limit: q.limit(), cursor: q.query('cursor'),
+    };
+    q.done();
+    const page = await peers.apiTokens.listApiTokens(request, callContext(res));
+    res.status(200).json(listJson(page, page.data, apiTokenJson));
+  });
+
+  router.get('/tokens/:tokenId', async (req, res) => {
+    const { token } = await peers.apiTokens.getApiToken({ id: req.params.tokenId }, callContext(res));
+    res.status(200).json(apiTokenJson(token!));
+  });
+
+  router.delete('/tokens/:tokenId', async (req, res) => {
+    const { clientId } = await peers.apiTokens.deleteApiToken({ id: req.params.tokenId }, callContext(res));
+    forgetToken(clientId);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import type { UmaInvitation } from '../../gen/accounts/v1/invitations';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { RestBody } from './rest-body';
+import { withoutAbsent } from './rest-request';
+
+/** UmaInvitation record → REST JSON. */
+export function invitationJson(i: UmaInvitation) {
+  const amount = i.amountToSend?.currency
+    ? { amount: i.amountToSend.amount, currency: { code: i.amountToSend.currency.code, name: i.amountToSend.currency.name, symbol: i.amountToSend.currency.symbol, decimals: i.amountToSend.currency.decimals } }
+    : undefined;
+  return withoutAbsent({
+    code: i.code, createdAt: i.createdAt, claimedAt: i.claimedAt, url: i.url, expiresAt: i.expiresAt, inviterUma: i.inviterUma,
+    inviteeUma: i.inviteeUma, status: i.status, firstName: i.firstName, amountToSend: amount,
+  });
+}
+
+/** UMA invitations: create, read, claim, cancel. */
+export function invitationRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/invitations', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const request = { inviterUma: body.string('inviterUma'), firstName: body.string('firstName'), amountToSend: body.integer('amountToSend'), expiresAt: body.string('expiresAt') };
+    body.done();
+    const { invitation } = await peers.invitations.createInvitation(request, callContext(res));
+    res.status(201).json(invitationJson(invitation!));
+  });
+
+  router.get('/invitations/:invitationCode', async (req, res) => {
+    const { invitation } = await peers.invitations.getInvitation({ code: req.params.invitationCode }, callContext(res));
+    res.status(200).json(invitationJson(invitation!));
+  });
+
+  router.post('/invitations/:invitationCode/claim', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const request = { code: req.params.invitationCode, inviteeUma: body.string('inviteeUma') };
+    body.done();
+    const { invitation } = await peers.invitations.claimInvitation(request, callContext(res));
+    res.status(200).json(invitationJson(invitation!));
+  });
+
+  router.post('/invitations/:invitationCode/cancel', async (req, res) => {
+    const { invitation } = await peers.invitations.cancelInvitation({ code: req.params.invitationCode }, callContext(res));
+    res.status(200).json(invitationJson(invitation!));
+  });
+
+  return router;
+}
