@@ -107,10 +107,12 @@ test('server reflection lists the services', async () => {
 });
 
 test('shutdown drains a call in flight, then refuses new ones', async () => {
+  let received!: () => void;
+  const arrived = new Promise<void>((r) => { received = r; });
   const own = await startGrpcServer({
     name: 'drain', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
-      async authenticateApiToken(req) { await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId, permissions: [] }; },
+      async authenticateApiToken(req) { received(); await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId, permissions: [] }; },
       async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: false }; },
       async createApiToken() { return {}; }, async getApiToken() { return {}; },
       async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
@@ -118,7 +120,7 @@ test('shutdown drains a call in flight, then refuses new ones', async () => {
   });
   const client = createServiceClient(ApiTokenServiceService, own.address, { internalToken: TOKEN, timeoutMs: 2000 });
   const inFlight = client.authenticateApiToken({ tokenId: 'slow', clientSecret: '' });
-  await new Promise((r) => setTimeout(r, 50));
+  await arrived; // the call is in the handler (a fixed pause is not enough on a loaded machine)
   const stopped = own.shutdown();
   await expect(inFlight).resolves.toEqual({ platformId: 'p', tokenId: 'slow', permissions: [] });
   await stopped;
