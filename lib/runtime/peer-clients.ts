@@ -3,11 +3,13 @@ import { createInProcessClient, type LocalService } from '../grpc/in-process-cli
 import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
+import { AgentServiceService } from '../../gen/auth/v1/agents';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
 import { WebhookServiceService } from '../../gen/notifications/v1/webhooks';
+import { AgentActionServiceService } from '../../gen/quotes_transactions/v1/agent_actions';
 import { LedgerServiceService } from '../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
@@ -20,6 +22,8 @@ import { TransactionServiceService } from '../../gen/quotes_transactions/v1/tran
  */
 export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
+  agents: { owner: 'auth', definition: AgentServiceService },
+  agentActions: { owner: 'quotes-transactions', definition: AgentActionServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },

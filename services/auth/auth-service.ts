@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../../lib/config';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
+import { createAgentsModule } from './agents-module';
 import { createApiTokens } from './app/api-tokens';
 import { bindApiTokenService } from './grpc/api-token-handlers';
 import { bindSignedRetryService } from './grpc/signed-retry-handlers';
@@ -22,11 +23,12 @@ function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
 export function createAuthService(environment: ServiceEnvironment): ServiceModule {
   const apiTokens = createApiTokens({ store: createApiTokenStore(environment.store), pepper: pepperFrom(environment.env) });
   const walletAuth = createWalletAuth(environment);
+  const agents = createAgentsModule(environment);
   return {
     name: 'auth',
     eventsTopic: 'auth.events.v1',
-    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external)],
-    start: () => walletAuth.start(),
+    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external), agents.binding],
+    start: async () => { await agents.start(); await walletAuth.start(); },
     stop: () => walletAuth.stop(),
   };
 }
