@@ -80,6 +80,8 @@ export interface Payment {
   failureReason?: FailureReason;
   customerId: string;
   platformCustomerId: string;
+  /** The agent that created this quote (POST /agents/me/quotes), when one did. */
+  agentId?: string;
   source: PaymentSource;
   destination: PaymentDestination;
   sent: Money;

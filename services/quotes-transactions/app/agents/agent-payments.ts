@@ -1,0 +1,158 @@
+import { AppError } from '../../../../lib/errors';
+import { newId } from '../../../../lib/ids';
+import {
+  assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requirePermission, type ActingAgent,
+} from '../../domain/agent-policy';
+import type { Payment } from '../../domain/payment';
+import { parseTransferRequest } from '../../domain/transfer-request';
+import type { CreateQuote } from '../create-quote';
+import type { Caller, PaymentAccounts } from '../payment-accounts';
+import type { PaymentStore } from '../payment-store';
+import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
+import { AgentActionExists, type AgentAction, type AgentActionStore, type AgentActionType, type TransferDetails } from './agent-action-store';
+import type { AgentUsage } from './agent-usage';
+
+export interface AgentPaymentsDeps {
+  accounts: PaymentAccounts;
+  payments: PaymentStore;
+  actions: AgentActionStore;
+  usage: AgentUsage;
+  runner: AgentActionRunner;
+  createQuote: CreateQuote;
+  clock: () => Date;
+}
+
+interface Draft {
+  type: AgentActionType;
+  platformCustomerId: string;
+  internalAccountId?: string;
+  amount: number;
+  currency: string;
+  paymentId?: string;
+  quoteId?: string;
+  transferBody?: Record<string, unknown>;
+  transferDetails?: TransferDetails;
+}
+
+type End = { accountId?: string } | undefined;
+
+/**
+ * What an agent pays: quotes of its customer, their execution and transfers. Each payment is an
+ * AgentAction: its amount is counted against the limits when submitted, then it is executed at
+ * once (AUTO) or waits, PENDING_APPROVAL, for the platform.
+ */
+export function createAgentPayments(deps: AgentPaymentsDeps) {
+  /** The customer's account, or NOT_FOUND exactly as for a missing one. */
+  async function owned(caller: Caller, agent: ActingAgent, accountId: string | undefined) {
+    if (!accountId) return undefined;
+    const internal = accountId.startsWith('InternalAccount:');
+    const account = internal ? await deps.accounts.internalAccount(caller, accountId) : await deps.accounts.externalAccount(caller, accountId);
+    if (!account || account.customerId !== agent.customerId) throw new AppError('NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${accountId} not found`);
+    if (internal) requireAllowedAccount(agent, accountId);
+    return account;
+  }
+
+  async function createQuote(caller: Caller, agent: ActingAgent, body: Record<string, unknown>, idempotencyKey?: string): Promise<Payment> {
+    requirePermission(agent, 'CREATE_QUOTES');
+    if (body.immediatelyExecute) {
+      throw AppError.invalidInput('Agents execute quotes with POST /agents/me/quotes/{quoteId}/execute', [{ field: 'immediatelyExecute', message: 'is not available to agents' }]);
+    }
+    const source = body.source as { sourceType?: string; accountId?: string; customerId?: string } | undefined;
+    if (source?.sourceType === 'REALTIME_FUNDING') {
+      if (source.customerId && source.customerId !== agent.customerId) throw new AppError('USER_NOT_FOUND', `Customer ${source.customerId} not found`);
+      source.customerId = agent.customerId;
+    } else {
+      await owned(caller, agent, source?.accountId);
+    }
+    const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
+    if (destination?.destinationType !== 'UMA_ADDRESS') await owned(caller, agent, destination?.accountId);
+    return deps.createQuote({ caller, body, agentId: agent.agentId, ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}) });
+  }
+
+  async function getQuote(caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> {
+    const p = await deps.payments.getByQuote(caller.platformId, quoteId);
+    if (!p?.quote || p.agentId !== agent.agentId) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
+    return p;
+  }
+
+  async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
+    const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
+    const earlier = await deps.actions.get(caller.platformId, id);
+    if (earlier) return earlier;
+    requireAllowedAccount(agent, draft.internalAccountId);
+    const { spendingLimits, approvalThresholds } = agent.policy;
+    const counted = await deps.runner.convert(draft.amount, draft.currency, spendingLimits.currency);
+    assertWithinPerTransactionLimit(agent, draft.internalAccountId, counted);
+    const thresholdAmount = approvalThresholds?.amount === undefined
+      ? undefined
+      : await deps.runner.convert(draft.amount, draft.currency, approvalThresholds.currency ?? spendingLimits.currency);
+    const approval = needsApproval(agent, draft.internalAccountId, thresholdAmount);
+
+    await deps.usage.reserve(agent, id, counted);
+    const now = deps.clock().toISOString();
+    const action: AgentAction = {
+      id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
+      status: approval ? 'PENDING_APPROVAL' : 'APPROVED', type: draft.type,
+      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}), ...(draft.quoteId ? { quoteId: draft.quoteId } : {}),
+      ...(draft.transferBody ? { transferBody: draft.transferBody } : {}), ...(draft.transferDetails ? { transferDetails: draft.transferDetails } : {}),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      createdAt: now, updatedAt: now,
+    };
+    let stored = action;
+    if (!approval) {
+      try {
+        stored = { ...action, paymentId: (await deps.runner.perform(caller, action)).id };
+      } catch (err) {
+        await deps.usage.release(id);
+        throw err;
+      }
+    }
+    try {
+      await deps.actions.insert(stored, approval ? [await deps.runner.pendingEvent(stored)] : []);
+      return stored;
+    } catch (err) {
+      if (!(err instanceof AgentActionExists)) throw err;
+      const same = await deps.actions.get(caller.platformId, id);
+      if (same) return same;
+      await deps.usage.release(id);
+      throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted by the agent`);
+    }
+  }
+
+  async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<AgentAction> {
+    requirePermission(agent, 'EXECUTE_QUOTES');
+    const p = await getQuote(caller, agent, quoteId);
+    if (idempotencyKey) {
+      const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
+      if (earlier) return earlier;
+    }
+    if (p.quote!.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${quoteId} was already executed`, { transactionId: p.id });
+    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${quoteId} expired at ${p.quote!.expiresAt}`);
+    const internalAccountId = p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL'
+      ? p.source.accountId
+      : p.destination.destinationType === 'ACCOUNT' && p.destination.accountKind === 'INTERNAL' ? p.destination.accountId : undefined;
+    return submit(caller, agent, {
+      type: 'EXECUTE_QUOTE', platformCustomerId: p.platformCustomerId, internalAccountId,
+      amount: p.sent.amount, currency: p.sent.currency.code, paymentId: p.id, quoteId,
+    }, idempotencyKey);
+  }
+
+  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: Record<string, unknown>, idempotencyKey?: string): Promise<AgentAction> {
+    requirePermission(agent, 'CREATE_TRANSFERS');
+    const t = parseTransferRequest(direction, body);
+    const internal = await owned(caller, agent, t.internalAccountId);
+    await owned(caller, agent, t.externalAccountId);
+    const [sourceAccountId, destinationAccountId] = direction === 'OUT' ? [t.internalAccountId, t.externalAccountId] : [t.externalAccountId, t.internalAccountId];
+    const customer = await deps.accounts.customer(caller, agent.customerId);
+    return submit(caller, agent, {
+      type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN', platformCustomerId: customer?.platformCustomerId ?? agent.customerId,
+      internalAccountId: t.internalAccountId, amount: t.amount, currency: internal!.currency,
+      transferBody: JSON.parse(JSON.stringify(body)) as Record<string, unknown>,
+      transferDetails: { amount: t.amount, currency: internal!.currency, sourceAccountId, destinationAccountId },
+    }, idempotencyKey);
+  }
+
+  return { createQuote, getQuote, executeQuote, transfer };
+}
+
+export type AgentPayments = ReturnType<typeof createAgentPayments>;
