@@ -3,7 +3,9 @@ import { AppError, toAppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
+import { agentAuth, permissionOf } from './http/agent-auth';
 import { basicAuth } from './http/basic-auth';
+import { credentials } from './http/credentials';
 import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
@@ -46,7 +48,11 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), requestValidation(), apiRoutes(peers));
+  const throttle = createAuthThrottle(options.authThrottle);
+  const authenticateAgent = async (accessToken: string, requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean }) =>
+    (await peers.agents.authenticateAgent({ accessToken, permission: permissionOf(requirement), allowPaused: !!requirement.allowPaused })).agent!;
+  const platformOrAgent = credentials(basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle }), agentAuth(authenticateAgent, throttle));
+  app.use(`/${API_VERSION}`, platformOrAgent, jsonBody(), requestValidation(), apiRoutes(peers, throttle));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

@@ -1,4 +1,5 @@
 import { accountOperations } from './account-contract';
+import { agentManagementOperations, agentOperationOperations } from './agent-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
 import type { Method, Operation } from './operation';
@@ -18,6 +19,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...paymentOperations,
   ...walletAuthOperations,
   ...webhookOperations,
+  ...agentManagementOperations,
+  ...agentOperationOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

@@ -1,5 +1,8 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import type { AuthThrottle } from '../http/auth-throttle';
+import { agentManagementRoutes } from './agent-management-routes';
+import { agentOperationRoutes } from './agent-operation-routes';
 import { customerRoutes } from './customer-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
@@ -13,7 +16,7 @@ import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
-export function apiRoutes(peers: PeerClients): Router {
+export function apiRoutes(peers: PeerClients, throttle?: AuthThrottle): Router {
   const router = Router();
   router.use(platformConfigRoutes(peers));
   router.use(customerRoutes(peers));
@@ -26,5 +29,8 @@ export function apiRoutes(peers: PeerClients): Router {
   router.use(walletAuthRoutes(peers));
   router.use(walletAccountRoutes(peers));
   router.use(webhookRoutes(peers));
+  // /agents/me… before /agents/{agentId}…
+  router.use(agentOperationRoutes(peers));
+  router.use(agentManagementRoutes(peers, throttle));
   return router;
 }
