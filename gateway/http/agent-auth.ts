@@ -30,7 +30,8 @@ export function agentAuth(authenticate: AuthenticateAgent, throttle: AuthThrottl
       const throttled = await throttle.check(key, address);
       if (throttled) return next(new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...throttled }));
       const agent = await authenticate(token, requirement).catch(async (err: unknown) => {
-        if (err instanceof AppError && err.code === 'UNAUTHORIZED') await throttle.failed(key, address);
+        // A paused agent is a known token: only unknown tokens count as guesses.
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED' && !err.details?.agentPaused) await throttle.failed(key, address);
         throw err;
       });
       setCaller(res, { platformId: agent.platformId, tokenId: agent.id });

@@ -68,7 +68,8 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     if (throttled) throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...throttled });
     const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
       .catch(async (err: unknown) => {
-        if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'INVALID_STATE')) await throttle?.failed(key, address);
+        // Only an unknown code is a guess (a redeemed or expired one is a real code).
+        if (err instanceof AppError && err.code === 'NOT_FOUND') await throttle?.failed(key, address);
         throw err;
       });
     res.status(200).json({ agentId: agent!.id, agentName: agent!.name, accessToken, policy: policyJson(agent!.policy!) });

@@ -114,7 +114,7 @@ export function createAgents(deps: AgentsDeps) {
     if (!agent?.tokenDigest || !timingSafeEqual(Buffer.from(agent.tokenDigest), Buffer.from(digest))) {
       throw new AppError('UNAUTHORIZED', 'The agent access token is not valid');
     }
-    if (agent.isPaused && !options.allowPaused) throw new AppError('UNAUTHORIZED', 'The agent is paused');
+    if (agent.isPaused && !options.allowPaused) throw new AppError('UNAUTHORIZED', 'The agent is paused', { agentPaused: true });
     if (options.permission && !agent.policy.permissions.includes(options.permission)) {
       throw new AppError('FORBIDDEN', `The agent's policy does not grant ${options.permission}`, { permission: options.permission });
     }
