@@ -23,7 +23,7 @@ test('30 concurrent redemptions of one code: exactly one token', async () => {
   const results = await Promise.all(Array.from({ length: 30 }, () => redeem(code)));
   const winners = results.filter((r) => r.status === 200);
   expect(winners).toHaveLength(1);
-  expect(results.filter((r) => r.status === 400).every((r) => r.body.code === 'INVALID_STATE')).toBe(true);
+  expect(results.filter((r) => r.status === 400).every((r) => r.body.code === 'INVALID_INPUT')).toBe(true);
   expect((await asAgent(sys, `Bearer ${winners[0].body.accessToken}`)('/agents/me')).status).toBe(200);
 });
 
@@ -31,14 +31,18 @@ test('a device code expires; a new one replaces older unredeemed ones; a connect
   const c = await agentCustomer(sys, 0);
   const { agentId, code } = await newAgent(c.customerId);
   await sleep(1_100);
-  expectError(await redeem(code), 400, 'INVALID_STATE');
+  const expired = await redeem(code);
+  expectError(expired, 400, 'INVALID_INPUT');
+  expect(expired.body.details).toEqual({ reason: 'DEVICE_CODE_EXPIRED' });
 
   const first = await sys.api(`/agents/${agentId}/device-codes`, { method: 'POST' });
   const second = await sys.api(`/agents/${agentId}/device-codes`, { method: 'POST' });
   expect(first.status).toBe(201);
   expect(second.body).toMatchObject({ agentId, redeemed: false });
   expect(second.body.code).not.toBe(first.body.code);
-  expectError(await redeem(first.body.code), 400, 'INVALID_STATE');
+  const replaced = await redeem(first.body.code);
+  expectError(replaced, 400, 'INVALID_INPUT');
+  expect(replaced.body.details).toEqual({ reason: 'DEVICE_CODE_REPLACED' });
   expect((await redeem(second.body.code)).status).toBe(200);
   expectError(await sys.api(`/agents/${agentId}/device-codes`, { method: 'POST' }), 409, 'CONFLICT');
   expectError(await redeem('GRID-AGENT-2222-2222-2222'), 404, 'NOT_FOUND');

@@ -23,7 +23,7 @@ test('create, redeem, pay within limits, pause, resume, delete', async () => {
   expect(redeemed.body).toMatchObject({ agentId: agent.id, agentName: 'Payroll agent', policy: { defaultExecutionMode: 'AUTO' } });
   expect(redeemed.body.accessToken).toMatch(/^gat_[0-9a-f]{64}$/);
   expect((await sys.api(`/agents/device-codes/${deviceCode.code}/status`)).body.redeemed).toBe(true);
-  expectError(await sys.api(`/agents/device-codes/${deviceCode.code}/redeem`, { method: 'POST', auth: false }), 400, 'INVALID_STATE');
+  expectError(await sys.api(`/agents/device-codes/${deviceCode.code}/redeem`, { method: 'POST', auth: false }), 400, 'INVALID_INPUT');
   const me = asAgent(sys, `Bearer ${redeemed.body.accessToken}`);
 
   const profile = await me('/agents/me');

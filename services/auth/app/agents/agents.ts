@@ -23,6 +23,8 @@ export interface IssuedDeviceCode {
 const agentNotFound = (id: string) => new AppError('NOT_FOUND', `Agent ${id} not found`);
 const codeNotFound = () => new AppError('NOT_FOUND', 'Device code not found');
 const invalid = (field: string, message: string) => AppError.invalidInput(message, [{ field, message }]);
+/** A real code that cannot be redeemed any more: 400, with the reason. */
+const unusable = (reason: string, message: string) => new AppError('INVALID_INPUT', message, { reason });
 
 /** Agents of a platform, their device codes, and the access tokens those give the agent software. */
 export function createAgents(deps: AgentsDeps) {
@@ -97,10 +99,10 @@ export function createAgents(deps: AgentsDeps) {
     const record = await deps.store.deviceCode(digest);
     if (!record) throw codeNotFound();
     const at = now();
-    if (record.redeemedAt) throw new AppError('INVALID_STATE', 'This device code was already redeemed');
-    if (record.supersededAt) throw new AppError('INVALID_STATE', 'This device code was replaced by a newer one');
-    if (record.expiresAt <= at) throw new AppError('INVALID_STATE', `This device code expired at ${record.expiresAt}`);
-    if (!(await deps.store.claimDeviceCode(digest, at))) throw new AppError('INVALID_STATE', 'This device code was already redeemed');
+    if (record.redeemedAt) throw unusable('DEVICE_CODE_REDEEMED', 'This device code was already redeemed');
+    if (record.supersededAt) throw unusable('DEVICE_CODE_REPLACED', 'This device code was replaced by a newer one');
+    if (record.expiresAt <= at) throw unusable('DEVICE_CODE_EXPIRED', `This device code expired at ${record.expiresAt}`);
+    if (!(await deps.store.claimDeviceCode(digest, at))) throw unusable('DEVICE_CODE_REDEEMED', 'This device code was already redeemed');
     const accessToken = newAccessToken();
     const agent = await deps.store.connect(record.agentId, accessTokenDigest(accessToken), at);
     if (!agent) throw codeNotFound();
