@@ -1,4 +1,6 @@
 import type { NewEvent } from '../../lib/bus/outbox';
+import type { Logger } from '../../lib/log';
+import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { DocumentStore } from '../../lib/store/document-store';
 import type { RateSource } from './adapters/rate-source';
 import { createAgentActionRunner } from './app/agents/agent-action-runner';
@@ -18,7 +20,7 @@ import { createAgentUsageDocumentStore } from './store/agent-usage-document-stor
 
 /** Agents' payments, built on the quote, execute and transfer use cases of the payments module. */
 export function createAgentActionsModule(deps: {
-  store: DocumentStore; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
+  store: DocumentStore; logger: Logger; recoverAfterMs: number; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
   createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries;
 }) {
   const actionStore = createAgentActionDocumentStore(deps.store);
@@ -28,10 +30,18 @@ export function createAgentActionsModule(deps: {
   const payments = createAgentPayments({ ...deps, actions, usage, runner });
   const approvals = createAgentApprovals({ actions, usage, runner, clock: deps.clock });
   const reads = createAgentReads({ actions, queries: deps.queries });
+  const recovery = createPeriodicTask({
+    name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
+    run: () => approvals.finishInterrupted(deps.recoverAfterMs),
+  });
   return {
     binding: bindAgentActionService({ payments, approvals, reads, usage, runner }),
     approvals,
     outboxCollection: actionStore.collection,
-    start: () => actions.ensureIndexes(),
+    async start() {
+      await actions.ensureIndexes();
+      recovery.start();
+    },
+    stop: () => recovery.stop(),
   };
 }

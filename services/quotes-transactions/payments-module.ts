@@ -78,7 +78,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
   const agents = createAgentActionsModule({
-    store: environment.store, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
+    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
   });
   const worker = createSettlementWorker({
     payments, runner, ledger, clock, timing, logger: environment.logger,
@@ -100,6 +100,6 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
       await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);
       worker.start();
     },
-    stop: () => worker.stop(),
+    stop: async () => { await agents.stop(); await worker.stop(); },
   };
 }

@@ -23,6 +23,7 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       await actions.createIndex({ keys: { platformId: 1, paymentId: 1 } });
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });
+      await actions.createIndex({ keys: { executing: 1, updatedAt: 1 }, partialFilter: { executing: true } });
     },
     async insert(action, events) {
       const { id, ...rest } = action;
@@ -50,6 +51,9 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       const update = withEvents({ $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, []);
       const doc = await actions.findOneAndUpdate({ _id: id, platformId, ...state }, update, { returnDocument: 'after' });
       return doc && toAction(doc);
+    },
+    async interruptedExecutions(before, limit) {
+      return (await actions.find({ status: 'APPROVED', executing: true, updatedAt: { $lt: before } }, { limit })).map(toAction);
     },
     async list(platformId, q) {
       const range = q.startDate || q.endDate ? { createdAt: { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) } } : {};

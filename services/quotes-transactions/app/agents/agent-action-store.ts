@@ -61,6 +61,8 @@ export interface AgentActionStore {
   pendingForPayment(platformId: string, paymentId: string): Promise<AgentAction | null>;
   /** Moves the action from `from` to the change, atomically: null when it was no longer in `from`. */
   transition(platformId: string, id: string, from: AgentActionStatus | 'EXECUTING', set: Partial<AgentAction>, unset?: Array<keyof AgentAction>): Promise<AgentAction | null>;
+  /** Approved actions still `executing` since before `before` (a crash between the decision and the payment). */
+  interruptedExecutions(before: string, limit: number): Promise<AgentAction[]>;
   list(platformId: string, query: AgentActionQuery): Promise<{ actions: AgentAction[]; hasMore: boolean; totalCount: number }>;
   ensureIndexes(): Promise<void>;
 }

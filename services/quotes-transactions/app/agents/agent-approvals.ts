@@ -69,7 +69,19 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
     return (await deps.runner.paymentOf(action)) ?? undefined;
   }
 
-  return { approve: async (caller: Caller, agentId: string, id: string) => (await approve(caller, agentId, id)).action, reject, decideTransaction };
+  /**
+   * Finishes approvals a crash interrupted between the decision and the payment: performing again
+   * is safe, since the action id is the payment's idempotency key (the same quote execution or
+   * transfer answers, never a second one).
+   */
+  async function finishInterrupted(olderThanMs: number): Promise<number> {
+    const before = new Date(deps.clock().getTime() - olderThanMs).toISOString();
+    const stuck = await deps.actions.interruptedExecutions(before, 100);
+    for (const action of stuck) await execute({ platformId: action.platformId }, action);
+    return stuck.length;
+  }
+
+  return { finishInterrupted, approve: async (caller: Caller, agentId: string, id: string) => (await approve(caller, agentId, id)).action, reject, decideTransaction };
 }
 
 export type AgentApprovals = ReturnType<typeof createAgentApprovals>;
