@@ -38,10 +38,6 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       const doc = await actions.findOne({ _id: id, platformId });
       return doc && toAction(doc);
     },
-    async byIdempotencyKey(agentId, key) {
-      const doc = await actions.findOne({ agentId, idempotencyKey: key });
-      return doc && toAction(doc);
-    },
     async pendingForPayment(platformId, paymentId) {
       const doc = await actions.findOne({ platformId, paymentId, status: 'PENDING_APPROVAL' });
       return doc && toAction(doc);

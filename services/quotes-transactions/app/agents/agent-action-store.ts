@@ -57,7 +57,6 @@ export class AgentActionExists extends Error {
 export interface AgentActionStore {
   insert(action: AgentAction, events: DomainEvent[]): Promise<void>;
   get(platformId: string, id: string): Promise<AgentAction | null>;
-  byIdempotencyKey(agentId: string, key: string): Promise<AgentAction | null>;
   pendingForPayment(platformId: string, paymentId: string): Promise<AgentAction | null>;
   /** Moves the action from `from` to the change, atomically: null when it was no longer in `from`. */
   transition(platformId: string, id: string, from: AgentActionStatus | 'EXECUTING', set: Partial<AgentAction>, unset?: Array<keyof AgentAction>): Promise<AgentAction | null>;
