@@ -143,3 +143,16 @@ test('an agent cannot submit a quote twice; another agent cannot see or execute 
   expectError(await second(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 404, 'QUOTE_NOT_FOUND');
   expect((await first('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
 });
+
+test('a quote waiting for approval cannot be paid another way meanwhile, even after the policy turns AUTO', async () => {
+  const c = await agentCustomer(sys);
+  const { agentId, bearer } = await connectedAgent(sys, c.customerId, thresholdPolicy());
+  const me = asAgent(sys, bearer);
+  const { quote, action } = await pendingQuote(c, me);
+  expect((await sys.api(`/agents/${agentId}/policy`, { method: 'PATCH', json: { approvalThresholds: { currency: 'USD', amount: null } } })).status).toBe(200);
+  expectError(await me(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 409, 'QUOTE_ALREADY_EXECUTED');
+  expect((await sys.api(`/transactions/${quote.transactionId}`)).body.status).toBe('PENDING');
+  expect((await me('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
+  expect((await sys.api(`/agents/${agentId}/actions/${action.id}/approve`, { method: 'POST' })).body.status).toBe('APPROVED');
+  expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - quote.totalSendingAmount);
+});

@@ -18,8 +18,8 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
 
   const port: AgentActionStore = {
     async ensureIndexes() {
-      // One action per quote: a quote an agent submitted cannot be submitted again.
-      await actions.createIndex({ keys: { quoteId: 1 }, unique: true, partialFilter: { quoteId: { $exists: true } } });
+      // One live action per quote: a quote submitted (and not rejected or failed) cannot be submitted again.
+      await actions.createIndex({ keys: { quoteClaim: 1 }, unique: true, partialFilter: { quoteClaim: { $exists: true } } });
       await actions.createIndex({ keys: { platformId: 1, paymentId: 1 } });
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });

@@ -50,6 +50,24 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
     return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: action.transferBody, idempotencyKey: action.id });
   }
 
+  /**
+   * Pays an APPROVED action still `executing`: the payment's id is recorded by a conditional write
+   * from that state. A payment that cannot be made leaves the action FAILED and gives its spend back.
+   */
+  async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; error?: AppError }> {
+    try {
+      const payment = await perform(caller, approved);
+      const done = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, ['executing']);
+      return { action: done ?? (await deps.actions.get(caller.platformId, approved.id)) ?? approved };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const set = { status: 'FAILED' as const, failureMessage: err.message, updatedAt: deps.clock().toISOString() };
+      const failed = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', set, ['executing', 'quoteClaim']);
+      if (failed) await deps.usage.release(approved.id);
+      return { action: failed ?? approved, error: err };
+    }
+  }
+
   const paymentOf = async (a: AgentAction) => (a.paymentId ? deps.payments.get(a.platformId, a.paymentId) : null);
 
   async function record(a: AgentAction) {
@@ -60,7 +78,7 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
     return deps.newEvent('AGENT_ACTION.PENDING_APPROVAL', 1, a.platformId, a.id, agentActionJson(await record(a)));
   }
 
-  return { convert, perform, record, pendingEvent, paymentOf };
+  return { convert, perform, execute, record, pendingEvent, paymentOf };
 }
 
 export type AgentActionRunner = ReturnType<typeof createAgentActionRunner>;

@@ -22,6 +22,8 @@ export interface AgentAction {
   /** The quote's transaction (EXECUTE_QUOTE), or the transfer's once made. */
   paymentId?: string;
   quoteId?: string;
+  /** The quote, while this action may still execute it: one such action per quote (cleared once REJECTED or FAILED). */
+  quoteClaim?: string;
   transferDetails?: TransferDetails;
   /** The transfer request as the agent gave it, made on approval. */
   transferBody?: Record<string, unknown>;

@@ -2,7 +2,7 @@ import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-docu
 import type { Payment } from '../../domain/payment';
 import { createAgentActionDocumentStore } from '../../store/agent-action-document-store';
 import { createAgentUsageDocumentStore } from '../../store/agent-usage-document-store';
-import type { AgentActionRunner } from './agent-action-runner';
+import { createAgentActionRunner } from './agent-action-runner';
 import type { AgentAction } from './agent-action-store';
 import { createAgentApprovals } from './agent-approvals';
 import { createAgentUsage } from './agent-usage';
@@ -10,12 +10,15 @@ import { createAgentUsage } from './agent-usage';
 const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
 const now = new Date('2026-05-01T12:00:00Z');
 
-async function setUp(perform: AgentActionRunner['perform']) {
+/** Real stores; the payment itself (a transfer here) is `createTransfer`. */
+async function setUp(createTransfer: (command: unknown) => Promise<Payment>) {
   const store = createEmbeddedDocumentStore();
   const actions = createAgentActionDocumentStore(store).port;
   await actions.ensureIndexes();
   const usage = createAgentUsage({ store: createAgentUsageDocumentStore(store), clock: () => now });
-  const runner = { perform } as unknown as AgentActionRunner;
+  const runner = createAgentActionRunner({
+    actions, usage, clock: () => now, createTransfer, payments: {} as never, rates: {} as never, executeQuote: {} as never, newEvent: {} as never,
+  });
   return { actions, usage, approvals: createAgentApprovals({ actions, usage, runner, clock: () => now }) };
 }
 
@@ -25,12 +28,13 @@ const action = (over: Partial<AgentAction> = {}): AgentAction => ({
 });
 
 test('an approval interrupted before its payment is finished once by the recovery', async () => {
-  const perform = jest.fn(async () => ({ id: 'Transaction:1' }) as Payment);
+  const perform = jest.fn(async (_command: unknown) => ({ id: 'Transaction:1' }) as Payment);
   const { actions, approvals } = await setUp(perform);
   await actions.insert(action(), []);
   await actions.insert(action({ id: 'AgentAction:00000000-0000-4000-8000-000000000002', updatedAt: now.toISOString() }), []);
   expect(await approvals.finishInterrupted(30_000)).toBe(1);
   expect(perform).toHaveBeenCalledTimes(1);
+  expect(perform.mock.calls[0][0]).toMatchObject({ idempotencyKey: action().id, direction: 'OUT' });
   expect(await actions.get(PLATFORM, action().id)).toMatchObject({ status: 'APPROVED', paymentId: 'Transaction:1' });
   expect((await actions.get(PLATFORM, action().id))!.executing).toBeUndefined();
   expect(await approvals.finishInterrupted(30_000)).toBe(0);

@@ -22,28 +22,16 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
   }
 
   async function decide(caller: Caller, action: AgentAction, set: Partial<AgentAction>): Promise<AgentAction> {
-    const decided = await deps.actions.transition(caller.platformId, action.id, 'PENDING_APPROVAL', { ...set, updatedAt: deps.clock().toISOString() });
+    const unset: Array<keyof AgentAction> = set.status === 'REJECTED' ? ['quoteClaim'] : [];
+    const decided = await deps.actions.transition(caller.platformId, action.id, 'PENDING_APPROVAL', { ...set, updatedAt: deps.clock().toISOString() }, unset);
     if (decided) return decided;
     throw notPending((await deps.actions.get(caller.platformId, action.id)) ?? action);
-  }
-
-  async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; error?: AppError }> {
-    try {
-      const payment = await deps.runner.perform(caller, approved);
-      const done = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, ['executing']);
-      return { action: done ?? approved };
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      const failed = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', { status: 'FAILED', failureMessage: err.message, updatedAt: deps.clock().toISOString() }, ['executing']);
-      await deps.usage.release(approved.id);
-      return { action: failed ?? approved, error: err };
-    }
   }
 
   async function approve(caller: Caller, agentId: string | undefined, actionId: string) {
     const action = await pending(caller, agentId, actionId);
     const approved = await decide(caller, action, { status: 'APPROVED', executing: true });
-    return execute(caller, approved);
+    return deps.runner.execute(caller, approved);
   }
 
   async function reject(caller: Caller, agentId: string | undefined, actionId: string, reason?: string): Promise<AgentAction> {
@@ -77,7 +65,7 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
   async function finishInterrupted(olderThanMs: number): Promise<number> {
     const before = new Date(deps.clock().getTime() - olderThanMs).toISOString();
     const stuck = await deps.actions.interruptedExecutions(before, 100);
-    for (const action of stuck) await execute({ platformId: action.platformId }, action);
+    for (const action of stuck) await deps.runner.execute({ platformId: action.platformId }, action);
     return stuck.length;
   }
 

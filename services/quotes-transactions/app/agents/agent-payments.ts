@@ -92,31 +92,26 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     const now = deps.clock().toISOString();
     const action: AgentAction = {
       id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
-      status: approval ? 'PENDING_APPROVAL' : 'APPROVED', type: draft.type,
-      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}), ...(draft.quoteId ? { quoteId: draft.quoteId } : {}),
+      status: approval ? 'PENDING_APPROVAL' : 'APPROVED', type: draft.type, ...(approval ? {} : { executing: true }),
+      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}), ...(draft.quoteId ? { quoteId: draft.quoteId, quoteClaim: draft.quoteId } : {}),
       ...(draft.transferBody ? { transferBody: draft.transferBody } : {}), ...(draft.transferDetails ? { transferDetails: draft.transferDetails } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
       createdAt: now, updatedAt: now,
     };
-    let stored = action;
-    if (!approval) {
-      try {
-        stored = { ...action, paymentId: (await deps.runner.perform(caller, action)).id };
-      } catch (err) {
-        await deps.usage.release(id);
-        throw err;
-      }
-    }
+    // Recorded before anything is paid: the record claims the quote, and a crash after it is finished by the recovery.
     try {
-      await deps.actions.insert(stored, approval ? [await deps.runner.pendingEvent(stored)] : []);
-      return stored;
+      await deps.actions.insert(action, approval ? [await deps.runner.pendingEvent(action)] : []);
     } catch (err) {
       if (!(err instanceof AgentActionExists)) throw err;
       const same = await deps.actions.get(caller.platformId, id);
       if (same) return same;
       await deps.usage.release(id);
-      throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted by the agent`);
+      throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted`);
     }
+    if (approval) return action;
+    const { action: executed, error } = await deps.runner.execute(caller, action);
+    if (error) throw error;
+    return executed;
   }
 
   async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<AgentAction> {
