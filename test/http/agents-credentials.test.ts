@@ -95,3 +95,12 @@ test('guessing device codes or tokens is throttled per client address', async ()
     await guarded.stop();
   }
 });
+
+test('our OpenAPI document names each agent operation\'s scheme', async () => {
+  const document = await (await fetch(`${sys.rootUrl}/openapi.json`)).json() as { paths: Record<string, Record<string, { security?: unknown }>>; components: { securitySchemes: Record<string, unknown> } };
+  expect(document.components.securitySchemes.agentAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(document.paths['/agents/me'].get.security).toEqual([{ agentAuth: [] }]);
+  expect(document.paths['/agents/me/quotes/{quoteId}/execute'].post.security).toEqual([{ agentAuth: [] }]);
+  expect(document.paths['/agents/device-codes/{code}/redeem'].post.security).toEqual([]);
+  expect(document.paths['/agents/{agentId}'].get.security).toBeUndefined(); // the document's default: Basic
+});
