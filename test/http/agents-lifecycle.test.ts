@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { API_VERSION, createGatewayApp } from '../../gateway/gateway-app';
+import { silentLogger } from '../../lib/log';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { agentCustomer, asAgent, connectedAgent, policy, quoteBody } from './agent-fixtures';
 import { balanceOf, expectError, FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
@@ -105,4 +109,24 @@ test('a policy change takes effect on the next request; partial changes keep the
   expectError(await me('/agents/me/transactions'), 403, 'FORBIDDEN');
   expect((await me('/agents/me')).body.policy.permissions).toEqual(['CREATE_QUOTES']);
   expectError(await sys.api(`/agents/Agent:00000000-0000-4000-8000-000000000000/policy`, { method: 'PATCH', json: {} }), 404, 'NOT_FOUND');
+});
+
+test('a second gateway replica refuses a paused or deleted agent at once too (no authentication cache)', async () => {
+  const replica = createServer(createGatewayApp({ peers: sys.system.peers, logger: silentLogger, servicesReady: async () => true }));
+  await new Promise<void>((resolve) => replica.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${(replica.address() as AddressInfo).port}/${API_VERSION}`;
+    const c = await agentCustomer(sys, 0);
+    const { agentId, bearer } = await connectedAgent(sys, c.customerId);
+    const onReplica = async () => (await fetch(`${base}/agents/me/transactions`, { headers: { authorization: bearer } })).status;
+    expect(await onReplica()).toBe(200);
+    await sys.api(`/agents/${agentId}`, { method: 'PATCH', json: { isPaused: true } });
+    expect(await onReplica()).toBe(401);
+    await sys.api(`/agents/${agentId}`, { method: 'PATCH', json: { isPaused: false } });
+    expect(await onReplica()).toBe(200);
+    await sys.api(`/agents/${agentId}`, { method: 'DELETE' });
+    expect(await onReplica()).toBe(401);
+  } finally {
+    await new Promise<void>((resolve) => replica.close(() => resolve()));
+  }
 });
