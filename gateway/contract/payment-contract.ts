@@ -98,6 +98,7 @@ const Refund = ClosedObject({
 /** Incoming and outgoing transactions in one record; the members only outgoing ones carry are optional. */
 export const Transaction = named('Transaction', ClosedObject({
   id: Id('Transaction'),
+  agentId: Type.Optional(Id('Agent', { description: 'The agent that initiated it; absent for the platform\'s own' })),
   status: StringEnum(TRANSACTION_STATUSES),
   pendingReason: Type.Optional(StringEnum(PENDING_REASONS)),
   type: StringEnum(['INCOMING', 'OUTGOING'] as const),

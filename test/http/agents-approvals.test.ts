@@ -90,6 +90,7 @@ test('an approved transfer is made exactly once', async () => {
   expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - 2_500);
   const transactions = (await me('/agents/me/transactions')).body.data;
   expect(transactions).toHaveLength(1);
+  expect(transactions[0].agentId).toBe(agentId);
   expect((await me(`/agents/me/actions/${out.body.id}`)).body.transaction.id).toBe(transactions[0].id);
 });
 

@@ -43,7 +43,7 @@ test('create, redeem, pay within limits, pause, resume, delete', async () => {
   const action = await me(`/agents/me/quotes/${quote.body.id}/execute`, { method: 'POST' });
   expect(action.status).toBe(200);
   expect(action.body).toMatchObject({ agentId: agent.id, customerId: c.customerId, status: 'APPROVED', type: 'EXECUTE_QUOTE', quote: { id: quote.body.id } });
-  expect(action.body.transaction.id).toBe(quote.body.transactionId);
+  expect(action.body.transaction).toMatchObject({ id: quote.body.transactionId, agentId: agent.id });
   await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'COMPLETED');
   expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - quote.body.totalSendingAmount);
 

@@ -80,7 +80,7 @@ export interface Payment {
   failureReason?: FailureReason;
   customerId: string;
   platformCustomerId: string;
-  /** The agent that created this quote (POST /agents/me/quotes), when one did. */
+  /** The agent that initiated it (its quote, or its transfer), when one did. */
   agentId?: string;
   source: PaymentSource;
   destination: PaymentDestination;

@@ -47,7 +47,7 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   /** Executes the quote or makes the transfer; the action id is its idempotency key, so a repeat makes nothing twice. */
   function perform(caller: Caller, action: AgentAction): Promise<Payment> {
     if (action.type === 'EXECUTE_QUOTE') return deps.executeQuote({ caller, quoteId: action.quoteId!, idempotencyKey: action.id });
-    return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: action.transferBody, idempotencyKey: action.id });
+    return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: action.transferBody, idempotencyKey: action.id, agentId: action.agentId });
   }
 
   /**
