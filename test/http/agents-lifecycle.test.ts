@@ -92,6 +92,9 @@ test('invalid agents and policies list every invalid member', async () => {
   const bad = await sys.api('/agents', { method: 'POST', json: { name: 'x', customerId: c.customerId, policy: { permissions: ['FLY'], defaultExecutionMode: 'SOMETIMES', spendingLimits: { currency: 'usd' } } } });
   expectError(bad, 400, 'INVALID_INPUT');
   const fields = bad.body.details.errors.map((e: { field: string }) => e.field);
+  const agent = (await sys.api('/agents', { method: 'POST', json: { name: 'x', customerId: c.customerId, policy: policy() } })).body.agent.id;
+  expectError(await sys.api(`/agents/${agent}`, { method: 'PATCH', json: {} }), 400, 'INVALID_INPUT');
+  expectError(await sys.api(`/agents/${agent}`, { method: 'PATCH', json: { name: '  ' } }), 400, 'INVALID_INPUT');
   expect(fields).toEqual(expect.arrayContaining(['policy.permissions[0]', 'policy.defaultExecutionMode', 'policy.spendingLimits.currency', 'policy.spendingLimits.perTransactionLimit']));
 });
 

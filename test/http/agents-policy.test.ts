@@ -134,3 +134,16 @@ test('external accounts through the agent belong to its customer', async () => {
   expect((await me(`/agents/me/external-accounts/${created.body.id}`, { method: 'DELETE' })).status).toBe(204);
   expectError(await me(`/agents/me/external-accounts/${created.body.id}`), 404, 'NOT_FOUND');
 });
+
+test('a transfer in from the customer\'s bank account: executed at once and counted', async () => {
+  const c = await agentCustomer(sys, 0);
+  const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
+  const res = await me('/agents/me/transfer-in', { method: 'POST', json: { source: { accountId: c.usdBank }, destination: { accountId: c.usdAccountId }, amount: 4_200 } });
+  expect(res.status).toBe(201);
+  expect(res.body).toMatchObject({
+    status: 'APPROVED', type: 'TRANSFER_IN', transferDetails: { amount: 4_200, currency: 'USD', sourceAccountId: c.usdBank, destinationAccountId: c.usdAccountId },
+    transaction: { type: 'INCOMING', sentAmount: { amount: 4_200 } },
+  });
+  expect((await me('/agents/me')).body.usage).toMatchObject({ dailySpend: 4_200, dailyTransactionCount: 1 });
+  expect((await me(`/agents/me/transactions/${res.body.transaction.id}`)).body.id).toBe(res.body.transaction.id);
+});

@@ -63,6 +63,9 @@ export function createAgents(deps: AgentsDeps) {
   }
 
   async function update(platformId: string, id: string, change: { name?: string; isPaused?: boolean }) {
+    if (change.name === undefined && change.isPaused === undefined) {
+      throw AppError.invalidInput('Give name or isPaused', [{ field: 'name', message: 'name or isPaused is required' }]);
+    }
     if (change.name !== undefined && !change.name.trim()) throw invalid('name', 'must not be empty');
     const set: Partial<AgentRecord> = {
       ...(change.name !== undefined ? { name: change.name.trim() } : {}),
