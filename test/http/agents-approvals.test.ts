@@ -65,7 +65,7 @@ test('rejected: nothing executes, the reason is kept, the spend is given back', 
   const out = await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(c.usdAccountId, c.usdBank, 3_000) });
   expect(out.status).toBe(201);
   expect(out.body).toMatchObject({
-    status: 'PENDING_APPROVAL', type: 'TRANSFER_OUT',
+    status: 'PENDING_APPROVAL', type: 'TRANSFER_OUT', customerId: c.customerId, platformCustomerId: c.customer.platformCustomerId,
     transferDetails: { amount: 3_000, currency: 'USD', sourceAccountId: c.usdAccountId, destinationAccountId: c.usdBank },
   });
   expect((await me('/agents/me')).body.usage).toMatchObject({ dailySpend: 3_000, dailyTransactionCount: 1 });

@@ -42,14 +42,23 @@ type End = { accountId?: string } | undefined;
  * once (AUTO) or waits, PENDING_APPROVAL, for the platform.
  */
 export function createAgentPayments(deps: AgentPaymentsDeps) {
-  /** The customer's account, or NOT_FOUND exactly as for a missing one. */
-  async function owned(caller: Caller, agent: ActingAgent, accountId: string | undefined) {
-    if (!accountId) return undefined;
-    const internal = accountId.startsWith('InternalAccount:');
-    const account = internal ? await deps.accounts.internalAccount(caller, accountId) : await deps.accounts.externalAccount(caller, accountId);
-    if (!account || account.customerId !== agent.customerId) throw new AppError('NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${accountId} not found`);
-    if (internal) requireAllowedAccount(agent, accountId);
-    return account;
+  /**
+   * The customer's accounts and the customer, in one read; an account of another customer is
+   * NOT_FOUND exactly as a missing one.
+   */
+  async function owned(caller: Caller, agent: ActingAgent, accountIds: Array<string | undefined>) {
+    const ids = accountIds.filter((id): id is string => !!id);
+    const internal = (id: string) => id.startsWith('InternalAccount:');
+    const found = await deps.accounts.parties(caller, {
+      internalAccountIds: ids.filter(internal), externalAccountIds: ids.filter((id) => !internal(id)), customerIds: [agent.customerId], withSettings: false,
+    });
+    const accounts = ids.map((id) => {
+      const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
+      if (!account || account.customerId !== agent.customerId) throw new AppError('NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      if (internal(id)) requireAllowedAccount(agent, id);
+      return account;
+    });
+    return { accounts, customer: found.customers.get(agent.customerId) };
   }
 
   async function createQuote(caller: Caller, agent: ActingAgent, body: Record<string, unknown>, idempotencyKey?: string): Promise<Payment> {
@@ -61,11 +70,12 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     if (source?.sourceType === 'REALTIME_FUNDING') {
       if (source.customerId && source.customerId !== agent.customerId) throw new AppError('USER_NOT_FOUND', `Customer ${source.customerId} not found`);
       source.customerId = agent.customerId;
-    } else {
-      await owned(caller, agent, source?.accountId);
     }
     const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
-    if (destination?.destinationType !== 'UMA_ADDRESS') await owned(caller, agent, destination?.accountId);
+    await owned(caller, agent, [
+      source?.sourceType === 'REALTIME_FUNDING' ? undefined : source?.accountId,
+      destination?.destinationType === 'UMA_ADDRESS' ? undefined : destination?.accountId,
+    ]);
     return deps.createQuote({ caller, body, agentId: agent.agentId, ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}) });
   }
 
@@ -135,15 +145,13 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
   async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: Record<string, unknown>, idempotencyKey?: string): Promise<AgentAction> {
     requirePermission(agent, 'CREATE_TRANSFERS');
     const t = parseTransferRequest(direction, body);
-    const internal = await owned(caller, agent, t.internalAccountId);
-    await owned(caller, agent, t.externalAccountId);
+    const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);
     const [sourceAccountId, destinationAccountId] = direction === 'OUT' ? [t.internalAccountId, t.externalAccountId] : [t.externalAccountId, t.internalAccountId];
-    const customer = await deps.accounts.customer(caller, agent.customerId);
     return submit(caller, agent, {
       type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN', platformCustomerId: customer?.platformCustomerId ?? agent.customerId,
-      internalAccountId: t.internalAccountId, amount: t.amount, currency: internal!.currency,
+      internalAccountId: t.internalAccountId, amount: t.amount, currency: internal.currency,
       transferBody: JSON.parse(JSON.stringify(body)) as Record<string, unknown>,
-      transferDetails: { amount: t.amount, currency: internal!.currency, sourceAccountId, destinationAccountId },
+      transferDetails: { amount: t.amount, currency: internal.currency, sourceAccountId, destinationAccountId },
     }, idempotencyKey);
   }
 
