@@ -12,7 +12,8 @@ import { runLoad, type LoadResult } from './load-loop';
  * loads frame it: two lookups per operation (what any two-request operation through the gateway
  * costs at least) and a quote created with `immediatelyExecute` (create + execute in one request). The
  * system runs in its own process (as `npm start` runs it) so the load generator does not share
- * its event loop. Each load is run once unmeasured first: what is measured is the steady state,
+ * its event loop. An agent case runs the same create + execute through the agent routes (Bearer token,
+ * policy checks and limits counted) in the same run, reported as a ratio to the platform's. Each load is run once unmeasured first: what is measured is the steady state,
  * not V8 compiling the code paths.
  */
 const CLIENTS = 32;
@@ -68,6 +69,10 @@ export interface PaymentsBenchmarkResult {
   quoteCreateExecute: LoadResult;
   /** One request: `POST /quotes` with `immediatelyExecute`. */
   quoteImmediatelyExecuted: LoadResult;
+  /** Create + execute by an agent (Bearer token, policy in AUTO mode, limits counted) through /agents/me/quotes. */
+  agentQuoteCreateExecute: LoadResult;
+  /** Agent create + execute per second / platform create + execute per second: what the agent's auth and policy cost. */
+  agentToPlatform: number;
   /** Create + execute on a second system keeping its data in memory only (DATA_DIR=:memory:). */
   quoteCreateExecuteInMemory: LoadResult;
   /** The system's CPU time (every thread) per create + execute during the measured load. */
@@ -145,12 +150,15 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
       if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
       return quote.status === 201 && quote.body.status === 'PROCESSING';
     }, durationMs, warmupMs);
+    const agentApi = await connectAgent(api, `http://127.0.0.1:${port}/2025-10-13`, customerId);
+    const agentQuoteCreateExecute = await measure(() => agentCreateAndExecute(agentApi, source, payee, sent), durationMs, warmupMs);
     const ledger = await checkLedger(api, customerId, sent);
     system.kill('SIGTERM');
     const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
-      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, quoteCreateExecuteInMemory,
+      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, agentQuoteCreateExecute, quoteCreateExecuteInMemory,
       cpuMsPerCreateExecute: createExecute.cpuMsPerOperation,
+      agentToPlatform: ratio(agentQuoteCreateExecute, quoteCreateExecute),
       durableToInMemory: ratio(quoteCreateExecute, quoteCreateExecuteInMemory),
       createExecuteToLookup: ratio(quoteCreateExecute, lookup),
       immediatelyExecutedToLookup: ratio(quoteImmediatelyExecuted, lookup),
@@ -172,6 +180,29 @@ async function createAndExecute(api: ReturnType<typeof client>, quoteRequest: Qu
   const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
   if (executed.status === 200) sent.push(quote.body.totalSendingAmount);
   return executed.status === 200;
+}
+
+/** An agent of the bench customer, AUTO, limits far above the run, connected by redeeming its device code: its Bearer client. */
+async function connectAgent(api: ReturnType<typeof client>, base: string, customerId: string) {
+  const created = await api('POST', '/agents', {
+    name: 'Bench agent', customerId,
+    policy: { permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000, dailyLimit: null, monthlyLimit: null } },
+  });
+  if (created.status !== 201) throw new Error(`POST /agents answered ${created.status}`);
+  const redeemed = await createKeepAliveClient(base)('POST', `/agents/device-codes/${created.body.deviceCode.code}/redeem`);
+  if (redeemed.status !== 200) throw new Error(`redeem answered ${redeemed.status}`);
+  return createKeepAliveClient(base, { authorization: `Bearer ${redeemed.body.accessToken}` });
+}
+
+async function agentCreateAndExecute(agentApi: ReturnType<typeof client>, source: string, payee: string, sent: number[]): Promise<boolean> {
+  const quote = await agentApi('POST', '/agents/me/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+  });
+  if (quote.status !== 201) return false;
+  const action = await agentApi('POST', `/agents/me/quotes/${quote.body.id}/execute`);
+  if (action.status === 200 && action.body.status === 'APPROVED') sent.push(quote.body.totalSendingAmount);
+  return action.status === 200 && action.body.status === 'APPROVED';
 }
 
 /** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */

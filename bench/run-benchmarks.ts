@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   if (!only || only === 'payments') {
     const { runPaymentsBenchmark } = await import('./payments-throughput.bench');
     results.payments = await runPaymentsBenchmark();
-    console.log('quote create+execute vs lookup vs bare Express JSON:', results.payments);
+    console.log('quote create+execute (platform and agent) vs lookup vs bare Express JSON:', results.payments);
   }
   console.log(JSON.stringify(results));
 }

@@ -3,8 +3,10 @@ import { AppError, toAppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
+import { agentAuth, permissionOf } from './http/agent-auth';
 import { basicAuth } from './http/basic-auth';
 import { createCredentialCache, type CredentialCache } from './http/credential-cache';
+import { credentials } from './http/credentials';
 import { correlationId } from './http/correlation-id';
 import { withDeferredShapeErrors } from './http/shape-errors';
 import { sendError } from './http/error-envelope';
@@ -51,11 +53,15 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  const credentials = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
+  const credentialCache = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
+  const throttle = createAuthThrottle(options.authThrottle);
+  const authenticateAgent = async (accessToken: string, requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean }) =>
+    (await peers.agents.authenticateAgent({ accessToken, permission: permissionOf(requirement), allowPaused: !!requirement.allowPaused })).agent!;
+  const platformOrAgent = credentials(basicAuth(authenticate, { cache: credentialCache, throttle }), agentAuth(authenticateAgent, throttle));
   app.use(
     `/${API_VERSION}`,
-    basicAuth(authenticate, { cache: credentials, throttle: createAuthThrottle(options.authThrottle) }), requirePermission(),
-    jsonBody(), requestValidation(), apiRoutes(peers, { forgetToken: credentials.forget }),
+    platformOrAgent, requirePermission(),
+    jsonBody(), requestValidation(), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
 
   app.use((req: Request, _res: Response, next: NextFunction) => {

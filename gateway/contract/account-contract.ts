@@ -51,7 +51,7 @@ const externalAccountCreateMembers = {
   accountInfo: Type.Object({ accountType: Type.String({ minLength: 1 }) }, { description: 'Bank or wallet details; members depend on `accountType`' }),
 };
 
-const ExternalAccountCreateRequest = named('ExternalAccountCreateRequest', Type.Object({
+export const ExternalAccountCreateRequest = named('ExternalAccountCreateRequest', Type.Object({
   customerId: Type.Optional(Id('Customer', { description: 'The owning customer; absent for the platform\'s own account' })),
   defaultUmaDepositAccount: Type.Optional(Type.Boolean()),
   ...externalAccountCreateMembers,

@@ -52,7 +52,9 @@ function operationObject(op: Operation, components: Json): Json {
     operationId: op.operationId,
     summary: op.summary,
     tags: op.tags,
-    ...(op.authenticated ? { 'x-required-permission': requiredPermission(op) } : { security: [] }),
+    ...(op.authenticated
+      ? { 'x-required-permission': requiredPermission(op), ...(op.agentAuth ? { security: [{ agentAuth: [] }] } : {}) }
+      : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
     ...(op.body ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
     responses: responses(op, components),
@@ -88,7 +90,10 @@ export function buildOpenApiDocument(): Json {
     tags,
     paths,
     components: {
-      securitySchemes: { basicAuth: { type: 'http', scheme: 'basic', description: 'API token id and client secret' } },
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'API token id and client secret' },
+        agentAuth: { type: 'http', scheme: 'bearer', description: 'The accessToken an agent received by redeeming its device code' },
+      },
       schemas: JSON.parse(JSON.stringify(components)),
     },
   };

@@ -7,6 +7,8 @@ import type { Operation } from './operation';
  * - TRANSACT moves money: quotes, transfers, transaction actions, invitations, wallet sessions, sandbox payments.
  * - MANAGE changes configuration, API tokens, customers and their accounts and credentials.
  * - PUBLIC: served without credentials.
+ * - AGENT: an agent's Bearer token only (http/credentials.ts); the agent's policy decides, per the
+ *   operation's `agentAuth` in the contract, and an API token never reaches these operations.
  * A request whose operation has no entry is refused (operation-permissions.test.ts fails first).
  */
 export const OPERATION_PERMISSIONS = {
@@ -43,7 +45,18 @@ export const OPERATION_PERMISSIONS = {
   createInvitation: 'TRANSACT', getInvitation: 'VIEW', claimInvitation: 'TRANSACT', cancelInvitation: 'TRANSACT',
   // Directory
   getAvailableUmaProviders: 'VIEW', getDiscoveries: 'VIEW',
-} as const satisfies Record<string, 'PUBLIC' | 'VIEW' | 'TRANSACT' | 'MANAGE'>;
+  // Agent management (the platform's)
+  createAgent: 'MANAGE', listAgents: 'VIEW', getAgentById: 'VIEW', updateAgent: 'MANAGE', deleteAgent: 'MANAGE',
+  updateAgentPolicy: 'MANAGE', regenerateAgentDeviceCode: 'MANAGE', getAgentDeviceCodeStatus: 'VIEW',
+  listAgentApprovals: 'VIEW', approveAgentAction: 'TRANSACT', rejectAgentAction: 'TRANSACT',
+  redeemAgentDeviceCode: 'PUBLIC',
+  // Agent operations (the agent's own)
+  getAgentMe: 'AGENT', agentListTransactions: 'AGENT', agentGetTransaction: 'AGENT', agentCreateQuote: 'AGENT',
+  agentGetQuote: 'AGENT', agentExecuteQuote: 'AGENT', agentListActions: 'AGENT', agentGetAction: 'AGENT',
+  agentCreateTransferIn: 'AGENT', agentCreateTransferOut: 'AGENT', agentListInternalAccounts: 'AGENT',
+  agentListExternalAccounts: 'AGENT', agentCreateExternalAccount: 'AGENT', agentGetExternalAccount: 'AGENT',
+  agentDeleteExternalAccount: 'AGENT',
+} as const satisfies Record<string, 'PUBLIC' | 'VIEW' | 'TRANSACT' | 'MANAGE' | 'AGENT'>;
 
 export type RequiredPermission = (typeof OPERATION_PERMISSIONS)[keyof typeof OPERATION_PERMISSIONS];
 
@@ -53,7 +66,7 @@ export function requiredPermission(op: Pick<Operation, 'operationId'>): Required
 
 /** Whether a token holding `held` may perform an operation that requires `required`. */
 export function permits(held: readonly string[], required: RequiredPermission): boolean {
-  if (required === 'PUBLIC') return true;
+  if (required === 'PUBLIC' || required === 'AGENT') return true;
   if (required === 'VIEW') return held.length > 0;
   return held.includes(required);
 }

@@ -1,5 +1,6 @@
 import { accountOperations } from './account-contract';
 import { apiTokenOperations } from './api-token-contract';
+import { agentManagementOperations, agentOperationOperations } from './agent-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
 import { directoryOperations } from './directory-contract';
@@ -26,6 +27,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...invitationOperations,
   ...directoryOperations,
   ...withdrawalFeeOperations,
+  ...agentManagementOperations,
+  ...agentOperationOperations,
 ];
 
 /** The full URL paths one operation is served at (the document is served at two). */

@@ -19,8 +19,10 @@ export interface Operation {
   tags: string[];
   /** Served at the server root (health, the document itself) rather than under the version prefix. */
   root?: boolean;
-  /** Whether the platform's Basic credentials are required (the default). */
+  /** Whether credentials are required (the default): the platform's Basic ones, or the agent's with `agentAuth`. */
   authenticated: boolean;
+  /** Called by agent software with its Bearer access token (AgentAuth), not platform credentials. */
+  agentAuth?: AgentAuth;
   pathParams: TObject;
   query?: TObject;
   headers?: (keyof typeof HEADERS)[];
@@ -34,13 +36,19 @@ export interface Operation {
   validatedWithUseCase?: boolean;
 }
 
+/** What an agent operation asks of the agent's policy: a permission, and whether a paused agent may call it. */
+export interface AgentAuth {
+  permission?: 'VIEW_TRANSACTIONS' | 'CREATE_TRANSFERS' | 'CREATE_QUOTES' | 'EXECUTE_QUOTES' | 'MANAGE_EXTERNAL_ACCOUNTS';
+  allowPaused?: boolean;
+}
+
 /** Statuses any authenticated operation may answer, whatever it does (403: the token lacks the operation's permission). */
 const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
 /** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
 const SERVER_ERRORS = [408, 431];
 
 /** What a contract file writes for one operation; `operation()` completes it. */
-export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' | 'path' | 'summary' | 'tags' | 'root' | 'headers' | 'validatedWithUseCase'> {
+export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' | 'path' | 'summary' | 'tags' | 'root' | 'headers' | 'validatedWithUseCase' | 'agentAuth'> {
   authenticated?: boolean;
   pathParams?: TProperties;
   query?: TProperties;
@@ -59,7 +67,7 @@ export function operation(spec: OperationSpec): Operation {
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {
     operationId: spec.operationId, method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags,
-    root: spec.root, authenticated, headers: spec.headers, validatedWithUseCase: spec.validatedWithUseCase,
+    root: spec.root, authenticated, headers: spec.headers, validatedWithUseCase: spec.validatedWithUseCase, ...(spec.agentAuth ? { agentAuth: spec.agentAuth } : {}),
     pathParams: Type.Object(spec.pathParams ?? {}),
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,

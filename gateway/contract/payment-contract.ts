@@ -98,6 +98,7 @@ const Refund = ClosedObject({
 /** Incoming and outgoing transactions in one record; the members only outgoing ones carry are optional. */
 export const Transaction = named('Transaction', ClosedObject({
   id: Id('Transaction'),
+  agentId: Type.Optional(Id('Agent', { description: 'The agent that initiated it; absent for the platform\'s own' })),
   status: StringEnum(TRANSACTION_STATUSES),
   pendingReason: Type.Optional(StringEnum(PENDING_REASONS)),
   type: StringEnum(['INCOMING', 'OUTGOING'] as const),
@@ -127,7 +128,7 @@ export const Transaction = named('Transaction', ClosedObject({
   railSelectionMode: Type.Optional(Nullable(StringEnum(['MANUAL', 'AUTO'] as const))),
 }));
 
-const QuoteRequest = named('QuoteRequest', Type.Object({
+export const QuoteRequest = named('QuoteRequest', Type.Object({
   lookupId: Opt(Id('Lookup')),
   source: Type.Object({
     sourceType: StringEnum(['ACCOUNT', 'REALTIME_FUNDING'] as const),
@@ -158,10 +159,10 @@ const QuoteRequest = named('QuoteRequest', Type.Object({
 
 const accountReference = (type: 'InternalAccount' | 'ExternalAccount') => Type.Object({ accountId: Id(type) });
 
-const TransferInRequest = named('TransferInRequest', Type.Object({
+export const TransferInRequest = named('TransferInRequest', Type.Object({
   source: accountReference('ExternalAccount'), destination: accountReference('InternalAccount'), amount: Amount('The amount'),
 }));
-const TransferOutRequest = named('TransferOutRequest', Type.Object({
+export const TransferOutRequest = named('TransferOutRequest', Type.Object({
   source: accountReference('InternalAccount'),
   destination: Type.Object({ accountId: Id('ExternalAccount'), paymentRail: Opt(StringEnum(PAYMENT_RAILS)) }),
   amount: Amount('The amount'),

@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { apiTokenRoutes } from './api-token-routes';
+import type { AuthThrottle } from '../http/auth-throttle';
+import { agentManagementRoutes } from './agent-management-routes';
+import { agentOperationRoutes } from './agent-operation-routes';
 import { customerRoutes } from './customer-routes';
 import { directoryRoutes } from './directory-routes';
 import { invitationRoutes } from './invitation-routes';
@@ -17,7 +20,7 @@ import { webhookRoutes } from './webhook-routes';
 import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
-export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void } = {}): Router {
+export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle } = {}): Router {
   const router = Router();
   router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
   router.use(invitationRoutes(peers));
@@ -34,5 +37,8 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(walletAuthRoutes(peers));
   router.use(walletAccountRoutes(peers));
   router.use(webhookRoutes(peers));
+  // /agents/me… before /agents/{agentId}…
+  router.use(agentOperationRoutes(peers));
+  router.use(agentManagementRoutes(peers, options.throttle));
   return router;
 }

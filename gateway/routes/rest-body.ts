@@ -63,6 +63,17 @@ export class RestBody {
     return this.value(key) === undefined ? undefined : { values: this.strings(key) };
   }
 
+  /** Whether the member is given, even as null. */
+  has(key: string): boolean {
+    return this.body[key] !== undefined;
+  }
+
+  /** An integer member that may be given as null (a NullableAmount message): absent stays absent, null is `{}`. */
+  nullableInteger(key: string): { value?: number } | undefined {
+    if (this.body[key] === undefined) return undefined;
+    return this.body[key] === null ? {} : { value: this.integer(key) };
+  }
+
   /** A free-form object member, as is. */
   map(key: string): Json | undefined {
     const v = this.value(key);

@@ -5,11 +5,13 @@ import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { DirectoryServiceService } from '../../gen/accounts/v1/directory';
 import { InvitationServiceService } from '../../gen/accounts/v1/invitations';
+import { AgentServiceService } from '../../gen/auth/v1/agents';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
 import { WebhookServiceService } from '../../gen/notifications/v1/webhooks';
+import { AgentActionServiceService } from '../../gen/quotes_transactions/v1/agent_actions';
 import { LedgerServiceService } from '../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
@@ -23,6 +25,8 @@ import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/wi
  */
 export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
+  agents: { owner: 'auth', definition: AgentServiceService },
+  agentActions: { owner: 'quotes-transactions', definition: AgentActionServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   directory: { owner: 'accounts', definition: DirectoryServiceService },
   invitations: { owner: 'accounts', definition: InvitationServiceService },

@@ -3,6 +3,7 @@ import { createOutboxRelay, newEvent } from '../../lib/bus/outbox';
 import { ConfigError } from '../../lib/config';
 import { API_TOKEN_EVENTS_TOPIC } from '../../lib/contract/api-token-events';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
+import { createAgentsModule } from './agents-module';
 import { createApiTokens } from './app/api-tokens';
 import { bindApiTokenService } from './grpc/api-token-handlers';
 import { bindSignedRetryService } from './grpc/signed-retry-handlers';
@@ -27,12 +28,14 @@ export function createAuthService(environment: ServiceEnvironment): ServiceModul
   // Token events go to their own topic (gateways, not webhooks), so they have their own relay.
   const tokenEvents = createOutboxRelay({ collections: [tokenStore.tokens], bus: environment.bus, topic: API_TOKEN_EVENTS_TOPIC, logger: environment.logger });
   const walletAuth = createWalletAuth(environment);
+  const agents = createAgentsModule(environment);
   return {
     name: 'auth',
     eventsTopic: 'auth.events.v1',
-    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external)],
+    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external), agents.binding],
     async start() {
       await tokenStore.createIndexes();
+      await agents.start();
       await walletAuth.start();
       tokenEvents.start();
     },

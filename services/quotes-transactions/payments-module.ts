@@ -2,6 +2,7 @@ import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox
 import { readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import type { RateSource } from './adapters/rate-source';
+import { createAgentActionsModule } from './agent-actions-module';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
@@ -78,6 +79,9 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const sandbox = createSandboxPayments({ enabled: config.SANDBOX_PAYMENTS_ENABLED, accounts, ledger, payments, runner, reserveDailyVolume, newEvent, clock, timing });
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
+  const agents = createAgentActionsModule({
+    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
+  });
   const worker = createSettlementWorker({
     payments, runner, ledger, clock, timing, logger: environment.logger,
     intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
@@ -87,17 +91,18 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     bindings: [
       bindLedgerService({ ledger }),
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates }),
-      bindTransactionService({ queries, actions }),
+      bindTransactionService({ queries, actions, agentApprovals: agents.approvals }),
+      agents.binding,
       bindPaymentsSandboxService({ sandbox }),
       bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),
     ],
-    outboxCollections: [paymentStore.collection, ledgerStore.collection],
+    outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
     useCases: { ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
     worker,
     async start() {
-      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes()]);
+      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);
       worker.start();
     },
-    stop: () => worker.stop(),
+    stop: async () => { await agents.stop(); await worker.stop(); },
   };
 }

@@ -40,6 +40,8 @@ export interface CreateQuoteCommand {
   caller: Caller;
   body: unknown;
   idempotencyKey?: string;
+  /** The agent creating it, remembered on the quote. */
+  agentId?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     return { result, sending, receiving };
   }
 
-  async function build(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date, idempotency?: Payment['idempotency']): Promise<Payment> {
+  async function build(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date, idempotency?: Payment['idempotency'], agentId?: string): Promise<Payment> {
     const { result, sending, receiving } = await priced(caller, request, parties, settings, now);
     const id = newId('Transaction');
     const quoteId = newId('Quote');
@@ -90,7 +92,7 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const platformFeeAccount = result.fees.platform.total > 0 ? (await deps.accounts.platformAccount(caller, sending.code))?.id : undefined;
     return {
       id, platformId: caller.platformId, version: 1, type: 'OUTGOING', status: 'PENDING',
-      customerId: parties.customerId, platformCustomerId: parties.platformCustomerId,
+      customerId: parties.customerId, platformCustomerId: parties.platformCustomerId, ...(agentId ? { agentId } : {}),
       source, destination: { ...parties.destination, currency: receiving.code },
       sent: { amount: result.totalSending, currency: sending }, received: { amount: result.totalReceiving, currency: receiving },
       exchangeRate: result.exchangeRate, fees: result.fees,
@@ -128,7 +130,7 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
       ]);
     }
-    const payment = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency);
+    const payment = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency, command.agentId);
     try {
       await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING']));
     } catch (err) {

@@ -59,7 +59,7 @@ export function createTransfers(deps: TransferDeps) {
     return { internal, external, currency, customerId: customer?.id ?? caller.platformId, platformCustomerId: customer?.platformCustomerId ?? caller.platformId };
   }
 
-  async function build(caller: Caller, t: TransferRequest, idempotency?: Payment['idempotency']): Promise<Payment> {
+  async function build(caller: Caller, t: TransferRequest, idempotency?: Payment['idempotency'], agentId?: string): Promise<Payment> {
     const { internal, external, currency, customerId, platformCustomerId } = await parties(caller, t);
     const settings = await deps.settings.get(caller);
     assertWithinSingleTransactionLimits(applicableLimits(settings.limits, currency.code, currency.code), t.amount);
@@ -71,7 +71,7 @@ export function createTransfers(deps: TransferDeps) {
     const out = t.direction === 'OUT';
     if (out) await assertVerifiedIfRequired(deps.rates, external.status, money);
     return {
-      id, platformId: caller.platformId, version: 1, type: out ? 'OUTGOING' : 'INCOMING', status: 'PENDING', customerId, platformCustomerId,
+      id, platformId: caller.platformId, version: 1, type: out ? 'OUTGOING' : 'INCOMING', status: 'PENDING', customerId, platformCustomerId, ...(agentId ? { agentId } : {}),
       source: out ? { sourceType: 'ACCOUNT', accountId: internal.id, accountKind: 'INTERNAL', internalType: internal.type, currency: currency.code, ...(internal.customerId ? { customerId: internal.customerId } : {}) } : { sourceType: 'ACCOUNT', ...externalEnd },
       destination: out ? { destinationType: 'ACCOUNT', ...externalEnd, ...(t.paymentRail ? { paymentRail: t.paymentRail } : {}) } : { destinationType: 'ACCOUNT', accountId: internal.id, accountKind: 'INTERNAL', currency: currency.code },
       sent: money, received: money, exchangeRate: 1, fees: breakdown(t.amount, NO_FEE, NO_FEE),
@@ -94,14 +94,14 @@ export function createTransfers(deps: TransferDeps) {
     }
   }
 
-  return async function createTransfer(command: { caller: Caller; direction: 'IN' | 'OUT'; body: unknown; idempotencyKey?: string }): Promise<Payment> {
+  return async function createTransfer(command: { caller: Caller; direction: 'IN' | 'OUT'; body: unknown; idempotencyKey?: string; agentId?: string }): Promise<Payment> {
     const t = parseTransferRequest(command.direction, command.body);
     const idempotency = command.idempotencyKey ? { key: command.idempotencyKey, hash: requestHash({ direction: t.direction, body: command.body }) } : undefined;
     if (idempotency) {
       const earlier = await deps.payments.getByIdempotencyKey(command.caller.platformId, idempotency.key);
       if (earlier) return sameRequestOrConflict(earlier, idempotency.hash);
     }
-    const p = await build(command.caller, t, idempotency);
+    const p = await build(command.caller, t, idempotency, command.agentId);
     if (t.direction === 'IN') return (await insert(p, ['INCOMING_PAYMENT.PENDING'], idempotency?.hash)) ?? p;
 
     const [balance] = await deps.ledger.getBalances([t.internalAccountId], p.platformId);

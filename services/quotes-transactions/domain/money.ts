@@ -68,3 +68,10 @@ export function sourceAmountFor(received: number, rate: Rate, fromDecimals: numb
 export function addAmounts(...amounts: number[]): number {
   return toAmount(amounts.reduce((sum, a) => sum + BigInt(a), 0n), 'The total');
 }
+
+/** What `amount` (minor units of the source) converts to, rounded up: what a limit counts. */
+export function convertUp(amount: number, rate: Rate, fromDecimals: number, toDecimals: number): number {
+  const top = BigInt(amount) * rate.numerator * scale(toDecimals);
+  const bottom = rate.denominator * scale(fromDecimals);
+  return toAmount((top + bottom - 1n) / bottom, 'The converted amount');
+}

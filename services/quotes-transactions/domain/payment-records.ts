@@ -88,6 +88,7 @@ export function toTransactionRecord(p: Payment): Transaction {
     failureReason: p.failureReason as Transaction_FailureReason | undefined,
     paymentRail: outgoing ? p.paymentRail : undefined,
     railSelectionMode: outgoing && p.paymentRail ? Transaction_RailSelectionMode.MANUAL : undefined,
+    agentId: p.agentId,
   };
 }
 

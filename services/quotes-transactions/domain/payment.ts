@@ -80,6 +80,8 @@ export interface Payment {
   failureReason?: FailureReason;
   customerId: string;
   platformCustomerId: string;
+  /** The agent that initiated it (its quote, or its transfer), when one did. */
+  agentId?: string;
   source: PaymentSource;
   destination: PaymentDestination;
   sent: Money;

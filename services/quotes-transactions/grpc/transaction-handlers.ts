@@ -1,11 +1,15 @@
 import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/transactions';
 import { bindService } from '../../../lib/grpc/service-binding';
+import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { TransactionActions } from '../app/transaction-actions';
 import type { TransactionQueries } from '../app/transactions-query';
 import { toTransactionRecord } from '../domain/payment-records';
 import { callerOf, present } from './payment-caller';
 
-export function bindTransactionService(useCases: { queries: TransactionQueries; actions: TransactionActions }) {
+export function bindTransactionService(useCases: { queries: TransactionQueries; actions: TransactionActions; agentApprovals?: AgentApprovals }) {
+  /** A transaction an agent's action waits on is decided as that action; any other as before. */
+  const decide = async (caller: ReturnType<typeof callerOf>, id: string, approve: boolean) =>
+    (await useCases.agentApprovals?.decideTransaction(caller, id, approve)) ?? (approve ? useCases.actions.approve(caller, id) : useCases.actions.reject(caller, id));
   const view = async (p: Promise<Parameters<typeof toTransactionRecord>[0]>) => ({ transaction: toTransactionRecord(await p) });
   return bindService(TransactionServiceService, {
     getTransaction: (request, ctx) => view(useCases.queries.getTransaction(callerOf(ctx), request.transactionId)),
@@ -20,8 +24,8 @@ export function bindTransactionService(useCases: { queries: TransactionQueries; 
       });
       return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
-    approveTransaction: (request, ctx) => view(useCases.actions.approve(callerOf(ctx), request.transactionId)),
-    rejectTransaction: (request, ctx) => view(useCases.actions.reject(callerOf(ctx), request.transactionId)),
+    approveTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, true)),
+    rejectTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, false)),
     cancelTransaction: (request, ctx) => view(useCases.actions.cancel(callerOf(ctx), request.transactionId)),
     confirmReceiptDelivery: (request, ctx) =>
       view(useCases.actions.confirmReceiptDelivery(callerOf(ctx), request.transactionId, present(request.receiptDeliveryConfirmedAt))),

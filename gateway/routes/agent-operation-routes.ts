@@ -1,0 +1,130 @@
+import { Router, type Request, type Response } from 'express';
+import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
+import { agentActionJson } from '../../lib/contract/agent-action-json';
+import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
+import { AppError } from '../../lib/errors';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { agentContext, agentOf } from '../http/agent-auth';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { externalAccountJson, internalAccountJson } from './account-json';
+import { agentJson } from './agent-json';
+import { createExternalAccountRequest } from './external-account-requests';
+import { createQuoteRequest, createTransferRequest } from './payment-requests';
+import { header } from './payments-quote-routes';
+import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+
+/**
+ * What agent software calls with its Bearer token: everything is its customer's, within its policy.
+ * Another customer's record answers exactly like a missing one.
+ */
+export function agentOperationRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.get('/agents/me', async (_req, res) => {
+    const agent = agentOf(res);
+    const { usage } = await peers.agentActions.getAgentUsage({ agent: agentContext(res) }, callContext(res));
+    res.status(200).json(agentJson(agent, usage!));
+  });
+
+  router.get('/agents/me/transactions', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const filters = {
+      accountIdentifier: q.query('accountIdentifier'), senderAccountIdentifier: q.query('senderAccountIdentifier'),
+      receiverAccountIdentifier: q.query('receiverAccountIdentifier'), status: q.query('status'), type: q.query('type'), reference: q.query('reference'),
+      startDate: q.query('startDate'), endDate: q.query('endDate'), limit: q.limit(), cursor: q.query('cursor'), sortOrder: q.query('sortOrder'),
+    };
+    q.done();
+    const page = await peers.agentActions.listAgentTransactions({ agent: agentContext(res), filters }, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.transactions.map(transactionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/agents/me/transactions/:transactionId', async (req, res) => {
+    const { transaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(transactionJson(transaction!));
+  });
+
+  router.post('/agents/me/quotes', async (req, res) => {
+    const quote = createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key'));
+    const created = await peers.agentActions.createAgentQuote({ agent: agentContext(res), quote }, callContext(res));
+    res.status(201).json(quoteJson(created.quote!));
+  });
+
+  router.get('/agents/me/quotes/:quoteId', async (req, res) => {
+    const { quote } = await peers.agentActions.getAgentQuote({ agent: agentContext(res), quoteId: req.params.quoteId }, callContext(res));
+    res.status(200).json(quoteJson(quote!));
+  });
+
+  router.post('/agents/me/quotes/:quoteId/execute', async (req, res) => {
+    const request = { agent: agentContext(res), quoteId: req.params.quoteId, idempotencyKey: header(req, 'Idempotency-Key') };
+    const { action } = await peers.agentActions.executeAgentQuote(request, callContext(res));
+    res.status(200).json(agentActionJson(action!));
+  });
+
+  router.get('/agents/me/actions', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { agent: agentContext(res), status: q.query('status'), limit: q.limit(), cursor: q.query('cursor') };
+    q.done();
+    const page = await peers.agentActions.listAgentActions(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.actions.map(agentActionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/agents/me/actions/:actionId', async (req, res) => {
+    const { action } = await peers.agentActions.getAgentAction({ agent: agentContext(res), actionId: req.params.actionId }, callContext(res));
+    res.status(200).json(agentActionJson(action!));
+  });
+
+  const transfer = (direction: CreateAgentTransferRequest_Direction) => async (req: Request, res: Response) => {
+    const request = { agent: agentContext(res), direction, transfer: createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')) };
+    const { action } = await peers.agentActions.createAgentTransfer(request, callContext(res));
+    res.status(201).json(agentActionJson(action!));
+  };
+  router.post('/agents/me/transfer-in', transfer(CreateAgentTransferRequest_Direction.IN));
+  router.post('/agents/me/transfer-out', transfer(CreateAgentTransferRequest_Direction.OUT));
+
+  router.get('/agents/me/internal-accounts', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { customerId: agentOf(res).customerId, currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor') };
+    q.done();
+    const page = await peers.accounts.listInternalAccounts(request, callContext(res));
+    res.status(200).json(listJson(page, page.accounts, internalAccountJson));
+  });
+
+  router.get('/agents/me/external-accounts', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { customerId: agentOf(res).customerId, currency: q.query('currency'), limit: q.limit(), cursor: q.query('cursor') };
+    q.done();
+    const page = await peers.accounts.listExternalAccounts(request, callContext(res));
+    res.status(200).json(listJson(page, page.accounts, externalAccountJson));
+  });
+
+  router.post('/agents/me/external-accounts', async (req, res) => {
+    const customerId = agentOf(res).customerId;
+    const request = createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER');
+    if (request.customerId && request.customerId !== customerId) throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
+    const { account } = await peers.accounts.createExternalAccount({ ...request, customerId }, callContext(res));
+    res.status(201).json(externalAccountJson(account!));
+  });
+
+  /** The customer's external account, or 404 exactly as for a missing one. */
+  const ownExternalAccount = async (req: Request, res: Response) => {
+    const q = new RestRequestReader(req);
+    const id = q.pathId('externalAccountId', 'ExternalAccount');
+    q.done();
+    const { account } = await peers.accounts.getExternalAccount({ id }, callContext(res));
+    if (account!.customerId !== agentOf(res).customerId) throw AppError.notFound('External account');
+    return account!;
+  };
+
+  router.get('/agents/me/external-accounts/:externalAccountId', async (req, res) => {
+    res.status(200).json(externalAccountJson(await ownExternalAccount(req, res)));
+  });
+
+  router.delete('/agents/me/external-accounts/:externalAccountId', async (req, res) => {
+    const account = await ownExternalAccount(req, res);
+    await peers.accounts.deleteExternalAccount({ id: account.id, owner: 'CUSTOMER' }, callContext(res));
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,47 @@
+import type { NewEvent } from '../../lib/bus/outbox';
+import type { Logger } from '../../lib/log';
+import { createPeriodicTask } from '../../lib/runtime/periodic-task';
+import type { DocumentStore } from '../../lib/store/document-store';
+import type { RateSource } from './adapters/rate-source';
+import { createAgentActionRunner } from './app/agents/agent-action-runner';
+import { createAgentApprovals } from './app/agents/agent-approvals';
+import { createAgentPayments } from './app/agents/agent-payments';
+import { createAgentReads } from './app/agents/agent-reads';
+import { createAgentUsage } from './app/agents/agent-usage';
+import type { CreateQuote } from './app/create-quote';
+import type { ExecuteQuote } from './app/execute-quote';
+import type { PaymentAccounts } from './app/payment-accounts';
+import type { PaymentStore } from './app/payment-store';
+import type { TransactionQueries } from './app/transactions-query';
+import type { CreateTransfer } from './app/transfers';
+import { bindAgentActionService } from './grpc/agent-action-handlers';
+import { createAgentActionDocumentStore } from './store/agent-action-document-store';
+import { createAgentUsageDocumentStore } from './store/agent-usage-document-store';
+
+/** Agents' payments, built on the quote, execute and transfer use cases of the payments module. */
+export function createAgentActionsModule(deps: {
+  store: DocumentStore; logger: Logger; recoverAfterMs: number; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
+  createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries;
+}) {
+  const actionStore = createAgentActionDocumentStore(deps.store);
+  const actions = actionStore.port;
+  const usage = createAgentUsage({ store: createAgentUsageDocumentStore(deps.store), clock: deps.clock });
+  const runner = createAgentActionRunner({ ...deps, actions, usage });
+  const payments = createAgentPayments({ ...deps, actions, usage, runner });
+  const approvals = createAgentApprovals({ actions, usage, runner, clock: deps.clock });
+  const reads = createAgentReads({ actions, queries: deps.queries });
+  const recovery = createPeriodicTask({
+    name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
+    run: () => approvals.finishInterrupted(deps.recoverAfterMs),
+  });
+  return {
+    binding: bindAgentActionService({ payments, approvals, reads, usage, runner }),
+    approvals,
+    outboxCollection: actionStore.collection,
+    async start() {
+      await actions.ensureIndexes();
+      recovery.start();
+    },
+    stop: () => recovery.stop(),
+  };
+}

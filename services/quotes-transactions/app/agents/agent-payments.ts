@@ -1,0 +1,161 @@
+import { AppError } from '../../../../lib/errors';
+import { newId } from '../../../../lib/ids';
+import {
+  assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requirePermission, type ActingAgent,
+} from '../../domain/agent-policy';
+import type { Payment } from '../../domain/payment';
+import { parseTransferRequest } from '../../domain/transfer-request';
+import type { CreateQuote } from '../create-quote';
+import type { Caller, PaymentAccounts } from '../payment-accounts';
+import type { PaymentStore } from '../payment-store';
+import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
+import { AgentActionExists, type AgentAction, type AgentActionStore, type AgentActionType, type TransferDetails } from './agent-action-store';
+import type { AgentUsage } from './agent-usage';
+
+export interface AgentPaymentsDeps {
+  accounts: PaymentAccounts;
+  payments: PaymentStore;
+  actions: AgentActionStore;
+  usage: AgentUsage;
+  runner: AgentActionRunner;
+  createQuote: CreateQuote;
+  clock: () => Date;
+}
+
+interface Draft {
+  type: AgentActionType;
+  platformCustomerId: string;
+  internalAccountId?: string;
+  amount: number;
+  currency: string;
+  paymentId?: string;
+  quoteId?: string;
+  transferBody?: Record<string, unknown>;
+  transferDetails?: TransferDetails;
+}
+
+type End = { accountId?: string } | undefined;
+
+/**
+ * What an agent pays: quotes of its customer, their execution and transfers. Each payment is an
+ * AgentAction: its amount is counted against the limits when submitted, then it is executed at
+ * once (AUTO) or waits, PENDING_APPROVAL, for the platform.
+ */
+export function createAgentPayments(deps: AgentPaymentsDeps) {
+  /**
+   * The customer's accounts and the customer, in one read; an account of another customer is
+   * NOT_FOUND exactly as a missing one.
+   */
+  async function owned(caller: Caller, agent: ActingAgent, accountIds: Array<string | undefined>) {
+    const ids = accountIds.filter((id): id is string => !!id);
+    const internal = (id: string) => id.startsWith('InternalAccount:');
+    const found = await deps.accounts.parties(caller, {
+      internalAccountIds: ids.filter(internal), externalAccountIds: ids.filter((id) => !internal(id)), customerIds: [agent.customerId], withSettings: false,
+    });
+    const accounts = ids.map((id) => {
+      const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
+      if (!account || account.customerId !== agent.customerId) throw new AppError('NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      if (internal(id)) requireAllowedAccount(agent, id);
+      return account;
+    });
+    return { accounts, customer: found.customers.get(agent.customerId) };
+  }
+
+  async function createQuote(caller: Caller, agent: ActingAgent, body: Record<string, unknown>, idempotencyKey?: string): Promise<Payment> {
+    requirePermission(agent, 'CREATE_QUOTES');
+    if (body.immediatelyExecute) {
+      throw AppError.invalidInput('Agents execute quotes with POST /agents/me/quotes/{quoteId}/execute', [{ field: 'immediatelyExecute', message: 'is not available to agents' }]);
+    }
+    const source = body.source as { sourceType?: string; accountId?: string; customerId?: string } | undefined;
+    if (source?.sourceType === 'REALTIME_FUNDING') {
+      if (source.customerId && source.customerId !== agent.customerId) throw new AppError('USER_NOT_FOUND', `Customer ${source.customerId} not found`);
+      source.customerId = agent.customerId;
+    }
+    const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
+    await owned(caller, agent, [
+      source?.sourceType === 'REALTIME_FUNDING' ? undefined : source?.accountId,
+      destination?.destinationType === 'UMA_ADDRESS' ? undefined : destination?.accountId,
+    ]);
+    return deps.createQuote({ caller, body, agentId: agent.agentId, ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}) });
+  }
+
+  async function getQuote(caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> {
+    const p = await deps.payments.getByQuote(caller.platformId, quoteId);
+    if (!p?.quote || p.agentId !== agent.agentId) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
+    return p;
+  }
+
+  async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
+    const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
+    const earlier = await deps.actions.get(caller.platformId, id);
+    if (earlier) return earlier;
+    requireAllowedAccount(agent, draft.internalAccountId);
+    const { spendingLimits, approvalThresholds } = agent.policy;
+    const counted = await deps.runner.convert(draft.amount, draft.currency, spendingLimits.currency);
+    assertWithinPerTransactionLimit(agent, draft.internalAccountId, counted);
+    const thresholdAmount = approvalThresholds?.amount === undefined
+      ? undefined
+      : await deps.runner.convert(draft.amount, draft.currency, approvalThresholds.currency ?? spendingLimits.currency);
+    const approval = needsApproval(agent, draft.internalAccountId, thresholdAmount);
+
+    await deps.usage.reserve(agent, id, counted);
+    const now = deps.clock().toISOString();
+    const action: AgentAction = {
+      id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
+      status: approval ? 'PENDING_APPROVAL' : 'APPROVED', type: draft.type, ...(approval ? {} : { executing: true }),
+      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}), ...(draft.quoteId ? { quoteId: draft.quoteId, quoteClaim: draft.quoteId } : {}),
+      ...(draft.transferBody ? { transferBody: draft.transferBody } : {}), ...(draft.transferDetails ? { transferDetails: draft.transferDetails } : {}),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      createdAt: now, updatedAt: now,
+    };
+    // Recorded before anything is paid: the record claims the quote, and a crash after it is finished by the recovery.
+    try {
+      await deps.actions.insert(action, approval ? [await deps.runner.pendingEvent(action)] : []);
+    } catch (err) {
+      if (!(err instanceof AgentActionExists)) throw err;
+      const same = await deps.actions.get(caller.platformId, id);
+      if (same) return same;
+      await deps.usage.release(id);
+      throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted`);
+    }
+    if (approval) return action;
+    const { action: executed, error } = await deps.runner.execute(caller, action);
+    if (error) throw error;
+    return executed;
+  }
+
+  async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<AgentAction> {
+    requirePermission(agent, 'EXECUTE_QUOTES');
+    const p = await getQuote(caller, agent, quoteId);
+    if (idempotencyKey) {
+      const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
+      if (earlier) return earlier;
+    }
+    if (p.quote!.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${quoteId} was already executed`, { transactionId: p.id });
+    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${quoteId} expired at ${p.quote!.expiresAt}`);
+    const internalAccountId = p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL'
+      ? p.source.accountId
+      : p.destination.destinationType === 'ACCOUNT' && p.destination.accountKind === 'INTERNAL' ? p.destination.accountId : undefined;
+    return submit(caller, agent, {
+      type: 'EXECUTE_QUOTE', platformCustomerId: p.platformCustomerId, internalAccountId,
+      amount: p.sent.amount, currency: p.sent.currency.code, paymentId: p.id, quoteId,
+    }, idempotencyKey);
+  }
+
+  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: Record<string, unknown>, idempotencyKey?: string): Promise<AgentAction> {
+    requirePermission(agent, 'CREATE_TRANSFERS');
+    const t = parseTransferRequest(direction, body);
+    const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);
+    const [sourceAccountId, destinationAccountId] = direction === 'OUT' ? [t.internalAccountId, t.externalAccountId] : [t.externalAccountId, t.internalAccountId];
+    return submit(caller, agent, {
+      type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN', platformCustomerId: customer?.platformCustomerId ?? agent.customerId,
+      internalAccountId: t.internalAccountId, amount: t.amount, currency: internal.currency,
+      transferBody: JSON.parse(JSON.stringify(body)) as Record<string, unknown>,
+      transferDetails: { amount: t.amount, currency: internal.currency, sourceAccountId, destinationAccountId },
+    }, idempotencyKey);
+  }
+
+  return { createQuote, getQuote, executeQuote, transfer };
+}
+
+export type AgentPayments = ReturnType<typeof createAgentPayments>;

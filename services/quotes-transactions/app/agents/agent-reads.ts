@@ -1,0 +1,70 @@
+import { AppError } from '../../../../lib/errors';
+import { decodePageCursor, encodePageCursor, pageLimit } from '../../../../lib/page-cursor';
+import { requirePermission, type ActingAgent } from '../../domain/agent-policy';
+import type { Payment } from '../../domain/payment';
+import type { Caller } from '../payment-accounts';
+import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
+import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
+
+const STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'];
+
+export interface ActionPageRequest {
+  agentId?: string;
+  customerId?: string;
+  status?: string;
+  startDate?: string;
+  endDate?: string;
+  limit: number;
+  cursor?: string;
+  sortOrder?: string;
+}
+
+function query(r: ActionPageRequest): AgentActionQuery {
+  if (r.status && !STATUSES.includes(r.status as AgentActionStatus)) {
+    throw AppError.invalidInput('Invalid status', [{ field: 'status', message: `must be one of ${STATUSES.join(', ')}`, constraint: { enum: [...STATUSES] } }]);
+  }
+  if (r.sortOrder && r.sortOrder !== 'asc' && r.sortOrder !== 'desc') {
+    throw AppError.invalidInput('Invalid sortOrder', [{ field: 'sortOrder', message: 'must be one of asc, desc', constraint: { enum: ['asc', 'desc'] } }]);
+  }
+  return {
+    ...(r.agentId ? { agentId: r.agentId } : {}), ...(r.customerId ? { customerId: r.customerId } : {}),
+    ...(r.status ? { status: r.status as AgentActionStatus } : {}),
+    ...(r.startDate ? { startDate: r.startDate } : {}), ...(r.endDate ? { endDate: r.endDate } : {}),
+    limit: pageLimit(r.limit), sortOrder: r.sortOrder === 'asc' ? 'asc' : 'desc',
+    ...(r.cursor ? { after: decodePageCursor(r.cursor) } : {}),
+  };
+}
+
+/** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
+export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries }) {
+  async function page(caller: Caller, request: ActionPageRequest) {
+    const found = await deps.actions.list(caller.platformId, query(request));
+    const last = found.actions[found.actions.length - 1];
+    return { ...found, nextCursor: found.hasMore && last ? encodePageCursor(last) : undefined };
+  }
+
+  const listActions = (caller: Caller, agent: ActingAgent, r: Omit<ActionPageRequest, 'agentId' | 'customerId'>) => page(caller, { ...r, agentId: agent.agentId });
+  const listApprovals = (caller: Caller, r: Omit<ActionPageRequest, 'status'>) => page(caller, { ...r, status: 'PENDING_APPROVAL' });
+
+  async function getAction(caller: Caller, agent: ActingAgent, id: string): Promise<AgentAction> {
+    const action = await deps.actions.get(caller.platformId, id);
+    if (!action || action.agentId !== agent.agentId) throw new AppError('NOT_FOUND', `Agent action ${id} not found`);
+    return action;
+  }
+
+  function listTransactions(caller: Caller, agent: ActingAgent, filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>) {
+    requirePermission(agent, 'VIEW_TRANSACTIONS');
+    return deps.queries.listTransactions({ ...filters, caller, customerId: agent.customerId });
+  }
+
+  async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<Payment> {
+    requirePermission(agent, 'VIEW_TRANSACTIONS');
+    const p = await deps.queries.getTransaction(caller, id);
+    if (p.customerId !== agent.customerId) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    return p;
+  }
+
+  return { listActions, listApprovals, getAction, listTransactions, getTransaction };
+}
+
+export type AgentReads = ReturnType<typeof createAgentReads>;

@@ -1,0 +1,65 @@
+import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { AgentActionRunner } from '../app/agents/agent-action-runner';
+import type { AgentAction } from '../app/agents/agent-action-store';
+import type { AgentApprovals } from '../app/agents/agent-approvals';
+import type { AgentPayments } from '../app/agents/agent-payments';
+import type { AgentReads } from '../app/agents/agent-reads';
+import type { AgentUsage } from '../app/agents/agent-usage';
+import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
+import { actingAgentOf } from './agent-context';
+import { callerOf, present } from './payment-caller';
+
+export function bindAgentActionService(useCases: { payments: AgentPayments; approvals: AgentApprovals; reads: AgentReads; usage: AgentUsage; runner: AgentActionRunner }) {
+  const { payments, approvals, reads, runner } = useCases;
+  const one = async (a: Promise<AgentAction>) => ({ action: await runner.record(await a) });
+  const many = async (page: { actions: AgentAction[]; hasMore: boolean; totalCount: number; nextCursor?: string }) => ({
+    actions: await Promise.all(page.actions.map(runner.record)), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
+  });
+
+  return bindService(AgentActionServiceService, {
+    async createAgentQuote(request, ctx) {
+      const { idempotencyKey, ...body } = request.quote ?? {};
+      const p = await payments.createQuote(callerOf(ctx), actingAgentOf(request.agent), body as Record<string, unknown>, present(idempotencyKey));
+      return { quote: toQuoteRecord(p) };
+    },
+    async getAgentQuote(request, ctx) {
+      return { quote: toQuoteRecord(await payments.getQuote(callerOf(ctx), actingAgentOf(request.agent), request.quoteId)) };
+    },
+    executeAgentQuote: (request, ctx) =>
+      one(payments.executeQuote(callerOf(ctx), actingAgentOf(request.agent), request.quoteId, present(request.idempotencyKey))),
+    createAgentTransfer(request, ctx) {
+      const { idempotencyKey, ...body } = request.transfer ?? {};
+      const direction = request.direction === 'IN' ? 'IN' : 'OUT';
+      return one(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body as Record<string, unknown>, present(idempotencyKey)));
+    },
+    async listAgentActions(request, ctx) {
+      return many(await reads.listActions(callerOf(ctx), actingAgentOf(request.agent), { status: present(request.status), limit: request.limit, cursor: present(request.cursor) }));
+    },
+    getAgentAction: (request, ctx) => one(reads.getAction(callerOf(ctx), actingAgentOf(request.agent), request.actionId)),
+    async listAgentTransactions(request, ctx) {
+      const f = request.filters ?? { limit: 0 };
+      const page = await reads.listTransactions(callerOf(ctx), actingAgentOf(request.agent), {
+        accountIdentifier: present(f.accountIdentifier), senderAccountIdentifier: present(f.senderAccountIdentifier),
+        receiverAccountIdentifier: present(f.receiverAccountIdentifier), status: present(f.status), type: present(f.type),
+        reference: present(f.reference), startDate: present(f.startDate), endDate: present(f.endDate),
+        limit: f.limit, cursor: present(f.cursor), sortOrder: present(f.sortOrder),
+      });
+      return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+    },
+    async getAgentTransaction(request, ctx) {
+      return { transaction: toTransactionRecord(await reads.getTransaction(callerOf(ctx), actingAgentOf(request.agent), request.transactionId)) };
+    },
+    async getAgentUsage(request) {
+      return { usage: await useCases.usage.current(actingAgentOf(request.agent).agentId) };
+    },
+    async listAgentApprovals(request, ctx) {
+      return many(await reads.listApprovals(callerOf(ctx), {
+        agentId: present(request.agentId), customerId: present(request.customerId), startDate: present(request.startDate),
+        endDate: present(request.endDate), limit: request.limit, cursor: present(request.cursor), sortOrder: present(request.sortOrder),
+      }));
+    },
+    approveAgentAction: (request, ctx) => one(approvals.approve(callerOf(ctx), request.agentId, request.actionId)),
+    rejectAgentAction: (request, ctx) => one(approvals.reject(callerOf(ctx), request.agentId, request.actionId, present(request.reason))),
+  });
+}
