@@ -44,6 +44,10 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   }, env);
   if (base.SANDBOX_API_CLIENT_SECRET.length < 16) throw new ConfigError('SANDBOX_API_CLIENT_SECRET', 'must be at least 16 characters');
   const distributed = component !== 'all';
+  if (distributed && component !== 'gateway' && !base.KAFKA_BROKERS) {
+    // An in-process bus would keep this service's events inside this process: nobody else would get them.
+    throw new ConfigError('KAFKA_BROKERS', `is required when ${component} runs on its own: its events must reach the other components (only \`all\` runs on an in-process bus)`);
+  }
   const internalToken = distributed ? readConfig({ INTERNAL_TOKEN: setting.string() }, env).INTERNAL_TOKEN : env.INTERNAL_TOKEN;
   const remoteAddresses: Partial<Record<ServiceName, string>> = {};
   if (distributed) {

@@ -7,6 +7,7 @@ import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import type { Logger } from './lib/log';
 import { startGateway, type RunningGateway } from './gateway/gateway-server';
 import { ensureSandbox, type SandboxIdentity } from './gateway/sandbox-bootstrap';
+import { createSandboxKeeper, type SandboxKeeper } from './gateway/sandbox-keeper';
 import { SERVICE_FACTORIES } from './services/service-registry';
 
 export interface RunningSystem {
@@ -52,12 +53,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   for (const hosted of services) hosted.startRelay();
 
   let gateway: RunningGateway | undefined;
+  let sandbox: SandboxKeeper | undefined;
   if (options.gateway) {
+    const keeper = (sandbox = createSandboxKeeper(peers, options.gateway.sandbox, options.logger));
     gateway = await startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
+      canAuthenticate: () => keeper.authenticates(),
     });
     await ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    keeper.start();
   }
 
   return {
@@ -65,6 +70,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     peers,
     services,
     async stop() {
+      await sandbox?.stop();
       await gateway?.stop();
       for (const s of services) await s.stop();
       peers.closeAll();

@@ -38,11 +38,13 @@ export async function startGateway(options: {
   serviceAddresses: string[];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /** Readiness also needs the sandbox credentials to authenticate (the gateway's own check). */
+  canAuthenticate?: () => Promise<boolean>;
 }): Promise<RunningGateway> {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
   const probes = options.serviceAddresses.map(createHealthProbe);
-  const servicesReady = async () => (await Promise.all(probes.map((p) => p.isServing()))).every(Boolean);
+  const servicesReady = async () => (await Promise.all([...probes.map((p) => p.isServing()), options.canAuthenticate?.() ?? true])).every(Boolean);
   const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env) });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import { createInProcessEventBus } from '../bus/in-process-event-bus';
@@ -9,6 +10,7 @@ import { createDurableDocumentStore } from '../store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
 import { createMongoDocumentStore } from '../store/mongo-document-store';
 import type { ServiceName } from './service-module';
+import { lockStoreFiles } from './store-lock';
 
 /** DATA_DIR's value that selects the in-memory engine (tests and benchmarks ask for it explicitly). */
 export const IN_MEMORY = ':memory:';
@@ -16,6 +18,7 @@ export const IN_MEMORY = ':memory:';
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
  * embedded engine, durable in `<DATA_DIR>/<service>.sqlite`, or in memory when DATA_DIR is `:memory:`.
+ * The durable engine is single-replica: `<DATA_DIR>/<service>.lock` refuses a second process.
  */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {
   const uri = env.MONGODB_URI?.trim();
@@ -26,7 +29,15 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
   }
   const { DATA_DIR, DATA_SYNC } = readConfig({ DATA_DIR: setting.string(), DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal') }, env);
   if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
-  return createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
+  mkdirSync(DATA_DIR, { recursive: true });
+  const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
+  try {
+    const store = createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
+    return { ...store, close: () => store.close().finally(() => lock.release()) };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
 /** Kafka when KAFKA_BROKERS is set; otherwise one in-process bus shared by the services of this process. */
