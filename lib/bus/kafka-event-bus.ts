@@ -2,6 +2,7 @@ import { Kafka, logLevel, Partitioners, type IHeaders, type KafkaMessage, type L
 import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
 import { runInEventContext } from './event-trace-context';
+import { superviseConsumer } from './kafka-consumer-supervisor';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 
 export interface KafkaEventBusOptions {
@@ -12,6 +13,8 @@ export interface KafkaEventBusOptions {
   retry?: RetryBackoff;
   /** Consumer-group timings (kafkajs names); tests shorten them. */
   consumer?: { sessionTimeout?: number; heartbeatInterval?: number; maxWaitTimeInMs?: number; partitionsConsumedConcurrently?: number };
+  /** A consumer in its group that neither fetched nor heartbeated for this long counts as not running. */
+  stallMs?: number;
 }
 
 export const EVENT_HEADERS = { id: 'event-id', type: 'event-type', version: 'event-version', traceparent: 'traceparent' } as const;
@@ -52,27 +55,39 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     async publish(topic, events) {
       if (closed) throw new Error('event bus is closed');
       if (!events.length) return;
-      const p = await connectedProducer();
-      await p.send({ topic, acks: -1, messages: events.map(encode) });
+      const pending = connectedProducer();
+      const p = await pending;
+      try {
+        await p.send({ topic, acks: -1, messages: events.map(encode) });
+      } catch (err) {
+        // After a broker outage the next publish starts from a fresh connection (the caller retries).
+        if (producer === pending) {
+          producer = undefined;
+          void p.disconnect().catch(() => undefined);
+        }
+        throw err;
+      }
     },
 
     async subscribe({ topic, group, handler, fromBeginning }) {
       if (closed) throw new Error('event bus is closed');
       const log = logger.child({ topic, group });
       const timings = options.consumer ?? {};
-      const consumer = kafka.consumer({
-        groupId: group,
-        sessionTimeout: timings.sessionTimeout,
-        heartbeatInterval: timings.heartbeatInterval,
-        maxWaitTimeInMs: timings.maxWaitTimeInMs,
-        allowAutoTopicCreation: true,
-      });
       const stopping = createLatch();
-
-      await consumer.connect();
-      try {
-        await consumer.subscribe({ topics: [topic], fromBeginning: fromBeginning ?? false });
-        await consumer.run({
+      // Not awaited: the group join can take a session timeout or more, and serving must not wait for it.
+      const member = superviseConsumer({
+        kafka, topic, fromBeginning: fromBeginning ?? false, log,
+        restartBackoff: backoff,
+        stallMs: options.stallMs ?? Math.max(timings.sessionTimeout ?? 30_000, 2 * (timings.maxWaitTimeInMs ?? 5_000)),
+        config: {
+          groupId: group,
+          sessionTimeout: timings.sessionTimeout,
+          heartbeatInterval: timings.heartbeatInterval,
+          maxWaitTimeInMs: timings.maxWaitTimeInMs,
+          allowAutoTopicCreation: true,
+          retry: { initialRetryTime: backoff.initialMs, maxRetryTime: backoff.maxMs, retries: 8 },
+        },
+        runConfig: (consumer) => ({
           autoCommit: false,
           partitionsConsumedConcurrently: timings.partitionsConsumedConcurrently ?? 3,
           eachMessage: async ({ topic: from, partition, message, heartbeat }) => {
@@ -88,16 +103,14 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
             }
             await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
           },
-        });
-      } catch (err) {
-        await consumer.disconnect().catch(() => undefined);
-        throw err;
-      }
+        }),
+      });
 
       const subscription: Subscription = {
+        isRunning: () => member.isRunning(),
         async close() {
           if (!subscriptions.delete(subscription)) return;
-          const disconnected = consumer.disconnect(); // stops the fetch loop before the wait below ends
+          const disconnected = member.close(); // stops the fetch loop before the wait below ends
           stopping.release();
           await disconnected;
         },
