@@ -47,5 +47,15 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
   for (const broker of brokers) {
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }
-  return createKafkaEventBus({ brokers, clientId, logger });
+  const timings = readConfig({
+    KAFKA_SESSION_TIMEOUT_MS: setting.int(30_000, 1_000),
+    KAFKA_HEARTBEAT_INTERVAL_MS: setting.int(3_000, 100),
+    KAFKA_MAX_WAIT_MS: setting.int(5_000, 10),
+    KAFKA_STALL_MS: setting.optionalInt(1_000),
+  }, env);
+  return createKafkaEventBus({
+    brokers, clientId, logger,
+    consumer: { sessionTimeout: timings.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: timings.KAFKA_HEARTBEAT_INTERVAL_MS, maxWaitTimeInMs: timings.KAFKA_MAX_WAIT_MS },
+    stallMs: timings.KAFKA_STALL_MS,
+  });
 }
