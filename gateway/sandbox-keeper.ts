@@ -2,6 +2,7 @@ import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createPeriodicTask } from '../lib/runtime/periodic-task';
+import { untraced } from '../lib/telemetry';
 import type { SandboxIdentity } from './sandbox-bootstrap';
 
 export interface SandboxKeeper {
@@ -42,6 +43,6 @@ export function createSandboxKeeper(peers: PeerClients, identity: SandboxIdentit
     }
   };
   const authenticates = () => (inFlight ??= check().finally(() => (inFlight = undefined)));
-  const task = createPeriodicTask({ name: 'sandbox credentials check', intervalMs, logger, run: authenticates });
+  const task = createPeriodicTask({ name: 'sandbox credentials check', intervalMs, logger, run: () => untraced(authenticates) });
   return { authenticates, start: () => task.start(), stop: () => task.stop() };
 }

@@ -1,7 +1,7 @@
 import { Kafka, logLevel, Partitioners, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
-import { runInEventContext } from './event-trace-context';
+import { inConsumerSpan, startProducerSpans } from './messaging-spans';
 import { superviseConsumer } from './kafka-consumer-supervisor';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 
@@ -57,9 +57,12 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       if (!events.length) return;
       const pending = connectedProducer();
       const p = await pending;
+      const spans = startProducerSpans(topic, events);
       try {
-        await p.send({ topic, acks: -1, messages: events.map(encode) });
+        await p.send({ topic, acks: -1, messages: events.map((event, i) => encode(event, spans.traceparentOf(i))) });
+        spans.end();
       } catch (err) {
+        spans.end(err);
         // After a broker outage the next publish starts from a fresh connection (the caller retries).
         if (producer === pending) {
           producer = undefined;
@@ -95,13 +98,16 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
             if (stopping.done) return;
             const event = decode(message);
             const at = { partition, offset: message.offset };
-            if (!event) {
-              log.error('malformed event message skipped', at);
-            } else {
-              const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
-              if (!handled) return;
-            }
-            await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+            const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
+            await inConsumerSpan({ topic: from, group, partition, offset: message.offset, traceparent, event }, async () => {
+              if (!event) {
+                log.error('malformed event message skipped', at);
+              } else {
+                const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
+                if (!handled) return;
+              }
+              await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+            });
           },
         }),
       });
@@ -129,13 +135,13 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   };
 }
 
-function encode(event: DomainEvent) {
+function encode(event: DomainEvent, traceparent: string | undefined) {
   const headers: IHeaders = {
     [EVENT_HEADERS.id]: event.id,
     [EVENT_HEADERS.type]: event.type,
     [EVENT_HEADERS.version]: String(event.version),
   };
-  if (event.traceparent) headers[EVENT_HEADERS.traceparent] = event.traceparent;
+  if (traceparent) headers[EVENT_HEADERS.traceparent] = traceparent;
   return { key: event.aggregateId, value: JSON.stringify(event), headers };
 }
 
@@ -161,7 +167,7 @@ interface RetryContext {
 async function handleInPlace(event: DomainEvent, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await runInEventContext(event.traceparent, async () => handler(event));
+      await handler(event); // in the consumer span (inConsumerSpan)
       return true;
     } catch (err) {
       const fields = { eventId: event.id, eventType: event.type, attempt, err };

@@ -14,6 +14,8 @@ export const WEBHOOK_SETTINGS = {
   WEBHOOK_POLL_INTERVAL_MS: setting.int(1_000, 10, 60_000),
   /** Attempts in flight per process; 0 runs no worker here (another replica delivers). */
   WEBHOOK_DELIVERY_CONCURRENCY: setting.int(4, 0, 64),
+  /** How long a platform's webhook endpoint is remembered between configuration-changed events (0: asked every time). */
+  WEBHOOK_ENDPOINT_CACHE_MS: setting.int(60_000, 0, 24 * HOUR),
   /** How long the delivery log (GET /webhooks/deliveries) keeps deliveries that ended. */
   WEBHOOK_LOG_RETENTION_DAYS: setting.int(30, 1, 3650),
 };
