@@ -7,6 +7,7 @@ import { otlpExporter, otlpProtocol, startTelemetry } from '../../lib/telemetry'
 import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafka-mock-cluster';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { accountQuote, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from '../http/payments-fixtures';
 
 /** One trace from the REST request through Kafka to the webhook it causes, on the real wire protocol. */
 const exporter = new InMemorySpanExporter();
@@ -18,7 +19,7 @@ let sys: TestSystem;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   cluster = await startKafkaMockCluster(['accounts.events.v1:3', 'auth.events.v1:3', 'payments.events.v1:3', 'notifications.events.v1:3']);
-  sys = await startTestSystem({ env: { KAFKA_BROKERS: cluster.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500', KAFKA_MAX_WAIT_MS: '200', WEBHOOK_POLL_INTERVAL_MS: '50' } });
+  sys = await startTestSystem({ env: { KAFKA_BROKERS: cluster.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500', KAFKA_MAX_WAIT_MS: '200', WEBHOOK_POLL_INTERVAL_MS: '50', ...FAST_SETTLEMENT } });
   const key = await sys.api('/webhooks/public-key');
   receiver = await startWebhookReceiver({ publicKeyPem: key.body.publicKeyPem ?? key.body.publicKey });
   expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
@@ -56,6 +57,28 @@ test('request → producer → consumer → webhook attempt: one trace, each spa
   expect(attempts[0].attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200, 'webhook.attempt': 1, 'server.address': '127.0.0.1' });
   // The attempt belongs to the trace of the consumer that recorded it.
   expect(spans.map((s) => s.spanContext().spanId)).toContain(parentOf(attempts[0]));
+});
+
+test('settlement steps, long after the request, join the trace that executed the payment, and so do its webhooks', async () => {
+  const payer = await payingCustomer(sys);
+  const payee = await externalAccount(sys, payer.customerId);
+  await fund(sys, payer.usdAccountId, 100_000);
+  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(payer.usdAccountId, payee, 10_000) });
+  expect(quote.status).toBe(201);
+  const traceId = '0b1c2d3e4f5061728394a5b6c7d8e9f0';
+  const executed = await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST', headers: { traceparent: `00-${traceId}-1234567890abcdef-01` } });
+  expect(executed.status).toBe(200);
+  const transactionId = executed.body.transactionId as string;
+  await transactionWhen(sys, transactionId, (t) => t.status === 'COMPLETED', 30_000);
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED' && JSON.stringify(w.data).includes(transactionId)), 60_000);
+  await new Promise((r) => setTimeout(r, 300));
+
+  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const steps = spans.filter((s) => s.name === 'settlement step' && s.attributes['payment.id'] === transactionId);
+  expect(steps.length).toBeGreaterThanOrEqual(1);
+  const completedAttempt = spans.find((s) => s.kind === SpanKind.CLIENT && s.attributes['webhook.type'] === 'OUTGOING_PAYMENT.COMPLETED');
+  expect(completedAttempt).toBeDefined();
+  expect(byKind(spans, SpanKind.PRODUCER, 'send payments.events.v1').length).toBeGreaterThanOrEqual(2);
 });
 
 test('health and readiness probes record no span, here or in the services they ask', async () => {
