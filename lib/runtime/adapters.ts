@@ -27,7 +27,12 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
     const prefix = env.MONGODB_DB_PREFIX?.trim() || 'grid';
     return createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}` });
   }
-  const { DATA_DIR, DATA_SYNC } = readConfig({ DATA_DIR: setting.string(), DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal') }, env);
+  const { DATA_DIR, DATA_SYNC } = readConfig({
+    /** Embedded store: directory of its files and generated keys; `:memory:` keeps nothing. One process per directory (a lock refuses a second) @default data/ beside dist/ */
+    DATA_DIR: setting.string(),
+    /** Embedded store: `full` syncs every write to disk (survives power loss), `normal` survives a process crash */
+    DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal'),
+  }, env);
   if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
   mkdirSync(DATA_DIR, { recursive: true });
   const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
@@ -48,9 +53,13 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }
   const timings = readConfig({
+    /** Kafka consumer group session timeout: a member silent this long is dropped from its group */
     KAFKA_SESSION_TIMEOUT_MS: setting.int(30_000, 1_000),
+    /** Kafka consumer heartbeat interval */
     KAFKA_HEARTBEAT_INTERVAL_MS: setting.int(3_000, 100),
+    /** Longest a Kafka fetch waits for new messages */
     KAFKA_MAX_WAIT_MS: setting.int(5_000, 10),
+    /** A consumer in its group that neither fetched nor heartbeated this long makes its service NOT_SERVING @default KAFKA_SESSION_TIMEOUT_MS */
     KAFKA_STALL_MS: setting.optionalInt(1_000),
   }, env);
   return createKafkaEventBus({
