@@ -1,6 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { ConfigError } from '../config';
 
 /** How often the holder touches its lock, and how old an untouched lock must be to count as abandoned. */
 export const LOCK_REFRESH_MS = 5_000;
@@ -90,7 +89,15 @@ function processExists(pid: number): boolean {
   }
 }
 
-function refused(service: string, file: string, owner: LockOwner): ConfigError {
-  return new ConfigError('DATA_DIR', `is in use: ${service}'s embedded store is held by pid ${owner.pid} on ${owner.host} (${file}). `
-    + 'The embedded store serves one process only: run one replica, or set MONGODB_URI to run several');
+/** Another process holds a service's embedded store: this one does not start (exit 1, one line). */
+export class StoreLockedError extends Error {
+  constructor(readonly service: string, readonly file: string, readonly owner: LockOwner) {
+    super(`${file} is in use by another process: the embedded store serves one replica (${service} is held by pid ${owner.pid} on ${owner.host}; `
+      + 'stop the other process, or give this one its own DATA_DIR; run several replicas on MONGODB_URI)');
+    this.name = 'StoreLockedError';
+  }
+}
+
+function refused(service: string, file: string, owner: LockOwner): StoreLockedError {
+  return new StoreLockedError(service, file, owner);
 }

@@ -49,9 +49,9 @@ describe('the embedded store is single-replica', () => {
     expect(lock).toMatchObject({ pid: first.child.pid, host: hostname() });
 
     const second = runMain(['all'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
-    expect(second.status).not.toBe(0);
-    expect(second.stderr).toContain(`DATA_DIR is in use`);
-    expect(second.stderr).toContain(`held by pid ${first.child.pid}`);
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`is in use by another process`);
+    expect(second.stderr).toContain(`the embedded store serves one replica (auth is held by pid ${first.child.pid} on ${hostname()};`);
     // The first one is untouched and still serves.
     expect((await fetch(`${first.rootUrl}/readyz`)).status).toBe(200);
 
@@ -87,7 +87,7 @@ describe('the embedded store is single-replica', () => {
     writeFileSync(join(dataDir, 'auth.lock'), JSON.stringify({ pid: 4242, host: 'replica-2', since: new Date().toISOString() }));
     const run = runMain(['all'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain('held by pid 4242 on replica-2');
+    expect(run.stderr).toContain('pid 4242 on replica-2');
   });
 });
 
