@@ -84,9 +84,12 @@ async function runOutage(outage: Outage) {
     };
     await until('every final state announced', async () => unannounced(), (missing) => missing.length === 0, 120_000);
 
+    const count = (msg: string) => system.logs.filter((l) => l.msg === msg).length;
     const figures = {
       outage: outage.name, payments: acknowledged.transactions.size, paidBeforeOutageEnded: paidDuringOutage,
       webhooks: accepted.accepted.length, notReadyAfterMs: sawNotReady, readyAgainAfterMs: readyAgainMs,
+      consumerCrashes: count('event consumer crashed'), consumersRebuilt: count('event consumer will be rebuilt'),
+      coordinatorForgotMember: system.logs.filter((l) => /not aware of this member/.test(String(l.msg))).length,
     };
     process.stdout.write(`kafka outage: ${JSON.stringify(figures)}\n`);
     expect(sawNotReady).toBeDefined(); // health told the truth during the outage
@@ -98,6 +101,29 @@ async function runOutage(outage: Outage) {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+test('the services serve while the broker is unreachable at start, NOT_SERVING until their consumers run', async () => {
+  const cluster = await startKafkaMockCluster(TOPICS);
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-kafka-frozen-start-'));
+  cluster.freeze();
+  let system: SystemProcess | undefined;
+  try {
+    const began = Date.now();
+    system = await startSystemProcess({ DATA_DIR: dataDir, KAFKA_BROKERS: cluster.brokers.join(','), ...FAST }, 30_000);
+    const startedMs = Date.now() - began;
+    const api = apiOf(() => system!.rootUrl);
+    expect((await api('/customers')).status).toBe(200); // gRPC serves: the gateway reaches accounts
+    await until('/readyz 503 while notifications cannot consume', () => readiness(system!), (s) => s === 503, 30_000);
+    cluster.thaw();
+    await until('/readyz 200 once the consumers joined', () => readiness(system!), (s) => s === 200, 120_000);
+    process.stdout.write(`kafka outage: started in ${startedMs} ms with the broker frozen\n`);
+  } finally {
+    cluster.thaw();
+    if (system) await killSystemProcess(system, 'SIGKILL');
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 test('the broker frozen for 10 s', async () => {
   await runOutage(frozen(10));
