@@ -13,6 +13,11 @@ export interface SupervisedConsumerOptions {
   restartBackoff: Required<RetryBackoff>;
   /** A joined consumer that neither fetched nor heartbeated for this long is stalled. */
   stallMs: number;
+  /**
+   * How long a (re)started consumer may take to join its group before it counts as not running:
+   * a join waits for the members of a previous generation to leave or time out.
+   */
+  joinGraceMs: number;
   log: Logger;
 }
 
@@ -36,6 +41,7 @@ export function superviseConsumer(options: SupervisedConsumerOptions): Supervise
   let consumer: Consumer | undefined;
   let state: State = 'starting';
   let lastAlive = Date.now();
+  let launchedAt = Date.now();
   let failures = 0;
   let closed = false;
   let relaunch: NodeJS.Timeout | undefined;
@@ -72,6 +78,7 @@ export function superviseConsumer(options: SupervisedConsumerOptions): Supervise
       },
     });
     consumer = instance;
+    launchedAt = Date.now();
     instance.on(instance.events.GROUP_JOIN, () => {
       if (consumer !== instance) return;
       if (state === 'down') log.info('event consumer is back in its group');
@@ -104,7 +111,8 @@ export function superviseConsumer(options: SupervisedConsumerOptions): Supervise
   return {
     isRunning() {
       if (state === 'down') return false;
-      return state === 'starting' || Date.now() - lastAlive <= options.stallMs;
+      if (state === 'starting') return Date.now() - launchedAt <= options.joinGraceMs;
+      return Date.now() - lastAlive <= options.stallMs;
     },
     async close() {
       closed = true;

@@ -78,10 +78,13 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       const timings = options.consumer ?? {};
       const stopping = createLatch();
       // Not awaited: the group join can take a session timeout or more, and serving must not wait for it.
+      const sessionMs = timings.sessionTimeout ?? 30_000;
+      const stallMs = options.stallMs ?? Math.max(sessionMs, 2 * (timings.maxWaitTimeInMs ?? 5_000));
       const member = superviseConsumer({
         kafka, topic, fromBeginning: fromBeginning ?? false, log,
         restartBackoff: backoff,
-        stallMs: options.stallMs ?? Math.max(timings.sessionTimeout ?? 30_000, 2 * (timings.maxWaitTimeInMs ?? 5_000)),
+        stallMs,
+        joinGraceMs: 2 * sessionMs + stallMs,
         config: {
           groupId: group,
           sessionTimeout: timings.sessionTimeout,

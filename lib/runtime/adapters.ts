@@ -59,7 +59,7 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
     KAFKA_HEARTBEAT_INTERVAL_MS: setting.int(3_000, 100),
     /** Longest a Kafka fetch waits for new messages */
     KAFKA_MAX_WAIT_MS: setting.int(5_000, 10),
-    /** A consumer in its group that neither fetched nor heartbeated this long makes its service NOT_SERVING @default KAFKA_SESSION_TIMEOUT_MS */
+    /** A consumer in its group that neither fetched nor heartbeated this long makes its service NOT_SERVING; so does one still joining after 2 × KAFKA_SESSION_TIMEOUT_MS plus this @default KAFKA_SESSION_TIMEOUT_MS */
     KAFKA_STALL_MS: setting.optionalInt(1_000),
   }, env);
   return createKafkaEventBus({
