@@ -34,17 +34,35 @@ function readComponent(): Component {
 
 function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   const base = readConfig({
-    PORT: setting.port(8080), HOST: setting.optionalString(), GRPC_ADDRESS: setting.hostPort('0.0.0.0:50051'),
+    /** Gateway HTTP port */
+    PORT: setting.port(8080),
+    /** Gateway listen address @default 127.0.0.1 with the published sandbox secret, else 0.0.0.0 */
+    HOST: setting.optionalString(),
+    /** Where a service run on its own serves gRPC */
+    GRPC_ADDRESS: setting.hostPort('0.0.0.0:50051'),
+    /** Least severe log level written */
     LOG_LEVEL: setting.oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
+    /** The sandbox API token id the gateway keeps working @default sandbox-token */
     SANDBOX_API_TOKEN_ID: setting.string(DEFAULT_SANDBOX.tokenId),
+    /** The sandbox token's secret (at least 16 characters); the published default keeps the gateway on 127.0.0.1 @default sandbox-secret-0000000000 */
     SANDBOX_API_CLIENT_SECRET: setting.string(DEFAULT_SANDBOX.clientSecret),
+    /** The sandbox platform @default Platform:00000000-0000-4000-8000-000000000001 */
     SANDBOX_PLATFORM_ID: setting.string(DEFAULT_SANDBOX.platformId),
+    /** MongoDB instead of the embedded store, one database per service (`<MONGODB_DB_PREFIX>_<service>`); needed for more than one replica */
     MONGODB_URI: setting.optionalUrl('mongodb:', 'mongodb+srv:'),
+    /** Kafka instead of the in-process bus; required for a service run on its own */
     KAFKA_BROKERS: setting.optionalHostPortList(),
   }, env);
   if (base.SANDBOX_API_CLIENT_SECRET.length < 16) throw new ConfigError('SANDBOX_API_CLIENT_SECRET', 'must be at least 16 characters');
   const distributed = component !== 'all';
-  const internalToken = distributed ? readConfig({ INTERNAL_TOKEN: setting.string() }, env).INTERNAL_TOKEN : env.INTERNAL_TOKEN;
+  if (distributed && component !== 'gateway' && !base.KAFKA_BROKERS) {
+    // An in-process bus would keep this service's events inside this process: nobody else would get them.
+    throw new ConfigError('KAFKA_BROKERS', `is required when ${component} runs on its own: its events must reach the other components (only \`all\` runs on an in-process bus)`);
+  }
+  const internalToken = distributed ? readConfig({
+    /** Bearer token of internal gRPC calls, shared by all components; required when a component runs on its own @default generated per process (all) */
+    INTERNAL_TOKEN: setting.string(),
+  }, env).INTERNAL_TOKEN : env.INTERNAL_TOKEN;
   const remoteAddresses: Partial<Record<ServiceName, string>> = {};
   if (distributed) {
     for (const name of SERVICE_NAMES.filter((n) => n !== component)) {

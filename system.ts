@@ -8,6 +8,7 @@ import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import type { Logger } from './lib/log';
 import { startGateway, type RunningGateway } from './gateway/gateway-server';
 import { ensureSandbox, type SandboxIdentity } from './gateway/sandbox-bootstrap';
+import { createSandboxKeeper, type SandboxKeeper } from './gateway/sandbox-keeper';
 import { SERVICE_FACTORIES } from './services/service-registry';
 
 export interface RunningSystem {
@@ -55,12 +56,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   for (const hosted of services) hosted.startRelay();
 
   let gateway: RunningGateway | undefined;
+  let sandbox: SandboxKeeper | undefined;
   if (options.gateway) {
+    const keeper = (sandbox = createSandboxKeeper(peers, options.gateway.sandbox, options.logger));
     gateway = await startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
+      canAuthenticate: () => keeper.authenticates(),
     });
     await ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    keeper.start();
   }
 
   return {
@@ -69,6 +74,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     services,
     bus,
     async stop() {
+      await sandbox?.stop();
       await gateway?.stop();
       for (const s of services) await s.stop();
       peers.closeAll();

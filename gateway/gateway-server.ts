@@ -43,11 +43,13 @@ export async function startGateway(options: {
   env?: NodeJS.ProcessEnv;
   /** Where token deletions arrive from every replica (Kafka across processes). */
   bus?: EventBus;
+  /** Readiness also needs the sandbox credentials to authenticate (the gateway's own check). */
+  canAuthenticate?: () => Promise<boolean>;
 }): Promise<RunningGateway> {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
   const probes = options.serviceAddresses.map(createHealthProbe);
-  const servicesReady = async () => (await Promise.all(probes.map((p) => p.isServing()))).every(Boolean);
+  const servicesReady = async () => (await Promise.all([...probes.map((p) => p.isServing()), options.canAuthenticate?.() ?? true])).every(Boolean);
   const credentialCache = createCredentialCache();
   // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
   const deletions = options.bus

@@ -86,6 +86,7 @@ export const setting = {
   string: (fallback?: string) => (fallback === undefined ? required(parsers.string) : withDefault(parsers.string, fallback)),
   optionalString: () => optional(parsers.string),
   int: (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => withDefault(parsers.int(min, max), fallback),
+  optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) => optional(parsers.int(min, max)),
   port: (fallback: number) => withDefault(parsers.int(0, 65535), fallback),
   optionalUrl: (...protocols: string[]) => optional(parsers.url(protocols)),
   hostPort: (fallback?: string) => (fallback === undefined ? required(parsers.hostPort) : withDefault(parsers.hostPort, fallback)),

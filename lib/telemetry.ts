@@ -1,5 +1,6 @@
-import { context, propagation, trace, type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context, propagation, trace, type Attributes, type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { isTracingSuppressed, suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { randomBytes } from 'node:crypto';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -31,7 +32,31 @@ function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefined {
     const { ConsoleSpanExporter } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
     return new ConsoleSpanExporter();
   }
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  return otlpExporter(otlpProtocol(env));
+}
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
+
+/** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL, else the specification's default http/protobuf. */
+export function otlpProtocol(env: NodeJS.ProcessEnv): OtlpProtocol {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf';
+  if (name !== 'http/protobuf' && name !== 'http/json' && name !== 'grpc') {
+    throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf, http/json or grpc, got "${name}"`);
+  }
+  return name;
+}
+
+/** The OTLP exporter of a protocol; each reads its endpoint, headers and timeout from the standard OTEL_* variables. */
+export function otlpExporter(protocol: OtlpProtocol): SpanExporter {
+  if (protocol === 'grpc') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-grpc') as typeof import('@opentelemetry/exporter-trace-otlp-grpc');
+    return new OTLPTraceExporter();
+  }
+  if (protocol === 'http/json') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter();
+  }
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
   return new OTLPTraceExporter();
 }
 
@@ -67,6 +92,11 @@ export async function stopTelemetry(): Promise<void> {
 export const tracer = () => trace.getTracer('grid-payments');
 
 export function injectTraceContext(carrier: Record<string, string>, ctx: Context = context.active()): Record<string, string> {
+  if (isTracingSuppressed(ctx)) {
+    // Untraced work (probes): the callee is told "not sampled", so it records nothing either.
+    carrier.traceparent = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
+    return carrier;
+  }
   propagation.inject(ctx, carrier);
   return carrier;
 }
@@ -78,7 +108,7 @@ export function extractTraceContext(carrier: Record<string, string | undefined>)
 /** Runs `fn` inside a span that ends with the promise, recording failures. */
 export async function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; parent?: Context; attributes?: Record<string, string> },
+  options: { kind?: SpanKind; parent?: Context; attributes?: Attributes },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
@@ -94,3 +124,8 @@ export async function inSpan<T>(
 }
 
 export { SpanKind };
+
+/** Runs `fn` without recording spans, here or in the services it calls (health and readiness checks). */
+export function untraced<T>(fn: () => T): T {
+  return context.with(suppressTracing(context.active()), fn);
+}

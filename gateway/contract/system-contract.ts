@@ -10,7 +10,7 @@ export const systemOperations = [
     success: { 200: named('Health', ClosedObject({ status: Type.Literal('ok') })) },
   }),
   operation({
-    operationId: 'getReadiness', method: 'get', path: '/readyz', root: true, authenticated: false, tags: TAGS, summary: 'Readiness: every service answers its health check',
+    operationId: 'getReadiness', method: 'get', path: '/readyz', root: true, authenticated: false, tags: TAGS, summary: 'Readiness: every service answers its health check and the sandbox credentials authenticate',
     success: { 200: named('Ready', ClosedObject({ status: Type.Literal('ready') })), 503: named('NotReady', ClosedObject({ status: Type.Literal('not ready') })) },
   }),
 ];

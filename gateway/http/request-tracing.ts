@@ -1,11 +1,15 @@
 import { context, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../lib/log';
-import { extractTraceContext, tracer } from '../../lib/telemetry';
+import { extractTraceContext, tracer, untraced } from '../../lib/telemetry';
+
+/** Health and readiness probes: asked every few seconds by the orchestrator, never traced or logged. */
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /** One span per REST request (parent of every gRPC call it makes) and one access-log line. */
 export function requestTracing(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
+    if (PROBES.has(req.path)) return void untraced(next);
     const started = process.hrtime.bigint();
     const parent = extractTraceContext(req.headers as Record<string, string>);
     const span = tracer().startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.method': req.method } }, parent);

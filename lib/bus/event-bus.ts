@@ -18,12 +18,18 @@ export interface DomainEvent<T = Record<string, unknown>> {
 export type EventHandler = (event: DomainEvent) => Promise<void>;
 
 export interface Subscription {
+  /** False while the subscription cannot receive (a crashed or stalled consumer); absent = always running. */
+  isRunning?(): boolean;
   close(): Promise<void>;
 }
 
 export interface EventBus {
   publish(topic: string, events: DomainEvent[]): Promise<void>;
-  /** Consumer-group semantics: each event reaches one member of `group`; failed handlers are retried. */
+  /**
+   * Consumer-group semantics: each event reaches one member of `group`; failed handlers are retried.
+   * Resolves without waiting for the group join (Kafka): a new group starts from the beginning with
+   * `fromBeginning`, otherwise from the end as of its join.
+   */
   subscribe(options: { topic: string; group: string; handler: EventHandler; fromBeginning?: boolean }): Promise<Subscription>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { Kafka, logLevel, Partitioners, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
-import { runInEventContext } from './event-trace-context';
+import { inConsumerSpan, startProducerSpans } from './messaging-spans';
+import { superviseConsumer } from './kafka-consumer-supervisor';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 
 export interface KafkaEventBusOptions {
@@ -12,6 +13,8 @@ export interface KafkaEventBusOptions {
   retry?: RetryBackoff;
   /** Consumer-group timings (kafkajs names); tests shorten them. */
   consumer?: { sessionTimeout?: number; heartbeatInterval?: number; maxWaitTimeInMs?: number; partitionsConsumedConcurrently?: number };
+  /** A consumer in its group that neither fetched nor heartbeated for this long counts as not running. */
+  stallMs?: number;
 }
 
 export const EVENT_HEADERS = { id: 'event-id', type: 'event-type', version: 'event-version', traceparent: 'traceparent' } as const;
@@ -52,27 +55,45 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     async publish(topic, events) {
       if (closed) throw new Error('event bus is closed');
       if (!events.length) return;
-      const p = await connectedProducer();
-      await p.send({ topic, acks: -1, messages: events.map(encode) });
+      const pending = connectedProducer();
+      const p = await pending;
+      const spans = startProducerSpans(topic, events);
+      try {
+        await p.send({ topic, acks: -1, messages: events.map((event, i) => encode(event, spans.traceparentOf(i))) });
+        spans.end();
+      } catch (err) {
+        spans.end(err);
+        // After a broker outage the next publish starts from a fresh connection (the caller retries).
+        if (producer === pending) {
+          producer = undefined;
+          void p.disconnect().catch(() => undefined);
+        }
+        throw err;
+      }
     },
 
     async subscribe({ topic, group, handler, fromBeginning }) {
       if (closed) throw new Error('event bus is closed');
       const log = logger.child({ topic, group });
       const timings = options.consumer ?? {};
-      const consumer = kafka.consumer({
-        groupId: group,
-        sessionTimeout: timings.sessionTimeout,
-        heartbeatInterval: timings.heartbeatInterval,
-        maxWaitTimeInMs: timings.maxWaitTimeInMs,
-        allowAutoTopicCreation: true,
-      });
       const stopping = createLatch();
-
-      await consumer.connect();
-      try {
-        await consumer.subscribe({ topics: [topic], fromBeginning: fromBeginning ?? false });
-        await consumer.run({
+      // Not awaited: the group join can take a session timeout or more, and serving must not wait for it.
+      const sessionMs = timings.sessionTimeout ?? 30_000;
+      const stallMs = options.stallMs ?? Math.max(sessionMs, 2 * (timings.maxWaitTimeInMs ?? 5_000));
+      const member = superviseConsumer({
+        kafka, topic, fromBeginning: fromBeginning ?? false, log,
+        restartBackoff: backoff,
+        stallMs,
+        joinGraceMs: 2 * sessionMs + stallMs,
+        config: {
+          groupId: group,
+          sessionTimeout: timings.sessionTimeout,
+          heartbeatInterval: timings.heartbeatInterval,
+          maxWaitTimeInMs: timings.maxWaitTimeInMs,
+          allowAutoTopicCreation: true,
+          retry: { initialRetryTime: backoff.initialMs, maxRetryTime: backoff.maxMs, retries: 8 },
+        },
+        runConfig: (consumer) => ({
           autoCommit: false,
           partitionsConsumedConcurrently: timings.partitionsConsumedConcurrently ?? 3,
           eachMessage: async ({ topic: from, partition, message, heartbeat }) => {
@@ -80,24 +101,25 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
             if (stopping.done) return;
             const event = decode(message);
             const at = { partition, offset: message.offset };
-            if (!event) {
-              log.error('malformed event message skipped', at);
-            } else {
-              const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
-              if (!handled) return;
-            }
-            await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+            const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
+            await inConsumerSpan({ topic: from, group, partition, offset: message.offset, traceparent, event }, async () => {
+              if (!event) {
+                log.error('malformed event message skipped', at);
+              } else {
+                const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
+                if (!handled) return;
+              }
+              await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+            });
           },
-        });
-      } catch (err) {
-        await consumer.disconnect().catch(() => undefined);
-        throw err;
-      }
+        }),
+      });
 
       const subscription: Subscription = {
+        isRunning: () => member.isRunning(),
         async close() {
           if (!subscriptions.delete(subscription)) return;
-          const disconnected = consumer.disconnect(); // stops the fetch loop before the wait below ends
+          const disconnected = member.close(); // stops the fetch loop before the wait below ends
           stopping.release();
           await disconnected;
         },
@@ -116,13 +138,13 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   };
 }
 
-function encode(event: DomainEvent) {
+function encode(event: DomainEvent, traceparent: string | undefined) {
   const headers: IHeaders = {
     [EVENT_HEADERS.id]: event.id,
     [EVENT_HEADERS.type]: event.type,
     [EVENT_HEADERS.version]: String(event.version),
   };
-  if (event.traceparent) headers[EVENT_HEADERS.traceparent] = event.traceparent;
+  if (traceparent) headers[EVENT_HEADERS.traceparent] = traceparent;
   return { key: event.aggregateId, value: JSON.stringify(event), headers };
 }
 
@@ -148,7 +170,7 @@ interface RetryContext {
 async function handleInPlace(event: DomainEvent, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await runInEventContext(event.traceparent, async () => handler(event));
+      await handler(event); // in the consumer span (inConsumerSpan)
       return true;
     } catch (err) {
       const fields = { eventId: event.id, eventType: event.type, attempt, err };

@@ -23,6 +23,8 @@ export interface GrpcServerOptions {
   address: string;
   /** Extra readiness check (for example the store's ping); polled by the health service. */
   isReady?: () => Promise<boolean>;
+  /** How often isReady is polled. */
+  readinessIntervalMs?: number;
 }
 
 export interface RunningGrpcServer {
@@ -64,18 +66,25 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   health.addToServer(server);
   addReflection(server, names, options.logger);
 
+  let serving = true;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(options.address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   const host = options.address.slice(0, options.address.lastIndexOf(':'));
   const address = `${host}:${port}`;
 
-  let serving = true;
   const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { implementation: b.implementation, isServing: () => serving }]));
   const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
-  const refreshReadiness = async () => setAll((await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING');
+  let reported: string | undefined;
+  const refreshReadiness = async () => {
+    const status = (await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING';
+    if (!serving) return;
+    if (reported !== undefined && status !== reported) options.logger[status === 'SERVING' ? 'info' : 'warn']('health changed', { component: options.name, status });
+    reported = status;
+    setAll(status);
+  };
   await refreshReadiness();
-  const readinessTimer = setInterval(() => void refreshReadiness(), 5000).unref();
+  const readinessTimer = setInterval(() => void refreshReadiness(), options.readinessIntervalMs ?? 5000).unref();
   options.logger.info('grpc server listening', { component: options.name, address, services: names });
 
   return {

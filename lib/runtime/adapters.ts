@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import { createInProcessEventBus } from '../bus/in-process-event-bus';
@@ -9,6 +10,7 @@ import { createDurableDocumentStore } from '../store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
 import { createMongoDocumentStore } from '../store/mongo-document-store';
 import type { ServiceName } from './service-module';
+import { lockStoreFiles } from './store-lock';
 
 /** DATA_DIR's value that selects the in-memory engine (tests and benchmarks ask for it explicitly). */
 export const IN_MEMORY = ':memory:';
@@ -16,6 +18,7 @@ export const IN_MEMORY = ':memory:';
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
  * embedded engine, durable in `<DATA_DIR>/<service>.sqlite`, or in memory when DATA_DIR is `:memory:`.
+ * The durable engine is single-replica: `<DATA_DIR>/<service>.lock` refuses a second process.
  */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {
   const uri = env.MONGODB_URI?.trim();
@@ -24,9 +27,22 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
     const prefix = env.MONGODB_DB_PREFIX?.trim() || 'grid';
     return createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}` });
   }
-  const { DATA_DIR, DATA_SYNC } = readConfig({ DATA_DIR: setting.string(), DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal') }, env);
+  const { DATA_DIR, DATA_SYNC } = readConfig({
+    /** Embedded store: directory of its files and generated keys; `:memory:` keeps nothing. One process per directory (a lock refuses a second) @default data/ beside dist/ */
+    DATA_DIR: setting.string(),
+    /** Embedded store: `full` syncs every write to disk (survives power loss), `normal` survives a process crash */
+    DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal'),
+  }, env);
   if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
-  return createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
+  mkdirSync(DATA_DIR, { recursive: true });
+  const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
+  try {
+    const store = createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
+    return { ...store, close: () => store.close().finally(() => lock.release()) };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
 /** Kafka when KAFKA_BROKERS is set; otherwise one in-process bus shared by the services of this process. */
@@ -36,5 +52,19 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
   for (const broker of brokers) {
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }
-  return createKafkaEventBus({ brokers, clientId, logger });
+  const timings = readConfig({
+    /** Kafka consumer group session timeout: a member silent this long is dropped from its group */
+    KAFKA_SESSION_TIMEOUT_MS: setting.int(30_000, 1_000),
+    /** Kafka consumer heartbeat interval */
+    KAFKA_HEARTBEAT_INTERVAL_MS: setting.int(3_000, 100),
+    /** Longest a Kafka fetch waits for new messages */
+    KAFKA_MAX_WAIT_MS: setting.int(5_000, 10),
+    /** A consumer in its group that neither fetched nor heartbeated this long makes its service NOT_SERVING; so does one still joining after 2 × KAFKA_SESSION_TIMEOUT_MS plus this @default KAFKA_SESSION_TIMEOUT_MS */
+    KAFKA_STALL_MS: setting.optionalInt(1_000),
+  }, env);
+  return createKafkaEventBus({
+    brokers, clientId, logger,
+    consumer: { sessionTimeout: timings.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: timings.KAFKA_HEARTBEAT_INTERVAL_MS, maxWaitTimeInMs: timings.KAFKA_MAX_WAIT_MS },
+    stallMs: timings.KAFKA_STALL_MS,
+  });
 }

@@ -1,5 +1,5 @@
 import { createOutboxRelay } from '../bus/outbox';
-import type { EventBus } from '../bus/event-bus';
+import type { EventBus, Subscription } from '../bus/event-bus';
 import { startGrpcServer, type RunningGrpcServer } from '../grpc/grpc-server';
 import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
@@ -35,14 +35,17 @@ export interface HostOptions {
 export async function hostService(options: HostOptions): Promise<HostedService> {
   const logger = options.logger.child({ component: options.name });
   const store = await openServiceStore(options.name, options.env);
-  const module = options.factory({ store, bus: options.bus, logger, peers: options.peers, env: options.env });
+  const subscriptions: Subscription[] = [];
+  const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env });
   await module.start?.();
   const relay = module.eventsTopic && module.outboxCollections?.length
     ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger })
     : undefined;
   const server = await startGrpcServer({
     name: options.name, bindings: module.bindings, internalToken: options.internalToken,
-    logger, address: options.address, isReady: () => store.ping(),
+    logger, address: options.address,
+    // Serving needs the store, and every event consumer of the service in its group.
+    isReady: async () => (await store.ping()) && subscriptions.every((s) => s.isRunning?.() ?? true),
   });
   return {
     name: options.name,
@@ -55,5 +58,18 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
       await relay?.stop();
       await store.close();
     },
+  };
+}
+
+/** The shared bus as one service sees it: the subscriptions it makes are remembered for its health. */
+function trackSubscriptions(bus: EventBus, into: Subscription[]): EventBus {
+  return {
+    publish: (topic, events) => bus.publish(topic, events),
+    async subscribe(options) {
+      const subscription = await bus.subscribe(options);
+      into.push(subscription);
+      return subscription;
+    },
+    close: () => bus.close(),
   };
 }

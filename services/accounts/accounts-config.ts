@@ -11,6 +11,7 @@ const SCHEMA = {
   ACCOUNTS_EMBEDDED_WALLET_CURRENCY: setting.string('USD'),
   /** The current End User Terms version and where it is published. */
   ACCOUNTS_END_USER_TERMS_VERSION: setting.string('V1'),
+  /** Where the current End User Terms are published */
   ACCOUNTS_END_USER_TERMS_URL: setting.optionalUrl('https:', 'http:'),
   /** Earlier versions a consent may still name (comma-separated); quotes need the current one. */
   ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS: setting.string(''),
@@ -20,7 +21,9 @@ const SCHEMA = {
   ACCOUNTS_REPAIR_GRACE_MS: setting.int(10_000, 0, 3_600_000),
   /** Sandbox: hosted liveness and non-EVM wallet signatures are simulated. */
   ACCOUNTS_SANDBOX: setting.bool(true),
+  /** Lifetime of an external-account ownership challenge */
   ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
+  /** Hosted liveness check used for ownership verification when not in the sandbox */
   ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
   /** Where an invitation's link points: `<base>/<code>`. */
   ACCOUNTS_INVITATION_URL_BASE: setting.string('https://uma.me/i'),

@@ -7,7 +7,10 @@ import { createAgentDocumentStore } from './store/agent-document-store';
 
 /** Agents: settings, the use cases and their binding. */
 export function createAgentsModule(environment: ServiceEnvironment) {
-  const config = readConfig({ AGENT_DEVICE_CODE_TTL_SECONDS: setting.int(86_400, 1, 30 * 86_400) }, environment.env);
+  const config = readConfig({
+    /** How long an agent's device code can be redeemed. */
+    AGENT_DEVICE_CODE_TTL_SECONDS: setting.int(86_400, 1, 30 * 86_400),
+  }, environment.env);
   const store = createAgentDocumentStore(environment.store);
   const agents = createAgents({
     store,

@@ -3,19 +3,33 @@ import { ConfigError, readConfig, setting } from '../../lib/config';
 import { generateEnclaveSigningKey, loadEnclaveSigningKey } from './domain/wallet-crypto/enclave-key';
 
 const schema = {
+  /** P-256 private key signing OTP target bundles (clients pin its public key); required with MONGODB_URI @default generated in DATA_DIR/keys */
   WALLET_ENCLAVE_PRIVATE_KEY: setting.optionalHex(32),
+  /** AES-256-GCM key for OTP targets and wallet secrets at rest; required with MONGODB_URI @default generated in DATA_DIR/keys */
   WALLET_STORAGE_KEY: setting.optionalHex(32),
+  /** Embedded wallet provider: delay before an operation settles */
   WALLET_PROVIDER_SETTLE_MS: setting.int(0, 0, 3_600_000),
+  /** How often pending wallet operations are settled without a re-send */
   WALLET_RECONCILE_INTERVAL_MS: setting.int(1000, 10, 3_600_000),
+  /** Signed-retry challenge lifetime (`expiresAt`) */
   SIGNED_RETRY_TTL_MS: setting.int(300_000, 100, 86_400_000),
+  /** How long used challenges answer identical re-sends */
   SIGNED_RETRY_RETENTION_MS: setting.int(7 * 86_400_000, 60_000, 365 * 86_400_000),
+  /** Wallet session lifetime */
   WALLET_SESSION_TTL_MS: setting.int(900_000, 1000, 30 * 86_400_000),
+  /** Minimum time between two codes of one credential (429 + Retry-After) */
   WALLET_OTP_REISSUE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  /** Sandbox: OTP code 000000, nothing delivered, OIDC signatures not checked */
   EMBEDDED_WALLET_SANDBOX: setting.bool(true),
+  /** OIDC issuers accepted for OAUTH credentials (comma-separated) */
   WALLET_OIDC_ALLOWED_ISSUERS: setting.string('https://accounts.google.com,https://appleid.apple.com'),
+  /** OIDC audiences accepted (comma-separated); OAUTH is refused until set */
   WALLET_OIDC_ALLOWED_AUDIENCES: setting.string(''),
+  /** Passkey relying party ids (comma-separated) */
   WALLET_PASSKEY_RP_IDS: setting.string('localhost'),
+  /** Passkey origins (comma-separated) */
   WALLET_PASSKEY_ORIGINS: setting.string('http://localhost:3000'),
+  /** Passkey assertions must carry user verification */
   WALLET_PASSKEY_REQUIRE_USER_VERIFICATION: setting.bool(true),
 };
 

@@ -2,6 +2,8 @@ import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/servic
 import { createAccountsEndpointDirectory } from './adapters/accounts-endpoint-directory';
 import { createHttpDelivery, createInspectableOutbox } from './adapters/message-delivery';
 import { createSendMessage } from './app/send-message';
+import { createWebhookEndpointCache } from './app/webhook-endpoint-cache';
+import { readWebhookSettings } from './webhook-settings';
 import { bindDeliveryService } from './grpc/delivery-handlers';
 import { createWebhookNotifications } from './webhook-notifications';
 
@@ -10,9 +12,10 @@ export function createNotificationsService(environment: ServiceEnvironment): Ser
   const endpoint = environment.env.MESSAGE_DELIVERY_URL?.trim();
   const delivery = endpoint ? createHttpDelivery(endpoint) : outbox;
   const sendMessage = createSendMessage({ store: environment.store, delivery });
-  const webhooks = createWebhookNotifications(environment, createAccountsEndpointDirectory({
+  const endpoints = createWebhookEndpointCache(createAccountsEndpointDirectory({
     getWebhookEndpoint: (request, ctx) => environment.peers.accounts.getWebhookEndpoint(request, ctx), // resolved per call: peers bind later
-  }));
+  }), { ttlMs: readWebhookSettings(environment.env).WEBHOOK_ENDPOINT_CACHE_MS });
+  const webhooks = createWebhookNotifications(environment, endpoints);
   return {
     name: 'notifications',
     eventsTopic: 'notifications.events.v1',

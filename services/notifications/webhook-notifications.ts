@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
@@ -17,9 +18,13 @@ import { readWebhookSettings } from './webhook-settings';
 /** Every topic whose events become webhooks. */
 export const WEBHOOK_SOURCE_TOPICS = ['accounts.events.v1', 'auth.events.v1', 'payments.events.v1'] as const;
 export const WEBHOOK_CONSUMER_GROUP = 'notifications-webhooks';
+/** The accounts service announces a platform's configuration change (the webhook endpoint among it) here. */
+const CONFIG_CHANGES_TOPIC = 'accounts.events.v1';
+const CONFIG_CHANGED_EVENT = 'PLATFORM.CONFIG_UPDATED';
+const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
 
 /** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
-export function createWebhookNotifications(environment: ServiceEnvironment, directory: WebhookEndpointDirectory) {
+export function createWebhookNotifications(environment: ServiceEnvironment, directory: WebhookEndpointDirectory & { forget?(platformId: string): void }) {
   const { store, bus, env } = environment;
   const logger = environment.logger.child({ component: 'webhooks' });
   const settings = readWebhookSettings(env);
@@ -60,6 +65,14 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
       // From the beginning for a new group: events published before this service first ran still become webhooks.
       for (const topic of WEBHOOK_SOURCE_TOPICS) {
         subscriptions.push(await bus.subscribe({ topic, group: `${WEBHOOK_CONSUMER_GROUP}.${topic}`, handler, fromBeginning: true }));
+      }
+      // Every process hears every configuration change (a group of its own) and forgets that platform's endpoint.
+      if (directory.forget) {
+        const forget = directory.forget.bind(directory);
+        subscriptions.push(await bus.subscribe({
+          topic: CONFIG_CHANGES_TOPIC, group: `${ENDPOINT_CACHE_GROUP}.${hostname()}.${process.pid}`,
+          handler: async (event) => { if (event.type === CONFIG_CHANGED_EVENT) forget(event.platformId); },
+        }));
       }
       worker.start();
       retention.start();

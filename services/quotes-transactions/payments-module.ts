@@ -33,10 +33,15 @@ import { createVolumeDocumentStore } from './store/volume-document-store';
 /** Settings read from the environment (all optional; the defaults are the documented sandbox behaviour). */
 export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
+    /** How long a quote can be executed */
     QUOTE_VALIDITY_SECONDS: setting.int(300, 1, 86_400),
+    /** Sandbox rails: time between two settlement stages of a payment */
     SANDBOX_SETTLEMENT_STEP_MS: setting.int(2_000, 0, 3_600_000),
+    /** How often the settlement worker looks for due payments */
     SETTLEMENT_POLL_MS: setting.int(250, 10, 60_000),
+    /** A ledger step still pending this long is finished or compensated by the recovery worker */
     LEDGER_RECOVERY_AFTER_MS: setting.int(10_000, 0, 3_600_000),
+    /** Serve the /sandbox payment simulations (fund, send, receive) */
     SANDBOX_PAYMENTS_ENABLED: setting.bool(true),
   }, env);
 }

@@ -10,6 +10,14 @@ import { createInterface } from 'node:readline';
  */
 export interface KafkaMockCluster {
   brokers: string[];
+  /** SIGSTOP: the broker keeps its connections but answers nothing (a stalled broker). */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
+  /** The broker goes down (connections closed, new ones refused) and keeps its data, as a killed broker with its log. */
+  kill(): Promise<void>;
+  /** The broker after kill() comes back on the same address. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,15 +105,27 @@ function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
       clearTimeout(timer);
       fail(new Error(`kafka mock: exited before ready (code ${code}, signal ${signal})\n${stderr}`));
     });
+    const answers: Array<(line: string) => void> = [];
+    const command = (what: string) => new Promise<void>((ok, bad) => {
+      answers.push((line) => (line === `ok ${what}` ? ok() : bad(new Error(`kafka mock: ${what} answered "${line}"`))));
+      child.stdin!.write(`${what}\n`);
+    });
     lines.once('line', (line) => {
       clearTimeout(timer);
-      lines.close();
+      lines.on('line', (answer) => answers.shift()?.(answer.trim()));
       const brokers = line.trim().split(',').filter(Boolean);
       if (!brokers.length) {
         child.kill('SIGKILL');
         return fail(new Error(`kafka mock: unexpected first line "${line}"`));
       }
-      done({ brokers, stop: () => stopChild(child, exited) });
+      done({
+        brokers,
+        freeze: () => void child.kill('SIGSTOP'),
+        thaw: () => void child.kill('SIGCONT'),
+        kill: () => command('down'),
+        restart: () => command('up'),
+        stop: () => { child.kill('SIGCONT'); return stopChild(child, exited); },
+      });
     });
   });
 }

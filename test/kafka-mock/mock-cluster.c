@@ -2,7 +2,9 @@
  * A Kafka-protocol cluster for tests: librdkafka's mock cluster with one broker.
  * Usage: kafka-mock-cluster [topic[:partitions] ...]   (partitions default to 3)
  * Prints the bootstrap address on one stdout line, then runs until stdin closes or SIGTERM/SIGINT,
- * so the cluster dies with the test process that spawned it.
+ * so the cluster dies with the test process that spawned it. Lines on stdin: "down" takes the
+ * broker down (connections closed, new ones refused: a killed broker whose log survives), "up"
+ * brings it back; each is answered "ok <command>" on stdout.
  */
 #include <errno.h>
 #include <poll.h>
@@ -69,12 +71,28 @@ int main(int argc, char **argv) {
 
   struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
   char buf[256];
+  char line[256];
+  size_t used = 0;
   while (!stopping) {
     int n = poll(&in, 1, 200);
     if (n < 0 && errno != EINTR) break;
     if (n > 0) {
       ssize_t r = read(STDIN_FILENO, buf, sizeof buf);
       if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) break;
+      for (ssize_t i = 0; i < r; i++) {
+        if (buf[i] != '\n') {
+          if (used < sizeof line - 1) line[used++] = buf[i];
+          continue;
+        }
+        line[used] = '\0';
+        used = 0;
+        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+        if (strcmp(line, "down") == 0) err = rd_kafka_mock_broker_set_down(mcluster, 1);
+        else if (strcmp(line, "up") == 0) err = rd_kafka_mock_broker_set_up(mcluster, 1);
+        else continue;
+        printf("%s %s\n", err ? "error" : "ok", line);
+        fflush(stdout);
+      }
     }
   }
 

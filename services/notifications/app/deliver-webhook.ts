@@ -1,3 +1,5 @@
+import { propagation, ROOT_CONTEXT, SpanStatusCode } from '@opentelemetry/api';
+import { inSpan, SpanKind } from '../../../lib/telemetry';
 import type { Logger } from '../../../lib/log';
 import { isAcknowledged, noEndpointAttempt, type DeliveryAttempt } from '../domain/webhook-delivery';
 import { webhookBody, type WebhookNotification } from '../domain/webhook-envelope';
@@ -29,7 +31,7 @@ export interface Postponed {
   postponed: string;
 }
 
-type Deliverable = Pick<WebhookNotification, 'id' | 'type' | 'dataJson' | 'platformId'>;
+type Deliverable = Pick<WebhookNotification, 'id' | 'type' | 'dataJson' | 'platformId' | 'traceparent'>;
 
 export interface DeliverWebhookDeps {
   directory: WebhookEndpointDirectory;
@@ -44,7 +46,20 @@ export interface DeliverWebhookDeps {
 export function createDeliverWebhook(deps: DeliverWebhookDeps) {
   const clock = deps.clock ?? (() => new Date());
 
-  async function deliverTo(url: string, notification: Deliverable, attempt: number, timeoutMs = deps.timeoutMs): Promise<AttemptResult> {
+  /** One attempt, as a CLIENT span in the trace of the event that caused the webhook. */
+  function deliverTo(url: string, notification: Deliverable, attempt: number, timeoutMs = deps.timeoutMs): Promise<AttemptResult> {
+    return inSpan('POST', { kind: SpanKind.CLIENT, parent: contextOf(notification.traceparent), attributes: attemptAttributes(url, notification, attempt) }, async (span) => {
+      const result = await post(url, notification, attempt, timeoutMs);
+      if (result.attempt.statusCode !== undefined) span.setAttribute('http.response.status_code', result.attempt.statusCode);
+      if (result.attempt.outcome !== 'ACKNOWLEDGED') {
+        span.setAttribute('error.type', result.attempt.statusCode !== undefined ? String(result.attempt.statusCode) : 'unreachable');
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      return result;
+    });
+  }
+
+  async function post(url: string, notification: Deliverable, attempt: number, timeoutMs: number): Promise<AttemptResult> {
     const sentAt = clock();
     const body = webhookBody(notification, sentAt);
     const headers = { 'content-type': 'application/json', 'user-agent': 'grid-payments-webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body) };
@@ -77,3 +92,21 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
 }
 
 export type DeliverWebhook = ReturnType<typeof createDeliverWebhook>;
+
+function contextOf(traceparent: string | undefined) {
+  return traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+}
+
+/** HTTP client conventions; the URL's path and query stay out (they may carry the receiver's secrets). */
+function attemptAttributes(url: string, notification: Deliverable, attempt: number): Record<string, string | number> {
+  const attributes: Record<string, string | number> = {
+    'http.request.method': 'POST', 'webhook.id': notification.id, 'webhook.type': notification.type, 'webhook.attempt': attempt,
+  };
+  try {
+    const parsed = new URL(url);
+    attributes['server.address'] = parsed.hostname;
+    attributes['url.scheme'] = parsed.protocol.replace(':', '');
+    if (parsed.port) attributes['server.port'] = Number(parsed.port);
+  } catch { /* a malformed URL: the attempt reports it */ }
+  return attributes;
+}

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import type { Logger } from '../../../lib/log';
 import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf } from '../domain/webhook-envelope';
@@ -30,7 +31,8 @@ export function createRecordWebhookNotification(deps: {
     }
   };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
-    const notification = webhookNotificationOf(event);
+    const found = webhookNotificationOf(event);
+    const notification = found && { ...found, traceparent: activeTraceparent() ?? event.traceparent };
     if (!notification) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
       return;

@@ -11,6 +11,8 @@ export interface WebhookNotification {
   /** The `data` member, serialised once so every attempt carries the same data. */
   dataJson: string;
   eventId?: string;
+  /** W3C trace context the event was consumed in: every delivery attempt's span joins that trace. */
+  traceparent?: string;
 }
 
 export const TEST_WEBHOOK_TYPE = 'TEST';

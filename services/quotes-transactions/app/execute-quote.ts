@@ -1,3 +1,4 @@
+import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import { AppError } from '../../../lib/errors';
 import type { Payment } from '../domain/payment';
 import type { PlannedChange, SettlementTiming } from '../domain/settlement-plan';
@@ -62,7 +63,11 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
       }
     }
     await deps.reserveDailyVolume(command.caller, { sending: p.sent.currency.code, receiving: p.received.currency.code, paymentId: p.id, amount: p.sent.amount });
-    const claim = { quote: { ...p.quote!, executedAt: now.toISOString(), ...(command.idempotencyKey ? { executionKey: command.idempotencyKey } : {}) } };
+    const traceparent = activeTraceparent();
+    const claim = {
+      quote: { ...p.quote!, executedAt: now.toISOString(), ...(command.idempotencyKey ? { executionKey: command.idempotencyKey } : {}) },
+      ...(traceparent ? { traceparent } : {}),
+    };
     let done: Payment;
     try {
       done = await deps.runner.run(p, executionPlan(p, now, deps.timing), claim);

@@ -1,3 +1,5 @@
+import { propagation, ROOT_CONTEXT } from '@opentelemetry/api';
+import { inSpan } from '../../../lib/telemetry';
 import type { Logger } from '../../../lib/log';
 import { nextSettlementChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { Payment } from '../domain/payment';
@@ -32,14 +34,17 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   const batchSize = options.batchSize ?? 100;
   let backlog = false;
 
+  /** Each step is a span in the trace that started the payment, so its events (and their webhooks) join that trace too. */
   async function advance(p: Payment, now: Date): Promise<boolean> {
+    const parent = p.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: p.traceparent }) : ROOT_CONTEXT;
+    const attributes = { 'payment.id': p.id, 'payment.status': p.status };
     if (p.pendingStep) {
-      await options.runner.finish(p);
+      await inSpan('settlement finish step', { parent, attributes }, () => options.runner.finish(p));
       return true;
     }
     const plan = nextSettlementChange(p, now, options.timing);
     if (!plan) return false;
-    await options.runner.run(p, plan);
+    await inSpan('settlement step', { parent, attributes }, () => options.runner.run(p, plan));
     return true;
   }
 

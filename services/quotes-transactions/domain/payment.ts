@@ -72,6 +72,8 @@ export interface PaymentChange {
 export interface Payment {
   id: string;
   platformId: string;
+  /** W3C trace context of the request that started the payment (created it, or executed its quote); settlement steps join it. */
+  traceparent?: string;
   /** Optimistic-concurrency version: every change is conditional on it. */
   version: number;
   type: PaymentType;

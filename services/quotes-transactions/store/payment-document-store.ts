@@ -1,3 +1,4 @@
+import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
 import { IdempotencyKeyTaken, type PaymentStore, type TransactionQuery } from '../app/payment-store';
@@ -69,7 +70,8 @@ export function createPaymentDocumentStore(store: DocumentStore) {
     },
     async insert(payment, events) {
       try {
-        await payments.insertOne(withInitialEvents(toDoc(payment), events));
+        const traceparent = payment.traceparent ?? activeTraceparent();
+        await payments.insertOne(withInitialEvents(toDoc(traceparent ? { ...payment, traceparent } : payment), events));
       } catch (err) {
         if (err instanceof DuplicateKeyError && payment.idempotency && (await port.getByIdempotencyKey(payment.platformId, payment.idempotency.key))) {
           throw new IdempotencyKeyTaken(payment.idempotency.key);
