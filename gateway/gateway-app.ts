@@ -10,6 +10,7 @@ import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
 import { apiRoutes } from './routes/api-routes';
+import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
 
@@ -47,6 +48,9 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
   app.use(`/${API_VERSION}`, basicAuth(authenticate, { cacheMs: options.authCacheMs, throttle: createAuthThrottle(options.authThrottle) }), jsonBody(), requestValidation(), apiRoutes(peers));
+
+  // The hosted KYC page: no credentials, its single-use link token is the credential.
+  app.use(hostedKycRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

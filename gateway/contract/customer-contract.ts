@@ -124,6 +124,12 @@ const CustomerUpdateRequest = named('CustomerUpdateRequest', Type.Object({
   ...contactMembers,
 }, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }));
 
+const CONTACT_STATUSES = ['PENDING', 'VERIFIED'] as const;
+const ContactVerification = named('ContactVerification', ClosedObject({
+  email: Type.Optional(StringEnum(CONTACT_STATUSES)),
+  phone: Type.Optional(StringEnum(CONTACT_STATUSES)),
+}, { description: 'Present only where the customer\'s region requires contact verification; every channel present must be VERIFIED before KYC' }));
+
 const customerMembers = {
   id: Id('Customer'),
   platformCustomerId: Type.String(),
@@ -137,6 +143,7 @@ const customerMembers = {
   updatedAt: DateTime(),
   isDeleted: Type.Optional(Type.Boolean()),
   address: Type.Optional(Address),
+  contactVerification: Type.Optional(ContactVerification),
 };
 
 const IndividualCustomer = named('IndividualCustomer', ClosedObject({

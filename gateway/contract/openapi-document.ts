@@ -41,7 +41,7 @@ function parameters(op: Operation, components: Json): Json[] {
 function responses(op: Operation, components: Json): Json {
   return Object.fromEntries(Object.entries(op.responses).map(([status, schema]) => [status, {
     description: STATUS_CODES[Number(status)] ?? status,
-    ...(schema ? { content: { 'application/json': { schema: publish(schema, components) } } } : {}),
+    ...(schema ? { content: { [op.responseMediaTypes?.[Number(status)] ?? 'application/json']: { schema: publish(schema, components) } } } : {}),
   }]));
 }
 
@@ -53,7 +53,7 @@ function operationObject(op: Operation, components: Json): Json {
     tags: op.tags,
     ...(op.authenticated ? {} : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
-    ...(op.body ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
+    ...(op.body ? { requestBody: { required: op.body.required, content: { [op.bodyMediaType ?? 'application/json']: { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
     responses: responses(op, components),
   };
 }

@@ -1,6 +1,7 @@
 import { accountOperations } from './account-contract';
 import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
+import { kycOperations } from './kyc-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
@@ -14,6 +15,7 @@ export const OPERATIONS: readonly Operation[] = [
   documentOperation,
   ...platformConfigOperations,
   ...customerOperations,
+  ...kycOperations,
   ...accountOperations,
   ...paymentOperations,
   ...walletAuthOperations,

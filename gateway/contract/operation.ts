@@ -27,6 +27,10 @@ export interface Operation {
   body?: { schema: TSchema; required: boolean; description?: string };
   /** Schema per HTTP status; `null` is an answer without a body (204). */
   responses: Record<number, TSchema | null>;
+  /** The request body's media type when it is not JSON (a file upload, an HTML form). */
+  bodyMediaType?: string;
+  /** Statuses whose body is not JSON, with their media type (an HTML page). */
+  responseMediaTypes?: Record<number, string>;
 }
 
 /** Statuses any authenticated operation may answer, whatever it does. */
@@ -45,6 +49,8 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
   success: Record<number, TSchema | null>;
   /** Error statuses beyond the common ones (400, 401, 429, 500, 503; 408 and 431). */
   errors?: number[];
+  bodyMediaType?: string;
+  responseMediaTypes?: Record<number, string>;
 }
 
 export function operation(spec: OperationSpec): Operation {
@@ -59,5 +65,7 @@ export function operation(spec: OperationSpec): Operation {
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,
     responses,
+    ...(spec.bodyMediaType ? { bodyMediaType: spec.bodyMediaType } : {}),
+    ...(spec.responseMediaTypes ? { responseMediaTypes: spec.responseMediaTypes } : {}),
   };
 }

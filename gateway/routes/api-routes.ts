@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { customerRoutes } from './customer-routes';
+import { verificationRoutes } from './verification-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -16,6 +17,7 @@ import { webhookRoutes } from './webhook-routes';
 export function apiRoutes(peers: PeerClients): Router {
   const router = Router();
   router.use(platformConfigRoutes(peers));
+  router.use(verificationRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
   router.use(externalAccountRoutes(peers));

@@ -24,6 +24,14 @@ const SCHEMA = {
   ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
   /** Sandbox: how long the simulated hosted liveness check takes. */
   ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
+  /** Sandbox KYC/KYB provider: delay between two steps of a verification. */
+  ACCOUNTS_KYC_STEP_MS: setting.int(2000, 0, 3_600_000),
+  /** Lifetime of a hosted KYC link. */
+  ACCOUNTS_KYC_LINK_TTL_MS: setting.int(86_400_000, 1000, 30 * 86_400_000),
+  /** Public address of the gateway that serves the hosted KYC page (`<base>/kyc/<token>`). */
+  ACCOUNTS_KYC_LINK_BASE_URL: setting.optionalUrl('https:', 'http:'),
+  /** true: only APPROVED customers may send money; false: all but REJECTED and HOLD may. */
+  ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL: setting.bool(false),
 };
 
 function currencyList(value: string): string[] {
@@ -51,6 +59,12 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
   return {
     platformDefaults: { supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: c.ACCOUNTS_UMA_DOMAIN, walletCurrency },
     terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
+    kyc: {
+      stepMs: c.ACCOUNTS_KYC_STEP_MS,
+      linkTtlMs: c.ACCOUNTS_KYC_LINK_TTL_MS,
+      linkBaseUrl: c.ACCOUNTS_KYC_LINK_BASE_URL ?? `http://localhost:${env.PORT ?? 8080}`,
+      paymentsRequireApproval: c.ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL,
+    },
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
     ownership: {
       sandbox: c.ACCOUNTS_SANDBOX,

@@ -17,6 +17,12 @@ import { createPlatformConfigs } from './app/platform-configs';
 import { createPlatforms } from './app/platforms';
 import { createRepairWorker, type RepairWorker } from './app/repair-worker';
 import { bindAccountsService } from './grpc/accounts-handlers';
+import { bindKycService } from './grpc/kyc-handlers';
+import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
+import { createVerifications } from './app/verifications';
+import { createComplianceFacts } from './app/compliance-facts';
+import { assertContactVerified } from './domain/contact-verification';
+import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import { createAccountsDocumentStore } from './store/accounts-document-store';
 
 export function createAccountsService(environment: ServiceEnvironment): ServiceModule & { repair: RepairWorker } {
@@ -34,6 +40,13 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });
+  const verifications = createVerifications({
+    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
+  });
+  const verificationWorker = createPeriodicTask({
+    name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
+    run: () => verifications.advanceDue(),
+  });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -43,12 +56,14 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         platforms,
         platformConfigs,
         terms: config.terms,
+        paymentsRequireKycApproval: config.kyc.paymentsRequireApproval,
         customers,
         internalAccounts: createInternalAccounts({ store, wallets, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
         externalAccounts,
         ownership,
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
       }),
+      bindKycService(verifications),
     ],
     repair,
     async start() {
@@ -56,7 +71,11 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
       if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
       repair.start();
+      verificationWorker.start();
     },
-    stop: () => repair.stop(),
+    stop: async () => {
+      await verificationWorker.stop();
+      await repair.stop();
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { InternalAccount } from '../domain/internal-account';
 import type { PlatformSettings } from '../domain/platform-config';
 import type { ProvisioningStep } from '../domain/provisioning-plan';
 import type { ExternalAccountStore } from './external-account-store';
+import type { CustomerStatusWriter, KycLinkStore, VerificationStore } from './verification-store';
 
 /**
  * The storage the use cases need, owned here and implemented in store/. Every read and write is
@@ -98,7 +99,7 @@ export interface PlatformStore {
   findPendingProvisioning(query: PendingProvisioningQuery): Promise<Platform[]>;
 }
 
-export interface CustomerStore {
+export interface CustomerStore extends CustomerStatusWriter {
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;
@@ -137,4 +138,6 @@ export interface AccountsStore {
   customers: CustomerStore;
   internalAccounts: InternalAccountStore;
   externalAccounts: ExternalAccountStore;
+  verifications: VerificationStore;
+  kycLinks: KycLinkStore;
 }

@@ -1,4 +1,5 @@
 import type { CustomerType } from './customer-vocabulary';
+import { initialContactVerification, type ContactVerificationState } from './contact-verification';
 import type { ProvisioningStep } from './provisioning-plan';
 
 export interface Address {
@@ -81,8 +82,10 @@ export interface Customer extends Omit<CustomerProfile, 'identifier'> {
   region?: string;
   currencies: string[];
   umaAddress: string;
-  /** KYC (individual) or KYB (business) status. */
+  /** KYC (individual) or KYB (business) status; only verification outcomes change it. */
   verificationStatus: string;
+  /** Present only where the customer's region requires contact verification. */
+  contactVerification?: ContactVerificationState;
   isDeleted: boolean;
   createdAt: string;
   updatedAt: string;
@@ -138,6 +141,7 @@ export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defau
     currencies: draft.currencies ?? defaultCurrencies,
     umaAddress: draft.profile.umaAddress ?? facts.umaAddress,
     verificationStatus: 'UNVERIFIED',
+    ...(initialContactVerification(draft.region) ? { contactVerification: initialContactVerification(draft.region) } : {}),
     isDeleted: false,
     createdAt: now,
     updatedAt: now,

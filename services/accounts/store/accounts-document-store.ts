@@ -4,6 +4,7 @@ import { createCustomerStore, type CustomerDocumentStore } from './customer-stor
 import { createExternalAccountStore } from './external-account-store';
 import { createInternalAccountStore } from './internal-account-store';
 import { createPlatformStore } from './platform-store';
+import { createKycLinkStore, createVerificationStore } from './verification-store';
 
 export interface AccountsDocumentStore extends AccountsStore {
   customers: CustomerDocumentStore;
@@ -19,21 +20,29 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     customers: store.collection('customers'),
     internalAccounts: store.collection('internal_accounts'),
     externalAccounts: store.collection('external_accounts'),
+    verifications: store.collection('verifications'),
+    kycLinks: store.collection('kyc_links'),
   };
   const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
   const internalAccounts = createInternalAccountStore(collections.internalAccounts);
   const externalAccounts = createExternalAccountStore(collections.externalAccounts);
+  const verifications = createVerificationStore(collections.verifications);
+  const kycLinks = createKycLinkStore(collections.kycLinks);
   return {
     platforms,
     customers,
     internalAccounts,
     externalAccounts,
+    verifications,
+    kycLinks,
     async createIndexes() {
       await platforms.createIndexes();
       await customers.createIndexes();
       await internalAccounts.createIndexes();
       await externalAccounts.createIndexes();
+      await verifications.createIndexes();
+      await kycLinks.createIndexes();
     },
     outboxCollections: Object.values(collections),
   };

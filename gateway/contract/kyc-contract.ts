@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox';
+import { Page, pageQuery } from './common-schemas';
+import { operation } from './operation';
+import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
+
+export const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'READY_FOR_VERIFICATION'] as const;
+const ERROR_TYPES = [
+  'MISSING_FIELD', 'INVALID_FIELD', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_CONTROL_STRUCTURE_DOCUMENT',
+  'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', 'MISSING_IDENTITY_DOCUMENT', 'INVALID_DOCUMENT',
+  'EXPIRED_DOCUMENT', 'POOR_QUALITY_DOCUMENT', 'SUSPECTED_FRAUD_DOCUMENT', 'WRONG_DOCUMENT_TYPE', 'INCOMPLETE_DOCUMENT',
+  'UNREADABLE_DOCUMENT', 'DOCUMENT_VERIFICATION_FAILED', 'APPLICANT_SANCTIONED', 'APPLICANT_FRAUD', 'APPLICANT_CRIMINAL_RECORD',
+  'APPLICANT_REJECTED', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_GOOD_STANDING_DOCUMENT',
+] as const;
+export const DOCUMENT_TYPES = [
+  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN', 'CERTIFICATE_OF_INCORPORATION',
+  'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT', 'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT',
+  'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE', 'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL',
+  'RENT_OR_LEASE_AGREEMENT', 'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT',
+  'PARTNERSHIP_AGREEMENT', 'SELFIE', 'OTHER',
+] as const;
+
+const VerificationError = named('VerificationError', ClosedObject({
+  resourceId: Type.String({ description: 'The Customer, BeneficialOwner or Document concerned' }),
+  type: StringEnum(ERROR_TYPES),
+  field: Type.Optional(Type.String({ description: 'Dot path of the member, for MISSING_FIELD and INVALID_FIELD' })),
+  acceptedDocumentTypes: Type.Optional(Type.Array(StringEnum(DOCUMENT_TYPES), { description: 'Any one of these would do' })),
+  reason: Type.String(),
+}));
+
+export const Verification = named('Verification', ClosedObject({
+  id: Id('Verification'),
+  customerId: Id('Customer'),
+  verificationStatus: StringEnum(VERIFICATION_STATUSES),
+  errors: Type.Array(VerificationError, { description: 'What stands in the way; empty unless RESOLVE_ERRORS (or REJECTED with its reason)' }),
+  createdAt: DateTime(),
+  updatedAt: Type.Optional(DateTime()),
+}));
+
+const kycLinkMembers = {
+  kycUrl: Type.String({ description: 'The hosted verification page: single use, valid until expiresAt' }),
+  expiresAt: DateTime(),
+  provider: StringEnum(['SUMSUB'] as const),
+  token: Type.Optional(Type.String({ description: 'A provider SDK token, to embed the flow instead of the hosted page' })),
+};
+
+const KycLink = named('KycLink', ClosedObject(kycLinkMembers));
+const KycLinkByPlatformId = named('KycLinkByPlatformCustomerId', ClosedObject({
+  ...kycLinkMembers, customerId: Id('Customer'), platformCustomerId: Type.String(),
+}));
+
+const KycLinkCreateRequest = named('KycLinkCreateRequest', Type.Object({
+  redirectUri: Type.Optional(Type.String({ format: 'url', description: 'Where the page sends the customer once done (https://, or http:// for local development)' })),
+}));
+
+const KYC_TAGS = ['KYC/KYB Verifications'];
+
+export const kycOperations = [
+  operation({
+    operationId: 'createCustomerKycLink', method: 'post', path: '/customers/{customerId}/kyc-link', tags: KYC_TAGS,
+    summary: 'A single-use hosted verification link for a customer', pathParams: { customerId: Id('Customer') },
+    body: KycLinkCreateRequest, optionalBody: true, success: { 201: KycLink }, errors: [404, 409],
+  }),
+  operation({
+    operationId: 'getCustomerKycLink', method: 'get', path: '/customers/kyc-link', tags: KYC_TAGS,
+    summary: 'A single-use hosted verification link for the customer with this platformCustomerId (the SDK\'s form)',
+    query: {
+      platformCustomerId: Type.String({ minLength: 1 }),
+      redirectUri: Type.Optional(Type.String({ format: 'url' })),
+    },
+    success: { 200: KycLinkByPlatformId }, errors: [404, 409],
+  }),
+  operation({
+    operationId: 'createVerification', method: 'post', path: '/verifications', tags: KYC_TAGS,
+    summary: 'Submit (or resubmit) a customer for KYC/KYB: answers what is still missing, or IN_PROGRESS',
+    body: named('VerificationRequest', Type.Object({ customerId: Id('Customer') })), success: { 200: Verification }, errors: [404, 409],
+  }),
+  operation({
+    operationId: 'listVerifications', method: 'get', path: '/verifications', tags: KYC_TAGS, summary: 'List verifications, oldest first',
+    query: { customerId: Type.Optional(Type.String()), verificationStatus: Type.Optional(StringEnum(VERIFICATION_STATUSES)), ...pageQuery },
+    success: { 200: Page('VerificationList', Verification) },
+  }),
+  operation({
+    operationId: 'getVerification', method: 'get', path: '/verifications/{verificationId}', tags: KYC_TAGS, summary: 'Read a verification',
+    pathParams: { verificationId: Id('Verification') }, success: { 200: Verification }, errors: [404],
+  }),
+  operation({
+    operationId: 'getHostedKycPage', method: 'get', path: '/kyc/{linkToken}', root: true, authenticated: false, tags: KYC_TAGS,
+    summary: 'The hosted verification page of a KYC link (HTML; in the sandbox the tester chooses the outcome)',
+    pathParams: { linkToken: Type.String() },
+    success: { 200: Type.String({ description: 'HTML page' }), 404: Type.String({ description: 'HTML page: unknown, used or expired link' }) },
+    responseMediaTypes: { 200: 'text/html', 404: 'text/html' },
+  }),
+  operation({
+    operationId: 'completeHostedKyc', method: 'post', path: '/kyc/{linkToken}', root: true, authenticated: false, tags: KYC_TAGS,
+    summary: 'The hosted page\'s form: finishes the flow with the chosen outcome, then redirects to redirectUri',
+    pathParams: { linkToken: Type.String() },
+    body: Type.Object({ outcome: StringEnum(['APPROVE', 'REJECT', 'MANUAL_REVIEW', 'RESOLVE_ERRORS'] as const) }),
+    bodyMediaType: 'application/x-www-form-urlencoded',
+    success: { 200: Type.String({ description: 'HTML page' }), 303: null, 400: Type.String({ description: 'HTML page' }), 404: Type.String({ description: 'HTML page' }) },
+    responseMediaTypes: { 200: 'text/html', 400: 'text/html', 404: 'text/html' },
+  }),
+];
