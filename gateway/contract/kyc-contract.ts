@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
-import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
+import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
 
 export const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'READY_FOR_VERIFICATION'] as const;
 const ERROR_TYPES = [
@@ -54,6 +54,38 @@ const KycLinkCreateRequest = named('KycLinkCreateRequest', Type.Object({
 
 const KYC_TAGS = ['KYC/KYB Verifications'];
 
+const ROLES = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'] as const;
+const ID_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] as const;
+const Text = () => Type.String({ minLength: 1, maxLength: 255 });
+const OwnerAddress = ClosedObject({
+  line1: Text(), line2: Type.Optional(Text()), city: Type.Optional(Text()), state: Type.Optional(Text()),
+  postalCode: Type.String({ minLength: 1, maxLength: 20 }), country: Country(),
+});
+const personalMembers = {
+  firstName: Text(), middleName: Type.Optional(Text()), lastName: Text(), birthDate: Type.String({ format: 'date' }),
+  nationality: Country(), email: Type.Optional(Type.String({ format: 'email' })),
+  phoneNumber: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{1,14}$', format: 'e.164' })),
+  address: Type.Object(OwnerAddress.properties), idType: StringEnum(ID_TYPES), countryOfIssuance: Type.Optional(Country()),
+};
+const identifier = Type.String({ minLength: 1, maxLength: 64, description: 'Identification number (never returned)' });
+const PersonalInfoCreate = named('BeneficialOwnerPersonalInfoCreate', Type.Object({ ...personalMembers, identifier }));
+const PersonalInfoUpdate = named('BeneficialOwnerPersonalInfoUpdate', Type.Partial(Type.Object({ ...personalMembers, identifier })));
+const Roles = Type.Array(StringEnum(ROLES), { minItems: 1 });
+const Percentage = Type.Integer({ minimum: 0, maximum: 100 });
+
+export const BeneficialOwner = named('BeneficialOwner', ClosedObject({
+  id: Id('BeneficialOwner'),
+  customerId: Id('Customer'),
+  roles: Type.Array(StringEnum(ROLES)),
+  ownershipPercentage: Percentage,
+  personalInfo: named('BeneficialOwnerPersonalInfo', ClosedObject({ ...personalMembers, address: OwnerAddress })),
+  kycStatus: StringEnum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const, { description: 'Follows its business\'s verification' }),
+  createdAt: DateTime(),
+  updatedAt: Type.Optional(DateTime()),
+}));
+
+const ownerId = { beneficialOwnerId: Id('BeneficialOwner') };
+
 export const kycOperations = [
   operation({
     operationId: 'createCustomerKycLink', method: 'post', path: '/customers/{customerId}/kyc-link', tags: KYC_TAGS,
@@ -82,6 +114,26 @@ export const kycOperations = [
   operation({
     operationId: 'getVerification', method: 'get', path: '/verifications/{verificationId}', tags: KYC_TAGS, summary: 'Read a verification',
     pathParams: { verificationId: Id('Verification') }, success: { 200: Verification }, errors: [404],
+  }),
+  operation({
+    operationId: 'createBeneficialOwner', method: 'post', path: '/beneficial-owners', tags: KYC_TAGS,
+    summary: 'Add a beneficial owner, director or officer to a business customer',
+    body: named('BeneficialOwnerCreateRequest', Type.Object({ customerId: Id('Customer'), roles: Roles, ownershipPercentage: Percentage, personalInfo: PersonalInfoCreate })),
+    success: { 201: BeneficialOwner }, errors: [404],
+  }),
+  operation({
+    operationId: 'listBeneficialOwners', method: 'get', path: '/beneficial-owners', tags: KYC_TAGS, summary: 'List beneficial owners, oldest first',
+    query: { customerId: Type.Optional(Type.String()), ...pageQuery }, success: { 200: Page('BeneficialOwnerList', BeneficialOwner) },
+  }),
+  operation({
+    operationId: 'getBeneficialOwner', method: 'get', path: '/beneficial-owners/{beneficialOwnerId}', tags: KYC_TAGS, summary: 'Read a beneficial owner',
+    pathParams: ownerId, success: { 200: BeneficialOwner }, errors: [404],
+  }),
+  operation({
+    operationId: 'updateBeneficialOwner', method: 'patch', path: '/beneficial-owners/{beneficialOwnerId}', tags: KYC_TAGS,
+    summary: 'Update a beneficial owner (personalInfo members merge)', pathParams: ownerId,
+    body: named('BeneficialOwnerUpdateRequest', Type.Object({ roles: Type.Optional(Roles), ownershipPercentage: Type.Optional(Percentage), personalInfo: Type.Optional(PersonalInfoUpdate) })),
+    success: { 200: BeneficialOwner }, errors: [404, 409],
   }),
   operation({
     operationId: 'getHostedKycPage', method: 'get', path: '/kyc/{linkToken}', root: true, authenticated: false, tags: KYC_TAGS,

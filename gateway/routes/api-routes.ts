@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { customerRoutes } from './customer-routes';
 import { verificationRoutes } from './verification-routes';
+import { beneficialOwnerRoutes } from './beneficial-owner-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -18,6 +19,7 @@ export function apiRoutes(peers: PeerClients): Router {
   const router = Router();
   router.use(platformConfigRoutes(peers));
   router.use(verificationRoutes(peers));
+  router.use(beneficialOwnerRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
   router.use(externalAccountRoutes(peers));

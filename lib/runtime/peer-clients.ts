@@ -4,6 +4,7 @@ import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { KycServiceService } from '../../gen/accounts/v1/verifications';
+import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -22,6 +23,7 @@ import { TransactionServiceService } from '../../gen/quotes_transactions/v1/tran
 export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   kyc: { owner: 'accounts', definition: KycServiceService },
+  beneficialOwners: { owner: 'accounts', definition: BeneficialOwnerServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },

@@ -18,6 +18,8 @@ import { createPlatforms } from './app/platforms';
 import { createRepairWorker, type RepairWorker } from './app/repair-worker';
 import { bindAccountsService } from './grpc/accounts-handlers';
 import { bindKycService } from './grpc/kyc-handlers';
+import { bindBeneficialOwnerService } from './grpc/beneficial-owner-handlers';
+import { createBeneficialOwners } from './app/beneficial-owners';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
 import { createVerifications } from './app/verifications';
 import { createComplianceFacts } from './app/compliance-facts';
@@ -64,6 +66,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
       }),
       bindKycService(verifications),
+      bindBeneficialOwnerService(createBeneficialOwners({ store, sealer, clock })),
     ],
     repair,
     async start() {

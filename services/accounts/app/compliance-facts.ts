@@ -1,11 +1,12 @@
+import { ownerFacts } from '../domain/beneficial-owner';
 import type { AccountsStore } from './accounts-store';
 import type { ComplianceFacts } from './verifications';
 
 /** Beneficial owners and documents as verification reads them, from this service's store. */
-export function createComplianceFacts(_store: AccountsStore): ComplianceFacts {
+export function createComplianceFacts(store: AccountsStore): ComplianceFacts {
   return {
-    async ownersOf() {
-      return [];
+    async ownersOf(platformId, customerId) {
+      return (await store.beneficialOwners.ofCustomer(platformId, customerId)).map(ownerFacts);
     },
     async documentsOf() {
       return [];

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { BeneficialOwner } from '../domain/beneficial-owner';
 import type { CustomerVerificationStatus, Verification } from '../domain/verification';
 import type { Page, PageQuery } from './accounts-store';
 
@@ -46,4 +47,17 @@ export interface KycLinkStore {
   find(tokenHash: string): Promise<KycLinkRecord | null>;
   /** Marks the link used if it is unused and unexpired at `now`; the link, or null when it was not. */
   claim(tokenHash: string, now: string): Promise<KycLinkRecord | null>;
+}
+
+/** Beneficial owners of business customers. */
+export interface BeneficialOwnerStore {
+  insert(owner: BeneficialOwner): Promise<void>;
+  find(platformId: string, id: string): Promise<BeneficialOwner | null>;
+  list(platformId: string, customerId: string | undefined, page: PageQuery): Promise<Page<BeneficialOwner>>;
+  /** Every owner of one customer (verification reads them all). */
+  ofCustomer(platformId: string, customerId: string): Promise<BeneficialOwner[]>;
+  /** Writes `next` only if the stored revision is still `next.revision - 1`. */
+  replace(next: BeneficialOwner): Promise<boolean>;
+  /** Every owner of the customer takes the status its business's verification implies. */
+  setKycStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string): Promise<void>;
 }

@@ -105,6 +105,8 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
       const events: DomainEvent[] = type ? [customerStatusChanged(newEvent, type, customer, status, at)] : [];
       await store.customers.setVerificationStatus(v.platformId, v.customerId, status, at, events);
     }
+    // A business's owners are verified with it: each takes the same status.
+    if (status && v.customerType === 'BUSINESS') await store.beneficialOwners.setKycStatus(v.platformId, v.customerId, status, now());
     await store.verifications.markCustomerStatusApplied(v.id, v.revision);
   };
 

@@ -5,6 +5,7 @@ import { createExternalAccountStore } from './external-account-store';
 import { createInternalAccountStore } from './internal-account-store';
 import { createPlatformStore } from './platform-store';
 import { createKycLinkStore, createVerificationStore } from './verification-store';
+import { createBeneficialOwnerStore } from './beneficial-owner-store';
 
 export interface AccountsDocumentStore extends AccountsStore {
   customers: CustomerDocumentStore;
@@ -22,6 +23,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     externalAccounts: store.collection('external_accounts'),
     verifications: store.collection('verifications'),
     kycLinks: store.collection('kyc_links'),
+    beneficialOwners: store.collection('beneficial_owners'),
   };
   const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
@@ -29,6 +31,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
   const externalAccounts = createExternalAccountStore(collections.externalAccounts);
   const verifications = createVerificationStore(collections.verifications);
   const kycLinks = createKycLinkStore(collections.kycLinks);
+  const beneficialOwners = createBeneficialOwnerStore(collections.beneficialOwners);
   return {
     platforms,
     customers,
@@ -36,6 +39,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     externalAccounts,
     verifications,
     kycLinks,
+    beneficialOwners,
     async createIndexes() {
       await platforms.createIndexes();
       await customers.createIndexes();
@@ -43,6 +47,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
       await externalAccounts.createIndexes();
       await verifications.createIndexes();
       await kycLinks.createIndexes();
+      await beneficialOwners.createIndexes();
     },
     outboxCollections: Object.values(collections),
   };

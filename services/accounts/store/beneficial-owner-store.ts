@@ -1,0 +1,36 @@
+import type { DocumentCollection } from '../../../lib/store/document-store';
+import type { BeneficialOwnerStore } from '../app/verification-store';
+import type { BeneficialOwner } from '../domain/beneficial-owner';
+import { findPage, fromDocument, present, toDocument } from './record-documents';
+
+const read = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<BeneficialOwner>(doc);
+
+export function createBeneficialOwnerStore(owners: DocumentCollection): BeneficialOwnerStore & { createIndexes(): Promise<void> } {
+  return {
+    async createIndexes() {
+      await owners.createIndex({ keys: { platformId: 1, customerId: 1 }, name: 'owner_customer' });
+      await owners.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' });
+    },
+    async insert(owner) {
+      await owners.insertOne(toDocument(owner));
+    },
+    async find(platformId, id) {
+      const doc = await owners.findOne({ _id: id, platformId });
+      return doc ? read(doc) : null;
+    },
+    list(platformId, customerId, page) {
+      return findPage(owners, present({ platformId, customerId }), page, read);
+    },
+    async ofCustomer(platformId, customerId) {
+      return (await owners.find({ platformId, customerId }, { sort: { createdAt: 1, _id: 1 } })).map(read);
+    },
+    async replace(next) {
+      const { _id, ...fields } = toDocument(next);
+      const result = await owners.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, { $set: fields });
+      return result.matchedCount === 1;
+    },
+    async setKycStatus(platformId, customerId, status, now) {
+      await owners.updateMany({ platformId, customerId, kycStatus: { $ne: status } }, { $set: { kycStatus: status, updatedAt: now }, $inc: { revision: 1 } });
+    },
+  };
+}
