@@ -135,6 +135,7 @@ export const kycOperations = [
     body: named('BeneficialOwnerUpdateRequest', Type.Object({ roles: Type.Optional(Roles), ownershipPercentage: Type.Optional(Percentage), personalInfo: Type.Optional(PersonalInfoUpdate) })),
     success: { 200: BeneficialOwner }, errors: [404, 409],
   }),
+  ...documentOperations(),
   operation({
     operationId: 'getHostedKycPage', method: 'get', path: '/kyc/{linkToken}', root: true, authenticated: false, tags: KYC_TAGS,
     summary: 'The hosted verification page of a KYC link (HTML; in the sandbox the tester chooses the outcome)',
@@ -152,3 +153,58 @@ export const kycOperations = [
     responseMediaTypes: { 200: 'text/html', 400: 'text/html', 404: 'text/html' },
   }),
 ];
+
+function documentOperations() {
+  const TAGS = ['Documents'];
+  const Document = named('Document', ClosedObject({
+    id: Id('Document'),
+    documentHolder: Type.String({ description: 'The Customer or BeneficialOwner it belongs to' }),
+    documentType: StringEnum(DOCUMENT_TYPES),
+    side: Type.Optional(StringEnum(['FRONT', 'BACK'] as const)),
+    country: Type.String(),
+    documentNumber: Type.Optional(Type.String()),
+    issuingAuthority: Type.Optional(Type.String()),
+    fileName: Type.String(),
+    createdAt: DateTime(),
+    updatedAt: Type.Optional(DateTime()),
+  }));
+  const form = (creating: boolean) => Type.Object({
+    file: Type.String({ contentEncoding: 'binary', description: 'PDF, JPEG or PNG (recognised from its content), at most 10 MB' }),
+    ...(creating ? { documentHolder: Type.String({ description: 'A Customer or BeneficialOwner id' }) } : {}),
+    documentType: creating ? StringEnum(DOCUMENT_TYPES) : Type.Optional(StringEnum(DOCUMENT_TYPES)),
+    side: Type.Optional(StringEnum(['FRONT', 'BACK'] as const)),
+    country: creating ? Country() : Type.Optional(Country()),
+    documentNumber: Type.Optional(Type.String({ maxLength: 64 })),
+    issuingAuthority: Type.Optional(Type.String({ maxLength: 255 })),
+  }, { required: creating ? ['file', 'documentHolder', 'documentType', 'country'] : [] });
+  const documentId = { documentId: Id('Document') };
+  // 400 also carries the rejection reasons: LOW_QUALITY, DATA_MISMATCH, EXPIRED, SUSPECTED_FRAUD, UNSUITABLE_DOCUMENT, INCOMPLETE.
+  return [
+    operation({
+      operationId: 'uploadDocument', method: 'post', path: '/documents', tags: TAGS, summary: 'Upload a verification document (multipart/form-data)',
+      body: form(true), bodyMediaType: 'multipart/form-data', success: { 201: Document }, errors: [404],
+    }),
+    operation({
+      operationId: 'listDocuments', method: 'get', path: '/documents', tags: TAGS, summary: 'List documents, oldest first, by holder',
+      query: { documentHolder: Type.Optional(Type.String()), ...pageQuery }, success: { 200: Page('DocumentList', Document) },
+    }),
+    operation({
+      operationId: 'getDocument', method: 'get', path: '/documents/{documentId}', tags: TAGS, summary: 'Read a document\'s metadata',
+      pathParams: documentId, success: { 200: Document }, errors: [404],
+    }),
+    operation({
+      operationId: 'getDocumentFile', method: 'get', path: '/documents/{documentId}/file', tags: TAGS, summary: 'Download a document\'s file',
+      pathParams: documentId, success: { 200: Type.String({ contentEncoding: 'binary' }) }, errors: [404],
+      responseMediaTypes: { 200: 'application/octet-stream' },
+    }),
+    operation({
+      operationId: 'replaceDocument', method: 'put', path: '/documents/{documentId}', tags: TAGS,
+      summary: 'Replace a document\'s file and/or metadata (multipart/form-data)', pathParams: documentId,
+      body: form(false), bodyMediaType: 'multipart/form-data', success: { 200: Document }, errors: [404, 409],
+    }),
+    operation({
+      operationId: 'deleteDocument', method: 'delete', path: '/documents/{documentId}', tags: TAGS, summary: 'Delete a document and its file',
+      pathParams: documentId, success: { 204: null }, errors: [404, 409],
+    }),
+  ];
+}

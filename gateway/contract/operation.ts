@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope } from './common-schemas';
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Request headers some operations read; documented as header parameters. */
 export const HEADERS = {

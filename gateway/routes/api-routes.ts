@@ -3,6 +3,7 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { customerRoutes } from './customer-routes';
 import { verificationRoutes } from './verification-routes';
 import { beneficialOwnerRoutes } from './beneficial-owner-routes';
+import { documentRoutes } from './document-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -20,6 +21,7 @@ export function apiRoutes(peers: PeerClients): Router {
   router.use(platformConfigRoutes(peers));
   router.use(verificationRoutes(peers));
   router.use(beneficialOwnerRoutes(peers));
+  router.use(documentRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
   router.use(externalAccountRoutes(peers));

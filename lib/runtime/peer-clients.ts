@@ -5,6 +5,7 @@ import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { KycServiceService } from '../../gen/accounts/v1/verifications';
 import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
+import { DocumentServiceService } from '../../gen/accounts/v1/documents';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -24,6 +25,7 @@ export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   kyc: { owner: 'accounts', definition: KycServiceService },
   beneficialOwners: { owner: 'accounts', definition: BeneficialOwnerServiceService },
+  documents: { owner: 'accounts', definition: DocumentServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },

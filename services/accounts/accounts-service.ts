@@ -20,6 +20,9 @@ import { bindAccountsService } from './grpc/accounts-handlers';
 import { bindKycService } from './grpc/kyc-handlers';
 import { bindBeneficialOwnerService } from './grpc/beneficial-owner-handlers';
 import { createBeneficialOwners } from './app/beneficial-owners';
+import { bindDocumentService } from './grpc/document-handlers';
+import { createDocuments } from './app/documents';
+import { documentStorageFromEnv } from './adapters/document-storage-settings';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
 import { createVerifications } from './app/verifications';
 import { createComplianceFacts } from './app/compliance-facts';
@@ -42,6 +45,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });
+  const documentStorage = documentStorageFromEnv(environment.env);
+  const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
   const verifications = createVerifications({
     store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
   });
@@ -67,6 +72,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       }),
       bindKycService(verifications),
       bindBeneficialOwnerService(createBeneficialOwners({ store, sealer, clock })),
+      bindDocumentService(documents),
     ],
     repair,
     async start() {

@@ -8,8 +8,8 @@ export function createComplianceFacts(store: AccountsStore): ComplianceFacts {
     async ownersOf(platformId, customerId) {
       return (await store.beneficialOwners.ofCustomer(platformId, customerId)).map(ownerFacts);
     },
-    async documentsOf() {
-      return [];
+    async documentsOf(platformId, holderIds) {
+      return (await store.documents.ofHolders(platformId, holderIds)).map((d) => ({ id: d.id, holderId: d.documentHolder, documentType: d.documentType }));
     },
   };
 }

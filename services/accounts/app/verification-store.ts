@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { BeneficialOwner } from '../domain/beneficial-owner';
+import type { StoredDocument } from '../domain/document';
 import type { CustomerVerificationStatus, Verification } from '../domain/verification';
 import type { Page, PageQuery } from './accounts-store';
 
@@ -60,4 +61,16 @@ export interface BeneficialOwnerStore {
   replace(next: BeneficialOwner): Promise<boolean>;
   /** Every owner of the customer takes the status its business's verification implies. */
   setKycStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string): Promise<void>;
+}
+
+/** Document records (their files are in DocumentStorage). */
+export interface DocumentRecordStore {
+  insert(doc: StoredDocument): Promise<void>;
+  find(platformId: string, id: string): Promise<StoredDocument | null>;
+  list(platformId: string, holder: string | undefined, page: PageQuery): Promise<Page<StoredDocument>>;
+  ofHolders(platformId: string, holderIds: string[]): Promise<StoredDocument[]>;
+  /** Writes `next` only if the stored revision is still `next.revision - 1`. */
+  replace(next: StoredDocument): Promise<boolean>;
+  /** Removes the record if it is still at `revision`. */
+  remove(platformId: string, id: string, revision: number): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import { createInternalAccountStore } from './internal-account-store';
 import { createPlatformStore } from './platform-store';
 import { createKycLinkStore, createVerificationStore } from './verification-store';
 import { createBeneficialOwnerStore } from './beneficial-owner-store';
+import { createDocumentRecordStore } from './document-record-store';
 
 export interface AccountsDocumentStore extends AccountsStore {
   customers: CustomerDocumentStore;
@@ -24,6 +25,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     verifications: store.collection('verifications'),
     kycLinks: store.collection('kyc_links'),
     beneficialOwners: store.collection('beneficial_owners'),
+    documents: store.collection('documents'),
   };
   const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
@@ -32,6 +34,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
   const verifications = createVerificationStore(collections.verifications);
   const kycLinks = createKycLinkStore(collections.kycLinks);
   const beneficialOwners = createBeneficialOwnerStore(collections.beneficialOwners);
+  const documents = createDocumentRecordStore(collections.documents);
   return {
     platforms,
     customers,
@@ -40,6 +43,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     verifications,
     kycLinks,
     beneficialOwners,
+    documents,
     async createIndexes() {
       await platforms.createIndexes();
       await customers.createIndexes();
@@ -48,6 +52,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
       await verifications.createIndexes();
       await kycLinks.createIndexes();
       await beneficialOwners.createIndexes();
+      await documents.createIndexes();
     },
     outboxCollections: Object.values(collections),
   };
