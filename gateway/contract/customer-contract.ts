@@ -167,7 +167,27 @@ const EndUserTerms = named('EndUserTerms', ClosedObject({ version: Type.String()
 const customerId = { customerId: Id('Customer') };
 const TAGS = ['Customers'];
 
+const CONTACT_TAGS = ['Contact Verification'];
+const ContactCodeRequest = named('ContactVerificationConfirmRequest', Type.Object({ code: Type.String({ description: 'The 6-digit code (sandbox: 123456)' }) }));
+const contactOperations = (['email', 'phone'] as const).flatMap((channel) => {
+  const Channel = channel === 'email' ? 'Email' : 'Phone';
+  return [
+    operation({
+      operationId: `sendCustomer${Channel}Verification`, method: 'post', path: `/customers/{customerId}/verify-${channel}`, tags: CONTACT_TAGS,
+      summary: `Send (or resend) a one-time code to the customer's ${channel}; 409 where the region does not require it`,
+      pathParams: customerId, success: { 204: null }, errors: [404, 409],
+    }),
+    operation({
+      operationId: `confirmCustomer${Channel}Verification`, method: 'post', path: `/customers/{customerId}/verify-${channel}/confirm`, tags: CONTACT_TAGS,
+      summary: `Confirm the code sent to the customer's ${channel}`, pathParams: customerId,
+      body: ContactCodeRequest,
+      success: { 200: Customer }, errors: [404, 409],
+    }),
+  ];
+});
+
 export const customerOperations = [
+  ...contactOperations,
   operation({
     operationId: 'createCustomer', method: 'post', path: '/customers', tags: TAGS, summary: 'Create a customer',
     body: CustomerCreateRequest, success: { 201: Customer }, errors: [409],

@@ -4,6 +4,7 @@ import { customerRoutes } from './customer-routes';
 import { verificationRoutes } from './verification-routes';
 import { beneficialOwnerRoutes } from './beneficial-owner-routes';
 import { documentRoutes } from './document-routes';
+import { contactVerificationRoutes } from './contact-verification-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -22,6 +23,7 @@ export function apiRoutes(peers: PeerClients): Router {
   router.use(verificationRoutes(peers));
   router.use(beneficialOwnerRoutes(peers));
   router.use(documentRoutes(peers));
+  router.use(contactVerificationRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
   router.use(externalAccountRoutes(peers));

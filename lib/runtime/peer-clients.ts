@@ -6,6 +6,7 @@ import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { KycServiceService } from '../../gen/accounts/v1/verifications';
 import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
 import { DocumentServiceService } from '../../gen/accounts/v1/documents';
+import { ContactVerificationServiceService } from '../../gen/accounts/v1/contact_verification';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -26,6 +27,7 @@ export const PEER_DEFINITIONS = {
   kyc: { owner: 'accounts', definition: KycServiceService },
   beneficialOwners: { owner: 'accounts', definition: BeneficialOwnerServiceService },
   documents: { owner: 'accounts', definition: DocumentServiceService },
+  contactVerification: { owner: 'accounts', definition: ContactVerificationServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },

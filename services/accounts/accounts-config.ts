@@ -32,6 +32,10 @@ const SCHEMA = {
   ACCOUNTS_KYC_LINK_BASE_URL: setting.optionalUrl('https:', 'http:'),
   /** true: only APPROVED customers may send money; false: all but REJECTED and HOLD may. */
   ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL: setting.bool(false),
+  /** Contact verification codes: lifetime, minimum time between two sends of a channel, tries per code. */
+  ACCOUNTS_CONTACT_CODE_TTL_MS: setting.int(600_000, 1000, 86_400_000),
+  ACCOUNTS_CONTACT_CODE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS: setting.int(5, 1, 100),
 };
 
 function currencyList(value: string): string[] {
@@ -64,6 +68,12 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
       linkTtlMs: c.ACCOUNTS_KYC_LINK_TTL_MS,
       linkBaseUrl: c.ACCOUNTS_KYC_LINK_BASE_URL ?? `http://localhost:${env.PORT ?? 8080}`,
       paymentsRequireApproval: c.ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL,
+    },
+    contact: {
+      sandbox: c.ACCOUNTS_SANDBOX,
+      codeTtlMs: c.ACCOUNTS_CONTACT_CODE_TTL_MS,
+      resendIntervalMs: c.ACCOUNTS_CONTACT_CODE_INTERVAL_MS,
+      maxAttempts: c.ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS,
     },
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
     ownership: {

@@ -21,6 +21,10 @@ import { bindKycService } from './grpc/kyc-handlers';
 import { bindBeneficialOwnerService } from './grpc/beneficial-owner-handlers';
 import { createBeneficialOwners } from './app/beneficial-owners';
 import { bindDocumentService } from './grpc/document-handlers';
+import { bindContactVerificationService } from './grpc/contact-verification-handlers';
+import { createContactVerification } from './app/contact-verification';
+import { createContactChallengeStore } from './store/contact-challenge-store';
+import { customerMessage } from './grpc/proto-mappers';
 import { createDocuments } from './app/documents';
 import { documentStorageFromEnv } from './adapters/document-storage-settings';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
@@ -73,6 +77,14 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       bindKycService(verifications),
       bindBeneficialOwnerService(createBeneficialOwners({ store, sealer, clock })),
       bindDocumentService(documents),
+      bindContactVerificationService(
+        createContactVerification({
+          store, clock, settings: config.contact,
+          challenges: createContactChallengeStore(environment.store.collection('contact_challenges')),
+          messenger: { send: async (message) => void (await environment.peers.delivery.sendMessage(message)) },
+        }),
+        (c) => customerMessage(c, config.terms, config.kyc.paymentsRequireApproval),
+      ),
     ],
     repair,
     async start() {

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { ContactChannel, ContactChannelStatus } from '../domain/contact-verification';
 import type { Customer, PendingEmailChange } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
@@ -100,6 +101,8 @@ export interface PlatformStore {
 }
 
 export interface CustomerStore extends CustomerStatusWriter {
+  /** Sets one contact channel's status, where the customer's contact verification has that channel. */
+  setContactStatus(platformId: string, customerId: string, channel: ContactChannel, status: ContactChannelStatus, now: string): Promise<void>;
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;

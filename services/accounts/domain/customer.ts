@@ -159,7 +159,20 @@ export function applyCustomerChanges(customer: Customer, changes: CustomerChange
   if (sealedIdentifier !== undefined) next.sealedIdentifier = sealedIdentifier;
   if (businessInfo) next.businessInfo = { ...customer.businessInfo, ...businessInfo };
   if (changes.currencies) next.currencies = changes.currencies;
+  next.contactVerification = reverifiedContacts(customer, next);
+  if (!next.contactVerification) delete next.contactVerification;
   return next;
+}
+
+/** A changed email or phone number has to be verified again where the region requires it. */
+function reverifiedContacts(previous: Customer, next: Customer): ContactVerificationState | undefined {
+  const state = previous.contactVerification;
+  if (!state) return undefined;
+  return {
+    ...state,
+    ...(state.email && next.email !== previous.email ? { email: 'PENDING' as const } : {}),
+    ...(state.phone && next.phoneNumber !== previous.phoneNumber ? { phone: 'PENDING' as const } : {}),
+  };
 }
 
 /** Currencies in `next` that `previous` lacks (internal accounts to open). */

@@ -103,6 +103,13 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       );
       return result.matchedCount === 1;
     },
+    async setContactStatus(platformId, customerId, channel, status, now) {
+      const member = `contactVerification.${channel}`;
+      await customers.updateOne(
+        { _id: customerId, platformId, [member]: { $exists: true } },
+        { $set: { [member]: status, updatedAt: now }, $inc: { revision: 1 } },
+      );
+    },
     async sealLegacyIdentifiers(seal) {
       const legacy = await customers.find({ identifier: { $exists: true } });
       for (const doc of legacy) {
