@@ -218,4 +218,9 @@ export const customerOperations = [
     pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest,
     success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 424],
   }),
+  operation({
+    operationId: 'deleteCustomer', method: 'delete', path: '/customers/{customerId}', tags: TAGS,
+    summary: 'Delete a customer (kept readable with isDeleted); refused with 409 while it holds funds, 410 when deleted already',
+    pathParams: customerId, success: { 200: Customer }, errors: [404, 409, 410],
+  }),
 ];

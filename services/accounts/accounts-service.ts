@@ -47,7 +47,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
-  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
+  const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
+  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });
   const documentStorage = documentStorageFromEnv(environment.env);
   const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
@@ -69,7 +70,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         terms: config.terms,
         paymentsRequireKycApproval: config.kyc.paymentsRequireApproval,
         customers,
-        internalAccounts: createInternalAccounts({ store, wallets, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
+        internalAccounts: createInternalAccounts({ store, wallets, balances }),
         externalAccounts,
         ownership,
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),

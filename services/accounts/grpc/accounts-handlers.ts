@@ -70,6 +70,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { customer: customer(outcome.customer) };
     },
 
+    async deleteCustomer(req, ctx) {
+      return { customer: customer(await uc.customers.remove(requirePlatform(ctx), req.id)) };
+    },
+
     async getInternalAccount(req, ctx) {
       return { account: internalAccountMessage(await uc.internalAccounts.get(requirePlatform(ctx), req.id)) };
     },
