@@ -186,8 +186,35 @@ const contactOperations = (['email', 'phone'] as const).flatMap((channel) => {
   ];
 });
 
+const ImportJob = named('BulkCustomerImportJob', ClosedObject({
+  id: Id('BulkUploadJob'),
+  status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const),
+  progress: ClosedObject({ total: Type.Integer(), processed: Type.Integer(), successful: Type.Integer(), failed: Type.Integer() }),
+  errors: Type.Optional(Type.Array(ClosedObject({
+    correlationId: Type.String({ description: 'The row\'s platformCustomerId, "row N", or "file"' }),
+    code: Type.String(), message: Type.String(), details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  }))),
+  completedAt: Type.Optional(DateTime()),
+}));
+
+const bulkOperations = [
+  operation({
+    operationId: 'uploadCustomersCsv', method: 'post', path: '/customers/bulk/csv', tags: TAGS,
+    summary: 'Create customers from a CSV file (multipart/form-data, field `file`): answers a job at once',
+    body: Type.Object({ file: Type.String({ contentEncoding: 'binary', description: 'CSV with the reference\'s columns, at most 10 MB and 10,000 rows' }) }),
+    bodyMediaType: 'multipart/form-data',
+    success: { 202: named('BulkCustomerImportJobAccepted', ClosedObject({ jobId: Id('BulkUploadJob'), status: StringEnum(['PENDING', 'PROCESSING'] as const) })) },
+  }),
+  operation({
+    operationId: 'getBulkCustomerImportJob', method: 'get', path: '/customers/bulk/jobs/{jobId}', tags: TAGS,
+    summary: 'A CSV import job: status, progress and the errors of failed rows', pathParams: { jobId: Id('BulkUploadJob') },
+    success: { 200: ImportJob }, errors: [404],
+  }),
+];
+
 export const customerOperations = [
   ...contactOperations,
+  ...bulkOperations,
   operation({
     operationId: 'createCustomer', method: 'post', path: '/customers', tags: TAGS, summary: 'Create a customer',
     body: CustomerCreateRequest, success: { 201: Customer }, errors: [409],

@@ -5,6 +5,7 @@ import { verificationRoutes } from './verification-routes';
 import { beneficialOwnerRoutes } from './beneficial-owner-routes';
 import { documentRoutes } from './document-routes';
 import { contactVerificationRoutes } from './contact-verification-routes';
+import { bulkImportRoutes } from './bulk-import-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
 import { platformConfigRoutes } from './platform-config-routes';
@@ -24,6 +25,7 @@ export function apiRoutes(peers: PeerClients): Router {
   router.use(beneficialOwnerRoutes(peers));
   router.use(documentRoutes(peers));
   router.use(contactVerificationRoutes(peers));
+  router.use(bulkImportRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));
   router.use(externalAccountRoutes(peers));

@@ -7,6 +7,7 @@ import { KycServiceService } from '../../gen/accounts/v1/verifications';
 import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
 import { DocumentServiceService } from '../../gen/accounts/v1/documents';
 import { ContactVerificationServiceService } from '../../gen/accounts/v1/contact_verification';
+import { BulkImportServiceService } from '../../gen/accounts/v1/bulk_import';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -28,6 +29,7 @@ export const PEER_DEFINITIONS = {
   beneficialOwners: { owner: 'accounts', definition: BeneficialOwnerServiceService },
   documents: { owner: 'accounts', definition: DocumentServiceService },
   contactVerification: { owner: 'accounts', definition: ContactVerificationServiceService },
+  bulkImport: { owner: 'accounts', definition: BulkImportServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   delivery: { owner: 'notifications', definition: DeliveryServiceService },
   ledger: { owner: 'quotes-transactions', definition: LedgerServiceService },

@@ -36,6 +36,9 @@ const SCHEMA = {
   ACCOUNTS_CONTACT_CODE_TTL_MS: setting.int(600_000, 1000, 86_400_000),
   ACCOUNTS_CONTACT_CODE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
   ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS: setting.int(5, 1, 100),
+  /** Customer CSV imports: how often the worker looks for work; when a row claimed by a stopped process is taken again. */
+  ACCOUNTS_BULK_IMPORT_POLL_MS: setting.int(200, 10, 60_000),
+  ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS: setting.int(60_000, 100, 3_600_000),
 };
 
 function currencyList(value: string): string[] {
@@ -75,6 +78,7 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
       resendIntervalMs: c.ACCOUNTS_CONTACT_CODE_INTERVAL_MS,
       maxAttempts: c.ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS,
     },
+    bulkImport: { pollMs: c.ACCOUNTS_BULK_IMPORT_POLL_MS, claimTimeoutMs: c.ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS },
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
     ownership: {
       sandbox: c.ACCOUNTS_SANDBOX,

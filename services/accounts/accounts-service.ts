@@ -25,6 +25,8 @@ import { bindContactVerificationService } from './grpc/contact-verification-hand
 import { createContactVerification } from './app/contact-verification';
 import { createContactChallengeStore } from './store/contact-challenge-store';
 import { customerMessage } from './grpc/proto-mappers';
+import { bindBulkImportService } from './grpc/bulk-import-handlers';
+import { createBulkImport } from './app/bulk-import';
 import { createDocuments } from './app/documents';
 import { documentStorageFromEnv } from './adapters/document-storage-settings';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
@@ -55,6 +57,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const verifications = createVerifications({
     store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
   });
+  const bulkImport = createBulkImport({ store: store.imports, customers, newEvent, clock, logger, claimTimeoutMs: config.bulkImport.claimTimeoutMs });
+  const importWorker = createPeriodicTask({ name: 'customer imports', logger, intervalMs: config.bulkImport.pollMs, run: () => bulkImport.work() });
   const verificationWorker = createPeriodicTask({
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
@@ -78,6 +82,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       bindKycService(verifications),
       bindBeneficialOwnerService(createBeneficialOwners({ store, sealer, clock })),
       bindDocumentService(documents),
+      bindBulkImportService(bulkImport),
       bindContactVerificationService(
         createContactVerification({
           store, clock, settings: config.contact,
@@ -94,8 +99,10 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
       repair.start();
       verificationWorker.start();
+      importWorker.start();
     },
     stop: async () => {
+      await importWorker.stop();
       await verificationWorker.stop();
       await repair.stop();
     },

@@ -7,9 +7,12 @@ import { createPlatformStore } from './platform-store';
 import { createKycLinkStore, createVerificationStore } from './verification-store';
 import { createBeneficialOwnerStore } from './beneficial-owner-store';
 import { createDocumentRecordStore } from './document-record-store';
+import { createImportStore } from './bulk-import-store';
+import type { ImportStore } from '../app/bulk-import';
 
 export interface AccountsDocumentStore extends AccountsStore {
   customers: CustomerDocumentStore;
+  imports: ImportStore;
   createIndexes(): Promise<void>;
   /** Collections whose documents carry an `_outbox`. */
   outboxCollections: DocumentCollection[];
@@ -26,6 +29,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     kycLinks: store.collection('kyc_links'),
     beneficialOwners: store.collection('beneficial_owners'),
     documents: store.collection('documents'),
+    bulkImportJobs: store.collection('bulk_import_jobs'),
   };
   const platforms = createPlatformStore(collections.platforms);
   const customers = createCustomerStore(collections.customers);
@@ -35,6 +39,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
   const kycLinks = createKycLinkStore(collections.kycLinks);
   const beneficialOwners = createBeneficialOwnerStore(collections.beneficialOwners);
   const documents = createDocumentRecordStore(collections.documents);
+  const imports = createImportStore(collections.bulkImportJobs, store.collection('bulk_import_rows'));
   return {
     platforms,
     customers,
@@ -44,6 +49,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
     kycLinks,
     beneficialOwners,
     documents,
+    imports,
     async createIndexes() {
       await platforms.createIndexes();
       await customers.createIndexes();
@@ -53,6 +59,7 @@ export function createAccountsDocumentStore(store: DocumentStore): AccountsDocum
       await kycLinks.createIndexes();
       await beneficialOwners.createIndexes();
       await documents.createIndexes();
+      await imports.createIndexes();
     },
     outboxCollections: Object.values(collections),
   };
