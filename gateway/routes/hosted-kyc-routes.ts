@@ -14,7 +14,7 @@ const anonymous = (res: Response) => ({ correlationId: res.locals.correlationId 
 
 function html(res: Response, status: number, body: string): void {
   res.status(status)
-    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
     .set('Cache-Control', 'no-store')
     .set('Referrer-Policy', 'no-referrer')
     .type('text/html')
