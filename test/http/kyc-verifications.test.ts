@@ -44,6 +44,9 @@ describe('POST /verifications', () => {
       { resourceId: customer.id, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'], reason: 'An identity document is required' },
     ]);
     expect((await sys.api(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
+    // The status is not the platform's to set: a PATCH naming it changes nothing.
+    await sys.api(`/customers/${customer.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', kycStatus: 'APPROVED' } });
+    expect((await sys.api(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
 
     // Fixing some of it and resubmitting moves the same verification on: fewer problems.
     const patched = await sys.api(`/customers/${customer.id}`, { method: 'PATCH', json: {
