@@ -3,6 +3,15 @@ import { startTestSystem, type TestSystem } from '../system-harness';
 import { chooseOutcome, createCustomer, verificationWhen, webhookTypesOf } from './kyc-fixtures';
 import { expectError } from './payments-fixtures';
 
+const PDF = Buffer.from('%PDF-1.7\n%%EOF\n');
+async function uploadDocument(holder: string, documentType: string) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ documentHolder: holder, documentType, country: 'US' })) form.append(k, v);
+  form.append('file', new Blob([PDF], { type: 'application/pdf' }), `${documentType.toLowerCase()}.pdf`);
+  const res = await sys.api('/documents', { method: 'POST', body: form });
+  expect(res.status).toBe(201);
+}
+
 let sys: TestSystem;
 let receiver: WebhookReceiver;
 
@@ -88,4 +97,24 @@ test('KYB lists what the business and each owner still lack; the owners follow t
   expect(webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_')).toEqual(['CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_APPROVED']);
   expect((await sys.api(`/customers/${biz.id}`)).body.kybStatus).toBe('APPROVED');
   expect((await sys.api(`/beneficial-owners/${owner.body.id}`)).body.kycStatus).toBe('APPROVED');
+});
+
+test('each owner is screened on its own: a flagged owner is REJECTED with its business, the others APPROVED', async () => {
+  const biz = await createCustomer(sys, {
+    customerType: 'BUSINESS', address: { line1: '400 Commerce Way', city: 'Austin', postalCode: '78701', country: 'US' },
+    businessInfo: { legalName: 'Screened Co', country: 'US', taxId: '47-7654321', incorporatedOn: '2018-03-14', countriesOfOperation: ['US'] },
+  });
+  const clean = (await sys.api('/beneficial-owners', { method: 'POST', json: { customerId: biz.id, roles: ['CONTROL_PERSON', 'UBO'], ownershipPercentage: 60, personalInfo: PERSON } })).body;
+  const flagged = (await sys.api('/beneficial-owners', { method: 'POST', json: { customerId: biz.id, roles: ['UBO'], ownershipPercentage: 40, personalInfo: { ...PERSON, firstName: 'Sandbox', lastName: 'KYC Reject' } } })).body;
+  for (const type of ['CERTIFICATE_OF_INCORPORATION', 'UTILITY_BILL', 'SHAREHOLDER_REGISTER']) await uploadDocument(biz.id, type);
+  for (const owner of [clean, flagged]) await uploadDocument(owner.id, 'PASSPORT');
+
+  const submitted = await sys.api('/verifications', { method: 'POST', json: { customerId: biz.id } });
+  expect(submitted.body).toMatchObject({ verificationStatus: 'IN_PROGRESS', errors: [] });
+  const rejected = await verificationWhen(sys, submitted.body.id, (v) => v.verificationStatus === 'REJECTED');
+  expect(rejected.errors).toEqual([{ resourceId: flagged.id, type: 'APPLICANT_REJECTED', reason: 'A beneficial owner did not pass screening' }]);
+  expect((await sys.api(`/customers/${biz.id}`)).body.kybStatus).toBe('REJECTED');
+  expect((await sys.api(`/beneficial-owners/${flagged.id}`)).body.kycStatus).toBe('REJECTED');
+  expect((await sys.api(`/beneficial-owners/${clean.id}`)).body.kycStatus).toBe('APPROVED');
+  await receiver.waitFor(() => webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_').includes('CUSTOMER.KYB_REJECTED'));
 });

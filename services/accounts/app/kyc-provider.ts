@@ -6,6 +6,8 @@ export type HostedOutcome = 'APPROVE' | 'REJECT' | 'MANUAL_REVIEW' | 'RESOLVE_ER
 
 export interface ProviderSubmission {
   customer: Customer;
+  /** A business's beneficial owners, screened one by one. */
+  owners?: { id: string; firstName?: string; lastName?: string }[];
   /** 1 for the first time the customer goes to the provider. */
   attempt: number;
   /** Chosen on the hosted page; absent for API submissions. */

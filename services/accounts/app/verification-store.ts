@@ -59,8 +59,8 @@ export interface BeneficialOwnerStore {
   ofCustomer(platformId: string, customerId: string): Promise<BeneficialOwner[]>;
   /** Writes `next` only if the stored revision is still `next.revision - 1`. */
   replace(next: BeneficialOwner): Promise<boolean>;
-  /** Every owner of the customer takes the status its business's verification implies. */
-  setKycStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string): Promise<void>;
+  /** Every owner of the customer takes the status its business's verification implies, except those in `own`. */
+  setKycStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string, own: Record<string, CustomerVerificationStatus>): Promise<void>;
 }
 
 /** Document records (their files are in DocumentStorage). */

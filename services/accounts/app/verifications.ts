@@ -105,8 +105,10 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
       const events: DomainEvent[] = type ? [customerStatusChanged(newEvent, type, customer, status, at)] : [];
       await store.customers.setVerificationStatus(v.platformId, v.customerId, status, at, events);
     }
-    // A business's owners are verified with it: each takes the same status.
-    if (status && v.customerType === 'BUSINESS') await store.beneficialOwners.setKycStatus(v.platformId, v.customerId, status, now());
+    // A business's owners are verified with it: each takes its status, unless screened apart.
+    if (status && v.customerType === 'BUSINESS') {
+      await store.beneficialOwners.setKycStatus(v.platformId, v.customerId, status, now(), v.ownerStatuses ?? {});
+    }
     await store.verifications.markCustomerStatusApplied(v.id, v.revision);
   };
 
@@ -127,9 +129,13 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
     return next;
   };
 
-  const toProvider = (customer: Customer, current: Verification | null, hostedOutcome?: HostedOutcome) => {
+  const toProvider = async (customer: Customer, current: Verification | null, hostedOutcome?: HostedOutcome) => {
     const base = { ...(current ?? fresh(customer)), ...(hostedOutcome ? { viaHostedFlow: true } : {}) };
-    const steps: ProviderStep[] = deps.provider.submit({ customer, attempt: base.attempts + 1, hostedOutcome });
+    const owners = customer.customerType === 'BUSINESS' ? await deps.facts.ownersOf(customer.platformId, customer.id) : [];
+    const steps: ProviderStep[] = deps.provider.submit({
+      customer, attempt: base.attempts + 1, hostedOutcome,
+      owners: owners.map((o) => ({ id: o.id, firstName: o.personalInfo.firstName, lastName: o.personalInfo.lastName })),
+    });
     return save(current, sentToProvider(base, steps, now(), settings.stepMs));
   };
 

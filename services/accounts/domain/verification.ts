@@ -29,6 +29,8 @@ export interface VerificationProblem {
 export interface ProviderStep {
   status: VerificationState;
   errors?: VerificationProblem[];
+  /** Owners screened apart from their business: their own status (by owner id). */
+  ownerStatuses?: Record<string, CustomerVerificationStatus>;
 }
 
 export interface Verification {
@@ -38,6 +40,8 @@ export interface Verification {
   customerType: CustomerType;
   status: VerificationState;
   errors: VerificationProblem[];
+  /** Owners whose own screening differs from their business's outcome (last step that said so). */
+  ownerStatuses?: Record<string, CustomerVerificationStatus>;
   /** Started on the hosted page: the provider collected the applicant's data itself. */
   viaHostedFlow?: boolean;
   /** How many times it went to the provider. */
@@ -95,6 +99,7 @@ export function takeProviderStep(v: Verification, now: string, stepMs: number): 
     ...v,
     status: step.status,
     errors: step.errors ?? [],
+    ...(step.ownerStatuses ? { ownerStatuses: step.ownerStatuses } : {}),
     pending: rest,
     nextStepAt: rest.length ? new Date(Date.parse(now) + stepMs).toISOString() : undefined,
     customerStatusDue: true,

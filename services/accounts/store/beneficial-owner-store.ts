@@ -29,8 +29,15 @@ export function createBeneficialOwnerStore(owners: DocumentCollection): Benefici
       const result = await owners.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, { $set: fields });
       return result.matchedCount === 1;
     },
-    async setKycStatus(platformId, customerId, status, now) {
-      await owners.updateMany({ platformId, customerId, kycStatus: { $ne: status } }, { $set: { kycStatus: status, updatedAt: now }, $inc: { revision: 1 } });
+    async setKycStatus(platformId, customerId, status, now, own) {
+      const apart = Object.keys(own);
+      await owners.updateMany(
+        { platformId, customerId, kycStatus: { $ne: status }, ...(apart.length ? { _id: { $nin: apart } } : {}) },
+        { $set: { kycStatus: status, updatedAt: now }, $inc: { revision: 1 } },
+      );
+      for (const [id, ownStatus] of Object.entries(own)) {
+        await owners.updateOne({ _id: id, platformId, customerId, kycStatus: { $ne: ownStatus } }, { $set: { kycStatus: ownStatus, updatedAt: now }, $inc: { revision: 1 } });
+      }
     },
   };
 }
