@@ -91,7 +91,7 @@ export function createBulkImport(deps: {
       const e = toAppError(err);
       // A row retried after a stop may already have created its customer before the stop.
       if (e.code === 'CONFLICT' && row.attempts > 0 && e.details?.field === 'platformCustomerId') {
-        const existing = await deps.customers.list(job.platformId, { platformCustomerId: String(row.body.platformCustomerId), limit: 1 } as never);
+        const existing = await deps.customers.list(job.platformId, { platformCustomerId: String(row.body.platformCustomerId), includeDeleted: false, limit: 1 });
         if (existing.items[0] && existing.items[0].createdAt >= job.createdAt) {
           return store.finishRow(row.id, { state: 'DONE', customerId: existing.items[0].id });
         }
