@@ -63,6 +63,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
   });
+  const linkRetention = createPeriodicTask({ name: 'expired KYC links', logger, intervalMs: 600_000, run: () => verifications.forgetExpiredLinks() });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -100,8 +101,10 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       repair.start();
       verificationWorker.start();
       importWorker.start();
+      linkRetention.start();
     },
     stop: async () => {
+      await linkRetention.stop();
       await importWorker.stop();
       await verificationWorker.stop();
       await repair.stop();

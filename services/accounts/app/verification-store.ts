@@ -48,6 +48,8 @@ export interface KycLinkStore {
   find(tokenHash: string): Promise<KycLinkRecord | null>;
   /** Marks the link used if it is unused and unexpired at `now`; the link, or null when it was not. */
   claim(tokenHash: string, now: string): Promise<KycLinkRecord | null>;
+  /** Forgets links that expired before `before` (used or not). */
+  forgetExpired(before: string): Promise<number>;
 }
 
 /** Beneficial owners of business customers. */

@@ -52,6 +52,16 @@ test('an expired link is refused', async () => {
   await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
 
+test('expired links are forgotten a day after they expired', async () => {
+  const { verifications, customer, advance } = await setUp();
+  const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
+  advance(60_000 + 86_400_000 - 1);
+  expect(await verifications.forgetExpiredLinks()).toBe(0);
+  advance(2);
+  expect(await verifications.forgetExpiredLinks()).toBe(1);
+  expect(await verifications.hostedState(tokenOf(link.kycUrl))).toEqual({ state: 'UNKNOWN' });
+});
+
 test('steps are applied only when due, one at a time', async () => {
   const { verifications, customer, status, advance } = await setUp();
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });

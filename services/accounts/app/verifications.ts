@@ -49,6 +49,8 @@ export interface Verifications {
   list(platformId: string, query: { customerId?: string; status?: string; limit: number; cursor?: string }): Promise<Page<Verification>>;
   /** The worker's pass: due provider steps, then customer statuses still to follow. Answers how many moved. */
   advanceDue(limit?: number): Promise<number>;
+  /** Forgets links a day after they expired. */
+  forgetExpiredLinks(): Promise<number>;
 }
 
 export interface VerificationsDeps {
@@ -204,6 +206,10 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
 
     list(platformId, query) {
       return store.verifications.list(platformId, { customerId: query.customerId, status: query.status }, pageQuery(query.limit, query.cursor));
+    },
+
+    forgetExpiredLinks() {
+      return store.kycLinks.forgetExpired(new Date(deps.clock().getTime() - 86_400_000).toISOString());
     },
 
     async advanceDue(limit = 50) {

@@ -70,6 +70,9 @@ export function createKycLinkStore(links: DocumentCollection): KycLinkStore & { 
       const doc = await links.findOne({ _id: tokenHash });
       return doc ? readLink(doc) : null;
     },
+    async forgetExpired(before) {
+      return (await links.deleteMany({ expiresAt: { $lt: before } })).deletedCount;
+    },
     async claim(tokenHash, now) {
       const result = await links.updateOne({ _id: tokenHash, usedAt: { $exists: false }, expiresAt: { $gt: now } }, { $set: { usedAt: now } });
       if (result.matchedCount !== 1) return null;
