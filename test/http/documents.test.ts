@@ -143,3 +143,22 @@ test('the disk storage under DATA_DIR keeps files across a restart, whole, with 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the README onboarding walk, request for request', async () => {
+  const created = await sys.api('/customers', { method: 'POST', json: {
+    customerType: 'INDIVIDUAL', platformCustomerId: `kyc-1-${Date.now()}`, fullName: 'Ana Ruiz', birthDate: '1990-01-15', nationality: 'MX',
+    address: { line1: 'Av. Reforma 1', city: 'CDMX', postalCode: '06600', country: 'MX' },
+  } });
+  const c = created.body.id;
+  const missing = await sys.api('/verifications', { method: 'POST', json: { customerId: c } });
+  expect(missing.body).toMatchObject({ verificationStatus: 'RESOLVE_ERRORS', errors: [{ type: 'MISSING_IDENTITY_DOCUMENT' }] });
+  expect((await upload({ documentHolder: c, documentType: 'PASSPORT', country: 'MX' }, { name: 'passport.pdf', content: PDF })).status).toBe(201);
+  const resubmitted = await sys.api('/verifications', { method: 'POST', json: { customerId: c } });
+  expect(resubmitted.body.verificationStatus).toBe('IN_PROGRESS');
+  await verificationWhen(sys, resubmitted.body.id, (v) => v.verificationStatus === 'APPROVED');
+  const link = await sys.api(`/customers/${c}/kyc-link`, { method: 'POST', json: { redirectUri: 'https://app.example.com/done' } });
+  expect(link.status).toBe(201);
+  expect(Object.keys(link.body).sort()).toEqual(['expiresAt', 'kycUrl', 'provider', 'token']);
+  const sdkForm = await sys.api(`/customers/kyc-link?platformCustomerId=${created.body.platformCustomerId}`);
+  expect(sdkForm.body.customerId).toBe(c);
+});
