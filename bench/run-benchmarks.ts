@@ -31,6 +31,11 @@ async function main(): Promise<void> {
     results.payments = await runPaymentsBenchmark();
     console.log('quote create+execute (platform and agent) vs lookup vs bare Express JSON:', results.payments);
   }
+  if (!only || only === 'bulk') {
+    const { runBulkImportBenchmark } = await import('./bulk-import.bench');
+    results.bulkImport = await runBulkImportBenchmark();
+    console.log('customers per second, CSV import vs single POST /customers:', results.bulkImport);
+  }
   console.log(JSON.stringify(results));
 }
 

@@ -15,6 +15,7 @@ import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
 import { requirePermission } from './http/require-permission';
 import { apiRoutes } from './routes/api-routes';
+import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
 
@@ -63,6 +64,9 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
     platformOrAgent, requirePermission(),
     jsonBody(), requestValidation(), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
+
+  // The hosted KYC page: no credentials, its single-use link token is the credential.
+  app.use(hostedKycRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

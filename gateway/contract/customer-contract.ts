@@ -124,6 +124,12 @@ const CustomerUpdateRequest = named('CustomerUpdateRequest', Type.Object({
   ...contactMembers,
 }, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }));
 
+const CONTACT_STATUSES = ['PENDING', 'VERIFIED'] as const;
+const ContactVerification = named('ContactVerification', ClosedObject({
+  email: Type.Optional(StringEnum(CONTACT_STATUSES)),
+  phone: Type.Optional(StringEnum(CONTACT_STATUSES)),
+}, { description: 'Present only where the customer\'s region requires contact verification; every channel present must be VERIFIED before KYC' }));
+
 const customerMembers = {
   id: Id('Customer'),
   platformCustomerId: Type.String(),
@@ -137,6 +143,7 @@ const customerMembers = {
   updatedAt: DateTime(),
   isDeleted: Type.Optional(Type.Boolean()),
   address: Type.Optional(Address),
+  contactVerification: Type.Optional(ContactVerification),
 };
 
 const IndividualCustomer = named('IndividualCustomer', ClosedObject({
@@ -160,7 +167,54 @@ const EndUserTerms = named('EndUserTerms', ClosedObject({ version: Type.String()
 const customerId = { customerId: Id('Customer') };
 const TAGS = ['Customers'];
 
+const CONTACT_TAGS = ['Contact Verification'];
+const ContactCodeRequest = named('ContactVerificationConfirmRequest', Type.Object({ code: Type.String({ description: 'The 6-digit code (sandbox: 123456)' }) }));
+const contactOperations = (['email', 'phone'] as const).flatMap((channel) => {
+  const Channel = channel === 'email' ? 'Email' : 'Phone';
+  return [
+    operation({
+      operationId: `sendCustomer${Channel}Verification`, method: 'post', path: `/customers/{customerId}/verify-${channel}`, tags: CONTACT_TAGS,
+      summary: `Send (or resend) a one-time code to the customer's ${channel}; 409 where the region does not require it`,
+      pathParams: customerId, success: { 204: null }, errors: [404, 409],
+    }),
+    operation({
+      operationId: `confirmCustomer${Channel}Verification`, method: 'post', path: `/customers/{customerId}/verify-${channel}/confirm`, tags: CONTACT_TAGS,
+      summary: `Confirm the code sent to the customer's ${channel}`, pathParams: customerId,
+      body: ContactCodeRequest,
+      success: { 200: Customer }, errors: [404, 409],
+    }),
+  ];
+});
+
+const ImportJob = named('BulkCustomerImportJob', ClosedObject({
+  id: Id('BulkUploadJob'),
+  status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const),
+  progress: ClosedObject({ total: Type.Integer(), processed: Type.Integer(), successful: Type.Integer(), failed: Type.Integer() }),
+  errors: Type.Optional(Type.Array(ClosedObject({
+    correlationId: Type.String({ description: 'The row\'s platformCustomerId, "row N", or "file"' }),
+    code: Type.String(), message: Type.String(), details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  }))),
+  completedAt: Type.Optional(DateTime()),
+}));
+
+const bulkOperations = [
+  operation({
+    operationId: 'uploadCustomersCsv', method: 'post', path: '/customers/bulk/csv', tags: TAGS,
+    summary: 'Create customers from a CSV file (multipart/form-data, field `file`): answers a job at once',
+    body: Type.Object({ file: Type.String({ contentEncoding: 'binary', description: 'CSV with the reference\'s columns, at most 10 MB and 10,000 rows' }) }),
+    bodyMediaType: 'multipart/form-data',
+    success: { 202: named('BulkCustomerImportJobAccepted', ClosedObject({ jobId: Id('BulkUploadJob'), status: StringEnum(['PENDING', 'PROCESSING'] as const) })) },
+  }),
+  operation({
+    operationId: 'getBulkCustomerImportJob', method: 'get', path: '/customers/bulk/jobs/{jobId}', tags: TAGS,
+    summary: 'A CSV import job: status, progress and the errors of failed rows', pathParams: { jobId: Id('BulkUploadJob') },
+    success: { 200: ImportJob }, errors: [404],
+  }),
+];
+
 export const customerOperations = [
+  ...contactOperations,
+  ...bulkOperations,
   operation({
     operationId: 'createCustomer', method: 'post', path: '/customers', tags: TAGS, summary: 'Create a customer',
     body: CustomerCreateRequest, validatedWithUseCase: true, success: { 201: Customer }, errors: [409],
@@ -190,5 +244,10 @@ export const customerOperations = [
     summary: 'Update a customer; changing an email tied to wallet credentials is a signed retry',
     pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest, validatedWithUseCase: true,
     success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 424],
+  }),
+  operation({
+    operationId: 'deleteCustomer', method: 'delete', path: '/customers/{customerId}', tags: TAGS,
+    summary: 'Delete a customer (kept readable with isDeleted); refused with 409 while it holds funds, 410 when deleted already',
+    pathParams: customerId, success: { 200: Customer }, errors: [404, 409, 410],
   }),
 ];

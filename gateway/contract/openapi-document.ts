@@ -42,7 +42,7 @@ function parameters(op: Operation, components: Json): Json[] {
 function responses(op: Operation, components: Json): Json {
   return Object.fromEntries(Object.entries(op.responses).map(([status, schema]) => [status, {
     description: STATUS_CODES[Number(status)] ?? status,
-    ...(schema ? { content: { 'application/json': { schema: publish(schema, components) } } } : {}),
+    ...(schema ? { content: { [op.responseMediaTypes?.[Number(status)] ?? 'application/json']: { schema: publish(schema, components) } } } : {}),
   }]));
 }
 
@@ -56,7 +56,7 @@ function operationObject(op: Operation, components: Json): Json {
       ? { 'x-required-permission': requiredPermission(op), ...(op.agentAuth ? { security: [{ agentAuth: [] }] } : {}) }
       : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
-    ...(op.body ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
+    ...(op.body ? { requestBody: { required: op.body.required, content: { [op.bodyMediaType ?? 'application/json']: { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
     responses: responses(op, components),
   };
 }

@@ -5,6 +5,7 @@ import { API_VERSION } from './api-version';
 import { customerOperations } from './customer-contract';
 import { directoryOperations } from './directory-contract';
 import { invitationOperations } from './invitation-contract';
+import { kycOperations } from './kyc-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly Operation[] = [
   documentOperation,
   ...platformConfigOperations,
   ...customerOperations,
+  ...kycOperations,
   ...accountOperations,
   ...paymentOperations,
   ...walletAuthOperations,

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope } from './common-schemas';
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Request headers some operations read; documented as header parameters. */
 export const HEADERS = {
@@ -34,6 +34,10 @@ export interface Operation {
    * client gets the gateway's and the service's field errors in one list.
    */
   validatedWithUseCase?: boolean;
+  /** The request body's media type when it is not JSON (a file upload, an HTML form). */
+  bodyMediaType?: string;
+  /** Statuses whose body is not JSON, with their media type (an HTML page). */
+  responseMediaTypes?: Record<number, string>;
 }
 
 /** What an agent operation asks of the agent's policy: a permission, and whether a paused agent may call it. */
@@ -58,6 +62,8 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
   success: Record<number, TSchema | null>;
   /** Error statuses beyond the common ones (400, 401, 403, 429, 500, 503; 408 and 431). */
   errors?: number[];
+  bodyMediaType?: string;
+  responseMediaTypes?: Record<number, string>;
 }
 
 export function operation(spec: OperationSpec): Operation {
@@ -72,5 +78,7 @@ export function operation(spec: OperationSpec): Operation {
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,
     responses,
+    ...(spec.bodyMediaType ? { bodyMediaType: spec.bodyMediaType } : {}),
+    ...(spec.responseMediaTypes ? { responseMediaTypes: spec.responseMediaTypes } : {}),
   };
 }

@@ -51,6 +51,7 @@ export function customerJson(c: Customer) {
     updatedAt: c.updatedAt,
     isDeleted: c.isDeleted,
     address: c.address ? addressJson(c.address) : undefined,
+    contactVerification: c.contactVerification ? withoutAbsent({ email: c.contactVerification.email, phone: c.contactVerification.phone }) : undefined,
   };
   if (c.customerType === 'BUSINESS') {
     return withoutAbsent({ ...common, kybStatus: c.kybStatus, businessInfo: c.businessInfo ? businessInfoJson(c.businessInfo) : undefined });

@@ -69,5 +69,15 @@ export function customerRoutes(peers: PeerClients): Router {
     else res.status(200).json(customerJson(customer!));
   });
 
+  // A customer holding funds is refused (409); a deleted one stays readable with isDeleted.
+  router.delete('/customers/:customerId', async (req, res, next) => {
+    if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
+    const q = new RestRequestReader(req);
+    const id = q.pathId('customerId', 'Customer');
+    q.done();
+    const { customer } = await peers.accounts.deleteCustomer({ id }, callContext(res));
+    res.status(200).json(customerJson(customer!));
+  });
+
   return router;
 }

@@ -37,7 +37,8 @@ export function createServiceClient<D extends ServiceDefinition>(
     // Peers start in any order (separate pods); reconnect quickly instead of backing off for long.
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2000,
-    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // 16 MB: a stored document (at most 10 MB) comes back in one message.
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
     // Errors carry their field list in trailers (grpc-status-details-bin): the 8 KB default is too small.
     'grpc.max_metadata_size': MAX_METADATA_BYTES,
   });

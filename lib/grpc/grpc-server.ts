@@ -47,7 +47,8 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
 
 /** A gRPC server with standard health checking, reflection and drain on shutdown. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_metadata_size': MAX_METADATA_BYTES });
+  // Messages up to 16 MB: an uploaded document (at most 10 MB) travels in one message.
+  const server = new Server({ 'grpc.max_metadata_size': MAX_METADATA_BYTES, 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const runtime: BindingRuntime = {

@@ -6,6 +6,11 @@ import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
 import { DirectoryServiceService } from '../../gen/accounts/v1/directory';
 import { InvitationServiceService } from '../../gen/accounts/v1/invitations';
 import { AgentServiceService } from '../../gen/auth/v1/agents';
+import { KycServiceService } from '../../gen/accounts/v1/verifications';
+import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
+import { DocumentServiceService } from '../../gen/accounts/v1/documents';
+import { ContactVerificationServiceService } from '../../gen/accounts/v1/contact_verification';
+import { BulkImportServiceService } from '../../gen/accounts/v1/bulk_import';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
 import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
@@ -27,6 +32,11 @@ export const PEER_DEFINITIONS = {
   accounts: { owner: 'accounts', definition: AccountsServiceService },
   agents: { owner: 'auth', definition: AgentServiceService },
   agentActions: { owner: 'quotes-transactions', definition: AgentActionServiceService },
+  kyc: { owner: 'accounts', definition: KycServiceService },
+  beneficialOwners: { owner: 'accounts', definition: BeneficialOwnerServiceService },
+  documents: { owner: 'accounts', definition: DocumentServiceService },
+  contactVerification: { owner: 'accounts', definition: ContactVerificationServiceService },
+  bulkImport: { owner: 'accounts', definition: BulkImportServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   directory: { owner: 'accounts', definition: DirectoryServiceService },
   invitations: { owner: 'accounts', definition: InvitationServiceService },

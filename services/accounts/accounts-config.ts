@@ -29,6 +29,21 @@ const SCHEMA = {
   ACCOUNTS_INVITATION_URL_BASE: setting.string('https://uma.me/i'),
   /** Sandbox: how long the simulated hosted liveness check takes. */
   ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
+  /** Sandbox KYC/KYB provider: delay between two steps of a verification. */
+  ACCOUNTS_KYC_STEP_MS: setting.int(2000, 0, 3_600_000),
+  /** Lifetime of a hosted KYC link. */
+  ACCOUNTS_KYC_LINK_TTL_MS: setting.int(86_400_000, 1000, 30 * 86_400_000),
+  /** Public address of the gateway that serves the hosted KYC page (`<base>/kyc/<token>`). */
+  ACCOUNTS_KYC_LINK_BASE_URL: setting.optionalUrl('https:', 'http:'),
+  /** true: only APPROVED customers may send money; false: all but REJECTED and HOLD may. */
+  ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL: setting.bool(false),
+  /** Contact verification codes: lifetime, minimum time between two sends of a channel, tries per code. */
+  ACCOUNTS_CONTACT_CODE_TTL_MS: setting.int(600_000, 1000, 86_400_000),
+  ACCOUNTS_CONTACT_CODE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS: setting.int(5, 1, 100),
+  /** Customer CSV imports: how often the worker looks for work; when a row claimed by a stopped process is taken again. */
+  ACCOUNTS_BULK_IMPORT_POLL_MS: setting.int(200, 10, 60_000),
+  ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS: setting.int(60_000, 100, 3_600_000),
 };
 
 function currencyList(value: string): string[] {
@@ -57,6 +72,19 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
     platformDefaults: { supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: c.ACCOUNTS_UMA_DOMAIN, walletCurrency },
     terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
     invitationUrlBase: c.ACCOUNTS_INVITATION_URL_BASE.replace(/\/+$/, ''),
+    kyc: {
+      stepMs: c.ACCOUNTS_KYC_STEP_MS,
+      linkTtlMs: c.ACCOUNTS_KYC_LINK_TTL_MS,
+      linkBaseUrl: c.ACCOUNTS_KYC_LINK_BASE_URL ?? `http://localhost:${env.PORT ?? 8080}`,
+      paymentsRequireApproval: c.ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL,
+    },
+    contact: {
+      sandbox: c.ACCOUNTS_SANDBOX,
+      codeTtlMs: c.ACCOUNTS_CONTACT_CODE_TTL_MS,
+      resendIntervalMs: c.ACCOUNTS_CONTACT_CODE_INTERVAL_MS,
+      maxAttempts: c.ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS,
+    },
+    bulkImport: { pollMs: c.ACCOUNTS_BULK_IMPORT_POLL_MS, claimTimeoutMs: c.ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS },
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },
     ownership: {
       sandbox: c.ACCOUNTS_SANDBOX,

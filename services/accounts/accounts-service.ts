@@ -22,6 +22,23 @@ import { createRepairWorker, type RepairWorker } from './app/repair-worker';
 import { bindAccountsService } from './grpc/accounts-handlers';
 import { bindDirectoryService } from './grpc/directory-handlers';
 import { bindInvitationService } from './grpc/invitation-handlers';
+import { bindKycService } from './grpc/kyc-handlers';
+import { bindBeneficialOwnerService } from './grpc/beneficial-owner-handlers';
+import { createBeneficialOwners } from './app/beneficial-owners';
+import { bindDocumentService } from './grpc/document-handlers';
+import { bindContactVerificationService } from './grpc/contact-verification-handlers';
+import { createContactVerification } from './app/contact-verification';
+import { createContactChallengeStore } from './store/contact-challenge-store';
+import { customerMessage } from './grpc/proto-mappers';
+import { bindBulkImportService } from './grpc/bulk-import-handlers';
+import { createBulkImport } from './app/bulk-import';
+import { createDocuments } from './app/documents';
+import { documentStorageFromEnv } from './adapters/document-storage-settings';
+import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
+import { createVerifications } from './app/verifications';
+import { createComplianceFacts } from './app/compliance-facts';
+import { assertContactVerified } from './domain/contact-verification';
+import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import { createAccountsDocumentStore } from './store/accounts-document-store';
 
 export function createAccountsService(environment: ServiceEnvironment): ServiceModule & { repair: RepairWorker } {
@@ -37,12 +54,25 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
-  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock });
+  const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
+  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });
   const invitations = createInvitations({
     store: store.invitations, customers: store.customers, webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
     newEvent, clock, urlBase: config.invitationUrlBase,
   });
+  const documentStorage = documentStorageFromEnv(environment.env);
+  const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
+  const verifications = createVerifications({
+    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
+  });
+  const bulkImport = createBulkImport({ store: store.imports, customers, newEvent, clock, logger, claimTimeoutMs: config.bulkImport.claimTimeoutMs });
+  const importWorker = createPeriodicTask({ name: 'customer imports', logger, intervalMs: config.bulkImport.pollMs, run: () => bulkImport.work() });
+  const verificationWorker = createPeriodicTask({
+    name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
+    run: () => verifications.advanceDue(),
+  });
+  const linkRetention = createPeriodicTask({ name: 'expired KYC links', logger, intervalMs: 600_000, run: () => verifications.forgetExpiredLinks() });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -52,14 +82,27 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         platforms,
         platformConfigs,
         terms: config.terms,
+        paymentsRequireKycApproval: config.kyc.paymentsRequireApproval,
         customers,
-        internalAccounts: createInternalAccounts({ store, wallets, balances: createLedgerBalanceSource({ peers: environment.peers, logger }) }),
+        internalAccounts: createInternalAccounts({ store, wallets, balances }),
         externalAccounts,
         ownership,
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
       }),
       bindInvitationService(invitations),
       bindDirectoryService(createDirectoryQueries(createSandboxDirectory())),
+      bindKycService(verifications),
+      bindBeneficialOwnerService(createBeneficialOwners({ store, sealer, clock })),
+      bindDocumentService(documents),
+      bindBulkImportService(bulkImport),
+      bindContactVerificationService(
+        createContactVerification({
+          store, clock, settings: config.contact,
+          challenges: createContactChallengeStore(environment.store.collection('contact_challenges')),
+          messenger: { send: async (message) => void (await environment.peers.delivery.sendMessage(message)) },
+        }),
+        (c) => customerMessage(c, config.terms, config.kyc.paymentsRequireApproval),
+      ),
     ],
     repair,
     async start() {
@@ -67,7 +110,15 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
       if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
       repair.start();
+      verificationWorker.start();
+      importWorker.start();
+      linkRetention.start();
     },
-    stop: () => repair.stop(),
+    stop: async () => {
+      await linkRetention.stop();
+      await importWorker.stop();
+      await verificationWorker.stop();
+      await repair.stop();
+    },
   };
 }

@@ -74,10 +74,10 @@ describe('customers lifecycle', () => {
     expect(malformed.body.code).toBe('INVALID_INPUT');
   });
 
-  test('a fixed segment is never read as a customer id: GET /customers/kyc-link (what Grid\'s SDK calls) is a route, not id "kyc-link"', async () => {
-    const res = await sys.api('/customers/kyc-link?customerId=Customer:00000000-0000-4000-8000-000000000000');
+  test('a fixed segment is never read as a customer id: GET /customers/kyc-link (what Grid\'s SDK calls) is its own operation, not id "kyc-link"', async () => {
+    const res = await sys.api('/customers/kyc-link?platformCustomerId=no-such-customer');
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.body.code).toBe('USER_NOT_FOUND');
   });
 
   test('update validation lists every invalid field', async () => {

@@ -15,6 +15,10 @@ export function customerUpdated(newEvent: NewEvent, c: Customer, changedFields: 
   return newEvent('CUSTOMER.UPDATED', 1, c.platformId, c.id, { customerId: c.id, changedFields });
 }
 
+export function customerDeleted(newEvent: NewEvent, c: Customer): DomainEvent {
+  return newEvent('CUSTOMER.DELETED', 1, c.platformId, c.id, { customerId: c.id, platformCustomerId: c.platformCustomerId });
+}
+
 export function internalAccountCreated(newEvent: NewEvent, a: InternalAccount): DomainEvent {
   return newEvent('INTERNAL_ACCOUNT.CREATED', 1, a.platformId, a.id, {
     accountId: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, currency: a.currency,

@@ -1,10 +1,12 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { ContactChannel, ContactChannelStatus } from '../domain/contact-verification';
 import type { Customer, PendingEmailChange } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
 import type { PlatformSettings } from '../domain/platform-config';
 import type { ProvisioningStep } from '../domain/provisioning-plan';
 import type { ExternalAccountStore } from './external-account-store';
+import type { BeneficialOwnerStore, CustomerStatusWriter, DocumentRecordStore, KycLinkStore, VerificationStore } from './verification-store';
 
 /**
  * The storage the use cases need, owned here and implemented in store/. Every read and write is
@@ -98,7 +100,9 @@ export interface PlatformStore {
   findPendingProvisioning(query: PendingProvisioningQuery): Promise<Platform[]>;
 }
 
-export interface CustomerStore {
+export interface CustomerStore extends CustomerStatusWriter {
+  /** Sets one contact channel's status, where the customer's contact verification has that channel. */
+  setContactStatus(platformId: string, customerId: string, channel: ContactChannel, status: ContactChannelStatus, now: string): Promise<void>;
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;
@@ -137,4 +141,8 @@ export interface AccountsStore {
   customers: CustomerStore;
   internalAccounts: InternalAccountStore;
   externalAccounts: ExternalAccountStore;
+  verifications: VerificationStore;
+  kycLinks: KycLinkStore;
+  beneficialOwners: BeneficialOwnerStore;
+  documents: DocumentRecordStore;
 }

@@ -14,7 +14,8 @@ import { DuplicateRecordError, type AccountsStore, type CustomerFilter, type Pag
 import { readCustomerFilter, type CustomerQuery } from './list-filters';
 import { pageQuery } from './page-cursor';
 import type { PlatformSettingsView, Platforms } from './platforms';
-import type { PiiSealer, WalletSignature } from './service-ports';
+import type { BalanceSource, PiiSealer, WalletSignature } from './service-ports';
+import { customerDeleted } from './account-events';
 
 export interface ListCustomersCommand extends CustomerQuery {
   limit: number;
@@ -28,6 +29,8 @@ export interface Customers {
   list(platformId: string, command: ListCustomersCommand): Promise<Page<Customer>>;
   /** A change of an email tied to wallet credentials follows the signed retry (`signature`). */
   update(platformId: string, id: string, body: unknown, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
+  /** Marks the customer deleted, unless it holds funds (CONFLICT) or already is (CUSTOMER_DELETED). */
+  remove(platformId: string, id: string): Promise<Customer>;
 }
 
 function duplicateError(err: DuplicateRecordError): AppError {
@@ -53,6 +56,8 @@ export interface CustomersDeps {
   terms: EndUserTermsCatalogue;
   newEvent: NewEvent;
   clock: () => Date;
+  /** Balances of the customer's internal accounts (the ledger), read before a deletion. */
+  balances?: BalanceSource;
 }
 
 /**
@@ -104,6 +109,25 @@ export function createCustomers(deps: CustomersDeps): Customers {
     async list(platformId, command) {
       const filter: CustomerFilter = readCustomerFilter(command);
       return store.customers.list(platformId, filter, pageQuery(command.limit, command.cursor));
+    },
+
+    async remove(platformId, id) {
+      const current = await get(platformId, id);
+      if (current.isDeleted) throw new AppError('CUSTOMER_DELETED', 'The customer has been deleted already');
+      const accounts = await store.internalAccounts.list(platformId, { owner: id }, { limit: 100 });
+      const balances = deps.balances ? await deps.balances.balancesOf(platformId, accounts.items.map((a) => a.id)) : new Map();
+      const holding = accounts.items.filter((a) => { const b = balances.get(a.id); return b && (b.total !== 0 || b.available !== 0); });
+      if (holding.length) {
+        throw new AppError('CONFLICT', 'The customer still holds funds: move them out before deleting it', {
+          accounts: holding.map((a) => ({ id: a.id, currency: a.currency, totalBalance: balances.get(a.id)!.total })),
+        });
+      }
+      const now = deps.clock().toISOString();
+      const next: Customer = { ...current, isDeleted: true, updatedAt: now, revision: current.revision + 1 };
+      if (!(await store.customers.replace(next, [customerDeleted(newEvent, next)]))) {
+        throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
+      }
+      return next;
     },
 
     async update(platformId, id, body, signature = {}, shapeErrors = undefined) {

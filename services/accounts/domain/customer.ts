@@ -1,4 +1,5 @@
 import type { CustomerType } from './customer-vocabulary';
+import { initialContactVerification, type ContactVerificationState } from './contact-verification';
 import type { ProvisioningStep } from './provisioning-plan';
 
 export interface Address {
@@ -81,8 +82,10 @@ export interface Customer extends Omit<CustomerProfile, 'identifier'> {
   region?: string;
   currencies: string[];
   umaAddress: string;
-  /** KYC (individual) or KYB (business) status. */
+  /** KYC (individual) or KYB (business) status; only verification outcomes change it. */
   verificationStatus: string;
+  /** Present only where the customer's region requires contact verification. */
+  contactVerification?: ContactVerificationState;
   isDeleted: boolean;
   createdAt: string;
   updatedAt: string;
@@ -138,6 +141,7 @@ export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defau
     currencies: draft.currencies ?? defaultCurrencies,
     umaAddress: draft.profile.umaAddress ?? facts.umaAddress,
     verificationStatus: 'UNVERIFIED',
+    ...(initialContactVerification(draft.region) ? { contactVerification: initialContactVerification(draft.region) } : {}),
     isDeleted: false,
     createdAt: now,
     updatedAt: now,
@@ -155,7 +159,20 @@ export function applyCustomerChanges(customer: Customer, changes: CustomerChange
   if (sealedIdentifier !== undefined) next.sealedIdentifier = sealedIdentifier;
   if (businessInfo) next.businessInfo = { ...customer.businessInfo, ...businessInfo };
   if (changes.currencies) next.currencies = changes.currencies;
+  next.contactVerification = reverifiedContacts(customer, next);
+  if (!next.contactVerification) delete next.contactVerification;
   return next;
+}
+
+/** A changed email or phone number has to be verified again where the region requires it. */
+function reverifiedContacts(previous: Customer, next: Customer): ContactVerificationState | undefined {
+  const state = previous.contactVerification;
+  if (!state) return undefined;
+  return {
+    ...state,
+    ...(state.email && next.email !== previous.email ? { email: 'PENDING' as const } : {}),
+    ...(state.phone && next.phoneNumber !== previous.phoneNumber ? { phone: 'PENDING' as const } : {}),
+  };
 }
 
 /** Currencies in `next` that `previous` lacks (internal accounts to open). */

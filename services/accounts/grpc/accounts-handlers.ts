@@ -19,6 +19,8 @@ export interface AccountsUseCases {
   platforms: Platforms;
   platformConfigs: PlatformConfigs;
   terms: EndUserTermsCatalogue;
+  /** Only APPROVED customers may send money (otherwise only REJECTED and HOLD are stopped). */
+  paymentsRequireKycApproval?: boolean;
   customers: Customers;
   internalAccounts: InternalAccounts;
   externalAccounts: ExternalAccounts;
@@ -28,7 +30,7 @@ export interface AccountsUseCases {
 
 /** Decode, call one use case with the caller's platform, encode. */
 export function bindAccountsService(uc: AccountsUseCases) {
-  const customer = (c: Parameters<typeof customerMessage>[0]) => customerMessage(c, uc.terms);
+  const customer = (c: Parameters<typeof customerMessage>[0]) => customerMessage(c, uc.terms, uc.paymentsRequireKycApproval);
   return bindService(AccountsServiceService, {
     async ensurePlatform(req) {
       const { platform, created } = await uc.platforms.ensure(req);
@@ -66,6 +68,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
       if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
       return { customer: customer(outcome.customer) };
+    },
+
+    async deleteCustomer(req, ctx) {
+      return { customer: customer(await uc.customers.remove(requirePlatform(ctx), req.id)) };
     },
 
     async getInternalAccount(req, ctx) {

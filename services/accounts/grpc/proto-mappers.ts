@@ -28,7 +28,12 @@ function businessInfoMessage(b: BusinessInfo): pb.BusinessInfo {
   };
 }
 
-export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.Customer {
+/** Whether a customer's KYC/KYB status stops it from sending money. */
+export function kycBlocksPayments(status: string, requireApproval: boolean): boolean {
+  return requireApproval ? status !== 'APPROVED' : status === 'REJECTED' || status === 'HOLD';
+}
+
+export function customerMessage(c: Customer, terms: EndUserTermsCatalogue, requireApproval = false): pb.Customer {
   const individual = c.customerType === 'INDIVIDUAL';
   return {
     id: c.id,
@@ -46,6 +51,8 @@ export function customerMessage(c: Customer, terms: EndUserTermsCatalogue): pb.C
     address: c.address,
     acceptedTermsVersion: c.endUserTermsConsent?.termsVersion,
     acceptsCurrentTerms: acceptsCurrentTerms(terms, c.endUserTermsConsent),
+    kycBlocksPayments: kycBlocksPayments(c.verificationStatus, requireApproval),
+    contactVerification: c.contactVerification as pb.ContactVerification | undefined,
     kycStatus: individual ? (c.verificationStatus as pb.Customer_VerificationStatus | undefined) : undefined,
     fullName: c.fullName,
     birthDate: c.birthDate,

@@ -96,6 +96,20 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     async releaseEmailChange(platformId, customerId, requestId) {
       await customers.updateOne({ _id: customerId, platformId, 'emailChange.requestId': requestId }, { $unset: { emailChange: '' } });
     },
+    async setVerificationStatus(platformId, customerId, status, now, events) {
+      const result = await customers.updateOne(
+        { _id: customerId, platformId, verificationStatus: { $ne: status } },
+        withEvents({ $set: { verificationStatus: status, updatedAt: now }, $inc: { revision: 1 } }, events),
+      );
+      return result.matchedCount === 1;
+    },
+    async setContactStatus(platformId, customerId, channel, status, now) {
+      const member = `contactVerification.${channel}`;
+      await customers.updateOne(
+        { _id: customerId, platformId, [member]: { $exists: true } },
+        { $set: { [member]: status, updatedAt: now }, $inc: { revision: 1 } },
+      );
+    },
     async sealLegacyIdentifiers(seal) {
       const legacy = await customers.find({ identifier: { $exists: true } });
       for (const doc of legacy) {

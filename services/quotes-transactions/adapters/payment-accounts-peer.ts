@@ -20,7 +20,7 @@ function externalInfo(account: ExternalAccount): ExternalAccountInfo {
 /** null when deleted, as for an absent customer. */
 function customerInfo(customer: Customer | undefined): CustomerInfo | null {
   if (!customer || customer.isDeleted) return null;
-  return { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms };
+  return { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms, kycBlocksPayments: customer.kycBlocksPayments };
 }
 
 /** The accounts service over gRPC; `peers.accounts` is read per call since peer clients connect lazily. */
@@ -58,7 +58,7 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
     async customerByUmaAddress(caller, umaAddress) {
       const { customers } = await peers.accounts.listCustomers({ umaAddress, limit: 1, includeDeleted: false }, caller);
       const customer = customers[0];
-      return customer ? { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms } : null;
+      return customer ? { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms, kycBlocksPayments: customer.kycBlocksPayments } : null;
     },
     async customerAccount(caller, customerId, currency) {
       const { accounts } = await peers.accounts.listInternalAccounts({ customerId, currency, limit: 1 }, caller);

@@ -31,6 +31,8 @@ export interface CustomerInfo {
   umaAddress: string;
   /** Whether the customer's consent is to the current End User Terms (quotes require it). */
   acceptsCurrentTerms: boolean;
+  /** The customer's KYC/KYB status stops it from sending money (the accounts service's policy). */
+  kycBlocksPayments?: boolean;
 }
 
 /** Records a quote reads together: the accounts and customers named, and the owners of those accounts. */

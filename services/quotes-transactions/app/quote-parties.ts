@@ -115,6 +115,9 @@ export async function resolveParties(
   const sameAccount = 'accountId' in source && 'accountId' in destination && source.accountId === destination.accountId;
   const ownAddress = destination.destinationType === 'UMA_ADDRESS' && !!sender?.umaAddress && sender.umaAddress === destination.umaAddress;
   if (sameAccount || ownAddress) throw new AppError('SELF_PAYMENT', 'The source and the destination are the same');
+  if (sender?.kycBlocksPayments) {
+    throw new AppError('USER_NOT_READY', `Customer ${sender.id} is not verified to send payments (KYC/KYB)`, { customerId: sender.id });
+  }
   if (sender && !sender.acceptsCurrentTerms) {
     throw new AppError('END_USER_TERMS_NOT_ACCEPTED', `Customer ${sender.id} has not accepted the current End User Terms`, { customerId: sender.id });
   }

@@ -56,6 +56,9 @@ export function createTransfers(deps: TransferDeps) {
     const currency = findCurrency(internal.currency);
     if (!currency) throw new AppError('INVALID_CURRENCY', `${internal.currency} is not supported`);
     const customer = internal.customerId ? await deps.accounts.customer(caller, internal.customerId) : null;
+    if (t.direction === 'OUT' && customer?.kycBlocksPayments) {
+      throw new AppError('USER_NOT_READY', `Customer ${customer.id} is not verified to send payments (KYC/KYB)`, { customerId: customer.id });
+    }
     return { internal, external, currency, customerId: customer?.id ?? caller.platformId, platformCustomerId: customer?.platformCustomerId ?? caller.platformId };
   }
 

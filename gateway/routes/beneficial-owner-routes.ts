@@ -1,0 +1,74 @@
+import { Router } from 'express';
+import type { BeneficialOwner, BeneficialOwnerFields, PersonalInfoFields } from '../../gen/accounts/v1/beneficial_owners';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { address } from './external-account-requests';
+import { RestBody } from './rest-body';
+import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+
+const PERSONAL_TEXT = ['firstName', 'middleName', 'lastName', 'birthDate', 'nationality', 'email', 'phoneNumber', 'idType', 'identifier', 'countryOfIssuance'] as const;
+
+const personalInfo = (b: RestBody): PersonalInfoFields => ({
+  ...Object.fromEntries(PERSONAL_TEXT.map((k) => [k, b.string(k)])),
+  address: b.object('address', address),
+});
+
+function ownerFields(body: unknown): BeneficialOwnerFields {
+  const b = RestBody.of(body);
+  const fields = {
+    customerId: b.string('customerId'), roles: b.stringList('roles'), ownershipPercentage: b.integer('ownershipPercentage'),
+    personalInfo: b.object('personalInfo', personalInfo),
+  };
+  b.done('Invalid beneficial owner');
+  return fields;
+}
+
+/** The REST BeneficialOwner; the identification number is never returned. */
+export function ownerJson(o: BeneficialOwner) {
+  const p = o.personalInfo!;
+  return withoutAbsent({
+    id: o.id, customerId: o.customerId, roles: o.roles, ownershipPercentage: o.ownershipPercentage,
+    personalInfo: withoutAbsent({
+      firstName: p.firstName, middleName: p.middleName, lastName: p.lastName, birthDate: p.birthDate, nationality: p.nationality,
+      email: p.email, phoneNumber: p.phoneNumber, address: p.address && withoutAbsent({ ...p.address }), idType: p.idType,
+      countryOfIssuance: p.countryOfIssuance,
+    }),
+    kycStatus: o.kycStatus, createdAt: o.createdAt, updatedAt: o.updatedAt,
+  });
+}
+
+export function beneficialOwnerRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/beneficial-owners', async (req, res) => {
+    const { owner } = await peers.beneficialOwners.createBeneficialOwner({ owner: ownerFields(jsonBodyOf(req)) }, callContext(res));
+    res.status(201).json(ownerJson(owner!));
+  });
+
+  router.get('/beneficial-owners', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { customerId: q.query('customerId'), limit: q.limit(), cursor: q.query('cursor') };
+    q.done();
+    const page = await peers.beneficialOwners.listBeneficialOwners(request, callContext(res));
+    res.status(200).json(listJson(page, page.owners, ownerJson));
+  });
+
+  router.get('/beneficial-owners/:beneficialOwnerId', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const id = q.pathId('beneficialOwnerId', 'BeneficialOwner');
+    q.done();
+    const { owner } = await peers.beneficialOwners.getBeneficialOwner({ id }, callContext(res));
+    res.status(200).json(ownerJson(owner!));
+  });
+
+  router.patch('/beneficial-owners/:beneficialOwnerId', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const id = q.pathId('beneficialOwnerId', 'BeneficialOwner');
+    q.done();
+    const { owner } = await peers.beneficialOwners.updateBeneficialOwner({ id, changes: ownerFields(jsonBodyOf(req)) }, callContext(res));
+    res.status(200).json(ownerJson(owner!));
+  });
+
+  return router;
+}

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { ContactChannel } from '../../gen/accounts/v1/contact_verification';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { customerJson } from './customer-json';
+import { RestBody } from './rest-body';
+import { RestRequestReader } from './rest-request';
+
+const CHANNELS = { 'verify-email': ContactChannel.EMAIL, 'verify-phone': ContactChannel.PHONE } as const;
+
+/** POST /customers/{id}/verify-email|verify-phone (send a code) and …/confirm (check it). */
+export function contactVerificationRoutes(peers: PeerClients): Router {
+  const router = Router();
+  for (const [segment, channel] of Object.entries(CHANNELS)) {
+    router.post(`/customers/:customerId/${segment}`, async (req, res) => {
+      const q = new RestRequestReader(req);
+      const customerId = q.pathId('customerId', 'Customer');
+      q.done();
+      await peers.contactVerification.sendContactCode({ customerId, channel }, callContext(res));
+      res.status(204).end();
+    });
+    router.post(`/customers/:customerId/${segment}/confirm`, async (req, res) => {
+      const q = new RestRequestReader(req);
+      const customerId = q.pathId('customerId', 'Customer');
+      q.done();
+      const body = RestBody.of(jsonBodyOf(req));
+      const code = body.string('code');
+      body.done('Invalid code');
+      const { customer } = await peers.contactVerification.confirmContactCode({ customerId, channel, code }, callContext(res));
+      res.status(200).json(customerJson(customer!));
+    });
+  }
+  return router;
+}

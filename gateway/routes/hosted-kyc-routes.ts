@@ -1,0 +1,57 @@
+import express, { Router, type Response } from 'express';
+import { CompleteHostedKycRequest_Outcome, GetHostedKycResponse_State } from '../../gen/accounts/v1/verifications';
+import { toAppError } from '../../lib/errors';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { closedPage, donePage, openPage, OUTCOME_LABELS } from './hosted-kyc-page';
+
+const CLOSED_REASONS: Partial<Record<GetHostedKycResponse_State, string>> = {
+  [GetHostedKycResponse_State.USED]: 'This link has already been used. Ask for a new one.',
+  [GetHostedKycResponse_State.EXPIRED]: 'This link has expired. Ask for a new one.',
+};
+
+/** The hosted page's calls carry no platform: the link token names it. */
+const anonymous = (res: Response) => ({ correlationId: res.locals.correlationId as string | undefined });
+
+function html(res: Response, status: number, body: string): void {
+  res.status(status)
+    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .set('Cache-Control', 'no-store')
+    .set('Referrer-Policy', 'no-referrer')
+    .type('text/html')
+    .send(body);
+}
+
+/**
+ * The hosted verification page a KYC link points to, served at the root without credentials:
+ * the single-use token in the path is the only credential. In the sandbox the page offers the
+ * provider's outcomes; choosing one uses the link up and starts the verification.
+ */
+export function hostedKycRoutes(peers: PeerClients): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
+
+  router.get('/kyc/:linkToken', async (req, res) => {
+    const hosted = await peers.kyc.getHostedKyc({ linkToken: req.params.linkToken }, anonymous(res));
+    if (hosted.state !== GetHostedKycResponse_State.OPEN) {
+      return html(res, 404, closedPage(CLOSED_REASONS[hosted.state] ?? 'This link is not valid.'));
+    }
+    html(res, 200, openPage(hosted.customerType === 'BUSINESS' ? 'KYB' : 'KYC', hosted.expiresAt ?? ''));
+  });
+
+  router.post('/kyc/:linkToken', form, async (req, res) => {
+    const chosen = (req.body as Record<string, unknown> | undefined)?.outcome;
+    if (typeof chosen !== 'string' || !(chosen in OUTCOME_LABELS)) return html(res, 400, closedPage('Choose one of the outcomes.'));
+    try {
+      const done = await peers.kyc.completeHostedKyc(
+        { linkToken: req.params.linkToken, outcome: chosen as CompleteHostedKycRequest_Outcome }, anonymous(res),
+      );
+      if (done.redirectUri) return void res.redirect(303, done.redirectUri);
+      html(res, 200, donePage(done.verification?.verificationStatus ?? ''));
+    } catch (err) {
+      if (toAppError(err).code !== 'NOT_FOUND') throw err;
+      html(res, 404, closedPage('This link is unknown, already used or expired. Ask for a new one.'));
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { Verification_Status } from '../../gen/accounts/v1/verifications';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { RestBody } from './rest-body';
+import { listJson, RestRequestReader } from './rest-request';
+import { kycLinkJson, verificationJson } from './verification-json';
+
+/** KYC links and verifications (the hosted page itself is hosted-kyc-routes). */
+export function verificationRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/customers/:customerId/kyc-link', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const customerId = q.pathId('customerId', 'Customer');
+    q.done();
+    const body = RestBody.of(jsonBodyOf(req) ?? {});
+    const redirectUri = body.string('redirectUri');
+    body.done();
+    const { link } = await peers.kyc.createKycLink({ customerId, redirectUri }, callContext(res));
+    res.status(201).json(kycLinkJson(link!, false));
+  });
+
+  router.get('/customers/kyc-link', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { platformCustomerId: q.query('platformCustomerId'), redirectUri: q.query('redirectUri') };
+    q.done();
+    const { link } = await peers.kyc.createKycLink(request, callContext(res));
+    res.status(200).json(kycLinkJson(link!, true));
+  });
+
+  router.post('/verifications', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const customerId = body.string('customerId') ?? '';
+    body.done();
+    const { verification } = await peers.kyc.submitVerification({ customerId }, callContext(res));
+    res.status(200).json(verificationJson(verification!));
+  });
+
+  router.get('/verifications', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = {
+      customerId: q.query('customerId'),
+      verificationStatus: q.query('verificationStatus') as Verification_Status | undefined,
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
+    q.done();
+    const page = await peers.kyc.listVerifications(request, callContext(res));
+    res.status(200).json(listJson(page, page.verifications, verificationJson));
+  });
+
+  router.get('/verifications/:verificationId', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const id = q.pathId('verificationId', 'Verification');
+    q.done();
+    const { verification } = await peers.kyc.getVerification({ id }, callContext(res));
+    res.status(200).json(verificationJson(verification!));
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+import { AppError } from '../../../lib/errors';
+import { newId } from '../../../lib/ids';
+import { applyOwnerChanges, validateOwnerRequest, type BeneficialOwner } from '../domain/beneficial-owner';
+import type { AccountsStore, Page } from './accounts-store';
+import { pageQuery } from './page-cursor';
+import type { PiiSealer } from './service-ports';
+
+export interface BeneficialOwners {
+  create(platformId: string, body: unknown): Promise<BeneficialOwner>;
+  get(platformId: string, id: string): Promise<BeneficialOwner>;
+  list(platformId: string, query: { customerId?: string; limit: number; cursor?: string }): Promise<Page<BeneficialOwner>>;
+  update(platformId: string, id: string, body: unknown): Promise<BeneficialOwner>;
+}
+
+/** Owners, directors and officers of business customers; identification numbers are stored sealed. */
+export function createBeneficialOwners(deps: { store: AccountsStore; sealer: PiiSealer; clock: () => Date }): BeneficialOwners {
+  const { store, sealer } = deps;
+  const get = async (platformId: string, id: string) => {
+    const owner = await store.beneficialOwners.find(platformId, id);
+    if (!owner) throw AppError.notFound('Beneficial owner');
+    return owner;
+  };
+  return {
+    async create(platformId, body) {
+      const draft = validateOwnerRequest(body, true);
+      const customer = await store.customers.find(platformId, draft.customerId);
+      if (!customer || customer.isDeleted) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
+      if (customer.customerType !== 'BUSINESS') {
+        throw AppError.invalidInput('Invalid beneficial owner', [{ field: 'customerId', message: 'must be a business customer' }]);
+      }
+      const id = newId('BeneficialOwner');
+      const now = deps.clock().toISOString();
+      const { identifier, ...info } = draft.personalInfo!;
+      const owner: BeneficialOwner = {
+        id, platformId, customerId: customer.id, roles: draft.roles!, ownershipPercentage: draft.ownershipPercentage!, personalInfo: info,
+        sealedIdentifier: sealer.seal(identifier!, id),
+        // Its status follows its business's verifications from the next one on.
+        kycStatus: 'UNVERIFIED',
+        createdAt: now, updatedAt: now, revision: 1,
+      };
+      await store.beneficialOwners.insert(owner);
+      return owner;
+    },
+    get,
+    list(platformId, query) {
+      return store.beneficialOwners.list(platformId, query.customerId, pageQuery(query.limit, query.cursor));
+    },
+    async update(platformId, id, body) {
+      const current = await get(platformId, id);
+      const changes = validateOwnerRequest(body, false);
+      const identifier = changes.personalInfo?.identifier;
+      const next = applyOwnerChanges(current, changes, deps.clock().toISOString(), identifier ? sealer.seal(identifier, id) : undefined);
+      if (!(await store.beneficialOwners.replace(next))) throw new AppError('CONFLICT', 'The beneficial owner was changed by another request; retry');
+      return next;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import type { Customer } from '../domain/customer';
+import type { CustomerVerificationStatus, Verification } from '../domain/verification';
+
+/** A verification as the REST Verification (no personal data: ids, states and what is missing). */
+export function verificationRecord(v: Verification) {
+  return {
+    id: v.id,
+    customerId: v.customerId,
+    verificationStatus: v.status,
+    errors: v.errors.map((e) => ({ ...e })),
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+  };
+}
+
+/** VERIFICATION.<status>: the webhook's data is the verification. */
+export function verificationStatusChanged(newEvent: NewEvent, v: Verification): DomainEvent {
+  return newEvent(`VERIFICATION.${v.status}`, 1, v.platformId, v.id, verificationRecord(v));
+}
+
+/**
+ * CUSTOMER.KYC_* / CUSTOMER.KYB_*: the webhook's data is the customer with its new status, limited
+ * to identifiers and states (names, contacts and addresses stay out of events).
+ */
+export function customerStatusChanged(newEvent: NewEvent, type: string, c: Customer, status: CustomerVerificationStatus, now: string): DomainEvent {
+  const statusMember = c.customerType === 'BUSINESS' ? { kybStatus: status } : { kycStatus: status };
+  return newEvent(type, 1, c.platformId, c.id, {
+    id: c.id,
+    platformCustomerId: c.platformCustomerId,
+    customerType: c.customerType,
+    umaAddress: c.umaAddress,
+    ...(c.region ? { region: c.region } : {}),
+    currencies: c.currencies,
+    ...statusMember,
+    isDeleted: c.isDeleted,
+    createdAt: c.createdAt,
+    updatedAt: now,
+  });
+}

@@ -1,0 +1,105 @@
+import { parse } from 'csv-parse/sync';
+import type { FieldError } from '../../../lib/errors';
+
+export type ImportJobStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+export type ImportRowState = 'PENDING' | 'CLAIMED' | 'DONE' | 'FAILED';
+
+export interface ImportRowError {
+  correlationId: string;
+  code: string;
+  message: string;
+  fieldErrors?: FieldError[];
+}
+
+export interface ImportJob {
+  id: string;
+  platformId: string;
+  status: ImportJobStatus;
+  total: number;
+  /** Why the whole file failed (unreadable, no rows, missing columns). */
+  fileError?: ImportRowError;
+  createdAt: string;
+  completedAt?: string;
+}
+
+export interface ImportRow {
+  id: string;
+  jobId: string;
+  platformId: string;
+  index: number;
+  correlationId: string;
+  /** The REST CustomerCreateRequest the row stands for, or the problems found in the row itself. */
+  body?: Record<string, unknown>;
+  rowErrors?: FieldError[];
+  state: ImportRowState;
+  attempts: number;
+  error?: ImportRowError;
+  customerId?: string;
+}
+
+/** The reference's columns (and `businessIncorporatedOn`, which our business customers require). */
+export const CSV_COLUMNS = [
+  'umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'addressLine2', 'city', 'state',
+  'postalCode', 'country', 'platformAccountId', 'description', 'email', 'businessLegalName', 'businessRegistrationNumber',
+  'businessTaxId', 'businessIncorporatedOn',
+] as const;
+const REQUIRED_HEADERS = ['platformCustomerId', 'customerType'];
+const REQUIRED_BY_TYPE: Record<string, string[]> = {
+  INDIVIDUAL: ['fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'],
+  BUSINESS: ['businessLegalName', 'addressLine1', 'city', 'state', 'postalCode', 'country'],
+};
+export const MAX_IMPORT_ROWS = 10_000;
+
+type Row = Record<string, string>;
+
+const value = (row: Row, column: string) => (row[column] ?? '').trim() || undefined;
+
+function prune<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** One CSV row as the REST create body; the row's own problems (missing required columns) listed. */
+export function rowToCustomerBody(row: Row): { body?: Record<string, unknown>; rowErrors?: FieldError[] } {
+  const type = value(row, 'customerType')?.toUpperCase();
+  const required = [...REQUIRED_HEADERS, ...(type ? REQUIRED_BY_TYPE[type] ?? [] : [])];
+  const rowErrors: FieldError[] = required.filter((c) => !value(row, c)).map((field) => ({ field, message: 'is required' }));
+  if (type && !REQUIRED_BY_TYPE[type]) rowErrors.push({ field: 'customerType', message: 'must be INDIVIDUAL or BUSINESS', constraint: { enum: ['INDIVIDUAL', 'BUSINESS'] } });
+  if (rowErrors.length) return { rowErrors };
+  const uma = value(row, 'umaAddress');
+  const address = prune({
+    line1: value(row, 'addressLine1'), line2: value(row, 'addressLine2'), city: value(row, 'city'), state: value(row, 'state'),
+    postalCode: value(row, 'postalCode'), country: value(row, 'country'),
+  });
+  const common = prune({
+    customerType: type, platformCustomerId: value(row, 'platformCustomerId'), umaAddress: uma && !uma.startsWith('$') ? `$${uma}` : uma,
+    email: value(row, 'email'), address,
+  });
+  if (type === 'BUSINESS') {
+    return { body: { ...common, businessInfo: prune({
+      legalName: value(row, 'businessLegalName'), registrationNumber: value(row, 'businessRegistrationNumber'), taxId: value(row, 'businessTaxId'),
+      incorporatedOn: value(row, 'businessIncorporatedOn'), country: value(row, 'country'),
+    }) } };
+  }
+  return { body: { ...common, ...prune({ fullName: value(row, 'fullName'), birthDate: value(row, 'birthDate') }) } };
+}
+
+/** The file's rows, or why the file as a whole cannot be imported. */
+export function readCustomerCsv(content: Buffer): { rows: Row[] } | { error: ImportRowError } {
+  let rows: Row[];
+  try {
+    rows = parse(content, { columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, bom: true, relax_column_count: true, max_record_size: 64 * 1024 });
+  } catch (err) {
+    return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `The file is not readable CSV: ${(err as Error).message.slice(0, 200)}` } };
+  }
+  if (!rows.length) return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: 'The file has no rows' } };
+  const missing = REQUIRED_HEADERS.filter((h) => !(h in rows[0]));
+  if (missing.length) {
+    return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `The header lacks required columns: ${missing.join(', ')}`, fieldErrors: missing.map((field) => ({ field, message: 'column is required' })) } };
+  }
+  if (rows.length > MAX_IMPORT_ROWS) return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `At most ${MAX_IMPORT_ROWS} rows per file` } };
+  return { rows };
+}
+
+export function correlationIdOf(row: Row, index: number): string {
+  return value(row, 'platformCustomerId') ?? `row ${index + 1}`;
+}

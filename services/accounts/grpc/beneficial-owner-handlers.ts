@@ -1,0 +1,39 @@
+import { BeneficialOwnerServiceService, type BeneficialOwner as OwnerMessage } from '../../../gen/accounts/v1/beneficial_owners';
+import { requirePlatform } from '../../../lib/grpc/call-context';
+import { bindService } from '../../../lib/grpc/service-binding';
+import type { BeneficialOwners } from '../app/beneficial-owners';
+import { nextCursorOf } from '../app/page-cursor';
+import type { BeneficialOwner } from '../domain/beneficial-owner';
+import { restShape } from './request-shape';
+
+/** The identification number never leaves the service. */
+export function ownerMessage(o: BeneficialOwner): OwnerMessage {
+  const p = o.personalInfo;
+  return {
+    id: o.id, customerId: o.customerId, roles: o.roles, ownershipPercentage: o.ownershipPercentage, kycStatus: o.kycStatus,
+    personalInfo: {
+      firstName: p.firstName ?? '', middleName: p.middleName, lastName: p.lastName ?? '', birthDate: p.birthDate ?? '',
+      nationality: p.nationality ?? '', email: p.email, phoneNumber: p.phoneNumber, address: p.address, idType: p.idType ?? '',
+      countryOfIssuance: p.countryOfIssuance,
+    },
+    createdAt: o.createdAt, updatedAt: o.updatedAt,
+  };
+}
+
+export function bindBeneficialOwnerService(owners: BeneficialOwners) {
+  return bindService(BeneficialOwnerServiceService, {
+    async createBeneficialOwner(req, ctx) {
+      return { owner: ownerMessage(await owners.create(requirePlatform(ctx), restShape(req.owner))) };
+    },
+    async getBeneficialOwner(req, ctx) {
+      return { owner: ownerMessage(await owners.get(requirePlatform(ctx), req.id)) };
+    },
+    async listBeneficialOwners(req, ctx) {
+      const page = await owners.list(requirePlatform(ctx), { customerId: req.customerId, limit: req.limit, cursor: req.cursor });
+      return { owners: page.items.map(ownerMessage), hasMore: page.hasMore, nextCursor: nextCursorOf(page), totalCount: page.totalCount };
+    },
+    async updateBeneficialOwner(req, ctx) {
+      return { owner: ownerMessage(await owners.update(requirePlatform(ctx), req.id, restShape(req.changes))) };
+    },
+  });
+}

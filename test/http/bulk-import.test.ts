@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
+import { startTestSystem, type TestSystem } from '../system-harness';
+import { expectError } from './payments-fixtures';
+
+let sys: TestSystem;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  sys = await startTestSystem({ env: { ACCOUNTS_BULK_IMPORT_POLL_MS: '30', WEBHOOK_POLL_INTERVAL_MS: '20' } });
+  receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
+  expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+});
+afterAll(async () => {
+  await sys.stop();
+  await receiver.close();
+});
+
+const HEADER = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,email,businessLegalName,businessTaxId,businessIncorporatedOn';
+
+export function csvUpload(s: TestSystem, csv: string) {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'customers.csv');
+  return s.api('/customers/bulk/csv', { method: 'POST', body: form });
+}
+
+async function jobWhen(s: TestSystem, id: string, done: (j: any) => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await s.api(`/customers/bulk/jobs/${id}`);
+    if (done(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`job stayed ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+test('a CSV becomes customers in a worker; failing rows are listed with their errors and do not stop the others', async () => {
+  const p = `bulk-${Date.now()}`;
+  const csv = [
+    HEADER,
+    `$ann.${p}@uma.test,${p}-1,INDIVIDUAL,Ann One,1990-01-15,1 Main St,Austin,TX,78701,US,ann@example.com,,,`,
+    `bob.${p}@uma.test,${p}-2,INDIVIDUAL,Bob Two,1991-02-16,2 Main St,Austin,TX,78701,US,,,,`,
+    `,${p}-3,BUSINESS,,,400 Commerce Way,Austin,TX,78701,US,,Acme ${p},47-1234567,2018-03-14`,
+    `,${p}-4,INDIVIDUAL,No Birthdate,,4 Main St,Austin,TX,78701,US,,,,`,
+    `,${p}-5,INDIVIDUAL,Bad Email,1992-03-17,5 Main St,Austin,TX,78701,US,not-an-email,,,`,
+    `,${p}-1,INDIVIDUAL,Duplicate Ann,1990-01-15,1 Main St,Austin,TX,78701,US,,,,`,
+  ].join('\n');
+  const res = await csvUpload(sys, csv);
+  expect(res.status).toBe(202);
+  expect(res.body.jobId).toMatch(/^BulkUploadJob:/);
+  expect(['PENDING', 'PROCESSING']).toContain(res.body.status);
+
+  const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'COMPLETED' || j.status === 'FAILED');
+  expect(job).toMatchObject({ id: res.body.jobId, status: 'COMPLETED', progress: { total: 6, processed: 6, successful: 3, failed: 3 } });
+  expect(Date.parse(job.completedAt)).not.toBeNaN();
+  expect(job.errors).toEqual([
+    { correlationId: `${p}-4`, code: 'INVALID_INPUT', message: 'Invalid row', details: { errors: [{ field: 'birthDate', message: 'is required' }] } },
+    { correlationId: `${p}-5`, code: 'INVALID_INPUT', message: expect.any(String), details: { errors: [expect.objectContaining({ field: 'email' })] } },
+    { correlationId: `${p}-1`, code: 'CONFLICT', message: expect.any(String) },
+  ]);
+  const ann = (await sys.api(`/customers?platformCustomerId=${p}-1`)).body.data[0];
+  expect(ann).toMatchObject({ fullName: 'Ann One', umaAddress: `$ann.${p}@uma.test`, email: 'ann@example.com', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
+  expect((await sys.api(`/customers?platformCustomerId=${p}-2`)).body.data[0].umaAddress).toBe(`$bob.${p}@uma.test`);
+  expect((await sys.api(`/customers?platformCustomerId=${p}-3`)).body.data[0]).toMatchObject({ customerType: 'BUSINESS', businessInfo: { legalName: `Acme ${p}`, taxId: '47-1234567' } });
+
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'BULK_UPLOAD.COMPLETED' && w.data.id === job.id));
+  const hook = receiver.accepted.find((w) => w.type === 'BULK_UPLOAD.COMPLETED' && w.data.id === job.id)!;
+  expect(hook.data).toEqual(job);
+});
+
+test('a file that is not an importable CSV fails the job (BULK_UPLOAD.FAILED); no file is 400; unknown jobs are 404', async () => {
+  const res = await csvUpload(sys, 'name,age\nann,3\n');
+  expect(res.status).toBe(202);
+  const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'FAILED');
+  expect(job.progress).toEqual({ total: 0, processed: 0, successful: 0, failed: 0 });
+  expect(job.errors).toEqual([{ correlationId: 'file', code: 'INVALID_INPUT', message: 'The header lacks required columns: platformCustomerId, customerType',
+    details: { errors: [{ field: 'platformCustomerId', message: 'column is required' }, { field: 'customerType', message: 'column is required' }] } }]);
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'BULK_UPLOAD.FAILED' && w.data.id === job.id));
+
+  const noFile = new FormData();
+  noFile.append('note', 'nothing');
+  expectError(await sys.api('/customers/bulk/csv', { method: 'POST', body: noFile }), 400, 'INVALID_INPUT');
+  expectError(await sys.api('/customers/bulk/jobs/BulkUploadJob:00000000-0000-4000-8000-000000000000'), 404, 'BULK_UPLOAD_JOB_NOT_FOUND');
+  const other = await sys.createPlatform();
+  expectError(await sys.api(`/customers/bulk/jobs/${job.id}`, { auth: other.auth }), 404, 'BULK_UPLOAD_JOB_NOT_FOUND');
+});
+
+test('a job accepted before a restart is carried out after it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grid-bulk-'));
+  try {
+    // A worker that does not get to run before the stop.
+    let s = await startTestSystem({ env: { DATA_DIR: dir, ACCOUNTS_BULK_IMPORT_POLL_MS: '60000' } });
+    const rows = Array.from({ length: 5 }, (_, i) => `,restart-${i},INDIVIDUAL,Person ${i},1990-01-0${i + 1},${i} Main St,Austin,TX,78701,US,,,,`);
+    const res = await csvUpload(s, [HEADER, ...rows].join('\n'));
+    expect(res.status).toBe(202);
+    expect((await s.api(`/customers/bulk/jobs/${res.body.jobId}`)).body).toMatchObject({ status: 'PENDING', progress: { total: 5, processed: 0 } });
+    await s.stop();
+    s = await startTestSystem({ env: { DATA_DIR: dir, ACCOUNTS_BULK_IMPORT_POLL_MS: '30' } });
+    try {
+      const job = await jobWhen(s, res.body.jobId, (j) => j.status === 'COMPLETED');
+      expect(job.progress).toEqual({ total: 5, processed: 5, successful: 5, failed: 0 });
+    } finally {
+      await s.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
