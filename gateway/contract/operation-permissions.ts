@@ -45,6 +45,15 @@ export const OPERATION_PERMISSIONS = {
   createInvitation: 'TRANSACT', getInvitation: 'VIEW', claimInvitation: 'TRANSACT', cancelInvitation: 'TRANSACT',
   // Directory
   getAvailableUmaProviders: 'VIEW', getDiscoveries: 'VIEW',
+  // Onboarding and compliance: contact verification, KYC/KYB, owners, documents, bulk import
+  sendCustomerEmailVerification: 'MANAGE', confirmCustomerEmailVerification: 'MANAGE',
+  sendCustomerPhoneVerification: 'MANAGE', confirmCustomerPhoneVerification: 'MANAGE',
+  deleteCustomer: 'MANAGE', uploadCustomersCsv: 'MANAGE', getBulkCustomerImportJob: 'VIEW',
+  createCustomerKycLink: 'MANAGE', getCustomerKycLink: 'MANAGE', getHostedKycPage: 'PUBLIC', completeHostedKyc: 'PUBLIC',
+  createVerification: 'MANAGE', listVerifications: 'VIEW', getVerification: 'VIEW',
+  createBeneficialOwner: 'MANAGE', listBeneficialOwners: 'VIEW', getBeneficialOwner: 'VIEW', updateBeneficialOwner: 'MANAGE',
+  uploadDocument: 'MANAGE', listDocuments: 'VIEW', getDocument: 'VIEW', getDocumentFile: 'VIEW',
+  replaceDocument: 'MANAGE', deleteDocument: 'MANAGE',
   // Agent management (the platform's)
   createAgent: 'MANAGE', listAgents: 'VIEW', getAgentById: 'VIEW', updateAgent: 'MANAGE', deleteAgent: 'MANAGE',
   updateAgentPolicy: 'MANAGE', regenerateAgentDeviceCode: 'MANAGE', getAgentDeviceCodeStatus: 'VIEW',
