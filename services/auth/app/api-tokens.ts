@@ -7,7 +7,8 @@ import {
   ALL_PERMISSIONS, newClientId, parseNewApiToken, SANDBOX_TOKEN_NAME, type ApiTokenRecord, type Permission,
 } from '../domain/api-token';
 import { clientSecretMatches, hashClientSecret, MIN_SECRET_LENGTH, newClientSecret } from '../domain/api-token-secret';
-import { decodeCursor, encodeCursor, pageSize, timestampFilter, type PagePosition } from '../domain/token-page';
+import { decodePageCursor, encodePageCursor, pageLimit, type PagePosition } from '../../../lib/page-cursor';
+import { timestampFilter } from '../domain/token-filters';
 
 export type { ApiTokenRecord, Permission };
 
@@ -97,9 +98,9 @@ export function createApiTokens(deps: { store: ApiTokenStore; pepper: Buffer; ne
         ...Object.fromEntries((['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore'] as const)
           .map((k) => [k, timestampFilter(filter[k], k)]).filter(([, v]) => v !== undefined)),
       };
-      const page = await deps.store.list(clean, { limit: pageSize(limit), ...(cursor ? { after: decodeCursor(cursor) } : {}) });
+      const page = await deps.store.list(clean, { limit: pageLimit(limit), ...(cursor ? { after: decodePageCursor(cursor) } : {}) });
       const last = page.items[page.items.length - 1];
-      return { ...page, nextCursor: page.hasMore && last ? encodeCursor(last) : undefined };
+      return { ...page, nextCursor: page.hasMore && last ? encodePageCursor(last) : undefined };
     },
 
     /**
