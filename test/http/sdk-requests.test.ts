@@ -133,3 +133,9 @@ test('errors reach the SDK as its error classes expect: the envelope, and reques
   expect(res.body).toMatchObject({ status: 404, code: 'QUOTE_NOT_FOUND', message: expect.any(String) });
   expect(res.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
 });
+
+test("customers.getKYCLink: GET /customers/kyc-link with the SDK's query answers the hosted link", async () => {
+  const customer = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-kyc' } });
+  const link = await sdk('GET', '/customers/kyc-link', { query: { platformCustomerId: 'sdk-kyc', redirectUri: 'https://app.example.com/done' } });
+  expect(link).toMatchObject({ customerId: customer.id, platformCustomerId: 'sdk-kyc', kycUrl: expect.stringMatching(/^https?:\/\//) });
+});
