@@ -76,11 +76,12 @@ describe('/sandbox/uma/receive', () => {
     senderUmaAddress: sender, receiverUmaAddress: '$sandbox.payer@sandbox.example.com', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_000,
   } });
 
-  test('$success… credits the receiver', async () => {
+  test('$success… credits the receiver: its holding account, never its embedded wallet in the same currency', async () => {
     const before = await balanceOf(sys, customerId, usd);
     const res = await receive('$success.usd@sandbox.grid.uma.money');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type: 'INCOMING', status: 'PENDING', source: { sourceType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.grid.uma.money' } });
+    expect(res.body.destination.accountId).toBe(usd);
     await transactionWhen(sys, res.body.id, (x) => x.status === 'COMPLETED');
     expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_000);
   });

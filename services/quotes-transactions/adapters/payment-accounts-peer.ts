@@ -61,8 +61,10 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
       return customer ? { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms, kycBlocksPayments: customer.kycBlocksPayments } : null;
     },
     async customerAccount(caller, customerId, currency) {
-      const { accounts } = await peers.accounts.listInternalAccounts({ customerId, currency, limit: 1 }, caller);
-      return internalInfo(accounts[0]);
+      // A customer with an embedded wallet in the same currency holds two accounts in it: listing
+      // order alone would pick either, so the holding account is chosen by its type.
+      const { accounts } = await peers.accounts.listInternalAccounts({ customerId, currency, limit: 100 }, caller);
+      return internalInfo(accounts.find((a) => a.type !== 'EMBEDDED_WALLET'));
     },
     async platformAccount(caller, currency) {
       const { accounts } = await peers.accounts.listPlatformInternalAccounts({ currency }, caller);

@@ -64,7 +64,7 @@ export interface PaymentAccounts {
   /** null when absent or deleted. */
   customer(caller: Caller, id: string): Promise<CustomerInfo | null>;
   customerByUmaAddress(caller: Caller, umaAddress: string): Promise<CustomerInfo | null>;
-  /** The customer's first internal account in `currency`. */
+  /** The customer's holding account in `currency` (INTERNAL_FIAT or INTERNAL_CRYPTO; never its embedded wallet), where incoming payments land. */
   customerAccount(caller: Caller, customerId: string, currency: string): Promise<InternalAccountInfo | null>;
   /** The platform's own internal account in `currency` (where platform fees settle). */
   platformAccount(caller: Caller, currency: string): Promise<InternalAccountInfo | null>;
