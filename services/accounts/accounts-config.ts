@@ -37,12 +37,15 @@ const SCHEMA = {
   ACCOUNTS_KYC_LINK_BASE_URL: setting.optionalUrl('https:', 'http:'),
   /** true: only APPROVED customers may send money; false: all but REJECTED and HOLD may. */
   ACCOUNTS_PAYMENTS_REQUIRE_KYC_APPROVAL: setting.bool(false),
-  /** Contact verification codes: lifetime, minimum time between two sends of a channel, tries per code. */
+  /** Contact verification: how long an email or SMS code stays valid. */
   ACCOUNTS_CONTACT_CODE_TTL_MS: setting.int(600_000, 1000, 86_400_000),
+  /** Contact verification: minimum time between two codes sent to one channel (429 with Retry-After). */
   ACCOUNTS_CONTACT_CODE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  /** Contact verification: wrong tries one code allows before it is spent. */
   ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS: setting.int(5, 1, 100),
-  /** Customer CSV imports: how often the worker looks for work; when a row claimed by a stopped process is taken again. */
+  /** Customer CSV imports: how often the worker looks for work. */
   ACCOUNTS_BULK_IMPORT_POLL_MS: setting.int(200, 10, 60_000),
+  /** Customer CSV imports: after this, a row claimed by a process that stopped is taken again. */
   ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS: setting.int(60_000, 100, 3_600_000),
 };
 

@@ -8,12 +8,19 @@ const SCHEMA = {
   DATA_DIR: setting.optionalString(),
   /** Set to keep document files in S3 (or an S3-compatible store) instead of DATA_DIR. */
   S3_BUCKET: setting.optionalString(),
+  /** The bucket's region (required with S3_BUCKET unless AWS_REGION is set). */
   S3_REGION: setting.optionalString(),
+  /** The region when S3_REGION is not set. */
   AWS_REGION: setting.optionalString(),
+  /** Access key id for S3 (required with S3_BUCKET). */
   AWS_ACCESS_KEY_ID: setting.optionalString(),
+  /** Secret access key for S3 (required with S3_BUCKET). */
   AWS_SECRET_ACCESS_KEY: setting.optionalString(),
+  /** Session token of temporary S3 credentials. */
   AWS_SESSION_TOKEN: setting.optionalString(),
+  /** Endpoint of an S3-compatible store (MinIO, …) instead of AWS. */
   S3_ENDPOINT: setting.optionalUrl('https:', 'http:'),
+  /** Key prefix of document files in the bucket. */
   S3_PREFIX: setting.string('documents/'),
 };
 
