@@ -74,6 +74,26 @@ describe('kafka event bus', () => {
   });
 });
 
+describe('kafka event bus with a stalled broker', () => {
+  it('fails a publish the broker does not acknowledge in time, and publishes on a new connection afterwards', async () => {
+    const stalled = await startKafkaMockCluster(['bus-stall:1']);
+    const bus = createKafkaEventBus({ brokers: stalled.brokers, clientId: 'bus-stall', logger: silentLogger, publishTimeoutMs: 1_000 });
+    try {
+      await bus.publish('bus-stall', [event('s-1', 1)]); // connected
+      stalled.freeze();
+      const began = Date.now();
+      await expect(bus.publish('bus-stall', [event('s-1', 2)])).rejects.toThrow(/not acknowledged within 1000 ms/);
+      expect(Date.now() - began).toBeLessThan(5_000);
+      stalled.thaw();
+      await bus.publish('bus-stall', [event('s-1', 3)]);
+    } finally {
+      stalled.thaw();
+      await bus.close();
+      await stalled.stop();
+    }
+  });
+});
+
 async function readRaw(topic: string, count: number): Promise<KafkaMessage[]> {
   const kafka = new Kafka({ brokers: cluster.brokers, clientId: 'raw-reader', logLevel: logLevel.NOTHING });
   const consumer = kafka.consumer({ groupId: uniqueName('raw'), maxWaitTimeInMs: 100 });

@@ -15,6 +15,8 @@ export interface KafkaEventBusOptions {
   consumer?: { sessionTimeout?: number; heartbeatInterval?: number; maxWaitTimeInMs?: number; partitionsConsumedConcurrently?: number };
   /** A consumer in its group that neither fetched nor heartbeated for this long counts as not running. */
   stallMs?: number;
+  /** A publish not acknowledged within this long fails and the next one uses a new connection (default 120 s). */
+  publishTimeoutMs?: number;
 }
 
 export const EVENT_HEADERS = { id: 'event-id', type: 'event-type', version: 'event-version', traceparent: 'traceparent' } as const;
@@ -59,7 +61,9 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       const p = await pending;
       const spans = startProducerSpans(topic, events);
       try {
-        await p.send({ topic, acks: -1, messages: events.map((event, i) => encode(event, spans.traceparentOf(i))) });
+        // kafkajs times out each request and retries; the deadline is for a send that never settles at all.
+        const sent = p.send({ topic, acks: -1, messages: events.map((event, i) => encode(event, spans.traceparentOf(i))) });
+        await withDeadline(sent, options.publishTimeoutMs ?? 120_000, `publish to ${topic}`);
         spans.end();
       } catch (err) {
         spans.end(err);
@@ -93,24 +97,24 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
           allowAutoTopicCreation: true,
           retry: { initialRetryTime: backoff.initialMs, maxRetryTime: backoff.maxMs, retries: 8 },
         },
-        runConfig: (consumer) => ({
-          autoCommit: false,
+        // Offsets are resolved only after a message's handler succeeded and committed once per batch
+        // (and at least every second within a long one): one commit per message would cap a consumer
+        // at one broker round trip per event.
+        runConfig: () => ({
+          autoCommit: true,
+          autoCommitInterval: 1_000,
+          eachBatchAutoResolve: false,
           partitionsConsumedConcurrently: timings.partitionsConsumedConcurrently ?? 3,
-          eachMessage: async ({ topic: from, partition, message, heartbeat }) => {
-            // Once stopping, nothing more is handled or committed: the group's next member resumes here.
-            if (stopping.done) return;
-            const event = decode(message);
-            const at = { partition, offset: message.offset };
-            const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
-            await inConsumerSpan({ topic: from, group, partition, offset: message.offset, traceparent, event }, async () => {
-              if (!event) {
-                log.error('malformed event message skipped', at);
-              } else {
-                const handled = await handleInPlace(event, handler, { heartbeat, stopping, backoff, log: log.child(at) });
-                if (!handled) return;
-              }
-              await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-            });
+          eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
+            for (const message of batch.messages) {
+              // Once stopping, nothing more is handled or resolved: the group's next member resumes here.
+              if (stopping.done || !isRunning() || isStale()) return;
+              const at = { topic: batch.topic, group, partition: batch.partition, message };
+              if (!(await consumeMessage(at, handler, { heartbeat, stopping, backoff, log }))) return;
+              resolveOffset(message.offset);
+              await commitOffsetsIfNecessary();
+              await heartbeat();
+            }
           },
         }),
       });
@@ -157,6 +161,25 @@ function decode(message: KafkaMessage): DomainEvent | undefined {
   } catch {
     return undefined;
   }
+}
+
+interface ConsumedMessage {
+  topic: string;
+  group: string;
+  partition: number;
+  message: KafkaMessage;
+}
+
+/** One message in its consumer span: handled in place until it succeeds; false when the consumer stopped first. */
+async function consumeMessage({ topic, group, partition, message }: ConsumedMessage, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
+  const event = decode(message);
+  const at = { partition, offset: message.offset };
+  const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
+  return inConsumerSpan({ topic, group, partition, offset: message.offset, traceparent, event }, async () => {
+    if (event) return handleInPlace(event, handler, { ...ctx, log: ctx.log.child(at) });
+    ctx.log.error('malformed event message skipped', at);
+    return true;
+  });
 }
 
 interface RetryContext {
@@ -219,6 +242,20 @@ function forwardLog(logger: Logger, { namespace, level, log }: LogEntry): void {
   if (level === logLevel.ERROR) logger.error(message, withNamespace);
   else if (level === logLevel.WARN) logger.warn(message, withNamespace);
   else logger.debug(message, withNamespace);
+}
+
+/** Rejects when `work` has not settled within `ms` (the work itself goes on; its outcome is ignored). */
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not acknowledged within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined); // after the deadline nobody awaits it
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -140,6 +140,36 @@ describe('outbox relay', () => {
     expect(received).toEqual([created]);
     expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
   });
+
+  it('stops flowing once publishing has failed for stallMs, and flows again after a drain succeeds', async () => {
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
+    let down = true;
+    const flakyBus: EventBus = { ...bus, publish: async (topic, events) => (down ? Promise.reject(new Error('broker unavailable')) : bus.publish(topic, events)) };
+    const relay = createOutboxRelay({ collections: [customers], bus: flakyBus, topic: 'customers', intervalMs: 10, stallMs: 200, logger: quiet });
+
+    relay.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(relay.isFlowing()).toBe(true); // failing, but not for long yet
+    await waitFor(() => !relay.isFlowing());
+    down = false;
+    await waitFor(() => received.length === 1);
+    await waitFor(() => relay.isFlowing());
+    await relay.stop();
+  });
+
+  it('stops flowing while one publish hangs', async () => {
+    await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
+    let release!: () => void;
+    const hanging = new Promise<void>((r) => (release = r));
+    const stuckBus: EventBus = { ...bus, publish: async (topic, events) => { await hanging; await bus.publish(topic, events); } };
+    const relay = createOutboxRelay({ collections: [customers], bus: stuckBus, topic: 'customers', intervalMs: 10, stallMs: 200, logger: quiet });
+
+    relay.start();
+    await waitFor(() => !relay.isFlowing());
+    release();
+    await waitFor(() => received.length === 1 && relay.isFlowing());
+    await relay.stop();
+  });
 });
 
 function crashOnPull(collection: DocumentCollection): DocumentCollection {

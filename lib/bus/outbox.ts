@@ -45,10 +45,14 @@ export interface OutboxRelayOptions {
   intervalMs?: number;
   /** Documents read per collection per pass (default 100). */
   batchSize?: number;
+  /** A drain that has been running, or failing, this long means events are stuck (default 60 s). */
+  stallMs?: number;
   logger?: Logger;
 }
 
 export interface OutboxRelay {
+  /** False once events have been stuck for `stallMs`: a drain hangs, or every drain since fails. */
+  isFlowing(): boolean;
   start(): void;
   /** Stops the loop after a last flush; a failing last flush is logged, the events stay pending. */
   stop(): Promise<void>;
@@ -80,7 +84,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   let published = 0;
   let indexed: Promise<void> | undefined;
-  const drain = async (): Promise<void> => {
+  const drainPending = async (): Promise<void> => {
     // Once, before the first poll; without the index the poll still works, scanning.
     indexed ??= Promise.all(options.collections.map((c) => c.createIndex(OUTBOX_INDEX))).then(
       () => undefined,
@@ -99,9 +103,13 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (found === 0) break;
     }
   };
+  const drain = watchDrains(drainPending, options.stallMs ?? 60_000, (flowing, sinceMs) => {
+    if (flowing) logger.info('outbox relay publishes again', { topic: options.topic });
+    else logger.error('outbox relay cannot publish: events are waiting', { topic: options.topic, forMs: sinceMs });
+  });
 
   // One drain at a time: two overlapping runs would publish the same documents twice.
-  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain, logger });
+  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger });
   const flush = async (): Promise<number> => {
     const before = published;
     await task.runNow();
@@ -109,6 +117,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   return {
+    isFlowing: drain.isFlowing,
     start: () => task.start(),
     async stop() {
       await task.stop();
@@ -120,4 +129,36 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     flush,
   };
+}
+
+/**
+ * Wraps the drain to tell whether events flow: not when one drain has been running for `stallMs`
+ * or drains have failed for that long since the last one that succeeded. `changed` hears each flip.
+ */
+function watchDrains(drain: () => Promise<void>, stallMs: number, changed: (flowing: boolean, troubleForMs: number) => void) {
+  let runningSince: number | undefined;
+  let failingSince: number | undefined;
+  let flowing = true;
+  const isFlowing = (): boolean => {
+    const troubleSince = Math.min(runningSince ?? Infinity, failingSince ?? Infinity);
+    const now = Date.now();
+    const next = now - troubleSince < stallMs;
+    if (next !== flowing) changed(next, now - troubleSince);
+    flowing = next;
+    return next;
+  };
+  const run = async (): Promise<void> => {
+    runningSince = Date.now();
+    try {
+      await drain();
+      failingSince = undefined;
+    } catch (err) {
+      failingSince ??= runningSince;
+      throw err;
+    } finally {
+      runningSince = undefined;
+      isFlowing();
+    }
+  };
+  return { run, isFlowing };
 }

@@ -1,6 +1,7 @@
 import { createOutboxRelay } from '../bus/outbox';
 import type { EventBus, Subscription } from '../bus/event-bus';
 import { startGrpcServer, type RunningGrpcServer } from '../grpc/grpc-server';
+import { readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
 import type { PeerClients } from './peer-clients';
@@ -38,14 +39,18 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   const subscriptions: Subscription[] = [];
   const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env });
   await module.start?.();
+  const { OUTBOX_STALL_MS } = readConfig({
+    /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make the service NOT_SERVING */
+    OUTBOX_STALL_MS: setting.int(60_000, 1_000),
+  }, options.env);
   const relay = module.eventsTopic && module.outboxCollections?.length
-    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger })
+    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger, stallMs: OUTBOX_STALL_MS })
     : undefined;
   const server = await startGrpcServer({
     name: options.name, bindings: module.bindings, internalToken: options.internalToken,
     logger, address: options.address,
-    // Serving needs the store, and every event consumer of the service in its group.
-    isReady: async () => (await store.ping()) && subscriptions.every((s) => s.isRunning?.() ?? true),
+    // Serving needs the store, every event consumer of the service in its group, and events leaving its outbox.
+    isReady: async () => (await store.ping()) && subscriptions.every((s) => s.isRunning?.() ?? true) && (relay?.isFlowing() ?? true),
   });
   return {
     name: options.name,

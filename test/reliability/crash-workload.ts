@@ -82,10 +82,12 @@ export async function randomPayment(api: Api, payer: Payer): Promise<string | un
 }
 
 /** Workers paying until `stop()`; a request cut by a kill simply counts as unacknowledged. */
-export function startWorkload(api: Api, payers: Payer[], workers: number, acknowledged: Acknowledged) {
+/** `pauseMs`: each worker waits this long after each payment (a paced load instead of as fast as possible). */
+export function startWorkload(api: Api, payers: Payer[], workers: number, acknowledged: Acknowledged, pauseMs = 0) {
   let running = true;
   const loops = Array.from({ length: workers }, async (_, i) => {
     while (running) {
+      if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       acknowledged.attempts++;
       try {
         const id = await randomPayment(api, payers[i % payers.length]);

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafka-mock-cluster';
+import { apiOf } from '../reliability/crash-workload';
+import { killSystemProcess, startComponentProcess, type SystemProcess } from '../reliability/system-process';
+import {
+  busLogLines, EVENT_TOPICS, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness, startPaymentTraffic, until,
+  watchConsumerLag, type PaymentTraffic,
+} from './payment-traffic';
+
+/**
+ * The operator's deployment: the gateway and the four services as separate processes on Kafka, each
+ * with its own data directory. While payments flow, each component in turn is killed (SIGKILL, no
+ * goodbye) and started again: /readyz answers 503 while a service is gone, and afterwards every
+ * acknowledged payment settles and every final state reaches the platform's webhook receiver.
+ */
+jest.setTimeout(15 * 60_000);
+
+const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'] as const;
+const ADDRESS_VARS = { auth: 'AUTH_ADDRESS', accounts: 'ACCOUNTS_ADDRESS', 'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS' };
+type Component = (typeof SERVICES)[number] | 'gateway';
+
+let cluster: KafkaMockCluster;
+let dataRoot: string;
+const running = new Map<Component, SystemProcess>();
+const logs: Array<Record<string, unknown>> = [];
+let envOf: (component: Component) => NodeJS.ProcessEnv;
+
+async function start(component: Component): Promise<SystemProcess> {
+  const child = await startComponentProcess(component, envOf(component), 120_000);
+  running.set(component, child);
+  return child;
+}
+
+async function kill(component: Component): Promise<void> {
+  const child = running.get(component);
+  running.delete(component);
+  if (!child) return;
+  await killSystemProcess(child, 'SIGKILL');
+  logs.push(...child.logs);
+}
+
+beforeAll(async () => {
+  cluster = await startKafkaMockCluster(EVENT_TOPICS);
+  dataRoot = mkdtempSync(join(tmpdir(), 'grid-components-'));
+  const addresses = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`])));
+  const port = String(await freePort());
+  const shared = { ...FAST_KAFKA_SYSTEM, ...addresses, KAFKA_BROKERS: cluster.brokers.join(','), INTERNAL_TOKEN: 'components-test-internal-token-0123456789' };
+  envOf = (component) => {
+    if (component === 'gateway') return { ...shared, PORT: port };
+    const dataDir = join(dataRoot, component);
+    mkdirSync(dataDir, { recursive: true });
+    return { ...shared, DATA_DIR: dataDir, GRPC_ADDRESS: addresses[ADDRESS_VARS[component]] };
+  };
+  await Promise.all(SERVICES.map(start));
+  await start('gateway');
+}, 10 * 60_000);
+
+afterAll(async () => {
+  await Promise.all([...running.keys()].map(kill));
+  await cluster?.stop();
+  if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+});
+
+test('each component killed and started again while payments flow: nothing acknowledged is lost', async () => {
+  const rootUrl = () => running.get('gateway')?.rootUrl ?? 'http://127.0.0.1:1';
+  const api = apiOf(rootUrl);
+  await until('ready as separate processes', () => readiness(rootUrl()), (s) => s === 200, 120_000);
+  const lag = watchConsumerLag(cluster, PAYMENTS_TOPIC, `notifications-webhooks.${PAYMENTS_TOPIC}`);
+  let traffic: PaymentTraffic | undefined;
+  const readyAgainMs: Record<string, number> = {};
+  try {
+    traffic = await startPaymentTraffic(api);
+    for (const component of [...SERVICES, 'gateway'] as const) {
+      await kill(component);
+      // Health tells the truth: without a service the API is not ready (without the gateway there is no one to ask).
+      if (component !== 'gateway') await until(`/readyz 503 without ${component}`, () => readiness(rootUrl()), (s) => s === 503, 15_000);
+      await new Promise((r) => setTimeout(r, 3_000)); // payments keep being attempted meanwhile
+      const restartedAt = Date.now();
+      await start(component);
+      await until(`/readyz 200 with ${component} back`, () => readiness(rootUrl()), (s) => s === 200, 120_000);
+      readyAgainMs[component] = Date.now() - restartedAt;
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
+    await traffic.stop();
+
+    const { backlogDrainedMs } = await expectEveryChangeAnnounced(api, traffic, async () =>
+      `${lag.describe()}\n${busLogLines([...logs, ...[...running.values()].flatMap((p) => p.logs)])}`);
+    const figures = {
+      payments: traffic.acknowledged.transactions.size, attempts: traffic.acknowledged.attempts, failedDuringRestarts: traffic.acknowledged.failures,
+      webhooks: traffic.receiver.accepted.length, backlogDrainedMs, maxConsumerLag: lag.maxLag, readyAgainMs,
+    };
+    process.stdout.write(`component restarts: ${JSON.stringify(figures)}\n`);
+  } finally {
+    await lag.stop();
+    await traffic?.receiver.close();
+  }
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
