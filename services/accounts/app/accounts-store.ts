@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { PageQuery } from '../../../lib/page-cursor';
 import type { ContactChannel, ContactChannelStatus } from '../domain/contact-verification';
 import type { Customer, PendingEmailChange } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
@@ -28,16 +29,8 @@ export interface Platform {
   updatedAt: string;
 }
 
-/** Position after which a page starts: records are listed in creation order. */
-export interface PagePosition {
-  createdAt: string;
-  id: string;
-}
-
-export interface PageQuery {
-  limit: number;
-  after?: PagePosition;
-}
+/** Records are listed in creation order; a page starts after a position (see lib/page-cursor). */
+export type { PageQuery };
 
 export interface Page<T> {
   items: T[];

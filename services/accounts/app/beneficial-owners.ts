@@ -1,8 +1,8 @@
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
+import { pageQuery } from '../../../lib/page-cursor';
 import { applyOwnerChanges, validateOwnerRequest, type BeneficialOwner } from '../domain/beneficial-owner';
 import type { AccountsStore, Page } from './accounts-store';
-import { pageQuery } from './page-cursor';
 import type { PiiSealer } from './service-ports';
 
 export interface BeneficialOwners {

@@ -1,8 +1,8 @@
 import { AppError, toAppError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/log';
+import { MAX_PAGE_SIZE } from '../../../lib/page-cursor';
 import type { Customer } from '../domain/customer';
 import type { AccountsStore } from './accounts-store';
-import { MAX_PAGE_SIZE } from './page-cursor';
 import {
   SyncOutcomeUnknown, type SignedRetries, type SignedRetryChallenge, type SignedRetryOutcome, type WalletCredentials, type WalletSignature,
 } from './service-ports';

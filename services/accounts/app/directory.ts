@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import { invalidCursor, pageLimit } from '../../../lib/page-cursor';
 import { currencyInfo, type CurrencyInfo } from '../domain/currencies';
 
 export interface UmaProviderEntry {
@@ -36,14 +37,11 @@ export interface UmaProviderQuery {
   sortOrder?: string;
 }
 
-const MAX_PAGE = 100;
-const DEFAULT_PAGE = 20;
-
 function offsetOf(cursor: string | undefined): number {
   if (!cursor) return 0;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const offset = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(offset)) throw AppError.invalidInput('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this API' }]);
+  if (!Number.isSafeInteger(offset)) throw invalidCursor();
   return offset;
 }
 
@@ -56,9 +54,7 @@ export function createDirectoryQueries(directory: Directory) {
       if (q.sortOrder && q.sortOrder !== 'asc' && q.sortOrder !== 'desc') {
         throw AppError.invalidInput('Invalid sort order', [{ field: 'sortOrder', message: 'must be one of asc, desc', constraint: { enum: ['asc', 'desc'] } }]);
       }
-      if (!Number.isInteger(q.limit) || q.limit < 0 || q.limit > MAX_PAGE) {
-        throw AppError.invalidInput('Invalid limit', [{ field: 'limit', message: `must be an integer between 1 and ${MAX_PAGE}` }]);
-      }
+      const limit = pageLimit(q.limit);
       const country = upper(q.countryCode);
       const currency = upper(q.currencyCode);
       const matching = (await directory.umaProviders())
@@ -67,7 +63,6 @@ export function createDirectoryQueries(directory: Directory) {
         .filter((p) => q.hasBlockedProviders !== false || p.allowListStatus)
         .sort((a, b) => (q.sortOrder === 'asc' ? 1 : -1) * a.name.localeCompare(b.name));
       const offset = offsetOf(q.cursor);
-      const limit = q.limit || DEFAULT_PAGE;
       const items = matching.slice(offset, offset + limit);
       const hasMore = offset + limit < matching.length;
       return {

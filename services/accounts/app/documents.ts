@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
+import { pageQuery } from '../../../lib/page-cursor';
 import { sandboxRejection, validateDocumentMetadata, type StoredDocument } from '../domain/document';
 import type { JsonObject } from '../domain/field-reader';
 import type { AccountsStore, Page } from './accounts-store';
 import type { DocumentStorage } from './document-storage';
-import { pageQuery } from './page-cursor';
 
 export interface UploadedFile {
   fileName: string;

@@ -2,6 +2,7 @@ import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';
 import { newId } from '../../../lib/ids';
+import { pageQuery } from '../../../lib/page-cursor';
 import {
   accountFingerprint, assertTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccount,
   type ExternalAccountStatus,
@@ -11,7 +12,6 @@ import { FieldReader } from '../domain/field-reader';
 import { externalAccountCreated, externalAccountDeleted, externalAccountStatusUpdated } from './account-events';
 import { DuplicateRecordError, type AccountsStore, type Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
-import { pageQuery } from './page-cursor';
 
 export interface ListExternalAccountsCommand {
   customerId?: string;

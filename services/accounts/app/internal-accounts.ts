@@ -1,8 +1,8 @@
 import { AppError } from '../../../lib/errors';
+import { MAX_PAGE_SIZE, pageQuery } from '../../../lib/page-cursor';
 import type { InternalAccount } from '../domain/internal-account';
 import type { AccountsStore, Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
-import { MAX_PAGE_SIZE, pageQuery } from './page-cursor';
 import type { BalanceSource, WalletCredentials } from './service-ports';
 
 export interface ListInternalAccountsCommand {

@@ -1,11 +1,11 @@
 import { unlessAbsent } from '../../../lib/errors';
+import { pageQuery } from '../../../lib/page-cursor';
 import type { Customer } from '../domain/customer';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
 import type { AccountsStore } from './accounts-store';
 import type { Customers } from './customers';
 import type { ExternalAccounts } from './external-accounts';
-import { pageQuery } from './page-cursor';
 import type { PlatformConfigs, PlatformConfigView } from './platform-configs';
 
 /** How many of a customer's internal accounts `holdingsOf` returns (the first page a payment reads). */

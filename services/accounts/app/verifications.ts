@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
+import { pageQuery } from '../../../lib/page-cursor';
 import type { Customer } from '../domain/customer';
 import {
   customerStatusEventType, customerStatusFor, FINAL_STATES, RESUBMITTABLE_STATES, sentToProvider, takeProviderStep,
@@ -11,7 +12,6 @@ import {
 import { verificationProblems, type DocumentFacts, type OwnerFacts } from '../domain/verification-requirements';
 import type { AccountsStore, Page } from './accounts-store';
 import type { HostedOutcome, KycProvider } from './kyc-provider';
-import { pageQuery } from './page-cursor';
 import { customerStatusChanged, verificationStatusChanged } from './verification-events';
 import type { KycLinkRecord } from './verification-store';
 

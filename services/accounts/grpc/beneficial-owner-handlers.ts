@@ -1,8 +1,8 @@
 import { BeneficialOwnerServiceService, type BeneficialOwner as OwnerMessage } from '../../../gen/accounts/v1/beneficial_owners';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
+import { nextPageCursor } from '../../../lib/page-cursor';
 import type { BeneficialOwners } from '../app/beneficial-owners';
-import { nextCursorOf } from '../app/page-cursor';
 import type { BeneficialOwner } from '../domain/beneficial-owner';
 import { restShape } from './request-shape';
 
@@ -30,7 +30,7 @@ export function bindBeneficialOwnerService(owners: BeneficialOwners) {
     },
     async listBeneficialOwners(req, ctx) {
       const page = await owners.list(requirePlatform(ctx), { customerId: req.customerId, limit: req.limit, cursor: req.cursor });
-      return { owners: page.items.map(ownerMessage), hasMore: page.hasMore, nextCursor: nextCursorOf(page), totalCount: page.totalCount };
+      return { owners: page.items.map(ownerMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
     async updateBeneficialOwner(req, ctx) {
       return { owner: ownerMessage(await owners.update(requirePlatform(ctx), req.id, restShape(req.changes))) };

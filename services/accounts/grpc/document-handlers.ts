@@ -1,8 +1,8 @@
 import { DocumentServiceService, type Document as DocumentMessage, type DocumentFile } from '../../../gen/accounts/v1/documents';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
+import { nextPageCursor } from '../../../lib/page-cursor';
 import type { Documents, UploadedFile } from '../app/documents';
-import { nextCursorOf } from '../app/page-cursor';
 import type { StoredDocument } from '../domain/document';
 import { restShape } from './request-shape';
 
@@ -26,7 +26,7 @@ export function bindDocumentService(documents: Documents) {
     },
     async listDocuments(req, ctx) {
       const page = await documents.list(requirePlatform(ctx), { holder: req.documentHolder, limit: req.limit, cursor: req.cursor });
-      return { documents: page.items.map(documentMessage), hasMore: page.hasMore, nextCursor: nextCursorOf(page), totalCount: page.totalCount };
+      return { documents: page.items.map(documentMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
     async replaceDocument(req, ctx) {
       return { document: documentMessage(await documents.replace(requirePlatform(ctx), req.id, restShape(req.fields), fileOf(req.file))) };

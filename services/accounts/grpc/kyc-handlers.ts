@@ -5,7 +5,7 @@ import {
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import { AppError } from '../../../lib/errors';
-import { nextCursorOf } from '../app/page-cursor';
+import { nextPageCursor } from '../../../lib/page-cursor';
 import type { Verifications } from '../app/verifications';
 import type { HostedOutcome } from '../app/kyc-provider';
 import type { Verification } from '../domain/verification';
@@ -56,7 +56,7 @@ export function bindKycService(verifications: Verifications) {
     },
     async listVerifications(req, ctx) {
       const page = await verifications.list(requirePlatform(ctx), { customerId: req.customerId, status: req.verificationStatus, limit: req.limit, cursor: req.cursor });
-      return { verifications: page.items.map(verificationMessage), hasMore: page.hasMore, nextCursor: nextCursorOf(page), totalCount: page.totalCount };
+      return { verifications: page.items.map(verificationMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
   });
 }

@@ -7,7 +7,7 @@ import {
   ALL_PERMISSIONS, newClientId, parseNewApiToken, SANDBOX_TOKEN_NAME, type ApiTokenRecord, type Permission,
 } from '../domain/api-token';
 import { clientSecretMatches, hashClientSecret, MIN_SECRET_LENGTH, newClientSecret } from '../domain/api-token-secret';
-import { decodePageCursor, encodePageCursor, pageLimit, type PagePosition } from '../../../lib/page-cursor';
+import { decodePageCursor, nextPageCursor, pageLimit, type PagePosition } from '../../../lib/page-cursor';
 import { timestampFilter } from '../domain/token-filters';
 
 export type { ApiTokenRecord, Permission };
@@ -99,8 +99,7 @@ export function createApiTokens(deps: { store: ApiTokenStore; pepper: Buffer; ne
           .map((k) => [k, timestampFilter(filter[k], k)]).filter(([, v]) => v !== undefined)),
       };
       const page = await deps.store.list(clean, { limit: pageLimit(limit), ...(cursor ? { after: decodePageCursor(cursor) } : {}) });
-      const last = page.items[page.items.length - 1];
-      return { ...page, nextCursor: page.hasMore && last ? encodePageCursor(last) : undefined };
+      return { ...page, nextCursor: nextPageCursor(page.items, page.hasMore) };
     },
 
     /**

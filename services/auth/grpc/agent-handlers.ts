@@ -1,7 +1,7 @@
 import { AgentServiceService } from '../../../gen/auth/v1/agents';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
-import { decodePageCursor, encodePageCursor, pageLimit } from '../../../lib/page-cursor';
+import { decodePageCursor, nextPageCursor, pageLimit } from '../../../lib/page-cursor';
 import type { Agents } from '../app/agents/agents';
 import type { Permission } from '../domain/agents/agent-policy';
 import { agentMessage, policyInputOf } from './agent-messages';
@@ -25,10 +25,9 @@ export function bindAgentService(agents: Agents) {
         updatedAfter: present(request.updatedAfter), updatedBefore: present(request.updatedBefore),
         limit, ...(cursor ? { after: decodePageCursor(cursor) } : {}),
       });
-      const last = page.agents[page.agents.length - 1];
       return {
         agents: page.agents.map(agentMessage), hasMore: page.hasMore, totalCount: page.totalCount,
-        nextCursor: page.hasMore && last ? encodePageCursor(last) : undefined,
+        nextCursor: nextPageCursor(page.agents, page.hasMore),
       };
     },
     async getAgent(request, ctx) {

@@ -1,4 +1,5 @@
 import { AppError, type FieldError } from '../../../lib/errors';
+import { DEFAULT_PAGE_SIZE, decodePageCursor, nextPageCursor, pageLimitError } from '../../../lib/page-cursor';
 import type { Payment } from '../domain/payment';
 import { QUOTE_STATUSES, REFERENCE_STATUSES, transactionStatusesOf, type QuoteStatus } from '../domain/transaction-states';
 import type { Caller } from './payment-accounts';
@@ -25,20 +26,6 @@ export interface ListQuotesCommand extends PageRequest {
   createdBefore?: string;
 }
 
-const DEFAULT_LIMIT = 20;
-
-function encodeCursor(p: Payment): string {
-  return Buffer.from(JSON.stringify({ c: p.createdAt, i: p.id })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const { c, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c: unknown; i: unknown };
-    if (typeof c === 'string' && typeof i === 'string') return { createdAt: c, id: i };
-  } catch { /* reported below */ }
-  throw AppError.invalidInput('Invalid cursor', [{ field: 'cursor', message: 'must be a nextCursor returned by a previous page' }]);
-}
-
 function validDate(field: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
@@ -51,7 +38,8 @@ function checkEnum(errors: FieldError[], field: string, value: string | undefine
 }
 
 function checkLimit(errors: FieldError[], limit: number | undefined): void {
-  if (limit !== undefined && limit !== 0 && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) errors.push({ field: 'limit', message: 'must be between 1 and 100' });
+  const error = pageLimitError(limit);
+  if (error) errors.push(error);
 }
 
 /** Reading transactions and quotes: one by id (…_NOT_FOUND), or a filtered, cursor-paginated list. */
@@ -69,9 +57,9 @@ export function createTransactionQueries(deps: { payments: PaymentStore }) {
   }
 
   async function page(caller: Caller, query: TransactionQuery, cursor?: string): Promise<PaymentPage & { nextCursor?: string }> {
-    const found = await deps.payments.list(caller.platformId, { ...query, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
-    const last = found.payments[found.payments.length - 1];
-    return { ...found, ...(found.hasMore && last ? { nextCursor: encodeCursor(last) } : {}) };
+    const found = await deps.payments.list(caller.platformId, { ...query, ...(cursor ? { after: decodePageCursor(cursor) } : {}) });
+    const nextCursor = nextPageCursor(found.payments, found.hasMore);
+    return { ...found, ...(nextCursor ? { nextCursor } : {}) };
   }
 
   async function listTransactions(command: ListTransactionsCommand): Promise<PaymentPage & { nextCursor?: string }> {
@@ -86,7 +74,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore }) {
       ...filters,
       startDate: validDate('startDate', filters.startDate),
       endDate: validDate('endDate', filters.endDate),
-      limit: limit || DEFAULT_LIMIT,
+      limit: limit || DEFAULT_PAGE_SIZE,
       sortOrder: sortOrder === 'asc' ? 'asc' : 'desc',
     }, cursor);
   }
@@ -107,7 +95,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore }) {
       statuses: status ? transactionStatusesOf(status as QuoteStatus) : undefined,
       startDate: validDate('createdAfter', command.createdAfter),
       endDate: validDate('createdBefore', command.createdBefore),
-      limit: limit || DEFAULT_LIMIT,
+      limit: limit || DEFAULT_PAGE_SIZE,
       sortOrder: 'desc',
     }, cursor);
   }

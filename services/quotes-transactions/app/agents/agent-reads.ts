@@ -1,5 +1,5 @@
 import { AppError } from '../../../../lib/errors';
-import { decodePageCursor, encodePageCursor, pageLimit } from '../../../../lib/page-cursor';
+import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/page-cursor';
 import { requirePermission, type ActingAgent } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
@@ -39,8 +39,7 @@ function query(r: ActionPageRequest): AgentActionQuery {
 export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries }) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
-    const last = found.actions[found.actions.length - 1];
-    return { ...found, nextCursor: found.hasMore && last ? encodePageCursor(last) : undefined };
+    return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
   }
 
   const listActions = (caller: Caller, agent: ActingAgent, r: Omit<ActionPageRequest, 'agentId' | 'customerId'>) => page(caller, { ...r, agentId: agent.agentId });
