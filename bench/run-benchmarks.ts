@@ -36,6 +36,11 @@ async function main(): Promise<void> {
     results.bulkImport = await runBulkImportBenchmark();
     console.log('customers per second, CSV import vs single POST /customers:', results.bulkImport);
   }
+  if (!only || only === 'kafka') {
+    const { runKafkaConsumeBenchmark } = await import('./kafka-consume.bench');
+    results.kafkaConsume = await runKafkaConsumeBenchmark();
+    console.log('a consumer group working through a backlog, our bus (commit per batch) vs commit per message:', results.kafkaConsume);
+  }
   console.log(JSON.stringify(results));
 }
 

@@ -22,8 +22,10 @@ export interface KafkaMockCluster {
 }
 
 const HEADER = '/usr/include/librdkafka/rdkafka_mock.h';
-const SOURCE = join(__dirname, 'mock-cluster.c');
-const TOOLS = resolve(__dirname, '../../.tools');
+// The repository root, whether this runs from test/kafka-mock (jest) or dist/test/kafka-mock (the benchmark).
+const ROOT = [resolve(__dirname, '../..'), resolve(__dirname, '../../..')].find((dir) => existsSync(join(dir, 'test/kafka-mock/mock-cluster.c'))) ?? resolve(__dirname, '../..');
+const SOURCE = join(ROOT, 'test/kafka-mock/mock-cluster.c');
+const TOOLS = join(ROOT, '.tools');
 const BINARY = join(TOOLS, 'kafka-mock-cluster');
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 15_000;

@@ -9,7 +9,8 @@ import { allDeliveries, allTransactions, isSettled, preparePayer, startWorkload,
  * platform's webhook receiver. Shared by the Kafka-outage and component-restart tests.
  */
 export const PAYMENTS_TOPIC = 'payments.events.v1';
-export const EVENT_TOPICS = ['accounts.events.v1:3', 'auth.events.v1:3', `${PAYMENTS_TOPIC}:3`, 'notifications.events.v1:3'];
+/** Payments carry most events: six partitions halve each one's backlog in the test broker (see watchConsumerLag). */
+export const EVENT_TOPICS = ['accounts.events.v1:3', 'auth.events.v1:3', `${PAYMENTS_TOPIC}:6`, 'notifications.events.v1:3'];
 /** Short timings so a test sees consumer groups fall apart and come back. */
 export const FAST_KAFKA_SYSTEM = {
   SANDBOX_SETTLEMENT_STEP_MS: '40', SETTLEMENT_POLL_MS: '20', QUOTE_VALIDITY_SECONDS: '15', LEDGER_RECOVERY_AFTER_MS: '500',
