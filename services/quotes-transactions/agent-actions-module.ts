@@ -4,7 +4,7 @@ import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { DocumentStore } from '../../lib/store/document-store';
 import type { RateSource } from './adapters/rate-source';
 import { createAgentActionRunner } from './app/agents/agent-action-runner';
-import { createAgentApprovals } from './app/agents/agent-approvals';
+import { createAgentApprovals, type AgentRegistry } from './app/agents/agent-approvals';
 import { createAgentPayments } from './app/agents/agent-payments';
 import { createAgentReads } from './app/agents/agent-reads';
 import { createAgentUsage } from './app/agents/agent-usage';
@@ -21,6 +21,7 @@ import { createAgentUsageDocumentStore } from './store/agent-usage-document-stor
 /** Agents' payments, built on the quote, execute and transfer use cases of the payments module. */
 export function createAgentActionsModule(deps: {
   store: DocumentStore; logger: Logger; recoverAfterMs: number; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
+  agents: AgentRegistry;
   createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries;
 }) {
   const actionStore = createAgentActionDocumentStore(deps.store);
@@ -28,7 +29,7 @@ export function createAgentActionsModule(deps: {
   const usage = createAgentUsage({ store: createAgentUsageDocumentStore(deps.store), clock: deps.clock });
   const runner = createAgentActionRunner({ ...deps, actions, usage });
   const payments = createAgentPayments({ ...deps, actions, usage, runner });
-  const approvals = createAgentApprovals({ actions, usage, runner, clock: deps.clock });
+  const approvals = createAgentApprovals({ actions, usage, runner, agents: deps.agents, clock: deps.clock });
   const reads = createAgentReads({ actions, queries: deps.queries });
   const recovery = createPeriodicTask({
     name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,

@@ -3,6 +3,8 @@ import { readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import type { RateSource } from './adapters/rate-source';
 import { createAgentActionsModule } from './agent-actions-module';
+import { createAgentsPeerRegistry } from './adapters/agents-peer-registry';
+import type { AgentRegistry } from './app/agents/agent-approvals';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
@@ -54,6 +56,7 @@ export interface PaymentsAdapters {
   settings?: PaymentSettingsSource;
   wallets?: WalletAuthorizer;
   newEvent?: NewEvent;
+  agents?: AgentRegistry;
 }
 
 /** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
@@ -86,6 +89,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
   const agents = createAgentActionsModule({
     store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
+    agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
   const worker = createSettlementWorker({
     payments, runner, ledger, clock, timing, logger: environment.logger,

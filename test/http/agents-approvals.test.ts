@@ -157,3 +157,17 @@ test('a quote waiting for approval cannot be paid another way meanwhile, even af
   expect((await sys.api(`/agents/${agentId}/actions/${action.id}/approve`, { method: 'POST' })).body.status).toBe('APPROVED');
   expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - quote.totalSendingAmount);
 });
+
+test('deleting an agent revokes what it asked for: approving its waiting action rejects it and pays nothing', async () => {
+  const c = await agentCustomer(sys);
+  const { agentId, bearer } = await connectedAgent(sys, c.customerId, policy({ defaultExecutionMode: 'APPROVAL_REQUIRED' }));
+  const me = asAgent(sys, bearer);
+  const out = await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(c.usdAccountId, c.usdBank, 4_000) });
+  expect(out.body.status).toBe('PENDING_APPROVAL');
+  expect((await sys.api(`/agents/${agentId}`, { method: 'DELETE' })).status).toBe(204);
+
+  expectError(await sys.api(`/agents/${agentId}/actions/${out.body.id}/approve`, { method: 'POST' }), 409, 'CONFLICT');
+  expectError(await sys.api(`/agents/${agentId}/actions/${out.body.id}/approve`, { method: 'POST' }), 409, 'CONFLICT');
+  expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000);
+  expect((await sys.api(`/agents/approvals?customerId=${c.customerId}`)).body.data).toEqual([]);
+});

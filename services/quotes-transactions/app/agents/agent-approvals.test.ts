@@ -11,7 +11,7 @@ const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
 const now = new Date('2026-05-01T12:00:00Z');
 
 /** Real stores; the payment itself (a transfer here) is `createTransfer`. */
-async function setUp(createTransfer: (command: unknown) => Promise<Payment>) {
+async function setUp(createTransfer: (command: unknown) => Promise<Payment>, agentExists = true) {
   const store = createEmbeddedDocumentStore();
   const actions = createAgentActionDocumentStore(store).port;
   await actions.ensureIndexes();
@@ -19,7 +19,8 @@ async function setUp(createTransfer: (command: unknown) => Promise<Payment>) {
   const runner = createAgentActionRunner({
     actions, usage, clock: () => now, createTransfer, payments: {} as never, rates: {} as never, executeQuote: {} as never, newEvent: {} as never,
   });
-  return { actions, usage, approvals: createAgentApprovals({ actions, usage, runner, clock: () => now }) };
+  const agents = { exists: async () => agentExists };
+  return { actions, usage, approvals: createAgentApprovals({ actions, usage, runner, agents, clock: () => now }) };
 }
 
 const action = (over: Partial<AgentAction> = {}): AgentAction => ({
@@ -48,5 +49,18 @@ test('a payment that cannot be made leaves the action FAILED and gives its spend
   await actions.insert(action({ status: 'PENDING_APPROVAL', executing: undefined }), []);
   const approved = await approvals.approve({ platformId: PLATFORM }, 'Agent:1', action().id);
   expect(approved.status).toBe('FAILED');
+  expect(await usage.current('Agent:1')).toMatchObject({ dailySpend: 0, dailyTransactionCount: 0 });
+});
+
+test('approving an action of a deleted agent rejects it, makes no payment and gives its spend back', async () => {
+  const perform = jest.fn(async (_command: unknown) => ({ id: 'Transaction:1' }) as Payment);
+  const { actions, usage, approvals } = await setUp(perform, false);
+  const agent = { agentId: 'Agent:1', customerId: 'Customer:1', policy: { permissions: [], defaultExecutionMode: 'APPROVAL_REQUIRED' as const, spendingLimits: { currency: 'USD', perTransactionLimit: 10_000 }, accountRules: [] } };
+  await usage.reserve(agent, action().id, 700);
+  await actions.insert(action({ status: 'PENDING_APPROVAL', executing: undefined }), []);
+
+  await expect(approvals.approve({ platformId: PLATFORM }, 'Agent:1', action().id)).rejects.toMatchObject({ code: 'CONFLICT' });
+  expect(perform).not.toHaveBeenCalled();
+  expect(await actions.get(PLATFORM, action().id)).toMatchObject({ status: 'REJECTED', rejectionReason: expect.stringContaining('deleted') });
   expect(await usage.current('Agent:1')).toMatchObject({ dailySpend: 0, dailyTransactionCount: 0 });
 });

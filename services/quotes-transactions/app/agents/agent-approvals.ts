@@ -7,14 +7,21 @@ import type { AgentUsage } from './agent-usage';
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `Agent action ${id} not found`);
 const notPending = (a: AgentAction) => new AppError('CONFLICT', `Agent action ${a.id} is ${a.status}, not PENDING_APPROVAL`, { status: a.status });
+const AGENT_DELETED = 'The agent was deleted before its action was approved';
+
+/** Whether an agent still exists (auth owns agents). */
+export interface AgentRegistry {
+  exists(platformId: string, agentId: string): Promise<boolean>;
+}
 
 /**
  * The platform's decisions on actions waiting for approval. Deciding is one conditional write
  * from PENDING_APPROVAL, so of concurrent approvals and rejections exactly one wins; an approval
  * then executes the payment once (the action id is its idempotency key), and a payment that cannot
- * be made (an expired quote, a balance that no longer covers it) leaves the action FAILED.
+ * be made (an expired quote, a balance that no longer covers it) leaves the action FAILED. Deleting
+ * an agent revokes what it asked for: approving an action of a deleted agent rejects it instead.
  */
-export function createAgentApprovals(deps: { actions: AgentActionStore; usage: AgentUsage; runner: AgentActionRunner; clock: () => Date }) {
+export function createAgentApprovals(deps: { actions: AgentActionStore; usage: AgentUsage; runner: AgentActionRunner; agents: AgentRegistry; clock: () => Date }) {
   async function pending(caller: Caller, agentId: string | undefined, actionId: string): Promise<AgentAction> {
     const action = await deps.actions.get(caller.platformId, actionId);
     if (!action || (agentId !== undefined && action.agentId !== agentId)) throw notFound(actionId);
@@ -30,6 +37,10 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
 
   async function approve(caller: Caller, agentId: string | undefined, actionId: string) {
     const action = await pending(caller, agentId, actionId);
+    if (!(await deps.agents.exists(caller.platformId, action.agentId))) {
+      const rejected = await reject(caller, agentId, actionId, AGENT_DELETED);
+      throw new AppError('CONFLICT', `Agent ${action.agentId} was deleted: its action ${actionId} is now REJECTED`, { status: rejected.status });
+    }
     const approved = await decide(caller, action, { status: 'APPROVED', executing: true });
     return deps.runner.execute(caller, approved);
   }
