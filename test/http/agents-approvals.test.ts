@@ -164,7 +164,9 @@ test('deleting an agent revokes what it asked for: approving its waiting action 
   const me = asAgent(sys, bearer);
   const out = await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(c.usdAccountId, c.usdBank, 4_000) });
   expect(out.body.status).toBe('PENDING_APPROVAL');
+  expect((await sys.api(`/agents/approvals?customerId=${c.customerId}`)).body.data.map((a: { id: string }) => a.id)).toEqual([out.body.id]);
   expect((await sys.api(`/agents/${agentId}`, { method: 'DELETE' })).status).toBe(204);
+  expect((await sys.api(`/agents/approvals?customerId=${c.customerId}`)).body.data).toEqual([]);
 
   expectError(await sys.api(`/agents/${agentId}/actions/${out.body.id}/approve`, { method: 'POST' }), 409, 'CONFLICT');
   expectError(await sys.api(`/agents/${agentId}/actions/${out.body.id}/approve`, { method: 'POST' }), 409, 'CONFLICT');

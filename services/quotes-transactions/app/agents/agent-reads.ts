@@ -5,6 +5,7 @@ import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
 import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
 import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
+import type { AgentRegistry } from './agent-approvals';
 
 const STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'];
 
@@ -36,14 +37,22 @@ function query(r: ActionPageRequest): AgentActionQuery {
 }
 
 /** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
-export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries }) {
+export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries; agents: AgentRegistry }) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
     return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
   }
 
   const listActions = (caller: Caller, agent: ActingAgent, r: Omit<ActionPageRequest, 'agentId' | 'customerId'>) => page(caller, { ...r, agentId: agent.agentId });
-  const listApprovals = (caller: Caller, r: Omit<ActionPageRequest, 'status'>) => page(caller, { ...r, status: 'PENDING_APPROVAL' });
+  /** The approval queue leaves out what deleted agents asked for (approving it would reject it); the cursor still pages past them. */
+  async function listApprovals(caller: Caller, r: Omit<ActionPageRequest, 'status'>) {
+    const found = await page(caller, { ...r, status: 'PENDING_APPROVAL' });
+    const agentIds = [...new Set(found.actions.map((a) => a.agentId))];
+    const exists = await Promise.all(agentIds.map((id) => deps.agents.exists(caller.platformId, id)));
+    const deleted = new Set(agentIds.filter((_, i) => !exists[i]));
+    const actions = found.actions.filter((a) => !deleted.has(a.agentId));
+    return { ...found, actions, totalCount: found.totalCount - (found.actions.length - actions.length) };
+  }
 
   async function getAction(caller: Caller, agent: ActingAgent, id: string): Promise<AgentAction> {
     const action = await deps.actions.get(caller.platformId, id);
