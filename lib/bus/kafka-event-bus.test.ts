@@ -80,7 +80,7 @@ describe('kafka event bus with a stalled broker', () => {
     const bus = createKafkaEventBus({ brokers: stalled.brokers, clientId: 'bus-stall', logger: silentLogger, publishTimeoutMs: 1_000 });
     try {
       await bus.publish('bus-stall', [event('s-1', 1)]); // connected
-      stalled.freeze();
+      await stalled.freeze();
       const began = Date.now();
       await expect(bus.publish('bus-stall', [event('s-1', 2)])).rejects.toThrow(/not acknowledged within 1000 ms/);
       expect(Date.now() - began).toBeLessThan(5_000);

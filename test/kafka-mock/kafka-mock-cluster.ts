@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
  */
 export interface KafkaMockCluster {
   brokers: string[];
-  /** SIGSTOP: the broker keeps its connections but answers nothing (a stalled broker). */
-  freeze(): void;
+  /** SIGSTOP: the broker keeps its connections but answers nothing (a stalled broker). Resolves once every thread stopped. */
+  freeze(): Promise<void>;
   /** SIGCONT after freeze(). */
   thaw(): void;
   /** The broker goes down (connections closed, new ones refused) and keeps its data, as a killed broker with its log. */
@@ -122,7 +122,10 @@ function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
       }
       done({
         brokers,
-        freeze: () => void child.kill('SIGSTOP'),
+        freeze: async () => {
+          child.kill('SIGSTOP');
+          await everyThreadStopped(child.pid!);
+        },
         thaw: () => void child.kill('SIGCONT'),
         kill: () => command('down'),
         restart: () => command('up'),
@@ -138,4 +141,14 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** kill() returns before the signal stopped each thread: a request sent at once could still be answered. */
+async function everyThreadStopped(pid: number): Promise<void> {
+  const state = (task: string) => /\)\s+(\S)/.exec(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8'))?.[1];
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (readdirSync(`/proc/${pid}/task`).every((task) => state(task) === 'T')) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`kafka mock: pid ${pid} did not stop after SIGSTOP`);
 }

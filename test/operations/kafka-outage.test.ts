@@ -78,7 +78,7 @@ async function runOutage(outage: Outage) {
 test('the services serve while the broker is unreachable at start, NOT_SERVING until their consumers run', async () => {
   const cluster = await startKafkaMockCluster(EVENT_TOPICS);
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-kafka-frozen-start-'));
-  cluster.freeze();
+  await cluster.freeze();
   let system: SystemProcess | undefined;
   try {
     const began = Date.now();
