@@ -89,8 +89,9 @@ describe('a busy account', () => {
   const store = createCrashingStore(createEmbeddedDocumentStore(), BALANCES_COLLECTION);
 
   test('a crash mid-step is rolled forward after its debit was archived: once', async () => {
-    // This process waits a minute before taking over a step: long enough for the archive to move the crashed debit's marker.
-    const busy = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '60000' }, { store: store.store });
+    // This process never takes over the crashed step (it waits an hour), however long the archive takes
+    // to move the debit's marker on a loaded machine; taking it over first would leave nothing to archive.
+    const busy = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '3600000' }, { store: store.store });
     const source = busy.accounts.addInternalAccount(PLATFORM, { currency: 'USD' });
     const to = busy.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', accountInfo: mxnAccountInfo() });
     const quote = async (amount: number) => (await busy.quotes.createQuote({ ...wire({
