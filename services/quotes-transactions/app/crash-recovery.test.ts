@@ -100,9 +100,11 @@ describe('a busy account', () => {
     }) }, asPlatform)).quote!;
     await busy.sandbox.fundInternalAccount({ accountId: source, ...wire({ amount: 1_000_000 }) }, asPlatform);
     const stuck = await quote(10_000);
-    store.crashAfter(1); // the debit lands; the credit does not
+    // The debit lands; the credit does not. Only this payment's writes count: the settlement worker may still be writing for the funding.
+    store.crashAfter(1, stuck.transactionId);
     await expect(busy.quotes.executeQuote({ quoteId: stuck.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
     store.recover();
+    expect((await busy.ledger.getBalances({ accountIds: [source] }, asPlatform)).balances[0].available).toBe(1_000_000 - 10_000); // the debit landed
     const payments = async (count: number) => { for (let i = 0; i < count; i++) await busy.quotes.executeQuote({ quoteId: (await quote(100)).id }, asPlatform); };
     await Promise.all(Array.from({ length: 16 }, () => payments(2 * ARCHIVE_AT / 16)));
     const archive = store.store.collection(ARCHIVE_COLLECTION);
