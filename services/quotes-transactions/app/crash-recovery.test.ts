@@ -110,7 +110,13 @@ describe('a busy account', () => {
     const archive = store.store.collection(ARCHIVE_COLLECTION);
     // The archive moves markers in the settlement worker's passes, at least a second after they were
     // written and only once 256 wait: on a loaded machine that takes more than a few seconds.
-    await eventually(async () => ((await archive.countDocuments({ markers: `${stuck.transactionId}/debit#0` })) >= 1 ? true : undefined), 120_000);
+    const marker = `${stuck.transactionId}/debit#0`;
+    await eventually(async () => ((await archive.countDocuments({ markers: marker })) >= 1 ? true : undefined), 120_000).catch(async (err) => {
+      // What the source's balance documents and the archive hold, to tell a slow archive from a marker that never landed.
+      const balances = (await store.store.collection(BALANCES_COLLECTION).find({})).filter((b) => JSON.stringify(b).includes(source));
+      const state = balances.map((b) => ({ id: b._id, unarchived: b.unarchived, applied: (b.applied as string[] | undefined)?.length, holdsMarker: (b.applied as string[] | undefined)?.includes(marker) }));
+      throw new Error(`${(err as Error).message}: source balances ${JSON.stringify(state)}, archive documents ${await archive.countDocuments({})}`);
+    });
     await busy.stop();
 
     // A process that takes over steps sooner finds the debit in the archive and finishes the step.
