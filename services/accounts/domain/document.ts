@@ -1,15 +1,9 @@
+import { DOCUMENT_TYPES } from '../../../lib/contract/document-types';
 import { AppError } from '../../../lib/errors';
 import { idPattern } from '../../../lib/ids';
 import { defined } from './customer-fields';
 import { FieldReader, type JsonObject } from './field-reader';
 
-export const DOCUMENT_TYPES = [
-  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN', 'CERTIFICATE_OF_INCORPORATION',
-  'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT', 'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT',
-  'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE', 'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL',
-  'RENT_OR_LEASE_AGREEMENT', 'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT',
-  'PARTNERSHIP_AGREEMENT', 'SELFIE', 'OTHER',
-] as const;
 export const DOCUMENT_SIDES = ['FRONT', 'BACK'] as const;
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
