@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafka-mock-cluster';
@@ -9,6 +8,7 @@ import {
   busLogLines, EVENT_TOPICS, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness, startPaymentTraffic, until,
   watchConsumerLag, type PaymentTraffic,
 } from './payment-traffic';
+import { freePort } from '../fixtures/free-port';
 
 /**
  * The operator's deployment: the gateway and the four services as separate processes on Kafka, each
@@ -99,11 +99,3 @@ test('each component killed and started again while payments flow: nothing ackno
   }
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

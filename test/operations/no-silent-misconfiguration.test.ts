@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../lib/log';
@@ -9,6 +8,7 @@ import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { startSystem, type RunningSystem } from '../../system';
 import { basicAuthHeader } from '../system-harness';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from '../reliability/system-process';
+import { freePort } from '../fixtures/free-port';
 
 /** What an operator sees when a deployment is set up wrong: a refusal that says why, never a start that loses data. */
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
@@ -90,15 +90,6 @@ describe('the embedded store is single-replica', () => {
     expect(run.stderr).toContain('pid 4242 on replica-2');
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
