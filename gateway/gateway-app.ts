@@ -13,6 +13,7 @@ import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
+import { idempotentRequests } from './http/idempotent-requests';
 import { requirePermission } from './http/require-permission';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
@@ -62,7 +63,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(
     `/${API_VERSION}`,
     platformOrAgent, requirePermission(),
-    jsonBody(), requestValidation(), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
+    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.

@@ -83,7 +83,7 @@ const ownerId = { beneficialOwnerId: Id('BeneficialOwner') };
 export const kycOperations = [
   operation({
     operationId: 'createCustomerKycLink', method: 'post', path: '/customers/{customerId}/kyc-link', tags: KYC_TAGS,
-    summary: 'A single-use hosted verification link for a customer', pathParams: { customerId: Id('Customer') },
+    summary: 'A single-use hosted verification link for a customer', pathParams: { customerId: Id('Customer') }, headers: ['idempotencyKey'],
     body: KycLinkCreateRequest, optionalBody: true, success: { 201: KycLink }, errors: [404, 409],
   }),
   operation({

@@ -5,7 +5,11 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Request headers some operations read; documented as header parameters. */
 export const HEADERS = {
-  idempotencyKey: { name: 'Idempotency-Key', description: 'Repeating a request with the same key answers the first result' },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    description: 'Up to 255 printable ASCII characters (IETF draft-ietf-httpapi-idempotency-key-header). Repeating the request with the same key and body '
+      + 'answers the first response (status and body) for 24 hours; the key with another body or operation answers 422, and while the first is in progress 409.',
+  },
   walletSignature: { name: 'Service-Wallet-Signature', description: 'The signed-retry stamp over the challenge payload' },
   requestId: { name: 'Request-Id', description: 'The requestId of the signed-retry challenge being answered' },
 } as const;
@@ -48,6 +52,8 @@ export interface AgentAuth {
 
 /** Statuses any authenticated operation may answer, whatever it does (403: the token lacks the operation's permission). */
 const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
+/** What an Idempotency-Key adds (docs/idempotency.md): 409 while its first request runs, 422 when reused for another request. */
+const IDEMPOTENCY_ERRORS = [409, 422];
 /** What the HTTP server answers for any request it could not read in time (408) or whose headers are too large (431). */
 const SERVER_ERRORS = [408, 431];
 
@@ -68,7 +74,8 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
 
 export function operation(spec: OperationSpec): Operation {
   const authenticated = spec.authenticated ?? true;
-  const errorStatuses = [...(authenticated ? COMMON_ERRORS : [500]), ...SERVER_ERRORS, ...(spec.errors ?? [])].sort();
+  const keyed = spec.headers?.includes('idempotencyKey') ? IDEMPOTENCY_ERRORS : [];
+  const errorStatuses = [...new Set([...(authenticated ? COMMON_ERRORS : [500]), ...SERVER_ERRORS, ...keyed, ...(spec.errors ?? [])])].sort();
   const responses: Record<number, TSchema | null> = { ...spec.success };
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {

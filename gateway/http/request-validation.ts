@@ -2,8 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import type { TObject } from '@sinclair/typebox';
 import { createContractValidator, type ErrorObject } from '../contract/contract-ajv';
 import { findOperation } from '../contract/operation-registry';
+import type { Operation } from '../contract/operation';
 import { AppError, type FieldError } from '../../lib/errors';
 import { FORMAT_CHECKS } from '../../lib/value-formats';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, readIdempotencyKey } from '../../lib/idempotency-key';
 import { deferShapeErrors } from './shape-errors';
 
 type Schema = Record<string, unknown>;
@@ -88,6 +90,13 @@ function inMemberOrder(errors: FieldError[], schema: Schema): FieldError[] {
   return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }
 
+/** The Idempotency-Key, where the operation takes one (docs/idempotency.md). */
+function headerErrors(req: Request, op: Operation): FieldError[] {
+  const key = req.get('Idempotency-Key');
+  if (!op.headers?.includes('idempotencyKey') || key === undefined || readIdempotencyKey(key) !== undefined) return [];
+  return [{ field: 'Idempotency-Key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`, constraint: { minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH } }];
+}
+
 /**
  * Checks each request against its operation in our OpenAPI document before any route sees it:
  * the query, and the JSON body when there is one. Every invalid member is listed at once in a
@@ -100,6 +109,7 @@ export function requestValidation() {
   return (req: Request, res: Response, next: NextFunction) => {
     const op = findOperation(req.method, req.baseUrl + req.path);
     if (!op) return next();
+    if (op.validatedWithUseCase && headerErrors(req, op).length) return next(AppError.invalidInput('Invalid request', headerErrors(req, op)));
     const queryErrors = op.query ? fieldErrors(validate(op.query as TObject, { ...req.query })) : [];
     let bodyErrors: FieldError[] = [];
     if (op.body && req.body !== undefined) {
@@ -110,7 +120,7 @@ export function requestValidation() {
       deferShapeErrors(res, req.body, bodyErrors);
       return next();
     }
-    const errors = [...queryErrors, ...bodyErrors];
+    const errors = [...headerErrors(req, op), ...queryErrors, ...bodyErrors];
     next(errors.length ? AppError.invalidInput('Invalid request', errors) : undefined);
   };
 }

@@ -17,6 +17,7 @@ import { WalletAuthServiceService } from '../../gen/auth/v1/wallet_auth';
 import { DeliveryServiceService } from '../../gen/notifications/v1/delivery';
 import { WebhookServiceService } from '../../gen/notifications/v1/webhooks';
 import { AgentActionServiceService } from '../../gen/quotes_transactions/v1/agent_actions';
+import { IdempotencyServiceService } from '../../gen/quotes_transactions/v1/idempotency';
 import { LedgerServiceService } from '../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
@@ -50,6 +51,7 @@ export const PEER_DEFINITIONS = {
   signedRetry: { owner: 'auth', definition: SignedRetryServiceService },
   webhooks: { owner: 'notifications', definition: WebhookServiceService },
   withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
+  idempotency: { owner: 'quotes-transactions', definition: IdempotencyServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

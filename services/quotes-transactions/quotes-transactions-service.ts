@@ -12,6 +12,7 @@ import { bindLookupService } from './grpc/lookup-handlers';
 import { createLookupDocumentStore } from './store/lookup-document-store';
 import type { PaymentAccounts } from './app/payment-accounts';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
+import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
@@ -44,6 +45,7 @@ export function createQuotesTransactionsService(
   const getLookup = createGetLookup({ store: lookups });
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers) });
+  const idempotency = createIdempotencyModule(environment, adapters.now);
 
   return {
     name: 'quotes-transactions',
@@ -55,15 +57,18 @@ export function createQuotesTransactionsService(
         getLookup,
       }),
       ...payments.bindings,
+      idempotency.binding,
     ],
     outboxCollections: payments.outboxCollections,
     async start() {
       await lookups.ensureIndexes();
       await payments.start();
+      await idempotency.start();
       lookupRetention.start();
     },
     async stop() {
       await lookupRetention.stop();
+      await idempotency.stop();
       await payments.stop();
     },
   };

@@ -1,0 +1,63 @@
+import type { NextFunction, Request, Response } from 'express';
+import { BeginKeyedRequestResponse_Outcome } from '../../gen/quotes_transactions/v1/idempotency';
+import { AppError } from '../../lib/errors';
+import { readIdempotencyKey, requestFingerprint } from '../../lib/idempotency-key';
+import type { Logger } from '../../lib/log';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { findOperation } from '../contract/operation-registry';
+import { callContext } from './call-context';
+
+type Records = PeerClients['idempotency'];
+
+/** The header every keyed operation reads (contract/operation.ts HEADERS.idempotencyKey). */
+const HEADER = 'Idempotency-Key';
+
+function sendJsonText(res: Response, status: number, text: string): void {
+  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(text);
+}
+
+/**
+ * The one Idempotency-Key rule (docs/idempotency.md), for every operation whose contract takes the
+ * header: the key is claimed in quotes-transactions' IdempotencyService before the route runs, and
+ * the answer the route sends is stored there before it leaves, so a repeat gets the same status and
+ * body. A repeat with another body or operation answers 422, one while the first runs 409. Runs
+ * after request validation, so a request refused for its shape claims nothing.
+ */
+export function idempotentRequests(records: () => Records, logger: Logger) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const op = findOperation(req.method, req.baseUrl + req.path);
+    const raw = req.get(HEADER);
+    if (!op?.headers?.includes('idempotencyKey') || raw === undefined) return next();
+    const key = readIdempotencyKey(raw);
+    if (key === undefined) return next(AppError.invalidInput('Invalid request', [{ field: HEADER, message: 'must be 1 to 255 printable ASCII characters' }]));
+    const agentId = (res.locals.agent as { id?: string } | undefined)?.id;
+    const scope = { key, ...(agentId ? { agentId } : {}) };
+    try {
+      const ctx = callContext(res);
+      const begun = await records().beginKeyedRequest(
+        { ...scope, operation: `${req.method} ${req.path}`, fingerprint: requestFingerprint(req.body ?? {}) }, ctx,
+      );
+      if (begun.outcome === BeginKeyedRequestResponse_Outcome.REPLAY && begun.response) {
+        res.set('Idempotent-Replayed', 'true');
+        return sendJsonText(res, begun.response.status, begun.response.body);
+      }
+      let answered = false;
+      // Every keyed route answers JSON (its result, or the error envelope): store it, then send it.
+      res.json = (body: unknown) => {
+        answered = true;
+        const text = JSON.stringify(body);
+        const status = res.statusCode;
+        records().completeKeyedRequest({ ...scope, claim: begun.claim, response: { status, body: text } }, ctx)
+          .catch((err: unknown) => logger.warn('idempotency key not stored; it frees itself when its lease ends', { err, correlationId: res.locals.correlationId }))
+          .finally(() => sendJsonText(res, status, text));
+        return res;
+      };
+      res.on('finish', () => {
+        if (!answered) void records().releaseKeyedRequest({ ...scope, claim: begun.claim }, ctx).catch(() => undefined);
+      });
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
