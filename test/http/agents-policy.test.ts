@@ -90,12 +90,15 @@ test('40 concurrent agent payments never pass the daily limit; usage counts exac
   expect((await me('/agents/me')).body.usage).toMatchObject({ dailySpend: 7_000, dailyTransactionCount: 7 });
 });
 
-test('a repeated Idempotency-Key answers the same action and pays once', async () => {
+test('a repeated Idempotency-Key answers the same action and pays once (a repeat while the first runs: 409)', async () => {
   const c = await agentCustomer(sys);
   const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
   const send = () => me('/agents/me/transfer-out', { method: 'POST', headers: { 'Idempotency-Key': 'pay-rent-1' }, json: transferOut(c.usdAccountId, c.usdBank, 1_200) });
   const results = await Promise.all([send(), send(), send()]);
-  expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+  const created = results.filter((r) => r.status === 201);
+  expect(results.filter((r) => r.status !== 201).every((r) => r.status === 409)).toBe(true);
+  expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+  expect((await send()).body.id).toBe(created[0].body.id);
   expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - 1_200);
   expect((await me('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
 });
