@@ -1,3 +1,4 @@
+import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
@@ -53,6 +54,7 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     sandbox: client(PaymentsSandboxServiceService),
     ledger: client(LedgerServiceService),
     lookup: client(LookupServiceService),
+    agentActions: client(AgentActionServiceService),
   };
 
   return {

@@ -4,6 +4,7 @@ import {
   assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requirePermission, type ActingAgent,
 } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
+import { requestHash } from '../../domain/request-hash';
 import { parseTransferRequest } from '../../domain/transfer-request';
 import type { CreateQuote } from '../create-quote';
 import type { Caller, PaymentAccounts } from '../payment-accounts';
@@ -20,6 +21,17 @@ export interface AgentPaymentsDeps {
   runner: AgentActionRunner;
   createQuote: CreateQuote;
   clock: () => Date;
+}
+
+/**
+ * An agent's Idempotency-Key names one request: a repeat of it answers the action, anything else
+ * (another amount, direction or quote) is refused, even once the gateway's record of the key is gone.
+ */
+function sameRequestOrReused(earlier: AgentAction, draft: Pick<Draft, 'type' | 'quoteId' | 'transferBody'>): AgentAction {
+  const same = earlier.type === draft.type && earlier.quoteId === draft.quoteId
+    && (draft.transferBody === undefined || (earlier.transferBody !== undefined && requestHash(earlier.transferBody) === requestHash(draft.transferBody)));
+  if (same) return earlier;
+  throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request', { reason: earlier.type === draft.type ? 'OTHER_BODY' : 'OTHER_OPERATION' });
 }
 
 interface Draft {
@@ -88,7 +100,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
   async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
     const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
     const earlier = await deps.actions.get(caller.platformId, id);
-    if (earlier) return earlier;
+    if (earlier) return sameRequestOrReused(earlier, draft);
     requireAllowedAccount(agent, draft.internalAccountId);
     const { spendingLimits, approvalThresholds } = agent.policy;
     const counted = await deps.runner.convert(draft.amount, draft.currency, spendingLimits.currency);
@@ -114,7 +126,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     } catch (err) {
       if (!(err instanceof AgentActionExists)) throw err;
       const same = await deps.actions.get(caller.platformId, id);
-      if (same) return same;
+      if (same) return sameRequestOrReused(same, draft);
       await deps.usage.release(id);
       throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted`);
     }
@@ -129,7 +141,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     const p = await getQuote(caller, agent, quoteId);
     if (idempotencyKey) {
       const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
-      if (earlier) return earlier;
+      if (earlier) return sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId });
     }
     if (p.quote!.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${quoteId} was already executed`, { transactionId: p.id });
     if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${quoteId} expired at ${p.quote!.expiresAt}`);
