@@ -92,7 +92,7 @@ test('creating a quote with the same Idempotency-Key and body answers the first 
   const second = await h.quotes.createQuote({ ...wire(quoteBody(1_200)), idempotencyKey: 'q-1' }, asPlatform);
   expect(second.quote!.id).toBe(first.quote!.id);
   const err = await failure(h.quotes.createQuote({ ...wire(quoteBody(1_300)), idempotencyKey: 'q-1' }, asPlatform));
-  expect(err.code).toBe('INVALID_INPUT');
+  expect(err.code).toBe('IDEMPOTENCY_KEY_REUSED');
 });
 
 test('immediatelyExecute creates and executes in one call', async () => {
