@@ -13,7 +13,7 @@ import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
-import { requirePermission } from './http/require-permission';
+import { refuseUnservedMethods, requirePermission } from './http/require-permission';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { API_VERSION } from './contract/api-version';
@@ -66,7 +66,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   );
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.
-  app.use(hostedKycRoutes(peers));
+  app.use(refuseUnservedMethods(), hostedKycRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
