@@ -1,0 +1,48 @@
+import { ConfigError, readConfig, setting, type ConfigOf, type Setting } from '../../lib/config';
+
+// Express's own parser of `trust proxy` lists (no type declarations ship with it).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const proxyAddr = require('proxy-addr') as { compile(list: string[]): unknown };
+
+/** Which proxies' X-Forwarded-For the gateway believes: off, a hop count, or their addresses. */
+export type TrustProxy = false | number | string;
+
+/**
+ * Express's `trust proxy`, given explicitly: unset, "false" or "0" believes no header (the client
+ * address is the connection's); a number trusts that many hops in front of the gateway; otherwise a
+ * comma-separated list of proxy addresses, subnets or the names loopback, linklocal, uniquelocal.
+ * "true" (trust every hop) is refused: any client could then choose its own address.
+ */
+const trustProxySetting: Setting<TrustProxy> = {
+  read(name, env) {
+    const value = env[name]?.trim() ?? '';
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (value === 'true') throw new ConfigError(name, 'may not be "true" (any client could choose its address): give the number of proxies in front of the gateway, or their addresses');
+    if (/^\d+$/.test(value)) return Number(value);
+    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+    try {
+      proxyAddr.compile(list);
+    } catch (err) {
+      throw new ConfigError(name, `is not a hop count nor a list of addresses or subnets: ${(err as Error).message}`);
+    }
+    return list.join(',');
+  },
+};
+
+/** The gateway's edge: client addresses behind proxies, and each credential's request rate. */
+export const EDGE_SETTINGS = {
+  /** Trusted proxies in front of the gateway (Express `trust proxy`): unset = none @default off */
+  GATEWAY_TRUST_PROXY: trustProxySetting,
+  /** Requests one API token (or agent) may make per window before 429 @default 6000 */
+  GATEWAY_RATE_LIMIT_REQUESTS: setting.int(6_000, 1, 100_000_000),
+  /** The window of the per-token request limit, in seconds @default 60 */
+  GATEWAY_RATE_LIMIT_WINDOW_SECONDS: setting.int(60, 1, 86_400),
+};
+
+export type EdgeSettings = ConfigOf<typeof EDGE_SETTINGS>;
+
+export const DEFAULT_EDGE_SETTINGS: EdgeSettings = readConfig(EDGE_SETTINGS, {});
+
+export function readEdgeSettings(env: NodeJS.ProcessEnv): EdgeSettings {
+  return readConfig(EDGE_SETTINGS, env);
+}
