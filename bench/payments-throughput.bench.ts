@@ -131,7 +131,7 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   // The default for people: data durable on disk (a data directory of the run's own).
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir });
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
@@ -208,7 +208,7 @@ async function agentCreateAndExecute(agentApi: ReturnType<typeof client>, source
 /** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */
 async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<LoadResult> {
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: ':memory:' });
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);

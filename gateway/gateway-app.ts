@@ -14,7 +14,9 @@ import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
 import { requestValidation } from './http/request-validation';
 import { idempotentRequests } from './http/idempotent-requests';
-import { requirePermission } from './http/require-permission';
+import { refuseUnservedMethods, requirePermission } from './http/require-permission';
+import { DEFAULT_EDGE_SETTINGS, type EdgeSettings } from './http/edge-settings';
+import { requestRateLimit } from './http/request-rate-limit';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { API_VERSION } from './contract/api-version';
@@ -31,6 +33,8 @@ export interface GatewayOptions {
   authThrottle?: AuthThrottleLimits;
   /** Accepted credentials; the gateway server also empties it of tokens deleted through other replicas. */
   credentialCache?: CredentialCache;
+  /** Trusted proxies and the per-credential request rate (http/edge-settings.ts). */
+  edge?: EdgeSettings;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -39,6 +43,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const edge = options.edge ?? DEFAULT_EDGE_SETTINGS;
+  app.set('trust proxy', edge.GATEWAY_TRUST_PROXY);
 
   app.use(correlationId());
   app.use(requestTracing(logger));
@@ -62,12 +68,12 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   const platformOrAgent = credentials(basicAuth(authenticate, { cache: credentialCache, throttle }), agentAuth(authenticateAgent, throttle));
   app.use(
     `/${API_VERSION}`,
-    platformOrAgent, requirePermission(),
+    platformOrAgent, requestRateLimit({ requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS }), requirePermission(),
     jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.
-  app.use(hostedKycRoutes(peers));
+  app.use(refuseUnservedMethods(), hostedKycRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

@@ -7,6 +7,7 @@ import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
 import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
+import { readEdgeSettings } from './http/edge-settings';
 import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
 
 export interface RunningGateway {
@@ -58,7 +59,7 @@ export async function startGateway(options: {
       return undefined;
     })
     : undefined;
-  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache });
+  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   await listen(server, options.port, options.host);

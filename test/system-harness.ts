@@ -29,7 +29,9 @@ export function basicAuthHeader(tokenId: string, secret: string): string {
 /** The whole system in this process on the embedded defaults, gateway on a free port. */
 export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestSystem> {
   const sandbox = DEFAULT_SANDBOX;
-  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', ...options.env };
+  // Tests poll and loop far faster than a platform should: the per-credential request rate is only
+  // limited where a test sets GATEWAY_RATE_LIMIT_REQUESTS (edge-throttle.test.ts).
+  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000', ...options.env };
   const system = await startSystem({
     components: ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),

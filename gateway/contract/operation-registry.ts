@@ -58,13 +58,22 @@ const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matche
 /**
  * The operation a request reaches: fixed path segments win over parameters, as the routes are
  * ordered (`/customers/end-user-terms` before `/customers/{customerId}`).
+ * HEAD is GET without a body (RFC 9110 §9.3.2): it reaches the GET operation of its path, and so is
+ * authenticated, authorized and validated exactly as that GET; where no GET is served, it is not either.
  */
 export function findOperation(method: string, urlPath: string): Operation | undefined {
-  const m = method.toLowerCase() as Method;
+  const m = (method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()) as Method;
   let best: Matcher | undefined;
   for (const matcher of MATCHERS) {
     if (matcher.op.method !== m || !matcher.pattern.test(urlPath)) continue;
     if (!best || matcher.literalSegments > best.literalSegments) best = matcher;
   }
   return best?.op;
+}
+
+/** The methods served at a path (for a 405's Allow header); HEAD wherever GET is. */
+export function methodsServedAt(urlPath: string): string[] {
+  const methods = new Set(MATCHERS.filter((matcher) => matcher.pattern.test(urlPath)).map((matcher) => matcher.op.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }

@@ -3,13 +3,16 @@ import { AgentPolicy_Permission, type Agent } from '../../gen/auth/v1/agents';
 import type { AgentContext } from '../../gen/quotes_transactions/v1/agent_actions';
 import { AppError } from '../../lib/errors';
 import type { AgentAuth } from '../contract/operation';
-import type { AuthThrottle } from './auth-throttle';
+import { OPAQUE, type AuthThrottle } from './auth-throttle';
 import { setCaller } from './call-context';
+import { clientAddress } from './client-address';
+import { credentialVerifier } from './verify-credential';
 
 export type AuthenticateAgent = (accessToken: string, requirement: AgentAuth) => Promise<Agent>;
 
-/** Failed agent credentials (tokens and device codes) are throttled per client address. */
-export const agentThrottleKey = (address: string) => `agent-credentials@${address}`;
+
+/** Only an unknown token is a guess: a paused agent's is a known one. */
+const isUnknownToken = (err: unknown) => err instanceof AppError && err.code === 'UNAUTHORIZED' && !err.details?.agentPaused;
 
 function bearerToken(header: string | undefined): string | undefined {
   return /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header ?? '')?.[1];
@@ -21,19 +24,13 @@ function bearerToken(header: string | undefined): string | undefined {
  * request on every replica. The service compares digests, never the token itself.
  */
 export function agentAuth(authenticate: AuthenticateAgent, throttle: AuthThrottle) {
+  const verify = credentialVerifier<Agent>(throttle, isUnknownToken);
   return async (req: Request, res: Response, next: NextFunction, requirement: AgentAuth) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new AppError('UNAUTHORIZED', 'An agent access token is required: Authorization: Bearer <accessToken>'));
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const key = agentThrottleKey(address);
     try {
-      const throttled = await throttle.check(key, address);
-      if (throttled) return next(new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...throttled }));
-      const agent = await authenticate(token, requirement).catch(async (err: unknown) => {
-        // A paused agent is a known token: only unknown tokens count as guesses.
-        if (err instanceof AppError && err.code === 'UNAUTHORIZED' && !err.details?.agentPaused) await throttle.failed(key, address);
-        throw err;
-      });
+      const variant = `${requirement.permission ?? ''}/${requirement.allowPaused ? 'paused-ok' : ''}`;
+      const agent = await verify(token, OPAQUE, clientAddress(req), () => authenticate(token, requirement), variant);
       setCaller(res, { platformId: agent.platformId, tokenId: agent.id });
       res.locals.agent = agent;
       next();

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../lib/errors';
 import { createAuthThrottle, type AuthThrottle } from './auth-throttle';
 import { setCaller, type Caller } from './call-context';
+import { clientAddress } from './client-address';
 import { createCredentialCache, type CredentialCache } from './credential-cache';
+import { credentialDigest, credentialVerifier } from './verify-credential';
 
 export type Authenticate = (tokenId: string, clientSecret: string) => Promise<Caller>;
 
@@ -16,35 +17,31 @@ function parseBasic(header: string | undefined): { tokenId: string; secret: stri
   return { tokenId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+const isWrongSecret = (err: unknown) => err instanceof AppError && err.code === 'UNAUTHORIZED';
+
 /**
  * HTTP Basic with API tokens. Successful checks are remembered (credential-cache.ts), so the auth
  * service is asked once per token per window; a deleted token is forgotten at once.
- * Failed checks are throttled per token id and per client address (429 with Retry-After); a
- * remembered good credential is let through even then, so guessing at a token id does not lock
- * its owner out.
+ * Failed checks are throttled per (token id, client address) and per client address (429 with
+ * Retry-After; verify-credential.ts): guesses from elsewhere never refuse the owner's correct secret.
  */
 export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle; cache?: CredentialCache } = {}) {
   const throttle = options.throttle ?? createAuthThrottle();
   const cache = options.cache ?? createCredentialCache(options);
+  const verify = credentialVerifier<Caller>(throttle, isWrongSecret);
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
     const credentials = parseBasic(header);
     if (!credentials) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
-    const key = createHash('sha256').update(header!).digest('base64');
+    const key = credentialDigest(header!);
     const hit = cache.get(key);
     if (hit) {
       setCaller(res, hit);
       return next();
     }
-    const address = req.socket.remoteAddress ?? 'unknown';
     try {
-      const throttled = await throttle.check(credentials.tokenId, address);
-      if (throttled) return next(new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...throttled }));
-      const caller = await authenticate(credentials.tokenId, credentials.secret).catch(async (err: unknown) => {
-        if (err instanceof AppError && err.code === 'UNAUTHORIZED') await throttle.failed(credentials.tokenId, address);
-        throw err;
-      });
+      const caller = await verify(header!, credentials.tokenId, clientAddress(req), () => authenticate(credentials.tokenId, credentials.secret));
       cache.set(key, caller);
       setCaller(res, caller);
       next();

@@ -16,6 +16,8 @@ export const HTTP_LIMIT_SETTINGS = {
   GATEWAY_MAX_HEADER_BYTES: setting.int(16_384, 1_024, 1_048_576),
   /** Open connections at once; further ones are closed as they arrive. */
   GATEWAY_MAX_CONNECTIONS: setting.int(1_024, 1, 1_000_000),
+  /** Open connections at once from one client address (the proxy's, behind one); further ones are closed as they arrive. */
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: setting.int(256, 1, 1_000_000),
 };
 
 export type HttpLimits = ConfigOf<typeof HTTP_LIMIT_SETTINGS>;
@@ -62,6 +64,7 @@ function rawResponse(error: AppError): string {
  */
 export function answerClientErrors(server: Server, limits: HttpLimits): void {
   server.maxConnections = limits.GATEWAY_MAX_CONNECTIONS;
+  capConnectionsPerAddress(server, limits.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
     if (err.code === 'ECONNRESET' || !socket.writable || started) {
@@ -69,5 +72,28 @@ export function answerClientErrors(server: Server, limits: HttpLimits): void {
       return;
     }
     socket.end(rawResponse(refusal(err.code)));
+  });
+}
+
+/**
+ * One client address may hold at most `limit` connections at once: one greedy client cannot take
+ * every slot of GATEWAY_MAX_CONNECTIONS. A connection over it is closed as it arrives, before any
+ * request is read (as Node does beyond maxConnections).
+ */
+export function capConnectionsPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   });
 }

@@ -3,8 +3,9 @@ import type { Agent } from '../../gen/auth/v1/agents';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
-import { agentThrottleKey } from '../http/agent-auth';
-import type { AuthThrottle } from '../http/auth-throttle';
+import { isThrottled, OPAQUE, type AuthThrottle } from '../http/auth-throttle';
+import { credentialDigest } from '../http/verify-credential';
+import { clientAddress } from '../http/client-address';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { agentJson, policyJson } from './agent-json';
@@ -62,16 +63,18 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
 
   // No platform credentials: the code is the proof. Failures count against the client address.
   router.post('/agents/device-codes/:code/redeem', async (req, res) => {
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const key = agentThrottleKey(address);
-    const throttled = await throttle?.check(key, address);
-    if (throttled) throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...throttled });
+    const attempt = await throttle?.reserve(OPAQUE, clientAddress(req));
+    if (attempt && isThrottled(attempt)) throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...attempt });
     const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
-      .catch(async (err: unknown) => {
+      .catch((err: unknown) => {
         // Only an unknown code is a guess (a redeemed or expired one is a real code).
-        if (err instanceof AppError && err.code === 'NOT_FOUND') await throttle?.failed(key, address);
+        if (err instanceof AppError && err.code === 'NOT_FOUND') attempt?.failed();
+        else attempt?.release();
         throw err;
       });
+    attempt?.release();
+    // The agent's first requests are its holder's: never refused for other credentials' failures.
+    throttle?.rememberGood(credentialDigest(accessToken));
     res.status(200).json({ agentId: agent!.id, agentName: agent!.name, accessToken, policy: policyJson(agent!.policy!) });
   });
 

@@ -84,7 +84,13 @@ export function agentOperationRoutes(peers: PeerClients): Router {
 
   router.get('/agents/me/internal-accounts', async (req, res) => {
     const q = new RestRequestReader(req);
-    const request = { customerId: agentOf(res).customerId, currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor') };
+    const agent = agentOf(res);
+    // The policy's allowedAccountIds limit what the agent sees as well as what it pays from.
+    const allowed = agent.policy?.accountRestrictions?.allowedAccountIds;
+    const request = {
+      customerId: agent.customerId, currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor'),
+      ...(allowed ? { onlyAccountIds: { ids: allowed.ids } } : {}),
+    };
     q.done();
     const page = await peers.accounts.listInternalAccounts(request, callContext(res));
     res.status(200).json(listJson(page, page.accounts, internalAccountJson));

@@ -150,3 +150,41 @@ test('a transfer in from the customer\'s bank account: executed at once and coun
   expect((await me('/agents/me')).body.usage).toMatchObject({ dailySpend: 4_200, dailyTransactionCount: 1 });
   expect((await me(`/agents/me/transactions/${res.body.transaction.id}`)).body.id).toBe(res.body.transaction.id);
 });
+
+describe('allowedAccountIds limits reads as well as writes (issue 23, item 7)', () => {
+  test('the agent lists only its allowed accounts, and only payments touching them', async () => {
+    const c = await agentCustomer(sys);
+    const all = await sys.api(`/customers/internal-accounts?customerId=${c.customerId}&limit=100`);
+    const other = all.body.data.find((a: any) => a.id !== c.usdAccountId).id as string;
+    const unrestricted = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
+    expect((await unrestricted('/agents/me/transfer-out', { method: 'POST', json: transferOut(c.usdAccountId, c.usdBank, 100) })).status).toBe(201);
+    const [payment] = (await unrestricted('/agents/me/transactions')).body.data;
+    expect(payment).toBeDefined();
+
+    const toOther = asAgent(sys, (await connectedAgent(sys, c.customerId, policy({ accountRestrictions: { allowedAccountIds: [other] } }))).bearer);
+    expect((await toOther('/agents/me/internal-accounts?limit=100')).body.data.map((a: any) => a.id)).toEqual([other]);
+    expect((await toOther('/agents/me/transactions')).body.data).toEqual([]);
+    expectError(await toOther(`/agents/me/transactions/${payment.id}`), 404, 'TRANSACTION_NOT_FOUND');
+
+    const toUsd = asAgent(sys, (await connectedAgent(sys, c.customerId, policy({ accountRestrictions: { allowedAccountIds: [c.usdAccountId] } }))).bearer);
+    expect((await toUsd('/agents/me/internal-accounts')).body.data.map((a: any) => a.id)).toEqual([c.usdAccountId]);
+    expect((await toUsd('/agents/me/transactions')).body.data.map((t: any) => t.id)).toEqual([payment.id]);
+    expect((await toUsd(`/agents/me/transactions/${payment.id}`)).status).toBe(200);
+
+    const none = asAgent(sys, (await connectedAgent(sys, c.customerId, policy({ accountRestrictions: { allowedAccountIds: [] } }))).bearer);
+    expect((await none('/agents/me/internal-accounts')).body.data).toEqual([]);
+  });
+
+  test('an agent pays only accounts of its customer: a UMA address is refused', async () => {
+    const c = await agentCustomer(sys);
+    const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
+    const res = await me('/agents/me/quotes', { method: 'POST', json: {
+      source: { sourceType: 'ACCOUNT', accountId: c.usdAccountId },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$stranger@uma.example', currency: 'MXN' },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
+    } });
+    expectError(res, 403, 'FORBIDDEN');
+    expect(res.body.details).toEqual({ destinationType: 'UMA_ADDRESS' });
+    expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000);
+  });
+});

@@ -166,10 +166,14 @@ describe('failed authentication', () => {
 });
 
 describe('per client address', () => {
-  it('failed checks from one address are throttled across token ids', async () => {
+  it('failed checks from one address are throttled across token ids (a new id gets one check), whatever X-Forwarded-For claims', async () => {
     const own = await startTestSystem({ env: { GATEWAY_AUTH_FAILURES_PER_ADDRESS: '5' } });
     try {
-      for (let i = 0; i < 5; i++) expectEnvelope(await own.api('/customers', { auth: basicAuthHeader(`token-${i}`, 'wrong-secret-0000000000') }), 401, 'UNAUTHORIZED');
+      // Without GATEWAY_TRUST_PROXY the header is not believed: every guess counts against 127.0.0.1.
+      const elsewhere = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i}` });
+      for (let i = 0; i < 5; i++) expectEnvelope(await own.api('/customers', { auth: basicAuthHeader(`token-${i}`, 'wrong-secret-0000000000'), headers: elsewhere(i) }), 401, 'UNAUTHORIZED');
+      expectEnvelope(await own.api('/customers', { auth: basicAuthHeader('token-0', 'wrong-secret-0000000000'), headers: elsewhere(9) }), 429, 'RATE_LIMITED');
+      expectEnvelope(await own.api('/customers', { auth: basicAuthHeader('token-new', 'wrong-secret-0000000000') }), 401, 'UNAUTHORIZED');
       expectEnvelope(await own.api('/customers', { auth: basicAuthHeader('token-new', 'wrong-secret-0000000000') }), 429, 'RATE_LIMITED');
     } finally {
       await own.stop();

@@ -20,7 +20,7 @@ jest.setTimeout(60 * 60_000);
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startTestSystem({ env: { GATEWAY_AUTH_FAILURES_PER_TOKEN: '1000000', GATEWAY_AUTH_FAILURES_PER_ADDRESS: '1000000' } });
+  sys = await startTestSystem({ env: { GATEWAY_AUTH_FAILURES_PER_TOKEN: '1000000', GATEWAY_AUTH_FAILURES_PER_ADDRESS: '1000000', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' } });
 });
 afterAll(() => sys.stop());
 

@@ -65,6 +65,8 @@ export interface InternalAccountFilter {
   owner: string;
   currency?: string;
   type?: string;
+  /** Only these accounts (an agent's allowed accounts); absent: every account. */
+  ids?: string[];
 }
 
 export interface ExternalAccountFilter {

@@ -11,6 +11,8 @@ export interface ListInternalAccountsCommand {
   type?: string;
   limit: number;
   cursor?: string;
+  /** Only these accounts (an agent's allowedAccountIds); absent: every account. */
+  onlyAccountIds?: { ids: string[] };
 }
 
 export interface InternalAccounts {
@@ -51,7 +53,8 @@ export function createInternalAccounts(deps: {
     },
     async listForCustomers(platformId, command) {
       const filter = readAccountFilter(command);
-      const page = await accounts.list(platformId, { ...filter, owner: filter.customerId ?? 'ANY_CUSTOMER' }, pageQuery(command.limit, command.cursor));
+      const only = command.onlyAccountIds ? { ids: command.onlyAccountIds.ids } : {};
+      const page = await accounts.list(platformId, { ...filter, ...only, owner: filter.customerId ?? 'ANY_CUSTOMER' }, pageQuery(command.limit, command.cursor));
       return { ...page, items: await withBalancesAndPrivacy(platformId, page.items) };
     },
     async listForPlatform(platformId, command) {

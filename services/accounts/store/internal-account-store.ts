@@ -27,7 +27,7 @@ export function createInternalAccountStore(accounts: DocumentCollection): Intern
       return doc ? read(doc) : null;
     },
     list(platformId, filter, page) {
-      const query = present({ platformId, ...ownerCondition(filter.owner), currency: filter.currency, type: filter.type });
+      const query = present({ platformId, ...ownerCondition(filter.owner), currency: filter.currency, type: filter.type, _id: filter.ids && { $in: filter.ids } });
       return findPage(accounts, query, page, read);
     },
     async markWalletProvisioned(platformId, id, now, events) {

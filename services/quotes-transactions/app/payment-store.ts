@@ -18,6 +18,8 @@ export interface TransactionQuery {
   destinationAccountId?: string;
   sourceUmaAddress?: string;
   destinationUmaAddress?: string;
+  /** Only payments from or to one of these accounts (an agent's allowed accounts). */
+  touchingAccountIds?: string[];
   startDate?: string;
   endDate?: string;
   limit: number;

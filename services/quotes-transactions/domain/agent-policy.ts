@@ -45,6 +45,24 @@ export function requireAllowedAccount(agent: ActingAgent, internalAccountId: str
   }
 }
 
+/** Whether a payment from or to these internal accounts is within the agent's allowed accounts (what it may see). */
+export function touchesAllowedAccount(agent: ActingAgent, accountIds: Array<string | undefined>): boolean {
+  const allowed = agent.policy.allowedAccountIds;
+  return !allowed || accountIds.some((id) => id !== undefined && allowed.includes(id));
+}
+
+/**
+ * An agent pays only accounts of its customer (the reference: "accounts referenced in the request
+ * must belong to the agent's customer"): its internal accounts within allowedAccountIds, and the
+ * external accounts registered for the customer. A UMA address is no account of the customer, and
+ * the reference's policy lists no payees, so it is refused.
+ */
+export function requireAllowedPayee(destinationType: string | undefined): void {
+  if (destinationType !== undefined && destinationType !== 'ACCOUNT') {
+    throw new AppError('FORBIDDEN', `The agent's policy allows paying only accounts of its customer, not a ${destinationType} destination`, { destinationType });
+  }
+}
+
 const ruleFor = (agent: ActingAgent, accountId: string | undefined) => agent.policy.accountRules.find((r) => r.accountId === accountId);
 
 /** The per-transaction limit for a payment touching this internal account (an account rule overrides). */

@@ -50,6 +50,7 @@ function listFilter(platformId: string, q: TransactionQuery): Filter {
     'source.umaAddress': q.sourceUmaAddress, 'destination.umaAddress': q.destinationUmaAddress,
   };
   for (const [field, value] of Object.entries(nested)) if (value !== undefined) and.push({ [field]: value });
+  if (q.touchingAccountIds) and.push({ $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, { 'destination.accountId': { $in: q.touchingAccountIds } }] });
   if (q.statuses) and.push({ status: { $in: q.statuses } });
   if (q.quotesOnly) and.push({ 'quote.id': { $exists: true } });
   if (q.startDate) and.push({ createdAt: { $gte: q.startDate } });

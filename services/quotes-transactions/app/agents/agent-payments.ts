@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import {
-  assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requirePermission, type ActingAgent,
+  assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requireAllowedPayee, requirePermission, type ActingAgent,
 } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
@@ -84,6 +84,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       source.customerId = agent.customerId;
     }
     const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
+    requireAllowedPayee(destination?.destinationType);
     await owned(caller, agent, [
       source?.sourceType === 'REALTIME_FUNDING' ? undefined : source?.accountId,
       destination?.destinationType === 'UMA_ADDRESS' ? undefined : destination?.accountId,

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../lib/errors';
 import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/page-cursor';
-import { requirePermission, type ActingAgent } from '../../domain/agent-policy';
+import { requirePermission, touchesAllowedAccount, type ActingAgent } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
 import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
@@ -62,13 +62,16 @@ export function createAgentReads(deps: { actions: AgentActionStore; queries: Tra
 
   function listTransactions(caller: Caller, agent: ActingAgent, filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>) {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
-    return deps.queries.listTransactions({ ...filters, caller, customerId: agent.customerId });
+    const allowed = agent.policy.allowedAccountIds;
+    return deps.queries.listTransactions({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
   }
 
   async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<Payment> {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
     const p = await deps.queries.getTransaction(caller, id);
-    if (p.customerId !== agent.customerId) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    const accounts = [p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined];
+    // Another customer's payment, or one outside the agent's allowed accounts, answers as a missing one.
+    if (p.customerId !== agent.customerId || !touchesAllowedAccount(agent, accounts)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
     return p;
   }
 
