@@ -30,7 +30,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   const settings = readWebhookSettings(env);
   const key = loadWebhookSigningKey(settings.WEBHOOK_SIGNING_PRIVATE_KEY);
   const deliveries = createWebhookDeliveryDocumentStore(store);
-  const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
+  const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
     directory, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
@@ -45,7 +45,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
   const subscriptions: Subscription[] = [];
   const retention = createPeriodicTask({
-    name: 'webhook log retention', intervalMs: 600_000, logger,
+    name: 'webhook log retention', intervalMs: settings.WEBHOOK_LOG_PURGE_INTERVAL_MS, logger,
     run: () => deliveries.forgetFinished(new Date(Date.now() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
   });
 
