@@ -32,7 +32,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   const deliveries = createWebhookDeliveryDocumentStore(store);
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
-    directory, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
+    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
   const worker = createWebhookDeliveryWorker({

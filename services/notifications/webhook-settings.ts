@@ -21,8 +21,10 @@ export const WEBHOOK_SETTINGS = {
   WEBHOOK_POLL_INTERVAL_MS: setting.int(1_000, 10, 60_000),
   /** Attempts in flight per process; 0 runs no worker here (another replica delivers). */
   WEBHOOK_DELIVERY_CONCURRENCY: setting.int(4, 0, 64),
-  /** How long a platform's webhook endpoint is remembered between configuration-changed events (0: asked every time). */
-  WEBHOOK_ENDPOINT_CACHE_MS: setting.int(60_000, 0, 24 * HOUR),
+  /** How long a platform's webhook endpoint is remembered (0: read at every attempt, so a changed endpoint is used by the very next delivery; concurrent reads are shared) */
+  WEBHOOK_ENDPOINT_CACHE_MS: setting.int(0, 0, 24 * HOUR),
+  /** The sandbox: endpoints may be plain http and on this machine or a private network. Set false outside the sandbox (with ACCOUNTS_SANDBOX=false): https only, and no loopback, private, link-local or metadata address, checked at every connection */
+  WEBHOOK_ALLOW_LOCAL_ENDPOINTS: setting.bool(true),
   /** How long delivery records (GET /webhooks/deliveries) are kept after they were recorded; ended ones older than this are purged, pending ones never. */
   WEBHOOK_LOG_RETENTION_DAYS: setting.int(30, 1, 3650),
   /** How often the purge of delivery records past their retention runs */
