@@ -6,6 +6,7 @@ import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
 import { createDeliverWebhook } from './app/deliver-webhook';
 import { createRecordWebhookNotification } from './app/record-webhook-notification';
+import { createReportApprovalAnswer } from './app/report-approval-answer';
 import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
@@ -35,14 +36,18 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
     directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
+  const reportApprovalAnswer = createReportApprovalAnswer({ bus, logger });
   const worker = createWebhookDeliveryWorker({
-    deliveries, deliver, policy, logger,
+    deliveries, deliver, policy, logger, attempted: reportApprovalAnswer,
     claimMs: 2 * settings.WEBHOOK_TIMEOUT_MS + 30_000,
     pollIntervalMs: settings.WEBHOOK_POLL_INTERVAL_MS,
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
-  const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
+  const handler = createRecordWebhookNotification({
+    deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge(),
+    skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
+  });
   const subscriptions: Subscription[] = [];
   const retention = createPeriodicTask({
     name: 'webhook log retention', intervalMs: settings.WEBHOOK_LOG_PURGE_INTERVAL_MS, logger,
