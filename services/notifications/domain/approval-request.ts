@@ -16,7 +16,7 @@ export function asApprovalRequest(notification: WebhookNotification, aggregateId
   return { ...notification, type: APPROVAL_WEBHOOK_TYPE, approvalFor: aggregateId };
 }
 
-/** What payments is told: the status the endpoint answered and its body, or why there was none. */
+/** What payments is told: the status the endpoint answered (with a 422's body), or why there was none. */
 export interface ApprovalAnswerData {
   webhookId: string;
   statusCode?: number;
@@ -28,5 +28,6 @@ export interface ApprovalAnswerData {
 export function approvalAnswerOf(webhookId: string, attempt: DeliveryAttempt, responseBody?: string): ApprovalAnswerData {
   if (attempt.outcome === 'NO_ENDPOINT') return { webhookId, noEndpoint: true };
   if (attempt.statusCode === undefined) return { webhookId, error: attempt.error ?? 'no answer' };
-  return { webhookId, statusCode: attempt.statusCode, ...(responseBody ? { body: responseBody } : {}) };
+  // Only a 422's body matters (its requiredFields); the rest of what answered is not passed on.
+  return { webhookId, statusCode: attempt.statusCode, ...(attempt.statusCode === 422 && responseBody ? { body: responseBody } : {}) };
 }
