@@ -25,7 +25,12 @@ const CONFIG_CHANGED_EVENT = 'PLATFORM.CONFIG_UPDATED';
 const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
 
 /** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
-export function createWebhookNotifications(environment: ServiceEnvironment, directory: WebhookEndpointDirectory & { forget?(platformId: string): void }) {
+export function createWebhookNotifications(
+  environment: ServiceEnvironment,
+  directory: WebhookEndpointDirectory & { forget?(platformId: string): void },
+  options: { clock?: () => Date } = {},
+) {
+  const clock = options.clock ?? (() => new Date());
   const { store, bus, env } = environment;
   const logger = environment.logger.child({ component: 'webhooks' });
   const settings = readWebhookSettings(env);
@@ -45,17 +50,19 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
   const handler = createRecordWebhookNotification({
-    deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge(),
+    deliveries, directory, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
     skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
   });
   const subscriptions: Subscription[] = [];
   const retention = createPeriodicTask({
     name: 'webhook log retention', intervalMs: settings.WEBHOOK_LOG_PURGE_INTERVAL_MS, logger,
-    run: () => deliveries.forgetFinished(new Date(Date.now() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
+    run: () => deliveries.forgetFinished(new Date(clock().getTime() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
   });
 
   return {
     publicKeyPem: key.publicKeyPem,
+    /** Purges the delivery records past their retention now (the periodic task does it every WEBHOOK_LOG_PURGE_INTERVAL_MS). */
+    purgeExpiredDeliveries: () => retention.runNow(),
     binding: bindWebhookService({
       publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
       sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
