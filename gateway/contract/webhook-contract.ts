@@ -9,7 +9,8 @@ const ATTEMPT_OUTCOMES = ['ACKNOWLEDGED', 'REJECTED', 'UNREACHABLE', 'NO_ENDPOIN
 const TestWebhookResult = named('TestWebhookResult', ClosedObject({
   url: Type.Optional(Type.String({ format: 'uri' })),
   response_status: Type.Integer({ description: 'HTTP status the endpoint answered (0 when it could not be reached)' }),
-  response_body: Type.Optional(Type.String()),
+  response_body: Type.Optional(Type.String({ description: 'Never returned: what answered at the endpoint is not read back' })),
+  duration_ms: Type.Optional(Type.Integer({ minimum: 0, description: 'How long the endpoint took to answer, in milliseconds' })),
 }));
 
 const WebhookPublicKey = named('WebhookPublicKey', ClosedObject({

@@ -31,7 +31,7 @@ export function webhookRoutes(peers: PeerClients): Router {
   // Newer SDK releases call POST /webhooks/test: the same operation as the reference's sandbox path.
   const sendTestWebhook = async (_req: Request, res: Response) => {
     const sent = await peers.webhooks.sendTestWebhook({}, callContext(res));
-    res.status(200).json({ url: sent.url, response_status: sent.responseStatus, response_body: sent.responseBody });
+    res.status(200).json({ url: sent.url, response_status: sent.responseStatus, duration_ms: sent.durationMs });
   };
   router.post('/sandbox/webhooks/test', sendTestWebhook);
   router.post('/webhooks/test', sendTestWebhook);

@@ -53,7 +53,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
-  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock });
+  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
   const externalAccounts = createExternalAccounts({ store, newEvent, clock });

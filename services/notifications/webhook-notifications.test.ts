@@ -14,13 +14,20 @@ const env = { WEBHOOK_RETRY_BASE_MS: '10', WEBHOOK_RETRY_MAX_DELAY_MS: '50', WEB
 let bus: EventBus;
 let receiver: WebhookReceiver;
 let webhooks: ReturnType<typeof createWebhookNotifications>;
+let store: ReturnType<typeof createEmbeddedDocumentStore>;
+let endpoints: Map<string, string>;
+/** Simulated time passing: added to the real clock the service reads. */
+let offsetMs = 0;
 
 beforeEach(async () => {
   bus = createInProcessEventBus({ logger: silentLogger });
-  const endpoints = new Map<string, string>();
+  endpoints = new Map<string, string>();
+  store = createEmbeddedDocumentStore();
+  offsetMs = 0;
   webhooks = createWebhookNotifications(
-    { store: createEmbeddedDocumentStore(), bus, logger: silentLogger, peers: {} as PeerClients, env },
+    { store, bus, logger: silentLogger, peers: {} as PeerClients, env },
     { endpointOf: async (platformId) => endpoints.get(platformId) },
+    { clock: () => new Date(Date.now() + offsetMs) },
   );
   await webhooks.start();
   receiver = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem });
@@ -72,4 +79,37 @@ test('events of a platform without an endpoint are skipped, not sent elsewhere',
   await receiver.waitFor(() => receiver.accepted.length === 1);
   expect(receiver.accepted[0].data).toEqual({ to: 'platform' });
   expect(receiver.arrivals).toHaveLength(1);
+});
+
+test('delivery records are purged after the retention period (30 days by default); a delivery still pending is not', async () => {
+  const failing = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem });
+  failing.setFailures(1_000_000, 503);
+  endpoints.set(OTHER, failing.url);
+  try {
+    const events = Array.from({ length: 4 }, (_, i) => newEvent('OUTGOING_PAYMENT.COMPLETED', 1, PLATFORM, `Transaction:${i}`, { i }));
+    await bus.publish('payments.events.v1', [...events, newEvent('OUTGOING_PAYMENT.COMPLETED', 1, OTHER, 'Transaction:x', {})]);
+    await receiver.waitFor(() => receiver.accepted.length === 4);
+    await failing.waitFor(() => failing.arrivals.length >= 1);
+    const records = store.collection('webhook_deliveries');
+    const stored = async () => (await records.find({}, {})).map((d) => [d.platformId, d.status]);
+    for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 20))) {
+      const delivered = (await stored()).filter(([platformId, status]) => platformId === PLATFORM && status === 'DELIVERED');
+      if (delivered.length === 4) break;
+      if (Date.now() > end) throw new Error('deliveries not recorded in time');
+    }
+    expect(await stored()).toHaveLength(5);
+
+    offsetMs = 29 * 86_400_000;
+    await webhooks.purgeExpiredDeliveries();
+    expect(await stored()).toHaveLength(5);
+
+    offsetMs = 31 * 86_400_000;
+    await webhooks.purgeExpiredDeliveries();
+    const left = await stored();
+    expect(left).toHaveLength(1);
+    expect(left[0][0]).toBe(OTHER);
+    expect(['PENDING', 'DELIVERING']).toContain(left[0][1]);
+  } finally {
+    await failing.close();
+  }
 });

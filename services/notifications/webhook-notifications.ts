@@ -6,6 +6,7 @@ import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
 import { createDeliverWebhook } from './app/deliver-webhook';
 import { createRecordWebhookNotification } from './app/record-webhook-notification';
+import { createReportApprovalAnswer } from './app/report-approval-answer';
 import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
@@ -24,33 +25,44 @@ const CONFIG_CHANGED_EVENT = 'PLATFORM.CONFIG_UPDATED';
 const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
 
 /** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
-export function createWebhookNotifications(environment: ServiceEnvironment, directory: WebhookEndpointDirectory & { forget?(platformId: string): void }) {
+export function createWebhookNotifications(
+  environment: ServiceEnvironment,
+  directory: WebhookEndpointDirectory & { forget?(platformId: string): void },
+  options: { clock?: () => Date } = {},
+) {
+  const clock = options.clock ?? (() => new Date());
   const { store, bus, env } = environment;
   const logger = environment.logger.child({ component: 'webhooks' });
   const settings = readWebhookSettings(env);
   const key = loadWebhookSigningKey(settings.WEBHOOK_SIGNING_PRIVATE_KEY);
   const deliveries = createWebhookDeliveryDocumentStore(store);
-  const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
+  const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
-    directory, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
+    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
+  const reportApprovalAnswer = createReportApprovalAnswer({ bus, logger });
   const worker = createWebhookDeliveryWorker({
-    deliveries, deliver, policy, logger,
+    deliveries, deliver, policy, logger, attempted: reportApprovalAnswer,
     claimMs: 2 * settings.WEBHOOK_TIMEOUT_MS + 30_000,
     pollIntervalMs: settings.WEBHOOK_POLL_INTERVAL_MS,
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
-  const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
+  const handler = createRecordWebhookNotification({
+    deliveries, directory, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
+    skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
+  });
   const subscriptions: Subscription[] = [];
   const retention = createPeriodicTask({
-    name: 'webhook log retention', intervalMs: 600_000, logger,
-    run: () => deliveries.forgetFinished(new Date(Date.now() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
+    name: 'webhook log retention', intervalMs: settings.WEBHOOK_LOG_PURGE_INTERVAL_MS, logger,
+    run: () => deliveries.forgetFinished(new Date(clock().getTime() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
   });
 
   return {
     publicKeyPem: key.publicKeyPem,
+    /** Purges the delivery records past their retention now (the periodic task does it every WEBHOOK_LOG_PURGE_INTERVAL_MS). */
+    purgeExpiredDeliveries: () => retention.runNow(),
     binding: bindWebhookService({
       publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
       sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),

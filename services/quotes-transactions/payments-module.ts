@@ -20,6 +20,10 @@ import { createSandboxPayments } from './app/sandbox-payments';
 import { createSettlementWorker } from './app/settlement-worker';
 import { createStepRunner } from './app/step-runner';
 import { createTransactionActions } from './app/transaction-actions';
+import { createIncomingPaymentApproval } from './app/incoming-payment-approval';
+import { createWebhookEndpointProbe } from './adapters/webhook-endpoint-probe';
+import { APPROVAL_ANSWERS_TOPIC } from './domain/incoming-payment-approval';
+import type { Subscription } from '../../lib/bus/event-bus';
 import { createTransactionQueries } from './app/transactions-query';
 import { createTransfers } from './app/transfers';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
@@ -45,6 +49,10 @@ export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
     LEDGER_RECOVERY_AFTER_MS: setting.int(10_000, 0, 3_600_000),
     /** Serve the /sandbox payment simulations (fund, send, receive) */
     SANDBOX_PAYMENTS_ENABLED: setting.bool(true),
+    /** How long an incoming UMA payment waits for the answer to its incoming-payment webhook before it fails with PAYMENT_APPROVAL_WEBHOOK_ERROR */
+    INCOMING_APPROVAL_ANSWER_MS: setting.int(30_000, 100, 3_600_000),
+    /** After a 202 answer: the time to call POST /transactions/{id}/approve or /reject before PAYMENT_APPROVAL_TIMED_OUT (the reference: 5 seconds) */
+    INCOMING_APPROVAL_DEFERRED_MS: setting.int(5_000, 100, 3_600_000),
   }, env);
 }
 
@@ -57,6 +65,8 @@ export interface PaymentsAdapters {
   wallets?: WalletAuthorizer;
   newEvent?: NewEvent;
   agents?: AgentRegistry;
+  /** Whether a platform is asked to approve incoming UMA payments; by default: it has a webhook endpoint. */
+  asksApproval?: (platformId: string) => Promise<boolean>;
 }
 
 /** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
@@ -84,7 +94,13 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
   });
   const createTransfer = createTransfers({ accounts, ledger, payments, runner, settings, reserveDailyVolume, rates: adapters.rates, newEvent, clock, timing });
-  const sandbox = createSandboxPayments({ enabled: config.SANDBOX_PAYMENTS_ENABLED, accounts, ledger, payments, runner, reserveDailyVolume, newEvent, clock, timing });
+  const approvalWindows = { webhookAnswerMs: config.INCOMING_APPROVAL_ANSWER_MS, deferredMs: config.INCOMING_APPROVAL_DEFERRED_MS };
+  const asksApproval = adapters.asksApproval ?? (adapters.accounts ? undefined : createWebhookEndpointProbe(environment.peers));
+  const sandbox = createSandboxPayments({
+    enabled: config.SANDBOX_PAYMENTS_ENABLED, accounts, ledger, payments, runner, reserveDailyVolume, newEvent, clock, timing, asksApproval, approvalWindows,
+  });
+  const incomingApproval = createIncomingPaymentApproval({ payments, runner, clock, timing, windows: approvalWindows, logger: environment.logger });
+  let approvalAnswers: Subscription | undefined;
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
   const agents = createAgentActionsModule({
@@ -106,12 +122,13 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
       bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),
     ],
     outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
-    useCases: { ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
+    useCases: { incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
     worker,
     async start() {
       await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);
+      approvalAnswers = await environment.bus.subscribe({ topic: APPROVAL_ANSWERS_TOPIC, group: 'payments-approval-answers', handler: incomingApproval.onEvent });
       worker.start();
     },
-    stop: async () => { await agents.stop(); await worker.stop(); },
+    stop: async () => { await approvalAnswers?.close(); approvalAnswers = undefined; await agents.stop(); await worker.stop(); },
   };
 }

@@ -1,6 +1,7 @@
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';
+import { endpointProblem, type LookupAll } from '../../../lib/net/endpoint-safety';
 import { platformConfigId } from '../domain/name-based-id';
 import {
   applyConfigChanges, changedConfigFields, type PlatformConfigChanges, type PlatformCurrencyConfig, type PlatformSettings,
@@ -40,8 +41,24 @@ export function platformConfigView(platform: Platform): PlatformConfigView {
   };
 }
 
-export function createPlatformConfigs(deps: { store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date }): PlatformConfigs {
+export interface WebhookEndpointPolicy {
+  /** The sandbox: http and receivers on this machine or a private network are allowed. */
+  allowLocal: boolean;
+  /** Resolves a host's addresses (tests pass a fake); the system resolver by default. */
+  resolveAll?: LookupAll;
+}
+
+export function createPlatformConfigs(deps: {
+  store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date; webhookEndpoints?: WebhookEndpointPolicy;
+}): PlatformConfigs {
   const { store } = deps;
+  const endpointRules = deps.webhookEndpoints ?? { allowLocal: true };
+  /** Outside the sandbox: https, and no host that resolves to loopback, private, link-local or metadata addresses. */
+  const checkEndpoint = async (url: string | undefined) => {
+    if (!url) return;
+    const problem = await endpointProblem(url, endpointRules, endpointRules.resolveAll);
+    if (problem) throw AppError.invalidInput('Invalid platform configuration', [{ field: 'webhookEndpoint', message: problem }]);
+  };
   const find = async (platformId: string) => {
     const platform = await store.platforms.find(platformId);
     if (!platform) throw AppError.notFound('Platform');
@@ -69,6 +86,7 @@ export function createPlatformConfigs(deps: { store: AccountsStore; provisioning
     },
     async update(platformId, body, shapeErrors) {
       const changes = validateAlongside(shapeErrors, () => validatePlatformConfigUpdate(body));
+      await checkEndpoint(changes.webhookEndpoint);
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const now = deps.clock().toISOString();
         const { next, steps } = changed(await find(platformId), changes, now);

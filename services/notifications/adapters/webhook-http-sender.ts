@@ -1,47 +1,70 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { endpointUrlProblem, FORBIDDEN_ADDRESS_CODE, guardedLookup, type EndpointRules, type LookupAll } from '../../../lib/net/endpoint-safety';
 import type { WebhookResponse, WebhookSender } from '../app/deliver-webhook';
 
-/** Enough of a receiver's answer for the delivery log and the sandbox test; the rest is dropped. */
+/** Enough of a receiver's answer for the approval answer of an incoming payment; the rest is dropped. */
 const RESPONSE_BODY_LIMIT = 4096;
 
-async function readLimited(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < RESPONSE_BODY_LIMIT) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+function readLimited(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'));
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_BODY_LIMIT) {
+        response.destroy();
+        done();
+      }
+    });
+    response.on('end', done);
+    response.on('error', done);
+    response.on('close', done);
+  });
 }
 
-function describeFailure(err: unknown, timeoutMs: number): string {
-  const error = err as { name?: string; cause?: { code?: string; name?: string } };
-  if (error?.name === 'TimeoutError' || error?.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  if (error?.cause?.code) return `connection failed: ${error.cause.code}`;
-  return 'connection failed';
+function describeFailure(err: NodeJS.ErrnoException): string {
+  if (err.code === FORBIDDEN_ADDRESS_CODE) return 'refused: the endpoint resolves to a loopback, private or link-local address';
+  return err.code ? `connection failed: ${err.code}` : 'connection failed';
 }
 
-/** POSTs with fetch. Redirects are not followed: a 3xx is an answer that is not an acknowledgement. */
-export function createWebhookHttpSender(fetchImpl: typeof fetch = fetch): WebhookSender {
+/**
+ * POSTs with node:http(s). Outside the sandbox the URL must be https and every connection resolves
+ * its host through a guarded lookup that refuses loopback, private, link-local and metadata
+ * addresses, so a name cannot be rebound to one after it was configured. Redirects are not
+ * followed: a 3xx is an answer that is not an acknowledgement.
+ */
+export function createWebhookHttpSender(rules: EndpointRules = { allowLocal: true }, resolveAll?: LookupAll): WebhookSender {
+  const lookup: LookupFunction | undefined = rules.allowLocal ? undefined : guardedLookup(resolveAll);
   return {
-    async post({ url, body, headers, timeoutMs }): Promise<WebhookResponse> {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        return { error: 'the webhook endpoint is not a valid URL' };
-      }
-      if (target.protocol !== 'https:' && target.protocol !== 'http:') return { error: 'the webhook endpoint must use https or http' };
-      try {
-        const response = await fetchImpl(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-        return { statusCode: response.status, body: await readLimited(response).catch(() => '') };
-      } catch (err) {
-        return { error: describeFailure(err, timeoutMs) };
-      }
+    post({ url, body, headers, timeoutMs }): Promise<WebhookResponse> {
+      const problem = endpointUrlProblem(url, rules);
+      if (problem) return Promise.resolve({ error: `refused: the webhook endpoint ${problem}` });
+      const target = new URL(url);
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      return new Promise((resolve) => {
+        let settled = false;
+        const settle = (result: WebhookResponse) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(result);
+        };
+        const req = send(target, {
+          method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false, ...(lookup ? { lookup } : {}),
+        }, (response) => {
+          void readLimited(response).then((text) => settle({ statusCode: response.statusCode ?? 0, body: text }));
+        });
+        const timer = setTimeout(() => {
+          settle({ error: `no answer within ${timeoutMs} ms` });
+          req.destroy();
+        }, timeoutMs);
+        req.on('error', (err: NodeJS.ErrnoException) => settle({ error: describeFailure(err) }));
+        req.end(body);
+      });
     },
   };
 }

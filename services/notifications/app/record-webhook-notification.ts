@@ -1,8 +1,10 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import type { Logger } from '../../../lib/log';
+import { asApprovalRequest } from '../domain/approval-request';
 import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf } from '../domain/webhook-envelope';
+import type { WebhookDelivery } from '../domain/webhook-delivery';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 
@@ -19,6 +21,8 @@ export function createRecordWebhookNotification(deps: {
   directory?: WebhookEndpointDirectory;
   /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
+  /** Called with the delivery of an approval webhook skipped for want of an endpoint: payments is told. */
+  skippedApproval?: (delivery: WebhookDelivery) => Promise<void>;
   clock?: () => Date;
 }) {
   const clock = deps.clock ?? (() => new Date());
@@ -32,16 +36,19 @@ export function createRecordWebhookNotification(deps: {
   };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
     const found = webhookNotificationOf(event);
-    const notification = found && { ...found, traceparent: activeTraceparent() ?? event.traceparent };
+    const notification = found && asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
     if (!notification) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
+    // An approval webhook is attempted once: its answer (or its failure) decides the payment.
+    const maxAttempts = notification.approvalFor ? 1 : deps.maxAttempts;
     if (await hasNoEndpoint(notification.platformId)) {
-      await deps.deliveries.insert(skippedDelivery(notification, clock(), deps.maxAttempts));
+      const skipped = skippedDelivery(notification, clock(), maxAttempts);
+      if ((await deps.deliveries.insert(skipped)) && notification.approvalFor) await deps.skippedApproval?.(skipped);
       return;
     }
-    const created = await deps.deliveries.insert(newDelivery(notification, clock(), deps.maxAttempts));
+    const created = await deps.deliveries.insert(newDelivery(notification, clock(), maxAttempts));
     if (created) deps.recorded?.();
   };
 }

@@ -11,7 +11,8 @@ import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 export interface TestWebhookResult {
   url: string;
   responseStatus: number;
-  responseBody: string;
+  /** How long the endpoint took to answer. Its body is never returned: that would read back whatever answered there. */
+  durationMs: number;
 }
 
 /** Under the gateway's 10 s deadline for the whole call. */
@@ -30,7 +31,8 @@ export function createSendTestWebhook(deps: {
 }) {
   const clock = deps.clock ?? (() => new Date());
   return async function sendTestWebhook(platformId: string): Promise<TestWebhookResult> {
-    const url = await deps.directory.endpointOf(platformId);
+    // Read fresh: a platform tests the endpoint it just configured, whatever a cache remembers.
+    const url = await deps.directory.endpointOf(platformId, { fresh: true });
     if (!url) throw new AppError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured for this platform');
     const now = clock();
     const timeoutMs = Math.min(deps.timeoutMs, TEST_WEBHOOK_TIMEOUT_MS);
@@ -41,12 +43,12 @@ export function createSendTestWebhook(deps: {
       ...newDelivery(notification, now, 1),
       status: 'DELIVERING', attemptCount: 1, dueAt: now.getTime() + 2 * timeoutMs + 10_000, claimId,
     });
-    const { attempt, responseBody } = await deps.deliverTo(url, notification, 1, timeoutMs);
+    const { attempt } = await deps.deliverTo(url, notification, 1, timeoutMs);
     await deps.deliveries.finishAttempt(notification.id, claimId, attempt, stateAfterAttempt({ attemptCount: 1, maxAttempts: 1 }, attempt.outcome, clock(), DEFAULT_RETRY_POLICY));
     if (attempt.outcome !== 'ACKNOWLEDGED') {
-      const details = attempt.statusCode !== undefined ? { url, responseStatus: attempt.statusCode } : { url, error: attempt.error };
+      const details = attempt.statusCode !== undefined ? { url, responseStatus: attempt.statusCode, durationMs: attempt.durationMs } : { url, error: attempt.error, durationMs: attempt.durationMs };
       throw new AppError('WEBHOOK_DELIVERY_ERROR', 'The webhook endpoint did not acknowledge the test webhook', details);
     }
-    return { url, responseStatus: attempt.statusCode!, responseBody: responseBody ?? '' };
+    return { url, responseStatus: attempt.statusCode!, durationMs: attempt.durationMs };
   };
 }

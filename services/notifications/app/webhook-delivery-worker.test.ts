@@ -7,7 +7,7 @@ import { createRecordWebhookNotification } from './record-webhook-notification';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
-const policy = { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 4 };
+const policy = { baseDelayMs: 1, maxDelayMs: 1, retryWindowMs: 3_600_000, maxAttempts: 4 };
 
 function event(n: number) {
   return {

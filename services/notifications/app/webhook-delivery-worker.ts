@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../lib/log';
 import type { RetryPolicy } from '../domain/retry-schedule';
-import { stateAfterAttempt } from '../domain/webhook-delivery';
+import { stateAfterAttempt, type DeliveryAttempt, type WebhookDelivery } from '../domain/webhook-delivery';
 import type { DeliverWebhook } from './deliver-webhook';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
 
@@ -17,6 +17,8 @@ export interface WebhookDeliveryWorkerOptions {
   logger: Logger;
   clock?: () => Date;
   random?: () => number;
+  /** Called once an attempt is recorded (the approval answer of an incoming payment goes back to payments). */
+  attempted?: (delivery: WebhookDelivery, attempt: DeliveryAttempt, responseBody?: string) => Promise<void>;
 }
 
 export interface WebhookDeliveryWorker {
@@ -59,6 +61,7 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
     const { attempt } = result;
     const next = stateAfterAttempt(claimed, attempt.outcome, clock(), options.policy, options.random);
     const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
+    if (kept) await options.attempted?.(claimed, attempt, result.responseBody);
     const fields = { webhookId: claimed.id, type: claimed.type, attempt: attempt.attempt, outcome: attempt.outcome, statusCode: attempt.statusCode, status: next.status };
     if (!kept) logger.warn('webhook delivery claim lapsed before the attempt was recorded', fields);
     else if (next.status === 'FAILED') logger.warn('webhook delivery gave up', fields);

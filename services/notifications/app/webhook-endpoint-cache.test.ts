@@ -54,3 +54,23 @@ test('entries expire after ttlMs, and a change during a lookup is not overwritte
   await racing;
   expect(await cache.endpointOf('Platform:a')).toBe('https://two.example/');
 });
+
+test('with no time to live (the default) every lookup reads the source, and concurrent ones share one read', async () => {
+  const endpoints = new Map([['Platform:a', 'https://old.example/hooks']]);
+  const { asked, directory } = countingSource(endpoints);
+  const cache = createWebhookEndpointCache(directory, { ttlMs: 0 });
+  await Promise.all([cache.endpointOf('Platform:a'), cache.endpointOf('Platform:a')]);
+  expect(asked).toHaveLength(1);
+  endpoints.set('Platform:a', 'https://new.example/hooks');
+  expect(await cache.endpointOf('Platform:a')).toBe('https://new.example/hooks');
+});
+
+test('a fresh lookup reads the source whatever is remembered', async () => {
+  const endpoints = new Map([['Platform:a', 'https://old.example/hooks']]);
+  const { directory } = countingSource(endpoints);
+  const cache = createWebhookEndpointCache(directory, { ttlMs: 60_000 });
+  expect(await cache.endpointOf('Platform:a')).toBe('https://old.example/hooks');
+  endpoints.set('Platform:a', 'https://new.example/hooks');
+  expect(await cache.endpointOf('Platform:a', { fresh: true })).toBe('https://new.example/hooks');
+  expect(await cache.endpointOf('Platform:a')).toBe('https://new.example/hooks');
+});

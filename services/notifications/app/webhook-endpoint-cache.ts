@@ -23,21 +23,27 @@ export function createWebhookEndpointCache(source: WebhookEndpointDirectory, opt
       // A change that arrived while the lookup was in flight wins over what it read.
       if (url && (generation.get(platformId) ?? 0) === asked) entries.set(platformId, { url, until: clock() + options.ttlMs });
       return url;
-    }).finally(() => pending.delete(platformId));
+    }).finally(() => { if (pending.get(platformId) === lookup) pending.delete(platformId); });
     pending.set(platformId, lookup);
     return lookup;
   };
 
+  const forget = (platformId: string) => {
+    entries.delete(platformId);
+    pending.delete(platformId);
+    generation.set(platformId, (generation.get(platformId) ?? 0) + 1);
+  };
+
   return {
-    async endpointOf(platformId) {
+    async endpointOf(platformId, options) {
+      if (options?.fresh) {
+        forget(platformId);
+        return load(platformId);
+      }
       const cached = entries.get(platformId);
       if (cached && cached.until > clock()) return cached.url;
       return pending.get(platformId) ?? load(platformId);
     },
-    forget(platformId) {
-      entries.delete(platformId);
-      pending.delete(platformId);
-      generation.set(platformId, (generation.get(platformId) ?? 0) + 1);
-    },
+    forget,
   };
 }

@@ -1,5 +1,5 @@
 /** Where a platform wants its webhooks: its platform configuration's `webhookEndpoint`. */
 export interface WebhookEndpointDirectory {
-  /** Undefined when the platform has none; rejects when the configuration cannot be read. */
-  endpointOf(platformId: string): Promise<string | undefined>;
+  /** `fresh`: read from the source now, never from a copy (the caller just changed it, perhaps). Undefined when the platform has none; rejects when the configuration cannot be read. */
+  endpointOf(platformId: string, options?: { fresh?: boolean }): Promise<string | undefined>;
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, retryDelayCapMs, retryDelayMs } from './retry-schedule';
 import { stateAfterAttempt } from './webhook-delivery';
 
-const policy = { baseDelayMs: 1_000, maxDelayMs: 60_000, maxAttempts: 5 };
+const policy = { baseDelayMs: 1_000, maxDelayMs: 60_000, retryWindowMs: 3_600_000, maxAttempts: 5 };
 const MIN = 60_000;
 
 test.each([
@@ -32,11 +32,35 @@ test('gives up once the attempts are spent', () => {
   expect(nextAttemptAt(5, 1_000, policy, () => 0.5)).toBeUndefined();
 });
 
-test('the default policy retries for at most about 24 hours', () => {
-  let worstCase = 0;
-  for (let failures = 1; failures < DEFAULT_RETRY_POLICY.maxAttempts; failures++) worstCase += retryDelayCapMs(failures, DEFAULT_RETRY_POLICY);
-  expect(worstCase).toBe(1455 * MIN);
-  expect(nextAttemptAt(DEFAULT_RETRY_POLICY.maxAttempts, 0, DEFAULT_RETRY_POLICY)).toBeUndefined();
+test('gives up once the next attempt would fall after the retry window', () => {
+  const start = 1_000;
+  const lastChance = start + policy.retryWindowMs - 60_000;
+  expect(nextAttemptAt(2, lastChance, policy, () => 0.9999999999, start)).toBe(start + policy.retryWindowMs - 58_000);
+  expect(nextAttemptAt(4, start + policy.retryWindowMs - 5_000, policy, () => 0.9999999999, start)).toBeUndefined();
+  expect(nextAttemptAt(4, start + policy.retryWindowMs - 5_000, policy, () => 0, start)).toBe(start + policy.retryWindowMs - 5_000);
+});
+
+describe("the default policy is Grid's: up to 7 days, at most 30 minutes apart", () => {
+  test('the cap doubles from 30 s and stops at 30 minutes', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 500].map((n) => retryDelayCapMs(n, DEFAULT_RETRY_POLICY) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 1800, 1800, 1800]);
+  });
+
+  test('a receiver that never answers is tried until 7 days after the first attempt, never more than 30 minutes apart', () => {
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const times = [start];
+    for (let failures = 1; ; failures++) {
+      const next = nextAttemptAt(failures, times[times.length - 1], DEFAULT_RETRY_POLICY, random, start);
+      if (next === undefined) break;
+      times.push(next);
+    }
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(30 * MIN);
+    expect(times[times.length - 1] - start).toBeLessThanOrEqual(7 * 24 * 60 * MIN);
+    expect(times[times.length - 1] - start).toBeGreaterThan(7 * 24 * 60 * MIN - 30 * MIN);
+    expect(times.length).toBeLessThan(DEFAULT_RETRY_POLICY.maxAttempts);
+  });
 });
 
 describe('the state after an attempt', () => {
@@ -52,5 +76,9 @@ describe('the state after an attempt', () => {
   });
   test('the last attempt failing: FAILED', () => {
     expect(stateAfterAttempt({ attemptCount: 5, maxAttempts: 5 }, 'REJECTED', now, policy)).toEqual({ status: 'FAILED' });
+  });
+  test('a failure at the end of the retry window: FAILED', () => {
+    const createdAt = new Date(now.getTime() - policy.retryWindowMs + 500).toISOString();
+    expect(stateAfterAttempt({ attemptCount: 3, maxAttempts: 5, createdAt }, 'UNREACHABLE', now, policy, () => 0.9999999999)).toEqual({ status: 'FAILED' });
   });
 });

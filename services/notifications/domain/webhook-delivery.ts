@@ -61,7 +61,7 @@ export interface NextState {
 
 /** The state after attempt number `attemptCount` ended with `outcome`. */
 export function stateAfterAttempt(
-  delivery: Pick<WebhookDelivery, 'attemptCount' | 'maxAttempts'>,
+  delivery: Pick<WebhookDelivery, 'attemptCount' | 'maxAttempts'> & Partial<Pick<WebhookDelivery, 'createdAt'>>,
   outcome: AttemptOutcome,
   now: Date,
   policy: RetryPolicy,
@@ -69,6 +69,7 @@ export function stateAfterAttempt(
 ): NextState {
   if (outcome === 'ACKNOWLEDGED') return { status: 'DELIVERED', deliveredAt: now.toISOString() };
   if (outcome === 'NO_ENDPOINT') return { status: 'SKIPPED' };
-  const due = nextAttemptAt(delivery.attemptCount, now.getTime(), { ...policy, maxAttempts: delivery.maxAttempts }, random);
+  const firstAt = delivery.createdAt ? Date.parse(delivery.createdAt) : now.getTime();
+  const due = nextAttemptAt(delivery.attemptCount, now.getTime(), { ...policy, maxAttempts: delivery.maxAttempts }, random, firstAt);
   return due === undefined ? { status: 'FAILED' } : { status: 'PENDING', dueAt: due };
 }

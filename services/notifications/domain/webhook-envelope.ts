@@ -13,6 +13,8 @@ export interface WebhookNotification {
   eventId?: string;
   /** W3C trace context the event was consumed in: every delivery attempt's span joins that trace. */
   traceparent?: string;
+  /** The incoming payment whose approval this webhook asks for (domain/approval-request.ts). */
+  approvalFor?: string;
 }
 
 export const TEST_WEBHOOK_TYPE = 'TEST';

@@ -36,7 +36,7 @@ export function bindWebhookService(uc: WebhookUseCases) {
       return { algorithm: WEBHOOK_SIGNATURE_ALGORITHM, signatureHeader: WEBHOOK_SIGNATURE_HEADER, publicKeyPem: uc.publicKey.pem, publicKeyHex: uc.publicKey.hex };
     },
     async sendTestWebhook(_req, ctx) {
-      return uc.sendTestWebhook(requirePlatform(ctx));
+      return { ...(await uc.sendTestWebhook(requirePlatform(ctx))), responseBody: '' };
     },
     async listWebhookDeliveries(req, ctx) {
       const page = await uc.deliveryLog.list(requirePlatform(ctx), req);

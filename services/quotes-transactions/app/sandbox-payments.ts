@@ -10,6 +10,7 @@ import { UMA_ADDRESS_PATTERN } from '../domain/lookup-request';
 import { isMinorAmount } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { movement } from '../domain/payment-movements';
+import { APPROVAL_REQUESTED_EVENT, type ApprovalWindows } from '../domain/incoming-payment-approval';
 import { outcomeForIncoming } from '../domain/sandbox-outcomes';
 import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
@@ -29,6 +30,12 @@ export interface SandboxDeps {
   newEvent: NewEvent;
   clock: () => Date;
   timing: SettlementTiming;
+  /**
+   * Whether the platform is asked to approve an incoming UMA payment (it has a webhook endpoint to
+   * answer the incoming-payment webhook); absent: never asked.
+   */
+  asksApproval?: (platformId: string) => Promise<boolean>;
+  approvalWindows?: ApprovalWindows;
 }
 
 /** The largest sandbox funding (the reference's SandboxFundRequest maximum). */
@@ -114,18 +121,23 @@ export function createSandboxPayments(deps: SandboxDeps) {
     const id = newId('Transaction');
     const money = { amount, currency: findCurrency(code!)! };
     const outcome = outcomeForIncoming(sender!, amount);
+    // `$approval…` senders wait for POST /transactions/{id}/approve or /reject whatever the webhook answers (the sandbox's way to try them).
     const awaiting = outcome.kind === 'AWAITS_APPROVAL';
+    const asking = !awaiting && deps.approvalWindows !== undefined && (await deps.asksApproval?.(caller.platformId)) === true;
     const p: Payment = {
       id, platformId: caller.platformId, version: 1, type: 'INCOMING', status: 'CREATED', customerId: customer.id, platformCustomerId: customer.platformCustomerId,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: sender!, currency: code! },
       destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: code! },
       sent: money, received: money, exchangeRate: 1, fees: breakdown(amount, NO_FEE, NO_FEE),
       counterpartyInformation: { FULL_NAME: 'Sandbox Sender' }, reference: paymentReference(id), sandboxOutcome: outcome,
-      stage: awaiting ? 'AWAITING_APPROVAL' : 'SUBMITTED', ...(awaiting ? {} : { nextActionAt: later(now) }),
+      stage: awaiting || asking ? 'AWAITING_APPROVAL' : 'SUBMITTED', ...(awaiting || asking ? {} : { nextActionAt: later(now) }),
+      ...(asking ? { approval: { phase: 'WEBHOOK' as const } } : {}),
       appliedSteps: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
     };
     // CREATED until its funds are in (the `receive` step): a crash in between is rolled forward.
-    const arrived = { set: { status: 'PENDING' as const }, events: ['INCOMING_PAYMENT.PENDING'] };
+    const arrived = asking
+      ? { set: { status: 'PENDING' as const, nextActionAt: new Date(now.getTime() + deps.approvalWindows!.webhookAnswerMs).toISOString() }, events: [APPROVAL_REQUESTED_EVENT] }
+      : { set: { status: 'PENDING' as const }, events: ['INCOMING_PAYMENT.PENDING'] };
     const intent: Payment = { ...p, pendingStep: { ...movement(p, 'receive'), startedAt: p.createdAt, then: arrived } };
     await deps.payments.insert(intent, []);
     return deps.runner.finish(intent);

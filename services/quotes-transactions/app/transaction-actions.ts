@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import { rejectedChange } from '../domain/incoming-payment-approval';
 import type { Payment } from '../domain/payment';
 import { failure, isCancellable, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { Caller } from './payment-accounts';
@@ -32,12 +33,12 @@ export function createTransactionActions(deps: { queries: TransactionQueries; ru
 
   const approve = (caller: Caller, id: string) => act(caller, id, (p, now) => {
     if (!awaitingApproval(p)) throw notAwaiting(p);
-    return { change: { set: { stage: 'SUBMITTED', nextActionAt: new Date(now.getTime() + deps.timing.stepMs).toISOString() }, events: ['INCOMING_PAYMENT.PENDING'] } };
+    return { change: { set: { stage: 'SUBMITTED', nextActionAt: new Date(now.getTime() + deps.timing.stepMs).toISOString() }, unset: ['approval'], events: ['INCOMING_PAYMENT.PENDING'] } };
   });
 
   const reject = (caller: Caller, id: string) => act(caller, id, (p, now) => {
     if (!awaitingApproval(p)) throw notAwaiting(p);
-    return { change: failure(p, undefined, now, deps.timing, { rejectedByPlatform: true }) };
+    return { change: rejectedChange(p, now, deps.timing) };
   });
 
   const cancel = (caller: Caller, id: string) => act(caller, id, (p, now) => {

@@ -3,6 +3,7 @@ import type { FeeBreakdown } from './fees';
 import type { LedgerStep } from './ledger-postings';
 import type { LockedSide } from './pricing';
 import type { SandboxOutcome } from './sandbox-outcomes';
+import type { ApprovalState } from './incoming-payment-approval';
 import type { FailureReason, PendingReason, RefundStatus, SettlementStage, TransactionStatus } from './transaction-states';
 
 export type PaymentType = 'OUTGOING' | 'INCOMING';
@@ -108,6 +109,8 @@ export interface Payment {
   failedRefundAttempts?: number;
   /** The platform rejected this incoming payment (POST /transactions/{id}/reject). */
   rejectedByPlatform?: boolean;
+  /** An incoming UMA payment waiting for the platform's answer to its incoming-payment webhook (domain/incoming-payment-approval.ts). */
+  approval?: ApprovalState;
   sourceOnChain?: OnChainTransaction;
   destinationOnChain?: OnChainTransaction;
   pendingStep?: PendingStep;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { approvalTimeout } from './incoming-payment-approval';
 import { paymentKind, statusKind } from './payment-change';
 import { holdsFundsInTransit, type MovementName } from './payment-movements';
 import type { OnChainTransaction, Payment, PaymentChange, Refund } from './payment';
@@ -81,6 +82,8 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
   }
   if (p.status === 'FAILED' && p.refund?.status === 'PENDING') return refundAttemptEnd(p, now, timing);
   if (p.status === 'FAILED' && p.refund?.status === 'FAILED') return refundRetry(p, now, timing);
+  const unanswered = approvalTimeout(p, now, timing);
+  if (unanswered) return { change: unanswered };
   if (!onRail(p)) return undefined;
   const outcome = p.sandboxOutcome;
   switch (p.stage) {

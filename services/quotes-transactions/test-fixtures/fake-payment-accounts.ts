@@ -44,6 +44,8 @@ export function createFakePaymentAccounts() {
       return { accounts: mine(internal, ctx).filter((a) => !a.customerId && (!r.currency || currencyOf(a) === r.currency)) };
     },
     async getExternalAccount(r, ctx) { return { account: one(external, r.id, ctx, 'NOT_FOUND') }; },
+    // The fake's platforms have no webhook endpoint: their incoming payments are not asked for approval.
+    async getWebhookEndpoint() { return { url: '' }; },
     async getPlatformConfig(_r, ctx) {
       const config = configs.get(requirePlatform(ctx));
       if (!config) throw new AppError('NOT_FOUND', 'Platform not found');
