@@ -106,6 +106,8 @@ export interface Payment {
   refund?: Refund;
   /** Refund attempts that failed so far; the worker retries with a growing delay. */
   failedRefundAttempts?: number;
+  /** An incoming payment sent by another customer on this server: the sender's platform and OUTGOING transaction. */
+  sameServerOrigin?: { platformId: string; transactionId: string };
   /** The platform rejected this incoming payment (POST /transactions/{id}/reject). */
   rejectedByPlatform?: boolean;
   sourceOnChain?: OnChainTransaction;
