@@ -36,10 +36,10 @@ async function withWebhooks(platform: Omit<Platform, 'webhooks'>): Promise<Platf
   return p;
 }
 
-async function customerOf(platform: Platform, fundedWith = 0): Promise<Party> {
+async function customerOf(platform: Platform, fundedWith = 0, umaAddress?: string): Promise<Party> {
   const terms = await api(platform, '/customers/end-user-terms');
   const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const created = await api(platform, '/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `between-${process.pid}-${seq++}`, endUserTermsConsent: consent } });
+  const created = await api(platform, '/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `between-${process.pid}-${seq++}`, endUserTermsConsent: consent, ...(umaAddress ? { umaAddress } : {}) } });
   expect(created.status).toBe(201);
   const accounts = await api(platform, `/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`);
   const party = { platform, customerId: created.body.id, umaAddress: created.body.umaAddress, usd: accounts.body.data[0].id };
@@ -206,4 +206,18 @@ test('40 payments at once between four customers of two platforms: every one cre
   }
   // Nothing was created or lost: the customers hold exactly what they were funded with.
   expect((await Promise.all(parties.map(balance))).reduce((x, y) => x + y, 0)).toBe(400_000);
+});
+
+test('an address two other platforms both use is refused (400 INVALID_RECEIVER); the sender\'s own platform\'s holder wins', async () => {
+  const c = await withWebhooks(await sys.createPlatform());
+  const shared = `$shared${process.pid}@uma.sandbox.local`;
+  const onB = await customerOf(b, 0, shared);
+  await customerOf(c, 0, shared);
+  const sender = await customerOf(a, 5_000);
+  expectError(await api(a, `/receiver/uma/${encodeURIComponent(shared)}?customerId=${sender.customerId}`), 400, 'INVALID_RECEIVER');
+  const senderOnB = await customerOf(b, 5_000);
+  await pay(senderOnB, shared, 1_500);
+  const [incoming] = await incomingWhen(onB, 1);
+  expect(incoming.receivedAmount.amount).toBe(1_500);
+  await c.webhooks.close();
 });
