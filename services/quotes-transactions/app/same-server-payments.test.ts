@@ -40,7 +40,7 @@ function outgoing(amount: number, umaAddress = ADDRESS): Payment {
   const now = new Date().toISOString();
   return {
     id: 'Transaction:44444444-4444-4444-8444-444444444444', platformId: SENDER_PLATFORM, version: 3, type: 'OUTGOING', status: 'PROCESSING',
-    customerId: 'Customer:a', platformCustomerId: 'a',
+    customerId: 'Customer:aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', platformCustomerId: 'a',
     source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:55555555-5555-4555-8555-555555555555', accountKind: 'INTERNAL', currency: 'USD' },
     destination: { destinationType: 'UMA_ADDRESS', umaAddress, currency: 'USD' },
     sent: { amount, currency: usd }, received: { amount, currency: usd }, exchangeRate: 1, fees: breakdown(amount, NO_FEE, NO_FEE),
@@ -59,7 +59,7 @@ test('delivered 20 times at once (redeliveries, several workers): one INCOMING t
   const ids = new Set(results.map((r) => (r.kind === 'DELIVERED' ? r.incoming.id : r.kind)));
   expect([...ids]).toEqual([receiptTransactionId(outgoing(2_500))]);
   const incoming = (await payments.get(RECEIVER_PLATFORM, [...ids][0]))!;
-  expect(incoming).toMatchObject({ type: 'INCOMING', status: 'PENDING', customerId: 'Customer:b', appliedSteps: ['receive'], sameServerOrigin: { platformId: SENDER_PLATFORM } });
+  expect(incoming).toMatchObject({ type: 'INCOMING', status: 'PENDING', customerId: 'Customer:b', appliedSteps: ['receive'], source: { umaAddress: '$ana@uma.sandbox.local' }, sameServerOrigin: { platformId: SENDER_PLATFORM } });
   expect(incoming.pendingStep).toBeUndefined();
   const sums = await balances();
   // Arrived in the receiving platform's transit account, once; the worker's credit moves it to the customer.

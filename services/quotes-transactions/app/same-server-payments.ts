@@ -43,7 +43,8 @@ export interface ReceiveSameServerPaymentDeps {
  */
 export function createReceiveSameServerPayment(deps: ReceiveSameServerPaymentDeps) {
   async function senderAddress(outgoing: Payment, receiverAddress: string): Promise<string> {
-    const sender = await deps.accounts.customer({ platformId: outgoing.platformId }, outgoing.customerId);
+    const paidByCustomer = outgoing.customerId.startsWith('Customer:');
+    const sender = paidByCustomer ? await deps.accounts.customer({ platformId: outgoing.platformId }, outgoing.customerId) : null;
     // A platform paying from its own account has no UMA address of its own: it is named by its platform.
     return sender?.umaAddress ?? `$platform@${receiverAddress.slice(receiverAddress.lastIndexOf('@') + 1)}`;
   }
