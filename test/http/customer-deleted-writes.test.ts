@@ -49,15 +49,18 @@ test('DELETE racing 10 fundings, 6 times: either deleted with nothing on it, or 
   const outcomes: string[] = [];
   for (let round = 0; round < 6; round++) {
     const { customerId, usdAccountId } = await payingCustomer(sys);
-    const fundings = Array.from({ length: 10 }, () => sys.api(`/sandbox/internal-accounts/${usdAccountId}/fund`, { method: 'POST', json: { amount: 777 } }));
-    // The deletion goes out among the fundings, at a different place each round.
-    const [deletion, ...funded] = await Promise.all([new Promise((r) => setTimeout(r, round)).then(() => remove(customerId)), ...fundings]);
+    // The deletion goes out among the fundings, at a different place each round: before them, or after.
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const [deletionDelay, fundingDelay] = round % 2 ? [round, 0] : [0, round * 5];
+    const fundings = Array.from({ length: 10 }, (_, i) => later(fundingDelay + i).then(() => sys.api(`/sandbox/internal-accounts/${usdAccountId}/fund`, { method: 'POST', json: { amount: 777 } })));
+    const [deletion, ...funded] = await Promise.all([later(deletionDelay).then(() => remove(customerId)), ...fundings]);
     const deleted = (await sys.api(`/customers/${customerId}`)).body.isDeleted;
     const balance = await balanceOf(sys, customerId, usdAccountId);
     const statuses = funded.map((f) => f.status);
     if (deleted) {
       expect(deletion.status).toBe(200);
       expect(balance).toBe(0);
+      // Those the closing refused answer 410; none landed.
       expect(statuses.every((s) => s === 410)).toBe(true);
     } else {
       expectError(deletion, 409, 'CONFLICT');
