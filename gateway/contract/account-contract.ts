@@ -88,7 +88,7 @@ function externalAccountOperations(owner: 'customers' | 'platform') {
     operation({
       operationId: `create${prefix}ExternalAccount`, method: 'post', path: base, tags, summary: 'Add an external account',
       body: owner === 'customers' ? ExternalAccountCreateRequest : PlatformExternalAccountCreateRequest, validatedWithUseCase: true,
-      success: { 201: ExternalAccount }, errors: [404, 409],
+      success: { 201: ExternalAccount }, errors: [404, 409, ...(owner === 'customers' ? [410] : [])],
     }),
     operation({ operationId: `get${prefix}ExternalAccount`, method: 'get', path: `${base}/{externalAccountId}`, tags, summary: 'Read an external account', pathParams: externalAccountId, success: { 200: ExternalAccount }, errors: [404] }),
     operation({ operationId: `delete${prefix}ExternalAccount`, method: 'delete', path: `${base}/{externalAccountId}`, tags, summary: 'Delete an external account', pathParams: externalAccountId, success: { 204: null }, errors: [404, 409] }),

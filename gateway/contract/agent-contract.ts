@@ -116,7 +116,7 @@ export const agentManagementOperations = [
   operation({
     operationId: 'createAgent', method: 'post', path: '/agents', tags: MANAGEMENT, summary: 'Create an agent for a customer; answers its first device code',
     body: named('AgentCreateRequest', Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), customerId: Id('Customer'), policy: AgentPolicy })),
-    success: { 201: named('AgentCreateResponse', ClosedObject({ agent: Agent, deviceCode: AgentDeviceCode })) },
+    success: { 201: named('AgentCreateResponse', ClosedObject({ agent: Agent, deviceCode: AgentDeviceCode })) }, errors: [410],
   }),
   operation({
     operationId: 'listAgents', method: 'get', path: '/agents', tags: MANAGEMENT, summary: 'List the platform\'s agents',

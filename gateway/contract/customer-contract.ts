@@ -243,7 +243,7 @@ export const customerOperations = [
     operationId: 'updateCustomer', method: 'patch', path: '/customers/{customerId}', tags: TAGS,
     summary: 'Update a customer; changing an email tied to wallet credentials is a signed retry',
     pathParams: customerId, headers: ['walletSignature', 'requestId'], body: CustomerUpdateRequest, validatedWithUseCase: true,
-    success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 424],
+    success: { 200: Type.Union([Customer, Processing]), 202: SignedRetryChallenge }, errors: [404, 409, 410, 424],
   }),
   operation({
     operationId: 'deleteCustomer', method: 'delete', path: '/customers/{customerId}', tags: TAGS,

@@ -227,11 +227,11 @@ export const paymentOperations = [
   }),
   operation({
     operationId: 'transferIn', method: 'post', path: '/transfer-in', tags: QUOTES, summary: 'Move money from an external account into an internal one (same currency)',
-    headers: ['idempotencyKey'], body: TransferInRequest, success: { 201: Transaction }, errors: [403, 404, 409],
+    headers: ['idempotencyKey'], body: TransferInRequest, success: { 201: Transaction }, errors: [403, 404, 409, 410],
   }),
   operation({
     operationId: 'transferOut', method: 'post', path: '/transfer-out', tags: QUOTES, summary: 'Move money from an internal account to an external one (same currency)',
-    headers: ['idempotencyKey'], body: TransferOutRequest, success: { 201: Transaction }, errors: [403, 404, 409],
+    headers: ['idempotencyKey'], body: TransferOutRequest, success: { 201: Transaction }, errors: [403, 404, 409, 410],
   }),
   operation({
     operationId: 'listExchangeRates', method: 'get', path: '/exchange-rates', tags: QUOTES, summary: 'Current exchange rates and fees',
@@ -280,7 +280,7 @@ export const paymentOperations = [
   }),
   operation({
     operationId: 'fundInternalAccount', method: 'post', path: '/sandbox/internal-accounts/{accountId}/fund', tags: SANDBOX, summary: 'Add money to an internal account (sandbox)',
-    pathParams: { accountId: Id('InternalAccount') }, body: Type.Object({ amount: Amount('The amount to add') }), success: { 200: InternalAccount }, errors: [403, 404],
+    pathParams: { accountId: Id('InternalAccount') }, body: Type.Object({ amount: Amount('The amount to add') }), success: { 200: InternalAccount }, errors: [403, 404, 410],
   }),
   operation({
     operationId: 'simulateSend', method: 'post', path: '/sandbox/send', tags: SANDBOX, summary: 'Pay a realtime-funded quote as the customer would (sandbox)',

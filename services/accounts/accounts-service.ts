@@ -15,7 +15,7 @@ import { createExternalAccounts } from './app/external-accounts';
 import { createInternalAccounts } from './app/internal-accounts';
 import { createInvitations } from './app/invitations';
 import { createOwnershipVerification } from './app/ownership-verification';
-import { createPaymentParties } from './app/payment-parties';
+import { createFindUmaAddressHolders, createPaymentParties } from './app/payment-parties';
 import { createPlatformConfigs } from './app/platform-configs';
 import { createPlatforms } from './app/platforms';
 import { createRepairWorker, type RepairWorker } from './app/repair-worker';
@@ -88,6 +88,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         externalAccounts,
         ownership,
         getPaymentParties: createPaymentParties({ store, customers, externalAccounts, platformConfigs }),
+        findUmaAddressHolders: createFindUmaAddressHolders({ store }),
       }),
       bindInvitationService(invitations),
       bindDirectoryService(createDirectoryQueries(createSandboxDirectory())),

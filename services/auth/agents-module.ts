@@ -1,4 +1,4 @@
-import { unlessAbsent } from '../../lib/errors';
+import { AppError, unlessAbsent } from '../../lib/errors';
 import { readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createAgents } from './app/agents/agents';
@@ -16,7 +16,11 @@ export function createAgentsModule(environment: ServiceEnvironment) {
     store,
     clock: () => new Date(),
     deviceCodeTtlMs: config.AGENT_DEVICE_CODE_TTL_SECONDS * 1000,
-    customerExists: async (platformId, customerId) => !!(await unlessAbsent(environment.peers.accounts.getCustomer({ id: customerId }, { platformId })))?.customer,
+    customerExists: async (platformId, customerId) => {
+      const customer = (await unlessAbsent(environment.peers.accounts.getCustomer({ id: customerId }, { platformId })))?.customer;
+      if (customer?.isDeleted) throw new AppError('CUSTOMER_DELETED', `Customer ${customerId} has been deleted`);
+      return !!customer;
+    },
   });
   return { binding: bindAgentService(agents), start: () => store.ensureIndexes() };
 }

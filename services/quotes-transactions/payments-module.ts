@@ -5,6 +5,7 @@ import type { RateSource } from './adapters/rate-source';
 import { createAgentActionsModule } from './agent-actions-module';
 import { createAgentsPeerRegistry } from './adapters/agents-peer-registry';
 import type { AgentRegistry } from './app/agents/agent-approvals';
+import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
@@ -17,6 +18,7 @@ import { createLedger } from './app/ledger';
 import type { PaymentSettingsSource } from './app/payment-settings';
 import { createPlatformConfigSettings } from './adapters/platform-config-settings';
 import { createSandboxPayments } from './app/sandbox-payments';
+import { createReceiveSameServerPayment, createSettleToSameServer, type UmaAddressDirectory } from './app/same-server-payments';
 import { createSettlementWorker } from './app/settlement-worker';
 import { createStepRunner } from './app/step-runner';
 import { createTransactionActions } from './app/transaction-actions';
@@ -67,6 +69,7 @@ export interface PaymentsAdapters {
   agents?: AgentRegistry;
   /** Whether a platform is asked to approve incoming UMA payments; by default: it has a webhook endpoint. */
   asksApproval?: (platformId: string) => Promise<boolean>;
+  umaDirectory?: UmaAddressDirectory;
 }
 
 /** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
@@ -107,8 +110,12 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
     agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
+  const receiveSameServerPayment = createReceiveSameServerPayment({
+    directory: adapters.umaDirectory ?? createAccountsUmaDirectory(environment.peers), accounts, payments, runner, clock,
+  });
   const worker = createSettlementWorker({
     payments, runner, ledger, clock, timing, logger: environment.logger,
+    beforeSettling: createSettleToSameServer({ receive: receiveSameServerPayment, timing }),
     intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
   });
 
@@ -122,7 +129,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
       bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),
     ],
     outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
-    useCases: { incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates },
+    useCases: { incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates, receiveSameServerPayment },
     worker,
     async start() {
       await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);

@@ -2,6 +2,8 @@ import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/servic
 import { createAccountsPeerDirectory } from './adapters/accounts-peer-directory';
 import { createSandboxCounterparty, type Counterparty } from './adapters/counterparty';
 import { createSandboxRateSource, type RateSource } from './adapters/rate-source';
+import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
+import { createSameServerUmaCounterparty } from './adapters/same-server-uma-counterparty';
 import { createSandboxUmaCounterparty } from './adapters/sandbox-uma-counterparty';
 import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './app/get-lookup';
@@ -11,6 +13,7 @@ import { createLookupUma, type UmaCounterparty } from './app/lookup-uma';
 import { bindLookupService } from './grpc/lookup-handlers';
 import { createLookupDocumentStore } from './store/lookup-document-store';
 import type { PaymentAccounts } from './app/payment-accounts';
+import type { UmaAddressDirectory } from './app/same-server-payments';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
@@ -24,6 +27,8 @@ export interface QuotesTransactionsAdapters {
   /** Payments read accounts over gRPC unless a test gives its own. */
   accounts?: PaymentAccounts;
   wallets?: WalletAuthorizer;
+  /** Which customers on this server hold an UMA address (the accounts service unless a test gives its own). */
+  umaDirectory?: UmaAddressDirectory;
 }
 
 /**
@@ -41,10 +46,13 @@ export function createQuotesTransactionsService(
     now: overrides.now ?? (() => new Date()),
   };
   const accounts = createAccountsPeerDirectory(environment.peers);
+  const umaDirectory = overrides.umaDirectory ?? createAccountsUmaDirectory(environment.peers);
+  // A receiver on this server answers for itself; any other address is the outside counterparty's.
+  const umaCounterparty = createSameServerUmaCounterparty({ directory: umaDirectory, outside: adapters.umaCounterparty });
   const lookups = createLookupDocumentStore(environment.store);
   const getLookup = createGetLookup({ store: lookups });
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
-  const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers) });
+  const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
 
   return {
@@ -53,7 +61,7 @@ export function createQuotesTransactionsService(
     bindings: [
       bindLookupService({
         lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
-        lookupUma: createLookupUma({ accounts, counterparty: adapters.umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
+        lookupUma: createLookupUma({ accounts, counterparty: umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
         getLookup,
       }),
       ...payments.bindings,

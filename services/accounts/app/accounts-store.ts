@@ -101,6 +101,8 @@ export interface CustomerStore extends CustomerStatusWriter {
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;
+  /** Every platform's customers holding this UMA address, deleted ones included (at most `limit`). */
+  findByUmaAddress(umaAddress: string, limit: number): Promise<Customer[]>;
   /**
    * Writes `next` only if the stored revision is still `next.revision - 1`, adding `steps` to its
    * provisioning marker in the same write; false otherwise.

@@ -14,7 +14,7 @@ import type { CustomerEmailChange, CustomerUpdateOutcome } from './customer-emai
 import { DuplicateRecordError, type AccountsStore, type CustomerFilter, type Page } from './accounts-store';
 import { readCustomerFilter, type CustomerQuery } from './list-filters';
 import type { PlatformSettingsView, Platforms } from './platforms';
-import type { BalanceSource, PiiSealer, WalletSignature } from './service-ports';
+import type { AccountBalance, BalanceSource, PiiSealer, WalletSignature } from './service-ports';
 import { customerDeleted } from './account-events';
 
 export interface ListCustomersCommand extends CustomerQuery {
@@ -31,6 +31,11 @@ export interface Customers {
   update(platformId: string, id: string, body: unknown, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
   /** Marks the customer deleted, unless it holds funds (CONFLICT) or already is (CUSTOMER_DELETED). */
   remove(platformId: string, id: string): Promise<Customer>;
+}
+
+/** What every write naming a deleted customer answers (410, the reference's CUSTOMER_DELETED). */
+export function customerIsDeleted(): AppError {
+  return new AppError('CUSTOMER_DELETED', 'The customer has been deleted');
 }
 
 function duplicateError(err: DuplicateRecordError): AppError {
@@ -68,6 +73,15 @@ export interface CustomersDeps {
  */
 export function createCustomers(deps: CustomersDeps): Customers {
   const { store, newEvent, sealer } = deps;
+
+  /** Closes the accounts in the ledger; a ledger that cannot close yet is only asked for their balances. */
+  async function closeAll(platformId: string, accounts: Array<{ id: string; currency: string }>): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }> {
+    if (!deps.balances) return { closed: true, holding: new Map() };
+    if (deps.balances.closeAccounts) return deps.balances.closeAccounts(platformId, accounts.map((a) => ({ accountId: a.id, currency: a.currency })));
+    const balances = await deps.balances.balancesOf(platformId, accounts.map((a) => a.id));
+    const holding = new Map([...balances].filter(([, b]) => b.total !== 0 || b.available !== 0));
+    return { closed: holding.size === 0, holding };
+  }
 
   /** A wallet for customers of platforms with embedded-wallet support, once they have an email. */
   const walletSteps = (settings: PlatformSettingsView, customer: Customer, hadEmail: boolean, now: string): ProvisioningStep[] =>
@@ -113,18 +127,20 @@ export function createCustomers(deps: CustomersDeps): Customers {
 
     async remove(platformId, id) {
       const current = await get(platformId, id);
-      if (current.isDeleted) throw new AppError('CUSTOMER_DELETED', 'The customer has been deleted already');
-      const accounts = await store.internalAccounts.list(platformId, { owner: id }, { limit: 100 });
-      const balances = deps.balances ? await deps.balances.balancesOf(platformId, accounts.items.map((a) => a.id)) : new Map();
-      const holding = accounts.items.filter((a) => { const b = balances.get(a.id); return b && (b.total !== 0 || b.available !== 0); });
-      if (holding.length) {
+      if (current.isDeleted) throw customerIsDeleted();
+      const accounts = (await store.internalAccounts.list(platformId, { owner: id }, { limit: 100 })).items;
+      // The accounts are closed first, each only while empty, in the ledger write every credit checks:
+      // a concurrent credit either lands first (and the deletion is refused) or is refused itself.
+      const closing = await closeAll(platformId, accounts);
+      if (!closing.closed) {
         throw new AppError('CONFLICT', 'The customer still holds funds: move them out before deleting it', {
-          accounts: holding.map((a) => ({ id: a.id, currency: a.currency, totalBalance: balances.get(a.id)!.total })),
+          accounts: accounts.filter((a) => closing.holding.has(a.id)).map((a) => ({ id: a.id, currency: a.currency, totalBalance: closing.holding.get(a.id)!.total })),
         });
       }
       const now = deps.clock().toISOString();
       const next: Customer = { ...current, isDeleted: true, updatedAt: now, revision: current.revision + 1 };
       if (!(await store.customers.replace(next, [customerDeleted(newEvent, next)]))) {
+        await deps.balances?.reopenAccounts?.(platformId, accounts.map((a) => a.id));
         throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
       }
       return next;
@@ -132,6 +148,8 @@ export function createCustomers(deps: CustomersDeps): Customers {
 
     async update(platformId, id, body, signature = {}, shapeErrors = undefined) {
       const current = await get(platformId, id);
+      // The write is conditional on the revision read, which a deletion moves on: it cannot win over one.
+      if (current.isDeleted) throw customerIsDeleted();
       const settings = await deps.platforms.settingsOf(platformId);
       const changes = validateAlongside(shapeErrors, () => {
         const valid = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);

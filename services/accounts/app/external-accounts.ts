@@ -1,3 +1,4 @@
+import { customerIsDeleted } from './customers';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';
@@ -51,8 +52,10 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
   return {
     async create(platformId, body, owner, shapeErrors) {
       const draft = validateAlongside(shapeErrors, () => validateExternalAccountCreate(body, owner));
-      if (draft.customerId && !(await store.customers.find(platformId, draft.customerId))) {
-        throw AppError.notFound('Customer', 'USER_NOT_FOUND');
+      if (draft.customerId) {
+        const customer = await store.customers.find(platformId, draft.customerId);
+        if (!customer) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
+        if (customer.isDeleted) throw customerIsDeleted();
       }
       const now = deps.clock().toISOString();
       const account: ExternalAccount = {

@@ -69,3 +69,31 @@ export function createPaymentParties(deps: { store: AccountsStore; customers: Cu
 }
 
 export type GetPaymentParties = ReturnType<typeof createPaymentParties>;
+
+/** A customer of some platform on this server holding an UMA address, and its holding accounts. */
+export interface UmaAddressHolder {
+  platformId: string;
+  customer: Customer;
+  holdingAccounts: InternalAccount[];
+}
+
+/** How many customers `findUmaAddressHolders` answers: two already tell an ambiguous address. */
+const MAX_UMA_HOLDERS = 10;
+
+/**
+ * The customers of every platform on this server whose UMA address this is (deleted ones
+ * included, so a payment to one is refused with its reason rather than sent elsewhere), with the
+ * accounts an incoming payment can land in (never an embedded wallet).
+ */
+export function createFindUmaAddressHolders(deps: { store: AccountsStore }) {
+  return async function findUmaAddressHolders(umaAddress: string): Promise<UmaAddressHolder[]> {
+    if (!umaAddress) return [];
+    const customers = await deps.store.customers.findByUmaAddress(umaAddress, MAX_UMA_HOLDERS);
+    return Promise.all(customers.map(async (customer) => {
+      const accounts = await deps.store.internalAccounts.list(customer.platformId, { owner: customer.id }, pageQuery(HOLDINGS_PAGE, undefined));
+      return { platformId: customer.platformId, customer, holdingAccounts: accounts.items.filter((a) => a.type !== 'EMBEDDED_WALLET') };
+    }));
+  };
+}
+
+export type FindUmaAddressHolders = ReturnType<typeof createFindUmaAddressHolders>;

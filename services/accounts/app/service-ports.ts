@@ -31,6 +31,13 @@ export interface AccountBalance {
 export interface BalanceSource {
   /** Balances by account id; accounts absent from the answer keep the stored (zero) balance. */
   balancesOf(platformId: string, accountIds: string[]): Promise<Map<string, AccountBalance>>;
+  /**
+   * Closes the accounts for good, each only while it holds nothing, in the write every credit to
+   * it checks (so a concurrent credit and the closing never both succeed); all or none: when
+   * some hold funds nothing stays closed and their balances are answered.
+   */
+  closeAccounts?(platformId: string, accounts: Array<{ accountId: string; currency: string }>): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }>;
+  reopenAccounts?(platformId: string, accountIds: string[]): Promise<void>;
 }
 
 /** The EMAIL_OTP credentials of embedded wallets, and wallet privacy (the auth service). */

@@ -5,7 +5,7 @@ import type { Customers } from '../app/customers';
 import type { ExternalAccounts } from '../app/external-accounts';
 import type { InternalAccounts } from '../app/internal-accounts';
 import type { OwnershipVerification } from '../app/ownership-verification';
-import type { GetPaymentParties } from '../app/payment-parties';
+import type { FindUmaAddressHolders, GetPaymentParties } from '../app/payment-parties';
 import type { PlatformConfigs } from '../app/platform-configs';
 import type { Platforms } from '../app/platforms';
 import type { EndUserTermsCatalogue } from '../domain/end-user-terms';
@@ -26,6 +26,7 @@ export interface AccountsUseCases {
   externalAccounts: ExternalAccounts;
   ownership: OwnershipVerification;
   getPaymentParties: GetPaymentParties;
+  findUmaAddressHolders: FindUmaAddressHolders;
 }
 
 /** Decode, call one use case with the caller's platform, encode. */
@@ -92,6 +93,13 @@ export function bindAccountsService(uc: AccountsUseCases) {
         internalAccounts: parties.internalAccounts.map(internalAccountSummaryMessage),
         externalAccounts: parties.externalAccounts.map(externalAccountMessage),
         platformConfig: parties.platformConfig && platformConfigMessage(parties.platformConfig),
+      };
+    },
+
+    async findUmaAddressHolders(req) {
+      const holders = await uc.findUmaAddressHolders(req.umaAddress);
+      return {
+        holders: holders.map((h) => ({ platformId: h.platformId, customer: customer(h.customer), holdingAccounts: h.holdingAccounts.map(internalAccountSummaryMessage) })),
       };
     },
 

@@ -49,6 +49,7 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
         keys: { platformId: 1, platformCustomerId: 1 }, unique: true, partialFilter: { isDeleted: false }, name: UNIQUE_INDEXES.platformCustomerId,
       });
       await customers.createIndex({ keys: { platformId: 1, umaAddress: 1 }, unique: true, name: UNIQUE_INDEXES.umaAddress });
+      await customers.createIndex({ keys: { umaAddress: 1 }, name: 'customer_uma_address_any_platform' });
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
       await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
@@ -66,6 +67,9 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     },
     list(platformId, filter, page) {
       return findPage(customers, listFilter(platformId, filter), page, read);
+    },
+    async findByUmaAddress(umaAddress, limit) {
+      return (await customers.find({ umaAddress }, { limit })).map(read);
     },
     async replace(next, events, steps = []) {
       // The markers are only ever changed by their own writes, so a concurrent one is never undone.

@@ -52,11 +52,23 @@ export function createFakeWalletAuth() {
 
 /** LedgerService.GetBalances over a settable map; unknown accounts answer 0 with no currency. */
 export function createFakeLedger() {
-  const state = { balances: new Map<string, { available: number; total: number; currency: string }>(), calls: [] as string[][] };
+  const state = { balances: new Map<string, { available: number; total: number; currency: string }>(), calls: [] as string[][], closed: new Set<string>() };
   const binding = bindService(LedgerServiceService, {
     async getBalances(req) {
       state.calls.push(req.accountIds);
       return { balances: req.accountIds.map((id) => ({ accountId: id, currency: '', available: 0, total: 0, ...state.balances.get(id) })) };
+    },
+    async closeAccounts(req) {
+      const holding = req.accounts.flatMap(({ accountId }) => {
+        const b = state.balances.get(accountId);
+        return b && b.available !== 0 ? [{ accountId, ...b }] : [];
+      });
+      if (!holding.length) req.accounts.forEach((a) => state.closed.add(a.accountId));
+      return { closed: holding.length === 0, holding };
+    },
+    async reopenAccounts(req) {
+      req.accountIds.forEach((id) => state.closed.delete(id));
+      return {};
     },
   });
   return Object.assign(state, { binding });

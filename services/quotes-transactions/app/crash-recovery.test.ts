@@ -1,8 +1,9 @@
 import { wire } from '../../../test/fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../store/ledger-document-store';
+import { receiptTransactionId } from '../domain/same-server-receiver';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
-import { asPlatform, eventually, mxnAccountInfo, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import { asPlatform, eventually, mxnAccountInfo, OTHER_PLATFORM, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
 
 let h: PaymentsHarness;
 let crashing: ReturnType<typeof createCrashingStore>;
@@ -83,6 +84,34 @@ test('an incoming UMA payment is CREATED until its funds are in; a crash there i
   expect(await balance(account)).toBe(2_500);
   await h.flushEvents();
   expect(h.events.filter((e) => e.aggregateId === id).map((e) => e.type)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
+});
+
+test('a crash while a customer of another platform receives an UMA payment is rolled forward: credited once, the ledger balanced', async () => {
+  const sender = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana.sender@uma.sandbox.local' });
+  const from = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: sender });
+  const receiver = h.accounts.addCustomer(OTHER_PLATFORM, { umaAddress: '$bo.receiver@uma.sandbox.local' });
+  const to = h.accounts.addInternalAccount(OTHER_PLATFORM, { currency: 'USD', customerId: receiver });
+  await h.sandbox.fundInternalAccount({ accountId: from, ...wire({ amount: 9_000 }) }, asPlatform);
+  const lookup = await h.lookup.lookupUma({ receiverUmaAddress: '$bo.receiver@uma.sandbox.local', senderUmaAddress: '', customerId: sender }, asPlatform);
+  const { quote: q } = await h.quotes.createQuote({ ...wire({
+    lookupId: lookup.lookupId, source: { sourceType: 'ACCOUNT', accountId: from },
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bo.receiver@uma.sandbox.local', currency: 'USD' },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 6_000,
+  }) }, asPlatform);
+  const incomingId = receiptTransactionId({ id: q!.transactionId });
+  crashing.crashAfter(1, incomingId); // the receiver's money leaves settlement; it never reaches transit
+  await h.quotes.executeQuote({ quoteId: q!.id }, asPlatform);
+  await eventually(async () => ((await h.store.collection('payments').countDocuments({ _id: incomingId, pendingStep: { $exists: true } })) === 1 ? true : undefined));
+  crashing.recover();
+  const statusOf = async (platformId: string, transactionId: string) => (await h.transactions.getTransaction({ transactionId }, { platformId })).transaction!.status;
+  await eventually(async () => ((await statusOf(OTHER_PLATFORM, incomingId)) === 'COMPLETED' && (await statusOf(PLATFORM, q!.transactionId)) === 'COMPLETED' ? true : undefined));
+  expect((await h.ledger.getBalances({ accountIds: [to] }, { platformId: OTHER_PLATFORM })).balances[0].available).toBe(6_000);
+  expect(await balance(from)).toBe(3_000);
+  await eventually(async () => ((await allZero()) ? true : undefined));
+  await h.flushEvents();
+  expect(h.events.filter((e) => e.aggregateId === incomingId).map((e) => [e.platformId, e.type])).toEqual([
+    [OTHER_PLATFORM, 'INCOMING_PAYMENT.PENDING'], [OTHER_PLATFORM, 'INCOMING_PAYMENT.COMPLETED'],
+  ]);
 });
 
 describe('a busy account', () => {

@@ -2,7 +2,7 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { LedgerStep, Posting } from '../domain/ledger-postings';
 
 /** UNCERTAIN: the store cannot tell whether the posting was applied (it predates what a balance remembers); re-applying could double it. */
-export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'VOIDED' | 'UNCERTAIN';
+export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'CLOSED' | 'VOIDED' | 'UNCERTAIN';
 
 export interface BalanceRecord {
   account: string;
@@ -20,9 +20,13 @@ export interface BalanceRecord {
  */
 export interface LedgerStore {
   /** `since`: when the step started (epoch ms); the store must remember back to it to apply. */
-  apply(input: { platformId: string; posting: Posting; marker: string; guarded: boolean; events: DomainEvent[]; since: number }): Promise<PostingResult>;
+  /** `refusedIfClosed`: a credit to an internal account that a closing refuses (CLOSED). */
+  apply(input: { platformId: string; posting: Posting; marker: string; guarded: boolean; refusedIfClosed?: boolean; events: DomainEvent[]; since: number }): Promise<PostingResult>;
   /** Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race, UNCERTAIN if the store cannot tell. */
   void(input: { platformId: string; posting: Posting; marker: string; since: number }): Promise<'VOIDED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
+  /** Closes an internal account if its balance is zero, in one conditional write (false: it holds funds). */
+  close(platformId: string, account: string, currency: string): Promise<boolean>;
+  reopen(platformId: string, account: string): Promise<void>;
   /** Moves the markers of busy balances out of them (a background pass); answers how many balances it visited. */
   archivePostings(limit?: number): Promise<number>;
   balances(accounts: string[], platformId?: string): Promise<BalanceRecord[]>;

@@ -265,3 +265,42 @@ test('system accounts are spread over shards; their balances add up', async () =
   expect(shards.length).toBeGreaterThan(1);
   expect((await ledger.allBalances()).find((b) => b.account === settlement)!.available).toBe(-400);
 });
+
+describe('closed accounts (their customer deleted)', () => {
+  const fund = (key: string, account: string, amount: number) => ledgerStep(key, [
+    { account, currency: 'USD', amount }, { account: settlement, currency: 'USD', amount: -amount },
+  ]);
+  const balance = async (ledger: ReturnType<typeof setup>['ledger'], id: string) => (await ledger.getBalances([id], PLATFORM))[0].available;
+
+  test('closing and 20 concurrent credits: never both; a closed account takes no new money, a refund still lands', async () => {
+    const { ledger } = setup();
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => ledger.post(PLATFORM, fund(`Operation:f${i}/fund`, ALICE, 100))),
+      ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }, { accountId: BOB, currency: 'USD' }]),
+    ]);
+    const closing = results[20] as { closed: boolean };
+    const applied = results.slice(0, 20).filter((r) => r === 'APPLIED').length;
+    if (closing.closed) {
+      expect([applied, await balance(ledger, ALICE)]).toEqual([0, 0]);
+    } else {
+      expect([applied, await balance(ledger, ALICE)]).toEqual([20, 2_000]);
+    }
+    // Closed or not, the all-or-none answer leaves BOB as ALICE: closed with her, open without.
+    expect(await ledger.post(PLATFORM, fund('Operation:bob/fund', BOB, 50))).toBe(closing.closed ? 'VOIDED' : 'APPLIED');
+  });
+
+  test('a closed account refuses new money before anything moved; reopening lets it in again; a refund lands regardless', async () => {
+    const { ledger } = setup();
+    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({ closed: true, holding: [] });
+    expect(await ledger.post(PLATFORM, fund('Operation:1/fund', ALICE, 300))).toBe('VOIDED');
+    expect(await balance(ledger, ALICE)).toBe(0);
+    const refund = ledgerStep('Transaction:t/refund', [{ account: transit, currency: 'USD', amount: -40 }, { account: ALICE, currency: 'USD', amount: 40 }], { returnsMoney: true });
+    expect(await ledger.applyStep(PLATFORM, refund)).toBe('APPLIED');
+    expect(await balance(ledger, ALICE)).toBe(40);
+    // Holding funds, it cannot be closed (again): the answer names the balance.
+    await ledger.reopenAccounts(PLATFORM, [ALICE]);
+    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toMatchObject({ closed: false, holding: [{ accountId: ALICE, available: 40 }] });
+    expect(await ledger.post(PLATFORM, fund('Operation:2/fund', ALICE, 300))).toBe('APPLIED');
+    expect(await balance(ledger, ALICE)).toBe(340);
+  });
+});

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { assertValidStep, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
+import { assertValidStep, isClosableCredit, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
 import type { BalanceRecord, LedgerStore } from './ledger-store';
 
 export type StepResult = 'APPLIED' | 'VOIDED';
@@ -48,8 +48,10 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     for (const [index, posting] of step.postings.entries()) {
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
-      const result = await deps.store.apply({ platformId, posting, marker, guarded, events: balanceEvents(platformId, posting, step.key), since });
-      const outcome = result === 'INSUFFICIENT_FUNDS' ? await deps.store.void({ platformId, posting, marker, since }) : result;
+      const refusedIfClosed = isClosableCredit(step, index);
+      const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, events: balanceEvents(platformId, posting, step.key), since });
+      const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED';
+      const outcome = refused ? await deps.store.void({ platformId, posting, marker, since }) : result;
       if (outcome === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
       if (outcome === 'VOIDED') return 'VOIDED';
     }
@@ -84,7 +86,25 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     });
   }
 
-  return { applyStep, post, recoverJournal, getBalances, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
+  /**
+   * Closes the platform's internal accounts for good, each only while it holds nothing; all or
+   * none: when one holds funds, those closed here are reopened and the holding balances answered.
+   */
+  async function closeAccounts(platformId: string, accounts: Array<{ accountId: string; currency: string }>): Promise<{ closed: boolean; holding: Balance[] }> {
+    const unguarded = accounts.find((a) => !isGuarded(a.accountId));
+    if (unguarded) throw new Error(`${unguarded.accountId} is not an internal account`);
+    const results = await Promise.all(accounts.map(async (a) => ({ ...a, closed: await deps.store.close(platformId, a.accountId, a.currency) })));
+    const holding = results.filter((r) => !r.closed);
+    if (!holding.length) return { closed: true, holding: [] };
+    await reopenAccounts(platformId, results.filter((r) => r.closed).map((r) => r.accountId));
+    return { closed: false, holding: await getBalances(holding.map((h) => h.accountId), platformId) };
+  }
+
+  async function reopenAccounts(platformId: string, accountIds: string[]): Promise<void> {
+    await Promise.all(accountIds.filter(isGuarded).map((id) => deps.store.reopen(platformId, id)));
+  }
+
+  return { applyStep, post, recoverJournal, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

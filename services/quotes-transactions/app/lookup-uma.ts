@@ -11,7 +11,8 @@ import { createLookupRecorder, type LookupRecorderDeps } from './lookup-recorder
  * thrown is an internal failure.
  */
 export interface UmaCounterparty {
-  lookupUma(request: { receiverUmaAddress: string; sender: LookupSender }): Promise<CounterpartyAnswer>;
+  /** `platformId`: the sender's platform (a receiver on this server is looked for there first). */
+  lookupUma(request: { receiverUmaAddress: string; sender: LookupSender; platformId?: string }): Promise<CounterpartyAnswer>;
 }
 
 export interface LookupUmaCommand extends UmaLookupParameters {
@@ -35,7 +36,7 @@ export function createLookupUma(deps: LookupUmaDeps) {
     const { caller } = command;
     const { receiverUmaAddress, sender } = parseUmaLookupRequest(command);
     const senderCurrency = await recorder.senderCurrency(caller, sender);
-    const answer = await deps.counterparty.lookupUma({ receiverUmaAddress, sender });
+    const answer = await deps.counterparty.lookupUma({ receiverUmaAddress, sender, platformId: caller.platformId });
     return recorder.record({
       caller, target: { receiverUmaAddress }, sender, senderCurrency, currencies: answer.currencies,
       requiredPayerDataFields: mergePayerDataFields(answer.requiredPayerData),

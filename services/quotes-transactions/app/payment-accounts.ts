@@ -1,3 +1,4 @@
+import { AppError } from '../../../lib/errors';
 import type { PaymentSettings } from './payment-settings';
 
 /** The platform on whose behalf a use case runs, forwarded on every call it makes. */
@@ -68,4 +69,9 @@ export interface PaymentAccounts {
   customerAccount(caller: Caller, customerId: string, currency: string): Promise<InternalAccountInfo | null>;
   /** The platform's own internal account in `currency` (where platform fees settle). */
   platformAccount(caller: Caller, currency: string): Promise<InternalAccountInfo | null>;
+}
+
+/** The account's customer was deleted (410 CUSTOMER_DELETED): its accounts move no money any more. */
+export function customerDeleted(accountId: string): AppError {
+  return new AppError('CUSTOMER_DELETED', `The customer owning ${accountId} has been deleted; its accounts move no money any more`);
 }

@@ -15,7 +15,7 @@ import { outcomeForIncoming } from '../domain/sandbox-outcomes';
 import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
 import type { Balance, Ledger } from './ledger';
-import type { Caller, PaymentAccounts } from './payment-accounts';
+import { customerDeleted, type Caller, type PaymentAccounts } from './payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { requireCurrency } from './quote-parties';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
@@ -61,11 +61,13 @@ export function createSandboxPayments(deps: SandboxDeps) {
     const funded = amountOf(amount, MAX_SANDBOX_FUNDING, 'amount');
     const account = await deps.accounts.internalAccount(caller, accountId);
     if (!account) throw new AppError('NOT_FOUND', `Internal account ${accountId} not found`);
+    if (account.customerId && !(await deps.accounts.customer(caller, account.customerId))) throw customerDeleted(accountId);
     const settlement = systemAccount('settlement', account.currency, caller.platformId);
-    await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
-      { account: settlement, currency: account.currency, amount: -funded },
+    const result = await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
       { account: account.id, currency: account.currency, amount: funded },
+      { account: settlement, currency: account.currency, amount: -funded },
     ]));
+    if (result === 'VOIDED') throw customerDeleted(accountId);
     return (await deps.ledger.getBalances([account.id], caller.platformId))[0];
   }
 

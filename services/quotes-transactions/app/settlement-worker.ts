@@ -1,7 +1,7 @@
 import { propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { inSpan } from '../../../lib/telemetry';
 import type { Logger } from '../../../lib/log';
-import { nextSettlementChange, type SettlementTiming } from '../domain/settlement-plan';
+import { nextSettlementChange, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { Payment } from '../domain/payment';
 import type { Ledger } from './ledger';
 import type { PaymentStore } from './payment-store';
@@ -20,6 +20,8 @@ export interface SettlementWorkerOptions {
   /** A ledger step still pending after this long is taken over (its process presumably died). */
   recoverAfterMs: number;
   batchSize?: number;
+  /** Turns a planned change into the one to run (a payment to a receiver on this server is received first). */
+  beforeSettling?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
 }
 
 /**
@@ -42,9 +44,12 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       await inSpan('settlement finish step', { parent, attributes }, () => options.runner.finish(p));
       return true;
     }
-    const plan = nextSettlementChange(p, now, options.timing);
-    if (!plan) return false;
-    await inSpan('settlement step', { parent, attributes }, () => options.runner.run(p, plan));
+    const planned = nextSettlementChange(p, now, options.timing);
+    if (!planned) return false;
+    await inSpan('settlement step', { parent, attributes }, async () => {
+      const plan = options.beforeSettling ? await options.beforeSettling(p, planned, now) : planned;
+      return options.runner.run(p, plan);
+    });
     return true;
   }
 

@@ -16,7 +16,7 @@ import { parseTransferRequest, type TransferRequest } from '../domain/transfer-r
 import type { ReserveDailyVolume } from './daily-volume';
 import { sameRequestOrConflict } from './idempotency';
 import type { Ledger } from './ledger';
-import type { Caller, PaymentAccounts } from './payment-accounts';
+import { customerDeleted, type Caller, type PaymentAccounts } from './payment-accounts';
 import { paymentEvents } from './payment-events';
 import type { PaymentSettingsSource } from './payment-settings';
 import { IdempotencyKeyTaken, type PaymentStore } from './payment-store';
@@ -56,6 +56,8 @@ export function createTransfers(deps: TransferDeps) {
     const currency = findCurrency(internal.currency);
     if (!currency) throw new AppError('INVALID_CURRENCY', `${internal.currency} is not supported`);
     const customer = internal.customerId ? await deps.accounts.customer(caller, internal.customerId) : null;
+    // The account exists, so its missing owner was deleted: its accounts move no money any more.
+    if (internal.customerId && !customer) throw customerDeleted(internal.id);
     if (t.direction === 'OUT' && customer?.kycBlocksPayments) {
       throw new AppError('USER_NOT_READY', `Customer ${customer.id} is not verified to send payments (KYC/KYB)`, { customerId: customer.id });
     }

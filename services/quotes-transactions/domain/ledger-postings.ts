@@ -3,9 +3,11 @@
  * to one ledger account. Postings come in steps; every step is balanced per currency, so the sum
  * of all balances of one currency is always zero.
  *
- * Internal accounts are guarded: they never go below zero. A step debits at most one guarded
- * account, and that debit is its first posting, so a step refused for insufficient funds has
- * applied nothing. The system accounts (settlement with the outside world, funds in transit, FX,
+ * Internal accounts are guarded: they never go below zero, and once closed (their customer was
+ * deleted) they take no new money. A step debits at most one guarded account, or brings new money
+ * into one (`creditsOpenAccount`), and that posting is its first, so a step refused for
+ * insufficient funds or a closed account has applied nothing. Money going back where it came
+ * from (a refund) lands even in a closed account. The system accounts (settlement with the outside world, funds in transit, FX,
  * fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
  */
 export interface Posting {
@@ -18,6 +20,8 @@ export interface LedgerStep {
   /** Unique per payment and step, e.g. `Transaction:…/debit`: a step applies at most once. */
   key: string;
   postings: Posting[];
+  /** The internal account this step brings new money into, its first posting: refused once the account is closed. */
+  creditsOpenAccount?: string;
 }
 
 export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees';
@@ -28,6 +32,12 @@ export function systemAccount(kind: SystemAccountKind, currency: string, platfor
 
 export function isGuarded(account: string): boolean {
   return account.startsWith('InternalAccount:');
+}
+
+/** The posting at `index` is new money into an account that may be closed (refused then). */
+export function isClosableCredit(step: LedgerStep, index: number): boolean {
+  const posting = step.postings[index];
+  return index === 0 && posting.amount > 0 && step.creditsOpenAccount === posting.account;
 }
 
 /** Throws unless the step is well formed: balanced per currency, integer amounts, guarded debit first. */
@@ -47,9 +57,15 @@ export function assertValidStep(step: LedgerStep): void {
   }
 }
 
-/** Drops zero postings (a fee of 0) and checks the result. */
-export function ledgerStep(key: string, postings: Posting[]): LedgerStep {
-  const step = { key, postings: postings.filter((p) => p.amount !== 0) };
+/**
+ * Drops zero postings (a fee of 0) and checks the result. A first posting crediting an internal
+ * account is new money into it (`creditsOpenAccount`) unless the step returns money (a refund).
+ */
+export function ledgerStep(key: string, postings: Posting[], options: { returnsMoney?: boolean } = {}): LedgerStep {
+  const kept = postings.filter((p) => p.amount !== 0);
+  const first = kept[0];
+  const opens = !options.returnsMoney && first && first.amount > 0 && isGuarded(first.account);
+  const step: LedgerStep = { key, postings: kept, ...(opens ? { creditsOpenAccount: first.account } : {}) };
   assertValidStep(step);
   return step;
 }

@@ -17,18 +17,27 @@ const crossCurrency: Payment = {
   createdAt: '2025-10-13T12:00:00.000Z', updatedAt: '2025-10-13T12:00:00.000Z',
 };
 
-test('settling a cross-currency payment: fees to their accounts, the rest through FX to the payout, balanced per currency', () => {
+test('settling a cross-currency payment: the payout first, fees to their accounts, the rest through FX, balanced per currency', () => {
   expect(movement(crossCurrency, 'settle')).toEqual({
     key: 'Transaction:t/settle',
     postings: [
+      { account: `ledger:settlement:MXN:${P}`, currency: 'MXN', amount: 170_947 },
       { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },
       { account: `ledger:fees:USD:${P}`, currency: 'USD', amount: 10 },
       { account: 'InternalAccount:platform', currency: 'USD', amount: 80 },
       { account: `ledger:fx:USD:${P}`, currency: 'USD', amount: 9_910 },
       { account: `ledger:fx:MXN:${P}`, currency: 'MXN', amount: -170_947 },
-      { account: `ledger:settlement:MXN:${P}`, currency: 'MXN', amount: 170_947 },
     ],
   });
+});
+
+test('new money into an internal account is its step\'s first posting, refused once the account is closed; a refund lands regardless', () => {
+  const toInternal = { ...crossCurrency, destination: { destinationType: 'ACCOUNT' as const, accountId: 'InternalAccount:b', accountKind: 'INTERNAL' as const, currency: 'MXN' } };
+  const settle = movement(toInternal, 'settle');
+  expect(settle.postings[0]).toEqual({ account: 'InternalAccount:b', currency: 'MXN', amount: 170_947 });
+  expect(settle.creditsOpenAccount).toBe('InternalAccount:b');
+  expect(movement(crossCurrency, 'settle').creditsOpenAccount).toBeUndefined();
+  expect(movement(crossCurrency, 'refund').creditsOpenAccount).toBeUndefined();
 });
 
 test('the debit takes from the source first (the guarded posting), and a refund returns it', () => {
@@ -45,7 +54,7 @@ test('the debit takes from the source first (the guarded posting), and a refund 
 test('a same-currency transfer without fees pays out directly, with no FX postings', () => {
   const same = { ...crossCurrency, received: { amount: 10_000, currency: USD }, destination: { ...crossCurrency.destination, currency: 'USD' }, exchangeRate: 1, fees: breakdown(10_000, NO_FEE, NO_FEE) };
   expect(movement(same, 'settle').postings).toEqual([
-    { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },
     { account: `ledger:settlement:USD:${P}`, currency: 'USD', amount: 10_000 },
+    { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },
   ]);
 });

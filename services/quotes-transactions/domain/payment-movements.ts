@@ -41,10 +41,9 @@ function movementPostings(p: Payment, name: MovementName): Posting[] {
     case 'settle': {
       const converted = sent - p.fees.total;
       const fees = [post(sys(p, 'fees', S), S, p.fees.service.total), post(p.platformFeeAccount ?? sys(p, 'platform-fees', S), S, p.fees.platform.total)];
-      const exchange = S === R && converted === received
-        ? [post(destinationAccount(p), R, received)]
-        : [post(sys(p, 'fx', S), S, converted), post(sys(p, 'fx', R), R, -received), post(destinationAccount(p), R, received)];
-      return [post(sys(p, 'transit', S), S, -sent), ...fees, ...exchange];
+      const exchange = S === R && converted === received ? [] : [post(sys(p, 'fx', S), S, converted), post(sys(p, 'fx', R), R, -received)];
+      // The destination's credit first: a closed destination refuses the step before anything moved.
+      return [post(destinationAccount(p), R, received), post(sys(p, 'transit', S), S, -sent), ...fees, ...exchange];
     }
     case 'refund':
       return p.type === 'OUTGOING'
@@ -54,13 +53,13 @@ function movementPostings(p: Payment, name: MovementName): Posting[] {
       return [post(sys(p, 'settlement', R), R, -received), post(sys(p, 'transit', R), R, received)];
     case 'credit':
       return p.appliedSteps.includes('receive')
-        ? [post(sys(p, 'transit', R), R, -received), post(destinationAccount(p), R, received)]
-        : [post(sys(p, 'settlement', R), R, -received), post(destinationAccount(p), R, received)];
+        ? [post(destinationAccount(p), R, received), post(sys(p, 'transit', R), R, -received)]
+        : [post(destinationAccount(p), R, received), post(sys(p, 'settlement', R), R, -received)];
   }
 }
 
 export function movement(p: Payment, name: MovementName): LedgerStep {
-  return ledgerStep(`${p.id}/${name}`, movementPostings(p, name));
+  return ledgerStep(`${p.id}/${name}`, movementPostings(p, name), { returnsMoney: name === 'refund' });
 }
 
 export function stepName(key: string): string {

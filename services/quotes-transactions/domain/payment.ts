@@ -107,6 +107,8 @@ export interface Payment {
   refund?: Refund;
   /** Refund attempts that failed so far; the worker retries with a growing delay. */
   failedRefundAttempts?: number;
+  /** An incoming payment sent by another customer on this server: the sender's platform and OUTGOING transaction. */
+  sameServerOrigin?: { platformId: string; transactionId: string };
   /** The platform rejected this incoming payment (POST /transactions/{id}/reject). */
   rejectedByPlatform?: boolean;
   /** An incoming UMA payment waiting for the platform's answer to its incoming-payment webhook (domain/incoming-payment-approval.ts). */

@@ -51,7 +51,8 @@ export function sandboxOnChain(p: Payment, leg: 'source' | 'destination', networ
   return { transactionHash: `${EVM_NETWORKS.has(network) ? '0x' : ''}${hash}`, network };
 }
 
-function completion(p: Payment, now: Date): PlannedChange {
+/** Completes the payment; an internal destination closed meanwhile (its customer deleted) refuses it, and the payment fails. */
+function completion(p: Payment, now: Date, timing: SettlementTiming): PlannedChange {
   const network = p.destination.destinationType === 'ACCOUNT' ? p.destination.cryptoNetwork : undefined;
   return {
     movement: p.type === 'OUTGOING' ? 'settle' : 'credit',
@@ -60,6 +61,7 @@ function completion(p: Payment, now: Date): PlannedChange {
       unset: ['pendingReason', 'stage', 'nextActionAt'],
       events: [`${paymentKind(p)}.COMPLETED`],
     },
+    onVoid: failure(p, 'ACCOUNT_CANNOT_RECEIVE', now, timing),
   };
 }
 
@@ -95,7 +97,7 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
       if (outcome.kind === 'REVIEWED' && !outcome.passes) return { change: failure(p, 'COMPLIANCE_REJECTED', now, timing) };
       return { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, unset: ['pendingReason'], events: [statusKind(p)] } };
     case 'SENT':
-      return outcome.kind === 'FAILS' ? { change: failure(p, outcome.reason, now, timing) } : completion(p, now);
+      return outcome.kind === 'FAILS' ? { change: failure(p, outcome.reason, now, timing) } : completion(p, now, timing);
     default:
       return undefined;
   }

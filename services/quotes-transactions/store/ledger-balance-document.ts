@@ -11,6 +11,8 @@ export type BalanceDoc = {
   _id: string; account: string; platformId: string; currency: string; available: number;
   applied?: string[]; unarchived?: number; archivedUpTo?: number; forgottenBefore?: number;
   appliedAt?: number[];
+  /** An internal account closed for good (its customer was deleted): credits are refused. */
+  closed?: boolean;
 };
 
 export const LEGACY_WINDOW = 2_000;

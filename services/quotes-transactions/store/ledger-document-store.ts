@@ -20,7 +20,7 @@ export const SYSTEM_SHARDS = 16;
 
 /** A balance read leaves the posting markers behind: they are most of the document. */
 const BALANCE_FIELDS = { account: 1, platformId: 1, currency: 1, available: 1 } as const;
-const MARKER_FIELDS = { currency: 1, available: 1, applied: 1, archivedUpTo: 1, forgottenBefore: 1, appliedAt: 1 } as const;
+const MARKER_FIELDS = { currency: 1, available: 1, applied: 1, archivedUpTo: 1, forgottenBefore: 1, appliedAt: 1, closed: 1 } as const;
 
 function documentId(account: string, marker: string): string {
   if (isGuarded(account)) return account;
@@ -59,7 +59,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
    * After a conditional write missed: the posting's fate, or the horizon to write against once the
    * archive is known not to hold it. `shortOf`: the debit the balance must cover (guarded postings).
    */
-  async function outcomeOf(id: string, currency: string, marker: string, since: number, shortOf?: number): Promise<Outcome> {
+  async function outcomeOf(id: string, currency: string, marker: string, since: number, shortOf?: number, refusedIfClosed = false): Promise<Outcome> {
     const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
     if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
     if (doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
@@ -72,6 +72,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     const forgotten = doc.forgottenBefore ?? legacyForgottenBefore(doc);
     if (forgotten !== undefined && forgotten > since) return 'UNCERTAIN';
     if (shortOf !== undefined && doc.available < shortOf) return 'INSUFFICIENT_FUNDS';
+    if (refusedIfClosed && doc.closed) return 'CLOSED';
     return { horizon };
   }
 
@@ -80,7 +81,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     const { platformId, posting, marker, guarded, events, since } = input;
     const { $push, $inc } = remember(marker);
     const update = withEvents({ $inc: { ...$inc, available: posting.amount }, $push }, events);
-    const filter = { _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon) };
+    const filter = { _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon), ...(input.refusedIfClosed ? { closed: { $ne: true } } : {}) };
     if (guarded) return (await balances.updateOne({ ...filter, available: { $gte: -posting.amount } }, update)).matchedCount === 1;
     try {
       const result = await balances.updateOne(filter, { ...update, $setOnInsert: { account: posting.account, platformId } }, { upsert: true });
@@ -103,7 +104,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if (await write(input, id, horizon)) return 'APPLIED';
-        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf);
+        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf, input.refusedIfClosed);
         if (typeof outcome === 'string') return outcome;
         horizon = outcome.horizon;
       }
@@ -121,10 +122,21 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
         const outcome = await outcomeOf(id, posting.currency, marker, since);
-        if (typeof outcome === 'string') return outcome === 'INSUFFICIENT_FUNDS' ? 'UNCERTAIN' : outcome;
+        if (typeof outcome === 'string') return outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' ? 'UNCERTAIN' : outcome;
         horizon = outcome.horizon;
       }
       return 'UNCERTAIN';
+    },
+    async close(platformId, account, currency) {
+      try {
+        await balances.updateOne({ _id: account }, { $setOnInsert: { account, platformId, currency, available: 0 } }, { upsert: true });
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+      return (await balances.updateOne({ _id: account, platformId, available: 0 }, { $set: { closed: true } })).matchedCount === 1;
+    },
+    async reopen(platformId, account) {
+      await balances.updateOne({ _id: account, platformId }, { $unset: { closed: '' } });
     },
     archivePostings: (limit) => archive.pass(limit),
     async balances(accounts, platformId) {

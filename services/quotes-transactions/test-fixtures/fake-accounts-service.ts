@@ -18,7 +18,7 @@ export function createFakeAccountsService() {
   const internal = new Map<string, { platformId: string; account: InternalAccount }>();
   const external = new Map<string, { platformId: string; account: ExternalAccount }>();
 
-  const implemented: Pick<Handlers, 'getCustomer' | 'listInternalAccounts' | 'getExternalAccount' | 'getPaymentParties'> = {
+  const implemented: Pick<Handlers, 'getCustomer' | 'listInternalAccounts' | 'getExternalAccount' | 'getPaymentParties' | 'findUmaAddressHolders'> = {
     async getCustomer(request, ctx) {
       const found = customers.get(request.id);
       if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('USER_NOT_FOUND', 'Customer not found');
@@ -36,6 +36,16 @@ export function createFakeAccountsService() {
       const found = external.get(request.id);
       if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('NOT_FOUND', 'External account not found');
       return { account: found.account };
+    },
+    async findUmaAddressHolders(request) {
+      const holders = [...customers.values()].filter((c) => request.umaAddress && c.customer.umaAddress === request.umaAddress);
+      return {
+        holders: holders.map(({ platformId, customer }) => ({
+          platformId, customer,
+          holdingAccounts: [...internal.values()].filter((a) => a.platformId === platformId && a.account.customerId === customer.id)
+            .map(({ account: a }) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: a.balance?.currency?.code ?? '' })),
+        })),
+      };
     },
     async getPaymentParties(request, ctx) {
       const customerIds = [...new Set([...request.customerIds, ...request.holdingsOfCustomerIds])];

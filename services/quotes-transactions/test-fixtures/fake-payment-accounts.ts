@@ -51,6 +51,16 @@ export function createFakePaymentAccounts() {
       if (!config) throw new AppError('NOT_FOUND', 'Platform not found');
       return { config };
     },
+    async findUmaAddressHolders(r) {
+      const holders = [...customers.values()].filter((c) => r.umaAddress && c.record.umaAddress === r.umaAddress);
+      return {
+        holders: holders.map(({ platformId, record }) => ({
+          platformId, customer: record,
+          holdingAccounts: [...internal.values()].filter((a) => a.platformId === platformId && a.record.customerId === record.id && a.record.type !== 'EMBEDDED_WALLET')
+            .map(({ record: a }) => ({ id: a.id, customerId: a.customerId, type: a.type, status: a.status, currency: currencyOf(a) ?? '' })),
+        })),
+      };
+    },
     async getPaymentParties(r, ctx) {
       const read = <T>(ids: string[], get: (id: string) => Promise<T>) => Promise.all([...new Set(ids)].map((id) => unlessAbsent(get(id))));
       const internals = (await read(r.internalAccountIds, (id) => implemented.getInternalAccount!({ id }, ctx))).flatMap((x) => (x?.account ? [x.account] : []));
