@@ -144,7 +144,7 @@ test('the disk storage under DATA_DIR keeps files across a restart, whole, with 
   }
 });
 
-test('the README onboarding walk, request for request', async () => {
+test('the onboarding walk of docs/api/onboarding.md, request for request', async () => {
   const created = await sys.api('/customers', { method: 'POST', json: {
     customerType: 'INDIVIDUAL', platformCustomerId: `kyc-1-${Date.now()}`, fullName: 'Ana Ruiz', birthDate: '1990-01-15', nationality: 'MX',
     address: { line1: 'Av. Reforma 1', city: 'CDMX', postalCode: '06600', country: 'MX' },
