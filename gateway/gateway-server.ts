@@ -8,6 +8,7 @@ import { createGatewayApp } from './gateway-app';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
 import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
 import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
+import { AddressInUseError } from '../lib/runtime/start-checks';
 
 export interface RunningGateway {
   port: number;
@@ -15,13 +16,6 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** The gateway's address is taken by another process: the gateway does not start. */
-export class AddressInUseError extends Error {
-  constructor(readonly address: string) {
-    super(`${address} is already in use by another process: stop it, or set PORT (and HOST) to a free address`);
-    this.name = 'AddressInUseError';
-  }
-}
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

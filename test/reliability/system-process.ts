@@ -11,6 +11,8 @@ export interface SystemProcess {
   rootUrl: string;
   /** Log lines the process wrote (JSON objects). */
   logs: Array<Record<string, unknown>>;
+  /** Lines it wrote to stderr. */
+  stderr: string[];
   /** Resolves with the exit code (or signal) once the process ended. */
   exited: Promise<number | NodeJS.Signals | null>;
 }
@@ -52,7 +54,7 @@ export async function startComponentProcess(component: string, env: NodeJS.Proce
       reject(new Error(`the system exited (${code}) before it started: ${stderr.join('\n')}`));
     });
   });
-  return { child, rootUrl, logs, exited };
+  return { child, rootUrl, logs, stderr, exited };
 }
 
 export async function killSystemProcess(system: SystemProcess, signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null> {
