@@ -29,7 +29,7 @@ export function basicAuthHeader(tokenId: string, secret: string): string {
 /** The whole system in this process on the embedded defaults, gateway on a free port. */
 export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestSystem> {
   const sandbox = DEFAULT_SANDBOX;
-  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', ...options.env };
+  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', GATEWAY_SHUTDOWN_GRACE_MS: '3000', ...options.env };
   const system = await startSystem({
     components: ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),

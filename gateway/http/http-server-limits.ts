@@ -16,6 +16,8 @@ export const HTTP_LIMIT_SETTINGS = {
   GATEWAY_MAX_HEADER_BYTES: setting.int(16_384, 1_024, 1_048_576),
   /** Open connections at once; further ones are closed as they arrive. */
   GATEWAY_MAX_CONNECTIONS: setting.int(1_024, 1, 1_000_000),
+  /** On SIGTERM: how long requests already received may take to be answered before the remaining connections are cut (keep it below Kubernetes' terminationGracePeriodSeconds less the preStop pause). */
+  GATEWAY_SHUTDOWN_GRACE_MS: setting.int(20_000, 0, 600_000),
 };
 
 export type HttpLimits = ConfigOf<typeof HTTP_LIMIT_SETTINGS>;
