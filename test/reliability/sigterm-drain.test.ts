@@ -115,6 +115,11 @@ test(`SIGTERM under keep-alive load (${CLIENTS} clients, ${ROUNDS} stop${ROUNDS 
     expect(await stuck.answer).toBe('');
     expect(system.logs).toContainEqual(expect.objectContaining({ msg: 'gateway drain: grace period over, connections cut', cut: 1 }));
     answered += outcomes.filter((o) => o.status === 201).length + 1;
+    const afterSignal = outcomes.filter((o) => o.sentAt >= sigtermAt);
+    console.info(`SIGTERM round ${round + 1}: ${sentBefore.length} requests sent before the signal, all answered 201; `
+      + `${afterSignal.filter((o) => o.status === 201).length} of ${afterSignal.length} sent after it answered (with Connection: close: `
+      + `${outcomes.filter((o) => o.connection === 'close').length}), the others refused at connect (${[...new Set(afterSignal.filter((o) => o.error).map((o) => o.error))].join(', ') || 'none'}); `
+      + `the slow body answered; 1 stuck request cut after ${GRACE_MS} ms`);
 
     // Nothing committed without an answer: the store holds exactly the customers clients were told of.
     const after = await startSystemProcess({ DATA_DIR: dataDir });
