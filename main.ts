@@ -45,7 +45,7 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
     LOG_LEVEL: setting.oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
     /** The sandbox API token id the gateway keeps working @default sandbox-token */
     SANDBOX_API_TOKEN_ID: setting.string(DEFAULT_SANDBOX.tokenId),
-    /** The sandbox token's secret (at least 16 characters); the published default keeps the gateway on 127.0.0.1 @default sandbox-secret-0000000000 */
+    /** The sandbox token's secret (at least 16 characters); the published default keeps the gateway on 127.0.0.1, and with HOST beyond loopback is refused outside the sandbox (MongoDB, or a component alone) and warned about inside it @default sandbox-secret-0000000000 */
     SANDBOX_API_CLIENT_SECRET: setting.string(DEFAULT_SANDBOX.clientSecret),
     /** The sandbox platform @default Platform:00000000-0000-4000-8000-000000000001 */
     SANDBOX_PLATFORM_ID: setting.string(DEFAULT_SANDBOX.platformId),
