@@ -21,12 +21,12 @@ export interface SystemProcess {
  * `node dist/main.js all` as `npm start` runs it, on the given data directory; resolves once it
  * logged `started` (the sandbox credentials exist). Rejects when it exits or stays silent first.
  */
-export function startSystemProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SystemProcess> {
+export function startSystemProcess(env: NodeJS.ProcessEnv, timeoutMs = 150_000): Promise<SystemProcess> {
   return startComponentProcess('all', env, timeoutMs);
 }
 
 /** One component as Kubernetes runs it (`node dist/main.js <component>`); `rootUrl` is the gateway's, else empty. */
-export async function startComponentProcess(component: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SystemProcess> {
+export async function startComponentProcess(component: string, env: NodeJS.ProcessEnv, timeoutMs = 150_000): Promise<SystemProcess> {
   if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
   const child = spawn(process.execPath, [MAIN, component], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONGODB_URI: '', KAFKA_BROKERS: '', ...env },
