@@ -4,6 +4,7 @@ import { ConfigError, readConfig, setting } from './lib/config';
 import { createLogger } from './lib/log';
 import { IN_MEMORY } from './lib/runtime/adapters';
 import { useDataDirectoryKeys } from './lib/runtime/data-directory';
+import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './lib/runtime/start-checks';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
@@ -44,7 +45,7 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
     LOG_LEVEL: setting.oneOf(['debug', 'info', 'warn', 'error'] as const, 'info'),
     /** The sandbox API token id the gateway keeps working @default sandbox-token */
     SANDBOX_API_TOKEN_ID: setting.string(DEFAULT_SANDBOX.tokenId),
-    /** The sandbox token's secret (at least 16 characters); the published default keeps the gateway on 127.0.0.1 @default sandbox-secret-0000000000 */
+    /** The sandbox token's secret (at least 16 characters); the published default keeps the gateway on 127.0.0.1, and with HOST beyond loopback is refused outside the sandbox (MongoDB, or a component alone) and warned about inside it @default sandbox-secret-0000000000 */
     SANDBOX_API_CLIENT_SECRET: setting.string(DEFAULT_SANDBOX.clientSecret),
     /** The sandbox platform @default Platform:00000000-0000-4000-8000-000000000001 */
     SANDBOX_PLATFORM_ID: setting.string(DEFAULT_SANDBOX.platformId),
@@ -92,17 +93,41 @@ function prepareDataDirectory(env: NodeJS.ProcessEnv): { dataDir: string; keysFr
   if (env.MONGODB_URI?.trim()) return undefined;
   const dataDir = env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
   env.DATA_DIR = dataDir;
-  return { dataDir, keysFromDataDir: dataDir === IN_MEMORY ? [] : useDataDirectoryKeys(dataDir, env) };
+  if (dataDir === IN_MEMORY) return { dataDir, keysFromDataDir: [] };
+  assertWritableDirectory(dataDir);
+  return { dataDir, keysFromDataDir: useDataDirectoryKeys(dataDir, env) };
+}
+
+/** Refuses, or warns about, a gateway that would serve the published sandbox secret beyond this machine. */
+function checkSandboxExposure(component: Component, base: { HOST: string; SANDBOX_API_CLIENT_SECRET: string; MONGODB_URI?: string }, logger: ReturnType<typeof createLogger>): void {
+  const exposure = sandboxExposure({
+    host: base.HOST, publishedSecret: base.SANDBOX_API_CLIENT_SECRET === DEFAULT_SANDBOX.clientSecret, component, mongodb: Boolean(base.MONGODB_URI),
+  });
+  if (exposure === 'exposed-production') {
+    throw new ConfigError('SANDBOX_API_CLIENT_SECRET', `is the published sandbox secret while HOST=${base.HOST} serves the gateway beyond this machine: anyone who read the README could move money. Set a secret of your own (at least 16 characters), or HOST=127.0.0.1`);
+  }
+  if (exposure === 'exposed-sandbox') {
+    const warning = `the published sandbox secret is served on HOST=${base.HOST}: anyone who can reach this machine can use the sandbox API with it. Set SANDBOX_API_CLIENT_SECRET, or HOST=127.0.0.1`;
+    process.stderr.write(`WARNING: ${warning}\n`);
+    logger.warn(warning, { exposure });
+  }
 }
 
 async function main(): Promise<void> {
   const component = readComponent();
-  const data = prepareDataDirectory(process.env);
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
-  // Embedded mode: a token of this run's own unless one is configured.
-  const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   const logger = createLogger({ level: base.LOG_LEVEL });
   const servesGateway = component === 'all' || component === 'gateway';
+  if (servesGateway) checkSandboxExposure(component, base, logger);
+  // Before anything touches the data directory: a taken address stops the start at once.
+  if (servesGateway) await assertAddressFree(base.HOST, base.PORT);
+  if (component !== 'all' && component !== 'gateway') {
+    const [host, port] = [base.GRPC_ADDRESS.slice(0, base.GRPC_ADDRESS.lastIndexOf(':')), Number(base.GRPC_ADDRESS.slice(base.GRPC_ADDRESS.lastIndexOf(':') + 1))];
+    await assertAddressFree(host.replace(/^\[|\]$/g, ''), port, 'set GRPC_ADDRESS to a free address');
+  }
+  const data = prepareDataDirectory(process.env);
+  // Embedded mode: a token of this run's own unless one is configured.
+  const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   if (servesGateway && !process.env.HOST?.trim() && base.HOST === '127.0.0.1') {
     logger.warn('the published sandbox credentials are in use: the gateway listens on 127.0.0.1 only (set SANDBOX_API_CLIENT_SECRET, or HOST to listen elsewhere)');
   }

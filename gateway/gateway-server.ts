@@ -8,21 +8,19 @@ import { createGatewayApp } from './gateway-app';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
 import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
 import { readEdgeSettings } from './http/edge-settings';
+import { trackForDrain } from './http/graceful-drain';
 import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
+import { AddressInUseError } from '../lib/runtime/start-checks';
 
 export interface RunningGateway {
   port: number;
-  /** Stops accepting connections and waits for in-flight requests. */
+  /**
+   * Stops accepting connections, answers every request already received (with `Connection: close`),
+   * closes idle connections, and returns once none is left or GATEWAY_SHUTDOWN_GRACE_MS has passed.
+   */
   stop(): Promise<void>;
 }
 
-/** The gateway's address is taken by another process: the gateway does not start. */
-export class AddressInUseError extends Error {
-  constructor(readonly address: string) {
-    super(`${address} is already in use by another process: stop it, or set PORT (and HOST) to a free address`);
-    this.name = 'AddressInUseError';
-  }
-}
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -50,7 +48,9 @@ export async function startGateway(options: {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
   const probes = options.serviceAddresses.map(createHealthProbe);
-  const servicesReady = async () => (await Promise.all([...probes.map((p) => p.isServing()), options.canAuthenticate?.() ?? true])).every(Boolean);
+  let drain: ReturnType<typeof trackForDrain> | undefined;
+  // While draining the gateway reports not ready, so a load balancer stops sending it work.
+  const servicesReady = async () => !drain?.draining && (await Promise.all([...probes.map((p) => p.isServing()), options.canAuthenticate?.() ?? true])).every(Boolean);
   const credentialCache = createCredentialCache();
   // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
   const deletions = options.bus
@@ -62,6 +62,7 @@ export async function startGateway(options: {
   const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
+  drain = trackForDrain(server);
   await listen(server, options.port, options.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -69,10 +70,10 @@ export async function startGateway(options: {
   return {
     port,
     async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 10000).unref())]);
-      server.closeAllConnections();
+      const started = Date.now();
+      const cut = await drain!.drain(limits.GATEWAY_SHUTDOWN_GRACE_MS);
+      if (cut > 0) options.logger.warn('gateway drain: grace period over, connections cut', { component: 'gateway', cut, graceMs: limits.GATEWAY_SHUTDOWN_GRACE_MS });
+      else options.logger.info('gateway drained', { component: 'gateway', ms: Date.now() - started });
       probes.forEach((p) => p.close());
       await (await deletions)?.close();
     },

@@ -1,7 +1,7 @@
 /**
  * Variables the code reads directly rather than through a config schema (the OpenTelemetry SDK's
- * standard ones, and keys the embedded mode keeps in DATA_DIR when unset). The README's
- * configuration table is generated from the schemas plus this list (scripts/config-reference.cjs).
+ * standard ones, and keys the embedded mode keeps in DATA_DIR when unset). The
+ * configuration table (docs/configuration.md) is generated from the schemas plus this list (scripts/config-reference.cjs).
  */
 export const DIRECTLY_READ_VARIABLES = {
   COMPONENT: { default: 'all', meaning: 'Which component to run when no argument is given: all, gateway, auth, accounts, quotes-transactions, notifications' },

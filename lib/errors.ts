@@ -47,6 +47,8 @@ export const ERROR_CODES = [
   'REQUEST_HEADERS_TOO_LARGE',
   // 500 / 501 / 503
   'INTERNAL_ERROR', 'SERVICE_SWITCH_ERROR', 'NOT_IMPLEMENTED', 'UNAVAILABLE',
+  // 503: the data store's disk is full (retry after details.retryAfterSeconds)
+  'STORAGE_FULL',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

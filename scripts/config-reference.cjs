@@ -6,8 +6,8 @@
 //   - each property `NAME: setting.<kind>(...)` of a config schema, with the JSDoc above it and its default;
 //   - each direct read `env.NAME` / `process.env.NAME` (the OTEL_* variables, keys in the data directory),
 //     described by a `/** NAME: ... */` line in lib/config-reference-notes.ts.
-// `node scripts/config-reference.cjs` rewrites README.md between the config-table markers;
-// `--check` exits 1 when README.md is stale (test/operations/config-reference.test.ts does the same).
+// `node scripts/config-reference.cjs` rewrites docs/configuration.md between the config-table markers;
+// `--check` exits 1 when the table there is stale (test/operations/config-reference.test.ts does the same).
 const ts = require('typescript');
 const { readFileSync, writeFileSync, readdirSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
@@ -149,15 +149,18 @@ function generateTable() {
   return { table: lines.join('\n'), problems, count: rows.length };
 }
 
-function readmeWith(table) {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} section`);
-  return { current: readme, next: `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}` };
+/** The document that holds the generated table, relative to the project root. */
+const TABLE_DOCUMENT = 'docs/configuration.md';
+
+function documentWith(table) {
+  const text = readFileSync(join(ROOT, TABLE_DOCUMENT), 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${TABLE_DOCUMENT} has no ${START} … ${END} section`);
+  return { current: text, next: `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}` };
 }
 
-module.exports = { generateTable, readmeWith };
+module.exports = { generateTable, documentWith, readmeWith: documentWith, TABLE_DOCUMENT };
 
 if (require.main === module) {
   const { table, problems, count } = generateTable();
@@ -165,12 +168,12 @@ if (require.main === module) {
     process.stderr.write(`config reference: ${problems.length} problem(s):\n  ${problems.join('\n  ')}\n`);
     process.exit(1);
   }
-  const { current, next } = readmeWith(table);
+  const { current, next } = documentWith(table);
   if (process.argv.includes('--check')) {
-    if (current !== next) { process.stderr.write('README.md configuration table is stale: run node scripts/config-reference.cjs\n'); process.exit(1); }
-    process.stdout.write(`README.md configuration table is current (${count} variables)\n`);
+    if (current !== next) { process.stderr.write(`${TABLE_DOCUMENT} configuration table is stale: run node scripts/config-reference.cjs\n`); process.exit(1); }
+    process.stdout.write(`${TABLE_DOCUMENT} configuration table is current (${count} variables)\n`);
   } else {
-    writeFileSync(join(ROOT, 'README.md'), next);
-    process.stdout.write(`README.md configuration table: ${count} variables\n`);
+    writeFileSync(join(ROOT, TABLE_DOCUMENT), next);
+    process.stdout.write(`${TABLE_DOCUMENT} configuration table: ${count} variables\n`);
   }
 }

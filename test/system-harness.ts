@@ -31,7 +31,7 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
   const sandbox = DEFAULT_SANDBOX;
   // Tests poll and loop far faster than a platform should: the per-credential request rate is only
   // limited where a test sets GATEWAY_RATE_LIMIT_REQUESTS (edge-throttle.test.ts).
-  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000', ...options.env };
+  const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000', GATEWAY_SHUTDOWN_GRACE_MS: '3000', ...options.env };
   const system = await startSystem({
     components: ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),

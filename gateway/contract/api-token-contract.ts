@@ -5,7 +5,7 @@ import { ClosedObject, DateTime, named, StringEnum } from './schema-kit';
 
 export const PERMISSION_VALUES = ['VIEW', 'TRANSACT', 'MANAGE'] as const;
 const Permission = named('Permission', StringEnum(PERMISSION_VALUES, {
-  description: 'VIEW reads; TRANSACT moves money; MANAGE changes configuration, tokens and customers (see the README)',
+  description: 'VIEW reads; TRANSACT moves money; MANAGE changes configuration, tokens and customers (see docs/api/tokens.md)',
 }));
 
 const ApiToken = named('ApiToken', ClosedObject({

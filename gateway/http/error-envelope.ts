@@ -18,6 +18,6 @@ export function sendError(res: Response, error: AppError): void {
   const envelope = toEnvelope(error);
   if (envelope.status === 401 && error.code === 'UNAUTHORIZED') res.set('WWW-Authenticate', 'Basic realm="grid", charset="UTF-8"');
   const retryAfter = error.details?.retryAfterSeconds;
-  if (envelope.status === 429 && typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
+  if ((envelope.status === 429 || envelope.status === 503) && typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
   res.status(envelope.status).json(envelope);
 }

@@ -18,6 +18,8 @@ export const HTTP_LIMIT_SETTINGS = {
   GATEWAY_MAX_CONNECTIONS: setting.int(1_024, 1, 1_000_000),
   /** Open connections at once from one client address (the proxy's, behind one); further ones are closed as they arrive. */
   GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: setting.int(256, 1, 1_000_000),
+  /** On SIGTERM: how long requests already received may take to be answered before the remaining connections are cut (keep it below Kubernetes' terminationGracePeriodSeconds less the preStop pause). */
+  GATEWAY_SHUTDOWN_GRACE_MS: setting.int(20_000, 0, 600_000),
 };
 
 export type HttpLimits = ConfigOf<typeof HTTP_LIMIT_SETTINGS>;

@@ -25,7 +25,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   REQUEST_HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500, SERVICE_SWITCH_ERROR: 500,
   NOT_IMPLEMENTED: 501,
-  UNAVAILABLE: 503,
+  UNAVAILABLE: 503, STORAGE_FULL: 503,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

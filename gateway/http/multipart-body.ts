@@ -33,7 +33,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: limits.maxFileBytes, files: 1, fields: limits.maxFields, fieldSize: limits.maxFieldBytes, parts: limits.maxFields + 1 },
+        // busboy reports 'limit' once a file reaches fileSize: one byte more, so maxFileBytes itself is accepted.
+        limits: { fileSize: limits.maxFileBytes + 1, files: 1, fields: limits.maxFields, fieldSize: limits.maxFieldBytes, parts: limits.maxFields + 1 },
       });
     } catch {
       reject(AppError.invalidInput('Malformed multipart/form-data body (boundary missing)'));

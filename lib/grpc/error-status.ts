@@ -67,6 +67,7 @@ const GRPC_STATUS: Partial<Record<ErrorCode, GrpcStatus>> = {
   SERVICE_SWITCH_ERROR: GrpcStatus.INTERNAL,
   NOT_IMPLEMENTED: GrpcStatus.UNIMPLEMENTED,
   UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  STORAGE_FULL: GrpcStatus.RESOURCE_EXHAUSTED,
 };
 
 export function grpcStatusOf(code: ErrorCode): GrpcStatus {

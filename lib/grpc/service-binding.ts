@@ -66,6 +66,7 @@ export function bindService<D extends ServiceDefinition>(
           .catch((err: unknown) => {
             const error = toAppError(err);
             if (error.code === 'INTERNAL_ERROR') runtime.logger.error('rpc failed', { rpc: spec.path, cause: error.cause ?? err });
+            if (error.code === 'STORAGE_FULL') runtime.logger.error('rpc refused: the data store cannot write (disk full)', { rpc: spec.path, cause: error.cause });
             callback(toStatusObject(error));
           })
           .finally(() => runtime.inFlight.finished());

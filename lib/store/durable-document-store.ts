@@ -25,8 +25,9 @@ export function createDurableDocumentStore(options: DurableStoreOptions): Docume
       }
       return collection as unknown as DocumentCollection<T>;
     },
+    /** False while the disk refuses writes (the service reports NOT_SERVING, so /readyz is 503). */
     async ping() {
-      return true;
+      return journal.canWrite();
     },
     async close() {
       journal.close();

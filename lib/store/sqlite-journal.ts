@@ -2,7 +2,14 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BSON } from 'bson';
+import { AppError } from '../errors';
 import type { Doc } from './document-store';
+
+/** How long a client is told to wait before retrying a write refused for a full disk. */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
+/** SQLite's answer when the file cannot grow: the disk (or its quota) is full. */
+const isStorageFull = (err: unknown) => ['SQLITE_FULL'].includes((err as { code?: string }).code ?? '');
 
 /** `normal`: an acknowledged write survives a crash of the process; `full`: also a loss of power. */
 export type SyncPolicy = 'normal' | 'full';
@@ -34,6 +41,9 @@ export class SqliteJournal {
   private readonly remove: Database.Statement;
   private readonly readAll: Database.Statement;
   private readonly writeMany: (collection: string, changes: JournalChange[]) => void;
+  private readonly probe: () => void;
+  /** Since when writes have failed for a full disk; undefined while they succeed. */
+  private failingSince: number | undefined;
 
   constructor(readonly path: string, sync: SyncPolicy) {
     mkdirSync(dirname(path), { recursive: true });
@@ -55,6 +65,17 @@ export class SqliteJournal {
     this.upsert = this.db.prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET body = excluded.body');
     this.remove = this.db.prepare('DELETE FROM documents WHERE collection = ? AND key = ?');
     this.readAll = this.db.prepare('SELECT body FROM documents WHERE collection = ? ORDER BY rowid');
+    // The write check takes a fresh page (a row of one page's size, removed in the same transaction),
+    // as a document write would: a write into space the file already has would not tell.
+    this.db.exec('CREATE TABLE IF NOT EXISTS write_check (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)');
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    const take = this.db.prepare('INSERT INTO write_check (id, pad) VALUES (1, zeroblob(?))');
+    const release = this.db.prepare('DELETE FROM write_check');
+    this.probe = this.db.transaction(() => {
+      release.run();
+      take.run(pageSize);
+      release.run();
+    });
     this.writeMany = this.db.transaction((collection: string, changes: JournalChange[]) => {
       for (const change of changes) this.writeOne(collection, change);
     });
@@ -65,10 +86,39 @@ export class SqliteJournal {
     return (this.readAll.all(collection) as Array<{ body: Buffer }>).map((row) => BSON.deserialize(row.body, { promoteBuffers: true }) as Doc);
   }
 
-  /** Writes the changes of one operation together: all of them or none. */
+  /**
+   * Writes the changes of one operation together: all of them or none. A full disk refuses the
+   * write with STORAGE_FULL (503 with Retry-After at the gateway) and makes `canWrite` false until
+   * a write succeeds again.
+   */
   write(collection: string, changes: JournalChange[]): void {
-    if (changes.length === 1) this.writeOne(collection, changes[0]);
-    else if (changes.length > 1) this.writeMany(collection, changes);
+    this.guarded(() => {
+      if (changes.length === 1) this.writeOne(collection, changes[0]);
+      else if (changes.length > 1) this.writeMany(collection, changes);
+    });
+  }
+
+  /** Whether writes succeed: after a failure, asked of the disk again with a one-row write. */
+  canWrite(): boolean {
+    if (this.failingSince === undefined) return true;
+    try {
+      this.guarded(this.probe);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private guarded(write: () => void): void {
+    try {
+      write();
+      this.failingSince = undefined;
+    } catch (err) {
+      if (!isStorageFull(err)) throw err;
+      this.failingSince ??= Date.now();
+      throw new AppError('STORAGE_FULL', 'The data store cannot write: its disk is full. Nothing was changed; retry later',
+        { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS }, { cause: err });
+    }
   }
 
   close(): void {

@@ -54,7 +54,7 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
 
 /**
  * `REFERENCE_REPORT=<file> npm test`: every answer of every HTTP test that the reference's schemas
- * refuse is appended to the file, to review the differences (README: where we differ).
+ * refuse is appended to the file, to review the differences (docs/where-we-differ.md).
  */
 export function reportReferenceProblems(method: string, url: string, status: number, body: unknown): void {
   const file = process.env.REFERENCE_REPORT;

@@ -1,7 +1,7 @@
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
 
-/** README "Agents: delegated, policy-bound access", request for request, after the first payment path. */
+/** docs/api/agents.md "Agents: delegated, policy-bound access", request for request, after the README's first payment path. */
 let sys: TestSystem;
 beforeAll(async () => { sys = await startTestSystem({ env: FAST_SETTLEMENT }); });
 afterAll(async () => { await sys.stop(); });

@@ -27,7 +27,8 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the system did not start')), 20_000);
+    // A busy machine (several builds at once) can take most of a minute to start the four services.
+    const timer = setTimeout(() => reject(new Error('the system did not start')), 90_000);
     let url = '';
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const entry = JSON.parse(line) as Record<string, unknown>;
@@ -40,7 +41,7 @@ beforeAll(async () => {
       }
     });
   });
-});
+}, 120_000);
 afterAll(() => {
   if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });

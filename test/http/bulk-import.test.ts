@@ -107,3 +107,19 @@ test('a job accepted before a restart is carried out after it', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('formula cells (=, @, +, -, tab or CR first) are stored as text with a leading quote, so an export cannot run them', async () => {
+  const p = `formula-${Date.now()}`;
+  const csv = [
+    HEADER,
+    `,${p}-1,INDIVIDUAL,"=cmd|' /C calc'!A0",1990-01-15,"\t@HYPERLINK(""http://evil.example"")",Austin,TX,78701,US,,,,`,
+    `,${p}-2,INDIVIDUAL,Ann Plain,1990-01-15,"-2+3+cmd|' /C calc'!A0",Austin,TX,78701,US,,,,`,
+  ].join('\n');
+  const res = await csvUpload(sys, csv);
+  expect(res.status).toBe(202);
+  const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'COMPLETED' || j.status === 'FAILED');
+  expect(job.progress).toMatchObject({ successful: 2, failed: 0 });
+  const stored = async (id: string) => (await sys.api(`/customers?platformCustomerId=${id}`)).body.data[0];
+  expect(await stored(`${p}-1`)).toMatchObject({ fullName: '\'=cmd|\' /C calc\'!A0', address: { line1: '\'@HYPERLINK("http://evil.example")' } });
+  expect(await stored(`${p}-2`)).toMatchObject({ fullName: 'Ann Plain', address: { line1: '\'-2+3+cmd|\' /C calc\'!A0' } });
+});

@@ -7,7 +7,11 @@ import { createCustomer, verificationWhen } from './kyc-fixtures';
 import { expectError } from './payments-fixtures';
 
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 7), Buffer.from('\n%%EOF\n')]);
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512, 1)]);
+/** A whole 1×1 PNG image (IHDR … IEND). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const MAX_BYTES = 10 * 1024 * 1024;
+/** A whole PDF of exactly `size` bytes. */
+const pdfOfSize = (size: number) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9 - 7, 0x20), Buffer.from('\n%%EOF\n')]);
 
 let sys: TestSystem;
 beforeAll(async () => {
@@ -61,6 +65,30 @@ test('bad metadata is listed field by field; the type comes from the bytes, not 
   expectError(await upload({ documentHolder: 'Customer:00000000-0000-4000-8000-000000000000', documentType: 'PASSPORT', country: 'US' }, { name: 'p.pdf', content: PDF }), 404, 'USER_NOT_FOUND');
   const json = await sys.api('/documents', { method: 'POST', json: { documentHolder: customer.id } });
   expectError(json, 400, 'INVALID_INPUT');
+});
+
+test('the 10 MB limit is inclusive: exactly 10,485,760 bytes is stored, one byte more is refused', async () => {
+  const customer = await createCustomer(sys);
+  const exact = await upload({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'US' }, { name: 'exact.pdf', content: pdfOfSize(MAX_BYTES) });
+  expect(exact.status).toBe(201);
+  expect((await fileOf(exact.body.id)).bytes.length).toBe(MAX_BYTES);
+  const over = await upload({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'US' }, { name: 'over.pdf', content: pdfOfSize(MAX_BYTES + 1) });
+  expectError(over, 400, 'INVALID_INPUT');
+  expect(over.body.details.errors).toEqual([{ field: 'file', message: 'must be at most 10 MB' }]);
+  expect((await sys.api(`/documents?documentHolder=${customer.id}`)).body.totalCount).toBe(1);
+});
+
+test.each([
+  ['an 8-byte PNG header', PNG.subarray(0, 8), 'is not a complete PNG image (IHDR or IEND chunk missing)'],
+  ['a PNG cut short', PNG.subarray(0, PNG.length - 5), 'is not a complete PNG image (IHDR or IEND chunk missing)'],
+  ['a JPEG without its end-of-image marker', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), 'is not a complete JPEG image (end-of-image marker missing)'],
+  ['a PDF cut short', PDF.subarray(0, 1000), 'is not a complete PDF file (%%EOF missing)'],
+])('%s is 400 and not stored', async (_what, content, message) => {
+  const customer = await createCustomer(sys);
+  const res = await upload({ documentHolder: customer.id, documentType: 'PASSPORT', country: 'US' }, { name: 'cut.png', content });
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.details.errors).toEqual([{ field: 'file', message }]);
+  expect((await sys.api(`/documents?documentHolder=${customer.id}`)).body.totalCount).toBe(0);
 });
 
 test('oversized and truncated uploads are 400 and leave nothing stored', async () => {
@@ -144,7 +172,7 @@ test('the disk storage under DATA_DIR keeps files across a restart, whole, with 
   }
 });
 
-test('the README onboarding walk, request for request', async () => {
+test('the onboarding walk of docs/api/onboarding.md, request for request', async () => {
   const created = await sys.api('/customers', { method: 'POST', json: {
     customerType: 'INDIVIDUAL', platformCustomerId: `kyc-1-${Date.now()}`, fullName: 'Ana Ruiz', birthDate: '1990-01-15', nationality: 'MX',
     address: { line1: 'Av. Reforma 1', city: 'CDMX', postalCode: '06600', country: 'MX' },

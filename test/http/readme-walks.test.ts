@@ -1,10 +1,13 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { turnkeyCrypto, ApiKeyStamper } from '../../services/auth/domain/wallet-crypto/turnkey-client.fixture';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
 
 /**
- * The README's walk-throughs, request for request, against a fresh system with nothing configured:
- * what a new user copies from the README must work as written.
+ * The walk-throughs of the README and docs/ (getting-started, api/embedded-wallets, api/invitations),
+ * request for request, against a fresh system with nothing configured: what a new user copies from
+ * them must work as written.
  */
 let sys: TestSystem;
 beforeAll(async () => {
@@ -16,7 +19,7 @@ afterAll(async () => {
 
 const post = (path: string, json?: unknown, headers?: Record<string, string>) => sys.api(path, { method: 'POST', json, headers });
 
-test('"A first payment path with curl": four steps, the payment completes', async () => {
+test('README "A first payment with curl": four steps, the payment completes', async () => {
   // 1. a sender customer
   const sender = (await post('/customers', {
     customerType: 'INDIVIDUAL', platformCustomerId: 'sender-1', fullName: 'Jane Smith',
@@ -85,4 +88,54 @@ test('"Signing in with the sandbox email code": a new sandbox customer signs in,
 test('the sandbox platform offers embedded wallets out of the box: GET /config shows its embeddedWalletConfig', async () => {
   const config = await sys.api('/config');
   expect(config.body.embeddedWalletConfig).toEqual({ appName: 'Sandbox platform', otpLength: 6, alphanumeric: false, expirationSeconds: 300 });
+});
+
+test('docs/api/embedded-wallets.md: only a customer with an email gets an EMBEDDED_WALLET; adding an email opens it', async () => {
+  const customer = (await post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'no-email-yet', fullName: 'Ben Noemail' })).body.id;
+  const wallets = async () => (await sys.api(`/customers/internal-accounts?customerId=${customer}&type=EMBEDDED_WALLET`)).body.data;
+  expect(await wallets()).toEqual([]);
+  const patched = await sys.api(`/customers/${customer}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', email: 'ben@example.com' } });
+  expect(patched.status).toBe(200);
+  expect(await wallets()).toEqual([expect.objectContaining({ type: 'EMBEDDED_WALLET' })]);
+});
+
+test('docs/getting-started.md "Running a walk twice": the same platformCustomerId or account number answers 409, a distinct valid CLABE is accepted', async () => {
+  const body = { customerType: 'INDIVIDUAL', platformCustomerId: 'twice-1', fullName: 'Maria Lopez' };
+  const customer = (await post('/customers', body)).body.id;
+  expect((await post('/customers', body)).status).toBe(409);
+  const account = (clabeNumber: string) => post('/customers/external-accounts', {
+    customerId: customer, currency: 'MXN',
+    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+  });
+  expect((await account('032180000118359719')).status).toBe(201);
+  expect((await account('032180000118359719')).body).toMatchObject({ status: 409, code: 'CONFLICT' });
+  expect((await account('032180000118359722')).status).toBe(201);
+  expect((await account('032180000118359735')).status).toBe(201);
+});
+
+test('docs/api/invitations.md: the walk with the local receiver it starts hears INVITATION.CLAIMED', async () => {
+  // the walk's receiver: prints (here: keeps) each webhook body, answers 200
+  const bodies: string[] = [];
+  const hooks = createServer((q: IncomingMessage, s) => {
+    const chunks: Buffer[] = [];
+    q.on('data', (c: Buffer) => chunks.push(c));
+    q.on('end', () => { bodies.push(Buffer.concat(chunks).toString('utf8')); s.end(); });
+  });
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (hooks.address() as AddressInfo).port;
+    const sender = (await post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'inviter-walk', fullName: 'Jane Smith', email: 'jane.inviter@example.com' })).body.id;
+    const customerUma = (await sys.api(`/customers/${sender}`)).body.umaAddress;
+    expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: `http://localhost:${port}/grid` } })).status).toBe(200);
+    const code = (await post('/invitations', { inviterUma: customerUma, firstName: 'Alice', amountToSend: 12550 })).body.code;
+    const read = await sys.api(`/invitations/${code}`);
+    expect(read.body).toMatchObject({ status: 'PENDING', url: `https://uma.me/i/${code}` });
+    const claimed = await post(`/invitations/${code}/claim`, { inviteeUma: '$bob@other.example' });
+    expect(claimed.body.status).toBe('CLAIMED');
+    const heard = () => bodies.map((b) => JSON.parse(b)).find((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code);
+    for (let i = 0; i < 400 && !heard(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(heard()).toBeDefined();
+  } finally {
+    await new Promise((resolve) => hooks.close(resolve));
+  }
 });

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 
 // The generator is a plain CommonJS script (operators run it with node); jest loads it as is.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateTable, readmeWith } = require('../../scripts/config-reference.cjs') as {
+const { generateTable, documentWith, TABLE_DOCUMENT } = require('../../scripts/config-reference.cjs') as {
   generateTable(): { table: string; problems: string[]; count: number };
-  readmeWith(table: string): { current: string; next: string };
+  documentWith(table: string): { current: string; next: string };
+  TABLE_DOCUMENT: string;
 };
 
-describe("README's configuration table", () => {
+describe(`the configuration table (${TABLE_DOCUMENT})`, () => {
   const generated = generateTable();
 
   it('describes every variable the code reads, each with a meaning', () => {
@@ -16,15 +17,15 @@ describe("README's configuration table", () => {
   });
 
   it('is what the config definitions generate today (run `node scripts/config-reference.cjs` when this fails)', () => {
-    const { current, next } = readmeWith(generated.table);
+    const { current, next } = documentWith(generated.table);
     expect(current === next).toBe(true);
   });
 
   it.each(['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_MAX_ATTEMPTS', 'WEBHOOK_RETRY_BASE_MS', 'WEBHOOK_POLL_INTERVAL_MS', 'WEBHOOK_DELIVERY_CONCURRENCY',
     'QUOTE_VALIDITY_SECONDS', 'LEDGER_RECOVERY_AFTER_MS', 'SETTLEMENT_POLL_MS', 'SANDBOX_PAYMENTS_ENABLED', 'ACCOUNTS_UMA_DOMAIN',
     'KAFKA_BROKERS', 'KAFKA_STALL_MS', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'DATA_DIR'])('lists %s', (name) => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\| [^|]+ \\| [^|]+ \\|`, 'm'));
+    const document = readFileSync(join(__dirname, '..', '..', TABLE_DOCUMENT), 'utf8');
+    expect(document).toMatch(new RegExp(`^\\| \`${name}\` \\| [^|]+ \\| [^|]+ \\|`, 'm'));
   });
 
   it('finds a variable added to a schema without a description', () => {

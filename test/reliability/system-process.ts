@@ -11,6 +11,8 @@ export interface SystemProcess {
   rootUrl: string;
   /** Log lines the process wrote (JSON objects). */
   logs: Array<Record<string, unknown>>;
+  /** Lines it wrote to stderr. */
+  stderr: string[];
   /** Resolves with the exit code (or signal) once the process ended. */
   exited: Promise<number | NodeJS.Signals | null>;
 }
@@ -19,12 +21,12 @@ export interface SystemProcess {
  * `node dist/main.js all` as `npm start` runs it, on the given data directory; resolves once it
  * logged `started` (the sandbox credentials exist). Rejects when it exits or stays silent first.
  */
-export function startSystemProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SystemProcess> {
+export function startSystemProcess(env: NodeJS.ProcessEnv, timeoutMs = 150_000): Promise<SystemProcess> {
   return startComponentProcess('all', env, timeoutMs);
 }
 
 /** One component as Kubernetes runs it (`node dist/main.js <component>`); `rootUrl` is the gateway's, else empty. */
-export async function startComponentProcess(component: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<SystemProcess> {
+export async function startComponentProcess(component: string, env: NodeJS.ProcessEnv, timeoutMs = 150_000): Promise<SystemProcess> {
   if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
   const child = spawn(process.execPath, [MAIN, component], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONGODB_URI: '', KAFKA_BROKERS: '', ...env },
@@ -52,7 +54,7 @@ export async function startComponentProcess(component: string, env: NodeJS.Proce
       reject(new Error(`the system exited (${code}) before it started: ${stderr.join('\n')}`));
     });
   });
-  return { child, rootUrl, logs, exited };
+  return { child, rootUrl, logs, stderr, exited };
 }
 
 export async function killSystemProcess(system: SystemProcess, signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null> {

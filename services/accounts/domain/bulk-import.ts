@@ -52,7 +52,22 @@ export const MAX_IMPORT_ROWS = 10_000;
 
 type Row = Record<string, string>;
 
-const value = (row: Row, column: string) => (row[column] ?? '').trim() || undefined;
+/**
+ * A cell a spreadsheet would run as a formula (`=…`, `@…`, `+…`, `-…`; tab and CR prefixes are
+ * trimmed first) is kept as text with a leading `'` (OWASP's CSV-injection advice), so a customer
+ * record exported later to a spreadsheet cannot run it. A signed number or phone number
+ * (`+52 55 1234 5678`, `-12.5`) is left as it is.
+ */
+export function neutralizeFormula(cell: string): string {
+  if (/^[=@]/.test(cell)) return `'${cell}`;
+  if (/^[+-]/.test(cell) && !/^[+-][0-9][0-9 ().,-]*$/.test(cell)) return `'${cell}`;
+  return cell;
+}
+
+const value = (row: Row, column: string) => {
+  const text = (row[column] ?? '').trim();
+  return text ? neutralizeFormula(text) : undefined;
+};
 
 function prune<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

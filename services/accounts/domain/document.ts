@@ -2,6 +2,7 @@ import { DOCUMENT_TYPES } from '../../../lib/contract/document-types';
 import { AppError } from '../../../lib/errors';
 import { idPattern } from '../../../lib/ids';
 import { defined } from './customer-fields';
+import { incompleteFileProblem, mediaTypeOf } from './document-file';
 import { FieldReader, type JsonObject } from './field-reader';
 
 export const DOCUMENT_SIDES = ['FRONT', 'BACK'] as const;
@@ -37,17 +38,6 @@ export interface StoredDocument extends Required<Pick<DocumentMetadata, 'documen
   revision: number;
 }
 
-/** The file types accepted, recognised by their first bytes (never by the name or declared type). */
-const SIGNATURES: { mediaType: string; bytes: number[] }[] = [
-  { mediaType: 'application/pdf', bytes: [0x25, 0x50, 0x44, 0x46, 0x2d] },
-  { mediaType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
-  { mediaType: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
-];
-
-export function mediaTypeOf(content: Uint8Array): string | undefined {
-  return SIGNATURES.find((s) => s.bytes.every((b, i) => content[i] === b))?.mediaType;
-}
-
 const HOLDER_PATTERN = `(${idPattern('Customer').slice(1, -1)})|(${idPattern('BeneficialOwner').slice(1, -1)})`;
 
 /** The form's metadata (all required on upload; on replace only what is given changes), every problem at once. */
@@ -69,8 +59,11 @@ export function validateDocumentMetadata(fields: JsonObject, file: { fileName: s
   } else if (file.content.length > MAX_DOCUMENT_BYTES) {
     r.fail('file', 'must be at most 10 MB');
   } else {
-    mediaType = mediaTypeOf(file.content);
-    if (!mediaType) r.fail('file', 'must be a PDF, JPEG or PNG file (checked from its content)');
+    const type = mediaTypeOf(file.content);
+    const incomplete = type && incompleteFileProblem(file.content, type);
+    if (!type) r.fail('file', 'must be a PDF, JPEG or PNG file (checked from its content)');
+    else if (incomplete) r.fail('file', incomplete);
+    else mediaType = type;
   }
   if (file && (file.fileName.length === 0 || file.fileName.length > 255)) r.fail('file', 'must have a file name of 1 to 255 characters');
   r.throwIfInvalid(creating ? 'Invalid document' : 'Invalid document replacement');
