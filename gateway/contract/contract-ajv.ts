@@ -10,10 +10,11 @@ const FORMATS: Record<string, (value: string) => boolean> = {
 
 /**
  * One ajv for the contract: every error reported (allErrors) with the schema that failed (verbose),
+ * a `oneOf` with an OpenAPI `discriminator` checked against the branch its tag names only,
  * formats checked as the services check them, schemas compiled once each and kept by identity.
  */
 export function createContractValidator() {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, discriminator: true });
   for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   const compiled = new WeakMap<TSchema, ValidateFunction>();
   return (schema: TSchema, value: unknown): ErrorObject[] => {

@@ -1,6 +1,3 @@
-import { fieldErrorsOf } from '../test-fixtures/field-errors';
-import { BOLT11_INVOICE, externalAccountBody } from '../test-fixtures/request-bodies';
-import { validateExternalAccountCreate } from './external-account-validation';
 import { checkWalletAddress, decodeBase58, type WalletAccountType } from './wallet-addresses';
 
 test.each<[WalletAccountType, string, string | undefined]>([
@@ -28,40 +25,4 @@ test.each<[WalletAccountType, string, string | undefined]>([
 test('base58 keeps leading zero bytes', () => {
   expect(Array.from(decodeBase58('11')!)).toEqual([0, 0]);
   expect(decodeBase58('0OIl')).toBeUndefined();
-});
-
-describe('wallet accounts', () => {
-  const create = (variant: Parameters<typeof externalAccountBody>[0], info: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const body = externalAccountBody(variant, extra);
-    Object.assign(body.accountInfo, info);
-    return () => validateExternalAccountCreate(body, 'CUSTOMER');
-  };
-
-  test('an invalid address is reported on accountInfo.address', () => {
-    expect(fieldErrorsOf(create('SOLANA_WALLET', { address: 'nope' }))).toEqual([
-      { field: 'accountInfo.address', message: 'must be a base58 Solana public key (32 bytes)' },
-    ]);
-  });
-
-  test('a wallet holds only the assets of its network', () => {
-    expect(fieldErrorsOf(create('SPARK_WALLET', {}, { currency: 'USDC' }))).toEqual([
-      { field: 'currency', message: 'must be one of BTC', constraint: { enum: ['BTC'] } },
-    ]);
-  });
-
-  test('lightning accepts a BOLT 11 invoice, a BOLT 12 offer or an address', () => {
-    expect(create('LIGHTNING', { lightningAddress: undefined, invoice: BOLT11_INVOICE })()).toMatchObject({ accountInfo: { invoice: BOLT11_INVOICE } });
-    expect(create('LIGHTNING', { lightningAddress: undefined, bolt12: 'lno1pg257enxv4ezqcneype82um50ynhxgrwdajx283qfwdpl28qqmc78ymlvhmxcsywdk5wrjnj36jryg488qwlrnzyjczs' })()).toBeDefined();
-  });
-
-  test.each([
-    [{ lightningAddress: 'alice' }, [{ field: 'accountInfo.lightningAddress', message: expect.stringMatching(/^must match/), constraint: { pattern: expect.any(String) } }]],
-    [{ lightningAddress: undefined, invoice: 'lnbc1notaninvoice' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
-    [{ lightningAddress: undefined, invoice: BOLT11_INVOICE.slice(0, -1) + 'q' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
-    [{ lightningAddress: undefined, bolt12: 'lnb1qqq' }, [{ field: 'accountInfo.bolt12', message: 'must be a BOLT 12 offer (lno1...)' }]],
-    [{ invoice: BOLT11_INVOICE }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
-    [{ lightningAddress: undefined }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
-  ])('lightning %j', (info, expected) => {
-    expect(fieldErrorsOf(create('LIGHTNING', info))).toEqual(expected);
-  });
 });
