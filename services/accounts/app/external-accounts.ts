@@ -8,7 +8,6 @@ import {
   type ExternalAccountStatus,
 } from '../domain/external-account';
 import { validateExternalAccountCreate, type ExternalAccountCreate, type ExternalAccountOwner } from '../domain/external-account-validation';
-import { FieldReader } from '../domain/field-reader';
 import { externalAccountCreated, externalAccountDeleted, externalAccountStatusUpdated } from './account-events';
 import { DuplicateRecordError, type AccountsStore, type Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
@@ -94,9 +93,10 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
     },
 
     async updateStatus(platformId, id, status) {
-      const r = new FieldReader();
-      const to = r.enumItem(status, 'status', EXTERNAL_ACCOUNT_STATUSES) as ExternalAccountStatus;
-      r.throwIfInvalid('Invalid status');
+      if (!(EXTERNAL_ACCOUNT_STATUSES as readonly string[]).includes(status)) {
+        throw AppError.invalidInput('Invalid status', [{ field: 'status', message: `must be one of ${EXTERNAL_ACCOUNT_STATUSES.join(', ')}`, constraint: { enum: [...EXTERNAL_ACCOUNT_STATUSES] } }]);
+      }
+      const to = status as ExternalAccountStatus;
       const current = await get(platformId, id);
       assertTransition(current.status, to);
       const now = deps.clock().toISOString();
