@@ -1,4 +1,5 @@
-import { checkWalletAddress, decodeBase58, type WalletAccountType } from './wallet-addresses';
+import { EXTERNAL_ACCOUNT_TYPE_NAMES, EXTERNAL_ACCOUNT_TYPES } from '../../../lib/contract/external-account-types';
+import { checkWalletAddress, decodeBase58, WALLET_ACCOUNT_TYPES, type WalletAccountType } from './wallet-addresses';
 
 test.each<[WalletAccountType, string, string | undefined]>([
   ['ETHEREUM_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', undefined],
@@ -25,4 +26,9 @@ test.each<[WalletAccountType, string, string | undefined]>([
 test('base58 keeps leading zero bytes', () => {
   expect(Array.from(decodeBase58('11')!)).toEqual([0, 0]);
   expect(decodeBase58('0OIl')).toBeUndefined();
+});
+
+test('the address checks cover every single-address wallet of the table of account types', () => {
+  const wallets = EXTERNAL_ACCOUNT_TYPE_NAMES.filter((t) => EXTERNAL_ACCOUNT_TYPES[t].kind === 'WALLET' && t !== 'LIGHTNING');
+  expect([...WALLET_ACCOUNT_TYPES].sort()).toEqual(wallets.sort());
 });
