@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CurrencyAmount, List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
+import { ExternalAccountCreateInfo, ExternalAccountInfo } from './external-account-info-schemas';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
 
@@ -30,7 +31,6 @@ export const InternalAccount = named('InternalAccount', ClosedObject({
   updatedAt: DateTime(),
 }));
 
-const AccountInfo = Type.Object({ accountType: Type.String() }, { description: 'Bank or wallet details; members depend on `accountType`' });
 
 export const ExternalAccount = named('ExternalAccount', ClosedObject({
   id: Id('ExternalAccount'),
@@ -41,14 +41,14 @@ export const ExternalAccount = named('ExternalAccount', ClosedObject({
   currency: Type.String(),
   defaultUmaDepositAccount: Type.Optional(Type.Boolean()),
   beneficiaryVerificationStatus: Type.Optional(StringEnum(BENEFICIARY_VERIFICATION)),
-  accountInfo: AccountInfo,
+  accountInfo: ExternalAccountInfo,
 }));
 
 const externalAccountCreateMembers = {
   currency: Type.String({ minLength: 1 }),
   platformAccountId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   ownershipType: Type.Optional(StringEnum(OWNERSHIP_TYPES)),
-  accountInfo: Type.Object({ accountType: Type.String({ minLength: 1 }) }, { description: 'Bank or wallet details; members depend on `accountType`' }),
+  accountInfo: ExternalAccountCreateInfo,
 };
 
 export const ExternalAccountCreateRequest = named('ExternalAccountCreateRequest', Type.Object({

@@ -33,7 +33,7 @@ const Text = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
 const UMA_ADDRESS = '^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$';
 const E164 = '^\\+[1-9]\\d{1,14}$';
 
-const Address = named('Address', ClosedObject({
+export const Address = named('Address', ClosedObject({
   line1: Text(), line2: Type.Optional(Text()), city: Type.Optional(Text()), state: Type.Optional(Text()),
   postalCode: Text(20), country: Country(),
 }));

@@ -21,7 +21,21 @@ function publish(schema: unknown, components: Json, isComponentRoot = false): un
     }
     return { $ref: `#/components/schemas/${name}` };
   }
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? publishProperties(value as Json, components) : publish(value, components)]));
+  const published = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? publishProperties(value as Json, components) : publish(value, components)]));
+  return withDiscriminatorMapping(schema as Json, published);
+}
+
+/** A discriminated `oneOf` of named branches is published with its mapping: tag value → branch. */
+function withDiscriminatorMapping(schema: Json, published: Json): Json {
+  const discriminator = schema.discriminator as { propertyName: string } | undefined;
+  if (!discriminator || !Array.isArray(schema.oneOf)) return published;
+  const mapping: Record<string, string> = {};
+  for (const branch of schema.oneOf as Json[]) {
+    const name = schemaName(branch);
+    const tag = ((branch.properties ?? {}) as Record<string, { enum?: string[] }>)[discriminator.propertyName];
+    if (name) for (const value of tag?.enum ?? []) mapping[value] = `#/components/schemas/${name}`;
+  }
+  return { ...published, discriminator: { ...discriminator, mapping } };
 }
 
 /** Member names are not schemas: never replaced, whatever they are called. */

@@ -46,13 +46,14 @@ function describeValue(field: string, schema: Schema, keywords: Set<string>, fal
 
 /**
  * ajv's errors as one FieldError per invalid member, in the order ajv met them. The `null` branch
- * of an optional member, and the anyOf/if wrappers, add nothing a client can act on.
+ * of an optional member, the anyOf/if wrappers and a discriminator's unknown tag (the tag's own
+ * `enum` says it) add nothing a client can act on.
  */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, { schema: Schema; keywords: Set<string>; message: string; required?: FieldError }>();
   for (const e of errors) {
     const parent = (e.parentSchema ?? {}) as Schema;
-    if (e.keyword === 'anyOf' || e.keyword === 'if' || (e.keyword === 'type' && parent.type === 'null')) continue;
+    if (e.keyword === 'anyOf' || e.keyword === 'if' || e.keyword === 'discriminator' || (e.keyword === 'type' && parent.type === 'null')) continue;
     if (e.keyword === 'required') {
       const member = String(e.params.missingProperty);
       const field = fieldOf(e.instancePath, member);

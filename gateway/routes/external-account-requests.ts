@@ -1,5 +1,6 @@
 import type { AddressFields, Beneficiary, Beneficiary_Type, ExternalAccountInfo } from '../../gen/accounts/v1/external_account_info';
 import type { CreateExternalAccountRequest } from '../../gen/accounts/v1/external_account_requests';
+import { ACCOUNT_INFO_MEMBERS } from '../../lib/contract/external-account-types';
 import { RestBody } from './rest-body';
 
 /* REST bodies of external accounts and their ownership verification → request members. */
@@ -17,10 +18,8 @@ const beneficiary = (b: RestBody): Beneficiary => ({
   registrationNumber: b.string('registrationNumber'), taxId: b.string('taxId'),
 });
 
-const TEXT_MEMBERS = [
-  'accountType', 'accountNumber', 'routingNumber', 'bankName', 'bankAccountType', 'intermediaryBankName', 'intermediaryRoutingNumber',
-  'fiToFiInformation', 'clabeNumber', 'iban', 'swiftCode', 'pixKey', 'pixKeyType', 'taxId', 'vpa', 'ifsc', 'address', 'invoice', 'lightningAddress',
-] as const;
+/** Every text member of every account type (the table's), each a member of the request message. */
+const TEXT_MEMBERS = ['accountType', ...ACCOUNT_INFO_MEMBERS];
 
 const accountInfo = (b: RestBody): ExternalAccountInfo => ({
   ...Object.fromEntries(TEXT_MEMBERS.map((key) => [key, b.string(key)])),

@@ -18,7 +18,7 @@ test.each([
   ['MANAGE_EXTERNAL_ACCOUNTS', (_c: any, me: any) => me('/agents/me/external-accounts')],
   ['MANAGE_EXTERNAL_ACCOUNTS', (c: any, me: any) => me(`/agents/me/external-accounts/${c.usdBank}`)],
   ['MANAGE_EXTERNAL_ACCOUNTS', (c: any, me: any) => me(`/agents/me/external-accounts/${c.usdBank}`, { method: 'DELETE' })],
-  ['MANAGE_EXTERNAL_ACCOUNTS', (_c: any, me: any) => me('/agents/me/external-accounts', { method: 'POST', json: { currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT' } } })],
+  ['MANAGE_EXTERNAL_ACCOUNTS', (_c: any, me: any) => me('/agents/me/external-accounts', { method: 'POST', json: externalAccountBody('GBP_ACCOUNT') })],
 ])('without %s: 403 FORBIDDEN', async (permission, call) => {
   const c = await agentCustomer(sys);
   const me = asAgent(sys, (await connectedAgent(sys, c.customerId, without(permission))).bearer);

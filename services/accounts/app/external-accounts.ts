@@ -8,8 +8,7 @@ import {
   accountFingerprint, assertTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccount,
   type ExternalAccountStatus,
 } from '../domain/external-account';
-import { validateExternalAccountCreate, type ExternalAccountOwner } from '../domain/external-account-validation';
-import { FieldReader } from '../domain/field-reader';
+import { validateExternalAccountCreate, type ExternalAccountCreate, type ExternalAccountOwner } from '../domain/external-account-validation';
 import { externalAccountCreated, externalAccountDeleted, externalAccountStatusUpdated } from './account-events';
 import { DuplicateRecordError, type AccountsStore, type Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
@@ -23,7 +22,7 @@ export interface ListExternalAccountsCommand {
 
 export interface ExternalAccounts {
   /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
-  create(platformId: string, body: unknown, owner: ExternalAccountOwner, shapeErrors?: FieldError[]): Promise<ExternalAccount>;
+  create(platformId: string, request: ExternalAccountCreate, owner: ExternalAccountOwner, shapeErrors?: FieldError[]): Promise<ExternalAccount>;
   get(platformId: string, id: string): Promise<ExternalAccount>;
   list(platformId: string, owner: ExternalAccountOwner, command: ListExternalAccountsCommand): Promise<Page<ExternalAccount>>;
   /** `owner` restricts which kind of account may be deleted (the REST path); undefined allows either. */
@@ -50,8 +49,8 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
   };
 
   return {
-    async create(platformId, body, owner, shapeErrors) {
-      const draft = validateAlongside(shapeErrors, () => validateExternalAccountCreate(body, owner));
+    async create(platformId, request, owner, shapeErrors) {
+      const draft = validateAlongside(shapeErrors, () => validateExternalAccountCreate(request, owner));
       if (draft.customerId) {
         const customer = await store.customers.find(platformId, draft.customerId);
         if (!customer) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
@@ -97,9 +96,10 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
     },
 
     async updateStatus(platformId, id, status) {
-      const r = new FieldReader();
-      const to = r.enumItem(status, 'status', EXTERNAL_ACCOUNT_STATUSES) as ExternalAccountStatus;
-      r.throwIfInvalid('Invalid status');
+      if (!(EXTERNAL_ACCOUNT_STATUSES as readonly string[]).includes(status)) {
+        throw AppError.invalidInput('Invalid status', [{ field: 'status', message: `must be one of ${EXTERNAL_ACCOUNT_STATUSES.join(', ')}`, constraint: { enum: [...EXTERNAL_ACCOUNT_STATUSES] } }]);
+      }
+      const to = status as ExternalAccountStatus;
       const current = await get(platformId, id);
       assertTransition(current.status, to);
       const now = deps.clock().toISOString();

@@ -1,4 +1,4 @@
-import { checkAbaRoutingNumber, checkBrazilianTaxId, checkClabe, checkIban, checkPixKey } from './bank-identifiers';
+import { checkAbaRoutingNumber, checkBic, checkBrazilianTaxId, checkClabe, checkIban, checkPixKey } from './bank-identifiers';
 import { COUNTRY_CODES } from '../../../lib/country-codes';
 import { isCalendarDate, isDateTime } from '../../../lib/value-formats';
 
@@ -17,8 +17,17 @@ test.each([
 test.each([
   ['DE89370400440532013000', true], ['GB82WEST12345698765432', true], ['FR1420041010050500013M02606', true],
   ['NL91ABNA0417164300', true], ['DE89370400440532013001', false], ['XX89370400440532013000', false],
+  // The IBAN registry's examples of the countries whose local accounts are IBANs (AED, DKK, EGP, PKR).
+  ['AE070331234567890123456', true], ['DK5000400440116243', true], ['EG380019000500000000263180002', true], ['PK36SCBL0000001123456702', true],
+  ['AE070331234567890123465', false], ['DK5000400440116234', false], ['EG380019000500000000263180020', false], ['PK36SCBL0000001123456720', false],
 ])('IBAN %s valid=%s', (value, valid) => {
   expect(checkIban(value) === undefined).toBe(valid);
+});
+
+test.each([
+  ['DEUTDEFF', true], ['NWBKGB2L', true], ['HSBCHKHHHKH', true], ['DEUTXXFF', false], ['HSBCZZHHHKH', false],
+])('BIC %s valid=%s', (value, valid) => {
+  expect(checkBic(value) === undefined).toBe(valid);
 });
 
 test.each([

@@ -1,111 +1,111 @@
-import type { FieldError } from '../../../lib/errors';
+import { EXTERNAL_ACCOUNT_TYPE_NAMES, EXTERNAL_ACCOUNT_TYPES } from '../../../lib/contract/external-account-types';
 import { fieldErrorsOf } from '../test-fixtures/field-errors';
-import { ACCOUNT_INFO, externalAccountBody } from '../test-fixtures/request-bodies';
+import { ACCOUNT_INFO, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
 import { validateExternalAccountCreate } from './external-account-validation';
 
+/* The rules the domain keeps (shapes and formats are the contract's: gateway/contract tests). */
+
 type Variant = keyof typeof ACCOUNT_INFO;
-const errorsFor = (variant: Variant, info: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+/** The request message the service receives for a REST body changed by `info` / `extra`. */
+const requestFor = (variant: Variant, info: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => {
   const body = externalAccountBody(variant, extra);
   Object.assign(body.accountInfo, info);
-  return fieldErrorsOf(() => validateExternalAccountCreate(body, 'CUSTOMER'));
+  return externalAccountRequest(body);
 };
+const errorsFor = (variant: Variant, info: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  fieldErrorsOf(() => validateExternalAccountCreate(requestFor(variant, info, extra), 'CUSTOMER'));
 
-test.each(Object.keys(ACCOUNT_INFO) as Variant[])('a valid %s is accepted as given', (variant) => {
+test('every type of the table has a valid example', () => {
+  expect(Object.keys(ACCOUNT_INFO).sort()).toEqual([...EXTERNAL_ACCOUNT_TYPE_NAMES].sort());
+  expect(EXTERNAL_ACCOUNT_TYPE_NAMES).toHaveLength(46);
+});
+
+test.each(Object.keys(ACCOUNT_INFO) as Variant[])('a valid %s is accepted as given, with its rails', (variant) => {
   const body = externalAccountBody(variant);
-  // Bank accounts gain their default rails; wallets have none.
-  const accountInfo = variant.endsWith('_ACCOUNT') ? { ...body.accountInfo, paymentRails: expect.any(Array) } : body.accountInfo;
-  expect(validateExternalAccountCreate(body, 'PLATFORM')).toEqual({ currency: body.currency, defaultUmaDepositAccount: false, accountInfo });
+  const spec = EXTERNAL_ACCOUNT_TYPES[variant];
+  const draft = validateExternalAccountCreate(externalAccountRequest(body), 'PLATFORM');
+  const accountInfo = spec.kind === 'BANK' ? { ...body.accountInfo, paymentRails: expect.any(Array) } : body.accountInfo;
+  expect(draft).toEqual({ currency: body.currency, defaultUmaDepositAccount: false, accountInfo });
+  if (spec.kind === 'BANK') {
+    expect(draft.accountInfo.paymentRails).not.toHaveLength(0);
+    for (const rail of draft.accountInfo.paymentRails as string[]) expect(spec.rails).toContain(rail);
+  }
 });
 
-test.each<[string, Variant, string[]]>([
-  ['USD: ACH, WIRE, RTP, FEDNOW', 'USD_ACCOUNT', ['ACH', 'WIRE', 'RTP', 'FEDNOW']],
-  ['MXN: SPEI', 'MXN_ACCOUNT', ['SPEI']],
-  ['EUR: SEPA, SEPA_INSTANT', 'EUR_ACCOUNT', ['SEPA', 'SEPA_INSTANT']],
-  ['BRL: PIX', 'BRL_ACCOUNT', ['PIX']],
-  ['INR by account number: NEFT, RTGS', 'INR_ACCOUNT', ['NEFT', 'RTGS']],
-])('paymentRails default to every rail of the variant (%s)', (_name, variant, rails) => {
-  expect(validateExternalAccountCreate(externalAccountBody(variant), 'PLATFORM').accountInfo.paymentRails).toEqual(rails);
+test.each<[Variant, Record<string, unknown>, string[]]>([
+  ['USD_ACCOUNT', {}, ['ACH', 'WIRE', 'RTP', 'FEDNOW']],
+  ['GBP_ACCOUNT', {}, ['FASTER_PAYMENTS']],
+  ['INR_ACCOUNT', {}, ['NEFT', 'RTGS']],
+  ['INR_ACCOUNT', { accountNumber: undefined, ifsc: undefined, vpa: 'ana@okicici' }, ['UPI']],
+  ['KES_ACCOUNT', {}, ['MOBILE_MONEY']],
+  ['BDT_ACCOUNT', {}, ['BANK_TRANSFER']],
+  ['BDT_ACCOUNT', { accountNumber: undefined, phoneNumber: '+8801712345678' }, ['MOBILE_MONEY']],
+  ['BDT_ACCOUNT', { phoneNumber: '+8801712345678' }, ['BANK_TRANSFER', 'MOBILE_MONEY']],
+  ['SGD_ACCOUNT', {}, ['PAYNOW', 'FAST', 'BANK_TRANSFER']],
+])('%s %j reaches by default %j', (variant, info, rails) => {
+  expect(validateExternalAccountCreate(requestFor(variant, info), 'PLATFORM').accountInfo.paymentRails).toEqual(rails);
 });
 
-test('paymentRails given are kept (distinct); a rail of another variant is refused; none listed means the defaults', () => {
-  const body = externalAccountBody('USD_ACCOUNT');
-  const asked = (paymentRails: unknown) => ({ ...body, accountInfo: { ...body.accountInfo, paymentRails } });
-  expect(validateExternalAccountCreate(asked(['RTP', 'RTP', 'ACH']), 'PLATFORM').accountInfo.paymentRails).toEqual(['RTP', 'ACH']);
-  expect(() => validateExternalAccountCreate(asked(['SPEI']), 'PLATFORM')).toThrow(expect.objectContaining({
-    code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'accountInfo.paymentRails[0]', constraint: { enum: ['ACH', 'WIRE', 'RTP', 'FEDNOW'] } })] },
-  }));
-  expect(validateExternalAccountCreate(asked([]), 'PLATFORM').accountInfo.paymentRails).toEqual(['ACH', 'WIRE', 'RTP', 'FEDNOW']);
-});
-
-describe.each<[string, Variant, Record<string, unknown>, FieldError]>([
-  // USD (ACH)
-  ['USD routing number checksum', 'USD_ACCOUNT', { routingNumber: '123456789' }, { field: 'accountInfo.routingNumber', message: 'is not a valid ABA routing number (check digit mismatch)' }],
-  ['USD routing number length', 'USD_ACCOUNT', { routingNumber: '02100002' }, { field: 'accountInfo.routingNumber', message: 'must be exactly 9 characters', constraint: { minLength: 9, maxLength: 9 } }],
-  ['USD routing number letters', 'USD_ACCOUNT', { routingNumber: '02100002A' }, { field: 'accountInfo.routingNumber', message: 'must match ^[0-9]{9}$', constraint: { pattern: '^[0-9]{9}$' } }],
-  ['USD account number missing', 'USD_ACCOUNT', { accountNumber: undefined }, { field: 'accountInfo.accountNumber', message: 'is required' }],
-  ['USD account number too long', 'USD_ACCOUNT', { accountNumber: '1'.repeat(35) }, { field: 'accountInfo.accountNumber', message: 'must be between 1 and 34 characters', constraint: { minLength: 1, maxLength: 34 } }],
-  ['USD bank account type', 'USD_ACCOUNT', { bankAccountType: 'BROKERAGE' }, { field: 'accountInfo.bankAccountType', message: 'must be one of CHECKING, SAVINGS', constraint: { enum: ['CHECKING', 'SAVINGS'] } }],
-  ['USD beneficiary missing', 'USD_ACCOUNT', { beneficiary: undefined }, { field: 'accountInfo.beneficiary', message: 'is required' }],
-  ['USD beneficiary name missing', 'USD_ACCOUNT', { beneficiary: { beneficiaryType: 'INDIVIDUAL' } }, { field: 'accountInfo.beneficiary.fullName', message: 'is required' }],
-  ['USD business beneficiary legal name', 'USD_ACCOUNT', { beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'X' } }, { field: 'accountInfo.beneficiary.legalName', message: 'is required' }],
-  // MXN (CLABE)
-  ['MXN CLABE check digit', 'MXN_ACCOUNT', { clabeNumber: '032180000118359718' }, { field: 'accountInfo.clabeNumber', message: 'is not a valid CLABE (check digit mismatch)' }],
-  ['MXN CLABE length', 'MXN_ACCOUNT', { clabeNumber: '03218000011835971' }, { field: 'accountInfo.clabeNumber', message: 'must be exactly 18 characters', constraint: { minLength: 18, maxLength: 18 } }],
-  // EUR (IBAN, BIC)
-  ['EUR IBAN check digits', 'EUR_ACCOUNT', { iban: 'DE89370400440532013001' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
-  ['EUR IBAN shape', 'EUR_ACCOUNT', { iban: 'de89370400440532013000' }, { field: 'accountInfo.iban', message: 'must match ^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$', constraint: { pattern: '^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$' } }],
-  ['EUR BIC shape', 'EUR_ACCOUNT', { swiftCode: 'DEUT1EFF' }, { field: 'accountInfo.swiftCode', message: 'must match ^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$', constraint: { pattern: '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$' } }],
-  ['EUR BIC country', 'EUR_ACCOUNT', { swiftCode: 'DEUTXXFF' }, { field: 'accountInfo.swiftCode', message: 'does not contain a valid country code' }],
-  ['EUR individual needs residence', 'EUR_ACCOUNT', { beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jo' } }, { field: 'accountInfo.beneficiary.countryOfResidence', message: 'is required' }],
-  // BRL (PIX)
-  ['BRL pix key type unknown', 'BRL_ACCOUNT', { pixKeyType: 'IBAN' }, { field: 'accountInfo.pixKeyType', message: 'must be one of CPF, CNPJ, EMAIL, PHONE, RANDOM', constraint: { enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] } }],
-  ['BRL CPF key check digits', 'BRL_ACCOUNT', { pixKeyType: 'CPF', pixKey: '52998224726' }, { field: 'accountInfo.pixKey', message: 'must be a valid CPF (11 digits) for pixKeyType CPF' }],
-  ['BRL CNPJ key', 'BRL_ACCOUNT', { pixKeyType: 'CNPJ', pixKey: '11222333000180' }, { field: 'accountInfo.pixKey', message: 'must be a valid CNPJ (14 digits) for pixKeyType CNPJ' }],
-  ['BRL email key', 'BRL_ACCOUNT', { pixKeyType: 'EMAIL', pixKey: 'ana' }, { field: 'accountInfo.pixKey', message: 'must be an email address for pixKeyType EMAIL' }],
-  ['BRL phone key', 'BRL_ACCOUNT', { pixKeyType: 'PHONE', pixKey: '+14155551234' }, { field: 'accountInfo.pixKey', message: 'must be a Brazilian phone number +55 followed by 10 or 11 digits for pixKeyType PHONE' }],
-  ['BRL random key', 'BRL_ACCOUNT', { pixKeyType: 'RANDOM', pixKey: 'not-a-uuid' }, { field: 'accountInfo.pixKey', message: 'must be a UUID for pixKeyType RANDOM' }],
-  ['BRL tax id check digits', 'BRL_ACCOUNT', { taxId: '11222333000180' }, { field: 'accountInfo.taxId', message: 'is not a valid CNPJ (check digits mismatch)' }],
-  ['BRL tax id 12 digits', 'BRL_ACCOUNT', { taxId: '112223330001' }, { field: 'accountInfo.taxId', message: 'must be a CPF (11 digits) or a CNPJ (14 digits)' }],
-  // INR (IFSC + account, or UPI)
-  ['INR IFSC shape', 'INR_ACCOUNT', { ifsc: 'HDFC1001234' }, { field: 'accountInfo.ifsc', message: 'must match ^[A-Z]{4}0[A-Z0-9]{6}$', constraint: { pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' } }],
-  ['INR account number short', 'INR_ACCOUNT', { accountNumber: '12345678' }, { field: 'accountInfo.accountNumber', message: 'must be between 9 and 18 characters', constraint: { minLength: 9, maxLength: 18 } }],
-  ['INR without UPI needs IFSC', 'INR_ACCOUNT', { ifsc: undefined }, { field: 'accountInfo.ifsc', message: 'is required' }],
-  ['INR UPI id shape', 'INR_ACCOUNT', { accountNumber: undefined, ifsc: undefined, vpa: 'ana.okicici' }, { field: 'accountInfo.vpa', message: 'must match ^[a-zA-Z0-9.\\-_]+@[a-zA-Z0-9]+$', constraint: { pattern: '^[a-zA-Z0-9.\\-_]+@[a-zA-Z0-9]+$' } }],
-])('bank account: %s', (_name, variant, info, expected) => {
-  test('reports exactly that field', () => {
-    expect(errorsFor(variant, info)).toEqual([expected]);
-  });
-});
-
-test('INR by UPI id alone is accepted', () => {
-  const body = externalAccountBody('INR_ACCOUNT');
-  body.accountInfo = { accountType: 'INR_ACCOUNT', vpa: 'ana@okicici', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Ana' } };
-  expect(validateExternalAccountCreate(body, 'CUSTOMER').accountInfo).toEqual({ ...body.accountInfo, paymentRails: ['UPI'] });
-});
-
-test.each<[string, Record<string, unknown>, FieldError]>([
-  ['currency of another account type', { currency: 'EUR' }, { field: 'currency', message: 'must be one of USD', constraint: { enum: ['USD'] } }],
-  ['customerId not a customer id', { customerId: 'ExternalAccount:1' }, { field: 'customerId', message: expect.stringMatching(/^must match/) as unknown as string, constraint: { pattern: '^Customer:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' } }],
-  ['ownershipType unknown', { ownershipType: 'MINE' }, { field: 'ownershipType', message: 'must be one of FIRST_PARTY, THIRD_PARTY', constraint: { enum: ['FIRST_PARTY', 'THIRD_PARTY'] } }],
-  ['defaultUmaDepositAccount a string', { defaultUmaDepositAccount: 'yes' }, { field: 'defaultUmaDepositAccount', message: 'must be a boolean' }],
-])('top level: %s', (_name, extra, expected) => {
-  expect(errorsFor('USD_ACCOUNT', {}, extra)).toEqual([expected]);
-});
-
-test('an unsupported accountType lists the supported ones; currency must be known', () => {
-  const errors = fieldErrorsOf(() => validateExternalAccountCreate({ currency: 'XYZ', accountInfo: { accountType: 'GBP_ACCOUNT' } }, 'CUSTOMER'));
-  expect(errors.map((e) => e.field)).toEqual(['accountInfo.accountType', 'currency']);
-  expect(errors[0].constraint?.enum).toEqual(expect.arrayContaining(['USD_ACCOUNT', 'MXN_ACCOUNT', 'EUR_ACCOUNT', 'BRL_ACCOUNT', 'INR_ACCOUNT', 'SOLANA_WALLET', 'LIGHTNING']));
-});
-
-test('missing currency and accountInfo are both reported', () => {
-  expect(fieldErrorsOf(() => validateExternalAccountCreate({}, 'PLATFORM'))).toEqual([
-    { field: 'accountInfo', message: 'is required' },
-    { field: 'currency', message: 'is required', constraint: { enum: expect.arrayContaining(['USD']) as unknown as string[] } },
+test('paymentRails asked for are kept once each; a rail needs its members', () => {
+  expect(validateExternalAccountCreate(requestFor('USD_ACCOUNT', { paymentRails: ['RTP', 'RTP', 'ACH'] }), 'PLATFORM').accountInfo.paymentRails).toEqual(['RTP', 'ACH']);
+  expect(errorsFor('BDT_ACCOUNT', { paymentRails: ['MOBILE_MONEY'] })).toEqual([{ field: 'accountInfo.phoneNumber', message: 'is required for MOBILE_MONEY' }]);
+  expect(errorsFor('COP_ACCOUNT', { bankAccountType: undefined })).toEqual([
+    { field: 'accountInfo.bankAccountType', message: expect.stringMatching(/^is required for BANK_TRANSFER/) },
   ]);
 });
 
-test('the platform form ignores customerId and defaultUmaDepositAccount', () => {
-  const body = externalAccountBody('USD_ACCOUNT', { customerId: 'junk', defaultUmaDepositAccount: true });
-  expect(validateExternalAccountCreate(body, 'PLATFORM')).not.toHaveProperty('customerId');
+test.each<[string, Variant, Record<string, unknown>, { field: string; message: string }]>([
+  ['USD routing number check digit', 'USD_ACCOUNT', { routingNumber: '123456789' }, { field: 'accountInfo.routingNumber', message: 'is not a valid ABA routing number (check digit mismatch)' }],
+  ['USD intermediary routing number check digit', 'USD_ACCOUNT', { intermediaryRoutingNumber: '021000022' }, { field: 'accountInfo.intermediaryRoutingNumber', message: 'is not a valid ABA routing number (check digit mismatch)' }],
+  ['MXN CLABE check digit', 'MXN_ACCOUNT', { clabeNumber: '032180000118359718' }, { field: 'accountInfo.clabeNumber', message: 'is not a valid CLABE (check digit mismatch)' }],
+  ['EUR IBAN check digits', 'EUR_ACCOUNT', { iban: 'DE89370400440532013001' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['AED IBAN check digits', 'AED_ACCOUNT', { iban: 'AE070331234567890123457' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['DKK IBAN check digits', 'DKK_ACCOUNT', { iban: 'DK5000400440116244' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['EGP IBAN check digits', 'EGP_ACCOUNT', { iban: 'EG380019000500000000263180003' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['PKR IBAN check digits', 'PKR_ACCOUNT', { iban: 'PK36SCBL0000001123456703' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['SWIFT IBAN check digits', 'SWIFT_ACCOUNT', { iban: 'GB29NWBK60161331926818' }, { field: 'accountInfo.iban', message: 'is not a valid IBAN (check digits mismatch)' }],
+  ['BIC country', 'HKD_ACCOUNT', { swiftCode: 'HSBCXXHHHKH' }, { field: 'accountInfo.swiftCode', message: 'does not contain a valid country code' }],
+  ['BRL CPF key check digits', 'BRL_ACCOUNT', { pixKeyType: 'CPF', pixKey: '52998224726' }, { field: 'accountInfo.pixKey', message: 'must be a valid CPF (11 digits) for pixKeyType CPF' }],
+  ['BRL phone key', 'BRL_ACCOUNT', { pixKeyType: 'PHONE', pixKey: '+14155551234' }, { field: 'accountInfo.pixKey', message: 'must be a Brazilian phone number +55 followed by 10 or 11 digits for pixKeyType PHONE' }],
+  ['BRL tax id check digits', 'BRL_ACCOUNT', { taxId: '11222333000180' }, { field: 'accountInfo.taxId', message: 'is not a valid CNPJ (check digits mismatch)' }],
+  ['wallet address', 'SOLANA_WALLET', { address: 'nope' }, { field: 'accountInfo.address', message: 'must be a base58 Solana public key (32 bytes)' }],
+])('check digits: %s', (_name, variant, info, expected) => {
+  expect(errorsFor(variant, info)).toEqual([expected]);
+});
+
+test('cross-member rules: SWIFT needs an account number or an IBAN, CNY bank transfers pay businesses, lightning one destination', () => {
+  expect(errorsFor('SWIFT_ACCOUNT', { iban: undefined })).toEqual([{ field: 'accountInfo', message: 'at least one of accountNumber, iban is required' }]);
+  expect(errorsFor('CNY_ACCOUNT', { beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' } })).toEqual([
+    { field: 'accountInfo.beneficiary.beneficiaryType', message: 'must be BUSINESS for BANK_TRANSFER' },
+  ]);
+  expect(validateExternalAccountCreate(requestFor('CNY_ACCOUNT', {
+    accountNumber: undefined, phoneNumber: '+8613812345678', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' },
+  }), 'PLATFORM').accountInfo.paymentRails).toEqual(['MOBILE_MONEY']);
+  expect(errorsFor('LIGHTNING', { invoice: 'lnbc1' })).toEqual([
+    { field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' },
+    { field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' },
+  ]);
+});
+
+test('each type holds its own currencies; a SWIFT account any bank currency', () => {
+  expect(errorsFor('GBP_ACCOUNT', {}, { currency: 'EUR' })).toEqual([{ field: 'currency', message: 'must be one of GBP', constraint: { enum: ['GBP'] } }]);
+  expect(errorsFor('SPARK_WALLET', {}, { currency: 'USDC' })).toEqual([{ field: 'currency', message: 'must be one of BTC', constraint: { enum: ['BTC'] } }]);
+  expect(validateExternalAccountCreate(requestFor('SWIFT_ACCOUNT', {}, { currency: 'NGN' }), 'PLATFORM').currency).toBe('NGN');
+});
+
+test('what the edge left out is required here too (fail closed), every problem at once', () => {
+  expect(fieldErrorsOf(() => validateExternalAccountCreate({}, 'PLATFORM'))).toEqual([
+    { field: 'accountInfo', message: 'is required' }, { field: 'currency', message: 'is required' },
+  ]);
+  expect(errorsFor('GBP_ACCOUNT', { sortCode: undefined, beneficiary: undefined })).toEqual([
+    { field: 'accountInfo.sortCode', message: 'is required' }, { field: 'accountInfo.beneficiary', message: 'is required' },
+  ]);
+  expect(errorsFor('GBP_ACCOUNT', { accountType: 'XYZ_ACCOUNT' }).map((e) => e.field)).toEqual(['accountInfo.accountType']);
+});
+
+test('members of another type are not kept; the platform form ignores the customer members', () => {
+  const draft = validateExternalAccountCreate(requestFor('GBP_ACCOUNT', { iban: 'GB29NWBK60161331926819' }, { customerId: 'Customer:x', defaultUmaDepositAccount: true }), 'PLATFORM');
+  expect(draft.accountInfo).not.toHaveProperty('iban');
+  expect(draft).not.toHaveProperty('customerId');
+  expect(draft.defaultUmaDepositAccount).toBe(false);
 });

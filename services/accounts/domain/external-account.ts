@@ -38,9 +38,10 @@ export interface ExternalAccountDraft {
   accountInfo: Record<string, unknown>;
 }
 
-/** Members of each variant that identify the destination itself. */
+/** Members of each variant that identify the destination itself (a BIC only where no IBAN does). */
 const IDENTIFYING_MEMBERS = [
   'routingNumber', 'accountNumber', 'clabeNumber', 'iban', 'pixKey', 'ifsc', 'vpa', 'address', 'invoice', 'bolt12', 'lightningAddress',
+  'sortCode', 'bankCode', 'branchCode', 'phoneNumber', 'provider', 'region', 'country',
 ];
 
 /** Hex (EVM) addresses, emails and bank codes compare without case; base58 and bech32 values keep it. */
@@ -50,7 +51,8 @@ function canonical(key: string, value: string): string {
 }
 
 export function accountFingerprint(accountInfo: Record<string, unknown>): string {
-  const parts = IDENTIFYING_MEMBERS.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${canonical(k, accountInfo[k] as string)}`);
+  const members = accountInfo.iban === undefined ? [...IDENTIFYING_MEMBERS, 'swiftCode'] : IDENTIFYING_MEMBERS;
+  const parts = members.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${canonical(k, accountInfo[k] as string)}`);
   return [String(accountInfo.accountType), ...parts].join('|');
 }
 

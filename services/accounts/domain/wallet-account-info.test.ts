@@ -1,7 +1,5 @@
-import { fieldErrorsOf } from '../test-fixtures/field-errors';
-import { BOLT11_INVOICE, externalAccountBody } from '../test-fixtures/request-bodies';
-import { validateExternalAccountCreate } from './external-account-validation';
-import { checkWalletAddress, decodeBase58, type WalletAccountType } from './wallet-addresses';
+import { EXTERNAL_ACCOUNT_TYPE_NAMES, EXTERNAL_ACCOUNT_TYPES } from '../../../lib/contract/external-account-types';
+import { checkWalletAddress, decodeBase58, WALLET_ACCOUNT_TYPES, type WalletAccountType } from './wallet-addresses';
 
 test.each<[WalletAccountType, string, string | undefined]>([
   ['ETHEREUM_WALLET', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', undefined],
@@ -30,38 +28,7 @@ test('base58 keeps leading zero bytes', () => {
   expect(decodeBase58('0OIl')).toBeUndefined();
 });
 
-describe('wallet accounts', () => {
-  const create = (variant: Parameters<typeof externalAccountBody>[0], info: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const body = externalAccountBody(variant, extra);
-    Object.assign(body.accountInfo, info);
-    return () => validateExternalAccountCreate(body, 'CUSTOMER');
-  };
-
-  test('an invalid address is reported on accountInfo.address', () => {
-    expect(fieldErrorsOf(create('SOLANA_WALLET', { address: 'nope' }))).toEqual([
-      { field: 'accountInfo.address', message: 'must be a base58 Solana public key (32 bytes)' },
-    ]);
-  });
-
-  test('a wallet holds only the assets of its network', () => {
-    expect(fieldErrorsOf(create('SPARK_WALLET', {}, { currency: 'USDC' }))).toEqual([
-      { field: 'currency', message: 'must be one of BTC', constraint: { enum: ['BTC'] } },
-    ]);
-  });
-
-  test('lightning accepts a BOLT 11 invoice, a BOLT 12 offer or an address', () => {
-    expect(create('LIGHTNING', { lightningAddress: undefined, invoice: BOLT11_INVOICE })()).toMatchObject({ accountInfo: { invoice: BOLT11_INVOICE } });
-    expect(create('LIGHTNING', { lightningAddress: undefined, bolt12: 'lno1pg257enxv4ezqcneype82um50ynhxgrwdajx283qfwdpl28qqmc78ymlvhmxcsywdk5wrjnj36jryg488qwlrnzyjczs' })()).toBeDefined();
-  });
-
-  test.each([
-    [{ lightningAddress: 'alice' }, [{ field: 'accountInfo.lightningAddress', message: expect.stringMatching(/^must match/), constraint: { pattern: expect.any(String) } }]],
-    [{ lightningAddress: undefined, invoice: 'lnbc1notaninvoice' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
-    [{ lightningAddress: undefined, invoice: BOLT11_INVOICE.slice(0, -1) + 'q' }, [{ field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' }]],
-    [{ lightningAddress: undefined, bolt12: 'lnb1qqq' }, [{ field: 'accountInfo.bolt12', message: 'must be a BOLT 12 offer (lno1...)' }]],
-    [{ invoice: BOLT11_INVOICE }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
-    [{ lightningAddress: undefined }, [{ field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' }]],
-  ])('lightning %j', (info, expected) => {
-    expect(fieldErrorsOf(create('LIGHTNING', info))).toEqual(expected);
-  });
+test('the address checks cover every single-address wallet of the table of account types', () => {
+  const wallets = EXTERNAL_ACCOUNT_TYPE_NAMES.filter((t) => EXTERNAL_ACCOUNT_TYPES[t].kind === 'WALLET' && t !== 'LIGHTNING');
+  expect([...WALLET_ACCOUNT_TYPES].sort()).toEqual(wallets.sort());
 });

@@ -2,7 +2,7 @@ import type * as pb from '../../../gen/accounts/v1/accounts';
 import type { InternalAccountSummary } from '../../../gen/accounts/v1/payment_party_requests';
 import type { Platform as PlatformMessage } from '../../../gen/accounts/v1/platforms';
 import type { Platform } from '../app/accounts-store';
-import { withPaymentRails } from '../domain/bank-account-info';
+import { withPaymentRails } from '../domain/external-account-validation';
 import { currencyInfo } from '../domain/currencies';
 import type { BusinessInfo, Customer } from '../domain/customer';
 import { acceptsCurrentTerms, type EndUserTermsCatalogue } from '../domain/end-user-terms';
