@@ -7,6 +7,7 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export const HEADERS = {
   idempotencyKey: { name: 'Idempotency-Key', description: 'Repeating a request with the same key answers the first result' },
   walletSignature: { name: 'Service-Wallet-Signature', description: 'The signed-retry stamp over the challenge payload' },
+  gridWalletSignature: { name: 'Grid-Wallet-Signature', description: 'The same stamp under the reference\'s header name (either is accepted; both must then agree)' },
   requestId: { name: 'Request-Id', description: 'The requestId of the signed-retry challenge being answered' },
 } as const;
 
@@ -66,6 +67,12 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
   responseMediaTypes?: Record<number, string>;
 }
 
+/** Where the stamp is read, the reference's header name is documented beside the interface's. */
+function withGridSignatureName(headers: OperationSpec['headers']): OperationSpec['headers'] {
+  if (!headers?.includes('walletSignature')) return headers;
+  return headers.flatMap((h) => (h === 'walletSignature' ? ['walletSignature', 'gridWalletSignature'] as const : [h]));
+}
+
 export function operation(spec: OperationSpec): Operation {
   const authenticated = spec.authenticated ?? true;
   const errorStatuses = [...(authenticated ? COMMON_ERRORS : [500]), ...SERVER_ERRORS, ...(spec.errors ?? [])].sort();
@@ -73,7 +80,7 @@ export function operation(spec: OperationSpec): Operation {
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {
     operationId: spec.operationId, method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags,
-    root: spec.root, authenticated, headers: spec.headers, validatedWithUseCase: spec.validatedWithUseCase, ...(spec.agentAuth ? { agentAuth: spec.agentAuth } : {}),
+    root: spec.root, authenticated, headers: withGridSignatureName(spec.headers), validatedWithUseCase: spec.validatedWithUseCase, ...(spec.agentAuth ? { agentAuth: spec.agentAuth } : {}),
     pathParams: Type.Object(spec.pathParams ?? {}),
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,
