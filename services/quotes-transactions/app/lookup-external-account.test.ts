@@ -95,7 +95,7 @@ test("the counterparty's own payer-data requests are merged in; unknown and repe
 });
 
 test('an account receiving only currencies outside the catalogue is LOOKUP_REQUEST_FAILED', async () => {
-  const counterparty: Counterparty = { async lookup() { return { currencies: ['KES'], requiredPayerData: [] }; } };
+  const counterparty: Counterparty = { async lookup() { return { currencies: ['CHF'], requiredPayerData: [] }; } };
   const { lookup } = setup({ counterparty });
   await expect(lookup({ caller, accountId: MXN_ACCOUNT, customerId: CUSTOMER })).rejects.toMatchObject({ code: 'LOOKUP_REQUEST_FAILED' });
 });

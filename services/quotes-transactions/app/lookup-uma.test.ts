@@ -43,7 +43,7 @@ test.each([
 });
 
 test('a receiver taking only currencies outside the catalogue is LOOKUP_REQUEST_FAILED; a VASP crash is internal', async () => {
-  const { lookupUma } = setup({ async lookupUma() { return { currencies: ['KES'], requiredPayerData: [] }; } });
+  const { lookupUma } = setup({ async lookupUma() { return { currencies: ['CHF'], requiredPayerData: [] }; } });
   await expect(lookupUma({ caller, receiverUmaAddress: RECEIVER, senderUmaAddress: SENDER_UMA })).rejects.toMatchObject({ code: 'LOOKUP_REQUEST_FAILED' });
   const crash = await setup().lookupUma({ caller, receiverUmaAddress: '$sandbox.internal.error@x.com', senderUmaAddress: SENDER_UMA }).catch((e) => e);
   expect(crash).not.toBeInstanceOf(AppError);

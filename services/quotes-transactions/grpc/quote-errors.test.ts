@@ -56,10 +56,10 @@ test('400 INVALID_INPUT for a lookup of another account', async () => {
 
 test.each([
   ['a realtime-funding currency outside the catalogue', { source: { sourceType: 'REALTIME_FUNDING', currency: 'XYZ' } }],
-  ['a destination account in an unsupported currency', 'KES'],
+  ['a destination account in a currency no account type of the reference pays out in', 'CHF'],
 ])('400 INVALID_CURRENCY for %s', async (_name, variant) => {
   const extra = typeof variant === 'string'
-    ? { destination: { destinationType: 'ACCOUNT', accountId: h.accounts.addExternalAccount(PLATFORM, { currency: variant, accountInfo: { accountType: 'KES_ACCOUNT' } }) } }
+    ? { destination: { destinationType: 'ACCOUNT', accountId: h.accounts.addExternalAccount(PLATFORM, { currency: variant, accountInfo: { accountType: 'SWIFT_ACCOUNT' } }) } }
     : variant;
   const err = await failure(h.quotes.createQuote({ ...wire(body(extra)) }, asPlatform));
   expect([err.code, httpStatusOf(err.code)]).toEqual(['INVALID_CURRENCY', 400]);
