@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Agent } from '../../gen/auth/v1/agents';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
-import { AppError } from '../../lib/errors';
+import { AppError, isAbsent } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { agentThrottleKey } from '../http/agent-auth';
 import type { AuthThrottle } from '../http/auth-throttle';
@@ -69,7 +69,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
       .catch(async (err: unknown) => {
         // Only an unknown code is a guess (a redeemed or expired one is a real code).
-        if (err instanceof AppError && err.code === 'NOT_FOUND') await throttle?.failed(key, address);
+        if (isAbsent(err)) await throttle?.failed(key, address);
         throw err;
       });
     res.status(200).json({ agentId: agent!.id, agentName: agent!.name, accessToken, policy: policyJson(agent!.policy!) });

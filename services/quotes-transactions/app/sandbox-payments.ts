@@ -53,7 +53,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     r.done('Invalid funding request');
     const funded = amountOf(amount, MAX_SANDBOX_FUNDING, 'amount');
     const account = await deps.accounts.internalAccount(caller, accountId);
-    if (!account) throw new AppError('NOT_FOUND', `Internal account ${accountId} not found`);
+    if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${accountId} not found`);
     const settlement = systemAccount('settlement', account.currency, caller.platformId);
     await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
       { account: settlement, currency: account.currency, amount: -funded },

@@ -111,7 +111,7 @@ test('400 INSUFFICIENT_BALANCE when the source does not cover the quote; the quo
 
 test('404 for unknown accounts, customers and quotes', async () => {
   const missing = await failure(h.quotes.createQuote({ ...wire(body({ source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999' } })) }, asPlatform));
-  expect([missing.code, httpStatusOf(missing.code)]).toEqual(['NOT_FOUND', 404]);
+  expect([missing.code, httpStatusOf(missing.code)]).toEqual(['REFERENCE_NOT_FOUND', 404]);
   const noCustomer = await failure(h.quotes.createQuote({ ...wire(body({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: 'Customer:99999999-9999-4999-8999-999999999999' } })) }, asPlatform));
   expect(noCustomer.code).toBe('USER_NOT_FOUND');
   const noQuote = await failure(h.quotes.executeQuote({ quoteId: 'Quote:99999999-9999-4999-8999-999999999999' }, asPlatform));

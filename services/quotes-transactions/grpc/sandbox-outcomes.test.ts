@@ -164,5 +164,5 @@ test('funding: INVALID_AMOUNT beyond the sandbox maximum, NOT_FOUND for an unkno
   const big = await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 100_000_000_001 }) }, asPlatform).catch((e) => e);
   expect(big.code).toBe('INVALID_AMOUNT');
   const missing = await h.sandbox.fundInternalAccount({ accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999', ...wire({ amount: 1 }) }, asPlatform).catch((e) => e);
-  expect(missing.code).toBe('NOT_FOUND');
+  expect(missing.code).toBe('REFERENCE_NOT_FOUND');
 });
