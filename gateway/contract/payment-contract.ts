@@ -53,7 +53,10 @@ const CounterpartyInformation = Type.Object({}, { description: 'What the counter
 
 const QuoteSource = Type.Union([
   ClosedObject({ sourceType: Type.Literal('ACCOUNT'), accountId: Type.String(), customerId: Type.Optional(Id('Customer')) }),
-  ClosedObject({ sourceType: Type.Literal('REALTIME_FUNDING'), customerId: Type.Optional(Id('Customer')), currency: Type.String(), onChainTransaction: Type.Optional(OnChainTransaction) }),
+  ClosedObject({
+    sourceType: Type.Literal('REALTIME_FUNDING'), customerId: Type.Optional(Id('Customer')), currency: Type.String(),
+    cryptoNetwork: Type.Optional(Type.String({ description: 'The network a crypto funding currency is paid on' })), onChainTransaction: Type.Optional(OnChainTransaction),
+  }),
 ]);
 const QuoteDestination = Type.Union([
   ClosedObject({ destinationType: Type.Literal('ACCOUNT'), accountId: Type.String(), paymentRail: Type.Optional(StringEnum(PAYMENT_RAILS)) }),
