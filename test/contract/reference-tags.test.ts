@@ -14,3 +14,12 @@ test('every operation the reference also has carries the reference\'s tags', () 
   });
   expect(differing).toEqual([]);
 });
+
+test('where the signed-retry stamp is read, both header names are documented', async () => {
+  const { buildOpenApiDocument } = await import('../../gateway/contract/openapi-document');
+  const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+  const headerSets = Object.values(document.paths).flatMap((ops) => Object.values(ops)).map((op) => (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name));
+  const signed = headerSets.filter((names) => names.includes('Service-Wallet-Signature'));
+  expect(signed.length).toBeGreaterThan(5);
+  expect(signed.every((names) => names.includes('Grid-Wallet-Signature'))).toBe(true);
+});
