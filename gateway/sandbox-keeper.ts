@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { AppError, isAbsent } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createPeriodicTask } from '../lib/runtime/periodic-task';
@@ -31,7 +31,7 @@ export function createSandboxKeeper(peers: PeerClients, identity: SandboxIdentit
       await peers.apiTokens.authenticateApiToken({ tokenId: identity.tokenId, clientSecret: identity.clientSecret });
       return true;
     } catch (err) {
-      if (!(err instanceof AppError) || !['UNAUTHORIZED', 'NOT_FOUND'].includes(err.code)) return false; // auth unreachable
+      if (!(err instanceof AppError) || !(err.code === 'UNAUTHORIZED' || isAbsent(err))) return false; // auth unreachable
     }
     try {
       await ensure();

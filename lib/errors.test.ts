@@ -5,7 +5,7 @@ describe('unlessAbsent', () => {
     await expect(unlessAbsent(Promise.resolve({ id: 'a' }))).resolves.toEqual({ id: 'a' });
   });
 
-  it.each(['NOT_FOUND', 'USER_NOT_FOUND'] as const)('answers undefined for %s', async (code) => {
+  it.each(['NOT_FOUND', 'REFERENCE_NOT_FOUND', 'USER_NOT_FOUND'] as const)('answers undefined for %s', async (code) => {
     await expect(unlessAbsent(Promise.reject(new AppError(code, 'gone')))).resolves.toBeUndefined();
   });
 

@@ -85,7 +85,12 @@ export class AppError extends Error {
     return new AppError('INVALID_INPUT', message, omitted > 0 ? { errors: errors.slice(0, MAX_FIELD_ERRORS), omittedErrors: omitted } : { errors });
   }
 
-  static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): AppError {
+  /**
+   * 404 with the interface's closed set of codes: a resource without a code of its own (an
+   * account, a document, an agent, ...) is REFERENCE_NOT_FOUND. NOT_FOUND is left for a path no
+   * operation serves.
+   */
+  static notFound(what: string, code: ErrorCode = 'REFERENCE_NOT_FOUND'): AppError {
     return new AppError(code, `${what} not found`);
   }
 }
@@ -100,15 +105,22 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL_ERROR', 'An internal error occurred', undefined, { cause: err });
 }
 
+/** The codes meaning "no such record" (the record is absent, or another platform's). */
+const ABSENT_CODES: readonly ErrorCode[] = ['NOT_FOUND', 'REFERENCE_NOT_FOUND', 'USER_NOT_FOUND'];
+
+export function isAbsent(err: unknown): boolean {
+  return err instanceof AppError && ABSENT_CODES.includes(err.code);
+}
+
 /**
- * A read that answers NOT_FOUND or USER_NOT_FOUND resolves to undefined (the record is absent,
- * or another platform's); any other failure still rejects.
+ * A read that answers NOT_FOUND, REFERENCE_NOT_FOUND or USER_NOT_FOUND resolves to undefined (the
+ * record is absent, or another platform's); any other failure still rejects.
  */
 export async function unlessAbsent<T>(read: Promise<T>): Promise<T | undefined> {
   try {
     return await read;
   } catch (err) {
-    if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'USER_NOT_FOUND')) return undefined;
+    if (isAbsent(err)) return undefined;
     throw err;
   }
 }

@@ -5,7 +5,7 @@ import { startSystem, type RunningSystem } from '../system';
 import { API_VERSION } from '../gateway/gateway-app';
 import { DEFAULT_SANDBOX, type SandboxIdentity } from '../gateway/sandbox-bootstrap';
 import { apiUrl, checkResponse } from './contract/response-contract';
-import { reportReferenceProblems } from './contract/reference-contract';
+import { assertReferenceAccepts, reportReferenceProblems } from './contract/reference-contract';
 
 export interface TestSystem {
   system: RunningSystem;
@@ -57,6 +57,7 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
       try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
       checkResponse(init.method ?? 'GET', apiUrl(path), response.status, parsed, response.headers.get('content-type'));
       reportReferenceProblems(init.method ?? 'GET', apiUrl(path), response.status, parsed);
+      assertReferenceAccepts(init.method ?? 'GET', apiUrl(path), response.status, parsed);
       return { status: response.status, body: parsed, headers: response.headers };
     },
     async createPlatform() {

@@ -81,7 +81,7 @@ const externalAccountId = { externalAccountId: Id('ExternalAccount') };
 function externalAccountOperations(owner: 'customers' | 'platform') {
   const base = `/${owner}/external-accounts`;
   const prefix = owner === 'customers' ? '' : 'Platform';
-  const tags = [owner === 'customers' ? 'Customer external accounts' : 'Platform external accounts'];
+  const tags = ['External Accounts'];
   const listQuery = { ...(owner === 'customers' ? { customerId: Type.Optional(Type.String()) } : {}), currency: Type.Optional(Type.String()), ...pageQuery };
   return [
     operation({ operationId: `list${prefix}ExternalAccounts`, method: 'get', path: base, tags, summary: 'List external accounts', query: listQuery, success: { 200: Page(`${prefix}ExternalAccountList`, ExternalAccount) } }),
@@ -103,7 +103,7 @@ function externalAccountOperations(owner: 'customers' | 'platform') {
   ];
 }
 
-const INTERNAL_TAGS = ['Internal accounts'];
+const INTERNAL_TAGS = ['Internal Accounts'];
 const walletOutcome = (success: number, record: ReturnType<typeof named>) => ({ [success]: Type.Union([record, Processing]), 202: SignedRetryChallenge });
 
 export const accountOperations = [

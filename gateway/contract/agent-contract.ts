@@ -109,8 +109,8 @@ const agentId = { agentId: Type.String({ description: 'Agent id' }) };
 const actionId = { actionId: Type.String({ description: 'Agent action id' }) };
 const code = { code: Type.String({ description: 'The device code' }) };
 const dateQuery = (what: string) => Type.Optional(Type.String({ format: 'date-time', description: `${what} (inclusive)` }));
-const MANAGEMENT = ['Agent management'];
-const OPERATIONS = ['Agent operations'];
+const MANAGEMENT = ['Agent Management'];
+const OPERATIONS = ['Agent Operations'];
 
 export const agentManagementOperations = [
   operation({

@@ -11,6 +11,7 @@ export const HEADERS = {
       + 'answers the first response (status and body) for 24 hours; the key with another body or operation answers 422, and while the first is in progress 409.',
   },
   walletSignature: { name: 'Service-Wallet-Signature', description: 'The signed-retry stamp over the challenge payload' },
+  gridWalletSignature: { name: 'Grid-Wallet-Signature', description: 'The same stamp under the reference\'s header name (either is accepted; both must then agree)' },
   requestId: { name: 'Request-Id', description: 'The requestId of the signed-retry challenge being answered' },
 } as const;
 
@@ -72,6 +73,12 @@ export interface OperationSpec extends Pick<Operation, 'operationId' | 'method' 
   responseMediaTypes?: Record<number, string>;
 }
 
+/** Where the stamp is read, the reference's header name is documented beside the interface's. */
+function withGridSignatureName(headers: OperationSpec['headers']): OperationSpec['headers'] {
+  if (!headers?.includes('walletSignature')) return headers;
+  return headers.flatMap((h) => (h === 'walletSignature' ? ['walletSignature', 'gridWalletSignature'] as const : [h]));
+}
+
 export function operation(spec: OperationSpec): Operation {
   const authenticated = spec.authenticated ?? true;
   const keyed = spec.headers?.includes('idempotencyKey') ? IDEMPOTENCY_ERRORS : [];
@@ -80,7 +87,7 @@ export function operation(spec: OperationSpec): Operation {
   for (const status of errorStatuses) responses[status] = ErrorEnvelope(status);
   return {
     operationId: spec.operationId, method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags,
-    root: spec.root, authenticated, headers: spec.headers, validatedWithUseCase: spec.validatedWithUseCase, ...(spec.agentAuth ? { agentAuth: spec.agentAuth } : {}),
+    root: spec.root, authenticated, headers: withGridSignatureName(spec.headers), validatedWithUseCase: spec.validatedWithUseCase, ...(spec.agentAuth ? { agentAuth: spec.agentAuth } : {}),
     pathParams: Type.Object(spec.pathParams ?? {}),
     query: spec.query ? Type.Object(spec.query) : undefined,
     body: spec.body ? { schema: spec.body, required: !spec.optionalBody } : undefined,

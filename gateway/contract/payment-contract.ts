@@ -53,7 +53,10 @@ const CounterpartyInformation = Type.Object({}, { description: 'What the counter
 
 const QuoteSource = Type.Union([
   ClosedObject({ sourceType: Type.Literal('ACCOUNT'), accountId: Type.String(), customerId: Type.Optional(Id('Customer')) }),
-  ClosedObject({ sourceType: Type.Literal('REALTIME_FUNDING'), customerId: Type.Optional(Id('Customer')), currency: Type.String(), onChainTransaction: Type.Optional(OnChainTransaction) }),
+  ClosedObject({
+    sourceType: Type.Literal('REALTIME_FUNDING'), customerId: Type.Optional(Id('Customer')), currency: Type.String(),
+    cryptoNetwork: Type.Optional(Type.String({ description: 'The network a crypto funding currency is paid on' })), onChainTransaction: Type.Optional(OnChainTransaction),
+  }),
 ]);
 const QuoteDestination = Type.Union([
   ClosedObject({ destinationType: Type.Literal('ACCOUNT'), accountId: Type.String(), paymentRail: Type.Optional(StringEnum(PAYMENT_RAILS)) }),
@@ -197,10 +200,12 @@ const lookupQuery = { senderUmaAddress: Type.Optional(Type.String()), customerId
 const reasonBody = (what: string) => Type.Object({ reason: Opt(Type.String({ description: what })) });
 const transactionId = { transactionId: Type.String({ description: 'Transaction id' }) };
 const quoteId = { quoteId: Type.String({ description: 'Quote id' }) };
-const QUOTES = ['Quotes and transfers'];
+const QUOTES = ['Cross-Currency Transfers'];
+const TRANSFERS = ['Same-Currency Transfers'];
+const RATES = ['Exchange Rates'];
 const TRANSACTIONS = ['Transactions'];
 const SANDBOX = ['Sandbox'];
-const LOOKUPS = ['Receiver lookups'];
+const LOOKUPS = ['Cross-Currency Transfers'];
 
 export const paymentOperations = [
   operation({
@@ -226,15 +231,15 @@ export const paymentOperations = [
     success: { 200: Quote }, errors: [403, 404, 409, 424],
   }),
   operation({
-    operationId: 'transferIn', method: 'post', path: '/transfer-in', tags: QUOTES, summary: 'Move money from an external account into an internal one (same currency)',
+    operationId: 'transferIn', method: 'post', path: '/transfer-in', tags: TRANSFERS, summary: 'Move money from an external account into an internal one (same currency)',
     headers: ['idempotencyKey'], body: TransferInRequest, success: { 201: Transaction }, errors: [403, 404, 409, 410],
   }),
   operation({
-    operationId: 'transferOut', method: 'post', path: '/transfer-out', tags: QUOTES, summary: 'Move money from an internal account to an external one (same currency)',
+    operationId: 'transferOut', method: 'post', path: '/transfer-out', tags: TRANSFERS, summary: 'Move money from an internal account to an external one (same currency)',
     headers: ['idempotencyKey'], body: TransferOutRequest, success: { 201: Transaction }, errors: [403, 404, 409, 410],
   }),
   operation({
-    operationId: 'listExchangeRates', method: 'get', path: '/exchange-rates', tags: QUOTES, summary: 'Current exchange rates and fees',
+    operationId: 'listExchangeRates', method: 'get', path: '/exchange-rates', tags: RATES, summary: 'Current exchange rates and fees',
     query: {
       sourceCurrency: Type.Optional(Type.String()),
       destinationCurrency: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Repeat, or separate with commas' })),

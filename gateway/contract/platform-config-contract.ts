@@ -93,7 +93,7 @@ const PlatformConfigUpdateRequest = named('PlatformConfigUpdateRequest', Type.Ob
   limits: Type.Optional(Type.Array(Type.Object(limitMembers))),
 }, { description: 'Members given replace the current ones; read-only members are ignored' }));
 
-const TAGS = ['Platform configuration'];
+const TAGS = ['Platform Configuration'];
 
 export const platformConfigOperations = [
   operation({ operationId: 'getPlatformConfig', method: 'get', path: '/config', tags: TAGS, summary: 'Read the platform\'s configuration', success: { 200: PlatformConfig } }),

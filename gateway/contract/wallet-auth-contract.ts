@@ -67,7 +67,7 @@ const signedRetry = (status: number, record: ReturnType<typeof named>) =>
 const accountQuery = { accountId: Type.String({ description: 'The embedded wallet\'s InternalAccount id' }) };
 const credentialId = { id: Type.String({ description: 'AuthMethod id' }) };
 const sessionId = { id: Type.String({ description: 'Session id' }) };
-const TAGS = ['Embedded-wallet authentication'];
+const TAGS = ['Embedded Wallet Auth'];
 const SIGNED = ['walletSignature', 'requestId'] as const;
 
 export const walletAuthOperations = [

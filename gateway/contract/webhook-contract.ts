@@ -41,11 +41,11 @@ const TAGS = ['Webhooks'];
 
 export const webhookOperations = [
   operation({
-    operationId: 'sendTestWebhook', method: 'post', path: '/sandbox/webhooks/test', tags: TAGS, summary: 'Send a test event to the platform\'s webhook endpoint',
+    operationId: 'sendTestWebhook', method: 'post', path: '/sandbox/webhooks/test', tags: ['Sandbox'], summary: 'Send a test event to the platform\'s webhook endpoint',
     optionalBody: true, body: Type.Object({}), success: { 200: TestWebhookResult },
   }),
   operation({
-    operationId: 'sendTestWebhookUnprefixed', method: 'post', path: '/webhooks/test', tags: TAGS,
+    operationId: 'sendTestWebhookUnprefixed', method: 'post', path: '/webhooks/test', tags: ['Sandbox'],
     summary: 'The same operation as POST /sandbox/webhooks/test (the path newer SDK releases call)',
     optionalBody: true, body: Type.Object({}), success: { 200: TestWebhookResult },
   }),

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Agent } from '../../gen/auth/v1/agents';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
-import { AppError } from '../../lib/errors';
+import { AppError, isAbsent } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { isThrottled, OPAQUE, type AuthThrottle } from '../http/auth-throttle';
 import { credentialDigest } from '../http/verify-credential';
@@ -68,7 +68,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
       .catch((err: unknown) => {
         // Only an unknown code is a guess (a redeemed or expired one is a real code).
-        if (err instanceof AppError && err.code === 'NOT_FOUND') attempt?.failed();
+        if (isAbsent(err)) attempt?.failed();
         else attempt?.release();
         throw err;
       });

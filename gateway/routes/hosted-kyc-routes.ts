@@ -1,6 +1,6 @@
 import express, { Router, type Response } from 'express';
 import { CompleteHostedKycRequest_Outcome, GetHostedKycResponse_State } from '../../gen/accounts/v1/verifications';
-import { toAppError } from '../../lib/errors';
+import { isAbsent, toAppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { closedPage, donePage, openPage, OUTCOME_LABELS } from './hosted-kyc-page';
 
@@ -48,7 +48,7 @@ export function hostedKycRoutes(peers: PeerClients): Router {
       if (done.redirectUri) return void res.redirect(303, done.redirectUri);
       html(res, 200, donePage(done.verification?.verificationStatus ?? ''));
     } catch (err) {
-      if (toAppError(err).code !== 'NOT_FOUND') throw err;
+      if (!isAbsent(toAppError(err))) throw err;
       html(res, 404, closedPage('This link is unknown, already used or expired. Ask for a new one.'));
     }
   });

@@ -3,6 +3,7 @@ import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { walletSignatureStamp } from '../http/wallet-signature';
 import { jsonBodyOf } from '../http/request-body';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
@@ -10,9 +11,10 @@ import { RestRequestReader, withoutAbsent } from './rest-request';
 
 /** A request header given once, or undefined. */
 export function header(req: Request, name: string): string | undefined {
-  const value = req.get(name);
-  return value === undefined || value === '' ? undefined : value;
+  return nonEmpty(req.get(name));
 }
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 function exchangeRateJson(r: ExchangeRate) {
   const currency = (c: ExchangeRate['sourceCurrency']) => ({ code: c!.code, name: c!.name, symbol: c!.symbol, decimals: c!.decimals });
@@ -69,7 +71,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     const { quote } = await peers.quotes.executeQuote({
       quoteId: req.params.quoteId,
       idempotencyKey: header(req, 'Idempotency-Key'),
-      walletSignature: header(req, 'Service-Wallet-Signature'),
+      walletSignature: nonEmpty(walletSignatureStamp(req)),
       requestId: header(req, 'Request-Id'),
     }, callContext(res));
     res.status(200).json(quoteJson(quote!));

@@ -1,7 +1,8 @@
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createAccountsPeerDirectory } from './adapters/accounts-peer-directory';
 import { createSandboxCounterparty, type Counterparty } from './adapters/counterparty';
-import { createSandboxRateSource, type RateSource } from './adapters/rate-source';
+import type { RateSource } from './adapters/rate-source';
+import { createConfiguredRateSource } from './adapters/rate-source-config';
 import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
 import { createSameServerUmaCounterparty } from './adapters/same-server-uma-counterparty';
 import { createSandboxUmaCounterparty } from './adapters/sandbox-uma-counterparty';
@@ -39,11 +40,12 @@ export function createQuotesTransactionsService(
   environment: ServiceEnvironment,
   overrides: Partial<QuotesTransactionsAdapters> = {},
 ): ServiceModule {
+  const now = overrides.now ?? (() => new Date());
   const adapters: QuotesTransactionsAdapters = {
-    rates: overrides.rates ?? createSandboxRateSource(),
+    rates: overrides.rates ?? createConfiguredRateSource(environment.env, now),
     counterparty: overrides.counterparty ?? createSandboxCounterparty(),
     umaCounterparty: overrides.umaCounterparty ?? createSandboxUmaCounterparty(),
-    now: overrides.now ?? (() => new Date()),
+    now,
   };
   const accounts = createAccountsPeerDirectory(environment.peers);
   const umaDirectory = overrides.umaDirectory ?? createAccountsUmaDirectory(environment.peers);

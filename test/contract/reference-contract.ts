@@ -53,6 +53,24 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
 }
 
 /**
+ * Operations whose answers are complete by the reference (issue 21, whole resources): every HTTP
+ * test's answer to one of them must be accepted by the reference's schema for it, not just
+ * reported. Executing a quote: its successes only (the reference's Error409 has no
+ * QUOTE_EXPIRED/QUOTE_ALREADY_EXECUTED). Transactions are not strict yet: an incoming payment's
+ * failure reasons are outside the reference's IncomingTransactionFailureReason.
+ */
+const STRICT_OPERATIONS = new Set(['createQuote', 'getQuote', 'listQuotes', 'transferIn', 'transferOut', 'sandboxSend']);
+const STRICT_SUCCESSES = new Set(['executeQuote']);
+
+/** Throws with the reference's problems when an answer to a strict operation is refused by it. */
+export function assertReferenceAccepts(method: string, url: string, status: number, body: unknown): void {
+  const op = findOperation(method, new URL(url, 'http://gateway').pathname);
+  if (!op || !(STRICT_OPERATIONS.has(op.operationId) || (STRICT_SUCCESSES.has(op.operationId) && status < 300))) return;
+  const problems = referenceProblems(method, new URL(url, 'http://gateway').pathname, status, body);
+  if (problems.length) throw new Error(`the reference refuses this answer:\n${problems.join('\n')}`);
+}
+
+/**
  * `REFERENCE_REPORT=<file> npm test`: every answer of every HTTP test that the reference's schemas
  * refuse is appended to the file, to review the differences (docs/where-we-differ.md).
  */

@@ -45,10 +45,10 @@ test('a device code expires; a new one replaces older unredeemed ones; a connect
   expect(replaced.body.details).toEqual({ reason: 'DEVICE_CODE_REPLACED' });
   expect((await redeem(second.body.code)).status).toBe(200);
   expectError(await sys.api(`/agents/${agentId}/device-codes`, { method: 'POST' }), 409, 'CONFLICT');
-  expectError(await redeem('GRID-AGENT-2222-2222-2222'), 404, 'NOT_FOUND');
-  expectError(await sys.api('/agents/device-codes/GRID-AGENT-2222-2222-2222/status'), 404, 'NOT_FOUND');
+  expectError(await redeem('GRID-AGENT-2222-2222-2222'), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await sys.api('/agents/device-codes/GRID-AGENT-2222-2222-2222/status'), 404, 'REFERENCE_NOT_FOUND');
   const other = await sys.createPlatform();
-  expectError(await sys.api(`/agents/device-codes/${second.body.code}/status`, { auth: other.auth }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/agents/device-codes/${second.body.code}/status`, { auth: other.auth }), 404, 'REFERENCE_NOT_FOUND');
 });
 
 test('tokens only work on agent routes, platform credentials only on platform routes', async () => {

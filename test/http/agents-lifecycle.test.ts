@@ -67,8 +67,8 @@ test('create, redeem, pay within limits, pause, resume, delete', async () => {
   // Deleted: its token is refused at once, and the agent is gone.
   expect((await sys.api(`/agents/${agent.id}`, { method: 'DELETE' })).status).toBe(204);
   expectError(await me('/agents/me'), 401, 'UNAUTHORIZED');
-  expectError(await sys.api(`/agents/${agent.id}`), 404, 'NOT_FOUND');
-  expectError(await sys.api(`/agents/${agent.id}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/agents/${agent.id}`), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await sys.api(`/agents/${agent.id}`, { method: 'DELETE' }), 404, 'REFERENCE_NOT_FOUND');
 });
 
 test('the platform lists, reads and pages its agents; another platform sees none of them', async () => {
@@ -82,7 +82,7 @@ test('the platform lists, reads and pages its agents; another platform sees none
   expect((await sys.api(`/agents?customerId=${c.customerId}&isConnected=true`)).body.data).toEqual([]);
 
   const other = await sys.createPlatform();
-  expectError(await sys.api(`/agents/${ids[0]}`, { auth: other.auth }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/agents/${ids[0]}`, { auth: other.auth }), 404, 'REFERENCE_NOT_FOUND');
   expect((await sys.api('/agents', { auth: other.auth })).body.data).toEqual([]);
   expectError(await sys.api('/agents', { method: 'POST', auth: other.auth, json: { name: 'x', customerId: c.customerId, policy: policy() } }), 400, 'INVALID_INPUT');
 });
@@ -111,7 +111,7 @@ test('a policy change takes effect on the next request; partial changes keep the
   });
   expectError(await me('/agents/me/transactions'), 403, 'FORBIDDEN');
   expect((await me('/agents/me')).body.policy.permissions).toEqual(['CREATE_QUOTES']);
-  expectError(await sys.api(`/agents/Agent:00000000-0000-4000-8000-000000000000/policy`, { method: 'PATCH', json: {} }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/agents/Agent:00000000-0000-4000-8000-000000000000/policy`, { method: 'PATCH', json: {} }), 404, 'REFERENCE_NOT_FOUND');
 });
 
 test('a second gateway replica refuses a paused or deleted agent at once too (no authentication cache)', async () => {

@@ -113,12 +113,12 @@ test('another customer\'s records answer exactly like missing ones', async () =>
   expect({ status: foreign.status, code: foreign.body.code }).toEqual({ status: absent.status, code: absent.body.code });
   expectError(foreign, 404, 'TRANSACTION_NOT_FOUND');
   expectError(await me(`/agents/me/quotes/${theirQuote.body.id}`), 404, 'QUOTE_NOT_FOUND');
-  expectError(await me('/agents/me/quotes', { method: 'POST', json: quoteBody(theirs.usdAccountId, mine.mxnPayee, 1_000) }), 404, 'NOT_FOUND');
-  expectError(await me('/agents/me/quotes', { method: 'POST', json: quoteBody(mine.usdAccountId, theirs.mxnPayee, 1_000) }), 404, 'NOT_FOUND');
-  expectError(await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(theirs.usdAccountId, theirs.usdBank, 100) }), 404, 'NOT_FOUND');
-  expectError(await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(mine.usdAccountId, theirs.usdBank, 100) }), 404, 'NOT_FOUND');
-  expectError(await me(`/agents/me/external-accounts/${theirs.usdBank}`), 404, 'NOT_FOUND');
-  expectError(await me(`/agents/me/external-accounts/${theirs.usdBank}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
+  expectError(await me('/agents/me/quotes', { method: 'POST', json: quoteBody(theirs.usdAccountId, mine.mxnPayee, 1_000) }), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await me('/agents/me/quotes', { method: 'POST', json: quoteBody(mine.usdAccountId, theirs.mxnPayee, 1_000) }), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(theirs.usdAccountId, theirs.usdBank, 100) }), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await me('/agents/me/transfer-out', { method: 'POST', json: transferOut(mine.usdAccountId, theirs.usdBank, 100) }), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await me(`/agents/me/external-accounts/${theirs.usdBank}`), 404, 'REFERENCE_NOT_FOUND');
+  expectError(await me(`/agents/me/external-accounts/${theirs.usdBank}`, { method: 'DELETE' }), 404, 'REFERENCE_NOT_FOUND');
   expect((await sys.api(`/customers/external-accounts/${theirs.usdBank}`)).status).toBe(200);
   const accounts = (await me('/agents/me/internal-accounts')).body.data.map((a: { id: string }) => a.id);
   expect(accounts).toContain(mine.usdAccountId);
@@ -135,7 +135,7 @@ test('external accounts through the agent belong to its customer', async () => {
   expect(created.body.customerId).toBe(c.customerId);
   expect((await me(`/agents/me/external-accounts/${created.body.id}`)).body.id).toBe(created.body.id);
   expect((await me(`/agents/me/external-accounts/${created.body.id}`, { method: 'DELETE' })).status).toBe(204);
-  expectError(await me(`/agents/me/external-accounts/${created.body.id}`), 404, 'NOT_FOUND');
+  expectError(await me(`/agents/me/external-accounts/${created.body.id}`), 404, 'REFERENCE_NOT_FOUND');
 });
 
 test('a transfer in from the customer\'s bank account: executed at once and counted', async () => {

@@ -136,7 +136,7 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(view, 'POST', '/invitations', { inviterUma: payer.customer.umaAddress }), 'TRANSACT');
     forbidden(await call(view, 'POST', '/invitations/abc/claim', { inviteeUma: '$a@b.example' }), 'TRANSACT');
     forbidden(await call(view, 'POST', '/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000000/verify', {}), 'TRANSACT');
-    expectError(await estimate(view), 404, 'NOT_FOUND');
+    expectError(await estimate(view), 404, 'REFERENCE_NOT_FOUND');
     expectError(await call(view, 'GET', '/invitations/000000000000'), 404, 'INVITATION_NOT_FOUND');
   });
 
@@ -152,7 +152,7 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(transact, 'DELETE', `/tokens/${view.id}`), 'MANAGE');
     forbidden(await call(transact, 'POST', '/auth/credentials', {}), 'MANAGE');
     expectError(await call(transact, 'POST', '/invitations/000000000000/claim', { inviteeUma: '$a@b.example' }), 404, 'INVITATION_NOT_FOUND');
-    expectError(await estimate(transact), 404, 'NOT_FOUND');
+    expectError(await estimate(transact), 404, 'REFERENCE_NOT_FOUND');
   });
 
   test('MANAGE reads and configures, but cannot pay', async () => {
@@ -164,7 +164,7 @@ describe('permissions, enforced on every route group', () => {
     forbidden(await call(manage, 'POST', `/sandbox/internal-accounts/${payer.usdAccountId}/fund`, { amount: 100 }), 'TRANSACT');
     forbidden(await call(manage, 'POST', '/transactions/Transaction:00000000-0000-4000-8000-000000000000/cancel'), 'TRANSACT');
     forbidden(await call(manage, 'POST', '/invitations/000000000000/cancel'), 'TRANSACT');
-    expectError(await estimate(manage), 404, 'NOT_FOUND');
+    expectError(await estimate(manage), 404, 'REFERENCE_NOT_FOUND');
   });
 
   test('a refused request changes nothing', async () => {

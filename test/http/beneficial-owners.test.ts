@@ -67,7 +67,7 @@ test('bad input is listed field by field; an individual customer cannot have own
   expectError(wrong, 400, 'INVALID_INPUT');
   expect(wrong.body.details.errors.map((e: any) => e.field)).toEqual(['customerId']);
   expectError(await sys.api('/beneficial-owners', { method: 'POST', json: { customerId: 'Customer:00000000-0000-4000-8000-000000000000', roles: ['UBO'], ownershipPercentage: 30, personalInfo: PERSON } }), 404, 'USER_NOT_FOUND');
-  expectError(await sys.api('/beneficial-owners/BeneficialOwner:00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
+  expectError(await sys.api('/beneficial-owners/BeneficialOwner:00000000-0000-4000-8000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
 });
 
 test('KYB lists what the business and each owner still lack; the owners follow the business to APPROVED (CUSTOMER.KYB_* webhooks)', async () => {

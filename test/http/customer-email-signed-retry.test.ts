@@ -132,6 +132,18 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
   });
 });
 
+test('the signed retry under the reference\'s header name, Grid-Wallet-Signature, is the same retry', async () => {
+  const c = await signedInCustomer();
+  const json = { customerType: 'INDIVIDUAL', email: newEmail('grid-header') };
+  const { headers } = await challenged(c, json);
+  const gridHeaders = { 'Grid-Wallet-Signature': headers['Service-Wallet-Signature'], 'Request-Id': headers['Request-Id'] };
+  expectError(await patch(c, json, { ...gridHeaders, 'Service-Wallet-Signature': 'another' }), 401, 'WALLET_SIGNATURE_MALFORMED');
+  const retry = await patch(c, json, gridHeaders);
+  expect(retry.status).toBe(200);
+  expect(retry.body.email).toBe(json.email);
+  await expectEmails(c, json.email);
+});
+
 describe('updates that need no signature', () => {
   test('a customer whose email is tied to no credential (platform without embedded wallets): 200 at once', async () => {
     const other = await sys.createPlatform();

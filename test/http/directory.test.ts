@@ -105,7 +105,7 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     const ask = (json: Record<string, unknown>) => sys.api('/crypto/estimate-withdrawal-fee', { method: 'POST', json: {
       internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', ...json,
     } });
-    expectError(await ask({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }), 404, 'NOT_FOUND');
+    expectError(await ask({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }), 404, 'REFERENCE_NOT_FOUND');
     expectError(await ask({ internalAccountId: usdAccountId, currency: 'USD' }), 400, 'INVALID_CURRENCY');
     expectError(await ask({ currency: 'USDT' }), 400, 'INVALID_CURRENCY');
     const invalid = await ask({ cryptoNetwork: 'DOGECHAIN', destinationAddress: 'x' });

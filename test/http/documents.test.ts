@@ -45,7 +45,7 @@ test('a PDF uploaded for a customer is listed by holder and its file is served, 
   expect(await fileOf(res.body.id)).toEqual({ status: 200, type: 'application/pdf', bytes: PDF });
 
   const other = await sys.createPlatform();
-  expectError(await sys.api(`/documents/${res.body.id}`, { auth: other.auth }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/documents/${res.body.id}`, { auth: other.auth }), 404, 'REFERENCE_NOT_FOUND');
   expect((await fileOf(res.body.id, other.auth)).status).toBe(404);
   expect((await sys.api(`/documents?documentHolder=${customer.id}`, { auth: other.auth })).body.data).toEqual([]);
 });
@@ -134,7 +134,7 @@ test('PUT replaces the file and metadata given; DELETE removes document and file
   expect(replaced.body).toMatchObject({ id: doc.id, documentType: 'DRIVERS_LICENSE', side: 'BACK', fileName: 'back.png' });
   expect(await fileOf(doc.id)).toEqual({ status: 200, type: 'image/png', bytes: PNG });
   expect((await sys.api(`/documents/${doc.id}`, { method: 'DELETE' })).status).toBe(204);
-  expectError(await sys.api(`/documents/${doc.id}`), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/documents/${doc.id}`), 404, 'REFERENCE_NOT_FOUND');
   expect((await fileOf(doc.id)).status).toBe(404);
 });
 

@@ -75,7 +75,7 @@ describe('POST /verifications', () => {
     expect(list.status).toBe(200);
     expect(list.body.data.map((v: any) => v.id)).toEqual([submitted.body.id]);
     expect((await sys.api(`/verifications?customerId=${customer.id}&verificationStatus=APPROVED`)).body.data).toEqual([]);
-    expectError(await sys.api('/verifications/Verification:00000000-0000-4000-8000-000000000000'), 404, 'NOT_FOUND');
+    expectError(await sys.api('/verifications/Verification:00000000-0000-4000-8000-000000000000'), 404, 'REFERENCE_NOT_FOUND');
   });
 });
 

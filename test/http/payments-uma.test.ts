@@ -1,3 +1,4 @@
+import { referenceProblems } from '../contract/reference-contract';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
 
@@ -70,7 +71,10 @@ test('lookup → quote to the UMA address → execute → the transaction settle
   expect(settled).toMatchObject({
     type: 'OUTGOING', quoteId: quote.body.id, destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, currency: 'MXN' },
     sentAmount: { amount: 10_000 }, receivedAmount: { amount: 172_327, currency: { code: 'MXN' } },
+    // The interface: reconciliationInstructions.transactionHash reports the UMA payment's settlement leg.
+    reconciliationInstructions: { reference: expect.any(String), transactionHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
   });
+  expect(referenceProblems('GET', `/2025-10-13/transactions/${settled.id}`, 200, settled)).toEqual([]);
 });
 
 test('a quote to an UMA address needs a lookup of that address, in a currency it offered', async () => {

@@ -39,5 +39,5 @@ test('a retry after expiresAt: 401 SIGNED_RETRY_EXPIRED; a fresh export works; a
   expect(sessions.body.data.map((s: { id: string }) => s.id)).not.toContain(signer.session.id);
   const late = await sys.api(path, { method: 'POST', json });
   expectError(await sys.api(path, { method: 'POST', json, headers: signedHeaders(await stamp(signer.key, late.body.payloadToSign), late.body.requestId) }), 401, 'WALLET_SIGNATURE_INVALID');
-  expectError(await sys.api(`/auth/sessions/${signer.session.id}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/auth/sessions/${signer.session.id}`, { method: 'DELETE' }), 404, 'REFERENCE_NOT_FOUND');
 });

@@ -95,7 +95,7 @@ describe('a new user\'s journey: email code, passkey, revoke email, refresh, rev
     const { retry: revoked } = await signedRetry(sys.api, { method: 'DELETE', path: `/auth/sessions/${passkeySession.session.id}` }, refreshed.key);
     expect(revoked.status).toBe(204);
     expect(ids(await sys.api(`/auth/sessions?accountId=${wallet.accountId}`))).toEqual([refreshed.session.id]);
-    expectError(await sys.api(`/auth/sessions/${passkeySession.session.id}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
+    expectError(await sys.api(`/auth/sessions/${passkeySession.session.id}`, { method: 'DELETE' }), 404, 'REFERENCE_NOT_FOUND');
     passkeySession = refreshed;
   });
 

@@ -36,6 +36,6 @@ test('PATCH /internal-accounts/{id}: 202, then the signed retry answers the inte
 test('privacy: a body without privateEnabled is 400; an unknown account is 404', async () => {
   const wallet = await provisionWallet(sys);
   expectError(await sys.api(`/internal-accounts/${wallet.accountId}`, { method: 'PATCH', json: {} }), 400, 'INVALID_INPUT');
-  expectError(await sys.api(`/internal-accounts/InternalAccount:${randomUUID()}`, { method: 'PATCH', json: { privateEnabled: true } }), 404, 'NOT_FOUND');
+  expectError(await sys.api(`/internal-accounts/InternalAccount:${randomUUID()}`, { method: 'PATCH', json: { privateEnabled: true } }), 404, 'REFERENCE_NOT_FOUND');
   expectError(await sys.api('/internal-accounts/not-an-id', { method: 'PATCH', json: { privateEnabled: true } }), 400, 'INVALID_INPUT');
 });

@@ -151,8 +151,8 @@ describe('credential rules', () => {
   });
 
   test('unknown or malformed credential ids: 404', async () => {
-    expectError(await sys.api('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000000/challenge', { method: 'POST' }), 404, 'NOT_FOUND');
-    expectError(await sys.api('/auth/credentials/nope', { method: 'DELETE' }), 404, 'NOT_FOUND');
+    expectError(await sys.api('/auth/credentials/AuthMethod:00000000-0000-4000-8000-000000000000/challenge', { method: 'POST' }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await sys.api('/auth/credentials/nope', { method: 'DELETE' }), 404, 'REFERENCE_NOT_FOUND');
     expectError(await sys.api('/auth/credentials?accountId=nope'), 400, 'INVALID_INPUT');
   });
 });

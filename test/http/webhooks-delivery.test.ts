@@ -121,6 +121,6 @@ describe('the delivery log', () => {
     expect(unknown.status).toBe(404);
     const foreign = await sys.api(`/webhooks/deliveries/${customerWebhooks(receiver)[0].id}`);
     expect(foreign.status).toBe(404);
-    expect(foreign.body.code).toBe('NOT_FOUND');
+    expect(foreign.body.code).toBe('REFERENCE_NOT_FOUND');
   });
 });

@@ -40,7 +40,7 @@ test('a link is single use: the second completion is refused and starts nothing'
   const { verifications, customer } = await setUp();
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
   await verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE');
-  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'REJECT')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'REJECT')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
   expect(await verifications.hostedState(tokenOf(link.kycUrl))).toMatchObject({ state: 'USED' });
 });
 
@@ -49,7 +49,7 @@ test('an expired link is refused', async () => {
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
   advance(60_001);
   expect(await verifications.hostedState(tokenOf(link.kycUrl))).toMatchObject({ state: 'EXPIRED' });
-  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
 });
 
 test('expired links are forgotten a day after they expired', async () => {

@@ -174,7 +174,7 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
 
     async completeHosted(token, outcome) {
       const link = await store.kycLinks.claim(hashOf(token), now());
-      if (!link) throw new AppError('NOT_FOUND', 'This verification link is unknown, already used or expired');
+      if (!link) throw new AppError('REFERENCE_NOT_FOUND', 'This verification link is unknown, already used or expired');
       const customer = await customerOf(link.platformId, link.customerId);
       const current = await store.verifications.findForCustomer(link.platformId, customer.id);
       const busy = current && !RESUBMITTABLE_STATES.includes(current.status);

@@ -49,7 +49,7 @@ describe('internal accounts', () => {
   test('are invisible to other platforms', async () => {
     const [account] = (await h.client.listInternalAccounts({ limit: 1, customerId }, platformA)).accounts;
     await expect(h.client.getInternalAccount({ id: account.id }, platformA)).resolves.toMatchObject({ account: { id: account.id } });
-    await expect(h.client.getInternalAccount({ id: account.id }, platformB)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.getInternalAccount({ id: account.id }, platformB)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
     expect((await h.client.listInternalAccounts({ limit: 0, customerId }, platformB)).accounts).toEqual([]);
   });
 
@@ -68,10 +68,10 @@ describe('external accounts', () => {
     expect(listed.accounts.map((a) => a.id)).toContain(account!.id);
     expect((await h.client.listPlatformExternalAccounts({ limit: 0 }, platformA)).accounts.map((a) => a.id)).not.toContain(account!.id);
 
-    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: 'PLATFORM' }, platformA)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: 'PLATFORM' }, platformA)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
     await h.client.deleteExternalAccount({ id: account!.id, owner: 'CUSTOMER' }, platformA);
-    await expect(h.client.getExternalAccount({ id: account!.id }, platformA)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: '' }, platformA)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.getExternalAccount({ id: account!.id }, platformA)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: '' }, platformA)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
     const doc = await h.store.collection('external_accounts').findOne({ _id: account!.id });
     expect((doc?._outbox as Array<{ type: string }>).map((e) => e.type)).toEqual(['EXTERNAL_ACCOUNT.CREATED', 'EXTERNAL_ACCOUNT.DELETED']);
     // Deleted: the same destination may be added again.
@@ -98,9 +98,9 @@ describe('external accounts', () => {
     const foreign = await h.client.getExternalAccount({ id: account!.id }, platformB).catch((e) => e);
     const missing = await h.client.getExternalAccount({ id: newId('ExternalAccount') }, platformB).catch((e) => e);
     expect([foreign.code, foreign.message]).toEqual([missing.code, missing.message]);
-    expect(foreign.code).toBe('NOT_FOUND');
-    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: '' }, platformB)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(h.client.updateExternalAccountStatus({ id: account!.id, status: 'ACTIVE' }, platformB)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(foreign.code).toBe('REFERENCE_NOT_FOUND');
+    await expect(h.client.deleteExternalAccount({ id: account!.id, owner: '' }, platformB)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+    await expect(h.client.updateExternalAccountStatus({ id: account!.id, status: 'ACTIVE' }, platformB)).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
   });
 
   test('invalid bodies report every field', async () => {

@@ -121,8 +121,8 @@ describe('which accounts can be challenged', () => {
     const third = (await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('BASE_WALLET', { customerId, ownershipType: 'THIRD_PARTY' })), platform)).account!;
     await expect(challenge(third.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
     const wallet = await firstPartyWallet(evmWallet().address);
-    await expect(challenge(wallet.id, 'WALLET_SIGNATURE', 'PLATFORM')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(h.client.startOwnershipChallenge({ id: wallet.id, owner: 'CUSTOMER', ...wire({ method: 'WALLET_SIGNATURE' }) }, await h.newPlatform())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(challenge(wallet.id, 'WALLET_SIGNATURE', 'PLATFORM')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+    await expect(h.client.startOwnershipChallenge({ id: wallet.id, owner: 'CUSTOMER', ...wire({ method: 'WALLET_SIGNATURE' }) }, await h.newPlatform())).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
     const err = await challenge(wallet.id, 'SELFIE').catch((e) => e);
     expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'method']);
   });

@@ -25,7 +25,7 @@ describe('GetPlatformConfig', () => {
   });
 
   test('a platform never ensured is NOT_FOUND; a call without a platform is UNAUTHORIZED', async () => {
-    await expect(h.client.getPlatformConfig({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.getPlatformConfig({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
     await expect(h.client.getPlatformConfig({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
@@ -36,7 +36,7 @@ describe('GetWebhookEndpoint', () => {
     await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '' });
     await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookEndpoint: 'https://hooks.example.com/grid' }) }, p);
     await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid' });
-    await expect(h.client.getWebhookEndpoint({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(h.client.getWebhookEndpoint({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
   });
 });
 

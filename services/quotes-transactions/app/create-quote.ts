@@ -86,9 +86,9 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const wallet = source.sourceType === 'ACCOUNT' && source.internalType === 'EMBEDDED_WALLET' && deps.walletChallenge
       ? await deps.walletChallenge(caller, quoteId, source.accountId)
       : undefined;
-    const paymentInstructions = source.sourceType === 'REALTIME_FUNDING'
-      ? sandboxFundingInstructions({ currency: sending.code, cryptoNetwork: source.cryptoNetwork, reference })
-      : wallet ? [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: wallet.payloadToSign } }] : undefined;
+    const funding = source.sourceType === 'REALTIME_FUNDING' ? sandboxFundingInstructions({ currency: sending.code, cryptoNetwork: source.cryptoNetwork, reference }) : undefined;
+    if (source.sourceType === 'REALTIME_FUNDING' && !funding) throw new AppError('INVALID_CURRENCY', `Realtime funding in ${sending.code} is not offered (no collection account in it)`);
+    const paymentInstructions = funding ?? (wallet ? [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: wallet.payloadToSign } }] : undefined);
     const platformFeeAccount = result.fees.platform.total > 0 ? (await deps.accounts.platformAccount(caller, sending.code))?.id : undefined;
     return {
       id, platformId: caller.platformId, version: 1, type: 'OUTGOING', status: 'PENDING',

@@ -50,7 +50,7 @@ export function createEstimateWithdrawalFee(deps: { accounts: PaymentAccounts; r
   return async function estimateWithdrawalFee(caller: Caller, request: WithdrawalFeeRequest): Promise<WithdrawalFeeEstimate> {
     const r = checked(request);
     const account = await deps.accounts.internalAccount(caller, r.internalAccountId);
-    if (!account) throw new AppError('NOT_FOUND', `Internal account ${r.internalAccountId} not found`);
+    if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${r.internalAccountId} not found`);
     if (account.currency !== r.currency) throw new AppError('INVALID_CURRENCY', `The account holds ${account.currency}, not ${r.currency}`, { field: 'currency' });
     if (!CRYPTO_CURRENCIES.has(account.currency)) throw new AppError('INVALID_CURRENCY', `The account holds ${account.currency}: only crypto accounts (${[...CRYPTO_CURRENCIES].join(', ')}) withdraw to an address`);
     const currency = findCurrency(account.currency)!;

@@ -8,9 +8,19 @@ import { receivableBounds } from '../domain/receivable-bounds';
 import type { Caller } from './payment-accounts';
 import type { PaymentSettingsSource } from './payment-settings';
 
-/** The rail each payout currency settles on by default; corridors exist to these currencies. */
+/**
+ * The rail each payout currency settles on by default (the first the reference lists for its
+ * account type); corridors exist to these currencies.
+ */
 const DEFAULT_RAILS: Readonly<Record<string, string>> = {
-  USD: 'ACH', MXN: 'SPEI', EUR: 'SEPA_INSTANT', BRL: 'PIX', INR: 'UPI', GBP: 'FASTER_PAYMENTS', CAD: 'BANK_TRANSFER', AED: 'BANK_TRANSFER', BDT: 'BANK_TRANSFER', BWP: 'MOBILE_MONEY', CNY: 'BANK_TRANSFER', COP: 'BANK_TRANSFER', DKK: 'SEPA', EGP: 'BANK_TRANSFER', GHS: 'BANK_TRANSFER', GTQ: 'BANK_TRANSFER', HKD: 'BANK_TRANSFER', HTG: 'MOBILE_MONEY', IDR: 'BANK_TRANSFER', JMD: 'BANK_TRANSFER', KES: 'MOBILE_MONEY', MWK: 'MOBILE_MONEY', MYR: 'BANK_TRANSFER', NGN: 'BANK_TRANSFER', PHP: 'BANK_TRANSFER', PKR: 'BANK_TRANSFER', RWF: 'MOBILE_MONEY', SGD: 'BANK_TRANSFER', THB: 'BANK_TRANSFER', TZS: 'MOBILE_MONEY', UGX: 'MOBILE_MONEY', VND: 'BANK_TRANSFER', XAF: 'MOBILE_MONEY', XOF: 'MOBILE_MONEY', ZAR: 'BANK_TRANSFER', ZMW: 'MOBILE_MONEY',
+  USD: 'ACH', MXN: 'SPEI', EUR: 'SEPA_INSTANT', BRL: 'PIX', INR: 'UPI', GBP: 'FASTER_PAYMENTS', CAD: 'BANK_TRANSFER',
+  AED: 'BANK_TRANSFER', BDT: 'BANK_TRANSFER', BWP: 'MOBILE_MONEY', CNY: 'BANK_TRANSFER',
+  COP: 'BANK_TRANSFER', DKK: 'SEPA', EGP: 'BANK_TRANSFER', GHS: 'BANK_TRANSFER', GTQ: 'BANK_TRANSFER',
+  HKD: 'BANK_TRANSFER', HTG: 'MOBILE_MONEY', IDR: 'BANK_TRANSFER', JMD: 'BANK_TRANSFER', KES: 'MOBILE_MONEY',
+  MWK: 'MOBILE_MONEY', MYR: 'BANK_TRANSFER', NGN: 'BANK_TRANSFER', PHP: 'BANK_TRANSFER',
+  PKR: 'BANK_TRANSFER', RWF: 'MOBILE_MONEY', SGD: 'PAYNOW', THB: 'BANK_TRANSFER', TZS: 'MOBILE_MONEY',
+  UGX: 'MOBILE_MONEY', VND: 'BANK_TRANSFER', XAF: 'MOBILE_MONEY', XOF: 'MOBILE_MONEY', ZAR: 'BANK_TRANSFER',
+  ZMW: 'MOBILE_MONEY',
 };
 
 export const RATE_CACHE_MS = 5 * 60 * 1000;
@@ -43,6 +53,16 @@ export function createExchangeRates(deps: { rates: RateSource; settings: Payment
     return fresh;
   }
 
+  /** A pair the configured rate source publishes no rate for is left out of the listing. */
+  async function rateUnlessUncovered(from: string, to: string) {
+    try {
+      return await cachedRate(from, to);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'INVALID_CURRENCY') return undefined;
+      throw err;
+    }
+  }
+
   const known = (code: string) => {
     const currency = findCurrency(code);
     if (!currency) throw new AppError('INVALID_CURRENCY', `${code} is not a supported currency`);
@@ -60,7 +80,9 @@ export function createExchangeRates(deps: { rates: RateSource; settings: Payment
       for (const destination of destinations) {
         const rail = DEFAULT_RAILS[destination.code];
         if (!rail || source.code === destination.code) continue;
-        const { rate, fetchedAt } = await cachedRate(source.code, destination.code);
+        const quoted = await rateUnlessUncovered(source.code, destination.code);
+        if (!quoted) continue;
+        const { rate, fetchedAt } = quoted;
         const service = serviceFeeRule(true);
         const platform = platformFeeRule({ sendingCurrency: source.code, crossCurrency: true, configs: feeConfigs });
         const fees = breakdown(amount, service, platform);

@@ -61,8 +61,8 @@ test('a EUR customer gets the EUR→MXN cross rate', async () => {
 
 test.each([
   ['an unknown sender customer', { accountId: MXN_ACCOUNT, customerId: UNKNOWN_CUSTOMER }, 'USER_NOT_FOUND', `Customer ${UNKNOWN_CUSTOMER} not found`],
-  ['an unknown account', { accountId: UNKNOWN_ACCOUNT, customerId: CUSTOMER }, 'NOT_FOUND', `External account ${UNKNOWN_ACCOUNT} not found`],
-  ["another platform's account", { accountId: OTHER_PLATFORM_ACCOUNT, customerId: CUSTOMER }, 'NOT_FOUND', `External account ${OTHER_PLATFORM_ACCOUNT} not found`],
+  ['an unknown account', { accountId: UNKNOWN_ACCOUNT, customerId: CUSTOMER }, 'REFERENCE_NOT_FOUND', `External account ${UNKNOWN_ACCOUNT} not found`],
+  ["another platform's account", { accountId: OTHER_PLATFORM_ACCOUNT, customerId: CUSTOMER }, 'REFERENCE_NOT_FOUND', `External account ${OTHER_PLATFORM_ACCOUNT} not found`],
   ['no sender', { accountId: MXN_ACCOUNT }, 'INVALID_INPUT', 'Invalid lookup parameters'],
 ])('%s is %s and nothing is stored', async (_name, params, code, message) => {
   const { store, lookup } = setup();

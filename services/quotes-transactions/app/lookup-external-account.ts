@@ -30,7 +30,7 @@ export function createLookupExternalAccount(deps: LookupExternalAccountDeps) {
     const senderCurrency = recorder.senderCurrencyOf(request.sender, found.sender);
 
     const { account } = found;
-    if (!account) throw new AppError('NOT_FOUND', `External account ${request.accountId} not found`);
+    if (!account) throw new AppError('REFERENCE_NOT_FOUND', `External account ${request.accountId} not found`);
     const destination = describeDestination(account);
 
     const answer = await deps.counterparty.lookup({ destination, sender: request.sender });

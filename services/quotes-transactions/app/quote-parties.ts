@@ -41,7 +41,7 @@ async function resolveSource(accounts: PartyReader, caller: Caller, s: QuoteSour
   }
   const internal = s.accountId.startsWith('InternalAccount:');
   const account = internal ? await accounts.internalAccount(caller, s.accountId) : await accounts.externalAccount(caller, s.accountId);
-  if (!account) throw new AppError('NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${s.accountId} not found`);
+  if (!account) throw new AppError('REFERENCE_NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${s.accountId} not found`);
   if (internal && account.status !== 'ACTIVE') throw invalid('source.accountId', `The source account is ${account.status}`);
   if (s.customerId && account.customerId && s.customerId !== account.customerId) throw invalid('source.customerId', 'is not the owner of the source account');
   const type = 'type' in account ? account.type : undefined;
@@ -58,12 +58,12 @@ async function resolveDestination(accounts: PartyReader, caller: Caller, d: Quot
   }
   if (d.accountId.startsWith('InternalAccount:')) {
     const account = await accounts.internalAccount(caller, d.accountId);
-    if (!account) throw new AppError('NOT_FOUND', `Internal account ${d.accountId} not found`);
+    if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${d.accountId} not found`);
     if (account.status !== 'ACTIVE') throw invalid('destination.accountId', `The destination account is ${account.status}`);
     return { destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: account.currency } as PaymentDestination };
   }
   const account = await accounts.externalAccount(caller, d.accountId);
-  if (!account) throw new AppError('NOT_FOUND', `External account ${d.accountId} not found`);
+  if (!account) throw new AppError('REFERENCE_NOT_FOUND', `External account ${d.accountId} not found`);
   if (account.status === 'INACTIVE') throw invalid('destination.accountId', 'The destination account is inactive');
   if (d.paymentRail && account.paymentRails.length && !account.paymentRails.includes(d.paymentRail)) {
     throw invalid('destination.paymentRail', `must be one of the account's rails: ${account.paymentRails.join(', ')}`);

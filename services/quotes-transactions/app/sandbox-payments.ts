@@ -60,7 +60,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     r.done('Invalid funding request');
     const funded = amountOf(amount, MAX_SANDBOX_FUNDING, 'amount');
     const account = await deps.accounts.internalAccount(caller, accountId);
-    if (!account) throw new AppError('NOT_FOUND', `Internal account ${accountId} not found`);
+    if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${accountId} not found`);
     if (account.customerId && !(await deps.accounts.customer(caller, account.customerId))) throw customerDeleted(accountId);
     const settlement = systemAccount('settlement', account.currency, caller.platformId);
     const result = await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [

@@ -46,8 +46,8 @@ export function createTransfers(deps: TransferDeps) {
   async function parties(caller: Caller, t: TransferRequest) {
     const [internal, external] = await Promise.all([deps.accounts.internalAccount(caller, t.internalAccountId), deps.accounts.externalAccount(caller, t.externalAccountId)]);
     const side = t.direction === 'IN' ? { internal: 'destination', external: 'source' } : { internal: 'source', external: 'destination' };
-    if (!internal) throw new AppError('NOT_FOUND', `Internal account ${t.internalAccountId} not found`);
-    if (!external) throw new AppError('NOT_FOUND', `External account ${t.externalAccountId} not found`);
+    if (!internal) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${t.internalAccountId} not found`);
+    if (!external) throw new AppError('REFERENCE_NOT_FOUND', `External account ${t.externalAccountId} not found`);
     if (internal.status !== 'ACTIVE') throw invalid(`${side.internal}.accountId`, `The internal account is ${internal.status}`);
     if (external.status === 'INACTIVE') throw invalid(`${side.external}.accountId`, 'The external account is inactive');
     if (external.customerId && external.customerId !== internal.customerId) throw invalid(`${side.external}.accountId`, 'belongs to another customer than the internal account');

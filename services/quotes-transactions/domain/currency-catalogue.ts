@@ -6,7 +6,9 @@ export interface Currency {
   decimals: number;
 }
 
-/** Fiat by ISO 4217 code, crypto by the ticker the interface uses (BTC amounts are in satoshis). */
+/**
+ * Every currency the reference's account types pay out in (ISO 4217 minor units), and the
+ * crypto currencies of its wallets. Fiat by ISO 4217 code, crypto by the ticker the interface uses (BTC amounts are in satoshis). */
 const CURRENCIES: readonly Currency[] = [
   { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
   { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 },
@@ -15,15 +17,15 @@ const CURRENCIES: readonly Currency[] = [
   { code: 'INR', name: 'Indian Rupee', symbol: '₹', decimals: 2 },
   { code: 'GBP', name: 'Pound Sterling', symbol: '£', decimals: 2 },
   { code: 'CAD', name: 'Canadian Dollar', symbol: '$', decimals: 2 },
-  // Minimal entries for the currencies of every external account type (issue 21 §3).
   { code: 'AED', name: 'UAE Dirham', symbol: 'د.إ', decimals: 2 },
+  { code: 'ARS', name: 'Argentine Peso', symbol: '$', decimals: 2 },
   { code: 'BDT', name: 'Bangladeshi Taka', symbol: '৳', decimals: 2 },
   { code: 'BWP', name: 'Botswana Pula', symbol: 'P', decimals: 2 },
   { code: 'CNY', name: 'Yuan Renminbi', symbol: '¥', decimals: 2 },
   { code: 'COP', name: 'Colombian Peso', symbol: '$', decimals: 2 },
   { code: 'DKK', name: 'Danish Krone', symbol: 'kr', decimals: 2 },
   { code: 'EGP', name: 'Egyptian Pound', symbol: 'E£', decimals: 2 },
-  { code: 'GHS', name: 'Ghana Cedi', symbol: '₵', decimals: 2 },
+  { code: 'GHS', name: 'Ghana Cedi', symbol: 'GH₵', decimals: 2 },
   { code: 'GTQ', name: 'Guatemalan Quetzal', symbol: 'Q', decimals: 2 },
   { code: 'HKD', name: 'Hong Kong Dollar', symbol: 'HK$', decimals: 2 },
   { code: 'HTG', name: 'Haitian Gourde', symbol: 'G', decimals: 2 },

@@ -82,7 +82,7 @@ export function toTransactionRecord(p: Payment): Transaction {
     fees: p.fees.total,
     platformFees: outgoing ? p.fees.platform.total : undefined,
     // The reference gives no reconciliation instructions for a CREATED transaction.
-    reconciliationInstructions: p.status === 'CREATED' ? undefined : { reference: p.reference },
+    reconciliationInstructions: p.status === 'CREATED' ? undefined : { reference: p.reference, transactionHash: p.umaSettlementHash },
     paymentInstructions: outgoing ? instructionRecords(p) : [],
     rateDetails: outgoing && p.quote ? rateDetails(p) : undefined,
     failureReason: p.failureReason as Transaction_FailureReason | undefined,
@@ -95,9 +95,12 @@ export function toTransactionRecord(p: Payment): Transaction {
 /** The interface's Quote record. */
 export function toQuoteRecord(p: Payment): Quote {
   const quote = p.quote!;
+  // The quote's source is the request's: the account, or the funding currency and the network it is paid on.
   const source: SourceRecord = p.source.sourceType === 'ACCOUNT'
     ? { sourceType: PaymentSource_Type.ACCOUNT, accountId: p.source.accountId, customerId: p.source.customerId }
-    : sourceRecord(p.source, p);
+    : p.source.sourceType === 'REALTIME_FUNDING'
+      ? { ...sourceRecord(p.source, p), cryptoNetwork: p.source.cryptoNetwork }
+      : sourceRecord(p.source, p);
   const destination: DestinationRecord = p.destination.destinationType === 'ACCOUNT'
     ? { destinationType: PaymentDestination_Type.ACCOUNT, accountId: p.destination.accountId, paymentRail: p.destination.paymentRail }
     : { destinationType: PaymentDestination_Type.UMA_ADDRESS, umaAddress: p.destination.umaAddress, currency: p.destination.currency };

@@ -115,6 +115,8 @@ export interface Payment {
   approval?: ApprovalState;
   sourceOnChain?: OnChainTransaction;
   destinationOnChain?: OnChainTransaction;
+  /** A UMA payment once settled: the hash of the payment that settled it between the two VASPs. */
+  umaSettlementHash?: string;
   pendingStep?: PendingStep;
   appliedSteps: string[];
   idempotency?: { key: string; hash: string };

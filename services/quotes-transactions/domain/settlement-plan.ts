@@ -51,13 +51,24 @@ export function sandboxOnChain(p: Payment, leg: 'source' | 'destination', networ
   return { transactionHash: `${EVM_NETWORKS.has(network) ? '0x' : ''}${hash}`, network };
 }
 
+/** The sandbox's stand-in for the Lightning payment hash that settles a UMA payment between the VASPs. */
+export function sandboxUmaSettlementHash(p: Payment): string | undefined {
+  const uma = p.source.sourceType === 'UMA_ADDRESS' || p.destination.destinationType === 'UMA_ADDRESS';
+  return uma ? createHash('sha256').update(`${p.id}/uma-settlement`).digest('hex') : undefined;
+}
+
 /** Completes the payment; an internal destination closed meanwhile (its customer deleted) refuses it, and the payment fails. */
 function completion(p: Payment, now: Date, timing: SettlementTiming): PlannedChange {
   const network = p.destination.destinationType === 'ACCOUNT' ? p.destination.cryptoNetwork : undefined;
+  const umaSettlementHash = sandboxUmaSettlementHash(p);
   return {
     movement: p.type === 'OUTGOING' ? 'settle' : 'credit',
     change: {
-      set: { status: 'COMPLETED', settledAt: now.toISOString(), ...(network ? { destinationOnChain: sandboxOnChain(p, 'destination', network) } : {}) },
+      set: {
+        status: 'COMPLETED', settledAt: now.toISOString(),
+        ...(network ? { destinationOnChain: sandboxOnChain(p, 'destination', network) } : {}),
+        ...(umaSettlementHash ? { umaSettlementHash } : {}),
+      },
       unset: ['pendingReason', 'stage', 'nextActionAt'],
       events: [`${paymentKind(p)}.COMPLETED`],
     },

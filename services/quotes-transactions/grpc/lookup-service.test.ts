@@ -67,8 +67,8 @@ test.each([
 });
 
 test.each([
-  ['an unknown account', { accountId: UNKNOWN_ACCOUNT, customerId: CUSTOMER }, 'NOT_FOUND', `External account ${UNKNOWN_ACCOUNT} not found`],
-  ["another platform's account", { accountId: OTHER_PLATFORM_ACCOUNT, customerId: CUSTOMER }, 'NOT_FOUND', `External account ${OTHER_PLATFORM_ACCOUNT} not found`],
+  ['an unknown account', { accountId: UNKNOWN_ACCOUNT, customerId: CUSTOMER }, 'REFERENCE_NOT_FOUND', `External account ${UNKNOWN_ACCOUNT} not found`],
+  ["another platform's account", { accountId: OTHER_PLATFORM_ACCOUNT, customerId: CUSTOMER }, 'REFERENCE_NOT_FOUND', `External account ${OTHER_PLATFORM_ACCOUNT} not found`],
   ['an unknown sender customer', { accountId: MXN_ACCOUNT, customerId: UNKNOWN_CUSTOMER }, 'USER_NOT_FOUND', `Customer ${UNKNOWN_CUSTOMER} not found`],
   ['a deleted sender customer', { accountId: MXN_ACCOUNT, customerId: DELETED_CUSTOMER }, 'USER_NOT_FOUND', `Customer ${DELETED_CUSTOMER} not found`],
 ])('404: %s', async (_name, request, code, message) => {

@@ -56,10 +56,10 @@ test('400 INVALID_INPUT for a lookup of another account', async () => {
 
 test.each([
   ['a realtime-funding currency outside the catalogue', { source: { sourceType: 'REALTIME_FUNDING', currency: 'XYZ' } }],
-  ['a destination account in an unsupported currency', 'KES'],
+  ['a destination account in a currency no account type of the reference pays out in', 'CHF'],
 ])('400 INVALID_CURRENCY for %s', async (_name, variant) => {
   const extra = typeof variant === 'string'
-    ? { destination: { destinationType: 'ACCOUNT', accountId: h.accounts.addExternalAccount(PLATFORM, { currency: variant, accountInfo: { accountType: 'KES_ACCOUNT' } }) } }
+    ? { destination: { destinationType: 'ACCOUNT', accountId: h.accounts.addExternalAccount(PLATFORM, { currency: variant, accountInfo: { accountType: 'SWIFT_ACCOUNT' } }) } }
     : variant;
   const err = await failure(h.quotes.createQuote({ ...wire(body(extra)) }, asPlatform));
   expect([err.code, httpStatusOf(err.code)]).toEqual(['INVALID_CURRENCY', 400]);
@@ -111,7 +111,7 @@ test('400 INSUFFICIENT_BALANCE when the source does not cover the quote; the quo
 
 test('404 for unknown accounts, customers and quotes', async () => {
   const missing = await failure(h.quotes.createQuote({ ...wire(body({ source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999' } })) }, asPlatform));
-  expect([missing.code, httpStatusOf(missing.code)]).toEqual(['NOT_FOUND', 404]);
+  expect([missing.code, httpStatusOf(missing.code)]).toEqual(['REFERENCE_NOT_FOUND', 404]);
   const noCustomer = await failure(h.quotes.createQuote({ ...wire(body({ source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: 'Customer:99999999-9999-4999-8999-999999999999' } })) }, asPlatform));
   expect(noCustomer.code).toBe('USER_NOT_FOUND');
   const noQuote = await failure(h.quotes.executeQuote({ quoteId: 'Quote:99999999-9999-4999-8999-999999999999' }, asPlatform));

@@ -107,6 +107,8 @@ describe('realtime funding and /sandbox/send', () => {
   test('a stablecoin funding leg carries onChainTransaction on its source', async () => {
     const quote = await fundedQuote(10_000_000, { currency: 'USDC', cryptoNetwork: 'BASE' });
     expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'BASE_WALLET', assetType: 'USDC' });
+    // The quote's source says the network the customer deposits on (the reference's RealtimeFundingQuoteSource).
+    expect(quote.source).toMatchObject({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'BASE' });
     const { transaction: t } = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, currencyCode: 'USDC' }) }, asPlatform);
     expect(t!.source!.onChainTransaction).toEqual({ network: 'BASE', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
   });
@@ -120,7 +122,8 @@ describe('/sandbox/uma/receive', () => {
     const before = await balance(usd);
     const t = await receive('$success.usd@sandbox.grid.uma.money');
     expect(t).toMatchObject({ type: 'INCOMING', direction: 'CREDIT', status: 'PENDING', destination: { accountId: usd }, receivedAmount: { amount: 5_000 } });
-    await settled(t.id, (x) => x.status === 'COMPLETED');
+    const done = await settled(t.id, (x) => x.status === 'COMPLETED');
+    expect(done.reconciliationInstructions).toEqual({ reference: expect.any(String), transactionHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await balance(usd)).toBe(before + 5_000);
     expect(await kindsOf(t.id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
   });
@@ -164,5 +167,5 @@ test('funding: INVALID_AMOUNT beyond the sandbox maximum, NOT_FOUND for an unkno
   const big = await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 100_000_000_001 }) }, asPlatform).catch((e) => e);
   expect(big.code).toBe('INVALID_AMOUNT');
   const missing = await h.sandbox.fundInternalAccount({ accountId: 'InternalAccount:99999999-9999-4999-8999-999999999999', ...wire({ amount: 1 }) }, asPlatform).catch((e) => e);
-  expect(missing.code).toBe('NOT_FOUND');
+  expect(missing.code).toBe('REFERENCE_NOT_FOUND');
 });

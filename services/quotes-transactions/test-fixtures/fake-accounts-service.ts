@@ -34,7 +34,7 @@ export function createFakeAccountsService() {
     },
     async getExternalAccount(request, ctx) {
       const found = external.get(request.id);
-      if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('NOT_FOUND', 'External account not found');
+      if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError('REFERENCE_NOT_FOUND', 'External account not found');
       return { account: found.account };
     },
     async findUmaAddressHolders(request) {

@@ -22,7 +22,7 @@ export function createFakePaymentAccounts() {
   const external = new Map<string, Owned<ExternalAccount>>();
   const configs = new Map<string, PlatformConfig>();
   const mine = <T>(map: Map<string, Owned<T>>, ctx: CallContext) => [...map.values()].filter((o) => o.platformId === requirePlatform(ctx)).map((o) => o.record);
-  const one = <T>(map: Map<string, Owned<T>>, id: string, ctx: CallContext, code: 'NOT_FOUND' | 'USER_NOT_FOUND') => {
+  const one = <T>(map: Map<string, Owned<T>>, id: string, ctx: CallContext, code: 'REFERENCE_NOT_FOUND' | 'USER_NOT_FOUND') => {
     const found = map.get(id);
     if (!found || found.platformId !== requirePlatform(ctx)) throw new AppError(code, `${id} not found`);
     return found.record;
@@ -35,7 +35,7 @@ export function createFakePaymentAccounts() {
       const list = mine(customers, ctx).filter((c) => !r.umaAddress || c.umaAddress === r.umaAddress);
       return { customers: list.slice(0, r.limit || 20), hasMore: false, totalCount: list.length };
     },
-    async getInternalAccount(r, ctx) { return { account: one(internal, r.id, ctx, 'NOT_FOUND') }; },
+    async getInternalAccount(r, ctx) { return { account: one(internal, r.id, ctx, 'REFERENCE_NOT_FOUND') }; },
     async listInternalAccounts(r, ctx) {
       const list = mine(internal, ctx).filter((a) => a.customerId && (!r.customerId || a.customerId === r.customerId) && (!r.currency || currencyOf(a) === r.currency));
       return { accounts: list.slice(0, r.limit || 20), hasMore: false, totalCount: list.length };
@@ -43,12 +43,12 @@ export function createFakePaymentAccounts() {
     async listPlatformInternalAccounts(r, ctx) {
       return { accounts: mine(internal, ctx).filter((a) => !a.customerId && (!r.currency || currencyOf(a) === r.currency)) };
     },
-    async getExternalAccount(r, ctx) { return { account: one(external, r.id, ctx, 'NOT_FOUND') }; },
+    async getExternalAccount(r, ctx) { return { account: one(external, r.id, ctx, 'REFERENCE_NOT_FOUND') }; },
     // The fake's platforms have no webhook endpoint: their incoming payments are not asked for approval.
     async getWebhookEndpoint() { return { url: '' }; },
     async getPlatformConfig(_r, ctx) {
       const config = configs.get(requirePlatform(ctx));
-      if (!config) throw new AppError('NOT_FOUND', 'Platform not found');
+      if (!config) throw new AppError('REFERENCE_NOT_FOUND', 'Platform not found');
       return { config };
     },
     async findUmaAddressHolders(r) {

@@ -20,8 +20,8 @@ export interface IssuedDeviceCode {
   redeemed: boolean;
 }
 
-const agentNotFound = (id: string) => new AppError('NOT_FOUND', `Agent ${id} not found`);
-const codeNotFound = () => new AppError('NOT_FOUND', 'Device code not found');
+const agentNotFound = (id: string) => new AppError('REFERENCE_NOT_FOUND', `Agent ${id} not found`);
+const codeNotFound = () => new AppError('REFERENCE_NOT_FOUND', 'Device code not found');
 const invalid = (field: string, message: string) => AppError.invalidInput(message, [{ field, message }]);
 /** A real code that cannot be redeemed any more: 400, with the reason. */
 const unusable = (reason: string, message: string) => new AppError('INVALID_INPUT', message, { reason });

@@ -45,6 +45,6 @@ describe('revoking credentials', () => {
     const { auth } = await createWalletAuthForTest();
     expect(await settle(auth.credentials.create(PLATFORM, { type: 'PIN', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001' }, undefined))).toBe('INVALID_INPUT');
     expect(await settle(auth.credentials.create(PLATFORM, { type: 'EMAIL_OTP', accountId: 'x' }, undefined))).toBe('INVALID_INPUT');
-    expect(await settle(auth.credentials.create(PLATFORM, { type: 'EMAIL_OTP', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001' }, undefined))).toBe('NOT_FOUND');
+    expect(await settle(auth.credentials.create(PLATFORM, { type: 'EMAIL_OTP', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001' }, undefined))).toBe('REFERENCE_NOT_FOUND');
   });
 });

@@ -45,7 +45,7 @@ describe('OTP issue', () => {
 
   test('an unknown credential, or one of another platform: NOT_FOUND', async () => {
     const { auth, credentialId } = await provisioned({});
-    expect(await codeOf(auth.challenge.challenge(PLATFORM, 'AuthMethod:00000000-0000-4000-8000-000000000000', {}))).toBe('NOT_FOUND');
-    expect(await codeOf(auth.challenge.challenge('Platform:other', credentialId, {}))).toBe('NOT_FOUND');
+    expect(await codeOf(auth.challenge.challenge(PLATFORM, 'AuthMethod:00000000-0000-4000-8000-000000000000', {}))).toBe('REFERENCE_NOT_FOUND');
+    expect(await codeOf(auth.challenge.challenge('Platform:other', credentialId, {}))).toBe('REFERENCE_NOT_FOUND');
   });
 });

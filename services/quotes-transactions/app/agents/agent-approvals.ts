@@ -5,7 +5,7 @@ import type { AgentActionRunner } from './agent-action-runner';
 import type { AgentAction, AgentActionStore } from './agent-action-store';
 import type { AgentUsage } from './agent-usage';
 
-const notFound = (id: string) => new AppError('NOT_FOUND', `Agent action ${id} not found`);
+const notFound = (id: string) => new AppError('REFERENCE_NOT_FOUND', `Agent action ${id} not found`);
 const notPending = (a: AgentAction) => new AppError('CONFLICT', `Agent action ${a.id} is ${a.status}, not PENDING_APPROVAL`, { status: a.status });
 const AGENT_DELETED = 'The agent was deleted before its action was approved';
 

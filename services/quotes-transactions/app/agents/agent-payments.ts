@@ -66,7 +66,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     });
     const accounts = ids.map((id) => {
       const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
-      if (!account || account.customerId !== agent.customerId) throw new AppError('NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      if (!account || account.customerId !== agent.customerId) throw new AppError('REFERENCE_NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
       if (internal(id)) requireAllowedAccount(agent, id);
       return account;
     });

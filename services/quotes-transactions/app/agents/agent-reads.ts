@@ -56,7 +56,7 @@ export function createAgentReads(deps: { actions: AgentActionStore; queries: Tra
 
   async function getAction(caller: Caller, agent: ActingAgent, id: string): Promise<AgentAction> {
     const action = await deps.actions.get(caller.platformId, id);
-    if (!action || action.agentId !== agent.agentId) throw new AppError('NOT_FOUND', `Agent action ${id} not found`);
+    if (!action || action.agentId !== agent.agentId) throw new AppError('REFERENCE_NOT_FOUND', `Agent action ${id} not found`);
     return action;
   }
 
