@@ -5,7 +5,9 @@ import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
 import { createDeliverWebhook } from './app/deliver-webhook';
+import { createAccountsWebhookResources } from './adapters/accounts-webhook-resources';
 import { createRecordWebhookNotification } from './app/record-webhook-notification';
+import { createWebhookPayloads } from './app/webhook-payloads';
 import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
@@ -42,7 +44,11 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
-  const handler = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
+  const payloadOf = createWebhookPayloads({
+    resources: createAccountsWebhookResources(() => environment.peers.accounts), // resolved per call: peers bind later
+    subscriptions: { extensionTypesOf: async () => [] },
+  });
+  const handler = createRecordWebhookNotification({ deliveries, directory, payloadOf, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
   const subscriptions: Subscription[] = [];
   const retention = createPeriodicTask({
     name: 'webhook log retention', intervalMs: 600_000, logger,

@@ -4,6 +4,7 @@ import type { Logger } from '../../../lib/log';
 import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf } from '../domain/webhook-envelope';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
+import type { WebhookPayloads } from './webhook-payloads';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 
 /**
@@ -17,6 +18,8 @@ export function createRecordWebhookNotification(deps: {
   maxAttempts: number;
   logger: Logger;
   directory?: WebhookEndpointDirectory;
+  /** Which events the platform is sent and with what data; every event as it is without it. */
+  payloadOf?: WebhookPayloads;
   /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
   clock?: () => Date;
@@ -32,11 +35,16 @@ export function createRecordWebhookNotification(deps: {
   };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
     const found = webhookNotificationOf(event);
-    const notification = found && { ...found, traceparent: activeTraceparent() ?? event.traceparent };
-    if (!notification) {
+    if (!found) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
+    const payload = deps.payloadOf ? await deps.payloadOf(found) : found;
+    if (!payload) {
+      deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
+      return;
+    }
+    const notification = { ...payload, traceparent: activeTraceparent() ?? event.traceparent };
     if (await hasNoEndpoint(notification.platformId)) {
       await deps.deliveries.insert(skippedDelivery(notification, clock(), deps.maxAttempts));
       return;
