@@ -46,7 +46,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
   const payloadOf = createWebhookPayloads({
     resources: createAccountsWebhookResources(() => environment.peers.accounts), // resolved per call: peers bind later
-    subscriptions: { extensionTypesOf: async () => [] },
+    subscriptions: { extensionTypesOf: (platformId) => directory.extensionTypesOf?.(platformId) ?? Promise.resolve([]) },
   });
   const handler = createRecordWebhookNotification({ deliveries, directory, payloadOf, maxAttempts: policy.maxAttempts, logger, recorded: () => worker.nudge() });
   const subscriptions: Subscription[] = [];

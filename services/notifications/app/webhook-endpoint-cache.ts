@@ -34,6 +34,8 @@ export function createWebhookEndpointCache(source: WebhookEndpointDirectory, opt
       if (cached && cached.until > clock()) return cached.url;
       return pending.get(platformId) ?? load(platformId);
     },
+    // Read at each event of an extension type only: not remembered.
+    ...(source.extensionTypesOf ? { extensionTypesOf: source.extensionTypesOf.bind(source) } : {}),
     forget(platformId) {
       entries.delete(platformId);
       pending.delete(platformId);
