@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
+import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
@@ -13,6 +14,7 @@ import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
 import type { WebhookEndpointDirectory } from './app/webhook-endpoint-directory';
 import { signWebhookBody } from './domain/webhook-signature';
+import { standardWebhooksHeaders, standardWebhooksSecret } from './domain/standard-webhooks';
 import { bindWebhookService } from './grpc/webhook-handlers';
 import { createWebhookDeliveryDocumentStore } from './store/webhook-delivery-document-store';
 import { readWebhookSettings } from './webhook-settings';
@@ -35,6 +37,7 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
     directory, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
+    standardHeaders: (platformId, url, id, sentAt, body) => standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
   const worker = createWebhookDeliveryWorker({
@@ -61,6 +64,11 @@ export function createWebhookNotifications(environment: ServiceEnvironment, dire
       publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
       sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
       deliveryLog: createWebhookDeliveryLog({ deliveries }),
+      signingSecret: async (platformId) => {
+        const url = await directory.endpointOf(platformId);
+        if (!url) throw new AppError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured for this platform');
+        return { url, secret: standardWebhooksSecret(key.secretSeed, platformId, url) };
+      },
     }),
     async start() {
       await deliveries.prepare();
