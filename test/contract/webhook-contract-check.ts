@@ -7,7 +7,7 @@ import { referenceWebhookProblems } from './reference-contract';
 const validate = createContractValidator();
 
 /** What our OpenAPI document (`webhooks`) finds wrong in one webhook body: its kind must be described and match. */
-export function ourWebhookProblems(webhook: { type?: unknown }): string[] {
+export function ourWebhookProblems(webhook: { type?: unknown; [member: string]: unknown }): string[] {
   const type = String(webhook.type);
   const kind = webhookKindOf(type);
   if (!kind) return [`webhook ${type}: no kind of our OpenAPI document's webhooks describes this type`];
@@ -19,7 +19,7 @@ export function ourWebhookProblems(webhook: { type?: unknown }): string[] {
  * problems are also appended to REFERENCE_REPORT (as the harness does for responses); a type the
  * reference lacks is an opt-in extension, checked against our document only.
  */
-export function webhookContractProblems(webhook: { type?: unknown }): string[] {
+export function webhookContractProblems(webhook: { type?: unknown; [member: string]: unknown }): string[] {
   const ours = ourWebhookProblems(webhook);
   if (!isReferenceWebhookType(String(webhook.type))) return ours;
   const reference = referenceWebhookProblems(webhook);
