@@ -89,7 +89,7 @@ const AgentTransferDetails = named('AgentTransferDetails', ClosedObject({
   amount: Type.Integer({ minimum: 0 }), currency: Type.String(), sourceAccountId: Type.String(), destinationAccountId: Type.String(),
 }));
 
-const AgentAction = named('AgentAction', ClosedObject({
+export const AgentAction = named('AgentAction', ClosedObject({
   id: Id('AgentAction'),
   agentId: Id('Agent'),
   customerId: Type.String(),

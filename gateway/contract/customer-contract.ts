@@ -186,7 +186,7 @@ const contactOperations = (['email', 'phone'] as const).flatMap((channel) => {
   ];
 });
 
-const ImportJob = named('BulkCustomerImportJob', ClosedObject({
+export const ImportJob = named('BulkCustomerImportJob', ClosedObject({
   id: Id('BulkUploadJob'),
   status: StringEnum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const),
   progress: ClosedObject({ total: Type.Integer(), processed: Type.Integer(), successful: Type.Integer(), failed: Type.Integer() }),

@@ -3,7 +3,7 @@ import { CurrencyAmount } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, DateTime, MinorUnits, named, StringEnum } from './schema-kit';
 
-const UmaInvitation = named('UmaInvitation', ClosedObject({
+export const UmaInvitation = named('UmaInvitation', ClosedObject({
   code: Type.String(),
   createdAt: DateTime(),
   claimedAt: Type.Optional(DateTime()),

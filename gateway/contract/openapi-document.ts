@@ -6,6 +6,7 @@ import { requiredPermission } from './operation-permissions';
 import { OPERATIONS } from './operation-registry';
 import { documentOperation } from './system-contract';
 import { schemaName } from './schema-kit';
+import { WEBHOOK_KINDS, type WebhookKind } from './webhook-kinds';
 
 type Json = Record<string, unknown>;
 
@@ -75,6 +76,26 @@ function operationObject(op: Operation, components: Json): Json {
   };
 }
 
+const SIGNATURE_HEADERS = ['X-Grid-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'];
+
+/** What we POST to the platform's endpoint for one kind (OpenAPI 3.1 `webhooks`). */
+function webhookObject(k: WebhookKind, components: Json): Json {
+  return {
+    post: {
+      operationId: `${k.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+      summary: k.summary,
+      tags: ['Webhooks'],
+      ...(k.extension ? { 'x-extension': true, description: 'Not in the reference: sent only to platforms that list its types in PATCH /config `webhookExtensionTypes`.' } : {}),
+      parameters: SIGNATURE_HEADERS.map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
+      requestBody: { required: true, content: { 'application/json': { schema: publish(k.body, components) } } },
+      responses: {
+        200: { description: 'Received (any 2xx)' },
+        409: { description: 'Already received (the same id): not sent again' },
+      },
+    },
+  };
+}
+
 /** Operations served outside the version prefix say so with their own servers. */
 function pathServers(op: Operation): Json {
   if (op === documentOperation) return { servers: [{ url: `/${API_VERSION}` }, { url: '/' }] };
@@ -89,6 +110,7 @@ export function buildOpenApiDocument(): Json {
     const item = (paths[op.path] ??= { ...pathServers(op) });
     item[op.method] = operationObject(op, components);
   }
+  const webhooks = Object.fromEntries(WEBHOOK_KINDS.map((k) => [k.name, webhookObject(k, components)]));
   const tags = [...new Set(OPERATIONS.flatMap((op) => op.tags))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -103,6 +125,7 @@ export function buildOpenApiDocument(): Json {
     security: [{ basicAuth: [] }],
     tags,
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'API token id and client secret' },

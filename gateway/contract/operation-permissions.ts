@@ -37,7 +37,7 @@ export const OPERATION_PERMISSIONS = {
   listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
   revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',
   // Webhooks
-  sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW',
+  sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW', getWebhookSigningSecret: 'MANAGE',
   listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW',
   // API tokens
   createToken: 'MANAGE', listTokens: 'MANAGE', getTokenById: 'MANAGE', deleteTokenById: 'MANAGE',

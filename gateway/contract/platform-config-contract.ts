@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EXTENSION_WEBHOOK_TYPES } from '../../lib/contract/webhook-types';
 import { operation } from './operation';
 import { ClosedObject, DateTime, MinorUnits, named, StringEnum } from './schema-kit';
 
@@ -11,6 +12,11 @@ const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING'] as const;
 const FEE_TYPES = ['CROSS_CURRENCY_TRANSACTION'] as const;
 
 export const CounterpartyField = named('CounterpartyFieldDefinition', ClosedObject({ name: StringEnum(COUNTERPARTY_FIELD_NAMES), mandatory: Type.Boolean() }));
+
+/** Our extension: webhook types beyond the reference's `WebhookType` list, sent only once opted into here. */
+const WebhookExtensionTypes = Type.Array(StringEnum(EXTENSION_WEBHOOK_TYPES), {
+  description: 'Webhook types the reference does not have that this platform also wants (our extension; none by default). The list given replaces the current one.',
+});
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Email = Type.String({ maxLength: 255, format: 'email' });
@@ -79,6 +85,7 @@ const PlatformConfig = named('PlatformConfig', ClosedObject({
   })),
   feeConfigs: Type.Array(ClosedObject(feeConfigMembers)),
   limits: Type.Array(ClosedObject(limitMembers), { description: 'Per-transaction and daily limits (our addition to the reference record)' }),
+  webhookExtensionTypes: Type.Optional(WebhookExtensionTypes),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 }));
@@ -91,6 +98,7 @@ const PlatformConfigUpdateRequest = named('PlatformConfigUpdateRequest', Type.Ob
   cardTokenization2faConfig: Type.Optional(Type.Object(cardTokenizationMembers)),
   feeConfigs: Type.Optional(Type.Array(Type.Object(feeConfigMembers))),
   limits: Type.Optional(Type.Array(Type.Object(limitMembers))),
+  webhookExtensionTypes: Type.Optional(WebhookExtensionTypes),
 }, { description: 'Members given replace the current ones; read-only members are ignored' }));
 
 const TAGS = ['Platform Configuration'];

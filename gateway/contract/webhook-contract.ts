@@ -17,6 +17,13 @@ const WebhookPublicKey = named('WebhookPublicKey', ClosedObject({
   algorithm: Type.String(), signatureHeader: Type.String(), publicKeyPem: Type.String(), publicKeyHex: Type.String(),
 }));
 
+const WebhookSigningSecret = named('WebhookSigningSecret', ClosedObject({
+  scheme: Type.Literal('v1', { description: 'Standard Webhooks 1.0 symmetric scheme: HMAC-SHA256' }),
+  secret: Type.String({ pattern: '^whsec_', description: 'The secret of this endpoint; a new endpoint gets a new secret' }),
+  url: Type.String({ description: 'The endpoint the secret belongs to' }),
+  headers: Type.Array(Type.String(), { description: 'The Standard Webhooks headers every delivery carries' }),
+}));
+
 const WebhookDelivery = named('WebhookDelivery', ClosedObject({
   id: Id('Webhook'),
   type: Type.String({ description: 'The event type' }),
@@ -48,6 +55,11 @@ export const webhookOperations = [
     operationId: 'sendTestWebhookUnprefixed', method: 'post', path: '/webhooks/test', tags: ['Sandbox'],
     summary: 'The same operation as POST /sandbox/webhooks/test (the path newer SDK releases call)',
     optionalBody: true, body: Type.Object({}), success: { 200: TestWebhookResult },
+  }),
+  operation({
+    operationId: 'getWebhookSigningSecret', method: 'get', path: '/webhooks/signing-secret', tags: TAGS,
+    summary: 'The Standard Webhooks secret of the current endpoint (our extension: verify deliveries with any Standard Webhooks library)',
+    success: { 200: WebhookSigningSecret }, errors: [400],
   }),
   operation({ operationId: 'getWebhookPublicKey', method: 'get', path: '/webhooks/public-key', tags: TAGS, summary: 'The key webhook signatures verify with', success: { 200: WebhookPublicKey } }),
   operation({

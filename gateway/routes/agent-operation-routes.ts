@@ -7,7 +7,7 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { agentContext, agentOf } from '../http/agent-auth';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
-import { externalAccountJson, internalAccountJson } from './account-json';
+import { externalAccountJson, internalAccountJson } from '../../lib/contract/account-json';
 import { agentJson } from './agent-json';
 import { createExternalAccountRequest } from './external-account-requests';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';

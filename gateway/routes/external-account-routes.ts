@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
-import { externalAccountJson, ownershipChallengeJson } from './account-json';
+import { externalAccountJson, ownershipChallengeJson } from '../../lib/contract/account-json';
 import { createExternalAccountRequest, ownershipChallengeBody, ownershipVerifyBody } from './external-account-requests';
 import { listJson, RestRequestReader } from './rest-request';
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { internalAccountJson } from './account-json';
+import { internalAccountJson } from '../../lib/contract/account-json';
 import { listJson, RestRequestReader } from './rest-request';
 
 /** Internal accounts of customers (paginated) and of the platform (not paginated). */

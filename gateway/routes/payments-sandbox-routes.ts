@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
-import { internalAccountJson } from './account-json';
+import { internalAccountJson } from '../../lib/contract/account-json';
 import { transactionJson } from '../../lib/contract/payment-record-json';
 import { fundInternalAccountRequest, simulateSendRequest, simulateUmaReceiveRequest } from './payment-requests';
 import { RestRequestReader } from './rest-request';

@@ -35,6 +35,7 @@ export function platformConfigJson(c: PlatformConfig) {
       fixedFee: { amount: f.fixedFee?.amount ?? 0, currency: f.fixedFee?.currency ?? f.sourceCurrency },
     })),
     limits: c.limits.map((l) => withoutAbsent({ ...l })),
+    webhookExtensionTypes: nonEmpty(c.webhookExtensionTypes),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   });

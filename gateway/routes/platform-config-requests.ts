@@ -45,6 +45,7 @@ export function platformConfigChanges(body: unknown): PlatformConfigChanges {
     cardTokenization2faConfig: b.object('cardTokenization2faConfig', cardTokenization2faConfig),
     feeConfigs: b.objectList('feeConfigs', feeConfig),
     limits: b.objectList('limits', limit),
+    webhookExtensionTypes: b.stringList('webhookExtensionTypes'),
   };
   b.done('Invalid platform configuration');
   return changes;

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { AppError, type FieldError } from '../../lib/errors';
 import { idPattern, type IdType } from '../../lib/ids';
+import { nonEmpty, withoutAbsent } from '../../lib/contract/json-members';
 
 const MAX_LIMIT = 100;
 
@@ -56,15 +57,8 @@ export class RestRequestReader {
   }
 }
 
-/** Drops members whose value is undefined, so absent optionals are omitted from the JSON. */
-export function withoutAbsent<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** An optional list member: omitted when empty. */
-export function nonEmpty<T>(list: T[] | undefined): T[] | undefined {
-  return list && list.length ? list : undefined;
-}
+/** The JSON helpers live in lib/contract with the renderers; re-exported for the routes. */
+export { nonEmpty, withoutAbsent };
 
 /** The reference's list envelope. */
 export function listJson<T, J>(page: { hasMore: boolean; nextCursor?: string; totalCount: number }, data: T[], encode: (item: T) => J) {

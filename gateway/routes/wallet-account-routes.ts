@@ -5,7 +5,7 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
-import { internalAccountJson } from './account-json';
+import { internalAccountJson } from '../../lib/contract/account-json';
 import { clientKeyBody, walletPrivacyBody } from './wallet-requests';
 import { sendWalletOutcome } from './wallet-auth-json';
 

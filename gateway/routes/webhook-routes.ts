@@ -35,6 +35,10 @@ export function webhookRoutes(peers: PeerClients): Router {
   };
   router.post('/sandbox/webhooks/test', sendTestWebhook);
   router.post('/webhooks/test', sendTestWebhook);
+  router.get('/webhooks/signing-secret', async (_req, res) => {
+    const found = await peers.webhooks.getWebhookSigningSecret({}, callContext(res));
+    res.status(200).json({ scheme: found.scheme, secret: found.secret, url: found.url, headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'] });
+  });
   router.get('/webhooks/public-key', async (_req, res) => {
     const key = await peers.webhooks.getWebhookPublicKey({}, callContext(res));
     res.status(200).json({ algorithm: key.algorithm, signatureHeader: key.signatureHeader, publicKeyPem: key.publicKeyPem, publicKeyHex: key.publicKeyHex });

@@ -10,7 +10,7 @@ export type NewEvent = <T extends Record<string, unknown>>(
   data: T,
 ) => DomainEvent<T>;
 
-/** Builds events with a fresh `Event:<uuid>` id, the time, and the traceparent of the active span. */
+/** Builds events with a fresh `Event:<uuid>` id, the time, and the traceparent of the active span; `data` is plain JSON. */
 export function createEventFactory(options: { clock?: () => Date } = {}): NewEvent {
   const clock = options.clock ?? (() => new Date());
   return (type, version, platformId, aggregateId, data) => {
@@ -22,7 +22,8 @@ export function createEventFactory(options: { clock?: () => Date } = {}): NewEve
       occurredAt: clock().toISOString(),
       platformId,
       aggregateId,
-      data,
+      // As JSON carries it: an undefined member is left out here, or the outbox's store would keep it as null.
+      data: JSON.parse(JSON.stringify(data)) as typeof data,
       ...(traceparent ? { traceparent } : {}),
     };
   };

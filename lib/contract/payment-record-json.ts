@@ -1,4 +1,4 @@
-import type { PaymentInstruction, Quote, Transaction } from '../../gen/quotes_transactions/v1/payment_records';
+import { Quote, Transaction, type PaymentInstruction } from '../../gen/quotes_transactions/v1/payment_records';
 
 /**
  * The REST JSON of the typed payment records. The messages are named member for member as the
@@ -10,7 +10,12 @@ function instructionJson(i: PaymentInstruction) {
   return { ...i, accountOrWalletInfo: { ...info, paymentRails: info.paymentRails.length ? info.paymentRails : undefined } };
 }
 
-export function transactionJson(t: Transaction) {
+/**
+ * `record` may come straight from the domain (webhooks) rather than through gRPC (responses): the
+ * typed message's own `fromPartial` drops the nulls a stored document can hold, as the wire does.
+ */
+export function transactionJson(record: Transaction) {
+  const t = Transaction.fromPartial(record);
   const outgoing = t.type === 'OUTGOING';
   return {
     ...t,
@@ -21,6 +26,7 @@ export function transactionJson(t: Transaction) {
   };
 }
 
-export function quoteJson(q: Quote) {
+export function quoteJson(record: Quote) {
+  const q = Quote.fromPartial(record);
   return { ...q, paymentInstructions: q.paymentInstructions.length ? q.paymentInstructions.map(instructionJson) : undefined };
 }

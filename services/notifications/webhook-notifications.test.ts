@@ -26,11 +26,12 @@ beforeEach(async () => {
   offsetMs = 0;
   webhooks = createWebhookNotifications(
     { store, bus, logger: silentLogger, peers: {} as PeerClients, env },
-    { endpointOf: async (platformId) => endpoints.get(platformId) },
+    { endpointOf: async (platformId) => endpoints.get(platformId), extensionTypesOf: async (platformId) => (platformId === OTHER ? ['CUSTOMER.CREATED'] : []) },
     { clock: () => new Date(Date.now() + offsetMs) },
   );
   await webhooks.start();
-  receiver = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem });
+  // Synthetic data: the receiver checks signatures and ids here, not the records' shapes.
+  receiver = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
   endpoints.set(PLATFORM, receiver.url);
 });
 afterEach(async () => {
@@ -40,7 +41,8 @@ afterEach(async () => {
 });
 
 test('every topic is consumed; each event reaches its platform once, signed, as {id, type, timestamp, data}', async () => {
-  const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({ topic, event: newEvent(`KIND_${i}.HAPPENED`, 1, PLATFORM, `Agg:${i}`, { n: i }) }));
+  const kinds = ['CUSTOMER.KYC_APPROVED', 'VERIFICATION.APPROVED', 'OUTGOING_PAYMENT.COMPLETED'];
+  const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({ topic, event: newEvent(kinds[i], 1, PLATFORM, `Agg:${i}`, { n: i }) }));
   for (const { topic, event } of events) await bus.publish(topic, [event]);
   await receiver.waitFor(() => receiver.accepted.length === events.length);
   expect(receiver.accepted.map((w) => w.type).sort()).toEqual(events.map(({ event }) => event.type).sort());
@@ -57,15 +59,15 @@ test('the same event delivered again (the bus is at-least-once) is not notified 
   await bus.publish('payments.events.v1', [event]);
   await receiver.waitFor(() => receiver.accepted.length === 1);
   await bus.publish('payments.events.v1', [event]);
-  const marker = newEvent('MARKER.DONE', 1, PLATFORM, 'Transaction:1', {});
+  const marker = newEvent('OUTGOING_PAYMENT.FAILED', 1, PLATFORM, 'Transaction:1', {});
   await bus.publish('payments.events.v1', [marker]); // same aggregate: handled after the duplicates
-  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'MARKER.DONE'));
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.FAILED'));
   expect(receiver.arrivals.filter((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED')).toHaveLength(1);
 });
 
 test('a receiver that fails, then recovers, gets every event exactly once', async () => {
   receiver.setFailures(7, 503);
-  const events = Array.from({ length: 5 }, (_, i) => newEvent('CUSTOMER.CREATED', 1, PLATFORM, `Customer:${i}`, { i }));
+  const events = Array.from({ length: 5 }, (_, i) => newEvent('CUSTOMER.KYC_PENDING', 1, PLATFORM, `Customer:${i}`, { i }));
   await bus.publish('accounts.events.v1', events);
   await receiver.waitFor(() => receiver.accepted.length === events.length);
   expect(receiver.accepted.map((w) => w.data.i).sort()).toEqual([0, 1, 2, 3, 4]);
@@ -74,15 +76,15 @@ test('a receiver that fails, then recovers, gets every event exactly once', asyn
 });
 
 test('events of a platform without an endpoint are skipped, not sent elsewhere', async () => {
-  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.CREATED', 1, OTHER, 'Customer:x', { to: 'other' })]);
-  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.CREATED', 1, PLATFORM, 'Customer:y', { to: 'platform' })]);
+  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.KYC_PENDING', 1, OTHER, 'Customer:x', { to: 'other' })]);
+  await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.KYC_PENDING', 1, PLATFORM, 'Customer:y', { to: 'platform' })]);
   await receiver.waitFor(() => receiver.accepted.length === 1);
   expect(receiver.accepted[0].data).toEqual({ to: 'platform' });
   expect(receiver.arrivals).toHaveLength(1);
 });
 
 test('delivery records are purged after the retention period (30 days by default); a delivery still pending is not', async () => {
-  const failing = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem });
+  const failing = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
   failing.setFailures(1_000_000, 503);
   endpoints.set(OTHER, failing.url);
   try {
@@ -111,5 +113,20 @@ test('delivery records are purged after the retention period (30 days by default
     expect(['PENDING', 'DELIVERING']).toContain(left[0][1]);
   } finally {
     await failing.close();
+  }
+});
+
+test('a type the reference does not have reaches only a platform that opted into it; an unknown type no one', async () => {
+  const other = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
+  endpoints.set(OTHER, other.url);
+  try {
+    const extension = (platformId: string) => newEvent('CUSTOMER.CREATED', 1, platformId, 'Customer:z', { to: platformId });
+    await bus.publish('accounts.events.v1', [extension(PLATFORM), extension(OTHER), newEvent('SOMETHING.ELSE', 1, OTHER, 'Customer:z', {})]);
+    await bus.publish('accounts.events.v1', [newEvent('CUSTOMER.KYC_PENDING', 1, PLATFORM, 'Customer:z', {}), newEvent('CUSTOMER.KYC_PENDING', 1, OTHER, 'Customer:z', {})]);
+    await receiver.waitFor(() => receiver.accepted.length === 1 && other.accepted.length === 2);
+    expect(receiver.accepted.map((w) => w.type)).toEqual(['CUSTOMER.KYC_PENDING']);
+    expect(other.accepted.map((w) => w.type)).toEqual(['CUSTOMER.CREATED', 'CUSTOMER.KYC_PENDING']);
+  } finally {
+    await other.close();
   }
 });

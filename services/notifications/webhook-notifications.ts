@@ -1,17 +1,21 @@
 import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
+import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
 import { createDeliverWebhook } from './app/deliver-webhook';
+import { createAccountsWebhookResources } from './adapters/accounts-webhook-resources';
 import { createRecordWebhookNotification } from './app/record-webhook-notification';
 import { createReportApprovalAnswer } from './app/report-approval-answer';
+import { createWebhookPayloads } from './app/webhook-payloads';
 import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
 import type { WebhookEndpointDirectory } from './app/webhook-endpoint-directory';
 import { signWebhookBody } from './domain/webhook-signature';
+import { standardWebhooksHeaders, standardWebhooksSecret } from './domain/standard-webhooks';
 import { bindWebhookService } from './grpc/webhook-handlers';
 import { createWebhookDeliveryDocumentStore } from './store/webhook-delivery-document-store';
 import { readWebhookSettings } from './webhook-settings';
@@ -39,6 +43,7 @@ export function createWebhookNotifications(
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
     directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
+    standardHeaders: (platformId, url, id, sentAt, body) => standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
   const reportApprovalAnswer = createReportApprovalAnswer({ bus, logger });
@@ -49,8 +54,12 @@ export function createWebhookNotifications(
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
+  const payloadOf = createWebhookPayloads({
+    resources: createAccountsWebhookResources(() => environment.peers.accounts), // resolved per call: peers bind later
+    subscriptions: { extensionTypesOf: (platformId) => directory.extensionTypesOf?.(platformId) ?? Promise.resolve([]) },
+  });
   const handler = createRecordWebhookNotification({
-    deliveries, directory, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
+    deliveries, directory, payloadOf, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
     skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
   });
   const subscriptions: Subscription[] = [];
@@ -67,6 +76,11 @@ export function createWebhookNotifications(
       publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
       sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
       deliveryLog: createWebhookDeliveryLog({ deliveries }),
+      signingSecret: async (platformId) => {
+        const url = await directory.endpointOf(platformId);
+        if (!url) throw new AppError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured for this platform');
+        return { url, secret: standardWebhooksSecret(key.secretSeed, platformId, url) };
+      },
     }),
     async start() {
       await deliveries.prepare();

@@ -86,3 +86,45 @@ export function reportReferenceProblems(method: string, url: string, status: num
   if (!file) return;
   for (const problem of referenceProblems(method, new URL(url, 'http://gateway').pathname, status, body)) appendFileSync(file, `${problem}\n`);
 }
+
+interface ReferenceWebhooks {
+  webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+  components: { schemas: Record<string, { allOf?: { properties?: { type?: { enum?: string[] } } }[] }> };
+}
+
+let webhookKinds: Map<string, { kind: string; validate: ValidateFunction }> | undefined;
+
+/** The reference's webhook kind of each type (`OUTGOING_PAYMENT.COMPLETED` → outgoing-payment) with its validator. */
+function referenceWebhookKinds() {
+  if (!webhookKinds) {
+    const { document, ajv } = reference();
+    const doc = document as unknown as ReferenceWebhooks;
+    webhookKinds = new Map();
+    for (const [kind, item] of Object.entries(doc.webhooks)) {
+      const ref = item.post.requestBody.content['application/json'].schema.$ref;
+      const schema = doc.components.schemas[ref.split('/').pop()!];
+      const types = schema.allOf?.flatMap((part) => part.properties?.type?.enum ?? []) ?? [];
+      const validate = ajv.compile({ $ref: `reference${ref}` });
+      for (const type of types) webhookKinds.set(type, { kind, validate });
+    }
+  }
+  return webhookKinds;
+}
+
+/** The reference's closed list of webhook types (`WebhookType`). */
+export function referenceWebhookTypes(): string[] {
+  const doc = reference().document as unknown as { components: { schemas: Record<string, { enum?: string[] }> } };
+  return doc.components.schemas.WebhookType.enum ?? [];
+}
+
+/**
+ * What the reference finds wrong in one webhook body: its type must be in `WebhookType` and the
+ * body must match the schema of the kind that lists the type.
+ */
+export function referenceWebhookProblems(webhook: { type?: unknown }): string[] {
+  const type = String(webhook.type);
+  const found = referenceWebhookKinds().get(type);
+  if (!referenceWebhookTypes().includes(type) || !found) return [`webhook ${type}: not a type of the reference's WebhookType list`];
+  if (found.validate(webhook)) return [];
+  return (found.validate.errors ?? []).slice(0, 8).map((e) => `webhook ${found.kind} ${type}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+}

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REFERENCE_WEBHOOK_TYPES } from '../../lib/contract/webhook-types';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { expectError } from './payments-fixtures';
@@ -67,6 +68,25 @@ test('a CSV becomes customers in a worker; failing rows are listed with their er
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'BULK_UPLOAD.COMPLETED' && w.data.id === job.id));
   const hook = receiver.accepted.find((w) => w.type === 'BULK_UPLOAD.COMPLETED' && w.data.id === job.id)!;
   expect(hook.data).toEqual(job);
+  // By default only the reference's types: the import's customers and accounts make no CUSTOMER.CREATED or INTERNAL_ACCOUNT.CREATED.
+  expect(receiver.arrivals.filter((w) => !(REFERENCE_WEBHOOK_TYPES as readonly string[]).includes(w.type))).toEqual([]);
+  const deliveries = (await sys.api('/webhooks/deliveries?limit=100')).body.data as { type: string }[];
+  expect(deliveries.filter((d) => !(REFERENCE_WEBHOOK_TYPES as readonly string[]).includes(d.type))).toEqual([]);
+});
+
+test('a platform that opts into CUSTOMER.CREATED gets one per imported customer, described by our document', async () => {
+  const optIn = await sys.api('/config', { method: 'PATCH', json: { webhookExtensionTypes: ['CUSTOMER.CREATED'] } });
+  expect(optIn.status).toBe(200);
+  expect(optIn.body.webhookExtensionTypes).toEqual(['CUSTOMER.CREATED']);
+  const p = `optin-${Date.now()}`;
+  const rows = [1, 2, 3].map((i) => `,${p}-${i},INDIVIDUAL,Person ${i},1990-01-1${i},${i} Main St,Austin,TX,78701,US,,,,`);
+  const res = await csvUpload(sys, [HEADER, ...rows].join('\n'));
+  const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'COMPLETED');
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'BULK_UPLOAD.COMPLETED' && w.data.id === job.id));
+  const created = () => receiver.accepted.filter((w) => w.type === 'CUSTOMER.CREATED' && String(w.data.platformCustomerId).startsWith(p));
+  await receiver.waitFor(() => created().length === 3);
+  expect(receiver.accepted.filter((w) => w.type === 'INTERNAL_ACCOUNT.CREATED')).toEqual([]);
+  expect((await sys.api('/config', { method: 'PATCH', json: { webhookExtensionTypes: [] } })).body.webhookExtensionTypes).toBeUndefined();
 });
 
 test('a file that is not an importable CSV fails the job (BULK_UPLOAD.FAILED); no file is 400; unknown jobs are 404', async () => {

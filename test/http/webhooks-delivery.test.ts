@@ -18,12 +18,13 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 
-/** A new platform whose webhook endpoint is a fresh receiver. */
+/** A new platform whose webhook endpoint is a fresh receiver, opted into CUSTOMER.CREATED. */
 async function platformWithReceiver(options: Parameters<typeof startWebhookReceiver>[0] extends infer O ? Omit<O, 'publicKeyPem'> : never) {
   const receiver = await startWebhookReceiver({ publicKeyPem, ...options });
   receivers.push(receiver);
   const { auth } = await sys.createPlatform();
-  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+  // CUSTOMER.CREATED (an extension type, opted into) is the event these tests make deliveries of.
+  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookEndpoint: receiver.url, webhookExtensionTypes: ['CUSTOMER.CREATED'] } })).status).toBe(200);
   return { auth, receiver };
 }
 

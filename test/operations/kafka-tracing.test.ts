@@ -22,7 +22,8 @@ beforeAll(async () => {
   sys = await startTestSystem({ env: { KAFKA_BROKERS: cluster.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500', KAFKA_MAX_WAIT_MS: '200', WEBHOOK_POLL_INTERVAL_MS: '50', ...FAST_SETTLEMENT } });
   const key = await sys.api('/webhooks/public-key');
   receiver = await startWebhookReceiver({ publicKeyPem: key.body.publicKeyPem ?? key.body.publicKey });
-  expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+  // CUSTOMER.CREATED is an extension type: the trace below follows one, so this platform opts into it.
+  expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url, webhookExtensionTypes: ['CUSTOMER.CREATED'] } })).status).toBe(200);
 }, 10 * 60_000);
 afterAll(async () => {
   await sys?.stop();

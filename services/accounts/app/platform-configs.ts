@@ -26,6 +26,8 @@ export interface PlatformConfigs {
   get(platformId: string): Promise<PlatformConfigView>;
   /** The webhook endpoint alone (read for every event), undefined when none is set. */
   webhookEndpoint(platformId: string): Promise<string | undefined>;
+  /** The extension webhook types the platform opted into (none by default). */
+  webhookExtensionTypes(platformId: string): Promise<string[]>;
   /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
   update(platformId: string, body: unknown, shapeErrors?: FieldError[]): Promise<PlatformConfigView>;
 }
@@ -83,6 +85,9 @@ export function createPlatformConfigs(deps: {
     },
     async webhookEndpoint(platformId) {
       return settingsOfPlatform(await find(platformId)).webhookEndpoint?.trim() || undefined;
+    },
+    async webhookExtensionTypes(platformId) {
+      return settingsOfPlatform(await find(platformId)).webhookExtensionTypes ?? [];
     },
     async update(platformId, body, shapeErrors) {
       const changes = validateAlongside(shapeErrors, () => validatePlatformConfigUpdate(body));

@@ -1,3 +1,4 @@
+import { EXTENSION_WEBHOOK_TYPES } from '../../../lib/contract/webhook-types';
 import { AppError } from '../../../lib/errors';
 import { CURRENCY_CODES } from './currencies';
 import { defined } from './customer-fields';
@@ -99,6 +100,7 @@ export function validatePlatformConfigUpdate(body: unknown): PlatformConfigChang
   const cardTokenization2faConfig = readCardTokenization2faConfig(r, obj);
   const feeConfigs = r.array(obj, 'feeConfigs', 'feeConfigs', (v, f) => readFeeConfig(r, v, f));
   const limits = r.array(obj, 'limits', 'limits', (v, f) => readLimit(r, v, f));
+  const webhookExtensionTypes = r.array(obj, 'webhookExtensionTypes', 'webhookExtensionTypes', (v, f) => r.enumItem(v, f, EXTENSION_WEBHOOK_TYPES));
   const changes = defined({
     umaDomain,
     webhookEndpoint,
@@ -107,6 +109,7 @@ export function validatePlatformConfigUpdate(body: unknown): PlatformConfigChang
     cardTokenization2faConfig,
     feeConfigs: uniqueBy(r, feeConfigs, 'feeConfigs', (f) => `${f.feeType}|${f.sourceCurrency}`),
     limits: uniqueBy(r, limits, 'limits', (l) => `${l.currency}|${l.receivingCurrency ?? ''}`),
+    webhookExtensionTypes: webhookExtensionTypes && [...new Set(webhookExtensionTypes)],
   });
   r.throwIfInvalid('Invalid platform configuration');
   const unsupported = changes.feeConfigs?.find((f) => !(FEE_SOURCE_CURRENCIES as readonly string[]).includes(f.sourceCurrency));

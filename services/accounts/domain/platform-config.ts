@@ -62,6 +62,8 @@ export interface PlatformSettings {
   cardTokenization2faConfig?: CardTokenization2faConfig;
   feeConfigs: FeeConfig[];
   limits: TransactionLimit[];
+  /** Webhook types beyond the reference's that the platform opted into (our extension). */
+  webhookExtensionTypes?: string[];
 }
 
 /** A validated PATCH /config: members absent stay unchanged. */
@@ -73,6 +75,7 @@ export interface PlatformConfigChanges {
   cardTokenization2faConfig?: CardTokenization2faConfig;
   feeConfigs?: FeeConfig[];
   limits?: TransactionLimit[];
+  webhookExtensionTypes?: string[];
 }
 
 /** Until configured: from 1 minor unit up to one million whole units, both directions. */
@@ -117,6 +120,7 @@ export function applyConfigChanges(current: PlatformSettings, changes: PlatformC
   const next: PlatformSettings = { ...current };
   if (changes.webhookEndpoint !== undefined) next.webhookEndpoint = changes.webhookEndpoint;
   if (changes.currencyConfigs) next.currencyConfigs = changes.currencyConfigs;
+  if (changes.webhookExtensionTypes) next.webhookExtensionTypes = changes.webhookExtensionTypes;
   if (changes.embeddedWalletConfig) next.embeddedWalletConfig = { ...current.embeddedWalletConfig, ...changes.embeddedWalletConfig };
   if (changes.cardTokenization2faConfig) {
     const was = current.cardTokenization2faConfig ?? {};

@@ -44,7 +44,9 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { config: platformConfigMessage(await uc.platformConfigs.get(requirePlatform(ctx))) };
     },
     async getWebhookEndpoint(_req, ctx) {
-      return { url: (await uc.platformConfigs.webhookEndpoint(requirePlatform(ctx))) ?? '' };
+      const platformId = requirePlatform(ctx);
+      const [url, extensionTypes] = await Promise.all([uc.platformConfigs.webhookEndpoint(platformId), uc.platformConfigs.webhookExtensionTypes(platformId)]);
+      return { url: url ?? '', extensionTypes };
     },
     async updatePlatformConfig(req, ctx) {
       return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), restShape(req.changes), ctx.fieldErrors)) };

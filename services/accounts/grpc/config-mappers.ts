@@ -14,6 +14,7 @@ export function platformConfigMessage(c: PlatformConfigView): PlatformConfig {
     cardTokenization2faConfig: c.cardTokenization2faConfig,
     feeConfigs: c.feeConfigs,
     limits: c.limits,
+    webhookExtensionTypes: c.webhookExtensionTypes ?? [],
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

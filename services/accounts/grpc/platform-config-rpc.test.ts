@@ -20,7 +20,7 @@ describe('GetPlatformConfig', () => {
     expect(config).toEqual({
       id: platformConfigId(p.platformId), umaDomain: 'uma.test', isRegulatedFinancialInstitution: false,
       supportedCurrencies: [{ currencyCode: 'USD', maxAmount: 100_000_000, ...CURRENCY_DEFAULTS }, { currencyCode: 'MXN', maxAmount: 100_000_000, ...CURRENCY_DEFAULTS }],
-      feeConfigs: [], limits: [], createdAt: expect.any(String), updatedAt: expect.any(String),
+      feeConfigs: [], limits: [], webhookExtensionTypes: [], createdAt: expect.any(String), updatedAt: expect.any(String),
     });
   });
 
@@ -33,9 +33,13 @@ describe('GetPlatformConfig', () => {
 describe('GetWebhookEndpoint', () => {
   test('empty until an endpoint is configured, then that URL; NOT_FOUND for a platform never ensured', async () => {
     const p = await h.newPlatform();
-    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '' });
+    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '', extensionTypes: [] });
     await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookEndpoint: 'https://hooks.example.com/grid' }) }, p);
-    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid' });
+    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid', extensionTypes: [] });
+    await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookExtensionTypes: ['QUOTE.CREATED', 'CUSTOMER.CREATED'] }) }, p);
+    await expect(h.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://hooks.example.com/grid', extensionTypes: ['QUOTE.CREATED', 'CUSTOMER.CREATED'] });
+    const refused = await h.client.updatePlatformConfig({ changes: configChangesOf({ webhookExtensionTypes: ['OUTGOING_PAYMENT.COMPLETED'] }) }, p).catch((e) => e);
+    expect([refused.code, refused.details.errors.map((e: { field: string }) => e.field)]).toEqual(['INVALID_INPUT', ['webhookExtensionTypes[0]']]);
     await expect(h.client.getWebhookEndpoint({}, { platformId: 'Platform:00000000-0000-4000-8000-00000000dead' })).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
   });
 });

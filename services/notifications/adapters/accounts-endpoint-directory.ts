@@ -10,5 +10,8 @@ export function createAccountsEndpointDirectory(accounts: Pick<PeerClients['acco
       const found = await unlessAbsent(accounts.getWebhookEndpoint({}, { platformId }));
       return found?.url || undefined;
     },
+    async extensionTypesOf(platformId) {
+      return (await unlessAbsent(accounts.getWebhookEndpoint({}, { platformId })))?.extensionTypes ?? [];
+    },
   };
 }

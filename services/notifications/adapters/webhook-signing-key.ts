@@ -1,4 +1,4 @@
-import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, type KeyObject } from 'node:crypto';
 import { ConfigError } from '../../../lib/config';
 
 export const SIGNING_KEY_VARIABLE = 'WEBHOOK_SIGNING_PRIVATE_KEY';
@@ -9,6 +9,8 @@ export interface WebhookSigningKey {
   publicKeyPem: string;
   /** Uncompressed SEC1 point (04 ‖ x ‖ y), hex. */
   publicKeyHex: string;
+  /** Derived from the private key: what each endpoint's Standard Webhooks secret is derived from. */
+  secretSeed: Buffer;
   /** True when no key was configured and one was made for this process. */
   generated: boolean;
 }
@@ -51,11 +53,13 @@ export function loadWebhookSigningKey(value: string | undefined): WebhookSigning
   else throw new ConfigError(SIGNING_KEY_VARIABLE, 'must be a PEM private key or 32 bytes of hex');
   const publicKey = createPublicKey(privateKey);
   const jwk = publicKey.export({ format: 'jwk' });
+  const d = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
   const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
   return {
     privateKey,
     publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
     publicKeyHex: point.toString('hex'),
+    secretSeed: Buffer.from(hkdfSync('sha256', d, Buffer.alloc(0), 'grid-payments standard-webhooks v1', 32)),
     generated: !text,
   };
 }

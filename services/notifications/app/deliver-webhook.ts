@@ -37,6 +37,8 @@ export interface DeliverWebhookDeps {
   directory: WebhookEndpointDirectory;
   sender: WebhookSender;
   sign: (body: string) => string;
+  /** The Standard Webhooks headers of one attempt to `url` (signed with that endpoint's secret). */
+  standardHeaders?: (platformId: string, url: string, id: string, sentAt: Date, body: string) => Record<string, string>;
   timeoutMs: number;
   logger: Logger;
   clock?: () => Date;
@@ -62,7 +64,10 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
   async function post(url: string, notification: Deliverable, attempt: number, timeoutMs: number): Promise<AttemptResult> {
     const sentAt = clock();
     const body = webhookBody(notification, sentAt);
-    const headers = { 'content-type': 'application/json', 'user-agent': 'grid-payments-webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body) };
+    const headers = {
+      'content-type': 'application/json', 'user-agent': 'grid-payments-webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body),
+      ...deps.standardHeaders?.(notification.platformId, url, notification.id, sentAt, body),
+    };
     const started = performance.now();
     const response = await deps.sender.post({ url, body, headers, timeoutMs });
     const base = { attempt, attemptedAt: sentAt.toISOString(), url, durationMs: Math.round(performance.now() - started) };

@@ -6,6 +6,7 @@ import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf } from '../domain/webhook-envelope';
 import type { WebhookDelivery } from '../domain/webhook-delivery';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
+import type { WebhookPayloads } from './webhook-payloads';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 
 /**
@@ -19,6 +20,8 @@ export function createRecordWebhookNotification(deps: {
   maxAttempts: number;
   logger: Logger;
   directory?: WebhookEndpointDirectory;
+  /** Which events the platform is sent and with what data; every event as it is without it. */
+  payloadOf?: WebhookPayloads;
   /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
   /** Called with the delivery of an approval webhook skipped for want of an endpoint: payments is told. */
@@ -36,9 +39,14 @@ export function createRecordWebhookNotification(deps: {
   };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
     const found = webhookNotificationOf(event);
-    const notification = found && asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
-    if (!notification) {
+    if (!found) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
+      return;
+    }
+    const requested = asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
+    const notification = deps.payloadOf ? await deps.payloadOf(requested) : requested;
+    if (!notification) {
+      deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
     // An approval webhook is attempted once: its answer (or its failure) decides the payment.

@@ -45,5 +45,7 @@ export function createWebhookEndpointCache(source: WebhookEndpointDirectory, opt
       return pending.get(platformId) ?? load(platformId);
     },
     forget,
+    // Read at each event of an extension type only: not remembered.
+    ...(source.extensionTypesOf ? { extensionTypesOf: source.extensionTypesOf.bind(source) } : {}),
   };
 }

@@ -4,12 +4,14 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import type { TestWebhookResult } from '../app/send-test-webhook';
 import type { WebhookDeliveryLog } from '../app/webhook-delivery-log';
 import type { WebhookDelivery } from '../domain/webhook-delivery';
+import { STANDARD_WEBHOOKS_SCHEME } from '../domain/standard-webhooks';
 import { WEBHOOK_SIGNATURE_ALGORITHM, WEBHOOK_SIGNATURE_HEADER } from '../domain/webhook-signature';
 
 export interface WebhookUseCases {
   publicKey: { pem: string; hex: string };
   sendTestWebhook: (platformId: string) => Promise<TestWebhookResult>;
   deliveryLog: WebhookDeliveryLog;
+  signingSecret: (platformId: string) => Promise<{ url: string; secret: string }>;
 }
 
 export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
@@ -41,6 +43,9 @@ export function bindWebhookService(uc: WebhookUseCases) {
     async listWebhookDeliveries(req, ctx) {
       const page = await uc.deliveryLog.list(requirePlatform(ctx), req);
       return { deliveries: page.items.map(deliveryMessage), hasMore: page.hasMore, nextCursor: page.nextCursor ?? '', totalCount: page.totalCount };
+    },
+    async getWebhookSigningSecret(_req, ctx) {
+      return { scheme: STANDARD_WEBHOOKS_SCHEME, ...(await uc.signingSecret(requirePlatform(ctx))) };
     },
     async getWebhookDelivery(req, ctx) {
       return { delivery: deliveryMessage(await uc.deliveryLog.get(requirePlatform(ctx), req.id)) };

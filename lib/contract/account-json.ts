@@ -1,6 +1,6 @@
 import type { CurrencyAmount, ExternalAccount, InternalAccount, PaymentInstructions } from '../../gen/accounts/v1/accounts';
 import type { OwnershipChallenge } from '../../gen/accounts/v1/external_account_requests';
-import { withoutAbsent } from './rest-request';
+import { withoutAbsent } from './json-members';
 
 /** Money as integer minor units with its currency. */
 function currencyAmountJson(a: CurrencyAmount | undefined) {

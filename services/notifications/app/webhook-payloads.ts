@@ -1,0 +1,45 @@
+import { isExtensionWebhookType, isReferenceWebhookType } from '../../../lib/contract/webhook-types';
+import type { WebhookNotification } from '../domain/webhook-envelope';
+
+/** The REST JSON of the account resources a webhook carries, read as `GET` answers them (undefined: gone). */
+export interface WebhookResources {
+  internalAccount(platformId: string, id: string): Promise<object | undefined>;
+  externalAccount(platformId: string, id: string): Promise<object | undefined>;
+}
+
+/** The extension types a platform opted into (PATCH /config `webhookExtensionTypes`). */
+export interface WebhookSubscriptions {
+  extensionTypesOf(platformId: string): Promise<readonly string[]>;
+}
+
+type Resource = 'internalAccount' | 'externalAccount';
+
+/** Kinds whose event names the account and whose webhook carries the account as REST renders it. */
+const ACCOUNT_RESOURCE: Record<string, Resource> = {
+  'INTERNAL_ACCOUNT.BALANCE_UPDATED': 'internalAccount',
+  'INTERNAL_ACCOUNT.STATUS_UPDATED': 'internalAccount',
+  'INTERNAL_ACCOUNT.CREATED': 'internalAccount',
+  'EXTERNAL_ACCOUNT.STATUS_UPDATED': 'externalAccount',
+  'EXTERNAL_ACCOUNT.CREATED': 'externalAccount',
+};
+
+/**
+ * What a platform is sent for one event, or undefined when nothing: a reference type always; an
+ * extension type only when the platform opted into it; anything else never. Account webhooks carry
+ * the account read at this moment, rendered as `GET` renders it (an event carries only its id).
+ */
+export function createWebhookPayloads(deps: { resources: WebhookResources; subscriptions: WebhookSubscriptions }) {
+  return async function payloadOf(notification: WebhookNotification): Promise<WebhookNotification | undefined> {
+    const { type, platformId } = notification;
+    if (!isReferenceWebhookType(type)) {
+      if (!isExtensionWebhookType(type) || !(await deps.subscriptions.extensionTypesOf(platformId)).includes(type)) return undefined;
+    }
+    const resource = ACCOUNT_RESOURCE[type];
+    if (!resource) return notification;
+    const accountId = (JSON.parse(notification.dataJson) as { accountId?: string }).accountId;
+    const account = accountId ? await deps.resources[resource](platformId, accountId) : undefined;
+    return account && { ...notification, dataJson: JSON.stringify(account) };
+  };
+}
+
+export type WebhookPayloads = ReturnType<typeof createWebhookPayloads>;

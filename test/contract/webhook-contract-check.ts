@@ -1,0 +1,33 @@
+import { appendFileSync } from 'node:fs';
+import { createContractValidator } from '../../gateway/contract/contract-ajv';
+import { webhookKindOf } from '../../gateway/contract/webhook-kinds';
+import { isReferenceWebhookType } from '../../lib/contract/webhook-types';
+import { referenceWebhookProblems } from './reference-contract';
+
+const validate = createContractValidator();
+
+/** What our OpenAPI document (`webhooks`) finds wrong in one webhook body: its kind must be described and match. */
+export function ourWebhookProblems(webhook: { type?: unknown; [member: string]: unknown }): string[] {
+  const type = String(webhook.type);
+  const kind = webhookKindOf(type);
+  if (!kind) return [`webhook ${type}: no kind of our OpenAPI document's webhooks describes this type`];
+  return validate(kind.body, webhook).slice(0, 8).map((e) => `webhook ${kind.name} ${type} (our document): ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/**
+ * What our document and the reference find wrong in one received webhook body. The reference's
+ * problems are also appended to REFERENCE_REPORT (as the harness does for responses); a type the
+ * reference lacks is an opt-in extension, checked against our document only.
+ */
+export function webhookContractProblems(webhook: { type?: unknown; [member: string]: unknown }): string[] {
+  const ours = ourWebhookProblems(webhook);
+  if (!isReferenceWebhookType(String(webhook.type))) return ours;
+  const reference = referenceWebhookProblems(webhook);
+  if (process.env.REFERENCE_REPORT) for (const p of reference) appendFileSync(process.env.REFERENCE_REPORT, `${p}\n`);
+  return [...ours, ...reference];
+}
+
+/** `WEBHOOK_REPORT=<file>`: how many webhooks each receiver validated, one number a line (summed for the report). */
+export function recordValidated(count: number): void {
+  if (process.env.WEBHOOK_REPORT && count > 0) appendFileSync(process.env.WEBHOOK_REPORT, `${count}\n`);
+}
