@@ -45,7 +45,7 @@ export function createFakePaymentAccounts() {
     },
     async getExternalAccount(r, ctx) { return { account: one(external, r.id, ctx, 'REFERENCE_NOT_FOUND') }; },
     // The fake's platforms have no webhook endpoint: their incoming payments are not asked for approval.
-    async getWebhookEndpoint() { return { url: '' }; },
+    async getWebhookEndpoint() { return { url: '', extensionTypes: [] }; },
     async getPlatformConfig(_r, ctx) {
       const config = configs.get(requirePlatform(ctx));
       if (!config) throw new AppError('REFERENCE_NOT_FOUND', 'Platform not found');
