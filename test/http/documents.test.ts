@@ -170,7 +170,7 @@ test('the disk storage under DATA_DIR keeps files across a restart, whole, with 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}, 180_000); // two system starts on disk: slow on a busy machine
 
 test('the onboarding walk of docs/api/onboarding.md, request for request', async () => {
   const created = await sys.api('/customers', { method: 'POST', json: {
