@@ -50,3 +50,10 @@ const BY_SENDER: ReadonlyArray<[RegExp, SandboxOutcome]> = [
 export function outcomeForIncoming(senderUmaAddress: string, amount: number): SandboxOutcome {
   return BY_SENDER.find(([pattern]) => pattern.test(senderUmaAddress))?.[1] ?? outcomeForAmount(amount);
 }
+
+/**
+ * `$receiverinfo…` senders ask about the recipient (as the reference's example does) in the
+ * approval webhook: NATIONALITY mandatory, POSTAL_ADDRESS optional. Only when the platform is asked.
+ */
+export const SANDBOX_REQUESTED_RECEIVER_FIELDS = [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }];
+export const asksReceiverInfo = (senderUmaAddress: string): boolean => /^\$receiverinfo/i.test(senderUmaAddress);
