@@ -13,7 +13,8 @@ import type { FailureReason } from './transaction-states';
  *   $refund… fails and is refunded to the sender · $refundfail… fails, its first refund attempt
  *   fails and the worker's retry completes it ·
  *   $review… compliance review, then credited · $reject… COMPLIANCE_REJECTED and refunded ·
- *   $approval… waits for POST /transactions/{id}/approve or /reject · anything else is credited;
+ *   $approval… waits for POST /transactions/{id}/approve or /reject · $receiverinfo… asks the
+ *   platform about the recipient in its approval webhook (credited once answered) · anything else is credited;
  *   the amount suffixes above apply to incoming payments too.
  */
 export type SandboxOutcome =
