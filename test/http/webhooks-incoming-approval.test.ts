@@ -144,6 +144,25 @@ test('202 defers to POST /transactions/{id}/reject within the window', async () 
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
 });
 
+test('202 with fields asked: approve must carry the mandatory ones (400 listing them, still awaiting), then COMPLETED with them', async () => {
+  const before = await balanceOf(sys, customerId, usd);
+  const id = await incoming(1_014, { status: 202 }, RECEIVER_INFO_SENDER);
+  await receiver.waitFor(() => approvalWebhooks(id).length === 1);
+  let refused;
+  for (;;) {
+    refused = await sys.api(`/transactions/${id}/approve`, { method: 'POST', json: { receiverCustomerInfo: { POSTAL_ADDRESS: 'x' } } });
+    if (refused.body.code !== 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL') break; // the 202 is not recorded yet
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(refused.status).toBe(400);
+  expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'receiverCustomerInfo.NATIONALITY' })] } });
+  const approved = await sys.api(`/transactions/${id}/approve`, { method: 'POST', json: { receiverCustomerInfo: { NATIONALITY: 'DE' } } });
+  expect(approved.status).toBe(200);
+  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+  expect(t.receiverCustomerInfo).toEqual({ NATIONALITY: 'DE' });
+  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_014);
+});
+
 test('202 and no call within the window: PAYMENT_APPROVAL_TIMED_OUT, refunded to the sender (REFUNDED)', async () => {
   const before = await balanceOf(sys, customerId, usd);
   const id = await incoming(1_006, { status: 202 });
