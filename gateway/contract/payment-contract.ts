@@ -129,6 +129,9 @@ export const Transaction = named('Transaction', ClosedObject({
   failureReason: Type.Optional(StringEnum(FAILURE_REASONS)),
   paymentRail: Type.Optional(Nullable(StringEnum(PAYMENT_RAILS))),
   railSelectionMode: Type.Optional(Nullable(StringEnum(['MANUAL', 'AUTO'] as const))),
+  receiverCustomerInfo: Type.Optional(Type.Object({}, {
+    description: 'Incoming on an approval rail: what the platform told the sender\'s VASP about the recipient in its 200 answer to the INCOMING_PAYMENT.PENDING webhook; free-form',
+  })),
 }));
 
 export const QuoteRequest = named('QuoteRequest', Type.Object({

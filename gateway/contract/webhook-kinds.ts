@@ -6,6 +6,7 @@ import { Customer, ImportJob } from './customer-contract';
 import { UmaInvitation } from './invitation-contract';
 import { Verification } from './kyc-contract';
 import { Quote, Transaction } from './payment-contract';
+import { CounterpartyField } from './platform-config-contract';
 import { ClosedObject, DateTime, named, StringEnum } from './schema-kit';
 
 /** One kind of webhook we send: its types and the record its `data` carries (rendered as in responses). */
@@ -42,10 +43,18 @@ const CustomerNotice = named('CustomerNotice', ClosedObject({
 const ExternalAccountDeleted = named('ExternalAccountDeleted', ClosedObject({ accountId: Type.String(), customerId: Type.Optional(Type.String()) }));
 const PlatformConfigNotice = named('PlatformConfigUpdated', ClosedObject({ platformId: Type.String(), changedFields: Type.Array(Type.String()) }));
 
+/** The reference's IncomingPaymentWebhookData: the Transaction, plus on an approval webhook the fields asked about the recipient. */
+const IncomingPaymentWebhookData = named('IncomingPaymentWebhookData', ClosedObject({
+  ...Transaction.properties,
+  requestedReceiverCustomerInfoFields: Type.Optional(Type.Array(CounterpartyField, {
+    description: 'INCOMING_PAYMENT.PENDING on an approval rail: what the sender\'s VASP asks about the recipient; a 200 answer approving must carry them in `receiverCustomerInfo`',
+  })),
+}));
+
 /** Every kind we send, the reference's first (card kinds are not: we issue no cards). */
 export const WEBHOOK_KINDS: readonly WebhookKind[] = [
   kind('outgoing-payment', 'An outgoing payment changed status', 'OutgoingPaymentWebhook', withPrefix('OUTGOING_PAYMENT.', ref), Transaction),
-  kind('incoming-payment', 'An incoming payment changed status', 'IncomingPaymentWebhook', withPrefix('INCOMING_PAYMENT.', ref), Transaction),
+  kind('incoming-payment', 'An incoming payment changed status', 'IncomingPaymentWebhook', withPrefix('INCOMING_PAYMENT.', ref), IncomingPaymentWebhookData),
   kind('test-webhook', 'The sandbox test webhook (POST /sandbox/webhooks/test)', 'TestWebhook', ['TEST'], undefined),
   kind('bulk-upload', 'A bulk customer import finished', 'BulkUploadWebhook', withPrefix('BULK_UPLOAD.', ref), ImportJob),
   kind('invitation-claimed', 'An UMA invitation was claimed', 'InvitationClaimedWebhook', withPrefix('INVITATION.', ref), UmaInvitation),

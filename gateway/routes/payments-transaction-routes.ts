@@ -42,7 +42,9 @@ export function paymentsTransactionRoutes(peers: PeerClients): Router {
   });
 
   router.post('/transactions/:transactionId/approve', async (req, res) => {
-    const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId }, callContext(res));
+    const info = optionalBody(req).receiverCustomerInfo;
+    const receiverCustomerInfo = typeof info === 'object' && info !== null && !Array.isArray(info) ? info as Record<string, unknown> : undefined;
+    const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId, receiverCustomerInfo }, callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 

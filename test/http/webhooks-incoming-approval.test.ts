@@ -11,8 +11,10 @@ const answers = new Map<number, ReceiverAnswer | 'DOWN'>();
 
 beforeAll(async () => {
   sys = await startTestSystem({ env: {
-    SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '1000',
-    INCOMING_APPROVAL_ANSWER_MS: '4000', INCOMING_APPROVAL_DEFERRED_MS: '2500',
+    // The receiver's first answer waits for its contract validator to compile: on a busy machine
+    // that exceeds 1 s, and the approval webhook is attempted once, so the timeout is generous.
+    SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '8000',
+    INCOMING_APPROVAL_ANSWER_MS: '12000', INCOMING_APPROVAL_DEFERRED_MS: '2500',
   } });
   receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
   receiver.answerWith((w) => {
@@ -48,6 +50,43 @@ test('200 approves: the payment settles and the receiver is credited to the unit
   expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_001);
   expect(approvalWebhooks(id)).toHaveLength(1);
   expect(approvalWebhooks(id)[0].data).toMatchObject({ id, status: 'PENDING', type: 'INCOMING' });
+  expect(approvalWebhooks(id)[0].data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
+  expect(t).not.toHaveProperty('receiverCustomerInfo');
+});
+
+const RECEIVER_INFO_SENDER = '$receiverinfo.usd@sandbox.grid.uma.money';
+
+test('fields asked about the recipient and given in the 200: COMPLETED, receiverCustomerInfo in REST and the later webhooks', async () => {
+  const before = await balanceOf(sys, customerId, usd);
+  const info = { NATIONALITY: 'FR', POSTAL_ADDRESS: { line1: '1 rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' } };
+  const id = await incoming(1_011, { status: 200, body: { receiverCustomerInfo: info } }, RECEIVER_INFO_SENDER);
+  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+  expect(t.receiverCustomerInfo).toEqual(info);
+  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_011);
+  const [asked] = approvalWebhooks(id);
+  expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }]);
+  expect(asked.data).not.toHaveProperty('receiverCustomerInfo');
+  await receiver.waitFor(() => receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id));
+  const completed = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)!;
+  expect(completed.data.receiverCustomerInfo).toEqual(info);
+  expect(completed.data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
+});
+
+test('a 200 without a mandatory asked field: PAYMENT_APPROVAL_WEBHOOK_ERROR, refunded, the receiver never credited', async () => {
+  const before = await balanceOf(sys, customerId, usd);
+  const id = await incoming(1_012, { status: 200, body: { receiverCustomerInfo: { POSTAL_ADDRESS: { line1: '1 Main St', city: 'X', postalCode: '1', country: 'US' } } } }, RECEIVER_INFO_SENDER);
+  const t = await transactionWhen(sys, id, (x) => x.refund?.status === 'COMPLETED', 15_000);
+  expect(t).toMatchObject({ status: 'REFUNDED', failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR', refund: { reason: 'TRANSACTION_FAILED' } });
+  expect(t).not.toHaveProperty('receiverCustomerInfo');
+  expect(approvalWebhooks(id)).toHaveLength(1);
+  expect(await balanceOf(sys, customerId, usd)).toBe(before);
+});
+
+test('nothing asked about the recipient: the webhook carries no requested fields and a 200\'s receiverCustomerInfo is kept as given', async () => {
+  const id = await incoming(1_013, { status: 200, body: { receiverCustomerInfo: { EMAIL: 'r@example.com' } } });
+  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+  expect(approvalWebhooks(id)[0].data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
+  expect(t.receiverCustomerInfo).toEqual({ EMAIL: 'r@example.com' });
 });
 
 test('403 rejects: FAILED, refunded to the sender (REJECTED), and the receiver is never credited', async () => {
@@ -103,6 +142,25 @@ test('202 defers to POST /transactions/{id}/reject within the window', async () 
   const t = await transactionWhen(sys, id, (x) => x.refund?.status === 'COMPLETED');
   expect(t.status).toBe('REJECTED');
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
+});
+
+test('202 with fields asked: approve must carry the mandatory ones (400 listing them, still awaiting), then COMPLETED with them', async () => {
+  const before = await balanceOf(sys, customerId, usd);
+  const id = await incoming(1_014, { status: 202 }, RECEIVER_INFO_SENDER);
+  await receiver.waitFor(() => approvalWebhooks(id).length === 1);
+  let refused;
+  for (;;) {
+    refused = await sys.api(`/transactions/${id}/approve`, { method: 'POST', json: { receiverCustomerInfo: { POSTAL_ADDRESS: 'x' } } });
+    if (refused.body.code !== 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL') break; // the 202 is not recorded yet
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(refused.status).toBe(400);
+  expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'receiverCustomerInfo.NATIONALITY' })] } });
+  const approved = await sys.api(`/transactions/${id}/approve`, { method: 'POST', json: { receiverCustomerInfo: { NATIONALITY: 'DE' } } });
+  expect(approved.status).toBe(200);
+  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+  expect(t.receiverCustomerInfo).toEqual({ NATIONALITY: 'DE' });
+  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_014);
 });
 
 test('202 and no call within the window: PAYMENT_APPROVAL_TIMED_OUT, refunded to the sender (REFUNDED)', async () => {

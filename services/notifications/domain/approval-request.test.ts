@@ -9,7 +9,11 @@ test('an approval request is sent as the reference INCOMING_PAYMENT.PENDING webh
   expect(asApprovalRequest(other, 'Transaction:1')).toBe(other);
 });
 
-test('the answer passed back: the status, a 422 body only, or why there was none', () => {
+test('the answer passed back: the status, a 200 or 422 body only (bounded), or why there was none', () => {
+  expect(approvalAnswerOf('Webhook:1', { ...attempt, statusCode: 200, outcome: 'ACKNOWLEDGED' }, '{"receiverCustomerInfo":{"NATIONALITY":"FR"}}'))
+    .toEqual({ webhookId: 'Webhook:1', statusCode: 200, body: '{"receiverCustomerInfo":{"NATIONALITY":"FR"}}' });
+  expect(approvalAnswerOf('Webhook:1', { ...attempt, statusCode: 200, outcome: 'ACKNOWLEDGED' }, 'x'.repeat(10_000)).body).toHaveLength(4096);
+  expect(approvalAnswerOf('Webhook:1', { ...attempt, statusCode: 202, outcome: 'ACKNOWLEDGED' }, '{"a":1}')).toEqual({ webhookId: 'Webhook:1', statusCode: 202 });
   expect(approvalAnswerOf('Webhook:1', { ...attempt, statusCode: 403, outcome: 'REJECTED' }, '{"reason":"secret"}')).toEqual({ webhookId: 'Webhook:1', statusCode: 403 });
   expect(approvalAnswerOf('Webhook:1', { ...attempt, statusCode: 422, outcome: 'REJECTED' }, '{"requiredFields":["TAX_ID"]}')).toEqual({ webhookId: 'Webhook:1', statusCode: 422, body: '{"requiredFields":["TAX_ID"]}' });
   expect(approvalAnswerOf('Webhook:1', { ...attempt, error: 'connection failed: ECONNREFUSED', outcome: 'UNREACHABLE' })).toEqual({ webhookId: 'Webhook:1', error: 'connection failed: ECONNREFUSED' });

@@ -16,7 +16,10 @@ export function asApprovalRequest(notification: WebhookNotification, aggregateId
   return { ...notification, type: APPROVAL_WEBHOOK_TYPE, approvalFor: aggregateId };
 }
 
-/** What payments is told: the status the endpoint answered (with a 422's body), or why there was none. */
+/** The most of an answer's body passed on to payments. */
+export const APPROVAL_ANSWER_BODY_LIMIT = 4096;
+
+/** What payments is told: the status the endpoint answered (with a 200's or a 422's body), or why there was none. */
 export interface ApprovalAnswerData {
   webhookId: string;
   statusCode?: number;
@@ -28,6 +31,8 @@ export interface ApprovalAnswerData {
 export function approvalAnswerOf(webhookId: string, attempt: DeliveryAttempt, responseBody?: string): ApprovalAnswerData {
   if (attempt.outcome === 'NO_ENDPOINT') return { webhookId, noEndpoint: true };
   if (attempt.statusCode === undefined) return { webhookId, error: attempt.error ?? 'no answer' };
-  // Only a 422's body matters (its requiredFields); the rest of what answered is not passed on.
-  return { webhookId, statusCode: attempt.statusCode, ...(attempt.statusCode === 422 && responseBody ? { body: responseBody } : {}) };
+  // Only a 200's (receiverCustomerInfo) and a 422's (requiredFields) bodies matter, at most a few KB
+  // (the sender reads no more); the rest of what answered is not passed on.
+  const kept = (attempt.statusCode === 200 || attempt.statusCode === 422) && responseBody;
+  return { webhookId, statusCode: attempt.statusCode, ...(kept ? { body: responseBody.slice(0, APPROVAL_ANSWER_BODY_LIMIT) } : {}) };
 }

@@ -2,7 +2,15 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import type { Payment } from '../domain/payment';
 import { quoteJson, transactionJson } from '../../../lib/contract/payment-record-json';
+import { APPROVAL_REQUESTED_EVENT } from '../domain/incoming-payment-approval';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
+
+/** The approval webhook's data: the Transaction plus the reference's IncomingPaymentWebhookData member, when fields are asked for. */
+function transactionData(p: Payment, kind: string) {
+  const data = transactionJson(toTransactionRecord(p));
+  const requested = kind === APPROVAL_REQUESTED_EVENT ? p.requestedReceiverFields : undefined;
+  return requested?.length ? { ...data, requestedReceiverCustomerInfoFields: requested.map(({ name, mandatory }) => ({ name, mandatory })) } : data;
+}
 
 /**
  * Events of a payment change, version 1. Kinds are the reference's webhook kinds
@@ -13,6 +21,6 @@ export function paymentEvents(newEvent: NewEvent, p: Payment, kinds: readonly st
   return kinds.map((kind) =>
     kind.startsWith('QUOTE.')
       ? newEvent(kind, 1, p.platformId, p.quote!.id, quoteJson(toQuoteRecord(p)))
-      : newEvent(kind, 1, p.platformId, p.id, transactionJson(toTransactionRecord(p))),
+      : newEvent(kind, 1, p.platformId, p.id, transactionData(p, kind)),
   );
 }

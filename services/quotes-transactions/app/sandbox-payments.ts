@@ -11,7 +11,7 @@ import { isMinorAmount } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { movement } from '../domain/payment-movements';
 import { APPROVAL_REQUESTED_EVENT, type ApprovalWindows } from '../domain/incoming-payment-approval';
-import { outcomeForIncoming } from '../domain/sandbox-outcomes';
+import { asksReceiverInfo, outcomeForIncoming, SANDBOX_REQUESTED_RECEIVER_FIELDS } from '../domain/sandbox-outcomes';
 import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
 import type { Balance, Ledger } from './ledger';
@@ -134,6 +134,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
       counterpartyInformation: { FULL_NAME: 'Sandbox Sender' }, reference: paymentReference(id), sandboxOutcome: outcome,
       stage: awaiting || asking ? 'AWAITING_APPROVAL' : 'SUBMITTED', ...(awaiting || asking ? {} : { nextActionAt: later(now) }),
       ...(asking ? { approval: { phase: 'WEBHOOK' as const } } : {}),
+      ...(asking && asksReceiverInfo(sender!) ? { requestedReceiverFields: SANDBOX_REQUESTED_RECEIVER_FIELDS } : {}),
       appliedSteps: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
     };
     // CREATED until its funds are in (the `receive` step): a crash in between is rolled forward.

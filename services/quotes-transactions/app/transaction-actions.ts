@@ -1,5 +1,5 @@
 import { AppError } from '../../../lib/errors';
-import { rejectedChange } from '../domain/incoming-payment-approval';
+import { missingReceiverFields, rejectedChange } from '../domain/incoming-payment-approval';
 import type { Payment } from '../domain/payment';
 import { failure, isCancellable, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { Caller } from './payment-accounts';
@@ -31,9 +31,16 @@ export function createTransactionActions(deps: { queries: TransactionQueries; ru
     }
   }
 
-  const approve = (caller: Caller, id: string) => act(caller, id, (p, now) => {
+  /** `receiverCustomerInfo` must hold every mandatory field the approval webhook asked about the recipient (else 400, the payment still awaits). */
+  const approve = (caller: Caller, id: string, receiverCustomerInfo?: Record<string, unknown>) => act(caller, id, (p, now) => {
     if (!awaitingApproval(p)) throw notAwaiting(p);
-    return { change: { set: { stage: 'SUBMITTED', nextActionAt: new Date(now.getTime() + deps.timing.stepMs).toISOString() }, unset: ['approval'], events: ['INCOMING_PAYMENT.PENDING'] } };
+    const info = receiverCustomerInfo && Object.keys(receiverCustomerInfo).length ? receiverCustomerInfo : undefined;
+    const missing = missingReceiverFields(p, info);
+    if (missing.length) {
+      throw AppError.invalidInput('receiverCustomerInfo lacks mandatory requested fields', missing.map((name) => ({ field: `receiverCustomerInfo.${name}`, message: 'was requested as mandatory' })));
+    }
+    const set = { stage: 'SUBMITTED' as const, nextActionAt: new Date(now.getTime() + deps.timing.stepMs).toISOString(), ...(info ? { receiverCustomerInfo: info } : {}) };
+    return { change: { set, unset: ['approval'], events: ['INCOMING_PAYMENT.PENDING'] } };
   });
 
   const reject = (caller: Caller, id: string) => act(caller, id, (p, now) => {

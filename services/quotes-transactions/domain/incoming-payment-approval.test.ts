@@ -36,6 +36,29 @@ test('an approval sends the payment on its rail', () => {
   });
 });
 
+test('a 200 body\'s receiverCustomerInfo is read; a malformed or absent one is none', () => {
+  expect(decideOnAnswer({ statusCode: 200, body: '{"receiverCustomerInfo":{"NATIONALITY":"FR"}}' })).toEqual({ kind: 'APPROVE', receiverCustomerInfo: { NATIONALITY: 'FR' } });
+  for (const body of ['not json', '{"receiverCustomerInfo":["NATIONALITY"]}', '{"receiverCustomerInfo":{}}', '{}', undefined]) {
+    expect(decideOnAnswer({ statusCode: 200, body })).toEqual({ kind: 'APPROVE' });
+  }
+});
+
+test('requested receiver fields: an approval with every mandatory one records them; one missing fails the payment', () => {
+  const asking = waiting({ requestedReceiverFields: [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }] });
+  const info = { NATIONALITY: 'FR' };
+  expect(answeredChange(asking, { kind: 'APPROVE', receiverCustomerInfo: info }, NOW, timing, windows)).toEqual({
+    set: { stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z', receiverCustomerInfo: info }, unset: ['approval'], events: [],
+  });
+  for (const missing of [undefined, { POSTAL_ADDRESS: '1 rue X' }, { NATIONALITY: '' }]) {
+    const change = answeredChange(asking, { kind: 'APPROVE', receiverCustomerInfo: missing }, NOW, timing, windows);
+    expect(change.set).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR', refund: { status: 'PENDING' } });
+    expect(change.unset).toContain('approval');
+  }
+  // Nothing mandatory asked: an approval without the optional field is fine.
+  const optional = waiting({ requestedReceiverFields: [{ name: 'POSTAL_ADDRESS', mandatory: false }] });
+  expect(answeredChange(optional, { kind: 'APPROVE' }, NOW, timing, windows).set).toEqual({ stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z' });
+});
+
 test('a rejection fails the payment, refunds the sender and ends REJECTED', () => {
   const change = answeredChange(waiting(), { kind: 'REJECT' }, NOW, timing, windows);
   expect(change.set).toMatchObject({ status: 'FAILED', rejectedByPlatform: true, refund: { status: 'PENDING' } });

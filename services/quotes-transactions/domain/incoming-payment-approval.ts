@@ -37,8 +37,14 @@ export interface ApprovalAnswer {
   noEndpoint?: boolean;
 }
 
+/** A field the sender's VASP asks about the recipient (the reference's CounterpartyFieldDefinition). */
+export interface ReceiverFieldRequest {
+  name: string;
+  mandatory: boolean;
+}
+
 export type ApprovalDecision =
-  | { kind: 'APPROVE' }
+  | { kind: 'APPROVE'; receiverCustomerInfo?: Record<string, unknown> }
   | { kind: 'REJECT' }
   | { kind: 'DEFER' }
   | { kind: 'REQUEST_FIELDS'; fields: string[] }
@@ -53,11 +59,26 @@ function requiredFieldsOf(body: string | undefined): string[] {
   }
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A 200's `receiverCustomerInfo` (the reference's IncomingPaymentWebhookResponse); anything else is none. */
+function receiverInfoOf(body: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const info = (JSON.parse(body ?? '') as { receiverCustomerInfo?: unknown }).receiverCustomerInfo;
+    return isPlainObject(info) && Object.keys(info).length ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** 200 approves, 403 rejects, 422 asks for counterparty fields, 202 defers; anything else is the webhook failing. */
 export function decideOnAnswer(answer: ApprovalAnswer): ApprovalDecision {
   if (answer.noEndpoint) return { kind: 'APPROVE' };
   switch (answer.statusCode) {
-    case 200: return { kind: 'APPROVE' };
+    case 200: {
+      const info = receiverInfoOf(answer.body);
+      return info ? { kind: 'APPROVE', receiverCustomerInfo: info } : { kind: 'APPROVE' };
+    }
     case 202: return { kind: 'DEFER' };
     case 403: return { kind: 'REJECT' };
     case 422: {
@@ -97,10 +118,30 @@ function failedChange(p: Payment, reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' | 'PA
   return { ...change, unset: [...(change.unset ?? []), 'approval'] };
 }
 
+const provided = (info: Record<string, unknown> | undefined, field: string) => {
+  const v = info?.[field];
+  return v !== undefined && v !== null && v !== '';
+};
+
+/** The mandatory requested receiver fields an approval left out. */
+export function missingReceiverFields(p: Payment, info: Record<string, unknown> | undefined): string[] {
+  return (p.requestedReceiverFields ?? []).filter((f) => f.mandatory && !provided(info, f.name)).map((f) => f.name);
+}
+
+/**
+ * A 200 approves only with every mandatory requested receiver field: without one the sender's VASP
+ * cannot complete the payment, so it fails (PAYMENT_APPROVAL_WEBHOOK_ERROR: the answer is unusable) and is refunded.
+ */
+function approvedByAnswer(p: Payment, info: Record<string, unknown> | undefined, now: Date, timing: SettlementTiming): PaymentChange {
+  if (missingReceiverFields(p, info).length) return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
+  const change = approvedChange(now, timing);
+  return info ? { ...change, set: { ...change.set, receiverCustomerInfo: info } } : change;
+}
+
 /** The change the answer makes to a payment that awaits it. */
 export function answeredChange(p: Payment, decision: ApprovalDecision, now: Date, timing: SettlementTiming, windows: ApprovalWindows): PaymentChange {
   switch (decision.kind) {
-    case 'APPROVE': return approvedChange(now, timing);
+    case 'APPROVE': return approvedByAnswer(p, decision.receiverCustomerInfo, now, timing);
     case 'REJECT': return rejectedChange(p, now, timing);
     case 'DEFER': return { set: { approval: { ...p.approval!, phase: 'DEFERRED' }, nextActionAt: at(now, windows.deferredMs) }, events: [] };
     case 'REQUEST_FIELDS': {

@@ -89,6 +89,7 @@ export function toTransactionRecord(p: Payment): Transaction {
     paymentRail: outgoing ? p.paymentRail : undefined,
     railSelectionMode: outgoing && p.paymentRail ? Transaction_RailSelectionMode.MANUAL : undefined,
     agentId: p.agentId,
+    receiverCustomerInfo: p.receiverCustomerInfo,
   };
 }
 

@@ -3,7 +3,7 @@ import type { FeeBreakdown } from './fees';
 import type { LedgerStep } from './ledger-postings';
 import type { LockedSide } from './pricing';
 import type { SandboxOutcome } from './sandbox-outcomes';
-import type { ApprovalState } from './incoming-payment-approval';
+import type { ApprovalState, ReceiverFieldRequest } from './incoming-payment-approval';
 import type { FailureReason, PendingReason, RefundStatus, SettlementStage, TransactionStatus } from './transaction-states';
 
 export type PaymentType = 'OUTGOING' | 'INCOMING';
@@ -113,6 +113,10 @@ export interface Payment {
   rejectedByPlatform?: boolean;
   /** An incoming UMA payment waiting for the platform's answer to its incoming-payment webhook (domain/incoming-payment-approval.ts). */
   approval?: ApprovalState;
+  /** Incoming on an approval rail: the fields the sender's VASP asks about the recipient (carried by the approval webhook). */
+  requestedReceiverFields?: ReceiverFieldRequest[];
+  /** What the platform's approval answered about the recipient (`receiverCustomerInfo`). */
+  receiverCustomerInfo?: Record<string, unknown>;
   sourceOnChain?: OnChainTransaction;
   destinationOnChain?: OnChainTransaction;
   /** A UMA payment once settled: the hash of the payment that settled it between the two VASPs. */

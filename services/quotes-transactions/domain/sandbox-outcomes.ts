@@ -13,7 +13,8 @@ import type { FailureReason } from './transaction-states';
  *   $refund… fails and is refunded to the sender · $refundfail… fails, its first refund attempt
  *   fails and the worker's retry completes it ·
  *   $review… compliance review, then credited · $reject… COMPLIANCE_REJECTED and refunded ·
- *   $approval… waits for POST /transactions/{id}/approve or /reject · anything else is credited;
+ *   $approval… waits for POST /transactions/{id}/approve or /reject · $receiverinfo… asks the
+ *   platform about the recipient in its approval webhook (credited once answered) · anything else is credited;
  *   the amount suffixes above apply to incoming payments too.
  */
 export type SandboxOutcome =
@@ -50,3 +51,10 @@ const BY_SENDER: ReadonlyArray<[RegExp, SandboxOutcome]> = [
 export function outcomeForIncoming(senderUmaAddress: string, amount: number): SandboxOutcome {
   return BY_SENDER.find(([pattern]) => pattern.test(senderUmaAddress))?.[1] ?? outcomeForAmount(amount);
 }
+
+/**
+ * `$receiverinfo…` senders ask about the recipient (as the reference's example does) in the
+ * approval webhook: NATIONALITY mandatory, POSTAL_ADDRESS optional. Only when the platform is asked.
+ */
+export const SANDBOX_REQUESTED_RECEIVER_FIELDS = [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }];
+export const asksReceiverInfo = (senderUmaAddress: string): boolean => /^\$receiverinfo/i.test(senderUmaAddress);

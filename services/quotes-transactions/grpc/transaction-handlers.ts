@@ -8,8 +8,9 @@ import { callerOf, present } from './payment-caller';
 
 export function bindTransactionService(useCases: { queries: TransactionQueries; actions: TransactionActions; agentApprovals?: AgentApprovals }) {
   /** A transaction an agent's action waits on is decided as that action; any other as before. */
-  const decide = async (caller: ReturnType<typeof callerOf>, id: string, approve: boolean) =>
-    (await useCases.agentApprovals?.decideTransaction(caller, id, approve)) ?? (approve ? useCases.actions.approve(caller, id) : useCases.actions.reject(caller, id));
+  const decide = async (caller: ReturnType<typeof callerOf>, id: string, approve: boolean, receiverCustomerInfo?: Record<string, unknown>) =>
+    (await useCases.agentApprovals?.decideTransaction(caller, id, approve))
+    ?? (approve ? useCases.actions.approve(caller, id, receiverCustomerInfo) : useCases.actions.reject(caller, id));
   const view = async (p: Promise<Parameters<typeof toTransactionRecord>[0]>) => ({ transaction: toTransactionRecord(await p) });
   return bindService(TransactionServiceService, {
     getTransaction: (request, ctx) => view(useCases.queries.getTransaction(callerOf(ctx), request.transactionId)),
@@ -24,7 +25,7 @@ export function bindTransactionService(useCases: { queries: TransactionQueries; 
       });
       return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
-    approveTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, true)),
+    approveTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, true, request.receiverCustomerInfo)),
     rejectTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, false)),
     cancelTransaction: (request, ctx) => view(useCases.actions.cancel(callerOf(ctx), request.transactionId)),
     confirmReceiptDelivery: (request, ctx) =>
