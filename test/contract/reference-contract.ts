@@ -59,7 +59,10 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
  * QUOTE_EXPIRED/QUOTE_ALREADY_EXECUTED). Transactions are not strict yet: an incoming payment's
  * failure reasons are outside the reference's IncomingTransactionFailureReason.
  */
-const STRICT_OPERATIONS = new Set(['createQuote', 'getQuote', 'listQuotes', 'transferIn', 'transferOut', 'sandboxSend']);
+const STRICT_OPERATIONS = new Set([
+  'createQuote', 'getQuote', 'listQuotes', 'transferIn', 'transferOut', 'sandboxSend',
+  'createBeneficialOwner', 'listBeneficialOwners', 'getBeneficialOwner', 'updateBeneficialOwner',
+]);
 const STRICT_SUCCESSES = new Set(['executeQuote']);
 
 /** Error codes of ours that docs/where-we-differ.md lists where the reference has no code for the case. */
