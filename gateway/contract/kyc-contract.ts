@@ -61,7 +61,8 @@ const personalMembers = {
   phoneNumber: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{1,14}$', format: 'e.164' })),
   address: Type.Object(OwnerAddress.properties), idType: StringEnum(ID_TYPES), countryOfIssuance: Type.Optional(Country()),
 };
-const identifier = Type.String({ minLength: 1, maxLength: 64, description: 'Identification number (never returned)' });
+const identifier = Type.String({ minLength: 1, maxLength: 64, description: 'Identification number (returned masked)' });
+const maskedIdentifier = Type.String({ description: 'The identification number masked: only its last four characters show (none when shorter than 8)' });
 const PersonalInfoCreate = named('BeneficialOwnerPersonalInfoCreate', Type.Object({ ...personalMembers, identifier }));
 const PersonalInfoUpdate = named('BeneficialOwnerPersonalInfoUpdate', Type.Partial(Type.Object({ ...personalMembers, identifier })));
 const Roles = Type.Array(StringEnum(ROLES), { minItems: 1 });
@@ -72,7 +73,7 @@ export const BeneficialOwner = named('BeneficialOwner', ClosedObject({
   customerId: Id('Customer'),
   roles: Type.Array(StringEnum(ROLES)),
   ownershipPercentage: Percentage,
-  personalInfo: named('BeneficialOwnerPersonalInfo', ClosedObject({ ...personalMembers, address: OwnerAddress })),
+  personalInfo: named('BeneficialOwnerPersonalInfo', ClosedObject({ ...personalMembers, address: OwnerAddress, identifier: maskedIdentifier })),
   kycStatus: StringEnum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const, { description: 'Follows its business\'s verification' }),
   createdAt: DateTime(),
   updatedAt: Type.Optional(DateTime()),

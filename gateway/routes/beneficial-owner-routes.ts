@@ -24,7 +24,7 @@ function ownerFields(body: unknown): BeneficialOwnerFields {
   return fields;
 }
 
-/** The REST BeneficialOwner; the identification number is never returned. */
+/** The REST BeneficialOwner; the identification number is returned masked (its last four characters). */
 export function ownerJson(o: BeneficialOwner) {
   const p = o.personalInfo!;
   return withoutAbsent({
@@ -32,7 +32,7 @@ export function ownerJson(o: BeneficialOwner) {
     personalInfo: withoutAbsent({
       firstName: p.firstName, middleName: p.middleName, lastName: p.lastName, birthDate: p.birthDate, nationality: p.nationality,
       email: p.email, phoneNumber: p.phoneNumber, address: p.address && withoutAbsent({ ...p.address }), idType: p.idType,
-      countryOfIssuance: p.countryOfIssuance,
+      identifier: p.maskedIdentifier, countryOfIssuance: p.countryOfIssuance,
     }),
     kycStatus: o.kycStatus, createdAt: o.createdAt, updatedAt: o.updatedAt,
   });

@@ -1,7 +1,7 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { agentCustomer, asAgent, connectedAgent, policy, quoteBody, transferOut } from './agent-fixtures';
-import { balanceOf, expectError, FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
+import { balanceOf, expectError, expectQuoteConflict, FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
 
 let sys: TestSystem;
 let receiver: WebhookReceiver;
@@ -139,7 +139,7 @@ test('an agent cannot submit a quote twice; another agent cannot see or execute 
   const first = asAgent(sys, (await connectedAgent(sys, c.customerId, thresholdPolicy())).bearer);
   const second = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
   const { quote } = await pendingQuote(c, first);
-  expectError(await first(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 409, 'QUOTE_ALREADY_EXECUTED');
+  expectQuoteConflict(await first(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 'QUOTE_ALREADY_EXECUTED');
   expectError(await second(`/agents/me/quotes/${quote.id}`), 404, 'QUOTE_NOT_FOUND');
   expectError(await second(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 404, 'QUOTE_NOT_FOUND');
   expect((await first('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
@@ -151,7 +151,7 @@ test('a quote waiting for approval cannot be paid another way meanwhile, even af
   const me = asAgent(sys, bearer);
   const { quote, action } = await pendingQuote(c, me);
   expect((await sys.api(`/agents/${agentId}/policy`, { method: 'PATCH', json: { approvalThresholds: { currency: 'USD', amount: null } } })).status).toBe(200);
-  expectError(await me(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 409, 'QUOTE_ALREADY_EXECUTED');
+  expectQuoteConflict(await me(`/agents/me/quotes/${quote.id}/execute`, { method: 'POST' }), 'QUOTE_ALREADY_EXECUTED');
   expect((await sys.api(`/transactions/${quote.transactionId}`)).body.status).toBe('PENDING');
   expect((await me('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
   expect((await sys.api(`/agents/${agentId}/actions/${action.id}/approve`, { method: 'POST' })).body.status).toBe('APPROVED');

@@ -33,9 +33,9 @@ const PERSON = {
   firstName: 'Jane', lastName: 'Owner', birthDate: '1980-02-03', nationality: 'US', idType: 'SSN', identifier: '123-45-6789',
   address: { line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US' },
 };
-const { identifier: _written, ...PERSON_READ } = PERSON;
+const PERSON_READ = { ...PERSON, identifier: '*******6789' };
 
-test('a business customer gets owners with their own KYC status; the identification number is never returned', async () => {
+test('a business customer gets owners with their own KYC status; the identification number is returned masked', async () => {
   const biz = await business();
   const res = await sys.api('/beneficial-owners', { method: 'POST', json: { customerId: biz.id, roles: ['UBO', 'CONTROL_PERSON'], ownershipPercentage: 60, personalInfo: PERSON } });
   expect(res.status).toBe(201);
@@ -51,6 +51,8 @@ test('a business customer gets owners with their own KYC status; the identificat
   const patched = await sys.api(`/beneficial-owners/${res.body.id}`, { method: 'PATCH', json: { ownershipPercentage: 40, personalInfo: { middleName: 'Q' } } });
   expect(patched.status).toBe(200);
   expect(patched.body).toMatchObject({ ownershipPercentage: 40, personalInfo: { ...PERSON_READ, middleName: 'Q' } });
+  const renumbered = await sys.api(`/beneficial-owners/${res.body.id}`, { method: 'PATCH', json: { personalInfo: { identifier: 'P1234' } } });
+  expect(renumbered.body.personalInfo.identifier).toBe('*****');
 });
 
 test('bad input is listed field by field; an individual customer cannot have owners; unknown ids are 404', async () => {

@@ -12,7 +12,7 @@ test('30 concurrent executions of one quote: one 200, the rest 409, one debit', 
   const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, payee, 10_000) });
   const results = await Promise.all(Array.from({ length: 30 }, () => sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })));
   expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-  expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'QUOTE_ALREADY_EXECUTED')).toBe(true);
+  expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'CONFLICT' && r.body.details.reason === 'QUOTE_ALREADY_EXECUTED')).toBe(true);
   expect(results.filter((r) => r.status === 409)).toHaveLength(29);
   expect(await balanceOf(sys, customerId, usdAccountId)).toBe(40_000);
   const listed = await sys.api(`/transactions?customerId=${customerId}`);

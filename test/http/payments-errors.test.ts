@@ -1,5 +1,5 @@
 import { startTestSystem, type TestSystem } from '../system-harness';
-import { accountQuote, expectError, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
+import { accountQuote, expectError, expectQuoteConflict, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
 
 let sys: TestSystem;
 let customerId: string;
@@ -66,11 +66,11 @@ test('403 END_USER_TERMS_NOT_ACCEPTED for a customer without consent to the curr
   expectError(await quote(accountQuote(newcomer.usdAccountId, mxn, 100)), 403, 'END_USER_TERMS_NOT_ACCEPTED');
 });
 
-test('404 QUOTE_NOT_FOUND; 409 QUOTE_ALREADY_EXECUTED; 400 INSUFFICIENT_BALANCE', async () => {
+test('404 QUOTE_NOT_FOUND; 409 CONFLICT (QUOTE_ALREADY_EXECUTED); 400 INSUFFICIENT_BALANCE', async () => {
   expectError(await sys.api('/quotes/Quote:99999999-9999-4999-8999-999999999999'), 404, 'QUOTE_NOT_FOUND');
   const created = await quote(accountQuote(usd, mxn, 100));
   expect((await sys.api(`/quotes/${created.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-  expectError(await sys.api(`/quotes/${created.body.id}/execute`, { method: 'POST' }), 409, 'QUOTE_ALREADY_EXECUTED');
+  expectQuoteConflict(await sys.api(`/quotes/${created.body.id}/execute`, { method: 'POST' }), 'QUOTE_ALREADY_EXECUTED');
   const poor = await payingCustomer(sys);
   const unfunded = await quote(accountQuote(poor.usdAccountId, mxn, 100));
   expectError(await sys.api(`/quotes/${unfunded.body.id}/execute`, { method: 'POST' }), 400, 'INSUFFICIENT_BALANCE');
@@ -104,14 +104,14 @@ describe('expiry', () => {
   beforeAll(async () => { fast = await startTestSystem({ env: { ...FAST_SETTLEMENT, QUOTE_VALIDITY_SECONDS: '1' } }); });
   afterAll(async () => { await fast.stop(); });
 
-  test('409 QUOTE_EXPIRED once expiresAt has passed; the quote then reads EXPIRED', async () => {
+  test('409 CONFLICT (QUOTE_EXPIRED) once expiresAt has passed; the quote then reads EXPIRED', async () => {
     const payer = await payingCustomer(fast);
     const payee = await externalAccount(fast, payer.customerId, 'MXN_ACCOUNT');
     await fund(fast, payer.usdAccountId, 10_000);
     const created = await fast.api('/quotes', { method: 'POST', json: accountQuote(payer.usdAccountId, payee, 1_000) });
     expect(created.status).toBe(201);
     await new Promise((r) => setTimeout(r, 1_100));
-    expectError(await fast.api(`/quotes/${created.body.id}/execute`, { method: 'POST' }), 409, 'QUOTE_EXPIRED');
+    expectQuoteConflict(await fast.api(`/quotes/${created.body.id}/execute`, { method: 'POST' }), 'QUOTE_EXPIRED');
     await transactionWhen(fast, created.body.transactionId, (t) => t.status === 'EXPIRED');
   });
 });

@@ -8,6 +8,12 @@ export function expectError(res: { status: number; body: any }, status: number, 
   expect(res.body.status).toBe(status);
 }
 
+/** A quote that can no longer be executed: 409 CONFLICT, the case in `details.reason`. */
+export function expectQuoteConflict(res: { status: number; body: any }, reason: 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_EXECUTED'): void {
+  expectError(res, 409, 'CONFLICT');
+  expect(res.body.details?.reason).toBe(reason);
+}
+
 /** A customer who accepted the current End User Terms, with its USD internal account. */
 export async function payingCustomer(sys: TestSystem, options: { acceptTerms?: boolean; umaAddress?: string } = {}) {
   const terms = await sys.api('/customers/end-user-terms');

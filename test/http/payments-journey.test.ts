@@ -1,5 +1,5 @@
 import { startTestSystem, type TestSystem } from '../system-harness';
-import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
+import { accountQuote, balanceOf, expectError, expectQuoteConflict, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
 
 let sys: TestSystem;
 beforeAll(async () => { sys = await startTestSystem({ env: FAST_SETTLEMENT }); });
@@ -37,7 +37,7 @@ test('customer → external account → lookup → quote → execute → the tra
     fees: 10, platformFees: 0, reconciliationInstructions: { reference: expect.stringMatching(/^PAY-/) },
   });
   expect((await sys.api(`/quotes/${quoteId}`)).body.status).toBe('COMPLETED');
-  expectError(await sys.api(`/quotes/${quoteId}/execute`, { method: 'POST' }), 409, 'QUOTE_ALREADY_EXECUTED');
+  expectQuoteConflict(await sys.api(`/quotes/${quoteId}/execute`, { method: 'POST' }), 'QUOTE_ALREADY_EXECUTED');
 });
 
 test('GET /transactions filters by customer and paginates with a cursor', async () => {

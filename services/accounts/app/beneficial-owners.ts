@@ -1,21 +1,26 @@
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
-import { applyOwnerChanges, validateOwnerRequest, type BeneficialOwner } from '../domain/beneficial-owner';
+import { applyOwnerChanges, maskIdentifier, validateOwnerRequest, type BeneficialOwner } from '../domain/beneficial-owner';
 import type { AccountsStore, Page } from './accounts-store';
 import type { PiiSealer } from './service-ports';
 
+/** An owner as read: its identification number masked, never in full. */
+export type OwnerView = BeneficialOwner & { maskedIdentifier?: string };
+
 export interface BeneficialOwners {
-  create(platformId: string, body: unknown): Promise<BeneficialOwner>;
-  get(platformId: string, id: string): Promise<BeneficialOwner>;
-  list(platformId: string, query: { customerId?: string; limit: number; cursor?: string }): Promise<Page<BeneficialOwner>>;
-  update(platformId: string, id: string, body: unknown): Promise<BeneficialOwner>;
+  create(platformId: string, body: unknown): Promise<OwnerView>;
+  get(platformId: string, id: string): Promise<OwnerView>;
+  list(platformId: string, query: { customerId?: string; limit: number; cursor?: string }): Promise<Page<OwnerView>>;
+  update(platformId: string, id: string, body: unknown): Promise<OwnerView>;
 }
 
 /** Owners, directors and officers of business customers; identification numbers are stored sealed. */
 export function createBeneficialOwners(deps: { store: AccountsStore; sealer: PiiSealer; clock: () => Date }): BeneficialOwners {
   const { store, sealer } = deps;
-  const get = async (platformId: string, id: string) => {
+  const view = (owner: BeneficialOwner): OwnerView =>
+    owner.sealedIdentifier ? { ...owner, maskedIdentifier: maskIdentifier(sealer.open(owner.sealedIdentifier, owner.id)) } : owner;
+  const find = async (platformId: string, id: string) => {
     const owner = await store.beneficialOwners.find(platformId, id);
     if (!owner) throw AppError.notFound('Beneficial owner');
     return owner;
@@ -39,19 +44,22 @@ export function createBeneficialOwners(deps: { store: AccountsStore; sealer: Pii
         createdAt: now, updatedAt: now, revision: 1,
       };
       await store.beneficialOwners.insert(owner);
-      return owner;
+      return view(owner);
     },
-    get,
-    list(platformId, query) {
-      return store.beneficialOwners.list(platformId, query.customerId, pageQuery(query.limit, query.cursor));
+    async get(platformId, id) {
+      return view(await find(platformId, id));
+    },
+    async list(platformId, query) {
+      const page = await store.beneficialOwners.list(platformId, query.customerId, pageQuery(query.limit, query.cursor));
+      return { ...page, items: page.items.map(view) };
     },
     async update(platformId, id, body) {
-      const current = await get(platformId, id);
+      const current = await find(platformId, id);
       const changes = validateOwnerRequest(body, false);
       const identifier = changes.personalInfo?.identifier;
       const next = applyOwnerChanges(current, changes, deps.clock().toISOString(), identifier ? sealer.seal(identifier, id) : undefined);
       if (!(await store.beneficialOwners.replace(next))) throw new AppError('CONFLICT', 'The beneficial owner was changed by another request; retry');
-      return next;
+      return view(next);
     },
   };
 }

@@ -110,3 +110,9 @@ export function applyOwnerChanges(owner: BeneficialOwner, changes: OwnerDraft, n
 export function ownerFacts(o: BeneficialOwner): OwnerFacts {
   return { id: o.id, roles: o.roles, personalInfo: { ...o.personalInfo, hasIdentifier: o.sealedIdentifier !== undefined } };
 }
+
+/** What a reader sees of an identification number: only its last four characters, and none of a short one. */
+export function maskIdentifier(plain: string): string {
+  const shown = plain.length >= 8 ? 4 : 0;
+  return '*'.repeat(plain.length - shown) + plain.slice(plain.length - shown);
+}

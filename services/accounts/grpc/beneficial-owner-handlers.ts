@@ -2,19 +2,18 @@ import { BeneficialOwnerServiceService, type BeneficialOwner as OwnerMessage } f
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import { nextPageCursor } from '../../../lib/page-cursor';
-import type { BeneficialOwners } from '../app/beneficial-owners';
-import type { BeneficialOwner } from '../domain/beneficial-owner';
+import type { BeneficialOwners, OwnerView } from '../app/beneficial-owners';
 import { restShape } from './request-shape';
 
-/** The identification number never leaves the service. */
-export function ownerMessage(o: BeneficialOwner): OwnerMessage {
+/** The identification number leaves the service masked only. */
+export function ownerMessage(o: OwnerView): OwnerMessage {
   const p = o.personalInfo;
   return {
     id: o.id, customerId: o.customerId, roles: o.roles, ownershipPercentage: o.ownershipPercentage, kycStatus: o.kycStatus,
     personalInfo: {
       firstName: p.firstName ?? '', middleName: p.middleName, lastName: p.lastName ?? '', birthDate: p.birthDate ?? '',
       nationality: p.nationality ?? '', email: p.email, phoneNumber: p.phoneNumber, address: p.address, idType: p.idType ?? '',
-      countryOfIssuance: p.countryOfIssuance,
+      countryOfIssuance: p.countryOfIssuance, maskedIdentifier: o.maskedIdentifier,
     },
     createdAt: o.createdAt, updatedAt: o.updatedAt,
   };

@@ -6,6 +6,7 @@ import type { ReserveDailyVolume } from './daily-volume';
 import type { Ledger } from './ledger';
 import type { Caller } from './payment-accounts';
 import type { PaymentStore } from './payment-store';
+import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 import type { WalletAuthorizer } from './wallet-authorizer';
 
@@ -32,7 +33,7 @@ const isEmbeddedWallet = (p: Payment) => p.source.sourceType === 'ACCOUNT' && p.
 /** An executed quote answers a repeat carrying the winning Idempotency-Key; anything else is refused. */
 function answerExecuted(p: Payment, key: string | undefined): Payment {
   if (key && p.quote?.executionKey === key) return p;
-  throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${p.quote!.id} was already executed`, { transactionId: p.id });
+  throw quoteAlreadyExecuted(`Quote ${p.quote!.id} was already executed`, p.id);
 }
 
 function executionPlan(p: Payment, now: Date, timing: SettlementTiming): PlannedChange {
@@ -50,7 +51,7 @@ function executionPlan(p: Payment, now: Date, timing: SettlementTiming): Planned
 /**
  * Executes a quote: one quote gives one transaction. The claim (quote.executedAt) is written by
  * the same conditional write that records the debit about to happen, so of concurrent executions
- * exactly one proceeds; the others answer QUOTE_ALREADY_EXECUTED (or the quote, for a repeat with
+ * exactly one proceeds; the others answer CONFLICT (reason QUOTE_ALREADY_EXECUTED) (or the quote, for a repeat with
  * the winner's Idempotency-Key).
  */
 export function createExecuteQuote(deps: ExecuteQuoteDeps) {
@@ -87,7 +88,7 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
   async function checkedExecute(command: ExecuteQuoteCommand, p: Payment): Promise<Payment> {
     if (p.quote!.executedAt) return answerExecuted(p, command.idempotencyKey);
     if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) {
-      throw new AppError('QUOTE_EXPIRED', `Quote ${p.quote!.id} expired at ${p.quote!.expiresAt}`);
+      throw quoteExpired(p.quote!);
     }
     if (p.source.sourceType === 'REALTIME_FUNDING') {
       throw AppError.invalidInput('A realtime-funded quote is executed by paying its paymentInstructions', [

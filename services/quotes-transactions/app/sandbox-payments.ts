@@ -9,6 +9,7 @@ import { ledgerStep, systemAccount } from '../domain/ledger-postings';
 import { UMA_ADDRESS_PATTERN } from '../domain/lookup-request';
 import { isMinorAmount } from '../domain/money';
 import type { Payment } from '../domain/payment';
+import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { movement } from '../domain/payment-movements';
 import { APPROVAL_REQUESTED_EVENT, type ApprovalWindows } from '../domain/incoming-payment-approval';
 import { asksReceiverInfo, outcomeForIncoming, SANDBOX_REQUESTED_RECEIVER_FIELDS } from '../domain/sandbox-outcomes';
@@ -83,9 +84,9 @@ export function createSandboxPayments(deps: SandboxDeps) {
     if (p.source.sourceType !== 'REALTIME_FUNDING') throw AppError.invalidInput('The quote is not funded by payment instructions', [{ field: 'quoteId', message: 'execute it with POST /quotes/{quoteId}/execute' }]);
     if (currencyCode !== p.sent.currency.code) throw new AppError('INVALID_CURRENCY', `The quote expects ${p.sent.currency.code}, not ${currencyCode}`);
     if (currencyAmount !== undefined && currencyAmount !== p.sent.amount) throw new AppError('INVALID_AMOUNT', `The quote expects exactly ${p.sent.amount}`, { expected: p.sent.amount });
-    if (p.quote.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${p.quote.id} was already funded`, { transactionId: p.id });
+    if (p.quote.executedAt) throw quoteAlreadyExecuted(`Quote ${p.quote.id} was already funded`, p.id);
     const now = deps.clock();
-    if (p.status === 'EXPIRED' || now.getTime() >= Date.parse(p.quote.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${p.quote.id} expired at ${p.quote.expiresAt}`);
+    if (p.status === 'EXPIRED' || now.getTime() >= Date.parse(p.quote.expiresAt)) throw quoteExpired(p.quote);
     await deps.reserveDailyVolume(caller, { sending: p.sent.currency.code, receiving: p.received.currency.code, paymentId: p.id, amount: p.sent.amount });
     const network = p.source.cryptoNetwork && p.source.cryptoNetwork !== 'LIGHTNING' ? p.source.cryptoNetwork : undefined;
     try {
@@ -97,7 +98,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
         },
       }, { quote: { ...p.quote, executedAt: now.toISOString() } });
     } catch (err) {
-      if (err instanceof PaymentMovedOn) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${p.quote.id} was already funded`, { transactionId: p.id });
+      if (err instanceof PaymentMovedOn) throw quoteAlreadyExecuted(`Quote ${p.quote.id} was already funded`, p.id);
       throw err;
     }
   }

@@ -144,14 +144,14 @@ describe('expiry', () => {
   beforeAll(async () => { fast = await startPaymentsHarness({ QUOTE_VALIDITY_SECONDS: '1' }); });
   afterAll(async () => { await fast.stop(); });
 
-  test('409 QUOTE_EXPIRED after expiresAt; the worker marks it EXPIRED and says so', async () => {
+  test('409 CONFLICT (QUOTE_EXPIRED) after expiresAt; the worker marks it EXPIRED and says so', async () => {
     const account = fast.accounts.addInternalAccount(PLATFORM, { currency: 'USD' });
     const payee = fast.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', accountInfo: mxnAccountInfo() });
     await fast.sandbox.fundInternalAccount({ accountId: account, ...wire({ amount: 50_000 }) }, asPlatform);
     const { quote } = await fast.quotes.createQuote({ ...wire({ source: { sourceType: 'ACCOUNT', accountId: account }, destination: { destinationType: 'ACCOUNT', accountId: payee }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }) }, asPlatform);
     await new Promise((r) => setTimeout(r, 1_200));
     const err = await failure(fast.quotes.executeQuote({ quoteId: quote!.id }, asPlatform));
-    expect([err.code, httpStatusOf(err.code)]).toEqual(['QUOTE_EXPIRED', 409]);
+    expect([err.code, err.details?.reason, httpStatusOf(err.code)]).toEqual(['CONFLICT', 'QUOTE_EXPIRED', 409]);
     expect((await fast.quotes.getQuote({ quoteId: quote!.id }, asPlatform)).quote!.status).toBe('EXPIRED');
     await fast.flushEvents();
     expect(fast.events.filter((e) => e.aggregateId === quote!.id || e.aggregateId === quote!.transactionId).map((e) => e.type)).toEqual(

@@ -72,19 +72,19 @@ test('many concurrent executions of one quote give one transaction and one debit
   const results = await Promise.allSettled(Array.from({ length: 20 }, () => h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform)));
   const ok = results.filter((r) => r.status === 'fulfilled');
   expect(ok).toHaveLength(1);
-  for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) expect((r.reason as AppError).code).toBe('QUOTE_ALREADY_EXECUTED');
+  for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) expect([(r.reason as AppError).code, (r.reason as AppError).details?.reason]).toEqual(['CONFLICT', 'QUOTE_ALREADY_EXECUTED']);
   expect((await h.ledger.getBalances({ accountIds: [usd] }, asPlatform)).balances[0].available).toBe(before - 2_500);
   const page = await h.transactions.listTransactions({ limit: 100, customerId: customer }, asPlatform);
   expect(page.transactions.filter((t) => t.quoteId === quote!.id)).toHaveLength(1);
 });
 
-test('a repeat with the winning Idempotency-Key answers the quote; without it, QUOTE_ALREADY_EXECUTED (409)', async () => {
+test('a repeat with the winning Idempotency-Key answers the quote; without it, 409 CONFLICT (QUOTE_ALREADY_EXECUTED)', async () => {
   const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(1_000)) }, asPlatform);
   await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
   const again = await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
   expect(again.quote!.transactionId).toBe(quote!.transactionId);
   const err = await failure(h.quotes.executeQuote({ quoteId: quote!.id }, asPlatform));
-  expect(err.code).toBe('QUOTE_ALREADY_EXECUTED');
+  expect([err.code, err.details?.reason]).toEqual(['CONFLICT', 'QUOTE_ALREADY_EXECUTED']);
 });
 
 test('creating a quote with the same Idempotency-Key and body answers the first quote', async () => {

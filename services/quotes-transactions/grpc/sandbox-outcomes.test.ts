@@ -90,7 +90,7 @@ describe('realtime funding and /sandbox/send', () => {
     expect(sent).toMatchObject({ status: 'PROCESSING', source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } });
     await settled(quote.transactionId, (x) => x.status === 'COMPLETED');
     const again = await h.sandbox.simulateSend({ ...wire({ quoteId: quote.id, currencyCode: 'USD' }) }, asPlatform).catch((e) => e);
-    expect(again.code).toBe('QUOTE_ALREADY_EXECUTED');
+    expect([again.code, again.details?.reason]).toEqual(['CONFLICT', 'QUOTE_ALREADY_EXECUTED']);
   });
 
   test.each([

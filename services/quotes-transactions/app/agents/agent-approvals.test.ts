@@ -42,8 +42,8 @@ test('an approval interrupted before its payment is finished once by the recover
 });
 
 test('a payment that cannot be made leaves the action FAILED and gives its spend back', async () => {
-  const { AppError } = await import('../../../../lib/errors');
-  const { actions, usage, approvals } = await setUp(async () => { throw new AppError('QUOTE_EXPIRED', 'expired'); });
+  const { quoteExpired } = await import('../quote-conflicts');
+  const { actions, usage, approvals } = await setUp(async () => { throw quoteExpired({ id: 'Quote:1', expiresAt: '2026-01-01T00:00:00Z' }); });
   const agent = { agentId: 'Agent:1', customerId: 'Customer:1', policy: { permissions: [], defaultExecutionMode: 'APPROVAL_REQUIRED' as const, spendingLimits: { currency: 'USD', perTransactionLimit: 10_000 }, accountRules: [] } };
   await usage.reserve(agent, action().id, 700);
   await actions.insert(action({ status: 'PENDING_APPROVAL', executing: undefined }), []);

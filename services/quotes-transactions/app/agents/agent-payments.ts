@@ -9,6 +9,7 @@ import { parseTransferRequest } from '../../domain/transfer-request';
 import type { CreateQuote } from '../create-quote';
 import type { Caller, PaymentAccounts } from '../payment-accounts';
 import type { PaymentStore } from '../payment-store';
+import { quoteAlreadyExecuted, quoteExpired } from '../quote-conflicts';
 import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
 import { AgentActionExists, type AgentAction, type AgentActionStore, type AgentActionType, type TransferDetails } from './agent-action-store';
 import type { AgentUsage } from './agent-usage';
@@ -129,7 +130,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       const same = await deps.actions.get(caller.platformId, id);
       if (same) return sameRequestOrReused(same, draft);
       await deps.usage.release(id);
-      throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${draft.quoteId} was already submitted`);
+      throw quoteAlreadyExecuted(`Quote ${draft.quoteId} was already submitted`);
     }
     if (approval) return action;
     const { action: executed, error } = await deps.runner.execute(caller, action);
@@ -144,8 +145,8 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
       if (earlier) return sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId });
     }
-    if (p.quote!.executedAt) throw new AppError('QUOTE_ALREADY_EXECUTED', `Quote ${quoteId} was already executed`, { transactionId: p.id });
-    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw new AppError('QUOTE_EXPIRED', `Quote ${quoteId} expired at ${p.quote!.expiresAt}`);
+    if (p.quote!.executedAt) throw quoteAlreadyExecuted(`Quote ${quoteId} was already executed`, p.id);
+    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw quoteExpired(p.quote!);
     const internalAccountId = p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL'
       ? p.source.accountId
       : p.destination.destinationType === 'ACCOUNT' && p.destination.accountKind === 'INTERNAL' ? p.destination.accountId : undefined;
