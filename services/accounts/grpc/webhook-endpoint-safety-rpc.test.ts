@@ -24,13 +24,13 @@ describe('outside the sandbox, PATCH /config refuses an endpoint a webhook could
     const err = await setEndpoint(live, p, url);
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.details.errors).toEqual([expect.objectContaining({ field: 'webhookEndpoint', message: expect.stringContaining(problem) })]);
-    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '' });
+    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '', extensionTypes: [] });
   });
 
   test('a public https endpoint is accepted', async () => {
     const p = await live.newPlatform();
     await setEndpoint(live, p, 'https://8.8.8.8/grid');
-    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://8.8.8.8/grid' });
+    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://8.8.8.8/grid', extensionTypes: [] });
   });
 });
 

@@ -29,7 +29,7 @@ const event = (n: number) => ({
 });
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver({ publicKeyPem: key.publicKeyPem, now: () => now });
+  receiver = await startWebhookReceiver({ publicKeyPem: key.publicKeyPem, now: () => now, checkContract: false }); // synthetic payment data: signatures and ids are checked here, not shapes
 });
 afterAll(() => receiver.close());
 
