@@ -37,5 +37,5 @@ describe('outside the sandbox, PATCH /config refuses an endpoint a webhook could
 test('the sandbox accepts a local receiver', async () => {
   const p = await sandbox.newPlatform();
   await setEndpoint(sandbox, p, 'http://127.0.0.1:4000/hooks');
-  await expect(sandbox.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'http://127.0.0.1:4000/hooks' });
+  await expect(sandbox.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'http://127.0.0.1:4000/hooks', extensionTypes: [] });
 });
