@@ -21,7 +21,7 @@ export function ourWebhookProblems(webhook: { type?: unknown; [member: string]: 
  */
 const INTERFACE_FAILURE_REASONS = new Set(['QUOTE_EXECUTION_FAILED', 'PAYOUT_RETURNED', 'LIMIT_EXCEEDED', 'ACCOUNT_CANNOT_RECEIVE', 'ACCOUNT_INVALID', 'COMPLIANCE_REJECTED', 'SCA_NOT_COMPLETED']);
 
-function isInterfaceFailureReason(webhook: { data?: unknown }, problem: string): boolean {
+function isInterfaceFailureReason(webhook: { [member: string]: unknown }, problem: string): boolean {
   const reason = (webhook.data as { failureReason?: unknown } | undefined)?.failureReason;
   return problem.includes('/data/failureReason must be equal to one of the allowed values') && INTERFACE_FAILURE_REASONS.has(String(reason));
 }
