@@ -108,6 +108,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     repair,
     async start() {
       await store.createIndexes();
+      logger.info('document files', { where: documentStorage.where });
       const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
       if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
       repair.start();
@@ -120,6 +121,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       await importWorker.stop();
       await verificationWorker.stop();
       await repair.stop();
+      await documentStorage.close();
     },
   };
 }

@@ -1,11 +1,15 @@
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { ConfigError, readConfig, setting } from '../../../lib/config';
 import type { DocumentStorage } from '../app/document-storage';
 import { createDiskDocumentStorage, createMemoryDocumentStorage } from './disk-document-storage';
+import { createGridFsDocumentStorage } from './gridfs-document-storage';
 import { createS3DocumentStorage } from './s3-document-storage';
 
 const SCHEMA = {
   DATA_DIR: setting.optionalString(),
+  /** With MONGODB_URI and no S3_BUCKET: the GridFS bucket of KYC document files, in the accounts database */
+  DOCUMENTS_GRIDFS_BUCKET: setting.string('documents'),
   /** Set to keep document files in S3 (or an S3-compatible store) instead of DATA_DIR. */
   S3_BUCKET: setting.optionalString(),
   /** The bucket's region (required with S3_BUCKET unless AWS_REGION is set). */
@@ -24,9 +28,22 @@ const SCHEMA = {
   S3_PREFIX: setting.string('documents/'),
 };
 
-/** S3 when S3_BUCKET is set; otherwise `<DATA_DIR>/documents` on disk (memory for DATA_DIR=:memory:). */
-export function documentStorageFromEnv(env: NodeJS.ProcessEnv): { storage: DocumentStorage; where: string } {
+export interface ConfiguredDocumentStorage {
+  storage: DocumentStorage;
+  /** Where files go (no secrets): for the start log. */
+  where: string;
+  /** Releases what the storage holds open (the GridFS connection). */
+  close(): Promise<void>;
+}
+
+/**
+ * Document files go where the records are, durably: S3 when S3_BUCKET is set; otherwise GridFS in
+ * the accounts database when MONGODB_URI is set; otherwise `<DATA_DIR>/documents` on disk. Memory
+ * only for DATA_DIR=:memory:, where the records are in memory too. Anything else refuses to start.
+ */
+export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocumentStorage {
   const c = readConfig(SCHEMA, env);
+  const nothingToClose = async () => undefined;
   if (c.S3_BUCKET) {
     const region = c.S3_REGION ?? c.AWS_REGION;
     if (!region) throw new ConfigError('S3_REGION', 'is required with S3_BUCKET (or AWS_REGION)');
@@ -37,9 +54,26 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): { storage: Docum
         sessionToken: c.AWS_SESSION_TOKEN, endpoint: c.S3_ENDPOINT, prefix: c.S3_PREFIX,
       }),
       where: `s3://${c.S3_BUCKET}/${c.S3_PREFIX}`,
+      close: nothingToClose,
     };
   }
-  if (!c.DATA_DIR || c.DATA_DIR === ':memory:') return { storage: createMemoryDocumentStorage(), where: 'memory' };
+  const mongodbUri = env.MONGODB_URI?.trim();
+  if (mongodbUri) {
+    if (!/^mongodb(\+srv)?:\/\//.test(mongodbUri)) throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+    // The accounts service's own database (lib/runtime/adapters.ts names it the same way).
+    const dbName = `${env.MONGODB_DB_PREFIX?.trim() || 'grid'}_accounts`;
+    // Connects on first use; the accounts store has connected to the same server before any upload.
+    const client = new MongoClient(mongodbUri);
+    return {
+      storage: createGridFsDocumentStorage(client.db(dbName), c.DOCUMENTS_GRIDFS_BUCKET),
+      where: `gridfs://${dbName}/${c.DOCUMENTS_GRIDFS_BUCKET}`,
+      close: () => client.close(),
+    };
+  }
+  if (c.DATA_DIR === ':memory:') return { storage: createMemoryDocumentStorage(), where: 'memory', close: nothingToClose };
+  if (!c.DATA_DIR) {
+    throw new ConfigError('DATA_DIR', 'is required for KYC document files when neither MONGODB_URI (GridFS) nor S3_BUCKET is set: refusing to keep them in memory');
+  }
   const root = join(c.DATA_DIR, 'documents');
-  return { storage: createDiskDocumentStorage(root), where: root };
+  return { storage: createDiskDocumentStorage(root), where: root, close: nothingToClose };
 }
