@@ -3,11 +3,14 @@ import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
 import { inConsumerSpan, startProducerSpans } from './messaging-spans';
 import { superviseConsumer } from './kafka-consumer-supervisor';
+import type { KafkaSecurity } from './kafka-security';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
   clientId: string;
+  /** TLS and SASL to the brokers (lib/bus/kafka-security.ts reads and checks them); plaintext when absent. */
+  security?: KafkaSecurity;
   logger?: Logger;
   /** Backoff of a failing handler. The message is retried in place until it succeeds (or its consumer stops). */
   retry?: RetryBackoff;
@@ -36,6 +39,8 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   const kafka = new Kafka({
     brokers: options.brokers,
     clientId: options.clientId,
+    ...(options.security?.ssl ? { ssl: options.security.ssl } : {}),
+    ...(options.security?.sasl ? { sasl: options.security.sasl } : {}),
     logLevel: logLevel.INFO,
     logCreator: () => (entry) => forwardLog(logger, entry),
   });

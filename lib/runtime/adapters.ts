@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import { createInProcessEventBus } from '../bus/in-process-event-bus';
 import { createKafkaEventBus } from '../bus/kafka-event-bus';
+import { describeKafkaSecurity, readKafkaSecurity } from '../bus/kafka-security';
 import { ConfigError, readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import type { DocumentStore } from '../store/document-store';
@@ -52,6 +53,8 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
   for (const broker of brokers) {
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }
+  const security = readKafkaSecurity(env);
+  logger.info('kafka', { brokers, security: describeKafkaSecurity(security) });
   const timings = readConfig({
     /** Kafka consumer group session timeout: a member silent this long is dropped from its group */
     KAFKA_SESSION_TIMEOUT_MS: setting.int(30_000, 1_000),
@@ -63,7 +66,7 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
     KAFKA_STALL_MS: setting.optionalInt(1_000),
   }, env);
   return createKafkaEventBus({
-    brokers, clientId, logger,
+    brokers, clientId, logger, security,
     consumer: { sessionTimeout: timings.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: timings.KAFKA_HEARTBEAT_INTERVAL_MS, maxWaitTimeInMs: timings.KAFKA_MAX_WAIT_MS },
     stallMs: timings.KAFKA_STALL_MS,
   });

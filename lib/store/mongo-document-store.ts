@@ -25,9 +25,12 @@ import { upsertSeed } from './upsert-seed';
 
 const PING_TIMEOUT_MS = 2000;
 
-/** The DocumentStore over a MongoDB server, with the official driver. Connects before resolving. */
-export async function createMongoDocumentStore(options: { uri: string; dbName?: string }): Promise<DocumentStore> {
-  const client = new MongoClient(options.uri);
+/**
+ * The DocumentStore over a MongoDB server, with the official driver. Connects before resolving.
+ * `client` (tests: one with command monitoring) replaces the client made from `uri`.
+ */
+export async function createMongoDocumentStore(options: { uri: string; dbName?: string; client?: MongoClient }): Promise<DocumentStore> {
+  const client = options.client ?? new MongoClient(options.uri);
   await client.connect();
   const db = client.db(options.dbName);
   const collections = new Map<string, MongoCollection>();
