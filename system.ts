@@ -59,12 +59,17 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   let sandbox: SandboxKeeper | undefined;
   if (options.gateway) {
     const keeper = (sandbox = createSandboxKeeper(peers, options.gateway.sandbox, options.logger));
-    gateway = await startGateway({
+    // The gateway listens at once and answers 503 until the sandbox credentials exist.
+    const sandboxReady = ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    const started = startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
       canAuthenticate: () => keeper.authenticates(),
+      opensWhen: sandboxReady,
     });
-    await ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    sandboxReady.catch(() => undefined); // awaited below, once the gateway listens (a taken port ends the start first)
+    gateway = await started;
+    await sandboxReady;
     keeper.start();
   }
 
