@@ -43,7 +43,7 @@ describe('a gateway that cannot authenticate yet', () => {
     for (const authorization of [AUTH, basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000'), undefined]) {
       const res = await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: authorization ? { authorization } : {} });
       expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([
-        503, '1', { status: 503, code: 'UNAVAILABLE', message: expect.stringMatching(/starting/) },
+        503, '1', { status: 503, code: 'UNAVAILABLE', message: expect.stringMatching(/starting/), details: { retryAfterSeconds: 1 } },
       ]);
     }
     // Probes and the public document answer meanwhile.
