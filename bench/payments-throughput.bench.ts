@@ -33,7 +33,8 @@ async function freePort(): Promise<number> {
 
 async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
+  // Until served (503 while starting): a busy machine can take many seconds.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 50));
