@@ -66,7 +66,7 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
     run('npm', ['run', '--silent', 'generate']);
     steps.push('generate');
   }
-  const sources = changedSince(mtimeOf(COMPILED), filesOf(SOURCE_INPUTS, (p) => !NOT_COMPILED.test(p)));
+  const sources = changedSince(mtimeOf(COMPILED), filesOf(SOURCE_INPUTS, (p) => /\.(ts|json)$/.test(p) && !NOT_COMPILED.test(p)));
   if (sources.count > 0) {
     say(`building: ${sources.shown} changed since the last compile: compiling (incremental)`);
     const compileStarted = new Date();
