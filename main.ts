@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ConfigError, readConfig, setting } from './lib/config';
 import { createLogger } from './lib/log';
-import { IN_MEMORY } from './lib/runtime/adapters';
+import { IN_MEMORY } from './lib/runtime/in-memory';
 import { useDataDirectoryKeys } from './lib/runtime/data-directory';
 import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './lib/runtime/start-checks';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
-import { startServicesThread, type ServicesThread } from './services-thread';
-import { startSystem, type RunningSystem } from './system';
+import type { ServicesThread } from './services-thread';
+import type { RunningSystem } from './system';
 
 /**
  * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications]`.
@@ -135,9 +135,15 @@ async function main(): Promise<void> {
   startTelemetry({ serviceName: telemetryName });
 
   // All-in-one: the services get a thread of their own and are reached by address, as when separate.
-  const servicesThread: ServicesThread | undefined = component === 'all'
-    ? await startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
+  // The thread starts first; this one loads the gateway's code meanwhile (modules are loaded when
+  // used, so neither thread loads the other's).
+  const { startServicesThread } = await import('./services-thread');
+  const servicesStarting = component === 'all'
+    ? startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
     : undefined;
+  servicesStarting?.catch(() => undefined); // awaited below
+  const { startSystem } = await import('./system');
+  const servicesThread: ServicesThread | undefined = await servicesStarting;
   const components = component === 'all' ? (['gateway'] as const) : ([component] as const);
   const system: RunningSystem = await startSystem({
     components: [...components], env: process.env, logger,

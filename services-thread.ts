@@ -2,7 +2,6 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createLogger, type LogLevel } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
-import { startSystem } from './system';
 
 /**
  * The all-in-one mode runs the four services on a worker thread and the gateway on the main
@@ -69,6 +68,7 @@ async function runServices(data: ServicesThreadData): Promise<void> {
   const logger = createLogger({ level: data.logLevel });
   startTelemetry({ serviceName: data.telemetryName });
   try {
+    const { startSystem } = await import('./system');
     const system = await startSystem({
       components: [...SERVICE_NAMES], env: process.env, logger, internalToken: data.internalToken,
       remoteAddresses: {}, bindAddress: () => '127.0.0.1:0',

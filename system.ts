@@ -6,10 +6,9 @@ import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients'
 import { hostService, type HostedService } from './lib/runtime/service-host';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import type { Logger } from './lib/log';
-import { startGateway, type RunningGateway } from './gateway/gateway-server';
-import { ensureSandbox, type SandboxIdentity } from './gateway/sandbox-bootstrap';
-import { createSandboxKeeper, type SandboxKeeper } from './gateway/sandbox-keeper';
-import { SERVICE_FACTORIES } from './services/service-registry';
+import type { RunningGateway } from './gateway/gateway-server';
+import type { SandboxIdentity } from './gateway/sandbox-bootstrap';
+import type { SandboxKeeper } from './gateway/sandbox-keeper';
 
 export interface RunningSystem {
   gateway?: RunningGateway;
@@ -43,28 +42,46 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const local = new Map<string, LocalService>();
   const servicePeers = createPeerClients(addresses, internalToken, local);
   const bus = openEventBus(options.env, 'grid-payments', options.logger);
-  const services: HostedService[] = [];
-  for (const name of SERVICE_NAMES.filter((n) => options.components.includes(n))) {
+  // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
+  const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
+  const { SERVICE_FACTORIES } = hostedNames.length ? await import('./services/service-registry') : { SERVICE_FACTORIES: undefined };
+  // The services start side by side (each opens its store and binds its port); a peer is called
+  // in-process once it has started, and by address until then.
+  const started = await Promise.allSettled(hostedNames.map(async (name) => {
     const hosted = await hostService({
-      name, factory: SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
+      name, factory: SERVICE_FACTORIES![name], address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
     addresses[name] = hosted.address;
     for (const [service, served] of hosted.local) local.set(service, served);
-    services.push(hosted);
+    return hosted;
+  }));
+  const services = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    for (const hosted of services) await hosted.stop().catch(() => undefined);
+    throw failed.reason;
   }
   for (const hosted of services) hosted.startRelay();
 
   let gateway: RunningGateway | undefined;
   let sandbox: SandboxKeeper | undefined;
   if (options.gateway) {
+    const [{ startGateway }, { ensureSandbox }, { createSandboxKeeper }] = await Promise.all([
+      import('./gateway/gateway-server'), import('./gateway/sandbox-bootstrap'), import('./gateway/sandbox-keeper'),
+    ]);
     const keeper = (sandbox = createSandboxKeeper(peers, options.gateway.sandbox, options.logger));
-    gateway = await startGateway({
+    // The gateway listens at once and answers 503 until the sandbox credentials exist.
+    const sandboxReady = ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    const started = startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
       canAuthenticate: () => keeper.authenticates(),
+      opensWhen: sandboxReady,
     });
-    await ensureSandbox(peers, options.gateway.sandbox, options.logger);
+    sandboxReady.catch(() => undefined); // awaited below, once the gateway listens (a taken port ends the start first)
+    gateway = await started;
+    await sandboxReady;
     keeper.start();
   }
 

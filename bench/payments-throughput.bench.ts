@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeepAliveClient } from './keep-alive-client';
-import { runLoad, type LoadResult } from './load-loop';
+import { runLoad, runOpenLoad, type LoadResult, type OpenLoadResult } from './load-loop';
 
 /**
  * Quote create + execute throughput on the embedded default, beside the lookup's throughput and
@@ -33,7 +33,8 @@ async function freePort(): Promise<number> {
 
 async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
+  // Until served (503 while starting): a busy machine can take many seconds.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 50));
@@ -77,6 +78,13 @@ export interface PaymentsBenchmarkResult {
   quoteCreateExecuteInMemory: LoadResult;
   /** The system's CPU time (every thread) per create + execute during the measured load. */
   cpuMsPerCreateExecute: number;
+  /** The same for two lookups (the two-request floor) and for the agent's create + execute. */
+  cpuMsPerTwoLookups: number;
+  cpuMsPerAgentCreateExecute: number;
+  /** CPU per create + execute / CPU per two lookups (target <= 1.5). */
+  createExecuteCpuToTwoLookupsCpu: number;
+  /** Create + execute at fixed arrival rates (open loop): latency percentiles at 50 and 100 offered per second, and the highest rate with p99 < 100 ms. */
+  openLoop: OpenLoopResult;
   /** Durable create + execute per second / in-memory create + execute per second: what durability costs. */
   durableToInMemory: number;
   /** create+execute operations per second / lookups per second (target >= 1/3). */
@@ -142,8 +150,10 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
     });
     const sent: number[] = [];
     const lookup = await measure(lookupOnce, durationMs, warmupMs);
-    const twoLookups = await measure(async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
+    const twoLookupsMeasured = await measureWithCpu(system.pid!, async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
+    const twoLookups = twoLookupsMeasured.result;
     const createExecute = await measureWithCpu(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    const openLoop = await measureOpenLoop(() => createAndExecute(api, quoteRequest, sent));
     const quoteCreateExecute = createExecute.result;
     const quoteImmediatelyExecuted = await measure(async () => {
       const quote = await quoteRequest(true);
@@ -151,13 +161,18 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
       return quote.status === 201 && quote.body.status === 'PROCESSING';
     }, durationMs, warmupMs);
     const agentApi = await connectAgent(api, `http://127.0.0.1:${port}/2025-10-13`, customerId);
-    const agentQuoteCreateExecute = await measure(() => agentCreateAndExecute(agentApi, source, payee, sent), durationMs, warmupMs);
+    const agentMeasured = await measureWithCpu(system.pid!, () => agentCreateAndExecute(agentApi, source, payee, sent), durationMs, warmupMs);
+    const agentQuoteCreateExecute = agentMeasured.result;
     const ledger = await checkLedger(api, customerId, sent);
     system.kill('SIGTERM');
     const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
       clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, agentQuoteCreateExecute, quoteCreateExecuteInMemory,
       cpuMsPerCreateExecute: createExecute.cpuMsPerOperation,
+      cpuMsPerTwoLookups: twoLookupsMeasured.cpuMsPerOperation,
+      cpuMsPerAgentCreateExecute: agentMeasured.cpuMsPerOperation,
+      createExecuteCpuToTwoLookupsCpu: Number((createExecute.cpuMsPerOperation / twoLookupsMeasured.cpuMsPerOperation).toFixed(3)),
+      openLoop,
       agentToPlatform: ratio(agentQuoteCreateExecute, quoteCreateExecute),
       durableToInMemory: ratio(quoteCreateExecute, quoteCreateExecuteInMemory),
       createExecuteToLookup: ratio(quoteCreateExecute, lookup),
@@ -166,6 +181,64 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
       lookupToBareExpress: ratio(lookup, bareExpress),
       ledger,
     };
+  } finally {
+    system.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface OpenLoopResult {
+  at50: OpenLoadResult;
+  at100: OpenLoadResult;
+  /** The highest offered rate of the ramp whose p99 stayed under 100 ms with no error (0: none). */
+  highestRateUnder100msP99: number;
+  ramp: OpenLoadResult[];
+}
+
+const OPEN_LOOP_RAMP = [25, 50, 75, 100, 150, 200, 300, 400, 600];
+
+/**
+ * Create + execute arriving at fixed rates, lowest first, each for `stepMs` (50 and 100 per second
+ * always run); the ramp stops after the first rate whose p99 reaches 100 ms or that sees an error.
+ */
+async function measureOpenLoop(operation: () => Promise<boolean>, stepMs = 8_000): Promise<OpenLoopResult> {
+  const ramp: OpenLoadResult[] = [];
+  let highest = 0;
+  let overloaded = false;
+  for (const rate of OPEN_LOOP_RAMP) {
+    if (overloaded && rate > 100) break;
+    const result = await runOpenLoad({ ratePerSecond: rate, durationMs: stepMs, operation });
+    ramp.push(result);
+    const within = result.p99Ms < 100 && result.errors === 0;
+    if (within && !overloaded) highest = rate;
+    overloaded ||= !within;
+    // Let a queue left by an overloaded step drain before the next one.
+    if (!within) await new Promise((r) => setTimeout(r, 2_000));
+  }
+  return { at50: ramp.find((r) => r.offeredPerSecond === 50)!, at100: ramp.find((r) => r.offeredPerSecond === 100)!, highestRateUnder100msP99: highest, ramp };
+}
+
+/** `npm run bench -- open-loop`: only the open-loop create + execute, on a durable system of its own. */
+export async function runOpenLoopBenchmark(): Promise<OpenLoopResult & { cpuMsPerCreateExecuteAt100: number }> {
+  const root = join(__dirname, '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
+  const port = await freePort();
+  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
+  try {
+    const api = client(`http://127.0.0.1:${port}/2025-10-13`);
+    const { customerId, source, payee } = await preparePayments(api);
+    const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
+    });
+    const sent: number[] = [];
+    await runLoad({ clients: 8, durationMs: 3_000, operation: () => createAndExecute(api, quoteRequest, sent) }); // warm-up
+    const before = cpuMsOf(system.pid!);
+    const at100 = await runOpenLoad({ ratePerSecond: 100, durationMs: 8_000, operation: () => createAndExecute(api, quoteRequest, sent) });
+    const cpuMsPerCreateExecuteAt100 = Number(((cpuMsOf(system.pid!) - before) / Math.max(1, at100.operations)).toFixed(3));
+    const result = await measureOpenLoop(() => createAndExecute(api, quoteRequest, sent));
+    await checkLedger(api, customerId, sent);
+    return { ...result, cpuMsPerCreateExecuteAt100 };
   } finally {
     system.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

@@ -31,6 +31,11 @@ async function main(): Promise<void> {
     results.payments = await runPaymentsBenchmark();
     console.log('quote create+execute (platform and agent) vs lookup vs bare Express JSON:', results.payments);
   }
+  if (only === 'open-loop') {
+    const { runOpenLoopBenchmark } = await import('./payments-throughput.bench');
+    results.openLoop = await runOpenLoopBenchmark();
+    console.log('quote create + execute at fixed arrival rates (open loop):', JSON.stringify(results.openLoop, null, 1));
+  }
   if (!only || only === 'bulk') {
     const { runBulkImportBenchmark } = await import('./bulk-import.bench');
     results.bulkImport = await runBulkImportBenchmark();

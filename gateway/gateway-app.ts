@@ -17,6 +17,7 @@ import { idempotentRequests } from './http/idempotent-requests';
 import { refuseUnservedMethods, requirePermission } from './http/require-permission';
 import { DEFAULT_EDGE_SETTINGS, type EdgeSettings } from './http/edge-settings';
 import { requestRateLimit } from './http/request-rate-limit';
+import { startGate } from './http/start-gate';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { API_VERSION } from './contract/api-version';
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   credentialCache?: CredentialCache;
   /** Trusted proxies and the per-credential request rate (http/edge-settings.ts). */
   edge?: EdgeSettings;
+  /** False while the gateway cannot authenticate yet (starting): API requests get 503 with Retry-After. */
+  acceptsRequests?: () => boolean;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -58,6 +61,9 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   const sendDocument = (_req: Request, res: Response) => void res.type('application/json').send(openApiDocumentJson());
   app.get('/openapi.json', sendDocument);
   app.get(`/${API_VERSION}/openapi.json`, sendDocument);
+
+  // Everything below needs the services (credentials first): nothing is answered before the start is over.
+  if (options.acceptsRequests) app.use(startGate(options.acceptsRequests));
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });

@@ -44,6 +44,8 @@ export async function startGateway(options: {
   bus?: EventBus;
   /** Readiness also needs the sandbox credentials to authenticate (the gateway's own check). */
   canAuthenticate?: () => Promise<boolean>;
+  /** Settles when the gateway can authenticate (the sandbox credentials exist); API requests get 503 until then. */
+  opensWhen?: Promise<unknown>;
 }): Promise<RunningGateway> {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
@@ -59,7 +61,9 @@ export async function startGateway(options: {
       return undefined;
     })
     : undefined;
-  const app = createGatewayApp({ peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
+  let open = !options.opensWhen;
+  options.opensWhen?.then(() => { open = true; }, () => undefined);
+  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   drain = trackForDrain(server);

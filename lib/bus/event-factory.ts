@@ -1,4 +1,5 @@
 import { newId } from '../ids';
+import { jsonCopy } from '../json-copy';
 import type { DomainEvent } from './event-bus';
 import { activeTraceparent } from './event-trace-context';
 
@@ -23,7 +24,7 @@ export function createEventFactory(options: { clock?: () => Date } = {}): NewEve
       platformId,
       aggregateId,
       // As JSON carries it: an undefined member is left out here, or the outbox's store would keep it as null.
-      data: JSON.parse(JSON.stringify(data)) as typeof data,
+      data: jsonCopy(data),
       ...(traceparent ? { traceparent } : {}),
     };
   };

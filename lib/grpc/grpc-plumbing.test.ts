@@ -6,7 +6,9 @@ import { silentLogger } from '../log';
 import { inSpan, startTelemetry } from '../telemetry';
 import { toStatusObject } from './error-status';
 import { createServiceClient } from './grpc-client';
-import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { splitFileDescriptorSet, startGrpcServer, type RunningGrpcServer } from './grpc-server';
 import { createHealthProbe } from './health-probe';
 import { bindService } from './service-binding';
 
@@ -104,6 +106,30 @@ test('server reflection lists the services', async () => {
   });
   expect(names).toContain('auth.v1.ApiTokenService');
   client.close();
+});
+
+test('server reflection finds the file that declares a message, with the files it imports', async () => {
+  const { Client, credentials } = await import('@grpc/grpc-js');
+  const client = new Client(server.address, credentials.createInsecure());
+  // ServerReflectionRequest { file_containing_symbol = 4 }; the reply carries encoded FileDescriptorProtos.
+  const symbol = Buffer.from('auth.v1.AuthenticateApiTokenRequest');
+  const request = Buffer.concat([Buffer.from([0x22, symbol.length]), symbol]);
+  const reply = await new Promise<string>((resolve, reject) => {
+    const call = client.makeBidiStreamRequest('/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', (b: Buffer) => b, (b: Buffer) => b, {});
+    call.on('data', (r: Buffer) => { resolve(r.toString('latin1')); call.end(); });
+    call.on('error', reject);
+    call.write(request);
+  });
+  expect(reply).toContain('AuthenticateApiTokenRequest');
+  expect(reply).toContain('auth/v1/api_tokens.proto');
+  client.close();
+});
+
+test('the descriptor set splits into its files without decoding them', () => {
+  const files = splitFileDescriptorSet(readFileSync(join(__dirname, '..', '..', 'gen', 'descriptor.binpb')));
+  const names = files.map((f) => f.subarray(2, 2 + f[1]).toString());  // field 1 (name) comes first
+  expect(names).toEqual(expect.arrayContaining(['auth/v1/api_tokens.proto', 'google/rpc/status.proto']));
+  expect(() => splitFileDescriptorSet(Buffer.from([0x12, 0x00]))).toThrow(/unexpected field/);
 });
 
 test('shutdown drains a call in flight, then refuses new ones', async () => {

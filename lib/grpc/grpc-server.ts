@@ -1,5 +1,4 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,12 +35,47 @@ export interface RunningGrpcServer {
   shutdown(graceMs?: number): Promise<void>;
 }
 
+let descriptorFiles: Buffer[] | undefined;
+
+/**
+ * The descriptor set's files, each as its encoded FileDescriptorProto, read once per process.
+ * Reflection decodes each file it is given; handing it proto-loader's package definition instead
+ * would have it decode every file once per type (hundreds of times), for each service, at start.
+ */
+function readDescriptorFiles(path: string): Buffer[] {
+  return (descriptorFiles ??= splitFileDescriptorSet(readFileSync(path)));
+}
+
+/** The `repeated FileDescriptorProto file = 1` of a FileDescriptorSet, undecoded (protobuf wire format). */
+export function splitFileDescriptorSet(set: Buffer): Buffer[] {
+  const files: Buffer[] = [];
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = set[at++];
+      if (byte === undefined) throw new Error('descriptor set truncated');
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < set.length) {
+    const tag = varint();
+    if (tag !== 0x0a) throw new Error(`descriptor set: unexpected field tag ${tag}`);
+    const length = varint();
+    files.push(set.subarray(at, at + length));
+    at += length;
+  }
+  return files;
+}
+
 function addReflection(server: Server, names: string[], logger: Logger): void {
   if (!DESCRIPTOR_SET) {
     logger.warn('reflection disabled: descriptor set missing (run npm run generate)');
     return;
   }
-  const definition = loadFileDescriptorSetFromBuffer(readFileSync(DESCRIPTOR_SET));
+  // The reflection service reads only `fileDescriptorProtos` of the definitions it is given.
+  const definition = { files: { fileDescriptorProtos: readDescriptorFiles(DESCRIPTOR_SET) } } as unknown as ConstructorParameters<typeof ReflectionService>[0];
   new ReflectionService(definition, { services: names }).addToServer(server);
 }
 

@@ -13,8 +13,9 @@ import { createMongoDocumentStore } from '../store/mongo-document-store';
 import type { ServiceName } from './service-module';
 import { lockStoreFiles } from './store-lock';
 
-/** DATA_DIR's value that selects the in-memory engine (tests and benchmarks ask for it explicitly). */
-export const IN_MEMORY = ':memory:';
+import { IN_MEMORY } from './in-memory';
+
+export { IN_MEMORY };
 
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the

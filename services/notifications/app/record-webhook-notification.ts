@@ -29,10 +29,20 @@ export function createRecordWebhookNotification(deps: {
   clock?: () => Date;
 }) {
   const clock = deps.clock ?? (() => new Date());
-  const hasNoEndpoint = async (platformId: string) => {
+  // Whether each platform had an endpoint at its last read, and when that read began. An event that
+  // occurred before the read began is answered from it: the read is more recent than the event, as
+  // a read made now would be (the worker reads the endpoint itself again at each attempt). Events
+  // come in bursts (a payment makes about six), so a burst costs one read instead of one each.
+  const lastRead = new Map<string, { startedAt: number; none: boolean }>();
+  const hasNoEndpoint = async (platformId: string, occurredAt: string) => {
     if (!deps.directory) return false;
+    const known = lastRead.get(platformId);
+    if (known && Date.parse(occurredAt) < known.startedAt) return known.none;
+    const startedAt = clock().getTime();
     try {
-      return (await deps.directory.endpointOf(platformId)) === undefined;
+      const none = (await deps.directory.endpointOf(platformId)) === undefined;
+      if ((lastRead.get(platformId)?.startedAt ?? -Infinity) < startedAt) lastRead.set(platformId, { startedAt, none });
+      return none;
     } catch {
       return false;
     }
@@ -51,7 +61,7 @@ export function createRecordWebhookNotification(deps: {
     }
     // An approval webhook is attempted once: its answer (or its failure) decides the payment.
     const maxAttempts = notification.approvalFor ? 1 : deps.maxAttempts;
-    if (await hasNoEndpoint(notification.platformId)) {
+    if (await hasNoEndpoint(notification.platformId, event.occurredAt)) {
       const skipped = skippedDelivery(notification, clock(), maxAttempts);
       if ((await deps.deliveries.insert(skipped)) && notification.approvalFor) await deps.skippedApproval?.(skipped);
       return;

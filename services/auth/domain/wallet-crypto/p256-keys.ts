@@ -1,4 +1,5 @@
 import { p256 } from '@noble/curves/nist';
+import { createECDH } from 'node:crypto';
 import { decodeHex } from './decode-hex';
 import { WalletCryptoError } from './wallet-crypto-error';
 
@@ -75,14 +76,17 @@ export function parseP256PrivateKey(hex: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * Native (OpenSSL) scalar multiplication: the service derives the enclave key's public key at
+ * start, and noble's first multiplication builds its precomputed tables (about a quarter of a
+ * second of CPU on a busy machine).
+ */
 export function deriveP256PublicKey(privateKeyHex: string): P256PublicKey {
   const secret = parseP256PrivateKey(privateKeyHex);
   try {
-    const point = p256.Point.fromHex(p256.getPublicKey(secret, false));
-    return {
-      compressed: Buffer.from(point.toBytes(true)).toString('hex'),
-      uncompressed: Buffer.from(point.toBytes(false)).toString('hex'),
-    };
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(secret);
+    return { compressed: ecdh.getPublicKey('hex', 'compressed'), uncompressed: ecdh.getPublicKey('hex', 'uncompressed') };
   } finally {
     secret.fill(0);
   }
