@@ -39,8 +39,8 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinProviderAccountJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/stablecoin-provider-accounts/:id', async (req, res) => {
-    const { account } = await peers.stablecoins.getStablecoinProviderAccount({ id: req.params.id }, callContext(res));
+  router.get('/stablecoin-provider-accounts/:stablecoinProviderAccountId', async (req, res) => {
+    const { account } = await peers.stablecoins.getStablecoinProviderAccount({ id: req.params.stablecoinProviderAccountId }, callContext(res));
     res.status(200).json(stablecoinProviderAccountJson(account!));
   });
 
@@ -95,8 +95,8 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinOperationJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/stablecoin-operations/:id', async (req, res) => {
-    const { operation } = await peers.stablecoins.getStablecoinOperation({ id: req.params.id }, callContext(res));
+  router.get('/stablecoin-operations/:stablecoinOperationId', async (req, res) => {
+    const { operation } = await peers.stablecoins.getStablecoinOperation({ id: req.params.stablecoinOperationId }, callContext(res));
     res.status(200).json(stablecoinOperationJson(operation!));
   });
 
