@@ -68,7 +68,9 @@ export function createStablecoinsModule(environment: ServiceEnvironment, adapter
     reverifyAfterMs: config.STABLECOIN_REVERIFY_SECONDS * 1000,
   });
   const stablecoins = createStablecoins({ store, provider, accounts, clock });
-  const progress = createOperationProgress({ store, provider, accounts, ledger: adapters.ledger, clock, logger: environment.logger });
+  const progress = createOperationProgress({
+    store, provider, accounts, ledger: adapters.ledger, clock, logger: environment.logger, resubmitAfterMs: payments.LEDGER_RECOVERY_AFTER_MS,
+  });
   const operations = createStablecoinOperations({
     store, stablecoins, accounts, progress, clock, paymentAccounts: adapters.accounts ?? createPaymentAccountsPeer(environment.peers),
     fundingWindowMs: config.STABLECOIN_FUNDING_WINDOW_SECONDS * 1000,

@@ -44,7 +44,7 @@ beforeAll(async () => {
   fake.addClient('walk-client-2', 'walk-secret-2', ['brale-acct-2']);
   sys = await startTestSystem({ env: {
     ...FAST_SETTLEMENT, STABLECOIN_PROVIDER: 'brale', BRALE_API_URL: fake.apiUrl, BRALE_TOKEN_URL: fake.tokenUrl,
-    STABLECOIN_PROVIDER_TIMEOUT_MS: '3000', STABLECOIN_POLL_MS: '20', STABLECOIN_REVERIFY_SECONDS: '0',
+    STABLECOIN_PROVIDER_TIMEOUT_MS: '3000', STABLECOIN_POLL_MS: '20', STABLECOIN_REVERIFY_SECONDS: '0', LEDGER_RECOVERY_AFTER_MS: '300',
   } });
   walk = await stablecoinWalk(sys, { post, operationWhen, platformUsdAccount: usdAccount, balance, platformExternal, fund: (id, amount) => fund(sys, id, amount) });
 }, 240_000);

@@ -61,7 +61,9 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
         // 1.00 to 9.99 USD, never a late-failure amount (.02 cents) so the expected balance is plain.
         const cents = 100 + ((attempts * 37) % 900);
         const amount = String((cents % 100 === 2 ? cents + 1 : cents) * 10_000);
-        await api(`/stablecoins/${coin.id}/mints`, { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }).catch(() => undefined);
+        const sent = await api(`/stablecoins/${coin.id}/mints`, { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }).catch(() => undefined);
+        // While the system is down (or restarting), wait a little rather than spin.
+        if (!sent) await new Promise((r) => setTimeout(r, 50));
       }
     })();
     for (let i = 0; i < KILLS; i++) {

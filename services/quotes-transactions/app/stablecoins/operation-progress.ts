@@ -15,6 +15,8 @@ export interface ProgressDeps {
   accounts: ProviderAccounts;
   ledger: Ledger;
   clock: () => Date;
+  /** The worker submits a CREATED operation only once it is this old (its request is presumed gone: crashed, or the provider was away). */
+  resubmitAfterMs: number;
   logger?: Logger;
 }
 
@@ -114,7 +116,10 @@ export function createOperationProgress(deps: ProgressDeps) {
 
   /** Reads the provider transfer and follows it; an unfunded operation past its expiry expires. */
   async function refresh(op: OperationRecord): Promise<OperationRecord> {
-    if (op.status === 'CREATED') return submit(op);
+    if (op.status === 'CREATED') {
+      const age = deps.clock().getTime() - Date.parse(op.updatedAt);
+      return age >= deps.resubmitAfterMs ? submit(op) : op;
+    }
     if (isTerminal(op.status)) return refund(op);
     if (op.status === 'PENDING_FUNDING' && op.expiresAt && Date.parse(op.expiresAt) <= deps.clock().getTime()) {
       return move(op, 'EXPIRED', { failureReason: 'FUNDING_NOT_RECEIVED' });

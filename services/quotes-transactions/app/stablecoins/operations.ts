@@ -75,6 +75,7 @@ export function createStablecoinOperations(deps: OperationDeps) {
       const internal = await deps.paymentAccounts.internalAccount(caller, source.accountId!);
       if (!internal) throw AppError.notFound(`Internal account ${source.accountId}`);
       const expected = type === 'MINT' ? stablecoin.baseCurrency : stablecoin.providerTokenIdentifier;
+      if (type === 'BURN' && !Number.isSafeInteger(Number(request.amount))) throw new AppError('INVALID_AMOUNT', 'The amount is larger than an internal account can hold');
       if (internal.currency !== expected) throw new AppError('INVALID_CURRENCY', `Internal account ${internal.id} holds ${internal.currency}; this ${type.toLowerCase()} needs ${expected}`);
     }
     const target = request.destination.accountId;
