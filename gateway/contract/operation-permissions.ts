@@ -31,6 +31,10 @@ export const OPERATION_PERMISSIONS = {
   listTransactions: 'VIEW', getTransaction: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
   rejectTransaction: 'TRANSACT', cancelTransaction: 'TRANSACT',
   lookupExternalAccount: 'VIEW', lookupUma: 'VIEW',
+  // Stablecoins
+  linkStablecoinProviderAccount: 'MANAGE', listStablecoinProviderAccounts: 'VIEW', getStablecoinProviderAccount: 'VIEW',
+  registerStablecoin: 'MANAGE', listStablecoins: 'VIEW', getStablecoin: 'VIEW', createStablecoinMint: 'TRANSACT', createStablecoinBurn: 'TRANSACT',
+  listStablecoinOperations: 'VIEW', getStablecoinOperation: 'VIEW',
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
   // Embedded-wallet authentication

@@ -23,6 +23,7 @@ import { LookupServiceService } from '../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
 import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
+import { StablecoinServiceService } from '../../gen/quotes_transactions/v1/stablecoins';
 import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
 
 /**
@@ -52,6 +53,7 @@ export const PEER_DEFINITIONS = {
   webhooks: { owner: 'notifications', definition: WebhookServiceService },
   withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
   idempotency: { owner: 'quotes-transactions', definition: IdempotencyServiceService },
+  stablecoins: { owner: 'quotes-transactions', definition: StablecoinServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

@@ -18,6 +18,8 @@ import type { UmaAddressDirectory } from './app/same-server-payments';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
+import { createStablecoinsModule } from './stablecoins-module';
+import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
@@ -30,6 +32,8 @@ export interface QuotesTransactionsAdapters {
   wallets?: WalletAuthorizer;
   /** Which customers on this server hold an UMA address (the accounts service unless a test gives its own). */
   umaDirectory?: UmaAddressDirectory;
+  /** The stablecoin provider, when a test gives its own (otherwise STABLECOIN_PROVIDER decides). */
+  stablecoinProvider?: StablecoinProvider;
 }
 
 /**
@@ -56,6 +60,7 @@ export function createQuotesTransactionsService(
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
+  const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
 
   return {
     name: 'quotes-transactions',
@@ -68,16 +73,19 @@ export function createQuotesTransactionsService(
       }),
       ...payments.bindings,
       idempotency.binding,
+      stablecoins.binding,
     ],
     outboxCollections: payments.outboxCollections,
     async start() {
       await lookups.ensureIndexes();
       await payments.start();
       await idempotency.start();
+      await stablecoins.start();
       lookupRetention.start();
     },
     async stop() {
       await lookupRetention.stop();
+      await stablecoins.stop();
       await idempotency.stop();
       await payments.stop();
     },

@@ -1,0 +1,104 @@
+import { Router, type Request } from 'express';
+import { AppError } from '../../lib/errors';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { withoutAbsent } from '../../lib/contract/json-members';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { RestRequestReader } from './rest-request';
+import { stablecoinJson, stablecoinOperationJson, stablecoinProviderAccountJson } from './stablecoin-json';
+
+type Json = Record<string, any>;
+
+/** The reference requires an Idempotency-Key on every POST of the Stablecoins tag. */
+function requireIdempotencyKey(req: Request): void {
+  if (req.get('Idempotency-Key') === undefined) {
+    throw AppError.invalidInput('Idempotency-Key is required', [{ field: 'Idempotency-Key', message: 'is required on every POST of the Stablecoins API' }]);
+  }
+}
+
+const pageOf = (q: RestRequestReader) => ({ limit: q.limit(), cursor: q.query('cursor') });
+
+/** Stablecoin provider accounts, stablecoins, mints and burns: REST to StablecoinService. */
+export function stablecoinRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/stablecoin-provider-accounts', async (req, res) => {
+    requireIdempotencyKey(req);
+    const b = jsonBodyOf(req) as Json;
+    const { account } = await peers.stablecoins.linkStablecoinProviderAccount({
+      provider: b.provider, apiClientId: b.apiClientId, apiClientSecret: b.apiClientSecret, providerAccountId: b.providerAccountId,
+    }, callContext(res));
+    res.status(201).json(stablecoinProviderAccountJson(account!));
+  });
+
+  router.get('/stablecoin-provider-accounts', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { provider: q.query('provider'), status: q.query('status'), page: pageOf(q) };
+    q.done();
+    const page = await peers.stablecoins.listStablecoinProviderAccounts(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinProviderAccountJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/stablecoin-provider-accounts/:stablecoinProviderAccountId', async (req, res) => {
+    const { account } = await peers.stablecoins.getStablecoinProviderAccount({ id: req.params.stablecoinProviderAccountId }, callContext(res));
+    res.status(200).json(stablecoinProviderAccountJson(account!));
+  });
+
+  router.post('/stablecoins', async (req, res) => {
+    requireIdempotencyKey(req);
+    const b = jsonBodyOf(req) as Json;
+    const { stablecoin } = await peers.stablecoins.registerStablecoin({
+      providerTokenIdentifier: b.providerTokenIdentifier, networkTokenIdentifier: b.networkTokenIdentifier, network: b.network,
+      stablecoinProviderAccountId: b.stablecoinProviderAccountId,
+    }, callContext(res));
+    res.status(201).json(stablecoinJson(stablecoin!));
+  });
+
+  router.get('/stablecoins', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { issuanceStatus: q.query('issuanceStatus'), gridOperationsStatus: q.query('gridOperationsStatus'), provider: q.query('provider'), page: pageOf(q) };
+    q.done();
+    const page = await peers.stablecoins.listStablecoins(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/stablecoins/:stablecoinId', async (req, res) => {
+    const { stablecoin } = await peers.stablecoins.getStablecoin({ id: req.params.stablecoinId }, callContext(res));
+    res.status(200).json(stablecoinJson(stablecoin!));
+  });
+
+  router.post('/stablecoins/:stablecoinId/mints', async (req, res) => {
+    requireIdempotencyKey(req);
+    const b = jsonBodyOf(req) as Json;
+    const { operation } = await peers.stablecoins.createStablecoinMint({
+      stablecoinId: req.params.stablecoinId, amount: b.amount, fundingSource: b.fundingSource,
+      destination: { accountId: b.destination.accountId }, description: b.description,
+    }, callContext(res));
+    res.status(201).json(stablecoinOperationJson(operation!));
+  });
+
+  router.post('/stablecoins/:stablecoinId/burns', async (req, res) => {
+    requireIdempotencyKey(req);
+    const b = jsonBodyOf(req) as Json;
+    const { operation } = await peers.stablecoins.createStablecoinBurn({
+      stablecoinId: req.params.stablecoinId, amount: b.amount, source: b.source,
+      destination: { accountId: b.destination.externalAccountId, rail: b.destination.rail }, description: b.description,
+    }, callContext(res));
+    res.status(201).json(stablecoinOperationJson(operation!));
+  });
+
+  router.get('/stablecoins/:stablecoinId/operations', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { stablecoinId: req.params.stablecoinId, operationType: q.query('operationType'), page: pageOf(q) };
+    q.done();
+    const page = await peers.stablecoins.listStablecoinOperations(request, callContext(res));
+    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinOperationJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+  });
+
+  router.get('/stablecoin-operations/:stablecoinOperationId', async (req, res) => {
+    const { operation } = await peers.stablecoins.getStablecoinOperation({ id: req.params.stablecoinOperationId }, callContext(res));
+    res.status(200).json(stablecoinOperationJson(operation!));
+  });
+
+  return router;
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { newEvent } from '../../../../lib/bus/outbox';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
+import { createAesGcmSealer } from '../../../accounts/adapters/aes-gcm-sealer';
+import { createSandboxStablecoinProvider } from '../../adapters/sandbox-stablecoin-provider';
+import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { createLedgerDocumentStore } from '../../store/ledger-document-store';
+import { createStablecoinDocumentStore } from '../../store/stablecoin-document-store';
+import { createLedger } from '../ledger';
+import { createOperationProgress, transferRequestOf } from './operation-progress';
+import { createProviderAccounts } from './provider-accounts';
+import type { OperationRecord } from './stablecoin-ports';
+
+const platformId = 'Platform:1';
+const usd = 'InternalAccount:00000000-0000-4000-8000-000000000001';
+
+async function setup() {
+  const documents = createEmbeddedDocumentStore();
+  let now = new Date('2026-05-20T16:40:00Z');
+  const clock = () => now;
+  const provider = createSandboxStablecoinProvider({ store: documents, clock, stepMs: 1000 });
+  const store = createStablecoinDocumentStore(documents);
+  await store.ensureIndexes();
+  const accounts = createProviderAccounts({ store, provider, sealer: createAesGcmSealer(randomBytes(32)), environment: 'SANDBOX', clock, reverifyAfterMs: 60_000 });
+  const ledger = createLedger({ store: createLedgerDocumentStore(documents, clock).ledger, newEvent, clock });
+  await ledger.post(platformId, ledgerStep('fund', [{ account: usd, currency: 'USD', amount: 100_000 }, { account: systemAccount('settlement', 'USD', platformId), currency: 'USD', amount: -100_000 }]));
+  const link = await accounts.link({ platformId }, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's' });
+  const progress = createOperationProgress({ store, provider, accounts, ledger, clock, resubmitAfterMs: 5_000 });
+  const balance = async () => (await ledger.getBalances([usd], platformId))[0].available;
+  const transfers = () => documents.collection('sandbox_stablecoin_transfers').countDocuments({});
+  const operation = (id: string, cents: number): OperationRecord => ({
+    id, platformId, stablecoinId: 'Stablecoin:1', operationType: 'MINT', status: 'CREATED', amount: String(cents * 10_000), cents, currency: 'USD', valueType: 'ACME',
+    provider: 'BRALE', providerEnvironment: 'SANDBOX', stablecoinProviderAccountId: link.id, source: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd },
+    destination: { accountId: 'ExternalAccount:w' }, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+  });
+  return { store, provider, accounts, link, progress, balance, transfers, operation, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };
+}
+
+describe('operation progress, repeated as a crash repeats it', () => {
+  test('a crash after the provider call but before our write: the worker repeats the call under the same key, one transfer', async () => {
+    const s = await setup();
+    const op = s.operation('StablecoinOperation:a', 10_000);
+    await s.store.insertOperation(op);
+    await s.progress.submit(op); // debited and submitted
+    // The state a crash leaves when the provider answered but our write did not happen: CREATED again.
+    await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', providerTransferId: undefined });
+    const again = await s.provider.createTransfer(s.accounts.credentialsOf(s.link), s.link.providerAccountId, transferRequestOf(op), op.id);
+    expect(await s.progress.refresh((await s.store.operation(platformId, op.id))!)).toMatchObject({ status: 'CREATED' }); // within the grace: left to its request
+    s.advance(5_000);
+    const resumed = await s.progress.refresh({ ...(await s.store.operation(platformId, op.id))!, ledgerDebited: true });
+    expect(resumed).toMatchObject({ status: 'COMPLETED', providerTransferId: again.id }); // the sandbox finished it meanwhile
+    expect(await s.transfers()).toBe(1);
+    expect(await s.balance()).toBe(90_000);
+  });
+
+  test('a crash between our insert and the ledger debit: the worker debits once, however often it runs', async () => {
+    const s = await setup();
+    const op = s.operation('StablecoinOperation:b', 2_500);
+    await s.store.insertOperation(op);
+    s.advance(5_000);
+    await Promise.all([s.progress.tick(), s.progress.tick()]);
+    await s.progress.tick();
+    expect(await s.balance()).toBe(97_500);
+    expect(await s.transfers()).toBe(1);
+  });
+
+  test('a late provider failure refunds exactly once; an unfunded wire expires', async () => {
+    const s = await setup();
+    const op = s.operation('StablecoinOperation:c', 1_202);
+    await s.store.insertOperation(op);
+    await s.progress.submit(op);
+    expect(await s.balance()).toBe(100_000 - 1_202);
+    s.advance(2_500);
+    for (let i = 0; i < 3; i++) await s.progress.tick();
+    expect((await s.store.operation(platformId, op.id))).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED', ledgerRefunded: true });
+    expect(await s.balance()).toBe(100_000);
+
+    const wire: OperationRecord = { ...s.operation('StablecoinOperation:d', 303), source: { type: 'WIRE' }, expiresAt: '2026-05-20T16:41:00Z' };
+    await s.store.insertOperation(wire);
+    expect((await s.progress.submit(wire)).status).toBe('PENDING_FUNDING');
+    s.advance(60_000);
+    await s.progress.tick();
+    expect((await s.store.operation(platformId, wire.id))).toMatchObject({ status: 'EXPIRED', failureReason: 'FUNDING_NOT_RECEIVED' });
+  });
+});

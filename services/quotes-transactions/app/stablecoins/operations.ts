@@ -1,0 +1,126 @@
+import { AppError, type FieldError } from '../../../../lib/errors';
+import { isId, newId } from '../../../../lib/ids';
+import { pageQuery } from '../../../../lib/page-cursor';
+import {
+  awaitsExternalFunds, BURN_RAILS, BURN_SOURCE_TYPES, fiatCentsOf, MINT_FUNDING_SOURCE_TYPES, RAIL_TIMING, type BurnRail, type StablecoinOperationType,
+} from '../../domain/stablecoin-operation';
+import type { Caller, PaymentAccounts } from '../payment-accounts';
+import type { OperationProgress } from './operation-progress';
+import type { ProviderAccounts } from './provider-accounts';
+import type { Stablecoins } from './stablecoins';
+import type { OperationDestination, OperationRecord, OperationSource, Page, StablecoinRecord, StablecoinStore } from './stablecoin-ports';
+
+export interface OperationRequest {
+  stablecoinId: string;
+  amount: string;
+  source: OperationSource;
+  destination: { accountId: string; rail?: string; type?: string };
+  description?: string;
+}
+
+export interface OperationDeps {
+  store: StablecoinStore;
+  stablecoins: Stablecoins;
+  accounts: ProviderAccounts;
+  paymentAccounts: PaymentAccounts;
+  progress: OperationProgress;
+  clock: () => Date;
+  /** How long an operation waits for funds the issuer sends (wire, on-chain deposit) before it expires. */
+  fundingWindowMs: number;
+}
+
+/** Mints and burns: checked, recorded as CREATED, then handed to the provider. */
+export function createStablecoinOperations(deps: OperationDeps) {
+  async function create(caller: Caller, type: StablecoinOperationType, request: OperationRequest): Promise<OperationRecord> {
+    const stablecoin = await deps.stablecoins.get(caller, request.stablecoinId);
+    const errors: FieldError[] = [];
+    const cents = fiatCentsOf(request.amount, stablecoin.decimals);
+    if (cents === undefined) errors.push({ field: 'amount', message: `must be a positive whole number of the token's smallest unit worth a whole ${stablecoin.baseCurrency} cent (${stablecoin.decimals} decimals)` });
+    checkSourceShape(type, request.source, errors);
+    if (type === 'BURN' && !BURN_RAILS.includes(request.destination.rail as BurnRail)) errors.push({ field: 'destination.rail', message: `must be one of ${BURN_RAILS.join(', ')}` });
+    if (errors.length) throw AppError.invalidInput(`Invalid stablecoin ${type.toLowerCase()} request`, errors);
+    if (stablecoin.issuanceStatus !== 'PROVISIONED') throw new AppError('INVALID_STATE', `Stablecoin ${stablecoin.id} is ${stablecoin.issuanceStatus} at the provider`);
+    const link = deps.accounts.ensureUsable(await deps.accounts.byId(caller.platformId, stablecoin.stablecoinProviderAccountId));
+    await checkAccounts(caller, type, stablecoin, request);
+
+    const now = deps.clock();
+    const destination: OperationDestination = type === 'BURN' ? { accountId: request.destination.accountId, rail: request.destination.rail as BurnRail } : { accountId: request.destination.accountId };
+    const record: OperationRecord = {
+      id: newId('StablecoinOperation'), platformId: caller.platformId, stablecoinId: stablecoin.id, operationType: type, status: 'CREATED',
+      amount: request.amount, cents: cents!, currency: stablecoin.baseCurrency, valueType: stablecoin.providerTokenIdentifier,
+      provider: 'BRALE', providerEnvironment: link.providerEnvironment, stablecoinProviderAccountId: link.id,
+      source: request.source, destination,
+      ...(type === 'BURN' ? { estimatedDelivery: { rail: destination.rail!, amount: String(cents), currency: stablecoin.baseCurrency, timing: RAIL_TIMING[destination.rail!] } } : {}),
+      ...(awaitsExternalFunds(type, request.source.type) ? { expiresAt: new Date(now.getTime() + deps.fundingWindowMs).toISOString() } : {}),
+      ...(request.description !== undefined ? { description: request.description } : {}),
+      createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    };
+    await deps.store.insertOperation(record);
+    const submitted = await deps.progress.submit(record);
+    if (submitted.status === 'FAILED' && submitted.failureReason === 'INSUFFICIENT_BALANCE') {
+      throw new AppError('INSUFFICIENT_BALANCE', `Internal account ${request.source.accountId} holds less than ${cents} ${stablecoin.baseCurrency} minor units`, { stablecoinOperationId: record.id });
+    }
+    return submitted;
+  }
+
+  /** The accounts named exist on the caller's platform and fit the operation. */
+  async function checkAccounts(caller: Caller, type: StablecoinOperationType, stablecoin: StablecoinRecord, request: OperationRequest) {
+    const { source } = request;
+    if (source.externalAccountId) {
+      const funding = await deps.paymentAccounts.externalAccount(caller, source.externalAccountId);
+      if (!funding) throw AppError.notFound(`External account ${source.externalAccountId}`);
+      if (funding.currency !== stablecoin.baseCurrency) throw new AppError('INVALID_CURRENCY', `External account ${funding.id} is in ${funding.currency}, not ${stablecoin.baseCurrency}`);
+    }
+    if (source.type === 'GRID_INTERNAL_ACCOUNT') {
+      const internal = await deps.paymentAccounts.internalAccount(caller, source.accountId!);
+      if (!internal) throw AppError.notFound(`Internal account ${source.accountId}`);
+      const expected = type === 'MINT' ? stablecoin.baseCurrency : stablecoin.providerTokenIdentifier;
+      if (type === 'BURN' && !Number.isSafeInteger(Number(request.amount))) throw new AppError('INVALID_AMOUNT', 'The amount is larger than an internal account can hold');
+      if (internal.currency !== expected) throw new AppError('INVALID_CURRENCY', `Internal account ${internal.id} holds ${internal.currency}; this ${type.toLowerCase()} needs ${expected}`);
+    }
+    const target = request.destination.accountId;
+    if (isId('InternalAccount', target)) {
+      if (type === 'BURN') throw AppError.invalidInput('Invalid burn destination', [{ field: 'destination.externalAccountId', message: 'must be an ExternalAccount id' }]);
+      if (!(await deps.paymentAccounts.internalAccount(caller, target))) throw AppError.notFound(`Internal account ${target}`);
+      return;
+    }
+    const external = await deps.paymentAccounts.externalAccount(caller, target);
+    if (!external) throw AppError.notFound(`External account ${target}`);
+    if (type === 'MINT' && external.accountType !== 'SPARK_WALLET') {
+      throw AppError.invalidInput('Invalid mint destination', [{ field: 'destination.accountId', message: 'must be a Spark wallet external account (SPARK_WALLET)' }]);
+    }
+    if (type === 'BURN' && external.currency !== stablecoin.baseCurrency) throw new AppError('INVALID_CURRENCY', `External account ${external.id} is in ${external.currency}, not ${stablecoin.baseCurrency}`);
+  }
+
+  async function get(caller: Caller, id: string): Promise<OperationRecord> {
+    const record = await deps.store.operation(caller.platformId, id);
+    if (!record) throw AppError.notFound(`Stablecoin operation ${id}`);
+    return record;
+  }
+
+  async function list(caller: Caller, stablecoinId: string, filter: { operationType?: string }, limit: number, cursor?: string): Promise<Page<OperationRecord>> {
+    await deps.stablecoins.get(caller, stablecoinId);
+    return deps.store.operations(caller.platformId, stablecoinId, filter, pageQuery(limit, cursor));
+  }
+
+  return { mint: (caller: Caller, r: OperationRequest) => create(caller, 'MINT', r), burn: (caller: Caller, r: OperationRequest) => create(caller, 'BURN', r), get, list };
+}
+
+function checkSourceShape(type: StablecoinOperationType, source: OperationSource, errors: FieldError[]) {
+  const field = type === 'MINT' ? 'fundingSource' : 'source';
+  const allowed: readonly string[] = type === 'MINT' ? MINT_FUNDING_SOURCE_TYPES : BURN_SOURCE_TYPES;
+  if (!allowed.includes(source.type)) {
+    errors.push({ field: `${field}.type`, message: `must be one of ${allowed.join(', ')}` });
+    return;
+  }
+  if ((source.type === 'ACH_DEBIT' || source.type === 'SAME_DAY_ACH_DEBIT') && !isId('ExternalAccount', source.externalAccountId)) {
+    errors.push({ field: `${field}.externalAccountId`, message: 'must be an ExternalAccount id' });
+  }
+  if (source.type === 'GRID_INTERNAL_ACCOUNT' && !isId('InternalAccount', source.accountId)) errors.push({ field: `${field}.accountId`, message: 'must be an InternalAccount id' });
+  if (type === 'MINT' && source.type === 'PROVIDER_INTERNAL_BALANCE') {
+    if (!source.sourceTokenIdentifier) errors.push({ field: `${field}.sourceTokenIdentifier`, message: 'is required' });
+    if (!source.cryptoNetwork) errors.push({ field: `${field}.cryptoNetwork`, message: 'is required' });
+  }
+}
+
+export type StablecoinOperations = ReturnType<typeof createStablecoinOperations>;
