@@ -9,7 +9,7 @@ import type { Logger } from './lib/log';
 import { startGateway, type RunningGateway } from './gateway/gateway-server';
 import { ensureSandbox, type SandboxIdentity } from './gateway/sandbox-bootstrap';
 import { createSandboxKeeper, type SandboxKeeper } from './gateway/sandbox-keeper';
-import { SERVICE_FACTORIES } from './services/service-registry';
+import { SERVICE_FACTORIES, SERVICE_SETTINGS_CHECKS } from './services/service-registry';
 
 export interface RunningSystem {
   gateway?: RunningGateway;
@@ -36,6 +36,8 @@ export interface SystemOptions {
 
 /** Starts the requested components; the all-in-one embedded mode asks for all five. */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const hostedHere = SERVICE_NAMES.filter((n) => options.components.includes(n));
+  for (const name of hostedHere) SERVICE_SETTINGS_CHECKS[name](options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
   // The gateway reaches every service over gRPC; services reach the ones hosted beside them in-process.
@@ -44,7 +46,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const servicePeers = createPeerClients(addresses, internalToken, local);
   const bus = openEventBus(options.env, 'grid-payments', options.logger);
   const services: HostedService[] = [];
-  for (const name of SERVICE_NAMES.filter((n) => options.components.includes(n))) {
+  for (const name of hostedHere) {
     const hosted = await hostService({
       name, factory: SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
@@ -62,6 +64,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     gateway = await startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
+      services: addresses,
       canAuthenticate: () => keeper.authenticates(),
     });
     await ensureSandbox(peers, options.gateway.sandbox, options.logger);

@@ -26,8 +26,8 @@ import { upsertSeed } from './upsert-seed';
 const PING_TIMEOUT_MS = 2000;
 
 /** The DocumentStore over a MongoDB server, with the official driver. Connects before resolving. */
-export async function createMongoDocumentStore(options: { uri: string; dbName?: string }): Promise<DocumentStore> {
-  const client = new MongoClient(options.uri);
+export async function createMongoDocumentStore(options: { uri: string; dbName?: string; serverSelectionTimeoutMS?: number }): Promise<DocumentStore> {
+  const client = new MongoClient(options.uri, options.serverSelectionTimeoutMS ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : undefined);
   await client.connect();
   const db = client.db(options.dbName);
   const collections = new Map<string, MongoCollection>();
