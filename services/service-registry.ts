@@ -4,7 +4,7 @@ import { readPiiKey } from './accounts/adapters/aes-gcm-sealer';
 import { createAccountsService } from './accounts/accounts-service';
 import { createAuthService, pepperFrom } from './auth/auth-service';
 import { readWalletAuthConfig } from './auth/wallet-auth-config';
-import { createNotificationsService } from './notifications/notifications-service';
+import { createNotificationsService, messageDeliveryUrl } from './notifications/notifications-service';
 import { readWebhookSettings } from './notifications/webhook-settings';
 import { readPaymentsConfig } from './quotes-transactions/payments-module';
 import { createQuotesTransactionsService } from './quotes-transactions/quotes-transactions-service';
@@ -24,5 +24,5 @@ export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEn
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
   accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
   'quotes-transactions': (env) => { readPaymentsConfig(env); },
-  notifications: (env) => { readWebhookSettings(env); },
+  notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

@@ -113,6 +113,11 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(new RegExp(`^configuration error: ${variable} is required when MONGODB_URI is set`)) });
   });
 
+  test('notifications without MESSAGE_DELIVERY_URL exits 2 (messages would never leave the pod)', async () => {
+    const { code, stderr } = await run('notifications', { ...environmentOf(production, 'notifications'), MESSAGE_DELIVERY_URL: '' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: MESSAGE_DELIVERY_URL is required with GRID_MODE=production/) });
+  });
+
   test('the gateway with the published sandbox secret exits 2', async () => {
     const { code, stderr } = await run('gateway', { ...environmentOf(production, 'gateway'), SANDBOX_API_CLIENT_SECRET: 'sandbox-secret-0000000000' });
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: SANDBOX_API_CLIENT_SECRET is the published sandbox secret/) });
@@ -128,7 +133,7 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-production-mode-'));
   const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY };
   const secret = SECRETS.SANDBOX_API_CLIENT_SECRET;
-  const system = await startSystemProcess({ GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, ...keys });
+  const system = await startSystemProcess({ GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages', ...keys });
   try {
     expect(readdirSync(dataDir).filter((f) => !/\.(sqlite|lock)(-wal|-shm)?$/.test(f))).toEqual([]); // no keys/ folder
     const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;
