@@ -4,5 +4,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] },
   testMatch: ['<rootDir>/{lib,services,gateway,test}/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The quiet budget; test/load-aware-timeouts.ts scales it by the machine's load and gives hooks that start a system more.
   testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/test/load-aware-timeouts.ts'],
 };

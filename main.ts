@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ConfigError, readConfig, setting } from './lib/config';
+import { ConfigError, readConfig, readRunMode, setting } from './lib/config';
 import { createLogger } from './lib/log';
 import { IN_MEMORY } from './lib/runtime/in-memory';
 import { useDataDirectoryKeys } from './lib/runtime/data-directory';
@@ -35,6 +35,8 @@ function readComponent(): Component {
 
 function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   const base = readConfig({
+    /** sandbox: simulators, fixed codes and relaxed checks on by default, keys generated in DATA_DIR. production: every sandbox switch off (set on, the start is refused), every key and the API secret from configuration */
+    GRID_MODE: setting.oneOf(['sandbox', 'production'] as const, 'sandbox'),
     /** Gateway HTTP port */
     PORT: setting.port(8080),
     /** Gateway listen address @default 127.0.0.1 with the published sandbox secret, else 0.0.0.0 */
@@ -55,6 +57,9 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
     KAFKA_BROKERS: setting.optionalHostPortList(),
   }, env);
   if (base.SANDBOX_API_CLIENT_SECRET.length < 16) throw new ConfigError('SANDBOX_API_CLIENT_SECRET', 'must be at least 16 characters');
+  if (base.GRID_MODE === 'production' && (component === 'all' || component === 'gateway') && base.SANDBOX_API_CLIENT_SECRET === DEFAULT_SANDBOX.clientSecret) {
+    throw new ConfigError('SANDBOX_API_CLIENT_SECRET', 'is the published sandbox secret, which GRID_MODE=production refuses: set a secret of your own (at least 16 characters)');
+  }
   const distributed = component !== 'all';
   if (distributed && component !== 'gateway' && !base.KAFKA_BROKERS) {
     // An in-process bus would keep this service's events inside this process: nobody else would get them.
@@ -64,6 +69,9 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
     /** Bearer token of internal gRPC calls, shared by all components; required when a component runs on its own @default generated per process (all) */
     INTERNAL_TOKEN: setting.string(),
   }, env).INTERNAL_TOKEN : env.INTERNAL_TOKEN;
+  if (internalToken !== undefined && Buffer.byteLength(internalToken.trim()) < 32) {
+    throw new ConfigError('INTERNAL_TOKEN', 'must be at least 32 bytes (e.g. `openssl rand -base64 48`)');
+  }
   const remoteAddresses: Partial<Record<ServiceName, string>> = {};
   if (distributed) {
     for (const name of SERVICE_NAMES.filter((n) => n !== component)) {
@@ -89,13 +97,17 @@ const DEFAULT_DATA_DIR = resolve(__dirname, '..', 'data');
  * On the embedded store, data lives in DATA_DIR (durable by default) together with the keys that
  * seal it when they are not configured. Answers the directory, or undefined when on MongoDB.
  */
-function prepareDataDirectory(env: NodeJS.ProcessEnv): { dataDir: string; keysFromDataDir: string[] } | undefined {
-  if (env.MONGODB_URI?.trim()) return undefined;
+function prepareDataDirectory(component: Component, env: NodeJS.ProcessEnv): { dataDir: string; keysFromDataDir: string[] } | undefined {
+  // The gateway keeps nothing: it needs no directory, and starts on a read-only file system.
+  if (env.MONGODB_URI?.trim() || component === 'gateway') return undefined;
   const dataDir = env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
   env.DATA_DIR = dataDir;
   if (dataDir === IN_MEMORY) return { dataDir, keysFromDataDir: [] };
   assertWritableDirectory(dataDir);
-  return { dataDir, keysFromDataDir: useDataDirectoryKeys(dataDir, env) };
+  // Production takes every key from configuration (each service says which one is missing).
+  if (readRunMode(env) === 'production') return { dataDir, keysFromDataDir: [] };
+  const services = component === 'all' ? SERVICE_NAMES : [component];
+  return { dataDir, keysFromDataDir: useDataDirectoryKeys(dataDir, env, services) };
 }
 
 /** Refuses, or warns about, a gateway that would serve the published sandbox secret beyond this machine. */
@@ -125,7 +137,12 @@ async function main(): Promise<void> {
     const [host, port] = [base.GRPC_ADDRESS.slice(0, base.GRPC_ADDRESS.lastIndexOf(':')), Number(base.GRPC_ADDRESS.slice(base.GRPC_ADDRESS.lastIndexOf(':') + 1))];
     await assertAddressFree(host.replace(/^\[|\]$/g, ''), port, 'set GRPC_ADDRESS to a free address');
   }
-  const data = prepareDataDirectory(process.env);
+  const data = prepareDataDirectory(component, process.env);
+  // Each service's settings and keys, before any store or broker is waited for.
+  if (component !== 'gateway') {
+    const { SERVICE_SETTINGS_CHECKS } = await import('./services/service-registry');
+    for (const name of component === 'all' ? SERVICE_NAMES : [component]) SERVICE_SETTINGS_CHECKS[name](process.env);
+  }
   // Embedded mode: a token of this run's own unless one is configured.
   const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   if (servesGateway && !process.env.HOST?.trim() && base.HOST === '127.0.0.1') {

@@ -35,6 +35,11 @@ export interface SystemOptions {
 
 /** Starts the requested components; the all-in-one embedded mode asks for all five. */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
+  const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
+  const registry = hostedNames.length ? await import('./services/service-registry') : undefined;
+  // Each service's settings and keys, before any store or broker is waited for.
+  for (const name of hostedNames) registry!.SERVICE_SETTINGS_CHECKS[name](options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
   // The gateway reaches every service over gRPC; services reach the ones hosted beside them in-process.
@@ -42,14 +47,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const local = new Map<string, LocalService>();
   const servicePeers = createPeerClients(addresses, internalToken, local);
   const bus = openEventBus(options.env, 'grid-payments', options.logger);
-  // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
-  const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
-  const { SERVICE_FACTORIES } = hostedNames.length ? await import('./services/service-registry') : { SERVICE_FACTORIES: undefined };
   // The services start side by side (each opens its store and binds its port); a peer is called
   // in-process once it has started, and by address until then.
   const started = await Promise.allSettled(hostedNames.map(async (name) => {
     const hosted = await hostService({
-      name, factory: SERVICE_FACTORIES![name], address: options.bindAddress(name), internalToken,
+      name, factory: registry!.SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
     addresses[name] = hosted.address;
@@ -76,6 +78,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const started = startGateway({
       host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
+      services: addresses,
       canAuthenticate: () => keeper.authenticates(),
       opensWhen: sandboxReady,
     });

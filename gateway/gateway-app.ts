@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Readiness } from './http/readiness';
 import { AppError, toAppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Readiness: every service answers its health check. */
   servicesReady: () => Promise<boolean>;
+  /** Readiness with each dependency's state (http/readiness.ts); when given, /readyz answers it. */
+  readiness?: () => Promise<Readiness>;
   authCacheMs?: number;
   authThrottle?: AuthThrottleLimits;
   /** Accepted credentials; the gateway server also empties it of tokens deleted through other replicas. */
@@ -51,8 +54,14 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   app.use(correlationId());
   app.use(requestTracing(logger));
+  // Liveness: the process answers (its event loop turns). /healthz is kept for existing probes.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/livez', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
+    if (options.readiness) {
+      const { ready, body } = await options.readiness().catch(() => ({ ready: false, body: { status: 'not ready' as const, dependencies: {} } }));
+      return void res.status(ready ? 200 : 503).json(body);
+    }
     const ready = await options.servicesReady().catch(() => false);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });

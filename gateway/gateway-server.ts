@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../lib/bus/event-bus';
 import type { Logger } from '../lib/log';
 import { createHealthProbe } from '../lib/grpc/health-probe';
+import type { ServiceName } from '../lib/runtime/service-module';
+import { checkReadiness } from './http/readiness';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
@@ -38,6 +40,8 @@ export async function startGateway(options: {
   port: number;
   peers: PeerClients;
   serviceAddresses: string[];
+  /** The services by name (replaces serviceAddresses): readiness needs those on the payment path, notifications only degrades. */
+  services?: Partial<Record<ServiceName, string>>;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   /** Where token deletions arrive from every replica (Kafka across processes). */
@@ -49,10 +53,11 @@ export async function startGateway(options: {
 }): Promise<RunningGateway> {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
-  const probes = options.serviceAddresses.map(createHealthProbe);
+  const named = options.services ?? Object.fromEntries(options.serviceAddresses.map((a, i) => [`service-${i + 1}`, a]));
+  const probes = Object.entries(named).filter((e): e is [string, string] => !!e[1]).map(([name, address]) => ({ name, ...createHealthProbe(address) }));
   let drain: ReturnType<typeof trackForDrain> | undefined;
-  // While draining the gateway reports not ready, so a load balancer stops sending it work.
-  const servicesReady = async () => !drain?.draining && (await Promise.all([...probes.map((p) => p.isServing()), options.canAuthenticate?.() ?? true])).every(Boolean);
+  const readiness = () => checkReadiness({ draining: () => drain?.draining ?? false, probes, canAuthenticate: options.canAuthenticate });
+  const servicesReady = async () => (await readiness()).ready;
   const credentialCache = createCredentialCache();
   // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
   const deletions = options.bus
@@ -63,7 +68,7 @@ export async function startGateway(options: {
     : undefined;
   let open = !options.opensWhen;
   options.opensWhen?.then(() => { open = true; }, () => undefined);
-  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
+  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, readiness, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   drain = trackForDrain(server);

@@ -1,3 +1,4 @@
+import { isInternalTokenRefused } from '../lib/grpc/service-binding';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 
@@ -28,6 +29,9 @@ export async function ensureSandbox(peers: PeerClients, identity: SandboxIdentit
       logger.info('sandbox API token active', { apiTokenId: identity.tokenId, platformId: identity.platformId, created });
       return;
     } catch (err) {
+      if (isInternalTokenRefused(err)) {
+        throw new Error('the services refuse this gateway\'s INTERNAL_TOKEN: every component must be given the same INTERNAL_TOKEN');
+      }
       if (attempt >= attempts) throw err;
       logger.warn('sandbox bootstrap waiting for services', { attempt });
       await new Promise((r) => setTimeout(r, 1000));

@@ -15,7 +15,7 @@ export const DIRECTLY_READ_VARIABLES = {
   API_SECRET_PEPPER: { default: 'generated in DATA_DIR/keys', meaning: 'Secret mixed into API token hashes (at least 32 characters); required with MONGODB_URI; changing it invalidates issued secrets' },
   ACCOUNTS_PII_KEY: { default: 'generated in DATA_DIR/keys', meaning: 'AES-256-GCM key (32 bytes hex) sealing customer identification numbers; required with MONGODB_URI' },
   MONGODB_DB_PREFIX: { default: 'grid', meaning: 'With MONGODB_URI: each service uses the database <prefix>_<service>' },
-  MESSAGE_DELIVERY_URL: { default: '(unset)', meaning: 'HTTP endpoint of the mail/SMS bridge messages are POSTed to; unset keeps them in memory (nothing delivered)', readBy: 'notifications' },
+  MESSAGE_DELIVERY_URL: { default: '(unset)', meaning: 'HTTP endpoint of the mail/SMS bridge messages are POSTed to; unset keeps them in memory (nothing delivered; refused with GRID_MODE=production)', readBy: 'notifications' },
   AUTH_ADDRESS: { default: '**required** (component alone)', meaning: 'host:port of the auth service, for components run on their own' },
   ACCOUNTS_ADDRESS: { default: '**required** (component alone)', meaning: 'host:port of the accounts service, for components run on their own' },
   QUOTES_TRANSACTIONS_ADDRESS: { default: '**required** (component alone)', meaning: 'host:port of the quotes-transactions service, for components run on their own' },

@@ -1,4 +1,4 @@
-import { ConfigError, readConfig, setting } from './config';
+import { ConfigError, readConfig, readRunMode, setting, whyKeysAreRequired } from './config';
 
 const schema = {
   PORT: setting.port(8080),
@@ -23,4 +23,30 @@ test.each([
   expect(error).toBeInstanceOf(ConfigError);
   expect((error as Error).message).toBe(message);
   expect((error as Error).message).not.toContain('\n');
+});
+
+describe('GRID_MODE and the sandbox switches derived from it', () => {
+  const switches = { SIMULATOR: setting.sandboxSwitch() };
+
+  test('the sandbox (the default) turns every switch on unless one is set off', () => {
+    expect(readConfig(switches, {})).toEqual({ SIMULATOR: true });
+    expect(readConfig(switches, { GRID_MODE: 'sandbox', SIMULATOR: 'false' })).toEqual({ SIMULATOR: false });
+  });
+
+  test('production turns every switch off, and refuses one set on, naming it', () => {
+    expect(readConfig(switches, { GRID_MODE: 'production' })).toEqual({ SIMULATOR: false });
+    expect(readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'no' })).toEqual({ SIMULATOR: false });
+    expect(() => readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'true' }))
+      .toThrow('configuration error: SIMULATOR turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false');
+  });
+
+  test('an unknown mode is refused by name', () => {
+    expect(() => readRunMode({ GRID_MODE: 'prod' })).toThrow('configuration error: GRID_MODE must be one of sandbox, production, got "prod"');
+  });
+
+  test('keys come from configuration with MongoDB or in production, and may be generated only in the embedded sandbox', () => {
+    expect(whyKeysAreRequired({})).toBeUndefined();
+    expect(whyKeysAreRequired({ MONGODB_URI: 'mongodb://db' })).toBe('when MONGODB_URI is set');
+    expect(whyKeysAreRequired({ GRID_MODE: 'production' })).toBe('with GRID_MODE=production');
+  });
 });

@@ -82,6 +82,41 @@ const parsers = {
   },
 };
 
+/** GRID_MODE: `sandbox` (the default: the one-command start and the README walk) or `production`. */
+export const RUN_MODES = ['sandbox', 'production'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+export function readRunMode(env: Env): RunMode {
+  return withDefault(parsers.oneOf(RUN_MODES), 'sandbox').read('GRID_MODE', env);
+}
+
+/**
+ * A switch that turns on sandbox behaviour (a fixed code, a simulator, a relaxed check): on by
+ * default in the sandbox, off in production, and refused there when set on.
+ */
+function sandboxSwitch(): Setting<boolean> {
+  return {
+    read(name, env) {
+      const mode = readRunMode(env);
+      const v = raw(name, env);
+      const on = v === undefined ? mode === 'sandbox' : parsers.bool(v, name);
+      if (on && mode === 'production') throw new ConfigError(name, 'turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false');
+      return on;
+    },
+  };
+}
+
+/**
+ * Why a key must come from configuration rather than be generated for this process: the data it
+ * seals outlives the process (MONGODB_URI), or production takes keys from configuration only.
+ * Undefined in the embedded sandbox.
+ */
+export function whyKeysAreRequired(env: Env): string | undefined {
+  if (raw('MONGODB_URI', env)) return 'when MONGODB_URI is set';
+  if (readRunMode(env) === 'production') return 'with GRID_MODE=production';
+  return undefined;
+}
+
 export const setting = {
   string: (fallback?: string) => (fallback === undefined ? required(parsers.string) : withDefault(parsers.string, fallback)),
   optionalString: () => optional(parsers.string),
@@ -94,6 +129,7 @@ export const setting = {
   oneOf: <T extends string>(values: readonly T[], fallback: T) => withDefault(parsers.oneOf(values), fallback),
   bool: (fallback: boolean) => withDefault(parsers.bool, fallback),
   optionalHex: (bytes: number) => optional(parsers.hex(bytes)),
+  sandboxSwitch,
 };
 
 export type ConfigSchema = Record<string, Setting<unknown>>;

@@ -58,7 +58,7 @@ function defaultOf(kind, args, doc) {
 
 function allowedOf(kind, args) {
   if (kind === 'oneOf') return args[0].getText().replace(/\s+as const/, '').replace(/'/g, '').replace(/[[\]]/g, '').split(',').map((s) => s.trim()).join(' \\| ');
-  if (kind === 'bool') return 'true \\| false';
+  if (kind === 'bool' || kind === 'sandboxSwitch') return 'true \\| false';
   if (kind === 'int' || kind === 'optionalInt') {
     const [min, max] = kind === 'int' ? [args[1], args[2]] : [args[0], args[1]];
     return `integer${min ? ` ≥ ${min.getText().replace(/_/g, '')}` : ''}${max ? `, ≤ ${max.getText().replace(/_/g, '')}` : ''}`;

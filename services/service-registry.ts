@@ -1,7 +1,12 @@
 import type { ServiceFactory, ServiceName } from '../lib/runtime/service-module';
+import { readAccountsConfig } from './accounts/accounts-config';
+import { readPiiKey } from './accounts/adapters/aes-gcm-sealer';
 import { createAccountsService } from './accounts/accounts-service';
-import { createAuthService } from './auth/auth-service';
-import { createNotificationsService } from './notifications/notifications-service';
+import { createAuthService, pepperFrom } from './auth/auth-service';
+import { readWalletAuthConfig } from './auth/wallet-auth-config';
+import { createNotificationsService, messageDeliveryUrl } from './notifications/notifications-service';
+import { readWebhookSettings } from './notifications/webhook-settings';
+import { readPaymentsConfig } from './quotes-transactions/payments-module';
 import { createQuotesTransactionsService } from './quotes-transactions/quotes-transactions-service';
 
 export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
@@ -9,4 +14,15 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
   accounts: createAccountsService,
   'quotes-transactions': createQuotesTransactionsService,
   notifications: createNotificationsService,
+};
+
+/**
+ * Each service's settings and keys, read before its store is opened: a missing key or a sandbox
+ * switch refused in production stops the start at once (ConfigError), not after MongoDB answers.
+ */
+export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
+  auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
+  accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
+  'quotes-transactions': (env) => { readPaymentsConfig(env); },
+  notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

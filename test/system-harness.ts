@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../lib/ids';
 import { createLogger, silentLogger, type Logger } from '../lib/log';
-import { startSystem, type RunningSystem } from '../system';
+import { startSystem, type RunningSystem, type SystemOptions } from '../system';
 import { API_VERSION } from '../gateway/gateway-app';
 import { DEFAULT_SANDBOX, type SandboxIdentity } from '../gateway/sandbox-bootstrap';
 import { apiUrl, checkResponse } from './contract/response-contract';
@@ -27,13 +27,14 @@ export function basicAuthHeader(tokenId: string, secret: string): string {
 }
 
 /** The whole system in this process on the embedded defaults, gateway on a free port. */
-export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<TestSystem> {
+export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger; components?: SystemOptions['components'] } = {}): Promise<TestSystem> {
   const sandbox = DEFAULT_SANDBOX;
   // Tests poll and loop far faster than a platform should: the per-credential request rate is only
   // limited where a test sets GATEWAY_RATE_LIMIT_REQUESTS (edge-throttle.test.ts).
   const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000', GATEWAY_SHUTDOWN_GRACE_MS: '3000', ...options.env };
   const system = await startSystem({
-    components: ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
+    // A test that needs fewer services starts fewer (each costs seconds on a busy machine); the gateway and auth are always there.
+    components: options.components ?? ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),
     bindAddress: () => '127.0.0.1:0', remoteAddresses: {},
     gateway: { host: '127.0.0.1', port: 0, sandbox },

@@ -13,7 +13,7 @@ import type { Operation } from './operation';
  */
 export const OPERATION_PERMISSIONS = {
   // Service
-  getHealth: 'PUBLIC', getReadiness: 'PUBLIC', getOpenApiDocument: 'PUBLIC',
+  getHealth: 'PUBLIC', getLiveness: 'PUBLIC', getReadiness: 'PUBLIC', getOpenApiDocument: 'PUBLIC',
   // Platform configuration
   getPlatformConfig: 'VIEW', updatePlatformConfig: 'MANAGE',
   // Customers

@@ -3,6 +3,8 @@ import { operation } from './operation';
 import { ClosedObject, named } from './schema-kit';
 
 const TAGS = ['Service'];
+/** Each dependency by name (a service, `<service>.events`, `credentials`): ok, degraded or unavailable. */
+const Dependencies = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]));
 
 export const systemOperations = [
   operation({
@@ -10,8 +12,16 @@ export const systemOperations = [
     success: { 200: named('Health', ClosedObject({ status: Type.Literal('ok') })) },
   }),
   operation({
-    operationId: 'getReadiness', method: 'get', path: '/readyz', root: true, authenticated: false, tags: TAGS, summary: 'Readiness: every service answers its health check and the sandbox credentials authenticate',
-    success: { 200: named('Ready', ClosedObject({ status: Type.Literal('ready') })), 503: named('NotReady', ClosedObject({ status: Type.Literal('not ready') })) },
+    operationId: 'getLiveness', method: 'get', path: '/livez', root: true, authenticated: false, tags: TAGS, summary: 'Liveness: the gateway process is not stuck (Kubernetes livenessProbe)',
+    success: { 200: named('Liveness', ClosedObject({ status: Type.Literal('ok') })) },
+  }),
+  operation({
+    operationId: 'getReadiness', method: 'get', path: '/readyz', root: true, authenticated: false, tags: TAGS,
+    summary: 'Readiness: the API credentials authenticate and auth, accounts and quotes-transactions serve; notifications down or a stalled event pipeline is reported as degraded (still 200)',
+    success: {
+      200: named('Ready', ClosedObject({ status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')]), dependencies: Dependencies })),
+      503: named('NotReady', ClosedObject({ status: Type.Literal('not ready'), dependencies: Dependencies })),
+    },
   }),
 ];
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../lib/log';
 import { extractTraceContext, tracer, untraced } from '../../lib/telemetry';
 
 /** Health and readiness probes: asked every few seconds by the orchestrator, never traced or logged. */
-const PROBES = new Set(['/healthz', '/readyz']);
+const PROBES = new Set(['/healthz', '/livez', '/readyz']);
 
 /** One span per REST request (parent of every gRPC call it makes) and one access-log line. */
 export function requestTracing(logger: Logger) {

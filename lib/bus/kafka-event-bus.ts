@@ -5,6 +5,7 @@ import { inConsumerSpan, startProducerSpans } from './messaging-spans';
 import { superviseConsumer } from './kafka-consumer-supervisor';
 import type { KafkaSecurity } from './kafka-security';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
+import { createLogRateLimit } from './log-rate-limit';
 
 export interface KafkaEventBusOptions {
   brokers: string[];
@@ -42,7 +43,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     ...(options.security?.ssl ? { ssl: options.security.ssl } : {}),
     ...(options.security?.sasl ? { sasl: options.security.sasl } : {}),
     logLevel: logLevel.INFO,
-    logCreator: () => (entry) => forwardLog(logger, entry),
+    logCreator: () => { const limit = createLogRateLimit(); return (entry) => forwardLog(logger, entry, limit); },
   });
   const subscriptions = new Set<Subscription>();
   let producer: Promise<Producer> | undefined;
@@ -241,9 +242,12 @@ function createLatch(): Latch {
   return latch;
 }
 
-function forwardLog(logger: Logger, { namespace, level, log }: LogEntry): void {
+function forwardLog(logger: Logger, { namespace, level, log }: LogEntry, limit: ReturnType<typeof createLogRateLimit>): void {
   const { message, timestamp: _timestamp, logger: _name, ...fields } = log as LogEntry['log'] & { logger?: string };
-  const withNamespace = { kafkajs: namespace, ...fields };
+  // An unreachable broker: kafkajs retries every connection several times a second; one line per 10 s is enough.
+  const admitted = level <= logLevel.WARN ? limit.admit(`${namespace}:${message}`) : { write: true, suppressed: 0 };
+  if (!admitted.write) return;
+  const withNamespace = { kafkajs: namespace, ...fields, ...(admitted.suppressed ? { repeatedMeanwhile: admitted.suppressed } : {}) };
   if (level === logLevel.ERROR) logger.error(message, withNamespace);
   else if (level === logLevel.WARN) logger.warn(message, withNamespace);
   else logger.debug(message, withNamespace);

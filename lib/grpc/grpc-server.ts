@@ -1,6 +1,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
+import { HEALTH_EVENTS, HEALTH_LIVENESS } from './health-probe';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
@@ -24,6 +25,8 @@ export interface GrpcServerOptions {
   isReady?: () => Promise<boolean>;
   /** How often isReady is polled. */
   readinessIntervalMs?: number;
+  /** The event pipeline (consumers, outbox) flows; reported as HEALTH_EVENTS, apart from readiness: a stall degrades, it does not unready. */
+  eventsFlowing?: () => Promise<boolean>;
 }
 
 export interface RunningGrpcServer {
@@ -97,7 +100,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   for (const b of bindings) server.addService(b.definition, b.implementation);
 
   const names = bindings.map((b) => b.name);
-  const health = new HealthImplementation(Object.fromEntries(['', ...names].map((n) => [n, 'NOT_SERVING' as const])));
+  const health = new HealthImplementation({
+    ...Object.fromEntries(['', ...names].map((n) => [n, 'NOT_SERVING' as const])),
+    [HEALTH_LIVENESS]: 'SERVING', [HEALTH_EVENTS]: 'NOT_SERVING',
+  });
   health.addToServer(server);
   addReflection(server, names, options.logger);
 
@@ -111,12 +117,18 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { implementation: b.implementation, isServing: () => serving }]));
   const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
   let reported: string | undefined;
+  let reportedEvents: string | undefined;
   const refreshReadiness = async () => {
     const status = (await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING';
     if (!serving) return;
     if (reported !== undefined && status !== reported) options.logger[status === 'SERVING' ? 'info' : 'warn']('health changed', { component: options.name, status });
     reported = status;
     setAll(status);
+    const events = (await options.eventsFlowing?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING';
+    if (!serving) return;
+    if (reportedEvents !== undefined && events !== reportedEvents) options.logger[events === 'SERVING' ? 'info' : 'warn']('event pipeline health changed', { component: options.name, status: events });
+    reportedEvents = events;
+    health.setStatus(HEALTH_EVENTS, events);
   };
   await refreshReadiness();
   const readinessTimer = setInterval(() => void refreshReadiness(), options.readinessIntervalMs ?? 5000).unref();

@@ -45,6 +45,14 @@ export function serviceNameOf(definition: ServiceDefinition): string {
   return first.path.split('/')[1];
 }
 
+/** What a service answers a caller whose INTERNAL_TOKEN is not its own. */
+export const INTERNAL_TOKEN_REFUSED = 'Internal caller not authenticated';
+
+/** The answer of a service that does not share this process's INTERNAL_TOKEN: retrying cannot help. */
+export function isInternalTokenRefused(err: unknown): boolean {
+  return err instanceof AppError && err.code === 'UNAUTHORIZED' && err.message === INTERNAL_TOKEN_REFUSED;
+}
+
 /** Adapts async handlers to grpc-js: internal auth, trace context, error mapping, drain tracking. */
 export function bindService<D extends ServiceDefinition>(
   definition: D,
@@ -59,7 +67,7 @@ export function bindService<D extends ServiceDefinition>(
         runtime.inFlight.started();
         const parent = extractTraceContext(call.metadata.getMap() as Record<string, string>);
         inSpan(spec.path, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc' } }, async () => {
-          if (!isAuthorized(call.metadata, expected)) throw new AppError('UNAUTHORIZED', 'Internal caller not authenticated');
+          if (!isAuthorized(call.metadata, expected)) throw new AppError('UNAUTHORIZED', INTERNAL_TOKEN_REFUSED);
           return handler(call.request, contextFromMetadata(call.metadata));
         })
           .then((response) => callback(null, response))

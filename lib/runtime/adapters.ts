@@ -27,7 +27,17 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
   if (uri) {
     if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
     const prefix = env.MONGODB_DB_PREFIX?.trim() || 'grid';
-    return createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}` });
+    const { MONGODB_CONNECT_TIMEOUT_MS } = readConfig({
+      /** How long a service waits at start for a MongoDB server to answer before it stops, naming MONGODB_URI */
+      MONGODB_CONNECT_TIMEOUT_MS: setting.int(30_000, 100, 600_000),
+    }, env);
+    try {
+      return await createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}`, serverSelectionTimeoutMS: MONGODB_CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      // The URI may carry a password: the error names the variable and the host part only.
+      const where = uri.replace(/\/\/[^@/]*@/, '//').replace(/[?].*$/, '');
+      throw new Error(`cannot reach MongoDB at ${where} (MONGODB_URI) within ${MONGODB_CONNECT_TIMEOUT_MS} ms: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
   const { DATA_DIR, DATA_SYNC } = readConfig({
     /** Embedded store: directory of its files and generated keys; `:memory:` keeps nothing. One process per directory (a lock refuses a second) @default data/ beside dist/ */
@@ -63,7 +73,7 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
     KAFKA_HEARTBEAT_INTERVAL_MS: setting.int(3_000, 100),
     /** Longest a Kafka fetch waits for new messages */
     KAFKA_MAX_WAIT_MS: setting.int(5_000, 10),
-    /** A consumer in its group that neither fetched nor heartbeated this long makes its service NOT_SERVING; so does one still joining after 2 × KAFKA_SESSION_TIMEOUT_MS plus this @default KAFKA_SESSION_TIMEOUT_MS */
+    /** A consumer in its group that neither fetched nor heartbeated this long degrades its service (health `events` NOT_SERVING, named in the gateway's /readyz; still ready); so does one still joining after 2 × KAFKA_SESSION_TIMEOUT_MS plus this @default KAFKA_SESSION_TIMEOUT_MS */
     KAFKA_STALL_MS: setting.optionalInt(1_000),
   }, env);
   return createKafkaEventBus({

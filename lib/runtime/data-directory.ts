@@ -2,6 +2,7 @@ import { p256 } from '@noble/curves/nist';
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ServiceName } from './service-module';
 
 const hex32 = () => randomBytes(32).toString('hex');
 const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
@@ -11,25 +12,25 @@ const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
  * embedded mode generates it once and keeps it in the data directory, so what was sealed before
  * a restart can still be opened after it (a key made anew per process would orphan that data).
  */
-const GENERATED_KEYS: Record<string, () => string> = {
-  API_SECRET_PEPPER: hex32,
-  ACCOUNTS_PII_KEY: hex32,
-  WALLET_STORAGE_KEY: hex32,
-  STABLECOIN_SECRET_KEY: hex32,
-  WALLET_ENCLAVE_PRIVATE_KEY: p256Key,
-  WEBHOOK_SIGNING_PRIVATE_KEY: p256Key,
+const GENERATED_KEYS: Record<ServiceName, Record<string, () => string>> = {
+  auth: { API_SECRET_PEPPER: hex32, WALLET_STORAGE_KEY: hex32, WALLET_ENCLAVE_PRIVATE_KEY: p256Key },
+  accounts: { ACCOUNTS_PII_KEY: hex32 },
+  'quotes-transactions': { STABLECOIN_SECRET_KEY: hex32 },
+  notifications: { WEBHOOK_SIGNING_PRIVATE_KEY: p256Key },
 };
 
 /**
- * Fills `env` with the data directory's keys for every GENERATED_KEYS variable left unset, creating
- * the missing ones (files readable by this user only; their values are never logged). Answers the
- * names it took from the directory.
+ * Fills `env` with the data directory's keys that the given services use and that are left unset,
+ * creating the missing ones (files readable by this user only; their values are never logged).
+ * Answers the names it took from the directory.
  */
-export function useDataDirectoryKeys(dataDir: string, env: NodeJS.ProcessEnv): string[] {
+export function useDataDirectoryKeys(dataDir: string, env: NodeJS.ProcessEnv, services: readonly ServiceName[]): string[] {
+  const wanted = services.flatMap((s) => Object.entries(GENERATED_KEYS[s]));
+  if (!wanted.length) return [];
   const folder = join(dataDir, 'keys');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const taken: string[] = [];
-  for (const [name, generate] of Object.entries(GENERATED_KEYS)) {
+  for (const [name, generate] of wanted) {
     if (env[name]?.trim()) continue;
     env[name] = readOrCreate(join(folder, name), generate);
     taken.push(name);

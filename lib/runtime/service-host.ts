@@ -40,7 +40,7 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env });
   await module.start?.();
   const { OUTBOX_STALL_MS } = readConfig({
-    /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make the service NOT_SERVING */
+    /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make its event pipeline NOT_SERVING (degraded, still ready) */
     OUTBOX_STALL_MS: setting.int(60_000, 1_000),
   }, options.env);
   const relay = module.eventsTopic && module.outboxCollections?.length
@@ -49,8 +49,9 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   const server = await startGrpcServer({
     name: options.name, bindings: module.bindings, internalToken: options.internalToken,
     logger, address: options.address,
-    // Serving needs the store, every event consumer of the service in its group, and events leaving its outbox.
-    isReady: async () => (await store.ping()) && subscriptions.every((s) => s.isRunning?.() ?? true) && (relay?.isFlowing() ?? true),
+    // Ready: the store answers. A stalled consumer or outbox degrades (HEALTH_EVENTS) without taking requests away.
+    isReady: () => store.ping(),
+    eventsFlowing: async () => subscriptions.every((s) => s.isRunning?.() ?? true) && (relay?.isFlowing() ?? true),
   });
   return {
     name: options.name,

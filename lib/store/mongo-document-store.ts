@@ -29,8 +29,8 @@ const PING_TIMEOUT_MS = 2000;
  * The DocumentStore over a MongoDB server, with the official driver. Connects before resolving.
  * `client` (tests: one with command monitoring) replaces the client made from `uri`.
  */
-export async function createMongoDocumentStore(options: { uri: string; dbName?: string; client?: MongoClient }): Promise<DocumentStore> {
-  const client = options.client ?? new MongoClient(options.uri);
+export async function createMongoDocumentStore(options: { uri: string; dbName?: string; client?: MongoClient; serverSelectionTimeoutMS?: number }): Promise<DocumentStore> {
+  const client = options.client ?? new MongoClient(options.uri, options.serverSelectionTimeoutMS ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : undefined);
   await client.connect();
   const db = client.db(options.dbName);
   const collections = new Map<string, MongoCollection>();

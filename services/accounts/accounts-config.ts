@@ -19,8 +19,8 @@ const SCHEMA = {
   ACCOUNTS_REPAIR_INTERVAL_MS: setting.int(5000, 0, 3_600_000),
   /** Work younger than this is left to the request still doing it. */
   ACCOUNTS_REPAIR_GRACE_MS: setting.int(10_000, 0, 3_600_000),
-  /** Sandbox: hosted liveness and non-EVM wallet signatures are simulated. */
-  ACCOUNTS_SANDBOX: setting.bool(true),
+  /** Sandbox: hosted liveness and non-EVM wallet signatures are simulated, contact codes are 123456. @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  ACCOUNTS_SANDBOX: setting.sandboxSwitch(),
   /** Lifetime of an external-account ownership challenge */
   ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
   /** Hosted liveness check used for ownership verification when not in the sandbox */

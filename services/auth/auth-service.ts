@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createOutboxRelay, newEvent } from '../../lib/bus/outbox';
-import { ConfigError } from '../../lib/config';
+import { ConfigError, whyKeysAreRequired } from '../../lib/config';
 import { API_TOKEN_EVENTS_TOPIC } from '../../lib/contract/api-token-events';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createAgentsModule } from './agents-module';
@@ -12,13 +12,14 @@ import { createApiTokenStore } from './store/api-token-store';
 import { createWalletAuth } from './wallet-auth-module';
 
 /** The pepper must survive restarts whenever the data does (MongoDB); the embedded store does not. */
-function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
+export function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
   const configured = env.API_SECRET_PEPPER?.trim();
   if (configured) {
     if (configured.length < 32) throw new ConfigError('API_SECRET_PEPPER', 'must be at least 32 characters');
     return Buffer.from(configured, 'utf8');
   }
-  if (env.MONGODB_URI) throw new ConfigError('API_SECRET_PEPPER', 'is required when MONGODB_URI is set');
+  const why = whyKeysAreRequired(env);
+  if (why) throw new ConfigError('API_SECRET_PEPPER', `is required ${why} (at least 32 characters)`);
   return randomBytes(32);
 }
 

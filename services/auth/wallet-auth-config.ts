@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, readConfig, setting } from '../../lib/config';
+import { ConfigError, readConfig, setting, whyKeysAreRequired } from '../../lib/config';
 import { generateEnclaveSigningKey, loadEnclaveSigningKey } from './domain/wallet-crypto/enclave-key';
 
 const schema = {
@@ -19,8 +19,8 @@ const schema = {
   WALLET_SESSION_TTL_MS: setting.int(900_000, 1000, 30 * 86_400_000),
   /** Minimum time between two codes of one credential (429 + Retry-After) */
   WALLET_OTP_REISSUE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
-  /** Sandbox: OTP code 000000, nothing delivered, OIDC signatures not checked */
-  EMBEDDED_WALLET_SANDBOX: setting.bool(true),
+  /** Sandbox: OTP code 000000, nothing delivered, OIDC signatures not checked @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  EMBEDDED_WALLET_SANDBOX: setting.sandboxSwitch(),
   /** OIDC issuers accepted for OAUTH credentials (comma-separated) */
   WALLET_OIDC_ALLOWED_ISSUERS: setting.string('https://accounts.google.com,https://appleid.apple.com'),
   /** OIDC audiences accepted (comma-separated); OAUTH is refused until set */
@@ -60,9 +60,9 @@ export interface WalletAuthConfig {
  */
 export function readWalletAuthConfig(env: NodeJS.ProcessEnv): WalletAuthConfig {
   const c = readConfig(schema, env);
-  const persistent = Boolean(env.MONGODB_URI?.trim());
+  const why = whyKeysAreRequired(env);
   for (const name of ['WALLET_ENCLAVE_PRIVATE_KEY', 'WALLET_STORAGE_KEY'] as const) {
-    if (persistent && !c[name]) throw new ConfigError(name, 'is required when MONGODB_URI is set (32 bytes of hex)');
+    if (why && !c[name]) throw new ConfigError(name, `is required ${why} (32 bytes of hex)`);
   }
   const enclavePrivateKey = c.WALLET_ENCLAVE_PRIVATE_KEY ?? generateEnclaveSigningKey().privateKey;
   let enclavePublicKey: string;

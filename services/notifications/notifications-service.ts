@@ -1,3 +1,4 @@
+import { ConfigError, readRunMode } from '../../lib/config';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createAccountsEndpointDirectory } from './adapters/accounts-endpoint-directory';
 import { createHttpDelivery, createInspectableOutbox } from './adapters/message-delivery';
@@ -7,9 +8,18 @@ import { readWebhookSettings } from './webhook-settings';
 import { bindDeliveryService } from './grpc/delivery-handlers';
 import { createWebhookNotifications } from './webhook-notifications';
 
+/** Where messages go; in production they must leave the process (kept in memory, nobody would get a code). */
+export function messageDeliveryUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const endpoint = env.MESSAGE_DELIVERY_URL?.trim();
+  if (!endpoint && readRunMode(env) === 'production') {
+    throw new ConfigError('MESSAGE_DELIVERY_URL', 'is required with GRID_MODE=production: without it messages (one-time and contact codes) are kept in memory and never delivered');
+  }
+  return endpoint || undefined;
+}
+
 export function createNotificationsService(environment: ServiceEnvironment): ServiceModule {
   const outbox = createInspectableOutbox();
-  const endpoint = environment.env.MESSAGE_DELIVERY_URL?.trim();
+  const endpoint = messageDeliveryUrl(environment.env);
   const delivery = endpoint ? createHttpDelivery(endpoint) : outbox;
   const sendMessage = createSendMessage({ store: environment.store, delivery });
   const endpoints = createWebhookEndpointCache(createAccountsEndpointDirectory({

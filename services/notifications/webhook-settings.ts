@@ -1,4 +1,4 @@
-import { readConfig, setting, type ConfigOf } from '../../lib/config';
+import { ConfigError, readConfig, setting, whyKeysAreRequired, type ConfigOf } from '../../lib/config';
 import { DEFAULT_RETRY_POLICY } from './domain/retry-schedule';
 
 const HOUR = 3_600_000;
@@ -23,8 +23,8 @@ export const WEBHOOK_SETTINGS = {
   WEBHOOK_DELIVERY_CONCURRENCY: setting.int(4, 0, 64),
   /** How long a platform's webhook endpoint is remembered (0: read at every attempt, so a changed endpoint is used by the very next delivery; concurrent reads are shared) */
   WEBHOOK_ENDPOINT_CACHE_MS: setting.int(0, 0, 24 * HOUR),
-  /** The sandbox: endpoints may be plain http and on this machine or a private network. Set false outside the sandbox (with ACCOUNTS_SANDBOX=false): https only, and no loopback, private, link-local or metadata address, checked at every connection */
-  WEBHOOK_ALLOW_LOCAL_ENDPOINTS: setting.bool(true),
+  /** The sandbox: endpoints may be plain http and on this machine or a private network. Off: https only, and no loopback, private, link-local or metadata address, checked at every connection @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  WEBHOOK_ALLOW_LOCAL_ENDPOINTS: setting.sandboxSwitch(),
   /** How long delivery records (GET /webhooks/deliveries) are kept after they were recorded; ended ones older than this are purged, pending ones never. */
   WEBHOOK_LOG_RETENTION_DAYS: setting.int(30, 1, 3650),
   /** How often the purge of delivery records past their retention runs */
@@ -34,5 +34,9 @@ export const WEBHOOK_SETTINGS = {
 export type WebhookSettings = ConfigOf<typeof WEBHOOK_SETTINGS>;
 
 export function readWebhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
-  return readConfig(WEBHOOK_SETTINGS, env);
+  const settings = readConfig(WEBHOOK_SETTINGS, env);
+  const why = whyKeysAreRequired(env);
+  // Platforms pin the public key: one made per process would change at every restart and differ between replicas.
+  if (why && !settings.WEBHOOK_SIGNING_PRIVATE_KEY) throw new ConfigError('WEBHOOK_SIGNING_PRIVATE_KEY', `is required ${why} (PEM or 32 bytes of hex)`);
+  return settings;
 }

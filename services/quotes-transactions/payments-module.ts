@@ -49,8 +49,8 @@ export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
     SETTLEMENT_POLL_MS: setting.int(250, 10, 60_000),
     /** A ledger step still pending this long is finished or compensated by the recovery worker */
     LEDGER_RECOVERY_AFTER_MS: setting.int(10_000, 0, 3_600_000),
-    /** Serve the /sandbox payment simulations (fund, send, receive) */
-    SANDBOX_PAYMENTS_ENABLED: setting.bool(true),
+    /** Serve the /sandbox payment simulations (fund, send, receive); off, they answer 403 FORBIDDEN @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+    SANDBOX_PAYMENTS_ENABLED: setting.sandboxSwitch(),
     /** How long an incoming UMA payment waits for the answer to its incoming-payment webhook before it fails with PAYMENT_APPROVAL_WEBHOOK_ERROR */
     INCOMING_APPROVAL_ANSWER_MS: setting.int(30_000, 100, 3_600_000),
     /** After a 202 answer: the time to call POST /transactions/{id}/approve or /reject before PAYMENT_APPROVAL_TIMED_OUT (the reference: 5 seconds) */

@@ -11,14 +11,19 @@ function expectEnvelope(res: { status: number; body: any }, status: number, code
 }
 
 describe('liveness and readiness', () => {
-  test('GET /healthz answers 200 without credentials', async () => {
-    const res = await fetch(`${sys.rootUrl}/healthz`);
-    expect(res.status).toBe(200);
+  test('GET /healthz and GET /livez answer 200 without credentials', async () => {
+    for (const path of ['/healthz', '/livez']) {
+      const res = await fetch(`${sys.rootUrl}${path}`);
+      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 200, body: { status: 'ok' } });
+    }
   });
-  test('GET /readyz answers 200 once every service passes its gRPC health check', async () => {
+  test('GET /readyz answers 200 once the credentials authenticate and every service passes its gRPC health check, naming each dependency', async () => {
     const res = await fetch(`${sys.rootUrl}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready' });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      dependencies: { accounts: 'ok', auth: 'ok', credentials: 'ok', notifications: 'ok', 'quotes-transactions': 'ok' },
+    });
   });
 });
 

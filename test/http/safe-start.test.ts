@@ -89,7 +89,7 @@ test('an empty read-only data directory is reported as such, with one line, befo
 });
 
 describe('HOST beyond loopback with the published sandbox secret', () => {
-  const distributed = { INTERNAL_TOKEN: 'internal-token-of-this-test', AUTH_ADDRESS: '127.0.0.1:1', ACCOUNTS_ADDRESS: '127.0.0.1:1', QUOTES_TRANSACTIONS_ADDRESS: '127.0.0.1:1', NOTIFICATIONS_ADDRESS: '127.0.0.1:1' };
+  const distributed = { INTERNAL_TOKEN: 'internal-token-of-this-test-0123456789', AUTH_ADDRESS: '127.0.0.1:1', ACCOUNTS_ADDRESS: '127.0.0.1:1', QUOTES_TRANSACTIONS_ADDRESS: '127.0.0.1:1', NOTIFICATIONS_ADDRESS: '127.0.0.1:1' };
 
   test('outside the sandbox (a gateway on its own, as the manifests run it) the start is refused with exit 2', async () => {
     const { code, stderr } = await runToExit({ ...distributed, PORT: '0', HOST: '0.0.0.0', SANDBOX_API_CLIENT_SECRET: '', DATA_DIR: join(dataDir, 'exposed-gateway') }, 'gateway');

@@ -5,7 +5,7 @@ import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafk
 import { apiOf } from '../reliability/crash-workload';
 import { killSystemProcess, startComponentProcess, type SystemProcess } from '../reliability/system-process';
 import {
-  busLogLines, EVENT_TOPICS, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness, startPaymentTraffic, until,
+  busLogLines, EVENT_TOPICS, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness, readinessReport, startPaymentTraffic, until,
   watchConsumerLag, type PaymentTraffic,
 } from './payment-traffic';
 import { freePort } from '../fixtures/free-port';
@@ -13,8 +13,9 @@ import { freePort } from '../fixtures/free-port';
 /**
  * The operator's deployment: the gateway and the four services as separate processes on Kafka, each
  * with its own data directory. While payments flow, each component in turn is killed (SIGKILL, no
- * goodbye) and started again: /readyz answers 503 while a service is gone, and afterwards every
- * acknowledged payment settles and every final state reaches the platform's webhook receiver.
+ * goodbye) and started again: /readyz answers 503 while a service on the path of a payment is gone,
+ * but stays 200 without notifications (named degraded) while payments keep succeeding; afterwards
+ * every acknowledged payment settles and every final state reaches the platform's webhook receiver.
  */
 jest.setTimeout(15 * 60_000);
 
@@ -71,12 +72,22 @@ test('each component killed and started again while payments flow: nothing ackno
   const lag = watchConsumerLag(cluster, PAYMENTS_TOPIC, `notifications-webhooks.${PAYMENTS_TOPIC}`);
   let traffic: PaymentTraffic | undefined;
   const readyAgainMs: Record<string, number> = {};
+  let paidWithoutNotifications = 0;
   try {
     traffic = await startPaymentTraffic(api);
     for (const component of [...SERVICES, 'gateway'] as const) {
       await kill(component);
-      // Health tells the truth: without a service the API is not ready (without the gateway there is no one to ask).
-      if (component !== 'gateway') await until(`/readyz 503 without ${component}`, () => readiness(rootUrl()), (s) => s === 503, 15_000);
+      // Health tells the truth: without a service on the path of a payment the API is not ready (without the gateway there is no one to ask).
+      if (component === 'notifications') {
+        // Webhooks wait in the outbox: the gateway stays ready, naming what is degraded, and payments go on.
+        const paidBefore = traffic.acknowledged.transactions.size;
+        await until('/readyz 200 naming notifications degraded', () => readinessReport(rootUrl()), (r) => r.status === 200 && r.body.dependencies.notifications === 'degraded', 15_000);
+        await until('payments without notifications', async () => traffic!.acknowledged.transactions.size - paidBefore, (n) => n >= 3, 60_000);
+        paidWithoutNotifications = traffic.acknowledged.transactions.size - paidBefore;
+        expect((await readinessReport(rootUrl())).status).toBe(200);
+      } else if (component !== 'gateway') {
+        await until(`/readyz 503 without ${component}`, () => readiness(rootUrl()), (s) => s === 503, 15_000);
+      }
       await new Promise((r) => setTimeout(r, 3_000)); // payments keep being attempted meanwhile
       const restartedAt = Date.now();
       await start(component);
@@ -90,7 +101,7 @@ test('each component killed and started again while payments flow: nothing ackno
       `${lag.describe()}\n${busLogLines([...logs, ...[...running.values()].flatMap((p) => p.logs)])}`);
     const figures = {
       payments: traffic.acknowledged.transactions.size, attempts: traffic.acknowledged.attempts, failedDuringRestarts: traffic.acknowledged.failures,
-      webhooks: traffic.receiver.accepted.length, backlogDrainedMs, maxConsumerLag: lag.maxLag, readyAgainMs,
+      webhooks: traffic.receiver.accepted.length, backlogDrainedMs, maxConsumerLag: lag.maxLag, readyAgainMs, paidWithoutNotifications,
     };
     process.stdout.write(`component restarts: ${JSON.stringify(figures)}\n`);
   } finally {

@@ -62,6 +62,16 @@ describe.each(Object.entries(rendered))('%s', (_name, objects) => {
     }
   });
 
+  it('probes liveness and readiness apart: a dependency outage never restarts a pod, a stalled event pipeline never unreadies one', () => {
+    const [gateway] = named(objects, 'Deployment', 'gateway')!.spec.template.spec.containers;
+    expect([gateway.startupProbe.httpGet.path, gateway.livenessProbe.httpGet.path, gateway.readinessProbe.httpGet.path]).toEqual(['/livez', '/livez', '/readyz']);
+    for (const service of SERVICES) {
+      const [c] = named(objects, 'Deployment', service)!.spec.template.spec.containers;
+      expect({ service, startup: c.startupProbe.grpc, liveness: c.livenessProbe.grpc, readiness: c.readinessProbe.grpc })
+        .toEqual({ service, startup: { port: 50051, service: 'liveness' }, liveness: { port: 50051, service: 'liveness' }, readiness: { port: 50051 } });
+    }
+  });
+
   it('denies ingress by default and lets each service be reached only by its callers, on its port', () => {
     const policies = of(objects, 'NetworkPolicy');
     const deny = named(objects, 'NetworkPolicy', 'default-deny-ingress')!;

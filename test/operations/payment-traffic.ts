@@ -15,7 +15,7 @@ export const EVENT_TOPICS = ['accounts.events.v1:3', 'auth.events.v1:3', `${PAYM
 export const FAST_KAFKA_SYSTEM = {
   SANDBOX_SETTLEMENT_STEP_MS: '40', SETTLEMENT_POLL_MS: '20', QUOTE_VALIDITY_SECONDS: '15', LEDGER_RECOVERY_AFTER_MS: '500',
   WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '1000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_INTERVAL_MS: '50',
-  KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500', KAFKA_MAX_WAIT_MS: '500', KAFKA_STALL_MS: '4000',
+  // Kafka's session, heartbeat, stall and outbox timings are the shipped defaults: what is shown under outages is what operators get.
 };
 /**
  * Two workers, each pausing this long after a payment: a steady load (about 10 payments/s here) whose
@@ -47,6 +47,36 @@ async function untilProgressStops<T>(what: string, read: () => Promise<T[]>, pro
 }
 
 export const readiness = (rootUrl: string) => fetch(`${rootUrl}/readyz`).then((r) => r.status, () => 0);
+
+/** /readyz with its body (which dependencies are degraded); status 0 when the gateway does not answer. */
+export const readinessReport = (rootUrl: string) => fetch(`${rootUrl}/readyz`)
+  .then(async (r) => ({ status: r.status, body: await r.json() as { status: string; dependencies: Record<string, string> } }), () => ({ status: 0, body: { status: 'no answer', dependencies: {} as Record<string, string> } }));
+
+/**
+ * Polls /readyz until stopped: every answer other than 200 (with its time and body), and each
+ * dependency ever reported degraded.
+ */
+export function watchReadiness(rootUrl: () => string, everyMs = 500) {
+  const started = Date.now();
+  const notReady: Array<{ atMs: number; status: number; body: unknown }> = [];
+  const degraded = new Set<string>();
+  let polls = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { status, body } = await readinessReport(rootUrl());
+      polls++;
+      if (status !== 200) notReady.push({ atMs: Date.now() - started, status, body });
+      for (const [name, state] of Object.entries(body.dependencies ?? {})) if (state === 'degraded') degraded.add(name);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    notReady, degraded,
+    get polls() { return polls; },
+    async stop() { running = false; await loop; },
+  };
+}
 
 export interface PaymentTraffic {
   receiver: WebhookReceiver;

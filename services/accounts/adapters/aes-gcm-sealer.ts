@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { ConfigError } from '../../../lib/config';
+import { ConfigError, whyKeysAreRequired } from '../../../lib/config';
 import type { PiiSealer } from '../app/service-ports';
 
 const VERSION = 'v1';
@@ -42,6 +42,7 @@ export function readPiiKey(env: NodeJS.ProcessEnv): Buffer {
     if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new ConfigError('ACCOUNTS_PII_KEY', 'must be 32 bytes of hex (64 hexadecimal characters)');
     return Buffer.from(value, 'hex');
   }
-  if (env.MONGODB_URI?.trim()) throw new ConfigError('ACCOUNTS_PII_KEY', 'is required when MONGODB_URI is set (32 bytes of hex)');
+  const why = whyKeysAreRequired(env);
+  if (why) throw new ConfigError('ACCOUNTS_PII_KEY', `is required ${why} (32 bytes of hex)`);
   return randomBytes(32);
 }

@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseAllDocuments } from 'yaml';
+import { killSystemProcess, startSystemProcess } from '../reliability/system-process';
+
+/**
+ * Every overlay rendered as `kubectl apply -k` would send it, and each of its components started
+ * with the environment its Deployment gives it: ConfigMap values as rendered, Secret values made up
+ * here (valid keys; MongoDB unreachable, since no server can run on this machine). A service that
+ * accepts its settings gets past them to MongoDB and stops naming MONGODB_URI; one refused exits 2
+ * naming the setting. The gateway, which keeps nothing, listens with no writable directory.
+ */
+jest.setTimeout(10 * 60_000);
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'dist', 'main.js');
+const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'];
+type K8sObject = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: any };
+type EnvEntry = { name: string; value?: string; valueFrom?: { configMapKeyRef?: { key: string }; secretKeyRef?: { key: string } } };
+
+const hex32 = () => randomBytes(32).toString('hex');
+/** What an operator's secret manager would hold (grid-secrets). */
+const SECRETS: Record<string, string> = {
+  INTERNAL_TOKEN: randomBytes(48).toString('base64'), MONGODB_URI: 'mongodb://127.0.0.1:1/',
+  ACCOUNTS_PII_KEY: hex32(), SANDBOX_API_TOKEN_ID: 'operator-token', SANDBOX_API_CLIENT_SECRET: randomBytes(24).toString('base64url'),
+  API_SECRET_PEPPER: hex32(), WALLET_ENCLAVE_PRIVATE_KEY: hex32(), WALLET_STORAGE_KEY: hex32(), WEBHOOK_SIGNING_PRIVATE_KEY: hex32(),
+};
+
+function render(dir: string): K8sObject[] {
+  const text = execFileSync('kubectl', ['kustomize', join(ROOT, 'deploy', dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return parseAllDocuments(text).map((d) => d.toJSON() as K8sObject).filter(Boolean);
+}
+
+/** The Deployment's environment, resolved; addresses and ports moved to loopback and free ports (tests run side by side). */
+function environmentOf(objects: K8sObject[], component: string): Record<string, string> {
+  const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'grid-config')!.data!;
+  const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === component)!;
+  const env: Record<string, string> = {};
+  for (const e of deployment.spec.template.spec.containers[0].env as EnvEntry[]) {
+    const ref = e.valueFrom?.configMapKeyRef?.key ?? e.valueFrom?.secretKeyRef?.key;
+    const value = e.value ?? (e.valueFrom?.configMapKeyRef ? config[ref!] : SECRETS[ref!]);
+    if (value === undefined) throw new Error(`${component}: ${e.name} refers to ${ref}, which neither grid-config nor grid-secrets has`);
+    env[e.name] = value;
+  }
+  return { ...env, ...(env.GRPC_ADDRESS ? { GRPC_ADDRESS: '127.0.0.1:0' } : {}), ...(env.PORT ? { PORT: '0', HOST: '127.0.0.1' } : {}) };
+}
+
+interface Run { code: number | null; stderr: string; logs: Array<Record<string, unknown>> }
+
+/** `node dist/main.js <component>` with only the given environment (and PATH); runs until it exits or `until` says enough. */
+function run(component: string, env: Record<string, string>, until?: (log: Record<string, unknown>) => boolean): Promise<Run & { stop(): void }> {
+  const child = spawn(process.execPath, [MAIN, component], { env: { PATH: process.env.PATH, MONGODB_CONNECT_TIMEOUT_MS: '1000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result: Run = { code: null, stderr: '', logs: [] };
+  child.stderr.on('data', (c) => { result.stderr += c; });
+  return new Promise((resolve) => {
+    const done = () => resolve({ ...result, stop: () => child.kill('SIGKILL') });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try { result.logs.push(JSON.parse(line)); } catch { return; }
+      if (until?.(result.logs.at(-1)!)) done();
+    });
+    child.on('exit', (code) => { result.code = code; done(); });
+  });
+}
+
+const overlays = { base: render('base'), dev: render('overlays/dev'), production: render('overlays/production') };
+const MODES = { base: 'sandbox', dev: 'sandbox', production: 'production' };
+
+describe.each(Object.entries(overlays))('the %s overlay, each component started with its own settings', (name, objects) => {
+  test(`runs GRID_MODE=${MODES[name as keyof typeof MODES]}`, () => {
+    for (const component of ['gateway', ...SERVICES]) expect({ component, mode: environmentOf(objects, component).GRID_MODE }).toEqual({ component, mode: MODES[name as keyof typeof MODES] });
+  });
+
+  test.each(SERVICES)('%s accepts its settings and keys, then stops on the unreachable MongoDB naming MONGODB_URI', async (service) => {
+    const { code, stderr } = await run(service, environmentOf(objects, service));
+    expect({ service, code, stderr: stderr.trim() }).toEqual({ service, code: 1, stderr: expect.stringMatching(/^cannot start: cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1\/ \(MONGODB_URI\) within 1000 ms/) });
+  });
+
+  test('the gateway starts with no data directory at all, and answers /livez (and /readyz 503 while no service answers)', async () => {
+    const gateway = await run('gateway', { ...environmentOf(objects, 'gateway'), DATA_DIR: '/dev/null/not-a-directory' }, (l) => l.msg === 'gateway listening');
+    try {
+      expect(gateway.code).toBeNull();
+      const url = String(gateway.logs.find((l) => l.msg === 'gateway listening')!.url);
+      expect((await fetch(`${url}/livez`)).status).toBe(200);
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ status: 'not ready', dependencies: { auth: 'unavailable', accounts: 'unavailable', 'quotes-transactions': 'unavailable' } });
+    } finally {
+      gateway.stop();
+    }
+  });
+});
+
+describe('the production overlay refuses sandbox behaviour, naming the setting', () => {
+  const production = overlays.production;
+  test.each([
+    ['auth', 'EMBEDDED_WALLET_SANDBOX'], ['accounts', 'ACCOUNTS_SANDBOX'],
+    ['quotes-transactions', 'SANDBOX_PAYMENTS_ENABLED'], ['notifications', 'WEBHOOK_ALLOW_LOCAL_ENDPOINTS'],
+  ])('%s with %s=true exits 2 before waiting for MongoDB', async (service, variable) => {
+    const { code, stderr } = await run(service, { ...environmentOf(production, service), [variable]: 'true' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: `configuration error: ${variable} turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false` });
+  });
+
+  test.each([
+    ['auth', 'API_SECRET_PEPPER'], ['auth', 'WALLET_STORAGE_KEY'], ['accounts', 'ACCOUNTS_PII_KEY'], ['notifications', 'WEBHOOK_SIGNING_PRIVATE_KEY'],
+  ])('%s without %s exits 2 at once (keys come from configuration, nothing is generated)', async (service, variable) => {
+    const env = environmentOf(production, service);
+    delete env[variable];
+    const { code, stderr } = await run(service, env);
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(new RegExp(`^configuration error: ${variable} is required when MONGODB_URI is set`)) });
+  });
+
+  test('notifications without MESSAGE_DELIVERY_URL exits 2 (messages would never leave the pod)', async () => {
+    const { code, stderr } = await run('notifications', { ...environmentOf(production, 'notifications'), MESSAGE_DELIVERY_URL: '' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: MESSAGE_DELIVERY_URL is required with GRID_MODE=production/) });
+  });
+
+  test('the gateway with the published sandbox secret exits 2', async () => {
+    const { code, stderr } = await run('gateway', { ...environmentOf(production, 'gateway'), SANDBOX_API_CLIENT_SECRET: 'sandbox-secret-0000000000' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: SANDBOX_API_CLIENT_SECRET is the published sandbox secret/) });
+  });
+
+  test('an INTERNAL_TOKEN shorter than 32 bytes is refused', async () => {
+    const { code, stderr } = await run('gateway', { ...environmentOf(production, 'gateway'), INTERNAL_TOKEN: 'x' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: INTERNAL_TOKEN must be at least 32 bytes (e.g. `openssl rand -base64 48`)' });
+  });
+});
+
+test('GRID_MODE=production all-in-one: keys from configuration, nothing generated; /sandbox money routes answer 403 FORBIDDEN (the reference\'s answer to a production token)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-production-mode-'));
+  const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY };
+  const secret = SECRETS.SANDBOX_API_CLIENT_SECRET;
+  const system = await startSystemProcess({ GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages', ...keys });
+  try {
+    expect(readdirSync(dataDir).filter((f) => !/\.(sqlite|lock)(-wal|-shm)?$/.test(f))).toEqual([]); // no keys/ folder
+    const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;
+    const calls: Array<[string, object]> = [
+      ['/sandbox/send', { quoteId: 'Quote:00000000-0000-4000-8000-000000000001', currencyCode: 'USD', currencyAmount: 100 }],
+      ['/sandbox/uma/receive', { senderUmaAddress: '$alice@uma.example', receiverUmaAddress: '$bob@uma.example', customerId: 'Customer:00000000-0000-4000-8000-000000000001', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100 }],
+      ['/sandbox/internal-accounts/InternalAccount:00000000-0000-4000-8000-000000000001/fund', { amount: 100 }],
+    ];
+    for (const [path, body] of calls) {
+      const res = await fetch(`${system.rootUrl}/2025-10-13${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 403, body: expect.objectContaining({ status: 403, code: 'FORBIDDEN' }) });
+    }
+  } finally {
+    await killSystemProcess(system, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
