@@ -89,6 +89,23 @@ describe('the Brale adapter against a local fake Brale', () => {
     expect((await p.getTransfer(creds, 'acct-1', wire.id)).status).toBe('processing');
   });
 
+  test('an expired access token (401) is replaced once and the call goes through', async () => {
+    const p = provider();
+    const t = await p.createTransfer(creds, 'acct-1', achMint(9_000), 'StablecoinOperation:h');
+    fake.expireTokens();
+    const before = fake.requests.length;
+    expect((await p.getTransfer(creds, 'acct-1', t.id)).status).toBe('processing');
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path.startsWith('/oauth2') ? 'token' : 'transfer'}`)).toEqual(['GET transfer', 'POST token', 'GET transfer']);
+  });
+
+  test('the same Idempotency-Key with a different payload is refused by Brale (422), with its JSON:API detail', async () => {
+    const p = provider();
+    await p.createTransfer(creds, 'acct-1', achMint(10_000), 'StablecoinOperation:i');
+    const refused = p.createTransfer(creds, 'acct-1', achMint(10_001), 'StablecoinOperation:i');
+    await expect(refused).rejects.toMatchObject({ status: 422, message: expect.stringContaining("can't be reused with a different payload") });
+    expect([...fake.transfers.values()].filter((x) => x.key === 'acct-1/StablecoinOperation:i')).toHaveLength(1);
+  });
+
   test('a token Brale does not know is absent; revoked credentials are refused', async () => {
     expect(await provider().token(creds, 'acct-1', 'UNKNOWN9')).toBeUndefined();
     expect(await provider().token(creds, 'acct-1', 'ACME')).toMatchObject({ symbol: 'ACME', decimals: 6, baseCurrency: 'USD', issuanceStatus: 'PROVISIONED' });

@@ -18,8 +18,12 @@ export interface BraleOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-interface BraleAddress { id: string; name?: string; type?: string; address?: string; transfer_types?: string[] }
-interface BraleTransfer { id: string; status: string; wire_instructions?: Record<string, unknown>; deposit_instructions?: Record<string, unknown> }
+/** https://docs.brale.xyz/guides/how-to/get-your-address-ids: `type` is internal (custodial) or external. */
+interface BraleAddress { id: string; name?: string; status?: string; type?: 'internal' | 'external' | string; address?: string; transfer_types?: string[] }
+/** https://docs.brale.xyz/api-reference/brale/get-transfer; `wire_instructions` from the fiat-to-stablecoin onramp guide. */
+interface BraleTransfer { id: string; status: string; failure?: unknown; wire_instructions?: Record<string, unknown> }
+/** Brale's custodial Spark address holds the issued tokens. */
+const TOKEN_TRANSFER_TYPE = 'spark';
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => { setTimeout(resolve, ms).unref(); });
 
@@ -117,8 +121,13 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
     },
 
     async token(credentials, accountId, valueType): Promise<ProviderToken | undefined> {
+      // Brale has no token lookup; a value_type it can hold on the custodial Spark address has a balance
+      // (https://docs.brale.xyz/api-reference/brale/get-address-balance, internal addresses only).
+      const custodial = (await addresses(credentials, accountId)).find((a) => a.type === 'internal' && (a.transfer_types ?? []).includes(TOKEN_TRANSFER_TYPE));
+      if (!custodial) return undefined;
       try {
-        await call(credentials, 'GET', `/accounts/${encodeURIComponent(accountId)}/balances?transfer_type=spark&value_type=${encodeURIComponent(valueType)}`);
+        const query = `transfer_type=${TOKEN_TRANSFER_TYPE}&value_type=${encodeURIComponent(valueType)}`;
+        await call(credentials, 'GET', `/accounts/${encodeURIComponent(accountId)}/addresses/${encodeURIComponent(custodial.id)}/balance?${query}`);
       } catch (err) {
         if (err instanceof ProviderRejected && (err.status === 404 || err.status === 400 || err.status === 422)) return undefined;
         throw err;
@@ -170,8 +179,11 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** Brale's errors are JSON:API (https://docs.brale.xyz/reference/errors); the token endpoint answers OAuth's `{error}`. */
 function describe(body: unknown): string {
   if (typeof body === 'string') return body;
-  const b = body as { message?: string; error?: string; errors?: unknown } | undefined;
-  return b?.message ?? b?.error ?? JSON.stringify(b ?? null).slice(0, 200);
+  const b = body as { errors?: Array<{ title?: string; detail?: string }>; error?: string; message?: string } | undefined;
+  const first = Array.isArray(b?.errors) ? b.errors[0] : undefined;
+  if (first) return [first.title, first.detail].filter(Boolean).join(' ') || 'error';
+  return b?.error ?? b?.message ?? JSON.stringify(b ?? null).slice(0, 200);
 }
