@@ -1,6 +1,6 @@
 import type { ServiceFactory, ServiceName } from '../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts/accounts-config';
-import { readPiiKey } from './accounts/adapters/aes-gcm-sealer';
+import { readPiiKey, readSealingKey } from '../lib/sealing/aes-gcm-sealer';
 import { createAccountsService } from './accounts/accounts-service';
 import { createAuthService, pepperFrom } from './auth/auth-service';
 import { readWalletAuthConfig } from './auth/wallet-auth-config';
@@ -23,6 +23,6 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
 export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
   accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
-  'quotes-transactions': (env) => { readPaymentsConfig(env); },
+  'quotes-transactions': (env) => { readPaymentsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); },
   notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

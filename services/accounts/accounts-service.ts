@@ -1,7 +1,7 @@
 import { newEvent } from '../../lib/bus/outbox';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts-config';
-import { createAesGcmSealer, readPiiKey } from './adapters/aes-gcm-sealer';
+import { createAesGcmSealer, readPiiKey } from '../../lib/sealing/aes-gcm-sealer';
 import { createAuthSignedRetries } from './adapters/auth-signed-retries';
 import { createAuthWalletCredentials } from './adapters/auth-wallet-credentials';
 import { createAuthWalletProvisioner } from './adapters/auth-wallet-provisioner';

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { readConfig, setting } from '../../lib/config';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
-import { createAesGcmSealer } from '../accounts/adapters/aes-gcm-sealer';
+import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
 import { createBraleStablecoinProvider } from './adapters/brale-stablecoin-provider';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import { createSandboxStablecoinProvider } from './adapters/sandbox-stablecoin-provider';
@@ -36,14 +35,11 @@ export function readStablecoinsConfig(env: NodeJS.ProcessEnv) {
     STABLECOIN_POLL_MS: setting.int(2_000, 10, 600_000),
     /** A GET of a provider account re-verifies its credentials when they were verified longer ago than this */
     STABLECOIN_REVERIFY_SECONDS: setting.int(300, 0, 86_400),
-    /** AES-256 key (64 hex characters) sealing provider client secrets; generated into the data directory when unset */
+    /** AES-256 key (64 hex characters) sealing provider client secrets; generated into the data directory when unset (embedded sandbox only; required with MONGODB_URI or in production) */
     STABLECOIN_SECRET_KEY: setting.optionalHex(32),
   }, env);
 }
 
-function secretKey(value: string | undefined): Buffer {
-  return value ? Buffer.from(value, 'hex') : randomBytes(32);
-}
 
 export interface StablecoinsAdapters {
   ledger: Ledger;
@@ -62,7 +58,7 @@ export function createStablecoinsModule(environment: ServiceEnvironment, adapter
     ? createBraleStablecoinProvider({ apiUrl: config.BRALE_API_URL, tokenUrl: config.BRALE_TOKEN_URL, timeoutMs: config.STABLECOIN_PROVIDER_TIMEOUT_MS, attempts: config.STABLECOIN_PROVIDER_ATTEMPTS })
     : createSandboxStablecoinProvider({ store: environment.store, clock, stepMs: payments.SANDBOX_SETTLEMENT_STEP_MS }));
   const accounts = createProviderAccounts({
-    store, provider, sealer: createAesGcmSealer(secretKey(config.STABLECOIN_SECRET_KEY)), clock, logger: environment.logger,
+    store, provider, sealer: createAesGcmSealer(readSealingKey('STABLECOIN_SECRET_KEY', environment.env)), clock, logger: environment.logger,
     // The existing sandbox flag decides the platform's mode until a single mode setting exists.
     environment: payments.SANDBOX_PAYMENTS_ENABLED ? 'SANDBOX' : 'PRODUCTION',
     reverifyAfterMs: config.STABLECOIN_REVERIFY_SECONDS * 1000,

@@ -1,14 +1,12 @@
 import { AppError } from '../../../lib/errors';
+import type { Sealer } from '../../../lib/sealing/aes-gcm-sealer';
 
 /**
  * What the use cases need from outside the service's own storage; adapters/ implements each.
  */
 
 /** Seals personal data for storage (authenticated encryption bound to `context`, e.g. the record id). */
-export interface PiiSealer {
-  seal(plaintext: string, context: string): string;
-  open(sealed: string, context: string): string;
-}
+export type PiiSealer = Sealer;
 
 export interface WalletProvisioningCommand {
   accountId: string;

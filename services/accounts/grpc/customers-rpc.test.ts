@@ -1,5 +1,5 @@
 import { newId } from '../../../lib/ids';
-import { createAesGcmSealer } from '../adapters/aes-gcm-sealer';
+import { createAesGcmSealer } from '../../../lib/sealing/aes-gcm-sealer';
 import { startAccountsService, type AccountsHarness } from '../test-fixtures/accounts-service-harness';
 import { BUSINESS_CUSTOMER, INDIVIDUAL_CUSTOMER, customerFieldsOf } from '../test-fixtures/request-bodies';
 

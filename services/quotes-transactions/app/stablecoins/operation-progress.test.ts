@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newEvent } from '../../../../lib/bus/outbox';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
-import { createAesGcmSealer } from '../../../accounts/adapters/aes-gcm-sealer';
+import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
 import { createSandboxStablecoinProvider } from '../../adapters/sandbox-stablecoin-provider';
 import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
 import { createLedgerDocumentStore } from '../../store/ledger-document-store';

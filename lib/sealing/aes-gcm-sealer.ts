@@ -1,6 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { ConfigError, whyKeysAreRequired } from '../../../lib/config';
-import type { PiiSealer } from '../app/service-ports';
+import { ConfigError, whyKeysAreRequired } from '../config';
+
+/** Authenticated encryption of a value for storage, bound to `context` (e.g. the record id). */
+export interface Sealer {
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+}
 
 const VERSION = 'v1';
 
@@ -9,8 +14,8 @@ const VERSION = 'v1';
  * sealed value copied onto another record does not open. Format:
  * `v1.<key id>.<nonce>.<ciphertext and tag>` (base64url), the key id naming the key without revealing it.
  */
-export function createAesGcmSealer(key: Buffer): PiiSealer {
-  if (key.length !== 32) throw new Error('the PII key must be 32 bytes');
+export function createAesGcmSealer(key: Buffer): Sealer {
+  if (key.length !== 32) throw new Error('a sealing key must be 32 bytes');
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return {
     seal(plaintext, context) {
@@ -32,17 +37,20 @@ export function createAesGcmSealer(key: Buffer): PiiSealer {
 }
 
 /**
- * The PII key from ACCOUNTS_PII_KEY (32 bytes of hex). Without it, a process on the embedded store
- * (whose data dies with it) generates one; with MONGODB_URI data outlives the process, so the key
- * is required.
+ * A 32-byte sealing key from the setting `name` (hex). Without it, a process on the embedded store
+ * (whose data dies with it) generates one; with MONGODB_URI or in production data outlives the
+ * process, so the key is required.
  */
-export function readPiiKey(env: NodeJS.ProcessEnv): Buffer {
-  const value = env.ACCOUNTS_PII_KEY?.trim();
+export function readSealingKey(name: string, env: NodeJS.ProcessEnv): Buffer {
+  const value = env[name]?.trim();
   if (value) {
-    if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new ConfigError('ACCOUNTS_PII_KEY', 'must be 32 bytes of hex (64 hexadecimal characters)');
+    if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new ConfigError(name, 'must be 32 bytes of hex (64 hexadecimal characters)');
     return Buffer.from(value, 'hex');
   }
   const why = whyKeysAreRequired(env);
-  if (why) throw new ConfigError('ACCOUNTS_PII_KEY', `is required ${why} (32 bytes of hex)`);
+  if (why) throw new ConfigError(name, `is required ${why} (32 bytes of hex)`);
   return randomBytes(32);
 }
+
+/** The key sealing customers' personal data (ACCOUNTS_PII_KEY). */
+export const readPiiKey = (env: NodeJS.ProcessEnv): Buffer => readSealingKey('ACCOUNTS_PII_KEY', env);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '../../../lib/config';
+import { ConfigError } from '../config';
 import { createAesGcmSealer, readPiiKey } from './aes-gcm-sealer';
 
 const KEY = Buffer.alloc(32, 7);
