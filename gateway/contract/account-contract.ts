@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { INTERNAL_ACCOUNT_STATUSES, INTERNAL_ACCOUNT_TYPES, OWNERSHIP_METHODS } from '../../lib/contract/account-vocabulary';
 import { CurrencyAmount, List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
 import { ExternalAccountCreateInfo, ExternalAccountInfo } from './external-account-info-schemas';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
 
-const INTERNAL_ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
-const INTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN', 'FAILED'] as const;
 const EXTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE'] as const;
 const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
 const BENEFICIARY_VERIFICATION = ['MATCHED', 'PARTIAL_MATCH', 'NOT_MATCHED', 'UNSUPPORTED', 'CHECKED_BY_RECEIVING_FI', 'PENDING'] as const;
-const OWNERSHIP_METHODS = ['WALLET_SIGNATURE', 'LIVENESS'] as const;
 
 /** How to pay into an account: bank details or a wallet address, by `accountType`. */
 export const PaymentInstructions = named('PaymentInstructions', ClosedObject({

@@ -1,5 +1,5 @@
 import { idPattern } from '../../../lib/ids';
-import { CUSTOMER_TYPES } from '../domain/customer-vocabulary';
+import { CUSTOMER_TYPES } from '../../../lib/contract/customer-vocabulary';
 import { FieldReader, type JsonObject } from '../domain/field-reader';
 import { INTERNAL_ACCOUNT_TYPES } from '../domain/internal-account';
 import type { CustomerFilter } from './accounts-store';

@@ -2,12 +2,12 @@ import { AppError } from '../../../lib/errors';
 import { E164 } from '../../../lib/value-formats';
 import type { Address } from './customer';
 import { defined, readAddress, TEXT } from './customer-fields';
-import { ID_TYPES } from './customer-vocabulary';
+import { ID_TYPES, OWNER_ROLES } from '../../../lib/contract/customer-vocabulary';
 import { FieldReader, isJsonObject, type JsonObject } from './field-reader';
 import type { CustomerVerificationStatus } from './verification';
 import type { OwnerFacts } from './verification-requirements';
 
-export const OWNER_ROLES = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'] as const;
+export { OWNER_ROLES };
 
 export interface PersonalInfo {
   firstName?: string;

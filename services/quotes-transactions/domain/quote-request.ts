@@ -5,15 +5,9 @@ import { UMA_ADDRESS_PATTERN } from './lookup-request';
 import { isMinorAmount, MAX_AMOUNT } from './money';
 import type { LockedSide } from './pricing';
 
-export const PAYMENT_RAILS = [
-  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT',
-  'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
-] as const;
+import { PAYMENT_RAILS, PURPOSES_OF_PAYMENT } from '../../../lib/contract/payment-vocabulary';
 
-export const PURPOSES_OF_PAYMENT = [
-  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
-  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
-] as const;
+export { PAYMENT_RAILS, PURPOSES_OF_PAYMENT };
 
 export type QuoteSourceRequest =
   | { sourceType: 'ACCOUNT'; accountId: string; customerId?: string }
