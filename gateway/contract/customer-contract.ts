@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { pageQuery, Page, Processing, SignedRetryChallenge } from './common-schemas';
+import { BeneficialOwner } from './kyc-contract';
 import { operation } from './operation';
 import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
 import {
@@ -138,6 +139,7 @@ const BusinessCustomer = named('BusinessCustomer', ClosedObject({
   customerType: Type.Literal('BUSINESS'),
   kybStatus: StringEnum(VERIFICATION_STATUSES),
   businessInfo: Type.Optional(BusinessInfo),
+  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner, { description: 'The business\'s beneficial owners, directors and officers' })),
 }));
 
 export const Customer = named('Customer', Type.Union([IndividualCustomer, BusinessCustomer]));
