@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { idPattern, type IdType } from '../../lib/ids';
 import { PAYMENT_RAILS, PENDING_REASONS, PURPOSES_OF_PAYMENT, TRANSACTION_STATUSES } from '../../lib/contract/payment-vocabulary';
 import { Currency, CurrencyAmount, List, Page, pageQuery } from './common-schemas';
 import { InternalAccount, PaymentInstructions } from './account-contract';
@@ -22,7 +23,7 @@ const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,6
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
 const Amount = (description: string) => Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, description: `${description}, in minor units (a positive integer)` });
 const Code = Type.String({ minLength: 1, maxLength: 10, description: 'Currency code' });
-const AnyId = (...types: Parameters<typeof Id>[0][]) => Type.String({ minLength: 1, description: `${types.join(' or ')} id` });
+const AnyId = (...types: IdType[]) => Type.String({ pattern: types.map(idPattern).join('|'), description: `${types.join(' or ')} id` });
 
 /** `members` are required when `member` is `value` (a union member's own requirements). */
 const requiredWhen = (member: string, cases: Record<string, string[]>) => ({
