@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { pageQuery, Page, Processing, SignedRetryChallenge } from './common-schemas';
 import { BeneficialOwner } from './kyc-contract';
 import { operation } from './operation';
-import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
+import { ClosedObject, Country, CurrencyCode, DateTime, Id, named, StringEnum } from './schema-kit';
 import {
   ANNUAL_INCOME_RANGES as INCOME_RANGES, BUSINESS_SOURCE_OF_FUNDS as BUSINESS_SOURCES_OF_FUNDS, BUSINESS_TYPES, CUSTOMER_TYPES, ENTITY_TYPES, ID_TYPES,
   INDIVIDUAL_SOURCE_OF_FUNDS as INDIVIDUAL_SOURCES_OF_FUNDS, MONTHLY_TRANSACTION_COUNTS as MONTHLY_COUNTS, MONTHLY_TRANSACTION_VOLUMES as MONTHLY_VOLUMES,
@@ -204,10 +204,10 @@ export const customerOperations = [
   operation({
     operationId: 'listCustomers', method: 'get', path: '/customers', tags: TAGS, summary: 'List customers, newest first, with filters',
     query: {
-      platformCustomerId: Type.Optional(Type.String()), customerType: Type.Optional(Type.String({ description: 'INDIVIDUAL or BUSINESS' })),
-      createdAfter: Type.Optional(Type.String()), createdBefore: Type.Optional(Type.String()),
-      updatedAfter: Type.Optional(Type.String()), updatedBefore: Type.Optional(Type.String()),
-      region: Type.Optional(Type.String()), currency: Type.Optional(Type.String()), umaAddress: Type.Optional(Type.String()),
+      platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), customerType: Type.Optional(StringEnum(CUSTOMER_TYPES)),
+      createdAfter: Type.Optional(DateTime()), createdBefore: Type.Optional(DateTime()),
+      updatedAfter: Type.Optional(DateTime()), updatedBefore: Type.Optional(DateTime()),
+      region: Type.Optional(Country()), currency: Type.Optional(CurrencyCode), umaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
       isIncludingDeleted: Type.Optional(Type.String({ description: 'true or false' })),
       ...pageQuery,
     },
