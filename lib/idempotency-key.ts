@@ -27,3 +27,10 @@ export function readIdempotencyKey(raw: string): string | undefined {
   if (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) return undefined;
   return key;
 }
+
+/** The 400 member of an invalid Idempotency-Key, as every keyed operation reports it. */
+export const INVALID_IDEMPOTENCY_KEY = {
+  field: 'Idempotency-Key',
+  message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
+  constraint: { minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+} as const;

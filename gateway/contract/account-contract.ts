@@ -1,15 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { INTERNAL_ACCOUNT_STATUSES, INTERNAL_ACCOUNT_TYPES, OWNERSHIP_METHODS } from '../../lib/contract/account-vocabulary';
 import { CurrencyAmount, List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
 import { ExternalAccountCreateInfo, ExternalAccountInfo } from './external-account-info-schemas';
 import { operation } from './operation';
-import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
+import { ClosedObject, CurrencyCode, DateTime, Id, named, StringEnum } from './schema-kit';
 
-const INTERNAL_ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
-const INTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN', 'FAILED'] as const;
 const EXTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE'] as const;
 const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
 const BENEFICIARY_VERIFICATION = ['MATCHED', 'PARTIAL_MATCH', 'NOT_MATCHED', 'UNSUPPORTED', 'CHECKED_BY_RECEIVING_FI', 'PENDING'] as const;
-const OWNERSHIP_METHODS = ['WALLET_SIGNATURE', 'LIVENESS'] as const;
 
 /** How to pay into an account: bank details or a wallet address, by `accountType`. */
 export const PaymentInstructions = named('PaymentInstructions', ClosedObject({
@@ -82,7 +80,7 @@ function externalAccountOperations(owner: 'customers' | 'platform') {
   const base = `/${owner}/external-accounts`;
   const prefix = owner === 'customers' ? '' : 'Platform';
   const tags = ['External Accounts'];
-  const listQuery = { ...(owner === 'customers' ? { customerId: Type.Optional(Type.String()) } : {}), currency: Type.Optional(Type.String()), ...pageQuery };
+  const listQuery = { ...(owner === 'customers' ? { customerId: Type.Optional(Id('Customer')) } : {}), currency: Type.Optional(CurrencyCode), ...pageQuery };
   return [
     operation({ operationId: `list${prefix}ExternalAccounts`, method: 'get', path: base, tags, summary: 'List external accounts', query: listQuery, success: { 200: Page(`${prefix}ExternalAccountList`, ExternalAccount) } }),
     operation({
@@ -109,12 +107,12 @@ const walletOutcome = (success: number, record: ReturnType<typeof named>) => ({ 
 export const accountOperations = [
   operation({
     operationId: 'listCustomerInternalAccounts', method: 'get', path: '/customers/internal-accounts', tags: INTERNAL_TAGS, summary: 'List customers\' internal accounts',
-    query: { customerId: Type.Optional(Type.String()), currency: Type.Optional(Type.String()), type: Type.Optional(Type.String()), ...pageQuery },
+    query: { customerId: Type.Optional(Id('Customer')), currency: Type.Optional(CurrencyCode), type: Type.Optional(StringEnum(INTERNAL_ACCOUNT_TYPES)), ...pageQuery },
     success: { 200: Page('InternalAccountList', InternalAccount) },
   }),
   operation({
     operationId: 'listPlatformInternalAccounts', method: 'get', path: '/platform/internal-accounts', tags: INTERNAL_TAGS, summary: 'The platform\'s own internal accounts',
-    query: { currency: Type.Optional(Type.String()), type: Type.Optional(Type.String()) },
+    query: { currency: Type.Optional(CurrencyCode), type: Type.Optional(StringEnum(INTERNAL_ACCOUNT_TYPES)) },
     success: { 200: List('PlatformInternalAccountList', InternalAccount) },
   }),
   operation({

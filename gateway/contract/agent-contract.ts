@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { INTERNAL_ACCOUNT_TYPES } from '../../lib/contract/account-vocabulary';
 import { ExternalAccount, ExternalAccountCreateRequest, InternalAccount } from './account-contract';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
@@ -225,7 +226,7 @@ export const agentOperationOperations = [
   operation({
     operationId: 'agentListInternalAccounts', method: 'get', path: '/agents/me/internal-accounts', tags: OPERATIONS, agentAuth: {},
     summary: 'The customer\'s internal accounts',
-    query: { currency: Type.Optional(Type.String()), type: Type.Optional(StringEnum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const)), ...pageQuery },
+    query: { currency: Type.Optional(Type.String()), type: Type.Optional(StringEnum(INTERNAL_ACCOUNT_TYPES)), ...pageQuery },
     success: { 200: Page('AgentInternalAccountList', InternalAccount) },
   }),
   operation({

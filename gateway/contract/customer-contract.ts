@@ -1,32 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { pageQuery, Page, Processing, SignedRetryChallenge } from './common-schemas';
+import { BeneficialOwner } from './kyc-contract';
 import { operation } from './operation';
-import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
-
-const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;
-const VERIFICATION_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const;
-const ID_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] as const;
-const TERMS_ACCEPTANCE_METHODS = ['CHECKBOX', 'CLICK_TO_ACCEPT'] as const;
-const INDIVIDUAL_SOURCES_OF_FUNDS = ['SALARY', 'SELF_EMPLOYMENT_INCOME', 'INVESTMENT_INCOME', 'PENSION', 'RENTAL_INCOME', 'GIFT', 'INHERITANCE', 'LOAN', 'SAVINGS', 'SALE_OF_ASSETS', 'OTHER'] as const;
-const BUSINESS_SOURCES_OF_FUNDS = ['OPERATING_REVENUE', 'INVESTMENT_INCOME', 'LOANS', 'VENTURE_CAPITAL', 'PERSONAL_SAVINGS', 'DONATIONS', 'OTHER'] as const;
-const SOURCES_OF_WEALTH = ['SALARY', 'BUSINESS_INCOME', 'INVESTMENTS', 'INHERITANCE', 'PROPERTY_SALE', 'GIFT', 'RETIREMENT', 'SAVINGS', 'OTHER'] as const;
-const PURPOSES_OF_ACCOUNT = [
-  'CONTRACTOR_PAYOUTS', 'CREATOR_PAYOUTS', 'EMPLOYEE_PAYOUTS', 'MARKETPLACE_SELLER_PAYOUTS', 'SUPPLIER_PAYMENTS', 'CROSS_BORDER_B2B',
-  'AR_AUTOMATION', 'AP_AUTOMATION', 'EMBEDDED_PAYMENTS', 'PLATFORM_FEE_COLLECTION', 'P2P_TRANSFERS', 'CHARITABLE_DONATIONS', 'OTHER',
-] as const;
-const MONTHLY_COUNTS = ['COUNT_UNDER_10', 'COUNT_10_TO_100', 'COUNT_100_TO_500', 'COUNT_500_TO_1000', 'COUNT_OVER_1000'] as const;
-const MONTHLY_VOLUMES = ['VOLUME_UNDER_10K', 'VOLUME_10K_TO_100K', 'VOLUME_100K_TO_1M', 'VOLUME_1M_TO_10M', 'VOLUME_OVER_10M'] as const;
-const INCOME_RANGES = ['UNDER_50K', 'RANGE_50K_100K', 'RANGE_100K_250K', 'RANGE_250K_1M', 'OVER_1M'] as const;
-const NET_WORTH_RANGES = ['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500K_1M', 'RANGE_1M_5M', 'RANGE_5M_25M', 'OVER_25M'] as const;
-const PEP_STATUSES = ['NONE', 'DOMESTIC', 'FOREIGN', 'HIO', 'FAMILY_OR_ASSOCIATE'] as const;
-const ENTITY_TYPES = ['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'S_CORPORATION', 'NON_PROFIT', 'PUBLICLY_LISTED_COMPANY', 'TRUST', 'PRIVATE_FOUNDATION', 'CHARITY', 'OTHER'] as const;
-const BUSINESS_TYPES = [
-  'AGRICULTURE_FORESTRY_FISHING_AND_HUNTING', 'MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION', 'UTILITIES', 'CONSTRUCTION', 'MANUFACTURING',
-  'WHOLESALE_TRADE', 'RETAIL_TRADE', 'TRANSPORTATION_AND_WAREHOUSING', 'INFORMATION', 'FINANCE_AND_INSURANCE',
-  'REAL_ESTATE_AND_RENTAL_AND_LEASING', 'PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES', 'MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES',
-  'ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES', 'EDUCATIONAL_SERVICES', 'HEALTH_CARE_AND_SOCIAL_ASSISTANCE',
-  'ARTS_ENTERTAINMENT_AND_RECREATION', 'ACCOMMODATION_AND_FOOD_SERVICES', 'OTHER_SERVICES', 'PUBLIC_ADMINISTRATION',
-] as const;
+import { ClosedObject, Country, CurrencyCode, DateTime, Id, named, StringEnum } from './schema-kit';
+import {
+  ANNUAL_INCOME_RANGES as INCOME_RANGES, BUSINESS_SOURCE_OF_FUNDS as BUSINESS_SOURCES_OF_FUNDS, BUSINESS_TYPES, CUSTOMER_TYPES, ENTITY_TYPES, ID_TYPES,
+  INDIVIDUAL_SOURCE_OF_FUNDS as INDIVIDUAL_SOURCES_OF_FUNDS, MONTHLY_TRANSACTION_COUNTS as MONTHLY_COUNTS, MONTHLY_TRANSACTION_VOLUMES as MONTHLY_VOLUMES,
+  NET_WORTH_RANGES, PEP_STATUSES, PURPOSES_OF_ACCOUNT, SOURCE_OF_WEALTH as SOURCES_OF_WEALTH, TERMS_ACCEPTANCE_METHODS, VERIFICATION_STATUSES,
+} from '../../lib/contract/customer-vocabulary';
 
 /** Free text as the accounts service bounds it. */
 const Text = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
@@ -158,6 +139,7 @@ const BusinessCustomer = named('BusinessCustomer', ClosedObject({
   customerType: Type.Literal('BUSINESS'),
   kybStatus: StringEnum(VERIFICATION_STATUSES),
   businessInfo: Type.Optional(BusinessInfo),
+  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner, { description: 'The business\'s beneficial owners, directors and officers' })),
 }));
 
 export const Customer = named('Customer', Type.Union([IndividualCustomer, BusinessCustomer]));
@@ -222,10 +204,10 @@ export const customerOperations = [
   operation({
     operationId: 'listCustomers', method: 'get', path: '/customers', tags: TAGS, summary: 'List customers, newest first, with filters',
     query: {
-      platformCustomerId: Type.Optional(Type.String()), customerType: Type.Optional(Type.String({ description: 'INDIVIDUAL or BUSINESS' })),
-      createdAfter: Type.Optional(Type.String()), createdBefore: Type.Optional(Type.String()),
-      updatedAfter: Type.Optional(Type.String()), updatedBefore: Type.Optional(Type.String()),
-      region: Type.Optional(Type.String()), currency: Type.Optional(Type.String()), umaAddress: Type.Optional(Type.String()),
+      platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), customerType: Type.Optional(StringEnum(CUSTOMER_TYPES)),
+      createdAfter: Type.Optional(DateTime()), createdBefore: Type.Optional(DateTime()),
+      updatedAfter: Type.Optional(DateTime()), updatedBefore: Type.Optional(DateTime()),
+      region: Type.Optional(Country()), currency: Type.Optional(CurrencyCode), umaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
       isIncludingDeleted: Type.Optional(Type.String({ description: 'true or false' })),
       ...pageQuery,
     },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ID_TYPES, OWNER_ROLES as ROLES } from '../../lib/contract/customer-vocabulary';
 import { DOCUMENT_TYPES } from '../../lib/contract/document-types';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
@@ -48,8 +49,6 @@ const KycLinkCreateRequest = named('KycLinkCreateRequest', Type.Object({
 
 const KYC_TAGS = ['KYC/KYB Verifications'];
 
-const ROLES = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'] as const;
-const ID_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] as const;
 const Text = () => Type.String({ minLength: 1, maxLength: 255 });
 const OwnerAddress = ClosedObject({
   line1: Text(), line2: Type.Optional(Text()), city: Type.Optional(Text()), state: Type.Optional(Text()),

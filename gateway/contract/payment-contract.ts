@@ -1,26 +1,18 @@
 import { Type } from '@sinclair/typebox';
+import { idPattern, type IdType } from '../../lib/ids';
+import { PAYMENT_RAILS, PENDING_REASONS, PURPOSES_OF_PAYMENT, TRANSACTION_STATUSES } from '../../lib/contract/payment-vocabulary';
 import { Currency, CurrencyAmount, List, Page, pageQuery } from './common-schemas';
 import { InternalAccount, PaymentInstructions } from './account-contract';
 import { CounterpartyField } from './platform-config-contract';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, MinorUnits, named, Nullable, StringEnum } from './schema-kit';
 
-const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 const QUOTE_STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
-const PENDING_REASONS = ['COUNTERPARTY_DECLARATION_REQUIRED', 'WALLET_VERIFICATION_REQUIRED', 'COUNTERPARTY_INFORMATION_REQUIRED', 'COMPLIANCE_REVIEW'] as const;
 const FAILURE_REASONS = [
   'QUOTE_EXPIRED', 'QUOTE_EXECUTION_FAILED', 'FUNDING_AMOUNT_MISMATCH', 'SCA_NOT_COMPLETED', 'PAYOUT_RETURNED', 'LIMIT_EXCEEDED',
   'ACCOUNT_CANNOT_RECEIVE', 'ACCOUNT_INVALID', 'COMPLIANCE_REJECTED', 'LIGHTNING_PAYMENT_FAILED', 'COUNTERPARTY_POST_TX_FAILED',
   'LNURLP_FAILED', 'PAY_REQUEST_FAILED', 'PAYMENT_APPROVAL_WEBHOOK_ERROR', 'PAYMENT_APPROVAL_TIMED_OUT', 'OFFRAMP_FAILED',
   'MISSING_MANDATORY_PAYEE_DATA', 'COLLECTION_FAILED',
-] as const;
-const PAYMENT_RAILS = [
-  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT', 'PAYNOW',
-  'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
-] as const;
-const PURPOSES_OF_PAYMENT = [
-  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
-  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
 ] as const;
 
 const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$';
@@ -31,7 +23,7 @@ const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,6
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
 const Amount = (description: string) => Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, description: `${description}, in minor units (a positive integer)` });
 const Code = Type.String({ minLength: 1, maxLength: 10, description: 'Currency code' });
-const AnyId = (...types: Parameters<typeof Id>[0][]) => Type.String({ minLength: 1, description: `${types.join(' or ')} id` });
+const AnyId = (...types: IdType[]) => Type.String({ pattern: types.map(idPattern).join('|'), description: `${types.join(' or ')} id` });
 
 /** `members` are required when `member` is `value` (a union member's own requirements). */
 const requiredWhen = (member: string, cases: Record<string, string[]>) => ({

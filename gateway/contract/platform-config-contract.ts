@@ -1,15 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { CUSTOMER_INFO_FIELD_NAMES as COUNTERPARTY_FIELD_NAMES, FEE_TYPES, TRANSACTION_TYPES } from '../../lib/contract/payment-vocabulary';
 import { EXTENSION_WEBHOOK_TYPES } from '../../lib/contract/webhook-types';
 import { operation } from './operation';
 import { ClosedObject, DateTime, MinorUnits, named, StringEnum } from './schema-kit';
 
-const COUNTERPARTY_FIELD_NAMES = [
-  'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID', 'REGISTRATION_NUMBER', 'USER_TYPE',
-  'COUNTRY_OF_RESIDENCE', 'ACCOUNT_IDENTIFIER', 'FI_LEGAL_ENTITY_NAME', 'FI_ADDRESS', 'PURPOSE_OF_PAYMENT', 'ULTIMATE_INSTITUTION_COUNTRY',
-  'IDENTIFIER', 'BUSINESS_TYPE', 'COMPANY_LEGAL_NAME', 'ID_TYPE', 'ID_NUMBER',
-] as const;
-const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING'] as const;
-const FEE_TYPES = ['CROSS_CURRENCY_TRANSACTION'] as const;
 
 export const CounterpartyField = named('CounterpartyFieldDefinition', ClosedObject({ name: StringEnum(COUNTERPARTY_FIELD_NAMES), mandatory: Type.Boolean() }));
 

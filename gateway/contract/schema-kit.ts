@@ -23,6 +23,9 @@ export const MinorUnits = (options: SchemaOptions = {}) => Type.Integer({ descri
 /** ISO 3166-1 alpha-2 country code. */
 export const Country = (options: SchemaOptions = {}) => Type.String({ format: 'iso3166-1-alpha-2', ...options });
 
+/** A currency code as list filters take it. */
+export const CurrencyCode = Type.String({ pattern: '^[A-Z0-9]{3,5}$', description: 'Currency code' });
+
 /** A value the payments service also accepts as `null`, which it reads as absent. */
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);

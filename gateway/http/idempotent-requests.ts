@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { BeginKeyedRequestResponse_Outcome } from '../../gen/quotes_transactions/v1/idempotency';
 import { AppError } from '../../lib/errors';
-import { readIdempotencyKey, requestFingerprint } from '../../lib/idempotency-key';
+import { INVALID_IDEMPOTENCY_KEY, readIdempotencyKey, requestFingerprint } from '../../lib/idempotency-key';
 import type { Logger } from '../../lib/log';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { findOperation } from '../contract/operation-registry';
@@ -29,7 +29,8 @@ export function idempotentRequests(records: () => Records, logger: Logger) {
     const raw = req.get(HEADER);
     if (!op?.headers?.includes('idempotencyKey') || raw === undefined) return next();
     const key = readIdempotencyKey(raw);
-    if (key === undefined) return next(AppError.invalidInput('Invalid request', [{ field: HEADER, message: 'must be 1 to 255 printable ASCII characters' }]));
+    // Request validation, which runs first, refuses a malformed key; should it not have, this fails closed the same way.
+    if (key === undefined) return next(AppError.invalidInput('Invalid request', [{ ...INVALID_IDEMPOTENCY_KEY, constraint: { ...INVALID_IDEMPOTENCY_KEY.constraint } }]));
     const agentId = (res.locals.agent as { id?: string } | undefined)?.id;
     const scope = { key, ...(agentId ? { agentId } : {}) };
     try {

@@ -5,7 +5,7 @@ import { findOperation } from '../contract/operation-registry';
 import type { Operation } from '../contract/operation';
 import { AppError, type FieldError } from '../../lib/errors';
 import { FORMAT_CHECKS } from '../../lib/value-formats';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, readIdempotencyKey } from '../../lib/idempotency-key';
+import { INVALID_IDEMPOTENCY_KEY, readIdempotencyKey } from '../../lib/idempotency-key';
 import { deferShapeErrors } from './shape-errors';
 
 type Schema = Record<string, unknown>;
@@ -95,7 +95,7 @@ function inMemberOrder(errors: FieldError[], schema: Schema): FieldError[] {
 function headerErrors(req: Request, op: Operation): FieldError[] {
   const key = req.get('Idempotency-Key');
   if (!op.headers?.includes('idempotencyKey') || key === undefined || readIdempotencyKey(key) !== undefined) return [];
-  return [{ field: 'Idempotency-Key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`, constraint: { minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH } }];
+  return [{ ...INVALID_IDEMPOTENCY_KEY, constraint: { ...INVALID_IDEMPOTENCY_KEY.constraint } }];
 }
 
 /**

@@ -1,11 +1,12 @@
 import { Router } from 'express';
-import type { BeneficialOwner, BeneficialOwnerFields, PersonalInfoFields } from '../../gen/accounts/v1/beneficial_owners';
+import type { BeneficialOwnerFields, PersonalInfoFields } from '../../gen/accounts/v1/beneficial_owners';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { address } from './external-account-requests';
 import { RestBody } from './rest-body';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { ownerJson } from './beneficial-owner-json';
+import { listJson, RestRequestReader } from './rest-request';
 
 const PERSONAL_TEXT = ['firstName', 'middleName', 'lastName', 'birthDate', 'nationality', 'email', 'phoneNumber', 'idType', 'identifier', 'countryOfIssuance'] as const;
 
@@ -22,20 +23,6 @@ function ownerFields(body: unknown): BeneficialOwnerFields {
   };
   b.done('Invalid beneficial owner');
   return fields;
-}
-
-/** The REST BeneficialOwner; the identification number is returned masked (its last four characters). */
-export function ownerJson(o: BeneficialOwner) {
-  const p = o.personalInfo!;
-  return withoutAbsent({
-    id: o.id, customerId: o.customerId, roles: o.roles, ownershipPercentage: o.ownershipPercentage,
-    personalInfo: withoutAbsent({
-      firstName: p.firstName, middleName: p.middleName, lastName: p.lastName, birthDate: p.birthDate, nationality: p.nationality,
-      email: p.email, phoneNumber: p.phoneNumber, address: p.address && withoutAbsent({ ...p.address }), idType: p.idType,
-      identifier: p.maskedIdentifier, countryOfIssuance: p.countryOfIssuance,
-    }),
-    kycStatus: o.kycStatus, createdAt: o.createdAt, updatedAt: o.updatedAt,
-  });
 }
 
 export function beneficialOwnerRoutes(peers: PeerClients): Router {

@@ -4,6 +4,7 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { customerJson } from './customer-json';
+import { businessOwners } from './customer-owners';
 import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';
 
@@ -28,7 +29,7 @@ export function contactVerificationRoutes(peers: PeerClients): Router {
       const code = body.string('code');
       body.done('Invalid code');
       const { customer } = await peers.contactVerification.confirmContactCode({ customerId, channel, code }, callContext(res));
-      res.status(200).json(customerJson(customer!));
+      res.status(200).json(customerJson(customer!, (await businessOwners(peers, callContext(res), [customer!])).get(customer!.id)));
     });
   }
   return router;

@@ -1,4 +1,6 @@
 import type { Address, BusinessInfo, Customer, EndUserTermsConsent } from '../../gen/accounts/v1/accounts';
+import type { BeneficialOwner } from '../../gen/accounts/v1/beneficial_owners';
+import { ownerJson } from './beneficial-owner-json';
 import { nonEmpty, withoutAbsent } from './rest-request';
 
 function addressJson(a: Address) {
@@ -35,8 +37,8 @@ function businessInfoJson(b: BusinessInfo) {
   });
 }
 
-/** The REST IndividualCustomer or BusinessCustomer, member by member. */
-export function customerJson(c: Customer) {
+/** The REST IndividualCustomer or BusinessCustomer, member by member; a business embeds its beneficial `owners` when given. */
+export function customerJson(c: Customer, owners?: BeneficialOwner[]) {
   const common = {
     id: c.id,
     platformCustomerId: c.platformCustomerId,
@@ -54,7 +56,9 @@ export function customerJson(c: Customer) {
     contactVerification: c.contactVerification ? withoutAbsent({ email: c.contactVerification.email, phone: c.contactVerification.phone }) : undefined,
   };
   if (c.customerType === 'BUSINESS') {
-    return withoutAbsent({ ...common, kybStatus: c.kybStatus, businessInfo: c.businessInfo ? businessInfoJson(c.businessInfo) : undefined });
+    return withoutAbsent({
+      ...common, kybStatus: c.kybStatus, businessInfo: c.businessInfo ? businessInfoJson(c.businessInfo) : undefined, beneficialOwners: owners?.map(ownerJson),
+    });
   }
   return withoutAbsent({
     ...common,

@@ -1,9 +1,11 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
+import type { Customer } from '../../gen/accounts/v1/accounts';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { customerJson } from './customer-json';
+import { businessOwners } from './customer-owners';
 import { customerFields } from './customer-requests';
 import { listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
@@ -15,10 +17,11 @@ const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts',
 /** Customers: create, list, get, update. Unknown or other-platform customers are 404 USER_NOT_FOUND. */
 export function customerRoutes(peers: PeerClients): Router {
   const router = Router();
+  const withOwners = async (res: Response, customer: Customer) => customerJson(customer, (await businessOwners(peers, callContext(res), [customer])).get(customer.id));
 
   router.post('/customers', async (req, res) => {
     const { customer } = await peers.accounts.createCustomer({ customer: customerFields(jsonBodyOf(req), 'Invalid customer') }, callContext(res));
-    res.status(201).json(customerJson(customer!));
+    res.status(201).json(await withOwners(res, customer!));
   });
 
   router.get('/customers/end-user-terms', async (_req, res) => {
@@ -44,7 +47,8 @@ export function customerRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.accounts.listCustomers(request, callContext(res));
-    res.status(200).json(listJson(page, page.customers, customerJson));
+    const owners = await businessOwners(peers, callContext(res), page.customers);
+    res.status(200).json(listJson(page, page.customers, (c) => customerJson(c, owners.get(c.id))));
   });
 
   router.get('/customers/:customerId', async (req, res, next) => {
@@ -53,7 +57,7 @@ export function customerRoutes(peers: PeerClients): Router {
     const id = q.pathId('customerId', 'Customer');
     q.done();
     const { customer } = await peers.accounts.getCustomer({ id }, callContext(res));
-    res.status(200).json(customerJson(customer!));
+    res.status(200).json(await withOwners(res, customer!));
   });
 
   // Changing an email tied to embedded-wallet EMAIL_OTP credentials is a signed retry: 202 first.
@@ -66,7 +70,7 @@ export function customerRoutes(peers: PeerClients): Router {
     const { customer, challenge, processing } = await peers.accounts.updateCustomer(request, callContext(res));
     if (challenge) res.status(202).json(challengeJson(challenge));
     else if (processing) res.status(200).json({ status: 'PROCESSING', message: processing.message });
-    else res.status(200).json(customerJson(customer!));
+    else res.status(200).json(await withOwners(res, customer!));
   });
 
   // A customer holding funds is refused (409); a deleted one stays readable with isDeleted.
@@ -76,7 +80,7 @@ export function customerRoutes(peers: PeerClients): Router {
     const id = q.pathId('customerId', 'Customer');
     q.done();
     const { customer } = await peers.accounts.deleteCustomer({ id }, callContext(res));
-    res.status(200).json(customerJson(customer!));
+    res.status(200).json(await withOwners(res, customer!));
   });
 
   return router;

@@ -55,6 +55,21 @@ test('a business customer gets owners with their own KYC status; the identificat
   expect(renumbered.body.personalInfo.identifier).toBe('*****');
 });
 
+test('a business customer embeds its beneficial owners (masked identifier) wherever the customer is answered', async () => {
+  const biz = await business('Embedding Inc');
+  expect(biz.beneficialOwners).toEqual([]);
+  const owner = (await sys.api('/beneficial-owners', { method: 'POST', json: { customerId: biz.id, roles: ['UBO'], ownershipPercentage: 100, personalInfo: PERSON } })).body;
+  const read = await sys.api(`/customers/${biz.id}`);
+  expect(read.body.beneficialOwners).toEqual([owner]);
+  expect(read.body.beneficialOwners[0].personalInfo.identifier).toBe('*******6789');
+  const listed = await sys.api('/customers?customerType=BUSINESS&limit=100');
+  expect(listed.body.data.find((c: { id: string }) => c.id === biz.id).beneficialOwners).toEqual([owner]);
+  const patched = await sys.api(`/customers/${biz.id}`, { method: 'PATCH', json: { customerType: 'BUSINESS', businessInfo: { doingBusinessAs: 'Embedding' } } });
+  expect(patched.body.beneficialOwners).toEqual([owner]);
+  const individual = await createCustomer(sys, { customerType: 'INDIVIDUAL' });
+  expect((await sys.api(`/customers/${individual.id}`)).body).not.toHaveProperty('beneficialOwners');
+});
+
 test('bad input is listed field by field; an individual customer cannot have owners; unknown ids are 404', async () => {
   const biz = await business();
   const bad = await sys.api('/beneficial-owners', { method: 'POST', json: {

@@ -39,6 +39,15 @@ describe('POST /customers validation through the gateway', () => {
   });
 });
 
+test('list filters are checked by the contract, every invalid one listed in one 400', async () => {
+  const customers = await sys.api('/customers?customerType=ROBOT&createdAfter=yesterday&region=XX&currency=usd');
+  expect(customers.status).toBe(400);
+  expect(customers.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['createdAfter', 'currency', 'customerType', 'region']);
+  const accounts = await sys.api('/customers/internal-accounts?customerId=bob&type=SAVINGS');
+  expect(accounts.status).toBe(400);
+  expect(accounts.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['customerId', 'type']);
+});
+
 describe('customers lifecycle', () => {
   test('create, get, update, list with cursor pagination', async () => {
     const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });

@@ -1,3 +1,4 @@
+import type { BeneficialOwnerFields } from '../../../gen/accounts/v1/beneficial_owners';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
@@ -9,10 +10,10 @@ import type { PiiSealer } from './service-ports';
 export type OwnerView = BeneficialOwner & { maskedIdentifier?: string };
 
 export interface BeneficialOwners {
-  create(platformId: string, body: unknown): Promise<OwnerView>;
+  create(platformId: string, fields: BeneficialOwnerFields | undefined): Promise<OwnerView>;
   get(platformId: string, id: string): Promise<OwnerView>;
   list(platformId: string, query: { customerId?: string; limit: number; cursor?: string }): Promise<Page<OwnerView>>;
-  update(platformId: string, id: string, body: unknown): Promise<OwnerView>;
+  update(platformId: string, id: string, fields: BeneficialOwnerFields | undefined): Promise<OwnerView>;
 }
 
 /** Owners, directors and officers of business customers; identification numbers are stored sealed. */
@@ -26,8 +27,8 @@ export function createBeneficialOwners(deps: { store: AccountsStore; sealer: Pii
     return owner;
   };
   return {
-    async create(platformId, body) {
-      const draft = validateOwnerRequest(body, true);
+    async create(platformId, fields) {
+      const draft = validateOwnerRequest(fields, true);
       const customer = await store.customers.find(platformId, draft.customerId);
       if (!customer || customer.isDeleted) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
       if (customer.customerType !== 'BUSINESS') {
@@ -53,9 +54,9 @@ export function createBeneficialOwners(deps: { store: AccountsStore; sealer: Pii
       const page = await store.beneficialOwners.list(platformId, query.customerId, pageQuery(query.limit, query.cursor));
       return { ...page, items: page.items.map(view) };
     },
-    async update(platformId, id, body) {
+    async update(platformId, id, fields) {
       const current = await find(platformId, id);
-      const changes = validateOwnerRequest(body, false);
+      const changes = validateOwnerRequest(fields, false);
       const identifier = changes.personalInfo?.identifier;
       const next = applyOwnerChanges(current, changes, deps.clock().toISOString(), identifier ? sealer.seal(identifier, id) : undefined);
       if (!(await store.beneficialOwners.replace(next))) throw new AppError('CONFLICT', 'The beneficial owner was changed by another request; retry');

@@ -3,7 +3,6 @@ import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError } from '../../../lib/errors';
 import type { ExternalAccount, ExternalAccountStatus } from '../domain/external-account';
 import type { ExternalAccountOwner } from '../domain/external-account-validation';
-import { FieldReader, isJsonObject } from '../domain/field-reader';
 import {
   assertOwnershipChallengeable, challengeView, newOwnershipChallenge, outstandingSignatureChallenge, OWNERSHIP_METHODS,
   sandboxLivenessOutcome, type OwnershipChallengeView,
@@ -20,17 +19,18 @@ export interface OwnershipSettings {
 }
 
 export interface OwnershipVerification {
-  challenge(platformId: string, id: string, owner: ExternalAccountOwner | undefined, body: unknown): Promise<OwnershipChallengeView>;
-  verify(platformId: string, id: string, owner: ExternalAccountOwner | undefined, body: unknown): Promise<ExternalAccount>;
+  challenge(platformId: string, id: string, owner: ExternalAccountOwner | undefined, request: { method?: string }): Promise<OwnershipChallengeView>;
+  verify(platformId: string, id: string, owner: ExternalAccountOwner | undefined, request: { signature?: string; signatureScheme?: string }): Promise<ExternalAccount>;
   /** Sandbox: reports the outcome of hosted liveness checks that are due; answers how many. */
   completeDueLiveness(limit: number): Promise<number>;
 }
 
-function readBody(body: unknown, read: (r: FieldReader, obj: Record<string, unknown>) => void): void {
-  if (!isJsonObject(body)) throw AppError.invalidInput('Request body must be a JSON object');
-  const r = new FieldReader();
-  read(r, body);
-  r.throwIfInvalid('Invalid ownership verification request');
+type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
+
+/** The method asked for (the contract checks it; a caller that skipped the contract hears the same). */
+function methodOf(method: string | undefined): OwnershipMethod {
+  if (OWNERSHIP_METHODS.includes(method as OwnershipMethod)) return method as OwnershipMethod;
+  throw AppError.invalidInput('Invalid ownership verification request', [{ field: 'method', message: `must be one of ${OWNERSHIP_METHODS.join(', ')}`, constraint: { enum: [...OWNERSHIP_METHODS] } }]);
 }
 
 const lostRace = () => new AppError('CONFLICT', 'The ownership challenge changed concurrently; start a new challenge');
@@ -57,16 +57,15 @@ export function createOwnershipVerification(deps: { store: AccountsStore; newEve
   };
 
   return {
-    async challenge(platformId, id, owner, body) {
-      let method: (typeof OWNERSHIP_METHODS)[number] | undefined;
-      readBody(body, (r, obj) => { method = r.enumValue(obj, 'method', 'method', OWNERSHIP_METHODS, true); });
+    async challenge(platformId, id, owner, request) {
+      const method = methodOf(request.method);
       const account = await find(platformId, id, owner);
       assertOwnershipChallengeable(account);
       if (!settings.sandbox && (method === 'LIVENESS' || !hasSignatureCheck(String(account.accountInfo.accountType)))) {
         throw new AppError('NOT_IMPLEMENTED', `${method} verification of this wallet type is available in the sandbox only`);
       }
       const now = deps.clock();
-      const challenge = newOwnershipChallenge({ account, method: method!, nonce: randomUUID(), now, ttlMs: settings.challengeTtlMs, liveness: settings.liveness });
+      const challenge = newOwnershipChallenge({ account, method, nonce: randomUUID(), now, ttlMs: settings.challengeTtlMs, liveness: settings.liveness });
       const to: ExternalAccountStatus = 'PENDING_OWNERSHIP_VERIFICATION';
       const events = account.status === to ? [] : [externalAccountStatusUpdated(deps.newEvent, { ...account, status: to }, account.status)];
       const started = await accounts.startOwnershipChallenge(platformId, id, account.status, challenge, now.toISOString(), events);
@@ -74,12 +73,9 @@ export function createOwnershipVerification(deps: { store: AccountsStore; newEve
       return challengeView(challenge);
     },
 
-    async verify(platformId, id, owner, body) {
-      let signature = '';
-      readBody(body, (r, obj) => {
-        signature = r.string(obj, 'signature', 'signature', { minLength: 1, maxLength: 1024, required: true }) ?? '';
-        r.enumValue(obj, 'signatureScheme', 'signatureScheme', ['bip137', 'electrum']);
-      });
+    async verify(platformId, id, owner, request) {
+      const signature = request.signature ?? '';
+      if (!signature) throw AppError.invalidInput('Invalid ownership verification request', [{ field: 'signature', message: 'is required' }]);
       const account = await find(platformId, id, owner);
       const challenge = outstandingSignatureChallenge(account);
       const expired = deps.clock().toISOString() > challenge.expiresAt;

@@ -1,13 +1,13 @@
-import { AppError } from '../../../lib/errors';
-import { E164 } from '../../../lib/value-formats';
+import type { BeneficialOwnerFields, PersonalInfoFields } from '../../../gen/accounts/v1/beneficial_owners';
+import type { AddressFields } from '../../../gen/accounts/v1/external_account_info';
+import { OWNER_ROLES } from '../../../lib/contract/customer-vocabulary';
+import { AppError, type FieldError } from '../../../lib/errors';
 import type { Address } from './customer';
-import { defined, readAddress, TEXT } from './customer-fields';
-import { ID_TYPES } from './customer-vocabulary';
-import { FieldReader, isJsonObject, type JsonObject } from './field-reader';
+import { defined } from './customer-fields';
 import type { CustomerVerificationStatus } from './verification';
 import type { OwnerFacts } from './verification-requirements';
 
-export const OWNER_ROLES = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'] as const;
+export { OWNER_ROLES };
 
 export interface PersonalInfo {
   firstName?: string;
@@ -45,51 +45,53 @@ export interface OwnerDraft {
   personalInfo?: PersonalInfo;
 }
 
-const COUNTRY = { format: 'iso3166-1-alpha-2' } as const;
 const PERSONAL_REQUIRED = ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'] as const;
+const ADDRESS_REQUIRED = ['line1', 'postalCode', 'country'] as const;
 
-function readPersonalInfo(r: FieldReader, body: JsonObject, creating: boolean): PersonalInfo | undefined {
-  const obj = r.object(body, 'personalInfo', 'personalInfo', creating);
-  if (!obj) return undefined;
-  const req = (key: (typeof PERSONAL_REQUIRED)[number]) => creating && PERSONAL_REQUIRED.includes(key);
-  const f = (key: string) => `personalInfo.${key}`;
-  const address = readAddress(r, obj, f('address'));
-  if (req('address') && obj.address === undefined) r.fail(f('address'), 'is required');
+const absent = (value: unknown) => value === undefined || value === '';
+
+function addressOf(a: AddressFields): Address {
+  return defined({ line1: a.line1 ?? '', line2: a.line2, city: a.city, state: a.state, postalCode: a.postalCode ?? '', country: a.country ?? '' });
+}
+
+function personalInfoOf(p: PersonalInfoFields): PersonalInfo {
   return defined({
-    firstName: r.string(obj, 'firstName', f('firstName'), { ...TEXT, required: req('firstName') }),
-    middleName: r.string(obj, 'middleName', f('middleName'), TEXT),
-    lastName: r.string(obj, 'lastName', f('lastName'), { ...TEXT, required: req('lastName') }),
-    birthDate: r.string(obj, 'birthDate', f('birthDate'), { format: 'date', required: req('birthDate') }),
-    nationality: r.string(obj, 'nationality', f('nationality'), { ...COUNTRY, required: req('nationality') }),
-    email: r.string(obj, 'email', f('email'), { format: 'email' }),
-    phoneNumber: r.string(obj, 'phoneNumber', f('phoneNumber'), { pattern: E164, format: 'e.164' }),
-    address,
-    idType: r.enumValue(obj, 'idType', f('idType'), ID_TYPES, req('idType')),
-    identifier: r.string(obj, 'identifier', f('identifier'), { minLength: 1, maxLength: 64, required: req('identifier') }),
-    countryOfIssuance: r.string(obj, 'countryOfIssuance', f('countryOfIssuance'), COUNTRY),
+    firstName: p.firstName, middleName: p.middleName, lastName: p.lastName, birthDate: p.birthDate, nationality: p.nationality,
+    email: p.email, phoneNumber: p.phoneNumber, address: p.address && addressOf(p.address), idType: p.idType,
+    identifier: p.identifier, countryOfIssuance: p.countryOfIssuance,
   });
 }
 
-function readRoles(r: FieldReader, body: JsonObject, creating: boolean): string[] | undefined {
-  if (creating && body.roles === undefined) r.fail('roles', 'is required');
-  const roles = r.enumArray(body, 'roles', 'roles', OWNER_ROLES);
-  if (roles && roles.length === 0) r.fail('roles', 'must list at least one role', { enum: [...OWNER_ROLES] });
-  return roles ? [...new Set(roles)] : undefined;
+/** What a create must carry (the contract requires it; a caller that skipped the contract hears it listed). */
+function missingOnCreate(fields: BeneficialOwnerFields): FieldError[] {
+  const p = fields.personalInfo;
+  const address = p?.address;
+  return [
+    ...(absent(fields.customerId) ? ['customerId'] : []),
+    ...(fields.roles?.values.length ? [] : ['roles']),
+    ...(fields.ownershipPercentage === undefined ? ['ownershipPercentage'] : []),
+    ...(!p ? ['personalInfo'] : PERSONAL_REQUIRED.filter((k) => absent(p[k])).map((k) => `personalInfo.${k}`)),
+    ...(address ? ADDRESS_REQUIRED.filter((k) => absent(address[k])).map((k) => `personalInfo.address.${k}`) : []),
+  ].map((field) => ({ field, message: 'is required' }));
 }
 
-/** A create (`creating`) or update request; every invalid member is listed at once. */
-export function validateOwnerRequest(body: unknown, creating: boolean): OwnerDraft {
-  if (!isJsonObject(body)) throw AppError.invalidInput('Request body must be a JSON object');
-  const r = new FieldReader();
-  const customerId = creating ? r.string(body, 'customerId', 'customerId', { required: true, minLength: 1 }) : undefined;
-  const draft = defined({
-    customerId: customerId ?? '',
-    roles: readRoles(r, body, creating),
-    ownershipPercentage: r.integer(body, 'ownershipPercentage', 'ownershipPercentage', { min: 0, max: 100, required: creating }),
-    personalInfo: readPersonalInfo(r, body, creating),
+/**
+ * A create (`creating`) or update request as its typed message; its shape is the contract's.
+ * Roles given twice count once; an ownership percentage outside 0..100 (a fraction arrives as -1) is refused.
+ */
+export function validateOwnerRequest(fields: BeneficialOwnerFields | undefined, creating: boolean): OwnerDraft {
+  const f = fields ?? {};
+  const errors = creating ? missingOnCreate(f) : [];
+  const percentage = f.ownershipPercentage;
+  if (percentage !== undefined && (percentage < 0 || percentage > 100)) errors.push({ field: 'ownershipPercentage', message: 'must be an integer between 0 and 100' });
+  if (f.roles && !f.roles.values.length && !creating) errors.push({ field: 'roles', message: 'must list at least one role', constraint: { enum: [...OWNER_ROLES] } });
+  if (errors.length) throw AppError.invalidInput(creating ? 'Invalid beneficial owner' : 'Invalid beneficial owner update', errors);
+  return defined({
+    customerId: f.customerId ?? '',
+    roles: f.roles && [...new Set(f.roles.values)],
+    ownershipPercentage: percentage,
+    personalInfo: f.personalInfo && personalInfoOf(f.personalInfo),
   });
-  r.throwIfInvalid(creating ? 'Invalid beneficial owner' : 'Invalid beneficial owner update');
-  return draft;
 }
 
 /** The owner after an update: personalInfo members merge, the rest replace. */

@@ -3,7 +3,7 @@ import {
   ANNUAL_INCOME_RANGES, BUSINESS_SOURCE_OF_FUNDS, BUSINESS_TYPES, ENTITY_TYPES, ID_TYPES, INDIVIDUAL_SOURCE_OF_FUNDS,
   MONTHLY_TRANSACTION_COUNTS, MONTHLY_TRANSACTION_VOLUMES, NET_WORTH_RANGES, PEP_STATUSES, PURPOSES_OF_ACCOUNT,
   SOURCE_OF_WEALTH, TERMS_ACCEPTANCE_METHODS,
-} from './customer-vocabulary';
+} from '../../../lib/contract/customer-vocabulary';
 import type { FieldReader, JsonObject, StringRules } from './field-reader';
 import { E164 } from '../../../lib/value-formats';
 

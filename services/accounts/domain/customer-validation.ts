@@ -1,7 +1,7 @@
 import { AppError } from '../../../lib/errors';
 import type { CustomerChanges, CustomerDraft, CustomerProfile } from './customer';
 import { defined, readBusinessInfo, readContactFields, readIndividualFields } from './customer-fields';
-import { CUSTOMER_TYPES, type CustomerType } from './customer-vocabulary';
+import { CUSTOMER_TYPES, type CustomerType } from '../../../lib/contract/customer-vocabulary';
 import { checkDueDiligence } from './due-diligence-rules';
 import { FieldReader, isJsonObject, type JsonObject } from './field-reader';
 

@@ -1,4 +1,4 @@
-import type { CustomerType } from './customer-vocabulary';
+import type { CustomerType } from '../../../lib/contract/customer-vocabulary';
 import { initialContactVerification, type ContactVerificationState } from './contact-verification';
 import type { ProvisioningStep } from './provisioning-plan';
 

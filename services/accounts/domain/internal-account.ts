@@ -1,8 +1,9 @@
 import { currencyInfo } from './currencies';
 
-export const INTERNAL_ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
+import { INTERNAL_ACCOUNT_STATUSES, INTERNAL_ACCOUNT_TYPES } from '../../../lib/contract/account-vocabulary';
+
+export { INTERNAL_ACCOUNT_STATUSES, INTERNAL_ACCOUNT_TYPES };
 export type InternalAccountType = (typeof INTERNAL_ACCOUNT_TYPES)[number];
-export const INTERNAL_ACCOUNT_STATUSES = ['PENDING', 'ACTIVE', 'CLOSED', 'FROZEN', 'FAILED'] as const;
 export type InternalAccountStatus = (typeof INTERNAL_ACCOUNT_STATUSES)[number];
 
 /** A balance held by the service for a customer, or for the platform when `customerId` is absent. */

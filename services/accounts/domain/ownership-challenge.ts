@@ -2,7 +2,9 @@ import { AppError } from '../../../lib/errors';
 import type { ExternalAccount, ExternalAccountStatus } from './external-account';
 import { isSelfCustodyWallet } from './wallet-account-info';
 
-export const OWNERSHIP_METHODS = ['WALLET_SIGNATURE', 'LIVENESS'] as const;
+import { OWNERSHIP_METHODS } from '../../../lib/contract/account-vocabulary';
+
+export { OWNERSHIP_METHODS };
 export type OwnershipMethod = (typeof OWNERSHIP_METHODS)[number];
 /** The sandbox's hosted liveness check fails for a wallet whose beneficiary has this name. */
 export const SANDBOX_LIVENESS_FAILURE_NAME = 'sandbox liveness failed';

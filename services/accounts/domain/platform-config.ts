@@ -1,13 +1,10 @@
 import { currencyInfo } from './currencies';
 
+import { CUSTOMER_INFO_FIELD_NAMES, FEE_TYPES, TRANSACTION_TYPES } from '../../../lib/contract/payment-vocabulary';
+
 /** CustomerInfoFieldName: data about a counterparty customer a platform may require. */
-export const COUNTERPARTY_FIELD_NAMES = [
-  'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID', 'REGISTRATION_NUMBER',
-  'USER_TYPE', 'COUNTRY_OF_RESIDENCE', 'ACCOUNT_IDENTIFIER', 'FI_LEGAL_ENTITY_NAME', 'FI_ADDRESS', 'PURPOSE_OF_PAYMENT',
-  'ULTIMATE_INSTITUTION_COUNTRY', 'IDENTIFIER', 'BUSINESS_TYPE', 'COMPANY_LEGAL_NAME', 'ID_TYPE', 'ID_NUMBER',
-] as const;
-export const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING'] as const;
-export const FEE_TYPES = ['CROSS_CURRENCY_TRANSACTION'] as const;
+export const COUNTERPARTY_FIELD_NAMES = CUSTOMER_INFO_FIELD_NAMES;
+export { FEE_TYPES, TRANSACTION_TYPES };
 /** Platform fees exist for USD sources only; other sources are NOT_IMPLEMENTED. */
 export const FEE_SOURCE_CURRENCIES = ['USD'] as const;
 

@@ -1,4 +1,4 @@
-import type { CustomerType } from './customer-vocabulary';
+import type { CustomerType } from '../../../lib/contract/customer-vocabulary';
 
 /** A verification's states (REST VerificationStatus). */
 export const VERIFICATION_STATES = [

@@ -3,7 +3,6 @@ import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import { nextPageCursor } from '../../../lib/page-cursor';
 import type { BeneficialOwners, OwnerView } from '../app/beneficial-owners';
-import { restShape } from './request-shape';
 
 /** The identification number leaves the service masked only. */
 export function ownerMessage(o: OwnerView): OwnerMessage {
@@ -22,7 +21,7 @@ export function ownerMessage(o: OwnerView): OwnerMessage {
 export function bindBeneficialOwnerService(owners: BeneficialOwners) {
   return bindService(BeneficialOwnerServiceService, {
     async createBeneficialOwner(req, ctx) {
-      return { owner: ownerMessage(await owners.create(requirePlatform(ctx), restShape(req.owner))) };
+      return { owner: ownerMessage(await owners.create(requirePlatform(ctx), req.owner)) };
     },
     async getBeneficialOwner(req, ctx) {
       return { owner: ownerMessage(await owners.get(requirePlatform(ctx), req.id)) };
@@ -32,7 +31,7 @@ export function bindBeneficialOwnerService(owners: BeneficialOwners) {
       return { owners: page.items.map(ownerMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
     async updateBeneficialOwner(req, ctx) {
-      return { owner: ownerMessage(await owners.update(requirePlatform(ctx), req.id, restShape(req.changes))) };
+      return { owner: ownerMessage(await owners.update(requirePlatform(ctx), req.id, req.changes)) };
     },
   });
 }

@@ -160,8 +160,10 @@ describe('ListCustomers', () => {
   test('invalid filters and cursors are INVALID_INPUT', async () => {
     await expect(h.client.listCustomers({ limit: 0, cursor: 'garbage', includeDeleted: false }, platformA)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(h.client.listCustomers({ limit: 101, includeDeleted: false }, platformA)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // The filters' shape is the gateway's contract (test/http/customers.test.ts); the service still
+    // refuses a time bound it cannot read, since it compares normalised times.
     const err = await h.client.listCustomers({ limit: 0, createdAfter: 'yesterday', customerType: 'ROBOT', includeDeleted: false }, platformA).catch((e) => e);
-    expect(err.details.errors.map((e: { field: string }) => e.field)).toEqual(['customerType', 'createdAfter']);
+    expect(err.details.errors.map((e: { field: string }) => e.field)).toEqual(['createdAfter']);
   });
 
   test('a platform never lists another platform’s customers', async () => {

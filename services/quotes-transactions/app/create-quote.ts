@@ -8,7 +8,7 @@ import { paymentReference, sandboxFundingInstructions } from '../domain/funding-
 import { applicableLimits, assertWithinCurrencyBounds, assertWithinSingleTransactionLimits } from '../domain/limits';
 import type { Payment } from '../domain/payment';
 import { price } from '../domain/pricing';
-import { parseQuoteRequest, type QuoteRequest } from '../domain/quote-request';
+import { parseQuoteRequest, type QuoteRequest, type QuoteRequestMessage } from '../domain/quote-request';
 import { networkFeeCharge } from './network-fee';
 import { requestHash } from '../domain/request-hash';
 import { outcomeForAmount } from '../domain/sandbox-outcomes';
@@ -38,7 +38,7 @@ export interface CreateQuoteDeps {
 
 export interface CreateQuoteCommand {
   caller: Caller;
-  body: unknown;
+  body: QuoteRequestMessage;
   idempotencyKey?: string;
   /** The agent creating it, remembered on the quote. */
   agentId?: string;

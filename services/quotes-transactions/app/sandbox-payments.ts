@@ -1,12 +1,12 @@
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { BodyReader } from '../domain/body-reader';
+import type { SimulateSendRequest, SimulateUmaReceiveRequest } from '../../../gen/quotes_transactions/v1/payments_sandbox';
+import { MissingMembers } from '../domain/quote-request';
 import { findCurrency } from '../domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { UMA_ADDRESS_PATTERN } from '../domain/lookup-request';
 import { isMinorAmount } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
@@ -54,11 +54,11 @@ export function createSandboxPayments(deps: SandboxDeps) {
     if (!deps.enabled) throw new AppError('FORBIDDEN', 'Sandbox operations are not available on this platform');
   };
 
-  async function fundInternalAccount(caller: Caller, accountId: string, body: unknown): Promise<Balance> {
+  async function fundInternalAccount(caller: Caller, accountId: string, body: { amount?: number }): Promise<Balance> {
     ensureSandbox();
-    const r = BodyReader.of(body);
-    const amount = r.number('amount', true);
-    r.done('Invalid funding request');
+    const m = new MissingMembers();
+    const amount = m.need(body.amount, 'amount');
+    m.done('Invalid funding request');
     const funded = amountOf(amount, MAX_SANDBOX_FUNDING, 'amount');
     const account = await deps.accounts.internalAccount(caller, accountId);
     if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${accountId} not found`);
@@ -72,13 +72,13 @@ export function createSandboxPayments(deps: SandboxDeps) {
     return (await deps.ledger.getBalances([account.id], caller.platformId))[0];
   }
 
-  async function simulateSend(caller: Caller, body: unknown): Promise<Payment> {
+  async function simulateSend(caller: Caller, body: Partial<SimulateSendRequest>): Promise<Payment> {
     ensureSandbox();
-    const r = BodyReader.of(body);
-    const quoteId = r.id('quoteId', ['Quote']);
-    const currencyCode = r.string('currencyCode', { required: true, maxLength: 10 });
-    const currencyAmount = r.number('currencyAmount');
-    r.done('Invalid sandbox send request');
+    const m = new MissingMembers();
+    const quoteId = m.need(body.quoteId, 'quoteId');
+    const currencyCode = m.need(body.currencyCode, 'currencyCode');
+    const currencyAmount = body.currencyAmount;
+    m.done('Invalid sandbox send request');
     const p = await deps.payments.getByQuote(caller.platformId, quoteId!);
     if (!p?.quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
     if (p.source.sourceType !== 'REALTIME_FUNDING') throw AppError.invalidInput('The quote is not funded by payment instructions', [{ field: 'quoteId', message: 'execute it with POST /quotes/{quoteId}/execute' }]);
@@ -103,16 +103,15 @@ export function createSandboxPayments(deps: SandboxDeps) {
     }
   }
 
-  async function simulateUmaReceive(caller: Caller, body: unknown): Promise<Payment> {
+  async function simulateUmaReceive(caller: Caller, body: Partial<SimulateUmaReceiveRequest>): Promise<Payment> {
     ensureSandbox();
-    const r = BodyReader.of(body);
-    const sender = r.string('senderUmaAddress', { required: true, maxLength: 255, pattern: UMA_ADDRESS_PATTERN });
-    const receiver = r.string('receiverUmaAddress', { maxLength: 255, pattern: UMA_ADDRESS_PATTERN });
-    const customerId = r.id('customerId', ['Customer'], false);
-    const code = r.string('receivingCurrencyCode', { required: true, maxLength: 10 });
-    const rawAmount = r.number('receivingCurrencyAmount', true);
-    if (!receiver && !customerId && !r.errors.some((e) => e.field === 'customerId')) r.fail('customerId', 'customerId or receiverUmaAddress is required');
-    r.done('Invalid sandbox receive request');
+    const m = new MissingMembers();
+    const sender = m.need(body.senderUmaAddress, 'senderUmaAddress');
+    const { receiverUmaAddress: receiver, customerId } = body;
+    const code = m.need(body.receivingCurrencyCode, 'receivingCurrencyCode');
+    const rawAmount = m.need(body.receivingCurrencyAmount, 'receivingCurrencyAmount');
+    if (!receiver && !customerId) m.errors.push({ field: 'customerId', message: 'customerId or receiverUmaAddress is required' });
+    m.done('Invalid sandbox receive request');
     const amount = amountOf(rawAmount, MAX_SANDBOX_FUNDING, 'receivingCurrencyAmount');
     const customer = customerId ? await deps.accounts.customer(caller, customerId) : await deps.accounts.customerByUmaAddress(caller, receiver!);
     if (!customer) throw new AppError('USER_NOT_FOUND', `Receiver ${customerId ?? receiver} not found`);

@@ -12,7 +12,7 @@ import { movement } from '../domain/payment-movements';
 import { requestHash } from '../domain/request-hash';
 import { outcomeForAmount } from '../domain/sandbox-outcomes';
 import type { SettlementTiming } from '../domain/settlement-plan';
-import { parseTransferRequest, type TransferRequest } from '../domain/transfer-request';
+import { parseTransferRequest, type TransferRequest, type TransferRequestMessage } from '../domain/transfer-request';
 import type { ReserveDailyVolume } from './daily-volume';
 import { sameRequestOrConflict } from './idempotency';
 import type { Ledger } from './ledger';
@@ -99,7 +99,7 @@ export function createTransfers(deps: TransferDeps) {
     }
   }
 
-  return async function createTransfer(command: { caller: Caller; direction: 'IN' | 'OUT'; body: unknown; idempotencyKey?: string; agentId?: string }): Promise<Payment> {
+  return async function createTransfer(command: { caller: Caller; direction: 'IN' | 'OUT'; body: TransferRequestMessage; idempotencyKey?: string; agentId?: string }): Promise<Payment> {
     const t = parseTransferRequest(command.direction, command.body);
     const idempotency = command.idempotencyKey ? { key: command.idempotencyKey, hash: requestHash({ direction: t.direction, body: command.body }) } : undefined;
     if (idempotency) {

@@ -1,12 +1,8 @@
 import type { ReceivingDestination } from './receiving-destination';
 
-/** The interface's CustomerInfoFieldName values, in its order. */
-export const CUSTOMER_INFO_FIELD_NAMES = [
-  'FULL_NAME', 'BIRTH_DATE', 'NATIONALITY', 'PHONE_NUMBER', 'EMAIL', 'POSTAL_ADDRESS', 'TAX_ID',
-  'REGISTRATION_NUMBER', 'USER_TYPE', 'COUNTRY_OF_RESIDENCE', 'ACCOUNT_IDENTIFIER', 'FI_LEGAL_ENTITY_NAME',
-  'FI_ADDRESS', 'PURPOSE_OF_PAYMENT', 'ULTIMATE_INSTITUTION_COUNTRY', 'IDENTIFIER', 'BUSINESS_TYPE',
-  'COMPANY_LEGAL_NAME', 'ID_TYPE', 'ID_NUMBER',
-] as const;
+import { CUSTOMER_INFO_FIELD_NAMES, ON_CHAIN_WALLET_TYPES } from '../../../lib/contract/payment-vocabulary';
+
+export { CUSTOMER_INFO_FIELD_NAMES };
 
 export type CustomerInfoFieldName = (typeof CUSTOMER_INFO_FIELD_NAMES)[number];
 
@@ -19,13 +15,11 @@ export interface PayerDataField {
 const required = (...names: CustomerInfoFieldName[]) => names.map((name) => ({ name, mandatory: true }));
 const optional = (...names: CustomerInfoFieldName[]) => names.map((name) => ({ name, mandatory: false }));
 
-const CRYPTO_WALLETS = ['BASE_WALLET', 'ETHEREUM_WALLET', 'PLASMA_WALLET', 'POLYGON_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET'];
-
 /** By destination type: what the rail carries about the originator. */
 function byAccountType(accountType: string): PayerDataField[] {
   if (accountType === 'LIGHTNING') return optional('FULL_NAME');
   // Travel rule: the originator and the originating institution.
-  if (CRYPTO_WALLETS.includes(accountType)) {
+  if (ON_CHAIN_WALLET_TYPES.includes(accountType)) {
     return [...required('FULL_NAME', 'FI_LEGAL_ENTITY_NAME'), ...optional('FI_ADDRESS', 'ULTIMATE_INSTITUTION_COUNTRY')];
   }
   if (accountType === 'SWIFT_ACCOUNT') return required('FULL_NAME', 'POSTAL_ADDRESS', 'PURPOSE_OF_PAYMENT');

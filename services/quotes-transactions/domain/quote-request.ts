@@ -1,19 +1,11 @@
-import { AppError } from '../../../lib/errors';
-import { BodyReader } from './body-reader';
+import type { CreateQuoteRequest } from '../../../gen/quotes_transactions/v1/quotes';
+import { PAYMENT_RAILS, PURPOSES_OF_PAYMENT } from '../../../lib/contract/payment-vocabulary';
+import { AppError, type FieldError } from '../../../lib/errors';
 import type { PlatformFeeOverride } from './fees';
-import { UMA_ADDRESS_PATTERN } from './lookup-request';
 import { isMinorAmount, MAX_AMOUNT } from './money';
 import type { LockedSide } from './pricing';
 
-export const PAYMENT_RAILS = [
-  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT',
-  'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
-] as const;
-
-export const PURPOSES_OF_PAYMENT = [
-  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
-  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
-] as const;
+export { PAYMENT_RAILS, PURPOSES_OF_PAYMENT };
 
 export type QuoteSourceRequest =
   | { sourceType: 'ACCOUNT'; accountId: string; customerId?: string }
@@ -37,68 +29,85 @@ export interface QuoteRequest {
   senderCustomerInfo?: Record<string, unknown>;
 }
 
-function readSource(r: BodyReader): QuoteSourceRequest | undefined {
-  const type = r.object('source', true) && r.string('source.sourceType', { required: true, enum: ['ACCOUNT', 'REALTIME_FUNDING'] });
-  const customerId = r.id('source.customerId', ['Customer'], false);
+const LOCKED_SIDES: readonly LockedSide[] = ['SENDING', 'RECEIVING'];
+
+/** The quote request message (the REST QuoteRequest, its shape checked by the gateway's contract). */
+export type QuoteRequestMessage = Omit<CreateQuoteRequest, 'idempotencyKey'>;
+
+/**
+ * Collects the members a caller left out: the gateway's contract requires them, so only a caller
+ * that skipped it meets this, and it hears INVALID_INPUT rather than a failure deeper down.
+ */
+export class MissingMembers {
+  readonly errors: FieldError[] = [];
+
+  need<T>(value: T | undefined | null, field: string): T | undefined {
+    if (value === undefined || value === null || value === '') this.errors.push({ field, message: 'is required' });
+    return value ?? undefined;
+  }
+
+  done(message: string): void {
+    if (this.errors.length) throw AppError.invalidInput(message, this.errors);
+  }
+}
+
+function source(m: MissingMembers, s: QuoteRequestMessage['source']): QuoteSourceRequest | undefined {
+  if (!m.need(s, 'source')) return undefined;
+  const type = m.need(s?.sourceType, 'source.sourceType');
+  const customerId = s?.customerId;
   if (type === 'ACCOUNT') {
-    const accountId = r.id('source.accountId', ['InternalAccount', 'ExternalAccount']);
+    const accountId = m.need(s?.accountId, 'source.accountId');
     return accountId ? { sourceType: 'ACCOUNT', accountId, customerId } : undefined;
   }
   if (type === 'REALTIME_FUNDING') {
-    const currency = r.string('source.currency', { required: true, maxLength: 10 });
-    const cryptoNetwork = r.string('source.cryptoNetwork', { maxLength: 20 });
-    return currency ? { sourceType: 'REALTIME_FUNDING', currency, customerId, cryptoNetwork } : undefined;
+    const currency = m.need(s?.currency, 'source.currency');
+    return currency ? { sourceType: 'REALTIME_FUNDING', currency, customerId, cryptoNetwork: s?.cryptoNetwork } : undefined;
   }
+  if (type) m.errors.push({ field: 'source.sourceType', message: 'must be one of ACCOUNT, REALTIME_FUNDING', constraint: { enum: ['ACCOUNT', 'REALTIME_FUNDING'] } });
   return undefined;
 }
 
-function readDestination(r: BodyReader): QuoteDestinationRequest | undefined {
-  const type = r.object('destination', true) && r.string('destination.destinationType', { required: true, enum: ['ACCOUNT', 'UMA_ADDRESS'] });
+function destination(m: MissingMembers, d: QuoteRequestMessage['destination']): QuoteDestinationRequest | undefined {
+  if (!m.need(d, 'destination')) return undefined;
+  const type = m.need(d?.destinationType, 'destination.destinationType');
   if (type === 'ACCOUNT') {
-    const accountId = r.id('destination.accountId', ['ExternalAccount', 'InternalAccount']);
-    const paymentRail = r.string('destination.paymentRail', { enum: PAYMENT_RAILS });
-    return accountId ? { destinationType: 'ACCOUNT', accountId, paymentRail } : undefined;
+    const accountId = m.need(d?.accountId, 'destination.accountId');
+    return accountId ? { destinationType: 'ACCOUNT', accountId, paymentRail: d?.paymentRail } : undefined;
   }
   if (type === 'UMA_ADDRESS') {
-    const umaAddress = r.string('destination.umaAddress', { required: true, maxLength: 255, pattern: UMA_ADDRESS_PATTERN });
-    const currency = r.string('destination.currency', { maxLength: 10 });
-    return umaAddress ? { destinationType: 'UMA_ADDRESS', umaAddress, currency } : undefined;
+    const umaAddress = m.need(d?.umaAddress, 'destination.umaAddress');
+    return umaAddress ? { destinationType: 'UMA_ADDRESS', umaAddress, currency: d?.currency } : undefined;
   }
+  if (type) m.errors.push({ field: 'destination.destinationType', message: 'must be one of ACCOUNT, UMA_ADDRESS', constraint: { enum: ['ACCOUNT', 'UMA_ADDRESS'] } });
   return undefined;
 }
 
-function readFeeOverride(r: BodyReader): PlatformFeeOverride | undefined {
-  if (!r.object('platformFeeOverride')) return undefined;
-  r.object('platformFeeOverride.platformFixedFee', true);
-  const amount = r.integer('platformFeeOverride.platformFixedFee.amount', { required: true, max: MAX_AMOUNT });
-  const currency = r.string('platformFeeOverride.platformFixedFee.currency', { required: true, maxLength: 10 });
-  const bps = r.integer('platformFeeOverride.platformVariableFeeBps', { required: true, max: 10_000 });
-  return amount !== undefined && currency && bps !== undefined ? { fixedFee: { amount, currency }, variableFeeBps: bps } : undefined;
+function feeOverride(o: QuoteRequestMessage['platformFeeOverride']): PlatformFeeOverride | undefined {
+  const fixed = o?.platformFixedFee;
+  if (!o || fixed?.amount === undefined || !fixed.currency || o.platformVariableFeeBps === undefined) return undefined;
+  return { fixedFee: { amount: fixed.amount, currency: fixed.currency }, variableFeeBps: o.platformVariableFeeBps };
 }
 
 /**
- * The REST QuoteRequest, validated member by member. Shape problems are INVALID_INPUT listing
- * every field; a well-formed body whose amount is not a positive integer is INVALID_AMOUNT.
+ * The quote request's own rules over its typed message (the shape is the gateway's): an UMA
+ * destination names its lookup, and the amount is a positive integer (INVALID_AMOUNT otherwise).
  */
-export function parseQuoteRequest(body: unknown): QuoteRequest {
-  const r = BodyReader.of(body);
-  const source = readSource(r);
-  const destination = readDestination(r);
-  const lockedSide = r.string('lockedCurrencySide', { required: true, enum: ['SENDING', 'RECEIVING'] }) as LockedSide | undefined;
-  const lockedAmount = r.number('lockedCurrencyAmount', true);
-  const request = {
-    lookupId: r.id('lookupId', ['Lookup'], false),
-    immediatelyExecute: r.boolean('immediatelyExecute') ?? false,
-    description: r.string('description', { maxLength: 1000 }),
-    remittanceInformation: r.string('remittanceInformation', { maxLength: 80 }),
-    purposeOfPayment: r.string('purposeOfPayment', { enum: PURPOSES_OF_PAYMENT }),
-    platformFeeOverride: readFeeOverride(r),
-    senderCustomerInfo: r.object('senderCustomerInfo'),
-  };
-  if (destination?.destinationType === 'UMA_ADDRESS' && !request.lookupId) r.fail('lookupId', 'is required for UMA address destinations');
-  r.done('Invalid quote request');
+export function parseQuoteRequest(message: QuoteRequestMessage): QuoteRequest {
+  const m = new MissingMembers();
+  const parsedSource = source(m, message.source);
+  const parsedDestination = destination(m, message.destination);
+  const lockedSide = m.need(message.lockedCurrencySide, 'lockedCurrencySide') as LockedSide | undefined;
+  if (lockedSide && !LOCKED_SIDES.includes(lockedSide)) m.errors.push({ field: 'lockedCurrencySide', message: 'must be one of SENDING, RECEIVING', constraint: { enum: [...LOCKED_SIDES] } });
+  const lockedAmount = m.need(message.lockedCurrencyAmount, 'lockedCurrencyAmount');
+  if (parsedDestination?.destinationType === 'UMA_ADDRESS' && !message.lookupId) m.errors.push({ field: 'lookupId', message: 'is required for UMA address destinations' });
+  m.done('Invalid quote request');
   if (!isMinorAmount(lockedAmount)) {
     throw new AppError('INVALID_AMOUNT', `lockedCurrencyAmount must be an integer between 1 and ${MAX_AMOUNT} (minor units)`);
   }
-  return { source: source!, destination: destination!, lockedSide: lockedSide!, lockedAmount, ...request };
+  return {
+    source: parsedSource!, destination: parsedDestination!, lockedSide: lockedSide!, lockedAmount,
+    lookupId: message.lookupId, immediatelyExecute: message.immediatelyExecute ?? false, description: message.description,
+    remittanceInformation: message.remittanceInformation, purposeOfPayment: message.purposeOfPayment,
+    platformFeeOverride: feeOverride(message.platformFeeOverride), senderCustomerInfo: message.senderCustomerInfo,
+  };
 }

@@ -1,3 +1,4 @@
+import { PENDING_REASONS as PENDING_REASON_NAMES, TRANSACTION_STATUSES as TRANSACTION_STATUS_NAMES } from '../../../lib/contract/payment-vocabulary';
 import { AppError } from '../../../lib/errors';
 
 /**
@@ -8,7 +9,7 @@ export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'COMPLE
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Every status the reference lists, accepted as a list filter. */
-export const REFERENCE_STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+export const REFERENCE_STATUSES = TRANSACTION_STATUS_NAMES;
 
 /** The interface's current failure reasons, and only those. */
 export const FAILURE_REASONS = [
@@ -17,7 +18,7 @@ export const FAILURE_REASONS = [
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
-export const PENDING_REASONS = ['COUNTERPARTY_DECLARATION_REQUIRED', 'WALLET_VERIFICATION_REQUIRED', 'COUNTERPARTY_INFORMATION_REQUIRED', 'COMPLIANCE_REVIEW'] as const;
+export const PENDING_REASONS = PENDING_REASON_NAMES;
 export type PendingReason = (typeof PENDING_REASONS)[number];
 
 export type RefundStatus = 'PENDING' | 'COMPLETED' | 'FAILED';

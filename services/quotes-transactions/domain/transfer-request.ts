@@ -1,7 +1,7 @@
+import type { CreateTransferOutRequest } from '../../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../../lib/errors';
-import { BodyReader } from './body-reader';
 import { isMinorAmount, MAX_AMOUNT } from './money';
-import { PAYMENT_RAILS, PURPOSES_OF_PAYMENT } from './quote-request';
+import { MissingMembers } from './quote-request';
 
 /** A same-currency transfer between an internal and an external account (deprecated endpoints). */
 export interface TransferRequest {
@@ -14,23 +14,20 @@ export interface TransferRequest {
   purposeOfPayment?: string;
 }
 
-/** TransferInRequest (external → internal) or TransferOutRequest (internal → external). */
-export function parseTransferRequest(direction: 'IN' | 'OUT', body: unknown): TransferRequest {
-  const r = BodyReader.of(body);
-  r.object('source', true);
-  r.object('destination', true);
-  const sourceId = r.id('source.accountId', [direction === 'IN' ? 'ExternalAccount' : 'InternalAccount']);
-  const destinationId = r.id('destination.accountId', [direction === 'IN' ? 'InternalAccount' : 'ExternalAccount']);
-  const amount = r.number('amount', true);
-  const out = direction === 'OUT'
-    ? {
-      paymentRail: r.string('destination.paymentRail', { enum: PAYMENT_RAILS }),
-      remittanceInformation: r.string('remittanceInformation', { maxLength: 80 }),
-      purposeOfPayment: r.string('purposeOfPayment', { enum: PURPOSES_OF_PAYMENT }),
-    }
-    : {};
-  r.done(`Invalid transfer-${direction.toLowerCase()} request`);
+/** TransferInRequest or TransferOutRequest as its typed message (the shape is the gateway's contract's). */
+export type TransferRequestMessage = Omit<CreateTransferOutRequest, 'idempotencyKey'>;
+
+/** TransferInRequest (external → internal) or TransferOutRequest (internal → external): the amount is a positive integer. */
+export function parseTransferRequest(direction: 'IN' | 'OUT', message: TransferRequestMessage): TransferRequest {
+  const m = new MissingMembers();
+  const sourceId = m.need(message.source?.accountId, 'source.accountId');
+  const destinationId = m.need(message.destination?.accountId, 'destination.accountId');
+  const amount = m.need(message.amount, 'amount');
+  m.done(`Invalid transfer-${direction.toLowerCase()} request`);
   if (!isMinorAmount(amount)) throw new AppError('INVALID_AMOUNT', `amount must be an integer between 1 and ${MAX_AMOUNT} (minor units)`);
+  const out = direction === 'OUT'
+    ? { paymentRail: message.destination?.paymentRail, remittanceInformation: message.remittanceInformation, purposeOfPayment: message.purposeOfPayment }
+    : {};
   return {
     direction,
     internalAccountId: direction === 'IN' ? destinationId! : sourceId!,

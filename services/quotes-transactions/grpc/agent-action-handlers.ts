@@ -31,7 +31,7 @@ export function bindAgentActionService(useCases: { payments: AgentPayments; appr
     createAgentTransfer(request, ctx) {
       const { idempotencyKey, ...body } = request.transfer ?? {};
       const direction = request.direction === 'IN' ? 'IN' : 'OUT';
-      return one(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body as Record<string, unknown>, present(idempotencyKey)));
+      return one(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body, present(idempotencyKey)));
     },
     async listAgentActions(request, ctx) {
       return many(await reads.listActions(callerOf(ctx), actingAgentOf(request.agent), { status: present(request.status), limit: request.limit, cursor: present(request.cursor) }));

@@ -20,11 +20,13 @@ const body = (extra: Record<string, unknown> = {}) => ({
 const lookupId = async (accountId = mxnAccount) =>
   (await h.lookup.lookupExternalAccount({ accountId, customerId: customer, senderUmaAddress: '' }, asPlatform)).lookupId;
 
-test('400 INVALID_INPUT lists every invalid member', async () => {
+// The REST shape (lengths, formats, ids) is the gateway's contract (test/http/payments-errors.test.ts); a
+// caller that skips it still hears INVALID_INPUT, listing every member the service cannot do without.
+test('400 INVALID_INPUT lists every member the service needs and did not get', async () => {
   const err = await failure(h.quotes.createQuote({ ...wire({ source: { sourceType: 'CARD' }, lockedCurrencySide: 'UP', remittanceInformation: 'x'.repeat(81) }) }, asPlatform));
   expect([err.code, httpStatusOf(err.code)]).toEqual(['INVALID_INPUT', 400]);
   expect((err.details!.errors as Array<{ field: string }>).map((e) => e.field)).toEqual([
-    'source.sourceType', 'destination', 'lockedCurrencySide', 'lockedCurrencyAmount', 'remittanceInformation',
+    'source.sourceType', 'destination', 'lockedCurrencySide', 'lockedCurrencyAmount',
   ]);
 });
 

@@ -13,6 +13,7 @@ import type { Caller } from '../payment-accounts';
 import type { PaymentStore } from '../payment-store';
 import type { AgentAction, AgentActionStore } from './agent-action-store';
 import type { AgentUsage } from './agent-usage';
+import type { TransferRequestMessage } from '../../domain/transfer-request';
 
 export interface AgentActionDeps {
   actions: AgentActionStore;
@@ -47,7 +48,7 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   /** Executes the quote or makes the transfer; the action id is its idempotency key, so a repeat makes nothing twice. */
   function perform(caller: Caller, action: AgentAction): Promise<Payment> {
     if (action.type === 'EXECUTE_QUOTE') return deps.executeQuote({ caller, quoteId: action.quoteId!, idempotencyKey: action.id });
-    return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: action.transferBody, idempotencyKey: action.id, agentId: action.agentId });
+    return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: (action.transferBody ?? {}) as TransferRequestMessage, idempotencyKey: action.id, agentId: action.agentId });
   }
 
   /**

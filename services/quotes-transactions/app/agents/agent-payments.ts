@@ -5,7 +5,7 @@ import {
 } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
-import { parseTransferRequest } from '../../domain/transfer-request';
+import { parseTransferRequest, type TransferRequestMessage } from '../../domain/transfer-request';
 import type { CreateQuote } from '../create-quote';
 import type { Caller, PaymentAccounts } from '../payment-accounts';
 import type { PaymentStore } from '../payment-store';
@@ -156,7 +156,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     }, idempotencyKey);
   }
 
-  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: Record<string, unknown>, idempotencyKey?: string): Promise<AgentAction> {
+  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: TransferRequestMessage, idempotencyKey?: string): Promise<AgentAction> {
     requirePermission(agent, 'CREATE_TRANSFERS');
     const t = parseTransferRequest(direction, body);
     const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);

@@ -44,3 +44,5 @@ export const BUSINESS_TYPES = [
 ] as const;
 /** KYC and KYB statuses; a new customer starts UNVERIFIED. */
 export const VERIFICATION_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const;
+/** Roles of a business's beneficial owner. */
+export const OWNER_ROLES = ['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'] as const;
