@@ -1,5 +1,6 @@
 import { createLogger, type Logger } from '../log';
 import { createPeriodicTask } from '../runtime/periodic-task';
+import type { Lease } from '../runtime/lease';
 import type { Doc, DocumentCollection, IndexSpec, Update } from '../store/document-store';
 import type { DomainEvent, EventBus } from './event-bus';
 
@@ -48,6 +49,11 @@ export interface OutboxRelayOptions {
   /** A drain that has been running, or failing, this long means events are stuck (default 60 s). */
   stallMs?: number;
   logger?: Logger;
+  /**
+   * With several replicas over one store: only the lease holder relays, so replicas do not publish
+   * the same events over each other; another replica takes over when the holder dies (lease.ts).
+   */
+  lease?: Lease;
 }
 
 export interface OutboxRelay {
@@ -109,7 +115,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
 
   // One drain at a time: two overlapping runs would publish the same documents twice.
-  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger });
+  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger, ...(options.lease ? { lease: options.lease } : {}) });
   const flush = async (): Promise<number> => {
     const before = published;
     await task.runNow();
