@@ -5,6 +5,7 @@ import { readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
 import { leasesIn } from './lease';
+import { meteredStore } from './metered-store';
 import type { PeerClients } from './peer-clients';
 import type { ServiceFactory, ServiceName } from './service-module';
 
@@ -36,7 +37,7 @@ export interface HostOptions {
 /** Runs one service: its store, gRPC server (health, reflection), outbox relay and workers. */
 export async function hostService(options: HostOptions): Promise<HostedService> {
   const logger = options.logger.child({ component: options.name });
-  const store = await openServiceStore(options.name, options.env);
+  const store = meteredStore(await openServiceStore(options.name, options.env));
   const subscriptions: Subscription[] = [];
   const { OUTBOX_STALL_MS, WORKER_LEASE_MS } = readConfig({
     /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make the service NOT_SERVING */
