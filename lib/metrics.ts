@@ -69,7 +69,7 @@ function createInstruments() {
     httpRequests: latency('http.server.request.duration.seconds', 'REST requests by operation id, method and status code'),
     rpcServer: latency('rpc.server.duration.seconds', 'gRPC calls served, by service, method and status code'),
     storeOperations: latency('store.operation.duration.seconds', 'Document store operations by collection and operation'),
-    webhookDeliveries: m.createCounter('webhook.deliveries', { description: 'Webhook delivery attempts by outcome (ACKNOWLEDGED, REJECTED, TIMED_OUT, ...) and the status they left the delivery in' }),
+    webhookDeliveries: m.createCounter('webhook.deliveries', { description: 'Webhook delivery attempts by outcome (ACKNOWLEDGED, REJECTED, UNREACHABLE, NO_ENDPOINT) and the status they left the delivery in' }),
     paymentTransitions: m.createCounter('payments.transitions', { description: 'Payments entering a status, by type (OUTGOING, INCOMING, ...) and status' }),
     ledgerPostings: m.createCounter('ledger.postings', { description: 'Ledger postings applied, by currency' }),
     ledgerSteps: m.createCounter('ledger.steps', { description: 'Ledger steps by result (APPLIED, REFUSED)' }),

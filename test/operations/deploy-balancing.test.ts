@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-/** The rendered overlays: components call each other through headless Services, so gRPC balances over replicas. */
+/** The rendered overlays: components call each other through headless Services (gRPC balances over replicas), and each is scraped for metrics. */
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'];
 type K8sObject = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: any };
@@ -26,5 +26,18 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('%s', (dir) => {
       // The ClusterIP Service is still there for anything else that uses it.
       expect(find('Service', service)?.spec.type).toBe('ClusterIP');
     }
+  });
+
+  it('has every component serve metrics on 9464, announced to Prometheus and open to it', () => {
+    for (const component of [...SERVICES, 'gateway']) {
+      const pod = find('Deployment', component)!.spec.template;
+      const [container] = pod.spec.containers;
+      expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });
+      expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: 9464 }));
+      expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464' });
+      expect(find('Service', `${component}-pods`)!.spec.ports).toContainEqual(expect.objectContaining({ name: 'metrics', port: 9464 }));
+    }
+    const scrape = find('NetworkPolicy', 'metrics-scrape')!.spec;
+    expect(scrape.ingress).toEqual([expect.objectContaining({ ports: [{ port: 9464, protocol: 'TCP' }] })]);
   });
 });
