@@ -40,18 +40,14 @@ test('racing replicas: exactly one takes a free lease', async () => {
 });
 
 test('work under a lease keeps it renewed while it runs longer than the lease lifetime', async () => {
-  const a = createLease({ collection, name: 'long pass', holder: 'a', ttlMs: 60 });
-  const b = createLease({ collection, name: 'long pass', holder: 'b', ttlMs: 60 });
-  let bTook = false;
-  const result = await underLease(a, async () => {
-    for (let i = 0; i < 10; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      bTook ||= await b.acquire();
-    }
-    return 'done';
-  });
+  const a = createLease({ collection, name: 'long pass', holder: 'a', ttlMs: 150 });
+  const started = Date.now();
+  const result = await underLease(a, () => new Promise((r) => setTimeout(() => r('done'), 600)));
   expect(result).toEqual({ ran: true, value: 'done' });
-  expect(bTook).toBe(false);
+  // Renewed while working: the lease now runs well past the first expiry (started + 150 ms).
+  const stored = await collection.findOne({ _id: 'long pass' });
+  expect(stored).toMatchObject({ holder: 'a' });
+  expect(stored!.until as number).toBeGreaterThan(started + 150 + 200);
 });
 
 test('periodic tasks of several replicas sharing a lease never run at the same time, and the work goes on when the holder stops', async () => {
@@ -60,7 +56,7 @@ test('periodic tasks of several replicas sharing a lease never run at the same t
   const runsBy = new Map<string, number>();
   const replica = (holder: string) => createPeriodicTask({
     name: 'pass', intervalMs: 2, logger: silentLogger,
-    lease: createLease({ collection, name: 'pass', holder, ttlMs: 200 }),
+    lease: createLease({ collection, name: 'pass', holder, ttlMs: 5_000 }),
     run: async () => {
       concurrent++;
       overlap ||= concurrent > 1;
@@ -78,4 +74,17 @@ test('periodic tasks of several replicas sharing a lease never run at the same t
   await waitFor(() => runsBy.size > 1);
   await Promise.all(tasks.map((t) => t.stop()));
   expect(overlap).toBe(false);
+});
+
+test('a holder polling often writes its lease at most once per third of its lifetime', async () => {
+  let writes = 0;
+  const counting = new Proxy(collection, {
+    get: (object, prop) => (prop === 'findOneAndUpdate'
+      ? (...args: Parameters<typeof collection.findOneAndUpdate>) => { writes++; return object.findOneAndUpdate(...args); }
+      : Reflect.get(object, prop)),
+  });
+  let now = 0;
+  const lease = createLease({ collection: counting, name: 'often', holder: 'a', ttlMs: 300, clock: () => now });
+  for (; now < 1_000; now += 10) expect(await lease.acquire()).toBe(true);
+  expect(writes).toBeLessThanOrEqual(1_000 / 100 + 1);
 });

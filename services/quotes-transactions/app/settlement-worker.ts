@@ -80,9 +80,14 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   }
 
   const { lease } = options;
-  const pass = (): Promise<number> => lease
-    ? underLease(lease, () => tick(() => lease.isHeld())).then((r) => (r.ran ? r.value : ((backlog = false), 0)))
-    : tick();
+  /** With a lease, a pass runs only in the replica holding it; the others wait the interval and ask again. */
+  const pass = async (): Promise<number> => {
+    if (!lease) return tick();
+    const result = await underLease(lease, () => tick(() => lease.isHeld()));
+    if (result.ran) return result.value;
+    backlog = false;
+    return 0;
+  };
 
   const loop = async () => {
     current = pass().catch((err) => {
