@@ -31,7 +31,8 @@ export function requestTracing(logger: Logger) {
         ...(isSpanContextValid(spanContext) ? { traceId: spanContext.traceId } : {}),
       });
       if (metricsEnabled()) {
-        const operation = findOperation(req.method, req.originalUrl.split('?')[0])?.operationId ?? 'unmatched';
+        // Found once by request validation; requests refused before it (401, 429) are looked up here.
+        const operation = (res.locals.operationId as string | undefined) ?? findOperation(req.method, req.originalUrl.split('?')[0])?.operationId ?? 'unmatched';
         instruments().httpRequests.record(secondsSince(started), { operation, 'http.request.method': req.method, 'http.response.status_code': res.statusCode });
       }
     });
