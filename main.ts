@@ -7,6 +7,7 @@ import { useDataDirectoryKeys } from './lib/runtime/data-directory';
 import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './lib/runtime/start-checks';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
+import { readMetricsSettings, startMetrics } from './lib/metrics';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
 import type { ServicesThread } from './services-thread';
 import type { RunningSystem } from './system';
@@ -150,6 +151,8 @@ async function main(): Promise<void> {
   }
   const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;
   startTelemetry({ serviceName: telemetryName });
+  const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
+  const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: telemetryName, port: METRICS_PORT, host: METRICS_HOST });
 
   // All-in-one: the services get a thread of their own and are reached by address, as when separate.
   // The thread starts first; this one loads the gateway's code meanwhile (modules are loaded when
@@ -185,6 +188,7 @@ async function main(): Promise<void> {
     await system.stop();
     await servicesThread?.stop();
     await stopTelemetry();
+    await metricsEndpoint?.stop();
     logger.info('stopped');
     process.exit(0);
   };

@@ -2,6 +2,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createLogger, type LogLevel } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
+import { readMetricsSettings, startMetrics } from './lib/metrics';
 
 /**
  * The all-in-one mode runs the four services on a worker thread and the gateway on the main
@@ -69,6 +70,9 @@ async function runServices(data: ServicesThreadData): Promise<void> {
   startTelemetry({ serviceName: data.telemetryName });
   try {
     const { startSystem } = await import('./system');
+    // The gateway's thread serves METRICS_PORT; this thread's meters are its own, served on the next port.
+    const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
+    const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: data.telemetryName, port: METRICS_PORT && METRICS_PORT + 1, host: METRICS_HOST });
     const system = await startSystem({
       components: [...SERVICE_NAMES], env: process.env, logger, internalToken: data.internalToken,
       remoteAddresses: {}, bindAddress: () => '127.0.0.1:0',
@@ -76,7 +80,7 @@ async function runServices(data: ServicesThreadData): Promise<void> {
     const addresses = Object.fromEntries(system.services.map((s) => [s.name, s.address])) as Record<ServiceName, string>;
     port.on('message', (m: ToServices) => {
       if (!m.stop) return;
-      void system.stop().then(stopTelemetry).finally(() => port.postMessage({ stopped: true } satisfies FromServices));
+      void system.stop().then(stopTelemetry).then(() => metricsEndpoint?.stop()).finally(() => port.postMessage({ stopped: true } satisfies FromServices));
     });
     port.postMessage({ addresses } satisfies FromServices);
   } catch (err) {

@@ -110,6 +110,7 @@ export function requestValidation() {
   return (req: Request, res: Response, next: NextFunction) => {
     const op = findOperation(req.method, req.baseUrl + req.path);
     if (!op) return next();
+    res.locals.operationId = op.operationId; // the request's metrics label (request-tracing.ts)
     if (op.validatedWithUseCase && headerErrors(req, op).length) return next(AppError.invalidInput('Invalid request', headerErrors(req, op)));
     const queryErrors = op.query ? fieldErrors(validate(op.query as TObject, { ...req.query })) : [];
     let bodyErrors: FieldError[] = [];

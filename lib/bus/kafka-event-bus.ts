@@ -1,9 +1,10 @@
-import { Kafka, logLevel, Partitioners, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
 import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
 import { inConsumerSpan, startProducerSpans } from './messaging-spans';
 import { superviseConsumer } from './kafka-consumer-supervisor';
 import type { KafkaSecurity } from './kafka-security';
+import { observeGauge } from '../metrics';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 import { createLogRateLimit } from './log-rate-limit';
 
@@ -48,6 +49,8 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   const subscriptions = new Set<Subscription>();
   let producer: Promise<Producer> | undefined;
   let closed = false;
+  const consumed = new Map<Subscription, { topic: string; group: string }>();
+  const stopLagGauge = observeConsumerLag(kafka, () => [...consumed.values()]);
 
   const connectedProducer = (): Promise<Producer> =>
     (producer ??= (async () => {
@@ -129,17 +132,20 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
         isRunning: () => member.isRunning(),
         async close() {
           if (!subscriptions.delete(subscription)) return;
+          consumed.delete(subscription);
           const disconnected = member.close(); // stops the fetch loop before the wait below ends
           stopping.release();
           await disconnected;
         },
       };
       subscriptions.add(subscription);
+      consumed.set(subscription, { topic, group });
       return subscription;
     },
 
     async close() {
       closed = true;
+      await stopLagGauge();
       await Promise.allSettled([...subscriptions].map((s) => s.close()));
       const p = producer;
       producer = undefined;
@@ -174,6 +180,41 @@ interface ConsumedMessage {
   group: string;
   partition: number;
   message: KafkaMessage;
+}
+
+/**
+ * `messaging_kafka_consumer_lag`: per topic and group, the messages not yet committed (the
+ * partitions' high watermarks minus the group's committed offsets), read from the broker when
+ * Prometheus scrapes. A stalled consumer shows as a growing lag; an unreachable broker as no value.
+ */
+function observeConsumerLag(kafka: Kafka, groups: () => Array<{ topic: string; group: string }>): () => Promise<void> {
+  let admin: Promise<Admin> | undefined;
+  const connected = () => (admin ??= (async () => {
+    const a = kafka.admin();
+    await a.connect();
+    return a;
+  })().catch((err) => { admin = undefined; throw err; }));
+  const stop = observeGauge('messaging.kafka.consumer.lag', { description: 'Messages of a topic not yet committed by a consumer group' }, async (observe) => {
+    const wanted = groups();
+    if (!wanted.length) return;
+    const a = await withDeadline(connected(), 5_000, 'connect the metrics admin client');
+    await Promise.all(wanted.map(async ({ topic, group }) => {
+      const [ends, committed] = await withDeadline(Promise.all([a.fetchTopicOffsets(topic), a.fetchOffsets({ groupId: group, topics: [topic] })]), 5_000, 'read consumer offsets');
+      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      let lag = 0;
+      for (const end of ends) {
+        const at = done.get(end.partition) ?? -1;
+        lag += Math.max(0, Number(end.high) - (at < 0 ? Number(end.low) : at));
+      }
+      observe(lag, { topic, group });
+    }));
+  });
+  return async () => {
+    stop();
+    const a = admin;
+    admin = undefined;
+    if (a) await (await a.catch(() => undefined))?.disconnect();
+  };
 }
 
 /** One message in its consumer span: handled in place until it succeeds; false when the consumer stopped first. */

@@ -6,6 +6,7 @@ import { event, waitFor } from './event-bus.contract';
 import { createIdempotentHandler } from './inbox';
 import { createInProcessEventBus } from './in-process-event-bus';
 import { createOutboxRelay, withEvents, withInitialEvents } from './outbox';
+import { createLease, LEASES_COLLECTION } from '../runtime/lease';
 
 const quiet = createLogger({ write: () => undefined });
 
@@ -77,6 +78,22 @@ describe('outbox relay', () => {
     expect(received.filter((e) => e.aggregateId === 'Customer:1')).toEqual(first);
     expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
     expect(await relay.flush()).toBe(0);
+  });
+
+  it('with several replicas, only the lease holder relays, and another takes over when it dies holding the lease', async () => {
+    const lease = (holder: string) => createLease({ collection: store.collection(LEASES_COLLECTION), name: 'outbox relay customers', holder, ttlMs: 1_500 });
+    // A replica that took the lease and died: it never renews or gives it back.
+    expect(await lease('dead').acquire()).toBe(true);
+    const relays = ['a', 'b', 'c'].map((holder) => createOutboxRelay({ collections: [customers], bus, topic: 'customers', logger: quiet, intervalMs: 5, lease: lease(holder) }));
+    for (let n = 1; n <= 20; n++) await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    expect(await Promise.all(relays.map((r) => r.flush()))).toEqual([0, 0, 0]); // the dead replica's lease still holds
+    relays.forEach((r) => r.start());
+    for (let n = 21; n <= 40; n++) await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    await waitFor(() => received.length >= 40, 10_000);
+    await Promise.all(relays.map((r) => r.stop()));
+    expect(received).toHaveLength(40);
+    expect(new Set(received.map((e) => e.id)).size).toBe(40);
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
   });
 
   it('keeps an event written while the relay was publishing', async () => {

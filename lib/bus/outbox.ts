@@ -1,5 +1,7 @@
 import { createLogger, type Logger } from '../log';
 import { createPeriodicTask } from '../runtime/periodic-task';
+import type { Lease } from '../runtime/lease';
+import { instruments, observeGauge } from '../metrics';
 import type { Doc, DocumentCollection, IndexSpec, Update } from '../store/document-store';
 import type { DomainEvent, EventBus } from './event-bus';
 
@@ -48,6 +50,11 @@ export interface OutboxRelayOptions {
   /** A drain that has been running, or failing, this long means events are stuck (default 60 s). */
   stallMs?: number;
   logger?: Logger;
+  /**
+   * With several replicas over one store: only the lease holder relays, so replicas do not publish
+   * the same events over each other; another replica takes over when the holder dies (lease.ts).
+   */
+  lease?: Lease;
 }
 
 export interface OutboxRelay {
@@ -77,6 +84,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const relayDocument = async (collection: DocumentCollection, doc: Doc): Promise<number> => {
     const events = doc[OUTBOX_FIELD] as DomainEvent[];
     await options.bus.publish(options.topic, events);
+    instruments().eventsPublished.add(events.length, { topic: options.topic });
     // Only the published events: the entity may have gained new ones since it was read.
     await collection.updateOne({ _id: doc._id }, { $pull: { [OUTBOX_FIELD]: { id: { $in: events.map((e) => e.id) } } } });
     return events.length;
@@ -109,17 +117,27 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
 
   // One drain at a time: two overlapping runs would publish the same documents twice.
-  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger });
+  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger, ...(options.lease ? { lease: options.lease } : {}) });
   const flush = async (): Promise<number> => {
     const before = published;
     await task.runNow();
     return published - before;
   };
 
+  let stopGauge: (() => void) | undefined;
   return {
     isFlowing: drain.isFlowing,
-    start: () => task.start(),
+    start() {
+      task.start();
+      // Documents with events still to publish (the index above serves the count), read when scraped.
+      stopGauge ??= observeGauge('outbox.pending', { description: 'Documents whose events wait in the outbox, by topic' }, async (observe) => {
+        const counts = await Promise.all(options.collections.map((c) => c.countDocuments(PENDING_EVENTS)));
+        observe(counts.reduce((sum, n) => sum + n, 0), { topic: options.topic });
+      });
+    },
     async stop() {
+      stopGauge?.();
+      stopGauge = undefined;
       await task.stop();
       try {
         await flush();

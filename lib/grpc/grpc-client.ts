@@ -26,6 +26,8 @@ export function outgoingMetadata(ctx: CallContext, internalToken: string): Metad
   return metadata;
 }
 
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
 export function createServiceClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
@@ -41,6 +43,8 @@ export function createServiceClient<D extends ServiceDefinition>(
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     // Errors carry their field list in trailers (grpc-status-details-bin): the 8 KB default is too small.
     'grpc.max_metadata_size': MAX_METADATA_BYTES,
+    // Every address the name resolves to (a headless Service's pods) gets calls in turn, instead of the first one only.
+    'grpc.service_config': ROUND_ROBIN,
   });
   const timeoutMs = options.timeoutMs ?? 10000;
   const out: Record<string, unknown> = {

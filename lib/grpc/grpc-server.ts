@@ -85,7 +85,11 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
 /** A gRPC server with standard health checking, reflection and drain on shutdown. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   // Messages up to 16 MB: an uploaded document (at most 10 MB) travels in one message.
-  const server = new Server({ 'grpc.max_metadata_size': MAX_METADATA_BYTES, 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_metadata_size': MAX_METADATA_BYTES, 'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    // Clients reconnect every few minutes, resolving the name again: replicas added since then get calls too.
+    'grpc.max_connection_age_ms': 300_000, 'grpc.max_connection_age_grace_ms': 30_000,
+  });
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const runtime: BindingRuntime = {

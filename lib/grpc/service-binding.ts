@@ -2,7 +2,9 @@ import type { Metadata, sendUnaryData, ServerUnaryCall, ServiceDefinition, Untyp
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { AppError, toAppError } from '../errors';
 import type { Logger } from '../log';
+import { isSpanContextValid } from '@opentelemetry/api';
 import { extractTraceContext, inSpan, SpanKind } from '../telemetry';
+import { instruments, secondsSince } from '../metrics';
 import { contextFromMetadata, METADATA, type CallContext } from './call-context';
 import { toStatusObject } from './error-status';
 
@@ -61,23 +63,35 @@ export function bindService<D extends ServiceDefinition>(
   return (runtime) => {
     const expected = digest(`Bearer ${runtime.internalToken}`);
     const implementation: UntypedServiceImplementation = {};
+    const service = serviceNameOf(definition);
     for (const [method, spec] of Object.entries(definition)) {
       const handler = handlers[method as keyof D] as (req: unknown, ctx: CallContext) => Promise<unknown>;
       implementation[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
         runtime.inFlight.started();
+        const started = process.hrtime.bigint();
+        let traceId: string | undefined;
+        let code = 'OK';
         const parent = extractTraceContext(call.metadata.getMap() as Record<string, string>);
-        inSpan(spec.path, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc' } }, async () => {
+        inSpan(spec.path, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc' } }, async (span) => {
+          const spanContext = span.spanContext();
+          if (isSpanContextValid(spanContext)) traceId = spanContext.traceId;
           if (!isAuthorized(call.metadata, expected)) throw new AppError('UNAUTHORIZED', INTERNAL_TOKEN_REFUSED);
           return handler(call.request, contextFromMetadata(call.metadata));
         })
           .then((response) => callback(null, response))
           .catch((err: unknown) => {
             const error = toAppError(err);
+            code = error.code;
             if (error.code === 'INTERNAL_ERROR') runtime.logger.error('rpc failed', { rpc: spec.path, cause: error.cause ?? err });
             if (error.code === 'STORAGE_FULL') runtime.logger.error('rpc refused: the data store cannot write (disk full)', { rpc: spec.path, cause: error.cause });
             callback(toStatusObject(error));
           })
-          .finally(() => runtime.inFlight.finished());
+          .finally(() => {
+            runtime.inFlight.finished();
+            const seconds = secondsSince(started);
+            instruments().rpcServer.record(seconds, { 'rpc.service': service, 'rpc.method': method, code });
+            runtime.logger.debug('rpc', { rpc: spec.path, code, durationMs: seconds * 1000, ...(traceId ? { traceId } : {}) });
+          });
       };
     }
     return { definition, implementation, name: serviceNameOf(definition) };

@@ -1,4 +1,5 @@
 import type { Logger } from '../log';
+import { underLease, type Lease } from './lease';
 
 export interface PeriodicTask {
   /** Runs `run` every `intervalMs` after the previous run finished (runs never overlap). */
@@ -10,13 +11,19 @@ export interface PeriodicTask {
 }
 
 /** The background loop every worker shares: no overlap, failures logged and retried next tick. */
-export function createPeriodicTask(options: { name: string; intervalMs: number; run: () => Promise<unknown>; logger: Logger }): PeriodicTask {
+export function createPeriodicTask(options: {
+  name: string; intervalMs: number; run: () => Promise<unknown>; logger: Logger;
+  /** With several replicas: only the holder of this lease runs (see lease.ts); it is given back on stop. */
+  lease?: Lease;
+}): PeriodicTask {
+  const { lease } = options;
+  const work = lease ? () => underLease(lease, options.run) : options.run;
   let timer: NodeJS.Timeout | undefined;
   let active = false;
   let current: Promise<unknown> = Promise.resolve();
 
   const runNow = (): Promise<void> => {
-    const run = current.then(() => options.run()).then(() => undefined);
+    const run = current.then(() => work()).then(() => undefined);
     current = run.catch(() => undefined);
     return run;
   };
@@ -39,6 +46,7 @@ export function createPeriodicTask(options: { name: string; intervalMs: number; 
       active = false;
       clearTimeout(timer);
       await current;
+      await lease?.release().catch((err: unknown) => options.logger.warn(`${options.name} could not give its lease back; it lapses`, { err }));
     },
     runNow,
   };

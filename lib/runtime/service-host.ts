@@ -4,6 +4,8 @@ import { startGrpcServer, type RunningGrpcServer } from '../grpc/grpc-server';
 import { readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
+import { leasesIn } from './lease';
+import { meteredStore } from './metered-store';
 import type { PeerClients } from './peer-clients';
 import type { ServiceFactory, ServiceName } from './service-module';
 
@@ -35,16 +37,19 @@ export interface HostOptions {
 /** Runs one service: its store, gRPC server (health, reflection), outbox relay and workers. */
 export async function hostService(options: HostOptions): Promise<HostedService> {
   const logger = options.logger.child({ component: options.name });
-  const store = await openServiceStore(options.name, options.env);
+  const store = meteredStore(await openServiceStore(options.name, options.env));
   const subscriptions: Subscription[] = [];
-  const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env });
-  await module.start?.();
-  const { OUTBOX_STALL_MS } = readConfig({
+  const { OUTBOX_STALL_MS, WORKER_LEASE_MS } = readConfig({
     /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make its event pipeline NOT_SERVING (degraded, still ready) */
     OUTBOX_STALL_MS: setting.int(60_000, 1_000),
+    /** Lifetime of a worker lease (outbox relay, settlement and recovery passes): with several replicas, one whose holder died is taken over after this long. Renewed every third of it while held */
+    WORKER_LEASE_MS: setting.int(15_000, 1_000),
   }, options.env);
+  const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS });
+  const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env, leases });
+  await module.start?.();
   const relay = module.eventsTopic && module.outboxCollections?.length
-    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger, stallMs: OUTBOX_STALL_MS })
+    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger, stallMs: OUTBOX_STALL_MS, lease: leases(`outbox relay ${module.eventsTopic}`) })
     : undefined;
   const server = await startGrpcServer({
     name: options.name, bindings: module.bindings, internalToken: options.internalToken,

@@ -3,6 +3,7 @@ import type { DocumentCollection, DocumentStore } from '../store/document-store'
 import type { BindingRuntime, ServiceBinding } from '../grpc/service-binding';
 import type { Logger } from '../log';
 import type { PeerClients } from './peer-clients';
+import type { Lease } from './lease';
 
 /** What every service receives from the runtime, whichever adapters are configured. */
 export interface ServiceEnvironment {
@@ -13,6 +14,11 @@ export interface ServiceEnvironment {
   /** gRPC clients of the other services (resolved lazily, so start order does not matter). */
   peers: PeerClients;
   env: NodeJS.ProcessEnv;
+  /**
+   * A named lease in this service's store, one holder per replica: a worker that must run in one
+   * replica at a time takes it (lease.ts). Absent in tests that run one instance.
+   */
+  leases?: (name: string) => Lease;
 }
 
 /**

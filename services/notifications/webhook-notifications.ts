@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
 import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
+import { observeGauge } from '../../lib/metrics';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
 import { loadWebhookSigningKey, SIGNING_KEY_VARIABLE } from './adapters/webhook-signing-key';
@@ -63,6 +64,7 @@ export function createWebhookNotifications(
     skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
   });
   const subscriptions: Subscription[] = [];
+  let stopGauge: (() => void) | undefined;
   const retention = createPeriodicTask({
     name: 'webhook log retention', intervalMs: settings.WEBHOOK_LOG_PURGE_INTERVAL_MS, logger,
     run: () => deliveries.forgetFinished(new Date(clock().getTime() - settings.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000)),
@@ -102,8 +104,17 @@ export function createWebhookNotifications(
       }
       worker.start();
       retention.start();
+      const unfinished = observeGauge('webhook.deliveries.unfinished', { description: 'Webhook deliveries not yet ended (PENDING or DELIVERING)' }, async (observe) => {
+        observe((await deliveries.unfinished()).count);
+      });
+      const oldest = observeGauge('webhook.deliveries.oldest_unfinished_age.seconds', { description: 'Age of the oldest webhook delivery not yet ended; 0 when none waits' }, async (observe) => {
+        const { oldestCreatedAt } = await deliveries.unfinished();
+        observe(oldestCreatedAt ? Math.max(0, (clock().getTime() - Date.parse(oldestCreatedAt)) / 1000) : 0);
+      });
+      stopGauge = () => { unfinished(); oldest(); };
     },
     async stop() {
+      stopGauge?.();
       await Promise.all(subscriptions.splice(0).map((s) => s.close()));
       await worker.stop();
       await retention.stop();

@@ -1,5 +1,6 @@
 import type { NewEvent } from '../../lib/bus/outbox';
 import type { Logger } from '../../lib/log';
+import type { Lease } from '../../lib/runtime/lease';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { DocumentStore } from '../../lib/store/document-store';
 import type { RateSource } from './adapters/rate-source';
@@ -20,7 +21,7 @@ import { createAgentUsageDocumentStore } from './store/agent-usage-document-stor
 
 /** Agents' payments, built on the quote, execute and transfer use cases of the payments module. */
 export function createAgentActionsModule(deps: {
-  store: DocumentStore; logger: Logger; recoverAfterMs: number; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
+  store: DocumentStore; logger: Logger; recoverAfterMs: number; leases?: (name: string) => Lease; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
   agents: AgentRegistry;
   createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries;
 }) {
@@ -34,6 +35,7 @@ export function createAgentActionsModule(deps: {
   const recovery = createPeriodicTask({
     name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
     run: () => approvals.finishInterrupted(deps.recoverAfterMs),
+    ...(deps.leases ? { lease: deps.leases('agent approval recovery') } : {}),
   });
   return {
     binding: bindAgentActionService({ payments, approvals, reads, usage, runner }),

@@ -107,7 +107,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
   const agents = createAgentActionsModule({
-    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
+    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, ...(environment.leases ? { leases: environment.leases } : {}), payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
     agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
   const receiveSameServerPayment = createReceiveSameServerPayment({
@@ -117,6 +117,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     payments, runner, ledger, clock, timing, logger: environment.logger,
     beforeSettling: createSettleToSameServer({ receive: receiveSameServerPayment, timing }),
     intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
+    ...(environment.leases ? { lease: environment.leases('settlement') } : {}),
   });
 
   return {

@@ -36,6 +36,8 @@ export interface WebhookDeliveryStore {
   /** Gives a claimed delivery back as PENDING, due at `dueAt`, without counting an attempt; false when the claim was lost. */
   postpone(id: string, claimId: string, dueAt: number): Promise<boolean>;
   get(platformId: string, id: string): Promise<WebhookDelivery | null>;
+  /** Deliveries not yet ended (PENDING or DELIVERING), and when the oldest of them was created (metrics). */
+  unfinished(): Promise<{ count: number; oldestCreatedAt?: string }>;
   /** Forgets deliveries that ended (delivered, failed, skipped) and were created before `createdBefore`. */
   forgetFinished(createdBefore: Date): Promise<number>;
   list(platformId: string, query: DeliveryPageQuery): Promise<DeliveryPage>;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../lib/log';
+import { instruments } from '../../../lib/metrics';
 import type { RetryPolicy } from '../domain/retry-schedule';
 import { stateAfterAttempt, type DeliveryAttempt, type WebhookDelivery } from '../domain/webhook-delivery';
 import type { DeliverWebhook } from './deliver-webhook';
@@ -61,6 +62,7 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
     const { attempt } = result;
     const next = stateAfterAttempt(claimed, attempt.outcome, clock(), options.policy, options.random);
     const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
+    if (kept) instruments().webhookDeliveries.add(1, { outcome: attempt.outcome, status: next.status });
     if (kept) await options.attempted?.(claimed, attempt, result.responseBody);
     const fields = { webhookId: claimed.id, type: claimed.type, attempt: attempt.attempt, outcome: attempt.outcome, statusCode: attempt.statusCode, status: next.status };
     if (!kept) logger.warn('webhook delivery claim lapsed before the attempt was recorded', fields);

@@ -23,6 +23,7 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
       await deliveries.createIndex({ keys: { status: 1, dueAt: 1 }, name: 'due' });
       await deliveries.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 }, name: 'log' });
       await deliveries.createIndex({ keys: { createdAt: 1 }, name: 'age' });
+      await deliveries.createIndex({ keys: { status: 1, createdAt: 1 }, name: 'unfinished_age' });
     },
 
     async insert(delivery) {
@@ -67,6 +68,15 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
     async forgetFinished(createdBefore) {
       const { deletedCount } = await deliveries.deleteMany({ createdAt: { $lt: createdBefore.toISOString() }, status: { $in: ['DELIVERED', 'FAILED', 'SKIPPED'] } });
       return deletedCount;
+    },
+
+    async unfinished() {
+      const unfinished = { status: { $in: ['PENDING', 'DELIVERING'] } };
+      const [count, [oldest]] = await Promise.all([
+        deliveries.countDocuments(unfinished),
+        deliveries.find(unfinished, { sort: { createdAt: 1 }, limit: 1, projection: { createdAt: 1 } }),
+      ]);
+      return { count, ...(oldest ? { oldestCreatedAt: oldest.createdAt as string } : {}) };
     },
 
     async get(platformId, id) {

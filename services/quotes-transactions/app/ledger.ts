@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
+import { instruments } from '../../../lib/metrics';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { assertValidStep, isClosableCredit, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
 import type { BalanceRecord, LedgerStore } from './ledger-store';
@@ -50,11 +51,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       const guarded = posting.amount < 0 && isGuarded(posting.account);
       const refusedIfClosed = isClosableCredit(step, index);
       const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, events: balanceEvents(platformId, posting, step.key), since });
+      if (result === 'APPLIED') instruments().ledgerPostings.add(1, { currency: posting.currency });
       const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED';
       const outcome = refused ? await deps.store.void({ platformId, posting, marker, since }) : result;
       if (outcome === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
-      if (outcome === 'VOIDED') return 'VOIDED';
+      if (outcome === 'VOIDED') {
+        instruments().ledgerSteps.add(1, { result: 'VOIDED' });
+        return 'VOIDED';
+      }
     }
+    instruments().ledgerSteps.add(1, { result: 'APPLIED' });
     return 'APPLIED';
   }
 

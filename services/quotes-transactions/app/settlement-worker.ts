@@ -1,6 +1,7 @@
 import { propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { inSpan } from '../../../lib/telemetry';
 import type { Logger } from '../../../lib/log';
+import { underLease, type Lease } from '../../../lib/runtime/lease';
 import { nextSettlementChange, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { Payment } from '../domain/payment';
 import type { Ledger } from './ledger';
@@ -22,12 +23,15 @@ export interface SettlementWorkerOptions {
   batchSize?: number;
   /** Turns a planned change into the one to run (a payment to a receiver on this server is received first). */
   beforeSettling?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
+  /** With several replicas: only the holder runs passes, renewing while it works; a dead holder's lease lapses and another replica takes over. */
+  lease?: Lease;
 }
 
 /**
  * Moves payments along their rails over time, outside any request: expires quotes, advances
  * settlement stages, completes refunds, and finishes ledger steps left half-done by a crash.
- * Several workers may run at once: every change is conditional, so a lost race is skipped.
+ * Several workers may run at once: every change is conditional, so a lost race is skipped; with
+ * a lease, only one replica's loop makes passes at a time and stops a pass once it lost the lease.
  */
 export function createSettlementWorker(options: SettlementWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
@@ -54,13 +58,14 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   }
 
   /** One pass over what is due; resolves with the number of payments changed. */
-  async function tick(): Promise<number> {
+  async function tick(stillMine: () => boolean = () => true): Promise<number> {
     const now = options.clock();
     const staleBefore = new Date(now.getTime() - options.recoverAfterMs).toISOString();
     const due = await options.payments.due(now.toISOString(), staleBefore, batchSize);
     backlog = due.length === batchSize;
     let changed = 0;
     for (const p of due) {
+      if (!stillMine()) break;
       try {
         if (await advance(p, now)) changed++;
       } catch (err) {
@@ -68,13 +73,24 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
         else if (!(err instanceof PaymentMovedOn)) options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
       }
     }
+    if (!stillMine()) return changed;
     await options.ledger.recoverJournal(options.recoverAfterMs);
     await options.ledger.archivePostings();
     return changed;
   }
 
+  const { lease } = options;
+  /** With a lease, a pass runs only in the replica holding it; the others wait the interval and ask again. */
+  const pass = async (): Promise<number> => {
+    if (!lease) return tick();
+    const result = await underLease(lease, () => tick(() => lease.isHeld()));
+    if (result.ran) return result.value;
+    backlog = false;
+    return 0;
+  };
+
   const loop = async () => {
-    current = tick().catch((err) => {
+    current = pass().catch((err) => {
       options.logger.error('settlement pass failed; will retry', { err });
       backlog = false; // a failing pass waits the interval before the next, backlog or not
       return 0;
@@ -94,6 +110,7 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       running = false;
       clearTimeout(timer);
       await current;
+      await lease?.release().catch((err: unknown) => options.logger.warn('settlement worker could not give its lease back; it lapses', { err }));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { activeTraceparent } from '../../../lib/bus/event-trace-context';
+import { instruments } from '../../../lib/metrics';
 import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
 import { IdempotencyKeyTaken, type PaymentStore, type TransactionQuery } from '../app/payment-store';
@@ -73,6 +74,7 @@ export function createPaymentDocumentStore(store: DocumentStore) {
       try {
         const traceparent = payment.traceparent ?? activeTraceparent();
         await payments.insertOne(withInitialEvents(toDoc(traceparent ? { ...payment, traceparent } : payment), events));
+        instruments().paymentTransitions.add(1, { type: payment.type, status: payment.status });
       } catch (err) {
         if (err instanceof DuplicateKeyError && payment.idempotency && (await port.getByIdempotencyKey(payment.platformId, payment.idempotency.key))) {
           throw new IdempotencyKeyTaken(payment.idempotency.key);
@@ -99,6 +101,7 @@ export function createPaymentDocumentStore(store: DocumentStore) {
       const unset = Object.fromEntries(Object.keys(current).filter((k) => k !== 'id' && !(k in next)).map((k) => [k, '']));
       const update = withEvents({ $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, events);
       const result = await payments.updateOne({ _id, platformId: current.platformId, version: current.version }, update);
+      if (result.matchedCount === 1 && next.status !== current.status) instruments().paymentTransitions.add(1, { type: next.type, status: next.status });
       return result.matchedCount === 1;
     },
     async list(platformId, q) {

@@ -7,6 +7,8 @@ import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/t
 import { createInProcessEventBus } from '../../../lib/bus/in-process-event-bus';
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { createOutboxRelay } from '../../../lib/bus/outbox';
+import type { EventBus } from '../../../lib/bus/event-bus';
+import type { Lease } from '../../../lib/runtime/lease';
 import { createServiceClient } from '../../../lib/grpc/grpc-client';
 import { startGrpcServer, type RunningGrpcServer } from '../../../lib/grpc/grpc-server';
 import { silentLogger } from '../../../lib/log';
@@ -24,10 +26,10 @@ export const OTHER_PLATFORM = 'Platform:22222222-2222-4222-8222-222222222222';
 export const asPlatform = { platformId: PLATFORM };
 
 /** The quotes-transactions service on a real gRPC server, with fake accounts; settlement runs fast. */
-export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options: { store?: DocumentStore; wallets?: WalletAuthorizer } = {}) {
-  const accounts = createFakePaymentAccounts();
+export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options: { store?: DocumentStore; wallets?: WalletAuthorizer; leases?: (name: string) => Lease; bus?: EventBus; accounts?: ReturnType<typeof createFakePaymentAccounts> } = {}) {
+  const accounts = options.accounts ?? createFakePaymentAccounts();
   const store = options.store ?? createEmbeddedDocumentStore();
-  const bus = createInProcessEventBus();
+  const bus = options.bus ?? createInProcessEventBus();
   const servers: RunningGrpcServer[] = [];
   const addresses: Partial<Record<ServiceName, string>> = {};
   const peers = createPeerClients(addresses, TOKEN);
@@ -38,13 +40,13 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
   };
   addresses.accounts = await start('accounts', [accounts.binding]);
   const service = createQuotesTransactionsService({
-    store, bus, logger: silentLogger, peers,
+    store, bus, logger: silentLogger, peers, ...(options.leases ? { leases: options.leases } : {}),
     env: { SANDBOX_SETTLEMENT_STEP_MS: '20', SETTLEMENT_POLL_MS: '10', ...env },
   }, options.wallets ? { wallets: options.wallets } : {});
   await service.start?.();
   const events: DomainEvent[] = [];
   await bus.subscribe({ topic: service.eventsTopic!, group: 'test', handler: async (e) => { events.push(e); } });
-  const relay = createOutboxRelay({ collections: service.outboxCollections!, bus, topic: service.eventsTopic!, intervalMs: 10, logger: silentLogger });
+  const relay = createOutboxRelay({ collections: service.outboxCollections!, bus, topic: service.eventsTopic!, intervalMs: 10, logger: silentLogger, ...(options.leases ? { lease: options.leases('outbox relay') } : {}) });
   relay.start();
   const address = (addresses['quotes-transactions'] = await start(service.name, service.bindings));
   const client = <D extends Parameters<typeof createServiceClient>[0]>(definition: D) => createServiceClient(definition, address, { internalToken: TOKEN });
