@@ -58,6 +58,7 @@ export const OPERATION_PERMISSIONS = {
   listScaFactors: 'VIEW', startScaFactorEnrollment: 'MANAGE', confirmScaFactorEnrollment: 'MANAGE', deleteScaFactor: 'MANAGE',
   startScaLogin: 'MANAGE', completeScaLogin: 'MANAGE', recordSecurityEvent: 'MANAGE',
   startTwoFactorReset: 'MANAGE', getTwoFactorResetStatus: 'VIEW', completeTwoFactorReset: 'MANAGE',
+  authorizeQuote: 'TRANSACT', resendQuoteScaCode: 'TRANSACT',
   startBeneficiaryTrust: 'MANAGE', confirmBeneficiaryTrust: 'MANAGE', startBeneficiaryUntrust: 'MANAGE', confirmBeneficiaryUntrust: 'MANAGE',
   // Agent management (the platform's)
   createAgent: 'MANAGE', listAgents: 'VIEW', getAgentById: 'VIEW', updateAgent: 'MANAGE', deleteAgent: 'MANAGE',

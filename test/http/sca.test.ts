@@ -11,7 +11,7 @@ beforeAll(async () => {
   sys = await startTestSystem({
     env: { ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN, ACCOUNTS_SCA_MAX_ATTEMPTS: '5', ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: '0' },
   });
-});
+}, 120_000);
 afterAll(() => sys.stop());
 
 /** An independent RFC 6238 (SHA-1, 6 digits, 30 s) implementation, to prove interoperability. */

@@ -108,6 +108,9 @@ export function bindScaService(deps: {
     },
     async verifyScaProof(req, ctx) {
       const c = await proofs.scaCustomer(requirePlatform(ctx), req.customerId);
+      if (req.requireSession && !(await factors.session(c.platformId, c.id))) {
+        throw new AppError('SCA_SESSION_REQUIRED', 'The customer\'s SCA login session is missing or expired: complete an SCA login, then authorize again');
+      }
       await proofs.verify(c, req.challengeId, req.binding, proofOf(req.proof));
       return {};
     },
