@@ -63,7 +63,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
-  const externalAccounts = createExternalAccounts({ store, newEvent, clock });
+  const scaStore = createScaStore(environment.store);
+  const externalAccounts = createExternalAccounts({ store, newEvent, clock, isTrustedBeneficiary: (platformId, id) => scaStore.trusted.isTrusted(platformId, id) });
   const invitations = createInvitations({
     store: store.invitations, customers: store.customers, webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
     newEvent, clock, urlBase: config.invitationUrlBase,
@@ -79,7 +80,6 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
   });
-  const scaStore = createScaStore(environment.store);
   const messenger = { send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) => void (await environment.peers.delivery.sendMessage(message)) };
   const scaDeps = { store, sca: scaStore, sealer, messenger, settings: config.sca, clock };
   const scaProofs = createScaProofs(scaDeps);

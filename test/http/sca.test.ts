@@ -177,9 +177,11 @@ test('trusted beneficiaries: trust and untrust each need an SCA proof bound to t
   const confirmed = await sys.api(`/customers/external-accounts/${account}/trust/confirm`, { method: 'POST', json: { challengeId: start.body.scaChallenge.id, code: '123456' } });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body).toEqual({ trusted: true });
+  expectError(await sys.api(`/customers/external-accounts/${account}`, { method: 'DELETE' }), 409, 'BENEFICIARY_TRUSTED');
   const untrust = await sys.api(`/customers/external-accounts/${account}/untrust`, { method: 'POST' });
   const untrusted = await sys.api(`/customers/external-accounts/${account}/untrust/confirm`, { method: 'POST', json: { challengeId: untrust.body.scaChallenge.id, code: '123456' } });
   expect(untrusted.body).toEqual({ trusted: false });
+  expect((await sys.api(`/customers/external-accounts/${account}`, { method: 'DELETE' })).status).toBe(204);
 });
 
 test('2FA reset: liveness-gated; an SMS_OTP reset enrolls the new mobile; a failing liveness is REJECTED', async () => {
