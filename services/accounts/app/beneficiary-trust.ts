@@ -34,8 +34,7 @@ export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
     /** For a payment: whether the customer is under SCA, and whether the payee is trusted. */
     async requirement(platformId: string, customerId: string, payeeAccountId: string | undefined) {
       const customer = await deps.store.customers.find(platformId, customerId);
-      if (!customer || customer.isDeleted) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
-      if (!scaRequired(customer)) return { scaCustomer: false, challengeRequired: false };
+      if (!customer || customer.isDeleted || !scaRequired(customer)) return { scaCustomer: false, challengeRequired: false };
       const trusted = payeeAccountId ? await deps.sca.trusted.isTrusted(platformId, payeeAccountId) : false;
       return { scaCustomer: true, challengeRequired: !trusted };
     },

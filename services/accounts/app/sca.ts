@@ -149,9 +149,8 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
         const state = await sca.security.find(c.platformId, c.id);
         const next = afterEvent(state, eventType as SecurityEventType, deps.clock());
         if (await sca.security.replace(c.platformId, c.id, state.failedAttempts, next)) {
-          if (eventType === 'FAILED_LOGIN_ATTEMPT' && isLocked(next, deps.clock()) && !isLocked(state, deps.clock())) {
-            // The lock this attempt caused is reported in the 200 answer; a further one answers 423.
-          } else if (eventType === 'FAILED_LOGIN_ATTEMPT' && isLocked(state, deps.clock())) {
+          // The lock this attempt causes is reported in the 200 answer; an attempt while already locked is 423.
+          if (eventType === 'FAILED_LOGIN_ATTEMPT' && isLocked(state, deps.clock())) {
             throw new AppError('ACCOUNT_LOCKED', 'The customer\'s login is locked', {
               suspended: next.suspended, failedAttempts: next.failedAttempts, ...(next.lockedUntil ? { lockedUntil: next.lockedUntil } : {}),
             });
