@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createSoftwareAuthenticator } from '../fixtures/software-authenticator';
+import { createLogger } from '../../lib/log';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { createCustomer } from './kyc-fixtures';
 import { expectError, externalAccount } from './payments-fixtures';
@@ -7,8 +8,12 @@ import { expectError, externalAccount } from './payments-fixtures';
 const ORIGIN = 'https://app.example.com';
 const RP_ID = 'app.example.com';
 let sys: TestSystem;
+/** Every log line of the system, at debug level: no secret may appear in one. */
+const logLines: string[] = [];
+const secrets: string[] = [];
 beforeAll(async () => {
   sys = await startTestSystem({
+    logger: createLogger({ level: 'debug', write: (line) => logLines.push(line) }),
     env: { ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN, ACCOUNTS_SCA_MAX_ATTEMPTS: '5', ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: '0' },
   });
 }, 120_000);
@@ -70,6 +75,7 @@ test('TOTP: enrolled with a code from an independent RFC 6238 implementation; re
   const confirmed = await sca('/sca/factors/confirm', eu.id, { method: 'POST', json: { type: 'TOTP', secret: start.body.secret, code: rfc6238(start.body.secret) } });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.recoveryCodes).toHaveLength(10);
+  secrets.push(start.body.secret, start.body.secretBase32Encoded, ...confirmed.body.recoveryCodes);
   expect(confirmed.body.recoveryCodes[0]).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
   expect((await sca('/sca/factors', eu.id)).body.factors).toEqual([{ factor: 'SMS_OTP' }, { factor: 'TOTP' }]);
   expect(JSON.stringify((await sca('/sca/factors', eu.id)).body)).not.toContain(start.body.secret);
@@ -213,4 +219,10 @@ test('one customer\'s factors, challenges and resets are invisible to another cu
   const other = await sys.createPlatform();
   expectError(await sca('/sca/factors', a.id, { auth: other.auth }), 404, 'USER_NOT_FOUND');
   expectError(await sca(`/sca/factors/reset/${reset.body.resetId}`, a.id, { auth: other.auth }), 404, 'USER_NOT_FOUND');
+});
+
+test('no TOTP secret or recovery code appears in a log line or in a later answer', async () => {
+  expect(secrets.length).toBeGreaterThan(10);
+  expect(logLines.length).toBeGreaterThan(0);
+  for (const secret of secrets) expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
 });
