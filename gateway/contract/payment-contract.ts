@@ -223,7 +223,7 @@ export const paymentOperations = [
       customerId: Type.Optional(Type.String({ description: 'The sending customer' })),
       sendingAccountId: Type.Optional(Type.String()), receivingAccountId: Type.Optional(Type.String()),
       sendingUmaAddress: Type.Optional(Type.String()), receivingUmaAddress: Type.Optional(Type.String()),
-      status: Type.Optional(Type.String({ description: 'PENDING, PROCESSING, COMPLETED, FAILED or EXPIRED' })),
+      status: Type.Optional(Type.String({ description: 'PENDING, PENDING_AUTHORIZATION, PROCESSING, COMPLETED, FAILED or EXPIRED' })),
       createdAfter: Type.Optional(Type.String({ description: 'ISO 8601, inclusive' })), createdBefore: Type.Optional(Type.String({ description: 'ISO 8601, inclusive' })),
       ...pageQuery,
     },
