@@ -2,6 +2,7 @@ import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/reque
 import { createSoftwareAuthenticator } from '../fixtures/software-authenticator';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { asAgent, connectedAgent, policy, quoteBody } from './agent-fixtures';
 import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, transactionWhen } from './payments-fixtures';
 
 const ORIGIN = 'https://app.example.com';
@@ -128,4 +129,23 @@ test('dynamic linking: a passkey proof for one quote never authorizes another; T
   expect(authorized.body.status).toBe('PROCESSING');
   expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 409, 'CONFLICT');
   expect(heldSecond.body.status).toBe('PENDING_AUTHORIZATION');
+});
+
+test('an agent never satisfies the customer\'s challenge: its execution stays PENDING_AUTHORIZATION until the platform authorizes', async () => {
+  const eu = await payer('ES');
+  const { bearer } = await connectedAgent(sys, eu.id, policy());
+  const me = asAgent(sys, bearer);
+  const quote = await me('/agents/me/quotes', { method: 'POST', json: quoteBody(eu.usd, eu.payee, 1_000) });
+  expect(quote.status).toBe(201);
+  const executed = await me(`/agents/me/quotes/${quote.body.id}/execute`, { method: 'POST' });
+  expect(executed.status).toBe(200);
+  // The agent's action is approved by its policy, yet the quote waits for the customer.
+  expect((await sys.api(`/quotes/${quote.body.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
+  // Agent credentials do not reach the authorize operation.
+  expectError(await me(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 401, 'UNAUTHORIZED');
+  await smsLogin(eu.id);
+  const authorized = await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  expect(authorized.status).toBe(200);
+  expect(authorized.body.status).toBe('PROCESSING');
 });
