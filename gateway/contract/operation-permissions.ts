@@ -58,6 +58,12 @@ export const OPERATION_PERMISSIONS = {
   createBeneficialOwner: 'MANAGE', listBeneficialOwners: 'VIEW', getBeneficialOwner: 'VIEW', updateBeneficialOwner: 'MANAGE',
   uploadDocument: 'MANAGE', listDocuments: 'VIEW', getDocument: 'VIEW', getDocumentFile: 'VIEW',
   replaceDocument: 'MANAGE', deleteDocument: 'MANAGE',
+  // Strong Customer Authentication
+  listScaFactors: 'VIEW', startScaFactorEnrollment: 'MANAGE', confirmScaFactorEnrollment: 'MANAGE', deleteScaFactor: 'MANAGE',
+  startScaLogin: 'MANAGE', completeScaLogin: 'MANAGE', recordSecurityEvent: 'MANAGE',
+  startTwoFactorReset: 'MANAGE', getTwoFactorResetStatus: 'VIEW', completeTwoFactorReset: 'MANAGE',
+  authorizeQuote: 'TRANSACT', resendQuoteScaCode: 'TRANSACT',
+  startBeneficiaryTrust: 'MANAGE', confirmBeneficiaryTrust: 'MANAGE', startBeneficiaryUntrust: 'MANAGE', confirmBeneficiaryUntrust: 'MANAGE',
   // Agent management (the platform's)
   createAgent: 'MANAGE', listAgents: 'VIEW', getAgentById: 'VIEW', updateAgent: 'MANAGE', deleteAgent: 'MANAGE',
   updateAgentPolicy: 'MANAGE', regenerateAgentDeviceCode: 'MANAGE', getAgentDeviceCodeStatus: 'VIEW',

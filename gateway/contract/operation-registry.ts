@@ -9,6 +9,7 @@ import { kycOperations } from './kyc-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
+import { scaOperations } from './sca-contract';
 import { documentOperation, systemOperations } from './system-contract';
 import { walletAuthOperations } from './wallet-auth-contract';
 import { webhookOperations } from './webhook-contract';
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...systemOperations,
   documentOperation,
   ...platformConfigOperations,
+  ...scaOperations,
   ...customerOperations,
   ...kycOperations,
   ...accountOperations,

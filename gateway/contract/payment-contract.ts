@@ -5,6 +5,7 @@ import { Currency, CurrencyAmount, List, Page, pageQuery } from './common-schema
 import { InternalAccount, PaymentInstructions } from './account-contract';
 import { CounterpartyField } from './platform-config-contract';
 import { operation } from './operation';
+import { ScaAuthorization, ScaChallenge, ScaFactor } from './sca-contract';
 import { ClosedObject, DateTime, Id, MinorUnits, named, Nullable, StringEnum } from './schema-kit';
 
 const QUOTE_STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
@@ -73,6 +74,7 @@ export const Quote = named('Quote', ClosedObject({
   transactionId: Id('Transaction'),
   counterpartyInformation: Type.Optional(CounterpartyInformation),
   rateDetails: Type.Optional(RateDetails),
+  scaChallenge: Type.Optional(ScaChallenge),
 }));
 
 const TransactionSource = Type.Union([
@@ -213,7 +215,7 @@ export const paymentOperations = [
       customerId: Type.Optional(Type.String({ description: 'The sending customer' })),
       sendingAccountId: Type.Optional(Type.String()), receivingAccountId: Type.Optional(Type.String()),
       sendingUmaAddress: Type.Optional(Type.String()), receivingUmaAddress: Type.Optional(Type.String()),
-      status: Type.Optional(Type.String({ description: 'PENDING, PROCESSING, COMPLETED, FAILED or EXPIRED' })),
+      status: Type.Optional(Type.String({ description: 'PENDING, PENDING_AUTHORIZATION, PROCESSING, COMPLETED, FAILED or EXPIRED' })),
       createdAfter: Type.Optional(Type.String({ description: 'ISO 8601, inclusive' })), createdBefore: Type.Optional(Type.String({ description: 'ISO 8601, inclusive' })),
       ...pageQuery,
     },
@@ -222,8 +224,19 @@ export const paymentOperations = [
   operation({ operationId: 'getQuote', method: 'get', path: '/quotes/{quoteId}', tags: QUOTES, summary: 'Read a quote', pathParams: quoteId, success: { 200: Quote }, errors: [404] }),
   operation({
     operationId: 'executeQuote', method: 'post', path: '/quotes/{quoteId}/execute', tags: QUOTES, summary: 'Execute a quote funded from an account',
-    pathParams: quoteId, headers: ['idempotencyKey', 'walletSignature', 'requestId'], optionalBody: true, body: Type.Object({}),
+    pathParams: quoteId, headers: ['idempotencyKey', 'walletSignature', 'requestId'], optionalBody: true,
+    body: named('ExecuteQuoteRequest', Type.Object({ scaFactor: Type.Optional(ScaFactor) })),
     success: { 200: Quote }, errors: [403, 404, 409, 424],
+  }),
+  operation({
+    operationId: 'authorizeQuote', method: 'post', path: '/quotes/{quoteId}/authorize', tags: ['Strong Customer Authentication'],
+    summary: 'Authorize a PENDING_AUTHORIZATION quote\'s SCA challenge (docs/api/sca.md)', pathParams: quoteId, body: ScaAuthorization,
+    success: { 200: Quote }, errors: [404, 409, 423],
+  }),
+  operation({
+    operationId: 'resendQuoteScaCode', method: 'post', path: '/quotes/{quoteId}/authorize/resend', tags: ['Strong Customer Authentication'],
+    summary: 'Re-send the SMS code of a quote\'s challenge (its expiresAt is not extended)', pathParams: quoteId,
+    success: { 204: null }, errors: [404, 409],
   }),
   operation({
     operationId: 'transferIn', method: 'post', path: '/transfer-in', tags: TRANSFERS, summary: 'Move money from an external account into an internal one (same currency)',

@@ -11,6 +11,7 @@ import { verificationRoutes } from './verification-routes';
 import { beneficialOwnerRoutes } from './beneficial-owner-routes';
 import { documentRoutes } from './document-routes';
 import { contactVerificationRoutes } from './contact-verification-routes';
+import { scaRoutes } from './sca-routes';
 import { bulkImportRoutes } from './bulk-import-routes';
 import { externalAccountRoutes } from './external-account-routes';
 import { internalAccountRoutes } from './internal-account-routes';
@@ -38,6 +39,7 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(beneficialOwnerRoutes(peers));
   router.use(documentRoutes(peers));
   router.use(contactVerificationRoutes(peers));
+  router.use(scaRoutes(peers));
   router.use(bulkImportRoutes(peers));
   router.use(customerRoutes(peers));
   router.use(internalAccountRoutes(peers));

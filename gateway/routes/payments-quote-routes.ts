@@ -8,6 +8,8 @@ import { jsonBodyOf } from '../http/request-body';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
+import { RestBody } from './rest-body';
+import { scaProofOf } from './sca-routes';
 
 /** A request header given once, or undefined. */
 export function header(req: Request, name: string): string | undefined {
@@ -39,6 +41,12 @@ function destinationCurrencies(req: Request): string[] {
   const list = Array.isArray(value) ? value : [value];
   if (!list.every((v): v is string => typeof v === 'string')) throw AppError.invalidInput('Invalid destinationCurrency', [{ field: 'destinationCurrency', message: 'must be currency codes' }]);
   return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** The optional execute body's preferred SCA factor (its type is checked by the contract). */
+function scaFactorOf(body: unknown): string | undefined {
+  const value = (body as { scaFactor?: unknown } | undefined)?.scaFactor;
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Quotes and their execution, the deprecated same-currency transfers, and exchange rates. */
@@ -73,8 +81,22 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
       idempotencyKey: header(req, 'Idempotency-Key'),
       walletSignature: nonEmpty(walletSignatureStamp(req)),
       requestId: header(req, 'Request-Id'),
+      scaFactor: scaFactorOf(jsonBodyOf(req)),
     }, callContext(res));
     res.status(200).json(quoteJson(quote!));
+  });
+
+  router.post('/quotes/:quoteId/authorize', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const { challengeId: _unused, ...proof } = scaProofOf(body);
+    body.done();
+    const { quote } = await peers.quotes.authorizeQuote({ quoteId: req.params.quoteId, ...proof }, callContext(res));
+    res.status(200).json(quoteJson(quote!));
+  });
+
+  router.post('/quotes/:quoteId/authorize/resend', async (req, res) => {
+    await peers.quotes.resendQuoteAuthorization({ quoteId: req.params.quoteId }, callContext(res));
+    res.status(204).end();
   });
 
   router.post('/transfer-in', async (req, res) => {

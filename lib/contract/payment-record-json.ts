@@ -28,5 +28,15 @@ export function transactionJson(record: Transaction) {
 
 export function quoteJson(record: Quote) {
   const q = Quote.fromPartial(record);
-  return { ...q, paymentInstructions: q.paymentInstructions.length ? q.paymentInstructions.map(instructionJson) : undefined };
+  return {
+    ...q,
+    paymentInstructions: q.paymentInstructions.length ? q.paymentInstructions.map(instructionJson) : undefined,
+    scaChallenge: q.scaChallenge ? scaChallengeJson(q.scaChallenge) : undefined,
+  };
+}
+
+/** The reference's ScaChallenge: the passkey options are opaque WebAuthn JSON. */
+function scaChallengeJson(c: NonNullable<Quote['scaChallenge']>) {
+  const { passkeyAssertionOptionsJson, ...rest } = c;
+  return { ...rest, ...(passkeyAssertionOptionsJson ? { passkeyAssertionOptions: JSON.parse(passkeyAssertionOptionsJson) as Record<string, unknown> } : {}) };
 }

@@ -10,6 +10,7 @@ import { KycServiceService } from '../../gen/accounts/v1/verifications';
 import { BeneficialOwnerServiceService } from '../../gen/accounts/v1/beneficial_owners';
 import { DocumentServiceService } from '../../gen/accounts/v1/documents';
 import { ContactVerificationServiceService } from '../../gen/accounts/v1/contact_verification';
+import { ScaServiceService } from '../../gen/accounts/v1/sca';
 import { BulkImportServiceService } from '../../gen/accounts/v1/bulk_import';
 import { ApiTokenServiceService } from '../../gen/auth/v1/api_tokens';
 import { SignedRetryServiceService } from '../../gen/auth/v1/signed_retry';
@@ -39,6 +40,7 @@ export const PEER_DEFINITIONS = {
   documents: { owner: 'accounts', definition: DocumentServiceService },
   contactVerification: { owner: 'accounts', definition: ContactVerificationServiceService },
   bulkImport: { owner: 'accounts', definition: BulkImportServiceService },
+  sca: { owner: 'accounts', definition: ScaServiceService },
   apiTokens: { owner: 'auth', definition: ApiTokenServiceService },
   directory: { owner: 'accounts', definition: DirectoryServiceService },
   invitations: { owner: 'accounts', definition: InvitationServiceService },

@@ -43,6 +43,22 @@ const SCHEMA = {
   ACCOUNTS_CONTACT_CODE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
   /** Contact verification: wrong tries one code allows before it is spent. */
   ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS: setting.int(5, 1, 100),
+  /** SCA: how long an SMS code or a login, trust or payment challenge stays valid. */
+  ACCOUNTS_SCA_CHALLENGE_TTL_MS: setting.int(300_000, 1000, 3_600_000),
+  /** SCA: proofs one challenge evaluates before it is spent (concurrent guesses included). */
+  ACCOUNTS_SCA_MAX_ATTEMPTS: setting.int(5, 1, 100),
+  /** SCA: minimum time between two SMS codes of one challenge (429 with Retry-After). */
+  ACCOUNTS_SCA_RESEND_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  /** SCA: lifetime of the session an SCA login opens (the interface: 180 days). */
+  ACCOUNTS_SCA_SESSION_TTL_MS: setting.int(180 * 86_400_000, 60_000, 365 * 86_400_000),
+  /** SCA: how long a 2FA reset stays open. */
+  ACCOUNTS_SCA_RESET_TTL_MS: setting.int(1_800_000, 60_000, 86_400_000),
+  /** SCA passkeys: the WebAuthn relying-party id. */
+  ACCOUNTS_SCA_RELYING_PARTY_ID: setting.string('localhost'),
+  /** SCA passkeys: origins a ceremony may run against (comma-separated). */
+  ACCOUNTS_SCA_PASSKEY_ORIGINS: setting.string('http://localhost:3000,https://localhost'),
+  /** SCA TOTP: the issuer shown by authenticator apps. */
+  ACCOUNTS_SCA_TOTP_ISSUER: setting.string('Grid'),
   /** Customer CSV imports: how often the worker looks for work. */
   ACCOUNTS_BULK_IMPORT_POLL_MS: setting.int(200, 10, 60_000),
   /** Customer CSV imports: after this, a row claimed by a process that stopped is taken again. */
@@ -86,6 +102,19 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
       codeTtlMs: c.ACCOUNTS_CONTACT_CODE_TTL_MS,
       resendIntervalMs: c.ACCOUNTS_CONTACT_CODE_INTERVAL_MS,
       maxAttempts: c.ACCOUNTS_CONTACT_CODE_MAX_ATTEMPTS,
+    },
+    sca: {
+      sandbox: c.ACCOUNTS_SANDBOX,
+      challengeTtlMs: c.ACCOUNTS_SCA_CHALLENGE_TTL_MS,
+      maxAttempts: c.ACCOUNTS_SCA_MAX_ATTEMPTS,
+      resendIntervalMs: c.ACCOUNTS_SCA_RESEND_INTERVAL_MS,
+      sessionTtlMs: c.ACCOUNTS_SCA_SESSION_TTL_MS,
+      resetTtlMs: c.ACCOUNTS_SCA_RESET_TTL_MS,
+      relyingParty: {
+        id: c.ACCOUNTS_SCA_RELYING_PARTY_ID, name: c.ACCOUNTS_SCA_TOTP_ISSUER,
+        origins: c.ACCOUNTS_SCA_PASSKEY_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+      },
+      totpIssuer: c.ACCOUNTS_SCA_TOTP_ISSUER,
     },
     bulkImport: { pollMs: c.ACCOUNTS_BULK_IMPORT_POLL_MS, claimTimeoutMs: c.ACCOUNTS_BULK_IMPORT_CLAIM_TIMEOUT_MS },
     repair: { intervalMs: c.ACCOUNTS_REPAIR_INTERVAL_MS, graceMs: c.ACCOUNTS_REPAIR_GRACE_MS },

@@ -40,6 +40,13 @@ import { createComplianceFacts } from './app/compliance-facts';
 import { assertContactVerified } from './domain/contact-verification';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import { createAccountsDocumentStore } from './store/accounts-document-store';
+import { createScaStore } from './store/sca-store';
+import { createScaProofs } from './app/sca-proofs';
+import { createScaFactors } from './app/sca';
+import { createBeneficiaryTrust } from './app/beneficiary-trust';
+import { createTwoFactorResets } from './app/sca-recovery';
+import { createSandboxLivenessProvider } from './adapters/sandbox-liveness-provider';
+import { bindScaService } from './grpc/sca-handlers';
 
 export function createAccountsService(environment: ServiceEnvironment): ServiceModule & { repair: RepairWorker } {
   const config = readAccountsConfig(environment.env);
@@ -56,7 +63,8 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
-  const externalAccounts = createExternalAccounts({ store, newEvent, clock });
+  const scaStore = createScaStore(environment.store);
+  const externalAccounts = createExternalAccounts({ store, newEvent, clock, isTrustedBeneficiary: (platformId, id) => scaStore.trusted.isTrusted(platformId, id) });
   const invitations = createInvitations({
     store: store.invitations, customers: store.customers, webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
     newEvent, clock, urlBase: config.invitationUrlBase,
@@ -72,6 +80,10 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
   });
+  const messenger = { send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) => void (await environment.peers.delivery.sendMessage(message)) };
+  const scaDeps = { store, sca: scaStore, sealer, messenger, settings: config.sca, clock };
+  const scaProofs = createScaProofs(scaDeps);
+  const liveness = createSandboxLivenessProvider({ delayMs: config.ownership.liveness.delayMs, linkBase: `${config.ownership.liveness.baseUrl}/sca-reset` });
   const linkRetention = createPeriodicTask({ name: 'expired KYC links', logger, intervalMs: 600_000, run: () => verifications.forgetExpiredLinks() });
   return {
     name: 'accounts',
@@ -100,15 +112,20 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
         createContactVerification({
           store, clock, settings: config.contact,
           challenges: createContactChallengeStore(environment.store.collection('contact_challenges')),
-          messenger: { send: async (message) => void (await environment.peers.delivery.sendMessage(message)) },
+          messenger,
         }),
         (c) => customerMessage(c, config.terms, config.kyc.paymentsRequireApproval),
       ),
+      bindScaService({
+        factors: createScaFactors(scaDeps, scaProofs), proofs: scaProofs, trust: createBeneficiaryTrust(scaDeps, scaProofs),
+        resets: createTwoFactorResets({ ...scaDeps, liveness }, scaProofs), origins: config.sca.relyingParty.origins,
+      }),
     ],
     repair,
     async start() {
       await store.createIndexes();
       logger.info('document files', { where: documentStorage.where });
+      await scaStore.createIndexes();
       const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
       if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
       repair.start();

@@ -13,6 +13,8 @@ import { createDailyVolume, createDailyVolumeRelease } from './app/daily-volume'
 import { createEstimateWithdrawalFee } from './app/estimate-withdrawal-fee';
 import { createExchangeRates } from './app/exchange-rates';
 import { createExecuteQuote } from './app/execute-quote';
+import { createQuoteAuthorization, type ScaGate } from './app/quote-authorization';
+import { createAccountsScaGate } from './adapters/accounts-sca-gate';
 import type { GetLookup } from './app/get-lookup';
 import { createLedger } from './app/ledger';
 import type { PaymentSettingsSource } from './app/payment-settings';
@@ -70,6 +72,7 @@ export interface PaymentsAdapters {
   /** Whether a platform is asked to approve incoming UMA payments; by default: it has a webhook endpoint. */
   asksApproval?: (platformId: string) => Promise<boolean>;
   umaDirectory?: UmaAddressDirectory;
+  sca?: ScaGate;
 }
 
 /** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
@@ -90,8 +93,14 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const releaseDailyVolume = createDailyVolumeRelease({ store: volumeStore });
   const runner = createStepRunner({ payments, ledger, releaseDailyVolume, newEvent, clock });
   const queries = createTransactionQueries({ payments });
-  const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets });
+  // A test system given its own accounts port has no accounts service to ask about SCA.
+  const scaGate = adapters.sca ?? (adapters.accounts ? undefined : createAccountsScaGate(environment.peers));
+  const quoteAuthorization = scaGate
+    ? createQuoteAuthorization({ gate: scaGate, payments, newEvent, clock, execute: (command) => executeQuote(command) })
+    : undefined;
+  const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets, sca: quoteAuthorization });
   const createQuote = createCreateQuote({
+    ...(quoteAuthorization ? { sca: quoteAuthorization } : {}),
     accounts, getLookup: adapters.getLookup, rates: adapters.rates, settings, payments, newEvent, clock,
     quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
@@ -123,7 +132,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   return {
     bindings: [
       bindLedgerService({ ledger }),
-      bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates }),
+      bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates, quoteAuthorization }),
       bindTransactionService({ queries, actions, agentApprovals: agents.approvals }),
       agents.binding,
       bindPaymentsSandboxService({ sandbox }),

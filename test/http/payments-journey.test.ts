@@ -112,6 +112,6 @@ test('GET /quotes (newer SDK releases): quotes only, filtered by customer, accou
   expect((await sys.api(`/quotes?customerId=${customerId}&createdAfter=2999-01-01T00:00:00Z`)).body).toMatchObject({ data: [], totalCount: 0, hasMore: false });
   const bad = await sys.api('/quotes?status=SIDEWAYS&createdAfter=yesterday');
   expectError(bad, 400, 'INVALID_INPUT');
-  expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: 'status', constraint: { enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] } })]);
+  expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: 'status', constraint: { enum: ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] } })]);
   expectError(await sys.api('/quotes?limit=500'), 400, 'INVALID_INPUT');
 });

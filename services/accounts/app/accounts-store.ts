@@ -98,6 +98,8 @@ export interface PlatformStore {
 export interface CustomerStore extends CustomerStatusWriter {
   /** Sets one contact channel's status, where the customer's contact verification has that channel. */
   setContactStatus(platformId: string, customerId: string, channel: ContactChannel, status: ContactChannelStatus, now: string): Promise<void>;
+  /** Replaces the phone number with one already proven (a 2FA reset), marking it VERIFIED where tracked. */
+  setVerifiedPhone(platformId: string, customerId: string, phoneNumber: string, now: string): Promise<void>;
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
   find(platformId: string, id: string): Promise<Customer | null>;
   list(platformId: string, filter: CustomerFilter, page: PageQuery): Promise<Page<Customer>>;

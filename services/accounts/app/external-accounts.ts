@@ -38,7 +38,11 @@ function ownedBy(account: ExternalAccount, owner: ExternalAccountOwner | undefin
   return true;
 }
 
-export function createExternalAccounts(deps: { store: AccountsStore; newEvent: NewEvent; clock: () => Date }): ExternalAccounts {
+export function createExternalAccounts(deps: {
+  store: AccountsStore; newEvent: NewEvent; clock: () => Date;
+  /** Whether the account is a trusted SCA beneficiary (then it cannot be deleted). */
+  isTrustedBeneficiary?: (platformId: string, id: string) => Promise<boolean>;
+}): ExternalAccounts {
   const { store, newEvent } = deps;
   const accounts = store.externalAccounts;
 
@@ -91,6 +95,9 @@ export function createExternalAccounts(deps: { store: AccountsStore; newEvent: N
     async delete(platformId, id, owner) {
       const account = await get(platformId, id);
       if (!ownedBy(account, owner)) throw notFound();
+      if (await deps.isTrustedBeneficiary?.(platformId, id)) {
+        throw new AppError('BENEFICIARY_TRUSTED', 'The account is a trusted beneficiary: untrust it first (POST /customers/external-accounts/{id}/untrust)');
+      }
       const deleted = await accounts.markDeleted(platformId, id, deps.clock().toISOString(), [externalAccountDeleted(newEvent, account)]);
       if (!deleted) throw notFound();
     },

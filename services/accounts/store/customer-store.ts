@@ -114,6 +114,13 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
         { $set: { [member]: status, updatedAt: now }, $inc: { revision: 1 } },
       );
     },
+    async setVerifiedPhone(platformId, customerId, phoneNumber, now) {
+      await customers.updateOne({ _id: customerId, platformId }, { $set: { phoneNumber, updatedAt: now }, $inc: { revision: 1 } });
+      await customers.updateOne(
+        { _id: customerId, platformId, 'contactVerification.phone': { $exists: true } },
+        { $set: { 'contactVerification.phone': 'VERIFIED' } },
+      );
+    },
     async sealLegacyIdentifiers(seal) {
       const legacy = await customers.find({ identifier: { $exists: true } });
       for (const doc of legacy) {

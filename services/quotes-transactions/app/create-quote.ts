@@ -34,6 +34,8 @@ export interface CreateQuoteDeps {
   executeQuote: ExecuteQuote;
   /** The payload an embedded-wallet source signs to execute, bound to the quote. */
   walletChallenge?: (caller: Caller, quoteId: string, sourceAccountId: string) => Promise<{ payloadToSign: string; requestId: string }>;
+  /** Strong Customer Authentication: an SCA customer's realtime-funded quote is held for authorization. */
+  sca?: { holdNew(caller: Caller, p: Payment): Promise<{ payment: Payment; events: string[] }> };
 }
 
 export interface CreateQuoteCommand {
@@ -130,9 +132,12 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
       ]);
     }
-    const payment = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency, command.agentId);
+    const built = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency, command.agentId);
+    const { payment, events } = deps.sca && built.source.sourceType === 'REALTIME_FUNDING'
+      ? await deps.sca.holdNew(caller, built)
+      : { payment: built, events: ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING'] };
     try {
-      await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING']));
+      await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, events));
     } catch (err) {
       if (!(err instanceof IdempotencyKeyTaken)) throw err;
       return sameRequestOrConflict((await deps.payments.getByIdempotencyKey(caller.platformId, err.key))!, idempotency!.hash);

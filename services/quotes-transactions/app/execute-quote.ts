@@ -7,6 +7,7 @@ import type { Ledger } from './ledger';
 import type { Caller } from './payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
+import { awaitingAuthorization } from './quote-authorization';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 import type { WalletAuthorizer } from './wallet-authorizer';
 
@@ -18,6 +19,8 @@ export interface ExecuteQuoteDeps {
   clock: () => Date;
   timing: SettlementTiming;
   wallets?: WalletAuthorizer;
+  /** Strong Customer Authentication: an SCA customer's execution is held for authorization. */
+  sca?: { holdExecution(caller: Caller, p: Payment, factor?: string): Promise<Payment | undefined> };
 }
 
 export interface ExecuteQuoteCommand {
@@ -26,6 +29,8 @@ export interface ExecuteQuoteCommand {
   idempotencyKey?: string;
   walletSignature?: string;
   requestId?: string;
+  /** The preferred factor of the SCA challenge the execution may issue. */
+  scaFactor?: string;
 }
 
 const isEmbeddedWallet = (p: Payment) => p.source.sourceType === 'ACCOUNT' && p.source.internalType === 'EMBEDDED_WALLET';
@@ -90,12 +95,14 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
     if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) {
       throw quoteExpired(p.quote!);
     }
+    if (p.status === 'PENDING_AUTHORIZATION') throw awaitingAuthorization(p);
     if (p.source.sourceType === 'REALTIME_FUNDING') {
       throw AppError.invalidInput('A realtime-funded quote is executed by paying its paymentInstructions', [
         { field: 'quoteId', message: 'fund it as instructed (in the sandbox: POST /sandbox/send)' },
       ]);
     }
-    return execute(command, p);
+    const held = deps.sca && !isEmbeddedWallet(p) ? await deps.sca.holdExecution(command.caller, p, command.scaFactor) : undefined;
+    return held ?? execute(command, p);
   }
 
   /**

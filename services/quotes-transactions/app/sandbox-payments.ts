@@ -1,3 +1,4 @@
+import { awaitingAuthorization } from './quote-authorization';
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { NewEvent } from '../../../lib/bus/outbox';
@@ -85,6 +86,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     if (currencyCode !== p.sent.currency.code) throw new AppError('INVALID_CURRENCY', `The quote expects ${p.sent.currency.code}, not ${currencyCode}`);
     if (currencyAmount !== undefined && currencyAmount !== p.sent.amount) throw new AppError('INVALID_AMOUNT', `The quote expects exactly ${p.sent.amount}`, { expected: p.sent.amount });
     if (p.quote.executedAt) throw quoteAlreadyExecuted(`Quote ${p.quote.id} was already funded`, p.id);
+    if (p.status === 'PENDING_AUTHORIZATION') throw awaitingAuthorization(p);
     const now = deps.clock();
     if (p.status === 'EXPIRED' || now.getTime() >= Date.parse(p.quote.expiresAt)) throw quoteExpired(p.quote);
     await deps.reserveDailyVolume(caller, { sending: p.sent.currency.code, receiving: p.received.currency.code, paymentId: p.id, amount: p.sent.amount });

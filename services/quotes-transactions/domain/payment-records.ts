@@ -123,5 +123,6 @@ export function toQuoteRecord(p: Payment): Quote {
     transactionId: p.id,
     counterpartyInformation: p.counterpartyInformation,
     rateDetails: rateDetails(p),
+    ...(p.status === 'PENDING_AUTHORIZATION' && p.sca ? { scaChallenge: p.sca.challenge } : {}),
   };
 }

@@ -51,6 +51,23 @@ export interface QuoteTerms {
   walletRequestId?: string;
 }
 
+/** The Strong Customer Authentication a quote awaits (PENDING_AUTHORIZATION) or received. */
+export interface ScaState {
+  challenge: {
+    id: string;
+    expiresAt: string;
+    factor: string;
+    availableFactors: string[];
+    purpose?: string;
+    passkeyAssertionOptionsJson?: string;
+  };
+  /** What the proof must be bound to: the quote, its amount and currency, and its payee. */
+  binding: string;
+  /** Realtime funding: the instructions given once authorized. */
+  withheldInstructions?: Array<Record<string, unknown>>;
+  authorizedAt?: string;
+}
+
 /** A step whose postings may be partly applied: finishing it sets `then` (or `onVoid` if refused). */
 export interface PendingStep extends LedgerStep {
   startedAt: string;
@@ -122,6 +139,8 @@ export interface Payment {
   /** A UMA payment once settled: the hash of the payment that settled it between the two VASPs. */
   umaSettlementHash?: string;
   pendingStep?: PendingStep;
+  /** Strong Customer Authentication of an SCA customer's payment (app/quote-authorization.ts). */
+  sca?: ScaState;
   appliedSteps: string[];
   idempotency?: { key: string; hash: string };
   receiptDeliveryConfirmedAt?: string;

@@ -119,3 +119,15 @@ test('a UMA payment settles with the hash of its inter-VASP settlement leg; an a
   const returned = settle(payment({ sandboxOutcome: outcomeForAmount(1_904), destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' } })).last;
   expect([returned.status, returned.umaSettlementHash]).toEqual(['FAILED', undefined]);
 });
+
+test('a quote still PENDING_AUTHORIZATION at its expiry fails with SCA_NOT_COMPLETED, not before', () => {
+  const quote = { id: 'Quote:q', lockedSide: 'SENDING' as const, lockedAmount: 100, expiresAt: new Date(NOW.getTime() + 1).toISOString() };
+  const held = payment({ status: 'PENDING_AUTHORIZATION', stage: undefined, appliedSteps: [], quote });
+  expect(nextSettlementChange(held, NOW, timing)).toBeUndefined();
+  const later = new Date(NOW.getTime() + 1);
+  expect(nextSettlementChange(held, later, timing)?.change).toEqual({
+    set: { status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED' }, unset: ['stage', 'nextActionAt'], events: ['OUTGOING_PAYMENT.FAILED'],
+  });
+  expect(canTransition('OUTGOING', 'PENDING_AUTHORIZATION', 'FAILED')).toBe(true);
+  expect(canTransition('OUTGOING', 'PENDING_AUTHORIZATION', 'EXPIRED')).toBe(false);
+});

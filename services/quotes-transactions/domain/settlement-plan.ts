@@ -89,6 +89,10 @@ function onRail(p: Payment): boolean {
  */
 export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTiming): PlannedChange | undefined {
   if (p.pendingStep) return undefined;
+  if (p.status === 'PENDING_AUTHORIZATION' && p.quote) {
+    if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
+    return { change: { set: { status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED' }, unset: ['stage', 'nextActionAt'], events: [`${paymentKind(p)}.FAILED`] } };
+  }
   if (p.status === 'PENDING' && p.quote && !p.quote.executedAt) {
     if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
     return { change: { set: { status: 'EXPIRED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXPIRED', `${paymentKind(p)}.EXPIRED`] } };

@@ -6,7 +6,8 @@ type Direction = 'OUTGOING' | 'INCOMING';
 
 /** Every move the state machine allows, besides staying put. */
 const ALLOWED: Record<Direction, Array<[TransactionStatus, TransactionStatus]>> = {
-  OUTGOING: [['PENDING', 'PROCESSING'], ['PENDING', 'EXPIRED'], ['PENDING', 'FAILED'], ['PROCESSING', 'COMPLETED'], ['PROCESSING', 'FAILED']],
+  OUTGOING: [['PENDING', 'PROCESSING'], ['PENDING', 'EXPIRED'], ['PENDING', 'FAILED'], ['PROCESSING', 'COMPLETED'], ['PROCESSING', 'FAILED'],
+    ['PENDING', 'PENDING_AUTHORIZATION'], ['PENDING_AUTHORIZATION', 'PENDING'], ['PENDING_AUTHORIZATION', 'PROCESSING'], ['PENDING_AUTHORIZATION', 'FAILED']],
   INCOMING: [['CREATED', 'PENDING'], ['PENDING', 'COMPLETED'], ['PENDING', 'FAILED'], ['FAILED', 'REJECTED'], ['FAILED', 'REFUNDED']],
 };
 

@@ -2,10 +2,10 @@ import { PENDING_REASONS as PENDING_REASON_NAMES, TRANSACTION_STATUSES as TRANSA
 import { AppError } from '../../../lib/errors';
 
 /**
- * The reference's transaction statuses this service produces. PENDING_AUTHORIZATION is not:
- * it belongs to Strong Customer Authentication, which quotes here do not carry.
+ * The reference's transaction statuses this service produces. PENDING_AUTHORIZATION: an SCA
+ * customer's quote awaiting its Strong Customer Authentication challenge (docs/api/sca.md).
  */
-export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Every status the reference lists, accepted as a list filter. */
@@ -45,11 +45,12 @@ type Direction = 'OUTGOING' | 'INCOMING';
  */
 const TRANSITIONS: Record<Direction, Record<TransactionStatus, readonly TransactionStatus[]>> = {
   OUTGOING: {
-    CREATED: [], PENDING: ['PROCESSING', 'EXPIRED', 'FAILED'], PROCESSING: ['COMPLETED', 'FAILED'],
+    CREATED: [], PENDING: ['PENDING_AUTHORIZATION', 'PROCESSING', 'EXPIRED', 'FAILED'], PROCESSING: ['COMPLETED', 'FAILED'],
+    PENDING_AUTHORIZATION: ['PENDING', 'PROCESSING', 'FAILED'],
     COMPLETED: [], REJECTED: [], FAILED: [], REFUNDED: [], EXPIRED: [],
   },
   INCOMING: {
-    CREATED: ['PENDING'], PENDING: ['COMPLETED', 'FAILED'], PROCESSING: [],
+    CREATED: ['PENDING'], PENDING: ['COMPLETED', 'FAILED'], PROCESSING: [], PENDING_AUTHORIZATION: [],
     COMPLETED: [], REJECTED: [], FAILED: ['REJECTED', 'REFUNDED'], REFUNDED: [], EXPIRED: [],
   },
 };
@@ -71,11 +72,11 @@ export function returnedStatus(refusedByReceiver: boolean): 'REJECTED' | 'REFUND
   return refusedByReceiver ? 'REJECTED' : 'REFUNDED';
 }
 
-export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export const QUOTE_STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 const QUOTE_STATUS: Record<TransactionStatus, QuoteStatus> = {
-  CREATED: 'PENDING', PENDING: 'PENDING', PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETED',
+  CREATED: 'PENDING', PENDING: 'PENDING', PENDING_AUTHORIZATION: 'PENDING_AUTHORIZATION', PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETED',
   REJECTED: 'FAILED', FAILED: 'FAILED', REFUNDED: 'FAILED', EXPIRED: 'EXPIRED',
 };
 

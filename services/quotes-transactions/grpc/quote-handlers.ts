@@ -6,11 +6,18 @@ import type { ExecuteQuote } from '../app/execute-quote';
 import type { TransactionQueries } from '../app/transactions-query';
 import type { CreateTransfer } from '../app/transfers';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
+import type { QuoteAuthorization } from '../app/quote-authorization';
+import { AppError } from '../../../lib/errors';
 import { callerOf, present } from './payment-caller';
 
 export function bindQuoteService(useCases: {
   createQuote: CreateQuote; executeQuote: ExecuteQuote; queries: TransactionQueries; createTransfer: CreateTransfer; listExchangeRates: ListExchangeRates;
+  quoteAuthorization?: QuoteAuthorization;
 }) {
+  const authorization = () => {
+    if (!useCases.quoteAuthorization) throw new AppError('CONFLICT', 'Strong Customer Authentication is not required here');
+    return useCases.quoteAuthorization;
+  };
   return bindService(QuoteServiceService, {
     async createQuote(request, ctx) {
       const { idempotencyKey, ...body } = request;
@@ -33,9 +40,17 @@ export function bindQuoteService(useCases: {
     async executeQuote(request, ctx) {
       const p = await useCases.executeQuote({
         caller: callerOf(ctx), quoteId: request.quoteId, idempotencyKey: present(request.idempotencyKey),
-        walletSignature: present(request.walletSignature), requestId: present(request.requestId),
+        walletSignature: present(request.walletSignature), requestId: present(request.requestId), scaFactor: present(request.scaFactor),
       });
       return { quote: toQuoteRecord(p) };
+    },
+    async authorizeQuote(request, ctx) {
+      const { quoteId, ...proof } = request;
+      return { quote: toQuoteRecord(await authorization().authorize(callerOf(ctx), quoteId, proof)) };
+    },
+    async resendQuoteAuthorization(request, ctx) {
+      await authorization().resend(callerOf(ctx), request.quoteId);
+      return {};
     },
     async createTransferIn(request, ctx) {
       const { idempotencyKey, ...body } = request;

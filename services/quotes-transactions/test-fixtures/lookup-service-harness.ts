@@ -1,4 +1,5 @@
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
+import { createFakeScaBinding } from './fake-sca-service';
 import { createInProcessEventBus } from '../../../lib/bus/in-process-event-bus';
 import { createServiceClient } from '../../../lib/grpc/grpc-client';
 import { startGrpcServer, type RunningGrpcServer } from '../../../lib/grpc/grpc-server';
@@ -23,7 +24,7 @@ export async function startLookupService(options: { accountsAddress?: string } =
 
   const addresses: Partial<Record<ServiceName, string>> = {};
   const peers = createPeerClients(addresses, INTERNAL_TOKEN);
-  addresses.accounts = options.accountsAddress ?? (await start('accounts', [accounts.binding]));
+  addresses.accounts = options.accountsAddress ?? (await start('accounts', [accounts.binding, createFakeScaBinding()]));
   const service = createQuotesTransactionsService({
     store: createEmbeddedDocumentStore(), bus: createInProcessEventBus(), logger: silentLogger, peers, env: {},
   });

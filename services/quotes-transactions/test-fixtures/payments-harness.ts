@@ -1,4 +1,5 @@
 import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
+import { createFakeScaBinding } from './fake-sca-service';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
@@ -38,7 +39,7 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     servers.push(server);
     return server.address;
   };
-  addresses.accounts = await start('accounts', [accounts.binding]);
+  addresses.accounts = await start('accounts', [accounts.binding, createFakeScaBinding()]);
   const service = createQuotesTransactionsService({
     store, bus, logger: silentLogger, peers, ...(options.leases ? { leases: options.leases } : {}),
     env: { SANDBOX_SETTLEMENT_STEP_MS: '20', SETTLEMENT_POLL_MS: '10', ...env },

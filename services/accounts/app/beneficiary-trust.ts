@@ -1,0 +1,42 @@
+import { AppError } from '../../../lib/errors';
+import type { Customer } from '../domain/customer';
+import { scaRequired } from '../domain/sca-region';
+import type { ScaDeps, ScaProof, ScaProofs } from './sca-proofs';
+
+const bindingOf = (c: Customer, externalAccountId: string, trust: boolean) => `${trust ? 'trust' : 'untrust'}:${c.platformId}:${externalAccountId}`;
+
+/** Trusted beneficiaries: payments to them skip the per-transaction challenge; each change is authorized. */
+export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
+  async function owner(platformId: string, externalAccountId: string): Promise<Customer> {
+    const account = await deps.store.externalAccounts.find(platformId, externalAccountId);
+    if (!account?.customerId) throw new AppError('NOT_FOUND', 'External account not found');
+    return proofs.scaCustomer(platformId, account.customerId);
+  }
+
+  return {
+    async start(platformId: string, externalAccountId: string, trust: boolean) {
+      const c = await owner(platformId, externalAccountId);
+      const { challenge, passkeyOptions } = await proofs.issue(c, {
+        purpose: trust ? 'TRUST_BENEFICIARY' : 'UNTRUST_BENEFICIARY', binding: bindingOf(c, externalAccountId, trust),
+        allowed: ['SMS_OTP', 'TOTP', 'PASSKEY'],
+      });
+      return { challenge, passkeyOptions };
+    },
+
+    async confirm(platformId: string, externalAccountId: string, trust: boolean, proof: ScaProof & { challengeId?: string }) {
+      const c = await owner(platformId, externalAccountId);
+      if (!proof.challengeId) throw AppError.invalidInput('Invalid request', [{ field: 'challengeId', message: 'is required: the start issued a challenge' }]);
+      await proofs.verify(c, proof.challengeId, bindingOf(c, externalAccountId, trust), proof);
+      await deps.sca.trusted.set(platformId, c.id, externalAccountId, trust, deps.clock().toISOString());
+      return { trusted: trust };
+    },
+
+    /** For a payment: whether the customer is under SCA, and whether the payee is trusted. */
+    async requirement(platformId: string, customerId: string, payeeAccountId: string | undefined) {
+      const customer = await deps.store.customers.find(platformId, customerId);
+      if (!customer || customer.isDeleted || !scaRequired(customer)) return { scaCustomer: false, challengeRequired: false };
+      const trusted = payeeAccountId ? await deps.sca.trusted.isTrusted(platformId, payeeAccountId) : false;
+      return { scaCustomer: true, challengeRequired: !trusted };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import {
+  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
+  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+
+export interface RelyingParty {
+  id: string;
+  name: string;
+  origins: readonly string[];
+}
+
+export interface StoredScaPasskey {
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+}
+
+/**
+ * The challenge is issued as lowercase hex and the WebAuthn challenge is its UTF-8 bytes (the rule
+ * the embedded-wallet passkeys follow), so a client signs what the options carry unmodified.
+ */
+const challengeBytes = (challengeHex: string) => new Uint8Array(Buffer.from(challengeHex, 'utf8'));
+export const webauthnChallenge = (challengeHex: string) => Buffer.from(challengeHex, 'utf8').toString('base64url');
+
+export async function registrationOptions(rp: RelyingParty, user: { id: string; name: string }, challengeHex: string, exclude: string[]) {
+  return generateRegistrationOptions({
+    rpName: rp.name, rpID: rp.id, userName: user.name, userID: new Uint8Array(Buffer.from(user.id, 'utf8')),
+    challenge: challengeBytes(challengeHex), attestationType: 'none',
+    excludeCredentials: exclude.map((id) => ({ id })),
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+  });
+}
+
+export async function assertionOptions(rp: RelyingParty, challengeHex: string, credentialIds: string[]) {
+  return generateAuthenticationOptions({
+    rpID: rp.id, challenge: challengeBytes(challengeHex), allowCredentials: credentialIds.map((id) => ({ id })), userVerification: 'preferred',
+  });
+}
+
+/** The verified credential, or undefined for one that does not verify (never throws on bad input). */
+export async function verifiedRegistration(rp: RelyingParty, credential: unknown, origin: string, challengeHex: string): Promise<StoredScaPasskey | undefined> {
+  if (!rp.origins.includes(origin)) return undefined;
+  try {
+    const result = await verifyRegistrationResponse({
+      response: credential as RegistrationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
+      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
+    });
+    if (!result.verified || !result.registrationInfo) return undefined;
+    const c = result.registrationInfo.credential;
+    return { credentialId: c.id, publicKey: Buffer.from(c.publicKey).toString('base64url'), counter: c.counter };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The new signature counter, or undefined for an assertion that does not verify. */
+export async function verifiedAssertion(
+  rp: RelyingParty, assertion: unknown, origin: string, challengeHex: string, passkey: StoredScaPasskey,
+): Promise<number | undefined> {
+  if (!rp.origins.includes(origin)) return undefined;
+  try {
+    const result = await verifyAuthenticationResponse({
+      response: assertion as AuthenticationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
+      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
+      credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter },
+    });
+    return result.verified ? result.authenticationInfo.newCounter : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The credential id an assertion names, if it names one. */
+export function assertionCredentialId(assertion: unknown): string | undefined {
+  const id = (assertion as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,151 @@
+import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
+import { createSoftwareAuthenticator } from '../fixtures/software-authenticator';
+import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
+import { startTestSystem, type TestSystem } from '../system-harness';
+import { asAgent, connectedAgent, policy, quoteBody } from './agent-fixtures';
+import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, transactionWhen } from './payments-fixtures';
+
+const ORIGIN = 'https://app.example.com';
+const RP_ID = 'app.example.com';
+let sys: TestSystem;
+let receiver: WebhookReceiver;
+let seq = 0;
+beforeAll(async () => {
+  sys = await startTestSystem({ env: { ...FAST_SETTLEMENT, ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN, ACCOUNTS_SCA_RESEND_INTERVAL_MS: '0' } });
+  receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
+  expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+}, 120_000);
+afterAll(async () => { await receiver.close(); await sys.stop(); });
+
+async function payer(region: string) {
+  const terms = await sys.api('/customers/end-user-terms');
+  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const created = await sys.api('/customers', { method: 'POST', json: {
+    ...INDIVIDUAL_CUSTOMER, region, nationality: region, phoneNumber: '+33612345678', email: `p${seq}@example.com`,
+    platformCustomerId: `sca-payer-${process.pid}-${seq++}`, endUserTermsConsent: consent,
+  } });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  if (region !== 'US') {
+    expect((await sys.api(`/customers/${id}/verify-phone`, { method: 'POST' })).status).toBe(204);
+    expect((await sys.api(`/customers/${id}/verify-phone/confirm`, { method: 'POST', json: { code: '123456' } })).status).toBe(200);
+  }
+  const accounts = await sys.api(`/customers/internal-accounts?customerId=${id}&type=INTERNAL_FIAT&currency=USD`);
+  const usd = accounts.body.data[0].id as string;
+  await fund(sys, usd, 100_000);
+  return { id, usd, payee: await externalAccount(sys, id) };
+}
+
+const sca = (path: string, customerId: string, json: unknown) => sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: 'POST', json });
+async function smsLogin(customerId: string) {
+  const start = await sca('/sca/login/start', customerId, { factor: 'SMS_OTP' });
+  const done = await sca('/sca/login/complete', customerId, { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' });
+  expect(done.status).toBe(200);
+}
+
+async function quoteFor(c: { usd: string; payee: string }, amount = 1000) {
+  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(c.usd, c.payee, amount) });
+  expect(quote.status).toBe(201);
+  return quote.body;
+}
+
+test('a US customer\'s quote executes at once, and authorize answers 409', async () => {
+  const us = await payer('US');
+  const quote = await quoteFor(us);
+  const executed = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
+  expect(executed.status).toBe(200);
+  expect(executed.body.status).toBe('PROCESSING');
+  expect(executed.body).not.toHaveProperty('scaChallenge');
+  expectError(await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 409, 'CONFLICT');
+  expectError(await sys.api(`/quotes/${quote.id}/authorize/resend`, { method: 'POST' }), 409, 'CONFLICT');
+});
+
+test('an EU customer\'s execution waits for authorization: 409 on re-execute, SCA session required, then it moves money once', async () => {
+  const eu = await payer('FR');
+  const quote = await quoteFor(eu);
+  const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
+  expect(held.status).toBe(200);
+  expect(held.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(held.body.scaChallenge).toMatchObject({ id: expect.stringMatching(/^ScaChallenge:/), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: quote.expiresAt });
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
+  expect((await sys.api(`/transactions/${quote.transactionId}`)).body.status).toBe('PENDING_AUTHORIZATION');
+  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' && w.data.id === quote.transactionId));
+
+  expectError(await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' }), 409, 'CONFLICT');
+  expectError(await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 409, 'SCA_SESSION_REQUIRED');
+  await smsLogin(eu.id);
+  expectError(await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '654321' } }), 400, 'INVALID_INPUT');
+  expect((await sys.api(`/quotes/${quote.id}/authorize/resend`, { method: 'POST' })).status).toBe(204);
+  const [a, b] = await Promise.all([1, 2].map(() => sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } })));
+  const winner = [a, b].find((r) => r.status === 200)!;
+  expect([a, b].filter((r) => r.status === 200)).toHaveLength(1);
+  expect(winner.body.status).toBe('PROCESSING');
+  expect(winner.body).not.toHaveProperty('scaChallenge');
+  await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000 - quote.totalSendingAmount);
+});
+
+test('a trusted payee is paid without a challenge; an untrusted one only after authorize', async () => {
+  const eu = await payer('DE');
+  const start = await sys.api(`/customers/external-accounts/${eu.payee}/trust`, { method: 'POST' });
+  expect((await sys.api(`/customers/external-accounts/${eu.payee}/trust/confirm`, { method: 'POST', json: { challengeId: start.body.scaChallenge.id, code: '123456' } })).body).toEqual({ trusted: true });
+  const trusted = await quoteFor(eu);
+  const executed = await sys.api(`/quotes/${trusted.id}/execute`, { method: 'POST' });
+  expect(executed.body.status).toBe('PROCESSING');
+  // A trusted beneficiary cannot be deleted before it is untrusted.
+  const untrustedPayee = await externalAccount(sys, eu.id, 'MXN_ACCOUNT', { accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777771', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Otro Persona', birthDate: '1990-01-01', nationality: 'MX' } } }).catch(() => undefined);
+  if (untrustedPayee) {
+    const other = await sys.api('/quotes', { method: 'POST', json: accountQuote(eu.usd, untrustedPayee, 1000) });
+    expect((await sys.api(`/quotes/${other.body.id}/execute`, { method: 'POST' })).body.status).toBe('PENDING_AUTHORIZATION');
+  }
+});
+
+test('dynamic linking: a passkey proof for one quote never authorizes another; TOTP is refused for a payment; a passkey challenge has no code to re-send', async () => {
+  const eu = await payer('IT');
+  const authenticator = createSoftwareAuthenticator();
+  const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
+  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
+  const credential = { id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject } };
+  expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
+  await smsLogin(eu.id);
+
+  const first = await quoteFor(eu, 1000);
+  const second = await quoteFor(eu, 2000);
+  const heldFirst = await sys.api(`/quotes/${first.id}/execute`, { method: 'POST', json: { scaFactor: 'PASSKEY' } });
+  const heldSecond = await sys.api(`/quotes/${second.id}/execute`, { method: 'POST', json: { scaFactor: 'PASSKEY' } });
+  expect(heldFirst.body.scaChallenge.factor).toBe('PASSKEY');
+  const third = await quoteFor(eu, 3000);
+  expectError(await sys.api(`/quotes/${third.id}/execute`, { method: 'POST', json: { scaFactor: 'TOTP' } }), 400, 'INVALID_INPUT');
+  expectError(await sys.api(`/quotes/${first.id}/authorize/resend`, { method: 'POST' }), 409, 'CONFLICT');
+  const sign = (challenge: any) => {
+    const challengeHex = Buffer.from(challenge.passkeyAssertionOptions.challenge, 'base64url').toString('utf8');
+    const s = authenticator.getAssertion({ rpId: RP_ID, origin: ORIGIN, challengeHex, credentialId: made.credentialId });
+    return { id: s.credentialId, rawId: s.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature } };
+  };
+  const forFirst = sign(heldFirst.body.scaChallenge);
+  expectError(await sys.api(`/quotes/${second.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 400, 'INVALID_INPUT');
+  const authorized = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } });
+  expect(authorized.status).toBe(200);
+  expect(authorized.body.status).toBe('PROCESSING');
+  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 409, 'CONFLICT');
+  expect(heldSecond.body.status).toBe('PENDING_AUTHORIZATION');
+});
+
+test('an agent never satisfies the customer\'s challenge: its execution stays PENDING_AUTHORIZATION until the platform authorizes', async () => {
+  const eu = await payer('ES');
+  const { bearer } = await connectedAgent(sys, eu.id, policy());
+  const me = asAgent(sys, bearer);
+  const quote = await me('/agents/me/quotes', { method: 'POST', json: quoteBody(eu.usd, eu.payee, 1_000) });
+  expect(quote.status).toBe(201);
+  const executed = await me(`/agents/me/quotes/${quote.body.id}/execute`, { method: 'POST' });
+  expect(executed.status).toBe(200);
+  // The agent's action is approved by its policy, yet the quote waits for the customer.
+  expect((await sys.api(`/quotes/${quote.body.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
+  // Agent credentials do not reach the authorize operation.
+  expectError(await me(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 401, 'UNAUTHORIZED');
+  await smsLogin(eu.id);
+  const authorized = await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  expect(authorized.status).toBe(200);
+  expect(authorized.body.status).toBe('PROCESSING');
+});
