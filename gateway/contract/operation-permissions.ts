@@ -31,6 +31,8 @@ export const OPERATION_PERMISSIONS = {
   listTransactions: 'VIEW', getTransaction: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
   rejectTransaction: 'TRANSACT', cancelTransaction: 'TRANSACT',
   lookupExternalAccount: 'VIEW', lookupUma: 'VIEW',
+  // Cards
+  createCard: 'MANAGE', listCards: 'VIEW', getCardById: 'VIEW', updateCardById: 'MANAGE',
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
   // Embedded-wallet authentication

@@ -14,6 +14,7 @@ const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
 const GENERATED_KEYS: Record<string, () => string> = {
   API_SECRET_PEPPER: hex32,
   ACCOUNTS_PII_KEY: hex32,
+  CARDS_DATA_KEY: hex32,
   WALLET_STORAGE_KEY: hex32,
   WALLET_ENCLAVE_PRIVATE_KEY: p256Key,
   WEBHOOK_SIGNING_PRIVATE_KEY: p256Key,

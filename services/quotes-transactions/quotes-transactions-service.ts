@@ -18,6 +18,7 @@ import type { UmaAddressDirectory } from './app/same-server-payments';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
+import { createCardsModule } from './cards-module';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
@@ -56,6 +57,7 @@ export function createQuotesTransactionsService(
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
+  const cards = createCardsModule(environment, { now: adapters.now });
 
   return {
     name: 'quotes-transactions',
@@ -68,16 +70,19 @@ export function createQuotesTransactionsService(
       }),
       ...payments.bindings,
       idempotency.binding,
+      cards.binding,
     ],
-    outboxCollections: payments.outboxCollections,
+    outboxCollections: [...payments.outboxCollections, cards.outboxCollection],
     async start() {
       await lookups.ensureIndexes();
       await payments.start();
       await idempotency.start();
+      await cards.start();
       lookupRetention.start();
     },
     async stop() {
       await lookupRetention.stop();
+      await cards.stop();
       await idempotency.stop();
       await payments.stop();
     },

@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
+import { Page, pageQuery } from './common-schemas';
+import { operation } from './operation';
+import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
+
+const TAGS = ['Cards'];
+
+export const CardState = named('CardState', StringEnum(CARD_STATES));
+export const CardStateReason = named('CardStateReason', StringEnum(CARD_STATE_REASONS));
+
+/** The reference's Card: no PAN, CVV or reveal URL, ever. */
+export const Card = named('Card', ClosedObject({
+  id: Id('Card'),
+  cardholderId: Id('Customer', { description: 'The Customer holding the card' }),
+  platformCardId: Type.Optional(Type.String({ description: 'The platform\'s identifier; the card id when none was given' })),
+  state: CardState,
+  stateReason: Type.Optional(Nullable(CardStateReason)),
+  brand: Type.Optional(named('CardBrand', StringEnum(CARD_BRANDS))),
+  form: named('CardForm', StringEnum(CARD_FORMS)),
+  last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
+  expMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 12 })),
+  expYear: Type.Optional(Type.Integer()),
+  fundingSources: Type.Array(Type.String(), { description: 'Internal account ids in priority order (empty once CLOSED: bindings are detached)' }),
+  currency: Type.Optional(Type.String()),
+  processorRef: Type.Optional(Type.String()),
+  issuerRef: Type.Optional(Type.String()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+}));
+
+const fundingSources = Type.Array(Type.String(), { minItems: 1, description: 'Internal account ids of the cardholder, in priority order' });
+
+const CardCreateRequest = named('CardCreateRequest', Type.Object({
+  cardholderId: Type.String({ description: 'A customer whose KYC status is APPROVED' }),
+  platformCardId: Type.Optional(Type.String({ minLength: 1 })),
+  threeDSecurePassword: Type.Optional(Type.String({ description: 'Refused: the embedded issuer has no static-password factor' })),
+  form: named('CardForm', StringEnum(CARD_FORMS)),
+  fundingSources,
+}));
+
+const CardUpdateRequest = named('CardUpdateRequest', Type.Object({
+  state: Type.Optional(StringEnum(REQUESTABLE_CARD_STATES)),
+  fundingSources: Type.Optional(fundingSources),
+}));
+
+const id = { id: Type.String({ description: 'The card id' }) };
+
+export const cardOperations = [
+  operation({
+    operationId: 'createCard', method: 'post', path: '/cards', tags: TAGS, summary: 'Issue a card (PROCESSING until the issuer provisions it)',
+    body: CardCreateRequest, success: { 201: Card }, errors: [409],
+  }),
+  operation({
+    operationId: 'listCards', method: 'get', path: '/cards', tags: TAGS, summary: 'List cards, newest first unless sortOrder is asc',
+    query: {
+      cardholderId: Type.Optional(Type.String()), accountId: Type.Optional(Type.String({ description: 'Cards funded by this internal account' })),
+      platformCardId: Type.Optional(Type.String()), state: Type.Optional(StringEnum(CARD_STATES)),
+      sortOrder: Type.Optional(StringEnum(['asc', 'desc'] as const)), ...pageQuery,
+    },
+    success: { 200: Page('CardListResponse', Card) },
+  }),
+  operation({ operationId: 'getCardById', method: 'get', path: '/cards/{id}', tags: TAGS, summary: 'Read a card', pathParams: id, success: { 200: Card }, errors: [404] }),
+  operation({
+    operationId: 'updateCardById', method: 'patch', path: '/cards/{id}', tags: TAGS,
+    summary: 'Freeze, unfreeze or close a card, and/or replace its funding sources',
+    pathParams: id, body: CardUpdateRequest, success: { 200: Card }, errors: [404, 409],
+  }),
+];

@@ -1,0 +1,7 @@
+/** The reference's card enums, written once for the contract and the cards domain. */
+export const CARD_STATES = ['PENDING_KYC', 'PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED'] as const;
+export const CARD_STATE_REASONS = ['ISSUER_REJECTED', 'CLOSED_BY_PLATFORM', 'CLOSED_BY_GRID'] as const;
+export const CARD_BRANDS = ['VISA', 'MASTERCARD'] as const;
+export const CARD_FORMS = ['VIRTUAL'] as const;
+/** The states a platform may ask for in PATCH /cards/{id}. */
+export const REQUESTABLE_CARD_STATES = ['ACTIVE', 'FROZEN', 'CLOSED'] as const;
