@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
-import { Page, pageQuery } from './common-schemas';
+import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, CARD_TRANSACTION_STATUSES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
+import { CurrencyAmount, Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
 
@@ -67,3 +67,29 @@ export const cardOperations = [
     pathParams: id, body: CardUpdateRequest, success: { 200: Card }, errors: [404, 409],
   }),
 ];
+
+const Tally = (name: string) => named(name, ClosedObject({ count: Type.Integer({ minimum: 0 }), totalAmount: Type.Integer({ minimum: 0 }) }));
+
+/** The reference's CardTransaction (CARD_TRANSACTION.* webhooks). */
+export const CardTransaction = named('CardTransaction', ClosedObject({
+  type: StringEnum(['CARD'] as const),
+  id: Id('CardTransaction'),
+  cardId: Id('Card'),
+  customerId: Type.String(),
+  platformCustomerId: Type.String(),
+  issuerTransactionToken: Type.Optional(Type.String()),
+  status: named('CardTransactionStatus', StringEnum(CARD_TRANSACTION_STATUSES)),
+  direction: StringEnum(['DEBIT'] as const),
+  merchant: named('CardMerchant', ClosedObject({ descriptor: Type.String(), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) })),
+  authorizedAmount: CurrencyAmount,
+  settledAmount: Type.Optional(CurrencyAmount),
+  refundedAmount: Type.Optional(CurrencyAmount),
+  accountId: Type.String({ description: 'The funding source that held the authorization' }),
+  pullSummary: named('CardPullSummary', ClosedObject({ count: Type.Integer({ minimum: 0 }), totalAmount: Type.Integer({ minimum: 0 }), pendingCount: Type.Optional(Type.Integer({ minimum: 0 })) })),
+  refundSummary: Tally('CardRefundSummary'),
+  settlementSummary: Tally('CardSettlementSummary'),
+  authorizedAt: DateTime(),
+  lastEventAt: Type.Optional(DateTime()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+}));

@@ -8,6 +8,9 @@ import { createSandboxCardIssuer } from './adapters/sandbox-card-issuer';
 import type { CardIssuer, Cardholders } from './app/cards/card-ports';
 import { createCardProvisioning } from './app/cards/card-provisioning';
 import { createCardUseCases, type CardUseCases } from './app/cards/card-use-cases';
+import { createCardAuthorizations } from './app/cards/card-authorizations';
+import type { Ledger } from './app/ledger';
+import { createCardTransactionDocumentStore } from './store/card-transaction-document-store';
 import { bindCardService } from './grpc/card-handlers';
 import { createCardDocumentStore } from './store/card-document-store';
 
@@ -19,7 +22,7 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
 }
 
 /** Cards: issuing and the card lifecycle, with the embedded sandbox issuer unless one is given. */
-export function createCardsModule(environment: ServiceEnvironment, adapters: { now: () => Date; newEvent?: NewEvent; cardholders?: Cardholders; issuer?: CardIssuer }) {
+export function createCardsModule(environment: ServiceEnvironment, adapters: { now: () => Date; ledger: Ledger; newEvent?: NewEvent; cardholders?: Cardholders; issuer?: CardIssuer }) {
   const config = readCardsConfig(environment.env);
   const clock = adapters.now;
   const cardStore = createCardDocumentStore(environment.store);
@@ -27,9 +30,14 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const issuer = adapters.issuer ?? sandboxIssuer;
   let cards: CardUseCases | undefined;
   const provisioning = createCardProvisioning({ store: cardStore.port, issuer, cards: () => cards!, clock, logger: environment.logger });
-  cards = createCardUseCases({
-    store: cardStore.port, cardholders: adapters.cardholders ?? createCardholdersPeer(environment.peers),
-    newEvent: adapters.newEvent ?? defaultNewEvent, clock, provisionLater: provisioning.provisionLater,
+  const cardholders = adapters.cardholders ?? createCardholdersPeer(environment.peers);
+  const newEvent = adapters.newEvent ?? defaultNewEvent;
+  cards = createCardUseCases({ store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater });
+  const transactionStore = createCardTransactionDocumentStore(environment.store);
+  // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.
+  const authorizations = createCardAuthorizations({
+    store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
+    platformCustomerId: async (caller, customerId) => (await cardholders.read(caller, customerId, [])).platformCustomerId ?? '',
   });
   const recovery = createPeriodicTask({
     name: 'card provisioning recovery', intervalMs: config.CARDS_PROVISIONING_RECOVERY_MS, logger: environment.logger,
@@ -37,10 +45,10 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   });
   return {
     binding: bindCardService({ cards }),
-    outboxCollection: cardStore.collection,
-    useCases: { cards, provisioning },
+    outboxCollections: [cardStore.collection, transactionStore.collection],
+    useCases: { cards, provisioning, authorizations },
     async start() {
-      await Promise.all([cardStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
+      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
       recovery.start();
     },
     stop: () => recovery.stop(),

@@ -57,7 +57,7 @@ export function createQuotesTransactionsService(
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
-  const cards = createCardsModule(environment, { now: adapters.now });
+  const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
 
   return {
     name: 'quotes-transactions',
@@ -72,7 +72,7 @@ export function createQuotesTransactionsService(
       idempotency.binding,
       cards.binding,
     ],
-    outboxCollections: [...payments.outboxCollections, cards.outboxCollection],
+    outboxCollections: [...payments.outboxCollections, ...cards.outboxCollections],
     async start() {
       await lookups.ensureIndexes();
       await payments.start();

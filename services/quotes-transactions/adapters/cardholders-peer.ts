@@ -13,7 +13,7 @@ export function createCardholdersPeer(peers: Pick<PeerClients, 'accounts'>): Car
       const accounts = new Map<string, FundingAccount>(found.internalAccounts.map((a) => [a.id, {
         id: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), currency: a.currency, type: a.type, status: a.status,
       }]));
-      return { kycStatus: customer ? (customer.kycStatus ?? 'UNVERIFIED') : null, accounts };
+      return { kycStatus: customer ? (customer.kycStatus ?? 'UNVERIFIED') : null, ...(customer ? { platformCustomerId: customer.platformCustomerId } : {}), accounts };
     },
   };
 }

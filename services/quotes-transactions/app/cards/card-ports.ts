@@ -56,5 +56,5 @@ export interface Cardholders {
    * The cardholder's KYC status (null when the customer is absent, deleted or another platform's)
    * and the internal accounts found among `accountIds`, in one read.
    */
-  read(caller: Caller, customerId: string, accountIds: string[]): Promise<{ kycStatus: string | null; accounts: ReadonlyMap<string, FundingAccount> }>;
+  read(caller: Caller, customerId: string, accountIds: string[]): Promise<{ kycStatus: string | null; platformCustomerId?: string; accounts: ReadonlyMap<string, FundingAccount> }>;
 }
