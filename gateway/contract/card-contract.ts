@@ -93,3 +93,35 @@ export const CardTransaction = named('CardTransaction', ClosedObject({
   createdAt: DateTime(),
   updatedAt: DateTime(),
 }));
+
+const SANDBOX_TAGS = ['Sandbox'];
+const SandboxCardSimulationResponse = named('SandboxCardSimulationResponse', ClosedObject({
+  issuerTransactionToken: Type.String({ description: 'Correlates the CARD_TRANSACTION.* webhooks (their issuerTransactionToken) with this simulation' }),
+}));
+const CardMerchantInput = Type.Object({ descriptor: Type.String({ minLength: 1 }), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) });
+
+export const cardSandboxOperations = [
+  operation({
+    operationId: 'sandboxSimulateCardAuthorization', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization', tags: SANDBOX_TAGS,
+    summary: 'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED',
+    pathParams: id,
+    body: named('SandboxCardAuthorizationRequest', Type.Object({
+      amount: Type.Integer({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
+    })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardClearing', method: 'post', path: '/sandbox/cards/{id}/simulate/clearing', tags: SANDBOX_TAGS,
+    summary: 'A clearing against an AUTHORIZED or PARTIALLY_SETTLED card transaction (sandbox); 0 expires the authorization',
+    pathParams: id,
+    body: named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 0 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardReturn', method: 'post', path: '/sandbox/cards/{id}/simulate/return', tags: SANDBOX_TAGS,
+    summary: 'A return against a settled card transaction (sandbox), at most what settled and was not returned',
+    pathParams: id,
+    body: named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+];

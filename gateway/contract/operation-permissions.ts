@@ -35,6 +35,7 @@ export const OPERATION_PERMISSIONS = {
   createCard: 'MANAGE', listCards: 'VIEW', getCardById: 'VIEW', updateCardById: 'MANAGE',
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
+  sandboxSimulateCardAuthorization: 'TRANSACT', sandboxSimulateCardClearing: 'TRANSACT', sandboxSimulateCardReturn: 'TRANSACT',
   // Embedded-wallet authentication
   listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
   revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',

@@ -13,7 +13,7 @@ import { documentOperation, systemOperations } from './system-contract';
 import { walletAuthOperations } from './wallet-auth-contract';
 import { webhookOperations } from './webhook-contract';
 import { withdrawalFeeOperations } from './withdrawal-fee-contract';
-import { cardOperations } from './card-contract';
+import { cardOperations, cardSandboxOperations } from './card-contract';
 
 /** Every operation the gateway serves, one entry each. */
 export const OPERATIONS: readonly Operation[] = [
@@ -31,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...directoryOperations,
   ...withdrawalFeeOperations,
   ...cardOperations,
+  ...cardSandboxOperations,
   ...agentManagementOperations,
   ...agentOperationOperations,
 ];

@@ -23,7 +23,7 @@ import { walletAccountRoutes } from './wallet-account-routes';
 import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
 import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
-import { cardRoutes } from './card-routes';
+import { cardRoutes, cardSandboxRoutes } from './card-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
 export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle } = {}): Router {
@@ -33,6 +33,7 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(directoryRoutes(peers));
   router.use(withdrawalFeeRoutes(peers));
   router.use(cardRoutes(peers));
+  router.use(cardSandboxRoutes(peers));
   router.use(platformConfigRoutes(peers));
   router.use(verificationRoutes(peers));
   router.use(beneficialOwnerRoutes(peers));

@@ -51,3 +51,27 @@ export function cardRoutes(peers: PeerClients): Router {
 
   return router;
 }
+
+/** The sandbox card simulations: each answers 202 with the issuer transaction token; the outcome comes as webhooks. */
+export function cardSandboxRoutes(peers: PeerClients): Router {
+  const router = Router();
+  router.post('/sandbox/cards/:id/simulate/authorization', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const request = {
+      cardId: req.params.id, amount: body.integer('amount') ?? 0,
+      currencyCode: body.object('currency', (c) => c.string('code')) ?? '',
+      merchant: body.object('merchant', (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') })),
+    };
+    body.done('Invalid simulation');
+    res.status(202).json(await peers.cardSandbox.simulateCardAuthorization(request, callContext(res)));
+  });
+  for (const [path, call] of [['clearing', 'simulateCardClearing'], ['return', 'simulateCardReturn']] as const) {
+    router.post(`/sandbox/cards/:id/simulate/${path}`, async (req, res) => {
+      const body = RestBody.of(jsonBodyOf(req));
+      const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '', amount: body.integer('amount') ?? 0 };
+      body.done('Invalid simulation');
+      res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
+    });
+  }
+  return router;
+}

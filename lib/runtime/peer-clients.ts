@@ -24,7 +24,7 @@ import { PaymentsSandboxServiceService } from '../../gen/quotes_transactions/v1/
 import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
 import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
 import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
-import { CardServiceService } from '../../gen/quotes_transactions/v1/cards';
+import { CardSandboxServiceService, CardServiceService } from '../../gen/quotes_transactions/v1/cards';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -54,6 +54,7 @@ export const PEER_DEFINITIONS = {
   withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
   idempotency: { owner: 'quotes-transactions', definition: IdempotencyServiceService },
   cards: { owner: 'quotes-transactions', definition: CardServiceService },
+  cardSandbox: { owner: 'quotes-transactions', definition: CardSandboxServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

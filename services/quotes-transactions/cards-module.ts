@@ -12,6 +12,9 @@ import { createCardAuthorizations } from './app/cards/card-authorizations';
 import type { Ledger } from './app/ledger';
 import { createCardTransactionDocumentStore } from './store/card-transaction-document-store';
 import { bindCardService } from './grpc/card-handlers';
+import { bindCardSandboxService } from './grpc/card-sandbox-handlers';
+import { createCardSandbox } from './app/cards/card-sandbox';
+import { readPaymentsConfig } from './payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
 
 export function readCardsConfig(env: NodeJS.ProcessEnv) {
@@ -39,12 +42,14 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
     platformCustomerId: async (caller, customerId) => (await cardholders.read(caller, customerId, [])).platformCustomerId ?? '',
   });
+  // The payment simulations' switch: one sandbox setting for both.
+  const sandbox = createCardSandbox({ enabled: readPaymentsConfig(environment.env).SANDBOX_PAYMENTS_ENABLED, authorizations });
   const recovery = createPeriodicTask({
     name: 'card provisioning recovery', intervalMs: config.CARDS_PROVISIONING_RECOVERY_MS, logger: environment.logger,
     run: () => provisioning.finishInterrupted(config.CARDS_PROVISIONING_RECOVERY_MS),
   });
   return {
-    binding: bindCardService({ cards }),
+    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox })],
     outboxCollections: [cardStore.collection, transactionStore.collection],
     useCases: { cards, provisioning, authorizations },
     async start() {

@@ -70,7 +70,7 @@ export function createQuotesTransactionsService(
       }),
       ...payments.bindings,
       idempotency.binding,
-      cards.binding,
+      ...cards.bindings,
     ],
     outboxCollections: [...payments.outboxCollections, ...cards.outboxCollections],
     async start() {

@@ -2,7 +2,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { approvedCardholder, cardWhen } from './card-fixtures';
 import { createCustomer } from './kyc-fixtures';
-import { expectError, payingCustomer } from './payments-fixtures';
+import { balanceOf, expectError, fund, payingCustomer } from './payments-fixtures';
 
 let sys: TestSystem;
 let receiver: WebhookReceiver;
@@ -163,5 +163,66 @@ describe('GET /cards', () => {
   test('a customer without cards lists none', async () => {
     const customer = await createCustomer(sys);
     expect((await sys.api(`/cards?cardholderId=${customer.id}`)).body).toMatchObject({ data: [], hasMore: false });
+  });
+});
+
+describe('sandbox card simulations', () => {
+  const simulate = (cardId: string, what: string, json: unknown) => sys.api(`/sandbox/cards/${cardId}/simulate/${what}`, { method: 'POST', json });
+  const txWebhooks = (token: string) => receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
+  const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
+
+  test('authorization → partial clearing → clearing → return → full return, the balance exact at each step, every webhook valid', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const cardId = created.body.id;
+    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+    const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
+
+    const auth = await simulate(cardId, 'authorization', { amount: 3_000, currency: { code: 'USD' }, merchant });
+    expect(auth.status).toBe(202);
+    const token = auth.body.issuerTransactionToken;
+    await receiver.waitFor(() => txWebhooks(token).length >= 1);
+    const authorized = txWebhooks(token)[0];
+    expect(authorized.type).toBe('CARD_TRANSACTION.AUTHORIZED');
+    expect(authorized.data).toMatchObject({ type: 'CARD', cardId, customerId: buyer.customerId, status: 'AUTHORIZED', accountId: buyer.usdAccountId, authorizedAmount: { amount: 3_000, currency: { code: 'USD' } }, merchant });
+    const transactionId = authorized.data.id as string;
+    expect(await balance()).toBe(7_000);
+
+    expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 1_000 })).status).toBe(202);
+    expect(await balance()).toBe(7_000);
+    expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 2_000 })).status).toBe(202);
+    expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 500 })).status).toBe(202);
+    expect(await balance()).toBe(7_500);
+    expectError(await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }), 400, 'INVALID_STATE');
+    expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_500 })).status).toBe(202);
+    expect(await balance()).toBe(10_000);
+
+    await receiver.waitFor(() => txWebhooks(token).length >= 4);
+    expect(txWebhooks(token).map((w) => w.type).sort()).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.REFUNDED', 'CARD_TRANSACTION.SETTLED']);
+    expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({ refundedAmount: { amount: 3_000 }, settledAmount: { amount: 3_000 } });
+    expect(receiver.contractProblems).toEqual([]);
+  });
+
+  test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 5_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+    const declined = await simulate(created.body.id, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'AMAZON RETAIL US-002' } });
+    expect(declined.status).toBe(202);
+    await patch(created.body.id, { state: 'FROZEN' });
+    const paused = await simulate(created.body.id, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
+    expect(paused.status).toBe(202);
+    expect(await balanceOf(sys, buyer.customerId, buyer.usdAccountId)).toBe(5_000);
+    expect(txWebhooks(declined.body.issuerTransactionToken)).toEqual([]);
+    expect(txWebhooks(paused.body.issuerTransactionToken)).toEqual([]);
+  });
+
+  test('an unknown card or transaction is 404; a bad body lists its fields', async () => {
+    expectError(await simulate('Card:00000000-0000-4000-8000-00000000dead', 'authorization', { amount: 1, currency: { code: 'USD' }, merchant }), 404, 'REFERENCE_NOT_FOUND');
+    const { body: created } = await issue();
+    expectError(await simulate(created.id, 'clearing', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead', amount: 1 }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await simulate(created.id, 'authorization', { amount: 0, merchant: {} }), 400, 'INVALID_INPUT');
   });
 });

@@ -21,6 +21,8 @@ export interface AuthorizationRequest {
   currency?: string;
   merchant: CardMerchant;
   issuerTransactionToken?: string;
+  /** The issuer declined before asking (the sandbox's descriptor suffixes): recorded as a decline with this reason. */
+  declinedByIssuer?: CardDeclineReason;
 }
 
 /**
@@ -60,7 +62,7 @@ export function createCardAuthorizations(deps: {
     };
     // Recorded before any money moves: a hold is never without its transaction.
     await deps.store.insert(entry);
-    const refused = cardDeclineReason(card, currency);
+    const refused = request.declinedByIssuer ?? cardDeclineReason(card, currency);
     if (refused) return declined(refused);
     for (const [attempt, accountId] of card.fundingSources.entries()) {
       const step = holdStep(id, attempt, caller.platformId, accountId, currency, request.amount);
