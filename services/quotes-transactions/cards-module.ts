@@ -42,8 +42,13 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
     platformCustomerId: async (caller, customerId) => (await cardholders.read(caller, customerId, [])).platformCustomerId ?? '',
   });
+  const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
-  const sandbox = createCardSandbox({ enabled: readPaymentsConfig(environment.env).SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const decisionRecovery = createPeriodicTask({
+    name: 'card decision recovery', intervalMs: Math.max(1_000, payments.LEDGER_RECOVERY_AFTER_MS), logger: environment.logger,
+    run: () => authorizations.finishInterrupted(payments.LEDGER_RECOVERY_AFTER_MS),
+  });
   const recovery = createPeriodicTask({
     name: 'card provisioning recovery', intervalMs: config.CARDS_PROVISIONING_RECOVERY_MS, logger: environment.logger,
     run: () => provisioning.finishInterrupted(config.CARDS_PROVISIONING_RECOVERY_MS),
@@ -55,7 +60,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     async start() {
       await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
       recovery.start();
+      decisionRecovery.start();
     },
-    stop: () => recovery.stop(),
+    async stop() {
+      await recovery.stop();
+      await decisionRecovery.stop();
+    },
   };
 }

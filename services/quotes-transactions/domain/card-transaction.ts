@@ -71,6 +71,14 @@ export function holdStep(transactionId: string, attempt: number, platformId: str
   ]);
 }
 
+/** Gives back a hold placed by a decision that never completed (a crash between the hold and its record). */
+export function releaseHoldStep(transactionId: string, attempt: number, platformId: string, accountId: string, currency: string, amount: number): LedgerStep {
+  return ledgerStep(`${transactionId}/release/${attempt}`, [
+    { account: holdsAccount(currency, platformId), currency, amount: -amount },
+    { account: accountId, currency, amount },
+  ], { returnsMoney: true });
+}
+
 /**
  * One reconciliation event's effect: the ledger step (if money moves) and the transaction as it
  * will be once the step applied; `ifRefused` is the transaction when the step's guarded debit is

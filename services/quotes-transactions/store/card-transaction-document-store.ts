@@ -15,7 +15,7 @@ function toEntry(doc: EntryDoc): CardTransactionEntry {
 
 /** The transaction's own members (what an event changes), without its id and the entry's bookkeeping. */
 function members(tx: CardTransaction): Record<string, unknown> {
-  const { id: _id, pending: _p, decision: _d, declineReason: _r, ...rest } = tx as CardTransactionEntry;
+  const { id: _id, pending: _p, decision: _d, declineReason: _r, releasing: _l, sources: _s, ...rest } = tx as CardTransactionEntry;
   return rest;
 }
 
@@ -24,6 +24,7 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
   const port: CardTransactionStore = {
     async ensureIndexes() {
       await entries.createIndex({ keys: { platformId: 1, cardId: 1, createdAt: 1 } });
+      await entries.createIndex({ keys: { decision: 1, updatedAt: 1 } });
     },
     async insert(entry) {
       const { id, ...rest } = entry;
@@ -34,7 +35,7 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       return doc && toEntry(doc);
     },
     async decide(platformId, id, set, events) {
-      await entries.updateOne({ _id: id, platformId, decision: 'DECIDING' }, withEvents({ $set: set }, events));
+      return (await entries.updateOne({ _id: id, platformId, decision: 'DECIDING' }, withEvents({ $set: set }, events))).modifiedCount === 1;
     },
     async begin(tx, plan) {
       const result = await entries.updateOne(
@@ -49,6 +50,13 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
         withEvents({ $set: members(result), $unset: { pending: '' } }, events),
       );
       return done.modifiedCount === 1;
+    },
+    async released(platformId, id) {
+      await entries.updateOne({ _id: id, platformId }, { $unset: { releasing: '' } });
+    },
+    async interrupted(before, limit) {
+      const docs = await entries.find({ updatedAt: { $lt: before }, $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }] }, { limit });
+      return docs.map(toEntry);
     },
   };
   return { port, collection: entries };

@@ -146,3 +146,32 @@ test('concurrent clearings on one transaction each apply once', async () => {
   expect(await authorizations.get(caller, 'Card:k', auth.transaction.id)).toMatchObject({ status: 'SETTLED', settled: 1_000, settlements: { count: 10, totalAmount: 1_000 } });
   expect(await balance(networkAccount('USD', PLATFORM))).toBe(1_000);
 });
+
+test('a decision interrupted after its hold is declined by recovery and the hold given back; a live decision losing to it declines', async () => {
+  const store = createEmbeddedDocumentStore();
+  const ledger = createLedger({ store: createLedgerDocumentStore(store, () => new Date()).ledger, newEvent: createEventFactory() });
+  const txStore = createCardTransactionDocumentStore(store);
+  let now = Date.parse('2026-05-08T14:30:00Z');
+  const c = card('Card:r', { fundingSources: [FIRST, SECOND] });
+  // The first run crashes right after its hold: its ledger step applies, its decision never records.
+  const crashing = createCardAuthorizations({
+    store: { ...txStore.port, decide: async () => { throw new Error('crash'); } }, ledger, newEvent: createEventFactory(), clock: () => new Date(now),
+    card: async () => c, platformCustomerId: async () => 'holder-1',
+  });
+  const recovering = createCardAuthorizations({
+    store: txStore.port, ledger, newEvent: createEventFactory(), clock: () => new Date(now), card: async () => c, platformCustomerId: async () => 'holder-1',
+  });
+  await ledger.post(PLATFORM, ledgerStep('fund/r', [{ account: FIRST, currency: 'USD', amount: 700 }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -700 }]));
+  await expect(crashing.authorize(caller, 'Card:r', { amount: 500, merchant })).rejects.toThrow('crash');
+  const sum = async (account: string) => (await ledger.allBalances()).filter((b) => b.account === account).reduce((s, b) => s + b.available, 0);
+  expect(await sum(FIRST)).toBe(200);
+
+  expect(await recovering.finishInterrupted(60_000)).toBe(0);
+  now += 120_000;
+  expect(await recovering.finishInterrupted(60_000)).toBe(1);
+  expect([await sum(FIRST), await sum(SECOND), await sum(holdsAccount('USD', PLATFORM))]).toEqual([700, 0, 0]);
+  const [entry] = await store.collection(CARD_TRANSACTIONS_COLLECTION).find({});
+  expect(entry).toMatchObject({ decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED' });
+  expect(entry.releasing).toBeUndefined();
+  expect(await recovering.finishInterrupted(60_000)).toBe(0);
+});

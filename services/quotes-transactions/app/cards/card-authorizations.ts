@@ -5,7 +5,7 @@ import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
 import { toCardTransactionView } from '../../domain/card-records';
 import {
-  cardDeclineReason, clearingPlan, holdStep, returnPlan,
+  cardDeclineReason, clearingPlan, holdStep, releaseHoldStep, returnPlan,
   type CardDeclineReason, type CardMerchant, type CardTransaction, type EventPlan,
 } from '../../domain/card-transaction';
 import type { Ledger } from '../ledger';
@@ -54,7 +54,7 @@ export function createCardAuthorizations(deps: {
       status: 'AUTHORIZED', merchant: request.merchant, currency, accountId: card.fundingSources[0] ?? '',
       authorizedAmount: request.amount, held: 0, settled: 0, refunded: 0,
       pulls: { count: 0, totalAmount: 0 }, settlements: { count: 0, totalAmount: 0 }, refunds: { count: 0, totalAmount: 0 },
-      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING',
+      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING', sources: [...card.fundingSources],
     };
     const declined = async (reason: CardDeclineReason): Promise<AuthorizationDecision> => {
       await deps.store.decide(caller.platformId, id, { decision: 'DECLINED', declineReason: reason }, []);
@@ -68,7 +68,10 @@ export function createCardAuthorizations(deps: {
       const step = holdStep(id, attempt, caller.platformId, accountId, currency, request.amount);
       if ((await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
       const transaction: CardTransaction = { ...stripEntry(entry), accountId, held: request.amount };
-      await deps.store.decide(caller.platformId, id, { decision: 'APPROVED', accountId, held: request.amount }, [webhook(transaction)]);
+      if (!(await deps.store.decide(caller.platformId, id, { decision: 'APPROVED', accountId, held: request.amount }, [webhook(transaction)]))) {
+        // Recovery took it for interrupted and released the hold first.
+        return { approved: false, transactionId: id, reason: 'DECISION_INTERRUPTED' };
+      }
       return { approved: true, transaction };
     }
     return declined('INSUFFICIENT_FUNDS');
@@ -112,8 +115,36 @@ export function createCardAuthorizations(deps: {
     throw new AppError('CONFLICT', `Card transaction ${transactionId} is being reconciled concurrently; try again`);
   }
 
+  /**
+   * A decision left DECIDING by a crash never answered the issuer: each hold it may have placed is
+   * given back (re-applying a hold is idempotent; one never placed is placed and released) and it
+   * is declined DECISION_INTERRUPTED. An event left pending is finished.
+   */
+  async function finishInterrupted(olderThanMs: number): Promise<number> {
+    const before = new Date(deps.clock().getTime() - olderThanMs).toISOString();
+    const entries = await deps.store.interrupted(before, 50);
+    for (const entry of entries) {
+      if (entry.pending) {
+        await finishPending(entry);
+        continue;
+      }
+      // Claimed first: a live decision finishing now finds it no longer DECIDING and declines.
+      const claimed = entry.releasing || (entry.decision === 'DECIDING'
+        && await deps.store.decide(entry.platformId, entry.id, { decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED', releasing: true }, []));
+      if (!claimed) continue;
+      for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
+        const hold = holdStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
+        if ((await deps.ledger.applyStep(entry.platformId, hold)) !== 'APPLIED') continue;
+        await deps.ledger.applyStep(entry.platformId, releaseHoldStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount));
+      }
+      await deps.store.released(entry.platformId, entry.id);
+    }
+    return entries.length;
+  }
+
   return {
     authorize,
+    finishInterrupted,
     clear: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
       reconcile(caller, cardId, transactionId, (tx, at) => clearingPlan(tx, amount, at)),
     refund: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
@@ -123,7 +154,7 @@ export function createCardAuthorizations(deps: {
 }
 
 function stripEntry(entry: CardTransactionEntry): CardTransaction {
-  const { decision: _d, declineReason: _r, pending: _p, ...tx } = entry;
+  const { decision: _d, declineReason: _r, pending: _p, releasing: _l, sources: _s, ...tx } = entry;
   return tx;
 }
 
