@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import { cardJson } from '../../lib/contract/card-json';
-import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
@@ -18,9 +17,6 @@ export function cardRoutes(peers: PeerClients): Router {
       fundingSources: body.strings('fundingSources'), threeDSecurePassword: body.string('threeDSecurePassword'),
     };
     body.done('Invalid card');
-    if (request.threeDSecurePassword !== undefined) {
-      throw AppError.invalidInput('Invalid card', [{ field: 'threeDSecurePassword', message: 'this card program has no static-password 3-D Secure factor' }]);
-    }
     const { card } = await peers.cards.createCard(request, callContext(res));
     res.status(201).json(cardJson(card!));
   });

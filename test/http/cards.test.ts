@@ -71,6 +71,9 @@ describe('POST /cards', () => {
     expectError(res, 400, 'INVALID_INPUT');
     const fields = res.body.details.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['cardholderId', 'form', 'fundingSources']));
+    const password = await issue({ threeDSecurePassword: 'AbCd1234EfGh5678' });
+    expectError(password, 400, 'INVALID_INPUT');
+    expect(password.body.details.errors).toEqual([{ field: 'threeDSecurePassword', message: 'this card program has no static-password 3-D Secure factor' }]);
     const unknown = await sys.api('/cards', { method: 'POST', json: { cardholderId: 'Customer:00000000-0000-4000-8000-00000000dead', form: 'VIRTUAL', fundingSources: [holder.usdAccountId] } });
     expectError(unknown, 400, 'INVALID_INPUT');
   });

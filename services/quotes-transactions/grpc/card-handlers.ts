@@ -11,6 +11,7 @@ export function bindCardService(useCases: { cards: CardUseCases }) {
     async createCard(request, ctx) {
       const card = await cards.issue(callerOf(ctx), {
         cardholderId: request.cardholderId, platformCardId: present(request.platformCardId), form: request.form, fundingSources: request.fundingSources,
+        threeDSecurePasswordGiven: request.threeDSecurePassword !== undefined,
       });
       return { card: toCardRecord(card) };
     },

@@ -17,6 +17,8 @@ export interface IssueCardInput {
   platformCardId?: string;
   form: string;
   fundingSources: string[];
+  /** The password itself is never kept: only whether one was sent. */
+  threeDSecurePasswordGiven?: boolean;
 }
 
 export interface UpdateCardInput {
@@ -50,6 +52,7 @@ export function createCardUseCases(deps: {
     if (!oneOf(CARD_FORMS, input.form)) errors.push({ field: 'form', message: `must be one of ${CARD_FORMS.join(', ')}`, constraint: { enum: [...CARD_FORMS] } });
     errors.push(...fundingSourceListErrors(input.fundingSources));
     if (input.platformCardId !== undefined && !input.platformCardId.trim()) errors.push({ field: 'platformCardId', message: 'must not be empty' });
+    if (input.threeDSecurePasswordGiven) errors.push({ field: 'threeDSecurePassword', message: 'this card program has no static-password 3-D Secure factor' });
     if (errors.length) throw AppError.invalidInput('Invalid card', errors);
 
     const { kycStatus, accounts } = await deps.cardholders.read(caller, input.cardholderId, input.fundingSources);
