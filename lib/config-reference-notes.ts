@@ -14,6 +14,7 @@ export const DIRECTLY_READ_VARIABLES = {
   OTEL_SERVICE_NAME: { default: 'grid-<component>', meaning: 'service.name of the spans' },
   API_SECRET_PEPPER: { default: 'generated in DATA_DIR/keys', meaning: 'Secret mixed into API token hashes (at least 32 characters); required with MONGODB_URI; changing it invalidates issued secrets' },
   ACCOUNTS_PII_KEY: { default: 'generated in DATA_DIR/keys', meaning: 'AES-256-GCM key (32 bytes hex) sealing customer identification numbers; required with MONGODB_URI' },
+  CARDS_DATA_KEY: { default: 'generated in DATA_DIR/keys', meaning: 'AES-256-GCM key (32 bytes hex) sealing the sandbox card issuer\'s card data (PAN, CVV, expiry); required with MONGODB_URI or in production', readBy: 'quotes-transactions' },
   MONGODB_DB_PREFIX: { default: 'grid', meaning: 'With MONGODB_URI: each service uses the database <prefix>_<service>' },
   MESSAGE_DELIVERY_URL: { default: '(unset)', meaning: 'HTTP endpoint of the mail/SMS bridge messages are POSTed to; unset keeps them in memory (nothing delivered; refused with GRID_MODE=production)', readBy: 'notifications' },
   AUTH_ADDRESS: { default: '**required** (component alone)', meaning: 'host:port of the auth service, for components run on their own' },

@@ -23,6 +23,6 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
 export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
   accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
-  'quotes-transactions': (env) => { readPaymentsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); },
+  'quotes-transactions': (env) => { readPaymentsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
   notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

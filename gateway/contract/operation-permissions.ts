@@ -35,8 +35,11 @@ export const OPERATION_PERMISSIONS = {
   linkStablecoinProviderAccount: 'MANAGE', listStablecoinProviderAccounts: 'VIEW', getStablecoinProviderAccount: 'VIEW',
   registerStablecoin: 'MANAGE', listStablecoins: 'VIEW', getStablecoin: 'VIEW', createStablecoinMint: 'TRANSACT', createStablecoinBurn: 'TRANSACT',
   listStablecoinOperations: 'VIEW', getStablecoinOperation: 'VIEW',
+  // Cards
+  createCard: 'MANAGE', listCards: 'VIEW', getCardById: 'VIEW', updateCardById: 'MANAGE',
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
+  sandboxSimulateCardAuthorization: 'TRANSACT', sandboxSimulateCardClearing: 'TRANSACT', sandboxSimulateCardReturn: 'TRANSACT',
   // Embedded-wallet authentication
   listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
   revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',

@@ -15,6 +15,7 @@ import { walletAuthOperations } from './wallet-auth-contract';
 import { webhookOperations } from './webhook-contract';
 import { withdrawalFeeOperations } from './withdrawal-fee-contract';
 import { stablecoinOperations } from './stablecoin-contract';
+import { cardOperations, cardSandboxOperations } from './card-contract';
 
 /** Every operation the gateway serves, one entry each. */
 export const OPERATIONS: readonly Operation[] = [
@@ -33,6 +34,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...directoryOperations,
   ...withdrawalFeeOperations,
   ...stablecoinOperations,
+  ...cardOperations,
+  ...cardSandboxOperations,
   ...agentManagementOperations,
   ...agentOperationOperations,
 ];

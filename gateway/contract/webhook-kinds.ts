@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { EXTENSION_WEBHOOK_TYPES, REFERENCE_WEBHOOK_TYPES } from '../../lib/contract/webhook-types';
 import { ExternalAccount, InternalAccount } from './account-contract';
 import { AgentAction } from './agent-contract';
+import { Card, CardTransaction } from './card-contract';
 import { Customer, ImportJob } from './customer-contract';
 import { UmaInvitation } from './invitation-contract';
 import { Verification } from './kyc-contract';
@@ -51,7 +52,7 @@ const IncomingPaymentWebhookData = named('IncomingPaymentWebhookData', ClosedObj
   })),
 }));
 
-/** Every kind we send, the reference's first (card kinds are not: we issue no cards). */
+/** Every kind we send, the reference's first. */
 export const WEBHOOK_KINDS: readonly WebhookKind[] = [
   kind('outgoing-payment', 'An outgoing payment changed status', 'OutgoingPaymentWebhook', withPrefix('OUTGOING_PAYMENT.', ref), Transaction),
   kind('incoming-payment', 'An incoming payment changed status', 'IncomingPaymentWebhook', withPrefix('INCOMING_PAYMENT.', ref), IncomingPaymentWebhookData),
@@ -62,6 +63,9 @@ export const WEBHOOK_KINDS: readonly WebhookKind[] = [
   kind('internal-account-status', 'An internal account\'s balance, status or funding instructions changed', 'InternalAccountStatusWebhook', withPrefix('INTERNAL_ACCOUNT.', ref), InternalAccount),
   kind('external-account-status', 'An external account\'s status changed', 'ExternalAccountStatusWebhook', withPrefix('EXTERNAL_ACCOUNT.', ref), ExternalAccount),
   kind('verification-update', 'A KYC/KYB verification changed status', 'VerificationWebhook', withPrefix('VERIFICATION.', ref), Verification),
+  kind('card-state-change', 'A card\'s lifecycle state changed', 'CardStateChangeWebhook', ['CARD.STATE_CHANGE'], Card),
+  kind('card-funding-source-change', 'A card\'s funding sources were replaced', 'CardFundingSourceChangeWebhook', ['CARD.FUNDING_SOURCE_CHANGE'], Card),
+  kind('card-transaction', 'A card transaction changed status', 'CardTransactionWebhook', withPrefix('CARD_TRANSACTION.', ref), CardTransaction),
   kind('agent-action', 'An agent\'s action waits for the platform\'s approval', 'AgentActionWebhook', withPrefix('AGENT_ACTION.', ref), AgentAction),
   kind('customer-lifecycle', 'Extension: a customer was created, updated or deleted', 'CustomerLifecycleWebhook', withPrefix('CUSTOMER.', ext), CustomerNotice, true),
   kind('internal-account-created', 'Extension: an internal account was opened', 'InternalAccountCreatedWebhook', withPrefix('INTERNAL_ACCOUNT.', ext), InternalAccount, true),

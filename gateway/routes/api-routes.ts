@@ -25,6 +25,7 @@ import { walletAuthRoutes } from './wallet-auth-routes';
 import { webhookRoutes } from './webhook-routes';
 import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 import { stablecoinRoutes } from './stablecoin-routes';
+import { cardRoutes, cardSandboxRoutes } from './card-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
 export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle } = {}): Router {
@@ -34,6 +35,8 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(directoryRoutes(peers));
   router.use(withdrawalFeeRoutes(peers));
   router.use(stablecoinRoutes(peers));
+  router.use(cardRoutes(peers));
+  router.use(cardSandboxRoutes(peers));
   router.use(platformConfigRoutes(peers));
   router.use(verificationRoutes(peers));
   router.use(beneficialOwnerRoutes(peers));

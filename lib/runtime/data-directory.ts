@@ -15,7 +15,7 @@ const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
 const GENERATED_KEYS: Record<ServiceName, Record<string, () => string>> = {
   auth: { API_SECRET_PEPPER: hex32, WALLET_STORAGE_KEY: hex32, WALLET_ENCLAVE_PRIVATE_KEY: p256Key },
   accounts: { ACCOUNTS_PII_KEY: hex32 },
-  'quotes-transactions': { STABLECOIN_SECRET_KEY: hex32 },
+  'quotes-transactions': { STABLECOIN_SECRET_KEY: hex32, CARDS_DATA_KEY: hex32 },
   notifications: { WEBHOOK_SIGNING_PRIVATE_KEY: p256Key },
 };
 

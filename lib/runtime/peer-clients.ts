@@ -26,6 +26,7 @@ import { QuoteServiceService } from '../../gen/quotes_transactions/v1/quotes';
 import { TransactionServiceService } from '../../gen/quotes_transactions/v1/transactions';
 import { StablecoinServiceService } from '../../gen/quotes_transactions/v1/stablecoins';
 import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
+import { CardSandboxServiceService, CardServiceService } from '../../gen/quotes_transactions/v1/cards';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -56,6 +57,8 @@ export const PEER_DEFINITIONS = {
   withdrawalFees: { owner: 'quotes-transactions', definition: WithdrawalFeeServiceService },
   idempotency: { owner: 'quotes-transactions', definition: IdempotencyServiceService },
   stablecoins: { owner: 'quotes-transactions', definition: StablecoinServiceService },
+  cards: { owner: 'quotes-transactions', definition: CardServiceService },
+  cardSandbox: { owner: 'quotes-transactions', definition: CardSandboxServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

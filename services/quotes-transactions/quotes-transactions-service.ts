@@ -20,6 +20,7 @@ import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
 import { createStablecoinsModule } from './stablecoins-module';
 import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
+import { createCardsModule } from './cards-module';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
@@ -61,6 +62,7 @@ export function createQuotesTransactionsService(
   const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
   const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
+  const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
 
   return {
     name: 'quotes-transactions',
@@ -74,18 +76,21 @@ export function createQuotesTransactionsService(
       ...payments.bindings,
       idempotency.binding,
       stablecoins.binding,
+      ...cards.bindings,
     ],
-    outboxCollections: payments.outboxCollections,
+    outboxCollections: [...payments.outboxCollections, ...cards.outboxCollections],
     async start() {
       await lookups.ensureIndexes();
       await payments.start();
       await idempotency.start();
       await stablecoins.start();
+      await cards.start();
       lookupRetention.start();
     },
     async stop() {
       await lookupRetention.stop();
       await stablecoins.stop();
+      await cards.stop();
       await idempotency.stop();
       await payments.stop();
     },

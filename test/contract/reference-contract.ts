@@ -61,6 +61,8 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
 const STRICT_OPERATIONS = new Set([
   'createQuote', 'getQuote', 'listQuotes', 'executeQuote', 'transferIn', 'transferOut', 'sandboxSend',
   'createBeneficialOwner', 'listBeneficialOwners', 'getBeneficialOwner', 'updateBeneficialOwner',
+  'createCard', 'listCards', 'getCardById', 'updateCardById',
+  'sandboxSimulateCardAuthorization', 'sandboxSimulateCardClearing', 'sandboxSimulateCardReturn',
 ]);
 const STRICT_SUCCESSES = new Set<string>([
   // Strong Customer Authentication (docs/api/sca.md)
@@ -70,7 +72,9 @@ const STRICT_SUCCESSES = new Set<string>([
 ]);
 
 /** Error codes of ours that docs/where-we-differ.md lists where the reference has no code for the case. */
-const DOCUMENTED_EXTRA_CODES = new Set(['INSUFFICIENT_BALANCE', 'INVALID_STATE', 'USER_NOT_READY', 'FORBIDDEN', 'CUSTOMER_DELETED', 'IDEMPOTENCY_KEY_REUSED', 'STORAGE_FULL']);
+const DOCUMENTED_EXTRA_CODES = new Set(['INSUFFICIENT_BALANCE', 'INVALID_STATE', 'USER_NOT_READY', 'FORBIDDEN', 'CUSTOMER_DELETED', 'IDEMPOTENCY_KEY_REUSED', 'STORAGE_FULL',
+  // Named by the reference's createCard and updateCardById descriptions, missing from its Error400 enum (docs/api/cards.md).
+  'FUNDING_SOURCE_INELIGIBLE']);
 
 const isDocumentedExtraError = (status: number, body: unknown) =>
   status >= 400 && typeof body === 'object' && body !== null && DOCUMENTED_EXTRA_CODES.has(String((body as { code?: unknown }).code));

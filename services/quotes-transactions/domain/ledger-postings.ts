@@ -24,7 +24,7 @@ export interface LedgerStep {
   creditsOpenAccount?: string;
 }
 
-export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees';
+export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees' | 'card-holds' | 'card-network';
 
 export function systemAccount(kind: SystemAccountKind, currency: string, platformId: string): string {
   return `ledger:${kind}:${currency}:${platformId}`;

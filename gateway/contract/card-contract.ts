@@ -1,0 +1,127 @@
+import { Type } from '@sinclair/typebox';
+import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, CARD_TRANSACTION_STATUSES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
+import { CurrencyAmount, Page, pageQuery } from './common-schemas';
+import { operation } from './operation';
+import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
+
+const TAGS = ['Cards'];
+
+export const CardState = named('CardState', StringEnum(CARD_STATES));
+export const CardStateReason = named('CardStateReason', StringEnum(CARD_STATE_REASONS));
+
+/** The reference's Card: no PAN, CVV or reveal URL, ever. */
+export const Card = named('Card', ClosedObject({
+  id: Id('Card'),
+  cardholderId: Id('Customer', { description: 'The Customer holding the card' }),
+  platformCardId: Type.Optional(Type.String({ description: 'The platform\'s identifier; the card id when none was given' })),
+  state: CardState,
+  stateReason: Type.Optional(Nullable(CardStateReason)),
+  brand: Type.Optional(named('CardBrand', StringEnum(CARD_BRANDS))),
+  form: named('CardForm', StringEnum(CARD_FORMS)),
+  last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
+  expMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 12 })),
+  expYear: Type.Optional(Type.Integer()),
+  fundingSources: Type.Array(Type.String(), { description: 'Internal account ids in priority order (empty once CLOSED: bindings are detached)' }),
+  currency: Type.Optional(Type.String()),
+  processorRef: Type.Optional(Type.String()),
+  issuerRef: Type.Optional(Type.String()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+}));
+
+const fundingSources = Type.Array(Type.String(), { minItems: 1, description: 'Internal account ids of the cardholder, in priority order' });
+
+const CardCreateRequest = named('CardCreateRequest', Type.Object({
+  cardholderId: Type.String({ description: 'A customer whose KYC status is APPROVED' }),
+  platformCardId: Type.Optional(Type.String({ minLength: 1 })),
+  threeDSecurePassword: Type.Optional(Type.String({ description: 'Refused: the embedded issuer has no static-password factor' })),
+  form: named('CardForm', StringEnum(CARD_FORMS)),
+  fundingSources,
+}));
+
+const CardUpdateRequest = named('CardUpdateRequest', Type.Object({
+  state: Type.Optional(StringEnum(REQUESTABLE_CARD_STATES)),
+  fundingSources: Type.Optional(fundingSources),
+}));
+
+const id = { id: Type.String({ description: 'The card id' }) };
+
+export const cardOperations = [
+  operation({
+    operationId: 'createCard', method: 'post', path: '/cards', tags: TAGS, summary: 'Issue a card (PROCESSING until the issuer provisions it)',
+    body: CardCreateRequest, success: { 201: Card }, errors: [409],
+  }),
+  operation({
+    operationId: 'listCards', method: 'get', path: '/cards', tags: TAGS, summary: 'List cards, newest first unless sortOrder is asc',
+    query: {
+      cardholderId: Type.Optional(Type.String()), accountId: Type.Optional(Type.String({ description: 'Cards funded by this internal account' })),
+      platformCardId: Type.Optional(Type.String()), state: Type.Optional(StringEnum(CARD_STATES)),
+      sortOrder: Type.Optional(StringEnum(['asc', 'desc'] as const)), ...pageQuery,
+    },
+    success: { 200: Page('CardListResponse', Card) },
+  }),
+  operation({ operationId: 'getCardById', method: 'get', path: '/cards/{id}', tags: TAGS, summary: 'Read a card', pathParams: id, success: { 200: Card }, errors: [404] }),
+  operation({
+    operationId: 'updateCardById', method: 'patch', path: '/cards/{id}', tags: TAGS,
+    summary: 'Freeze, unfreeze or close a card, and/or replace its funding sources',
+    pathParams: id, body: CardUpdateRequest, success: { 200: Card }, errors: [404, 409],
+  }),
+];
+
+const Tally = (name: string) => named(name, ClosedObject({ count: Type.Integer({ minimum: 0 }), totalAmount: Type.Integer({ minimum: 0 }) }));
+
+/** The reference's CardTransaction (CARD_TRANSACTION.* webhooks). */
+export const CardTransaction = named('CardTransaction', ClosedObject({
+  type: StringEnum(['CARD'] as const),
+  id: Id('CardTransaction'),
+  cardId: Id('Card'),
+  customerId: Type.String(),
+  platformCustomerId: Type.String(),
+  issuerTransactionToken: Type.Optional(Type.String()),
+  status: named('CardTransactionStatus', StringEnum(CARD_TRANSACTION_STATUSES)),
+  direction: StringEnum(['DEBIT'] as const),
+  merchant: named('CardMerchant', ClosedObject({ descriptor: Type.String(), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) })),
+  authorizedAmount: CurrencyAmount,
+  settledAmount: Type.Optional(CurrencyAmount),
+  refundedAmount: Type.Optional(CurrencyAmount),
+  accountId: Type.String({ description: 'The funding source that held the authorization' }),
+  pullSummary: named('CardPullSummary', ClosedObject({ count: Type.Integer({ minimum: 0 }), totalAmount: Type.Integer({ minimum: 0 }), pendingCount: Type.Optional(Type.Integer({ minimum: 0 })) })),
+  refundSummary: Tally('CardRefundSummary'),
+  settlementSummary: Tally('CardSettlementSummary'),
+  authorizedAt: DateTime(),
+  lastEventAt: Type.Optional(DateTime()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+}));
+
+const SANDBOX_TAGS = ['Sandbox'];
+const SandboxCardSimulationResponse = named('SandboxCardSimulationResponse', ClosedObject({
+  issuerTransactionToken: Type.String({ description: 'Correlates the CARD_TRANSACTION.* webhooks (their issuerTransactionToken) with this simulation' }),
+}));
+const CardMerchantInput = Type.Object({ descriptor: Type.String({ minLength: 1 }), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) });
+
+export const cardSandboxOperations = [
+  operation({
+    operationId: 'sandboxSimulateCardAuthorization', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization', tags: SANDBOX_TAGS,
+    summary: 'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED',
+    pathParams: id,
+    body: named('SandboxCardAuthorizationRequest', Type.Object({
+      amount: Type.Integer({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
+    })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardClearing', method: 'post', path: '/sandbox/cards/{id}/simulate/clearing', tags: SANDBOX_TAGS,
+    summary: 'A clearing against an AUTHORIZED or PARTIALLY_SETTLED card transaction (sandbox); 0 expires the authorization',
+    pathParams: id,
+    body: named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 0 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardReturn', method: 'post', path: '/sandbox/cards/{id}/simulate/return', tags: SANDBOX_TAGS,
+    summary: 'A return against a settled card transaction (sandbox), at most what settled and was not returned',
+    pathParams: id,
+    body: named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+];

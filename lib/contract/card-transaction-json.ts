@@ -1,0 +1,40 @@
+/** What the REST CardTransaction is rendered from (the domain record, less its bookkeeping). */
+export interface CardTransactionView {
+  id: string;
+  cardId: string;
+  customerId: string;
+  platformCustomerId: string;
+  issuerTransactionToken: string;
+  status: string;
+  merchant: { descriptor: string; mcc?: string; country?: string };
+  /** The reference's Currency object. */
+  currency: { code: string; name: string; symbol: string; decimals: number };
+  accountId: string;
+  authorizedAmount: number;
+  settled: number;
+  refunded: number;
+  pulls: { count: number; totalAmount: number };
+  settlements: { count: number; totalAmount: number };
+  refunds: { count: number; totalAmount: number };
+  authorizedAt: string;
+  lastEventAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The reference's CardTransaction, for responses and CARD_TRANSACTION.* webhooks alike. */
+export function cardTransactionJson(t: CardTransactionView) {
+  const money = (amount: number) => ({ amount, currency: t.currency });
+  return {
+    type: 'CARD' as const, id: t.id, cardId: t.cardId, customerId: t.customerId, platformCustomerId: t.platformCustomerId,
+    issuerTransactionToken: t.issuerTransactionToken, status: t.status, direction: 'DEBIT' as const,
+    merchant: { descriptor: t.merchant.descriptor, ...(t.merchant.mcc ? { mcc: t.merchant.mcc } : {}), ...(t.merchant.country ? { country: t.merchant.country } : {}) },
+    authorizedAmount: money(t.authorizedAmount),
+    ...(t.settlements.count ? { settledAmount: money(t.settled) } : {}),
+    ...(t.refunds.count ? { refundedAmount: money(t.refunded) } : {}),
+    accountId: t.accountId,
+    pullSummary: { count: t.pulls.count, totalAmount: t.pulls.totalAmount, pendingCount: 0 },
+    refundSummary: { ...t.refunds }, settlementSummary: { ...t.settlements },
+    authorizedAt: t.authorizedAt, ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
+  };
+}

@@ -1,0 +1,177 @@
+import { webhookContractProblems } from '../../../../test/contract/webhook-contract-check';
+import { createEventFactory } from '../../../../lib/bus/event-factory';
+import type { DomainEvent } from '../../../../lib/bus/event-bus';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
+import type { Card } from '../../domain/card';
+import { holdsAccount, networkAccount } from '../../domain/card-transaction';
+import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { createCardTransactionDocumentStore, CARD_TRANSACTIONS_COLLECTION } from '../../store/card-transaction-document-store';
+import { createLedgerDocumentStore } from '../../store/ledger-document-store';
+import { createLedger } from '../ledger';
+import { createCardAuthorizations } from './card-authorizations';
+
+const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
+const caller = { platformId: PLATFORM };
+const FIRST = 'InternalAccount:aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const SECOND = 'InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+const LIFE = 'Card:019542f5-b3e7-1d02-0000-000000000010';
+const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
+
+function card(id: string, extra: Partial<Card> = {}): Card {
+  return {
+    id, platformId: PLATFORM, cardholderId: 'Customer:1', platformCardId: id, state: 'ACTIVE', stateReason: null, form: 'VIRTUAL',
+    fundingSources: [FIRST, SECOND], currency: 'USD', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra,
+  };
+}
+
+function setup() {
+  const store = createEmbeddedDocumentStore();
+  const ledgerStore = createLedgerDocumentStore(store, () => new Date());
+  const ledger = createLedger({ store: ledgerStore.ledger, newEvent: createEventFactory() });
+  const cards = new Map<string, Card>();
+  const txStore = createCardTransactionDocumentStore(store);
+  const authorizations = createCardAuthorizations({
+    store: txStore.port, ledger, newEvent: createEventFactory(), clock: () => new Date(),
+    card: async (_c, id) => cards.get(id)!, platformCustomerId: async () => 'holder-1',
+  });
+  const fund = (account: string, amount: number) => ledger.post(PLATFORM, ledgerStep(`fund/${account}/${amount}/${Math.random()}`, [
+    { account, currency: 'USD', amount }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -amount },
+  ]));
+  // System accounts are spread over several balance documents: their balance is the sum.
+  const balance = async (account: string) => (await ledger.allBalances()).filter((b) => b.account === account).reduce((sum, b) => sum + b.available, 0);
+  /** Every CARD_TRANSACTION webhook event written so far, in order. */
+  const webhooks = async () => (await store.collection(CARD_TRANSACTIONS_COLLECTION).find({}))
+    .flatMap((d) => (d._outbox as DomainEvent[] | undefined) ?? []);
+  return { ledger, cards, authorizations, fund, balance, webhooks };
+}
+
+test('100 concurrent authorizations against a balance covering 37: exactly 37 approved, the balance exact to the unit', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:c', card('Card:c', { fundingSources: [FIRST] }));
+  await fund(FIRST, 37 * 1_234 + 1_233);
+  const decisions = await Promise.all(Array.from({ length: 100 }, () => authorizations.authorize(caller, 'Card:c', { amount: 1_234, merchant })));
+  expect(decisions.filter((d) => d.approved)).toHaveLength(37);
+  expect(decisions.filter((d) => !d.approved).every((d) => !d.approved && d.reason === 'INSUFFICIENT_FUNDS')).toBe(true);
+  expect(await balance(FIRST)).toBe(1_233);
+  expect(await balance(holdsAccount('USD', PLATFORM))).toBe(37 * 1_234);
+});
+
+test('sources are tried in order; a frozen card is declined CARD_PAUSED without touching the balance', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:o', card('Card:o'));
+  await fund(FIRST, 500);
+  await fund(SECOND, 5_000);
+  const small = await authorizations.authorize(caller, 'Card:o', { amount: 400, merchant });
+  expect(small.approved && small.transaction.accountId).toBe(FIRST);
+  const large = await authorizations.authorize(caller, 'Card:o', { amount: 1_000, merchant });
+  expect(large.approved && large.transaction.accountId).toBe(SECOND);
+  expect([await balance(FIRST), await balance(SECOND)]).toEqual([100, 4_000]);
+
+  cards.set('Card:o', card('Card:o', { state: 'FROZEN' }));
+  expect(await authorizations.authorize(caller, 'Card:o', { amount: 1, merchant })).toMatchObject({ approved: false, reason: 'CARD_PAUSED' });
+  expect([await balance(FIRST), await balance(SECOND)]).toEqual([100, 4_000]);
+});
+
+test('authorization → partial clearing → clearing → partial return → full return, the ledger exact at each step', async () => {
+  const { ledger, cards, authorizations, fund, balance, webhooks } = setup();
+  cards.set(LIFE, card(LIFE, { fundingSources: [FIRST] }));
+  await fund(FIRST, 10_000);
+  const network = networkAccount('USD', PLATFORM);
+  const holds = holdsAccount('USD', PLATFORM);
+  const state = async () => [await balance(FIRST), await balance(holds), await balance(network)];
+
+  const auth = await authorizations.authorize(caller, LIFE, { amount: 3_000, merchant });
+  if (!auth.approved) throw new Error('declined');
+  const id = auth.transaction.id;
+  expect(await state()).toEqual([7_000, 3_000, 0]);
+
+  expect(await authorizations.clear(caller, LIFE, id, 1_000)).toMatchObject({ status: 'PARTIALLY_SETTLED', held: 2_000, settled: 1_000 });
+  expect(await state()).toEqual([7_000, 2_000, 1_000]);
+  expect(await authorizations.clear(caller, LIFE, id, 2_000)).toMatchObject({ status: 'SETTLED', held: 0, settled: 3_000, settlements: { count: 2, totalAmount: 3_000 } });
+  expect(await state()).toEqual([7_000, 0, 3_000]);
+
+  expect(await authorizations.refund(caller, LIFE, id, 500)).toMatchObject({ status: 'SETTLED', refunded: 500 });
+  expect(await state()).toEqual([7_500, 0, 2_500]);
+  await expect(authorizations.refund(caller, LIFE, id, 2_501)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+  expect(await authorizations.refund(caller, LIFE, id, 2_500)).toMatchObject({ status: 'REFUNDED', refunded: 3_000, refunds: { count: 2, totalAmount: 3_000 } });
+  expect(await state()).toEqual([10_000, 0, 0]);
+  // Every step balanced: the platform's USD balances still sum to zero.
+  expect((await ledger.allBalances()).filter((b) => b.currency === 'USD').reduce((sum, b) => sum + b.available, 0)).toBe(0);
+
+  const types = (await webhooks()).filter((e) => e.aggregateId === id).map((e) => e.type);
+  expect(types).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.REFUNDED']);
+  // Each webhook body as sent: valid against our document and the reference's CardTransactionWebhook.
+  for (const event of (await webhooks()).filter((e) => e.aggregateId === id)) {
+    const body = { id: 'Webhook:00000000-0000-4000-8000-000000000001', type: event.type, timestamp: new Date().toISOString(), data: event.data };
+    expect(webhookContractProblems(body)).toEqual([]);
+  }
+});
+
+test('over-authorization clearing pulls the rest from the source, or ends in EXCEPTION when it no longer covers it', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:t', card('Card:t', { fundingSources: [FIRST] }));
+  await fund(FIRST, 1_500);
+  const tip = await authorizations.authorize(caller, 'Card:t', { amount: 1_000, merchant });
+  if (!tip.approved) throw new Error('declined');
+  expect(await authorizations.clear(caller, 'Card:t', tip.transaction.id, 1_200)).toMatchObject({ status: 'SETTLED', settled: 1_200, pulls: { count: 1, totalAmount: 200 } });
+  expect(await balance(FIRST)).toBe(300);
+
+  const short = await authorizations.authorize(caller, 'Card:t', { amount: 300, merchant });
+  if (!short.approved) throw new Error('declined');
+  const exception = await authorizations.clear(caller, 'Card:t', short.transaction.id, 400);
+  expect(exception).toMatchObject({ status: 'EXCEPTION', exceptionReason: expect.stringContaining('post-hoc pull'), held: 300 });
+  expect(await balance(FIRST)).toBe(0);
+});
+
+test('a zero-amount clearing releases the hold', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:z', card('Card:z', { fundingSources: [FIRST] }));
+  await fund(FIRST, 900);
+  const auth = await authorizations.authorize(caller, 'Card:z', { amount: 900, merchant });
+  if (!auth.approved) throw new Error('declined');
+  expect(await balance(FIRST)).toBe(0);
+  expect(await authorizations.clear(caller, 'Card:z', auth.transaction.id, 0)).toMatchObject({ status: 'SETTLED', held: 0, settled: 0 });
+  expect(await balance(FIRST)).toBe(900);
+  expect(await balance(holdsAccount('USD', PLATFORM))).toBe(0);
+  await expect(authorizations.clear(caller, 'Card:z', auth.transaction.id, 1)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+});
+
+test('concurrent clearings on one transaction each apply once', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:k', card('Card:k', { fundingSources: [FIRST] }));
+  await fund(FIRST, 1_000);
+  const auth = await authorizations.authorize(caller, 'Card:k', { amount: 1_000, merchant });
+  if (!auth.approved) throw new Error('declined');
+  await Promise.all(Array.from({ length: 10 }, () => authorizations.clear(caller, 'Card:k', auth.transaction.id, 100)));
+  expect(await authorizations.get(caller, 'Card:k', auth.transaction.id)).toMatchObject({ status: 'SETTLED', settled: 1_000, settlements: { count: 10, totalAmount: 1_000 } });
+  expect(await balance(networkAccount('USD', PLATFORM))).toBe(1_000);
+});
+
+test('a decision interrupted after its hold is declined by recovery and the hold given back; a live decision losing to it declines', async () => {
+  const store = createEmbeddedDocumentStore();
+  const ledger = createLedger({ store: createLedgerDocumentStore(store, () => new Date()).ledger, newEvent: createEventFactory() });
+  const txStore = createCardTransactionDocumentStore(store);
+  let now = Date.parse('2026-05-08T14:30:00Z');
+  const c = card('Card:r', { fundingSources: [FIRST, SECOND] });
+  // The first run crashes right after its hold: its ledger step applies, its decision never records.
+  const crashing = createCardAuthorizations({
+    store: { ...txStore.port, decide: async () => { throw new Error('crash'); } }, ledger, newEvent: createEventFactory(), clock: () => new Date(now),
+    card: async () => c, platformCustomerId: async () => 'holder-1',
+  });
+  const recovering = createCardAuthorizations({
+    store: txStore.port, ledger, newEvent: createEventFactory(), clock: () => new Date(now), card: async () => c, platformCustomerId: async () => 'holder-1',
+  });
+  await ledger.post(PLATFORM, ledgerStep('fund/r', [{ account: FIRST, currency: 'USD', amount: 700 }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -700 }]));
+  await expect(crashing.authorize(caller, 'Card:r', { amount: 500, merchant })).rejects.toThrow('crash');
+  const sum = async (account: string) => (await ledger.allBalances()).filter((b) => b.account === account).reduce((s, b) => s + b.available, 0);
+  expect(await sum(FIRST)).toBe(200);
+
+  expect(await recovering.finishInterrupted(60_000)).toBe(0);
+  now += 120_000;
+  expect(await recovering.finishInterrupted(60_000)).toBe(1);
+  expect([await sum(FIRST), await sum(SECOND), await sum(holdsAccount('USD', PLATFORM))]).toEqual([700, 0, 0]);
+  const [entry] = await store.collection(CARD_TRANSACTIONS_COLLECTION).find({});
+  expect(entry).toMatchObject({ decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED' });
+  expect(entry.releasing).toBeUndefined();
+  expect(await recovering.finishInterrupted(60_000)).toBe(0);
+});

@@ -1,0 +1,161 @@
+import type { NewEvent } from '../../../../lib/bus/outbox';
+import { cardTransactionJson } from '../../../../lib/contract/card-transaction-json';
+import { AppError } from '../../../../lib/errors';
+import { newId } from '../../../../lib/ids';
+import type { Card } from '../../domain/card';
+import { toCardTransactionView } from '../../domain/card-records';
+import {
+  cardDeclineReason, clearingPlan, holdStep, releaseHoldStep, returnPlan,
+  type CardDeclineReason, type CardMerchant, type CardTransaction, type EventPlan,
+} from '../../domain/card-transaction';
+import type { Ledger } from '../ledger';
+import type { Caller } from '../payment-accounts';
+import type { CardTransactionEntry, CardTransactionStore } from './card-transaction-store';
+
+export type AuthorizationDecision =
+  | { approved: true; transaction: CardTransaction }
+  | { approved: false; transactionId: string; reason: CardDeclineReason };
+
+export interface AuthorizationRequest {
+  amount: number;
+  currency?: string;
+  merchant: CardMerchant;
+  issuerTransactionToken?: string;
+  /** The issuer declined before asking (the sandbox's descriptor suffixes): recorded as a decline with this reason. */
+  declinedByIssuer?: CardDeclineReason;
+}
+
+/**
+ * Authorization decisioning and reconciliation: what the issuer port calls in production and the
+ * sandbox simulations call here. An authorization holds its amount on the card's first funding
+ * source whose available balance covers it (the ledger's guarded debit decides, so concurrent
+ * authorizations never overdraw); clearings and returns are recorded before their ledger step
+ * applies and finished after it, one at a time per transaction.
+ */
+export function createCardAuthorizations(deps: {
+  store: CardTransactionStore; ledger: Ledger; newEvent: NewEvent; clock: () => Date;
+  card: (caller: Caller, id: string) => Promise<Card>;
+  platformCustomerId: (caller: Caller, customerId: string) => Promise<string>;
+}) {
+  const webhook = (tx: CardTransaction) => deps.newEvent(`CARD_TRANSACTION.${tx.status}`, 1, tx.platformId, tx.id, cardTransactionJson(toCardTransactionView(tx)));
+
+  async function authorize(caller: Caller, cardId: string, request: AuthorizationRequest): Promise<AuthorizationDecision> {
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) {
+      throw AppError.invalidInput('Invalid authorization', [{ field: 'amount', message: 'must be a positive integer in minor units' }]);
+    }
+    const card = await deps.card(caller, cardId);
+    const currency = request.currency ?? card.currency;
+    const id = newId('CardTransaction');
+    const at = deps.clock().toISOString();
+    const entry: CardTransactionEntry = {
+      id, platformId: caller.platformId, cardId, customerId: card.cardholderId,
+      platformCustomerId: await deps.platformCustomerId(caller, card.cardholderId),
+      issuerTransactionToken: request.issuerTransactionToken ?? id.slice('CardTransaction:'.length),
+      status: 'AUTHORIZED', merchant: request.merchant, currency, accountId: card.fundingSources[0] ?? '',
+      authorizedAmount: request.amount, held: 0, settled: 0, refunded: 0,
+      pulls: { count: 0, totalAmount: 0 }, settlements: { count: 0, totalAmount: 0 }, refunds: { count: 0, totalAmount: 0 },
+      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING', sources: [...card.fundingSources],
+    };
+    const declined = async (reason: CardDeclineReason): Promise<AuthorizationDecision> => {
+      await deps.store.decide(caller.platformId, id, { decision: 'DECLINED', declineReason: reason }, []);
+      return { approved: false, transactionId: id, reason };
+    };
+    // Recorded before any money moves: a hold is never without its transaction.
+    await deps.store.insert(entry);
+    const refused = request.declinedByIssuer ?? cardDeclineReason(card, currency);
+    if (refused) return declined(refused);
+    for (const [attempt, accountId] of card.fundingSources.entries()) {
+      const step = holdStep(id, attempt, caller.platformId, accountId, currency, request.amount);
+      if ((await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
+      const transaction: CardTransaction = { ...stripEntry(entry), accountId, held: request.amount };
+      if (!(await deps.store.decide(caller.platformId, id, { decision: 'APPROVED', accountId, held: request.amount }, [webhook(transaction)]))) {
+        // Recovery took it for interrupted and released the hold first.
+        return { approved: false, transactionId: id, reason: 'DECISION_INTERRUPTED' };
+      }
+      return { approved: true, transaction };
+    }
+    return declined('INSUFFICIENT_FUNDS');
+  }
+
+  async function approved(caller: Caller, cardId: string, transactionId: string): Promise<CardTransactionEntry> {
+    const entry = await deps.store.get(caller.platformId, transactionId);
+    if (!entry || entry.cardId !== cardId || entry.decision !== 'APPROVED') throw AppError.notFound(`Card transaction ${transactionId}`);
+    return entry;
+  }
+
+  /** Applies a recorded event's ledger step and records its outcome (again, harmlessly, when another run did). */
+  async function finishPending(entry: CardTransactionEntry): Promise<CardTransaction> {
+    const plan = entry.pending!;
+    const result = plan.step ? await deps.ledger.applyStep(entry.platformId, plan.step) : 'APPLIED';
+    const outcome = result === 'APPLIED' ? plan.next : plan.ifRefused ?? plan.next;
+    const tx = stripEntry(entry);
+    const events = outcome.status !== tx.status ? [webhook(outcome)] : [];
+    await deps.store.finish(tx, outcome, events);
+    return outcome;
+  }
+
+  /** One reconciliation event, serialized per transaction: a concurrent event makes this one re-read and plan again. */
+  async function reconcile(caller: Caller, cardId: string, transactionId: string, plan: (tx: CardTransaction, at: string) => EventPlan): Promise<CardTransaction> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const entry = await approved(caller, cardId, transactionId);
+      if (entry.pending) {
+        await finishPending(entry);
+        continue;
+      }
+      const tx = stripEntry(entry);
+      let next: EventPlan;
+      try {
+        next = plan(tx, deps.clock().toISOString());
+      } catch (err) {
+        throw new AppError('INVALID_STATE', (err as Error).message);
+      }
+      if (!(await deps.store.begin(tx, next))) continue;
+      return finishPending({ ...entry, pending: next });
+    }
+    throw new AppError('CONFLICT', `Card transaction ${transactionId} is being reconciled concurrently; try again`);
+  }
+
+  /**
+   * A decision left DECIDING by a crash never answered the issuer: each hold it may have placed is
+   * given back (re-applying a hold is idempotent; one never placed is placed and released) and it
+   * is declined DECISION_INTERRUPTED. An event left pending is finished.
+   */
+  async function finishInterrupted(olderThanMs: number): Promise<number> {
+    const before = new Date(deps.clock().getTime() - olderThanMs).toISOString();
+    const entries = await deps.store.interrupted(before, 50);
+    for (const entry of entries) {
+      if (entry.pending) {
+        await finishPending(entry);
+        continue;
+      }
+      // Claimed first: a live decision finishing now finds it no longer DECIDING and declines.
+      const claimed = entry.releasing || (entry.decision === 'DECIDING'
+        && await deps.store.decide(entry.platformId, entry.id, { decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED', releasing: true }, []));
+      if (!claimed) continue;
+      for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
+        const hold = holdStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
+        if ((await deps.ledger.applyStep(entry.platformId, hold)) !== 'APPLIED') continue;
+        await deps.ledger.applyStep(entry.platformId, releaseHoldStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount));
+      }
+      await deps.store.released(entry.platformId, entry.id);
+    }
+    return entries.length;
+  }
+
+  return {
+    authorize,
+    finishInterrupted,
+    clear: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
+      reconcile(caller, cardId, transactionId, (tx, at) => clearingPlan(tx, amount, at)),
+    refund: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
+      reconcile(caller, cardId, transactionId, (tx, at) => returnPlan(tx, amount, at)),
+    get: async (caller: Caller, cardId: string, transactionId: string) => stripEntry(await approved(caller, cardId, transactionId)),
+  };
+}
+
+function stripEntry(entry: CardTransactionEntry): CardTransaction {
+  const { decision: _d, declineReason: _r, pending: _p, releasing: _l, sources: _s, ...tx } = entry;
+  return tx;
+}
+
+export type CardAuthorizations = ReturnType<typeof createCardAuthorizations>;

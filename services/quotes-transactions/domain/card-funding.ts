@@ -1,0 +1,40 @@
+import { AppError, type FieldError } from '../../../lib/errors';
+import { CARD_ELIGIBLE_CURRENCIES } from './card';
+
+export interface FundingAccountView {
+  id: string;
+  customerId?: string;
+  currency: string;
+  type: string;
+  status: string;
+}
+
+/**
+ * Checks a card's funding sources: each an active internal account of the cardholder, holding
+ * money (not an embedded wallet: those need a delegated key, not served yet), all in one
+ * card-eligible currency (the card's, once it has one). Answers that currency, or throws
+ * FUNDING_SOURCE_INELIGIBLE listing every source refused.
+ */
+export function fundingCurrency(
+  cardholderId: string,
+  sources: readonly string[],
+  accounts: ReadonlyMap<string, FundingAccountView>,
+  cardCurrency?: string,
+  field = 'fundingSources',
+): string {
+  const errors: FieldError[] = [];
+  const currency = cardCurrency ?? accounts.get(sources[0] ?? '')?.currency;
+  sources.forEach((id, index) => {
+    const at = `${field}[${index}]`;
+    const account = accounts.get(id);
+    if (!account || account.customerId !== cardholderId) errors.push({ field: at, message: 'is not an internal account of the cardholder' });
+    else if (account.type === 'EMBEDDED_WALLET') errors.push({ field: at, message: 'is an embedded wallet, which needs a delegated key (not available yet)' });
+    else if (account.status !== 'ACTIVE') errors.push({ field: at, message: `is ${account.status}, not ACTIVE` });
+    else if (!CARD_ELIGIBLE_CURRENCIES.includes(account.currency)) errors.push({ field: at, message: `is in ${account.currency}, not a card currency (${CARD_ELIGIBLE_CURRENCIES.join(', ')})` });
+    else if (account.currency !== currency) errors.push({ field: at, message: `is in ${account.currency}; every funding source must be in ${currency}` });
+  });
+  if (errors.length || !currency) {
+    throw new AppError('FUNDING_SOURCE_INELIGIBLE', 'A funding source cannot fund this card', { errors });
+  }
+  return currency;
+}

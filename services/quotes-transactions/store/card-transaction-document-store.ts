@@ -1,0 +1,63 @@
+import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
+import type { DocumentStore } from '../../../lib/store/document-store';
+import type { CardTransactionEntry, CardTransactionStore } from '../app/cards/card-transaction-store';
+import type { CardTransaction } from '../domain/card-transaction';
+
+type EntryDoc = Omit<CardTransactionEntry, 'id'> & { _id: string };
+
+export const CARD_TRANSACTIONS_COLLECTION = 'card_transactions';
+
+function toEntry(doc: EntryDoc): CardTransactionEntry {
+  const { _id, ...rest } = doc;
+  delete (rest as Record<string, unknown>)._outbox;
+  return { id: _id, ...rest };
+}
+
+/** The transaction's own members (what an event changes), without its id and the entry's bookkeeping. */
+function members(tx: CardTransaction): Record<string, unknown> {
+  const { id: _id, pending: _p, decision: _d, declineReason: _r, releasing: _l, sources: _s, ...rest } = tx as CardTransactionEntry;
+  return rest;
+}
+
+export function createCardTransactionDocumentStore(store: DocumentStore) {
+  const entries = store.collection<EntryDoc>(CARD_TRANSACTIONS_COLLECTION);
+  const port: CardTransactionStore = {
+    async ensureIndexes() {
+      await entries.createIndex({ keys: { platformId: 1, cardId: 1, createdAt: 1 } });
+      await entries.createIndex({ keys: { decision: 1, updatedAt: 1 } });
+    },
+    async insert(entry) {
+      const { id, ...rest } = entry;
+      await entries.insertOne(withInitialEvents({ _id: id, ...rest }, []));
+    },
+    async get(platformId, id) {
+      const doc = await entries.findOne({ _id: id, platformId });
+      return doc && toEntry(doc);
+    },
+    async decide(platformId, id, set, events) {
+      return (await entries.updateOne({ _id: id, platformId, decision: 'DECIDING' }, withEvents({ $set: set }, events))).modifiedCount === 1;
+    },
+    async begin(tx, plan) {
+      const result = await entries.updateOne(
+        { _id: tx.id, platformId: tx.platformId, decision: 'APPROVED', events: tx.events, pending: { $exists: false } },
+        { $set: { pending: plan } },
+      );
+      return result.modifiedCount === 1;
+    },
+    async finish(tx, result, events) {
+      const done = await entries.updateOne(
+        { _id: tx.id, platformId: tx.platformId, events: tx.events, pending: { $exists: true } },
+        withEvents({ $set: members(result), $unset: { pending: '' } }, events),
+      );
+      return done.modifiedCount === 1;
+    },
+    async released(platformId, id) {
+      await entries.updateOne({ _id: id, platformId }, { $unset: { releasing: '' } });
+    },
+    async interrupted(before, limit) {
+      const docs = await entries.find({ updatedAt: { $lt: before }, $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }] }, { limit });
+      return docs.map(toEntry);
+    },
+  };
+  return { port, collection: entries };
+}
