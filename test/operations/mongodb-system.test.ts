@@ -22,6 +22,7 @@ const env = {
   API_SECRET_PEPPER: randomBytes(32).toString('hex'), ACCOUNTS_PII_KEY: randomBytes(32).toString('hex'), WALLET_STORAGE_KEY: randomBytes(32).toString('hex'),
   WALLET_ENCLAVE_PRIVATE_KEY: Buffer.from(p256.utils.randomSecretKey()).toString('hex'),
   WEBHOOK_SIGNING_PRIVATE_KEY: Buffer.from(p256.utils.randomSecretKey()).toString('hex'),
+  STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex'), CARDS_DATA_KEY: randomBytes(32).toString('hex'),
 };
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(300 * 1024), Buffer.from('\n%%EOF\n')]);
 

@@ -28,6 +28,7 @@ const SECRETS: Record<string, string> = {
   INTERNAL_TOKEN: randomBytes(48).toString('base64'), MONGODB_URI: 'mongodb://127.0.0.1:1/',
   ACCOUNTS_PII_KEY: hex32(), SANDBOX_API_TOKEN_ID: 'operator-token', SANDBOX_API_CLIENT_SECRET: randomBytes(24).toString('base64url'),
   API_SECRET_PEPPER: hex32(), WALLET_ENCLAVE_PRIVATE_KEY: hex32(), WALLET_STORAGE_KEY: hex32(), WEBHOOK_SIGNING_PRIVATE_KEY: hex32(),
+  STABLECOIN_SECRET_KEY: hex32(), CARDS_DATA_KEY: hex32(),
 };
 
 function render(dir: string): K8sObject[] {
@@ -106,6 +107,7 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
 
   test.each([
     ['auth', 'API_SECRET_PEPPER'], ['auth', 'WALLET_STORAGE_KEY'], ['accounts', 'ACCOUNTS_PII_KEY'], ['notifications', 'WEBHOOK_SIGNING_PRIVATE_KEY'],
+    ['quotes-transactions', 'STABLECOIN_SECRET_KEY'], ['quotes-transactions', 'CARDS_DATA_KEY'],
   ])('%s without %s exits 2 at once (keys come from configuration, nothing is generated)', async (service, variable) => {
     const env = environmentOf(production, service);
     delete env[variable];
@@ -131,7 +133,7 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
 
 test('GRID_MODE=production all-in-one: keys from configuration, nothing generated; /sandbox money routes answer 403 FORBIDDEN (the reference\'s answer to a production token)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-production-mode-'));
-  const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY };
+  const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY, STABLECOIN_SECRET_KEY: SECRETS.STABLECOIN_SECRET_KEY, CARDS_DATA_KEY: SECRETS.CARDS_DATA_KEY };
   const secret = SECRETS.SANDBOX_API_CLIENT_SECRET;
   const system = await startSystemProcess({ GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages', ...keys });
   try {
