@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { AppError } from '../errors';
 import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
@@ -26,7 +27,12 @@ const isStorageFull = (err: unknown) => (err as { code?: string }).code === 'SQL
  * commit, group-commit.ts) and are acknowledged after it commits. A file in the journal's format
  * (version 1) upgrades itself at open; a newer one is refused (sqlite-schema.ts).
  */
-export function createSqliteDocumentStore(options: SqliteStoreOptions): DocumentStore {
+export interface SqliteDocumentStore extends DocumentStore {
+  /** The store file's connection (tests inject faults through it). */
+  readonly database: Database.Database;
+}
+
+export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDocumentStore {
   const db = openStoreFile(options.path, options.sync ?? 'normal', LATEST_STORE_VERSION);
   const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
   let failingSince: number | undefined;
@@ -53,6 +59,7 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): Document
   });
 
   return {
+    database: db,
     collection<T extends Doc = Doc>(name: string): DocumentCollection<T> {
       let collection = collections.get(name);
       if (!collection) {
