@@ -151,7 +151,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
 
   async countDocuments(filter: Filter): Promise<number> {
     if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
-    return this.match(filter).length;
+    return this.countFromEntries(filter) ?? this.match(filter).length;
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -197,6 +197,26 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   // ---- reading ----
 
   /**
+   * A count answered from the field entries alone, when the filter is a conjunction of equalities to
+   * scalars on indexed paths where no document has a shape the entries do not model: the documents
+   * holding every value (a multikey entry matches as MongoDB's equality does). Else undefined.
+   */
+  private countFromEntries(filter: Filter): number | undefined {
+    const conditions: Array<[string, string]> = [];
+    const collect = (part: Filter): boolean => Object.entries(part).every(([field, condition]) => {
+      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c));
+      const value = scalarEquality(condition);
+      if (value === undefined || !this.fieldPaths.has(field)) return false;
+      conditions.push([field, serializeValue(value)]);
+      return true;
+    });
+    if (!collect(filter) || conditions.length === 0 || conditions.length > 3) return undefined;
+    if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
+    const [[path, value], ...others] = conditions;
+    return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
+  }
+
+  /**
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
    * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
    */
@@ -215,7 +235,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): StoredDoc[] {
-    const walk = max > 0 ? this.sortedWalk(filter, fields) : undefined;
+    // A walk in sort order pays off unless the field entries already narrow the filter to a few documents.
+    const narrow = this.plan(filter);
+    const walk = max > 0 && !(narrow && narrow.size < SIZE_CAP) ? this.sortedWalk(filter, fields) : undefined;
     const found: StoredDoc[] = [];
     if (walk) {
       for (const stored of walk) {

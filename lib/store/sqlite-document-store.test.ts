@@ -171,6 +171,8 @@ describe('the same answers as the in-memory engine', () => {
       [{ status: 'PENDING', dueAt: { $lte: new Date(9_980) } }, { dueAt: 1 }, 5],
       [{ status: { $in: ['DONE', 'FAILED'] } }, { dueAt: -1 }, 40],
       [{ customerId: 'c3' }, { _id: 1 }, 0],
+      [{ platformId: 'p1', status: 'DONE' }, { createdAt: -1 }, 4],
+      [{ $and: [{ platformId: 'p0' }, { status: { $eq: 'FAILED' } }, { customerId: 'c9' }] }, { createdAt: 1 }, 4],
     ];
     for (const [filter, sort, limit] of queries) {
       const expected = await memory.collection('payments').find(filter, { sort, limit });
