@@ -207,7 +207,8 @@ function copyCustomer(template: Doc, id: string, i: number): Doc {
   const copy = structuredClone(template) as Doc & Record<string, any>;
   copy._id = id;
   copy.platformCustomerId = `seed-${i}`;
-  for (const field of ['umaAddress', 'email', 'provisioning', 'emailChange']) delete copy[field];
+  for (const field of ['provisioning', 'emailChange']) delete copy[field];
+  copy.umaAddress = `$seed${i}@example.com`;
   copy._outbox = [];
   return copy;
 }

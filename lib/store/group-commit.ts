@@ -17,24 +17,30 @@ interface Waiter {
 export class GroupCommit {
   private waiting: Waiter[] = [];
   private scheduled = false;
+  private readonly sql: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
 
   constructor(
     private readonly db: Database.Database,
     private readonly onLost: () => void,
     private readonly translate: (err: unknown) => unknown,
-  ) {}
+  ) {
+    this.sql = {
+      begin: db.prepare('BEGIN IMMEDIATE'), savepoint: db.prepare('SAVEPOINT operation'), release: db.prepare('RELEASE operation'),
+      rollbackTo: db.prepare('ROLLBACK TO operation'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'),
+    };
+  }
 
   /** Runs `write` now (synchronously, atomically with respect to other callers); resolves once committed. */
   run<T>(write: () => T, remember: (result: T) => void): Promise<T> {
     if (!this.db.inTransaction) {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.sql.begin.run();
       this.schedule();
     }
-    this.db.exec('SAVEPOINT operation');
+    this.sql.savepoint.run();
     let result: T;
     try {
       result = write();
-      this.db.exec('RELEASE operation');
+      this.sql.release.run();
     } catch (err) {
       const refusal = this.translate(err);
       this.undo(refusal);
@@ -54,9 +60,9 @@ export class GroupCommit {
       return;
     }
     try {
-      this.db.exec('COMMIT');
+      this.sql.commit.run();
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) this.sql.rollback.run();
       this.lose(waiting, this.translate(err));
       return;
     }
@@ -74,8 +80,8 @@ export class GroupCommit {
   /** Undoes the failed operation's writes; when SQLite already dropped the whole transaction, the group is lost. */
   private undo(refusal: unknown): void {
     if (this.db.inTransaction) {
-      this.db.exec('ROLLBACK TO operation');
-      this.db.exec('RELEASE operation');
+      this.sql.rollbackTo.run();
+      this.sql.release.run();
       return;
     }
     const waiting = this.waiting;
