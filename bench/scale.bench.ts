@@ -35,6 +35,8 @@ export interface ScaleFigures {
   readyAfterRestartMs: number;
   /** `GET /transactions?customerId=…&limit=100` through the gateway, median and slowest of 40. */
   customerPageMs: { median: number; max: number };
+  /** The store's part of that page (the SQLite engine on the stopped system's file: find 101 + count), median of 40. */
+  storeCustomerPageMs: number;
   /** `GET /transactions?limit=100` for the whole platform, median of 20. */
   platformPageMs: number;
   /** VmRSS of the system process after the load at this size. */
@@ -245,9 +247,30 @@ async function measureSize(root: string, dataDir: string, payments: number, cust
       platformPageMs: Number(median(platformTimes).toFixed(2)),
       residentMb: residentMb(running.child.pid!),
       dataMb: 0,
+      storeCustomerPageMs: 0,
     };
   } finally {
     await stopSystem(running);
+  }
+}
+
+/** The payments list's store queries for one customer, timed on the file alone (no gateway, no gRPC, no other load). */
+async function storeCustomerPage(dataDir: string, customerId: string): Promise<number> {
+  const store = createSqliteDocumentStore({ path: join(dataDir, 'quotes-transactions.sqlite') });
+  try {
+    const payments = store.collection('payments');
+    const { platformId } = (await payments.findOne({ customerId })) as Doc;
+    const filter = { $and: [{ platformId }, { customerId }] };
+    const page = async () => {
+      const [docs] = await Promise.all([payments.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: 101 }), payments.countDocuments(filter)]);
+      if (docs.length !== PAYMENTS_PER_CUSTOMER) throw new Error(`store page: ${docs.length} payments`);
+      return { status: 200 };
+    };
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) times.push(await timed(page));
+    return Number(median(times.slice(10)).toFixed(3));
+  } finally {
+    await store.close();
   }
 }
 
@@ -277,6 +300,7 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
       seeded = size;
       const measured = await measureSize(root, dataDir, size, customers, setup);
       measured.dataMb = Math.round(total(storeBytes(dataDir)) / 1024 / 1024);
+      measured.storeCustomerPageMs = await storeCustomerPage(dataDir, customers[Math.floor(customers.length / 2)]);
       figures.push(measured);
       console.log('scale:', JSON.stringify(measured));
     }

@@ -18,7 +18,8 @@ export const IN_MEMORY = ':memory:';
 
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
- * embedded engine, durable in `<DATA_DIR>/<service>.sqlite`, or in memory when DATA_DIR is `:memory:`.
+ * embedded engine, durable in `<DATA_DIR>/<service>.sqlite` (STORE_ENGINE: `sqlite` answers queries from
+ * the file, `journal` holds every document in memory; see docs/embedded-store.md), or in memory when DATA_DIR is `:memory:`.
  * The durable engine is single-replica: `<DATA_DIR>/<service>.lock` refuses a second process.
  */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {

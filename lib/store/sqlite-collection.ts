@@ -220,6 +220,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
    * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
    */
+  /**
+   * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
+   * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
+   */
   private match(filter: Filter, max = 0, sort?: Sort): StoredDoc[] {
     const normalized = cloneDocument(filter);
     const query = mingoEngine.compileFilter(normalized);
@@ -318,6 +322,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         if (Array.isArray(condition)) consider(this.orPlan(condition));
       } else if (field !== '_id' && this.fieldPaths.has(field)) {
         consider(this.fieldPlan(field, condition));
+      } else if (isPlainObject(condition) && isPlainObject(condition.$elemMatch) && Object.keys(condition).length === 1) {
+        // An element matching {sub: c} holds `field.sub` matching c: the entries of that path narrow it.
+        for (const [sub, inner] of Object.entries(condition.$elemMatch)) {
+          if (!sub.startsWith('$') && this.fieldPaths.has(`${field}.${sub}`)) consider(this.fieldPlan(`${field}.${sub}`, inner));
+        }
       }
     }
     return best;
