@@ -150,6 +150,7 @@ describe('the same answers as the in-memory engine', () => {
       const c = store.collection('payments');
       await c.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
       await c.createIndex({ keys: { status: 1, dueAt: 1 } });
+      await c.createIndex({ keys: { 'steps.at': 1 } });
       for (let i = 0; i < 120; i++) {
         const createdAt = values[(i * 7) % values.length];
         await c.insertOne({
@@ -159,6 +160,7 @@ describe('the same answers as the in-memory engine', () => {
           ...(createdAt === undefined ? {} : { createdAt }),
           dueAt: new Date(10_000 - ((i * 13) % 50)),
           customerId: `c${i % 11}`,
+          ...(i % 4 === 0 ? { steps: [{ at: new Date(i) }, { at: 'later' }] } : i % 4 === 1 ? { steps: { at: new Date(i) } } : {}),
         });
       }
       await c.updateMany({ customerId: 'c3' }, { $set: { status: 'DONE', dueAt: new Date(1) } });
@@ -172,6 +174,7 @@ describe('the same answers as the in-memory engine', () => {
       [{ status: { $in: ['DONE', 'FAILED'] } }, { dueAt: -1 }, 40],
       [{ customerId: 'c3' }, { _id: 1 }, 0],
       [{ platformId: 'p1', status: 'DONE' }, { createdAt: -1 }, 4],
+      [{ steps: { $elemMatch: { at: { $lte: new Date(60) } } } }, { _id: 1 }, 0],
       [{ $and: [{ platformId: 'p0' }, { status: { $eq: 'FAILED' } }, { customerId: 'c9' }] }, { createdAt: 1 }, 4],
     ];
     for (const [filter, sort, limit] of queries) {
