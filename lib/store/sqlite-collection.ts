@@ -212,7 +212,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     });
     if (!collect(filter) || conditions.length === 0 || conditions.length > 3) return undefined;
     if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
-    const [[path, value], ...others] = conditions;
+    // The rarest value drives the count: the others are only checked for its documents.
+    const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
+    const [[path, value], ...others] = sized.map(({ c }) => c);
     return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
   }
 
