@@ -46,6 +46,11 @@ async function main(): Promise<void> {
     results.kafkaConsume = await runKafkaConsumeBenchmark();
     console.log('a consumer group working through a backlog, our bus (commit per batch) vs commit per message:', results.kafkaConsume);
   }
+  if (only === 'scale') {
+    const { runScaleBenchmark } = await import('./scale.bench');
+    results.scale = await runScaleBenchmark();
+    console.log('the embedded store at 10k and 100k payments of history (restart, memory, a customer page, disk):', results.scale);
+  }
   console.log(JSON.stringify(results));
 }
 

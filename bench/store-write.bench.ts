@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import type { DocumentStore } from '../lib/store/document-store';
 import { createDurableDocumentStore } from '../lib/store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../lib/store/embedded-document-store';
+import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 
 /**
  * What durability costs per write: a payment-sized document inserted and then updated (a status
  * change with its event, as a payment step does), on the in-memory engine and on the durable one
- * (SQLite journal, synchronous=NORMAL and FULL), in the same run.
+ * (SQLite journal, synchronous=NORMAL and FULL), in the same run; then the SQLite engine, one writer
+ * at a time and 16 writers at once (its group commit shares one transaction among them).
  */
 const WRITES = 20_000;
 
@@ -20,7 +22,13 @@ export interface StoreWriteResult {
   /** Durable (NORMAL) per-write time / in-memory per-write time. */
   durableToInMemory: number;
   durableFullSyncToInMemory: number;
+  /** The SQLite engine (documents answered from the file), one writer at a time: each write its own commit. */
+  sqliteUsPerWrite: number;
+  /** 16 concurrent writers (requests in flight): in memory, and on the SQLite engine with group commit. */
+  concurrent: { writers: number; inMemoryUsPerWrite: number; sqliteUsPerWrite: number; sqliteFullSyncUsPerWrite: number; sqliteToInMemory: number; sqliteFullSyncToInMemory: number };
 }
+
+const WRITERS = 16;
 
 function paymentDocument(i: number) {
   return {
@@ -30,14 +38,18 @@ function paymentDocument(i: number) {
   };
 }
 
-async function usPerWrite(store: DocumentStore): Promise<number> {
+async function usPerWrite(store: DocumentStore, writers = 1): Promise<number> {
   const payments = store.collection('payments');
   await payments.createIndex({ keys: { platformId: 1, createdAt: -1 } });
   const started = process.hrtime.bigint();
-  for (let i = 0; i < WRITES / 2; i++) {
-    await payments.insertOne(paymentDocument(i));
-    await payments.updateOne({ _id: `Transaction:${String(i).padStart(12, '0')}`, version: 1 }, { $set: { status: 'PROCESSING', version: 2 }, $push: { _outbox: { id: `Event:${i}`, type: 'OUTGOING_PAYMENT.PROCESSING' } } });
-  }
+  let next = 0;
+  const writer = async () => {
+    for (let i = next++; i < WRITES / 2; i = next++) {
+      await payments.insertOne(paymentDocument(i));
+      await payments.updateOne({ _id: `Transaction:${String(i).padStart(12, '0')}`, version: 1 }, { $set: { status: 'PROCESSING', version: 2 }, $push: { _outbox: { id: `Event:${i}`, type: 'OUTGOING_PAYMENT.PROCESSING' } } });
+    }
+  };
+  await Promise.all(Array.from({ length: writers }, writer));
   const us = Number(process.hrtime.bigint() - started) / 1e3 / WRITES;
   await store.close();
   return Number(us.toFixed(2));
@@ -50,7 +62,17 @@ export async function runStoreWriteBenchmark(): Promise<StoreWriteResult> {
     const inMemoryUsPerWrite = await usPerWrite(createEmbeddedDocumentStore());
     const durableUsPerWrite = await usPerWrite(createDurableDocumentStore({ path: join(dir, 'normal.sqlite'), sync: 'normal' }));
     const durableFullSyncUsPerWrite = await usPerWrite(createDurableDocumentStore({ path: join(dir, 'full.sqlite'), sync: 'full' }));
+    const sqliteUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite.sqlite'), sync: 'normal' }));
+    const concurrentInMemory = await usPerWrite(createEmbeddedDocumentStore(), WRITERS);
+    const concurrentSqlite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite-concurrent.sqlite'), sync: 'normal' }), WRITERS);
+    const concurrentSqliteFull = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite-full.sqlite'), sync: 'full' }), WRITERS);
     return {
+      sqliteUsPerWrite,
+      concurrent: {
+        writers: WRITERS, inMemoryUsPerWrite: concurrentInMemory, sqliteUsPerWrite: concurrentSqlite, sqliteFullSyncUsPerWrite: concurrentSqliteFull,
+        sqliteToInMemory: Number((concurrentSqlite / concurrentInMemory).toFixed(2)),
+        sqliteFullSyncToInMemory: Number((concurrentSqliteFull / concurrentInMemory).toFixed(2)),
+      },
       writes: WRITES, inMemoryUsPerWrite, durableUsPerWrite, durableFullSyncUsPerWrite,
       durableToInMemory: Number((durableUsPerWrite / inMemoryUsPerWrite).toFixed(2)),
       durableFullSyncToInMemory: Number((durableFullSyncUsPerWrite / inMemoryUsPerWrite).toFixed(2)),

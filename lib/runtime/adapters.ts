@@ -10,6 +10,7 @@ import type { DocumentStore } from '../store/document-store';
 import { createDurableDocumentStore } from '../store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
 import { createMongoDocumentStore } from '../store/mongo-document-store';
+import { createSqliteDocumentStore, DEFAULT_CACHE_DOCUMENTS } from '../store/sqlite-document-store';
 import type { ServiceName } from './service-module';
 import { lockStoreFiles } from './store-lock';
 
@@ -19,7 +20,8 @@ export { IN_MEMORY };
 
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
- * embedded engine, durable in `<DATA_DIR>/<service>.sqlite`, or in memory when DATA_DIR is `:memory:`.
+ * embedded engine, durable in `<DATA_DIR>/<service>.sqlite` (STORE_ENGINE: `sqlite` answers queries from
+ * the file, `journal` holds every document in memory; see docs/embedded-store.md), or in memory when DATA_DIR is `:memory:`.
  * The durable engine is single-replica: `<DATA_DIR>/<service>.lock` refuses a second process.
  */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {
@@ -39,17 +41,24 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
       throw new Error(`cannot reach MongoDB at ${where} (MONGODB_URI) within ${MONGODB_CONNECT_TIMEOUT_MS} ms: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const { DATA_DIR, DATA_SYNC } = readConfig({
+  const { DATA_DIR, DATA_SYNC, STORE_ENGINE, STORE_CACHE_DOCUMENTS } = readConfig({
     /** Embedded store: directory of its files and generated keys; `:memory:` keeps nothing. One process per directory (a lock refuses a second) @default data/ beside dist/ */
     DATA_DIR: setting.string(),
     /** Embedded store: `full` syncs every write to disk (survives power loss), `normal` survives a process crash */
     DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal'),
+    /** Embedded store engine: `sqlite` answers queries from the file (bounded memory, constant start; upgrades a `journal` file once, which `journal` then refuses); `journal` holds every document in memory */
+    STORE_ENGINE: setting.oneOf(['sqlite', 'journal'] as const, 'sqlite'),
+    /** Embedded store (`sqlite` engine): decoded documents kept in memory per service */
+    STORE_CACHE_DOCUMENTS: setting.int(DEFAULT_CACHE_DOCUMENTS, 0),
   }, env);
   if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
   mkdirSync(DATA_DIR, { recursive: true });
   const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
   try {
-    const store = createDurableDocumentStore({ path: join(DATA_DIR, `${service}.sqlite`), sync: DATA_SYNC });
+    const path = join(DATA_DIR, `${service}.sqlite`);
+    const store = STORE_ENGINE === 'sqlite'
+      ? createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS })
+      : createDurableDocumentStore({ path, sync: DATA_SYNC });
     return { ...store, close: () => store.close().finally(() => lock.release()) };
   } catch (err) {
     lock.release();

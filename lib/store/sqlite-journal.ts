@@ -1,9 +1,8 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 import { BSON } from 'bson';
 import { AppError } from '../errors';
 import type { Doc } from './document-store';
+import { openStoreFile, type SyncPolicy } from './sqlite-schema';
 
 /** How long a client is told to wait before retrying a write refused for a full disk. */
 export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
@@ -11,21 +10,12 @@ export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
 /** SQLite's answer when the file cannot grow: the disk (or its quota) is full. */
 const isStorageFull = (err: unknown) => ['SQLITE_FULL'].includes((err as { code?: string }).code ?? '');
 
-/** `normal`: an acknowledged write survives a crash of the process; `full`: also a loss of power. */
-export type SyncPolicy = 'normal' | 'full';
+export { DataDirectoryInUseError, type SyncPolicy } from './sqlite-schema';
 
 /** A document written (`after`) or deleted (`after` undefined), under its serialized `_id`. */
 export interface JournalChange {
   key: string;
   after?: Doc;
-}
-
-/** Thrown when another process holds the data file: the embedded store is single-replica. */
-export class DataDirectoryInUseError extends Error {
-  constructor(readonly path: string) {
-    super(`${path} is in use by another process: the embedded store serves one replica (stop the other process, or give this one its own DATA_DIR)`);
-    this.name = 'DataDirectoryInUseError';
-  }
 }
 
 /**
@@ -46,21 +36,8 @@ export class SqliteJournal {
   private failingSince: number | undefined;
 
   constructor(readonly path: string, sync: SyncPolicy) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path, { timeout: 0 });
-    try {
-      this.db.pragma('locking_mode = EXCLUSIVE');
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-      // Taking a write lock now holds it (exclusive mode) until close: a second opener fails here.
-      this.db.exec('BEGIN IMMEDIATE; COMMIT');
-    } catch (err) {
-      this.db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirectoryInUseError(path);
-      throw err;
-    }
-    this.db.exec(`CREATE TABLE IF NOT EXISTS documents (
-      collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))`);
+    // Format 1 only: a file the SQLite engine (format 2) upgraded is refused with StoreVersionError.
+    this.db = openStoreFile(path, sync, 1);
     // ON CONFLICT keeps the row's rowid, so reading back in rowid order is insertion order.
     this.upsert = this.db.prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET body = excluded.body');
     this.remove = this.db.prepare('DELETE FROM documents WHERE collection = ? AND key = ?');

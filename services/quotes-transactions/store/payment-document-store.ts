@@ -67,6 +67,8 @@ export function createPaymentDocumentStore(store: DocumentStore) {
       await payments.createIndex({ keys: { platformId: 1, 'quote.id': 1 }, unique: true, partialFilter: { 'quote.id': { $exists: true } } });
       await payments.createIndex({ keys: { platformId: 1, 'idempotency.key': 1 }, unique: true, partialFilter: { 'idempotency.key': { $exists: true } } });
       await payments.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
+      // A customer's page of transactions (GET /transactions?customerId=) reads that customer's payments only.
+      await payments.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: -1 } });
       await payments.createIndex({ keys: { nextActionAt: 1 } });
       await payments.createIndex({ keys: { 'pendingStep.startedAt': 1 } });
     },

@@ -1,0 +1,694 @@
+import type Database from 'better-sqlite3';
+import { applyUpdate, assertUpdateDocument } from './apply-update';
+import { cloneDocument } from './clone-document';
+import type { DocumentCache } from './document-cache';
+import {
+  DuplicateKeyError,
+  type Doc,
+  type DocumentCollection,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Projection,
+  type Sort,
+  type Update,
+  type UpdateResult,
+} from './document-store';
+import { isIndexablePath, readPath, scalarValue } from './field-index';
+import type { GroupCommit } from './group-commit';
+import { isPlainObject, pathValues, serializeValue } from './index-keys';
+import { mingoEngine } from './mingo-engine';
+import { newDocumentId } from './new-document-id';
+import { OrderedIndex } from './ordered-index';
+import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
+import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
+import { UniqueIndex } from './unique-index';
+import { upsertSeed } from './upsert-seed';
+
+/** What a collection shares with the others of its store file. */
+export interface SqliteContext {
+  db: Database.Database;
+  statements: Statements;
+  cache: DocumentCache;
+  writes: GroupCommit;
+}
+
+interface IndexEntry {
+  name: string;
+  keys: string;
+  unique: boolean;
+  partialFilter: string;
+}
+
+/** One document written (`after`) or deleted (`after` undefined); `seq` is its row (absent for an insert). */
+interface Change {
+  key: string;
+  seq?: number;
+  before?: Doc;
+  after?: Doc;
+}
+
+/** A compound index's first two fields: a query pinning `leading` and sorting on `sortField` walks its entries in order. */
+interface SortIndex {
+  id: string;
+  leading: string;
+  leadParts: string[];
+  sortField: string;
+  reads: readonly string[];
+}
+
+/** Field-index entries that are not values: the document holds the path / holds a shape the index does not model. */
+const PRESENT = '#P';
+const OPAQUE = '#O';
+/** A sort entry for a document whose leading field is not one scalar. */
+const IRREGULAR_LEAD = '#I';
+/** The sort key of a document whose sort field has no single orderable value (arrays, objects, binary). */
+const IRREGULAR_SORT = '';
+/** Counting a field's entries further than this does not change which plan is the narrowest. */
+const SIZE_CAP = 2_000;
+
+/**
+ * A collection of the SQLite engine: documents live in the store file (table `documents`, BSON),
+ * found through index entries kept in the same file and in the same transaction as the documents:
+ * `field_entries` (which documents hold which scalar at each path a declared index names),
+ * `unique_entries` (enforced by SQLite's primary key) and `sort_entries` (per compound index, the
+ * documents of each leading value in order of the second field). Only a bounded cache of decoded
+ * documents stays in memory. Every candidate is tested against the whole filter (mingo), so the
+ * entries change how fast a query runs, never what it returns; the semantics are the in-memory
+ * engine's (embedded-collection.ts), checked by the same contract suite.
+ */
+export class SqliteCollection implements DocumentCollection<Doc> {
+  private readonly indexes: IndexEntry[] = [{ name: '_id_', keys: '{"_id":1}', unique: true, partialFilter: '' }];
+  private readonly uniqueIndexes: UniqueIndex[] = [];
+  private readonly fieldPaths = new Map<string, string[]>();
+  private readonly sortIndexes: SortIndex[] = [];
+  private readonly s: Statements;
+
+  constructor(readonly name: string, private readonly context: SqliteContext) {
+    this.s = context.statements;
+    for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) this.declare(JSON.parse(row.spec) as IndexSpec);
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    const fields = Object.keys(spec.keys);
+    if (fields.length === 0) throw new Error('Index keys cannot be empty');
+    const entry = indexEntry(spec);
+    const sameKeys = this.indexes.find((index) => index.keys === entry.keys && index.partialFilter === entry.partialFilter);
+    if (sameKeys) {
+      if (sameKeys.name === '_id_') return;
+      if (sameKeys.name === entry.name && sameKeys.unique === entry.unique) return;
+      throw new Error(`Index already exists with different options or name: ${sameKeys.name}`);
+    }
+    if (this.indexes.some((index) => index.name === entry.name)) {
+      throw new Error(`An existing index has the same name as the requested index but different options: ${entry.name}`);
+    }
+    // A schema change commits on its own: the writes of the open group first, then the entries of every stored document.
+    this.context.writes.flush();
+    const stored = { ...spec, ...(spec.partialFilter ? { partialFilter: cloneDocument(spec.partialFilter) } : {}) };
+    const build = this.context.db.transaction(() => {
+      this.s.addIndex.run(this.name, entry.name, JSON.stringify(stored));
+      const added = this.declare(stored);
+      // In pages: SQLite cannot write while a statement is still reading.
+      for (let after = 0, page = this.scanPage(after); page.length; page = this.scanPage(after)) {
+        for (const row of page) {
+          const doc = decodeDocument(row.body);
+          this.writeEntries(row.seq, serializeValue(doc._id), undefined, doc, added);
+        }
+        after = page[page.length - 1].seq;
+      }
+    });
+    try {
+      build.immediate();
+    } catch (err) {
+      this.undeclare(entry.name);
+      throw err;
+    }
+  }
+
+  private scanPage(after: number): Array<{ seq: number; body: Buffer }> {
+    return this.s.scanPage.all(this.name, after) as Array<{ seq: number; body: Buffer }>;
+  }
+
+  async insertOne(doc: Doc): Promise<void> {
+    if (!isPlainObject(doc)) throw new TypeError('insertOne expects a document');
+    if (doc._id === undefined || Array.isArray(doc._id)) throw new TypeError('insertOne requires a non-array _id');
+    const { _id, ...fields } = cloneDocument(doc);
+    await this.commit([{ key: serializeValue(_id), after: { _id, ...fields } }]);
+  }
+
+  async findOne(filter: Filter, options: { projection?: Projection } = {}): Promise<Doc | null> {
+    const [found] = this.match(filter, 1);
+    return found ? cloneDocument(projected(found.doc, options.projection)) : null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    const skip = options.skip ?? 0;
+    const limit = Math.abs(options.limit ?? 0);
+    if (skip < 0) throw new Error('skip must be non-negative');
+    const found = this.match(filter, limit && skip + limit, options.sort).slice(skip, limit ? skip + limit : undefined);
+    return found.map(({ doc }) => cloneDocument(projected(doc, options.projection)));
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
+    return this.countFromEntries(filter) ?? this.match(filter).length;
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    assertUpdateDocument(update);
+    const [target] = this.match(filter, 1);
+    if (target) return { matchedCount: 1, modifiedCount: await this.updateStored([target], update) };
+    if (!options.upsert) return { matchedCount: 0, modifiedCount: 0 };
+    const inserted = await this.upsert(filter, update);
+    return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertUpdateDocument(update);
+    const targets = this.match(filter);
+    return { matchedCount: targets.length, modifiedCount: await this.updateStored(targets, update) };
+  }
+
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: { returnDocument?: 'before' | 'after'; upsert?: boolean; sort?: Sort } = {},
+  ): Promise<Doc | null> {
+    assertUpdateDocument(update);
+    const [target] = this.match(filter, 1, options.sort);
+    if (target) {
+      const changes = this.updatedChanges([target], update);
+      await this.commit(changes);
+      return cloneDocument(options.returnDocument === 'after' ? (changes[0]?.after ?? target.doc) : target.doc);
+    }
+    if (!options.upsert) return null;
+    const inserted = await this.upsert(filter, update);
+    return options.returnDocument === 'after' ? cloneDocument(inserted) : null;
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    return { deletedCount: await this.delete(this.match(filter, 1)) };
+  }
+
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+    return { deletedCount: await this.delete(this.match(filter)) };
+  }
+
+  // ---- reading ----
+
+  /**
+   * A count answered from the field entries alone, when the filter is a conjunction of equalities to
+   * scalars on indexed paths where no document has a shape the entries do not model: the documents
+   * holding every value (a multikey entry matches as MongoDB's equality does). Else undefined.
+   */
+  private countFromEntries(filter: Filter): number | undefined {
+    const conditions: Array<[string, string]> = [];
+    const collect = (part: Filter): boolean => Object.entries(part).every(([field, condition]) => {
+      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c));
+      const value = scalarEquality(condition);
+      if (value === undefined || !this.fieldPaths.has(field)) return false;
+      conditions.push([field, serializeValue(value)]);
+      return true;
+    });
+    if (!collect(filter) || conditions.length === 0 || conditions.length > 3) return undefined;
+    if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
+    // The rarest value drives the count: the others are only checked for its documents.
+    const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
+    const [[path, value], ...others] = sized.map(({ c }) => c);
+    return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
+  }
+
+  /**
+   * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
+   * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
+   */
+  /**
+   * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
+   * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
+   */
+  private match(filter: Filter, max = 0, sort?: Sort): StoredDoc[] {
+    const normalized = cloneDocument(filter);
+    const query = mingoEngine.compileFilter(normalized);
+    if (sort) return this.matchSorted(normalized, query, sortFields(sort), max);
+    const found: StoredDoc[] = [];
+    for (const stored of this.candidates(normalized)) {
+      if (query.test(stored.doc)) {
+        found.push(stored);
+        if (found.length === max) break;
+      }
+    }
+    return found;
+  }
+
+  private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): StoredDoc[] {
+    // A walk in sort order pays off unless the field entries already narrow the filter to a few documents.
+    const narrow = this.plan(filter);
+    const walk = max > 0 && !(narrow && narrow.size < SIZE_CAP) ? this.sortedWalk(filter, fields) : undefined;
+    const found: StoredDoc[] = [];
+    if (walk) {
+      for (const stored of walk) {
+        if (!query.test(stored.doc)) continue;
+        found.push(stored);
+        if (found.length === max) break;
+      }
+      return found;
+    }
+    const entries = [...this.candidates(filter)].filter((stored) => query.test(stored.doc)).map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
+    entries.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
+    return (max ? entries.slice(0, max) : entries).map((entry) => entry.stored);
+  }
+
+  /** Candidates in insertion order: by `_id`, by a pinned unique key, by field entries, else every document. */
+  private *candidates(filter: Filter): Iterable<StoredDoc> {
+    const ids = '_id' in filter ? idEqualities(filter._id) : undefined;
+    if (ids) {
+      yield* this.byKeys([...new Set(ids.map(serializeValue))]);
+      return;
+    }
+    for (const index of this.uniqueIndexes) {
+      if (index.partialFilter || index.fields.some((field) => /(^|\.)\d+(\.|$)/.test(field))) continue;
+      const values = index.fields.map((field) => scalarEquality(filter[field]));
+      if (values.some((value) => value === undefined)) continue;
+      const owner = this.s.uniqueOwner.get(this.name, index.name, values.map(serializeValue).join(',')) as string | undefined;
+      if (owner !== undefined) yield* this.byKeys([owner]);
+      return;
+    }
+    const plan = this.plan(filter);
+    if (plan) {
+      yield* this.bySeqs(plan.seqs());
+      return;
+    }
+    for (const row of this.s.scan.iterate(this.name) as Iterable<{ seq: number; key: string; body: Buffer }>) {
+      yield this.context.cache.get(this.name, row.seq) ?? this.remember({ seq: row.seq, key: row.key, doc: decodeDocument(row.body) });
+    }
+  }
+
+  private byKeys(keys: string[]): StoredDoc[] {
+    const found: StoredDoc[] = [];
+    for (const key of keys) {
+      const row = this.s.byKey.get(this.name, key) as { seq: number; body: Buffer } | undefined;
+      if (row) found.push(this.context.cache.get(this.name, row.seq) ?? this.remember({ seq: row.seq, key, doc: decodeDocument(row.body) }));
+    }
+    return found.sort((a, b) => a.seq - b.seq);
+  }
+
+  private *bySeqs(seqs: Iterable<number>): Iterable<StoredDoc> {
+    for (const seq of seqs) {
+      const stored = this.load(seq);
+      if (stored) yield stored;
+    }
+  }
+
+  private load(seq: number): StoredDoc | undefined {
+    const cached = this.context.cache.get(this.name, seq);
+    if (cached) return cached;
+    const row = this.s.bySeq.get(seq, this.name) as { key: string; body: Buffer } | undefined;
+    return row && this.remember({ seq, key: row.key, doc: decodeDocument(row.body) });
+  }
+
+  private remember(stored: StoredDoc): StoredDoc {
+    this.context.cache.set(this.name, stored);
+    return stored;
+  }
+
+  /** The narrowest candidate set the field entries give for a filter (its conditions are ANDed), if any. */
+  private plan(filter: Filter): SeqPlan | undefined {
+    let best: SeqPlan | undefined;
+    const consider = (plan: SeqPlan | undefined) => {
+      if (plan && (!best || plan.size < best.size)) best = plan;
+    };
+    for (const [field, condition] of Object.entries(filter)) {
+      if (field === '$and') {
+        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part));
+      } else if (field === '$or') {
+        if (Array.isArray(condition)) consider(this.orPlan(condition));
+      } else if (field !== '_id' && this.fieldPaths.has(field)) {
+        consider(this.fieldPlan(field, condition));
+      } else if (isPlainObject(condition) && isPlainObject(condition.$elemMatch) && Object.keys(condition).length === 1) {
+        // An element matching {sub: c} holds `field.sub` matching c: the entries of that path narrow it.
+        for (const [sub, inner] of Object.entries(condition.$elemMatch)) {
+          if (!sub.startsWith('$') && this.fieldPaths.has(`${field}.${sub}`)) consider(this.fieldPlan(`${field}.${sub}`, inner));
+        }
+      }
+    }
+    return best;
+  }
+
+  private orPlan(branches: unknown[]): SeqPlan | undefined {
+    const plans: SeqPlan[] = [];
+    for (const branch of branches) {
+      const plan = isPlainObject(branch) ? this.plan(branch) : undefined;
+      if (!plan) return undefined;
+      plans.push(plan);
+    }
+    return { size: plans.reduce((n, p) => n + p.size, 0), seqs: () => sortedUnion(plans.map((p) => p.seqs())) };
+  }
+
+  /** As FieldIndex.plan: equality to scalars, or the conditions that need the field present. */
+  private fieldPlan(path: string, condition: unknown): SeqPlan | undefined {
+    const direct = scalarValue(condition);
+    if (direct !== undefined) return this.valuesPlan(path, [direct]);
+    if (!isPlainObject(condition)) return undefined;
+    const operators = Object.keys(condition);
+    if (operators.length === 0 || operators.some((op) => !op.startsWith('$'))) return undefined;
+    if ('$eq' in condition && scalarValue(condition.$eq) !== undefined) return this.valuesPlan(path, [condition.$eq]);
+    if (Array.isArray(condition.$in) && condition.$in.every((v) => scalarValue(v) !== undefined)) return this.valuesPlan(path, condition.$in);
+    const range = ['$lt', '$lte', '$gt', '$gte'].some((op) => op in condition && isRangeBound(condition[op]));
+    if (range || condition.$exists === true) return this.entriesPlan(path, [PRESENT, OPAQUE]);
+    return undefined;
+  }
+
+  private valuesPlan(path: string, values: unknown[]): SeqPlan {
+    return this.entriesPlan(path, [...new Set(values.map(serializeValue)), OPAQUE]);
+  }
+
+  private entriesPlan(path: string, values: string[]): SeqPlan {
+    const size = values.reduce((n, value) => n + (this.s.fieldSize.get(this.name, path, value, SIZE_CAP) as number), 0);
+    return {
+      size,
+      seqs: () => {
+        const seqs = new Set<number>();
+        for (const value of values) for (const seq of this.s.fieldSeqs.all(this.name, path, value) as number[]) seqs.add(seq);
+        return [...seqs].sort((a, b) => a - b);
+      },
+    };
+  }
+
+  /**
+   * Documents that may match, already in the order of `fields`, from the sort entries of an index
+   * whose leading field the filter pins by equality and whose second field is the first sort
+   * field. Entries come in order of that field; each run of equal keys is put in the full sort
+   * order (further fields, then insertion) before it is handed out. Undefined when no index
+   * applies or a document of those leading values has a shape the entries do not order.
+   */
+  private sortedWalk(filter: Filter, fields: SortFields): Iterable<StoredDoc> | undefined {
+    const [field, direction] = fields[0];
+    const conjuncts = [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isPlainObject) : [])];
+    for (const index of this.sortIndexes) {
+      if (index.sortField !== field) continue;
+      for (const conjunct of conjuncts) {
+        const values = index.leading in conjunct ? OrderedIndex.pinnedValues(conjunct[index.leading]) : undefined;
+        if (!values) continue;
+        const leads = [...new Set(values.map(serializeValue))];
+        if (this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+        return this.walk(index, leads, direction, fields);
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether a document under this leading value (or IRREGULAR_LEAD) has a sort field the entries do not order. */
+  private irregularSort(index: SortIndex, lead: string): boolean {
+    return this.s.sortIrregular.get(this.name, index.id, lead) !== undefined;
+  }
+
+  private *walk(index: SortIndex, leads: string[], direction: 1 | -1, fields: SortFields): Iterable<StoredDoc> {
+    const rows = (leads.length === 1
+      ? (direction === 1 ? this.s.sortAscending : this.s.sortDescending).iterate(this.name, index.id, leads[0])
+      : (direction === 1 ? this.s.sortManyAscending : this.s.sortManyDescending).iterate(this.name, index.id, JSON.stringify(leads))
+    ) as IterableIterator<{ seq: number; sortKey: string }>;
+    let run: StoredDoc[] = [];
+    let runKey: string | undefined;
+    const ordered = (docs: StoredDoc[]) => {
+      if (docs.length < 2) return docs;
+      const keyed = docs.map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
+      keyed.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
+      return keyed.map((entry) => entry.stored);
+    };
+    for (const row of rows) {
+      if (row.sortKey !== runKey && run.length) {
+        yield* ordered(run);
+        run = [];
+      }
+      runKey = row.sortKey;
+      const stored = this.load(row.seq);
+      if (stored) run.push(stored);
+    }
+    yield* ordered(run);
+  }
+
+  // ---- writing ----
+
+  private updatedChanges(targets: StoredDoc[], update: Update): Change[] {
+    const changes: Change[] = [];
+    for (const { seq, key, doc: before } of targets) {
+      // Shares every field with the stored document until the update replaces it (see applyUpdate).
+      const after = { ...before };
+      if (applyUpdate(after, update, 'update')) changes.push({ key, seq, before, after });
+    }
+    return changes;
+  }
+
+  private async updateStored(targets: StoredDoc[], update: Update): Promise<number> {
+    const changes = this.updatedChanges(targets, update);
+    await this.commit(changes);
+    return changes.length;
+  }
+
+  private async upsert(filter: Filter, update: Update): Promise<Doc> {
+    const seed = upsertSeed(cloneDocument(filter));
+    applyUpdate(seed, update, 'insert');
+    const { _id = newDocumentId(), ...fields } = seed;
+    if (Array.isArray(_id)) throw new Error("can't use an array for _id");
+    const doc: Doc = { _id: _id as string, ...fields };
+    await this.commit([{ key: serializeValue(_id), after: doc }]);
+    return doc;
+  }
+
+  private async delete(targets: StoredDoc[]): Promise<number> {
+    await this.commit(targets.map(({ seq, key, doc }) => ({ key, seq, before: doc })));
+    return targets.length;
+  }
+
+  /**
+   * Writes the changes of one operation in one savepoint of the open group transaction: documents,
+   * then index entries (old ones out before new ones in, so documents may swap unique keys);
+   * SQLite refuses a duplicate unique key and the whole operation is undone. Acknowledged after COMMIT.
+   */
+  private commit(changes: Change[]): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
+    const cache = this.context.cache;
+    return this.context.writes.run(() => {
+      const seqs: number[] = [];
+      for (const change of changes) {
+        if (change.after && change.seq === undefined) {
+          seqs.push(this.insertRow(change.key, change.after));
+        } else if (change.after) {
+          this.s.replace.run(encodeDocument(change.after), change.seq);
+          seqs.push(change.seq!);
+        } else {
+          this.s.remove.run(change.seq);
+          seqs.push(change.seq!);
+        }
+      }
+      changes.forEach((change, i) => this.removeEntries(seqs[i], change));
+      changes.forEach((change, i) => this.writeEntries(seqs[i], change.key, change.before, change.after));
+      return seqs;
+    }, (seqs) => {
+      changes.forEach((change, i) => {
+        if (change.after) cache.set(this.name, { seq: seqs[i], key: change.key, doc: change.after });
+        else cache.delete(this.name, seqs[i]);
+      });
+    }).then(() => undefined);
+  }
+
+  private insertRow(key: string, doc: Doc): number {
+    try {
+      return Number(this.s.insert.run(this.name, key, encodeDocument(doc)).lastInsertRowid);
+    } catch (err) {
+      throw isConstraint(err) ? new DuplicateKeyError(this.name, '_id_', { cause: err }) : err;
+    }
+  }
+
+  private removeEntries(seq: number, change: Change): void {
+    const { before, after } = change;
+    if (!before) return;
+    for (const index of this.uniqueIndexes) {
+      if (after && index.reads && keeps(before, after, index.reads)) continue;
+      for (const value of index.keysOf(before)) this.s.removeUnique.run(this.name, index.name, value, change.key);
+    }
+    for (const [path, parts] of this.fieldPaths) {
+      if (after && keeps(before, after, [parts[0]])) continue;
+      for (const value of fieldValues(before, parts)) this.s.removeField.run(this.name, path, value, seq);
+    }
+    for (const index of this.sortIndexes) {
+      if (after && keeps(before, after, index.reads)) continue;
+      const place = sortPlace(before, index);
+      if (place) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+    }
+  }
+
+  /** Adds the entries of `after` that `before` did not have (all of them, or only for `only`). */
+  private writeEntries(seq: number, key: string, before: Doc | undefined, after: Doc | undefined, only?: Declared): void {
+    if (!after) return;
+    for (const index of only ? only.unique : this.uniqueIndexes) {
+      if (before && index.reads && keeps(before, after, index.reads)) continue;
+      for (const value of index.keysOf(after)) {
+        try {
+          this.s.addUnique.run(this.name, index.name, value, key);
+        } catch (err) {
+          throw isConstraint(err) ? new DuplicateKeyError(this.name, index.name, { cause: err }) : err;
+        }
+      }
+    }
+    for (const [path, parts] of only ? only.fields : this.fieldPaths) {
+      if (before && keeps(before, after, [parts[0]])) continue;
+      for (const value of fieldValues(after, parts)) this.s.addField.run(this.name, path, value, seq);
+    }
+    for (const index of only ? only.sort : this.sortIndexes) {
+      if (before && keeps(before, after, index.reads)) continue;
+      const place = sortPlace(after, index);
+      if (place) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+    }
+  }
+
+  /** Records a declared index in memory; returns the structures it added (the ones to fill). */
+  private declare(spec: IndexSpec): Declared {
+    const entry = indexEntry(spec);
+    const added: Declared = { unique: [], fields: new Map(), sort: [] };
+    const fields = Object.keys(spec.keys);
+    this.indexes.push(entry);
+    if (entry.unique) {
+      const index = new UniqueIndex(entry.name, spec.keys, spec.partialFilter);
+      this.uniqueIndexes.push(index);
+      added.unique.push(index);
+    }
+    for (const field of fields) {
+      if (!isIndexablePath(field) || this.fieldPaths.has(field)) continue;
+      this.fieldPaths.set(field, field.split('.'));
+      added.fields.set(field, field.split('.'));
+    }
+    const [leading, second] = fields;
+    const id = `${leading}\u0000${second}`;
+    if (!entry.unique && second !== undefined && isIndexablePath(leading) && isIndexablePath(second) && !this.sortIndexes.some((s) => s.id === id)) {
+      const index: SortIndex = { id, leading, leadParts: leading.split('.'), sortField: second, reads: [...new Set([leading, second].map((p) => p.split('.')[0]))] };
+      this.sortIndexes.push(index);
+      added.sort.push(index);
+    }
+    return added;
+  }
+
+  /** Forgets an index whose creation failed (its entries were rolled back with it). */
+  private undeclare(name: string): void {
+    this.indexes.splice(0, this.indexes.length, ...this.indexes.filter((index) => index.name !== name));
+    this.uniqueIndexes.splice(0, this.uniqueIndexes.length, ...this.uniqueIndexes.filter((index) => index.name !== name));
+    this.fieldPaths.clear();
+    this.sortIndexes.splice(0);
+    const remaining = this.indexes.filter((index) => index.name !== '_id_');
+    for (const index of remaining) {
+      const fields = Object.keys(JSON.parse(index.keys) as Record<string, unknown>);
+      for (const field of fields) if (isIndexablePath(field)) this.fieldPaths.set(field, field.split('.'));
+      const [leading, second] = fields;
+      const id = `${leading}\u0000${second}`;
+      if (!index.unique && second !== undefined && isIndexablePath(leading) && isIndexablePath(second) && !this.sortIndexes.some((s) => s.id === id)) {
+        this.sortIndexes.push({ id, leading, leadParts: leading.split('.'), sortField: second, reads: [...new Set([leading, second].map((p) => p.split('.')[0]))] });
+      }
+    }
+  }
+}
+
+interface Declared {
+  unique: UniqueIndex[];
+  fields: Map<string, string[]>;
+  sort: SortIndex[];
+}
+
+interface SeqPlan {
+  /** Entries counted (capped at SIZE_CAP per value), to pick the narrowest plan. */
+  size: number;
+  /** Candidate rows, ascending (insertion order). */
+  seqs(): number[];
+}
+
+function indexEntry(spec: IndexSpec): IndexEntry {
+  return {
+    name: spec.name ?? Object.entries(spec.keys).map(([field, direction]) => `${field}_${direction}`).join('_'),
+    keys: JSON.stringify(spec.keys),
+    unique: spec.unique ?? false,
+    partialFilter: spec.partialFilter ? serializeValue(spec.partialFilter) : '',
+  };
+}
+
+/** The field entries of a document at a path: its scalar values, PRESENT when it holds the path, OPAQUE for shapes not modelled. */
+function fieldValues(doc: Doc, parts: string[]): string[] {
+  const entry = readPath(doc, parts);
+  const values = [...entry.keys];
+  if (entry.present) values.push(PRESENT);
+  if (entry.opaque) values.push(OPAQUE);
+  return values;
+}
+
+/** Where a document sits in a sort index, or nothing when its leading field holds no scalar (it cannot equal one). */
+function sortPlace(doc: Doc, index: SortIndex): { lead: string; sortKey: string } | undefined {
+  const lead = readPath(doc, index.leadParts);
+  if (lead.opaque || lead.keys.size > 1) return { lead: IRREGULAR_LEAD, sortKey: IRREGULAR_SORT };
+  if (lead.keys.size === 0) return undefined;
+  const values = pathValues(doc, index.sortField);
+  const sortKey = values.length === 1 ? orderedKey(values[0]) : undefined;
+  return { lead: [...lead.keys][0], sortKey: sortKey ?? IRREGULAR_SORT };
+}
+
+/**
+ * A string whose binary order is MongoDB's order for null (and missing), numbers, strings,
+ * booleans and dates; undefined for any other value (the document is then sorted in memory).
+ */
+export function orderedKey(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'A';
+  if (typeof value === 'number') return Number.isNaN(value) ? undefined : `B${orderedNumber(value)}`;
+  if (typeof value === 'string') return `C${value}`;
+  if (typeof value === 'boolean') return value ? 'H1' : 'H0';
+  if (value instanceof Date) {
+    const time = value.getTime();
+    return Number.isNaN(time) ? undefined : `I${orderedNumber(time)}`;
+  }
+  return undefined;
+}
+
+/** IEEE 754 bits made to sort as unsigned bytes: negatives flipped whole, positives with the sign bit set. */
+function orderedNumber(n: number): string {
+  const bytes = Buffer.alloc(8);
+  bytes.writeDoubleBE(n === 0 ? 0 : n);
+  if (bytes[0] & 0x80) for (let i = 0; i < 8; i++) bytes[i] ^= 0xff;
+  else bytes[0] ^= 0x80;
+  return bytes.toString('hex');
+}
+
+function isRangeBound(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || value instanceof Date;
+}
+
+/** Whether an update left each of the top-level `fields` the very value it was. */
+function keeps(before: Doc, after: Doc, fields: readonly string[]): boolean {
+  return fields.every((field) => before[field] === after[field]);
+}
+
+function sortedUnion(lists: number[][]): number[] {
+  return [...new Set(lists.flat())].sort((a, b) => a - b);
+}
+
+const isConstraint = (err: unknown) => String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
+
+function projected(doc: Doc, projection: Projection | undefined): Doc {
+  if (!projection) return doc;
+  const picked: Doc = { _id: doc._id };
+  for (const field of Object.keys(projection)) {
+    if (field.includes('.') || projection[field] !== 1) throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
+    if (field in doc) picked[field] = doc[field];
+  }
+  return picked;
+}
+
+/** `_id` values an `_id` condition pins by equality (`x`, `{$eq: x}`, `{$in: [...]}`), if it does. */
+function idEqualities(condition: unknown): unknown[] | undefined {
+  const single = scalarEquality(condition);
+  if (single !== undefined) return [single];
+  if (isPlainObject(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
+    const values = condition.$in.map(scalarEquality);
+    return values.every((value) => value !== undefined) ? values : undefined;
+  }
+  return undefined;
+}
+
+function scalarEquality(condition: unknown): string | number | boolean | undefined {
+  return scalarValue(isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition);
+}

@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { AppError } from '../errors';
+import { describeDocumentStoreContract } from './document-store.contract';
+import { DuplicateKeyError } from './document-store';
+import { createDurableDocumentStore } from './durable-document-store';
+import { createEmbeddedDocumentStore } from './embedded-document-store';
+import { createSqliteDocumentStore } from './sqlite-document-store';
+import { DataDirectoryInUseError, LATEST_STORE_VERSION, StoreVersionError } from './sqlite-schema';
+
+const dirs: string[] = [];
+const freshPath = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'));
+  dirs.push(dir);
+  return join(dir, 'service.sqlite');
+};
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describeDocumentStoreContract('SQLite engine', async () => createSqliteDocumentStore({ path: freshPath() }));
+describeDocumentStoreContract('SQLite engine, no cache', async () => createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 0 }));
+
+describe('SQLite engine across a reopen', () => {
+  it('serves exactly what was acknowledged, in insertion order, with its unique indexes, nothing read back at open', async () => {
+    const path = freshPath();
+    const first = createSqliteDocumentStore({ path });
+    const accounts = first.collection('accounts');
+    await accounts.createIndex({ keys: { email: 1 }, unique: true });
+    await accounts.insertOne({ _id: 'b', email: 'b@example.com', balance: 10, openedAt: new Date('2026-01-01T00:00:00Z'), key: Buffer.from('k') });
+    await accounts.insertOne({ _id: 'a', email: 'a@example.com', balance: 5 });
+    await accounts.insertOne({ _id: 'gone', email: 'gone@example.com', balance: 0 });
+    await accounts.updateOne({ _id: 'b' }, { $inc: { balance: 7 } });
+    await accounts.deleteOne({ _id: 'gone' });
+    await expect(accounts.insertOne({ _id: 'c', email: 'a@example.com' })).rejects.toThrow(DuplicateKeyError);
+    await first.close();
+
+    const second = createSqliteDocumentStore({ path });
+    const reopened = second.collection('accounts');
+    // The index is in the file: enforced before the service declares it again.
+    await expect(reopened.insertOne({ _id: 'd', email: 'b@example.com' })).rejects.toMatchObject({ index: 'email_1' });
+    await reopened.createIndex({ keys: { email: 1 }, unique: true });
+    const docs = await reopened.find({});
+    expect(docs.map((d) => d._id)).toEqual(['b', 'a']);
+    expect(docs[0]).toEqual({ _id: 'b', email: 'b@example.com', balance: 17, openedAt: new Date('2026-01-01T00:00:00Z'), key: Buffer.from('k') });
+    expect(Buffer.isBuffer(docs[0].key)).toBe(true);
+    expect(await reopened.findOne({ email: 'a@example.com' })).toEqual({ _id: 'a', email: 'a@example.com', balance: 5 });
+    expect(await reopened.countDocuments({})).toBe(2);
+    await second.close();
+  });
+
+  it('refuses a second opener of the same file while the first holds it', async () => {
+    const path = freshPath();
+    const first = createSqliteDocumentStore({ path });
+    await first.collection('x').insertOne({ _id: '1' });
+    expect(() => createSqliteDocumentStore({ path })).toThrow(DataDirectoryInUseError);
+    await first.close();
+  });
+});
+
+describe('versioned format', () => {
+  it('upgrades a journal file (format 1) once, in place, and the journal then refuses it', async () => {
+    const path = freshPath();
+    const old = createDurableDocumentStore({ path });
+    const customers = old.collection('customers');
+    await customers.createIndex({ keys: { platformId: 1, email: 1 }, unique: true });
+    await customers.createIndex({ keys: { platformId: 1, createdAt: -1 } });
+    for (let i = 0; i < 30; i++) await customers.insertOne({ _id: `c${i}`, platformId: `p${i % 3}`, email: `e${i}`, createdAt: new Date(1_000 + i) });
+    await old.close();
+
+    const upgraded = createSqliteDocumentStore({ path });
+    expect(upgraded.database.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION);
+    const again = upgraded.collection('customers');
+    await again.createIndex({ keys: { platformId: 1, email: 1 }, unique: true });
+    await again.createIndex({ keys: { platformId: 1, createdAt: -1 } });
+    await expect(again.insertOne({ _id: 'dup', platformId: 'p1', email: 'e1' })).rejects.toThrow(DuplicateKeyError);
+    const newest = await again.find({ platformId: 'p2' }, { sort: { createdAt: -1 }, limit: 2 });
+    expect(newest.map((d) => d._id)).toEqual(['c29', 'c26']);
+    await upgraded.close();
+
+    expect(() => createDurableDocumentStore({ path })).toThrow(StoreVersionError);
+    const reopened = createSqliteDocumentStore({ path });
+    expect(await reopened.collection('customers').countDocuments({})).toBe(30);
+    await reopened.close();
+  });
+
+  it('refuses a file of a newer format and leaves it unchanged', async () => {
+    const path = freshPath();
+    const store = createSqliteDocumentStore({ path });
+    await store.collection('x').insertOne({ _id: '1' });
+    store.database.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
+    await store.close();
+    expect(() => createSqliteDocumentStore({ path })).toThrow(/newer than this release reads/);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION + 1);
+    expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(1);
+    db.close();
+  });
+});
+
+describe('group commit', () => {
+  it('commits concurrent writes together, acknowledges none before the commit, and refuses only the one that failed', async () => {
+    const path = freshPath();
+    const store = createSqliteDocumentStore({ path });
+    const items = store.collection('items');
+    await items.createIndex({ keys: { code: 1 }, unique: true });
+    let acknowledged = 0;
+    const writes = Array.from({ length: 20 }, (_, i) => items.insertOne({ _id: `i${i}`, code: i === 7 ? 'c3' : `c${i}` }).then(() => { acknowledged += 1; }));
+    expect(store.database.inTransaction).toBe(true);
+    await Promise.resolve();
+    expect(acknowledged).toBe(0);
+    const results = await Promise.allSettled(writes);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    expect((results[7] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateKeyError);
+    expect(store.database.inTransaction).toBe(false);
+    await store.close();
+    const reopened = createSqliteDocumentStore({ path });
+    expect(await reopened.collection('items').countDocuments({})).toBe(19);
+    await reopened.close();
+  });
+
+  it('a full disk refuses the group with STORAGE_FULL, ping says so, and it recovers without a reopen', async () => {
+    const store = createSqliteDocumentStore({ path: freshPath() });
+    const things = store.collection('things');
+    const big = (id: string) => ({ _id: id, blob: Buffer.alloc(64 * 1024, 1) });
+    await things.insertOne(big('before'));
+    const pages = store.database.pragma('page_count', { simple: true }) as number;
+    store.database.pragma(`max_page_count = ${pages}`);
+    const refused = await Promise.allSettled([things.insertOne(big('during1')), things.insertOne(big('during2'))]);
+    for (const result of refused) {
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'STORAGE_FULL', details: { retryAfterSeconds: 30 } });
+    }
+    expect(await store.ping()).toBe(false);
+    store.database.pragma(`max_page_count = ${pages * 100}`);
+    expect(await store.ping()).toBe(true);
+    await things.insertOne(big('after'));
+    expect((await things.find({})).map((d) => d._id)).toEqual(['before', 'after']);
+    await store.close();
+  });
+});
+
+describe('the same answers as the in-memory engine', () => {
+  it('for sorted pages walked from sort entries, with regular and irregular documents', async () => {
+    const sqlite = createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 10 });
+    const memory = createEmbeddedDocumentStore();
+    const values = [new Date(5), new Date(3), '2026-01-01', 7, -2.5, null, undefined, ['x', 1], true, { o: 1 }, new Date(5), 0];
+    for (const store of [sqlite, memory]) {
+      const c = store.collection('payments');
+      await c.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
+      await c.createIndex({ keys: { status: 1, dueAt: 1 } });
+      await c.createIndex({ keys: { 'steps.at': 1 } });
+      for (let i = 0; i < 120; i++) {
+        const createdAt = values[(i * 7) % values.length];
+        await c.insertOne({
+          _id: `t${String((i * 37) % 120).padStart(3, '0')}`,
+          platformId: i % 17 === 0 ? ['p1', 'p2'] : `p${i % 3}`,
+          status: ['PENDING', 'DONE', 'FAILED'][i % 3],
+          ...(createdAt === undefined ? {} : { createdAt }),
+          dueAt: new Date(10_000 - ((i * 13) % 50)),
+          customerId: `c${i % 11}`,
+          ...(i % 4 === 0 ? { steps: [{ at: new Date(i) }, { at: 'later' }] } : i % 4 === 1 ? { steps: { at: new Date(i) } } : {}),
+        });
+      }
+      await c.updateMany({ customerId: 'c3' }, { $set: { status: 'DONE', dueAt: new Date(1) } });
+      await c.deleteMany({ customerId: 'c4' });
+    }
+    const queries: Array<[Record<string, unknown>, Record<string, 1 | -1>, number]> = [
+      [{ platformId: 'p1' }, { createdAt: -1, _id: -1 }, 10],
+      [{ $and: [{ platformId: 'p2' }, { customerId: 'c5' }] }, { createdAt: -1, _id: -1 }, 3],
+      [{ platformId: { $in: ['p0', 'p2'] } }, { createdAt: 1 }, 25],
+      [{ status: 'PENDING', dueAt: { $lte: new Date(9_980) } }, { dueAt: 1 }, 5],
+      [{ status: { $in: ['DONE', 'FAILED'] } }, { dueAt: -1 }, 40],
+      [{ customerId: 'c3' }, { _id: 1 }, 0],
+      [{ platformId: 'p1', status: 'DONE' }, { createdAt: -1 }, 4],
+      [{ steps: { $elemMatch: { at: { $lte: new Date(60) } } } }, { _id: 1 }, 0],
+      [{ $and: [{ platformId: 'p0' }, { status: { $eq: 'FAILED' } }, { customerId: 'c9' }] }, { createdAt: 1 }, 4],
+    ];
+    for (const [filter, sort, limit] of queries) {
+      const expected = await memory.collection('payments').find(filter, { sort, limit });
+      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(expected);
+      expect(await sqlite.collection('payments').countDocuments(filter)).toBe(await memory.collection('payments').countDocuments(filter));
+    }
+    // Without the irregular documents, the same pages come from the sort entries alone.
+    for (const store of [sqlite, memory]) await store.collection('payments').deleteMany({ $or: [{ platformId: { $size: 2 } }, { createdAt: { $type: 'array' } }, { createdAt: { $type: 'object' } }] });
+    for (const [filter, sort, limit] of queries) {
+      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(await memory.collection('payments').find(filter, { sort, limit }));
+    }
+    await sqlite.close();
+  });
+});

@@ -1,0 +1,90 @@
+import type Database from 'better-sqlite3';
+import { AppError } from '../errors';
+import { DocumentCache } from './document-cache';
+import type { Doc, DocumentCollection, DocumentStore } from './document-store';
+import { GroupCommit } from './group-commit';
+import { SqliteCollection, type SqliteContext } from './sqlite-collection';
+import { STORAGE_FULL_RETRY_AFTER_SECONDS } from './sqlite-journal';
+import { LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
+import { prepareStatements } from './sqlite-statements';
+
+export interface SqliteStoreOptions {
+  /** The SQLite file of this store (one per service). */
+  path: string;
+  sync?: SyncPolicy;
+  /** Decoded documents kept in memory, across the store's collections. */
+  cacheDocuments?: number;
+}
+
+export const DEFAULT_CACHE_DOCUMENTS = 4_096;
+
+const isStorageFull = (err: unknown) => (err as { code?: string }).code === 'SQLITE_FULL';
+
+/**
+ * The embedded store answered by SQLite: documents and index entries in one file (see
+ * sqlite-collection.ts), so memory holds a bounded cache and opening costs the same at any size
+ * (nothing is read back at start). Writes of concurrent requests share one transaction (group
+ * commit, group-commit.ts) and are acknowledged after it commits. A file in the journal's format
+ * (version 1) upgrades itself at open; a newer one is refused (sqlite-schema.ts).
+ */
+export interface SqliteDocumentStore extends DocumentStore {
+  /** The store file's connection (tests inject faults through it). */
+  readonly database: Database.Database;
+}
+
+export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDocumentStore {
+  const db = openStoreFile(options.path, options.sync ?? 'normal', LATEST_STORE_VERSION);
+  const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
+  let failingSince: number | undefined;
+  const refusal = (err: unknown) => {
+    if (!isStorageFull(err)) return err;
+    failingSince ??= Date.now();
+    return new AppError('STORAGE_FULL', 'The data store cannot write: its disk is full. Nothing was changed; retry later',
+      { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS }, { cause: err });
+  };
+  const writes = new GroupCommit(db, () => cache.clear(), refusal);
+  const context: SqliteContext = { db, statements: prepareStatements(db), cache, writes };
+  const collections = new Map<string, SqliteCollection>();
+
+  // The write check takes a fresh page (a row of one page's size, removed in the same transaction),
+  // as a document write would: a write into space the file already has would not tell.
+  db.exec('CREATE TABLE IF NOT EXISTS write_check (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)');
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const take = db.prepare('INSERT INTO write_check (id, pad) VALUES (1, zeroblob(?))');
+  const release = db.prepare('DELETE FROM write_check');
+  const probe = db.transaction(() => {
+    release.run();
+    take.run(pageSize);
+    release.run();
+  });
+
+  return {
+    database: db,
+    collection<T extends Doc = Doc>(name: string): DocumentCollection<T> {
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = new SqliteCollection(name, context);
+        collections.set(name, collection);
+      }
+      return collection as unknown as DocumentCollection<T>;
+    },
+    /** False while the disk refuses writes (the service reports NOT_SERVING, so /readyz is 503). */
+    async ping() {
+      if (failingSince === undefined) return true;
+      writes.flush();
+      try {
+        probe.immediate();
+        failingSince = undefined;
+        return true;
+      } catch (err) {
+        refusal(err);
+        return false;
+      }
+    },
+    async close() {
+      if (!db.open) return;
+      writes.flush();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** `normal`: an acknowledged write survives a crash of the process; `full`: also a loss of power. */
+export type SyncPolicy = 'normal' | 'full';
+
+/** Thrown when another process holds the data file: the embedded store is single-replica. */
+export class DataDirectoryInUseError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is in use by another process: the embedded store serves one replica (stop the other process, or give this one its own DATA_DIR)`);
+    this.name = 'DataDirectoryInUseError';
+  }
+}
+
+/** Thrown when a store file was written by a newer release (or engine) than this one reads. */
+export class StoreVersionError extends Error {
+  constructor(readonly path: string, readonly found: number, readonly supported: number) {
+    super(`${path} has store format version ${found}, newer than this release reads (up to ${supported}): `
+      + 'it was written by a newer release or by STORE_ENGINE=sqlite. Run that release (or set STORE_ENGINE=sqlite); nothing was changed');
+    this.name = 'StoreVersionError';
+  }
+}
+
+/**
+ * The store file's format, one step per version, each applied once in the transaction that records
+ * it (PRAGMA user_version). Version 1 is the journal of every document (the table the crash tests
+ * read directly); version 2 adds the tables the SQLite engine answers queries from.
+ */
+const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Database.Database) => void }> = [
+  {
+    version: 1,
+    what: 'every document of every collection as BSON, in insertion order (rowid)',
+    up: (db) => db.exec(`CREATE TABLE IF NOT EXISTS documents (
+      collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))`),
+  },
+  {
+    version: 2,
+    what: 'declared indexes and their entries: field values, unique keys, sort keys',
+    up: (db) => db.exec(`
+      CREATE TABLE store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
+      CREATE TABLE field_entries (collection TEXT NOT NULL, path TEXT NOT NULL, value TEXT NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (collection, path, value, seq)) WITHOUT ROWID;
+      CREATE TABLE unique_entries (collection TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, key TEXT NOT NULL,
+        PRIMARY KEY (collection, name, value)) WITHOUT ROWID;
+      CREATE TABLE sort_entries (collection TEXT NOT NULL, idx TEXT NOT NULL, lead TEXT NOT NULL, sort_key TEXT NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (collection, idx, lead, sort_key, seq)) WITHOUT ROWID;`),
+  },
+];
+
+export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/**
+ * Opens a store file for this process alone (SQLite's exclusive locking mode: a second opener fails
+ * here instead of keeping a ledger of its own), in WAL mode, and brings its format to `target`.
+ */
+export function openStoreFile(path: string, sync: SyncPolicy, target: number): Database.Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: 0 });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    // Taking a write lock now holds it (exclusive mode) until close: a second opener fails here.
+    db.exec('BEGIN IMMEDIATE; COMMIT');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirectoryInUseError(path);
+    throw err;
+  }
+  try {
+    migrate(db, path, target);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Applies the migrations after the file's version up to `target`, together; refuses a newer file. */
+export function migrate(db: Database.Database, path: string, target: number): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  if (found > target) throw new StoreVersionError(path, found, target);
+  if (found === target) return;
+  db.transaction(() => {
+    for (const migration of MIGRATIONS) if (migration.version > found && migration.version <= target) migration.up(db);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+}

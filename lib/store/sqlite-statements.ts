@@ -1,0 +1,55 @@
+import type Database from 'better-sqlite3';
+import { BSON } from 'bson';
+import type { Doc } from './document-store';
+
+/** A stored document with its insertion position (the row's rowid, kept across updates). */
+export interface StoredDoc {
+  seq: number;
+  key: string;
+  doc: Doc;
+}
+
+/** The prepared statements of the SQLite engine, shared by every collection of one store file. */
+export function prepareStatements(db: Database.Database) {
+  const prepare = (sql: string) => db.prepare(sql);
+  return {
+    byKey: prepare('SELECT rowid AS seq, body FROM documents WHERE collection = ? AND key = ?'),
+    bySeq: prepare('SELECT key, body FROM documents WHERE rowid = ? AND collection = ?'),
+    scan: prepare('SELECT rowid AS seq, key, body FROM documents WHERE collection = ? ORDER BY rowid'),
+    scanPage: prepare('SELECT rowid AS seq, body FROM documents WHERE collection = ? AND rowid > ? ORDER BY rowid LIMIT 500'),
+    count: prepare('SELECT count(*) AS n FROM documents WHERE collection = ?').pluck(),
+    insert: prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)'),
+    replace: prepare('UPDATE documents SET body = ? WHERE rowid = ?'),
+    remove: prepare('DELETE FROM documents WHERE rowid = ?'),
+
+    indexes: prepare('SELECT name, spec FROM store_indexes WHERE collection = ? ORDER BY rowid'),
+    addIndex: prepare('INSERT INTO store_indexes (collection, name, spec) VALUES (?, ?, ?)'),
+
+    addField: prepare('INSERT OR IGNORE INTO field_entries (collection, path, value, seq) VALUES (?, ?, ?, ?)'),
+    removeField: prepare('DELETE FROM field_entries WHERE collection = ? AND path = ? AND value = ? AND seq = ?'),
+    fieldSeqs: prepare('SELECT seq FROM field_entries WHERE collection = ? AND path = ? AND value = ?').pluck(),
+    /** How many entries a value has, counted no further than the cap (enough to pick the narrowest plan). */
+    fieldSize: prepare('SELECT count(*) FROM (SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT ?)').pluck(),
+    hasValue: prepare('SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT 1').pluck(),
+    /** Documents holding a value at a path and, for index i, at i more paths. */
+    countMatching: [0, 1, 2].map((more) => prepare(`SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
+      Array.from({ length: more }, (_, i) => ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`).join('')}`).pluck()),
+
+    addUnique: prepare('INSERT INTO unique_entries (collection, name, value, key) VALUES (?, ?, ?, ?)'),
+    removeUnique: prepare('DELETE FROM unique_entries WHERE collection = ? AND name = ? AND value = ? AND key = ?'),
+    uniqueOwner: prepare('SELECT key FROM unique_entries WHERE collection = ? AND name = ? AND value = ?').pluck(),
+
+    addSort: prepare('INSERT OR IGNORE INTO sort_entries (collection, idx, lead, sort_key, seq) VALUES (?, ?, ?, ?, ?)'),
+    removeSort: prepare('DELETE FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = ? AND seq = ?'),
+    sortAscending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? ORDER BY sort_key ASC'),
+    sortDescending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? ORDER BY sort_key DESC'),
+    sortManyAscending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) ORDER BY sort_key ASC'),
+    sortManyDescending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) ORDER BY sort_key DESC'),
+    sortIrregular: prepare("SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = '' LIMIT 1").pluck(),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
+
+export const encodeDocument = (doc: Doc): Uint8Array => BSON.serialize(doc);
+export const decodeDocument = (body: Buffer): Doc => BSON.deserialize(body, { promoteBuffers: true }) as Doc;
