@@ -144,6 +144,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       } catch (err) {
         logger.error('outbox relay stopped with events still pending', { topic: options.topic, err });
       }
+      // The last flush took the lease again: give it back, or the next replica waits for it to lapse.
+      await options.lease?.release().catch(() => undefined);
     },
     flush,
   };

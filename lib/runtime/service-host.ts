@@ -45,7 +45,9 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
     /** Lifetime of a worker lease (outbox relay, settlement and recovery passes): with several replicas, one whose holder died is taken over after this long. Renewed every third of it while held */
     WORKER_LEASE_MS: setting.int(15_000, 1_000),
   }, options.env);
-  const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS });
+  // The embedded store is opened by one process at a time (the store lock): a restarted process is
+  // the same holder and takes its leases back at once instead of waiting for them to lapse.
+  const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS, ...(options.env.MONGODB_URI?.trim() ? {} : { holder: 'the process holding the store lock' }) });
   const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env, leases });
   await module.start?.();
   const relay = module.eventsTopic && module.outboxCollections?.length
