@@ -27,10 +27,10 @@ const SCHEMA = {
   ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
   /** Where an invitation's link points: `<base>/<code>`. */
   ACCOUNTS_INVITATION_URL_BASE: setting.string('https://uma.me/i'),
-  /** Sandbox: how long the simulated hosted liveness check takes. */
-  ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
-  /** Sandbox KYC/KYB provider: delay between two steps of a verification. */
-  ACCOUNTS_KYC_STEP_MS: setting.int(2000, 0, 3_600_000),
+  /** Sandbox: how long the simulated hosted liveness check takes (GRID_MODE=production refuses it set). */
+  ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.sandboxOnly(setting.int(3000, 0, 3_600_000)),
+  /** Sandbox KYC/KYB provider: delay between two steps of a verification (GRID_MODE=production refuses it set). */
+  ACCOUNTS_KYC_STEP_MS: setting.sandboxOnly(setting.int(2000, 0, 3_600_000)),
   /** Lifetime of a hosted KYC link. */
   ACCOUNTS_KYC_LINK_TTL_MS: setting.int(86_400_000, 1000, 30 * 86_400_000),
   /** Public address of the gateway that serves the hosted KYC page (`<base>/kyc/<token>`). */
