@@ -59,7 +59,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const ownership = createOwnershipVerification({ store, newEvent, clock, settings: config.ownership });
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
-  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
+  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
@@ -79,6 +79,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const verificationWorker = createPeriodicTask({
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
+    ...(environment.leases ? { lease: environment.leases('verification steps') } : {}),
   });
   const messenger = { send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) => void (await environment.peers.delivery.sendMessage(message)) };
   const scaDeps = { store, sca: scaStore, sealer, messenger, settings: config.sca, clock };

@@ -89,3 +89,23 @@ test('a crash between a step and the customer write is completed by the worker',
   await verifications.advanceDue();
   expect(await status()).toBe('PENDING');
 });
+
+test('two replicas\' workers over one store apply each step once (conditional writes), even without their lease', async () => {
+  const { store, verifications, customer, status, advance } = await setUp();
+  let elapsed = 0;
+  const other = createVerifications({
+    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed), settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+  });
+  const step = (ms: number) => { elapsed += ms; advance(ms); };
+  const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
+  const { verification } = await verifications.completeHosted(tokenOf(link.kycUrl), 'MANUAL_REVIEW');
+  step(1000);
+  const first = await Promise.all([verifications.advanceDue(), other.advanceDue()]);
+  expect(first[0] + first[1]).toBe(1);
+  expect((await verifications.get(PLATFORM, verification.id)).status).toBe('PENDING_MANUAL_REVIEW');
+  step(1000);
+  const second = await Promise.all([verifications.advanceDue(), other.advanceDue()]);
+  expect(second[0] + second[1]).toBe(1);
+  expect(await status()).toBe('APPROVED');
+});
