@@ -34,6 +34,7 @@ import { bindBulkImportService } from './grpc/bulk-import-handlers';
 import { createBulkImport } from './app/bulk-import';
 import { createDocuments } from './app/documents';
 import { documentStorageFromEnv } from './adapters/document-storage-settings';
+import { createManualReviewKycProvider } from './adapters/manual-review-kyc-provider';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
 import { createVerifications } from './app/verifications';
 import { createComplianceFacts } from './app/compliance-facts';
@@ -72,7 +73,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const documentStorage = documentStorageFromEnv(environment.env);
   const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
   const verifications = createVerifications({
-    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
+    store, provider: config.kyc.simulated ? createSandboxKycProvider() : createManualReviewKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
   });
   const bulkImport = createBulkImport({ store: store.imports, customers, newEvent, clock, logger, claimTimeoutMs: config.bulkImport.claimTimeoutMs });
   const importWorker = createPeriodicTask({ name: 'customer imports', logger, intervalMs: config.bulkImport.pollMs, run: () => bulkImport.work() });
