@@ -107,6 +107,40 @@ function sandboxSwitch(): Setting<boolean> {
 }
 
 /**
+ * The tuning of a sandbox simulator (a step delay of simulated rails or a simulated provider): its
+ * default in either mode, and refused when set under GRID_MODE=production, where nothing it tunes
+ * may be relied on.
+ */
+function sandboxOnly<T>(inner: Setting<T>): Setting<T> {
+  return {
+    read(name, env) {
+      if (raw(name, env) !== undefined && readRunMode(env) === 'production') {
+        throw new ConfigError(name, 'tunes a sandbox simulator, which GRID_MODE=production refuses: unset it');
+      }
+      return inner.read(name, env);
+    },
+  };
+}
+
+/**
+ * The choice of a provider among real ones and simulated ones: the simulated default in the
+ * sandbox, the real default in production, which refuses a simulated one.
+ */
+function providerChoice<T extends string>(values: readonly T[], defaults: Record<RunMode, T>, simulated: readonly T[]): Setting<T> {
+  return {
+    read(name, env) {
+      const mode = readRunMode(env);
+      const chosen = withDefault(parsers.oneOf(values), defaults[mode]).read(name, env);
+      if (mode === 'production' && simulated.includes(chosen)) {
+        const real = values.filter((v) => !simulated.includes(v)).join(', ');
+        throw new ConfigError(name, `is ${chosen}, a simulator, which GRID_MODE=production refuses: choose a real provider (${real})`);
+      }
+      return chosen;
+    },
+  };
+}
+
+/**
  * Why a key must come from configuration rather than be generated for this process: the data it
  * seals outlives the process (MONGODB_URI), or production takes keys from configuration only.
  * Undefined in the embedded sandbox.
@@ -130,6 +164,8 @@ export const setting = {
   bool: (fallback: boolean) => withDefault(parsers.bool, fallback),
   optionalHex: (bytes: number) => optional(parsers.hex(bytes)),
   sandboxSwitch,
+  sandboxOnly,
+  providerChoice,
 };
 
 export type ConfigSchema = Record<string, Setting<unknown>>;

@@ -57,7 +57,7 @@ function defaultOf(kind, args, doc) {
 }
 
 function allowedOf(kind, args) {
-  if (kind === 'oneOf') return args[0].getText().replace(/\s+as const/, '').replace(/'/g, '').replace(/[[\]]/g, '').split(',').map((s) => s.trim()).join(' \\| ');
+  if (kind === 'oneOf' || kind === 'providerChoice') return args[0].getText().replace(/\s+as const/, '').replace(/'/g, '').replace(/[[\]]/g, '').split(',').map((s) => s.trim()).join(' \\| ');
   if (kind === 'bool' || kind === 'sandboxSwitch') return 'true \\| false';
   if (kind === 'int' || kind === 'optionalInt') {
     const [min, max] = kind === 'int' ? [args[1], args[2]] : [args[0], args[1]];
@@ -89,8 +89,10 @@ function collect() {
         const callee = node.initializer.expression;
         if (ts.isPropertyAccessExpression(callee) && callee.expression.getText() === 'setting' && !ts.isComputedPropertyName(node.name)) {
           const name = node.name.getText().replace(/['[\]]/g, '');
-          const kind = callee.name.getText();
-          const args = node.initializer.arguments;
+          // A sandbox simulator's tuning is documented as the setting it wraps.
+          const wrapped = callee.name.getText() === 'sandboxOnly' && ts.isCallExpression(node.initializer.arguments[0]) ? node.initializer.arguments[0] : node.initializer;
+          const kind = wrapped.expression.name.getText();
+          const args = wrapped.arguments;
           const doc = jsDocOf(node, source);
           add(name, { kind, component, doc: doc.replace(/@default\s+.+?(?=\s+@|$)/, '').trim(), default: defaultOf(kind, args, doc), allowed: allowedOf(kind, args), file: relative(ROOT, file) });
         }

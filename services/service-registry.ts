@@ -7,6 +7,7 @@ import { readWalletAuthConfig } from './auth/wallet-auth-config';
 import { createNotificationsService, messageDeliveryUrl } from './notifications/notifications-service';
 import { readWebhookSettings } from './notifications/webhook-settings';
 import { readPaymentsConfig } from './quotes-transactions/payments-module';
+import { readStablecoinsConfig } from './quotes-transactions/stablecoins-module';
 import { createQuotesTransactionsService } from './quotes-transactions/quotes-transactions-service';
 
 export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
@@ -23,6 +24,6 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
 export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
   accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
-  'quotes-transactions': (env) => { readPaymentsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
+  'quotes-transactions': (env) => { readPaymentsConfig(env); readStablecoinsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
   notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

@@ -19,7 +19,7 @@ const SCHEMA = {
   ACCOUNTS_REPAIR_INTERVAL_MS: setting.int(5000, 0, 3_600_000),
   /** Work younger than this is left to the request still doing it. */
   ACCOUNTS_REPAIR_GRACE_MS: setting.int(10_000, 0, 3_600_000),
-  /** Sandbox: hosted liveness and non-EVM wallet signatures are simulated, contact codes are 123456. @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  /** Sandbox: hosted liveness, non-EVM wallet signatures and KYC/KYB decisions are simulated, contact codes are 123456; off, KYC/KYB applications wait in PENDING_MANUAL_REVIEW (no real provider yet). @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
   ACCOUNTS_SANDBOX: setting.sandboxSwitch(),
   /** Lifetime of an external-account ownership challenge */
   ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
@@ -27,10 +27,10 @@ const SCHEMA = {
   ACCOUNTS_LIVENESS_URL: setting.optionalUrl('https:', 'http:'),
   /** Where an invitation's link points: `<base>/<code>`. */
   ACCOUNTS_INVITATION_URL_BASE: setting.string('https://uma.me/i'),
-  /** Sandbox: how long the simulated hosted liveness check takes. */
-  ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.int(3000, 0, 3_600_000),
-  /** Sandbox KYC/KYB provider: delay between two steps of a verification. */
-  ACCOUNTS_KYC_STEP_MS: setting.int(2000, 0, 3_600_000),
+  /** Sandbox: how long the simulated hosted liveness check takes (GRID_MODE=production refuses it set). */
+  ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: setting.sandboxOnly(setting.int(3000, 0, 3_600_000)),
+  /** Sandbox KYC/KYB provider: delay between two steps of a verification (GRID_MODE=production refuses it set). */
+  ACCOUNTS_KYC_STEP_MS: setting.sandboxOnly(setting.int(2000, 0, 3_600_000)),
   /** Lifetime of a hosted KYC link. */
   ACCOUNTS_KYC_LINK_TTL_MS: setting.int(86_400_000, 1000, 30 * 86_400_000),
   /** Public address of the gateway that serves the hosted KYC page (`<base>/kyc/<token>`). */
@@ -92,6 +92,8 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
     terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
     invitationUrlBase: c.ACCOUNTS_INVITATION_URL_BASE.replace(/\/+$/, ''),
     kyc: {
+      /** The sandbox KYC/KYB provider decides (the hosted page's choice, the applicant's name); off, applications wait in manual review. */
+      simulated: c.ACCOUNTS_SANDBOX,
       stepMs: c.ACCOUNTS_KYC_STEP_MS,
       linkTtlMs: c.ACCOUNTS_KYC_LINK_TTL_MS,
       linkBaseUrl: c.ACCOUNTS_KYC_LINK_BASE_URL ?? `http://localhost:${env.PORT ?? 8080}`,

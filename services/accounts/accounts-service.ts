@@ -34,6 +34,7 @@ import { bindBulkImportService } from './grpc/bulk-import-handlers';
 import { createBulkImport } from './app/bulk-import';
 import { createDocuments } from './app/documents';
 import { documentStorageFromEnv } from './adapters/document-storage-settings';
+import { createManualReviewKycProvider } from './adapters/manual-review-kyc-provider';
 import { createSandboxKycProvider } from './adapters/sandbox-kyc-provider';
 import { createVerifications } from './app/verifications';
 import { createComplianceFacts } from './app/compliance-facts';
@@ -59,7 +60,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const ownership = createOwnershipVerification({ store, newEvent, clock, settings: config.ownership });
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
-  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair });
+  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
@@ -72,13 +73,14 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const documentStorage = documentStorageFromEnv(environment.env);
   const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
   const verifications = createVerifications({
-    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
+    store, provider: config.kyc.simulated ? createSandboxKycProvider() : createManualReviewKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
   });
   const bulkImport = createBulkImport({ store: store.imports, customers, newEvent, clock, logger, claimTimeoutMs: config.bulkImport.claimTimeoutMs });
   const importWorker = createPeriodicTask({ name: 'customer imports', logger, intervalMs: config.bulkImport.pollMs, run: () => bulkImport.work() });
   const verificationWorker = createPeriodicTask({
     name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
+    ...(environment.leases ? { lease: environment.leases('verification steps') } : {}),
   });
   const messenger = { send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) => void (await environment.peers.delivery.sendMessage(message)) };
   const scaDeps = { store, sca: scaStore, sealer, messenger, settings: config.sca, clock };

@@ -61,6 +61,7 @@ export function createWalletAuth(environment: ServiceEnvironment, options: Walle
   const oidc = createOidcVerifier();
   const reconciler = createReconciler({
     runner, intervalMs: config.reconcileIntervalMs, logger,
+    ...(environment.leases ? { lease: environment.leases('wallet operation reconciliation') } : {}),
     purge: () => signedRetries.purge({
       // A minute's grace past expiry: a retry racing the deadline still finds its challenge and is told it expired.
       unusedBefore: new Date(now().getTime() - 60_000),

@@ -45,8 +45,8 @@ export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** How long a quote can be executed */
     QUOTE_VALIDITY_SECONDS: setting.int(300, 1, 86_400),
-    /** Sandbox rails: time between two settlement stages of a payment */
-    SANDBOX_SETTLEMENT_STEP_MS: setting.int(2_000, 0, 3_600_000),
+    /** Sandbox rails: time between two settlement stages of a payment (GRID_MODE=production refuses it set) */
+    SANDBOX_SETTLEMENT_STEP_MS: setting.sandboxOnly(setting.int(2_000, 0, 3_600_000)),
     /** How often the settlement worker looks for due payments */
     SETTLEMENT_POLL_MS: setting.int(250, 10, 60_000),
     /** A ledger step still pending this long is finished or compensated by the recovery worker */

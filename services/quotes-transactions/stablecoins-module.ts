@@ -1,4 +1,4 @@
-import { readConfig, setting } from '../../lib/config';
+import { readConfig, readRunMode, setting } from '../../lib/config';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
@@ -19,8 +19,8 @@ import { createStablecoinDocumentStore } from './store/stablecoin-document-store
 /** Settings of stablecoin issuance (docs/api/stablecoins.md). */
 export function readStablecoinsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
-    /** Stablecoin provider: `sandbox` (embedded, deterministic) or `brale` (Brale's HTTP API) */
-    STABLECOIN_PROVIDER: setting.oneOf(['sandbox', 'brale'] as const, 'sandbox'),
+    /** Stablecoin provider: `sandbox` (embedded, deterministic) or `brale` (Brale's HTTP API) @default sandbox with GRID_MODE=sandbox, brale with GRID_MODE=production (which refuses sandbox) */
+    STABLECOIN_PROVIDER: setting.providerChoice(['sandbox', 'brale'] as const, { sandbox: 'sandbox', production: 'brale' }, ['sandbox']),
     /** Brale's API base URL (the `brale` provider) */
     BRALE_API_URL: setting.string('https://api.brale.xyz'),
     /** Brale's OAuth 2.0 token endpoint (client credentials) */
@@ -59,8 +59,7 @@ export function createStablecoinsModule(environment: ServiceEnvironment, adapter
     : createSandboxStablecoinProvider({ store: environment.store, clock, stepMs: payments.SANDBOX_SETTLEMENT_STEP_MS }));
   const accounts = createProviderAccounts({
     store, provider, sealer: createAesGcmSealer(readSealingKey('STABLECOIN_SECRET_KEY', environment.env)), clock, logger: environment.logger,
-    // The existing sandbox flag decides the platform's mode until a single mode setting exists.
-    environment: payments.SANDBOX_PAYMENTS_ENABLED ? 'SANDBOX' : 'PRODUCTION',
+    environment: readRunMode(environment.env) === 'sandbox' ? 'SANDBOX' : 'PRODUCTION',
     reverifyAfterMs: config.STABLECOIN_REVERIFY_SECONDS * 1000,
   });
   const stablecoins = createStablecoins({ store, provider, accounts, clock });

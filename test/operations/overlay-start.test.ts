@@ -106,6 +106,18 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
   });
 
   test.each([
+    ['quotes-transactions', 'SANDBOX_SETTLEMENT_STEP_MS'], ['accounts', 'ACCOUNTS_KYC_STEP_MS'], ['accounts', 'ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS'],
+  ])('%s with the simulator tuning %s set exits 2 before waiting for MongoDB', async (service, variable) => {
+    const { code, stderr } = await run(service, { ...environmentOf(production, service), [variable]: '10' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: `configuration error: ${variable} tunes a sandbox simulator, which GRID_MODE=production refuses: unset it` });
+  });
+
+  test('quotes-transactions with STABLECOIN_PROVIDER=sandbox exits 2 (production needs a real provider: brale, its default there)', async () => {
+    const { code, stderr } = await run('quotes-transactions', { ...environmentOf(production, 'quotes-transactions'), STABLECOIN_PROVIDER: 'sandbox' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: STABLECOIN_PROVIDER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (brale)' });
+  });
+
+  test.each([
     ['auth', 'API_SECRET_PEPPER'], ['auth', 'WALLET_STORAGE_KEY'], ['accounts', 'ACCOUNTS_PII_KEY'], ['notifications', 'WEBHOOK_SIGNING_PRIVATE_KEY'],
     ['quotes-transactions', 'STABLECOIN_SECRET_KEY'], ['quotes-transactions', 'CARDS_DATA_KEY'],
   ])('%s without %s exits 2 at once (keys come from configuration, nothing is generated)', async (service, variable) => {
@@ -131,7 +143,7 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
   });
 });
 
-test('GRID_MODE=production all-in-one: keys from configuration, nothing generated; /sandbox money routes answer 403 FORBIDDEN (the reference\'s answer to a production token)', async () => {
+test('GRID_MODE=production all-in-one: keys from configuration, nothing generated; /sandbox money and card routes answer 403 FORBIDDEN (the reference\'s answer to a production token)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-production-mode-'));
   const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY, STABLECOIN_SECRET_KEY: SECRETS.STABLECOIN_SECRET_KEY, CARDS_DATA_KEY: SECRETS.CARDS_DATA_KEY };
   const secret = SECRETS.SANDBOX_API_CLIENT_SECRET;
@@ -143,6 +155,9 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
       ['/sandbox/send', { quoteId: 'Quote:00000000-0000-4000-8000-000000000001', currencyCode: 'USD', currencyAmount: 100 }],
       ['/sandbox/uma/receive', { senderUmaAddress: '$alice@uma.example', receiverUmaAddress: '$bob@uma.example', customerId: 'Customer:00000000-0000-4000-8000-000000000001', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 100 }],
       ['/sandbox/internal-accounts/InternalAccount:00000000-0000-4000-8000-000000000001/fund', { amount: 100 }],
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'COFFEE' } }],
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/clearing', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001', amount: 100 }],
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/return', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001', amount: 100 }],
     ];
     for (const [path, body] of calls) {
       const res = await fetch(`${system.rootUrl}/2025-10-13${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });

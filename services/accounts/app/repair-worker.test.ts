@@ -1,9 +1,16 @@
+import { silentLogger } from '../../../lib/log';
+import { leasesIn } from '../../../lib/runtime/lease';
 import type { Doc, DocumentStore } from '../../../lib/store/document-store';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { internalAccountId } from '../domain/name-based-id';
 import { startAccountsService } from '../test-fixtures/accounts-service-harness';
 import { createCrashingDocumentStore } from '../test-fixtures/crashing-document-store';
 import { configChangesOf, customerFieldsOf, externalAccountBody, externalAccountRequest } from '../test-fixtures/request-bodies';
+import type { AccountProvisioning } from './account-provisioning';
+import type { AccountsStore, PendingProvisioningQuery } from './accounts-store';
+import type { CustomerEmailChange } from './customer-email-change';
+import type { OwnershipVerification } from './ownership-verification';
+import { createRepairWorker } from './repair-worker';
 
 const ENV = { ACCOUNTS_PLATFORM_CURRENCIES: 'USD,USDC,MXN' };
 const WALLETS = { embeddedWalletConfig: { appName: 'Acme Wallet' } };
@@ -148,5 +155,42 @@ describe('embedded wallet provisioning retried until the auth service succeeds',
     await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'cy@example.com' }) }, p);
     expect(await h.repair.sweep({ graceMs: 60_000 })).toMatchObject({ completed: 0, pending: 0 });
     await h.stop();
+  });
+});
+
+describe('several replicas', () => {
+  /** A repair worker over nothing to repair, recording each sweep's cut-off. */
+  function replica(name: string, leases: ReturnType<typeof leasesIn>, now: Date) {
+    const cutoffs: string[] = [];
+    const none = async (q: PendingProvisioningQuery) => { cutoffs.push(q.plannedBefore); return []; };
+    const store = {
+      customers: { findPendingProvisioning: none, findEmailChangesStartedBefore: async () => [] },
+      platforms: { findPendingProvisioning: async () => [] },
+      externalAccounts: { findPendingDefaultClearing: async () => [] },
+    } as unknown as AccountsStore;
+    const worker = createRepairWorker({
+      store, provisioning: {} as AccountProvisioning, emailChange: {} as CustomerEmailChange,
+      ownership: { completeDueLiveness: async () => 0 } as unknown as OwnershipVerification,
+      clock: () => now, logger: silentLogger, intervalMs: 10, graceMs: 10_000, lease: leases('accounts repair'),
+    });
+    return { name, worker, cutoffs };
+  }
+  const until = async (condition: () => boolean) => { while (!condition()) await new Promise((r) => setTimeout(r, 5)); };
+
+  test('only the lease holder sweeps, its start-up sweep keeps the grace, and the other takes over when it stops', async () => {
+    const shared = createEmbeddedDocumentStore();
+    const now = new Date('2026-01-01T00:00:00Z');
+    const a = replica('a', leasesIn(shared, { holder: 'a' }), now);
+    const b = replica('b', leasesIn(shared, { holder: 'b' }), now);
+    a.worker.start();
+    await until(() => a.cutoffs.length >= 1);
+    b.worker.start();
+    await until(() => a.cutoffs.length >= 10);
+    expect(b.cutoffs).toEqual([]);
+    // Work marked within the grace may be another live replica's request: even the first sweep spares it.
+    expect(new Set(a.cutoffs)).toEqual(new Set(['2025-12-31T23:59:50.000Z']));
+    await a.worker.stop();
+    await until(() => b.cutoffs.length >= 3);
+    await b.worker.stop();
   });
 });

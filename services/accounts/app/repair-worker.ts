@@ -1,4 +1,5 @@
 import type { Logger } from '../../../lib/log';
+import { underLease, type Lease } from '../../../lib/runtime/lease';
 import type { AccountProvisioning } from './account-provisioning';
 import type { AccountsStore, PendingProvisioningQuery } from './accounts-store';
 import { abandonedBefore, type CustomerEmailChange } from './customer-email-change';
@@ -49,6 +50,11 @@ async function eachPending<T extends { id: string }>(
 export function createRepairWorker(deps: {
   store: AccountsStore; provisioning: AccountProvisioning; ownership: OwnershipVerification; emailChange: CustomerEmailChange;
   clock: () => Date; logger: Logger; intervalMs: number; graceMs: number;
+  /**
+   * With several replicas: only the holder sweeps, and its start-up sweep keeps the grace (the
+   * work marked now may be another live replica's request, not an earlier process's leftover).
+   */
+  lease?: Lease;
 }): RepairWorker {
   const { store, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
@@ -89,8 +95,10 @@ export function createRepairWorker(deps: {
     return report;
   }
 
+  const lease = deps.lease;
   const run = (graceMs?: number) => {
-    running = running.then(() => sweep({ graceMs })).catch((err) => logger.error('repair sweep failed', { err }));
+    const pass = async (): Promise<unknown> => (lease ? underLease(lease, () => sweep({ graceMs })) : sweep({ graceMs }));
+    running = running.then(pass).catch((err) => logger.error('repair sweep failed', { err }));
     return running;
   };
 
@@ -110,12 +118,13 @@ export function createRepairWorker(deps: {
       if (!stopped) return;
       stopped = false;
       // The start-up pass takes everything: whatever is marked now was left by an earlier process.
-      void run(0).then(schedule);
+      void run(lease ? undefined : 0).then(schedule);
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await lease?.release().catch((err: unknown) => logger.warn('the repair worker could not give its lease back; it lapses', { err }));
     },
   };
 }

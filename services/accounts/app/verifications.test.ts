@@ -1,5 +1,6 @@
 import { newEvent } from '../../../lib/bus/outbox';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
+import { createManualReviewKycProvider } from '../adapters/manual-review-kyc-provider';
 import { createSandboxKycProvider } from '../adapters/sandbox-kyc-provider';
 import { assertContactVerified } from '../domain/contact-verification';
 import { newCustomer } from '../domain/customer';
@@ -88,4 +89,44 @@ test('a crash between a step and the customer write is completed by the worker',
   expect(v.status).toBe('IN_PROGRESS');
   await verifications.advanceDue();
   expect(await status()).toBe('PENDING');
+});
+
+test('two replicas\' workers over one store apply each step once (conditional writes), even without their lease', async () => {
+  const { store, verifications, customer, status, advance } = await setUp();
+  let elapsed = 0;
+  const other = createVerifications({
+    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed), settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+  });
+  const step = (ms: number) => { elapsed += ms; advance(ms); };
+  const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
+  const { verification } = await verifications.completeHosted(tokenOf(link.kycUrl), 'MANUAL_REVIEW');
+  step(1000);
+  const first = await Promise.all([verifications.advanceDue(), other.advanceDue()]);
+  expect(first[0] + first[1]).toBe(1);
+  expect((await verifications.get(PLATFORM, verification.id)).status).toBe('PENDING_MANUAL_REVIEW');
+  step(1000);
+  const second = await Promise.all([verifications.advanceDue(), other.advanceDue()]);
+  expect(second[0] + second[1]).toBe(1);
+  expect(await status()).toBe('APPROVED');
+});
+
+test('outside the sandbox nobody is decided by a simulator: the hosted page\'s APPROVE and an API submission both wait in manual review', async () => {
+  const { store, customer, status, advance } = await setUp();
+  let elapsed = 0;
+  const live = createVerifications({
+    store, provider: createManualReviewKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed), settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+  });
+  const link = await live.createLink(PLATFORM, { customerId: customer.id });
+  expect(link.token).toBeUndefined();
+  const { verification } = await live.completeHosted(tokenOf(link.kycUrl), 'APPROVE');
+  for (let i = 0; i < 3; i++) {
+    elapsed += 1000;
+    advance(1000);
+    await live.advanceDue();
+  }
+  expect((await live.get(PLATFORM, verification.id)).status).toBe('PENDING_MANUAL_REVIEW');
+  expect(await status()).not.toBe('APPROVED');
+  expect((await live.submit(PLATFORM, customer.id)).status).toBe('PENDING_MANUAL_REVIEW');
 });

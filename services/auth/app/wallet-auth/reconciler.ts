@@ -1,4 +1,5 @@
 import type { Logger } from '../../../../lib/log';
+import type { Lease } from '../../../../lib/runtime/lease';
 import { createPeriodicTask } from '../../../../lib/runtime/periodic-task';
 import type { OperationRunner } from './operation-runner';
 
@@ -19,6 +20,8 @@ export function createReconciler(deps: {
   intervalMs: number;
   logger: Logger;
   purge: () => Promise<number>;
+  /** With several replicas: only the holder reconciles (the runner's lock is per process). */
+  lease?: Lease;
 }): Reconciler {
   let lastPurge = 0;
   const pass = async () => {
@@ -28,6 +31,6 @@ export function createReconciler(deps: {
       await deps.purge();
     }
   };
-  const task = createPeriodicTask({ name: 'wallet operation reconciliation', intervalMs: deps.intervalMs, run: pass, logger: deps.logger });
+  const task = createPeriodicTask({ name: 'wallet operation reconciliation', intervalMs: deps.intervalMs, run: pass, logger: deps.logger, ...(deps.lease ? { lease: deps.lease } : {}) });
   return { start: () => task.start(), stop: () => task.stop() };
 }
