@@ -84,8 +84,11 @@ const PlatformConfig = named('PlatformConfig', ClosedObject({
   updatedAt: DateTime(),
 }));
 
+/** A host name of two labels or more, lower case. */
+const DOMAIN = '^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$';
+
 const PlatformConfigUpdateRequest = named('PlatformConfigUpdateRequest', Type.Object({
-  umaDomain: Type.Optional(Type.String()),
+  umaDomain: Type.Optional(Type.String({ pattern: DOMAIN })),
   webhookEndpoint: Type.Optional(Type.String({ maxLength: 2048, format: 'url' })),
   supportedCurrencies: Type.Optional(Type.Array(Type.Object(currencyConfigMembers))),
   embeddedWalletConfig: Type.Optional(Type.Object(embeddedWalletMembers)),

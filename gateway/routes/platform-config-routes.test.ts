@@ -31,9 +31,13 @@ describe('GET and PATCH /config', () => {
   });
 
   test('PATCH: 400 INVALID_INPUT listing each invalid field; 501 NOT_IMPLEMENTED for a non-USD fee source', async () => {
-    const invalid = await gw.api(auth, '/config', { method: 'PATCH', json: { embeddedWalletConfig: { otpLength: 20 }, webhookEndpoint: 'nope' } });
+    const invalid = await gw.api(auth, '/config', { method: 'PATCH', json: {
+      embeddedWalletConfig: { otpLength: 20 }, webhookEndpoint: 'nope', umaDomain: 'not a domain', webhookExtensionTypes: ['OUTGOING_PAYMENT.COMPLETED'],
+      limits: [{ currency: 'XYZ', dailyVolume: 5 }],
+    } });
+    // the contract's shape errors first, then the configuration's rules, in one envelope
     expect([invalid.status, invalid.body.code, invalid.body.details.errors.map((e: { field: string }) => e.field)])
-      .toEqual([400, 'INVALID_INPUT', ['webhookEndpoint', 'embeddedWalletConfig.otpLength']]);
+      .toEqual([400, 'INVALID_INPUT', ['umaDomain', 'webhookEndpoint', 'embeddedWalletConfig.otpLength', 'webhookExtensionTypes[0]', 'limits[0].currency']]);
     const eur = { feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'EUR', variableFeeBps: 10, fixedFee: { amount: 0, currency: 'EUR' } };
     const notImplemented = await gw.api(auth, '/config', { method: 'PATCH', json: { feeConfigs: [eur] } });
     expect([notImplemented.status, notImplemented.body.status, notImplemented.body.code]).toEqual([501, 501, 'NOT_IMPLEMENTED']);

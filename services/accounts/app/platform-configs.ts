@@ -1,3 +1,4 @@
+import type { PlatformConfigChanges as PlatformConfigChangesMessage } from '../../../gen/accounts/v1/platform_config_changes';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';
@@ -29,7 +30,7 @@ export interface PlatformConfigs {
   /** The extension webhook types the platform opted into (none by default). */
   webhookExtensionTypes(platformId: string): Promise<string[]>;
   /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
-  update(platformId: string, body: unknown, shapeErrors?: FieldError[]): Promise<PlatformConfigView>;
+  update(platformId: string, changes: PlatformConfigChangesMessage, shapeErrors?: FieldError[]): Promise<PlatformConfigView>;
 }
 
 /** Concurrent PATCHes re-apply their own changes on the winner's result this many times. */
@@ -89,8 +90,8 @@ export function createPlatformConfigs(deps: {
     async webhookExtensionTypes(platformId) {
       return settingsOfPlatform(await find(platformId)).webhookExtensionTypes ?? [];
     },
-    async update(platformId, body, shapeErrors) {
-      const changes = validateAlongside(shapeErrors, () => validatePlatformConfigUpdate(body));
+    async update(platformId, message, shapeErrors) {
+      const changes = validateAlongside(shapeErrors, () => validatePlatformConfigUpdate(message));
       await checkEndpoint(changes.webhookEndpoint);
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const now = deps.clock().toISOString();

@@ -2,7 +2,7 @@ import { AppError } from '../../../lib/errors';
 import type { CustomerChanges, CustomerDraft, CustomerProfile } from './customer';
 import { defined, readBusinessInfo, readContactFields, readIndividualFields } from './customer-fields';
 import { CUSTOMER_TYPES, type CustomerType } from '../../../lib/contract/customer-vocabulary';
-import { checkDueDiligence } from './due-diligence-rules';
+import { dueDiligenceProblems } from './due-diligence-rules';
 import { FieldReader, isJsonObject, type JsonObject } from './field-reader';
 
 export const PLATFORM_CUSTOMER_ID_LENGTH = { minLength: 1, maxLength: 128 } as const;
@@ -25,7 +25,7 @@ function readCurrencies(r: FieldReader, body: JsonObject, supported: readonly st
 function readTypedFields(r: FieldReader, body: JsonObject, type: CustomerType | undefined, creating: boolean): CustomerProfile {
   if (type === 'INDIVIDUAL') {
     const profile = readIndividualFields(r, body);
-    checkDueDiligence(r, profile);
+    r.errors.push(...dueDiligenceProblems(profile));
     return profile;
   }
   if (type === 'BUSINESS') return defined({ businessInfo: readBusinessInfo(r, body, creating) });

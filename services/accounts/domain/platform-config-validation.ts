@@ -1,117 +1,159 @@
-import { EXTENSION_WEBHOOK_TYPES } from '../../../lib/contract/webhook-types';
-import { AppError } from '../../../lib/errors';
+import type {
+  CardTokenization2faConfigFields, CurrencyConfigFields, EmbeddedWalletConfigFields, FeeConfigFields, LimitFields,
+  PlatformConfigChanges as PlatformConfigChangesMessage,
+} from '../../../gen/accounts/v1/platform_config_changes';
+import { AppError, type FieldError } from '../../../lib/errors';
 import { CURRENCY_CODES } from './currencies';
 import { defined } from './customer-fields';
-import { FieldReader, isJsonObject, type JsonObject } from './field-reader';
-import { readCardTokenization2faConfig, readEmbeddedWalletConfig } from './messaging-config-fields';
 import {
-  COUNTERPARTY_FIELD_NAMES, FEE_SOURCE_CURRENCIES, FEE_TYPES, TRANSACTION_TYPES,
-  type FeeConfig, type PlatformConfigChanges, type PlatformCurrencyConfig, type TransactionLimit,
+  FEE_SOURCE_CURRENCIES, type CardTokenization2faConfig, type EmbeddedWalletConfig, type FeeConfig, type PlatformConfigChanges,
+  type PlatformCurrencyConfig, type TransactionLimit,
 } from './platform-config';
 
-const DOMAIN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The problems found so far; each check returns its value only when valid. */
+class Problems {
+  readonly errors: FieldError[] = [];
+
+  fail(field: string, message: string, constraint?: FieldError['constraint']): void {
+    this.errors.push(constraint ? { field, message, constraint } : { field, message });
+  }
+
+  /** Members the contract requires: only a caller that skipped the gateway leaves them out. */
+  need<T>(value: T | undefined, field: string): T | undefined {
+    if (value === undefined) this.fail(field, 'is required');
+    return value;
+  }
+
+  /** Amounts and rates the money rules depend on (never negative), kept here whoever the caller. */
+  amount(value: number | undefined, field: string, rules: { min: number; max?: number; required?: boolean }): number | undefined {
+    if (value === undefined) return rules.required ? this.need(value, field) : undefined;
+    const max = rules.max ?? Number.MAX_SAFE_INTEGER;
+    if (Number.isSafeInteger(value) && value >= rules.min && value <= max) return value;
+    this.fail(field, `must be an integer between ${rules.min} and ${max}`);
+    return undefined;
+  }
+
+  /** A currency of the catalogue (the contract takes any string). */
+  currency(code: string | undefined, field: string, required = false): string | undefined {
+    if (code === undefined) return required ? this.need(code, field) : undefined;
+    if ((CURRENCY_CODES as readonly string[]).includes(code)) return code;
+    this.fail(field, `must be one of ${CURRENCY_CODES.join(', ')}`, { enum: [...CURRENCY_CODES] });
+    return undefined;
+  }
+
+  /** Runs `check` and returns its value only when it added no problem. */
+  valid<T>(check: () => T): T | undefined {
+    const before = this.errors.length;
+    const value = check();
+    return this.errors.length === before ? value : undefined;
+  }
+}
+
 /** Webhooks go over https; plain http only to this machine (local receivers in the sandbox). */
-function checkWebhookEndpoint(value: string): string | undefined {
-  const url = new URL(value);
+function webhookEndpointProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
   return url.protocol === 'https:' || LOOPBACK.has(url.hostname) ? undefined : 'must use https (http only for localhost)';
 }
 
 /** Flags a second item with the same key as `field[i]`. */
-function uniqueBy<T>(r: FieldReader, items: T[] | undefined, field: string, key: (item: T) => string): T[] | undefined {
+function uniqueBy<T>(p: Problems, items: T[] | undefined, field: string, key: (item: T) => string): T[] | undefined {
   if (!items) return undefined;
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    if (seen.has(key(item))) r.fail(`${field}[${i}]`, 'repeats an earlier entry of the same key');
+    if (seen.has(key(item))) p.fail(`${field}[${i}]`, 'repeats an earlier entry of the same key');
     seen.add(key(item));
   });
   return items;
 }
 
-function readCurrencyConfig(r: FieldReader, value: unknown, field: string): PlatformCurrencyConfig | undefined {
-  if (!isJsonObject(value)) return void r.fail(field, 'must be an object');
-  const before = r.errors.length;
-  const minAmount = r.integer(value, 'minAmount', `${field}.minAmount`, { min: 0, required: true });
-  const maxAmount = r.integer(value, 'maxAmount', `${field}.maxAmount`, { min: 0, required: true });
-  if (minAmount !== undefined && maxAmount !== undefined && maxAmount < minAmount) r.fail(`${field}.maxAmount`, 'must not be less than minAmount');
-  const config = {
-    currencyCode: r.enumValue(value, 'currencyCode', `${field}.currencyCode`, CURRENCY_CODES, true),
-    minAmount,
-    maxAmount,
-    requiredCounterpartyFields: r.array(value, 'requiredCounterpartyFields', `${field}.requiredCounterpartyFields`, (item, f) => {
-      if (!isJsonObject(item)) return void r.fail(f, 'must be an object');
-      const name = r.enumValue(item, 'name', `${f}.name`, COUNTERPARTY_FIELD_NAMES, true);
-      const mandatory = r.boolean(item, 'mandatory', `${f}.mandatory`, true);
-      return name !== undefined && mandatory !== undefined ? { name, mandatory } : undefined;
-    }),
-    enabledTransactionTypes: r.enumArray(value, 'enabledTransactionTypes', `${field}.enabledTransactionTypes`, TRANSACTION_TYPES),
-  };
-  if (value.requiredCounterpartyFields === undefined) r.fail(`${field}.requiredCounterpartyFields`, 'is required');
-  if (value.enabledTransactionTypes === undefined) r.fail(`${field}.enabledTransactionTypes`, 'is required', { enum: [...TRANSACTION_TYPES] });
-  return r.errors.length === before ? (config as PlatformCurrencyConfig) : undefined;
+/** Each item through `item`; the list only when every item is valid. */
+function listOf<M, T>(p: Problems, items: M[] | undefined, field: string, item: (value: M, itemField: string) => T | undefined): T[] | undefined {
+  return items && p.valid(() => items.map((v, i) => item(v, `${field}[${i}]`)) as T[]);
 }
 
-function readFeeConfig(r: FieldReader, value: unknown, field: string): FeeConfig | undefined {
-  if (!isJsonObject(value)) return void r.fail(field, 'must be an object');
-  const before = r.errors.length;
-  const sourceCurrency = r.enumValue(value, 'sourceCurrency', `${field}.sourceCurrency`, CURRENCY_CODES, true);
-  const fixed = r.object(value, 'fixedFee', `${field}.fixedFee`, true);
-  const config = {
-    feeType: r.enumValue(value, 'feeType', `${field}.feeType`, FEE_TYPES, true),
-    sourceCurrency,
-    variableFeeBps: r.integer(value, 'variableFeeBps', `${field}.variableFeeBps`, { min: 0, max: 10000, required: true }),
-    fixedFee: fixed && {
-      amount: r.integer(fixed, 'amount', `${field}.fixedFee.amount`, { min: 0, required: true }),
-      currency: r.string(fixed, 'currency', `${field}.fixedFee.currency`, {
-        required: true, check: (c) => (sourceCurrency && c !== sourceCurrency ? 'must equal sourceCurrency' : undefined),
-      }),
-    },
-  };
-  return r.errors.length === before ? (config as FeeConfig) : undefined;
-}
-
-function readLimit(r: FieldReader, value: unknown, field: string): TransactionLimit | undefined {
-  if (!isJsonObject(value)) return void r.fail(field, 'must be an object');
-  const before = r.errors.length;
-  const limit = defined({
-    currency: r.enumValue(value, 'currency', `${field}.currency`, CURRENCY_CODES, true),
-    receivingCurrency: r.enumValue(value, 'receivingCurrency', `${field}.receivingCurrency`, CURRENCY_CODES),
-    maxSingleTransaction: r.integer(value, 'maxSingleTransaction', `${field}.maxSingleTransaction`, { min: 1 }),
-    dailyVolume: r.integer(value, 'dailyVolume', `${field}.dailyVolume`, { min: 1 }),
+function currencyConfig(p: Problems, c: CurrencyConfigFields, field: string): PlatformCurrencyConfig | undefined {
+  return p.valid(() => {
+    const minAmount = p.amount(c.minAmount, `${field}.minAmount`, { min: 0, required: true });
+    const maxAmount = p.amount(c.maxAmount, `${field}.maxAmount`, { min: 0, required: true });
+    if (minAmount !== undefined && maxAmount !== undefined && maxAmount < minAmount) p.fail(`${field}.maxAmount`, 'must not be less than minAmount');
+    const required = p.need(c.requiredCounterpartyFields, `${field}.requiredCounterpartyFields`)?.values.map((f, i) => ({
+      name: p.need(f.name, `${field}.requiredCounterpartyFields[${i}].name`),
+      mandatory: p.need(f.mandatory, `${field}.requiredCounterpartyFields[${i}].mandatory`),
+    }));
+    return {
+      currencyCode: p.currency(c.currencyCode, `${field}.currencyCode`, true),
+      minAmount, maxAmount, requiredCounterpartyFields: required,
+      enabledTransactionTypes: p.need(c.enabledTransactionTypes, `${field}.enabledTransactionTypes`)?.values,
+    } as PlatformCurrencyConfig;
   });
-  return r.errors.length === before ? (limit as TransactionLimit) : undefined;
+}
+
+function feeConfig(p: Problems, f: FeeConfigFields, field: string): FeeConfig | undefined {
+  return p.valid(() => {
+    const sourceCurrency = p.currency(f.sourceCurrency, `${field}.sourceCurrency`, true);
+    const fixed = p.need(f.fixedFee, `${field}.fixedFee`);
+    const currency = fixed && p.need(fixed.currency, `${field}.fixedFee.currency`);
+    if (currency !== undefined && sourceCurrency !== undefined && currency !== sourceCurrency) p.fail(`${field}.fixedFee.currency`, 'must equal sourceCurrency');
+    return {
+      feeType: p.need(f.feeType, `${field}.feeType`),
+      sourceCurrency,
+      variableFeeBps: p.amount(f.variableFeeBps, `${field}.variableFeeBps`, { min: 0, max: 10000, required: true }),
+      fixedFee: fixed && { amount: p.amount(fixed.amount, `${field}.fixedFee.amount`, { min: 0, required: true }), currency },
+    } as FeeConfig;
+  });
+}
+
+function limit(p: Problems, l: LimitFields, field: string): TransactionLimit | undefined {
+  return p.valid(() => defined({
+    currency: p.currency(l.currency, `${field}.currency`, true),
+    receivingCurrency: p.currency(l.receivingCurrency, `${field}.receivingCurrency`),
+    maxSingleTransaction: p.amount(l.maxSingleTransaction, `${field}.maxSingleTransaction`, { min: 1 }),
+    dailyVolume: p.amount(l.dailyVolume, `${field}.dailyVolume`, { min: 1 }),
+  }) as TransactionLimit);
+}
+
+function embeddedWalletConfig(c: EmbeddedWalletConfigFields | undefined): EmbeddedWalletConfig | undefined {
+  return c && defined({ ...c });
+}
+
+function cardTokenization2faConfig(c: CardTokenization2faConfigFields | undefined): CardTokenization2faConfig | undefined {
+  return c && defined({ ...c, email: c.email && defined({ ...c.email }), sms: c.sms && defined({ ...c.sms }) });
 }
 
 /**
- * A PATCH /config body (REST PlatformConfigUpdateRequest plus `limits`). Every invalid member is
- * reported at once (INVALID_INPUT); a valid fee config of a non-USD source is NOT_IMPLEMENTED.
- * Read-only members (id, timestamps, isRegulatedFinancialInstitution...) are ignored.
+ * A PATCH /config (REST PlatformConfigUpdateRequest plus `limits`), its shape, formats and enums
+ * already checked by the gateway's contract. Keeps the configuration's own rules, every broken one
+ * reported at once (INVALID_INPUT): currencies of the catalogue, amounts and fee rates in range,
+ * min ≤ max, a fixed fee in the source currency, no key twice, https webhooks; a valid fee of a non-USD source is NOT_IMPLEMENTED.
  */
-export function validatePlatformConfigUpdate(body: unknown): PlatformConfigChanges {
-  if (!isJsonObject(body)) throw AppError.invalidInput('Request body must be a JSON object');
-  const obj: JsonObject = body;
-  const r = new FieldReader();
-  const umaDomain = r.string(obj, 'umaDomain', 'umaDomain', { pattern: DOMAIN });
-  const webhookEndpoint = r.string(obj, 'webhookEndpoint', 'webhookEndpoint', { maxLength: 2048, format: 'url', check: checkWebhookEndpoint });
-  const currencyConfigs = r.array(obj, 'supportedCurrencies', 'supportedCurrencies', (v, f) => readCurrencyConfig(r, v, f));
-  if (currencyConfigs?.length === 0) r.fail('supportedCurrencies', 'must list at least one currency');
-  const embeddedWalletConfig = readEmbeddedWalletConfig(r, obj);
-  const cardTokenization2faConfig = readCardTokenization2faConfig(r, obj);
-  const feeConfigs = r.array(obj, 'feeConfigs', 'feeConfigs', (v, f) => readFeeConfig(r, v, f));
-  const limits = r.array(obj, 'limits', 'limits', (v, f) => readLimit(r, v, f));
-  const webhookExtensionTypes = r.array(obj, 'webhookExtensionTypes', 'webhookExtensionTypes', (v, f) => r.enumItem(v, f, EXTENSION_WEBHOOK_TYPES));
+export function validatePlatformConfigUpdate(message: PlatformConfigChangesMessage): PlatformConfigChanges {
+  const p = new Problems();
+  const webhookEndpoint = message.webhookEndpoint;
+  const webhookProblem = webhookEndpoint !== undefined ? webhookEndpointProblem(webhookEndpoint) : undefined;
+  if (webhookProblem) p.fail('webhookEndpoint', webhookProblem);
+  const currencyConfigs = listOf(p, message.supportedCurrencies?.values, 'supportedCurrencies', (c, f) => currencyConfig(p, c, f));
+  if (currencyConfigs?.length === 0) p.fail('supportedCurrencies', 'must list at least one currency');
+  const feeConfigs = listOf(p, message.feeConfigs?.values, 'feeConfigs', (c, f) => feeConfig(p, c, f));
+  const limits = listOf(p, message.limits?.values, 'limits', (l, f) => limit(p, l, f));
+  const webhookExtensionTypes = message.webhookExtensionTypes?.values;
   const changes = defined({
-    umaDomain,
-    webhookEndpoint,
-    currencyConfigs: uniqueBy(r, currencyConfigs, 'supportedCurrencies', (c) => c.currencyCode),
-    embeddedWalletConfig,
-    cardTokenization2faConfig,
-    feeConfigs: uniqueBy(r, feeConfigs, 'feeConfigs', (f) => `${f.feeType}|${f.sourceCurrency}`),
-    limits: uniqueBy(r, limits, 'limits', (l) => `${l.currency}|${l.receivingCurrency ?? ''}`),
+    umaDomain: message.umaDomain,
+    webhookEndpoint: webhookProblem ? undefined : webhookEndpoint,
+    currencyConfigs: uniqueBy(p, currencyConfigs, 'supportedCurrencies', (c) => c.currencyCode),
+    embeddedWalletConfig: embeddedWalletConfig(message.embeddedWalletConfig),
+    cardTokenization2faConfig: cardTokenization2faConfig(message.cardTokenization2faConfig),
+    feeConfigs: uniqueBy(p, feeConfigs, 'feeConfigs', (f) => `${f.feeType}|${f.sourceCurrency}`),
+    limits: uniqueBy(p, limits, 'limits', (l) => `${l.currency}|${l.receivingCurrency ?? ''}`),
     webhookExtensionTypes: webhookExtensionTypes && [...new Set(webhookExtensionTypes)],
   });
-  r.throwIfInvalid('Invalid platform configuration');
+  if (p.errors.length) throw AppError.invalidInput('Invalid platform configuration', p.errors);
   const unsupported = changes.feeConfigs?.find((f) => !(FEE_SOURCE_CURRENCIES as readonly string[]).includes(f.sourceCurrency));
   if (unsupported) {
     throw new AppError('NOT_IMPLEMENTED', `Platform fees are supported for USD sources only, not ${unsupported.sourceCurrency}`, { field: 'feeConfigs', sourceCurrency: unsupported.sourceCurrency });

@@ -49,7 +49,7 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { url: url ?? '', extensionTypes };
     },
     async updatePlatformConfig(req, ctx) {
-      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), restShape(req.changes), ctx.fieldErrors)) };
+      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), req.changes ?? {}, ctx.fieldErrors)) };
     },
     async getEndUserTerms() {
       return { version: uc.terms.version, url: uc.terms.url };
