@@ -149,3 +149,27 @@ test('an agent never satisfies the customer\'s challenge: its execution stays PE
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
 });
+
+test('risk signals: a recorded failed login or password reset removes the trusted-beneficiary exemption, for that customer only', async () => {
+  const trust = async (c: { payee: string }) => {
+    const start = await sys.api(`/customers/external-accounts/${c.payee}/trust`, { method: 'POST' });
+    expect((await sys.api(`/customers/external-accounts/${c.payee}/trust/confirm`, { method: 'POST', json: { challengeId: start.body.scaChallenge.id, code: '123456' } })).body).toEqual({ trusted: true });
+  };
+  const executeStatus = async (c: { usd: string; payee: string }) => (await sys.api(`/quotes/${(await quoteFor(c)).id}/execute`, { method: 'POST' })).body.status;
+  const [risky, reset, calm] = [await payer('NL'), await payer('BE'), await payer('AT')];
+  for (const c of [risky, reset, calm]) await trust(c);
+
+  expect((await sca('/sca/record-event', risky.id, { eventType: 'FAILED_LOGIN_ATTEMPT' })).status).toBe(200);
+  expect((await sca('/sca/record-event', reset.id, { eventType: 'RESET_PASSWORD_COMPLETED' })).status).toBe(200);
+  const quote = await quoteFor(risky);
+  const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
+  expect(held.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(held.body.scaChallenge).toMatchObject({ factor: 'SMS_OTP' });
+  expect(await executeStatus(reset)).toBe('PENDING_AUTHORIZATION');
+  expect(await executeStatus(calm)).toBe('PROCESSING');
+  // The challenge is still satisfiable the usual way.
+  await smsLogin(risky.id);
+  const authorized = await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  expect(authorized.status).toBe(200);
+  expect(authorized.body.status).toBe('PROCESSING');
+});

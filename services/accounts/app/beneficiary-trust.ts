@@ -1,6 +1,7 @@
 import { AppError } from '../../../lib/errors';
 import type { Customer } from '../domain/customer';
 import { scaRequired } from '../domain/sca-region';
+import { riskyEventWithin } from '../domain/sca-risk';
 import type { ScaDeps, ScaProof, ScaProofs } from './sca-proofs';
 
 const bindingOf = (c: Customer, externalAccountId: string, trust: boolean) => `${trust ? 'trust' : 'untrust'}:${c.platformId}:${externalAccountId}`;
@@ -36,7 +37,10 @@ export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
       const customer = await deps.store.customers.find(platformId, customerId);
       if (!customer || customer.isDeleted || !scaRequired(customer)) return { scaCustomer: false, challengeRequired: false };
       const trusted = payeeAccountId ? await deps.sca.trusted.isTrusted(platformId, payeeAccountId) : false;
-      return { scaCustomer: true, challengeRequired: !trusted };
+      if (!trusted) return { scaCustomer: true, challengeRequired: true };
+      // A recent risky security event removes the exemption (domain/sca-risk.ts).
+      const risky = riskyEventWithin(await deps.sca.security.find(platformId, customerId), deps.clock());
+      return { scaCustomer: true, challengeRequired: risky !== undefined };
     },
   };
 }
