@@ -173,3 +173,32 @@ test('risk signals: a recorded failed login or password reset removes the truste
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
 });
+
+test('account reads: an SCA customer\'s history before the 90-day window needs a live SCA session; the window and non-SCA customers read as before', async () => {
+  const [eu, us] = [await payer('PT'), await payer('US')];
+  const [euQuote, usQuote] = [await quoteFor(eu), await quoteFor(us)];
+  const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
+  const history = (c: { id: string }, startDate?: string) =>
+    sys.api(`/transactions?customerId=${encodeURIComponent(c.id)}${startDate ? `&startDate=${encodeURIComponent(startDate)}` : ''}`);
+  const ids = (res: { body: any }) => res.body.data.map((t: any) => t.id);
+
+  const windowOnly = await history(eu);
+  expect(windowOnly.status).toBe(200);
+  expect(ids(windowOnly)).toContain(euQuote.transactionId);
+  const recent = await history(eu, daysAgo(30));
+  expect(recent.status).toBe(200);
+  expect(ids(recent)).toContain(euQuote.transactionId);
+  expectError(await history(eu, daysAgo(100)), 409, 'SCA_SESSION_REQUIRED');
+
+  const usOld = await history(us, daysAgo(400));
+  expect(usOld.status).toBe(200);
+  expect(ids(usOld)).toContain(usQuote.transactionId);
+
+  await smsLogin(eu.id);
+  const old = await history(eu, daysAgo(100));
+  expect(old.status).toBe(200);
+  expect(ids(old)).toContain(euQuote.transactionId);
+  // A password reset revokes the session, and with it the older history.
+  expect((await sca('/sca/record-event', eu.id, { eventType: 'RESET_PASSWORD_COMPLETED' })).status).toBe(200);
+  expectError(await history(eu, daysAgo(100)), 409, 'SCA_SESSION_REQUIRED');
+});

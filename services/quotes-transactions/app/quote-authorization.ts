@@ -15,8 +15,8 @@ export interface ScaProof {
 
 /** The accounts service's Strong Customer Authentication, as payments need it (adapters/accounts-sca-gate.ts). */
 export interface ScaGate {
-  /** One read: whether the customer is under SCA, and whether this payee still needs a challenge. */
-  requirement(caller: Caller, customerId: string, payeeAccountId?: string): Promise<{ scaCustomer: boolean; challengeRequired: boolean }>;
+  /** One read: whether the customer is under SCA, whether this payee still needs a challenge, whether an SCA session is live. */
+  requirement(caller: Caller, customerId: string, payeeAccountId?: string): Promise<{ scaCustomer: boolean; challengeRequired: boolean; sessionLive?: boolean }>;
   issue(caller: Caller, request: { customerId: string; binding: string; purpose: string; factor?: string; summary: string; expiresAt: string }): Promise<ScaState['challenge']>;
   resend(caller: Caller, customerId: string, challengeId: string): Promise<void>;
   /** Spends the proof for the challenge bound to `binding`; requires a live SCA session. */
