@@ -43,6 +43,14 @@ async function smsLogin(customerId: string) {
   expect(done.status).toBe(200);
 }
 
+/** Authorizes with the SMS code until the quote leaves PENDING_AUTHORIZATION, as the reference tells clients to loop. */
+async function authorizeEveryStep(quoteId: string) {
+  for (let step = 0; ; step += 1) {
+    const res = await sys.api(`/quotes/${quoteId}/authorize`, { method: 'POST', json: { code: '123456' } });
+    if (res.status !== 200 || res.body.status !== 'PENDING_AUTHORIZATION' || step === 3) return res;
+  }
+}
+
 async function quoteFor(c: { usd: string; payee: string }, amount = 1000) {
   const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(c.usd, c.payee, amount) });
   expect(quote.status).toBe(201);
@@ -66,7 +74,7 @@ test('an EU customer\'s execution waits for authorization: 409 on re-execute, SC
   const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
   expect(held.status).toBe(200);
   expect(held.body.status).toBe('PENDING_AUTHORIZATION');
-  expect(held.body.scaChallenge).toMatchObject({ id: expect.stringMatching(/^ScaChallenge:/), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: quote.expiresAt });
+  expect(held.body.scaChallenge).toMatchObject({ id: expect.stringMatching(/^ScaChallenge:/), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: quote.expiresAt, purpose: 'CURRENCY_CONVERSION' });
   expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
   expect((await sys.api(`/transactions/${quote.transactionId}`)).body.status).toBe('PENDING_AUTHORIZATION');
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' && w.data.id === quote.transactionId));
@@ -76,6 +84,13 @@ test('an EU customer\'s execution waits for authorization: 409 on re-execute, SC
   await smsLogin(eu.id);
   expectError(await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '654321' } }), 400, 'INVALID_INPUT');
   expect((await sys.api(`/quotes/${quote.id}/authorize/resend`, { method: 'POST' })).status).toBe(204);
+  // A cross-currency send is authorized in two steps: the conversion, then the payout (a new challenge).
+  const converted = await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  expect(converted.status).toBe(200);
+  expect(converted.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(converted.body.scaChallenge).toMatchObject({ purpose: 'PAYOUT', factor: 'SMS_OTP', expiresAt: quote.expiresAt });
+  expect(converted.body.scaChallenge.id).not.toBe(held.body.scaChallenge.id);
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
   const [a, b] = await Promise.all([1, 2].map(() => sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } })));
   const winner = [a, b].find((r) => r.status === 200)!;
   expect([a, b].filter((r) => r.status === 200)).toHaveLength(1);
@@ -124,10 +139,17 @@ test('dynamic linking: a passkey proof for one quote never authorizes another; T
   };
   const forFirst = sign(heldFirst.body.scaChallenge);
   expectError(await sys.api(`/quotes/${second.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 400, 'INVALID_INPUT');
-  const authorized = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } });
+  const converted = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } });
+  expect(converted.status).toBe(200);
+  expect(converted.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(converted.body.scaChallenge).toMatchObject({ factor: 'PASSKEY', purpose: 'PAYOUT' });
+  // The conversion's proof does not authorize the payout step.
+  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 400, 'INVALID_INPUT');
+  const forPayout = sign(converted.body.scaChallenge);
+  const authorized = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forPayout, origin: ORIGIN } });
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
-  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 409, 'CONFLICT');
+  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forPayout, origin: ORIGIN } }), 409, 'CONFLICT');
   expect(heldSecond.body.status).toBe('PENDING_AUTHORIZATION');
 });
 
@@ -145,7 +167,7 @@ test('an agent never satisfies the customer\'s challenge: its execution stays PE
   // Agent credentials do not reach the authorize operation.
   expectError(await me(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 401, 'UNAUTHORIZED');
   await smsLogin(eu.id);
-  const authorized = await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  const authorized = await authorizeEveryStep(quote.body.id);
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
 });
@@ -169,7 +191,7 @@ test('risk signals: a recorded failed login or password reset removes the truste
   expect(await executeStatus(calm)).toBe('PROCESSING');
   // The challenge is still satisfiable the usual way.
   await smsLogin(risky.id);
-  const authorized = await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  const authorized = await authorizeEveryStep(quote.id);
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
 });
