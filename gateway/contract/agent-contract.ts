@@ -186,11 +186,11 @@ export const agentOperationOperations = [
       status: Type.Optional(Type.String()), type: Type.Optional(Type.String()), reference: Type.Optional(Type.String()),
       startDate: Type.Optional(Type.String()), endDate: Type.Optional(Type.String()), sortOrder: Type.Optional(Type.String({ description: 'asc or desc' })), ...pageQuery,
     },
-    success: { 200: Page('AgentTransactionList', Transaction) }, errors: [403],
+    success: { 200: Page('AgentTransactionList', Transaction) }, errors: [403, 409],
   }),
   operation({
     operationId: 'agentGetTransaction', method: 'get', path: '/agents/me/transactions/{transactionId}', tags: OPERATIONS, agentAuth: { permission: 'VIEW_TRANSACTIONS' },
-    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: Transaction }, errors: [403, 404],
+    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: Transaction }, errors: [403, 404, 409],
   }),
   operation({
     operationId: 'agentCreateQuote', method: 'post', path: '/agents/me/quotes', tags: OPERATIONS, agentAuth: { permission: 'CREATE_QUOTES' },

@@ -265,8 +265,10 @@ export const paymentOperations = [
       ...pageQuery,
     },
     success: { 200: Page('TransactionList', Transaction) },
+    // 409 SCA_SESSION_REQUIRED: an SCA customer's history before the window without a live SCA session (docs/api/sca.md).
+    errors: [409],
   }),
-  operation({ operationId: 'getTransaction', method: 'get', path: '/transactions/{transactionId}', tags: TRANSACTIONS, summary: 'Read a transaction', pathParams: transactionId, success: { 200: Transaction }, errors: [404] }),
+  operation({ operationId: 'getTransaction', method: 'get', path: '/transactions/{transactionId}', tags: TRANSACTIONS, summary: 'Read a transaction', pathParams: transactionId, success: { 200: Transaction }, errors: [404, 409] }),
   operation({
     operationId: 'confirmReceiptDelivery', method: 'post', path: '/transactions/{transactionId}/confirm', tags: TRANSACTIONS, summary: 'Record that the receipt reached the customer',
     pathParams: transactionId, optionalBody: true, body: Type.Object({ receiptDeliveryConfirmedAt: Opt(DateTime()) }), success: { 200: Transaction }, errors: [404, 409],

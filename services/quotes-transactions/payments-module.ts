@@ -92,9 +92,11 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const reserveDailyVolume = createDailyVolume({ store: volumeStore, settings, clock });
   const releaseDailyVolume = createDailyVolumeRelease({ store: volumeStore });
   const runner = createStepRunner({ payments, ledger, releaseDailyVolume, newEvent, clock });
-  const queries = createTransactionQueries({ payments });
   // A test system given its own accounts port has no accounts service to ask about SCA.
   const scaGate = adapters.sca ?? (adapters.accounts ? undefined : createAccountsScaGate(environment.peers));
+  const queries = createTransactionQueries({
+    payments, clock, ...(scaGate ? { scaReads: (caller, customerId) => scaGate.requirement(caller, customerId) } : {}),
+  });
   const quoteAuthorization = scaGate
     ? createQuoteAuthorization({ gate: scaGate, payments, newEvent, clock, execute: (command) => executeQuote(command) })
     : undefined;

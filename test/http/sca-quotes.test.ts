@@ -43,6 +43,14 @@ async function smsLogin(customerId: string) {
   expect(done.status).toBe(200);
 }
 
+/** Authorizes with the SMS code until the quote leaves PENDING_AUTHORIZATION, as the reference tells clients to loop. */
+async function authorizeEveryStep(quoteId: string) {
+  for (let step = 0; ; step += 1) {
+    const res = await sys.api(`/quotes/${quoteId}/authorize`, { method: 'POST', json: { code: '123456' } });
+    if (res.status !== 200 || res.body.status !== 'PENDING_AUTHORIZATION' || step === 3) return res;
+  }
+}
+
 async function quoteFor(c: { usd: string; payee: string }, amount = 1000) {
   const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(c.usd, c.payee, amount) });
   expect(quote.status).toBe(201);
@@ -66,7 +74,7 @@ test('an EU customer\'s execution waits for authorization: 409 on re-execute, SC
   const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
   expect(held.status).toBe(200);
   expect(held.body.status).toBe('PENDING_AUTHORIZATION');
-  expect(held.body.scaChallenge).toMatchObject({ id: expect.stringMatching(/^ScaChallenge:/), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: quote.expiresAt });
+  expect(held.body.scaChallenge).toMatchObject({ id: expect.stringMatching(/^ScaChallenge:/), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], expiresAt: quote.expiresAt, purpose: 'CURRENCY_CONVERSION' });
   expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
   expect((await sys.api(`/transactions/${quote.transactionId}`)).body.status).toBe('PENDING_AUTHORIZATION');
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION' && w.data.id === quote.transactionId));
@@ -76,6 +84,13 @@ test('an EU customer\'s execution waits for authorization: 409 on re-execute, SC
   await smsLogin(eu.id);
   expectError(await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '654321' } }), 400, 'INVALID_INPUT');
   expect((await sys.api(`/quotes/${quote.id}/authorize/resend`, { method: 'POST' })).status).toBe(204);
+  // A cross-currency send is authorized in two steps: the conversion, then the payout (a new challenge).
+  const converted = await sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  expect(converted.status).toBe(200);
+  expect(converted.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(converted.body.scaChallenge).toMatchObject({ purpose: 'PAYOUT', factor: 'SMS_OTP', expiresAt: quote.expiresAt });
+  expect(converted.body.scaChallenge.id).not.toBe(held.body.scaChallenge.id);
+  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
   const [a, b] = await Promise.all([1, 2].map(() => sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json: { code: '123456' } })));
   const winner = [a, b].find((r) => r.status === 200)!;
   expect([a, b].filter((r) => r.status === 200)).toHaveLength(1);
@@ -124,10 +139,17 @@ test('dynamic linking: a passkey proof for one quote never authorizes another; T
   };
   const forFirst = sign(heldFirst.body.scaChallenge);
   expectError(await sys.api(`/quotes/${second.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 400, 'INVALID_INPUT');
-  const authorized = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } });
+  const converted = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } });
+  expect(converted.status).toBe(200);
+  expect(converted.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(converted.body.scaChallenge).toMatchObject({ factor: 'PASSKEY', purpose: 'PAYOUT' });
+  // The conversion's proof does not authorize the payout step.
+  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 400, 'INVALID_INPUT');
+  const forPayout = sign(converted.body.scaChallenge);
+  const authorized = await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forPayout, origin: ORIGIN } });
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
-  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forFirst, origin: ORIGIN } }), 409, 'CONFLICT');
+  expectError(await sys.api(`/quotes/${first.id}/authorize`, { method: 'POST', json: { passkeyAssertion: forPayout, origin: ORIGIN } }), 409, 'CONFLICT');
   expect(heldSecond.body.status).toBe('PENDING_AUTHORIZATION');
 });
 
@@ -145,7 +167,60 @@ test('an agent never satisfies the customer\'s challenge: its execution stays PE
   // Agent credentials do not reach the authorize operation.
   expectError(await me(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 401, 'UNAUTHORIZED');
   await smsLogin(eu.id);
-  const authorized = await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } });
+  const authorized = await authorizeEveryStep(quote.body.id);
   expect(authorized.status).toBe(200);
   expect(authorized.body.status).toBe('PROCESSING');
+});
+
+test('risk signals: a recorded failed login or password reset removes the trusted-beneficiary exemption, for that customer only', async () => {
+  const trust = async (c: { payee: string }) => {
+    const start = await sys.api(`/customers/external-accounts/${c.payee}/trust`, { method: 'POST' });
+    expect((await sys.api(`/customers/external-accounts/${c.payee}/trust/confirm`, { method: 'POST', json: { challengeId: start.body.scaChallenge.id, code: '123456' } })).body).toEqual({ trusted: true });
+  };
+  const executeStatus = async (c: { usd: string; payee: string }) => (await sys.api(`/quotes/${(await quoteFor(c)).id}/execute`, { method: 'POST' })).body.status;
+  const [risky, reset, calm] = [await payer('NL'), await payer('BE'), await payer('AT')];
+  for (const c of [risky, reset, calm]) await trust(c);
+
+  expect((await sca('/sca/record-event', risky.id, { eventType: 'FAILED_LOGIN_ATTEMPT' })).status).toBe(200);
+  expect((await sca('/sca/record-event', reset.id, { eventType: 'RESET_PASSWORD_COMPLETED' })).status).toBe(200);
+  const quote = await quoteFor(risky);
+  const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST' });
+  expect(held.body.status).toBe('PENDING_AUTHORIZATION');
+  expect(held.body.scaChallenge).toMatchObject({ factor: 'SMS_OTP' });
+  expect(await executeStatus(reset)).toBe('PENDING_AUTHORIZATION');
+  expect(await executeStatus(calm)).toBe('PROCESSING');
+  // The challenge is still satisfiable the usual way.
+  await smsLogin(risky.id);
+  const authorized = await authorizeEveryStep(quote.id);
+  expect(authorized.status).toBe(200);
+  expect(authorized.body.status).toBe('PROCESSING');
+});
+
+test('account reads: an SCA customer\'s history before the 90-day window needs a live SCA session; the window and non-SCA customers read as before', async () => {
+  const [eu, us] = [await payer('PT'), await payer('US')];
+  const [euQuote, usQuote] = [await quoteFor(eu), await quoteFor(us)];
+  const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
+  const history = (c: { id: string }, startDate?: string) =>
+    sys.api(`/transactions?customerId=${encodeURIComponent(c.id)}${startDate ? `&startDate=${encodeURIComponent(startDate)}` : ''}`);
+  const ids = (res: { body: any }) => res.body.data.map((t: any) => t.id);
+
+  const windowOnly = await history(eu);
+  expect(windowOnly.status).toBe(200);
+  expect(ids(windowOnly)).toContain(euQuote.transactionId);
+  const recent = await history(eu, daysAgo(30));
+  expect(recent.status).toBe(200);
+  expect(ids(recent)).toContain(euQuote.transactionId);
+  expectError(await history(eu, daysAgo(100)), 409, 'SCA_SESSION_REQUIRED');
+
+  const usOld = await history(us, daysAgo(400));
+  expect(usOld.status).toBe(200);
+  expect(ids(usOld)).toContain(usQuote.transactionId);
+
+  await smsLogin(eu.id);
+  const old = await history(eu, daysAgo(100));
+  expect(old.status).toBe(200);
+  expect(ids(old)).toContain(euQuote.transactionId);
+  // A password reset revokes the session, and with it the older history.
+  expect((await sca('/sca/record-event', eu.id, { eventType: 'RESET_PASSWORD_COMPLETED' })).status).toBe(200);
+  expectError(await history(eu, daysAgo(100)), 409, 'SCA_SESSION_REQUIRED');
 });

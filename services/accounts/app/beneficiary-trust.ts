@@ -1,6 +1,8 @@
 import { AppError } from '../../../lib/errors';
 import type { Customer } from '../domain/customer';
 import { scaRequired } from '../domain/sca-region';
+import { riskyEventWithin } from '../domain/sca-risk';
+import { liveScaSession } from './sca';
 import type { ScaDeps, ScaProof, ScaProofs } from './sca-proofs';
 
 const bindingOf = (c: Customer, externalAccountId: string, trust: boolean) => `${trust ? 'trust' : 'untrust'}:${c.platformId}:${externalAccountId}`;
@@ -31,12 +33,18 @@ export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
       return { trusted: trust };
     },
 
-    /** For a payment: whether the customer is under SCA, and whether the payee is trusted. */
+    /** For a payment or a read: whether the customer is under SCA, whether the payee is trusted, whether a session is live. */
     async requirement(platformId: string, customerId: string, payeeAccountId: string | undefined) {
       const customer = await deps.store.customers.find(platformId, customerId);
-      if (!customer || customer.isDeleted || !scaRequired(customer)) return { scaCustomer: false, challengeRequired: false };
-      const trusted = payeeAccountId ? await deps.sca.trusted.isTrusted(platformId, payeeAccountId) : false;
-      return { scaCustomer: true, challengeRequired: !trusted };
+      if (!customer || customer.isDeleted || !scaRequired(customer)) return { scaCustomer: false, challengeRequired: false, sessionLive: false };
+      const [trusted, security, session] = await Promise.all([
+        payeeAccountId ? deps.sca.trusted.isTrusted(platformId, payeeAccountId) : false,
+        deps.sca.security.find(platformId, customerId),
+        liveScaSession(deps, platformId, customerId),
+      ]);
+      // A recent risky security event removes the trusted-beneficiary exemption (domain/sca-risk.ts).
+      const challengeRequired = !trusted || riskyEventWithin(security, deps.clock()) !== undefined;
+      return { scaCustomer: true, challengeRequired, sessionLive: session !== undefined };
     },
   };
 }

@@ -29,6 +29,14 @@ export function factorOf(value: unknown, field = 'factor', allowed: readonly Sca
   return value as ScaFactorKind;
 }
 
+/** The customer's SCA session, if one is open and was not revoked since. */
+export async function liveScaSession(deps: Pick<ScaDeps, 'sca' | 'clock'>, platformId: string, customerId: string) {
+  const [session, security] = await Promise.all([deps.sca.sessions.find(platformId, customerId), deps.sca.security.find(platformId, customerId)]);
+  if (!session || session.expiresAt <= deps.clock().toISOString()) return undefined;
+  if (security.sessionsRevokedAt && session.startedAt <= security.sessionsRevokedAt) return undefined;
+  return session;
+}
+
 /** Factors, enrollment and the SCA login session of one customer. */
 export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
   const { sca, settings, sealer } = deps;
@@ -133,12 +141,7 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
     },
 
     /** The customer's SCA session, if one is open and was not revoked since. */
-    async session(platformId: string, customerId: string) {
-      const [session, security] = await Promise.all([sca.sessions.find(platformId, customerId), sca.security.find(platformId, customerId)]);
-      if (!session || session.expiresAt <= deps.clock().toISOString()) return undefined;
-      if (security.sessionsRevokedAt && session.startedAt <= security.sessionsRevokedAt) return undefined;
-      return session;
-    },
+    session: (platformId: string, customerId: string) => liveScaSession(deps, platformId, customerId),
 
     async recordEvent(platformId: string, customerId: string, eventType: unknown) {
       const c = await proofs.scaCustomer(platformId, customerId);

@@ -9,6 +9,8 @@ export interface LoginSecurity {
   suspended: boolean;
   /** Sessions started before this are revoked. */
   sessionsRevokedAt?: string;
+  /** When the last failed attempt (recorded event or wrong SCA proof) happened. */
+  lastFailedAt?: string;
 }
 
 export const SECURITY_EVENT_TYPES = ['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT'] as const;
@@ -22,11 +24,12 @@ export const NO_LOCKOUT: LoginSecurity = { failedAttempts: 0, suspended: false }
 /** The state after one failed attempt at `now`. */
 export function afterFailedAttempt(state: LoginSecurity, now: Date): LoginSecurity {
   const failedAttempts = state.failedAttempts + 1;
-  if (failedAttempts >= SUSPEND_AT) return { ...state, failedAttempts, suspended: true, lockedUntil: undefined };
+  const lastFailedAt = now.toISOString();
+  if (failedAttempts >= SUSPEND_AT) return { ...state, failedAttempts, lastFailedAt, suspended: true, lockedUntil: undefined };
   const minutes = LOCK_MINUTES[failedAttempts];
   return minutes
-    ? { ...state, failedAttempts, lockedUntil: new Date(now.getTime() + minutes * 60_000).toISOString() }
-    : { ...state, failedAttempts };
+    ? { ...state, failedAttempts, lastFailedAt, lockedUntil: new Date(now.getTime() + minutes * 60_000).toISOString() }
+    : { ...state, failedAttempts, lastFailedAt };
 }
 
 /** A password reset revokes every session and clears the counter and any lock. */

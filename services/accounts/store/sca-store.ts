@@ -84,7 +84,7 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
       async replace(platformId, customerId, failedAttempts, next) {
         const _id = personal(platformId, customerId);
         const clean = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined));
-        const unset = ['lockedUntil', 'sessionsRevokedAt'].filter((k) => !(k in clean));
+        const unset = ['lockedUntil', 'sessionsRevokedAt', 'lastFailedAt'].filter((k) => !(k in clean));
         try {
           const r = await security.updateOne(
             failedAttempts === 0 ? { _id, $or: [{ failedAttempts: 0 }, { failedAttempts: { $exists: false } }] } : { _id, failedAttempts },

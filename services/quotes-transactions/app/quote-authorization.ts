@@ -15,8 +15,8 @@ export interface ScaProof {
 
 /** The accounts service's Strong Customer Authentication, as payments need it (adapters/accounts-sca-gate.ts). */
 export interface ScaGate {
-  /** One read: whether the customer is under SCA, and whether this payee still needs a challenge. */
-  requirement(caller: Caller, customerId: string, payeeAccountId?: string): Promise<{ scaCustomer: boolean; challengeRequired: boolean }>;
+  /** One read: whether the customer is under SCA, whether this payee still needs a challenge, whether an SCA session is live. */
+  requirement(caller: Caller, customerId: string, payeeAccountId?: string): Promise<{ scaCustomer: boolean; challengeRequired: boolean; sessionLive?: boolean }>;
   issue(caller: Caller, request: { customerId: string; binding: string; purpose: string; factor?: string; summary: string; expiresAt: string }): Promise<ScaState['challenge']>;
   resend(caller: Caller, customerId: string, challengeId: string): Promise<void>;
   /** Spends the proof for the challenge bound to `binding`; requires a live SCA session. */
@@ -32,6 +32,21 @@ export function scaBinding(p: Payment): string {
 }
 
 const summaryOf = (p: Payment) => `Pay ${p.sent.amount / 10 ** p.sent.currency.decimals} ${p.sent.currency.code} to ${payeeOf(p)}`;
+const conversionSummaryOf = (p: Payment) => `Convert ${p.sent.amount / 10 ** p.sent.currency.decimals} ${p.sent.currency.code} to ${p.received.currency.code}`;
+
+/**
+ * The challenges a payment is authorized by, in order (the reference's ScaChallenge): a cross-currency
+ * send authorizes the currency conversion, then the payout (or the realtime-funded transfer).
+ */
+export function authorizationSteps(p: Payment): string[] {
+  const last = p.source.sourceType === 'REALTIME_FUNDING' ? 'TRANSFER' : 'PAYOUT';
+  return p.sent.currency.code === p.received.currency.code ? [last] : ['CURRENCY_CONVERSION', last];
+}
+
+/** Each step's proof is bound to its own purpose: a conversion proof never authorizes the payout. */
+function stepBinding(p: Payment, purpose: string): string {
+  return purpose === 'CURRENCY_CONVERSION' ? `${scaBinding(p)}:CURRENCY_CONVERSION` : scaBinding(p);
+}
 
 /** Whether the customer's sources fall under SCA (an embedded wallet authorizes by its own signature). */
 export function scaApplies(p: Payment): boolean {
@@ -50,15 +65,21 @@ export function createQuoteAuthorization(deps: {
 }) {
   const { gate, payments } = deps;
 
-  /** The challenge for `p`, or undefined when its customer or payee needs none. */
+  /** The challenge of one step of `p`'s authorization, each bound to its own purpose. */
+  async function issueStep(caller: Caller, p: Payment, purposes: string[], factor?: string): Promise<ScaState> {
+    const [purpose, ...nextPurposes] = purposes;
+    const binding = stepBinding(p, purpose);
+    const summary = purpose === 'CURRENCY_CONVERSION' ? conversionSummaryOf(p) : summaryOf(p);
+    const challenge = await gate.issue(caller, { customerId: p.customerId, binding, purpose, factor, summary, expiresAt: p.quote!.expiresAt });
+    return { challenge, binding, ...(nextPurposes.length ? { nextPurposes } : {}) };
+  }
+
+  /** The first challenge for `p`, or undefined when its customer or payee needs none. */
   async function challengeFor(caller: Caller, p: Payment, factor?: string): Promise<ScaState | undefined> {
     if (!scaApplies(p)) return undefined;
     const { challengeRequired } = await gate.requirement(caller, p.customerId, payeeAccountOf(p));
     if (!challengeRequired) return undefined;
-    const binding = scaBinding(p);
-    const purpose = p.source.sourceType === 'REALTIME_FUNDING' ? 'TRANSFER' : 'PAYOUT';
-    const challenge = await gate.issue(caller, { customerId: p.customerId, binding, purpose, factor, summary: summaryOf(p), expiresAt: p.quote!.expiresAt });
-    return { challenge, binding };
+    return issueStep(caller, p, authorizationSteps(p), factor);
   }
 
   const held = (p: Payment, sca: ScaState, now: string): Payment => ({ ...p, status: 'PENDING_AUTHORIZATION', sca, updatedAt: now });
@@ -95,8 +116,15 @@ export function createQuoteAuthorization(deps: {
       if (deps.clock().getTime() >= Date.parse(p.sca.challenge.expiresAt)) {
         throw AppError.invalidInput('The challenge has expired', [{ field: 'quoteId', message: 'the quote\'s challenge has expired' }]);
       }
-      await gate.verify(caller, { customerId: p.customerId, challengeId: p.sca.challenge.id, binding: scaBinding(p), proof });
+      await gate.verify(caller, { customerId: p.customerId, challengeId: p.sca.challenge.id, binding: p.sca.binding, proof });
       const now = deps.clock().toISOString();
+      if (p.sca.nextPurposes?.length) {
+        // Still PENDING_AUTHORIZATION, now with the next step's challenge (same factor).
+        const step = await issueStep(caller, p, p.sca.nextPurposes, p.sca.challenge.factor);
+        const pending: Payment = { ...p, sca: { ...step, ...(p.sca.withheldInstructions ? { withheldInstructions: p.sca.withheldInstructions } : {}) }, updatedAt: now };
+        if (!(await payments.update(p, pending, []))) throw new AppError('CONFLICT', 'The quote was authorized meanwhile');
+        return pending;
+      }
       const authorized: ScaState = { binding: p.sca.binding, challenge: p.sca.challenge, authorizedAt: now };
       const instructions = p.sca.withheldInstructions;
       const next: Payment = {

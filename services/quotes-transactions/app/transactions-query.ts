@@ -1,5 +1,6 @@
 import { AppError, type FieldError } from '../../../lib/errors';
 import { DEFAULT_PAGE_SIZE, decodePageCursor, nextPageCursor, pageLimitError } from '../../../lib/page-cursor';
+import { historyWindowStart, reachesBeyondWindow } from '../domain/history-window';
 import type { Payment } from '../domain/payment';
 import { QUOTE_STATUSES, REFERENCE_STATUSES, transactionStatusesOf, type QuoteStatus } from '../domain/transaction-states';
 import type { Caller } from './payment-accounts';
@@ -42,12 +43,35 @@ function checkLimit(errors: FieldError[], limit: number | undefined): void {
   if (error) errors.push(error);
 }
 
+/** Whether a customer is under SCA and has a live SCA login session (the accounts service knows). */
+export type ScaReadGate = (caller: Caller, customerId: string) => Promise<{ scaCustomer: boolean; sessionLive?: boolean }>;
+
+function sessionRequired(): AppError {
+  return new AppError('SCA_SESSION_REQUIRED', 'Transactions older than the SCA window need the customer\'s live SCA login session: complete an SCA login, then read again');
+}
+
 /** Reading transactions and quotes: one by id (…_NOT_FOUND), or a filtered, cursor-paginated list. */
-export function createTransactionQueries(deps: { payments: PaymentStore }) {
+export function createTransactionQueries(deps: { payments: PaymentStore; scaReads?: ScaReadGate; clock?: () => Date }) {
+  const now = () => (deps.clock ?? (() => new Date()))();
+  /** True when the read of `customerId`'s history beyond the window needs a session it lacks. */
+  async function lacksSession(caller: Caller, customerId: string): Promise<boolean> {
+    if (!deps.scaReads) return false;
+    const { scaCustomer, sessionLive } = await deps.scaReads(caller, customerId);
+    return scaCustomer && !sessionLive;
+  }
+
   async function getTransaction(caller: Caller, id: string): Promise<Payment> {
     const p = await deps.payments.get(caller.platformId, id);
     if (!p) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    if (p.customerId && p.createdAt < historyWindowStart(now()) && (await lacksSession(caller, p.customerId))) throw sessionRequired();
     return p;
+  }
+
+  /** An SCA customer's history without a session: an explicit start before the window is refused, no start reads the window. */
+  async function windowed(caller: Caller, customerId: string | undefined, startDate: string | undefined): Promise<string | undefined> {
+    if (!customerId || !reachesBeyondWindow(startDate, now()) || !(await lacksSession(caller, customerId))) return startDate;
+    if (startDate !== undefined) throw sessionRequired();
+    return historyWindowStart(now());
   }
 
   async function getQuote(caller: Caller, quoteId: string): Promise<Payment> {
@@ -70,9 +94,10 @@ export function createTransactionQueries(deps: { payments: PaymentStore }) {
     checkEnum(errors, 'sortOrder', sortOrder, ['asc', 'desc']);
     checkLimit(errors, limit);
     if (errors.length) throw AppError.invalidInput('Invalid transaction filters', errors);
+    const startDate = await windowed(caller, filters.customerId, validDate('startDate', filters.startDate));
     return page(caller, {
       ...filters,
-      startDate: validDate('startDate', filters.startDate),
+      startDate,
       endDate: validDate('endDate', filters.endDate),
       limit: limit || DEFAULT_PAGE_SIZE,
       sortOrder: sortOrder === 'asc' ? 'asc' : 'desc',

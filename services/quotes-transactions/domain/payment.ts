@@ -63,6 +63,8 @@ export interface ScaState {
   };
   /** What the proof must be bound to: the quote, its amount and currency, and its payee. */
   binding: string;
+  /** The purposes of the challenges still to come after this one (a cross-currency send: the payout after the conversion). */
+  nextPurposes?: string[];
   /** Realtime funding: the instructions given once authorized. */
   withheldInstructions?: Array<Record<string, unknown>>;
   authorizedAt?: string;

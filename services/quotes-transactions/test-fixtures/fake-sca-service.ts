@@ -7,7 +7,7 @@ const notHere = async (): Promise<never> => { throw new AppError('CONFLICT', 'St
 /** The accounts service's SCA as the fake accounts answer it: no customer is under SCA. */
 export function createFakeScaBinding() {
   return bindService(ScaServiceService, {
-    getScaRequirement: async () => ({ scaCustomer: false, challengeRequired: false }),
+    getScaRequirement: async () => ({ scaCustomer: false, challengeRequired: false, sessionLive: false }),
     listScaFactors: notHere, startScaEnrollment: notHere, confirmScaEnrollment: notHere, deleteScaFactor: notHere,
     startScaLogin: notHere, completeScaLogin: notHere, recordSecurityEvent: notHere, startTwoFactorReset: notHere,
     getTwoFactorReset: notHere, completeTwoFactorReset: notHere, startBeneficiaryTrust: notHere, confirmBeneficiaryTrust: notHere,
