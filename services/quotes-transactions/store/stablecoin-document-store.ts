@@ -39,6 +39,7 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
     accounts: (platformId, filter, page) => pageOf(accounts, { platformId, ...defined({ provider: filter.provider, status: filter.status, providerEnvironment: filter.environment }) }, page),
     insertStablecoin: (record) => coins.insertOne(toDoc(record)),
     stablecoin: async (platformId, id) => fromDoc<StablecoinRecord>(await coins.findOne({ _id: id, platformId })),
+    updateStablecoin: async (id, changes) => fromDoc<StablecoinRecord>(await coins.findOneAndUpdate({ _id: id }, { $set: changes }, { returnDocument: 'after' })),
     stablecoins: (platformId, filter, page) => pageOf(coins, { platformId, ...defined(filter) }, page),
     insertOperation: (record) => operations.insertOne(toDoc(record) as Doc & Stored<OperationRecord>),
     operation: async (platformId, id) => fromDoc<OperationRecord>(await operations.findOne({ _id: id, platformId })),

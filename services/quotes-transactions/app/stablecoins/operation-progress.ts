@@ -6,7 +6,7 @@ import {
 import type { Ledger } from '../ledger';
 import type { ProviderAccounts } from './provider-accounts';
 import {
-  ProviderRejected, ProviderUnavailable, type OperationRecord, type ProviderTransferRequest, type StablecoinProvider, type StablecoinStore,
+  ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type OperationRecord, type ProviderTransferRequest, type StablecoinProvider, type StablecoinStore,
 } from './stablecoin-ports';
 
 export interface ProgressDeps {
@@ -97,7 +97,7 @@ export function createOperationProgress(deps: ProgressDeps) {
     }
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
     try {
-      const transfer = await deps.provider.createTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, transferRequestOf(op), op.id);
+      const transfer = await deps.accounts.calling(account, () => deps.provider.createTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, transferRequestOf(op), op.id));
       const awaits = awaitsExternalFunds(op.operationType, op.source.type);
       const status = statusFromProvider(transfer.status, awaits) ?? (awaits ? 'PENDING_FUNDING' : 'PENDING_PROVIDER');
       return await move(op, status, {
@@ -109,6 +109,7 @@ export function createOperationProgress(deps: ProgressDeps) {
         deps.logger?.warn('stablecoin provider unavailable; the operation is submitted again later', { operationId: op.id });
         return op;
       }
+      if (err instanceof ProviderCredentialsRevoked) return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
       if (err instanceof ProviderRejected) return move(op, 'FAILED', { failureReason: 'PROVIDER_REJECTED', providerStatus: 'rejected' });
       throw err;
     }
@@ -127,7 +128,7 @@ export function createOperationProgress(deps: ProgressDeps) {
     if (!op.providerTransferId) return op;
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
     try {
-      const transfer = await deps.provider.getTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, op.providerTransferId);
+      const transfer = await deps.accounts.calling(account, () => deps.provider.getTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, op.providerTransferId!));
       const status = statusFromProvider(transfer.status, awaitsExternalFunds(op.operationType, op.source.type));
       if (!status || status === op.status) {
         return transfer.status === op.providerStatus ? op : (await deps.store.moveOperation(op.id, [op.status], { providerStatus: transfer.status, updatedAt: now() })) ?? op;
