@@ -17,6 +17,8 @@ export interface ProgressDeps {
   clock: () => Date;
   /** The worker submits a CREATED operation only once it is this old (its request is presumed gone: crashed, or the provider was away). */
   resubmitAfterMs: number;
+  /** After a provider failure the worker waits baseMs, doubling per failure in a row up to maxMs, before trying that operation again. */
+  backoff?: { baseMs: number; maxMs: number };
   logger?: Logger;
 }
 
@@ -52,6 +54,9 @@ export function transferRequestOf(op: OperationRecord): ProviderTransferRequest 
  */
 export function createOperationProgress(deps: ProgressDeps) {
   const now = () => deps.clock().toISOString();
+  const backoff = deps.backoff ?? { baseMs: 1_000, maxMs: 300_000 };
+  /** Operations whose last provider call failed (unavailable, or the transfer not readable): the worker backs them off. */
+  const troubled = new Set<string>();
 
   async function move(op: OperationRecord, to: StablecoinOperationStatus, changes: Partial<OperationRecord> = {}): Promise<OperationRecord> {
     if (op.status === to) return (await deps.store.moveOperation(op.id, [to], changes)) ?? op;
@@ -106,6 +111,7 @@ export function createOperationProgress(deps: ProgressDeps) {
       });
     } catch (err) {
       if (err instanceof ProviderUnavailable) {
+        troubled.add(op.id);
         deps.logger?.warn('stablecoin provider unavailable; the operation is submitted again later', { operationId: op.id });
         return op;
       }
@@ -136,6 +142,7 @@ export function createOperationProgress(deps: ProgressDeps) {
       return await move(op, status, { providerStatus: transfer.status, ...(status === 'FAILED' ? { failureReason: 'PROVIDER_TRANSFER_FAILED' } : {}) });
     } catch (err) {
       if (err instanceof ProviderUnavailable || err instanceof ProviderRejected) {
+        troubled.add(op.id);
         deps.logger?.warn('stablecoin transfer not read; tried again later', { operationId: op.id, err: (err as Error).message });
         return op;
       }
@@ -143,17 +150,32 @@ export function createOperationProgress(deps: ProgressDeps) {
     }
   }
 
-  /** One pass of the worker over unfinished operations. */
+  /**
+   * One pass of the worker over the operations due. Each one looked at goes to the back of the queue
+   * (its nextAttemptAt is now, or later after a provider failure, backing off per operation), so a
+   * backlog stuck on an unavailable provider never starves the others.
+   */
   async function tick(batch = 50): Promise<number> {
-    const due = await deps.store.unfinishedOperations(batch);
+    const due = await deps.store.unfinishedOperations(batch, now());
     for (const op of due) {
+      troubled.delete(op.id);
+      let failed = true;
       try {
         await refresh(op);
+        failed = troubled.has(op.id);
       } catch (err) {
         deps.logger?.error('stablecoin operation not advanced', { operationId: op.id, err });
       }
+      troubled.delete(op.id);
+      await schedule(op, failed);
     }
     return due.length;
+  }
+
+  async function schedule(op: OperationRecord, failed: boolean): Promise<void> {
+    const failedAttempts = failed ? (op.failedAttempts ?? 0) + 1 : 0;
+    const waitMs = failed ? Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(failedAttempts - 1, 30)) : 0;
+    await deps.store.noteOperation(op.id, { nextAttemptAt: new Date(deps.clock().getTime() + waitMs).toISOString(), failedAttempts });
   }
 
   return { submit, refresh, tick, move };

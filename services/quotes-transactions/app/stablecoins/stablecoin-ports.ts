@@ -152,6 +152,9 @@ export interface OperationRecord {
   /** GRID_INTERNAL_ACCOUNT: whether the ledger debit is in, and whether it was refunded. */
   ledgerDebited?: boolean;
   ledgerRefunded?: boolean;
+  /** The worker's schedule: when it looks at the operation next, and its provider failures in a row (the backoff). */
+  nextAttemptAt?: string;
+  failedAttempts?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -178,6 +181,6 @@ export interface StablecoinStore {
   moveOperation(id: string, from: StablecoinOperationStatus[], changes: Partial<OperationRecord>): Promise<OperationRecord | null>;
   /** Records a fact that does not change the status (the ledger debit, provider transfer id). */
   noteOperation(id: string, changes: Partial<OperationRecord>): Promise<void>;
-  /** Operations not finished, oldest first, for the worker. */
-  unfinishedOperations(limit: number): Promise<OperationRecord[]>;
+  /** Operations not finished and due at `now`, the longest waiting first (never attempted, then by nextAttemptAt), for the worker. */
+  unfinishedOperations(limit: number, now: string): Promise<OperationRecord[]>;
 }
