@@ -117,4 +117,14 @@ describe('operation progress, repeated as a crash repeats it', () => {
     await s.progress.tick(10);
     expect(stuck.map((op) => attempts.get(op.id))).toEqual([3, 3, 3, 3]);
   });
+
+  test('a wire that arrived just before expiry is followed to the end, not expired (the provider cannot cancel it)', async () => {
+    const s = await setup();
+    const wire: OperationRecord = { ...s.operation('StablecoinOperation:g', 300), source: { type: 'WIRE' }, expiresAt: '2026-05-20T16:40:01Z' };
+    await s.store.insertOperation(wire);
+    expect((await s.progress.submit(wire)).status).toBe('PENDING_FUNDING');
+    s.advance(60_000); // past its expiry; meanwhile the sandbox received the funds and completed the transfer
+    await s.progress.tick();
+    expect(await s.store.operation(platformId, wire.id)).toMatchObject({ status: 'COMPLETED', providerStatus: 'complete' });
+  });
 });

@@ -121,26 +121,32 @@ export function createOperationProgress(deps: ProgressDeps) {
     }
   }
 
-  /** Reads the provider transfer and follows it; an unfunded operation past its expiry expires. */
+  /**
+   * Reads the provider transfer and follows it. An unfunded operation past its expiry expires, but
+   * only once the provider still reports it unfunded: Brale has no way to cancel a transfer, so funds
+   * that arrived just before are followed to the end rather than expired under the issuer.
+   */
   async function refresh(op: OperationRecord): Promise<OperationRecord> {
     if (op.status === 'CREATED') {
       const age = deps.clock().getTime() - Date.parse(op.updatedAt);
       return age >= deps.resubmitAfterMs ? submit(op) : op;
     }
     if (isTerminal(op.status)) return refund(op);
-    if (op.status === 'PENDING_FUNDING' && op.expiresAt && Date.parse(op.expiresAt) <= deps.clock().getTime()) {
-      return move(op, 'EXPIRED', { failureReason: 'FUNDING_NOT_RECEIVED' });
-    }
-    if (!op.providerTransferId) return op;
+    const expired = op.status === 'PENDING_FUNDING' && !!op.expiresAt && Date.parse(op.expiresAt) <= deps.clock().getTime();
+    const expire = () => move(op, 'EXPIRED', { failureReason: 'FUNDING_NOT_RECEIVED' });
+    if (!op.providerTransferId) return expired ? expire() : op;
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
     try {
       const transfer = await deps.accounts.calling(account, () => deps.provider.getTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, op.providerTransferId!));
       const status = statusFromProvider(transfer.status, awaitsExternalFunds(op.operationType, op.source.type));
       if (!status || status === op.status) {
+        if (expired) return expire();
         return transfer.status === op.providerStatus ? op : (await deps.store.moveOperation(op.id, [op.status], { providerStatus: transfer.status, updatedAt: now() })) ?? op;
       }
       return await move(op, status, { providerStatus: transfer.status, ...(status === 'FAILED' ? { failureReason: 'PROVIDER_TRANSFER_FAILED' } : {}) });
     } catch (err) {
+      // A transfer the provider refuses to show cannot be funded any more; an unreachable provider is asked again.
+      if (expired && err instanceof ProviderRejected) return expire();
       if (err instanceof ProviderUnavailable || err instanceof ProviderRejected) {
         troubled.add(op.id);
         deps.logger?.warn('stablecoin transfer not read; tried again later', { operationId: op.id, err: (err as Error).message });
