@@ -101,6 +101,7 @@ export function createOperationProgress(deps: ProgressDeps) {
       op = { ...op, ledgerDebited: true };
     }
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
+    if (account.status === 'REVOKED') return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
     try {
       const transfer = await deps.accounts.calling(account, () => deps.provider.createTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, transferRequestOf(op), op.id));
       const awaits = awaitsExternalFunds(op.operationType, op.source.type);
@@ -136,6 +137,11 @@ export function createOperationProgress(deps: ProgressDeps) {
     const expire = () => move(op, 'EXPIRED', { failureReason: 'FUNDING_NOT_RECEIVED' });
     if (!op.providerTransferId) return expired ? expire() : op;
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
+    if (account.status === 'REVOKED') {
+      // Its credentials no longer read the transfer: left as it is (backing off), to be settled at the provider.
+      troubled.add(op.id);
+      return op;
+    }
     try {
       const transfer = await deps.accounts.calling(account, () => deps.provider.getTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, op.providerTransferId!));
       const status = statusFromProvider(transfer.status, awaitsExternalFunds(op.operationType, op.source.type));
