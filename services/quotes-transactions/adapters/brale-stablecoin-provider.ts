@@ -77,8 +77,11 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
     const { status, body } = await exchange(options.tokenUrl, {
       method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
     });
-    // OAuth 2.0 (RFC 6749 §5.2): invalid_client is the credentials themselves refused (revoked, deleted or wrong).
-    if (status === 400 || status === 401 || status === 403) return undefined;
+    // OAuth 2.0 (RFC 6749 §5.2): 401 / invalid_client is the credentials themselves refused (revoked, deleted or wrong);
+    // another 4xx (e.g. unsupported_grant_type) is a refusal of the request, not of the credentials.
+    const oauthError = (body as { error?: string } | undefined)?.error;
+    if (status === 401 || oauthError === 'invalid_client' || oauthError === 'unauthorized_client') return undefined;
+    if (status >= 400 && status < 500) throw new ProviderRejected(`Brale token endpoint answered ${status}: ${describe(body)}`, status);
     const token = (body as { access_token?: string; expires_in?: number } | undefined);
     if (status !== 200 || !token?.access_token) throw new ProviderUnavailable(`Brale token endpoint answered ${status}`);
     tokens.set(key, { token: token.access_token, until: Date.now() + Math.max(0, (token.expires_in ?? 300) - 30) * 1000 });
