@@ -168,7 +168,9 @@ describe('the walk of a new user on the sandbox provider', () => {
     const revoking = await post(mints, { amount: '50000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } });
     expect(revoking.body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_ACCOUNT_REVOKED' });
     expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
-    expect((await sys.api(`/stablecoins/${coin.body.id}`)).body).toMatchObject({ gridOperationsStatus: 'DISABLED', currency: 'REVO' });
+    const disabled = await sys.api(`/stablecoins/${coin.body.id}`);
+    expect(disabled.body).toMatchObject({ gridOperationsStatus: 'DISABLED', currency: 'REVO' });
+    expect(referenceProblems('GET', `/2025-10-13/stablecoins/${coin.body.id}`, disabled.status, disabled.body)).toEqual([]);
     const refused = await post(mints, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } });
     expectError(refused, 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
     expect(referenceProblems('POST', `/2025-10-13${mints}`, refused.status, refused.body)).toEqual([]);
