@@ -65,6 +65,7 @@ export function createStablecoinsModule(environment: ServiceEnvironment, adapter
   const stablecoins = createStablecoins({ store, provider, accounts, clock });
   const progress = createOperationProgress({
     store, provider, accounts, ledger: adapters.ledger, clock, logger: environment.logger, resubmitAfterMs: payments.LEDGER_RECOVERY_AFTER_MS,
+    backoff: { baseMs: config.STABLECOIN_POLL_MS, maxMs: 300_000 },
   });
   const operations = createStablecoinOperations({
     store, stablecoins, accounts, progress, clock, paymentAccounts: adapters.accounts ?? createPaymentAccountsPeer(environment.peers),

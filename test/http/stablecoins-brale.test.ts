@@ -91,14 +91,16 @@ describe('stablecoins through the Brale adapter', () => {
     expect(await balance(usd)).toBe(before);
   });
 
-  test('credentials Brale refuses are not linked; a link whose credentials were revoked turns INVALID on re-verification', async () => {
+  test('credentials Brale refuses are not linked; a link whose credentials Brale then refuses (invalid_client) turns REVOKED on re-verification, for good', async () => {
     expectError(await post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'brale-client', apiClientSecret: 'wrong' }), 400, 'STABLECOIN_PROVIDER_ACCOUNT_INVALID');
     fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']);
     const linked = await post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'brale-client-9', apiClientSecret: 'secret-9' });
     expect(linked.body).toMatchObject({ status: 'ACTIVE', providerAccountId: 'brale-acct-9' });
     fake.revoke('brale-client-9');
     const read = await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`);
-    expect(read.body.status).toBe('INVALID');
+    expect(read.body.status).toBe('REVOKED');
     expect(read.body.lastVerifiedAt).toBe(linked.body.lastVerifiedAt);
+    fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']); // working again at Brale: a revoked link stays revoked
+    expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
   });
 });

@@ -78,8 +78,8 @@ describe('the walk of a new user on the sandbox provider', () => {
     walk = await stablecoinWalk(sys, { post, operationWhen, platformUsdAccount, balance, platformExternal, fund: (id, amount) => fund(sys, id, amount) });
   }, 120_000);
 
-  test('several active links need stablecoinProviderAccountId; the registration is PROVISIONED and not yet enabled for Grid', async () => {
-    expect(walk.stablecoin).toMatchObject({ issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'NOT_ENABLED', network: 'SPARK', decimals: 6, baseCurrency: 'USD', providerEnvironment: 'SANDBOX' });
+  test('several active links need stablecoinProviderAccountId; a PROVISIONED registration is ENABLED for Grid under its symbol, one under review PENDING_APPROVAL', async () => {
+    expect(walk.stablecoin).toMatchObject({ issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'ENABLED', currency: walk.stablecoin.symbol, network: 'SPARK', decimals: 6, baseCurrency: 'USD', providerEnvironment: 'SANDBOX' });
     expectError(await post('/stablecoins', { providerTokenIdentifier: 'OTHER', networkTokenIdentifier: 'btkn1other', network: 'SPARK' }), 400, 'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED');
     expectError(await post('/stablecoins', { providerTokenIdentifier: 'ACME', networkTokenIdentifier: 'btkn1acme', network: 'SPARK', stablecoinProviderAccountId: walk.accountId }), 409, 'CONFLICT');
     expectError(await post('/stablecoins', { providerTokenIdentifier: 'UNKNOWN1', networkTokenIdentifier: 'btkn1x', network: 'SPARK', stablecoinProviderAccountId: walk.accountId }), 400, 'INVALID_INPUT');
@@ -154,6 +154,28 @@ describe('the walk of a new user on the sandbox provider', () => {
     expect(unfunded.body.status).toBe('PENDING_FUNDING');
     const expired = await operationWhen(unfunded.body.id, (op) => op.status === 'EXPIRED');
     expect(expired).toMatchObject({ status: 'EXPIRED', failureReason: 'FUNDING_NOT_RECEIVED' });
+  });
+
+  test('the provider answering invalid_client (sandbox: cents 05) revokes the link, disables its stablecoins and refuses new operations', async () => {
+    const linked = await post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: `revocable-${seq++}`, apiClientSecret: 's' });
+    const coin = await post('/stablecoins', { providerTokenIdentifier: 'REVO', networkTokenIdentifier: 'btkn1revo', network: 'SPARK', stablecoinProviderAccountId: linked.body.id });
+    expect(coin.body).toMatchObject({ gridOperationsStatus: 'ENABLED', currency: 'REVO' });
+    const pending = await post('/stablecoins', { providerTokenIdentifier: 'PENDINGREVO', networkTokenIdentifier: 'btkn1pending', network: 'SPARK', stablecoinProviderAccountId: linked.body.id });
+    expect(pending.body).toMatchObject({ issuanceStatus: 'PENDING_REVIEW', gridOperationsStatus: 'PENDING_APPROVAL' });
+    expect(pending.body.currency).toBeUndefined();
+    const wallet = walk.wallet;
+    const mints = `/stablecoins/${coin.body.id}/mints`;
+    const revoking = await post(mints, { amount: '50000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } });
+    expect(revoking.body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_ACCOUNT_REVOKED' });
+    expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
+    const disabled = await sys.api(`/stablecoins/${coin.body.id}`);
+    expect(disabled.body).toMatchObject({ gridOperationsStatus: 'DISABLED', currency: 'REVO' });
+    expect(referenceProblems('GET', `/2025-10-13/stablecoins/${coin.body.id}`, disabled.status, disabled.body)).toEqual([]);
+    const refused = await post(mints, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } });
+    expectError(refused, 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
+    expect(referenceProblems('POST', `/2025-10-13${mints}`, refused.status, refused.body)).toEqual([]);
+    expectError(await post('/stablecoins', { providerTokenIdentifier: 'REVO2', networkTokenIdentifier: 'btkn1revo2', network: 'SPARK', stablecoinProviderAccountId: linked.body.id }), 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
+    expect((await sys.api(`/stablecoin-provider-accounts?status=REVOKED`)).body.data.map((a: { id: string }) => a.id)).toContain(linked.body.id);
   });
 
   test('operations are listed most recent first, page by page, and filtered by type', async () => {

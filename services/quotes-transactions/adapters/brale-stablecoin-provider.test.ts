@@ -1,5 +1,5 @@
 import { startFakeBrale, type FakeBrale } from '../../../test/fixtures/fake-brale-server';
-import { ProviderRejected, ProviderUnavailable, type ProviderTransferRequest } from '../app/stablecoins/stablecoin-ports';
+import { ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type ProviderTransferRequest } from '../app/stablecoins/stablecoin-ports';
 import { createBraleStablecoinProvider } from './brale-stablecoin-provider';
 
 let fake: FakeBrale;
@@ -114,6 +114,11 @@ describe('the Brale adapter against a local fake Brale', () => {
     const three = { ...creds, clientId: 'client-3', clientSecret: 'secret-3' };
     expect((await p.verifyCredentials(three)).valid).toBe(true);
     fake.revoke('client-3');
-    expect((await p.verifyCredentials(three)).valid).toBe(false);
+    expect(await p.verifyCredentials(three)).toMatchObject({ valid: false, revoked: true });
+    // Any later call: the cached access token is refused (401), a fresh one is refused as invalid_client.
+    await expect(p.createTransfer(three, 'acct-4', achMint(100), 'op-revoked')).rejects.toBeInstanceOf(ProviderCredentialsRevoked);
+    await expect(p.getTransfer(three, 'acct-4', 'whatever')).rejects.toBeInstanceOf(ProviderCredentialsRevoked);
+    // A wrong secret from the start is refused the same way: the link is never stored (not REVOKED).
+    expect(await p.verifyCredentials({ ...creds, clientSecret: 'wrong' })).toMatchObject({ valid: false });
   });
 });

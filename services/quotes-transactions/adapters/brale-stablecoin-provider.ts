@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decimalOfCents } from '../domain/stablecoin-operation';
 import {
-  ProviderRejected, ProviderUnavailable, type CredentialCheck, type ProviderCredentials, type ProviderToken, type ProviderTransfer,
+  ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type CredentialCheck, type ProviderCredentials, type ProviderToken, type ProviderTransfer,
   type ProviderTransferRequest, type StablecoinProvider, type TransferEnd,
 } from '../app/stablecoins/stablecoin-ports';
 
@@ -77,7 +77,11 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
     const { status, body } = await exchange(options.tokenUrl, {
       method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials',
     });
-    if (status === 400 || status === 401 || status === 403) return undefined;
+    // OAuth 2.0 (RFC 6749 §5.2): 401 / invalid_client is the credentials themselves refused (revoked, deleted or wrong);
+    // another 4xx (e.g. unsupported_grant_type) is a refusal of the request, not of the credentials.
+    const oauthError = (body as { error?: string } | undefined)?.error;
+    if (status === 401 || oauthError === 'invalid_client' || oauthError === 'unauthorized_client') return undefined;
+    if (status >= 400 && status < 500) throw new ProviderRejected(`Brale token endpoint answered ${status}: ${describe(body)}`, status);
     const token = (body as { access_token?: string; expires_in?: number } | undefined);
     if (status !== 200 || !token?.access_token) throw new ProviderUnavailable(`Brale token endpoint answered ${status}`);
     tokens.set(key, { token: token.access_token, until: Date.now() + Math.max(0, (token.expires_in ?? 300) - 30) * 1000 });
@@ -87,7 +91,7 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
   async function call(credentials: ProviderCredentials, method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<unknown> {
     for (let round = 0; round < 2; round++) {
       const token = await accessToken(credentials, round > 0);
-      if (!token) throw new ProviderRejected('Brale refused the client credentials', 401);
+      if (!token) throw new ProviderCredentialsRevoked('Brale refused the client credentials (invalid_client)');
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
@@ -115,7 +119,7 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
   return {
     async verifyCredentials(credentials): Promise<CredentialCheck> {
       const token = await accessToken(credentials, true);
-      if (!token) return { valid: false, reason: 'Brale refused the client credentials (invalid_client)' };
+      if (!token) return { valid: false, reason: 'Brale refused the client credentials (invalid_client)', revoked: true };
       const body = await call(credentials, 'GET', '/accounts') as { accounts?: Array<string | { id: string }> };
       return { valid: true, accountIds: (body?.accounts ?? []).map((a) => (typeof a === 'string' ? a : a.id)) };
     },

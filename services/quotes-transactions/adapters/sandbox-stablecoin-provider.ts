@@ -3,7 +3,7 @@ import type { DocumentStore } from '../../../lib/store/document-store';
 import { DuplicateKeyError } from '../../../lib/store/document-store';
 import type { IssuanceStatus } from '../domain/stablecoin-operation';
 import {
-  ProviderRejected, type ProviderCredentials, type ProviderTransfer, type ProviderTransferRequest, type StablecoinProvider,
+  ProviderCredentialsRevoked, ProviderRejected, type ProviderCredentials, type ProviderTransfer, type ProviderTransferRequest, type StablecoinProvider,
 } from '../app/stablecoins/stablecoin-ports';
 
 /**
@@ -13,10 +13,18 @@ import {
  * - an apiClientSecret starting with `invalid` is refused; an apiClientId containing `multi` reaches two accounts;
  * - a token identifier starting with `PENDING` is PENDING_REVIEW, one starting with `UNKNOWN` does not exist;
  * - by the amount's cents (amount in cents mod 100): 02 fails late (after processing), 03 is never funded
- *   (a wire or deposit that never arrives: the operation expires), 04 is refused when created.
+ *   (a wire or deposit that never arrives: the operation expires), 04 is refused when created, 05 revokes
+ *   the client credentials (answered invalid_client, as is every later call with them).
  */
 export function createSandboxStablecoinProvider(deps: { store: DocumentStore; clock: () => Date; stepMs: number }): StablecoinProvider {
   const transfers = deps.store.collection('sandbox_stablecoin_transfers');
+  const revocations = deps.store.collection('sandbox_stablecoin_revoked_clients');
+
+  /** The cents-05 trigger: the client credentials are revoked from then on. */
+  const revoked = async (credentials: ProviderCredentials) => !!(await revocations.findOne({ _id: credentials.clientId }));
+  async function refuseRevoked(credentials: ProviderCredentials): Promise<void> {
+    if (await revoked(credentials)) throw new ProviderCredentialsRevoked('invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)');
+  }
 
   const accountOf = (clientId: string, n = 0) => `sandbox-${createHash('sha256').update(`${clientId}#${n}`).digest('hex').slice(0, 20)}`;
 
@@ -42,18 +50,25 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
   return {
     async verifyCredentials(credentials: ProviderCredentials) {
       if (credentials.clientSecret.startsWith('invalid')) return { valid: false, reason: 'invalid_client (sandbox trigger: the secret starts with "invalid")' };
+      if (await revoked(credentials)) return { valid: false, reason: 'invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)', revoked: true };
       const ids = credentials.clientId.includes('multi') ? [accountOf(credentials.clientId), accountOf(credentials.clientId, 1)] : [accountOf(credentials.clientId)];
       return { valid: true, accountIds: ids };
     },
 
-    async token(_credentials, _accountId, valueType) {
+    async token(credentials, _accountId, valueType) {
+      await refuseRevoked(credentials);
       if (valueType.startsWith('UNKNOWN')) return undefined;
       const issuanceStatus: IssuanceStatus = valueType.startsWith('PENDING') ? 'PENDING_REVIEW' : 'PROVISIONED';
       return { name: `${valueType} Sandbox Dollar`, symbol: valueType, decimals: 6, baseCurrency: 'USD', issuanceStatus };
     },
 
-    async createTransfer(_credentials, accountId, request, idempotencyKey): Promise<ProviderTransfer> {
+    async createTransfer(credentials, accountId, request, idempotencyKey): Promise<ProviderTransfer> {
+      await refuseRevoked(credentials);
       const trigger = request.amountCents % 100;
+      if (trigger === 5) {
+        await revocations.updateOne({ _id: credentials.clientId }, { $set: { at: deps.clock().toISOString() } }, { upsert: true });
+        await refuseRevoked(credentials);
+      }
       if (trigger === 4) throw new ProviderRejected('transfer refused (sandbox trigger: cents 04)', 422);
       const existing = await transfers.findOne({ _id: `${accountId}/${idempotencyKey}` });
       if (existing) return view(existing as never);
@@ -72,7 +87,8 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
       return view(doc);
     },
 
-    async getTransfer(_credentials, accountId, transferId) {
+    async getTransfer(credentials, accountId, transferId) {
+      await refuseRevoked(credentials);
       const doc = await transfers.findOne({ transferId, accountId });
       if (!doc) throw new ProviderRejected(`transfer ${transferId} not found`, 404);
       return view(doc as never);

@@ -1,5 +1,5 @@
 import {
-  awaitsExternalFunds, canMove, fiatCentsOf, isTerminal, PROVIDER_STATUS_TABLE, STABLECOIN_OPERATION_STATUSES, statusesBefore, statusFromProvider,
+  awaitsExternalFunds, canMove, fiatCentsOf, gridOperationsStatusOf, isTerminal, PROVIDER_STATUS_TABLE, STABLECOIN_OPERATION_STATUSES, statusesBefore, statusFromProvider,
   type StablecoinOperationStatus,
 } from './stablecoin-operation';
 
@@ -60,3 +60,13 @@ describe('amounts', () => {
     expect(fiatCentsOf('9'.repeat(40), 6)).toBeUndefined();
   });
 });
+
+describe('gridOperationsStatusOf', () => {
+  test.each([
+    ['PROVISIONED', 'ACTIVE', 'ENABLED'], ['PROVISIONED', 'INVALID', 'ENABLED'], ['PENDING_REVIEW', 'ACTIVE', 'PENDING_APPROVAL'], ['PROVISIONING', 'ACTIVE', 'PENDING_APPROVAL'],
+    ['REJECTED', 'ACTIVE', 'NOT_ENABLED'], ['FAILED', 'ACTIVE', 'NOT_ENABLED'], ['PROVISIONED', 'REVOKED', 'DISABLED'], ['PENDING_REVIEW', 'REVOKED', 'DISABLED'],
+  ] as const)('issuance %s on a %s link: %s', (issuance, link, expected) => {
+    expect(gridOperationsStatusOf(issuance, link)).toBe(expected);
+  });
+});
+

@@ -98,3 +98,21 @@ export const PROVIDER_RAIL: Record<string, string> = {
   WIRE: 'wire', ACH_DEBIT: 'ach_debit', SAME_DAY_ACH_DEBIT: 'same_day_ach_debit',
   ACH_CREDIT: 'ach_credit', SAME_DAY_ACH_CREDIT: 'same_day_ach_credit', RTP_CREDIT: 'rtp_credit', SPARK: 'spark',
 };
+
+export type GridOperationsStatus = typeof GRID_OPERATIONS_STATUSES[number];
+
+/**
+ * Whether Grid serves operations in a registered stablecoin, from what the provider reports: a
+ * token the provider has provisioned, on a usable link, is ENABLED (and gets its Grid currency
+ * code, its symbol); one still under the provider's review is PENDING_APPROVAL; one the provider
+ * rejected or failed is NOT_ENABLED; a revoked link DISABLES it.
+ */
+export function gridOperationsStatusOf(issuance: IssuanceStatus, link: ProviderAccountStatus): GridOperationsStatus {
+  if (link === 'REVOKED') return 'DISABLED';
+  if (issuance === 'PROVISIONED') return 'ENABLED';
+  if (issuance === 'PENDING_REVIEW' || issuance === 'PROVISIONING') return 'PENDING_APPROVAL';
+  return 'NOT_ENABLED';
+}
+
+/** Issuance states the provider may still change (worth reading again). */
+export const issuanceSettled = (issuance: IssuanceStatus) => issuance !== 'PENDING_REVIEW' && issuance !== 'PROVISIONING';

@@ -20,7 +20,7 @@ function accountMessage(r: ProviderAccountRecord): AccountMessage {
 
 function stablecoinMessage(r: StablecoinRecord): StablecoinMessage {
   const { platformId: _platform, ...rest } = r;
-  return { ...rest, currency: undefined };
+  return { ...rest, currency: r.currency };
 }
 
 function operationMessage(r: OperationRecord): OperationMessage {

@@ -32,6 +32,7 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
       await coins.createIndex({ keys: { platformId: 1, stablecoinProviderAccountId: 1, providerTokenIdentifier: 1 }, unique: true, name: 'one_registration_per_token' });
       await operations.createIndex({ keys: { platformId: 1, stablecoinId: 1, createdAt: -1 } });
       await operations.createIndex({ keys: { status: 1, createdAt: 1 } });
+      await operations.createIndex({ keys: { nextAttemptAt: 1, createdAt: 1 } });
     },
     insertAccount: (record) => accounts.insertOne(toDoc(record)),
     account: async (platformId, id) => fromDoc<ProviderAccountRecord>(await accounts.findOne({ _id: id, platformId })),
@@ -39,6 +40,7 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
     accounts: (platformId, filter, page) => pageOf(accounts, { platformId, ...defined({ provider: filter.provider, status: filter.status, providerEnvironment: filter.environment }) }, page),
     insertStablecoin: (record) => coins.insertOne(toDoc(record)),
     stablecoin: async (platformId, id) => fromDoc<StablecoinRecord>(await coins.findOne({ _id: id, platformId })),
+    updateStablecoin: async (id, changes) => fromDoc<StablecoinRecord>(await coins.findOneAndUpdate({ _id: id }, { $set: changes }, { returnDocument: 'after' })),
     stablecoins: (platformId, filter, page) => pageOf(coins, { platformId, ...defined(filter) }, page),
     insertOperation: (record) => operations.insertOne(toDoc(record) as Doc & Stored<OperationRecord>),
     operation: async (platformId, id) => fromDoc<OperationRecord>(await operations.findOne({ _id: id, platformId })),
@@ -47,11 +49,15 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
     async noteOperation(id, changes) {
       await operations.updateOne({ _id: id }, { $set: changes });
     },
-    unfinishedOperations: async (limit) => (await operations.find(
-      { $or: [
-        { status: { $in: ['CREATED', 'PENDING_FUNDING', 'PENDING_PROVIDER', 'PROCESSING'] } },
-        { status: { $in: ['FAILED', 'EXPIRED'] }, ledgerDebited: true, ledgerRefunded: { $ne: true } },
-      ] }, { sort: { createdAt: 1 }, limit },
+    // A missing nextAttemptAt (never attempted) sorts first, as in MongoDB.
+    unfinishedOperations: async (limit, now) => (await operations.find(
+      { $and: [
+        { $or: [
+          { status: { $in: ['CREATED', 'PENDING_FUNDING', 'PENDING_PROVIDER', 'PROCESSING'] } },
+          { status: { $in: ['FAILED', 'EXPIRED'] }, ledgerDebited: true, ledgerRefunded: { $ne: true } },
+        ] },
+        { $or: [{ nextAttemptAt: { $exists: false } }, { nextAttemptAt: { $lte: now } }] },
+      ] }, { sort: { nextAttemptAt: 1, createdAt: 1 }, limit },
     )).map((d) => fromDoc<OperationRecord>(d)!),
   };
 }

@@ -9,23 +9,23 @@ import { createStablecoinDocumentStore } from '../../store/stablecoin-document-s
 import { createLedger } from '../ledger';
 import { createOperationProgress, transferRequestOf } from './operation-progress';
 import { createProviderAccounts } from './provider-accounts';
-import type { OperationRecord } from './stablecoin-ports';
+import { ProviderUnavailable, type OperationRecord, type StablecoinProvider } from './stablecoin-ports';
 
 const platformId = 'Platform:1';
 const usd = 'InternalAccount:00000000-0000-4000-8000-000000000001';
 
-async function setup() {
+async function setup(wrap: (provider: StablecoinProvider) => StablecoinProvider = (p) => p) {
   const documents = createEmbeddedDocumentStore();
   let now = new Date('2026-05-20T16:40:00Z');
   const clock = () => now;
-  const provider = createSandboxStablecoinProvider({ store: documents, clock, stepMs: 1000 });
+  const provider = wrap(createSandboxStablecoinProvider({ store: documents, clock, stepMs: 1000 }));
   const store = createStablecoinDocumentStore(documents);
   await store.ensureIndexes();
   const accounts = createProviderAccounts({ store, provider, sealer: createAesGcmSealer(randomBytes(32)), environment: 'SANDBOX', clock, reverifyAfterMs: 60_000 });
   const ledger = createLedger({ store: createLedgerDocumentStore(documents, clock).ledger, newEvent, clock });
   await ledger.post(platformId, ledgerStep('fund', [{ account: usd, currency: 'USD', amount: 100_000 }, { account: systemAccount('settlement', 'USD', platformId), currency: 'USD', amount: -100_000 }]));
   const link = await accounts.link({ platformId }, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's' });
-  const progress = createOperationProgress({ store, provider, accounts, ledger, clock, resubmitAfterMs: 5_000 });
+  const progress = createOperationProgress({ store, provider, accounts, ledger, clock, resubmitAfterMs: 5_000, backoff: { baseMs: 1_000, maxMs: 4_000 } });
   const balance = async () => (await ledger.getBalances([usd], platformId))[0].available;
   const transfers = () => documents.collection('sandbox_stablecoin_transfers').countDocuments({});
   const operation = (id: string, cents: number): OperationRecord => ({
@@ -81,5 +81,50 @@ describe('operation progress, repeated as a crash repeats it', () => {
     s.advance(60_000);
     await s.progress.tick();
     expect((await s.store.operation(platformId, wire.id))).toMatchObject({ status: 'EXPIRED', failureReason: 'FUNDING_NOT_RECEIVED' });
+  });
+
+  test('a backlog stuck on an unavailable provider does not starve newer operations, and backs off per operation', async () => {
+    const attempts = new Map<string, number>();
+    const s = await setup((p) => ({
+      ...p,
+      async createTransfer(credentials, accountId, request, key) {
+        attempts.set(key, (attempts.get(key) ?? 0) + 1);
+        if (request.amountCents === 777) throw new ProviderUnavailable('provider down for this backlog');
+        return p.createTransfer(credentials, accountId, request, key);
+      },
+    }));
+    const stuck = ['e1', 'e2', 'e3', 'e4'].map((n) => s.operation(`StablecoinOperation:${n}`, 777));
+    for (const op of stuck) await s.store.insertOperation({ ...op, source: { type: 'WIRE' } });
+    s.advance(1);
+    const fresh = { ...s.operation('StablecoinOperation:f', 500), source: { type: 'WIRE' as const } };
+    await s.store.insertOperation(fresh);
+    s.advance(5_000);
+    // Two per pass: the 4 older stuck ones take the first two passes, the newer one is reached on the third.
+    for (let pass = 0; pass < 3; pass++) await s.progress.tick(2);
+    expect((await s.store.operation(platformId, fresh.id))!.status).toBe('PENDING_FUNDING');
+    expect(stuck.map((op) => attempts.get(op.id))).toEqual([1, 1, 1, 1]);
+    // Not due again before their backoff: further passes leave them alone.
+    await s.progress.tick(2);
+    expect(stuck.map((op) => attempts.get(op.id))).toEqual([1, 1, 1, 1]);
+    s.advance(1_000);
+    for (let pass = 0; pass < 3; pass++) await s.progress.tick(2);
+    expect(stuck.map((op) => attempts.get(op.id))).toEqual([2, 2, 2, 2]);
+    expect((await s.store.operation(platformId, 'StablecoinOperation:e1'))).toMatchObject({ status: 'CREATED', failedAttempts: 2 });
+    s.advance(1_000); // the second failure in a row waits 2 s
+    await s.progress.tick(10);
+    expect(stuck.map((op) => attempts.get(op.id))).toEqual([2, 2, 2, 2]);
+    s.advance(1_000);
+    await s.progress.tick(10);
+    expect(stuck.map((op) => attempts.get(op.id))).toEqual([3, 3, 3, 3]);
+  });
+
+  test('a wire that arrived just before expiry is followed to the end, not expired (the provider cannot cancel it)', async () => {
+    const s = await setup();
+    const wire: OperationRecord = { ...s.operation('StablecoinOperation:g', 300), source: { type: 'WIRE' }, expiresAt: '2026-05-20T16:40:01Z' };
+    await s.store.insertOperation(wire);
+    expect((await s.progress.submit(wire)).status).toBe('PENDING_FUNDING');
+    s.advance(60_000); // past its expiry; meanwhile the sandbox received the funds and completed the transfer
+    await s.progress.tick();
+    expect(await s.store.operation(platformId, wire.id)).toMatchObject({ status: 'COMPLETED', providerStatus: 'complete' });
   });
 });

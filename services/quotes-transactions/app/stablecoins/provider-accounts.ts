@@ -5,7 +5,7 @@ import { pageQuery } from '../../../../lib/page-cursor';
 import type { ProviderEnvironment } from '../../domain/stablecoin-operation';
 import type { Caller } from '../payment-accounts';
 import {
-  ProviderRejected, ProviderUnavailable, type Page, type ProviderAccountRecord, type ProviderCredentials, type SecretSealer, type StablecoinProvider, type StablecoinStore,
+  ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type Page, type ProviderAccountRecord, type ProviderCredentials, type SecretSealer, type StablecoinProvider, type StablecoinStore,
 } from './stablecoin-ports';
 
 export interface ProviderAccountDeps {
@@ -66,10 +66,12 @@ export function createProviderAccounts(deps: ProviderAccountDeps) {
     try {
       const check = await deps.provider.verifyCredentials(credentialsOf(record));
       const now = deps.clock().toISOString();
+      if (!check.valid && check.revoked) return revoke(record);
       const usable = check.valid && check.accountIds.includes(record.providerAccountId);
       const changes = usable ? { status: 'ACTIVE' as const, lastVerifiedAt: now, updatedAt: now } : { status: 'INVALID' as const, updatedAt: now };
       return (await deps.store.updateAccount(record.id, changes)) ?? record;
     } catch (err) {
+      if (err instanceof ProviderCredentialsRevoked) return revoke(record);
       if (err instanceof ProviderRejected) {
         const now = deps.clock().toISOString();
         return (await deps.store.updateAccount(record.id, { status: 'INVALID', updatedAt: now })) ?? record;
@@ -77,6 +79,26 @@ export function createProviderAccounts(deps: ProviderAccountDeps) {
       if (!(err instanceof ProviderUnavailable)) throw err;
       deps.logger?.warn('stablecoin provider unreachable; account not re-verified', { accountId: record.id });
       return record;
+    }
+  }
+
+  /**
+   * The provider refuses the credentials themselves (OAuth invalid_client) though they worked when
+   * linked: they were revoked at the provider. Final: the link is never verified or used again.
+   */
+  async function revoke(record: ProviderAccountRecord): Promise<ProviderAccountRecord> {
+    if (record.status === 'REVOKED') return record;
+    deps.logger?.warn('stablecoin provider credentials revoked at the provider; link revoked', { accountId: record.id });
+    return (await deps.store.updateAccount(record.id, { status: 'REVOKED', updatedAt: deps.clock().toISOString() })) ?? record;
+  }
+
+  /** Runs a provider call for a link; credentials the provider refuses as revoked revoke the link. */
+  async function calling<T>(record: ProviderAccountRecord, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ProviderCredentialsRevoked) await revoke(record);
+      throw err;
     }
   }
 
@@ -116,7 +138,7 @@ export function createProviderAccounts(deps: ProviderAccountDeps) {
     return record;
   }
 
-  return { link, get, list, usable, ensureUsable, byId, credentialsOf };
+  return { link, get, list, usable, ensureUsable, byId, credentialsOf, revoke, calling };
 }
 
 function chooseAccount(accountIds: string[], wanted: string | undefined): string {

@@ -1,6 +1,6 @@
 import type { PageQuery } from '../../../../lib/page-cursor';
 import type {
-  BurnRail, IssuanceStatus, OperationSourceType, ProviderAccountStatus, ProviderEnvironment, StablecoinOperationStatus, StablecoinOperationType,
+  BurnRail, GridOperationsStatus, IssuanceStatus, OperationSourceType, ProviderAccountStatus, ProviderEnvironment, StablecoinOperationStatus, StablecoinOperationType,
 } from '../../domain/stablecoin-operation';
 
 /** The provider's API credentials, opened from their sealed form only for the call. */
@@ -10,7 +10,8 @@ export interface ProviderCredentials {
   environment: ProviderEnvironment;
 }
 
-export type CredentialCheck = { valid: true; accountIds: string[] } | { valid: false; reason: string };
+/** `revoked`: the provider refuses the client credentials themselves (OAuth invalid_client): they were revoked or deleted. */
+export type CredentialCheck = { valid: true; accountIds: string[] } | { valid: false; reason: string; revoked?: boolean };
 
 export interface ProviderToken {
   name: string;
@@ -56,6 +57,11 @@ export class ProviderRejected extends Error {
   constructor(message: string, readonly status?: number) { super(message); this.name = 'ProviderRejected'; }
 }
 
+/** The provider refuses the client credentials themselves (OAuth invalid_client): revoked at the provider. */
+export class ProviderCredentialsRevoked extends ProviderRejected {
+  constructor(message: string) { super(message, 401); this.name = 'ProviderCredentialsRevoked'; }
+}
+
 /**
  * The stablecoin provider (Brale, or the embedded sandbox). Creating a transfer is idempotent
  * under `idempotencyKey`: the same key answers the same transfer, so a retry never mints twice.
@@ -95,7 +101,9 @@ export interface StablecoinRecord {
   network: 'SPARK';
   decimals: number;
   issuanceStatus: IssuanceStatus;
-  gridOperationsStatus: string;
+  gridOperationsStatus: GridOperationsStatus;
+  /** The Grid currency code once enabled for Grid operations (the symbol). */
+  currency?: string;
   networkTokenIdentifier: string;
   provider: 'BRALE';
   stablecoinProviderAccountId: string;
@@ -144,6 +152,9 @@ export interface OperationRecord {
   /** GRID_INTERNAL_ACCOUNT: whether the ledger debit is in, and whether it was refunded. */
   ledgerDebited?: boolean;
   ledgerRefunded?: boolean;
+  /** The worker's schedule: when it looks at the operation next, and its provider failures in a row (the backoff). */
+  nextAttemptAt?: string;
+  failedAttempts?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -161,6 +172,7 @@ export interface StablecoinStore {
   accounts(platformId: string, filter: { provider?: string; status?: string; environment?: string }, page: PageQuery): Promise<Page<ProviderAccountRecord>>;
   insertStablecoin(record: StablecoinRecord): Promise<void>;
   stablecoin(platformId: string, id: string): Promise<StablecoinRecord | null>;
+  updateStablecoin(id: string, changes: Partial<StablecoinRecord>): Promise<StablecoinRecord | null>;
   stablecoins(platformId: string, filter: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string }, page: PageQuery): Promise<Page<StablecoinRecord>>;
   insertOperation(record: OperationRecord): Promise<void>;
   operation(platformId: string, id: string): Promise<OperationRecord | null>;
@@ -169,6 +181,6 @@ export interface StablecoinStore {
   moveOperation(id: string, from: StablecoinOperationStatus[], changes: Partial<OperationRecord>): Promise<OperationRecord | null>;
   /** Records a fact that does not change the status (the ledger debit, provider transfer id). */
   noteOperation(id: string, changes: Partial<OperationRecord>): Promise<void>;
-  /** Operations not finished, oldest first, for the worker. */
-  unfinishedOperations(limit: number): Promise<OperationRecord[]>;
+  /** Operations not finished and due at `now`, the longest waiting first (never attempted, then by nextAttemptAt), for the worker. */
+  unfinishedOperations(limit: number, now: string): Promise<OperationRecord[]>;
 }

@@ -2,9 +2,10 @@ import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { DuplicateKeyError } from '../../../../lib/store/document-store';
 import { pageQuery } from '../../../../lib/page-cursor';
+import { gridOperationsStatusOf, issuanceSettled, type IssuanceStatus, type ProviderAccountStatus } from '../../domain/stablecoin-operation';
 import type { Caller } from '../payment-accounts';
 import type { ProviderAccounts } from './provider-accounts';
-import { ProviderRejected, ProviderUnavailable, type Page, type StablecoinProvider, type StablecoinRecord, type StablecoinStore } from './stablecoin-ports';
+import { ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type Page, type StablecoinProvider, type StablecoinRecord, type StablecoinStore } from './stablecoin-ports';
 
 export interface RegisterRequest {
   providerTokenIdentifier: string;
@@ -22,8 +23,9 @@ export function createStablecoins(deps: { store: StablecoinStore; provider: Stab
     if (!request.networkTokenIdentifier.trim()) errors.push({ field: 'networkTokenIdentifier', message: 'is required' });
     if (errors.length) throw AppError.invalidInput('Invalid stablecoin registration', errors);
     const account = await deps.accounts.usable(caller, request.stablecoinProviderAccountId);
-    const token = await deps.provider.token(deps.accounts.credentialsOf(account), account.providerAccountId, request.providerTokenIdentifier)
+    const token = await deps.accounts.calling(account, () => deps.provider.token(deps.accounts.credentialsOf(account), account.providerAccountId, request.providerTokenIdentifier))
       .catch((err: unknown) => {
+        if (err instanceof ProviderCredentialsRevoked) throw new AppError('STABLECOIN_PROVIDER_ACCOUNT_REVOKED', `Stablecoin provider account ${account.id} has been revoked at the provider`);
         if (err instanceof ProviderUnavailable) throw new AppError('UNAVAILABLE', 'The stablecoin provider is temporarily unavailable; retry later');
         if (err instanceof ProviderRejected) throw new AppError('STABLECOIN_PROVIDER_ACCOUNT_INVALID', `The provider refused the request: ${err.message}`);
         throw err;
@@ -32,7 +34,7 @@ export function createStablecoins(deps: { store: StablecoinStore; provider: Stab
     const now = deps.clock().toISOString();
     const record: StablecoinRecord = {
       id: newId('Stablecoin'), platformId: caller.platformId, name: token.name, symbol: token.symbol, baseCurrency: token.baseCurrency, network: 'SPARK',
-      decimals: token.decimals, issuanceStatus: token.issuanceStatus, gridOperationsStatus: 'NOT_ENABLED', networkTokenIdentifier: request.networkTokenIdentifier,
+      decimals: token.decimals, issuanceStatus: token.issuanceStatus, ...gridStatusOf(token.issuanceStatus, account.status, token.symbol), networkTokenIdentifier: request.networkTokenIdentifier,
       provider: 'BRALE', stablecoinProviderAccountId: account.id, providerEnvironment: account.providerEnvironment,
       providerTokenIdentifier: request.providerTokenIdentifier, createdAt: now, updatedAt: now,
     };
@@ -45,10 +47,22 @@ export function createStablecoins(deps: { store: StablecoinStore; provider: Stab
     return record;
   }
 
+  /** The stablecoin as of now: a token under the provider's review is read again, and a link's revocation disables it. */
   async function get(caller: Caller, id: string): Promise<StablecoinRecord> {
     const record = await deps.store.stablecoin(caller.platformId, id);
     if (!record) throw AppError.notFound(`Stablecoin ${id}`);
-    return record;
+    const link = await deps.accounts.byId(record.platformId, record.stablecoinProviderAccountId);
+    let issuanceStatus = record.issuanceStatus;
+    if (!issuanceSettled(issuanceStatus) && link.status === 'ACTIVE') {
+      const token = await deps.accounts.calling(link, () => deps.provider.token(deps.accounts.credentialsOf(link), link.providerAccountId, record.providerTokenIdentifier))
+        .catch(() => 'unread' as const);
+      // Unreachable or refusing provider: left as it was. A token gone from the provider failed.
+      if (token !== 'unread') issuanceStatus = token?.issuanceStatus ?? 'FAILED';
+    }
+    const now = gridStatusOf(issuanceStatus, link.status, record.symbol);
+    if (issuanceStatus === record.issuanceStatus && now.gridOperationsStatus === record.gridOperationsStatus) return record;
+    const changes = { issuanceStatus, ...now, updatedAt: deps.clock().toISOString() };
+    return (await deps.store.updateStablecoin(record.id, changes)) ?? { ...record, ...changes };
   }
 
   async function list(caller: Caller, filter: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string }, limit: number, cursor?: string): Promise<Page<StablecoinRecord>> {
@@ -56,6 +70,12 @@ export function createStablecoins(deps: { store: StablecoinStore; provider: Stab
   }
 
   return { register, get, list };
+}
+
+function gridStatusOf(issuance: IssuanceStatus, link: ProviderAccountStatus, symbol: string) {
+  const gridOperationsStatus = gridOperationsStatusOf(issuance, link);
+  // A provisioned token has its Grid currency code (kept when a revoked link disables it).
+  return issuance === 'PROVISIONED' ? { gridOperationsStatus, currency: symbol } : { gridOperationsStatus };
 }
 
 export type Stablecoins = ReturnType<typeof createStablecoins>;
