@@ -54,7 +54,9 @@ interface Run { code: number | null; stderr: string; logs: Array<Record<string, 
 
 /** `node dist/main.js <component>` with only the given environment (and PATH); runs until it exits or `until` says enough. */
 function run(component: string, env: Record<string, string>, until?: (log: Record<string, unknown>) => boolean): Promise<Run & { stop(): void }> {
-  const child = spawn(process.execPath, [MAIN, component], { env: { PATH: process.env.PATH, MONGODB_CONNECT_TIMEOUT_MS: '1000', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The manifests' metrics port (9464) is fixed; another process on this machine may hold it (deploy-balancing checks the wiring).
+  const { METRICS_PORT: _metricsPort, ...settings } = env;
+  const child = spawn(process.execPath, [MAIN, component], { env: { PATH: process.env.PATH, MONGODB_CONNECT_TIMEOUT_MS: '1000', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
   const result: Run = { code: null, stderr: '', logs: [] };
   child.stderr.on('data', (c) => { result.stderr += c; });
   return new Promise((resolve) => {
