@@ -15,6 +15,7 @@ import {
   type UpdateResult,
 } from './document-store';
 import { isPlainObject, serializeValue } from './index-keys';
+import { idEqualities, projected, scalarEquality } from './query-shapes';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
@@ -420,17 +421,6 @@ export class EmbeddedCollection implements DocumentCollection<Doc> {
   }
 }
 
-/** The projected fields of a stored document (still shared with it: the caller copies). */
-function projected(doc: Doc, projection: Projection | undefined): Doc {
-  if (!projection) return doc;
-  const picked: Doc = { _id: doc._id };
-  for (const field of Object.keys(projection)) {
-    if (field.includes('.') || projection[field] !== 1) throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
-    if (field in doc) picked[field] = doc[field];
-  }
-  return picked;
-}
-
 /** Whether `change` updated a document and left each of the top-level `fields` the very value it was. */
 function keeps(change: Change, fields: readonly string[]): boolean {
   const { before, after } = change;
@@ -479,18 +469,3 @@ class MinHeap<T> {
   }
 }
 
-/** `_id` values an `_id` condition pins by equality (`x`, `{$eq: x}`, `{$in: [...]}`), if it does. */
-function idEqualities(condition: unknown): unknown[] | undefined {
-  const single = scalarEquality(condition);
-  if (single !== undefined) return [single];
-  if (isPlainObject(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
-    const values = condition.$in.map(scalarEquality);
-    return values.every((value) => value !== undefined) ? values : undefined;
-  }
-  return undefined;
-}
-
-/** A string, finite number or boolean an equality condition requires, else undefined. */
-function scalarEquality(condition: unknown): string | number | boolean | undefined {
-  return scalarValue(isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition);
-}

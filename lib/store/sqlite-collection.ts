@@ -17,6 +17,7 @@ import {
 import { isIndexablePath, readPath, scalarValue } from './field-index';
 import type { GroupCommit } from './group-commit';
 import { isPlainObject, pathValues, serializeValue } from './index-keys';
+import { idEqualities, projected, scalarEquality } from './query-shapes';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
 import { OrderedIndex } from './ordered-index';
@@ -668,27 +669,3 @@ function sortedUnion(lists: number[][]): number[] {
 
 const isConstraint = (err: unknown) => String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
 
-function projected(doc: Doc, projection: Projection | undefined): Doc {
-  if (!projection) return doc;
-  const picked: Doc = { _id: doc._id };
-  for (const field of Object.keys(projection)) {
-    if (field.includes('.') || projection[field] !== 1) throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
-    if (field in doc) picked[field] = doc[field];
-  }
-  return picked;
-}
-
-/** `_id` values an `_id` condition pins by equality (`x`, `{$eq: x}`, `{$in: [...]}`), if it does. */
-function idEqualities(condition: unknown): unknown[] | undefined {
-  const single = scalarEquality(condition);
-  if (single !== undefined) return [single];
-  if (isPlainObject(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
-    const values = condition.$in.map(scalarEquality);
-    return values.every((value) => value !== undefined) ? values : undefined;
-  }
-  return undefined;
-}
-
-function scalarEquality(condition: unknown): string | number | boolean | undefined {
-  return scalarValue(isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition);
-}
