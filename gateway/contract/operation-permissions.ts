@@ -43,6 +43,7 @@ export const OPERATION_PERMISSIONS = {
   // Embedded-wallet authentication
   listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
   revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',
+  createDelegatedKey: 'MANAGE', listDelegatedKeys: 'VIEW', getDelegatedKeyById: 'VIEW', revokeDelegatedKey: 'MANAGE',
   // Webhooks
   sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW', getWebhookSigningSecret: 'MANAGE',
   listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW',

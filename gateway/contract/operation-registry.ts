@@ -16,6 +16,7 @@ import { webhookOperations } from './webhook-contract';
 import { withdrawalFeeOperations } from './withdrawal-fee-contract';
 import { stablecoinOperations } from './stablecoin-contract';
 import { cardOperations, cardSandboxOperations } from './card-contract';
+import { delegatedKeyOperations } from './delegated-key-contract';
 
 /** Every operation the gateway serves, one entry each. */
 export const OPERATIONS: readonly Operation[] = [
@@ -28,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
   ...paymentOperations,
   ...walletAuthOperations,
+  ...delegatedKeyOperations,
   ...webhookOperations,
   ...apiTokenOperations,
   ...invitationOperations,

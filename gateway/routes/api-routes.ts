@@ -26,6 +26,7 @@ import { webhookRoutes } from './webhook-routes';
 import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 import { stablecoinRoutes } from './stablecoin-routes';
 import { cardRoutes, cardSandboxRoutes } from './card-routes';
+import { delegatedKeyRoutes } from './delegated-key-routes';
 
 /** Every REST route under the version segment, one module per resource area. */
 export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle } = {}): Router {
@@ -51,6 +52,7 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   router.use(paymentsQuoteRoutes(peers));
   router.use(paymentsTransactionRoutes(peers));
   router.use(paymentsSandboxRoutes(peers));
+  router.use(delegatedKeyRoutes(peers));
   router.use(walletAuthRoutes(peers));
   router.use(walletAccountRoutes(peers));
   router.use(webhookRoutes(peers));

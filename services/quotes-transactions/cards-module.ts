@@ -16,6 +16,11 @@ import { bindCardSandboxService } from './grpc/card-sandbox-handlers';
 import { createCardSandbox } from './app/cards/card-sandbox';
 import { readPaymentsConfig } from './payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
+import { createDelegatedKeyCustody } from './adapters/delegated-key-custody';
+import { createSignedRetryWalletSignatures } from './adapters/signed-retry-wallet-signatures';
+import { createDelegatedKeys } from './app/delegated-keys/delegated-keys';
+import { bindDelegatedKeyService } from './grpc/delegated-key-handlers';
+import { createDelegatedKeyDocumentStore } from './store/delegated-key-document-store';
 
 export function readCardsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
@@ -29,7 +34,8 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const config = readCardsConfig(environment.env);
   const clock = adapters.now;
   const cardStore = createCardDocumentStore(environment.store);
-  const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer: createAesGcmSealer(readSealingKey('CARDS_DATA_KEY', environment.env)), clock });
+  const sealer = createAesGcmSealer(readSealingKey('CARDS_DATA_KEY', environment.env));
+  const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer, clock });
   const issuer = adapters.issuer ?? sandboxIssuer;
   let cards: CardUseCases | undefined;
   const provisioning = createCardProvisioning({ store: cardStore.port, issuer, cards: () => cards!, clock, logger: environment.logger });
@@ -37,10 +43,15 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const newEvent = adapters.newEvent ?? defaultNewEvent;
   cards = createCardUseCases({ store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater });
   const transactionStore = createCardTransactionDocumentStore(environment.store);
+  const delegatedKeyStore = createDelegatedKeyDocumentStore(environment.store);
+  const delegatedKeys = createDelegatedKeys({
+    store: delegatedKeyStore, custody: createDelegatedKeyCustody(sealer), signatures: createSignedRetryWalletSignatures(environment.peers), clock, card: cards.get,
+  });
   // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.
   const authorizations = createCardAuthorizations({
     store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
     platformCustomerId: async (caller, customerId) => (await cardholders.read(caller, customerId, [])).platformCustomerId ?? '',
+    delegation: delegatedKeys.refusal,
   });
   const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
@@ -54,11 +65,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     run: () => provisioning.finishInterrupted(config.CARDS_PROVISIONING_RECOVERY_MS),
   });
   return {
-    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox })],
+    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
-    useCases: { cards, provisioning, authorizations },
+    useCases: { cards, provisioning, authorizations, delegatedKeys },
     async start() {
-      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
+      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), delegatedKeyStore.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();
     },

@@ -10,8 +10,8 @@ export interface FundingAccountView {
 }
 
 /**
- * Checks a card's funding sources: each an active internal account of the cardholder, holding
- * money (not an embedded wallet: those need a delegated key, not served yet), all in one
+ * Checks a card's funding sources: each an active internal account of the cardholder (an
+ * embedded wallet too: decisioning uses it only through an ACTIVE delegated key), all in one
  * card-eligible currency (the card's, once it has one). Answers that currency, or throws
  * FUNDING_SOURCE_INELIGIBLE listing every source refused.
  */
@@ -28,7 +28,6 @@ export function fundingCurrency(
     const at = `${field}[${index}]`;
     const account = accounts.get(id);
     if (!account || account.customerId !== cardholderId) errors.push({ field: at, message: 'is not an internal account of the cardholder' });
-    else if (account.type === 'EMBEDDED_WALLET') errors.push({ field: at, message: 'is an embedded wallet, which needs a delegated key (not available yet)' });
     else if (account.status !== 'ACTIVE') errors.push({ field: at, message: `is ${account.status}, not ACTIVE` });
     else if (!CARD_ELIGIBLE_CURRENCIES.includes(account.currency)) errors.push({ field: at, message: `is in ${account.currency}, not a card currency (${CARD_ELIGIBLE_CURRENCIES.join(', ')})` });
     else if (account.currency !== currency) errors.push({ field: at, message: `is in ${account.currency}; every funding source must be in ${currency}` });
@@ -37,4 +36,9 @@ export function fundingCurrency(
     throw new AppError('FUNDING_SOURCE_INELIGIBLE', 'A funding source cannot fund this card', { errors });
   }
   return currency;
+}
+
+/** The sources that are embedded wallets: decisioning needs their delegated key (delegated-key.ts). */
+export function walletSourcesOf(sources: readonly string[], accounts: ReadonlyMap<string, FundingAccountView>): string[] {
+  return sources.filter((id) => accounts.get(id)?.type === 'EMBEDDED_WALLET');
 }

@@ -31,6 +31,8 @@ export interface Card {
   form: CardForm;
   /** In priority order: decisioning tries the first one first. Empty only once CLOSED (bindings detached). */
   fundingSources: string[];
+  /** Those of fundingSources that are embedded wallets (absent on cards bound before wallets could fund). */
+  walletSources?: string[];
   currency: string;
   brand?: CardBrand;
   last4?: string;
@@ -51,6 +53,7 @@ export interface CardChange {
   state?: CardState;
   stateReason?: CardStateReason | null;
   fundingSources?: string[];
+  walletSources?: string[];
 }
 
 /** The issuer's answer applied to a PROCESSING card. */

@@ -36,6 +36,8 @@ export function createCardAuthorizations(deps: {
   store: CardTransactionStore; ledger: Ledger; newEvent: NewEvent; clock: () => Date;
   card: (caller: Caller, id: string) => Promise<Card>;
   platformCustomerId: (caller: Caller, customerId: string) => Promise<string>;
+  /** Why an embedded-wallet source may not fund this amount (no ACTIVE delegated key, over its limit); absent: no wallet source funds. */
+  delegation?: (platformId: string, cardId: string, accountId: string, currency: string, amount: number) => Promise<CardDeclineReason | undefined>;
 }) {
   const webhook = (tx: CardTransaction) => deps.newEvent(`CARD_TRANSACTION.${tx.status}`, 1, tx.platformId, tx.id, cardTransactionJson(toCardTransactionView(tx)));
 
@@ -64,7 +66,17 @@ export function createCardAuthorizations(deps: {
     await deps.store.insert(entry);
     const refused = request.declinedByIssuer ?? cardDeclineReason(card, currency);
     if (refused) return declined(refused);
+    let walletRefusal: CardDeclineReason | undefined;
+    let balanceTried = false;
     for (const [attempt, accountId] of card.fundingSources.entries()) {
+      if (card.walletSources?.includes(accountId)) {
+        const refusal = deps.delegation ? await deps.delegation(caller.platformId, cardId, accountId, currency, request.amount) : 'DELEGATED_KEY_REQUIRED';
+        if (refusal) {
+          walletRefusal ??= refusal;
+          continue;
+        }
+      }
+      balanceTried = true;
       const step = holdStep(id, attempt, caller.platformId, accountId, currency, request.amount);
       if ((await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
       const transaction: CardTransaction = { ...stripEntry(entry), accountId, held: request.amount };
@@ -74,7 +86,7 @@ export function createCardAuthorizations(deps: {
       }
       return { approved: true, transaction };
     }
-    return declined('INSUFFICIENT_FUNDS');
+    return declined(balanceTried || !walletRefusal ? 'INSUFFICIENT_FUNDS' : walletRefusal);
   }
 
   async function approved(caller: Caller, cardId: string, transactionId: string): Promise<CardTransactionEntry> {

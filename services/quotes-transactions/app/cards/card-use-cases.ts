@@ -7,7 +7,7 @@ import {
   CARD_FORMS, CARD_STATES, REQUESTABLE_CARD_STATES, cardEventTypes, fundingSourceListErrors, platformChange,
   type Card, type CardChange, type CardForm, type CardState, type RequestableCardState,
 } from '../../domain/card';
-import { fundingCurrency } from '../../domain/card-funding';
+import { fundingCurrency, walletSourcesOf } from '../../domain/card-funding';
 import { toCardRecord } from '../../domain/card-records';
 import type { Caller } from '../payment-accounts';
 import { CardExists, type CardListQuery, type CardStore, type Cardholders } from './card-ports';
@@ -66,7 +66,7 @@ export function createCardUseCases(deps: {
     const card: Card = {
       id, platformId: caller.platformId, cardholderId: input.cardholderId, platformCardId: input.platformCardId ?? id,
       state: 'PROCESSING', stateReason: null, form: input.form as CardForm, fundingSources: [...input.fundingSources], currency,
-      createdAt: now, updatedAt: now,
+      walletSources: walletSourcesOf(input.fundingSources, accounts), createdAt: now, updatedAt: now,
     };
     try {
       await deps.store.insert(card, []);
@@ -108,6 +108,7 @@ export function createCardUseCases(deps: {
       if (input.fundingSources !== undefined) {
         const { accounts } = await deps.cardholders.read(caller, card.cardholderId, input.fundingSources);
         fundingCurrency(card.cardholderId, input.fundingSources, accounts, card.currency);
+        next.walletSources = walletSourcesOf(input.fundingSources, accounts);
       }
       return { change: next, types: cardEventTypes(card, next, input.fundingSources !== undefined) };
     });

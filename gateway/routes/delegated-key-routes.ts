@@ -1,0 +1,56 @@
+import { Router } from 'express';
+import type { DelegatedKey } from '../../gen/quotes_transactions/v1/delegated_keys';
+import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { callContext } from '../http/call-context';
+import { jsonBodyOf } from '../http/request-body';
+import { walletSignature } from '../http/wallet-signature';
+import { RestBody } from './rest-body';
+import { RestRequestReader } from './rest-request';
+
+/** The reference's DelegatedKey: spendingLimits absent when the key has none. */
+function delegatedKeyJson(key: DelegatedKey) {
+  const { spendingLimits, ...rest } = key;
+  return { ...rest, ...(spendingLimits.length ? { spendingLimits } : {}) };
+}
+
+/** Delegated signing keys of embedded-wallet card funding sources (reference: Embedded Wallet Auth). */
+export function delegatedKeyRoutes(peers: PeerClients): Router {
+  const router = Router();
+
+  router.post('/auth/delegated-keys', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const limits = body.objectList('spendingLimits', (l) => ({ currencyCode: l.string('currencyCode') ?? '', maxPerTransaction: l.integer('maxPerTransaction') ?? 0 }));
+    const request = {
+      cardId: body.string('cardId') ?? '', internalAccountId: body.string('internalAccountId') ?? '', nickname: body.string('nickname') ?? '',
+      spendingLimits: limits?.values ?? [], spendingLimitsGiven: limits !== undefined, signature: walletSignature(req),
+    };
+    body.done('Invalid delegated key');
+    const { outcome } = await peers.delegatedKeys.createDelegatedKey(request, callContext(res));
+    if (outcome?.$case === 'challenge') {
+      const { payloadToSign, requestId, expiresAt } = outcome.value;
+      res.status(202).json({ payloadToSign, requestId, expiresAt });
+      return;
+    }
+    res.status(201).json(delegatedKeyJson(outcome!.value));
+  });
+
+  router.get('/auth/delegated-keys', async (req, res) => {
+    const q = new RestRequestReader(req);
+    const request = { accountId: q.query('accountId'), fundingSourceId: q.query('fundingSourceId') };
+    q.done();
+    const { delegatedKeys } = await peers.delegatedKeys.listDelegatedKeys(request, callContext(res));
+    res.status(200).json({ data: delegatedKeys.map(delegatedKeyJson) });
+  });
+
+  router.get('/auth/delegated-keys/:id', async (req, res) => {
+    const { delegatedKey } = await peers.delegatedKeys.getDelegatedKey({ id: req.params.id }, callContext(res));
+    res.status(200).json(delegatedKeyJson(delegatedKey!));
+  });
+
+  router.delete('/auth/delegated-keys/:id', async (req, res) => {
+    await peers.delegatedKeys.revokeDelegatedKey({ id: req.params.id }, callContext(res));
+    res.status(204).end();
+  });
+
+  return router;
+}
