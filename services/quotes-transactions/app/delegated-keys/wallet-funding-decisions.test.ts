@@ -1,0 +1,122 @@
+import { p256 } from '@noble/curves/nist';
+import { createEventFactory } from '../../../../lib/bus/event-factory';
+import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
+import { createDelegatedKeyCustody } from '../../adapters/delegated-key-custody';
+import type { Card } from '../../domain/card';
+import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { createCardTransactionDocumentStore } from '../../store/card-transaction-document-store';
+import { createDelegatedKeyDocumentStore, DELEGATED_KEYS_COLLECTION } from '../../store/delegated-key-document-store';
+import { createLedgerDocumentStore } from '../../store/ledger-document-store';
+import { createCardAuthorizations } from '../cards/card-authorizations';
+import { createLedger } from '../ledger';
+import { createDelegatedKeys, type WalletSignatures } from './delegated-keys';
+
+const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
+const caller = { platformId: PLATFORM };
+const WALLET = 'InternalAccount:aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const CARD = 'Card:019542f5-b3e7-1d02-0000-000000000010';
+const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF' };
+
+/** The auth service's part, reduced to what the legs rely on: one claim per challenge, the stamp "valid" when it names the request. */
+function signatures(): WalletSignatures {
+  const issued = new Map<string, { claimedBy?: string }>();
+  let n = 0;
+  return {
+    async begin() {
+      const requestId = `Request:00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+      issued.set(requestId, {});
+      return { payloadToSign: `payload ${requestId}`, requestId, expiresAt: '2099-01-01T00:00:00Z' };
+    },
+    async complete(_caller, input) {
+      const challenge = issued.get(input.signature.requestId ?? '');
+      if (!challenge || input.signature.stamp !== `stamp ${input.signature.requestId}`) throw new Error('refused');
+      if (challenge.claimedBy) return { state: 'SETTLED', requestId: input.signature.requestId! };
+      challenge.claimedBy = input.signature.stamp;
+      return { state: 'CLAIMED', requestId: input.signature.requestId! };
+    },
+    async settle() {},
+  };
+}
+
+async function setup() {
+  const store = createEmbeddedDocumentStore();
+  const keyStore = createDelegatedKeyDocumentStore(store);
+  await keyStore.ensureIndexes();
+  const ledger = createLedger({ store: createLedgerDocumentStore(store, () => new Date()).ledger, newEvent: createEventFactory() });
+  const sealer = createAesGcmSealer(Buffer.alloc(32, 7));
+  const card: Card = {
+    id: CARD, platformId: PLATFORM, cardholderId: 'Customer:1', platformCardId: 'c', state: 'ACTIVE', stateReason: null, form: 'VIRTUAL',
+    fundingSources: [WALLET], walletSources: [WALLET], currency: 'USD', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  const keys = createDelegatedKeys({
+    store: keyStore, custody: createDelegatedKeyCustody(sealer), signatures: signatures(), clock: () => new Date(),
+    card: async () => card,
+  });
+  const authorizations = createCardAuthorizations({
+    store: createCardTransactionDocumentStore(store).port, ledger, newEvent: createEventFactory(), clock: () => new Date(),
+    card: async () => card, platformCustomerId: async () => 'holder-1', delegation: keys.refusal,
+  });
+  const fund = (amount: number) => ledger.post(PLATFORM, ledgerStep(`fund/${Math.random()}`, [
+    { account: WALLET, currency: 'USD', amount }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -amount },
+  ]));
+  const delegate = async (spendingLimits?: { currencyCode: string; maxPerTransaction: number }[]) => {
+    const request = { cardId: CARD, internalAccountId: WALLET, nickname: 'k', ...(spendingLimits ? { spendingLimits } : {}) };
+    let outcome = await keys.create(caller, request, {});
+    for (let leg = 0; leg < 2 && outcome.kind === 'challenge'; leg++) {
+      const { requestId } = outcome.challenge;
+      outcome = await keys.create(caller, request, { stamp: `stamp ${requestId}`, requestId });
+    }
+    if (outcome.kind !== 'key') throw new Error('not created');
+    return outcome.key;
+  };
+  return { store, sealer, keys, authorizations, fund, delegate };
+}
+
+const reasonOf = (d: Awaited<ReturnType<Awaited<ReturnType<typeof setup>>['authorizations']['authorize']>>) => (d.approved ? 'APPROVED' : d.reason);
+
+test('decline reasons of a wallet source: no ACTIVE key, then over its limit; revoked, no key again', async () => {
+  const { keys, authorizations, fund, delegate } = await setup();
+  await fund(10_000);
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 1_001, merchant }))).toBe('SPENDING_LIMIT_EXCEEDED');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 1_000, merchant }))).toBe('APPROVED');
+  await keys.revoke(caller, key.id);
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  await delegate();
+  // An ACTIVE key without limits: the ledger still decides.
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 9_001, merchant }))).toBe('INSUFFICIENT_FUNDS');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 9_000, merchant }))).toBe('APPROVED');
+});
+
+test('the private key is stored only sealed to its key id, and opens to the published public key', async () => {
+  const { store, sealer, delegate } = await setup();
+  const key = await delegate();
+  const [doc] = await store.collection(DELEGATED_KEYS_COLLECTION).find({ _id: key.id });
+  const sealed = doc!.sealedPrivateKey as string;
+  expect(sealed).toMatch(/^v1\./);
+  const secret = sealer.open(sealed, key.id);
+  expect(JSON.stringify(doc)).not.toContain(secret);
+  expect(Buffer.from(p256.getPublicKey(Buffer.from(secret, 'hex'), true)).toString('hex')).toBe(key.publicKey);
+  // Copied onto another record, it does not open.
+  expect(() => sealer.open(sealed, 'DelegatedKey:other')).toThrow();
+});
+
+test('two flows for one funding source: the second to activate is refused CONFLICT, and only one key is ACTIVE', async () => {
+  const { keys } = await setup();
+  const request = { cardId: CARD, internalAccountId: WALLET, nickname: 'k' };
+  const legs = async () => {
+    const first = await keys.create(caller, request, {});
+    if (first.kind !== 'challenge') throw new Error('no challenge');
+    const second = await keys.create(caller, request, { stamp: `stamp ${first.challenge.requestId}`, requestId: first.challenge.requestId });
+    if (second.kind !== 'challenge') throw new Error('no second challenge');
+    return second.challenge.requestId;
+  };
+  const [a, b] = [await legs(), await legs()];
+  const results = await Promise.allSettled([a, b].map((requestId) => keys.create(caller, request, { stamp: `stamp ${requestId}`, requestId })));
+  expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+  expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'CONFLICT' } });
+  const listed = await keys.list(caller, { accountId: WALLET });
+  expect(listed.map((k) => k.status).sort()).toEqual(['ACTIVE', 'PENDING']);
+});
