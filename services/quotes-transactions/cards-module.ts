@@ -41,11 +41,15 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const provisioning = createCardProvisioning({ store: cardStore.port, issuer, cards: () => cards!, clock, logger: environment.logger });
   const cardholders = adapters.cardholders ?? createCardholdersPeer(environment.peers);
   const newEvent = adapters.newEvent ?? defaultNewEvent;
-  cards = createCardUseCases({ store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater });
   const transactionStore = createCardTransactionDocumentStore(environment.store);
   const delegatedKeyStore = createDelegatedKeyDocumentStore(environment.store);
   const delegatedKeys = createDelegatedKeys({
-    store: delegatedKeyStore, custody: createDelegatedKeyCustody(sealer), signatures: createSignedRetryWalletSignatures(environment.peers), clock, card: cards.get,
+    store: delegatedKeyStore, custody: createDelegatedKeyCustody(sealer), signatures: createSignedRetryWalletSignatures(environment.peers), clock,
+    card: (caller, id) => cards!.get(caller, id),
+  });
+  // A card change that unbinds a wallet revokes its delegated key.
+  cards = createCardUseCases({
+    store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater, bindingsChanged: delegatedKeys.revokeUnbound,
   });
   // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.
   const authorizations = createCardAuthorizations({

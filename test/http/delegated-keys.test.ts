@@ -221,3 +221,26 @@ test('another platform sees none of the keys, cards or wallets', async () => {
   expectError(await sys.api('/auth/delegated-keys', { ...as, method: 'POST', json: { cardId, internalAccountId: holder.walletId, nickname: 'k' } }), 404, 'REFERENCE_NOT_FOUND');
   expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('ACTIVE');
 });
+
+test('unbinding the wallet from the card revokes its key: bound again, the wallet needs a new key; closing the card revokes too', async () => {
+  const holder = await walletHolder();
+  await fund(sys, holder.walletId, 5_000);
+  await fund(sys, holder.usdAccountId, 5_000);
+  const cardId = await walletCard(holder);
+  const key = await delegate(holder, cardId);
+  const patch = (json: unknown) => sys.api(`/cards/${cardId}`, { method: 'PATCH', json });
+
+  expect((await patch({ fundingSources: [holder.usdAccountId] })).status).toBe(200);
+  expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('REVOKED');
+  expect((await patch({ fundingSources: [holder.walletId] })).status).toBe(200);
+  await authorize(cardId, 400);
+  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(5_000);
+
+  const renewed = await delegate(holder, cardId);
+  expect(renewed.fundingSourceId).toBe(key.fundingSourceId);
+  await authorize(cardId, 400);
+  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(4_600);
+
+  expect((await patch({ state: 'CLOSED' })).status).toBe(200);
+  expect((await sys.api(`/auth/delegated-keys/${renewed.id}`)).body.status).toBe('REVOKED');
+});

@@ -24,6 +24,7 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
       await keys.createIndex({ keys: { platformId: 1, 'policyChallenge.requestId': 1 } });
       await keys.createIndex({ keys: { platformId: 1, accountId: 1, createdAt: 1 } });
       await keys.createIndex({ keys: { platformId: 1, fundingSourceId: 1, createdAt: 1 } });
+      await keys.createIndex({ keys: { platformId: 1, cardId: 1, status: 1 } });
     },
     async insert(key) {
       const { id, ...rest } = key;
@@ -57,6 +58,9 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
       return toKey(await keys.findOneAndUpdate(
         { _id: id, platformId, status: 'ACTIVE' }, { $set: { status: 'REVOKED', updatedAt: now }, $unset: { activeSlot: '' } }, { returnDocument: 'after' },
       ));
+    },
+    async activeOfCard(platformId, cardId) {
+      return (await keys.find({ platformId, cardId, status: 'ACTIVE' })).map((doc) => toKey(doc)!);
     },
     async active(platformId, fundingSourceId) {
       return toKey(await keys.findOne({ activeSlot: activeSlotOf({ platformId, fundingSourceId }) }));

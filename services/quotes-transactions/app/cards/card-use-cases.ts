@@ -43,6 +43,8 @@ export function createCardUseCases(deps: {
   store: CardStore; cardholders: Cardholders; newEvent: NewEvent; clock: () => Date;
   /** Called once a card is stored PROCESSING: asks the issuer, without holding up the answer. */
   provisionLater: (card: Card) => void;
+  /** Called after a change of the card's sources or a close: what the remaining bindings no longer cover ends (delegated keys). */
+  bindingsChanged?: (caller: Caller, card: Card) => Promise<void>;
 }) {
   const events = (card: Card, types: string[]) => types.map((type) => deps.newEvent(type, 1, card.platformId, card.id, cardJson(toCardRecord(card))));
 
@@ -103,7 +105,7 @@ export function createCardUseCases(deps: {
     }
     if (input.fundingSources !== undefined) errors.push(...fundingSourceListErrors(input.fundingSources));
     if (errors.length) throw AppError.invalidInput('Invalid card update', errors);
-    return change(caller, id, async (card) => {
+    const updated = await change(caller, id, async (card) => {
       const next = platformChange(card, { state: input.state as RequestableCardState | undefined, fundingSources: input.fundingSources });
       if (input.fundingSources !== undefined) {
         const { accounts } = await deps.cardholders.read(caller, card.cardholderId, input.fundingSources);
@@ -112,6 +114,8 @@ export function createCardUseCases(deps: {
       }
       return { change: next, types: cardEventTypes(card, next, input.fundingSources !== undefined) };
     });
+    if (input.fundingSources !== undefined || updated.state === 'CLOSED') await deps.bindingsChanged?.(caller, updated);
+    return updated;
   }
 
   async function list(caller: Caller, input: ListCardsInput) {

@@ -13,6 +13,8 @@ export interface DelegatedKeyStore {
   activate(id: string, now: string): Promise<DelegatedKey | null>;
   /** ACTIVE → REVOKED; null when it was not ACTIVE. */
   revoke(platformId: string, id: string, now: string): Promise<DelegatedKey | null>;
+  /** The card's ACTIVE keys. */
+  activeOfCard(platformId: string, cardId: string): Promise<DelegatedKey[]>;
   /** The funding source's ACTIVE key, if any. */
   active(platformId: string, fundingSourceId: string): Promise<DelegatedKey | null>;
   /** Visible keys (not CREATING) of an account and/or funding source, newest first. */

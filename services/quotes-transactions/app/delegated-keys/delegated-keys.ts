@@ -155,13 +155,24 @@ export function createDelegatedKeys(deps: {
     return revoked ?? get(caller, id);
   }
 
-  /** Decisioning's question for an embedded-wallet funding source of a card. */
+  /**
+   * A card's sources changed or it closed: keys of wallets it no longer binds are revoked, so
+   * binding the wallet again needs the owner's signatures again (its funding-source id would be the same).
+   */
+  async function revokeUnbound(caller: Caller, card: Card): Promise<void> {
+    const bound = new Set(card.state === 'CLOSED' ? [] : card.fundingSources);
+    for (const key of await deps.store.activeOfCard(caller.platformId, card.id)) {
+      if (!bound.has(key.accountId)) await deps.store.revoke(caller.platformId, key.id, now());
+    }
+  }
+
+    /** Decisioning's question for an embedded-wallet funding source of a card. */
   async function refusal(platformId: string, cardId: string, accountId: string, currency: string, amount: number): Promise<DelegationRefusal | undefined> {
     const key = await deps.store.active(platformId, cardFundingSourceId(cardId, accountId));
     return delegationRefusal(key, currency, amount);
   }
 
-  return { create, get, list, revoke, refusal };
+  return { create, get, list, revoke, refusal, revokeUnbound };
 }
 
 function activeExists(): AppError {
