@@ -110,7 +110,7 @@ test('three legs make an ACTIVE key; the wallet funds the card only while it is 
 
   expect((await sys.api(`/auth/delegated-keys/${key.id}`, { method: 'DELETE' })).status).toBe(204);
   expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('REVOKED');
-  expectError(await sys.api(`/auth/delegated-keys/${key.id}`, { method: 'DELETE' }), 400, 'INVALID_STATE');
+  expectError(await sys.api(`/auth/delegated-keys/${key.id}`, { method: 'DELETE' }), 400, 'INVALID_INPUT');
   await authorize(cardId, 1_000);
   expect(await wallet()).toBe(9_000);
 

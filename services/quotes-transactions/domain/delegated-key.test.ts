@@ -43,7 +43,7 @@ test('only an ACTIVE key funds, and within the limit of the transaction\'s curre
 
 test('only ACTIVE is revocable; the view never carries the sealed key or the legs\' state', () => {
   expect(() => checkRevocable(key())).not.toThrow();
-  for (const status of ['PENDING', 'REVOKED'] as const) expect(() => checkRevocable(key({ status }))).toThrow(expect.objectContaining({ code: 'INVALID_STATE' }));
+  for (const status of ['PENDING', 'REVOKED'] as const) expect(() => checkRevocable(key({ status }))).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   const view = delegatedKeyView(key({ policyChallenge: { payloadToSign: 'p', requestId: 'Request:2', expiresAt: 'x' } }));
   expect(Object.keys(view).sort()).toEqual(['accountId', 'cardId', 'createdAt', 'fundingSourceId', 'id', 'nickname', 'publicKey', 'spendingLimits', 'status', 'updatedAt']);
 });

@@ -95,9 +95,11 @@ export function delegationRefusal(key: DelegatedKey | null, currency: string, am
   return undefined;
 }
 
-/** DELETE: only an ACTIVE key is revoked (the reference answers 400 otherwise). */
+/** DELETE: only an ACTIVE key is revoked (the reference answers 400 otherwise; INVALID_INPUT is its Error400 code that fits). */
 export function checkRevocable(key: DelegatedKey): void {
-  if (key.status !== 'ACTIVE') throw new AppError('INVALID_STATE', `${key.id} is ${key.status}: only an ACTIVE delegated key can be revoked`, { status: key.status });
+  if (key.status !== 'ACTIVE') {
+    throw AppError.invalidInput(`${key.id} is ${key.status}: only an ACTIVE delegated key can be revoked`, [{ field: 'id', message: `is ${key.status}, not ACTIVE` }]);
+  }
 }
 
 /** What the API shows: never the private key, nor our internal leg state. */
