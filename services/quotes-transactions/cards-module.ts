@@ -68,6 +68,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     name: 'card provisioning recovery', intervalMs: config.CARDS_PROVISIONING_RECOVERY_MS, logger: environment.logger,
     run: () => provisioning.finishInterrupted(config.CARDS_PROVISIONING_RECOVERY_MS),
   });
+  // Unsigned first legs leave CREATING keys behind; their challenges expired long before a day.
+  const abandonedKeys = createPeriodicTask({
+    name: 'abandoned delegated key purge', intervalMs: 600_000, logger: environment.logger,
+    run: () => delegatedKeys.purgeAbandoned(86_400_000),
+  });
   return {
     bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
@@ -76,10 +81,12 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
       await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), delegatedKeyStore.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();
+      abandonedKeys.start();
     },
     async stop() {
       await recovery.stop();
       await decisionRecovery.stop();
+      await abandonedKeys.stop();
     },
   };
 }

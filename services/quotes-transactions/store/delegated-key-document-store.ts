@@ -25,6 +25,7 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
       await keys.createIndex({ keys: { platformId: 1, accountId: 1, createdAt: 1 } });
       await keys.createIndex({ keys: { platformId: 1, fundingSourceId: 1, createdAt: 1 } });
       await keys.createIndex({ keys: { platformId: 1, cardId: 1, status: 1 } });
+      await keys.createIndex({ keys: { status: 1, createdAt: 1 }, partialFilter: { status: 'CREATING' } });
     },
     async insert(key) {
       const { id, ...rest } = key;
@@ -64,6 +65,9 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
     },
     async active(platformId, fundingSourceId) {
       return toKey(await keys.findOne({ activeSlot: activeSlotOf({ platformId, fundingSourceId }) }));
+    },
+    async purgeCreating(before) {
+      return (await keys.deleteMany({ status: 'CREATING', createdAt: { $lt: before } })).deletedCount;
     },
     async list(platformId, filter, limit) {
       const docs = await keys.find({

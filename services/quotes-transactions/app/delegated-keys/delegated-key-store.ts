@@ -17,6 +17,8 @@ export interface DelegatedKeyStore {
   activeOfCard(platformId: string, cardId: string): Promise<DelegatedKey[]>;
   /** The funding source's ACTIVE key, if any. */
   active(platformId: string, fundingSourceId: string): Promise<DelegatedKey | null>;
+  /** Removes keys still CREATING (first challenge never signed) created before `before`; answers how many. */
+  purgeCreating(before: string): Promise<number>;
   /** Visible keys (not CREATING) of an account and/or funding source, newest first. */
   list(platformId: string, filter: { accountId?: string; fundingSourceId?: string }, limit: number): Promise<DelegatedKey[]>;
 }

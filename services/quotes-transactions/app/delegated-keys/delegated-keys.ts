@@ -166,13 +166,16 @@ export function createDelegatedKeys(deps: {
     }
   }
 
-    /** Decisioning's question for an embedded-wallet funding source of a card. */
+    /** Keys whose first challenge was never signed: long expired, they can never advance. */
+  const purgeAbandoned = (olderThanMs: number) => deps.store.purgeCreating(new Date(deps.clock().getTime() - olderThanMs).toISOString());
+
+  /** Decisioning's question for an embedded-wallet funding source of a card. */
   async function refusal(platformId: string, cardId: string, accountId: string, currency: string, amount: number): Promise<DelegationRefusal | undefined> {
     const key = await deps.store.active(platformId, cardFundingSourceId(cardId, accountId));
     return delegationRefusal(key, currency, amount);
   }
 
-  return { create, get, list, revoke, refusal, revokeUnbound };
+  return { create, get, list, revoke, refusal, revokeUnbound, purgeAbandoned };
 }
 
 function activeExists(): AppError {

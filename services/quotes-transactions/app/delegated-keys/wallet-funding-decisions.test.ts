@@ -39,7 +39,10 @@ function signatures(): WalletSignatures {
   };
 }
 
+const clock = { now: new Date() };
+
 async function setup() {
+  clock.now = new Date();
   const store = createEmbeddedDocumentStore();
   const keyStore = createDelegatedKeyDocumentStore(store);
   await keyStore.ensureIndexes();
@@ -50,7 +53,7 @@ async function setup() {
     fundingSources: [WALLET], walletSources: [WALLET], currency: 'USD', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   const keys = createDelegatedKeys({
-    store: keyStore, custody: createDelegatedKeyCustody(sealer), signatures: signatures(), clock: () => new Date(),
+    store: keyStore, custody: createDelegatedKeyCustody(sealer), signatures: signatures(), clock: () => clock.now,
     card: async () => card,
   });
   const authorizations = createCardAuthorizations({
@@ -119,4 +122,21 @@ test('two flows for one funding source: the second to activate is refused CONFLI
   expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'CONFLICT' } });
   const listed = await keys.list(caller, { accountId: WALLET });
   expect(listed.map((k) => k.status).sort()).toEqual(['ACTIVE', 'PENDING']);
+});
+
+test('keys whose first challenge was never signed are purged once old; PENDING and ACTIVE ones stay', async () => {
+  const { store, keys, delegate } = await setup();
+  const request = { cardId: CARD, internalAccountId: WALLET, nickname: 'abandoned' };
+  await keys.create(caller, request, {});
+  const first = await keys.create(caller, request, {});
+  if (first.kind !== 'challenge') throw new Error('no challenge');
+  await keys.create(caller, request, { stamp: `stamp ${first.challenge.requestId}`, requestId: first.challenge.requestId });
+  const active = await delegate();
+  const all = () => store.collection(DELEGATED_KEYS_COLLECTION).find({});
+  expect((await all()).map((d) => d.status).sort()).toEqual(['ACTIVE', 'CREATING', 'PENDING']);
+  expect(await keys.purgeAbandoned(60_000)).toBe(0);
+  clock.now = new Date(clock.now.getTime() + 61_000);
+  expect(await keys.purgeAbandoned(60_000)).toBe(1);
+  expect((await all()).map((d) => d.status).sort()).toEqual(['ACTIVE', 'PENDING']);
+  expect((await keys.get(caller, active.id)).status).toBe('ACTIVE');
 });
