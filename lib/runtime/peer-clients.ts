@@ -27,6 +27,7 @@ import { TransactionServiceService } from '../../gen/quotes_transactions/v1/tran
 import { StablecoinServiceService } from '../../gen/quotes_transactions/v1/stablecoins';
 import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
 import { CardSandboxServiceService, CardServiceService } from '../../gen/quotes_transactions/v1/cards';
+import { CardRevealServiceService } from '../../gen/quotes_transactions/v1/card_reveals';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -59,6 +60,7 @@ export const PEER_DEFINITIONS = {
   stablecoins: { owner: 'quotes-transactions', definition: StablecoinServiceService },
   cards: { owner: 'quotes-transactions', definition: CardServiceService },
   cardSandbox: { owner: 'quotes-transactions', definition: CardSandboxServiceService },
+  cardReveals: { owner: 'quotes-transactions', definition: CardRevealServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

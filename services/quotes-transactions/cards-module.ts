@@ -1,5 +1,5 @@
 import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox';
-import { readConfig, setting } from '../../lib/config';
+import { ConfigError, readConfig, setting } from '../../lib/config';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
@@ -14,6 +14,10 @@ import { createCardTransactionDocumentStore } from './store/card-transaction-doc
 import { bindCardService } from './grpc/card-handlers';
 import { bindCardSandboxService } from './grpc/card-sandbox-handlers';
 import { createCardSandbox } from './app/cards/card-sandbox';
+import { createCardReveals } from './app/cards/card-reveals';
+import { revealSigningKey } from './app/cards/reveal-token';
+import { bindCardRevealService } from './grpc/card-reveal-handlers';
+import { createCardRevealDocumentStore } from './store/card-reveal-document-store';
 import { readPaymentsConfig } from './payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
 
@@ -21,7 +25,25 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** A card still PROCESSING this long (its provisioning was interrupted) is provisioned again by the recovery task */
     CARDS_PROVISIONING_RECOVERY_MS: setting.int(5_000, 100, 3_600_000),
+    /** How long a card reveal URL (POST /cards/{id}/reveal) loads; it opens once */
+    CARDS_REVEAL_TTL_MS: setting.int(90_000, 10_000, 120_000),
+    /** Public address of the gateway serving the card reveal page (`<base>/card-reveal/<token>`); default http://localhost:$PORT */
+    CARDS_REVEAL_BASE_URL: setting.optionalUrl('https:', 'http:'),
+    /** Comma-separated origins allowed to frame the card reveal page (CSP frame-ancestors); empty: none may */
+    CARDS_REVEAL_FRAME_ANCESTORS: setting.string(''),
   }, env);
+}
+
+/** CARDS_REVEAL_FRAME_ANCESTORS as origins (each exactly an http(s) origin, so nothing else reaches the CSP header). */
+export function frameAncestorsOf(value: string): string[] {
+  return value.split(',').map((o) => o.trim()).filter(Boolean).map((origin) => {
+    let parsed: URL | undefined;
+    try { parsed = new URL(origin); } catch { /* refused below */ }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError('CARDS_REVEAL_FRAME_ANCESTORS', `"${origin}" is not an http(s) origin (scheme://host[:port], no path)`);
+    }
+    return origin;
+  });
 }
 
 /** Cards: issuing and the card lifecycle, with the embedded sandbox issuer unless one is given. */
@@ -29,7 +51,8 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const config = readCardsConfig(environment.env);
   const clock = adapters.now;
   const cardStore = createCardDocumentStore(environment.store);
-  const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer: createAesGcmSealer(readSealingKey('CARDS_DATA_KEY', environment.env)), clock });
+  const cardDataKey = readSealingKey('CARDS_DATA_KEY', environment.env);
+  const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer: createAesGcmSealer(cardDataKey), clock });
   const issuer = adapters.issuer ?? sandboxIssuer;
   let cards: CardUseCases | undefined;
   const provisioning = createCardProvisioning({ store: cardStore.port, issuer, cards: () => cards!, clock, logger: environment.logger });
@@ -45,6 +68,16 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
   const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const revealStore = createCardRevealDocumentStore(environment.store);
+  // The embedded processor serves the reveal page; an issuer given from outside serves its own (not wired: 501).
+  const reveals = createCardReveals({
+    card: cards.get, store: revealStore, key: revealSigningKey(cardDataKey), clock, logger: environment.logger,
+    ...(adapters.issuer ? {} : { cardData: sandboxIssuer }),
+    settings: {
+      ttlMs: config.CARDS_REVEAL_TTL_MS, frameAncestors: frameAncestorsOf(config.CARDS_REVEAL_FRAME_ANCESTORS),
+      pageBaseUrl: config.CARDS_REVEAL_BASE_URL ?? `http://localhost:${environment.env.PORT ?? 8080}`,
+    },
+  });
   const decisionRecovery = createPeriodicTask({
     name: 'card decision recovery', intervalMs: Math.max(1_000, payments.LEDGER_RECOVERY_AFTER_MS), logger: environment.logger,
     run: () => authorizations.finishInterrupted(payments.LEDGER_RECOVERY_AFTER_MS),
@@ -54,11 +87,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     run: () => provisioning.finishInterrupted(config.CARDS_PROVISIONING_RECOVERY_MS),
   });
   return {
-    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox })],
+    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindCardRevealService(reveals)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
     useCases: { cards, provisioning, authorizations },
     async start() {
-      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
+      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), revealStore.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();
     },
