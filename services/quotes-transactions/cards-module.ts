@@ -73,6 +73,13 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const reveals = createCardReveals({
     card: cards.get, store: revealStore, key: revealSigningKey(cardDataKey), clock, logger: environment.logger,
     ...(adapters.issuer ? {} : { cardData: sandboxIssuer }),
+    // A test system given its own cardholders has no accounts service to ask about SCA.
+    ...(adapters.cardholders ? {} : {
+      scaAllows: async (caller: { platformId: string; correlationId?: string }, customerId: string) => {
+        const { scaCustomer, sessionLive } = await environment.peers.sca.getScaRequirement({ customerId }, caller);
+        return !scaCustomer || sessionLive;
+      },
+    }),
     settings: {
       ttlMs: config.CARDS_REVEAL_TTL_MS, frameAncestors: frameAncestorsOf(config.CARDS_REVEAL_FRAME_ANCESTORS),
       pageBaseUrl: config.CARDS_REVEAL_BASE_URL ?? `http://localhost:${environment.env.PORT ?? 8080}`,

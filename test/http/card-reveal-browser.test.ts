@@ -6,7 +6,8 @@ import { createLogger } from '../../lib/log';
 import { revealSigningKey, signRevealToken } from '../../services/quotes-transactions/app/cards/reveal-token';
 import { launchChromium } from '../fixtures/headless-chromium';
 import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-harness';
-import { approvedCardholder, cardWhen } from './card-fixtures';
+import { approvedCardholder, cardWhen, usdAccountOf } from './card-fixtures';
+import { chooseOutcome, createCustomer } from './kyc-fixtures';
 import { expectError } from './payments-fixtures';
 
 jest.setTimeout(15 * 60_000); // a fresh machine installs Chromium first
@@ -43,8 +44,8 @@ afterAll(async () => {
 });
 
 let seq = 0;
-async function activeCard() {
-  const res = await sys.api('/cards', { method: 'POST', json: { cardholderId: holder.customerId, platformCardId: `reveal-${process.pid}-${seq++}`, form: 'VIRTUAL', fundingSources: [holder.usdAccountId] } });
+async function activeCard(cardholderId = holder.customerId, fundingSource = holder.usdAccountId) {
+  const res = await sys.api('/cards', { method: 'POST', json: { cardholderId, platformCardId: `reveal-${process.pid}-${seq++}`, form: 'VIRTUAL', fundingSources: [fundingSource] } });
   expect(res.status).toBe(201);
   return cardWhen(sys, res.body.id, (c) => c.state === 'ACTIVE');
 }
@@ -170,4 +171,37 @@ test('a URL minted before the card was closed no longer shows it', async () => {
   const { url } = await reveal(card.id);
   expect((await sys.api(`/cards/${card.id}`, { method: 'PATCH', json: { state: 'CLOSED' } })).status).toBe(200);
   expect((await fetch(url)).status).toBe(404);
+});
+
+/** An EU customer (under SCA) with verified contacts, approved through the hosted KYC page. */
+async function euCardholder(name: string, number: string) {
+  const customer = await createCustomer(sys, { fullName: name, region: 'FR', nationality: 'FR', phoneNumber: `+3361234${number}`, email: `c${number}@example.com` });
+  // The EU's KYC starts once both contact channels are verified; the verified phone is the SMS_OTP factor.
+  for (const channel of ['verify-email', 'verify-phone']) {
+    expect((await sys.api(`/customers/${customer.id}/${channel}`, { method: 'POST' })).status).toBe(204);
+    expect((await sys.api(`/customers/${customer.id}/${channel}/confirm`, { method: 'POST', json: { code: '123456' } })).status).toBe(200);
+  }
+  const link = await sys.api(`/customers/${customer.id}/kyc-link`, { method: 'POST', json: { redirectUri: 'https://app.example.com/done' } });
+  expect(link.status).toBe(201);
+  expect((await chooseOutcome(sys, link.body.kycUrl, 'APPROVE')).status).toBe(303);
+  for (let read = await sys.api(`/customers/${customer.id}`); read.body.kycStatus !== 'APPROVED'; read = await sys.api(`/customers/${customer.id}`)) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { customerId: customer.id as string, usdAccountId: await usdAccountOf(sys, customer.id) };
+}
+
+test('SCA rail: an EU cardholder\'s reveal needs its own live SCA login session', async () => {
+  const [eu, other] = [await euCardholder('Carte Titulaire', '5678'), await euCardholder('Autre Titulaire', '5679')];
+  const sca = (path: string, customerId: string, json: unknown) => sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: 'POST', json });
+  const login = async (customerId: string) => {
+    const start = await sca('/sca/login/start', customerId, { factor: 'SMS_OTP' });
+    expect((await sca('/sca/login/complete', customerId, { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' })).status).toBe(200);
+  };
+  const card = await activeCard(eu.customerId, eu.usdAccountId);
+  expectError(await sys.api(`/cards/${card.id}/reveal`, { method: 'POST' }), 409, 'SCA_SESSION_REQUIRED');
+  await login(other.customerId);
+  expectError(await sys.api(`/cards/${card.id}/reveal`, { method: 'POST' }), 409, 'SCA_SESSION_REQUIRED');
+  await login(eu.customerId);
+  const { url } = await reveal(card.id);
+  expect((await fetch(url)).status).toBe(200);
 });

@@ -94,3 +94,16 @@ test('a card closed after the reveal is not shown', async () => {
   c.state = 'CLOSED';
   await expect(reveals.open(tokenOf(panEmbedUrl))).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
+
+test('SCA rail: an SCA cardholder without a live session is refused, with one it is served', async () => {
+  const allows = new Map([['Customer:eu', false]]);
+  const railed = createCardReveals({
+    card: async () => ({ ...cards.get('Card:a')!, cardholderId: 'Customer:eu' }),
+    cardData: issuer, store: createCardRevealDocumentStore(store), key: revealSigningKey(dataKey), clock, logger,
+    scaAllows: async (_caller, customerId) => allows.get(customerId) ?? true,
+    settings: { ttlMs: 90_000, pageBaseUrl: 'https://gw.example', frameAncestors: [] },
+  });
+  await expect(railed.reveal(caller, 'Card:a', 'ApiToken:t1')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
+  allows.set('Customer:eu', true);
+  await expect(railed.reveal(caller, 'Card:a', 'ApiToken:t1')).resolves.toHaveProperty('panEmbedUrl');
+});

@@ -56,6 +56,11 @@ export function createCardReveals(deps: {
   /** Absent when the card issuer serves its own reveal page (none here: NOT_IMPLEMENTED). */
   cardData?: CardDataSource;
   store: CardRevealStore;
+  /**
+   * Whether the cardholder may be shown its card data now: true unless it is under SCA without a
+   * live SCA login session (the reference's reveal is SCA-railed). Absent: no SCA here.
+   */
+  scaAllows?: (caller: Caller, cardholderId: string) => Promise<boolean>;
   key: Uint8Array;
   settings: CardRevealSettings;
   clock: () => Date;
@@ -68,6 +73,9 @@ export function createCardReveals(deps: {
       if (!deps.cardData) throw new AppError('NOT_IMPLEMENTED', 'The configured card issuer serves no reveal page in this environment');
       const card = await deps.card(caller, cardId);
       assertRevealable(card);
+      if (deps.scaAllows && !(await deps.scaAllows(caller, card.cardholderId))) {
+        throw new AppError('SCA_SESSION_REQUIRED', 'The cardholder is under SCA: revealing its card needs its live SCA login session (POST /sca/login/complete)');
+      }
       const now = deps.clock();
       const expiresAt = new Date(Math.floor((now.getTime() + settings.ttlMs) / 1000) * 1000);
       const reveal: CardReveal = { id: `CardReveal:${randomUUID()}`, platformId: caller.platformId, cardId: card.id, actor, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() };
