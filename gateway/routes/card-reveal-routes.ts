@@ -24,6 +24,8 @@ function html(res: Response, status: number, frameAncestors: readonly string[], 
 export function cardRevealRoutes(peers: PeerClients): Router {
   const router = Router();
   router.get('/card-reveal/:token', async (req, res) => {
+    // A HEAD (link previews, prefetchers) shows nothing, so it does not spend the single use either.
+    if (req.method === 'HEAD') return html(res, 200, [], '');
     try {
       const card = await peers.cardReveals.openCardReveal({ token: req.params.token }, { correlationId: res.locals.correlationId as string | undefined });
       html(res, 200, card.frameAncestors, cardPage(card));

@@ -150,6 +150,8 @@ test('the page is framed by the configured origin only: another origin\'s iframe
 test('two concurrent opens of one URL: exactly one shows the card', async () => {
   const card = await activeCard();
   const { url } = await reveal(card.id);
+  // A HEAD (a link preview) does not spend it.
+  expect((await fetch(url, { method: 'HEAD' })).status).toBe(200);
   const opened = await Promise.all([fetch(url), fetch(url), fetch(url)]);
   expect(opened.map((r) => r.status).sort()).toEqual([200, 404, 404]);
 });
