@@ -21,6 +21,7 @@ import { requestRateLimit } from './http/request-rate-limit';
 import { startGate } from './http/start-gate';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
+import { cardRevealRoutes } from './routes/card-reveal-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
 
@@ -89,6 +90,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.
   app.use(refuseUnservedMethods(), hostedKycRoutes(peers));
+  // The card reveal page: no credentials, its signed single-use token is the credential.
+  app.use(refuseUnservedMethods(), cardRevealRoutes(peers));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

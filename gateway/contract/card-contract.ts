@@ -29,6 +29,12 @@ export const Card = named('Card', ClosedObject({
   updatedAt: DateTime(),
 }));
 
+/** The reference's CardRevealResponse: the card data itself is only on the page the URL opens. */
+const CardRevealResponse = named('CardRevealResponse', ClosedObject({
+  panEmbedUrl: Type.String({ format: 'uri', description: 'Signed URL of the page showing PAN, CVV and expiry; opens once, until expiresAt' }),
+  expiresAt: DateTime(),
+}));
+
 const fundingSources = Type.Array(Type.String(), { minItems: 1, description: 'Internal account ids of the cardholder, in priority order' });
 
 const CardCreateRequest = named('CardCreateRequest', Type.Object({
@@ -65,6 +71,19 @@ export const cardOperations = [
     operationId: 'updateCardById', method: 'patch', path: '/cards/{id}', tags: TAGS,
     summary: 'Freeze, unfreeze or close a card, and/or replace its funding sources',
     pathParams: id, body: CardUpdateRequest, success: { 200: Card }, errors: [404, 409],
+  }),
+  operation({
+    operationId: 'revealCard', method: 'post', path: '/cards/{id}/reveal', tags: TAGS,
+    summary: 'Mint a signed, short-lived, single-use URL of the page showing the card\'s PAN, CVV and expiry (docs/api/cards.md)',
+    // 403: no attributable actor; 409: the card is CLOSED (CARD_ALREADY_CLOSED) or not provisioned yet; 501: the issuer serves no page here.
+    pathParams: id, success: { 200: CardRevealResponse }, errors: [403, 404, 409, 501],
+  }),
+  operation({
+    operationId: 'getCardRevealPage', method: 'get', path: '/card-reveal/{token}', root: true, authenticated: false, tags: TAGS,
+    summary: 'The page a panEmbedUrl opens (HTML): the card\'s PAN, CVV and expiry, once; strict CSP, framed only by CARDS_REVEAL_FRAME_ANCESTORS',
+    pathParams: { token: Type.String() },
+    success: { 200: Type.String({ description: 'HTML page' }), 404: Type.String({ description: 'HTML page: tampered, expired or used link' }) },
+    responseMediaTypes: { 200: 'text/html', 404: 'text/html' },
   }),
 ];
 

@@ -37,6 +37,8 @@ export const OPERATION_PERMISSIONS = {
   listStablecoinOperations: 'VIEW', getStablecoinOperation: 'VIEW',
   // Cards
   createCard: 'MANAGE', listCards: 'VIEW', getCardById: 'VIEW', updateCardById: 'MANAGE',
+  // The full card details are a credential to spend, not a read: never a VIEW token's.
+  revealCard: 'MANAGE', getCardRevealPage: 'PUBLIC',
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
   sandboxSimulateCardAuthorization: 'TRANSACT', sandboxSimulateCardClearing: 'TRANSACT', sandboxSimulateCardReturn: 'TRANSACT',

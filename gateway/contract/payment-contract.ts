@@ -220,8 +220,10 @@ export const paymentOperations = [
       ...pageQuery,
     },
     success: { 200: Page('QuoteList', Quote) },
+    // 409 SCA_SESSION_REQUIRED: an SCA customer's quotes before the window without a live SCA session (docs/api/sca.md).
+    errors: [409],
   }),
-  operation({ operationId: 'getQuote', method: 'get', path: '/quotes/{quoteId}', tags: QUOTES, summary: 'Read a quote', pathParams: quoteId, success: { 200: Quote }, errors: [404] }),
+  operation({ operationId: 'getQuote', method: 'get', path: '/quotes/{quoteId}', tags: QUOTES, summary: 'Read a quote', pathParams: quoteId, success: { 200: Quote }, errors: [404, 409] }),
   operation({
     operationId: 'executeQuote', method: 'post', path: '/quotes/{quoteId}/execute', tags: QUOTES, summary: 'Execute a quote funded from an account',
     pathParams: quoteId, headers: ['idempotencyKey', 'walletSignature', 'requestId'], optionalBody: true,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { cardJson } from '../../lib/contract/card-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
-import { callContext } from '../http/call-context';
+import { callContext, callerOf } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { RestRequestReader, withoutAbsent } from './rest-request';
@@ -43,6 +43,13 @@ export function cardRoutes(peers: PeerClients): Router {
     body.done('Invalid card update');
     const { card } = await peers.cards.updateCard(request, callContext(res));
     res.status(200).json(cardJson(card!));
+  });
+
+  // The actor audited with the reveal is the API token that asked (its client id, never its secret).
+  router.post('/cards/:id/reveal', async (req, res) => {
+    const tokenId = callerOf(res)?.tokenId;
+    const reveal = await peers.cardReveals.revealCard({ cardId: req.params.id, actor: tokenId ? `apiToken.clientId:${tokenId}` : '' }, callContext(res));
+    res.status(200).set('Cache-Control', 'no-store').json({ panEmbedUrl: reveal.panEmbedUrl, expiresAt: reveal.expiresAt });
   });
 
   return router;

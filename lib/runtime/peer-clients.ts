@@ -28,6 +28,7 @@ import { StablecoinServiceService } from '../../gen/quotes_transactions/v1/stabl
 import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/withdrawal_fees';
 import { CardSandboxServiceService, CardServiceService } from '../../gen/quotes_transactions/v1/cards';
 import { DelegatedKeyServiceService } from '../../gen/quotes_transactions/v1/delegated_keys';
+import { CardRevealServiceService } from '../../gen/quotes_transactions/v1/card_reveals';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -61,6 +62,7 @@ export const PEER_DEFINITIONS = {
   cards: { owner: 'quotes-transactions', definition: CardServiceService },
   cardSandbox: { owner: 'quotes-transactions', definition: CardSandboxServiceService },
   delegatedKeys: { owner: 'quotes-transactions', definition: DelegatedKeyServiceService },
+  cardReveals: { owner: 'quotes-transactions', definition: CardRevealServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

@@ -1,5 +1,5 @@
 import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox';
-import { readConfig, setting } from '../../lib/config';
+import { ConfigError, readConfig, setting } from '../../lib/config';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
@@ -14,6 +14,10 @@ import { createCardTransactionDocumentStore } from './store/card-transaction-doc
 import { bindCardService } from './grpc/card-handlers';
 import { bindCardSandboxService } from './grpc/card-sandbox-handlers';
 import { createCardSandbox } from './app/cards/card-sandbox';
+import { createCardReveals } from './app/cards/card-reveals';
+import { revealSigningKey } from './app/cards/reveal-token';
+import { bindCardRevealService } from './grpc/card-reveal-handlers';
+import { createCardRevealDocumentStore } from './store/card-reveal-document-store';
 import { readPaymentsConfig } from './payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
 import { createDelegatedKeyCustody } from './adapters/delegated-key-custody';
@@ -26,7 +30,25 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** A card still PROCESSING this long (its provisioning was interrupted) is provisioned again by the recovery task */
     CARDS_PROVISIONING_RECOVERY_MS: setting.int(5_000, 100, 3_600_000),
+    /** How long a card reveal URL (POST /cards/{id}/reveal) loads; it opens once */
+    CARDS_REVEAL_TTL_MS: setting.int(90_000, 10_000, 120_000),
+    /** Public address of the gateway serving the card reveal page (`<base>/card-reveal/<token>`); default http://localhost:$PORT */
+    CARDS_REVEAL_BASE_URL: setting.optionalUrl('https:', 'http:'),
+    /** Comma-separated origins allowed to frame the card reveal page (CSP frame-ancestors); empty: none may */
+    CARDS_REVEAL_FRAME_ANCESTORS: setting.string(''),
   }, env);
+}
+
+/** CARDS_REVEAL_FRAME_ANCESTORS as origins (each exactly an http(s) origin, so nothing else reaches the CSP header). */
+export function frameAncestorsOf(value: string): string[] {
+  return value.split(',').map((o) => o.trim()).filter(Boolean).map((origin) => {
+    let parsed: URL | undefined;
+    try { parsed = new URL(origin); } catch { /* refused below */ }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError('CARDS_REVEAL_FRAME_ANCESTORS', `"${origin}" is not an http(s) origin (scheme://host[:port], no path)`);
+    }
+    return origin;
+  });
 }
 
 /** Cards: issuing and the card lifecycle, with the embedded sandbox issuer unless one is given. */
@@ -34,7 +56,8 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const config = readCardsConfig(environment.env);
   const clock = adapters.now;
   const cardStore = createCardDocumentStore(environment.store);
-  const sealer = createAesGcmSealer(readSealingKey('CARDS_DATA_KEY', environment.env));
+  const cardDataKey = readSealingKey('CARDS_DATA_KEY', environment.env);
+  const sealer = createAesGcmSealer(cardDataKey);
   const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer, clock });
   const issuer = adapters.issuer ?? sandboxIssuer;
   let cards: CardUseCases | undefined;
@@ -60,6 +83,23 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
   const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const revealStore = createCardRevealDocumentStore(environment.store);
+  // The embedded processor serves the reveal page; an issuer given from outside serves its own (not wired: 501).
+  const reveals = createCardReveals({
+    card: cards.get, store: revealStore, key: revealSigningKey(cardDataKey), clock, logger: environment.logger,
+    ...(adapters.issuer ? {} : { cardData: sandboxIssuer }),
+    // A test system given its own cardholders has no accounts service to ask about SCA.
+    ...(adapters.cardholders ? {} : {
+      scaAllows: async (caller: { platformId: string; correlationId?: string }, customerId: string) => {
+        const { scaCustomer, sessionLive } = await environment.peers.sca.getScaRequirement({ customerId }, caller);
+        return !scaCustomer || sessionLive;
+      },
+    }),
+    settings: {
+      ttlMs: config.CARDS_REVEAL_TTL_MS, frameAncestors: frameAncestorsOf(config.CARDS_REVEAL_FRAME_ANCESTORS),
+      pageBaseUrl: config.CARDS_REVEAL_BASE_URL ?? `http://localhost:${environment.env.PORT ?? 8080}`,
+    },
+  });
   const decisionRecovery = createPeriodicTask({
     name: 'card decision recovery', intervalMs: Math.max(1_000, payments.LEDGER_RECOVERY_AFTER_MS), logger: environment.logger,
     run: () => authorizations.finishInterrupted(payments.LEDGER_RECOVERY_AFTER_MS),
@@ -74,11 +114,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     run: () => delegatedKeys.purgeAbandoned(86_400_000),
   });
   return {
-    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys)],
+    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys), bindCardRevealService(reveals)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
     useCases: { cards, provisioning, authorizations, delegatedKeys },
     async start() {
-      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), delegatedKeyStore.ensureIndexes()]);
+      await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), delegatedKeyStore.ensureIndexes(), revealStore.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();
       abandonedKeys.start();

@@ -224,3 +224,36 @@ test('account reads: an SCA customer\'s history before the 90-day window needs a
   expect((await sca('/sca/record-event', eu.id, { eventType: 'RESET_PASSWORD_COMPLETED' })).status).toBe(200);
   expectError(await history(eu, daysAgo(100)), 409, 'SCA_SESSION_REQUIRED');
 });
+
+test('account reads by platformCustomerId and quote reads are gated alike; another customer\'s session does not open them', async () => {
+  const [eu, other, us] = [await payer('DE'), await payer('FR'), await payer('US')];
+  const [euQuote, usQuote] = [await quoteFor(eu), await quoteFor(us)];
+  const pcOf = async (c: { id: string }) => (await sys.api(`/customers/${c.id}`)).body.platformCustomerId as string;
+  const old = encodeURIComponent(new Date(Date.now() - 100 * 86_400_000).toISOString());
+  const byPlatformId = async (c: { id: string }) => sys.api(`/transactions?platformCustomerId=${encodeURIComponent(await pcOf(c))}&startDate=${old}`);
+  const quotesOf = (c: { id: string }) => sys.api(`/quotes?customerId=${encodeURIComponent(c.id)}&createdAfter=${old}`);
+  const ids = (res: { body: any }) => res.body.data.map((t: any) => t.id);
+
+  expectError(await byPlatformId(eu), 409, 'SCA_SESSION_REQUIRED');
+  expectError(await quotesOf(eu), 409, 'SCA_SESSION_REQUIRED');
+  const windowOnly = await sys.api(`/quotes?customerId=${encodeURIComponent(eu.id)}`);
+  expect(windowOnly.status).toBe(200);
+  expect(ids(windowOnly)).toContain(euQuote.id);
+  expect((await sys.api(`/quotes/${euQuote.id}`)).status).toBe(200); // created now: inside the window
+
+  // A non-SCA customer's reads are unchanged.
+  const usByPlatformId = await byPlatformId(us);
+  expect(usByPlatformId.status).toBe(200);
+  expect(ids(usByPlatformId)).toContain(usQuote.transactionId);
+  expect(ids(await quotesOf(us))).toContain(usQuote.id);
+
+  await smsLogin(other.id);
+  expectError(await byPlatformId(eu), 409, 'SCA_SESSION_REQUIRED');
+  expectError(await quotesOf(eu), 409, 'SCA_SESSION_REQUIRED');
+
+  await smsLogin(eu.id);
+  const opened = await byPlatformId(eu);
+  expect(opened.status).toBe(200);
+  expect(ids(opened)).toContain(euQuote.transactionId);
+  expect(ids(await quotesOf(eu))).toContain(euQuote.id);
+});

@@ -47,7 +47,7 @@ function checkLimit(errors: FieldError[], limit: number | undefined): void {
 export type ScaReadGate = (caller: Caller, customerId: string) => Promise<{ scaCustomer: boolean; sessionLive?: boolean }>;
 
 function sessionRequired(): AppError {
-  return new AppError('SCA_SESSION_REQUIRED', 'Transactions older than the SCA window need the customer\'s live SCA login session: complete an SCA login, then read again');
+  return new AppError('SCA_SESSION_REQUIRED', 'Transactions and quotes older than the SCA window need the customer\'s live SCA login session: complete an SCA login, then read again');
 }
 
 /** Reading transactions and quotes: one by id (…_NOT_FOUND), or a filtered, cursor-paginated list. */
@@ -60,11 +60,26 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     return scaCustomer && !sessionLive;
   }
 
+  /** One transaction or quote of an SCA customer created before the window needs the customer's session. */
+  async function gateOne(caller: Caller, p: Payment): Promise<Payment> {
+    if (p.customerId && p.createdAt < historyWindowStart(now()) && (await lacksSession(caller, p.customerId))) throw sessionRequired();
+    return p;
+  }
+
   async function getTransaction(caller: Caller, id: string): Promise<Payment> {
     const p = await deps.payments.get(caller.platformId, id);
     if (!p) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    if (p.customerId && p.createdAt < historyWindowStart(now()) && (await lacksSession(caller, p.customerId))) throw sessionRequired();
-    return p;
+    return gateOne(caller, p);
+  }
+
+  /**
+   * The customer a list names: its customerId, or the customer behind its platformCustomerId (read from
+   * the newest payment carrying it: a platformCustomerId is one customer's on the platform).
+   */
+  async function namedCustomer(caller: Caller, filters: { customerId?: string; platformCustomerId?: string }): Promise<string | undefined> {
+    if (filters.customerId || !filters.platformCustomerId) return filters.customerId;
+    const { payments } = await deps.payments.list(caller.platformId, { platformCustomerId: filters.platformCustomerId, limit: 1, sortOrder: 'desc' });
+    return payments[0]?.customerId || undefined;
   }
 
   /** An SCA customer's history without a session: an explicit start before the window is refused, no start reads the window. */
@@ -77,7 +92,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
   async function getQuote(caller: Caller, quoteId: string): Promise<Payment> {
     const p = await deps.payments.getByQuote(caller.platformId, quoteId);
     if (!p?.quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
-    return p;
+    return gateOne(caller, p);
   }
 
   async function page(caller: Caller, query: TransactionQuery, cursor?: string): Promise<PaymentPage & { nextCursor?: string }> {
@@ -94,7 +109,10 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     checkEnum(errors, 'sortOrder', sortOrder, ['asc', 'desc']);
     checkLimit(errors, limit);
     if (errors.length) throw AppError.invalidInput('Invalid transaction filters', errors);
-    const startDate = await windowed(caller, filters.customerId, validDate('startDate', filters.startDate));
+    const requestedStart = validDate('startDate', filters.startDate);
+    const startDate = reachesBeyondWindow(requestedStart, now())
+      ? await windowed(caller, await namedCustomer(caller, filters), requestedStart)
+      : requestedStart;
     return page(caller, {
       ...filters,
       startDate,
@@ -110,6 +128,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     checkEnum(errors, 'status', status, QUOTE_STATUSES);
     checkLimit(errors, limit);
     if (errors.length) throw AppError.invalidInput('Invalid quote filters', errors);
+    const createdAfter = await windowed(caller, command.customerId, validDate('createdAfter', command.createdAfter));
     return page(caller, {
       quotesOnly: true,
       customerId: command.customerId,
@@ -118,7 +137,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
       sourceUmaAddress: command.sendingUmaAddress,
       destinationUmaAddress: command.receivingUmaAddress,
       statuses: status ? transactionStatusesOf(status as QuoteStatus) : undefined,
-      startDate: validDate('createdAfter', command.createdAfter),
+      startDate: createdAfter,
       endDate: validDate('createdBefore', command.createdBefore),
       limit: limit || DEFAULT_PAGE_SIZE,
       sortOrder: 'desc',
