@@ -16,6 +16,8 @@ export interface CardTransactionView {
   pulls: { count: number; totalAmount: number };
   settlements: { count: number; totalAmount: number };
   refunds: { count: number; totalAmount: number };
+  direction?: 'DEBIT' | 'CREDIT';
+  pendingPulls?: number;
   authorizedAt: string;
   lastEventAt?: string;
   createdAt: string;
@@ -27,13 +29,13 @@ export function cardTransactionJson(t: CardTransactionView) {
   const money = (amount: number) => ({ amount, currency: t.currency });
   return {
     type: 'CARD' as const, id: t.id, cardId: t.cardId, customerId: t.customerId, platformCustomerId: t.platformCustomerId,
-    issuerTransactionToken: t.issuerTransactionToken, status: t.status, direction: 'DEBIT' as const,
+    issuerTransactionToken: t.issuerTransactionToken, status: t.status, direction: t.direction ?? 'DEBIT',
     merchant: { descriptor: t.merchant.descriptor, ...(t.merchant.mcc ? { mcc: t.merchant.mcc } : {}), ...(t.merchant.country ? { country: t.merchant.country } : {}) },
     authorizedAmount: money(t.authorizedAmount),
     ...(t.settlements.count ? { settledAmount: money(t.settled) } : {}),
     ...(t.refunds.count ? { refundedAmount: money(t.refunded) } : {}),
     accountId: t.accountId,
-    pullSummary: { count: t.pulls.count, totalAmount: t.pulls.totalAmount, pendingCount: 0 },
+    pullSummary: { count: t.pulls.count, totalAmount: t.pulls.totalAmount, pendingCount: t.pendingPulls ?? 0 },
     refundSummary: { ...t.refunds }, settlementSummary: { ...t.settlements },
     authorizedAt: t.authorizedAt, ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
   };

@@ -21,6 +21,12 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** A card still PROCESSING this long (its provisioning was interrupted) is provisioned again by the recovery task */
     CARDS_PROVISIONING_RECOVERY_MS: setting.int(5_000, 100, 3_600_000),
+    /** An approved card authorization not cleared this long after it was approved expires: its hold goes back to the funding source (default 7 days, as card networks commonly let holds lapse) */
+    CARDS_AUTHORIZATION_EXPIRY_MS: setting.int(7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
+    /** How often the card authorization worker looks for stale holds and due sandbox pull confirmations */
+    CARDS_EXPIRY_POLL_MS: setting.int(60_000, 50, 3_600_000),
+    /** Sandbox: how long a pull simulated with the descriptor suffix 005 stays pending before the issuer confirms it */
+    CARDS_SANDBOX_PULL_CONFIRM_MS: setting.sandboxOnly(setting.int(30_000, 0, 3_600_000)),
   }, env);
 }
 
@@ -44,7 +50,13 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   });
   const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
-  const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations, clock, pullConfirmDelayMs: config.CARDS_SANDBOX_PULL_CONFIRM_MS });
+  // One replica at a time expires stale holds; each expiry is a conditional, serialized event anyway.
+  const expiry = createPeriodicTask({
+    name: 'card authorization expiry', intervalMs: config.CARDS_EXPIRY_POLL_MS, logger: environment.logger,
+    run: () => authorizations.expireStale(config.CARDS_AUTHORIZATION_EXPIRY_MS),
+    ...(environment.leases ? { lease: environment.leases('card-authorization-expiry') } : {}),
+  });
   const decisionRecovery = createPeriodicTask({
     name: 'card decision recovery', intervalMs: Math.max(1_000, payments.LEDGER_RECOVERY_AFTER_MS), logger: environment.logger,
     run: () => authorizations.finishInterrupted(payments.LEDGER_RECOVERY_AFTER_MS),
@@ -61,10 +73,12 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
       await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();
+      expiry.start();
     },
     async stop() {
       await recovery.stop();
       await decisionRecovery.stop();
+      await expiry.stop();
     },
   };
 }

@@ -25,6 +25,8 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       await entries.createIndex({ keys: { platformId: 1, cardId: 1, createdAt: 1 } });
       await entries.createIndex({ keys: { decision: 1, updatedAt: 1 } });
+      await entries.createIndex({ keys: { status: 1, authorizedAt: 1 } });
+      await entries.createIndex({ keys: { pullConfirmAt: 1 } });
     },
     async insert(entry) {
       const { id, ...rest } = entry;
@@ -47,7 +49,7 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     async finish(tx, result, events) {
       const done = await entries.updateOne(
         { _id: tx.id, platformId: tx.platformId, events: tx.events, pending: { $exists: true } },
-        withEvents({ $set: members(result), $unset: { pending: '' } }, events),
+        withEvents({ $set: members(result), $unset: { pending: '', ...(result.pullConfirmAt ? {} : { pullConfirmAt: '' }) } }, events),
       );
       return done.modifiedCount === 1;
     },
@@ -56,6 +58,17 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     },
     async interrupted(before, limit) {
       const docs = await entries.find({ updatedAt: { $lt: before }, $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }] }, { limit });
+      return docs.map(toEntry);
+    },
+    async stale(before, limit) {
+      const docs = await entries.find(
+        { status: { $in: ['AUTHORIZED', 'PARTIALLY_SETTLED'] }, authorizedAt: { $lt: before }, decision: 'APPROVED' },
+        { sort: { authorizedAt: 1 }, limit },
+      );
+      return docs.map(toEntry);
+    },
+    async pullsDue(now, limit) {
+      const docs = await entries.find({ pullConfirmAt: { $lte: now }, decision: 'APPROVED' }, { sort: { pullConfirmAt: 1 }, limit });
       return docs.map(toEntry);
     },
   };

@@ -32,4 +32,8 @@ export interface CardTransactionStore {
   released(platformId: string, id: string): Promise<void>;
   /** Entries left DECIDING, releasing, or with an event pending, since before `before` (a crash interrupted them). */
   interrupted(before: string, limit: number): Promise<CardTransactionEntry[]>;
+  /** Approved authorizations still open (AUTHORIZED or PARTIALLY_SETTLED) authorized before `before`, oldest first. */
+  stale(before: string, limit: number): Promise<CardTransactionEntry[]>;
+  /** Approved transactions whose pending pull's confirmation is due by `now`. */
+  pullsDue(now: string, limit: number): Promise<CardTransactionEntry[]>;
 }
