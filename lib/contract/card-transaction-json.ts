@@ -1,3 +1,4 @@
+import type { CardTransactionRecord } from '../../gen/quotes_transactions/v1/cards';
 /** What the REST CardTransaction is rendered from (the domain record, less its bookkeeping). */
 export interface CardTransactionView {
   id: string;
@@ -39,4 +40,14 @@ export function cardTransactionJson(t: CardTransactionView) {
     refundSummary: { ...t.refunds }, settlementSummary: { ...t.settlements },
     authorizedAt: t.authorizedAt, ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
   };
+}
+
+/** The REST CardTransaction of its typed record (the transaction list and GET /transactions/{id}). */
+export function cardTransactionRecordJson(r: CardTransactionRecord) {
+  const tally = (t: { count: number; totalAmount: number } | undefined) => ({ count: t?.count ?? 0, totalAmount: t?.totalAmount ?? 0 });
+  return cardTransactionJson({
+    ...r, merchant: { descriptor: r.merchant?.descriptor ?? '', ...(r.merchant?.mcc ? { mcc: r.merchant.mcc } : {}), ...(r.merchant?.country ? { country: r.merchant.country } : {}) },
+    currency: r.currency ?? { code: '', name: '', symbol: '', decimals: 0 }, direction: r.direction === 'CREDIT' ? 'CREDIT' : 'DEBIT',
+    pulls: tally(r.pulls), settlements: tally(r.settlements), refunds: tally(r.refunds),
+  });
 }

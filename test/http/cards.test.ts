@@ -286,6 +286,46 @@ describe('sandbox card simulations', () => {
     expect(receiver.contractProblems).toEqual([]);
   });
 
+  test('card transactions are read in GET /transactions (type CARD) with the reference\'s filters and cursor pages, and by id', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const cardId = created.body.id;
+    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+    const tokens: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const auth = await simulate(cardId, 'authorization', { amount: 100 + i, currency: { code: 'USD' }, merchant });
+      tokens.push(auth.body.issuerTransactionToken);
+    }
+    await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'DECLINED-002' } });
+    await receiver.waitFor(() => tokens.every((t) => txWebhooks(t).length >= 1));
+    const ids = tokens.map((t) => txWebhooks(t)[0].data.id as string);
+
+    const listed = await sys.api(`/transactions?customerId=${buyer.customerId}`);
+    expect(listed.status).toBe(200);
+    const cards = listed.body.data.filter((t: any) => t.type === 'CARD');
+    expect(cards.map((t: any) => t.id)).toEqual([...ids].reverse());
+    expect(cards[0]).toEqual(txWebhooks(tokens[2])[0].data);
+    // The funding deposit is the customer's other transaction: both kinds in one list, newest first.
+    expect(listed.body.totalCount).toBe(listed.body.data.length);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await sys.api(`/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((t: any) => t.id));
+      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+    } while (cursor);
+    expect(seen).toEqual([...listed.body.data.map((t: any) => t.id)].reverse());
+
+    expect((await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) => t.type === 'CARD')).toEqual([]);
+    const one = await sys.api(`/transactions/${ids[0]}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ type: 'CARD', id: ids[0], status: 'AUTHORIZED', authorizedAmount: { amount: 100 } });
+    expectError(await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'), 404, 'TRANSACTION_NOT_FOUND');
+  });
+
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 5_000);
