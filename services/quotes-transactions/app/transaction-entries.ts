@@ -41,9 +41,11 @@ export function createTransactionEntries(deps: { queries: TransactionQueries; ca
     const cardsExcluded = command.type || command.accountIdentifier || command.senderAccountIdentifier || command.receiverAccountIdentifier
       || command.reference || command.touchingAccountIds || (command.status && command.status !== 'REFUNDED');
     const sortOrder = command.sortOrder === 'asc' ? 'asc' : 'desc';
+    // The SCA history window bounds card transactions as it bounds payments.
+    const startDate = cardsExcluded ? undefined : await deps.queries.windowed(command.caller, command.customerId, isoOf(command.startDate));
     const cards = cardsExcluded ? { entries: [], totalCount: 0 } : await deps.cards.list(command.caller.platformId, {
       customerId: command.customerId, platformCustomerId: command.platformCustomerId, ...(command.status ? { statuses: [command.status] } : {}),
-      startDate: isoOf(command.startDate), endDate: isoOf(command.endDate), limit, sortOrder,
+      startDate, endDate: isoOf(command.endDate), limit, sortOrder,
       ...(command.cursor ? { after: decodePageCursor(command.cursor) } : {}),
     });
     const sign = sortOrder === 'asc' ? 1 : -1;
