@@ -98,7 +98,7 @@ export const CardTransaction = named('CardTransaction', ClosedObject({
   platformCustomerId: Type.String(),
   issuerTransactionToken: Type.Optional(Type.String()),
   status: named('CardTransactionStatus', StringEnum(CARD_TRANSACTION_STATUSES)),
-  direction: StringEnum(['DEBIT'] as const),
+  direction: StringEnum(['DEBIT', 'CREDIT'] as const),
   merchant: named('CardMerchant', ClosedObject({ descriptor: Type.String(), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) })),
   authorizedAmount: CurrencyAmount,
   settledAmount: Type.Optional(CurrencyAmount),
@@ -118,15 +118,28 @@ const SandboxCardSimulationResponse = named('SandboxCardSimulationResponse', Clo
   issuerTransactionToken: Type.String({ description: 'Correlates the CARD_TRANSACTION.* webhooks (their issuerTransactionToken) with this simulation' }),
 }));
 const CardMerchantInput = Type.Object({ descriptor: Type.String({ minLength: 1 }), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) });
+const SandboxCardAuthorizationRequest = named('SandboxCardAuthorizationRequest', Type.Object({
+  amount: Type.Integer({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
+}));
+const SandboxCardTransactionRefRequest = named('SandboxCardTransactionRefRequest', Type.Object({ cardTransactionId: Type.String() }));
+
+/** The authorization-family simulations sharing SandboxCardAuthorizationRequest (and the descriptor suffix table). */
+const authorizationFamily = ([
+  ['sandboxSimulateCardCreditAuthorization', 'credit_authorization', 'A credit to the card (sandbox): the funding source is credited in one step; CARD_TRANSACTION.SETTLED, direction CREDIT'],
+  ['sandboxSimulateCardFinancialAuthorization', 'financial_authorization', 'A single-message debit (sandbox): debited and settled in one step; suffix 002/003 decline, 005 confirms the pull later'],
+  ['sandboxSimulateCardFinancialCreditAuthorization', 'financial_credit_authorization', 'A single-message credit (sandbox): credited and settled in one step'],
+  ['sandboxSimulateCardCreditAuthorizationAdvice', 'credit_authorization_advice', 'A network-initiated credit advice (sandbox): credited in one step'],
+] as const).map(([operationId, path, summary]) => operation({
+  operationId, method: 'post', path: `/sandbox/cards/{id}/simulate/${path}`, tags: SANDBOX_TAGS, summary,
+  pathParams: id, body: SandboxCardAuthorizationRequest, success: { 202: SandboxCardSimulationResponse }, errors: [404],
+}));
 
 export const cardSandboxOperations = [
   operation({
     operationId: 'sandboxSimulateCardAuthorization', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization', tags: SANDBOX_TAGS,
     summary: 'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED',
     pathParams: id,
-    body: named('SandboxCardAuthorizationRequest', Type.Object({
-      amount: Type.Integer({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
-    })),
+    body: SandboxCardAuthorizationRequest,
     success: { 202: SandboxCardSimulationResponse }, errors: [404],
   }),
   operation({
@@ -141,6 +154,26 @@ export const cardSandboxOperations = [
     summary: 'A return against a settled card transaction (sandbox), at most what settled and was not returned',
     pathParams: id,
     body: named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardBalanceInquiry', method: 'post', path: '/sandbox/cards/{id}/simulate/balance_inquiry', tags: SANDBOX_TAGS,
+    summary: 'A balance inquiry (sandbox): a zero-amount authorization, nothing held',
+    pathParams: id, body: named('SandboxCardBalanceInquiryRequest', Type.Object({ merchant: CardMerchantInput })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  ...authorizationFamily,
+  operation({
+    operationId: 'sandboxSimulateCardAuthorizationAdvice', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization_advice', tags: SANDBOX_TAGS,
+    summary: 'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total (sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
+    pathParams: id,
+    body: named('SandboxCardAuthorizationAdviceRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
+    success: { 202: SandboxCardSimulationResponse }, errors: [404],
+  }),
+  operation({
+    operationId: 'sandboxSimulateCardReturnReversal', method: 'post', path: '/sandbox/cards/{id}/simulate/return_reversal', tags: SANDBOX_TAGS,
+    summary: 'Reverses the last return of a refunded card transaction (sandbox): the money goes back to the network',
+    pathParams: id, body: SandboxCardTransactionRefRequest,
     success: { 202: SandboxCardSimulationResponse }, errors: [404],
   }),
 ];

@@ -42,6 +42,9 @@ export const OPERATION_PERMISSIONS = {
   // Sandbox
   fundInternalAccount: 'TRANSACT', simulateSend: 'TRANSACT', simulateUmaReceive: 'TRANSACT',
   sandboxSimulateCardAuthorization: 'TRANSACT', sandboxSimulateCardClearing: 'TRANSACT', sandboxSimulateCardReturn: 'TRANSACT',
+  sandboxSimulateCardBalanceInquiry: 'TRANSACT', sandboxSimulateCardCreditAuthorization: 'TRANSACT', sandboxSimulateCardFinancialAuthorization: 'TRANSACT',
+  sandboxSimulateCardFinancialCreditAuthorization: 'TRANSACT', sandboxSimulateCardAuthorizationAdvice: 'TRANSACT',
+  sandboxSimulateCardCreditAuthorizationAdvice: 'TRANSACT', sandboxSimulateCardReturnReversal: 'TRANSACT',
   // Embedded-wallet authentication
   listCredentials: 'VIEW', createCredential: 'MANAGE', challengeCredential: 'TRANSACT', verifyCredential: 'TRANSACT',
   revokeCredential: 'MANAGE', listSessions: 'VIEW', revokeSession: 'TRANSACT', refreshSession: 'TRANSACT', getEnclavePublicKey: 'VIEW',

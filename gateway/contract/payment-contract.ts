@@ -3,6 +3,7 @@ import { idPattern, type IdType } from '../../lib/ids';
 import { PAYMENT_RAILS, PENDING_REASONS, PURPOSES_OF_PAYMENT, TRANSACTION_STATUSES } from '../../lib/contract/payment-vocabulary';
 import { Currency, CurrencyAmount, List, Page, pageQuery } from './common-schemas';
 import { InternalAccount, PaymentInstructions } from './account-contract';
+import { CardTransaction } from './card-contract';
 import { CounterpartyField } from './platform-config-contract';
 import { operation } from './operation';
 import { ScaAuthorization, ScaChallenge, ScaFactor } from './sca-contract';
@@ -127,6 +128,9 @@ export const Transaction = named('Transaction', ClosedObject({
     description: 'Incoming on an approval rail: what the platform told the sender\'s VASP about the recipient in its 200 answer to the INCOMING_PAYMENT.PENDING webhook; free-form',
   })),
 }));
+/** The reference's TransactionOneOf: a payment, or a card transaction (type CARD) in the transaction reads. */
+export const TransactionOneOf = named('TransactionOneOf', Type.Union([Transaction, CardTransaction]));
+
 
 export const QuoteRequest = named('QuoteRequest', Type.Object({
   lookupId: Opt(Id('Lookup')),
@@ -266,11 +270,11 @@ export const paymentOperations = [
       startDate: Type.Optional(Type.String()), endDate: Type.Optional(Type.String()), sortOrder: Type.Optional(Type.String({ description: 'asc or desc' })),
       ...pageQuery,
     },
-    success: { 200: Page('TransactionList', Transaction) },
+    success: { 200: Page('TransactionList', TransactionOneOf) },
     // 409 SCA_SESSION_REQUIRED: an SCA customer's history before the window without a live SCA session (docs/api/sca.md).
     errors: [409],
   }),
-  operation({ operationId: 'getTransaction', method: 'get', path: '/transactions/{transactionId}', tags: TRANSACTIONS, summary: 'Read a transaction', pathParams: transactionId, success: { 200: Transaction }, errors: [404, 409] }),
+  operation({ operationId: 'getTransaction', method: 'get', path: '/transactions/{transactionId}', tags: TRANSACTIONS, summary: 'Read a transaction (a payment, or a card transaction: type CARD)', pathParams: transactionId, success: { 200: TransactionOneOf }, errors: [404, 409] }),
   operation({
     operationId: 'confirmReceiptDelivery', method: 'post', path: '/transactions/{transactionId}/confirm', tags: TRANSACTIONS, summary: 'Record that the receipt reached the customer',
     pathParams: transactionId, optionalBody: true, body: Type.Object({ receiptDeliveryConfirmedAt: Opt(DateTime()) }), success: { 200: Transaction }, errors: [404, 409],

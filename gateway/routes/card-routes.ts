@@ -55,20 +55,37 @@ export function cardRoutes(peers: PeerClients): Router {
   return router;
 }
 
+const merchantOf = (body: RestBody) =>
+  body.object('merchant', (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') }));
+
 /** The sandbox card simulations: each answers 202 with the issuer transaction token; the outcome comes as webhooks. */
 export function cardSandboxRoutes(peers: PeerClients): Router {
   const router = Router();
-  router.post('/sandbox/cards/:id/simulate/authorization', async (req, res) => {
+  const authorizationFamily = [
+    ['authorization', 'simulateCardAuthorization'], ['credit_authorization', 'simulateCardCreditAuthorization'],
+    ['financial_authorization', 'simulateCardFinancialAuthorization'], ['financial_credit_authorization', 'simulateCardFinancialCreditAuthorization'],
+    ['credit_authorization_advice', 'simulateCardCreditAuthorizationAdvice'],
+  ] as const;
+  for (const [path, call] of authorizationFamily) {
+    router.post(`/sandbox/cards/:id/simulate/${path}`, async (req, res) => {
+      const body = RestBody.of(jsonBodyOf(req));
+      const request = {
+        cardId: req.params.id, amount: body.integer('amount') ?? 0,
+        currencyCode: body.object('currency', (c) => c.string('code')) ?? '',
+        merchant: merchantOf(body),
+      };
+      body.done('Invalid simulation');
+      res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
+    });
+  }
+  router.post('/sandbox/cards/:id/simulate/balance_inquiry', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
-    const request = {
-      cardId: req.params.id, amount: body.integer('amount') ?? 0,
-      currencyCode: body.object('currency', (c) => c.string('code')) ?? '',
-      merchant: body.object('merchant', (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') })),
-    };
+    const request = { cardId: req.params.id, merchant: merchantOf(body) };
     body.done('Invalid simulation');
-    res.status(202).json(await peers.cardSandbox.simulateCardAuthorization(request, callContext(res)));
+    res.status(202).json(await peers.cardSandbox.simulateCardBalanceInquiry(request, callContext(res)));
   });
-  for (const [path, call] of [['clearing', 'simulateCardClearing'], ['return', 'simulateCardReturn']] as const) {
+  const onTransaction = [['clearing', 'simulateCardClearing'], ['return', 'simulateCardReturn'], ['authorization_advice', 'simulateCardAuthorizationAdvice']] as const;
+  for (const [path, call] of onTransaction) {
     router.post(`/sandbox/cards/:id/simulate/${path}`, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '', amount: body.integer('amount') ?? 0 };
@@ -76,5 +93,11 @@ export function cardSandboxRoutes(peers: PeerClients): Router {
       res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
     });
   }
+  router.post('/sandbox/cards/:id/simulate/return_reversal', async (req, res) => {
+    const body = RestBody.of(jsonBodyOf(req));
+    const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '' };
+    body.done('Invalid simulation');
+    res.status(202).json(await peers.cardSandbox.simulateCardReturnReversal(request, callContext(res)));
+  });
   return router;
 }

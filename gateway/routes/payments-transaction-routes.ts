@@ -3,6 +3,8 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { transactionJson } from '../../lib/contract/payment-record-json';
+import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
+import type { TransactionListEntry } from '../../gen/quotes_transactions/v1/transactions';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 
 /** An optional JSON body: absent is {}, anything else must be an object. */
@@ -10,6 +12,10 @@ function optionalBody(req: Request): Record<string, unknown> {
   const body = jsonBodyOf(req);
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
+
+/** A row of the transaction list: a payment or a card transaction (type CARD). */
+const entryJson = ({ entry }: TransactionListEntry) =>
+  (entry?.$case === 'cardTransaction' ? cardTransactionRecordJson(entry.value) : transactionJson(entry!.value));
 
 const optionalString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -27,12 +33,13 @@ export function paymentsTransactionRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.transactions.listTransactions(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.transactions.map(transactionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
+    res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/transactions/:transactionId', async (req, res) => {
-    const { transaction } = await peers.transactions.getTransaction({ transactionId: req.params.transactionId }, callContext(res));
-    res.status(200).json(transactionJson(transaction!));
+    const { transaction, cardTransaction } = await peers.transactions.getTransaction({ transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
   router.post('/transactions/:transactionId/confirm', async (req, res) => {

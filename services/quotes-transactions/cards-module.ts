@@ -36,6 +36,12 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
     CARDS_REVEAL_BASE_URL: setting.optionalUrl('https:', 'http:'),
     /** Comma-separated origins allowed to frame the card reveal page (CSP frame-ancestors); empty: none may */
     CARDS_REVEAL_FRAME_ANCESTORS: setting.string(''),
+    /** An approved card authorization not cleared this long after it was approved expires: its hold goes back to the funding source (default 7 days, as card networks commonly let holds lapse) */
+    CARDS_AUTHORIZATION_EXPIRY_MS: setting.int(7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
+    /** How often the card authorization worker looks for stale holds and due sandbox pull confirmations */
+    CARDS_EXPIRY_POLL_MS: setting.int(60_000, 50, 3_600_000),
+    /** Sandbox: how long a pull simulated with the descriptor suffix 005 stays pending before the issuer confirms it */
+    CARDS_SANDBOX_PULL_CONFIRM_MS: setting.sandboxOnly(setting.int(30_000, 0, 3_600_000)),
   }, env);
 }
 
@@ -82,7 +88,7 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   });
   const payments = readPaymentsConfig(environment.env);
   // The payment simulations' switch: one sandbox setting for both.
-  const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations });
+  const sandbox = createCardSandbox({ enabled: payments.SANDBOX_PAYMENTS_ENABLED, authorizations, clock, pullConfirmDelayMs: config.CARDS_SANDBOX_PULL_CONFIRM_MS });
   const revealStore = createCardRevealDocumentStore(environment.store);
   // The embedded processor serves the reveal page; an issuer given from outside serves its own (not wired: 501).
   const reveals = createCardReveals({
@@ -99,6 +105,12 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
       ttlMs: config.CARDS_REVEAL_TTL_MS, frameAncestors: frameAncestorsOf(config.CARDS_REVEAL_FRAME_ANCESTORS),
       pageBaseUrl: config.CARDS_REVEAL_BASE_URL ?? `http://localhost:${environment.env.PORT ?? 8080}`,
     },
+  });
+  // One replica at a time expires stale holds; each expiry is a conditional, serialized event anyway.
+  const expiry = createPeriodicTask({
+    name: 'card authorization expiry', intervalMs: config.CARDS_EXPIRY_POLL_MS, logger: environment.logger,
+    run: () => authorizations.expireStale(config.CARDS_AUTHORIZATION_EXPIRY_MS),
+    ...(environment.leases ? { lease: environment.leases('card-authorization-expiry') } : {}),
   });
   const decisionRecovery = createPeriodicTask({
     name: 'card decision recovery', intervalMs: Math.max(1_000, payments.LEDGER_RECOVERY_AFTER_MS), logger: environment.logger,
@@ -122,11 +134,13 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
       recovery.start();
       decisionRecovery.start();
       abandonedKeys.start();
+      expiry.start();
     },
     async stop() {
       await recovery.stop();
       await decisionRecovery.stop();
       await abandonedKeys.stop();
+      await expiry.stop();
     },
   };
 }

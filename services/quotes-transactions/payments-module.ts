@@ -36,6 +36,8 @@ import { bindQuoteService } from './grpc/quote-handlers';
 import { bindPaymentsSandboxService } from './grpc/sandbox-handlers';
 import { bindWithdrawalFeeService } from './grpc/withdrawal-fee-handlers';
 import { bindTransactionService } from './grpc/transaction-handlers';
+import { createTransactionEntries } from './app/transaction-entries';
+import { createCardTransactionDocumentStore } from './store/card-transaction-document-store';
 import { createLedgerDocumentStore } from './store/ledger-document-store';
 import { createPaymentDocumentStore } from './store/payment-document-store';
 import { createVolumeDocumentStore } from './store/volume-document-store';
@@ -135,7 +137,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     bindings: [
       bindLedgerService({ ledger }),
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates, quoteAuthorization }),
-      bindTransactionService({ queries, actions, agentApprovals: agents.approvals }),
+      bindTransactionService({ queries, entries: createTransactionEntries({ queries, cards: createCardTransactionDocumentStore(environment.store).port }), actions, agentApprovals: agents.approvals }),
       agents.binding,
       bindPaymentsSandboxService({ sandbox }),
       bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),

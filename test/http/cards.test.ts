@@ -174,7 +174,7 @@ describe('sandbox card simulations', () => {
   const txWebhooks = (token: string) => receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
   const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
 
-  test('authorization → partial clearing → clearing → return → full return, the balance exact at each step, every webhook valid', async () => {
+  test('authorization → partial clearing → clearing → return → return reversal, the balance exact at each step, every webhook valid; a frozen card is declined', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
     const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
@@ -195,16 +195,135 @@ describe('sandbox card simulations', () => {
     expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 1_000 })).status).toBe(202);
     expect(await balance()).toBe(7_000);
     expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 2_000 })).status).toBe(202);
+    expect(await balance()).toBe(7_000);
+    expectError(await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId }), 400, 'INVALID_STATE');
     expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 500 })).status).toBe(202);
     expect(await balance()).toBe(7_500);
     expectError(await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }), 400, 'INVALID_STATE');
     expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_500 })).status).toBe(202);
     expect(await balance()).toBe(10_000);
+    await receiver.waitFor(() => txWebhooks(token).some((w) => w.type === 'CARD_TRANSACTION.REFUNDED'));
 
-    await receiver.waitFor(() => txWebhooks(token).length >= 4);
-    expect(txWebhooks(token).map((w) => w.type).sort()).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.REFUNDED', 'CARD_TRANSACTION.SETTLED']);
+    // The reversal undoes the last return (2 500): REFUNDED → SETTLED with 500 still refunded.
+    const reversal = await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId });
+    expect(reversal.status).toBe(202);
+    expect(reversal.body).toEqual({ issuerTransactionToken: token });
+    expect(await balance()).toBe(7_500);
+
+    await receiver.waitFor(() => txWebhooks(token).length >= 5);
+    expect(txWebhooks(token).map((w) => w.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.REFUNDED', 'CARD_TRANSACTION.SETTLED']);
     expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({ refundedAmount: { amount: 3_000 }, settledAmount: { amount: 3_000 } });
+    expect(txWebhooks(token)[4].data).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 3_000 }, refundedAmount: { amount: 500 }, refundSummary: { count: 1, totalAmount: 500 } });
+
+    await patch(cardId, { state: 'FROZEN' });
+    const frozen = await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
+    expect(frozen.status).toBe(202);
+    expect(await balance()).toBe(7_500);
+    expect(txWebhooks(frozen.body.issuerTransactionToken)).toEqual([]);
     expect(receiver.contractProblems).toEqual([]);
+  });
+
+  test('balance inquiry, financial and credit authorizations, and authorization advice move the ledger as described', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const cardId = created.body.id;
+    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+    const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
+    const usd = (amount: number, descriptor = 'ACME MARKETPLACE') => ({ amount, currency: { code: 'USD' }, merchant: { descriptor, mcc: '5942', country: 'US' } });
+    const only = async (token: string) => {
+      await receiver.waitFor(() => txWebhooks(token).length >= 1);
+      return txWebhooks(token)[0];
+    };
+
+    const inquiry = await simulate(cardId, 'balance_inquiry', { merchant: { descriptor: 'SHELL OIL 12345678', mcc: '5541', country: 'US' } });
+    expect(inquiry.status).toBe(202);
+    expect((await only(inquiry.body.issuerTransactionToken)).data).toMatchObject({ status: 'AUTHORIZED', authorizedAmount: { amount: 0 }, direction: 'DEBIT' });
+    expect(await balance()).toBe(10_000);
+
+    const atm = await simulate(cardId, 'financial_authorization', usd(8_000, 'ATM WITHDRAWAL 24TH ST'));
+    expect(atm.status).toBe(202);
+    expect(await only(atm.body.issuerTransactionToken)).toMatchObject({ type: 'CARD_TRANSACTION.SETTLED', data: { settledAmount: { amount: 8_000 }, direction: 'DEBIT' } });
+    expect(await balance()).toBe(2_000);
+
+    let expected = 2_000;
+    for (const path of ['credit_authorization', 'financial_credit_authorization', 'credit_authorization_advice']) {
+      const credit = await simulate(cardId, path, usd(2_500));
+      expect(credit.status).toBe(202);
+      expect(await only(credit.body.issuerTransactionToken)).toMatchObject({ type: 'CARD_TRANSACTION.SETTLED', data: { direction: 'CREDIT', settledAmount: { amount: 2_500 } } });
+      expected += 2_500;
+      expect(await balance()).toBe(expected);
+    }
+
+    const auth = await simulate(cardId, 'authorization', usd(1_000));
+    const authorized = await only(auth.body.issuerTransactionToken);
+    const id = authorized.data.id as string;
+    expect(await balance()).toBe(expected - 1_000);
+    expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 2_000 })).status).toBe(202);
+    expect(await balance()).toBe(expected - 2_000);
+    expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 1_200 })).status).toBe(202);
+    expect(await balance()).toBe(expected - 1_200);
+    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 3);
+    expect(txWebhooks(auth.body.issuerTransactionToken).map((w) => (w.data.authorizedAmount as { amount: number }).amount)).toEqual([1_000, 2_000, 1_200]);
+    // Re-sizing beyond the balance: EXCEPTION, nothing moved.
+    expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 1_000_000 })).status).toBe(202);
+    expect(await balance()).toBe(expected - 1_200);
+    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).some((w) => w.type === 'CARD_TRANSACTION.EXCEPTION'));
+    expectError(await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 5 }), 400, 'INVALID_STATE');
+    expect(receiver.contractProblems).toEqual([]);
+  });
+
+  test('suffix 006: the pull is approved then its confirmation fails: EXCEPTION, the hold given back', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 1_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+    const failed = await simulate(created.body.id, 'authorization', { amount: 400, currency: { code: 'USD' }, merchant: { descriptor: 'UBER EATS-006' } });
+    expect(failed.status).toBe(202);
+    await receiver.waitFor(() => txWebhooks(failed.body.issuerTransactionToken).length >= 2);
+    expect(txWebhooks(failed.body.issuerTransactionToken).map((w) => w.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
+    expect(await balanceOf(sys, buyer.customerId, buyer.usdAccountId)).toBe(1_000);
+    expect(receiver.contractProblems).toEqual([]);
+  });
+
+  test('card transactions are read in GET /transactions (type CARD) with the reference\'s filters and cursor pages, and by id', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const cardId = created.body.id;
+    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+    const tokens: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const auth = await simulate(cardId, 'authorization', { amount: 100 + i, currency: { code: 'USD' }, merchant });
+      tokens.push(auth.body.issuerTransactionToken);
+    }
+    await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'DECLINED-002' } });
+    await receiver.waitFor(() => tokens.every((t) => txWebhooks(t).length >= 1));
+    const ids = tokens.map((t) => txWebhooks(t)[0].data.id as string);
+
+    const listed = await sys.api(`/transactions?customerId=${buyer.customerId}`);
+    expect(listed.status).toBe(200);
+    const cards = listed.body.data.filter((t: any) => t.type === 'CARD');
+    expect(cards.map((t: any) => t.id)).toEqual([...ids].reverse());
+    expect(cards[0]).toEqual(txWebhooks(tokens[2])[0].data);
+    // The funding deposit is the customer's other transaction: both kinds in one list, newest first.
+    expect(listed.body.totalCount).toBe(listed.body.data.length);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await sys.api(`/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((t: any) => t.id));
+      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+    } while (cursor);
+    expect(seen).toEqual([...listed.body.data.map((t: any) => t.id)].reverse());
+
+    expect((await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) => t.type === 'CARD')).toEqual([]);
+    const one = await sys.api(`/transactions/${ids[0]}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ type: 'CARD', id: ids[0], status: 'AUTHORIZED', authorizedAmount: { amount: 100 } });
+    expectError(await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'), 404, 'TRANSACTION_NOT_FOUND');
   });
 
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {
@@ -227,5 +346,17 @@ describe('sandbox card simulations', () => {
     const { body: created } = await issue();
     expectError(await simulate(created.id, 'clearing', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead', amount: 1 }), 404, 'REFERENCE_NOT_FOUND');
     expectError(await simulate(created.id, 'authorization', { amount: 0, merchant: {} }), 400, 'INVALID_INPUT');
+    const ghost = 'Card:00000000-0000-4000-8000-00000000dead';
+    const auth = { amount: 1, currency: { code: 'USD' }, merchant };
+    for (const path of ['credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'credit_authorization_advice']) {
+      expectError(await simulate(ghost, path, auth), 404, 'REFERENCE_NOT_FOUND');
+      expectError(await simulate(created.id, path, { amount: -1 }), 400, 'INVALID_INPUT');
+    }
+    expectError(await simulate(ghost, 'balance_inquiry', { merchant }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await simulate(created.id, 'balance_inquiry', {}), 400, 'INVALID_INPUT');
+    const missing = { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead' };
+    expectError(await simulate(created.id, 'authorization_advice', { ...missing, amount: 5 }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await simulate(created.id, 'return_reversal', missing), 404, 'REFERENCE_NOT_FOUND');
+    expectError(await simulate(created.id, 'return_reversal', {}), 400, 'INVALID_INPUT');
   });
 });

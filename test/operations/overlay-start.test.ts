@@ -160,6 +160,11 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
       ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'COFFEE' } }],
       ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/clearing', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001', amount: 100 }],
       ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/return', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001', amount: 100 }],
+      ...['credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'credit_authorization_advice'].map((path): [string, object] =>
+        [`/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/${path}`, { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'COFFEE' } }]),
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/balance_inquiry', { merchant: { descriptor: 'COFFEE' } }],
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/authorization_advice', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001', amount: 100 }],
+      ['/sandbox/cards/Card:00000000-0000-4000-8000-000000000001/simulate/return_reversal', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001' }],
     ];
     for (const [path, body] of calls) {
       const res = await fetch(`${system.rootUrl}/2025-10-13${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,5 +1,5 @@
 import type { CardTransactionView } from '../../../lib/contract/card-transaction-json';
-import type { Card as CardRecord } from '../../../gen/quotes_transactions/v1/cards';
+import type { Card as CardRecord, CardTransactionRecord } from '../../../gen/quotes_transactions/v1/cards';
 import type { Card } from './card';
 import type { CardTransaction } from './card-transaction';
 import { findCurrency } from './currency-catalogue';
@@ -19,5 +19,18 @@ export function toCardTransactionView(tx: CardTransaction): CardTransactionView 
   const c = findCurrency(tx.currency);
   return {
     ...tx, currency: { code: tx.currency, name: c?.name ?? tx.currency, symbol: c?.symbol ?? '', decimals: c?.decimals ?? 2 },
+  };
+}
+
+/** The typed record of a card transaction (the transaction list and GET /transactions/{id}). */
+export function toCardTransactionRecord(tx: CardTransaction): CardTransactionRecord {
+  const view = toCardTransactionView(tx);
+  return {
+    id: view.id, cardId: view.cardId, customerId: view.customerId, platformCustomerId: view.platformCustomerId,
+    issuerTransactionToken: view.issuerTransactionToken, status: view.status, direction: tx.direction ?? 'DEBIT',
+    merchant: { ...view.merchant }, currency: view.currency, accountId: view.accountId, authorizedAmount: view.authorizedAmount,
+    settled: view.settled, refunded: view.refunded, pulls: { ...view.pulls }, pendingPulls: tx.pendingPulls ?? 0,
+    settlements: { ...view.settlements }, refunds: { ...view.refunds },
+    authorizedAt: view.authorizedAt, lastEventAt: view.lastEventAt, createdAt: view.createdAt, updatedAt: view.updatedAt,
   };
 }

@@ -2,20 +2,29 @@ import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/t
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { TransactionActions } from '../app/transaction-actions';
+import type { TransactionEntries, TransactionEntry } from '../app/transaction-entries';
 import type { TransactionQueries } from '../app/transactions-query';
+import { toCardTransactionRecord } from '../domain/card-records';
 import { toTransactionRecord } from '../domain/payment-records';
 import { callerOf, present } from './payment-caller';
 
-export function bindTransactionService(useCases: { queries: TransactionQueries; actions: TransactionActions; agentApprovals?: AgentApprovals }) {
+const entryRecord = (e: TransactionEntry) => ('payment' in e
+  ? { entry: { $case: 'transaction' as const, value: toTransactionRecord(e.payment) } }
+  : { entry: { $case: 'cardTransaction' as const, value: toCardTransactionRecord(e.card) } });
+
+export function bindTransactionService(useCases: { queries: TransactionQueries; entries: TransactionEntries; actions: TransactionActions; agentApprovals?: AgentApprovals }) {
   /** A transaction an agent's action waits on is decided as that action; any other as before. */
   const decide = async (caller: ReturnType<typeof callerOf>, id: string, approve: boolean, receiverCustomerInfo?: Record<string, unknown>) =>
     (await useCases.agentApprovals?.decideTransaction(caller, id, approve))
     ?? (approve ? useCases.actions.approve(caller, id, receiverCustomerInfo) : useCases.actions.reject(caller, id));
   const view = async (p: Promise<Parameters<typeof toTransactionRecord>[0]>) => ({ transaction: toTransactionRecord(await p) });
   return bindService(TransactionServiceService, {
-    getTransaction: (request, ctx) => view(useCases.queries.getTransaction(callerOf(ctx), request.transactionId)),
+    async getTransaction(request, ctx) {
+      const found = await useCases.entries.get(callerOf(ctx), request.transactionId);
+      return 'payment' in found ? { transaction: toTransactionRecord(found.payment) } : { cardTransaction: toCardTransactionRecord(found.card) };
+    },
     async listTransactions(request, ctx) {
-      const page = await useCases.queries.listTransactions({
+      const page = await useCases.entries.list({
         caller: callerOf(ctx),
         customerId: present(request.customerId), platformCustomerId: present(request.platformCustomerId),
         accountIdentifier: present(request.accountIdentifier), senderAccountIdentifier: present(request.senderAccountIdentifier),
@@ -23,7 +32,10 @@ export function bindTransactionService(useCases: { queries: TransactionQueries; 
         reference: present(request.reference), startDate: present(request.startDate), endDate: present(request.endDate),
         limit: request.limit, cursor: present(request.cursor), sortOrder: present(request.sortOrder),
       });
-      return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+      return {
+        transactions: page.entries.flatMap((e) => ('payment' in e ? [toTransactionRecord(e.payment)] : [])),
+        entries: page.entries.map(entryRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
+      };
     },
     approveTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, true, request.receiverCustomerInfo)),
     rejectTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, false)),

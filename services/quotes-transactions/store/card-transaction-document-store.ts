@@ -25,6 +25,9 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       await entries.createIndex({ keys: { platformId: 1, cardId: 1, createdAt: 1 } });
       await entries.createIndex({ keys: { decision: 1, updatedAt: 1 } });
+      await entries.createIndex({ keys: { status: 1, authorizedAt: 1 } });
+      await entries.createIndex({ keys: { pullConfirmAt: 1 } });
+      await entries.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1 } });
     },
     async insert(entry) {
       const { id, ...rest } = entry;
@@ -47,7 +50,7 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     async finish(tx, result, events) {
       const done = await entries.updateOne(
         { _id: tx.id, platformId: tx.platformId, events: tx.events, pending: { $exists: true } },
-        withEvents({ $set: members(result), $unset: { pending: '' } }, events),
+        withEvents({ $set: members(result), $unset: { pending: '', ...(result.pullConfirmAt ? {} : { pullConfirmAt: '' }) } }, events),
       );
       return done.modifiedCount === 1;
     },
@@ -56,6 +59,34 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     },
     async interrupted(before, limit) {
       const docs = await entries.find({ updatedAt: { $lt: before }, $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }] }, { limit });
+      return docs.map(toEntry);
+    },
+    async stale(before, limit) {
+      const docs = await entries.find(
+        { status: { $in: ['AUTHORIZED', 'PARTIALLY_SETTLED'] }, authorizedAt: { $lt: before }, decision: 'APPROVED' },
+        { sort: { authorizedAt: 1 }, limit },
+      );
+      return docs.map(toEntry);
+    },
+    async list(platformId, q) {
+      const filter: Record<string, unknown> = { platformId, decision: 'APPROVED' };
+      if (q.customerId) filter.customerId = q.customerId;
+      if (q.platformCustomerId) filter.platformCustomerId = q.platformCustomerId;
+      if (q.statuses) filter.status = { $in: q.statuses };
+      if (q.startDate || q.endDate) filter.createdAt = { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) };
+      const direction = q.sortOrder === 'asc' ? 1 : -1;
+      const beyond = direction === 1 ? '$gt' : '$lt';
+      const page = q.after
+        ? { $and: [filter, { $or: [{ createdAt: { [beyond]: q.after.createdAt } }, { createdAt: q.after.createdAt, _id: { [beyond]: q.after.id } }] }] }
+        : filter;
+      const [docs, totalCount] = await Promise.all([
+        entries.find(page, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
+        entries.countDocuments(filter),
+      ]);
+      return { entries: docs.map(toEntry), totalCount };
+    },
+    async pullsDue(now, limit) {
+      const docs = await entries.find({ pullConfirmAt: { $lte: now }, decision: 'APPROVED' }, { sort: { pullConfirmAt: 1 }, limit });
       return docs.map(toEntry);
     },
   };

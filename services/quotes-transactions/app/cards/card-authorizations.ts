@@ -5,8 +5,8 @@ import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
 import { toCardTransactionView } from '../../domain/card-records';
 import {
-  cardDeclineReason, clearingPlan, holdStep, releaseHoldStep, returnPlan,
-  type CardDeclineReason, type CardMerchant, type CardTransaction, type EventPlan,
+  advicePlan, cardDeclineReason, clearingPlan, isCreditKind, decidedTransaction, decisionStep, expiryPlan, pullConfirmationPlan, returnPlan, returnReversalPlan, undoDecisionStep,
+  type CardAuthorizationKind, type CardDeclineReason, type CardMerchant, type CardTransaction, type EventPlan,
 } from '../../domain/card-transaction';
 import type { Ledger } from '../ledger';
 import type { Caller } from '../payment-accounts';
@@ -17,12 +17,17 @@ export type AuthorizationDecision =
   | { approved: false; transactionId: string; reason: CardDeclineReason };
 
 export interface AuthorizationRequest {
+  /** Default AUTHORIZATION. */
+  kind?: CardAuthorizationKind;
+  /** 0 for a balance inquiry (its only amount). */
   amount: number;
   currency?: string;
   merchant: CardMerchant;
   issuerTransactionToken?: string;
   /** The issuer declined before asking (the sandbox's descriptor suffixes): recorded as a decline with this reason. */
   declinedByIssuer?: CardDeclineReason;
+  /** The issuer will confirm the pull later (by `confirmPull`); until then pullSummary.pendingCount is 1. */
+  pullConfirmAt?: string;
 }
 
 /**
@@ -42,8 +47,10 @@ export function createCardAuthorizations(deps: {
   const webhook = (tx: CardTransaction) => deps.newEvent(`CARD_TRANSACTION.${tx.status}`, 1, tx.platformId, tx.id, cardTransactionJson(toCardTransactionView(tx)));
 
   async function authorize(caller: Caller, cardId: string, request: AuthorizationRequest): Promise<AuthorizationDecision> {
-    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) {
-      throw AppError.invalidInput('Invalid authorization', [{ field: 'amount', message: 'must be a positive integer in minor units' }]);
+    const kind = request.kind ?? 'AUTHORIZATION';
+    const inquiry = kind === 'BALANCE_INQUIRY';
+    if (!Number.isSafeInteger(request.amount) || request.amount < 0 || (request.amount === 0) !== inquiry) {
+      throw AppError.invalidInput('Invalid authorization', [{ field: 'amount', message: inquiry ? 'a balance inquiry is a zero-amount authorization' : 'must be a positive integer in minor units' }]);
     }
     const card = await deps.card(caller, cardId);
     const currency = request.currency ?? card.currency;
@@ -56,7 +63,8 @@ export function createCardAuthorizations(deps: {
       status: 'AUTHORIZED', merchant: request.merchant, currency, accountId: card.fundingSources[0] ?? '',
       authorizedAmount: request.amount, held: 0, settled: 0, refunded: 0,
       pulls: { count: 0, totalAmount: 0 }, settlements: { count: 0, totalAmount: 0 }, refunds: { count: 0, totalAmount: 0 },
-      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING', sources: [...card.fundingSources],
+      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING', sources: [...card.fundingSources], kind,
+      ...(request.pullConfirmAt ? { pendingPulls: 1, pullConfirmAt: request.pullConfirmAt } : {}),
     };
     const declined = async (reason: CardDeclineReason): Promise<AuthorizationDecision> => {
       await deps.store.decide(caller.platformId, id, { decision: 'DECLINED', declineReason: reason }, []);
@@ -69,7 +77,7 @@ export function createCardAuthorizations(deps: {
     let walletRefusal: CardDeclineReason | undefined;
     let balanceTried = false;
     for (const [attempt, accountId] of card.fundingSources.entries()) {
-      if (card.walletSources?.includes(accountId)) {
+      if (!isCreditKind(kind) && card.walletSources?.includes(accountId)) {
         const refusal = deps.delegation ? await deps.delegation(caller.platformId, cardId, accountId, currency, request.amount) : 'DELEGATED_KEY_REQUIRED';
         if (refusal) {
           walletRefusal ??= refusal;
@@ -77,10 +85,11 @@ export function createCardAuthorizations(deps: {
         }
       }
       balanceTried = true;
-      const step = holdStep(id, attempt, caller.platformId, accountId, currency, request.amount);
-      if ((await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
-      const transaction: CardTransaction = { ...stripEntry(entry), accountId, held: request.amount };
-      if (!(await deps.store.decide(caller.platformId, id, { decision: 'APPROVED', accountId, held: request.amount }, [webhook(transaction)]))) {
+      const step = decisionStep(kind, id, attempt, caller.platformId, accountId, currency, request.amount);
+      if (step && (await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
+      const transaction = decidedTransaction(stripEntry(entry), kind, accountId);
+      const { id: _id, ...decided } = transaction;
+      if (!(await deps.store.decide(caller.platformId, id, { ...decided, decision: 'APPROVED' }, [webhook(transaction)]))) {
         // Recovery took it for interrupted and released the hold first.
         return { approved: false, transactionId: id, reason: 'DECISION_INTERRUPTED' };
       }
@@ -101,7 +110,7 @@ export function createCardAuthorizations(deps: {
     const result = plan.step ? await deps.ledger.applyStep(entry.platformId, plan.step) : 'APPLIED';
     const outcome = result === 'APPLIED' ? plan.next : plan.ifRefused ?? plan.next;
     const tx = stripEntry(entry);
-    const events = outcome.status !== tx.status ? [webhook(outcome)] : [];
+    const events = outcome.status !== tx.status || (plan.announce && outcome === plan.next) ? [webhook(outcome)] : [];
     await deps.store.finish(tx, outcome, events);
     return outcome;
   }
@@ -144,19 +153,54 @@ export function createCardAuthorizations(deps: {
       const claimed = entry.releasing || (entry.decision === 'DECIDING'
         && await deps.store.decide(entry.platformId, entry.id, { decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED', releasing: true }, []));
       if (!claimed) continue;
+      const kind = entry.kind ?? 'AUTHORIZATION';
+      let undone = true;
       for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
-        const hold = holdStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
-        if ((await deps.ledger.applyStep(entry.platformId, hold)) !== 'APPLIED') continue;
-        await deps.ledger.applyStep(entry.platformId, releaseHoldStep(entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount));
+        const step = decisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
+        if (!step || (await deps.ledger.applyStep(entry.platformId, step)) !== 'APPLIED') continue;
+        const undo = undoDecisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount)!;
+        // A credit already spent cannot be taken back yet: the entry stays releasing and the next pass tries again.
+        if ((await deps.ledger.applyStep(entry.platformId, undo)) !== 'APPLIED') undone = false;
       }
-      await deps.store.released(entry.platformId, entry.id);
+      if (undone) await deps.store.released(entry.platformId, entry.id);
     }
     return entries.length;
+  }
+
+  /**
+   * Authorizations not cleared `olderThanMs` after they were approved expire: what is still held
+   * goes back to the source (SETTLED, as a zero-amount clearing). Due sandbox pull confirmations
+   * are confirmed. Each transaction is reconciled by the same serialized event as a clearing.
+   */
+  async function expireStale(olderThanMs: number, limit = 50): Promise<number> {
+    const now = deps.clock();
+    const stale = await deps.store.stale(new Date(now.getTime() - olderThanMs).toISOString(), limit);
+    const confirmable = await deps.store.pullsDue(now.toISOString(), limit);
+    for (const entry of stale) await settleQuietly(entry, expiryPlan);
+    for (const entry of confirmable) await settleQuietly(entry, (tx, at) => pullConfirmationPlan(tx, 'CONFIRMED', at));
+    return stale.length + confirmable.length;
+  }
+
+  /** A worker's event: one that no longer applies (another event moved the transaction on) is skipped. */
+  async function settleQuietly(entry: CardTransactionEntry, plan: (tx: CardTransaction, at: string) => EventPlan) {
+    try {
+      await reconcile({ platformId: entry.platformId }, entry.cardId, entry.id, plan);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
   }
 
   return {
     authorize,
     finishInterrupted,
+    expireStale,
+    advise: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
+      reconcile(caller, cardId, transactionId, (tx, at) => advicePlan(tx, amount, at)),
+    reverseReturn: (caller: Caller, cardId: string, transactionId: string) =>
+      reconcile(caller, cardId, transactionId, (tx, at) => returnReversalPlan(tx, at)),
+    /** The issuer's confirmation of a pull it approved (FAILED: the sandbox's suffix 006). */
+    confirmPull: (caller: Caller, cardId: string, transactionId: string, outcome: 'CONFIRMED' | 'FAILED') =>
+      reconcile(caller, cardId, transactionId, (tx, at) => pullConfirmationPlan(tx, outcome, at)),
     clear: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
       reconcile(caller, cardId, transactionId, (tx, at) => clearingPlan(tx, amount, at)),
     refund: (caller: Caller, cardId: string, transactionId: string, amount: number) =>

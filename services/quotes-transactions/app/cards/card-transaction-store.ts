@@ -17,6 +17,18 @@ export type CardTransactionEntry = CardTransaction & {
   releasing?: boolean;
 };
 
+/** What the transaction list filters card transactions by (approved ones only), and where its page starts. */
+export interface CardTransactionQuery {
+  customerId?: string;
+  platformCustomerId?: string;
+  statuses?: string[];
+  startDate?: string;
+  endDate?: string;
+  after?: { createdAt: string; id: string };
+  limit: number;
+  sortOrder: 'asc' | 'desc';
+}
+
 export interface CardTransactionStore {
   ensureIndexes(): Promise<void>;
   insert(entry: CardTransactionEntry): Promise<void>;
@@ -32,4 +44,10 @@ export interface CardTransactionStore {
   released(platformId: string, id: string): Promise<void>;
   /** Entries left DECIDING, releasing, or with an event pending, since before `before` (a crash interrupted them). */
   interrupted(before: string, limit: number): Promise<CardTransactionEntry[]>;
+  /** Approved authorizations still open (AUTHORIZED or PARTIALLY_SETTLED) authorized before `before`, oldest first. */
+  stale(before: string, limit: number): Promise<CardTransactionEntry[]>;
+  /** Approved transactions whose pending pull's confirmation is due by `now`. */
+  pullsDue(now: string, limit: number): Promise<CardTransactionEntry[]>;
+  /** Up to `limit + 1` approved transactions after `after` in (createdAt, id) order, and how many match in all. */
+  list(platformId: string, query: CardTransactionQuery): Promise<{ entries: CardTransactionEntry[]; totalCount: number }>;
 }

@@ -1,0 +1,72 @@
+import { AppError } from '../../../lib/errors';
+import { DEFAULT_PAGE_SIZE, decodePageCursor, encodePageCursor } from '../../../lib/page-cursor';
+import type { CardTransaction } from '../domain/card-transaction';
+import type { Payment } from '../domain/payment';
+import type { CardTransactionEntry, CardTransactionStore } from './cards/card-transaction-store';
+import type { Caller } from './payment-accounts';
+import type { ListTransactionsCommand, TransactionQueries } from './transactions-query';
+
+/** One row of the transaction list: a payment, or a card transaction (the reference's type CARD). */
+export type TransactionEntry = { payment: Payment } | { card: CardTransaction };
+
+const CARD_PREFIX = 'CardTransaction:';
+
+function cardOf(entry: CardTransactionEntry): CardTransaction {
+  const { decision: _d, declineReason: _r, pending: _p, releasing: _l, sources: _s, ...tx } = entry;
+  return tx;
+}
+
+const isoOf = (date: string | undefined) => (date === undefined ? undefined : new Date(date).toISOString());
+
+const positionOf = (e: TransactionEntry) => ('payment' in e ? e.payment : e.card);
+
+/**
+ * The transaction list with card transactions included, as the reference's GET /transactions
+ * serves them. Both are listed by (createdAt, id) with the same cursor: each source gives its
+ * next page after the cursor, and the merged page is the first `limit` of both. Filters a card
+ * transaction cannot match (type, account identifiers, reference, an agent's accounts, a payment
+ * status other than REFUNDED) leave the cards out.
+ */
+export function createTransactionEntries(deps: { queries: TransactionQueries; cards: CardTransactionStore }) {
+  async function get(caller: Caller, id: string): Promise<TransactionEntry> {
+    if (!id.startsWith(CARD_PREFIX)) return { payment: await deps.queries.getTransaction(caller, id) };
+    const entry = await deps.cards.get(caller.platformId, id);
+    if (!entry || entry.decision !== 'APPROVED') throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    return { card: cardOf(entry) };
+  }
+
+  async function list(command: ListTransactionsCommand) {
+    const payments = await deps.queries.listTransactions(command);
+    const limit = command.limit || DEFAULT_PAGE_SIZE;
+    const cardsExcluded = command.type || command.accountIdentifier || command.senderAccountIdentifier || command.receiverAccountIdentifier
+      || command.reference || command.touchingAccountIds || (command.status && command.status !== 'REFUNDED');
+    const sortOrder = command.sortOrder === 'asc' ? 'asc' : 'desc';
+    // The SCA history window bounds card transactions as it bounds payments.
+    const startDate = cardsExcluded ? undefined : await deps.queries.windowed(command.caller, command.customerId, isoOf(command.startDate));
+    const cards = cardsExcluded ? { entries: [], totalCount: 0 } : await deps.cards.list(command.caller.platformId, {
+      customerId: command.customerId, platformCustomerId: command.platformCustomerId, ...(command.status ? { statuses: [command.status] } : {}),
+      startDate, endDate: isoOf(command.endDate), limit, sortOrder,
+      ...(command.cursor ? { after: decodePageCursor(command.cursor) } : {}),
+    });
+    const sign = sortOrder === 'asc' ? 1 : -1;
+    const merged: TransactionEntry[] = [
+      ...payments.payments.map((payment) => ({ payment })),
+      ...cards.entries.map((entry) => ({ card: cardOf(entry) })),
+    ].sort((a, b) => {
+      const x = positionOf(a);
+      const y = positionOf(b);
+      return sign * (x.createdAt === y.createdAt ? (x.id < y.id ? -1 : x.id > y.id ? 1 : 0) : x.createdAt < y.createdAt ? -1 : 1);
+    });
+    const page = merged.slice(0, limit);
+    const hasMore = payments.hasMore || cards.entries.length > limit || merged.length > limit;
+    const last = page[page.length - 1];
+    return {
+      entries: page, hasMore, totalCount: payments.totalCount + cards.totalCount,
+      ...(hasMore && last ? { nextCursor: encodePageCursor(positionOf(last)) } : {}),
+    };
+  }
+
+  return { get, list };
+}
+
+export type TransactionEntries = ReturnType<typeof createTransactionEntries>;
