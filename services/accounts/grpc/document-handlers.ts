@@ -4,7 +4,7 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import { nextPageCursor } from '../../../lib/page-cursor';
 import type { Documents, UploadedFile } from '../app/documents';
 import type { StoredDocument } from '../domain/document';
-import { restShape } from './request-shape';
+import { restShape } from '../domain/request-shape';
 
 /** Where the file is kept, its size and hash stay inside the service. */
 export function documentMessage(d: StoredDocument): DocumentMessage {
