@@ -1,6 +1,6 @@
 import { externalAccountJson, internalAccountJson } from '../../../lib/contract/account-json';
 import { customerJson } from '../../../lib/contract/customer-json';
-import { ownersOf } from '../../../lib/contract/customer-owners';
+import { ownersOf, type ListOwners } from '../../../lib/contract/customer-owners';
 import { unlessAbsent } from '../../../lib/errors';
 import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { WebhookResources } from '../app/webhook-payloads';
@@ -26,7 +26,7 @@ export function createAccountsWebhookResources(peers: () => AccountsPeers): Webh
       const { accounts, beneficialOwners } = peers();
       const found = await unlessAbsent(accounts.getCustomer({ id }, { platformId }));
       if (!found?.customer) return undefined;
-      const list = beneficialOwners.listBeneficialOwners.bind(beneficialOwners);
+      const list: ListOwners = (request, context) => beneficialOwners.listBeneficialOwners(request, context);
       const owners = found.customer.customerType === 'BUSINESS' ? await ownersOf(list, { platformId }, id) : undefined;
       return customerJson(found.customer, owners);
     },
