@@ -1,13 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { FORMAT_CHECKS } from '../../lib/value-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { newContractAjv } from '../../lib/contract/contract-ajv';
 import { schemaName } from './schema-kit';
-
-/** Formats the schemas name, checked as the services check them; `uri` is JSON Schema's own. */
-const FORMATS: Record<string, (value: string) => boolean> = {
-  ...Object.fromEntries(Object.entries(FORMAT_CHECKS).map(([name, check]) => [name, check.test])),
-  uri: (v) => URL.canParse(v),
-};
 
 /**
  * One ajv for the contract: every error reported (allErrors) with the schema that failed (verbose),
@@ -15,10 +9,7 @@ const FORMATS: Record<string, (value: string) => boolean> = {
  * formats checked as the services check them, schemas compiled once each and kept by identity.
  */
 export function createContractValidator() {
-  const ajv = new Ajv({
-    allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, discriminator: true, inlineRefs: false,
-  });
-  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  const ajv = newContractAjv();
   const compiled = new WeakMap<TSchema, ValidateFunction>();
   const shared = new Set<string>();
 

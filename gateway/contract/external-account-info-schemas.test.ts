@@ -1,7 +1,7 @@
 import { ACCOUNT_INFO_MEMBERS, EXTERNAL_ACCOUNT_TYPE_NAMES } from '../../lib/contract/external-account-types';
 import { ExternalAccountInfo as InfoMessage } from '../../gen/accounts/v1/external_account_info';
 import { ACCOUNT_INFO, externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
-import { fieldErrors } from '../http/request-validation';
+import { fieldErrors } from '../../lib/contract/contract-errors';
 import { ExternalAccountCreateRequest } from './account-contract';
 import { createContractValidator } from './contract-ajv';
 

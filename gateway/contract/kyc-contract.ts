@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ID_TYPES, OWNER_ROLES as ROLES } from '../../lib/contract/customer-vocabulary';
 import { DOCUMENT_TYPES } from '../../lib/contract/document-types';
+import { idPattern } from '../../lib/ids';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
@@ -162,15 +163,17 @@ function documentOperations() {
     createdAt: DateTime(),
     updatedAt: Type.Optional(DateTime()),
   }));
+  // The gateway checks the form's text members with it (document-routes.ts); the file's rules (type from its bytes) are the service's.
+  const holder = `^(?:${idPattern('Customer').slice(1, -1)}|${idPattern('BeneficialOwner').slice(1, -1)})$`;
   const form = (creating: boolean) => Type.Object({
-    file: Type.String({ contentEncoding: 'binary', description: 'PDF, JPEG or PNG (recognised from its content), at most 10 MB' }),
-    ...(creating ? { documentHolder: Type.String({ description: 'A Customer or BeneficialOwner id' }) } : {}),
+    ...(creating ? { documentHolder: Type.String({ pattern: holder, description: 'A Customer or BeneficialOwner id' }) } : {}),
     documentType: creating ? StringEnum(DOCUMENT_TYPES) : Type.Optional(StringEnum(DOCUMENT_TYPES)),
     side: Type.Optional(StringEnum(['FRONT', 'BACK'] as const)),
     country: creating ? Country() : Type.Optional(Country()),
-    documentNumber: Type.Optional(Type.String({ maxLength: 64 })),
-    issuingAuthority: Type.Optional(Type.String({ maxLength: 255 })),
-  }, { required: creating ? ['file', 'documentHolder', 'documentType', 'country'] : [] });
+    documentNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    issuingAuthority: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    file: Type.String({ contentEncoding: 'binary', description: 'PDF, JPEG or PNG (recognised from its content), at most 10 MB' }),
+  }, { required: creating ? ['documentHolder', 'documentType', 'country', 'file'] : [] });
   const documentId = { documentId: Id('Document') };
   // 400 also carries the rejection reasons: LOW_QUALITY, DATA_MISMATCH, EXPIRED, SUSPECTED_FRAUD, UNSUITABLE_DOCUMENT, INCOMPLETE.
   return [

@@ -26,16 +26,15 @@ const embeddedWalletMembers = {
   logoUrl: Type.Optional(Type.String({ maxLength: 512, format: 'url' })),
 };
 
+/** The reference's CardTokenization2FAConfig, bound for bound (its texts have no minimum length; the logo is an https URL). */
+const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 const cardTokenizationMembers = {
-  displayName: Type.Optional(Name),
+  displayName: Text(255),
   logoUrl: Type.Optional(Type.String({ maxLength: 512, format: 'url', pattern: '^https://' })),
   email: Type.Optional(Type.Object({
-    fromAddress: Type.Optional(Email), fromName: Type.Optional(Name), replyToAddress: Type.Optional(Email),
-    subject: Type.Optional(Name), bodyText: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    fromAddress: Type.Optional(Email), fromName: Text(255), replyToAddress: Type.Optional(Email), subject: Text(255), bodyText: Text(2000),
   })),
-  sms: Type.Optional(Type.Object({
-    templateSid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), bodyText: Type.Optional(Type.String({ minLength: 1, maxLength: 480 })),
-  })),
+  sms: Type.Optional(Type.Object({ templateSid: Text(64), bodyText: Text(480) })),
 };
 
 const currencyConfigMembers = {

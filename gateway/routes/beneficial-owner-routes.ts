@@ -5,7 +5,7 @@ import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { address } from './external-account-requests';
 import { RestBody } from './rest-body';
-import { ownerJson } from './beneficial-owner-json';
+import { ownerJson } from '../../lib/contract/beneficial-owner-json';
 import { listJson, RestRequestReader } from './rest-request';
 
 const PERSONAL_TEXT = ['firstName', 'middleName', 'lastName', 'birthDate', 'nationality', 'email', 'phoneNumber', 'idType', 'identifier', 'countryOfIssuance'] as const;

@@ -3,7 +3,7 @@ import { ContactChannel } from '../../gen/accounts/v1/contact_verification';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
-import { customerJson } from './customer-json';
+import { customerJson } from '../../lib/contract/customer-json';
 import { businessOwners } from './customer-owners';
 import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';

@@ -4,7 +4,7 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
-import { customerJson } from './customer-json';
+import { customerJson } from '../../lib/contract/customer-json';
 import { businessOwners } from './customer-owners';
 import { customerFields } from './customer-requests';
 import { listJson, RestRequestReader } from './rest-request';

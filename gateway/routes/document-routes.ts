@@ -1,7 +1,12 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { TSchema } from '@sinclair/typebox';
 import type { Document, DocumentFields } from '../../gen/accounts/v1/documents';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { fieldErrors, inMemberOrder } from '../../lib/contract/contract-errors';
+import { createContractValidator } from '../contract/contract-ajv';
+import { findOperation } from '../contract/operation-registry';
 import { callContext } from '../http/call-context';
+import { deferShapeErrors } from '../http/shape-errors';
 import { readMultipart } from '../http/multipart-body';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 
@@ -15,9 +20,26 @@ export function documentJson(d: Document) {
   });
 }
 
-async function documentForm(req: Request) {
+const validate = createContractValidator();
+
+/**
+ * The form's members checked against the operation's schema, as JSON bodies are checked by
+ * request-validation.ts (a multipart body is read here, after it): the refused members are left
+ * out and their errors go along to the service, which answers them with the file's problems.
+ */
+function checkedForm(req: Request, res: Response, form: Record<string, string>, hasFile: boolean): Record<string, string> {
+  const op = findOperation(req.method, req.baseUrl + req.path);
+  const schema = op?.body?.schema as TSchema | undefined;
+  if (!schema) return form;
+  const members = { ...form };
+  const errors = inMemberOrder(fieldErrors(validate(schema, hasFile ? { ...members, file: '' } : members)), schema as unknown as Record<string, unknown>);
+  if (errors.length) deferShapeErrors(res, members, errors);
+  return members;
+}
+
+async function documentForm(req: Request, res: Response) {
   const body = await readMultipart(req, LIMITS);
-  const f = body.fields;
+  const f = checkedForm(req, res, body.fields, body.file !== undefined);
   const fields: DocumentFields = {
     documentHolder: f.documentHolder, documentType: f.documentType, side: f.side, country: f.country,
     documentNumber: f.documentNumber, issuingAuthority: f.issuingAuthority,
@@ -38,7 +60,7 @@ export function documentRoutes(peers: PeerClients): Router {
   const router = Router();
 
   router.post('/documents', async (req, res) => {
-    const { document } = await peers.documents.uploadDocument(await documentForm(req), callContext(res));
+    const { document } = await peers.documents.uploadDocument(await documentForm(req, res), callContext(res));
     res.status(201).json(documentJson(document!));
   });
 
@@ -63,7 +85,7 @@ export function documentRoutes(peers: PeerClients): Router {
 
   router.put('/documents/:documentId', async (req, res) => {
     const id = documentId(req);
-    const { document } = await peers.documents.replaceDocument({ id, ...(await documentForm(req)) }, callContext(res));
+    const { document } = await peers.documents.replaceDocument({ id, ...(await documentForm(req, res)) }, callContext(res));
     res.status(200).json(documentJson(document!));
   });
 

@@ -1,4 +1,5 @@
 import { FULL_CONFIG_UPDATE } from '../../services/accounts/test-fixtures/platform-config-bodies';
+import { referenceProblems } from '../../test/contract/reference-contract';
 import { startAccountsGateway } from '../../services/accounts/test-fixtures/accounts-gateway-harness';
 
 let gw: Awaited<ReturnType<typeof startAccountsGateway>>;
@@ -43,6 +44,40 @@ describe('GET and PATCH /config', () => {
     expect([notImplemented.status, notImplemented.body.status, notImplemented.body.code]).toEqual([501, 501, 'NOT_IMPLEMENTED']);
     const noBody = await gw.api(auth, '/config', { method: 'PATCH' });
     expect([noBody.status, noBody.body.code]).toEqual([400, 'INVALID_INPUT']);
+  });
+
+  test('cardTokenization2faConfig: every invalid member listed at once, as the reference bounds them', async () => {
+    const res = await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: {
+      displayName: 'x'.repeat(256), logoUrl: 'http://acme.com/logo.png',
+      email: { fromAddress: 'not-an-email', fromName: 'n'.repeat(256), replyToAddress: 'support@', subject: 's'.repeat(256), bodyText: 'b'.repeat(2001) },
+      sms: { templateSid: 'H'.repeat(65), bodyText: 'b'.repeat(481) },
+    } } });
+    expect([res.status, res.body.code]).toEqual([400, 'INVALID_INPUT']);
+    expect(res.body.details.errors.map((e: { field: string }) => e.field)).toEqual([
+      'cardTokenization2faConfig.displayName', 'cardTokenization2faConfig.logoUrl',
+      'cardTokenization2faConfig.email.fromAddress', 'cardTokenization2faConfig.email.fromName', 'cardTokenization2faConfig.email.replyToAddress',
+      'cardTokenization2faConfig.email.subject', 'cardTokenization2faConfig.email.bodyText',
+      'cardTokenization2faConfig.sms.templateSid', 'cardTokenization2faConfig.sms.bodyText',
+    ]);
+    expect(res.body.details.errors[1]).toMatchObject({ constraint: { pattern: '^https://' } });
+    const wrongTypes = await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: { displayName: 5, email: 'cards@acme.com', sms: { templateSid: [] } } } });
+    expect(wrongTypes.body.details.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([
+      ['cardTokenization2faConfig.displayName', 'must be a string'], ['cardTokenization2faConfig.email', 'must be an object'],
+      ['cardTokenization2faConfig.sms.templateSid', 'must be a string'],
+    ]);
+  });
+
+  test('cardTokenization2faConfig: the members given change, the others stay; GET answers it as the reference shapes PlatformConfig', async () => {
+    const { auth } = await gw.newPlatform();
+    const first = { displayName: 'Acme', logoUrl: 'https://acme.com/card.png', email: { fromAddress: 'cards@acme.com', subject: 'Your code' }, sms: { templateSid: 'HJ1' } };
+    expect((await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: first } })).body.cardTokenization2faConfig).toEqual(first);
+    const res = await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: { email: { subject: 'Your Acme code', bodyText: '' }, sms: { bodyText: 'Code:' } } } });
+    const merged = { ...first, email: { fromAddress: 'cards@acme.com', subject: 'Your Acme code', bodyText: '' }, sms: { templateSid: 'HJ1', bodyText: 'Code:' } };
+    expect(res.body.cardTokenization2faConfig).toEqual(merged);
+    const read = await gw.api(auth, '/config');
+    expect(read.body.cardTokenization2faConfig).toEqual(merged);
+    expect(referenceProblems('GET', '/config', 200, read.body)).toEqual([]);
+    expect(referenceProblems('PATCH', '/config', 200, res.body)).toEqual([]);
   });
 
   test('without credentials: 401', async () => {

@@ -56,7 +56,7 @@ export function createWebhookNotifications(
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
   const payloadOf = createWebhookPayloads({
-    resources: createAccountsWebhookResources(() => environment.peers.accounts), // resolved per call: peers bind later
+    resources: createAccountsWebhookResources(() => environment.peers), // resolved per call: peers bind later
     subscriptions: { extensionTypesOf: (platformId) => directory.extensionTypesOf?.(platformId) ?? Promise.resolve([]) },
   });
   const handler = createRecordWebhookNotification({

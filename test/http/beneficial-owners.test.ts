@@ -112,7 +112,16 @@ test('KYB lists what the business and each owner still lack; the owners follow t
   await verificationWhen(sys, submitted.body.id, (v) => v.verificationStatus === 'APPROVED');
   await receiver.waitFor(() => webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_').length >= 2);
   expect(webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_')).toEqual(['CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_APPROVED']);
-  expect((await sys.api(`/customers/${biz.id}`)).body.kybStatus).toBe('APPROVED');
+  const read = (await sys.api(`/customers/${biz.id}`)).body;
+  expect(read.kybStatus).toBe('APPROVED');
+  // The webhook carries the customer as GET renders it: the business with its owners, identifiers masked.
+  const approved = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_APPROVED' && w.data.id === biz.id)!;
+  expect(approved.data).toEqual(read);
+  expect(approved.data.beneficialOwners).toEqual([expect.objectContaining({ id: owner.body.id, personalInfo: PERSON_READ })]);
+  const pending = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_PENDING' && w.data.id === biz.id)!;
+  expect(pending.data).toMatchObject({ kybStatus: 'PENDING', businessInfo: read.businessInfo, beneficialOwners: [expect.objectContaining({ id: owner.body.id })] });
+  expect(receiver.raw.some((r) => r.body.includes('123-45-6789'))).toBe(false);
+  expect(receiver.contractProblems).toEqual([]);
   expect((await sys.api(`/beneficial-owners/${owner.body.id}`)).body.kycStatus).toBe('APPROVED');
 });
 

@@ -75,6 +75,21 @@ test('a CSV becomes customers in a worker; failing rows are listed with their er
   expect(deliveries.filter((d) => !(REFERENCE_WEBHOOK_TYPES as readonly string[]).includes(d.type))).toEqual([]);
 });
 
+test('a row is checked against the same CustomerCreateRequest schema as POST /customers: every invalid member listed, in its words', async () => {
+  const p = `shape-${Date.now()}`;
+  const row = `,${p}-1,INDIVIDUAL,Ann Bad,1990-02-30,1 Main St,Austin,TX,78701,USA,not-an-email,,,`;
+  const job = await jobWhen(sys, (await csvUpload(sys, [HEADER, row].join('\n'))).body.jobId, (j) => j.status === 'FAILED');
+  const body = {
+    customerType: 'INDIVIDUAL', platformCustomerId: `${p}-2`, fullName: 'Ann Bad', birthDate: '1990-02-30', email: 'not-an-email',
+    address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'USA' },
+  };
+  const rest = await sys.api('/customers', { method: 'POST', json: body });
+  expect(rest.status).toBe(400);
+  const restErrors = rest.body.details.errors.map(({ field, message }: { field: string; message: string }) => ({ field, message }));
+  expect(restErrors.map((e: { field: string }) => e.field)).toEqual(['email', 'address.country', 'birthDate']);
+  expect(job.errors).toEqual([{ correlationId: `${p}-1`, code: 'INVALID_INPUT', message: 'Invalid request', details: { errors: restErrors } }]);
+});
+
 test('a platform that opts into CUSTOMER.CREATED gets one per imported customer, described by our document', async () => {
   const optIn = await sys.api('/config', { method: 'PATCH', json: { webhookExtensionTypes: ['CUSTOMER.CREATED'] } });
   expect(optIn.status).toBe(200);

@@ -114,7 +114,8 @@ describe('hosted KYC link', () => {
     expect(webhookTypesOf(receiver, customer.id, 'CUSTOMER.KYC_').sort()).toEqual(['CUSTOMER.KYC_APPROVED', 'CUSTOMER.KYC_PENDING']);
     const approvedHook = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYC_APPROVED' && w.data.id === customer.id)!;
     expect(approvedHook.data).toMatchObject({ id: customer.id, customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', platformCustomerId: customer.platformCustomerId });
-    expect(approvedHook.data).not.toHaveProperty('fullName');
+    // The reference's CustomerWebhook carries the customer as GET /customers/{id} answers it.
+    expect(approvedHook.data).toEqual((await sys.api(`/customers/${customer.id}`)).body);
     expect(receiver.refused).toBe(0);
   });
 

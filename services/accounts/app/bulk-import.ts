@@ -3,7 +3,7 @@ import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, toAppError, type FieldError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { Logger } from '../../../lib/log';
-import { correlationIdOf, readCustomerCsv, rowToCustomerBody, type ImportJob, type ImportRow, type ImportRowError } from '../domain/bulk-import';
+import { correlationIdOf, customerRequestOf, readCustomerCsv, rowToCustomerBody, type ImportJob, type ImportRow, type ImportRowError } from '../domain/bulk-import';
 import type { Customers } from './customers';
 
 export interface ImportProgress {
@@ -57,7 +57,7 @@ export function importJobRecord(view: ImportJobView) {
 
 /**
  * CSV imports: the upload stores one row document per line and answers at once; a worker creates
- * the customers through the same use case as POST /customers. Each row is claimed, then finished
+ * the customers through the same contract check and use case as POST /customers. Each row is claimed, then finished
  * DONE or FAILED, so a restart resumes where it stopped; progress is counted from the rows.
  */
 export function createBulkImport(deps: {
@@ -85,7 +85,8 @@ export function createBulkImport(deps: {
       return store.finishRow(row.id, { state: 'FAILED', error: { correlationId: row.correlationId, code: 'INVALID_INPUT', message: 'Invalid row', fieldErrors } });
     }
     try {
-      const customer = await deps.customers.create(job.platformId, row.body);
+      const { fields, shapeErrors } = customerRequestOf(row.body);
+      const customer = await deps.customers.create(job.platformId, fields, shapeErrors);
       await store.finishRow(row.id, { state: 'DONE', customerId: customer.id });
     } catch (err) {
       const e = toAppError(err);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CustomerFields } from '../../../gen/accounts/v1/customer_requests';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';
@@ -6,6 +7,7 @@ import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
 import { addedCurrencies, applyCustomerChanges, newCustomer, type Customer } from '../domain/customer';
 import { validateCustomerCreate, validateCustomerUpdate } from '../domain/customer-validation';
+import { restShape } from '../domain/request-shape';
 import { assertKnownTermsVersion, type EndUserTermsCatalogue } from '../domain/end-user-terms';
 import { embeddedWalletStep, holdingAccountSteps, type ProvisioningStep } from '../domain/provisioning-plan';
 import { customerCreated, customerUpdated } from './account-events';
@@ -23,12 +25,12 @@ export interface ListCustomersCommand extends CustomerQuery {
 }
 
 export interface Customers {
-  /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
-  create(platformId: string, body: unknown, shapeErrors?: FieldError[]): Promise<Customer>;
+  /** `shapeErrors`: what the contract already refused in the request (and left out), reported with ours in one list. */
+  create(platformId: string, fields: CustomerFields | undefined, shapeErrors?: FieldError[]): Promise<Customer>;
   get(platformId: string, id: string): Promise<Customer>;
   list(platformId: string, command: ListCustomersCommand): Promise<Page<Customer>>;
   /** A change of an email tied to wallet credentials follows the signed retry (`signature`). */
-  update(platformId: string, id: string, body: unknown, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
+  update(platformId: string, id: string, changes: CustomerFields | undefined, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
   /** Marks the customer deleted, unless it holds funds (CONFLICT) or already is (CUSTOMER_DELETED). */
   remove(platformId: string, id: string): Promise<Customer>;
 }
@@ -94,10 +96,10 @@ export function createCustomers(deps: CustomersDeps): Customers {
   };
 
   return {
-    async create(platformId, body, shapeErrors) {
+    async create(platformId, fields, shapeErrors) {
       const settings = await deps.platforms.settingsOf(platformId);
       const draft = validateAlongside(shapeErrors, () => {
-        const valid = validateCustomerCreate(body, settings.supportedCurrencies);
+        const valid = validateCustomerCreate(fields, settings.supportedCurrencies);
         assertKnownTermsVersion(deps.terms, valid.profile.endUserTermsConsent);
         return valid;
       });
@@ -146,13 +148,13 @@ export function createCustomers(deps: CustomersDeps): Customers {
       return next;
     },
 
-    async update(platformId, id, body, signature = {}, shapeErrors = undefined) {
+    async update(platformId, id, fields, signature = {}, shapeErrors = undefined) {
       const current = await get(platformId, id);
       // The write is conditional on the revision read, which a deletion moves on: it cannot win over one.
       if (current.isDeleted) throw customerIsDeleted();
       const settings = await deps.platforms.settingsOf(platformId);
       const changes = validateAlongside(shapeErrors, () => {
-        const valid = validateCustomerUpdate(body, current.customerType, settings.supportedCurrencies);
+        const valid = validateCustomerUpdate(fields, current.customerType, settings.supportedCurrencies);
         assertKnownTermsVersion(deps.terms, valid.profile.endUserTermsConsent);
         return valid;
       });
@@ -175,8 +177,8 @@ export function createCustomers(deps: CustomersDeps): Customers {
       };
       const tied = await deps.emailChange.tiedEmailChange(platformId, current, changes.profile.email, signature);
       if (tied) {
-        // The body is a JSON object: validateCustomerUpdate checked it.
-        const request = { platformId, current, next, body: body as Record<string, unknown>, signature };
+        // The signature binds the request in its REST shape.
+        const request = { platformId, current, next, body: restShape(fields), signature };
         return deps.emailChange.signedUpdate({ ...tied, ...request, write, completed, reread: () => get(platformId, id) });
       }
       await write();

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
 import { sandboxRejection, validateDocumentMetadata, type StoredDocument } from '../domain/document';
-import type { JsonObject } from '../domain/field-reader';
+import type { DocumentFields } from '../../../gen/accounts/v1/documents';
+import { validateAlongside } from '../../../lib/field-error-list';
 import type { AccountsStore, Page } from './accounts-store';
 import type { DocumentStorage } from './document-storage';
 
@@ -13,10 +14,11 @@ export interface UploadedFile {
 }
 
 export interface Documents {
-  upload(platformId: string, fields: JsonObject, file: UploadedFile | undefined): Promise<StoredDocument>;
+  /** `shapeErrors`: the form members the contract refused (and left out), reported with the file's problems in one list. */
+  upload(platformId: string, fields: DocumentFields | undefined, file: UploadedFile | undefined, shapeErrors?: FieldError[]): Promise<StoredDocument>;
   get(platformId: string, id: string): Promise<StoredDocument>;
   list(platformId: string, query: { holder?: string; limit: number; cursor?: string }): Promise<Page<StoredDocument>>;
-  replace(platformId: string, id: string, fields: JsonObject, file: UploadedFile | undefined): Promise<StoredDocument>;
+  replace(platformId: string, id: string, fields: DocumentFields | undefined, file: UploadedFile | undefined, shapeErrors?: FieldError[]): Promise<StoredDocument>;
   remove(platformId: string, id: string): Promise<void>;
   file(platformId: string, id: string): Promise<{ fileName: string; mediaType: string; content: Buffer }>;
 }
@@ -67,8 +69,8 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
   });
 
   return {
-    async upload(platformId, fields, file) {
-      const meta = validateDocumentMetadata(fields, file, true);
+    async upload(platformId, fields, file, shapeErrors) {
+      const meta = validateAlongside(shapeErrors, () => validateDocumentMetadata(fields, file, true));
       await assertHolder(platformId, meta.documentHolder!);
       accepted(file!);
       const id = newId('Document');
@@ -90,9 +92,9 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
       return store.documents.list(platformId, query.holder, pageQuery(query.limit, query.cursor));
     },
 
-    async replace(platformId, id, fields, file) {
+    async replace(platformId, id, fields, file, shapeErrors) {
       const current = await get(platformId, id);
-      const meta = validateDocumentMetadata(fields, file, false);
+      const meta = validateAlongside(shapeErrors, () => validateDocumentMetadata(fields, file, false));
       if (file) accepted(file);
       const { mediaType, documentHolder: _fixed, ...changes } = meta;
       const next: StoredDocument = { ...current, ...changes, updatedAt: deps.clock().toISOString(), revision: current.revision + 1 };

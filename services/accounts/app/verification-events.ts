@@ -21,8 +21,9 @@ export function verificationStatusChanged(newEvent: NewEvent, v: Verification): 
 }
 
 /**
- * CUSTOMER.KYC_* / CUSTOMER.KYB_*: the webhook's data is the customer with its new status, limited
- * to identifiers and states (names, contacts and addresses stay out of events).
+ * CUSTOMER.KYC_* / CUSTOMER.KYB_*: the event carries the customer's identifiers and new status only
+ * (names, contacts and addresses stay out of events); the notifications service sends the customer
+ * as GET /customers/{id} renders it (a business with its beneficial owners), at this status.
  */
 export function customerStatusChanged(newEvent: NewEvent, type: string, c: Customer, status: CustomerVerificationStatus, now: string): DomainEvent {
   const statusMember = c.customerType === 'BUSINESS' ? { kybStatus: status } : { kycStatus: status };

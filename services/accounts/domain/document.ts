@@ -1,9 +1,7 @@
-import { DOCUMENT_TYPES } from '../../../lib/contract/document-types';
-import { AppError } from '../../../lib/errors';
-import { idPattern } from '../../../lib/ids';
+import type { DocumentFields } from '../../../gen/accounts/v1/documents';
+import { AppError, type FieldError } from '../../../lib/errors';
 import { defined } from './customer-fields';
 import { incompleteFileProblem, mediaTypeOf } from './document-file';
-import { FieldReader, type JsonObject } from './field-reader';
 
 export const DOCUMENT_SIDES = ['FRONT', 'BACK'] as const;
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -38,35 +36,40 @@ export interface StoredDocument extends Required<Pick<DocumentMetadata, 'documen
   revision: number;
 }
 
-const HOLDER_PATTERN = `(${idPattern('Customer').slice(1, -1)})|(${idPattern('BeneficialOwner').slice(1, -1)})`;
+const CREATE_REQUIRED = ['documentHolder', 'documentType', 'country'] as const;
 
-/** The form's metadata (all required on upload; on replace only what is given changes), every problem at once. */
-export function validateDocumentMetadata(fields: JsonObject, file: { fileName: string; content: Uint8Array } | undefined, creating: boolean): DocumentMetadata & { mediaType?: string } {
-  const r = new FieldReader();
-  const metadata = defined({
-    documentHolder: creating ? r.string(fields, 'documentHolder', 'documentHolder', { required: true, pattern: new RegExp(`^(${HOLDER_PATTERN})$`) }) : undefined,
-    documentType: r.enumValue(fields, 'documentType', 'documentType', DOCUMENT_TYPES, creating),
-    side: r.enumValue(fields, 'side', 'side', DOCUMENT_SIDES),
-    country: r.string(fields, 'country', 'country', { format: 'iso3166-1-alpha-2', required: creating }),
-    documentNumber: r.string(fields, 'documentNumber', 'documentNumber', { minLength: 1, maxLength: 64 }),
-    issuingAuthority: r.string(fields, 'issuingAuthority', 'issuingAuthority', { minLength: 1, maxLength: 255 }),
-  });
+/** The file's rules (its type is read from its bytes): the problem, or the media type. */
+function fileCheck(file: { fileName: string; content: Uint8Array }): { problem: string } | { mediaType: string } {
+  if (file.content.length === 0) return { problem: 'must not be empty' };
+  if (file.content.length > MAX_DOCUMENT_BYTES) return { problem: 'must be at most 10 MB' };
+  const type = mediaTypeOf(file.content);
+  if (!type) return { problem: 'must be a PDF, JPEG or PNG file (checked from its content)' };
+  const incomplete = incompleteFileProblem(file.content, type);
+  return incomplete ? { problem: incomplete } : { mediaType: type };
+}
+
+/**
+ * An upload (`creating`) or replacement: the form's text members are shaped by the contract (checked
+ * at the gateway); here the file's rules, and on upload the members a caller skipping the contract
+ * left out. Every problem at once.
+ */
+export function validateDocumentMetadata(fields: DocumentFields | undefined, file: { fileName: string; content: Uint8Array } | undefined, creating: boolean): DocumentMetadata & { mediaType?: string } {
+  const f = fields ?? {};
+  const errors: FieldError[] = creating ? CREATE_REQUIRED.filter((k) => !f[k]).map((field) => ({ field, message: 'is required' })) : [];
   let mediaType: string | undefined;
   if (!file) {
-    if (creating) r.fail('file', 'is required');
-  } else if (file.content.length === 0) {
-    r.fail('file', 'must not be empty');
-  } else if (file.content.length > MAX_DOCUMENT_BYTES) {
-    r.fail('file', 'must be at most 10 MB');
+    if (creating) errors.push({ field: 'file', message: 'is required' });
   } else {
-    const type = mediaTypeOf(file.content);
-    const incomplete = type && incompleteFileProblem(file.content, type);
-    if (!type) r.fail('file', 'must be a PDF, JPEG or PNG file (checked from its content)');
-    else if (incomplete) r.fail('file', incomplete);
-    else mediaType = type;
+    const checked = fileCheck(file);
+    if ('problem' in checked) errors.push({ field: 'file', message: checked.problem });
+    else mediaType = checked.mediaType;
+    if (file.fileName.length === 0 || file.fileName.length > 255) errors.push({ field: 'file', message: 'must have a file name of 1 to 255 characters' });
   }
-  if (file && (file.fileName.length === 0 || file.fileName.length > 255)) r.fail('file', 'must have a file name of 1 to 255 characters');
-  r.throwIfInvalid(creating ? 'Invalid document' : 'Invalid document replacement');
+  if (errors.length) throw AppError.invalidInput(creating ? 'Invalid document' : 'Invalid document replacement', errors);
+  const metadata = defined({
+    documentHolder: creating ? f.documentHolder : undefined, documentType: f.documentType, side: f.side, country: f.country,
+    documentNumber: f.documentNumber, issuingAuthority: f.issuingAuthority,
+  });
   return { ...metadata, ...(mediaType ? { mediaType } : {}) };
 }
 

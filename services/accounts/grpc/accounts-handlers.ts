@@ -13,7 +13,6 @@ import { platformConfigMessage } from './config-mappers';
 import { externalAccountHandlers } from './external-account-handlers';
 import { pageOf } from './page-message';
 import { customerMessage, externalAccountMessage, internalAccountMessage, internalAccountSummaryMessage, platformMessage } from './proto-mappers';
-import { restShape } from './request-shape';
 
 export interface AccountsUseCases {
   platforms: Platforms;
@@ -56,7 +55,7 @@ export function bindAccountsService(uc: AccountsUseCases) {
     },
 
     async createCustomer(req, ctx) {
-      return { customer: customer(await uc.customers.create(requirePlatform(ctx), restShape(req.customer), ctx.fieldErrors)) };
+      return { customer: customer(await uc.customers.create(requirePlatform(ctx), req.customer, ctx.fieldErrors)) };
     },
     async getCustomer(req, ctx) {
       return { customer: customer(await uc.customers.get(requirePlatform(ctx), req.id)) };
@@ -67,7 +66,7 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { customers: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async updateCustomer(req, ctx) {
-      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, restShape(req.changes), req.signature ?? {}, ctx.fieldErrors);
+      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, req.changes, req.signature ?? {}, ctx.fieldErrors);
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
       if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
       return { customer: customer(outcome.customer) };

@@ -44,10 +44,11 @@ describe('CreateCustomer', () => {
     expect(customer!.kycStatus).toBeUndefined();
   });
 
-  test('every invalid field comes back at once in details.errors', async () => {
-    const err = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL', email: 'nope', birthDate: 12, currencies: ['MXN'] }) }, platformA).catch((e) => e);
+  test('every broken rule comes back at once in details.errors (shapes are the contract\'s, at the gateway)', async () => {
+    const body = { customerType: 'INDIVIDUAL', currencies: ['MXN'], idType: 'SSN', identifier: 'nope', address: { line1: '1 Main St' } };
+    const err = await h.client.createCustomer({ customer: customerFieldsOf(body) }, platformA).catch((e) => e);
     expect(err.code).toBe('INVALID_INPUT');
-    expect(err.details.errors.map((e: { field: string }) => e.field)).toEqual(['currencies[0]', 'email', 'birthDate']);
+    expect(err.details.errors.map((e: { field: string }) => e.field)).toEqual(['currencies[0]', 'address.postalCode', 'address.country', 'identifier']);
   });
 
   test('platformCustomerId is unique per platform (CONFLICT), not across platforms', async () => {

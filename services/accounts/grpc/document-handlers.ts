@@ -4,7 +4,6 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import { nextPageCursor } from '../../../lib/page-cursor';
 import type { Documents, UploadedFile } from '../app/documents';
 import type { StoredDocument } from '../domain/document';
-import { restShape } from './request-shape';
 
 /** Where the file is kept, its size and hash stay inside the service. */
 export function documentMessage(d: StoredDocument): DocumentMessage {
@@ -19,7 +18,7 @@ const fileOf = (f: DocumentFile | undefined): UploadedFile | undefined => (f ? {
 export function bindDocumentService(documents: Documents) {
   return bindService(DocumentServiceService, {
     async uploadDocument(req, ctx) {
-      return { document: documentMessage(await documents.upload(requirePlatform(ctx), restShape(req.fields), fileOf(req.file))) };
+      return { document: documentMessage(await documents.upload(requirePlatform(ctx), req.fields, fileOf(req.file), ctx.fieldErrors)) };
     },
     async getDocument(req, ctx) {
       return { document: documentMessage(await documents.get(requirePlatform(ctx), req.id)) };
@@ -29,7 +28,7 @@ export function bindDocumentService(documents: Documents) {
       return { documents: page.items.map(documentMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
     async replaceDocument(req, ctx) {
-      return { document: documentMessage(await documents.replace(requirePlatform(ctx), req.id, restShape(req.fields), fileOf(req.file))) };
+      return { document: documentMessage(await documents.replace(requirePlatform(ctx), req.id, req.fields, fileOf(req.file), ctx.fieldErrors)) };
     },
     async deleteDocument(req, ctx) {
       await documents.remove(requirePlatform(ctx), req.id);

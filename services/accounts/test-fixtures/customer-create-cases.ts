@@ -1,5 +1,10 @@
 import type { FieldError } from '../../../lib/errors';
-import { BUSINESS_CUSTOMER } from './request-bodies';
+import { CustomerFields } from '../../../gen/accounts/v1/customer_requests';
+import { customerCreateShapeErrors } from '../../../lib/contract/customer-requests';
+import { validateAlongside } from '../../../lib/field-error-list';
+import { validateCustomerCreate } from '../domain/customer-validation';
+import { fieldErrorsOf } from './field-errors';
+import { BUSINESS_CUSTOMER, customerFieldsOf } from './request-bodies';
 
 /**
  * Every validation rule of customer create as (case, body patch, the one FieldError expected),
@@ -73,3 +78,23 @@ export const BUSINESS_CREATE_CASES: Array<[string, unknown, FieldError]> = [
   ['description empty', business({ sourceOfFundsOtherDescription: '' }), { field: 'businessInfo.sourceOfFundsOtherDescription', message: 'must be between 1 and 500 characters', constraint: { minLength: 1, maxLength: 500 } }],
   ['address postal code missing', { ...BUSINESS_CUSTOMER, address: { line1: '1 Main', country: 'US' } }, { field: 'address.postalCode', message: 'is required' }],
 ];
+
+/** A REST create body as its CustomerFields message (lists wrapped as on the wire). */
+export const createFieldsOf = (body: unknown) => CustomerFields.fromPartial(customerFieldsOf(body as object));
+
+/**
+ * What POST /customers and a CSV import row answer for `body`: the contract's shape errors
+ * (lib/contract/customer-requests.ts) and the customer rules on the typed message, in one list
+ * (none when the request is accepted).
+ */
+export function customerCreateErrors(body: unknown): FieldError[] {
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const shapeErrors = isObject ? customerCreateShapeErrors(body as Record<string, unknown>) : [];
+  const check = () => validateAlongside(shapeErrors, () => validateCustomerCreate(createFieldsOf(body), SUPPORTED));
+  try {
+    check();
+  } catch {
+    return fieldErrorsOf(check);
+  }
+  return [];
+}

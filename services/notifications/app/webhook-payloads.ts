@@ -1,10 +1,11 @@
-import { isExtensionWebhookType, isReferenceWebhookType } from '../../../lib/contract/webhook-types';
+import { isExtensionWebhookType, isReferenceWebhookType, REFERENCE_WEBHOOK_TYPES } from '../../../lib/contract/webhook-types';
 import type { WebhookNotification } from '../domain/webhook-envelope';
 
-/** The REST JSON of the account resources a webhook carries, read as `GET` answers them (undefined: gone). */
+/** The REST JSON of the resources a webhook carries, read as `GET` answers them (undefined: gone). */
 export interface WebhookResources {
   internalAccount(platformId: string, id: string): Promise<object | undefined>;
   externalAccount(platformId: string, id: string): Promise<object | undefined>;
+  customer(platformId: string, id: string): Promise<object | undefined>;
 }
 
 /** The extension types a platform opted into (PATCH /config `webhookExtensionTypes`). */
@@ -23,17 +24,34 @@ const ACCOUNT_RESOURCE: Record<string, Resource> = {
   'EXTERNAL_ACCOUNT.CREATED': 'externalAccount',
 };
 
+/** The reference's CustomerWebhook kinds (CUSTOMER.KYC_* and KYB_*): their data is the whole customer. */
+const CUSTOMER_STATUS_TYPES = new Set<string>(REFERENCE_WEBHOOK_TYPES.filter((t) => t.startsWith('CUSTOMER.')));
+
 /**
  * What a platform is sent for one event, or undefined when nothing: a reference type always; an
  * extension type only when the platform opted into it; anything else never. Account webhooks carry
  * the account read at this moment, rendered as `GET` renders it (an event carries only its id).
  */
 export function createWebhookPayloads(deps: { resources: WebhookResources; subscriptions: WebhookSubscriptions }) {
+  /**
+   * The customer as GET /customers/{id} renders it (a business with its beneficial owners), with the
+   * status and time the event reports (a later change has its own webhook); the event's own record
+   * when the customer cannot be read.
+   */
+  async function customerPayload(notification: WebhookNotification): Promise<WebhookNotification> {
+    const event = JSON.parse(notification.dataJson) as { id?: string; kycStatus?: string; kybStatus?: string; updatedAt?: string };
+    const customer = event.id ? await deps.resources.customer(notification.platformId, event.id) : undefined;
+    if (!customer) return notification;
+    const asOfEvent = Object.fromEntries((['kycStatus', 'kybStatus', 'updatedAt'] as const).filter((k) => event[k] !== undefined).map((k) => [k, event[k]]));
+    return { ...notification, dataJson: JSON.stringify({ ...customer, ...asOfEvent }) };
+  }
+
   return async function payloadOf(notification: WebhookNotification): Promise<WebhookNotification | undefined> {
     const { type, platformId } = notification;
     if (!isReferenceWebhookType(type)) {
       if (!isExtensionWebhookType(type) || !(await deps.subscriptions.extensionTypesOf(platformId)).includes(type)) return undefined;
     }
+    if (CUSTOMER_STATUS_TYPES.has(type)) return customerPayload(notification);
     const resource = ACCOUNT_RESOURCE[type];
     if (!resource) return notification;
     const accountId = (JSON.parse(notification.dataJson) as { accountId?: string }).accountId;

@@ -1,7 +1,7 @@
 import type { Address, BusinessInfo, Customer, EndUserTermsConsent } from '../../gen/accounts/v1/accounts';
 import type { BeneficialOwner } from '../../gen/accounts/v1/beneficial_owners';
 import { ownerJson } from './beneficial-owner-json';
-import { nonEmpty, withoutAbsent } from './rest-request';
+import { nonEmpty, withoutAbsent } from './json-members';
 
 function addressJson(a: Address) {
   return withoutAbsent({ line1: a.line1, line2: a.line2, city: a.city, state: a.state, postalCode: a.postalCode, country: a.country });

@@ -1,5 +1,5 @@
 import type { BeneficialOwner } from '../../gen/accounts/v1/beneficial_owners';
-import { withoutAbsent } from './rest-request';
+import { withoutAbsent } from './json-members';
 
 /** The REST BeneficialOwner; the identification number is returned masked (its last four characters). */
 export function ownerJson(o: BeneficialOwner) {
