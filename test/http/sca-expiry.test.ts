@@ -3,7 +3,8 @@ import { startTestSystem, type TestSystem } from '../system-harness';
 import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, transactionWhen } from './payments-fixtures';
 
 let sys: TestSystem;
-beforeAll(async () => { sys = await startTestSystem({ env: { ...FAST_SETTLEMENT, QUOTE_VALIDITY_SECONDS: '3' } }); }, 120_000);
+// 12 s: long enough for create and execute to land before expiry on a loaded machine (3 s was not).
+beforeAll(async () => { sys = await startTestSystem({ env: { ...FAST_SETTLEMENT, QUOTE_VALIDITY_SECONDS: '12' } }); }, 120_000);
 afterAll(async () => { await sys.stop(); });
 
 async function euPayer() {
@@ -31,7 +32,7 @@ test('a quote left PENDING_AUTHORIZATION past its expiry fails with SCA_NOT_COMP
   expect(held.status).toBe(200);
   expect(held.body.status).toBe('PENDING_AUTHORIZATION');
 
-  const failed = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'FAILED');
+  const failed = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'FAILED', 90_000);
   expect(failed.failureReason).toBe('SCA_NOT_COMPLETED');
   expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(quote.body.expiresAt));
   expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
