@@ -119,6 +119,11 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: STABLECOIN_PROVIDER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (brale)' });
   });
 
+  test('quotes-transactions with SETTLEMENT_RAIL=sandbox exits 2 (production settles on the operator\'s rail, its default there)', async () => {
+    const { code, stderr } = await run('quotes-transactions', { ...environmentOf(production, 'quotes-transactions'), SETTLEMENT_RAIL: 'sandbox' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: SETTLEMENT_RAIL is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (operator)' });
+  });
+
   test.each([
     ['auth', 'API_SECRET_PEPPER'], ['auth', 'WALLET_STORAGE_KEY'], ['accounts', 'ACCOUNTS_PII_KEY'], ['notifications', 'WEBHOOK_SIGNING_PRIVATE_KEY'],
     ['quotes-transactions', 'STABLECOIN_SECRET_KEY'], ['quotes-transactions', 'CARDS_DATA_KEY'],

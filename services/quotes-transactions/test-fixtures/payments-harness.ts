@@ -4,6 +4,7 @@ import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../../gen/quotes_transactions/v1/quotes';
+import { SettlementRailServiceService } from '../../../gen/quotes_transactions/v1/settlement_rail';
 import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/transactions';
 import { createInProcessEventBus } from '../../../lib/bus/in-process-event-bus';
 import type { DomainEvent } from '../../../lib/bus/event-bus';
@@ -58,10 +59,11 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     ledger: client(LedgerServiceService),
     lookup: client(LookupServiceService),
     agentActions: client(AgentActionServiceService),
+    rail: client(SettlementRailServiceService),
   };
 
   return {
-    accounts, store, events, ...clients,
+    accounts, store, events, address, ...clients,
     /** Every balance document: the proof that each currency sums to zero. */
     async balanceSums(): Promise<Record<string, number>> {
       const sums: Record<string, number> = {};
