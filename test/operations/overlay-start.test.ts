@@ -124,6 +124,11 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: SETTLEMENT_RAIL is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (operator)' });
   });
 
+  test('quotes-transactions with CARD_ISSUER=sandbox exits 2 (production has no simulated issuer; without a real one cards are refused)', async () => {
+    const { code, stderr } = await run('quotes-transactions', { ...environmentOf(production, 'quotes-transactions'), CARD_ISSUER: 'sandbox' });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: 'configuration error: CARD_ISSUER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (none)' });
+  });
+
   test.each([
     ['auth', 'API_SECRET_PEPPER'], ['auth', 'WALLET_STORAGE_KEY'], ['accounts', 'ACCOUNTS_PII_KEY'], ['notifications', 'WEBHOOK_SIGNING_PRIVATE_KEY'],
     ['quotes-transactions', 'STABLECOIN_SECRET_KEY'], ['quotes-transactions', 'CARDS_DATA_KEY'],

@@ -1,4 +1,5 @@
 import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
+import { CardServiceService } from '../../../gen/quotes_transactions/v1/cards';
 import { createFakeScaBinding } from './fake-sca-service';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
@@ -60,6 +61,7 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     lookup: client(LookupServiceService),
     agentActions: client(AgentActionServiceService),
     rail: client(SettlementRailServiceService),
+    cards: client(CardServiceService),
   };
 
   return {
