@@ -41,6 +41,8 @@ export interface GatewayOptions {
   edge?: EdgeSettings;
   /** False while the gateway cannot authenticate yet (starting): API requests get 503 with Retry-After. */
   acceptsRequests?: () => boolean;
+  /** GRID_MODE=sandbox: the hosted KYC page offers the simulated outcomes (default true). */
+  sandbox?: boolean;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -88,7 +90,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   );
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.
-  app.use(refuseUnservedMethods(), hostedKycRoutes(peers));
+  app.use(refuseUnservedMethods(), hostedKycRoutes(peers, { sandbox: options.sandbox ?? true }));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
