@@ -179,7 +179,7 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
     // The hosted KYC page offers no simulated outcome: it submits for review, and a posted outcome is refused.
     const api = async (path: string, body: object) => {
       const res = await fetch(`${system.rootUrl}/2025-10-13${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as any };
     };
     const customer = await api('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'production-kyc-1' });
     expect(customer.status).toBe(201);
@@ -193,7 +193,12 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
     expect((await post({ outcome: 'APPROVE' })).status).toBe(403);
     const submitted = await post({ action: 'submit' });
     expect(submitted.status).toBe(200);
-    expect(await submitted.text()).toContain('PENDING_MANUAL_REVIEW');
+    expect(await submitted.text()).toContain('Verification submitted');
+    const customerNow = async () => ((await (await fetch(`${system.rootUrl}/2025-10-13/customers/${customer.body.id}`, { headers: { authorization: auth } })).json()) as any).kycStatus as string;
+    const deadline = Date.now() + 15_000;
+    while ((await customerNow()) === 'UNVERIFIED' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await customerNow()).toBe('PENDING'); // submitted, waiting for review: nobody approved it
+    expect((await post({ action: 'submit' })).status).toBe(404); // the link is used up
 
     // No card issuer is configured: issuing a card is refused (501) and nothing is provisioned by the simulator.
     const card = await api('/cards', { cardholderId: customer.body.id, form: 'VIRTUAL', fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000001'] });
