@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { credentials } from '@grpc/grpc-js';
 import { service as HealthService } from 'grpc-health-check';
+import { makeGrpcTestCertificates } from '../../test/fixtures/grpc-test-certificates';
 import { silentLogger } from '../log';
 import { ConfigError } from '../config';
 import { createServiceClient } from './grpc-client';
@@ -11,29 +9,13 @@ import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
 import { createHealthProbe } from './health-probe';
 import { readGrpcTls, type GrpcTls } from './transport-security';
 
-/**
- * Mutual TLS between components, with a throwaway CA made by the machine's openssl: each component
- * certificate serves (serverAuth, naming localhost and 127.0.0.1) and is presented as a client's
- * (clientAuth). A stranger holds a certificate of another CA.
- */
-const dir = mkdtempSync(join(tmpdir(), 'grpc-tls-'));
-const at = (name: string) => join(dir, name);
-const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-function ca(name: string) {
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', `/CN=${name}`, '-keyout', at(`${name}.key`), '-out', at(`${name}.crt`));
-}
-function issue(name: string, by: string) {
-  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${name}`, '-keyout', at(`${name}.key`), '-out', at(`${name}.csr`));
-  writeFileSync(at(`${name}.ext`), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n');
-  openssl('x509', '-req', '-in', at(`${name}.csr`), '-CA', at(`${by}.crt`), '-CAkey', at(`${by}.key`), '-CAcreateserial', '-days', '2', '-extfile', at(`${name}.ext`), '-out', at(`${name}.crt`));
-}
-ca('grid-ca');
-ca('other-ca');
-issue('accounts', 'grid-ca');
-issue('gateway', 'grid-ca');
-issue('stranger', 'other-ca');
+/** Mutual TLS between components, with a throwaway CA; a stranger holds a certificate of another CA. */
+const certs = makeGrpcTestCertificates();
+const { at, settings } = certs;
+certs.issue('accounts');
+certs.issue('gateway');
+certs.issue('stranger', 'other-ca');
 
-const settings = (name: string) => ({ GRPC_TLS_CA_FILE: at('grid-ca.crt'), GRPC_TLS_CERT_FILE: at(`${name}.crt`), GRPC_TLS_KEY_FILE: at(`${name}.key`) });
 const configError = (env: NodeJS.ProcessEnv) => { try { readGrpcTls(env); } catch (err) { return err instanceof ConfigError ? err.message : String(err); } return undefined; };
 
 let server: RunningGrpcServer;
@@ -45,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.shutdown(100);
-  rmSync(dir, { recursive: true, force: true });
+  certs.remove();
 });
 
 describe('settings, checked at start', () => {
