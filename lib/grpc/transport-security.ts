@@ -64,8 +64,3 @@ export function channelCredentials(tls?: TlsChoice): ChannelCredentials {
   const t = chosen(tls);
   return t ? credentials.createSsl(t.ca, t.key, t.cert) : credentials.createInsecure();
 }
-
-/** For the start log. */
-export function describeGrpcTls(): string {
-  return configured() ? 'mutual TLS' : 'plaintext';
-}
