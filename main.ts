@@ -1,3 +1,4 @@
+import { readGrpcTls } from './lib/grpc/transport-security';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ConfigError, readConfig, readRunMode, setting } from './lib/config';
@@ -144,6 +145,8 @@ async function main(): Promise<void> {
     const { SERVICE_SETTINGS_CHECKS } = await import('./services/service-registry');
     for (const name of component === 'all' ? SERVICE_NAMES : [component]) SERVICE_SETTINGS_CHECKS[name](process.env);
   }
+  // Mutual TLS between components (GRPC_TLS_*): files, PEMs and key checked before anything listens.
+  if (readGrpcTls(process.env)) logger.info('gRPC between components: mutual TLS');
   // Embedded mode: a token of this run's own unless one is configured.
   const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   if (servesGateway && !process.env.HOST?.trim() && base.HOST === '127.0.0.1') {

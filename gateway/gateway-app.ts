@@ -42,6 +42,8 @@ export interface GatewayOptions {
   edge?: EdgeSettings;
   /** False while the gateway cannot authenticate yet (starting): API requests get 503 with Retry-After. */
   acceptsRequests?: () => boolean;
+  /** GRID_MODE=sandbox: the hosted KYC page offers the simulated outcomes (default true). */
+  sandbox?: boolean;
 }
 
 export function createGatewayApp(options: GatewayOptions): express.Express {
@@ -89,7 +91,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   );
 
   // The hosted KYC page: no credentials, its single-use link token is the credential.
-  app.use(refuseUnservedMethods(), hostedKycRoutes(peers));
+  app.use(refuseUnservedMethods(), hostedKycRoutes(peers, { sandbox: options.sandbox ?? true }));
   // The card reveal page: no credentials, its signed single-use token is the credential.
   app.use(refuseUnservedMethods(), cardRevealRoutes(peers));
 

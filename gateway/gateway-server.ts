@@ -7,6 +7,7 @@ import type { ServiceName } from '../lib/runtime/service-module';
 import { checkReadiness } from './http/readiness';
 import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
+import { readRunMode } from '../lib/config';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
 import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
 import { readEdgeSettings } from './http/edge-settings';
@@ -68,7 +69,7 @@ export async function startGateway(options: {
     : undefined;
   let open = !options.opensWhen;
   options.opensWhen?.then(() => { open = true; }, () => undefined);
-  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, readiness, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env) });
+  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, readiness, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env), sandbox: readRunMode(env) === 'sandbox' });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   drain = trackForDrain(server);

@@ -8,6 +8,7 @@ import { createNotificationsService, messageDeliveryUrl } from './notifications/
 import { readWebhookSettings } from './notifications/webhook-settings';
 import { readPaymentsConfig } from './quotes-transactions/payments-module';
 import { readStablecoinsConfig } from './quotes-transactions/stablecoins-module';
+import { readCardsConfig } from './quotes-transactions/cards-module';
 import { createQuotesTransactionsService } from './quotes-transactions/quotes-transactions-service';
 
 export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
@@ -24,6 +25,6 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
 export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
   accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
-  'quotes-transactions': (env) => { readPaymentsConfig(env); readStablecoinsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
+  'quotes-transactions': (env) => { readPaymentsConfig(env); readStablecoinsConfig(env); readCardsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
   notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
 };

@@ -12,7 +12,7 @@ export const OUTCOME_LABELS = {
   RESOLVE_ERRORS: 'Ask for more information',
 } as const;
 
-/** The open link: what is being verified and, in the sandbox, a button per outcome. */
+/** The open link: what is being verified and, in the sandbox, a button per simulated outcome. */
 export function openPage(kind: 'KYC' | 'KYB', expiresAt: string): string {
   const buttons = Object.entries(OUTCOME_LABELS)
     .map(([value, label]) => `<button type="submit" name="outcome" value="${value}">${label}</button>`)
@@ -21,6 +21,19 @@ export function openPage(kind: 'KYC' | 'KYB', expiresAt: string): string {
     + '<p>Sandbox: no documents are checked. Choose the outcome the verification provider will report.</p>'
     + `<form method="post">${buttons}</form><p><small>This link is single use and expires at <time>${expiresAt}</time>.</small></p>`);
 }
+
+/**
+ * The open link outside the sandbox: no simulator controls. The application is submitted for the
+ * platform's review (no verification provider decides it yet; docs/operating.md).
+ */
+export function reviewPage(kind: 'KYC' | 'KYB', expiresAt: string): string {
+  return page(`Identity verification (${kind})`, `<h1>Identity verification (${kind})</h1>`
+    + '<p>Submit your application. It is reviewed before your account is verified; you will be told the outcome.</p>'
+    + `<form method="post"><button type="submit" name="action" value="${SUBMIT_ACTION}">Submit for review</button></form>`
+    + `<p><small>This link is single use and expires at <time>${expiresAt}</time>.</small></p>`);
+}
+
+export const SUBMIT_ACTION = 'submit';
 
 export function closedPage(reason: string): string {
   return page('Verification link unavailable', `<h1>Verification link unavailable</h1><p>${reason}</p>`);

@@ -88,7 +88,7 @@ function readable(name: string, path: string): string {
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** The file's PEM certificates, each one parsed; at least one. */
-function certificates(name: string, path: string): string {
+export function certificates(name: string, path: string): string {
   const text = readable(name, path);
   const blocks = text.match(PEM_CERTIFICATE) ?? [];
   if (!blocks.length) throw new ConfigError(name, `holds no PEM certificate (${path})`);
@@ -102,7 +102,7 @@ function certificates(name: string, path: string): string {
   return blocks.join('\n');
 }
 
-function privateKey(name: string, path: string): string {
+export function privateKey(name: string, path: string): string {
   const text = readable(name, path);
   try {
     createPrivateKey(text);

@@ -1,4 +1,5 @@
-import { credentials, Metadata, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { channelCredentials, type TlsChoice } from './transport-security';
+import { Metadata, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { AppError } from '../errors';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
 import { contextToMetadata, METADATA, type CallContext } from './call-context';
@@ -16,6 +17,8 @@ export interface ClientOptions {
   internalToken: string;
   /** Per-call deadline. */
   timeoutMs?: number;
+  /** Mutual TLS (transport-security.ts): this process's GRPC_TLS_* settings unless given; null for plaintext. */
+  tls?: TlsChoice;
 }
 
 /** What every internal call carries: the caller's context, the internal token and the trace context. */
@@ -34,7 +37,7 @@ export function createServiceClient<D extends ServiceDefinition>(
   options: ClientOptions,
 ): ServiceClient<D> {
   const Ctor = makeGenericClientConstructor(definition, 'client');
-  const client: Client = new Ctor(address, credentials.createInsecure(), {
+  const client: Client = new Ctor(address, channelCredentials(options.tls), {
     'grpc.keepalive_time_ms': 30000,
     // Peers start in any order (separate pods); reconnect quickly instead of backing off for long.
     'grpc.initial_reconnect_backoff_ms': 200,

@@ -1,4 +1,5 @@
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server } from '@grpc/grpc-js';
+import { serverCredentials, type TlsChoice } from './transport-security';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import { HEALTH_EVENTS, HEALTH_LIVENESS } from './health-probe';
@@ -27,6 +28,8 @@ export interface GrpcServerOptions {
   readinessIntervalMs?: number;
   /** The event pipeline (consumers, outbox) flows; reported as HEALTH_EVENTS, apart from readiness: a stall degrades, it does not unready. */
   eventsFlowing?: () => Promise<boolean>;
+  /** Mutual TLS (transport-security.ts): this process's GRPC_TLS_* settings unless given; null for plaintext. */
+  tls?: TlsChoice;
 }
 
 export interface RunningGrpcServer {
@@ -113,7 +116,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
 
   let serving = true;
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(options.address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(options.address, serverCredentials(options.tls), (err, p) => (err ? reject(err) : resolve(p))),
   );
   const host = options.address.slice(0, options.address.lastIndexOf(':'));
   const address = `${host}:${port}`;

@@ -1,4 +1,5 @@
-import { Client, credentials } from '@grpc/grpc-js';
+import { Client } from '@grpc/grpc-js';
+import { channelCredentials, type TlsChoice } from './transport-security';
 
 const SERVING = 1;
 
@@ -23,8 +24,8 @@ function checkRequest(service: string): Buffer {
  * Asks a server's standard grpc.health.v1.Health/Check for a service's status (the overall one by
  * default). The reply is one enum field, so no stubs needed.
  */
-export function createHealthProbe(address: string) {
-  const client = new Client(address, credentials.createInsecure());
+export function createHealthProbe(address: string, tls?: TlsChoice) {
+  const client = new Client(address, channelCredentials(tls));
   const status = (service = '', timeoutMs = 1000): Promise<ProbedStatus> => new Promise((resolve) => {
     client.makeUnaryRequest(
       '/grpc.health.v1.Health/Check',

@@ -1,5 +1,6 @@
 import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox';
 import { ConfigError, readConfig, setting } from '../../lib/config';
+import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
@@ -42,6 +43,8 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
     CARDS_EXPIRY_POLL_MS: setting.int(60_000, 50, 3_600_000),
     /** Sandbox: how long a pull simulated with the descriptor suffix 005 stays pending before the issuer confirms it */
     CARDS_SANDBOX_PULL_CONFIRM_MS: setting.sandboxOnly(setting.int(30_000, 0, 3_600_000)),
+    /** Who provisions cards: `sandbox`, the embedded simulator, or `none` (no real issuer is integrated yet: POST /cards answers 501 NOT_IMPLEMENTED and no card is made) @default sandbox with GRID_MODE=sandbox, none with GRID_MODE=production (which refuses sandbox) */
+    CARD_ISSUER: setting.providerChoice(['sandbox', 'none'] as const, { sandbox: 'sandbox', production: 'none' }, ['sandbox']),
   }, env);
 }
 
@@ -57,6 +60,14 @@ export function frameAncestorsOf(value: string): string[] {
   });
 }
 
+/** Without an issuer no card is issued: refused before anything is stored, so nothing waits on a provisioning that cannot happen. */
+function withoutIssuer(cards: CardUseCases): CardUseCases {
+  return {
+    ...cards,
+    issue: async () => { throw new AppError('NOT_IMPLEMENTED', 'Card issuing is not available on this platform: no card issuer is configured'); },
+  };
+}
+
 /** Cards: issuing and the card lifecycle, with the embedded sandbox issuer unless one is given. */
 export function createCardsModule(environment: ServiceEnvironment, adapters: { now: () => Date; ledger: Ledger; newEvent?: NewEvent; cardholders?: Cardholders; issuer?: CardIssuer }) {
   const config = readCardsConfig(environment.env);
@@ -65,7 +76,10 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const cardDataKey = readSealingKey('CARDS_DATA_KEY', environment.env);
   const sealer = createAesGcmSealer(cardDataKey);
   const sandboxIssuer = createSandboxCardIssuer({ store: environment.store, sealer, clock });
-  const issuer = adapters.issuer ?? sandboxIssuer;
+  // Fail closed: without an issuer, nothing is provisioned from the simulator, not even a card left PROCESSING.
+  const noIssuer: CardIssuer = { provision: async () => { throw new Error('no card issuer is configured (CARD_ISSUER=none)'); } };
+  const sandboxIssuing = !adapters.issuer && config.CARD_ISSUER === 'sandbox';
+  const issuer = adapters.issuer ?? (sandboxIssuing ? sandboxIssuer : noIssuer);
   let cards: CardUseCases | undefined;
   const provisioning = createCardProvisioning({ store: cardStore.port, issuer, cards: () => cards!, clock, logger: environment.logger });
   const cardholders = adapters.cardholders ?? createCardholdersPeer(environment.peers);
@@ -80,6 +94,7 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   cards = createCardUseCases({
     store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater, bindingsChanged: delegatedKeys.revokeUnbound,
   });
+  const issuing = adapters.issuer || config.CARD_ISSUER === 'sandbox' ? cards : withoutIssuer(cards);
   // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.
   const authorizations = createCardAuthorizations({
     store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
@@ -93,7 +108,7 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   // The embedded processor serves the reveal page; an issuer given from outside serves its own (not wired: 501).
   const reveals = createCardReveals({
     card: cards.get, store: revealStore, key: revealSigningKey(cardDataKey), clock, logger: environment.logger,
-    ...(adapters.issuer ? {} : { cardData: sandboxIssuer }),
+    ...(sandboxIssuing ? { cardData: sandboxIssuer } : {}),
     // A test system given its own cardholders has no accounts service to ask about SCA.
     ...(adapters.cardholders ? {} : {
       scaAllows: async (caller: { platformId: string; correlationId?: string }, customerId: string) => {
@@ -126,10 +141,11 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     run: () => delegatedKeys.purgeAbandoned(86_400_000),
   });
   return {
-    bindings: [bindCardService({ cards }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys), bindCardRevealService(reveals)],
+    bindings: [bindCardService({ cards: issuing }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys), bindCardRevealService(reveals)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
-    useCases: { cards, provisioning, authorizations, delegatedKeys },
+    useCases: { cards: issuing, provisioning, authorizations, delegatedKeys },
     async start() {
+      if (issuing !== cards) environment.logger.warn('no card issuer configured (CARD_ISSUER=none): POST /cards answers 501 NOT_IMPLEMENTED');
       await Promise.all([cardStore.port.ensureIndexes(), transactionStore.port.ensureIndexes(), sandboxIssuer.ensureIndexes(), delegatedKeyStore.ensureIndexes(), revealStore.ensureIndexes()]);
       recovery.start();
       decisionRecovery.start();

@@ -22,6 +22,11 @@ import { createPlatformConfigSettings } from './adapters/platform-config-setting
 import { createSandboxPayments } from './app/sandbox-payments';
 import { createReceiveSameServerPayment, createSettleToSameServer, type UmaAddressDirectory } from './app/same-server-payments';
 import { createSettlementWorker } from './app/settlement-worker';
+import { createSandboxSettlementRail } from './app/settlement-rail';
+import { createReportSettlementOutcome } from './app/report-settlement-outcome';
+import { createOperatorSettlementRail } from './adapters/operator-settlement-rail';
+import { bindSettlementRailService } from './grpc/settlement-rail-handlers';
+import { paysAnUmaAddress, umaReceiverFor } from './domain/same-server-receiver';
 import { createStepRunner } from './app/step-runner';
 import { createTransactionActions } from './app/transaction-actions';
 import { createIncomingPaymentApproval } from './app/incoming-payment-approval';
@@ -47,6 +52,8 @@ export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** How long a quote can be executed */
     QUOTE_VALIDITY_SECONDS: setting.int(300, 1, 86_400),
+    /** What settles payments: `sandbox`, the timer simulator (SANDBOX_SETTLEMENT_STEP_MS), or `operator`, the operator's rail integration (SETTLEMENT.SUBMITTED events out, SettlementRailService.ReportSettlementOutcome in; docs/settlement-rails.md) @default sandbox with GRID_MODE=sandbox, operator with GRID_MODE=production (which refuses sandbox) */
+    SETTLEMENT_RAIL: setting.providerChoice(['sandbox', 'operator'] as const, { sandbox: 'sandbox', production: 'operator' }, ['sandbox']),
     /** Sandbox rails: time between two settlement stages of a payment (GRID_MODE=production refuses it set) */
     SANDBOX_SETTLEMENT_STEP_MS: setting.sandboxOnly(setting.int(2_000, 0, 3_600_000)),
     /** How often the settlement worker looks for due payments */
@@ -82,7 +89,8 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const config = readPaymentsConfig(environment.env);
   const clock = adapters.now;
   const newEvent = adapters.newEvent ?? defaultNewEvent;
-  const timing = { stepMs: config.SANDBOX_SETTLEMENT_STEP_MS };
+  // The operator's rail is handed a payment at the worker's next pass; the step delay is the sandbox simulator's alone.
+  const timing = { stepMs: config.SETTLEMENT_RAIL === 'operator' ? 0 : config.SANDBOX_SETTLEMENT_STEP_MS };
   const accounts = adapters.accounts ?? createPaymentAccountsPeer(environment.peers);
 
   const ledgerStore = createLedgerDocumentStore(environment.store, clock);
@@ -123,11 +131,17 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, ...(environment.leases ? { leases: environment.leases } : {}), payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
     agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
-  const receiveSameServerPayment = createReceiveSameServerPayment({
-    directory: adapters.umaDirectory ?? createAccountsUmaDirectory(environment.peers), accounts, payments, runner, clock,
-  });
+  const umaDirectory = adapters.umaDirectory ?? createAccountsUmaDirectory(environment.peers);
+  const receiveSameServerPayment = createReceiveSameServerPayment({ directory: umaDirectory, accounts, payments, runner, clock });
+  const rail = config.SETTLEMENT_RAIL === 'operator'
+    ? createOperatorSettlementRail({
+      timing,
+      settlesHere: async (p) => paysAnUmaAddress(p) && umaReceiverFor(await umaDirectory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE',
+    })
+    : createSandboxSettlementRail(timing);
+  const reportSettlementOutcome = createReportSettlementOutcome({ payments, runner, clock, timing, logger: environment.logger });
   const worker = createSettlementWorker({
-    payments, runner, ledger, clock, timing, logger: environment.logger,
+    payments, runner, ledger, clock, timing, rail, logger: environment.logger,
     beforeSettling: createSettleToSameServer({ receive: receiveSameServerPayment, timing }),
     intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
     ...(environment.leases ? { lease: environment.leases('settlement') } : {}),
@@ -140,15 +154,18 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
       bindTransactionService({ queries, entries: createTransactionEntries({ queries, cards: createCardTransactionDocumentStore(environment.store).port }), actions, agentApprovals: agents.approvals }),
       agents.binding,
       bindPaymentsSandboxService({ sandbox }),
+      bindSettlementRailService({ reportSettlementOutcome }),
       bindWithdrawalFeeService(createEstimateWithdrawalFee({ accounts, rates: adapters.rates, settings })),
     ],
     outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
-    useCases: { incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates, receiveSameServerPayment },
+    settlementRail: rail.name,
+    useCases: { reportSettlementOutcome, incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates, receiveSameServerPayment },
     worker,
     async start() {
       await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);
       approvalAnswers = await environment.bus.subscribe({ topic: APPROVAL_ANSWERS_TOPIC, group: 'payments-approval-answers', handler: incomingApproval.onEvent });
       worker.start();
+      environment.logger.info('settlement rail', { rail: rail.name });
     },
     stop: async () => { await approvalAnswers?.close(); approvalAnswers = undefined; await agents.stop(); await worker.stop(); },
   };

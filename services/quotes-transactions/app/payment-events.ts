@@ -4,6 +4,8 @@ import type { Payment } from '../domain/payment';
 import { quoteJson, transactionJson } from '../../../lib/contract/payment-record-json';
 import { APPROVAL_REQUESTED_EVENT } from '../domain/incoming-payment-approval';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
+import { SETTLEMENT_SUBMITTED_EVENT } from '../domain/settlement-report';
+import { settlementInstruction } from '../domain/settlement-instruction';
 
 /** The approval webhook's data: the Transaction plus the reference's IncomingPaymentWebhookData member, when fields are asked for. */
 function transactionData(p: Payment, kind: string) {
@@ -15,11 +17,13 @@ function transactionData(p: Payment, kind: string) {
 /**
  * Events of a payment change, version 1. Kinds are the reference's webhook kinds
  * (OUTGOING_PAYMENT.*, INCOMING_PAYMENT.*) with the Transaction record as data, plus QUOTE.CREATED,
- * QUOTE.EXECUTED and QUOTE.EXPIRED with the Quote record.
+ * QUOTE.EXECUTED and QUOTE.EXPIRED with the Quote record; SETTLEMENT.SUBMITTED (no webhook: the
+ * operator's rail integration reads it) with the settlement instruction.
  */
 export function paymentEvents(newEvent: NewEvent, p: Payment, kinds: readonly string[]): DomainEvent[] {
   return kinds.map((kind) =>
-    kind.startsWith('QUOTE.')
+    kind === SETTLEMENT_SUBMITTED_EVENT ? newEvent(kind, 1, p.platformId, p.id, settlementInstruction(p))
+    : kind.startsWith('QUOTE.')
       ? newEvent(kind, 1, p.platformId, p.quote!.id, quoteJson(toQuoteRecord(p)))
       : newEvent(kind, 1, p.platformId, p.id, transactionData(p, kind)),
   );

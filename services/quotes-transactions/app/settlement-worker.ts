@@ -2,10 +2,11 @@ import { propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { inSpan } from '../../../lib/telemetry';
 import type { Logger } from '../../../lib/log';
 import { underLease, type Lease } from '../../../lib/runtime/lease';
-import { nextSettlementChange, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
+import type { PlannedChange, SettlementTiming } from '../domain/settlement-plan';
 import type { Payment } from '../domain/payment';
 import type { Ledger } from './ledger';
 import type { PaymentStore } from './payment-store';
+import { createSandboxSettlementRail, type SettlementRail } from './settlement-rail';
 import { StepNeedsReconciliation } from './ledger';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 
@@ -15,6 +16,8 @@ export interface SettlementWorkerOptions {
   ledger: Ledger;
   clock: () => Date;
   timing: SettlementTiming;
+  /** What moves a payment along its rail; the sandbox's timer simulator unless given. */
+  rail?: SettlementRail;
   logger: Logger;
   /** Pause between two passes; none after a pass that found a full batch (a backlog is drained at once). */
   intervalMs: number;
@@ -39,6 +42,7 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   let current: Promise<number> = Promise.resolve(0);
   const batchSize = options.batchSize ?? 100;
   let backlog = false;
+  const rail = options.rail ?? createSandboxSettlementRail(options.timing);
 
   /** Each step is a span in the trace that started the payment, so its events (and their webhooks) join that trace too. */
   async function advance(p: Payment, now: Date): Promise<boolean> {
@@ -48,7 +52,7 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       await inSpan('settlement finish step', { parent, attributes }, () => options.runner.finish(p));
       return true;
     }
-    const planned = nextSettlementChange(p, now, options.timing);
+    const planned = await rail.next(p, now);
     if (!planned) return false;
     await inSpan('settlement step', { parent, attributes }, async () => {
       const plan = options.beforeSettling ? await options.beforeSettling(p, planned, now) : planned;

@@ -70,6 +70,13 @@ export interface ScaState {
   authorizedAt?: string;
 }
 
+/** A payment handed to the operator's settlement rail (docs/settlement-rails.md). */
+export interface RailSubmission {
+  submittedAt: string;
+  /** The rail's own reference (a bank reference, an on-chain hash), from the first report that gave one. */
+  reference?: string;
+}
+
 /** A step whose postings may be partly applied: finishing it sets `then` (or `onVoid` if refused). */
 export interface PendingStep extends LedgerStep {
   startedAt: string;
@@ -141,6 +148,8 @@ export interface Payment {
   /** A UMA payment once settled: the hash of the payment that settled it between the two VASPs. */
   umaSettlementHash?: string;
   pendingStep?: PendingStep;
+  /** On an operator's settlement rail (SETTLEMENT_RAIL=operator): when it was handed to the rail, and the rail's reference once reported. */
+  rail?: RailSubmission;
   /** Strong Customer Authentication of an SCA customer's payment (app/quote-authorization.ts). */
   sca?: ScaState;
   appliedSteps: string[];

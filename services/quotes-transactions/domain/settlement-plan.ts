@@ -51,22 +51,29 @@ export function sandboxOnChain(p: Payment, leg: 'source' | 'destination', networ
   return { transactionHash: `${EVM_NETWORKS.has(network) ? '0x' : ''}${hash}`, network };
 }
 
+const paysOrIsPaidByUma = (p: Payment) => p.source.sourceType === 'UMA_ADDRESS' || p.destination.destinationType === 'UMA_ADDRESS';
+
 /** The sandbox's stand-in for the Lightning payment hash that settles a UMA payment between the VASPs. */
 export function sandboxUmaSettlementHash(p: Payment): string | undefined {
-  const uma = p.source.sourceType === 'UMA_ADDRESS' || p.destination.destinationType === 'UMA_ADDRESS';
-  return uma ? createHash('sha256').update(`${p.id}/uma-settlement`).digest('hex') : undefined;
+  return paysOrIsPaidByUma(p) ? createHash('sha256').update(`${p.id}/uma-settlement`).digest('hex') : undefined;
 }
 
-/** Completes the payment; an internal destination closed meanwhile (its customer deleted) refuses it, and the payment fails. */
-function completion(p: Payment, now: Date, timing: SettlementTiming): PlannedChange {
+/**
+ * Completes the payment; an internal destination closed meanwhile (its customer deleted) refuses
+ * it, and the payment fails. `railReference`: what a real rail reported (the on-chain hash of a
+ * crypto payout, the settling payment's hash of an UMA payment); the sandbox makes up its own.
+ */
+export function completion(p: Payment, now: Date, timing: SettlementTiming, reported?: { railReference?: string }): PlannedChange {
   const network = p.destination.destinationType === 'ACCOUNT' ? p.destination.cryptoNetwork : undefined;
-  const umaSettlementHash = sandboxUmaSettlementHash(p);
+  const simulated = reported === undefined;
+  const onChain = network && (simulated ? sandboxOnChain(p, 'destination', network) : reported.railReference ? { transactionHash: reported.railReference, network } : undefined);
+  const umaSettlementHash = simulated ? sandboxUmaSettlementHash(p) : paysOrIsPaidByUma(p) ? reported.railReference : undefined;
   return {
     movement: p.type === 'OUTGOING' ? 'settle' : 'credit',
     change: {
       set: {
         status: 'COMPLETED', settledAt: now.toISOString(),
-        ...(network ? { destinationOnChain: sandboxOnChain(p, 'destination', network) } : {}),
+        ...(onChain ? { destinationOnChain: onChain } : {}),
         ...(umaSettlementHash ? { umaSettlementHash } : {}),
       },
       unset: ['pendingReason', 'stage', 'nextActionAt'],
@@ -77,7 +84,7 @@ function completion(p: Payment, now: Date, timing: SettlementTiming): PlannedCha
 }
 
 /** Executed outgoing payments are PROCESSING; incoming ones stay PENDING while on their rail. */
-function onRail(p: Payment): boolean {
+export function onRail(p: Payment): boolean {
   return p.type === 'OUTGOING' ? p.status === 'PROCESSING' : p.status === 'PENDING' && p.stage !== 'AWAITING_APPROVAL';
 }
 
@@ -118,7 +125,10 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
   }
 }
 
-/** Cancelling is possible while a bank transfer is still SUBMITTED (not yet sent on its rail). */
+/**
+ * Cancelling is possible while a bank transfer is still SUBMITTED (not yet sent on its rail); once
+ * handed to an operator's rail it is the rail's, and only its reported outcome ends it.
+ */
 export function isCancellable(p: Payment): boolean {
-  return onRail(p) && p.stage === 'SUBMITTED';
+  return onRail(p) && p.stage === 'SUBMITTED' && !p.rail;
 }

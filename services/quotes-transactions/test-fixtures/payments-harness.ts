@@ -1,9 +1,11 @@
 import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
+import { CardServiceService } from '../../../gen/quotes_transactions/v1/cards';
 import { createFakeScaBinding } from './fake-sca-service';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../../gen/quotes_transactions/v1/quotes';
+import { SettlementRailServiceService } from '../../../gen/quotes_transactions/v1/settlement_rail';
 import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/transactions';
 import { createInProcessEventBus } from '../../../lib/bus/in-process-event-bus';
 import type { DomainEvent } from '../../../lib/bus/event-bus';
@@ -58,10 +60,12 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     ledger: client(LedgerServiceService),
     lookup: client(LookupServiceService),
     agentActions: client(AgentActionServiceService),
+    rail: client(SettlementRailServiceService),
+    cards: client(CardServiceService),
   };
 
   return {
-    accounts, store, events, ...clients,
+    accounts, store, events, address, ...clients,
     /** Every balance document: the proof that each currency sums to zero. */
     async balanceSums(): Promise<Record<string, number>> {
       const sums: Record<string, number> = {};
