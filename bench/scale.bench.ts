@@ -25,7 +25,8 @@ import { runLoad } from './load-loop';
  *    customers, the process's resident memory is read.
  */
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
-const SIZES = [10_000, 100_000];
+/** The history sizes measured; `SCALE_SIZES=2000,5000` for a quick run (the disk per payment does not depend on them). */
+const SIZES = process.env.SCALE_SIZES ? process.env.SCALE_SIZES.split(',').map(Number) : [10_000, 100_000];
 const REAL_PAYMENTS = 300;
 const PAYMENTS_PER_CUSTOMER = 10;
 

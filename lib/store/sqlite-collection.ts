@@ -287,6 +287,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private byKeys(keys: string[]): StoredDoc[] {
     const found: StoredDoc[] = [];
     for (const key of keys) {
+      const cached = this.context.cache.getByKey(this.name, key);
+      if (cached) {
+        found.push(cached);
+        continue;
+      }
       const row = this.s.byKey.get(this.name, key) as { seq: number; body: Buffer } | undefined;
       if (row) found.push(this.context.cache.get(this.name, row.seq) ?? this.remember({ seq: row.seq, key, doc: decodeDocument(row.body) }));
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { DuplicateKeyError } from './document-store';
 import { createDurableDocumentStore } from './durable-document-store';
 import { createEmbeddedDocumentStore } from './embedded-document-store';
 import { createSqliteDocumentStore } from './sqlite-document-store';
+import { COMPRESS_FROM_BYTES } from './sqlite-statements';
 import { DataDirectoryInUseError, LATEST_STORE_VERSION, StoreVersionError } from './sqlite-schema';
 
 const dirs: string[] = [];
@@ -84,6 +86,29 @@ describe('versioned format', () => {
     await reopened.close();
   });
 
+  it('stores a large document deflated (format 3) and reads bodies of either form, a journal\'s plain BSON included', async () => {
+    const path = freshPath();
+    const old = createDurableDocumentStore({ path });
+    const large = { _id: 'large', platformId: 'p1', notes: Array.from({ length: 60 }, (_, i) => `posting marker ${i} of a busy balance`), at: new Date(5_000) };
+    await old.collection('balances').insertOne(large);
+    await old.close();
+
+    const upgraded = createSqliteDocumentStore({ path });
+    const balances = upgraded.collection('balances');
+    const body = () => upgraded.database.prepare("SELECT body FROM documents WHERE collection = 'balances' AND key LIKE '%large%'").pluck().get() as Buffer;
+    expect(body().readInt32LE(0)).toBe(body().length); // written by the journal: plain BSON, read as it is
+    expect(await balances.findOne({ _id: 'large' })).toEqual(large);
+    await balances.updateOne({ _id: 'large' }, { $push: { notes: 'one more' } });
+    expect(body().readInt32LE(0)).toBe(0); // rewritten deflated
+    expect(body().length).toBeLessThan(COMPRESS_FROM_BYTES);
+    await balances.insertOne({ _id: 'small', platformId: 'p1' });
+    await upgraded.close();
+
+    const reopened = createSqliteDocumentStore({ path, cacheDocuments: 0 });
+    expect(await reopened.collection('balances').find({ platformId: 'p1' })).toEqual([{ ...large, notes: [...large.notes, 'one more'] }, { _id: 'small', platformId: 'p1' }]);
+    await reopened.close();
+  });
+
   it('refuses a file of a newer format and leaves it unchanged', async () => {
     const path = freshPath();
     const store = createSqliteDocumentStore({ path });
@@ -122,7 +147,8 @@ describe('group commit', () => {
   it('a full disk refuses the group with STORAGE_FULL, ping says so, and it recovers without a reopen', async () => {
     const store = createSqliteDocumentStore({ path: freshPath() });
     const things = store.collection('things');
-    const big = (id: string) => ({ _id: id, blob: Buffer.alloc(64 * 1024, 1) });
+    // Random bytes: a body that deflates to nothing would still fit.
+    const big = (id: string) => ({ _id: id, blob: randomBytes(64 * 1024) });
     await things.insertOne(big('before'));
     const pages = store.database.pragma('page_count', { simple: true }) as number;
     store.database.pragma(`max_page_count = ${pages}`);

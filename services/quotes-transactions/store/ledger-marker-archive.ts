@@ -5,8 +5,8 @@ import { legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-bal
 type ArchiveDoc = { _id: string; balance: string; markers: string[]; appliedThrough: number };
 
 export const ARCHIVE_COLLECTION = 'ledger_posting_archive';
-/** A balance document whose waiting markers reach this many is archived. */
-export const ARCHIVE_AT = 256;
+/** A balance document whose waiting markers reach this many is archived: each posting rewrites the whole document, so it is kept small (64 markers ≈ 2.5 KB against ≈ 9.5 KB at 256). */
+export const ARCHIVE_AT = 64;
 /** Markers stay at least this long: the steps still applying them keep the one-write path. */
 export const ARCHIVE_MIN_AGE_MS = 1_000;
 
