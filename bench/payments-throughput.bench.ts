@@ -22,7 +22,7 @@ const BENCH_DAILY_VOLUME = 1_000_000_000_000;
 const FUNDING = 10_000_000_000;
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
@@ -31,8 +31,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
+export async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
   // Until served (503 while starting): a busy machine can take many seconds.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
@@ -43,9 +43,9 @@ async function spawnAndWait(script: string, args: string[], port: number, probe:
   throw new Error(`${script} did not start`);
 }
 
-const client = (base: string) => createKeepAliveClient(base, { authorization: AUTH });
+export const client = (base: string) => createKeepAliveClient(base, { authorization: AUTH });
 
-async function preparePayments(api: ReturnType<typeof client>) {
+export async function preparePayments(api: ReturnType<typeof client>) {
   const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: BENCH_DAILY_VOLUME }] });
   if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
   const terms = await api('GET', '/customers/end-user-terms');
@@ -98,7 +98,7 @@ export interface PaymentsBenchmarkResult {
 }
 
 /** CPU time (user + system, all threads) the process has used so far, in ms; Linux clock ticks are 10 ms. */
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -31,6 +31,11 @@ async function main(): Promise<void> {
     results.payments = await runPaymentsBenchmark();
     console.log('quote create+execute (platform and agent) vs lookup vs bare Express JSON:', results.payments);
   }
+  if (only === 'lookup') {
+    const { runGatewayLookupBenchmark } = await import('./gateway-lookup.bench');
+    results.gatewayLookup = await runGatewayLookupBenchmark();
+    console.log('one lookup through the gateway (REST, one gRPC read) vs bare Express JSON, throughput and CPU per request:', JSON.stringify(results.gatewayLookup, null, 1));
+  }
   if (only === 'open-loop') {
     const { runOpenLoopBenchmark } = await import('./payments-throughput.bench');
     results.openLoop = await runOpenLoopBenchmark();

@@ -15,6 +15,7 @@ const ROOT = join(__dirname, '..');
 const DESCRIPTOR = join(ROOT, 'gen', 'descriptor.binpb');
 /** Written after a successful compile, dated when that compile started. */
 const COMPILED = join(ROOT, 'dist', '.compiled');
+const VALIDATORS = join(ROOT, 'dist', 'gateway', 'contract', 'contract-validators.generated.js');
 
 const PROTO_INPUTS = ['proto', 'buf.yaml', 'buf.gen.yaml', 'buf.lock'];
 /** What tsconfig.build.json includes, and the configuration that shapes its output. */
@@ -75,6 +76,11 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
     // Dated when the compile started: a source saved during the compile is still seen as newer.
     utimesSync(COMPILED, compileStarted, compileStarted);
     steps.push('compile');
+  }
+  // The request validators, compiled ahead of time from the compiled contract (gateway/contract/compiled-validators.ts).
+  if (steps.includes('compile') || !existsSync(VALIDATORS)) {
+    run(process.execPath, [join(ROOT, 'dist', 'gateway', 'contract', 'compiled-validators.js')]);
+    steps.push('validators');
   }
   if (steps.length === 0) say(`build is current (checked in ${Date.now() - started} ms)`);
   return steps.length === 0 ? 'current' : steps;

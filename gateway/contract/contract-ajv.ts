@@ -1,19 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { _, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone';
 import { newContractAjv } from '../../lib/contract/contract-ajv';
 import { schemaName } from './schema-kit';
 
-/**
- * One ajv for the contract: every error reported (allErrors) with the schema that failed (verbose),
- * a `oneOf` with an OpenAPI `discriminator` checked against the branch its tag names only,
- * formats checked as the services check them, schemas compiled once each and kept by identity.
- */
-export function createContractValidator() {
-  const ajv = newContractAjv();
-  const compiled = new WeakMap<TSchema, ValidateFunction>();
+/** The contract's ajv, where a named part (as the OpenAPI document publishes it) becomes a reference, compiled once for every schema using it. */
+function contractAjv(extra: Options = {}) {
+  const ajv = newContractAjv(extra);
   const shared = new Set<string>();
 
-  /** A named part (as the OpenAPI document publishes it) becomes a reference, compiled once for every schema using it. */
   const referencing = (schema: unknown, isRoot = false): unknown => {
     if (Array.isArray(schema)) return schema.map((item) => referencing(item));
     if (typeof schema !== 'object' || schema === null) return schema;
@@ -29,6 +24,13 @@ export function createContractValidator() {
     return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? properties(value as Record<string, unknown>) : referencing(value)]));
   };
   const properties = (members: Record<string, unknown>) => Object.fromEntries(Object.entries(members).map(([key, value]) => [key, referencing(value)]));
+  return { ajv, referencing };
+}
+
+/** Schemas compiled on first use and kept by identity (tests, and a gateway without compiled validators). */
+export function createContractValidator() {
+  const { ajv, referencing } = contractAjv();
+  const compiled = new WeakMap<TSchema, ValidateFunction>();
 
   return (schema: TSchema, value: unknown): ErrorObject[] => {
     let validate = compiled.get(schema);
@@ -42,3 +44,24 @@ export function createContractValidator() {
 
 export type ContractValidator = ReturnType<typeof createContractValidator>;
 export type { ErrorObject };
+
+/**
+ * The JavaScript of a module exporting one validator per named schema, compiled ahead of time
+ * (ajv standalone code): `node dist/gateway/contract/compile-validators.js` writes it at build, so
+ * the gateway compiles nothing when it starts or on a first request. Formats come from
+ * contract-formats.ts, required beside the module.
+ */
+export function standaloneValidators(schemas: Record<string, TSchema>): string {
+  const { ajv, referencing } = contractAjv({ code: { source: true, formats: _`require("./contract-formats").CONTRACT_FORMATS` } });
+  const exported: Record<string, string> = {};
+  for (const [key, schema] of Object.entries(schemas)) {
+    const rooted = referencing(schema) as Record<string, unknown>;
+    if (typeof rooted.$ref === 'string' && Object.keys(rooted).length === 1) {
+      exported[key] = rooted.$ref;
+      continue;
+    }
+    ajv.addSchema({ ...rooted, $id: `operation:${key}` });
+    exported[key] = `operation:${key}`;
+  }
+  return standaloneCode(ajv, exported);
+}

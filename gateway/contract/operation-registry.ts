@@ -52,6 +52,7 @@ interface Matcher {
   op: Operation;
   pattern: RegExp;
   literalSegments: number;
+  segments: number;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -59,10 +60,20 @@ const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 function matcherOf(op: Operation, path: string): Matcher {
   const segments = path.split('/').filter(Boolean);
   const source = segments.map((s) => (s.startsWith('{') ? '[^/]+' : escape(s))).join('/');
-  return { op, pattern: new RegExp(`^/${source}/?$`, 'i'), literalSegments: segments.filter((s) => !s.startsWith('{')).length };
+  return { op, pattern: new RegExp(`^/${source}/?$`, 'i'), literalSegments: segments.filter((s) => !s.startsWith('{')).length, segments: segments.length };
 }
 
 const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matcherOf(op, path)));
+
+/** How many segments a path has (`/a/{b}/` has 2): a matcher can only match paths of its own count. */
+const segmentCount = (path: string) => path.split('/').filter(Boolean).length;
+
+/** The matchers by method and segment count, in MATCHERS order: a request is tested against a handful, not every path. */
+const MATCHERS_BY_SHAPE = new Map<string, Matcher[]>();
+for (const matcher of MATCHERS) {
+  const key = `${matcher.op.method} ${matcher.segments}`;
+  MATCHERS_BY_SHAPE.set(key, [...(MATCHERS_BY_SHAPE.get(key) ?? []), matcher]);
+}
 
 /**
  * The operation a request reaches: fixed path segments win over parameters, as the routes are
@@ -73,8 +84,8 @@ const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matche
 export function findOperation(method: string, urlPath: string): Operation | undefined {
   const m = (method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()) as Method;
   let best: Matcher | undefined;
-  for (const matcher of MATCHERS) {
-    if (matcher.op.method !== m || !matcher.pattern.test(urlPath)) continue;
+  for (const matcher of MATCHERS_BY_SHAPE.get(`${m} ${segmentCount(urlPath)}`) ?? []) {
+    if (!matcher.pattern.test(urlPath)) continue;
     if (!best || matcher.literalSegments > best.literalSegments) best = matcher;
   }
   return best?.op;

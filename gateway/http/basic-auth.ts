@@ -32,14 +32,15 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
-    const credentials = parseBasic(header);
-    if (!credentials) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
-    const key = credentialDigest(header!);
-    const hit = cache.get(key);
+    // A header accepted before is in the cache under its digest: no parsing needed.
+    const key = header === undefined ? undefined : credentialDigest(header);
+    const hit = key === undefined ? undefined : cache.get(key);
     if (hit) {
       setCaller(res, hit);
       return next();
     }
+    const credentials = parseBasic(header);
+    if (!credentials || key === undefined) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
     try {
       const caller = await verify(header!, credentials.tokenId, clientAddress(req), () => authenticate(credentials.tokenId, credentials.secret));
       cache.set(key, caller);

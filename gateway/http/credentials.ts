@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { findOperation } from '../contract/operation-registry';
 import type { agentAuth } from './agent-auth';
 import type { basicAuth } from './basic-auth';
+import { requestOperation } from './request-operation';
 
 /**
  * Each operation's own scheme: the agent routes take only an agent's Bearer token, the redeem
@@ -10,7 +10,7 @@ import type { basicAuth } from './basic-auth';
  */
 export function credentials(basic: ReturnType<typeof basicAuth>, agent: ReturnType<typeof agentAuth>) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const op = findOperation(req.method, req.baseUrl + req.path);
+    const op = requestOperation(req);
     if (op?.agentAuth) return void agent(req, res, next, op.agentAuth);
     if (op && !op.authenticated) return next();
     return void basic(req, res, next);

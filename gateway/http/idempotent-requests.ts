@@ -4,8 +4,8 @@ import { AppError } from '../../lib/errors';
 import { INVALID_IDEMPOTENCY_KEY, readIdempotencyKey, requestFingerprint } from '../../lib/idempotency-key';
 import type { Logger } from '../../lib/log';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
-import { findOperation } from '../contract/operation-registry';
 import { callContext } from './call-context';
+import { requestOperation } from './request-operation';
 
 type Records = PeerClients['idempotency'];
 
@@ -24,10 +24,7 @@ function sendJsonText(res: Response, status: number, text: string): void {
  * after request validation, so a request refused for its shape claims nothing.
  */
 export function idempotentRequests(records: () => Records, logger: Logger) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const op = findOperation(req.method, req.baseUrl + req.path);
-    const raw = req.get(HEADER);
-    if (!op?.headers?.includes('idempotencyKey') || raw === undefined) return next();
+  const keyed = async (req: Request, res: Response, next: NextFunction, raw: string) => {
     const key = readIdempotencyKey(raw);
     // Request validation, which runs first, refuses a malformed key; should it not have, this fails closed the same way.
     if (key === undefined) return next(AppError.invalidInput('Invalid request', [{ ...INVALID_IDEMPOTENCY_KEY, constraint: { ...INVALID_IDEMPOTENCY_KEY.constraint } }]));
@@ -60,5 +57,10 @@ export function idempotentRequests(records: () => Records, logger: Logger) {
     } catch (err) {
       next(err);
     }
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    const raw = req.get(HEADER);
+    if (raw === undefined || !requestOperation(req)?.headers?.includes('idempotencyKey')) return next();
+    return keyed(req, res, next, raw);
   };
 }

@@ -1,12 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { TObject } from '@sinclair/typebox';
-import { createContractValidator } from '../contract/contract-ajv';
+import { createOperationValidator } from '../contract/compiled-validators';
 import { fieldErrors, inMemberOrder } from '../../lib/contract/contract-errors';
-import { findOperation } from '../contract/operation-registry';
 import type { Operation } from '../contract/operation';
 import { AppError, type FieldError } from '../../lib/errors';
 import { INVALID_IDEMPOTENCY_KEY, readIdempotencyKey } from '../../lib/idempotency-key';
 import { deferShapeErrors } from './shape-errors';
+import { requestOperation } from './request-operation';
 
 /** Kept here too for callers that read it from the gateway. */
 export { fieldErrors };
@@ -30,17 +29,17 @@ function headerErrors(req: Request, op: Operation): FieldError[] {
  * case, which answers both lists as one. Requests no operation serves pass through to the 404.
  */
 export function requestValidation() {
-  const validate = createContractValidator();
+  const validate = createOperationValidator();
   return (req: Request, res: Response, next: NextFunction) => {
-    const op = findOperation(req.method, req.baseUrl + req.path);
+    const op = requestOperation(req);
     if (!op) return next();
     res.locals.operationId = op.operationId; // the request's metrics label (request-tracing.ts)
     if (op.validatedWithUseCase && headerErrors(req, op).length) return next(AppError.invalidInput('Invalid request', headerErrors(req, op)));
-    const queryErrors = op.query ? fieldErrors(validate(op.query as TObject, { ...req.query })) : [];
+    const queryErrors = op.query ? fieldErrors(validate(op, 'query', { ...req.query })) : [];
     let bodyErrors: FieldError[] = [];
     if (op.body && req.body !== undefined) {
       if (!isObject(req.body)) return next(AppError.invalidInput('Request body must be a JSON object'));
-      bodyErrors = inMemberOrder(fieldErrors(validate(op.body.schema, req.body)), op.body.schema as Schema);
+      bodyErrors = inMemberOrder(fieldErrors(validate(op, 'body', req.body)), op.body.schema as Schema);
     }
     if (op.validatedWithUseCase && !queryErrors.length && bodyErrors.length) {
       deferShapeErrors(res, req.body, bodyErrors);

@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../lib/errors';
-import { findOperation, methodsServedAt } from '../contract/operation-registry';
+import { methodsServedAt } from '../contract/operation-registry';
 import { permissionRefusal, requiredPermission } from '../contract/operation-permissions';
 import { callerOf } from './call-context';
+import { requestOperation } from './request-operation';
 
 /**
  * After authentication, before any route: the caller must hold the permission its operation requires
@@ -13,9 +14,8 @@ import { callerOf } from './call-context';
  */
 export function requirePermission() {
   return (req: Request, res: Response, next: NextFunction) => {
-    const path = req.baseUrl + req.path;
-    const op = findOperation(req.method, path);
-    if (!op) return next(unserved(req, res, path));
+    const op = requestOperation(req);
+    if (!op) return next(unserved(req, res, req.baseUrl + req.path));
     const required = requiredPermission(op);
     if (required === 'PUBLIC') return next();
     const caller = callerOf(res);
@@ -39,7 +39,6 @@ function unserved(req: Request, res: Response, path: string): AppError {
 /** For the routes served without credentials outside the version prefix: a method no operation serves never reaches them. */
 export function refuseUnservedMethods() {
   return (req: Request, res: Response, next: NextFunction) => {
-    const path = req.baseUrl + req.path;
-    next(findOperation(req.method, path) ? undefined : unserved(req, res, path));
+    next(requestOperation(req) ? undefined : unserved(req, res, req.baseUrl + req.path));
   };
 }

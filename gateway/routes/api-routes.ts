@@ -27,10 +27,19 @@ import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 import { stablecoinRoutes } from './stablecoin-routes';
 import { cardRoutes, cardSandboxRoutes } from './card-routes';
 import { delegatedKeyRoutes } from './delegated-key-routes';
+import { dispatchByOperation } from './operation-dispatch';
 
-/** Every REST route under the version segment, one module per resource area. */
-export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle } = {}): Router {
-  const router = Router();
+type ApiRouteOptions = { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle };
+
+/** Every REST route under the version segment, each request sent to the area serving its operation. */
+export function apiRoutes(peers: PeerClients, options: ApiRouteOptions = {}) {
+  return dispatchByOperation(apiAreas(peers, options));
+}
+
+/** The routers of the resource areas, one module each, in the order they are tried. */
+export function apiAreas(peers: PeerClients, options: ApiRouteOptions = {}): Router[] {
+  const areas: Router[] = [];
+  const router = { use: (area: Router) => void areas.push(area) };
   router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
   router.use(invitationRoutes(peers));
   router.use(directoryRoutes(peers));
@@ -59,5 +68,5 @@ export function apiRoutes(peers: PeerClients, options: { forgetToken?: (clientId
   // /agents/me… before /agents/{agentId}…
   router.use(agentOperationRoutes(peers));
   router.use(agentManagementRoutes(peers, options.throttle));
-  return router;
+  return areas;
 }

@@ -1,22 +1,17 @@
-import Ajv from 'ajv';
-import { FORMAT_CHECKS } from '../value-formats';
-
-/** Formats the schemas name, checked as the services check them; `uri` is JSON Schema's own. */
-const FORMATS: Record<string, (value: string) => boolean> = {
-  ...Object.fromEntries(Object.entries(FORMAT_CHECKS).map(([name, check]) => [name, check.test])),
-  uri: (v) => URL.canParse(v),
-};
+import Ajv, { type Options } from 'ajv';
+import { CONTRACT_FORMATS } from './contract-formats';
 
 /**
  * An ajv configured as the contract needs it: every error reported (allErrors) with the schema
  * that failed (verbose, which the error formatting reads), a `oneOf` with an OpenAPI
  * `discriminator` checked against the branch its tag names only, formats checked as the services
- * check them. The gateway's validator and the services' checks of contract schemas both use it.
+ * check them. The gateway's validator (compiled on use or at build) and the services' checks of
+ * contract schemas all use it; `extra` adds options such as standalone code generation.
  */
-export function newContractAjv(): Ajv {
+export function newContractAjv(extra: Options = {}): Ajv {
   const ajv = new Ajv({
-    allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, discriminator: true, inlineRefs: false,
+    allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, discriminator: true, inlineRefs: false, ...extra,
   });
-  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { gzipSync } from 'node:zlib';
-import { apiRoutes } from '../../gateway/routes/api-routes';
+import { apiAreas } from '../../gateway/routes/api-routes';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 
 export interface Route { method: string; path: string }
@@ -15,7 +15,7 @@ export function servedRoutes(): Route[] {
       else if (layer.handle?.stack) walk(layer.handle);
     }
   };
-  walk(apiRoutes(unused));
+  for (const area of apiAreas(unused)) walk(area);
   return routes;
 }
 
