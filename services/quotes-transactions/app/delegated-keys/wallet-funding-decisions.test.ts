@@ -73,7 +73,8 @@ async function setup() {
     if (outcome.kind !== 'key') throw new Error('not created');
     return outcome.key;
   };
-  return { store, sealer, keys, authorizations, fund, delegate };
+  const available = async () => (await ledger.getBalances([WALLET], PLATFORM)).reduce((sum, b) => sum + b.available, 0);
+  return { store, sealer, keys, authorizations, fund, delegate, available };
 }
 
 const reasonOf = (d: Awaited<ReturnType<Awaited<ReturnType<typeof setup>>['authorizations']['authorize']>>) => (d.approved ? 'APPROVED' : d.reason);
@@ -139,4 +140,27 @@ test('keys whose first challenge was never signed are purged once old; PENDING a
   expect(await keys.purgeAbandoned(60_000)).toBe(1);
   expect((await all()).map((d) => d.status).sort()).toEqual(['ACTIVE', 'PENDING']);
   expect((await keys.get(caller, active.id)).status).toBe('ACTIVE');
+});
+
+test('an authorization advice grows a wallet hold only within the key\'s limit and while the key is ACTIVE: otherwise EXCEPTION, nothing moved', async () => {
+  const { keys, authorizations, fund, delegate, available } = await setup();
+  await fund(10_000);
+  const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
+  const first = await authorizations.authorize(caller, CARD, { amount: 500, merchant });
+  if (!first.approved) throw new Error('declined');
+  expect(await authorizations.advise(caller, CARD, first.transaction.id, 1_000)).toMatchObject({ status: 'AUTHORIZED', held: 1_000 });
+  const over = await authorizations.advise(caller, CARD, first.transaction.id, 1_001);
+  expect(over).toMatchObject({ status: 'EXCEPTION', held: 1_000, authorizedAmount: 1_000 });
+  expect(over.exceptionReason).toContain('SPENDING_LIMIT_EXCEEDED');
+  expect(await available()).toBe(9_000);
+
+  const second = await authorizations.authorize(caller, CARD, { amount: 400, merchant });
+  if (!second.approved) throw new Error('declined');
+  await keys.revoke(caller, key.id);
+  // Shrinking gives money back, key or not.
+  expect(await authorizations.advise(caller, CARD, second.transaction.id, 300)).toMatchObject({ status: 'AUTHORIZED', held: 300 });
+  const revoked = await authorizations.advise(caller, CARD, second.transaction.id, 350);
+  expect(revoked).toMatchObject({ status: 'EXCEPTION', held: 300 });
+  expect(revoked.exceptionReason).toContain('DELEGATED_KEY_REQUIRED');
+  expect(await available()).toBe(10_000 - 1_000 - 300);
 });
