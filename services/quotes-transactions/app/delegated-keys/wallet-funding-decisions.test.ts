@@ -74,7 +74,7 @@ async function setup() {
     return outcome.key;
   };
   const available = async () => (await ledger.getBalances([WALLET], PLATFORM)).reduce((sum, b) => sum + b.available, 0);
-  return { store, sealer, keys, authorizations, fund, delegate, available };
+  return { store, sealer, keys, authorizations, fund, delegate, available, card };
 }
 
 const reasonOf = (d: Awaited<ReturnType<Awaited<ReturnType<typeof setup>>['authorizations']['authorize']>>) => (d.approved ? 'APPROVED' : d.reason);
@@ -163,4 +163,27 @@ test('an authorization advice grows a wallet hold only within the key\'s limit a
   expect(revoked).toMatchObject({ status: 'EXCEPTION', held: 300 });
   expect(revoked.exceptionReason).toContain('DELEGATED_KEY_REQUIRED');
   expect(await available()).toBe(10_000 - 1_000 - 300);
+});
+
+test('a card change whose key revocation a crash lost is repaired by the sweep; keys of wallets still bound stay ACTIVE', async () => {
+  const { keys, authorizations, fund, delegate, card } = await setup();
+  await fund(10_000);
+  const key = await delegate();
+  expect(await keys.revokeStale()).toBe(0);
+  // The card store took the change, the process died before bindingsChanged ran.
+  card.fundingSources = ['InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'];
+  card.walletSources = [];
+  expect((await keys.get(caller, key.id)).status).toBe('ACTIVE');
+  expect(await keys.revokeStale(1)).toBe(1);
+  expect((await keys.get(caller, key.id)).status).toBe('REVOKED');
+  // Bound again: the old consent does not come back with it.
+  card.fundingSources = [WALLET];
+  card.walletSources = [WALLET];
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  const again = await delegate();
+  expect(await keys.revokeStale()).toBe(0);
+  // Closed without its hook: revoked too.
+  card.state = 'CLOSED';
+  expect(await keys.revokeStale()).toBe(1);
+  expect((await keys.get(caller, again.id)).status).toBe('REVOKED');
 });
