@@ -198,7 +198,8 @@ export const agentOperationOperations = [
   }),
   operation({
     operationId: 'agentGetQuote', method: 'get', path: '/agents/me/quotes/{quoteId}', tags: OPERATIONS, agentAuth: {},
-    summary: 'A quote this agent created', pathParams: quoteId, success: { 200: Quote }, errors: [404],
+    // 409 SCA_SESSION_REQUIRED: an SCA customer's quote from before the window without a live SCA session (docs/api/sca.md).
+    summary: 'A quote this agent created', pathParams: quoteId, success: { 200: Quote }, errors: [404, 409],
   }),
   operation({
     operationId: 'agentExecuteQuote', method: 'post', path: '/agents/me/quotes/{quoteId}/execute', tags: OPERATIONS, agentAuth: { permission: 'EXECUTE_QUOTES' },

@@ -144,7 +144,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     }, cursor);
   }
 
-  return { getTransaction, getQuote, listTransactions, listQuotes, windowed };
+  return { getTransaction, getQuote, listTransactions, listQuotes, windowed, gateOne };
 }
 
 export type TransactionQueries = ReturnType<typeof createTransactionQueries>;
