@@ -12,6 +12,7 @@ import { agentJson } from './agent-json';
 import { createExternalAccountRequest } from './external-account-requests';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { header } from './payments-quote-routes';
+import { entryJson } from './payments-transaction-routes';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 
 /**
@@ -36,7 +37,8 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.agentActions.listAgentTransactions({ agent: agentContext(res), filters }, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.transactions.map(transactionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
+    res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/agents/me/transactions/:transactionId', async (req, res) => {

@@ -1,5 +1,6 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { asAgent, connectedAgent, policy } from './agent-fixtures';
 import { approvedCardholder, cardWhen } from './card-fixtures';
 import { createCustomer } from './kyc-fixtures';
 import { balanceOf, expectError, fund, payingCustomer } from './payments-fixtures';
@@ -324,6 +325,31 @@ describe('sandbox card simulations', () => {
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ type: 'CARD', id: ids[0], status: 'AUTHORIZED', authorizedAmount: { amount: 100 } });
     expectError(await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'), 404, 'TRANSACTION_NOT_FOUND');
+  });
+
+  test('an agent of the cardholder lists its card transactions (type CARD) when their funding account is one it may see', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+    const auth = await simulate(created.body.id, 'authorization', { amount: 250, currency: { code: 'USD' }, merchant });
+    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 1);
+    const [authorized] = txWebhooks(auth.body.issuerTransactionToken);
+    const platformList = (await sys.api(`/transactions?customerId=${buyer.customerId}`)).body;
+
+    const agentSees = async (accountRestrictions?: { allowedAccountIds: string[] }) => {
+      const { bearer } = await connectedAgent(sys, buyer.customerId, policy(accountRestrictions ? { accountRestrictions } : {}));
+      const res = await asAgent(sys, bearer)('/agents/me/transactions');
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const unrestricted = await agentSees();
+    expect(unrestricted.data).toEqual(platformList.data);
+    expect(unrestricted.data.find((t: any) => t.type === 'CARD')).toEqual(authorized.data);
+    expect(unrestricted.totalCount).toBe(platformList.totalCount);
+    expect((await agentSees({ allowedAccountIds: [buyer.usdAccountId] })).data.map((t: any) => t.id)).toContain(authorized.data.id);
+    const elsewhere = await agentSees({ allowedAccountIds: ['InternalAccount:00000000-0000-4000-8000-000000000000'] });
+    expect(elsewhere).toMatchObject({ data: [], totalCount: 0 });
   });
 
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {

@@ -69,3 +69,11 @@ test('filters a card transaction cannot match leave the cards out; a card id rea
   expect(await entries.get(caller, 'CardTransaction:2')).toMatchObject({ card: { id: 'CardTransaction:2', status: 'AUTHORIZED' } });
   await expect(entries.get(caller, 'CardTransaction:declined')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
 });
+
+test('an agent\'s allowed accounts keep the card transactions those accounts funded', async () => {
+  const entries = await setup();
+  const cardsOf = async (touchingAccountIds: string[]) => (await entries.list({ caller, touchingAccountIds })).entries.filter((e) => 'card' in e).map(idOf);
+  expect(await cardsOf(['InternalAccount:1'])).toEqual(['CardTransaction:3', 'CardTransaction:2', 'CardTransaction:1', 'CardTransaction:0']);
+  expect(await cardsOf(['InternalAccount:2'])).toEqual([]);
+  expect(await cardsOf([])).toEqual([]);
+});

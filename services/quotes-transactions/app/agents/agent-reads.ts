@@ -3,6 +3,7 @@ import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/pag
 import { requirePermission, touchesAllowedAccount, type ActingAgent } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
+import type { TransactionEntries } from '../transaction-entries';
 import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
 import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
 import type { AgentRegistry } from './agent-approvals';
@@ -37,7 +38,7 @@ function query(r: ActionPageRequest): AgentActionQuery {
 }
 
 /** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
-export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries; agents: AgentRegistry }) {
+export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries; entries: Pick<TransactionEntries, 'list'>; agents: AgentRegistry }) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
     return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
@@ -60,10 +61,11 @@ export function createAgentReads(deps: { actions: AgentActionStore; queries: Tra
     return action;
   }
 
+  /** The customer's payments and card transactions (type CARD) touching the agent's allowed accounts, as GET /transactions lists them. */
   function listTransactions(caller: Caller, agent: ActingAgent, filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>) {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
     const allowed = agent.policy.allowedAccountIds;
-    return deps.queries.listTransactions({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
+    return deps.entries.list({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
   }
 
   async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<Payment> {

@@ -23,6 +23,8 @@ export type CardTransactionEntry = CardTransaction & {
 export interface CardTransactionQuery {
   customerId?: string;
   platformCustomerId?: string;
+  /** Only those funded by one of these accounts (an agent's allowed accounts). */
+  accountIds?: string[];
   statuses?: string[];
   startDate?: string;
   endDate?: string;
