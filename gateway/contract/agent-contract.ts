@@ -190,7 +190,7 @@ export const agentOperationOperations = [
   }),
   operation({
     operationId: 'agentGetTransaction', method: 'get', path: '/agents/me/transactions/{transactionId}', tags: OPERATIONS, agentAuth: { permission: 'VIEW_TRANSACTIONS' },
-    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: Transaction }, errors: [403, 404, 409],
+    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: TransactionOneOf }, errors: [403, 404, 409],
   }),
   operation({
     operationId: 'agentCreateQuote', method: 'post', path: '/agents/me/quotes', tags: OPERATIONS, agentAuth: { permission: 'CREATE_QUOTES' },

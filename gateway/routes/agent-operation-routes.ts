@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
+import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -42,8 +43,8 @@ export function agentOperationRoutes(peers: PeerClients): Router {
   });
 
   router.get('/agents/me/transactions/:transactionId', async (req, res) => {
-    const { transaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
-    res.status(200).json(transactionJson(transaction!));
+    const { transaction, cardTransaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
   router.post('/agents/me/quotes', async (req, res) => {

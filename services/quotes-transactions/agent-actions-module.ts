@@ -32,7 +32,7 @@ export function createAgentActionsModule(deps: {
   const runner = createAgentActionRunner({ ...deps, actions, usage });
   const payments = createAgentPayments({ ...deps, actions, usage, runner });
   const approvals = createAgentApprovals({ actions, usage, runner, agents: deps.agents, clock: deps.clock });
-  const reads = createAgentReads({ actions, queries: deps.queries, entries: deps.entries, agents: deps.agents });
+  const reads = createAgentReads({ actions, entries: deps.entries, agents: deps.agents });
   const recovery = createPeriodicTask({
     name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
     run: () => approvals.finishInterrupted(deps.recoverAfterMs),

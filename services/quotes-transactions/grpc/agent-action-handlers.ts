@@ -6,6 +6,7 @@ import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { AgentPayments } from '../app/agents/agent-payments';
 import type { AgentReads } from '../app/agents/agent-reads';
 import type { AgentUsage } from '../app/agents/agent-usage';
+import { toCardTransactionRecord } from '../domain/card-records';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import { actingAgentOf } from './agent-context';
 import { callerOf, present } from './payment-caller';
@@ -52,7 +53,8 @@ export function bindAgentActionService(useCases: { payments: AgentPayments; appr
       };
     },
     async getAgentTransaction(request, ctx) {
-      return { transaction: toTransactionRecord(await reads.getTransaction(callerOf(ctx), actingAgentOf(request.agent), request.transactionId)) };
+      const found = await reads.getTransaction(callerOf(ctx), actingAgentOf(request.agent), request.transactionId);
+      return 'payment' in found ? { transaction: toTransactionRecord(found.payment) } : { cardTransaction: toCardTransactionRecord(found.card) };
     },
     async getAgentUsage(request) {
       return { usage: await useCases.usage.current(actingAgentOf(request.agent).agentId) };

@@ -3,10 +3,15 @@ import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/pag
 import { requirePermission, touchesAllowedAccount, type ActingAgent } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
-import type { TransactionEntries } from '../transaction-entries';
-import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
+import type { TransactionEntries, TransactionEntry } from '../transaction-entries';
+import type { ListTransactionsCommand } from '../transactions-query';
 import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
 import type { AgentRegistry } from './agent-approvals';
+
+/** The accounts a payment moves money between (a UMA address or realtime funding is none). */
+const accountsOf = (p: Payment) => [
+  p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined,
+];
 
 const STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'];
 
@@ -38,7 +43,7 @@ function query(r: ActionPageRequest): AgentActionQuery {
 }
 
 /** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
-export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries; entries: Pick<TransactionEntries, 'list'>; agents: AgentRegistry }) {
+export function createAgentReads(deps: { actions: AgentActionStore; entries: Pick<TransactionEntries, 'list' | 'get'>; agents: AgentRegistry }) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
     return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
@@ -68,13 +73,16 @@ export function createAgentReads(deps: { actions: AgentActionStore; queries: Tra
     return deps.entries.list({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
   }
 
-  async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<Payment> {
+  /** One of the customer's payments or card transactions, as the list shows them. */
+  async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<TransactionEntry> {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
-    const p = await deps.queries.getTransaction(caller, id);
-    const accounts = [p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined];
-    // Another customer's payment, or one outside the agent's allowed accounts, answers as a missing one.
-    if (p.customerId !== agent.customerId || !touchesAllowedAccount(agent, accounts)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    return p;
+    const found = await deps.entries.get(caller, id);
+    const [customerId, accounts] = 'card' in found
+      ? [found.card.customerId, [found.card.accountId]]
+      : [found.payment.customerId, accountsOf(found.payment)];
+    // Another customer's transaction, or one outside the agent's allowed accounts, answers as a missing one.
+    if (customerId !== agent.customerId || !touchesAllowedAccount(agent, accounts)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    return found;
   }
 
   return { listActions, listApprovals, getAction, listTransactions, getTransaction };
