@@ -28,11 +28,12 @@ const positionOf = (e: TransactionEntry) => ('payment' in e ? e.payment : e.card
  * REFUNDED) leave the cards out; an agent's allowed accounts keep the cards they funded.
  */
 export function createTransactionEntries(deps: { queries: TransactionQueries; cards: CardTransactionStore }) {
-  async function get(caller: Caller, id: string): Promise<TransactionEntry> {
-    if (!id.startsWith(CARD_PREFIX)) return { payment: await deps.queries.getTransaction(caller, id) };
+  /** One payment or approved card transaction; `visible` as for getTransaction, then the SCA history window. */
+  async function get(caller: Caller, id: string, visible: (e: TransactionEntry) => boolean = () => true): Promise<TransactionEntry> {
+    if (!id.startsWith(CARD_PREFIX)) return { payment: await deps.queries.getTransaction(caller, id, (payment) => visible({ payment })) };
     const entry = await deps.cards.get(caller.platformId, id);
-    if (!entry || entry.decision !== 'APPROVED') throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    return { card: cardOf(entry) };
+    if (!entry || entry.decision !== 'APPROVED' || !visible({ card: cardOf(entry) })) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    return { card: await deps.queries.gateOne(caller, cardOf(entry)) };
   }
 
   async function list(command: ListTransactionsCommand) {

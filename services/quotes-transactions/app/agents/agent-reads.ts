@@ -76,13 +76,11 @@ export function createAgentReads(deps: { actions: AgentActionStore; entries: Pic
   /** One of the customer's payments or card transactions, as the list shows them. */
   async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<TransactionEntry> {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
-    const found = await deps.entries.get(caller, id);
-    const [customerId, accounts] = 'card' in found
-      ? [found.card.customerId, [found.card.accountId]]
-      : [found.payment.customerId, accountsOf(found.payment)];
     // Another customer's transaction, or one outside the agent's allowed accounts, answers as a missing one.
-    if (customerId !== agent.customerId || !touchesAllowedAccount(agent, accounts)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    return found;
+    return deps.entries.get(caller, id, (found) => {
+      const [customerId, accounts] = 'card' in found ? [found.card.customerId, [found.card.accountId]] : [found.payment.customerId, accountsOf(found.payment)];
+      return customerId === agent.customerId && touchesAllowedAccount(agent, accounts);
+    });
   }
 
   return { listActions, listApprovals, getAction, listTransactions, getTransaction };
