@@ -3,7 +3,7 @@ import { INTERNAL_ACCOUNT_TYPES } from '../../lib/contract/account-vocabulary';
 import { ExternalAccount, ExternalAccountCreateRequest, InternalAccount } from './account-contract';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
-import { Quote, QuoteRequest, Transaction, TransferInRequest, TransferOutRequest } from './payment-contract';
+import { Quote, QuoteRequest, Transaction, TransactionOneOf, TransferInRequest, TransferOutRequest } from './payment-contract';
 import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
 
 const PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
@@ -186,11 +186,11 @@ export const agentOperationOperations = [
       status: Type.Optional(Type.String()), type: Type.Optional(Type.String()), reference: Type.Optional(Type.String()),
       startDate: Type.Optional(Type.String()), endDate: Type.Optional(Type.String()), sortOrder: Type.Optional(Type.String({ description: 'asc or desc' })), ...pageQuery,
     },
-    success: { 200: Page('AgentTransactionList', Transaction) }, errors: [403, 409],
+    success: { 200: Page('AgentTransactionList', TransactionOneOf) }, errors: [403, 409],
   }),
   operation({
     operationId: 'agentGetTransaction', method: 'get', path: '/agents/me/transactions/{transactionId}', tags: OPERATIONS, agentAuth: { permission: 'VIEW_TRANSACTIONS' },
-    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: Transaction }, errors: [403, 404, 409],
+    summary: 'One of the customer\'s transactions', pathParams: { transactionId: Type.String() }, success: { 200: TransactionOneOf }, errors: [403, 404, 409],
   }),
   operation({
     operationId: 'agentCreateQuote', method: 'post', path: '/agents/me/quotes', tags: OPERATIONS, agentAuth: { permission: 'CREATE_QUOTES' },
@@ -198,7 +198,8 @@ export const agentOperationOperations = [
   }),
   operation({
     operationId: 'agentGetQuote', method: 'get', path: '/agents/me/quotes/{quoteId}', tags: OPERATIONS, agentAuth: {},
-    summary: 'A quote this agent created', pathParams: quoteId, success: { 200: Quote }, errors: [404],
+    // 409 SCA_SESSION_REQUIRED: an SCA customer's quote from before the window without a live SCA session (docs/api/sca.md).
+    summary: 'A quote this agent created', pathParams: quoteId, success: { 200: Quote }, errors: [404, 409],
   }),
   operation({
     operationId: 'agentExecuteQuote', method: 'post', path: '/agents/me/quotes/{quoteId}/execute', tags: OPERATIONS, agentAuth: { permission: 'EXECUTE_QUOTES' },

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
+import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -12,6 +13,7 @@ import { agentJson } from './agent-json';
 import { createExternalAccountRequest } from './external-account-requests';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { header } from './payments-quote-routes';
+import { entryJson } from './payments-transaction-routes';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 
 /**
@@ -36,12 +38,13 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     };
     q.done();
     const page = await peers.agentActions.listAgentTransactions({ agent: agentContext(res), filters }, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.transactions.map(transactionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
+    res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
   router.get('/agents/me/transactions/:transactionId', async (req, res) => {
-    const { transaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
-    res.status(200).json(transactionJson(transaction!));
+    const { transaction, cardTransaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
   router.post('/agents/me/quotes', async (req, res) => {

@@ -14,7 +14,7 @@ function optionalBody(req: Request): Record<string, unknown> {
 }
 
 /** A row of the transaction list: a payment or a card transaction (type CARD). */
-const entryJson = ({ entry }: TransactionListEntry) =>
+export const entryJson = ({ entry }: TransactionListEntry) =>
   (entry?.$case === 'cardTransaction' ? cardTransactionRecordJson(entry.value) : transactionJson(entry!.value));
 
 const optionalString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

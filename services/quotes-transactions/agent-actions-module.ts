@@ -13,6 +13,7 @@ import type { CreateQuote } from './app/create-quote';
 import type { ExecuteQuote } from './app/execute-quote';
 import type { PaymentAccounts } from './app/payment-accounts';
 import type { PaymentStore } from './app/payment-store';
+import type { TransactionEntries } from './app/transaction-entries';
 import type { TransactionQueries } from './app/transactions-query';
 import type { CreateTransfer } from './app/transfers';
 import { bindAgentActionService } from './grpc/agent-action-handlers';
@@ -23,7 +24,7 @@ import { createAgentUsageDocumentStore } from './store/agent-usage-document-stor
 export function createAgentActionsModule(deps: {
   store: DocumentStore; logger: Logger; recoverAfterMs: number; leases?: (name: string) => Lease; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
   agents: AgentRegistry;
-  createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries;
+  createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries; entries: TransactionEntries;
 }) {
   const actionStore = createAgentActionDocumentStore(deps.store);
   const actions = actionStore.port;
@@ -31,7 +32,7 @@ export function createAgentActionsModule(deps: {
   const runner = createAgentActionRunner({ ...deps, actions, usage });
   const payments = createAgentPayments({ ...deps, actions, usage, runner });
   const approvals = createAgentApprovals({ actions, usage, runner, agents: deps.agents, clock: deps.clock });
-  const reads = createAgentReads({ actions, queries: deps.queries, agents: deps.agents });
+  const reads = createAgentReads({ actions, entries: deps.entries, agents: deps.agents });
   const recovery = createPeriodicTask({
     name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
     run: () => approvals.finishInterrupted(deps.recoverAfterMs),

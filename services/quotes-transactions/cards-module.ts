@@ -140,6 +140,12 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
     name: 'abandoned delegated key purge', intervalMs: 600_000, logger: environment.logger,
     run: () => delegatedKeys.purgeAbandoned(86_400_000),
   });
+  // The repair of a crash between a card change and its key revocation (bindingsChanged); one replica at a time.
+  const unboundKeys = createPeriodicTask({
+    name: 'unbound delegated key revocation', intervalMs: 60_000, logger: environment.logger,
+    run: () => delegatedKeys.revokeStale(),
+    ...(environment.leases ? { lease: environment.leases('delegated-key-unbound-revocation') } : {}),
+  });
   return {
     bindings: [bindCardService({ cards: issuing }), bindCardSandboxService({ sandbox }), bindDelegatedKeyService(delegatedKeys), bindCardRevealService(reveals)],
     outboxCollections: [cardStore.collection, transactionStore.collection],
@@ -150,12 +156,14 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
       recovery.start();
       decisionRecovery.start();
       abandonedKeys.start();
+      unboundKeys.start();
       expiry.start();
     },
     async stop() {
       await recovery.stop();
       await decisionRecovery.stop();
       await abandonedKeys.stop();
+      await unboundKeys.stop();
       await expiry.stop();
     },
   };

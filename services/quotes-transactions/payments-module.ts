@@ -127,8 +127,9 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   let approvalAnswers: Subscription | undefined;
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
+  const entries = createTransactionEntries({ queries, cards: createCardTransactionDocumentStore(environment.store).port });
   const agents = createAgentActionsModule({
-    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, ...(environment.leases ? { leases: environment.leases } : {}), payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries,
+    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, ...(environment.leases ? { leases: environment.leases } : {}), payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries, entries,
     agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
   const umaDirectory = adapters.umaDirectory ?? createAccountsUmaDirectory(environment.peers);
@@ -151,7 +152,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     bindings: [
       bindLedgerService({ ledger }),
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates, quoteAuthorization }),
-      bindTransactionService({ queries, entries: createTransactionEntries({ queries, cards: createCardTransactionDocumentStore(environment.store).port }), actions, agentApprovals: agents.approvals }),
+      bindTransactionService({ queries, entries, actions, agentApprovals: agents.approvals }),
       agents.binding,
       bindPaymentsSandboxService({ sandbox }),
       bindSettlementRailService({ reportSettlementOutcome }),

@@ -1,5 +1,6 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { asAgent, connectedAgent, policy } from './agent-fixtures';
 import { approvedCardholder, cardWhen } from './card-fixtures';
 import { createCustomer } from './kyc-fixtures';
 import { balanceOf, expectError, fund, payingCustomer } from './payments-fixtures';
@@ -324,6 +325,41 @@ describe('sandbox card simulations', () => {
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ type: 'CARD', id: ids[0], status: 'AUTHORIZED', authorizedAmount: { amount: 100 } });
     expectError(await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'), 404, 'TRANSACTION_NOT_FOUND');
+  });
+
+  test('an agent of the cardholder lists and reads its card transactions (type CARD) when their funding account is one it may see', async () => {
+    const buyer = await approvedCardholder(sys);
+    await fund(sys, buyer.usdAccountId, 10_000);
+    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+    const auth = await simulate(created.body.id, 'authorization', { amount: 250, currency: { code: 'USD' }, merchant });
+    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 1);
+    const [authorized] = txWebhooks(auth.body.issuerTransactionToken);
+    const platformList = (await sys.api(`/transactions?customerId=${buyer.customerId}`)).body;
+
+    const agentSees = async (accountRestrictions?: { allowedAccountIds: string[] }) => {
+      const { bearer } = await connectedAgent(sys, buyer.customerId, policy(accountRestrictions ? { accountRestrictions } : {}));
+      const me = asAgent(sys, bearer);
+      const res = await me('/agents/me/transactions');
+      expect(res.status).toBe(200);
+      return { list: res.body, one: await me(`/agents/me/transactions/${authorized.data.id}`) };
+    };
+    const unrestricted = await agentSees();
+    expect(unrestricted.list.data).toEqual(platformList.data);
+    expect(unrestricted.list.data.find((t: any) => t.type === 'CARD')).toEqual(authorized.data);
+    expect(unrestricted.list.totalCount).toBe(platformList.totalCount);
+    expect(unrestricted.one.status).toBe(200);
+    expect(unrestricted.one.body).toEqual(authorized.data);
+    const usdOnly = await agentSees({ allowedAccountIds: [buyer.usdAccountId] });
+    expect(usdOnly.list.data.map((t: any) => t.id)).toContain(authorized.data.id);
+    expect(usdOnly.one.status).toBe(200);
+    const elsewhere = await agentSees({ allowedAccountIds: ['InternalAccount:00000000-0000-4000-8000-000000000000'] });
+    expect(elsewhere.list).toMatchObject({ data: [], totalCount: 0 });
+    expectError(elsewhere.one, 404, 'TRANSACTION_NOT_FOUND');
+    // Another customer's agent does not find it.
+    const stranger = await approvedCardholder(sys);
+    const { bearer } = await connectedAgent(sys, stranger.customerId);
+    expectError(await asAgent(sys, bearer)(`/agents/me/transactions/${authorized.data.id}`), 404, 'TRANSACTION_NOT_FOUND');
   });
 
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {

@@ -4,7 +4,8 @@ import type { Payment } from '../domain/payment';
 import { createCardTransactionDocumentStore } from '../store/card-transaction-document-store';
 import type { CardTransactionEntry } from './cards/card-transaction-store';
 import { createTransactionEntries } from './transaction-entries';
-import type { ListTransactionsCommand, TransactionQueries } from './transactions-query';
+import type { PaymentStore } from './payment-store';
+import { createTransactionQueries, type ListTransactionsCommand, type TransactionQueries } from './transactions-query';
 
 const PLATFORM = 'Platform:1';
 const caller = { platformId: PLATFORM };
@@ -22,6 +23,7 @@ function paymentQueries(payments: Array<{ id: string; createdAt: string }>): Tra
       return { payments: rest.slice(0, limit) as unknown as Payment[], hasMore: rest.length > limit, totalCount: payments.length };
     },
     windowed: async (_c: unknown, _id: unknown, start: string | undefined) => start,
+    gateOne: async (_c: unknown, found: unknown) => found,
   } as unknown as TransactionQueries;
 }
 
@@ -68,4 +70,34 @@ test('filters a card transaction cannot match leave the cards out; a card id rea
   expect((await entries.list({ caller, startDate: at(5) })).entries.filter((e) => 'card' in e).map(idOf)).toEqual(['CardTransaction:3', 'CardTransaction:2']);
   expect(await entries.get(caller, 'CardTransaction:2')).toMatchObject({ card: { id: 'CardTransaction:2', status: 'AUTHORIZED' } });
   await expect(entries.get(caller, 'CardTransaction:declined')).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
+});
+
+test('an agent\'s allowed accounts keep the card transactions those accounts funded', async () => {
+  const entries = await setup();
+  const cardsOf = async (touchingAccountIds: string[]) => (await entries.list({ caller, touchingAccountIds })).entries.filter((e) => 'card' in e).map(idOf);
+  expect(await cardsOf(['InternalAccount:1'])).toEqual(['CardTransaction:3', 'CardTransaction:2', 'CardTransaction:1', 'CardTransaction:0']);
+  expect(await cardsOf(['InternalAccount:2'])).toEqual([]);
+  expect(await cardsOf([])).toEqual([]);
+});
+
+test('a card transaction read by id is gated by the SCA history window as a payment is, after the reader\'s own visibility', async () => {
+  const now = new Date('2026-06-01T00:00:00Z');
+  const store = createEmbeddedDocumentStore();
+  const cards = createCardTransactionDocumentStore(store).port;
+  await cards.ensureIndexes();
+  await cards.insert(cardEntry('CardTransaction:old', '2026-01-01T00:00:00.000Z', { customerId: 'EU' }));
+  await cards.insert(cardEntry('CardTransaction:new', '2026-05-30T00:00:00.000Z', { customerId: 'EU' }));
+  const oldPayment = { id: 'Transaction:old', customerId: 'EU', createdAt: '2026-01-01T00:00:00.000Z' } as unknown as Payment;
+  const payments = { async get(_p: string, id: string) { return id === oldPayment.id ? oldPayment : null; } } as unknown as PaymentStore;
+  const entriesWith = (sessionLive: boolean) => createTransactionEntries({
+    cards, queries: createTransactionQueries({ payments, clock: () => now, scaReads: async (_c, customerId) => ({ scaCustomer: customerId === 'EU', sessionLive }) }),
+  });
+  const closed = entriesWith(false);
+  await expect(closed.get(caller, 'CardTransaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
+  expect(await closed.get(caller, 'CardTransaction:new')).toMatchObject({ card: { id: 'CardTransaction:new' } });
+  // A reader that may not see it learns nothing: 404, not 409.
+  await expect(closed.get(caller, 'CardTransaction:old', () => false)).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
+  await expect(closed.get(caller, 'Transaction:old', () => false)).rejects.toMatchObject({ code: 'TRANSACTION_NOT_FOUND' });
+  await expect(closed.get(caller, 'Transaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
+  expect(await entriesWith(true).get(caller, 'CardTransaction:old')).toMatchObject({ card: { id: 'CardTransaction:old' } });
 });

@@ -24,27 +24,29 @@ const positionOf = (e: TransactionEntry) => ('payment' in e ? e.payment : e.card
  * The transaction list with card transactions included, as the reference's GET /transactions
  * serves them. Both are listed by (createdAt, id) with the same cursor: each source gives its
  * next page after the cursor, and the merged page is the first `limit` of both. Filters a card
- * transaction cannot match (type, account identifiers, reference, an agent's accounts, a payment
- * status other than REFUNDED) leave the cards out.
+ * transaction cannot match (type, account identifiers, reference, a payment status other than
+ * REFUNDED) leave the cards out; an agent's allowed accounts keep the cards they funded.
  */
 export function createTransactionEntries(deps: { queries: TransactionQueries; cards: CardTransactionStore }) {
-  async function get(caller: Caller, id: string): Promise<TransactionEntry> {
-    if (!id.startsWith(CARD_PREFIX)) return { payment: await deps.queries.getTransaction(caller, id) };
+  /** One payment or approved card transaction; `visible` as for getTransaction, then the SCA history window. */
+  async function get(caller: Caller, id: string, visible: (e: TransactionEntry) => boolean = () => true): Promise<TransactionEntry> {
+    if (!id.startsWith(CARD_PREFIX)) return { payment: await deps.queries.getTransaction(caller, id, (payment) => visible({ payment })) };
     const entry = await deps.cards.get(caller.platformId, id);
-    if (!entry || entry.decision !== 'APPROVED') throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    return { card: cardOf(entry) };
+    if (!entry || entry.decision !== 'APPROVED' || !visible({ card: cardOf(entry) })) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    return { card: await deps.queries.gateOne(caller, cardOf(entry)) };
   }
 
   async function list(command: ListTransactionsCommand) {
     const payments = await deps.queries.listTransactions(command);
     const limit = command.limit || DEFAULT_PAGE_SIZE;
     const cardsExcluded = command.type || command.accountIdentifier || command.senderAccountIdentifier || command.receiverAccountIdentifier
-      || command.reference || command.touchingAccountIds || (command.status && command.status !== 'REFUNDED');
+      || command.reference || (command.status && command.status !== 'REFUNDED');
     const sortOrder = command.sortOrder === 'asc' ? 'asc' : 'desc';
     // The SCA history window bounds card transactions as it bounds payments.
     const startDate = cardsExcluded ? undefined : await deps.queries.windowed(command.caller, command.customerId, isoOf(command.startDate));
     const cards = cardsExcluded ? { entries: [], totalCount: 0 } : await deps.cards.list(command.caller.platformId, {
       customerId: command.customerId, platformCustomerId: command.platformCustomerId, ...(command.status ? { statuses: [command.status] } : {}),
+      ...(command.touchingAccountIds ? { accountIds: command.touchingAccountIds } : {}),
       startDate, endDate: isoOf(command.endDate), limit, sortOrder,
       ...(command.cursor ? { after: decodePageCursor(command.cursor) } : {}),
     });

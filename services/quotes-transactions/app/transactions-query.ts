@@ -60,15 +60,16 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     return scaCustomer && !sessionLive;
   }
 
-  /** One transaction or quote of an SCA customer created before the window needs the customer's session. */
-  async function gateOne(caller: Caller, p: Payment): Promise<Payment> {
+  /** One transaction (a payment or a card transaction) or quote of an SCA customer created before the window needs the customer's session. */
+  async function gateOne<T extends { customerId?: string; createdAt: string }>(caller: Caller, p: T): Promise<T> {
     if (p.customerId && p.createdAt < historyWindowStart(now()) && (await lacksSession(caller, p.customerId))) throw sessionRequired();
     return p;
   }
 
-  async function getTransaction(caller: Caller, id: string): Promise<Payment> {
+  /** `visible`: whether the reader may know of it (an agent: its customer's, its accounts); checked before the SCA gate, so a 409 never tells a stranger it exists. */
+  async function getTransaction(caller: Caller, id: string, visible: (p: Payment) => boolean = () => true): Promise<Payment> {
     const p = await deps.payments.get(caller.platformId, id);
-    if (!p) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    if (!p || !visible(p)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
     return gateOne(caller, p);
   }
 
@@ -144,7 +145,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     }, cursor);
   }
 
-  return { getTransaction, getQuote, listTransactions, listQuotes, windowed };
+  return { getTransaction, getQuote, listTransactions, listQuotes, windowed, gateOne };
 }
 
 export type TransactionQueries = ReturnType<typeof createTransactionQueries>;

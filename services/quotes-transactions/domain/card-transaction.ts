@@ -224,9 +224,10 @@ function assertOpen(tx: CardTransaction, what: string): void {
 /**
  * An authorization advice re-sizing the open authorization to a new total `amount`: the hold grows
  * by a guarded debit of the difference (EXCEPTION, nothing moved, when the source no longer covers
- * it) or shrinks by giving the difference back. It cannot shrink below what already settled from it.
+ * it, or when `growthRefused` says why it may not fund more: an embedded wallet's delegated key) or
+ * shrinks by giving the difference back. It cannot shrink below what already settled from it.
  */
-export function advicePlan(tx: CardTransaction, amount: number, at: string): EventPlan {
+export function advicePlan(tx: CardTransaction, amount: number, at: string, growthRefused?: string): EventPlan {
   assertOpen(tx, 'no open authorization to re-size');
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('the new total must be a positive integer');
   const delta = amount - tx.authorizedAmount;
@@ -242,11 +243,10 @@ export function advicePlan(tx: CardTransaction, amount: number, at: string): Eve
   if (delta < 0) {
     return { next, announce: true, step: ledgerStep(stepKey(tx), [{ account: holds, currency, amount: delta }, { account: accountId, currency, amount: -delta }], { returnsMoney: true }) };
   }
+  const needs = `the authorization advice re-sizing to ${amount} ${currency} needs ${delta} more held`;
+  if (growthRefused) return { next: { ...base, status: 'EXCEPTION', exceptionReason: `${needs}: ${accountId} may not fund it (${growthRefused})` }, announce: true };
   const step = ledgerStep(stepKey(tx), [{ account: accountId, currency, amount: -delta }, { account: holds, currency, amount: delta }]);
-  const ifRefused: CardTransaction = {
-    ...base, status: 'EXCEPTION',
-    exceptionReason: `the authorization advice re-sizing to ${amount} ${currency} needs ${delta} more held: ${accountId} no longer covers it`,
-  };
+  const ifRefused: CardTransaction = { ...base, status: 'EXCEPTION', exceptionReason: `${needs}: ${accountId} no longer covers it` };
   return { step, next, ifRefused, announce: true };
 }
 

@@ -6,9 +6,11 @@ import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { AgentPayments } from '../app/agents/agent-payments';
 import type { AgentReads } from '../app/agents/agent-reads';
 import type { AgentUsage } from '../app/agents/agent-usage';
+import { toCardTransactionRecord } from '../domain/card-records';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import { actingAgentOf } from './agent-context';
 import { callerOf, present } from './payment-caller';
+import { entryRecord } from './transaction-handlers';
 
 export function bindAgentActionService(useCases: { payments: AgentPayments; approvals: AgentApprovals; reads: AgentReads; usage: AgentUsage; runner: AgentActionRunner }) {
   const { payments, approvals, reads, runner } = useCases;
@@ -45,10 +47,14 @@ export function bindAgentActionService(useCases: { payments: AgentPayments; appr
         reference: present(f.reference), startDate: present(f.startDate), endDate: present(f.endDate),
         limit: f.limit, cursor: present(f.cursor), sortOrder: present(f.sortOrder),
       });
-      return { transactions: page.payments.map(toTransactionRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+      return {
+        transactions: page.entries.flatMap((e) => ('payment' in e ? [toTransactionRecord(e.payment)] : [])),
+        entries: page.entries.map(entryRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
+      };
     },
     async getAgentTransaction(request, ctx) {
-      return { transaction: toTransactionRecord(await reads.getTransaction(callerOf(ctx), actingAgentOf(request.agent), request.transactionId)) };
+      const found = await reads.getTransaction(callerOf(ctx), actingAgentOf(request.agent), request.transactionId);
+      return 'payment' in found ? { transaction: toTransactionRecord(found.payment) } : { cardTransaction: toCardTransactionRecord(found.card) };
     },
     async getAgentUsage(request) {
       return { usage: await useCases.usage.current(actingAgentOf(request.agent).agentId) };

@@ -8,7 +8,8 @@ import { toCardTransactionRecord } from '../domain/card-records';
 import { toTransactionRecord } from '../domain/payment-records';
 import { callerOf, present } from './payment-caller';
 
-const entryRecord = (e: TransactionEntry) => ('payment' in e
+/** A row of the transaction list, payment or card transaction. */
+export const entryRecord = (e: TransactionEntry) => ('payment' in e
   ? { entry: { $case: 'transaction' as const, value: toTransactionRecord(e.payment) } }
   : { entry: { $case: 'cardTransaction' as const, value: toCardTransactionRecord(e.card) } });
 

@@ -72,6 +72,7 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       const filter: Record<string, unknown> = { platformId, decision: 'APPROVED' };
       if (q.customerId) filter.customerId = q.customerId;
       if (q.platformCustomerId) filter.platformCustomerId = q.platformCustomerId;
+      if (q.accountIds) filter.accountId = { $in: q.accountIds };
       if (q.statuses) filter.status = { $in: q.statuses };
       if (q.startDate || q.endDate) filter.createdAt = { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) };
       const direction = q.sortOrder === 'asc' ? 1 : -1;

@@ -26,6 +26,7 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
       await keys.createIndex({ keys: { platformId: 1, fundingSourceId: 1, createdAt: 1 } });
       await keys.createIndex({ keys: { platformId: 1, cardId: 1, status: 1 } });
       await keys.createIndex({ keys: { status: 1, createdAt: 1 }, partialFilter: { status: 'CREATING' } });
+      await keys.createIndex({ keys: { status: 1, _id: 1 }, partialFilter: { status: 'ACTIVE' } });
     },
     async insert(key) {
       const { id, ...rest } = key;
@@ -62,6 +63,10 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
     },
     async activeOfCard(platformId, cardId) {
       return (await keys.find({ platformId, cardId, status: 'ACTIVE' })).map((doc) => toKey(doc)!);
+    },
+    async activeAfter(after, limit) {
+      const docs = await keys.find({ status: 'ACTIVE', ...(after ? { _id: { $gt: after } } : {}) }, { sort: { _id: 1 }, limit });
+      return docs.map((doc) => toKey(doc)!);
     },
     async active(platformId, fundingSourceId) {
       return toKey(await keys.findOne({ activeSlot: activeSlotOf({ platformId, fundingSourceId }) }));

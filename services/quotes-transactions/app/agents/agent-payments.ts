@@ -9,6 +9,7 @@ import { parseTransferRequest, type TransferRequestMessage } from '../../domain/
 import type { CreateQuote } from '../create-quote';
 import type { Caller, PaymentAccounts } from '../payment-accounts';
 import type { PaymentStore } from '../payment-store';
+import type { TransactionQueries } from '../transactions-query';
 import { quoteAlreadyExecuted, quoteExpired } from '../quote-conflicts';
 import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
 import { AgentActionExists, type AgentAction, type AgentActionStore, type AgentActionType, type TransferDetails } from './agent-action-store';
@@ -22,6 +23,8 @@ export interface AgentPaymentsDeps {
   runner: AgentActionRunner;
   createQuote: CreateQuote;
   clock: () => Date;
+  /** The platform's quote reads, whose SCA session rule an agent's read of a quote follows too. */
+  queries: Pick<TransactionQueries, 'gateOne'>;
 }
 
 /**
@@ -93,11 +96,15 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     return deps.createQuote({ caller, body, agentId: agent.agentId, ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}) });
   }
 
-  async function getQuote(caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> {
+  async function ownQuote(caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> {
     const p = await deps.payments.getByQuote(caller.platformId, quoteId);
     if (!p?.quote || p.agentId !== agent.agentId) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
     return p;
   }
+
+  /** Read as GET /quotes/{id} reads it, once known to be this agent's (another's answers 404, never 409). */
+  const getQuote = async (caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> =>
+    deps.queries.gateOne(caller, await ownQuote(caller, agent, quoteId));
 
   async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
     const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
@@ -140,7 +147,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
 
   async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<AgentAction> {
     requirePermission(agent, 'EXECUTE_QUOTES');
-    const p = await getQuote(caller, agent, quoteId);
+    const p = await ownQuote(caller, agent, quoteId);
     if (idempotencyKey) {
       const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
       if (earlier) return sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId });

@@ -3,9 +3,15 @@ import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/pag
 import { requirePermission, touchesAllowedAccount, type ActingAgent } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import type { Caller } from '../payment-accounts';
-import type { ListTransactionsCommand, TransactionQueries } from '../transactions-query';
+import type { TransactionEntries, TransactionEntry } from '../transaction-entries';
+import type { ListTransactionsCommand } from '../transactions-query';
 import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
 import type { AgentRegistry } from './agent-approvals';
+
+/** The accounts a payment moves money between (a UMA address or realtime funding is none). */
+const accountsOf = (p: Payment) => [
+  p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined,
+];
 
 const STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'];
 
@@ -37,7 +43,7 @@ function query(r: ActionPageRequest): AgentActionQuery {
 }
 
 /** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
-export function createAgentReads(deps: { actions: AgentActionStore; queries: TransactionQueries; agents: AgentRegistry }) {
+export function createAgentReads(deps: { actions: AgentActionStore; entries: Pick<TransactionEntries, 'list' | 'get'>; agents: AgentRegistry }) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
     return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
@@ -60,19 +66,21 @@ export function createAgentReads(deps: { actions: AgentActionStore; queries: Tra
     return action;
   }
 
+  /** The customer's payments and card transactions (type CARD) touching the agent's allowed accounts, as GET /transactions lists them. */
   function listTransactions(caller: Caller, agent: ActingAgent, filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>) {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
     const allowed = agent.policy.allowedAccountIds;
-    return deps.queries.listTransactions({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
+    return deps.entries.list({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
   }
 
-  async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<Payment> {
+  /** One of the customer's payments or card transactions, as the list shows them. */
+  async function getTransaction(caller: Caller, agent: ActingAgent, id: string): Promise<TransactionEntry> {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
-    const p = await deps.queries.getTransaction(caller, id);
-    const accounts = [p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined];
-    // Another customer's payment, or one outside the agent's allowed accounts, answers as a missing one.
-    if (p.customerId !== agent.customerId || !touchesAllowedAccount(agent, accounts)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
-    return p;
+    // Another customer's transaction, or one outside the agent's allowed accounts, answers as a missing one.
+    return deps.entries.get(caller, id, (found) => {
+      const [customerId, accounts] = 'card' in found ? [found.card.customerId, [found.card.accountId]] : [found.payment.customerId, accountsOf(found.payment)];
+      return customerId === agent.customerId && touchesAllowedAccount(agent, accounts);
+    });
   }
 
   return { listActions, listApprovals, getAction, listTransactions, getTransaction };

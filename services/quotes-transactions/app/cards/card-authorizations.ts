@@ -77,7 +77,8 @@ export function createCardAuthorizations(deps: {
     let walletRefusal: CardDeclineReason | undefined;
     let balanceTried = false;
     for (const [attempt, accountId] of card.fundingSources.entries()) {
-      if (!isCreditKind(kind) && card.walletSources?.includes(accountId)) {
+      const walletFunded = !isCreditKind(kind) && !!card.walletSources?.includes(accountId);
+      if (walletFunded) {
         const refusal = deps.delegation ? await deps.delegation(caller.platformId, cardId, accountId, currency, request.amount) : 'DELEGATED_KEY_REQUIRED';
         if (refusal) {
           walletRefusal ??= refusal;
@@ -89,7 +90,7 @@ export function createCardAuthorizations(deps: {
       if (step && (await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
       const transaction = decidedTransaction(stripEntry(entry), kind, accountId);
       const { id: _id, ...decided } = transaction;
-      if (!(await deps.store.decide(caller.platformId, id, { ...decided, decision: 'APPROVED' }, [webhook(transaction)]))) {
+      if (!(await deps.store.decide(caller.platformId, id, { ...decided, decision: 'APPROVED', ...(walletFunded ? { walletFunded } : {}) }, [webhook(transaction)]))) {
         // Recovery took it for interrupted and released the hold first.
         return { approved: false, transactionId: id, reason: 'DECISION_INTERRUPTED' };
       }
@@ -190,12 +191,24 @@ export function createCardAuthorizations(deps: {
     }
   }
 
+  /**
+   * An authorization advice. A hold on an embedded wallet grows only as an authorization of the new
+   * total would be approved: its delegated key still ACTIVE and the total within its limit. Asked
+   * whatever the direction, since a concurrent advice may turn a shrink into growth before it applies.
+   */
+  async function advise(caller: Caller, cardId: string, transactionId: string, amount: number): Promise<CardTransaction> {
+    const entry = await approved(caller, cardId, transactionId);
+    const refusal = entry.walletFunded
+      ? deps.delegation ? await deps.delegation(caller.platformId, cardId, entry.accountId, entry.currency, amount) : 'DELEGATED_KEY_REQUIRED'
+      : undefined;
+    return reconcile(caller, cardId, transactionId, (tx, at) => advicePlan(tx, amount, at, refusal));
+  }
+
   return {
     authorize,
     finishInterrupted,
     expireStale,
-    advise: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
-      reconcile(caller, cardId, transactionId, (tx, at) => advicePlan(tx, amount, at)),
+    advise,
     reverseReturn: (caller: Caller, cardId: string, transactionId: string) =>
       reconcile(caller, cardId, transactionId, (tx, at) => returnReversalPlan(tx, at)),
     /** The issuer's confirmation of a pull it approved (FAILED: the sandbox's suffix 006). */
@@ -210,7 +223,7 @@ export function createCardAuthorizations(deps: {
 }
 
 function stripEntry(entry: CardTransactionEntry): CardTransaction {
-  const { decision: _d, declineReason: _r, pending: _p, releasing: _l, sources: _s, ...tx } = entry;
+  const { decision: _d, declineReason: _r, pending: _p, releasing: _l, sources: _s, walletFunded: _w, ...tx } = entry;
   return tx;
 }
 

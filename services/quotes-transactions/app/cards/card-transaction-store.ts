@@ -13,6 +13,8 @@ export type CardTransactionEntry = CardTransaction & {
   /** The card's funding sources when the decision began: the holds it may have placed, in order. */
   sources?: string[];
   pending?: EventPlan;
+  /** Approved on an embedded-wallet source (through its delegated key), which must also allow any growth of the hold. */
+  walletFunded?: boolean;
   /** Declined by recovery, its possible holds not all given back yet. */
   releasing?: boolean;
 };
@@ -21,6 +23,8 @@ export type CardTransactionEntry = CardTransaction & {
 export interface CardTransactionQuery {
   customerId?: string;
   platformCustomerId?: string;
+  /** Only those funded by one of these accounts (an agent's allowed accounts). */
+  accountIds?: string[];
   statuses?: string[];
   startDate?: string;
   endDate?: string;

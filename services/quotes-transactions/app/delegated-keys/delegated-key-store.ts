@@ -15,6 +15,8 @@ export interface DelegatedKeyStore {
   revoke(platformId: string, id: string, now: string): Promise<DelegatedKey | null>;
   /** The card's ACTIVE keys. */
   activeOfCard(platformId: string, cardId: string): Promise<DelegatedKey[]>;
+  /** ACTIVE keys of every platform after the key id `after`, by id: the repair sweep's pages. */
+  activeAfter(after: string | undefined, limit: number): Promise<DelegatedKey[]>;
   /** The funding source's ACTIVE key, if any. */
   active(platformId: string, fundingSourceId: string): Promise<DelegatedKey | null>;
   /** Removes keys still CREATING (first challenge never signed) created before `before`; answers how many. */

@@ -166,7 +166,38 @@ export function createDelegatedKeys(deps: {
     }
   }
 
-    /** Keys whose first challenge was never signed: long expired, they can never advance. */
+  /**
+   * The repair of `revokeUnbound` lost to a crash between a card change and its hook: ACTIVE keys
+   * whose card (closed, gone) no longer binds their wallet are revoked. Each page of keys is read
+   * before its cards, so a key activated after its card was read is never judged by that older card.
+   */
+  async function revokeStale(pageSize = 100): Promise<number> {
+    let revoked = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await deps.store.activeAfter(after, pageSize);
+      const bindings = new Map<string, Promise<Set<string>>>();
+      for (const key of page) {
+        const cardKey = `${key.platformId}|${key.cardId}`;
+        if (!bindings.has(cardKey)) bindings.set(cardKey, boundWallets({ platformId: key.platformId }, key.cardId));
+        if (!(await bindings.get(cardKey)!).has(key.accountId) && await deps.store.revoke(key.platformId, key.id, now())) revoked++;
+      }
+      if (page.length < pageSize) return revoked;
+      after = page[page.length - 1]!.id;
+    }
+  }
+
+  async function boundWallets(caller: Caller, cardId: string): Promise<Set<string>> {
+    try {
+      const card = await deps.card(caller, cardId);
+      return new Set(card.state === 'CLOSED' ? [] : card.fundingSources);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return new Set();
+      throw err;
+    }
+  }
+
+  /** Keys whose first challenge was never signed: long expired, they can never advance. */
   const purgeAbandoned = (olderThanMs: number) => deps.store.purgeCreating(new Date(deps.clock().getTime() - olderThanMs).toISOString());
 
   /** Decisioning's question for an embedded-wallet funding source of a card. */
@@ -175,7 +206,7 @@ export function createDelegatedKeys(deps: {
     return delegationRefusal(key, currency, amount);
   }
 
-  return { create, get, list, revoke, refusal, revokeUnbound, purgeAbandoned };
+  return { create, get, list, revoke, refusal, revokeUnbound, revokeStale, purgeAbandoned };
 }
 
 function activeExists(): AppError {
