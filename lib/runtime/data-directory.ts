@@ -1,11 +1,11 @@
-import { p256 } from '@noble/curves/nist';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from './service-module';
 
 const hex32 = () => randomBytes(32).toString('hex');
-const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
+// A P-256 private scalar (32 bytes, in [1, n-1]) from node:crypto: no curve library is loaded at start.
+const p256Key = () => Buffer.from(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d!, 'base64url').toString('hex');
 
 /**
  * Keys that seal, sign or hash data the embedded store keeps. When one is not configured, the
