@@ -15,7 +15,7 @@ import type { ServicesThread } from './services-thread';
 import type { RunningSystem } from './system';
 
 /**
- * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications]`.
+ * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications] [--startup-report]`.
  * `all` (the default) runs every component in this process on the embedded defaults unless
  * MONGODB_URI / KAFKA_BROKERS are set: the services on a worker thread, the gateway on this one.
  * The others run one component each (Kubernetes).
@@ -28,8 +28,11 @@ const ADDRESS_VARS: Record<ServiceName, string> = {
   'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS',
 };
 
+/** `--startup-report`: once started, one JSON line on stderr with the start-up timeline and the process's CPU time (benchmarks read it). */
+const STARTUP_REPORT = '--startup-report';
+
 function readComponent(): Component {
-  const wanted = process.argv[2] ?? process.env.COMPONENT ?? 'all';
+  const wanted = process.argv.slice(2).find((a) => a !== STARTUP_REPORT) ?? process.env.COMPONENT ?? 'all';
   if (!(COMPONENTS as readonly string[]).includes(wanted)) {
     throw new ConfigError('COMPONENT', `must be one of ${COMPONENTS.join(', ')}, got "${wanted}"`);
   }
@@ -188,7 +191,12 @@ async function main(): Promise<void> {
       : undefined,
   });
   markStart('main: started (sandbox credentials ensured)');
-  logger.debug('start-up timeline', { component, msSinceProcessStart: timelineField([...startMarks(), ...(servicesThread?.startMarks ?? [])]) });
+  const timeline = { component, msSinceProcessStart: timelineField([...startMarks(), ...(servicesThread?.startMarks ?? [])]) };
+  logger.debug('start-up timeline', timeline);
+  if (process.argv.includes(STARTUP_REPORT)) {
+    const cpu = process.cpuUsage();
+    process.stderr.write(`${JSON.stringify({ startupReport: { ...timeline, cpuMs: Math.round((cpu.user + cpu.system) / 1000) } })}\n`);
+  }
   logger.info('started', {
     component, store: base.MONGODB_URI ? 'mongodb' : data?.dataDir === IN_MEMORY ? 'embedded, in memory (nothing survives a restart)' : 'embedded, durable',
     ...(data && data.dataDir !== IN_MEMORY ? { dataDir: data.dataDir, keysFromDataDir: data.keysFromDataDir } : {}),
