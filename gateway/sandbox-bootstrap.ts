@@ -1,6 +1,7 @@
 import { isInternalTokenRefused } from '../lib/grpc/service-binding';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
+import { markStart } from '../lib/runtime/start-timeline';
 import type { SandboxIdentity } from './sandbox-identity';
 
 export { DEFAULT_SANDBOX, type SandboxIdentity } from './sandbox-identity';
@@ -13,6 +14,7 @@ export async function ensureSandbox(peers: PeerClients, identity: SandboxIdentit
   for (let attempt = 1; ; attempt++) {
     try {
       await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform', embeddedWallets: true });
+      markStart('gateway: sandbox platform ensured');
       const { created } = await peers.apiTokens.ensureSandboxToken({
         platformId: identity.platformId, tokenId: identity.tokenId, clientSecret: identity.clientSecret,
       });
