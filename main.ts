@@ -166,12 +166,11 @@ async function main(): Promise<void> {
   // All-in-one: the services get a thread of their own and are reached by address, as when separate.
   // The thread starts first; this one loads the gateway's code meanwhile (modules are loaded when
   // used, so neither thread loads the other's).
+  // (Awaited before anything else is imported: the spawn must not wait for this thread's loading.)
   const servicesStarting = component === 'all'
-    ? import('./services-thread').then(({ startServicesThread }) => {
-      markStart('main: services thread spawned');
-      return startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName });
-    })
+    ? (await import('./services-thread')).startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
     : undefined;
+  if (servicesStarting) markStart('main: services thread spawned');
   servicesStarting?.catch(() => undefined); // awaited below
   startTelemetry({ serviceName: telemetryName });
   const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: telemetryName, port: METRICS_PORT, host: METRICS_HOST });

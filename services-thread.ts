@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ConfigError } from './lib/config';
 import { createLogger, type LogLevel } from './lib/log';
@@ -82,7 +81,6 @@ export async function startServicesThread(options: { internalToken: string; logL
 /** The worker's side: host the services, report their addresses, stop when asked. */
 async function runServices(data: ServicesThreadData): Promise<void> {
   useProcessStart(data.processStart);
-  markStart('services: thread created', performance.timeOrigin - data.processStart);
   markStart('services: thread running');
   const port = parentPort!;
   const logger = createLogger({ level: data.logLevel });
