@@ -56,6 +56,17 @@ function cpuByThread(pid: number): Record<string, number> {
 }
 
 export async function startSystem(root: string, dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningSystem> {
+  // The free port may be taken by another process before the system binds it (a busy machine): try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(root, dataDir, env);
+    } catch (err) {
+      if (attempt >= 3 || !/already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOnce(root: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<RunningSystem> {
   const port = await freePort();
   const loadAverage = Number(loadavg()[0].toFixed(2));
   const started = performance.now();
