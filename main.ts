@@ -1,5 +1,6 @@
 import { readGrpcTls } from './lib/grpc/transport-security';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { ConfigError, readConfig, readRunMode, setting } from './lib/config';
 import { createLogger } from './lib/log';
@@ -9,12 +10,13 @@ import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './l
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { readMetricsSettings, startMetrics } from './lib/metrics';
-import { DEFAULT_SANDBOX } from './gateway/sandbox-bootstrap';
+import { DEFAULT_SANDBOX } from './gateway/sandbox-identity';
+import { markStart, startMarks, timelineField } from './lib/runtime/start-timeline';
 import type { ServicesThread } from './services-thread';
 import type { RunningSystem } from './system';
 
 /**
- * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications]`.
+ * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications] [--startup-report]`.
  * `all` (the default) runs every component in this process on the embedded defaults unless
  * MONGODB_URI / KAFKA_BROKERS are set: the services on a worker thread, the gateway on this one.
  * The others run one component each (Kubernetes).
@@ -27,8 +29,11 @@ const ADDRESS_VARS: Record<ServiceName, string> = {
   'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS',
 };
 
+/** `--startup-report`: once started, one JSON line on stderr with the start-up timeline and the process's CPU time (benchmarks read it). */
+const STARTUP_REPORT = '--startup-report';
+
 function readComponent(): Component {
-  const wanted = process.argv[2] ?? process.env.COMPONENT ?? 'all';
+  const wanted = process.argv.slice(2).find((a) => a !== STARTUP_REPORT) ?? process.env.COMPONENT ?? 'all';
   if (!(COMPONENTS as readonly string[]).includes(wanted)) {
     throw new ConfigError('COMPONENT', `must be one of ${COMPONENTS.join(', ')}, got "${wanted}"`);
   }
@@ -128,6 +133,8 @@ function checkSandboxExposure(component: Component, base: { HOST: string; SANDBO
 }
 
 async function main(): Promise<void> {
+  markStart('main: node bootstrapped', performance.nodeTiming.bootstrapComplete);
+  markStart('main: modules loaded');
   const component = readComponent();
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
   const logger = createLogger({ level: base.LOG_LEVEL });
@@ -139,11 +146,15 @@ async function main(): Promise<void> {
     const [host, port] = [base.GRPC_ADDRESS.slice(0, base.GRPC_ADDRESS.lastIndexOf(':')), Number(base.GRPC_ADDRESS.slice(base.GRPC_ADDRESS.lastIndexOf(':') + 1))];
     await assertAddressFree(host.replace(/^\[|\]$/g, ''), port, 'set GRPC_ADDRESS to a free address');
   }
+  markStart('main: configuration and address checked');
   const data = prepareDataDirectory(component, process.env);
-  // Each service's settings and keys, before any store or broker is waited for.
-  if (component !== 'gateway') {
+  markStart('main: data directory and keys ready');
+  // Each service's settings and keys, before any store or broker is waited for. In `all` the
+  // services thread checks them first thing (a ConfigError from there stops the start the same way),
+  // so this thread never loads the services' code.
+  if (component !== 'gateway' && component !== 'all') {
     const { SERVICE_SETTINGS_CHECKS } = await import('./services/service-registry');
-    for (const name of component === 'all' ? SERVICE_NAMES : [component]) SERVICE_SETTINGS_CHECKS[name](process.env);
+    SERVICE_SETTINGS_CHECKS[component](process.env);
   }
   // Mutual TLS between components (GRPC_TLS_*): files, PEMs and key checked before anything listens.
   if (readGrpcTls(process.env)) logger.info('gRPC between components: mutual TLS');
@@ -153,20 +164,24 @@ async function main(): Promise<void> {
     logger.warn('the published sandbox credentials are in use: the gateway listens on 127.0.0.1 only (set SANDBOX_API_CLIENT_SECRET, or HOST to listen elsewhere)');
   }
   const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;
-  startTelemetry({ serviceName: telemetryName });
   const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
-  const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: telemetryName, port: METRICS_PORT, host: METRICS_HOST });
 
   // All-in-one: the services get a thread of their own and are reached by address, as when separate.
   // The thread starts first; this one loads the gateway's code meanwhile (modules are loaded when
   // used, so neither thread loads the other's).
-  const { startServicesThread } = await import('./services-thread');
+  // (Awaited before anything else is imported: the spawn must not wait for this thread's loading.)
   const servicesStarting = component === 'all'
-    ? startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
+    ? (await import('./services-thread')).startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
     : undefined;
+  if (servicesStarting) markStart('main: services thread spawned');
   servicesStarting?.catch(() => undefined); // awaited below
-  const { startSystem } = await import('./system');
+  startTelemetry({ serviceName: telemetryName });
+  const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: telemetryName, port: METRICS_PORT, host: METRICS_HOST });
+  const { startSystem, loadGatewayModules } = await import('./system');
+  if (servesGateway) await loadGatewayModules();
+  markStart('main: gateway modules loaded');
   const servicesThread: ServicesThread | undefined = await servicesStarting;
+  if (servicesThread) markStart('main: services thread listening');
   const components = component === 'all' ? (['gateway'] as const) : ([component] as const);
   const system: RunningSystem = await startSystem({
     components: [...components], env: process.env, logger,
@@ -177,6 +192,13 @@ async function main(): Promise<void> {
       ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }
       : undefined,
   });
+  markStart('main: started (sandbox credentials ensured)');
+  const timeline = { component, msSinceProcessStart: timelineField([...startMarks(), ...(servicesThread?.startMarks ?? [])]) };
+  logger.debug('start-up timeline', timeline);
+  if (process.argv.includes(STARTUP_REPORT)) {
+    const cpu = process.cpuUsage();
+    process.stderr.write(`${JSON.stringify({ startupReport: { ...timeline, cpuMs: Math.round((cpu.user + cpu.system) / 1000) } })}\n`);
+  }
   logger.info('started', {
     component, store: base.MONGODB_URI ? 'mongodb' : data?.dataDir === IN_MEMORY ? 'embedded, in memory (nothing survives a restart)' : 'embedded, durable',
     ...(data && data.dataDir !== IN_MEMORY ? { dataDir: data.dataDir, keysFromDataDir: data.keysFromDataDir } : {}),

@@ -1,8 +1,10 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { ConfigError } from './lib/config';
 import { createLogger, type LogLevel } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { readMetricsSettings, startMetrics } from './lib/metrics';
+import { markStart, processStartEpochMs, startMarks, useProcessStart, type StartMark } from './lib/runtime/start-timeline';
 
 /**
  * The all-in-one mode runs the four services on a worker thread and the gateway on the main
@@ -14,14 +16,19 @@ interface ServicesThreadData {
   internalToken: string;
   logLevel: LogLevel;
   telemetryName: string;
+  /** The process's start (epoch ms): the thread's start-up phases are timed from it. */
+  processStart: number;
 }
 
 type ToServices = { stop: true };
-type FromServices = { addresses: Record<ServiceName, string> } | { stopped: true } | { failed: string };
+/** `failed` with `configVariable`: a setting refused (ConfigError), which stops the start with exit 2. */
+type FromServices = { addresses: Record<ServiceName, string>; startMarks: StartMark[] } | { stopped: true } | { failed: string; configVariable?: string };
 
 export interface ServicesThread {
   /** Where each service listens (loopback, a free port each). */
   addresses: Record<ServiceName, string>;
+  /** The thread's start-up phases (start-timeline.ts). */
+  startMarks: StartMark[];
   /** Drains the services (gRPC calls, workers, outbox) and ends the thread. */
   stop(): Promise<void>;
 }
@@ -29,7 +36,7 @@ export interface ServicesThread {
 function messageFrom(worker: Worker, want: (m: FromServices) => boolean): Promise<FromServices> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: FromServices) => {
-      if ('failed' in m) return done(() => reject(new Error(`the services thread failed to start: ${m.failed}`)));
+      if ('failed' in m) return done(() => reject(m.configVariable !== undefined ? configError(m.configVariable, m.failed) : new Error(`the services thread failed to start: ${m.failed}`)));
       if (want(m)) done(() => resolve(m));
     };
     const onExit = (code: number) => done(() => reject(new Error(`the services thread exited (${code})`)));
@@ -43,17 +50,25 @@ function messageFrom(worker: Worker, want: (m: FromServices) => boolean): Promis
   });
 }
 
+/** The services thread's ConfigError, with its message unchanged, on this thread. */
+function configError(variable: string, message: string): ConfigError {
+  const error = new ConfigError(variable, '');
+  error.message = message;
+  return error;
+}
+
 /** Starts the services on a worker thread; resolves once every one of them listens. */
 export async function startServicesThread(options: { internalToken: string; logLevel: LogLevel; telemetryName: string }): Promise<ServicesThread> {
-  const data: ServicesThreadData = { role: 'services', ...options };
+  const data: ServicesThreadData = { role: 'services', ...options, processStart: processStartEpochMs() };
   const worker = new Worker(__filename, { workerData: data });
   worker.on('error', (err) => {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'services thread crashed', error: String(err) })}\n`);
     process.exit(1);
   });
-  const started = await messageFrom(worker, (m) => 'addresses' in m);
+  const started = await messageFrom(worker, (m) => 'addresses' in m) as Extract<FromServices, { addresses: unknown }>;
   return {
-    addresses: (started as { addresses: Record<ServiceName, string> }).addresses,
+    addresses: started.addresses,
+    startMarks: started.startMarks,
     async stop() {
       const stopped = messageFrom(worker, (m) => 'stopped' in m).catch(() => undefined);
       worker.postMessage({ stop: true } satisfies ToServices);
@@ -65,11 +80,14 @@ export async function startServicesThread(options: { internalToken: string; logL
 
 /** The worker's side: host the services, report their addresses, stop when asked. */
 async function runServices(data: ServicesThreadData): Promise<void> {
+  useProcessStart(data.processStart);
+  markStart('services: thread running');
   const port = parentPort!;
   const logger = createLogger({ level: data.logLevel });
   startTelemetry({ serviceName: data.telemetryName });
   try {
     const { startSystem } = await import('./system');
+    markStart('services: runtime modules loaded');
     // The gateway's thread serves METRICS_PORT; this thread's meters are its own, served on the next port.
     const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
     const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: data.telemetryName, port: METRICS_PORT && METRICS_PORT + 1, host: METRICS_HOST });
@@ -82,9 +100,13 @@ async function runServices(data: ServicesThreadData): Promise<void> {
       if (!m.stop) return;
       void system.stop().then(stopTelemetry).then(() => metricsEndpoint?.stop()).finally(() => port.postMessage({ stopped: true } satisfies FromServices));
     });
-    port.postMessage({ addresses } satisfies FromServices);
+    markStart('services: all listening');
+    port.postMessage({ addresses, startMarks: startMarks() } satisfies FromServices);
   } catch (err) {
-    port.postMessage({ failed: err instanceof Error ? err.message : String(err) } satisfies FromServices);
+    port.postMessage({
+      failed: err instanceof Error ? err.message : String(err),
+      ...(err instanceof ConfigError ? { configVariable: err.variable } : {}),
+    } satisfies FromServices);
   }
 }
 

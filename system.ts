@@ -3,12 +3,13 @@ import type { EventBus } from './lib/bus/event-bus';
 import { openEventBus } from './lib/runtime/adapters';
 import type { LocalService } from './lib/grpc/in-process-client';
 import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
-import { hostService, type HostedService } from './lib/runtime/service-host';
+import type { HostedService } from './lib/runtime/service-host';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import type { Logger } from './lib/log';
 import type { RunningGateway } from './gateway/gateway-server';
 import type { SandboxIdentity } from './gateway/sandbox-bootstrap';
 import type { SandboxKeeper } from './gateway/sandbox-keeper';
+import { markStart } from './lib/runtime/start-timeline';
 
 export interface RunningSystem {
   gateway?: RunningGateway;
@@ -33,11 +34,18 @@ export interface SystemOptions {
   gateway?: { host: string; port: number; sandbox: SandboxIdentity };
 }
 
+/** The gateway's code; `main.ts` loads it while the services thread starts. */
+export function loadGatewayModules() {
+  return Promise.all([import('./gateway/gateway-server'), import('./gateway/sandbox-bootstrap'), import('./gateway/sandbox-keeper')]);
+}
+
 /** Starts the requested components; the all-in-one embedded mode asks for all five. */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
   const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
   const registry = hostedNames.length ? await import('./services/service-registry') : undefined;
+  const { hostService } = hostedNames.length ? await import('./lib/runtime/service-host') : { hostService: undefined };
+  if (registry) markStart('services: service modules loaded');
   // Each service's settings and keys, before any store or broker is waited for.
   for (const name of hostedNames) registry!.SERVICE_SETTINGS_CHECKS[name](options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
@@ -50,7 +58,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   // The services start side by side (each opens its store and binds its port); a peer is called
   // in-process once it has started, and by address until then.
   const started = await Promise.allSettled(hostedNames.map(async (name) => {
-    const hosted = await hostService({
+    const hosted = await hostService!({
       name, factory: registry!.SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
@@ -69,9 +77,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   let gateway: RunningGateway | undefined;
   let sandbox: SandboxKeeper | undefined;
   if (options.gateway) {
-    const [{ startGateway }, { ensureSandbox }, { createSandboxKeeper }] = await Promise.all([
-      import('./gateway/gateway-server'), import('./gateway/sandbox-bootstrap'), import('./gateway/sandbox-keeper'),
-    ]);
+    const [{ startGateway }, { ensureSandbox }, { createSandboxKeeper }] = await loadGatewayModules();
+    markStart('gateway: modules loaded');
     const keeper = (sandbox = createSandboxKeeper(peers, options.gateway.sandbox, options.logger));
     // The gateway listens at once and answers 503 until the sandbox credentials exist.
     const sandboxReady = ensureSandbox(peers, options.gateway.sandbox, options.logger);
@@ -84,7 +91,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     });
     sandboxReady.catch(() => undefined); // awaited below, once the gateway listens (a taken port ends the start first)
     gateway = await started;
+    markStart('gateway: listening');
     await sandboxReady;
+    markStart('gateway: sandbox credentials ensured (open)');
     keeper.start();
   }
 

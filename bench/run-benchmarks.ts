@@ -51,6 +51,11 @@ async function main(): Promise<void> {
     results.kafkaConsume = await runKafkaConsumeBenchmark();
     console.log('a consumer group working through a backlog, our bus (commit per batch) vs commit per message:', results.kafkaConsume);
   }
+  if (only === 'startup') {
+    const { runStartupBenchmark } = await import('./startup.bench');
+    results.startup = await runStartupBenchmark();
+    console.log('node dist/main.js all on an empty data directory, spawn to /readyz 200:', JSON.stringify(results.startup, null, 1));
+  }
   if (only === 'scale') {
     const { runScaleBenchmark } = await import('./scale.bench');
     results.scale = await runScaleBenchmark();

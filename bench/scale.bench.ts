@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Doc } from '../lib/store/document-store';
 import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad } from './load-loop';
+import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './system-process';
 
 /**
  * The embedded store at two history sizes in one run (`npm run bench -- scale`): the real system
@@ -20,12 +19,13 @@ import { runLoad } from './load-loop';
  *    customers, written with the SQLite engine while the system is stopped. Only payments and
  *    customers are copied (not their ledger entries, events or deliveries).
  * 3. At each size (10k, then 100k payments): the system is restarted and timed from spawn to
- *    `/readyz` 200; a page of 100 transactions for one customer is timed through the gateway
+ *    `/readyz` 200, with the CPU time it took, the machine's load average and the start-up
+ *    timeline (system-process.ts); a page of 100 transactions for one customer is timed through the gateway
  *    (median of 40 after 10 unmeasured); then, after real payments and list pages for random
  *    customers, the process's resident memory is read.
  */
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
-/** The history sizes measured; `SCALE_SIZES=2000,5000` for a quick run (the disk per payment does not depend on them). */
+/** The history sizes measured; `SCALE_SIZES=2000,20000` for a quick run on a busy machine (the disk per payment does not depend on them). SCALE_DATA_DIR names a new (or empty) data directory that is kept after the run. */
 const SIZES = process.env.SCALE_SIZES ? process.env.SCALE_SIZES.split(',').map(Number) : [10_000, 100_000];
 const REAL_PAYMENTS = 300;
 const PAYMENTS_PER_CUSTOMER = 10;
@@ -34,6 +34,8 @@ export interface ScaleFigures {
   payments: number;
   /** Spawn of `node dist/main.js all` to `/readyz` 200. */
   readyAfterRestartMs: number;
+  /** That restart whole: CPU time to ready (all threads, by thread), load average, timeline. */
+  restart: TimedStart;
   /** `GET /transactions?customerId=…&limit=100` through the gateway, median and slowest of 40. */
   customerPageMs: { median: number; max: number };
   /** The store's part of that page (the SQLite engine on the stopped system's file: find 101 + count), median of 40. */
@@ -56,42 +58,6 @@ export interface ScaleResult {
   sizes: ScaleFigures[];
   residentGrowthMb: number;
   readyGrowthMs: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  base: string;
-  readyMs: number;
-}
-
-async function startSystem(root: string, dataDir: string): Promise<Running> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'main.js'), 'all'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir, MONGODB_URI: '', KAFKA_BROKERS: '', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
-    stdio: 'ignore',
-  });
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
-    if (ok) return { child, base: `http://127.0.0.1:${port}/2025-10-13`, readyMs: Math.round(performance.now() - started) };
-    if (child.exitCode !== null || performance.now() - started > 180_000) throw new Error('the system did not become ready');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function stopSystem(running: Running): Promise<void> {
-  const exited = new Promise((resolve) => running.child.once('exit', resolve));
-  running.child.kill('SIGTERM');
-  await exited;
 }
 
 const residentMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
@@ -226,7 +192,7 @@ async function timed(call: () => Promise<{ status: number }>): Promise<number> {
 }
 
 async function measureSize(root: string, dataDir: string, payments: number, customers: string[], setup: Awaited<ReturnType<typeof prepare>>): Promise<ScaleFigures> {
-  const running = await startSystem(root, dataDir);
+  const running: RunningSystem = await startSystem(root, dataDir);
   try {
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
     const customer = customers[Math.floor(customers.length / 3)];
@@ -243,7 +209,8 @@ async function measureSize(root: string, dataDir: string, payments: number, cust
     await runLoad({ clients: 8, durationMs: 5_000, operation: async () => (await api('GET', `/transactions?customerId=${customers[Math.floor(Math.random() * customers.length)]}&limit=100`)).status === 200 });
     return {
       payments,
-      readyAfterRestartMs: running.readyMs,
+      readyAfterRestartMs: running.start.readyMs,
+      restart: running.start,
       customerPageMs: { median: Number(median(customerTimes).toFixed(2)), max: Number(Math.max(...customerTimes).toFixed(2)) },
       platformPageMs: Number(median(platformTimes).toFixed(2)),
       residentMb: residentMb(running.child.pid!),
@@ -278,7 +245,9 @@ async function storeCustomerPage(dataDir: string, customerId: string): Promise<n
 export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
   const root = join(__dirname, '..');
   if (!existsSync(join(root, 'main.js'))) throw new Error('run `npm run build` first');
-  const dataDir = mkdtempSync(join(tmpdir(), 'grid-scale-'));
+  const kept = process.env.SCALE_DATA_DIR?.trim();
+  if (kept) mkdirSync(kept, { recursive: true });
+  const dataDir = kept || mkdtempSync(join(tmpdir(), 'grid-scale-'));
   try {
     let running = await startSystem(root, dataDir);
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
@@ -315,6 +284,6 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
       readyGrowthMs: figures[figures.length - 1].readyAfterRestartMs - figures[0].readyAfterRestartMs,
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }

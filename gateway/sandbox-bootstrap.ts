@@ -1,19 +1,10 @@
 import { isInternalTokenRefused } from '../lib/grpc/service-binding';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
+import { markStart } from '../lib/runtime/start-timeline';
+import type { SandboxIdentity } from './sandbox-identity';
 
-export interface SandboxIdentity {
-  platformId: string;
-  tokenId: string;
-  clientSecret: string;
-}
-
-/** Documented defaults, used when SANDBOX_API_TOKEN_ID / SANDBOX_API_CLIENT_SECRET are unset. */
-export const DEFAULT_SANDBOX: SandboxIdentity = {
-  platformId: 'Platform:00000000-0000-4000-8000-000000000001',
-  tokenId: 'sandbox-token',
-  clientSecret: 'sandbox-secret-0000000000',
-};
+export { DEFAULT_SANDBOX, type SandboxIdentity } from './sandbox-identity';
 
 /**
  * Idempotently ensures the sandbox platform and its API token. Retries while the services are
@@ -23,6 +14,7 @@ export async function ensureSandbox(peers: PeerClients, identity: SandboxIdentit
   for (let attempt = 1; ; attempt++) {
     try {
       await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform', embeddedWallets: true });
+      markStart('gateway: sandbox platform ensured');
       const { created } = await peers.apiTokens.ensureSandboxToken({
         platformId: identity.platformId, tokenId: identity.tokenId, clientSecret: identity.clientSecret,
       });

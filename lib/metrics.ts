@@ -1,9 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { metrics, type Attributes, type Counter, type Histogram, type Meter, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { readConfig, setting } from './config';
 
 /**
@@ -32,6 +30,10 @@ let cached: Instruments | undefined;
 
 /** Installs the meter provider and serves `GET /metrics`; once per process (thread). */
 export async function startMetrics(options: { serviceName: string; port: number; host?: string }): Promise<MetricsEndpoint> {
+  // The SDK is loaded only when metrics are served (METRICS_PORT): a start without them does not pay for it.
+  const { PrometheusExporter } = require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
+  const { MeterProvider } = require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const exporter = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
   provider = new MeterProvider({ resource: resourceFromAttributes({ 'service.name': options.serviceName }), readers: [exporter] });
   metrics.setGlobalMeterProvider(provider);

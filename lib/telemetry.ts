@@ -1,10 +1,12 @@
 import { context, propagation, trace, type Attributes, type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { isTracingSuppressed, suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { randomBytes } from 'node:crypto';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+// The two modules of @opentelemetry/core used at start, not its index: that loads the SDK's platform
+// information and every semantic convention, a good part of each thread's start.
+const { isTracingSuppressed, suppressTracing } = require('@opentelemetry/core/build/src/trace/suppress-tracing') as typeof import('@opentelemetry/core');
+const { W3CTraceContextPropagator } = require('@opentelemetry/core/build/src/trace/W3CTraceContextPropagator') as typeof import('@opentelemetry/core');
 
 /**
  * W3C trace context travels in HTTP headers, gRPC metadata and Kafka headers; spans are recorded
@@ -22,7 +24,9 @@ function ensurePropagation(withContextManager: boolean): void {
     propagationReady = true;
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   }
-  if (withContextManager) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  if (!withContextManager) return;
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
 
 function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefined {
@@ -76,6 +80,10 @@ export function startTelemetry(options: TelemetryOptions): boolean {
   const exporter = options.exporter ?? exporterFromEnv(env);
   ensurePropagation(exporter !== undefined || options.trackContext === true);
   if (!exporter) return false;
+  // The SDK is loaded only when spans are exported (it is a good part of a start's module loading).
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? options.serviceName }),
     spanProcessors: [options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],

@@ -24,13 +24,15 @@ function operationSchemas(): Record<string, TSchema> {
 
 /**
  * The compiled module when it is at least as recent as the contract it was compiled from (every
- * module of this directory and the formats); otherwise undefined, and schemas are compiled on use.
+ * module of this directory and of lib/contract, and the formats); otherwise undefined, and schemas are compiled on use.
  */
 function loadCompiled(): Record<string, ValidateFunction> | undefined {
   const file = join(__dirname, COMPILED_MODULE);
   try {
     const compiledAt = statSync(file).mtimeMs;
-    const sources = [...readdirSync(__dirname).filter((f) => f.endsWith('.js') && f !== COMPILED_MODULE).map((f) => join(__dirname, f)), require.resolve('../../lib/value-formats')];
+    const sources = [__dirname, join(__dirname, '../../lib/contract')]
+      .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.js') && f !== COMPILED_MODULE).map((f) => join(dir, f)))
+      .concat(require.resolve('../../lib/value-formats'));
     if (sources.some((source) => statSync(source).mtimeMs > compiledAt)) return undefined;
     return require(file) as Record<string, ValidateFunction>;
   } catch {

@@ -1,4 +1,4 @@
-import { Server } from '@grpc/grpc-js';
+import { Server, type handleBidiStreamingCall, type ServerDuplexStream, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { serverCredentials, type TlsChoice } from './transport-security';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -75,6 +75,24 @@ export function splitFileDescriptorSet(set: Buffer): Buffer[] {
   return files;
 }
 
+type ReflectionServices = Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>;
+
+/** The services (v1 and v1alpha) a ReflectionService adds to a server, as it adds them. */
+function servicesOf(reflection: ReflectionService): ReflectionServices {
+  const added: ReflectionServices = [];
+  reflection.addToServer({ addService: (definition, implementation) => void added.push({ definition, implementation }) });
+  return added;
+}
+
+// The reflection services' definitions, read once per process (each reading parses reflection.proto).
+let reflectionDefinitions: ServiceDefinition[] | undefined;
+const pathOf = (definition: ServiceDefinition) => Object.values(definition)[0].path;
+
+/**
+ * Reflection is served as soon as the server listens, but its index (every file of the set
+ * decoded, indexed and encoded again, for each version) is built on the first reflection call:
+ * reflection clients are rare, and the start does not pay for them.
+ */
 function addReflection(server: Server, names: string[], logger: Logger): void {
   if (!DESCRIPTOR_SET) {
     logger.warn('reflection disabled: descriptor set missing (run npm run generate)');
@@ -82,7 +100,16 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
   }
   // The reflection service reads only `fileDescriptorProtos` of the definitions it is given.
   const definition = { files: { fileDescriptorProtos: readDescriptorFiles(DESCRIPTOR_SET) } } as unknown as ConstructorParameters<typeof ReflectionService>[0];
-  new ReflectionService(definition, { services: names }).addToServer(server);
+  let indexed: ReflectionServices | undefined;
+  const served = (path: string) => (indexed ??= servicesOf(new ReflectionService(definition, { services: names })))
+    .find((s) => pathOf(s.definition) === path)!.implementation;
+  reflectionDefinitions ??= servicesOf(new ReflectionService({}, { services: [] })).map((s) => s.definition);
+  for (const version of reflectionDefinitions) {
+    const [method] = Object.keys(version);
+    server.addService(version, {
+      [method]: (call: ServerDuplexStream<unknown, unknown>) => (served(pathOf(version))[method] as handleBidiStreamingCall<unknown, unknown>)(call),
+    });
+  }
 }
 
 /** A gRPC server with standard health checking, reflection and drain on shutdown. */

@@ -2,21 +2,27 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventBus } from '../bus/event-bus';
 import { createInProcessEventBus } from '../bus/in-process-event-bus';
-import { createKafkaEventBus } from '../bus/kafka-event-bus';
-import { describeKafkaSecurity, readKafkaSecurity } from '../bus/kafka-security';
 import { ConfigError, readConfig, setting } from '../config';
 import type { Logger } from '../log';
 import type { DocumentStore } from '../store/document-store';
-import { createDurableDocumentStore } from '../store/durable-document-store';
-import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
-import { createMongoDocumentStore } from '../store/mongo-document-store';
-import { createSqliteDocumentStore, DEFAULT_CACHE_DOCUMENTS } from '../store/sqlite-document-store';
+import { DEFAULT_CACHE_DOCUMENTS } from '../store/store-defaults';
 import type { ServiceName } from './service-module';
 import { lockStoreFiles } from './store-lock';
 
 import { IN_MEMORY } from './in-memory';
 
 export { IN_MEMORY };
+
+// Each engine and broker client is loaded when it is chosen: a start loads one store engine, and
+// Kafka's client only with KAFKA_BROKERS (the others are a good part of a start's module loading).
+const mongoEngine = () => require('../store/mongo-document-store') as typeof import('../store/mongo-document-store');
+const sqliteEngine = () => require('../store/sqlite-document-store') as typeof import('../store/sqlite-document-store');
+const journalEngine = () => require('../store/durable-document-store') as typeof import('../store/durable-document-store');
+const inMemoryEngine = () => require('../store/embedded-document-store') as typeof import('../store/embedded-document-store');
+const kafka = () => ({
+  ...(require('../bus/kafka-event-bus') as typeof import('../bus/kafka-event-bus')),
+  ...(require('../bus/kafka-security') as typeof import('../bus/kafka-security')),
+});
 
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
@@ -34,7 +40,7 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
       MONGODB_CONNECT_TIMEOUT_MS: setting.int(30_000, 100, 600_000),
     }, env);
     try {
-      return await createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}`, serverSelectionTimeoutMS: MONGODB_CONNECT_TIMEOUT_MS });
+      return await mongoEngine().createMongoDocumentStore({ uri, dbName: `${prefix}_${service.replace(/-/g, '_')}`, serverSelectionTimeoutMS: MONGODB_CONNECT_TIMEOUT_MS });
     } catch (err) {
       // The URI may carry a password: the error names the variable and the host part only.
       const where = uri.replace(/\/\/[^@/]*@/, '//').replace(/[?].*$/, '');
@@ -51,14 +57,14 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
     /** Embedded store (`sqlite` engine): decoded documents kept in memory per service */
     STORE_CACHE_DOCUMENTS: setting.int(DEFAULT_CACHE_DOCUMENTS, 0),
   }, env);
-  if (DATA_DIR === IN_MEMORY) return createEmbeddedDocumentStore();
+  if (DATA_DIR === IN_MEMORY) return inMemoryEngine().createEmbeddedDocumentStore();
   mkdirSync(DATA_DIR, { recursive: true });
   const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
   try {
     const path = join(DATA_DIR, `${service}.sqlite`);
     const store = STORE_ENGINE === 'sqlite'
-      ? createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS })
-      : createDurableDocumentStore({ path, sync: DATA_SYNC });
+      ? sqliteEngine().createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS })
+      : journalEngine().createDurableDocumentStore({ path, sync: DATA_SYNC });
     return { ...store, close: () => store.close().finally(() => lock.release()) };
   } catch (err) {
     lock.release();
@@ -73,6 +79,7 @@ export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: L
   for (const broker of brokers) {
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }
+  const { createKafkaEventBus, describeKafkaSecurity, readKafkaSecurity } = kafka();
   const security = readKafkaSecurity(env);
   logger.info('kafka', { brokers, security: describeKafkaSecurity(security) });
   const timings = readConfig({

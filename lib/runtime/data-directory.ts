@@ -1,11 +1,13 @@
-import { p256 } from '@noble/curves/nist';
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from './service-module';
 
 const hex32 = () => randomBytes(32).toString('hex');
-const p256Key = () => Buffer.from(p256.utils.randomSecretKey()).toString('hex');
+// A P-256 private scalar; the curve library is loaded only when a key is made (not on a restart).
+// (Not node:crypto's generateKeyPairSync + JWK export: on Node 20 a GC during that export can
+// deadlock the thread in the key generation job's destructor; seen in the crash suite.)
+const p256Key = () => Buffer.from((require('@noble/curves/nist') as typeof import('@noble/curves/nist')).p256.utils.randomSecretKey()).toString('hex');
 
 /**
  * Keys that seal, sign or hash data the embedded store keeps. When one is not configured, the

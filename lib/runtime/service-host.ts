@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import { openServiceStore } from './adapters';
 import { leasesIn } from './lease';
 import { meteredStore } from './metered-store';
+import { markStart } from './start-timeline';
 import type { PeerClients } from './peer-clients';
 import type { ServiceFactory, ServiceName } from './service-module';
 
@@ -38,6 +39,7 @@ export interface HostOptions {
 export async function hostService(options: HostOptions): Promise<HostedService> {
   const logger = options.logger.child({ component: options.name });
   const store = meteredStore(await openServiceStore(options.name, options.env));
+  markStart(`${options.name}: store open`);
   const subscriptions: Subscription[] = [];
   const { OUTBOX_STALL_MS, WORKER_LEASE_MS } = readConfig({
     /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make its event pipeline NOT_SERVING (degraded, still ready) */
@@ -49,7 +51,9 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   // the same holder and takes its leases back at once instead of waiting for them to lapse.
   const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS, ...(options.env.MONGODB_URI?.trim() ? {} : { holder: 'the process holding the store lock' }) });
   const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions), logger, peers: options.peers, env: options.env, leases });
+  markStart(`${options.name}: module created`);
   await module.start?.();
+  markStart(`${options.name}: started (indexes, workers)`);
   const relay = module.eventsTopic && module.outboxCollections?.length
     ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger, stallMs: OUTBOX_STALL_MS, lease: leases(`outbox relay ${module.eventsTopic}`) })
     : undefined;
@@ -60,6 +64,7 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
     isReady: () => store.ping(),
     eventsFlowing: async () => subscriptions.every((s) => s.isRunning?.() ?? true) && (relay?.isFlowing() ?? true),
   });
+  markStart(`${options.name}: gRPC listening`);
   return {
     name: options.name,
     address: server.address,

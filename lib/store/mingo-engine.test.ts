@@ -79,4 +79,11 @@ describe('mingoEngine.compileFilter', () => {
     expect(query.test({ a: 'x' })).toBe(true);
     expect(query.test({ a: 'z' })).toBe(false);
   });
+
+  it('answers $expr (its aggregation expressions are loaded on the first filter that holds one)', () => {
+    const query = mingoEngine.compileFilter({ $and: [{ kind: 'limit' }, { $expr: { $lt: ['$used', '$max'] } }] });
+    expect(query.test({ kind: 'limit', used: 2, max: 3 })).toBe(true);
+    expect(query.test({ kind: 'limit', used: 3, max: 3 })).toBe(false);
+    expect(mingoEngine.compileFilter({ $expr: { $eq: [{ $size: '$items' }, 2] } }).test({ items: [1, 2] })).toBe(true);
+  });
 });

@@ -1,4 +1,3 @@
-import { Context } from 'mingo';
 import { compileScalarFilter } from './scalar-filter';
 
 /*
@@ -6,18 +5,34 @@ import { compileScalarFilter } from './scalar-filter';
  * whole operator context on every call (about 140µs per update, 35µs per query). tsconfig's
  * node10 resolution ignores package "exports", so the modules are typed from their d.ts files.
  */
+const { Context } = require('mingo/core') as typeof import('mingo/types/core');
 const { Query } = require('mingo/query') as typeof import('mingo/types/query');
 const queryOperators = require('mingo/operators/query') as typeof import('mingo/types/operators/query');
-const expressionOperators = require('mingo/operators/expression') as typeof import('mingo/types/operators/expression');
 const updateOperators = require('mingo/operators/update') as typeof import('mingo/types/operators/update');
 
 type UpdateOperator = (expr: Record<string, unknown>) => (doc: Record<string, unknown>) => string[];
 
-const context = Context.init({ query: queryOperators, expression: expressionOperators });
+const context = Context.init({ query: queryOperators });
+
+// Aggregation expressions serve `$expr` only, which the services do not use: they are loaded on the
+// first filter that holds one, not with the store (they are most of mingo's loading time at start).
+let expressionsAdded = false;
+function addExpressionsFor(filter: unknown): void {
+  if (expressionsAdded || !holdsKey(filter, '$expr')) return;
+  context.addExpressionOps(require('mingo/operators/expression') as typeof import('mingo/types/operators/expression'));
+  expressionsAdded = true;
+}
+
+function holdsKey(value: unknown, key: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => holdsKey(v, key));
+  if (!value || typeof value !== 'object' || value instanceof Date || value instanceof RegExp) return false;
+  return Object.entries(value).some(([k, v]) => k === key || holdsKey(v, key));
+}
 
 type Tester = { test(doc: unknown): boolean };
 
 function compileWithMingo(filter: Record<string, unknown>): Tester {
+  addExpressionsFor(filter);
   const query = new Query(filter, { context });
   return { test: (doc) => query.test(doc as Record<string, unknown>) };
 }

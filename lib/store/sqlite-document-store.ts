@@ -16,7 +16,9 @@ export interface SqliteStoreOptions {
   cacheDocuments?: number;
 }
 
-export const DEFAULT_CACHE_DOCUMENTS = 4_096;
+import { DEFAULT_CACHE_DOCUMENTS } from './store-defaults';
+
+export { DEFAULT_CACHE_DOCUMENTS };
 
 const isStorageFull = (err: unknown) => (err as { code?: string }).code === 'SQLITE_FULL';
 

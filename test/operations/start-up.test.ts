@@ -57,10 +57,15 @@ describe('a gateway that cannot authenticate yet', () => {
   });
 });
 
-test('`node dist/main.js all` on an empty data directory: every answer to valid credentials is 503 with Retry-After until the first 200, never 401', async () => {
-  const child = spawn(process.execPath, [MAIN, 'all'], {
+test('`node dist/main.js all` on an empty data directory: every answer to valid credentials is 503 with Retry-After until the first 200, never 401; --startup-report gives its phases', async () => {
+  const child = spawn(process.execPath, [MAIN, 'all', '--startup-report'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: join(dataDir, 'empty') },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const report = new Promise<Record<string, unknown>>((resolve) => {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (line.startsWith('{"startupReport"')) resolve((JSON.parse(line) as { startupReport: Record<string, unknown> }).startupReport);
+    });
   });
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -83,6 +88,18 @@ test('`node dist/main.js all` on an empty data directory: every answer to valid 
     }
     expect(answers.at(-1)).toEqual([200, null]);
     expect(answers.slice(0, -1).every(([status, retryAfter]) => status === 503 && retryAfter === '1')).toBe(true);
+
+    // The start-up timeline of both threads, in ms since the process started, in the order things happen.
+    const { component, msSinceProcessStart: at, cpuMs } = (await report) as { component: string; msSinceProcessStart: Record<string, number>; cpuMs: number };
+    expect(component).toBe('all');
+    expect(cpuMs).toBeGreaterThan(0);
+    for (const service of ['auth', 'accounts', 'quotes-transactions', 'notifications']) {
+      expect(at[`${service}: store open`]).toBeLessThanOrEqual(at[`${service}: gRPC listening`]);
+      expect(at[`${service}: gRPC listening`]).toBeLessThanOrEqual(at['services: all listening']);
+    }
+    expect(at['main: services thread spawned']).toBeLessThanOrEqual(at['services: thread running']);
+    expect(at['services: all listening']).toBeLessThanOrEqual(at['main: services thread listening']);
+    expect(at['gateway: listening']).toBeLessThanOrEqual(at['gateway: sandbox credentials ensured (open)']);
   } finally {
     child.kill('SIGKILL');
   }

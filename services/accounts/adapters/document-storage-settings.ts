@@ -1,9 +1,7 @@
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { ConfigError, readConfig, setting } from '../../../lib/config';
 import type { DocumentStorage } from '../app/document-storage';
 import { createDiskDocumentStorage, createMemoryDocumentStorage } from './disk-document-storage';
-import { createGridFsDocumentStorage } from './gridfs-document-storage';
 import { createS3DocumentStorage } from './s3-document-storage';
 
 const SCHEMA = {
@@ -63,6 +61,9 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocume
     // The accounts service's own database (lib/runtime/adapters.ts names it the same way).
     const dbName = `${env.MONGODB_DB_PREFIX?.trim() || 'grid'}_accounts`;
     // Connects on first use; the accounts store has connected to the same server before any upload.
+    // The driver is loaded only here: the embedded mode's start does not pay for it.
+    const { MongoClient } = require('mongodb') as typeof import('mongodb');
+    const { createGridFsDocumentStorage } = require('./gridfs-document-storage') as typeof import('./gridfs-document-storage');
     const client = new MongoClient(mongodbUri);
     return {
       storage: createGridFsDocumentStorage(client.db(dbName), c.DOCUMENTS_GRIDFS_BUCKET),

@@ -1,7 +1,8 @@
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+
+// Loaded on the first passkey operation, not at start (the library and its certificate parsers are a
+// good part of the services' module loading).
+const webauthn = () => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server');
 
 export interface RelyingParty {
   id: string;
@@ -24,7 +25,7 @@ const challengeBytes = (challengeHex: string) => new Uint8Array(Buffer.from(chal
 export const webauthnChallenge = (challengeHex: string) => Buffer.from(challengeHex, 'utf8').toString('base64url');
 
 export async function registrationOptions(rp: RelyingParty, user: { id: string; name: string }, challengeHex: string, exclude: string[]) {
-  return generateRegistrationOptions({
+  return webauthn().generateRegistrationOptions({
     rpName: rp.name, rpID: rp.id, userName: user.name, userID: new Uint8Array(Buffer.from(user.id, 'utf8')),
     challenge: challengeBytes(challengeHex), attestationType: 'none',
     excludeCredentials: exclude.map((id) => ({ id })),
@@ -33,7 +34,7 @@ export async function registrationOptions(rp: RelyingParty, user: { id: string; 
 }
 
 export async function assertionOptions(rp: RelyingParty, challengeHex: string, credentialIds: string[]) {
-  return generateAuthenticationOptions({
+  return webauthn().generateAuthenticationOptions({
     rpID: rp.id, challenge: challengeBytes(challengeHex), allowCredentials: credentialIds.map((id) => ({ id })), userVerification: 'preferred',
   });
 }
@@ -42,7 +43,7 @@ export async function assertionOptions(rp: RelyingParty, challengeHex: string, c
 export async function verifiedRegistration(rp: RelyingParty, credential: unknown, origin: string, challengeHex: string): Promise<StoredScaPasskey | undefined> {
   if (!rp.origins.includes(origin)) return undefined;
   try {
-    const result = await verifyRegistrationResponse({
+    const result = await webauthn().verifyRegistrationResponse({
       response: credential as RegistrationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
       expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
     });
@@ -60,7 +61,7 @@ export async function verifiedAssertion(
 ): Promise<number | undefined> {
   if (!rp.origins.includes(origin)) return undefined;
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await webauthn().verifyAuthenticationResponse({
       response: assertion as AuthenticationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
       expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
       credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter },

@@ -53,6 +53,9 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
       await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
+      // Only documents written before sealing hold a plain `identifier`: the start's look for them
+      // (sealLegacyIdentifiers) reads this index instead of every customer.
+      await customers.createIndex({ keys: { identifier: 1 }, partialFilter: { identifier: { $exists: true } }, name: 'customer_legacy_identifier' });
     },
     async insert(customer, events) {
       try {

@@ -1,10 +1,9 @@
-import {
-  verifyAuthenticationResponse,
-  type VerifiedAuthenticationResponse,
-  type WebAuthnCredential,
-} from '@simplewebauthn/server';
+import type { VerifiedAuthenticationResponse, WebAuthnCredential } from '@simplewebauthn/server';
 import { AppError } from '../../../../lib/errors';
 import { MAX_CHARS, passkeyFailure, requireBase64url, requireConfigured } from './passkey-failure';
+
+// Loaded on the first passkey check, not at start (the library is a good part of the services' module loading).
+const webauthn = () => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server');
 
 export interface PasskeyAssertion {
   credentialId: string;
@@ -78,7 +77,7 @@ export async function verifyPasskeyAssertion(input: VerifyPasskeyAssertionInput)
   let result: VerifiedAuthenticationResponse;
   try {
     // Also refuses a counter that did not increase while either counter is non-zero (replay).
-    result = await verifyAuthenticationResponse({
+    result = await webauthn().verifyAuthenticationResponse({
       response: { id: credentialId, rawId: credentialId, type: 'public-key', clientExtensionResults: {}, response },
       expectedChallenge: webauthnChallengeFor(input.challengeHex),
       expectedOrigin: [...input.origins],

@@ -1,5 +1,8 @@
-import { verifyRegistrationResponse, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import type { VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { MAX_CHARS, passkeyFailure, requireBase64url, requireConfigured } from './passkey-failure';
+
+// Loaded on the first passkey check, not at start (the library is a good part of the services' module loading).
+const webauthn = () => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server');
 
 export interface PasskeyAttestation {
   credentialId: string;
@@ -58,7 +61,7 @@ export async function verifyPasskeyRegistration(input: VerifyPasskeyRegistration
 
   let result: VerifiedRegistrationResponse;
   try {
-    result = await verifyRegistrationResponse({
+    result = await webauthn().verifyRegistrationResponse({
       response: {
         id: credentialId,
         rawId: credentialId,
