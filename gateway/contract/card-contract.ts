@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, CARD_TRANSACTION_STATUSES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
 import { CurrencyAmount, Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
@@ -123,57 +123,34 @@ const SandboxCardAuthorizationRequest = named('SandboxCardAuthorizationRequest',
 }));
 const SandboxCardTransactionRefRequest = named('SandboxCardTransactionRefRequest', Type.Object({ cardTransactionId: Type.String() }));
 
-/** The authorization-family simulations sharing SandboxCardAuthorizationRequest (and the descriptor suffix table). */
-const authorizationFamily = ([
-  ['sandboxSimulateCardCreditAuthorization', 'credit_authorization', 'A credit to the card (sandbox): the funding source is credited in one step; CARD_TRANSACTION.SETTLED, direction CREDIT'],
-  ['sandboxSimulateCardFinancialAuthorization', 'financial_authorization', 'A single-message debit (sandbox): debited and settled in one step; suffix 002/003 decline, 005 confirms the pull later'],
-  ['sandboxSimulateCardFinancialCreditAuthorization', 'financial_credit_authorization', 'A single-message credit (sandbox): credited and settled in one step'],
-  ['sandboxSimulateCardCreditAuthorizationAdvice', 'credit_authorization_advice', 'A network-initiated credit advice (sandbox): credited in one step'],
-] as const).map(([operationId, path, summary]) => operation({
+/** One `POST /sandbox/cards/{id}/simulate/<path>` operation; every simulation answers the same 202. */
+const simulation = (operationId: string, path: string, summary: string, body: TSchema) => operation({
   operationId, method: 'post', path: `/sandbox/cards/{id}/simulate/${path}`, tags: SANDBOX_TAGS, summary,
-  pathParams: id, body: SandboxCardAuthorizationRequest, success: { 202: SandboxCardSimulationResponse }, errors: [404],
-}));
+  pathParams: id, body, success: { 202: SandboxCardSimulationResponse }, errors: [404],
+});
 
 export const cardSandboxOperations = [
-  operation({
-    operationId: 'sandboxSimulateCardAuthorization', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization', tags: SANDBOX_TAGS,
-    summary: 'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED',
-    pathParams: id,
-    body: SandboxCardAuthorizationRequest,
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
-  operation({
-    operationId: 'sandboxSimulateCardClearing', method: 'post', path: '/sandbox/cards/{id}/simulate/clearing', tags: SANDBOX_TAGS,
-    summary: 'A clearing against an AUTHORIZED or PARTIALLY_SETTLED card transaction (sandbox); 0 expires the authorization',
-    pathParams: id,
-    body: named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 0 }) })),
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
-  operation({
-    operationId: 'sandboxSimulateCardReturn', method: 'post', path: '/sandbox/cards/{id}/simulate/return', tags: SANDBOX_TAGS,
-    summary: 'A return against a settled card transaction (sandbox), at most what settled and was not returned',
-    pathParams: id,
-    body: named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
-  operation({
-    operationId: 'sandboxSimulateCardBalanceInquiry', method: 'post', path: '/sandbox/cards/{id}/simulate/balance_inquiry', tags: SANDBOX_TAGS,
-    summary: 'A balance inquiry (sandbox): a zero-amount authorization, nothing held',
-    pathParams: id, body: named('SandboxCardBalanceInquiryRequest', Type.Object({ merchant: CardMerchantInput })),
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
-  ...authorizationFamily,
-  operation({
-    operationId: 'sandboxSimulateCardAuthorizationAdvice', method: 'post', path: '/sandbox/cards/{id}/simulate/authorization_advice', tags: SANDBOX_TAGS,
-    summary: 'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total (sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
-    pathParams: id,
-    body: named('SandboxCardAuthorizationAdviceRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) })),
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
-  operation({
-    operationId: 'sandboxSimulateCardReturnReversal', method: 'post', path: '/sandbox/cards/{id}/simulate/return_reversal', tags: SANDBOX_TAGS,
-    summary: 'Reverses the last return of a refunded card transaction (sandbox): the money goes back to the network',
-    pathParams: id, body: SandboxCardTransactionRefRequest,
-    success: { 202: SandboxCardSimulationResponse }, errors: [404],
-  }),
+  simulation('sandboxSimulateCardAuthorization', 'authorization',
+    'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED', SandboxCardAuthorizationRequest),
+  simulation('sandboxSimulateCardClearing', 'clearing',
+    'A clearing against an AUTHORIZED or PARTIALLY_SETTLED card transaction (sandbox); 0 expires the authorization',
+    named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 0 }) }))),
+  simulation('sandboxSimulateCardReturn', 'return',
+    'A return against a settled card transaction (sandbox), at most what settled and was not returned',
+    named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) }))),
+  simulation('sandboxSimulateCardBalanceInquiry', 'balance_inquiry',
+    'A balance inquiry (sandbox): a zero-amount authorization, nothing held', named('SandboxCardBalanceInquiryRequest', Type.Object({ merchant: CardMerchantInput }))),
+  simulation('sandboxSimulateCardCreditAuthorization', 'credit_authorization',
+    'A credit to the card (sandbox): the funding source is credited in one step; CARD_TRANSACTION.SETTLED, direction CREDIT', SandboxCardAuthorizationRequest),
+  simulation('sandboxSimulateCardFinancialAuthorization', 'financial_authorization',
+    'A single-message debit (sandbox): debited and settled in one step; suffix 002/003 decline, 005 confirms the pull later', SandboxCardAuthorizationRequest),
+  simulation('sandboxSimulateCardFinancialCreditAuthorization', 'financial_credit_authorization',
+    'A single-message credit (sandbox): credited and settled in one step', SandboxCardAuthorizationRequest),
+  simulation('sandboxSimulateCardCreditAuthorizationAdvice', 'credit_authorization_advice',
+    'A network-initiated credit advice (sandbox): credited in one step', SandboxCardAuthorizationRequest),
+  simulation('sandboxSimulateCardAuthorizationAdvice', 'authorization_advice',
+    'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total (sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
+    named('SandboxCardAuthorizationAdviceRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) }))),
+  simulation('sandboxSimulateCardReturnReversal', 'return_reversal',
+    'Reverses the last return of a refunded card transaction (sandbox): the money goes back to the network', SandboxCardTransactionRefRequest),
 ];

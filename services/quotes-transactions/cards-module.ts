@@ -94,7 +94,7 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   cards = createCardUseCases({
     store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater, bindingsChanged: delegatedKeys.revokeUnbound,
   });
-  const issuing = adapters.issuer || config.CARD_ISSUER === 'sandbox' ? cards : withoutIssuer(cards);
+  const issuing = adapters.issuer || sandboxIssuing ? cards : withoutIssuer(cards);
   // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.
   const authorizations = createCardAuthorizations({
     store: transactionStore.port, ledger: adapters.ledger, newEvent, clock, card: cards.get,
