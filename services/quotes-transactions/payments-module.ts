@@ -16,6 +16,7 @@ import { createExecuteQuote } from './app/execute-quote';
 import { createQuoteAuthorization, type ScaGate } from './app/quote-authorization';
 import { createAccountsScaGate } from './adapters/accounts-sca-gate';
 import type { GetLookup } from './app/get-lookup';
+import type { SignedLookups } from './app/signed-lookups';
 import { createLedger } from './app/ledger';
 import type { PaymentSettingsSource } from './app/payment-settings';
 import { createPlatformConfigSettings } from './adapters/platform-config-settings';
@@ -73,6 +74,7 @@ export interface PaymentsAdapters {
   rates: RateSource;
   now: () => Date;
   getLookup: GetLookup;
+  signedLookups?: SignedLookups;
   accounts?: PaymentAccounts;
   settings?: PaymentSettingsSource;
   wallets?: WalletAuthorizer;
@@ -113,7 +115,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets, sca: quoteAuthorization });
   const createQuote = createCreateQuote({
     ...(quoteAuthorization ? { sca: quoteAuthorization } : {}),
-    accounts, getLookup: adapters.getLookup, rates: adapters.rates, settings, payments, newEvent, clock,
+    accounts, getLookup: adapters.getLookup, ...(adapters.signedLookups ? { signedLookups: adapters.signedLookups } : {}), rates: adapters.rates, settings, payments, newEvent, clock,
     quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
   });

@@ -8,6 +8,9 @@ import { createSameServerUmaCounterparty } from './adapters/same-server-uma-coun
 import { createSandboxUmaCounterparty } from './adapters/sandbox-uma-counterparty';
 import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './app/get-lookup';
+import { createRecentLookups } from './app/recent-lookups';
+import { createSignedLookupIds, lookupIdKey } from './app/signed-lookup-ids';
+import { readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
 import { createLookupExternalAccount } from './app/lookup-external-account';
 import { createLookupRetention } from './app/lookup-retention';
 import { createLookupUma, type UmaCounterparty } from './app/lookup-uma';
@@ -57,9 +60,14 @@ export function createQuotesTransactionsService(
   // A receiver on this server answers for itself; any other address is the outside counterparty's.
   const umaCounterparty = createSameServerUmaCounterparty({ directory: umaDirectory, outside: adapters.umaCounterparty });
   const lookups = createLookupDocumentStore(environment.store);
-  const getLookup = createGetLookup({ store: lookups });
+  // Lookup ids prove themselves (no write per lookup), keyed from the service's data-directory key.
+  const signedLookups = {
+    ids: createSignedLookupIds(lookupIdKey(readSealingKey('STABLECOIN_SECRET_KEY', environment.env))),
+    recent: createRecentLookups({ now: adapters.now }),
+  };
+  const getLookup = createGetLookup({ store: lookups, signed: signedLookups });
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
-  const payments = createPaymentsModule(environment, { ...adapters, getLookup, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
+  const payments = createPaymentsModule(environment, { ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
   const idempotency = createIdempotencyModule(environment, adapters.now);
   const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
   const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
@@ -69,8 +77,8 @@ export function createQuotesTransactionsService(
     eventsTopic: 'payments.events.v1',
     bindings: [
       bindLookupService({
-        lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
-        lookupUma: createLookupUma({ accounts, counterparty: umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now }),
+        lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now, signed: signedLookups }),
+        lookupUma: createLookupUma({ accounts, counterparty: umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now, signed: signedLookups }),
         getLookup,
       }),
       ...payments.bindings,

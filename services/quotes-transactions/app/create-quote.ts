@@ -14,6 +14,7 @@ import { requestHash } from '../domain/request-hash';
 import { outcomeForAmount } from '../domain/sandbox-outcomes';
 import type { ExecuteQuote } from './execute-quote';
 import type { GetLookup } from './get-lookup';
+import type { SignedLookups } from './signed-lookups';
 import type { Caller, PaymentAccounts } from './payment-accounts';
 import { paymentEvents } from './payment-events';
 import type { PaymentSettings, PaymentSettingsSource } from './payment-settings';
@@ -25,6 +26,8 @@ import { sameRequestOrConflict } from './idempotency';
 export interface CreateQuoteDeps {
   accounts: PaymentAccounts;
   getLookup: GetLookup;
+  /** Lookups answered with signed ids; without, every lookup id is a stored lookup. */
+  signedLookups?: SignedLookups;
   rates: RateSource;
   settings: PaymentSettingsSource;
   payments: PaymentStore;
@@ -54,7 +57,7 @@ export interface CreateQuoteCommand {
  */
 export function createCreateQuote(deps: CreateQuoteDeps) {
   async function priced(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date) {
-    const lookup = request.lookupId ? await checkedLookup(deps.getLookup, caller, request.lookupId, parties.destination, now) : undefined;
+    const lookup = request.lookupId ? await checkedLookup({ getLookup: deps.getLookup, signed: deps.signedLookups }, caller, request.lookupId, parties.destination, now) : undefined;
     const receivingCode = parties.destination.currency || lookup?.offers[0]?.currency.code || '';
     requireCurrency(parties.source.currency, 'Sending currency');
     requireCurrency(receivingCode, 'Receiving currency');

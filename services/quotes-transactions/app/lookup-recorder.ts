@@ -8,12 +8,15 @@ import type { PayerDataField } from '../domain/payer-data-requirements';
 import { receivableBounds } from '../domain/receivable-bounds';
 import type { AccountsDirectory, Caller } from './accounts-directory';
 import type { LookupStore } from './lookup-store';
+import type { SignedLookups } from './signed-lookups';
 
 export interface LookupRecorderDeps {
   accounts: Pick<AccountsDirectory, 'senderCurrency'>;
   rates: RateSource;
   store: LookupStore;
   now?: () => Date;
+  /** With these, a lookup whose offer fits in a signed id is not stored (see signed-lookup-ids.ts). */
+  signed?: SignedLookups;
 }
 
 /** What the receiving side answered about a lookup target. */
@@ -58,7 +61,7 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     return { currency, estimatedExchangeRate, ...bounds };
   }
 
-  /** Prices the receiver's currencies and stores the lookup; LOOKUP_REQUEST_FAILED if none can be paid. */
+  /** Prices the receiver's currencies and records the lookup (a signed id, or a stored one); LOOKUP_REQUEST_FAILED if none can be paid. */
   async function record(input: ReceiverOffer): Promise<Lookup> {
     const codes = [...new Set(input.currencies)];
     const offers = (await Promise.all(codes.map((code) => offer(input.senderCurrency, code)))).filter((o): o is CurrencyOffer => !!o);
@@ -66,8 +69,8 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
       throw new AppError('LOOKUP_REQUEST_FAILED', `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`);
     }
     const createdAt = now();
-    const lookup: Lookup = {
-      id: newId('Lookup'),
+    const expiresAt = lookupExpiry(createdAt);
+    const content = {
       platformId: input.caller.platformId,
       ...input.target,
       sender: input.sender,
@@ -75,8 +78,19 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
       offers,
       requiredPayerDataFields: input.requiredPayerDataFields,
       createdAt: createdAt.toISOString(),
-      expiresAt: lookupExpiry(createdAt).toISOString(),
+      expiresAt: expiresAt.toISOString(),
     };
+    // A signed id carries the expiry to the second: its lookup's times are whole seconds.
+    const signedCreatedAt = new Date(Math.floor(createdAt.getTime() / 1000) * 1000);
+    const signedExpiry = lookupExpiry(signedCreatedAt);
+    const signedId = deps.signed?.ids.sign({ platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code) });
+    if (signedId) {
+      // Nothing to store: the id proves to a later quote what it needs, so nothing acknowledged can be lost.
+      const lookup: Lookup = { id: signedId, ...content, createdAt: signedCreatedAt.toISOString(), expiresAt: signedExpiry.toISOString() };
+      deps.signed!.recent.remember(lookup);
+      return lookup;
+    }
+    const lookup: Lookup = { id: newId('Lookup'), ...content };
     await deps.store.save(lookup);
     return lookup;
   }

@@ -2,11 +2,12 @@ import { AppError } from '../../../lib/errors';
 import type { RateSource } from '../adapters/rate-source';
 import type { Currency } from '../domain/currency-catalogue';
 import { VERIFICATION_THRESHOLD_USD_CENTS } from '../domain/limits';
-import type { CurrencyOffer, Lookup } from '../domain/lookup';
+import type { Lookup } from '../domain/lookup';
 import { convertDown, rateFromDecimal } from '../domain/money';
 import type { PaymentDestination } from '../domain/payment';
 import type { GetLookup } from './get-lookup';
 import type { Caller } from './payment-accounts';
+import { checkedSignedLookup, lookupExpired, lookupForAnotherReceiver, type CitedLookup, type SignedLookups } from './signed-lookups';
 
 /** Whether the lookup was made for this destination; UMA addresses compare without regard to case. */
 function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {
@@ -16,27 +17,27 @@ function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {
 }
 
 /**
- * The stored lookup a quote names: it must exist for the platform (LOOKUP_REQUEST_NOT_FOUND), be
+ * The lookup a quote names: it must exist for the platform (LOOKUP_REQUEST_NOT_FOUND), be
  * fresh, be about this destination, and offer the receiving currency (INVALID_CURRENCY).
+ * A signed lookup id proves this itself; any other id is a stored lookup.
  */
-export async function checkedLookup(getLookup: GetLookup, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date): Promise<Lookup> {
-  const lookup = await getLookup({ caller, lookupId });
-  if (now.getTime() >= Date.parse(lookup.expiresAt)) {
-    throw AppError.invalidInput('The lookup has expired', [{ field: 'lookupId', message: 'has expired; look the receiver up again' }]);
-  }
-  if (!looksUp(lookup, destination)) {
-    throw AppError.invalidInput('The lookup is for another receiver', [{ field: 'lookupId', message: `was made for ${lookup.accountId ?? lookup.receiverUmaAddress}` }]);
-  }
+export async function checkedLookup(
+  lookups: { getLookup: GetLookup; signed?: SignedLookups }, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date,
+): Promise<CitedLookup> {
+  if (lookups.signed?.ids.isSigned(lookupId)) return checkedSignedLookup(lookups.signed, caller, lookupId, destination, now);
+  const lookup = await lookups.getLookup({ caller, lookupId });
+  if (now.getTime() >= Date.parse(lookup.expiresAt)) throw lookupExpired();
+  if (!looksUp(lookup, destination)) throw lookupForAnotherReceiver(lookup.accountId ?? lookup.receiverUmaAddress);
   return lookup;
 }
 
-export function offerFor(lookup: Lookup, currency: string): CurrencyOffer {
+export function offerFor(lookup: CitedLookup, currency: string): CitedLookup['offers'][number] {
   const offer = lookup.offers.find((o) => o.currency.code === currency);
   if (!offer) throw new AppError('INVALID_CURRENCY', `The account does not receive ${currency}`);
   return offer;
 }
 
-export function assertWithinOffer(offer: CurrencyOffer, received: number): void {
+export function assertWithinOffer(offer: CitedLookup['offers'][number], received: number): void {
   if (received < offer.min || received > offer.max) {
     throw new AppError('AMOUNT_OUT_OF_RANGE', `The receiving amount must be between ${offer.min} and ${offer.max} ${offer.currency.code} minor units`, {
       min: offer.min, max: offer.max, amount: received,
