@@ -35,7 +35,7 @@ export function readStablecoinsConfig(env: NodeJS.ProcessEnv) {
     STABLECOIN_POLL_MS: setting.int(2_000, 10, 600_000),
     /** A GET of a provider account re-verifies its credentials when they were verified longer ago than this */
     STABLECOIN_REVERIFY_SECONDS: setting.int(300, 0, 86_400),
-    /** AES-256 key (64 hex characters) sealing provider client secrets; generated into the data directory when unset (embedded sandbox only; required with MONGODB_URI or in production) */
+    /** AES-256 key (64 hex characters) sealing provider client secrets; also keys (through HKDF) the signed lookup ids, so every quotes-transactions replica needs the same value and changing it voids lookups not yet quoted (15 minutes at most); generated into the data directory when unset (embedded sandbox only; required with MONGODB_URI or in production) */
     STABLECOIN_SECRET_KEY: setting.optionalHex(32),
   }, env);
 }
