@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
 import { CURRENCY_CODES } from '../domain/currency-catalogue';
 import type { LookupTarget } from '../domain/lookup';
 
@@ -42,8 +42,7 @@ export interface VerifiedLookup {
 
 const PREFIX = 'Lookup:';
 const MAX_CODES = 3;
-const CODE_BITS = 6n;
-const TAG_BYTES = 8;
+const CODE_LIMIT = 1 << 6;
 const LABEL = 'grid-payments lookup ids v1';
 
 /** The signing key, derived from a service key (HKDF, its own label), so no new setting is needed. */
@@ -55,72 +54,82 @@ function targetOf(target: LookupTarget): string {
   return 'accountId' in target ? `account:${target.accountId}` : `uma:${target.receiverUmaAddress.toLowerCase()}`;
 }
 
-/** 122 payload bits → the 16 bytes of a UUIDv8 (version nibble 8, variant 10). */
-function toUuid(payload: bigint): string {
+/**
+ * HMAC-SHA256 (RFC 2104) with the pads computed once: two one-shot hashes per tag, about a third
+ * of createHmac's cost per call. Checked against createHmac in the tests.
+ */
+export function hmacSha256(key: Buffer): (message: string) => Buffer {
+  const pad = (byte: number) => Buffer.from(Buffer.concat([key, Buffer.alloc(64 - key.length)]).map((b) => b ^ byte));
+  const inner = pad(0x36);
+  const outer = pad(0x5c);
+  return (message) => hash('sha256', Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer')]), 'buffer');
+}
+
+/*
+ * The 16 bytes of the UUID (version nibble 8 in byte 6, variant bits 10 in byte 8):
+ *   bytes 0–3  expiry, Unix seconds
+ *   bytes 4, 5, low nibble of 6, low 6 bits of 8: 26 bits = 3 currencies × 6 bits, then the 8-bit nonce
+ *   byte 7 and bytes 9–15: the 64-bit tag
+ */
+function toUuid(expirySeconds: number, packed: number, tag: Buffer): string {
   const bytes = Buffer.alloc(16);
-  const high = payload >> 74n; // 48 bits: bytes 0–5
-  const middle = (payload >> 62n) & 0xfffn; // 12 bits: low nibble of byte 6, byte 7
-  const low = payload & ((1n << 62n) - 1n); // 62 bits: low 6 bits of byte 8, bytes 9–15
-  bytes.writeUIntBE(Number(high), 0, 6);
-  bytes[6] = 0x80 | Number(middle >> 8n);
-  bytes[7] = Number(middle & 0xffn);
-  bytes.writeBigUInt64BE((0b10n << 62n) | low, 8);
+  bytes.writeUInt32BE(expirySeconds, 0);
+  bytes[4] = (packed >>> 18) & 0xff;
+  bytes[5] = (packed >>> 10) & 0xff;
+  bytes[6] = 0x80 | ((packed >>> 6) & 0x0f);
+  bytes[7] = tag[0];
+  bytes[8] = 0x80 | (packed & 0x3f);
+  tag.copy(bytes, 9, 1, 8);
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const UUID_V8 = /^([0-9a-f]{8})-([0-9a-f]{4})-8([0-9a-f]{3})-([89ab][0-9a-f]{3})-([0-9a-f]{12})$/;
+const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function fromUuid(uuid: string): bigint | undefined {
-  const m = UUID_V8.exec(uuid);
-  if (!m) return undefined;
-  const high = BigInt(`0x${m[1]}${m[2]}`);
-  const middle = BigInt(`0x${m[3]}`);
-  const low = BigInt(`0x${m[4]}${m[5]}`) & ((1n << 62n) - 1n);
-  return (high << 74n) | (middle << 62n) | low;
+function fromUuid(uuid: string): { expirySeconds: number; packed: number; tag: Buffer } | undefined {
+  if (!UUID_V8.test(uuid)) return undefined;
+  const bytes = Buffer.from(uuid.replace(/-/g, ''), 'hex');
+  const packed = (bytes[4] << 18) | (bytes[5] << 10) | ((bytes[6] & 0x0f) << 6) | (bytes[8] & 0x3f);
+  const tag = Buffer.alloc(8);
+  tag[0] = bytes[7];
+  bytes.copy(tag, 1, 9, 16);
+  return { expirySeconds: bytes.readUInt32BE(0), packed, tag };
 }
 
 export function createSignedLookupIds(key: Buffer): SignedLookupIds {
-  function tag(platformId: string, target: LookupTarget, expirySeconds: number, codes: string[], nonce: number): Buffer {
-    const content = JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce]);
-    return createHmac('sha256', key).update(content).digest().subarray(0, TAG_BYTES);
-  }
+  const hmac = hmacSha256(key);
+  const tag = (platformId: string, target: LookupTarget, expirySeconds: number, codes: string[], nonce: number): Buffer =>
+    hmac(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce])).subarray(0, 8);
 
   return {
     sign({ platformId, target, expiresAt, codes }) {
       const expirySeconds = Math.floor(expiresAt.getTime() / 1000);
       const indexes = codes.map((c) => CURRENCY_CODES.indexOf(c) + 1);
-      if (codes.length === 0 || codes.length > MAX_CODES || indexes.some((i) => i < 1 || i >= 1 << Number(CODE_BITS))) return undefined;
+      if (codes.length === 0 || codes.length > MAX_CODES || indexes.some((i) => i < 1 || i >= CODE_LIMIT)) return undefined;
       if (expirySeconds * 1000 !== expiresAt.getTime() || expirySeconds < 0 || expirySeconds >= 2 ** 32) return undefined;
       const nonce = randomInt(256);
-      let payload = BigInt(expirySeconds);
-      for (let i = 0; i < MAX_CODES; i++) payload = (payload << CODE_BITS) | BigInt(indexes[i] ?? 0);
-      payload = (payload << 8n) | BigInt(nonce);
-      payload = (payload << 64n) | tag(platformId, target, expirySeconds, codes, nonce).readBigUInt64BE(0);
-      return `${PREFIX}${toUuid(payload)}`;
+      const packed = (((indexes[0] << 6 | (indexes[1] ?? 0)) << 6 | (indexes[2] ?? 0)) << 8) | nonce;
+      return `${PREFIX}${toUuid(expirySeconds, packed, tag(platformId, target, expirySeconds, codes, nonce))}`;
     },
     isSigned(lookupId) {
       return lookupId.startsWith(PREFIX) && UUID_V8.test(lookupId.slice(PREFIX.length).toLowerCase());
     },
     verify(platformId, target, lookupId) {
       if (!lookupId.startsWith(PREFIX)) return null;
-      const payload = fromUuid(lookupId.slice(PREFIX.length).toLowerCase());
-      if (payload === undefined) return null;
-      const claimed = Buffer.alloc(TAG_BYTES);
-      claimed.writeBigUInt64BE(payload & ((1n << 64n) - 1n));
-      const nonce = Number((payload >> 64n) & 0xffn);
+      const parsed = fromUuid(lookupId.slice(PREFIX.length).toLowerCase());
+      if (!parsed) return null;
+      const { expirySeconds, packed, tag: claimed } = parsed;
       const codes: string[] = [];
-      for (let i = MAX_CODES - 1; i >= 0; i--) {
-        const index = Number((payload >> (72n + BigInt(i) * CODE_BITS)) & ((1n << CODE_BITS) - 1n));
+      for (const shift of [20, 14, 8]) {
+        const index = (packed >>> shift) & (CODE_LIMIT - 1);
         if (index === 0) continue;
         const code = CURRENCY_CODES[index - 1];
         if (!code) return null;
         codes.push(code);
       }
-      const expirySeconds = Number(payload >> (72n + BigInt(MAX_CODES) * CODE_BITS));
-      const expected = tag(platformId, target, expirySeconds, codes, nonce);
-      if (!timingSafeEqual(claimed, expected)) return null;
+      if (!timingSafeEqual(claimed, tag(platformId, target, expirySeconds, codes, packed & 0xff))) return null;
       return { expiresAt: new Date(expirySeconds * 1000), codes };
     },
   };
 }
+
