@@ -20,7 +20,7 @@ import { paymentEvents } from './payment-events';
 import type { PaymentSettings, PaymentSettingsSource } from './payment-settings';
 import { IdempotencyKeyTaken, type PaymentStore } from './payment-store';
 import { assertVerifiedIfRequired, assertWithinOffer, checkedLookup, offerFor } from './quote-checks';
-import { requireCurrency, resolveParties, type Parties } from './quote-parties';
+import { partiesQuery, requireCurrency, resolveParties, type Parties, type PartiesCheck } from './quote-parties';
 import { sameRequestOrConflict } from './idempotency';
 
 export interface CreateQuoteDeps {
@@ -47,6 +47,8 @@ export interface CreateQuoteCommand {
   idempotencyKey?: string;
   /** The agent creating it, remembered on the quote. */
   agentId?: string;
+  /** Run on the parties' read before the quote's own checks, and on an idempotent repeat too. */
+  partiesCheck?: PartiesCheck;
 }
 
 /**
@@ -126,10 +128,13 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestHash(command.body) } : undefined;
     if (idempotency) {
       const earlier = await deps.payments.getByIdempotencyKey(caller.platformId, idempotency.key);
-      if (earlier) return sameRequestOrConflict(earlier, idempotency.hash);
+      if (earlier) {
+        if (command.partiesCheck) command.partiesCheck(await deps.accounts.parties(caller, partiesQuery(request, false)));
+        return sameRequestOrConflict(earlier, idempotency.hash);
+      }
     }
     // The platform's settings come with the parties, in the same read of the accounts service.
-    const { parties, settings } = await resolveParties(deps.accounts, caller, request, { settings: true });
+    const { parties, settings } = await resolveParties(deps.accounts, caller, request, { settings: true, ...(command.partiesCheck ? { check: command.partiesCheck } : {}) });
     if (request.immediatelyExecute && parties.source.sourceType === 'ACCOUNT' && parties.source.internalType === 'EMBEDDED_WALLET') {
       throw AppError.invalidInput('immediatelyExecute is not supported for embedded-wallet sources', [
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },

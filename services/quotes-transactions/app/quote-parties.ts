@@ -17,6 +17,12 @@ export interface Parties {
   destinationStatus?: string;
 }
 
+/**
+ * A caller's own check of the parties, run on the same read before the quote's checks (an agent's:
+ * both ends belong to its customer), so that it costs no read of its own.
+ */
+export type PartiesCheck = (snapshot: PartiesSnapshot) => void;
+
 /** The single-record reads resolving the parties makes, answered from one prefetched snapshot. */
 type PartyReader = Pick<PaymentAccounts, 'internalAccount' | 'externalAccount' | 'customer'>;
 
@@ -77,7 +83,7 @@ async function resolveDestination(accounts: PartyReader, caller: Caller, d: Quot
 }
 
 /** Every record resolving `request` may read: both ends, the customer named, and (by the query) the owners of the accounts. */
-function partiesQuery(request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }, withSettings: boolean): PartiesQuery {
+export function partiesQuery(request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }, withSettings: boolean): PartiesQuery {
   const query: PartiesQuery = { internalAccountIds: [], externalAccountIds: [], customerIds: [], withSettings };
   const account = (id: string) => (id.startsWith('InternalAccount:') ? query.internalAccountIds : query.externalAccountIds).push(id);
   if (request.source.sourceType === 'ACCOUNT') account(request.source.accountId);
@@ -103,10 +109,11 @@ export async function resolveParties(
   accounts: PaymentAccounts,
   caller: Caller,
   request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest },
-  options: { settings?: boolean } = {},
+  options: { settings?: boolean; check?: PartiesCheck } = {},
 ): Promise<{ parties: Parties; settings?: PaymentSettings }> {
   const snapshot = accounts.parties(caller, partiesQuery(request, options.settings ?? false));
   snapshot.catch(() => undefined); // observed by the reads below; a check failing first must not leave it unhandled
+  if (options.check) options.check(await snapshot);
   const reader = readerOf(snapshot);
   const [{ source, sender }, { destination, destinationStatus }] = await Promise.all([
     resolveSource(reader, caller, request.source),

@@ -7,7 +7,7 @@ import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
 import { parseTransferRequest, type TransferRequestMessage } from '../../domain/transfer-request';
 import type { CreateQuote } from '../create-quote';
-import type { Caller, PaymentAccounts } from '../payment-accounts';
+import type { Caller, PartiesSnapshot, PaymentAccounts } from '../payment-accounts';
 import type { PaymentStore } from '../payment-store';
 import type { TransactionQueries } from '../transactions-query';
 import { quoteAlreadyExecuted, quoteExpired } from '../quote-conflicts';
@@ -58,6 +58,17 @@ type End = { accountId?: string } | undefined;
  * once (AUTO) or waits, PENDING_APPROVAL, for the platform.
  */
 export function createAgentPayments(deps: AgentPaymentsDeps) {
+  /** The accounts in `found`, each the agent's customer's (NOT_FOUND exactly as a missing one) and allowed to it. */
+  function ownedIn(found: PartiesSnapshot, agent: ActingAgent, ids: string[]) {
+    const internal = (id: string) => id.startsWith('InternalAccount:');
+    return ids.map((id) => {
+      const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
+      if (!account || account.customerId !== agent.customerId) throw new AppError('REFERENCE_NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      if (internal(id)) requireAllowedAccount(agent, id);
+      return account;
+    });
+  }
+
   /**
    * The customer's accounts and the customer, in one read; an account of another customer is
    * NOT_FOUND exactly as a missing one.
@@ -68,13 +79,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     const found = await deps.accounts.parties(caller, {
       internalAccountIds: ids.filter(internal), externalAccountIds: ids.filter((id) => !internal(id)), customerIds: [agent.customerId], withSettings: false,
     });
-    const accounts = ids.map((id) => {
-      const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
-      if (!account || account.customerId !== agent.customerId) throw new AppError('REFERENCE_NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
-      if (internal(id)) requireAllowedAccount(agent, id);
-      return account;
-    });
-    return { accounts, customer: found.customers.get(agent.customerId) };
+    return { accounts: ownedIn(found, agent, ids), customer: found.customers.get(agent.customerId) };
   }
 
   async function createQuote(caller: Caller, agent: ActingAgent, body: Record<string, unknown>, idempotencyKey?: string): Promise<Payment> {
@@ -89,11 +94,15 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     }
     const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
     requireAllowedPayee(destination?.destinationType);
-    await owned(caller, agent, [
+    const ends = [
       source?.sourceType === 'REALTIME_FUNDING' ? undefined : source?.accountId,
       destination?.destinationType === 'UMA_ADDRESS' ? undefined : destination?.accountId,
-    ]);
-    return deps.createQuote({ caller, body, agentId: agent.agentId, ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}) });
+    ].filter((id): id is string => !!id);
+    // Checked on the quote's own read of the parties: one read of the accounts service, not two.
+    return deps.createQuote({
+      caller, body, agentId: agent.agentId, partiesCheck: (found) => { ownedIn(found, agent, ends); },
+      ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}),
+    });
   }
 
   async function ownQuote(caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> {
