@@ -57,3 +57,17 @@ test('supportedCurrencies minAmount/maxAmount bound what a quote may send: 400 A
     expect((await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, amount, { immediatelyExecute: true }) })).status).toBe(201);
   }
 });
+
+test('an execute right after PATCH /config counts against the new daily limit, lowered or raised, for quotes made before it', async () => {
+  const { customerId, usdAccountId } = await payingCustomer(sys);
+  await fund(sys, usdAccountId, 1_000_000);
+  const bank = await externalAccount(sys, customerId, 'USD_ACCOUNT');
+  const [first, second] = [await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) }), await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) })];
+  expect([first.status, second.status]).toEqual([201, 201]);
+
+  const limit = (dailyVolume: number) => sys.api('/config', { method: 'PATCH', json: { limits: [{ currency: 'USD', receivingCurrency: 'USD', dailyVolume }] } });
+  expect((await limit(999)).status).toBe(200);
+  expectError(await sys.api(`/quotes/${first.body.id}/execute`, { method: 'POST' }), 429, 'DAILY_VOLUME_LIMIT_EXCEEDED');
+  expect((await limit(1_000_000)).status).toBe(200);
+  expect((await sys.api(`/quotes/${second.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+});
