@@ -13,6 +13,10 @@ import type { LocalService } from './in-process-client';
  * metadata (internal token, caller context, trace context) and a deadline. The reply is the
  * response's protobuf bytes or a gRPC status with its trailers, so errors (grpc-status-details-bin
  * included) turn back into the AppError the network client would raise.
+ *
+ * Messages are sent in batches, one postMessage per event-loop turn and direction (see
+ * `batcher`): each postMessage wakes the other thread, which under load cost more than the
+ * calls' encoding.
  */
 
 /** One call, client → server. `headers` are the call's metadata, `deadline` epoch ms. */
@@ -48,6 +52,26 @@ function ownBytes(bytes: Uint8Array): Uint8Array {
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/**
+ * Collects the messages of one event-loop turn and posts them as one array (at `setImmediate`,
+ * right after the turn's I/O callbacks), their byte buffers transferred.
+ */
+function batcher<T>(port: MessagePort): (message: T, bytes?: Uint8Array) => void {
+  let batch: T[] = [];
+  let transfer: ArrayBuffer[] = [];
+  const flush = () => {
+    const [messages, buffers] = [batch, transfer];
+    batch = [];
+    transfer = [];
+    port.postMessage(messages, buffers);
+  };
+  return (message, bytes) => {
+    if (batch.length === 0) setImmediate(flush);
+    batch.push(message);
+    if (bytes) transfer.push(bytes.buffer as ArrayBuffer);
+  };
+}
+
 function serviceError(status: PortStatus): ServiceError {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(status.trailers)) metadata.set(key, typeof value === 'string' ? value : asBuffer(value));
@@ -73,13 +97,16 @@ export function createPortChannel(port: MessagePort): PortChannel {
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let open = true;
-  port.on('message', (reply: PortReply) => {
-    const call = pending.get(reply.id);
-    if (!call) return; // past its deadline: already rejected
-    pending.delete(reply.id);
-    clearTimeout(call.timer);
-    if ('response' in reply) call.resolve(asBuffer(reply.response));
-    else call.reject(reply.status);
+  const send = batcher<PortCall>(port);
+  port.on('message', (replies: PortReply[]) => {
+    for (const reply of replies) {
+      const call = pending.get(reply.id);
+      if (!call) continue; // past its deadline: already rejected
+      pending.delete(reply.id);
+      clearTimeout(call.timer);
+      if ('response' in reply) call.resolve(asBuffer(reply.response));
+      else call.reject(reply.status);
+    }
   });
   const close = () => {
     if (!open) return;
@@ -107,7 +134,7 @@ export function createPortChannel(port: MessagePort): PortChannel {
         }, timeoutMs);
         pending.set(id, { resolve, reject, timer });
         const bytes = ownBytes(request);
-        port.postMessage({ id, path, request: bytes, headers, deadline: Date.now() + timeoutMs } satisfies PortCall, [bytes.buffer as ArrayBuffer]);
+        send({ id, path, request: bytes, headers, deadline: Date.now() + timeoutMs }, bytes);
       });
     },
   };
@@ -149,8 +176,10 @@ export function servePort(port: MessagePort, services: ReadonlyMap<string, Local
     methods.set(path, found);
     return found;
   };
-  const reply = (id: number, status: PortStatus) => port.postMessage({ id, status } satisfies PortReply);
-  port.on('message', (call: PortCall) => {
+  const send = batcher<PortReply>(port);
+  const reply = (id: number, status: PortStatus) => send({ id, status });
+  port.on('message', (calls: PortCall[]) => { for (const call of calls) dispatch(call); });
+  const dispatch = (call: PortCall) => {
     const method = methodOf(call.path);
     if (!method) {
       const known = services.has(call.path.split('/')[1] ?? '');
@@ -173,9 +202,9 @@ export function servePort(port: MessagePort, services: ReadonlyMap<string, Local
         return reply(call.id, { code: status.code ?? GrpcStatus.UNKNOWN, details: status.details ?? status.message ?? '', trailers });
       }
       const bytes = ownBytes(method.spec.responseSerialize(response));
-      port.postMessage({ id: call.id, response: bytes } satisfies PortReply, [bytes.buffer as ArrayBuffer]);
+      send({ id: call.id, response: bytes }, bytes);
     });
-  });
+  };
   port.unref();
   return { close: () => port.close() };
 }
