@@ -24,7 +24,7 @@ beforeAll(async () => {
         return { platformId: 'p', tokenId: req.tokenId, permissions: [] };
       },
       async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
-      async createApiToken() { return {}; }, async getApiToken() { return {}; },
+      async createApiToken() { return {}; }, async getApiToken(req) { return { token: { id: req.id, permissions: [] } } as never; },
       async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
     })],
   });
@@ -67,5 +67,19 @@ test('a call past its deadline fails UNAVAILABLE; its late reply is dropped and 
   release();
   const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN });
   await expect(client.authenticateApiToken({ tokenId: 'after', clientSecret: '' })).resolves.toEqual({ platformId: 'p', tokenId: 'after', permissions: [] });
+  channel.close();
+});
+
+test('calls made in one turn (one batch) are each answered with their own reply, empty messages included', async () => {
+  const { port1, port2 } = new MessageChannel();
+  servePort(port2, server.local);
+  const channel = createPortChannel(port1);
+  const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN });
+  const replies = await Promise.all([
+    client.createApiToken({ permissions: [] } as never), client.createApiToken({ permissions: [] } as never),
+    client.getApiToken({ id: 'a' }), client.getApiToken({ id: 'b' }),
+    client.authenticateApiToken({ tokenId: 'c', clientSecret: '' }),
+  ]);
+  expect(replies.map((r) => (r as { token?: { id: string } }).token?.id ?? (r as { tokenId?: string }).tokenId)).toEqual([undefined, undefined, 'a', 'b', 'c']);
   channel.close();
 });

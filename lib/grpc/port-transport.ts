@@ -58,17 +58,18 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
  */
 function batcher<T>(port: MessagePort): (message: T, bytes?: Uint8Array) => void {
   let batch: T[] = [];
-  let transfer: ArrayBuffer[] = [];
+  // A set: a buffer listed twice would make postMessage throw.
+  let transfer = new Set<ArrayBuffer>();
   const flush = () => {
     const [messages, buffers] = [batch, transfer];
     batch = [];
-    transfer = [];
-    port.postMessage(messages, buffers);
+    transfer = new Set();
+    port.postMessage(messages, [...buffers]);
   };
   return (message, bytes) => {
     if (batch.length === 0) setImmediate(flush);
     batch.push(message);
-    if (bytes) transfer.push(bytes.buffer as ArrayBuffer);
+    if (bytes) transfer.add(bytes.buffer as ArrayBuffer);
   };
 }
 
@@ -87,7 +88,7 @@ interface Pending {
 /** The caller's end of the port: every call in flight, rejected UNAVAILABLE if the other side goes away. */
 export interface PortChannel {
   call(path: string, request: Uint8Array, headers: Record<string, string>, timeoutMs: number): Promise<Buffer>;
-  /** Calls in flight, answered or not yet. */
+  /** Calls waiting for their reply. */
   readonly pending: number;
   /** Rejects every call in flight and every later one UNAVAILABLE (the thread stopped or exited). */
   close(): void;
