@@ -149,7 +149,14 @@ export function createPortClient<D extends ServiceDefinition>(definition: D, cha
     out[method] = (request: unknown, ctx: CallContext = {}) =>
       inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () =>
         channel.call(spec.path, spec.requestSerialize(request), outgoingHeaders(ctx, options.internalToken), timeoutMs).then(
-          (response) => spec.responseDeserialize(response),
+          (response) => {
+            try {
+              return spec.responseDeserialize(response);
+            } catch {
+              // As grpc-js answers a response it cannot parse.
+              throw fromServiceError(serviceError({ code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', trailers: {} }));
+            }
+          },
           (status: PortStatus) => { throw fromServiceError(serviceError(status)); },
         ));
   }
