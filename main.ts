@@ -2,7 +2,7 @@ import { readGrpcTls } from './lib/grpc/transport-security';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { ConfigError, readConfig, readRunMode, setting } from './lib/config';
+import { ConfigError, readConfig, readRunMode, readServicesThreadTransport, setting } from './lib/config';
 import { createLogger } from './lib/log';
 import { IN_MEMORY } from './lib/runtime/in-memory';
 import { useDataDirectoryKeys } from './lib/runtime/data-directory';
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
   markStart('main: modules loaded');
   const component = readComponent();
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
+  const servicesTransport = component === 'all' ? readServicesThreadTransport(process.env) : undefined;
   const logger = createLogger({ level: base.LOG_LEVEL });
   const servesGateway = component === 'all' || component === 'gateway';
   if (servesGateway) checkSandboxExposure(component, base, logger);
@@ -187,6 +188,7 @@ async function main(): Promise<void> {
     components: [...components], env: process.env, logger,
     internalToken,
     remoteAddresses: servicesThread?.addresses ?? remoteAddresses,
+    servicesPort: servicesTransport === 'port' ? servicesThread?.port : undefined,
     bindAddress: () => base.GRPC_ADDRESS,
     gateway: components.includes('gateway' as never)
       ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
     component, store: base.MONGODB_URI ? 'mongodb' : data?.dataDir === IN_MEMORY ? 'embedded, in memory (nothing survives a restart)' : 'embedded, durable',
     ...(data && data.dataDir !== IN_MEMORY ? { dataDir: data.dataDir, keysFromDataDir: data.keysFromDataDir } : {}),
     bus: base.KAFKA_BROKERS ? 'kafka' : 'in-process',
+    ...(servicesTransport ? { servicesTransport } : {}),
   });
 
   let stopping = false;

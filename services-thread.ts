@@ -1,4 +1,5 @@
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, MessageChannel, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
+import { createPortChannel, servePort, type PortChannel } from './lib/grpc/port-transport';
 import { ConfigError } from './lib/config';
 import { createLogger, type LogLevel } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
@@ -8,8 +9,10 @@ import { markStart, processStartEpochMs, startMarks, useProcessStart, type Start
 
 /**
  * The all-in-one mode runs the four services on a worker thread and the gateway on the main
- * thread, so the HTTP edge and the services each have a core. The gateway reaches the services
- * exactly as it reaches separate components: gRPC over loopback, with the internal token.
+ * thread, so the HTTP edge and the services each have a core. The services listen on loopback
+ * gRPC as separate components do; the gateway calls them over a MessagePort by default
+ * (port-transport.ts: the same protobuf messages, metadata and internal token, without HTTP/2),
+ * or over that gRPC with SERVICES_THREAD_TRANSPORT=grpc.
  */
 interface ServicesThreadData {
   role: 'services';
@@ -18,6 +21,8 @@ interface ServicesThreadData {
   telemetryName: string;
   /** The process's start (epoch ms): the thread's start-up phases are timed from it. */
   processStart: number;
+  /** The services' end of the thread transport. */
+  callsPort: MessagePort;
 }
 
 type ToServices = { stop: true };
@@ -29,6 +34,8 @@ export interface ServicesThread {
   addresses: Record<ServiceName, string>;
   /** The thread's start-up phases (start-timeline.ts). */
   startMarks: StartMark[];
+  /** The services over a MessagePort: calls in flight are rejected UNAVAILABLE if the thread stops or exits. */
+  port: PortChannel;
   /** Drains the services (gRPC calls, workers, outbox) and ends the thread. */
   stop(): Promise<void>;
 }
@@ -59,8 +66,11 @@ function configError(variable: string, message: string): ConfigError {
 
 /** Starts the services on a worker thread; resolves once every one of them listens. */
 export async function startServicesThread(options: { internalToken: string; logLevel: LogLevel; telemetryName: string }): Promise<ServicesThread> {
-  const data: ServicesThreadData = { role: 'services', ...options, processStart: processStartEpochMs() };
-  const worker = new Worker(__filename, { workerData: data });
+  const calls = new MessageChannel();
+  const data: ServicesThreadData = { role: 'services', ...options, processStart: processStartEpochMs(), callsPort: calls.port2 };
+  const worker = new Worker(__filename, { workerData: data, transferList: [calls.port2] });
+  const port = createPortChannel(calls.port1);
+  worker.once('exit', () => port.close());
   worker.on('error', (err) => {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'services thread crashed', error: String(err) })}\n`);
     process.exit(1);
@@ -69,6 +79,7 @@ export async function startServicesThread(options: { internalToken: string; logL
   return {
     addresses: started.addresses,
     startMarks: started.startMarks,
+    port,
     async stop() {
       const stopped = messageFrom(worker, (m) => 'stopped' in m).catch(() => undefined);
       worker.postMessage({ stop: true } satisfies ToServices);
@@ -96,6 +107,7 @@ async function runServices(data: ServicesThreadData): Promise<void> {
       remoteAddresses: {}, bindAddress: () => '127.0.0.1:0',
     });
     const addresses = Object.fromEntries(system.services.map((s) => [s.name, s.address])) as Record<ServiceName, string>;
+    servePort(data.callsPort, system.local);
     port.on('message', (m: ToServices) => {
       if (!m.stop) return;
       void system.stop().then(stopTelemetry).then(() => metricsEndpoint?.stop()).finally(() => port.postMessage({ stopped: true } satisfies FromServices));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventBus } from './lib/bus/event-bus';
 import { openEventBus } from './lib/runtime/adapters';
 import type { LocalService } from './lib/grpc/in-process-client';
+import type { PortChannel } from './lib/grpc/port-transport';
 import { createPeerClients, type PeerClients } from './lib/runtime/peer-clients';
 import type { HostedService } from './lib/runtime/service-host';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
@@ -18,6 +19,8 @@ export interface RunningSystem {
   services: HostedService[];
   /** The event bus this process's components share (tests start a second gateway replica on it). */
   bus: EventBus;
+  /** The services hosted here, by fully-qualified gRPC service name (the thread transport serves them). */
+  local: ReadonlyMap<string, LocalService>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +34,8 @@ export interface SystemOptions {
   /** host:port of services hosted elsewhere. */
   remoteAddresses: Partial<Record<ServiceName, string>>;
   internalToken?: string;
+  /** `all` mode: the services thread's MessagePort, which the gateway calls instead of gRPC (SERVICES_THREAD_TRANSPORT). */
+  servicesPort?: PortChannel;
   gateway?: { host: string; port: number; sandbox: SandboxIdentity };
 }
 
@@ -50,8 +55,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   for (const name of hostedNames) registry!.SERVICE_SETTINGS_CHECKS[name](options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
-  // The gateway reaches every service over gRPC; services reach the ones hosted beside them in-process.
-  const peers = createPeerClients(addresses, internalToken);
+  // The gateway reaches every service over gRPC (or the services thread's port); services reach the
+  // ones hosted beside them in-process.
+  const peers = createPeerClients(addresses, internalToken, new Map(), options.servicesPort);
   const local = new Map<string, LocalService>();
   const servicePeers = createPeerClients(addresses, internalToken, local);
   const bus = openEventBus(options.env, 'grid-payments', options.logger);
@@ -102,6 +108,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     peers,
     services,
     bus,
+    local,
     async stop() {
       await sandbox?.stop();
       await gateway?.stop();

@@ -176,3 +176,11 @@ export function readConfig<S extends ConfigSchema>(schema: S, env: Env = process
   for (const [name, s] of Object.entries(schema)) out[name] = s.read(name, env);
   return out as ConfigOf<S>;
 }
+
+/** How the gateway reaches the services thread in the all-in-one mode. */
+export function readServicesThreadTransport(env: Env): 'port' | 'grpc' {
+  return readConfig({
+    /** How the gateway calls the services in the all-in-one mode (`all`): `port`, the same protobuf messages over a MessagePort between its thread and the services' thread; `grpc`, gRPC over loopback HTTP/2 as between separate components. The services' gRPC servers listen either way (health probes, external clients) */
+    SERVICES_THREAD_TRANSPORT: setting.oneOf(['port', 'grpc'] as const, 'port'),
+  }, env).SERVICES_THREAD_TRANSPORT;
+}

@@ -44,10 +44,16 @@ export function contextFromMetadata(metadata: Metadata): CallContext {
 }
 
 export function contextToMetadata(ctx: CallContext, metadata = new Metadata()): Metadata {
-  if (ctx.platformId) metadata.set(METADATA.platformId, ctx.platformId);
-  if (ctx.correlationId) metadata.set(METADATA.correlationId, ctx.correlationId);
-  if (ctx.fieldErrors?.length) metadata.set(METADATA.fieldErrors, JSON.stringify(ctx.fieldErrors));
+  for (const [key, value] of Object.entries(contextToHeaders(ctx))) metadata.set(key, value);
   return metadata;
+}
+
+/** The context as plain header values (the thread transport carries them without a Metadata object). */
+export function contextToHeaders(ctx: CallContext, headers: Record<string, string> = {}): Record<string, string> {
+  if (ctx.platformId) headers[METADATA.platformId] = ctx.platformId;
+  if (ctx.correlationId) headers[METADATA.correlationId] = ctx.correlationId;
+  if (ctx.fieldErrors?.length) headers[METADATA.fieldErrors] = JSON.stringify(ctx.fieldErrors);
+  return headers;
 }
 
 /** The platform a call is scoped to; services raise UNAUTHORIZED when the gateway did not set it. */

@@ -2,7 +2,7 @@ import { channelCredentials, type TlsChoice } from './transport-security';
 import { Metadata, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { AppError } from '../errors';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
-import { contextToMetadata, METADATA, type CallContext } from './call-context';
+import { contextToHeaders, METADATA, type CallContext } from './call-context';
 import { fromServiceError, MAX_METADATA_BYTES } from './error-status';
 
 type RequestOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R : never;
@@ -23,10 +23,16 @@ export interface ClientOptions {
 
 /** What every internal call carries: the caller's context, the internal token and the trace context. */
 export function outgoingMetadata(ctx: CallContext, internalToken: string): Metadata {
-  const metadata = contextToMetadata(ctx, new Metadata());
-  metadata.set(METADATA.authorization, `Bearer ${internalToken}`);
-  for (const [k, v] of Object.entries(injectTraceContext({}))) metadata.set(k, v);
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(outgoingHeaders(ctx, internalToken))) metadata.set(key, value);
   return metadata;
+}
+
+/** The same as plain header values, for the thread transport (port-transport.ts). */
+export function outgoingHeaders(ctx: CallContext, internalToken: string): Record<string, string> {
+  const headers = contextToHeaders(ctx);
+  headers[METADATA.authorization] = `Bearer ${internalToken}`;
+  return injectTraceContext(headers);
 }
 
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });

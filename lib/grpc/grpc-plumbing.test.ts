@@ -11,20 +11,25 @@ import { join } from 'node:path';
 import { splitFileDescriptorSet, startGrpcServer, type RunningGrpcServer } from './grpc-server';
 import { createHealthProbe } from './health-probe';
 import { bindService } from './service-binding';
+import { MessageChannel } from 'node:worker_threads';
+import type { CallContext } from './call-context';
+import { createPortChannel, createPortClient, servePort, type PortChannel } from './port-transport';
 
 const exporter = new InMemorySpanExporter();
 startTelemetry({ serviceName: 'test', exporter });
 
 const TOKEN = 'internal-token-for-tests';
 let server: RunningGrpcServer;
-const seenPlatforms: Array<string | undefined> = [];
+const seenContexts: CallContext[] = [];
+/** The `all` mode's thread transport to the same server's services (port-transport.ts). */
+let channel: PortChannel;
 
 beforeAll(async () => {
   server = await startGrpcServer({
     name: 'test', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
       async authenticateApiToken(req, ctx) {
-        seenPlatforms.push(ctx.platformId);
+        seenContexts.push(ctx);
         if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
         if (req.tokenId === 'slow') await new Promise((r) => setTimeout(r, 300));
         if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
@@ -35,38 +40,62 @@ beforeAll(async () => {
       async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
     })],
   });
+  const { port1, port2 } = new MessageChannel();
+  servePort(port2, server.local);
+  channel = createPortChannel(port1);
 });
-afterAll(async () => { await server.shutdown(); });
+afterAll(async () => { channel.close(); await server.shutdown(); });
 
-test('context travels in metadata and the response comes back typed', async () => {
-  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
-  const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1' });
-  expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
-  client.close();
-});
+const transports = {
+  'gRPC': (internalToken = TOKEN) => createServiceClient(ApiTokenServiceService, server.address, { internalToken }),
+  'thread port': (internalToken = TOKEN) => createPortClient(ApiTokenServiceService, channel, { internalToken }),
+};
 
-test('an AppError crosses gRPC with its code and details intact', async () => {
-  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
-  const err = await client.authenticateApiToken({ tokenId: 'invalid', clientSecret: '' }).catch((e) => e);
-  expect(err).toBeInstanceOf(AppError);
-  expect(err.code).toBe('INVALID_INPUT');
-  expect(err.details).toEqual({ errors: [{ field: 'tokenId', constraint: { minLength: 3 } }] });
-  client.close();
-});
+describe.each(Object.entries(transports))('over %s', (_transport, connect) => {
+  test('context travels in metadata and the response comes back typed', async () => {
+    const client = connect();
+    seenContexts.length = 0;
+    const fieldErrors = [{ field: 'amount', message: 'must be positive' }];
+    const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1', correlationId: 'corr-1', fieldErrors });
+    expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
+    expect(seenContexts).toEqual([{ platformId: 'Platform:p1', correlationId: 'corr-1', fieldErrors }]);
+    client.close();
+  });
 
-test('an unexpected failure becomes INTERNAL_ERROR without leaking its cause', async () => {
-  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
-  const err = await client.authenticateApiToken({ tokenId: 'crash', clientSecret: '' }).catch((e) => e);
-  expect(err.code).toBe('INTERNAL_ERROR');
-  expect(err.message).not.toMatch(/hunter2|exploded/);
-  client.close();
-});
+  test('an AppError crosses with its code and details intact', async () => {
+    const client = connect();
+    const err = await client.authenticateApiToken({ tokenId: 'invalid', clientSecret: '' }).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('INVALID_INPUT');
+    expect(err.details).toEqual({ errors: [{ field: 'tokenId', constraint: { minLength: 3 } }] });
+    client.close();
+  });
 
-test('a caller without the internal token is refused', async () => {
-  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: 'wrong' });
-  const err = await client.authenticateApiToken({ tokenId: 't', clientSecret: '' }).catch((e) => e);
-  expect(err.code).toBe('UNAUTHORIZED');
-  client.close();
+  test('an unexpected failure becomes INTERNAL_ERROR without leaking its cause', async () => {
+    const client = connect();
+    const err = await client.authenticateApiToken({ tokenId: 'crash', clientSecret: '' }).catch((e) => e);
+    expect(err.code).toBe('INTERNAL_ERROR');
+    expect(err.message).not.toMatch(/hunter2|exploded/);
+    client.close();
+  });
+
+  test('a caller without the internal token is refused', async () => {
+    const client = connect('wrong');
+    const err = await client.authenticateApiToken({ tokenId: 't', clientSecret: '' }).catch((e) => e);
+    expect(err.code).toBe('UNAUTHORIZED');
+    client.close();
+  });
+
+  test('client and server spans share one trace', async () => {
+    exporter.reset();
+    const client = connect();
+    await inSpan('root', {}, () => client.authenticateApiToken({ tokenId: 't2', clientSecret: '' }));
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((s) => s.name === 'root')!;
+    const serverSpan = spans.find((s) => s.name.endsWith('AuthenticateApiToken') && s.kind === 1)!;
+    expect(serverSpan.spanContext().traceId).toBe(root.spanContext().traceId);
+    client.close();
+  });
 });
 
 test('an unreachable server is UNAVAILABLE', async () => {
@@ -80,17 +109,6 @@ test('the standard health check answers SERVING without the internal token', asy
   const probe = createHealthProbe(server.address);
   expect(await probe.isServing()).toBe(true);
   probe.close();
-});
-
-test('client and server spans share one trace', async () => {
-  exporter.reset();
-  const client = createServiceClient(ApiTokenServiceService, server.address, { internalToken: TOKEN });
-  await inSpan('root', {}, () => client.authenticateApiToken({ tokenId: 't2', clientSecret: '' }));
-  const spans = exporter.getFinishedSpans();
-  const root = spans.find((s) => s.name === 'root')!;
-  const serverSpan = spans.find((s) => s.name.endsWith('AuthenticateApiToken') && s.kind === 1)!;
-  expect(serverSpan.spanContext().traceId).toBe(root.spanContext().traceId);
-  client.close();
 });
 
 test('server reflection lists the services', async () => {

@@ -148,7 +148,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const host = options.address.slice(0, options.address.lastIndexOf(':'));
   const address = `${host}:${port}`;
 
-  const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { implementation: b.implementation, isServing: () => serving }]));
+  const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { definition: b.definition, implementation: b.implementation, isServing: () => serving }]));
   const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
   let reported: string | undefined;
   let reportedEvents: string | undefined;

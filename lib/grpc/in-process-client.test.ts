@@ -3,12 +3,22 @@ import { AppError } from '../errors';
 import { silentLogger } from '../log';
 import { createServiceClient } from './grpc-client';
 import { startGrpcServer, type RunningGrpcServer } from './grpc-server';
+import { MessageChannel } from 'node:worker_threads';
 import { createInProcessClient } from './in-process-client';
+import { createPortChannel, createPortClient, servePort, type PortChannel } from './port-transport';
 import { bindService } from './service-binding';
 
-/** The in-process client must answer exactly as the network client does, HTTP/2 aside. */
+/** The in-process and thread (MessagePort) clients must answer exactly as the network client does, HTTP/2 aside. */
 const TOKEN = 'internal-token-for-tests';
 let server: RunningGrpcServer;
+let channel: PortChannel;
+
+/** A MessagePort pair serving `served`'s services, as the services thread serves the gateway's calls. */
+function portTo(served: RunningGrpcServer): PortChannel {
+  const { port1, port2 } = new MessageChannel();
+  servePort(port2, served.local);
+  return createPortChannel(port1);
+}
 
 async function startServer() {
   return startGrpcServer({
@@ -27,13 +37,14 @@ async function startServer() {
   });
 }
 
-beforeAll(async () => { server = await startServer(); });
-afterAll(async () => { await server.shutdown(); });
+beforeAll(async () => { server = await startServer(); channel = portTo(server); });
+afterAll(async () => { channel.close(); await server.shutdown(); });
 
 const clients = {
   network: (token = TOKEN, timeoutMs?: number) => createServiceClient(ApiTokenServiceService, server.address, { internalToken: token, timeoutMs }),
   'in-process': (token = TOKEN, timeoutMs?: number) =>
     createInProcessClient(ApiTokenServiceService, server.local.get('auth.v1.ApiTokenService')!, { internalToken: token, timeoutMs }),
+  port: (token = TOKEN, timeoutMs?: number) => createPortClient(ApiTokenServiceService, channel, { internalToken: token, timeoutMs }),
 };
 
 describe.each(Object.entries(clients))('%s client', (_kind, client) => {
@@ -58,10 +69,13 @@ describe.each(Object.entries(clients))('%s client', (_kind, client) => {
   });
 });
 
-test('a service that stopped serving answers UNAVAILABLE in-process, as it would over the network', async () => {
+test.each(['in-process', 'port'])('a service that stopped serving answers UNAVAILABLE (%s), as it would over the network', async (kind) => {
   const stopping = await startServer();
-  const local = createInProcessClient(ApiTokenServiceService, stopping.local.get('auth.v1.ApiTokenService')!, { internalToken: TOKEN });
+  const port = kind === 'port' ? portTo(stopping) : undefined;
+  const local = port ? createPortClient(ApiTokenServiceService, port, { internalToken: TOKEN })
+    : createInProcessClient(ApiTokenServiceService, stopping.local.get('auth.v1.ApiTokenService')!, { internalToken: TOKEN });
   await expect(local.ensureSandboxToken({ tokenId: 'a' } as never)).resolves.toMatchObject({ tokenId: 'a' });
   await stopping.shutdown();
   await expect(local.ensureSandboxToken({ tokenId: 'a' } as never)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  port?.close();
 });

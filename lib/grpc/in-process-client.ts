@@ -7,6 +7,8 @@ import { outgoingMetadata, type ClientOptions, type ServiceClient } from './grpc
 
 /** A service bound in this process: the implementation its gRPC server serves, while it serves. */
 export interface LocalService {
+  /** The proto service definition (method paths and codecs) the implementation serves. */
+  definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
   isServing(): boolean;
 }

@@ -1,5 +1,6 @@
 import { createServiceClient, type ServiceClient } from '../grpc/grpc-client';
 import { createInProcessClient, type LocalService } from '../grpc/in-process-client';
+import { createPortClient, type PortChannel } from '../grpc/port-transport';
 import { serviceNameOf } from '../grpc/service-binding';
 import type { ServiceName } from './service-module';
 import { AccountsServiceService } from '../../gen/accounts/v1/accounts';
@@ -71,12 +72,14 @@ export type PeerClients = { [K in keyof Definitions]: ServiceClient<Definitions[
 /**
  * Clients are created on first use from `addresses`, which the runtime fills in once every
  * server has bound (embedded mode binds port 0), so modules can be built before that. A service
- * found in `local` (hosted by this process) is called in-process, without the HTTP/2 transport.
+ * found in `local` (hosted by this thread) is called in-process, without the HTTP/2 transport;
+ * with `servicesPort` (the `all` mode's gateway), every other one over that MessagePort.
  */
 export function createPeerClients(
   addresses: Partial<Record<ServiceName, string>>,
   internalToken: string,
   local: ReadonlyMap<string, LocalService> = new Map(),
+  servicesPort?: PortChannel,
 ): PeerClients & { closeAll(): void } {
   const made = new Map<string, { close(): void }>();
   const clients = {} as PeerClients & { closeAll(): void };
@@ -88,8 +91,10 @@ export function createPeerClients(
         if (!client) {
           const hosted = local.get(serviceNameOf(definition));
           const address = addresses[owner];
-          if (!hosted && !address) throw new Error(`no address configured for the ${owner} service`);
-          client = hosted ? createInProcessClient(definition, hosted, { internalToken }) : createServiceClient(definition, address!, { internalToken });
+          if (!hosted && !servicesPort && !address) throw new Error(`no address configured for the ${owner} service`);
+          client = hosted ? createInProcessClient(definition, hosted, { internalToken })
+            : servicesPort ? createPortClient(definition, servicesPort, { internalToken })
+              : createServiceClient(definition, address!, { internalToken });
           made.set(key, client);
         }
         return client;

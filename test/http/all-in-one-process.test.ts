@@ -9,8 +9,9 @@ import { apiUrl, checkResponse } from '../contract/response-contract';
 
 /**
  * What `npm start` runs: `node dist/main.js all`, the services on a worker thread and the gateway
- * on the main one (the test command builds dist/ first). A payment made over HTTP settles, and
- * SIGTERM drains both threads and ends the process cleanly.
+ * on the main one (the test command builds dist/ first), the gateway calling them over the
+ * default thread transport (a MessagePort). A payment made over HTTP settles, and SIGTERM drains
+ * both threads and ends the process cleanly.
  */
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const AUTH = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
@@ -58,6 +59,7 @@ async function api(path: string, body?: unknown, method = body === undefined ? '
 }
 
 test('a payment made through the one-command system settles; SIGTERM drains both threads', async () => {
+  expect(logs.find((l) => l.msg === 'started')).toMatchObject({ servicesTransport: 'port' });
   const terms = await api('/customers/end-user-terms');
   const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
   const payer = await api('/customers', {
