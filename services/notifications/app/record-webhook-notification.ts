@@ -1,10 +1,10 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import type { Logger } from '../../../lib/log';
+import { instruments } from '../../../lib/metrics';
 import { asApprovalRequest } from '../domain/approval-request';
-import { newDelivery, skippedDelivery } from '../domain/webhook-delivery';
-import { webhookNotificationOf } from '../domain/webhook-envelope';
-import type { WebhookDelivery } from '../domain/webhook-delivery';
+import { newDelivery } from '../domain/webhook-delivery';
+import { webhookNotificationOf, type WebhookNotification } from '../domain/webhook-envelope';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
 import type { WebhookPayloads } from './webhook-payloads';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
@@ -12,8 +12,9 @@ import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
 /**
  * The consumer's handler: the event becomes a stored delivery (attempted later by the worker).
  * The delivery id derives from the event id, so a redelivered event finds its delivery and adds none.
- * A platform with no endpoint gets its delivery logged as SKIPPED straight away, as the worker
- * would have; when the endpoint cannot be read, the worker reads it again at the attempt.
+ * An event that occurs while its platform has no endpoint is not recorded and its payload is not
+ * built: it is only counted (metric webhook.events.unrecorded). When the endpoint cannot be read,
+ * the delivery is recorded and the worker reads the endpoint again at the attempt.
  */
 export function createRecordWebhookNotification(deps: {
   deliveries: WebhookDeliveryStore;
@@ -21,11 +22,14 @@ export function createRecordWebhookNotification(deps: {
   logger: Logger;
   directory?: WebhookEndpointDirectory;
   /** Which events the platform is sent and with what data; every event as it is without it. */
-  payloadOf?: WebhookPayloads;
+  payloads?: WebhookPayloads;
   /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
-  /** Called with the delivery of an approval webhook skipped for want of an endpoint: payments is told. */
-  skippedApproval?: (delivery: WebhookDelivery) => Promise<void>;
+  /**
+   * Called with an approval webhook not recorded for want of an endpoint: payments is told there is
+   * no one to ask. A redelivered event tells it again; payments ignores an answer it no longer waits for.
+   */
+  skippedApproval?: (notification: WebhookNotification) => Promise<void>;
   clock?: () => Date;
 }) {
   const clock = deps.clock ?? (() => new Date());
@@ -54,18 +58,22 @@ export function createRecordWebhookNotification(deps: {
       return;
     }
     const requested = asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
-    const notification = deps.payloadOf ? await deps.payloadOf(requested) : requested;
-    if (!notification) {
+    if (deps.payloads && !(await deps.payloads.isSent(requested))) {
       deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
+      return;
+    }
+    if (await hasNoEndpoint(requested.platformId, event.occurredAt)) {
+      instruments().webhookEventsUnrecorded.add(1, { type: requested.type });
+      if (requested.approvalFor) await deps.skippedApproval?.(requested);
+      return;
+    }
+    const notification = deps.payloads ? await deps.payloads.build(requested) : requested;
+    if (!notification) {
+      deps.logger.debug('the resource of this webhook is gone: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
     // An approval webhook is attempted once: its answer (or its failure) decides the payment.
     const maxAttempts = notification.approvalFor ? 1 : deps.maxAttempts;
-    if (await hasNoEndpoint(notification.platformId, event.occurredAt)) {
-      const skipped = skippedDelivery(notification, clock(), maxAttempts);
-      if ((await deps.deliveries.insert(skipped)) && notification.approvalFor) await deps.skippedApproval?.(skipped);
-      return;
-    }
     const created = await deps.deliveries.insert(newDelivery(notification, clock(), maxAttempts));
     if (created) deps.recorded?.();
   };

@@ -2,7 +2,7 @@ import { silentLogger } from '../../../lib/log';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import type { DeliveryAttempt } from '../domain/webhook-delivery';
 import { createWebhookDeliveryDocumentStore } from '../store/webhook-delivery-document-store';
-import type { AttemptResult, Postponed } from './deliver-webhook';
+import { createDeliverWebhook, type AttemptResult, type Postponed } from './deliver-webhook';
 import { createRecordWebhookNotification } from './record-webhook-notification';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker';
 
@@ -145,7 +145,7 @@ test('a recorded delivery wakes one idle lane, which sends it long before the ne
   expect(new Set(s.sent).size).toBe(20);
 });
 
-test('a platform without an endpoint has its delivery logged SKIPPED when recorded, with nothing left for the worker', async () => {
+test('an event of a platform without an endpoint leaves no delivery; one whose endpoint cannot be read is left for the worker', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const endpoints = new Map<string, string>();
   let unreadable = false;
@@ -157,14 +157,34 @@ test('a platform without an endpoint has its delivery logged SKIPPED when record
   unreadable = true;
   await record(event(3));
   const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) => a.dataJson.localeCompare(b.dataJson));
-  expect(log.map((d) => [d.status, d.attempts.map((a) => [a.outcome, a.error])])).toEqual([
-    ['SKIPPED', [['NO_ENDPOINT', 'WEBHOOK_ENDPOINT_NOT_SET']]],
-    ['PENDING', []],
-    ['PENDING', []], // the endpoint could not be read: the worker reads it again at the attempt
+  expect(log.map((d) => [JSON.parse(d.dataJson), d.status, d.attempts])).toEqual([
+    // event 1, while no endpoint was set: not recorded
+    [{ n: 2 }, 'PENDING', []],
+    [{ n: 3 }, 'PENDING', []], // the endpoint could not be read: the worker reads it again at the attempt
   ]);
   const worker = s.worker(1);
   worker.start();
   await until(async () => s.sent.length === 2);
   await worker.stop();
-  expect(s.sent.sort()).toEqual([`${log[1].id}#1`, `${log[2].id}#1`]);
+  expect(s.sent.sort()).toEqual([`${log[0].id}#1`, `${log[1].id}#1`].sort());
+});
+
+test('a delivery recorded while the endpoint was set, whose endpoint is removed before the attempt, ends SKIPPED with a NO_ENDPOINT attempt', async () => {
+  const endpoints = new Map([[PLATFORM, 'https://hooks.example.com']]);
+  const directory = { endpointOf: async (platformId: string) => endpoints.get(platformId) };
+  const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
+  const posted: string[] = [];
+  const { deliver } = createDeliverWebhook({
+    directory, sign: () => 'signature', timeoutMs: 1_000, logger: silentLogger,
+    sender: { post: async ({ url }) => { posted.push(url); return { statusCode: 200, body: '' }; } },
+  });
+  const worker = createWebhookDeliveryWorker({ deliveries, deliver, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency: 1, logger: silentLogger });
+  const record = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger: silentLogger });
+  await record(event(1));
+  endpoints.delete(PLATFORM);
+  expect(await worker.deliverOne()).toBe(true);
+  const [delivery] = (await deliveries.list(PLATFORM, { limit: 10 })).items;
+  expect([delivery.status, delivery.attempts.map((a) => [a.outcome, a.error])]).toEqual(['SKIPPED', [['NO_ENDPOINT', 'WEBHOOK_ENDPOINT_NOT_SET']]]);
+  expect(posted).toEqual([]);
+  expect(await worker.deliverOne()).toBe(false);
 });
