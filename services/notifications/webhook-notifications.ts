@@ -61,7 +61,7 @@ export function createWebhookNotifications(
     subscriptions: { extensionTypesOf: (platformId) => directory.extensionTypesOf?.(platformId) ?? Promise.resolve([]) },
   });
   const handler = createRecordWebhookNotification({
-    deliveries, directory, payloads, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
+    deliveries, directory, payloads, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(), handOff: () => worker.reserve(),
     skippedApproval: (notification) => reportApprovalAnswer(notification, noEndpointAttempt(1, clock())),
   });
   const subscriptions: Subscription[] = [];

@@ -3,14 +3,16 @@ import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import type { Logger } from '../../../lib/log';
 import { instruments } from '../../../lib/metrics';
 import { asApprovalRequest } from '../domain/approval-request';
-import { newDelivery } from '../domain/webhook-delivery';
+import { claimedDelivery, newDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf, type WebhookNotification } from '../domain/webhook-envelope';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
 import type { WebhookPayloads } from './webhook-payloads';
 import type { WebhookEndpointDirectory } from './webhook-endpoint-directory';
+import type { HandOff } from './webhook-delivery-worker';
 
 /**
- * The consumer's handler: the event becomes a stored delivery (attempted later by the worker).
+ * The consumer's handler: the event becomes a stored delivery, attempted by the worker: at once and
+ * without a separate claim when one of its lanes is idle (handOff), else when a lane claims it.
  * The delivery id derives from the event id, so a redelivered event finds its delivery and adds none.
  * An event that occurs while its platform has no endpoint is not recorded and its payload is not
  * built: it is only counted (metric webhook.events.unrecorded). When the endpoint cannot be read,
@@ -25,6 +27,8 @@ export function createRecordWebhookNotification(deps: {
   payloads?: WebhookPayloads;
   /** Called after a new delivery is stored for the worker. */
   recorded?: () => void;
+  /** A claim of an idle worker lane in this process, if any: the delivery is stored claimed and attempted at once. */
+  handOff?: () => HandOff | undefined;
   /**
    * Called with an approval webhook not recorded for want of an endpoint: payments is told there is
    * no one to ask. A redelivered event tells it again; payments ignores an answer it no longer waits for.
@@ -74,6 +78,18 @@ export function createRecordWebhookNotification(deps: {
     }
     // An approval webhook is attempted once: its answer (or its failure) decides the payment.
     const maxAttempts = notification.approvalFor ? 1 : deps.maxAttempts;
+    const lane = deps.handOff?.();
+    if (lane) {
+      const delivery = claimedDelivery(notification, clock(), maxAttempts, lane.until);
+      let created = false;
+      try {
+        created = await deps.deliveries.insert({ ...delivery, claimId: lane.claimId });
+      } finally {
+        if (created) lane.give(delivery);
+        else lane.release();
+      }
+      return;
+    }
     const created = await deps.deliveries.insert(newDelivery(notification, clock(), maxAttempts));
     if (created) deps.recorded?.();
   };

@@ -40,6 +40,11 @@ export function newDelivery(notification: WebhookNotification, now: Date, maxAtt
   return { ...notification, status: 'PENDING', createdAt: now.toISOString(), dueAt: now.getTime(), attemptCount: 0, maxAttempts, attempts: [] };
 }
 
+/** Stored already claimed by a worker of this process (until `claimUntil`), its first attempt counted: no separate claim. */
+export function claimedDelivery(notification: WebhookNotification, now: Date, maxAttempts: number, claimUntil: number): WebhookDelivery {
+  return { ...newDelivery(notification, now, maxAttempts), status: 'DELIVERING', dueAt: claimUntil, attemptCount: 1 };
+}
+
 /** The attempt that found no endpoint to send to: the delivery is SKIPPED, not retried. */
 export function noEndpointAttempt(attempt: number, now: Date): DeliveryAttempt {
   return { attempt, attemptedAt: now.toISOString(), error: 'WEBHOOK_ENDPOINT_NOT_SET', durationMs: 0, outcome: 'NO_ENDPOINT' };
