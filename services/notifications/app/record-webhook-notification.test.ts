@@ -58,6 +58,7 @@ test('no payload is built for an event that occurs while the platform has no end
     deliveries, maxAttempts: 5, logger: silentLogger,
     directory: { endpointOf: async (platformId: string) => endpoints.get(platformId) },
     payloads: {
+      isWebhookType: (type) => type === 'CUSTOMER.CREATED',
       isSent: async (n) => n.type === 'CUSTOMER.CREATED',
       build: async (n) => { built.push(n.id); return { ...n, dataJson: '{"built":true}' }; },
     },

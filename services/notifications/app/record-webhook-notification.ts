@@ -14,8 +14,9 @@ import type { HandOff } from './webhook-delivery-worker';
  * The consumer's handler: the event becomes a stored delivery, attempted by the worker: at once and
  * without a separate claim when one of its lanes is idle (handOff), else when a lane claims it.
  * The delivery id derives from the event id, so a redelivered event finds its delivery and adds none.
- * An event that occurs while its platform has no endpoint is not recorded and its payload is not
- * built: it is only counted (metric webhook.events.unrecorded). When the endpoint cannot be read,
+ * An event of a webhook type that occurs while its platform has no endpoint is not recorded, and
+ * neither its payload nor the platform's subscriptions are read: it is only counted (metric
+ * webhook.events.unrecorded; an extension type counts whether or not the platform opted into it). When the endpoint cannot be read,
  * the delivery is recorded and the worker reads the endpoint again at the attempt.
  */
 export function createRecordWebhookNotification(deps: {
@@ -62,13 +63,18 @@ export function createRecordWebhookNotification(deps: {
       return;
     }
     const requested = asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
-    if (deps.payloads && !(await deps.payloads.isSent(requested))) {
-      deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
+    if (deps.payloads && !deps.payloads.isWebhookType(requested.type)) {
+      deps.logger.debug('not a webhook type: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
+    // The endpoint first: for a platform without one, neither its subscriptions nor the payload are read.
     if (await hasNoEndpoint(requested.platformId, event.occurredAt)) {
       instruments().webhookEventsUnrecorded.add(1, { type: requested.type });
       if (requested.approvalFor) await deps.skippedApproval?.(requested);
+      return;
+    }
+    if (deps.payloads && !(await deps.payloads.isSent(requested))) {
+      deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
     const notification = deps.payloads ? await deps.payloads.build(requested) : requested;

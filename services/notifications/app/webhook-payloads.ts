@@ -31,7 +31,7 @@ const CUSTOMER_STATUS_TYPES = new Set<string>(REFERENCE_WEBHOOK_TYPES.filter((t)
  * Which events a platform is sent (`isSent`: a reference type always; an extension type only when
  * the platform opted into it; anything else never) and with what data (`build`: account webhooks
  * carry the account read at this moment, rendered as `GET` renders it; an event carries only its
- * id). The recorder asks `isSent` first and builds only for a platform that has an endpoint.
+ * id). The recorder asks `isSent` and builds only for a platform that has an endpoint.
  */
 export function createWebhookPayloads(deps: { resources: WebhookResources; subscriptions: WebhookSubscriptions }) {
   /**
@@ -45,6 +45,11 @@ export function createWebhookPayloads(deps: { resources: WebhookResources; subsc
     if (!customer) return notification;
     const asOfEvent = Object.fromEntries((['kycStatus', 'kybStatus', 'updatedAt'] as const).filter((k) => event[k] !== undefined).map((k) => [k, event[k]]));
     return { ...notification, dataJson: JSON.stringify({ ...customer, ...asOfEvent }) };
+  }
+
+  /** Whether the type is one a platform can be sent at all (a reference type, or an extension type it may opt into); no read. */
+  function isWebhookType(type: string): boolean {
+    return isReferenceWebhookType(type) || isExtensionWebhookType(type);
   }
 
   async function isSent({ type, platformId }: WebhookNotification): Promise<boolean> {
@@ -63,7 +68,7 @@ export function createWebhookPayloads(deps: { resources: WebhookResources; subsc
     return account && { ...notification, dataJson: JSON.stringify(account) };
   }
 
-  return { isSent, build };
+  return { isWebhookType, isSent, build };
 }
 
 export type WebhookPayloads = ReturnType<typeof createWebhookPayloads>;
