@@ -2,7 +2,7 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import type { Logger } from '../../../lib/log';
 import { instruments } from '../../../lib/metrics';
-import { asApprovalRequest } from '../domain/approval-request';
+import { APPROVAL_WEBHOOK_TYPE, asApprovalRequest, webhookTypeOf } from '../domain/approval-request';
 import { claimedDelivery, newDelivery } from '../domain/webhook-delivery';
 import { webhookNotificationOf, type WebhookNotification } from '../domain/webhook-envelope';
 import type { WebhookDeliveryStore } from './webhook-delivery-store';
@@ -57,27 +57,29 @@ export function createRecordWebhookNotification(deps: {
     }
   };
   return async function recordWebhookNotification(event: DomainEvent): Promise<void> {
-    const found = webhookNotificationOf(event);
-    if (!found) {
+    if (!event.platformId || !event.type) {
       deps.logger.debug('event without a platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
-    const requested = asApprovalRequest({ ...found, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
-    if (deps.payloads && !deps.payloads.isWebhookType(requested.type)) {
+    const type = webhookTypeOf(event.type);
+    if (deps.payloads && !deps.payloads.isWebhookType(type)) {
       deps.logger.debug('not a webhook type: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
-    // The endpoint first: for a platform without one, neither its subscriptions nor the payload are read.
-    if (await hasNoEndpoint(requested.platformId, event.occurredAt)) {
-      instruments().webhookEventsUnrecorded.add(1, { type: requested.type });
-      if (requested.approvalFor) await deps.skippedApproval?.(requested);
+    // The endpoint first: for a platform without one, neither the notification (its id, its data)
+    // nor the platform's subscriptions nor the payload are made or read.
+    const requested = () => asApprovalRequest({ ...webhookNotificationOf(event)!, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
+    if (await hasNoEndpoint(event.platformId, event.occurredAt)) {
+      instruments().webhookEventsUnrecorded.add(1, { type });
+      if (type === APPROVAL_WEBHOOK_TYPE) await deps.skippedApproval?.(requested());
       return;
     }
-    if (deps.payloads && !(await deps.payloads.isSent(requested))) {
+    const found = requested();
+    if (deps.payloads && !(await deps.payloads.isSent(found))) {
       deps.logger.debug('not sent to this platform: no webhook', { eventId: event.id, eventType: event.type });
       return;
     }
-    const notification = deps.payloads ? await deps.payloads.build(requested) : requested;
+    const notification = deps.payloads ? await deps.payloads.build(found) : found;
     if (!notification) {
       deps.logger.debug('the resource of this webhook is gone: no webhook', { eventId: event.id, eventType: event.type });
       return;
