@@ -16,8 +16,8 @@ import type { HandOff } from './webhook-delivery-worker';
  * The delivery id derives from the event id, so a redelivered event finds its delivery and adds none.
  * An event of a webhook type that occurs while its platform has no endpoint is not recorded, and
  * neither its payload nor the platform's subscriptions are read: it is only counted (metric
- * webhook.events.unrecorded; an extension type counts whether or not the platform opted into it). When the endpoint cannot be read,
- * the delivery is recorded and the worker reads the endpoint again at the attempt.
+ * webhook.events.unrecorded; an extension type counts whether or not the platform opted into it).
+ * When the endpoint cannot be read, the delivery is recorded and the worker reads it again at the attempt.
  */
 export function createRecordWebhookNotification(deps: {
   deliveries: WebhookDeliveryStore;
