@@ -72,6 +72,7 @@ function createInstruments() {
     rpcServer: latency('rpc.server.duration.seconds', 'gRPC calls served, by service, method and status code'),
     storeOperations: latency('store.operation.duration.seconds', 'Document store operations by collection and operation'),
     webhookDeliveries: m.createCounter('webhook.deliveries', { description: 'Webhook delivery attempts by outcome (ACKNOWLEDGED, REJECTED, UNREACHABLE, NO_ENDPOINT) and the status they left the delivery in' }),
+    webhookEventsUnrecorded: m.createCounter('webhook.events.unrecorded', { description: 'Events of a webhook type (reference, or extension whether opted into or not) not recorded as a delivery because the platform had no endpoint when they were consumed, by type' }),
     paymentTransitions: m.createCounter('payments.transitions', { description: 'Payments entering a status, by type (OUTGOING, INCOMING, ...) and status' }),
     ledgerPostings: m.createCounter('ledger.postings', { description: 'Ledger postings applied, by currency' }),
     ledgerSteps: m.createCounter('ledger.steps', { description: 'Ledger steps by result (APPLIED, REFUSED)' }),

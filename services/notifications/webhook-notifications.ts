@@ -15,6 +15,7 @@ import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
 import type { WebhookEndpointDirectory } from './app/webhook-endpoint-directory';
+import { noEndpointAttempt } from './domain/webhook-delivery';
 import { signWebhookBody } from './domain/webhook-signature';
 import { standardWebhooksHeaders, standardWebhooksSecret } from './domain/standard-webhooks';
 import { bindWebhookService } from './grpc/webhook-handlers';
@@ -55,13 +56,13 @@ export function createWebhookNotifications(
     concurrency: settings.WEBHOOK_DELIVERY_CONCURRENCY,
   });
   // Idempotent without an inbox: a redelivered event maps to the same delivery id, which is stored once.
-  const payloadOf = createWebhookPayloads({
+  const payloads = createWebhookPayloads({
     resources: createAccountsWebhookResources(() => environment.peers), // resolved per call: peers bind later
     subscriptions: { extensionTypesOf: (platformId) => directory.extensionTypesOf?.(platformId) ?? Promise.resolve([]) },
   });
   const handler = createRecordWebhookNotification({
-    deliveries, directory, payloadOf, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(),
-    skippedApproval: (delivery) => reportApprovalAnswer(delivery, delivery.attempts[0]),
+    deliveries, directory, payloads, maxAttempts: policy.maxAttempts, logger, clock, recorded: () => worker.nudge(), handOff: () => worker.reserve(),
+    skippedApproval: (notification) => reportApprovalAnswer(notification, noEndpointAttempt(1, clock())),
   });
   const subscriptions: Subscription[] = [];
   let stopGauge: (() => void) | undefined;

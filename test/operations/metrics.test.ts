@@ -1,3 +1,4 @@
+import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
 import { startMetrics, type MetricsEndpoint } from '../../lib/metrics';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
@@ -76,6 +77,22 @@ test('after a payment, the series an operator watches have moved', async () => {
   expect(value(after, 'outbox_pending', { topic: 'payments.events.v1' })).toBeGreaterThanOrEqual(0);
   expect(moved('store_operation_duration_seconds_count', { collection: 'payments', operation: 'updateOne' })).toBeGreaterThanOrEqual(2);
 }, 120_000);
+
+test('an event that occurs while a platform has no endpoint is counted, not recorded as a delivery', async () => {
+  const { auth } = await sys.createPlatform();
+  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookExtensionTypes: ['CUSTOMER.CREATED'] } })).status).toBe(200);
+  const unrecorded = async () => value(await scrape(), 'webhook_events_unrecorded_total', { type: 'CUSTOMER.CREATED' }) ?? 0;
+  const before = await unrecorded();
+  const created = await sys.api('/customers', { method: 'POST', auth, json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `no-endpoint-${Date.now()}` } });
+  expect(created.status).toBe(201);
+  for (const end = Date.now() + 30_000; (await unrecorded()) === before; await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > end) throw new Error('the event was not counted');
+  }
+  expect(await unrecorded()).toBe(before + 1);
+  const log = await sys.api('/webhooks/deliveries?limit=100', { auth });
+  expect(log.status).toBe(200);
+  expect(log.body.data).toEqual([]);
+}, 60_000);
 
 test('only /metrics is served on the metrics port', async () => {
   expect((await fetch(`http://127.0.0.1:${metrics.port}/`)).status).toBe(404);

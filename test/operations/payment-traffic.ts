@@ -83,7 +83,10 @@ export interface PaymentTraffic {
   acknowledged: Acknowledged;
   /** Stops the workers; what they were told succeeded is in `acknowledged`. */
   stop(): Promise<void>;
-  /** The endpoint was set then: deliveries skipped before it are expected. */
+  /**
+   * The endpoint was set then. Events before it leave no delivery at all; a SKIPPED one from before it
+   * is still allowed (recorded while the endpoint could not be read, attempted before it was set).
+   */
   endpointSetAt: string;
 }
 

@@ -2,6 +2,7 @@ import { silentLogger } from '../../../lib/log';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { DEFAULT_RETRY_POLICY } from '../domain/retry-schedule';
 import type { DeliveryAttempt, WebhookDelivery } from '../domain/webhook-delivery';
+import type { WebhookNotification } from '../domain/webhook-envelope';
 import { createWebhookDeliveryDocumentStore } from '../store/webhook-delivery-document-store';
 import { createRecordWebhookNotification } from './record-webhook-notification';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker';
@@ -28,13 +29,14 @@ test('an approval webhook is attempted once, whatever the answer, and its answer
   expect(reported).toEqual([['Transaction:1', 503]]);
 });
 
-test('with no endpoint the approval webhook is skipped and payments is told there is no one to ask', async () => {
+test('with no endpoint the approval webhook is not recorded and payments is told there is no one to ask', async () => {
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
-  const skipped: WebhookDelivery[] = [];
+  const skipped: WebhookNotification[] = [];
   const record = createRecordWebhookNotification({
     deliveries, maxAttempts: 5, logger: silentLogger, directory: { endpointOf: async () => undefined }, skippedApproval: async (d) => { skipped.push(d); },
   });
   await record(event(2));
-  await record(event(2)); // redelivered: told once
-  expect(skipped.map((d) => [d.approvalFor, d.status, d.attempts[0].outcome])).toEqual([['Transaction:2', 'SKIPPED', 'NO_ENDPOINT']]);
+  await record(event(2)); // redelivered: told again (payments ignores an answer for a payment no longer waiting for one)
+  expect(skipped.map((d) => [d.approvalFor, d.type])).toEqual([['Transaction:2', 'INCOMING_PAYMENT.PENDING'], ['Transaction:2', 'INCOMING_PAYMENT.PENDING']]);
+  expect((await deliveries.list(PLATFORM, { limit: 10 })).items).toEqual([]);
 });

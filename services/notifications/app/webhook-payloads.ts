@@ -28,9 +28,10 @@ const ACCOUNT_RESOURCE: Record<string, Resource> = {
 const CUSTOMER_STATUS_TYPES = new Set<string>(REFERENCE_WEBHOOK_TYPES.filter((t) => t.startsWith('CUSTOMER.')));
 
 /**
- * What a platform is sent for one event, or undefined when nothing: a reference type always; an
- * extension type only when the platform opted into it; anything else never. Account webhooks carry
- * the account read at this moment, rendered as `GET` renders it (an event carries only its id).
+ * Which events a platform is sent (`isSent`: a reference type always; an extension type only when
+ * the platform opted into it; anything else never) and with what data (`build`: account webhooks
+ * carry the account read at this moment, rendered as `GET` renders it; an event carries only its
+ * id). The recorder asks `isSent` and builds only for a platform that has an endpoint.
  */
 export function createWebhookPayloads(deps: { resources: WebhookResources; subscriptions: WebhookSubscriptions }) {
   /**
@@ -46,18 +47,28 @@ export function createWebhookPayloads(deps: { resources: WebhookResources; subsc
     return { ...notification, dataJson: JSON.stringify({ ...customer, ...asOfEvent }) };
   }
 
-  return async function payloadOf(notification: WebhookNotification): Promise<WebhookNotification | undefined> {
+  /** Whether the type is one a platform can be sent at all (a reference type, or an extension type it may opt into); no read. */
+  function isWebhookType(type: string): boolean {
+    return isReferenceWebhookType(type) || isExtensionWebhookType(type);
+  }
+
+  async function isSent({ type, platformId }: WebhookNotification): Promise<boolean> {
+    if (isReferenceWebhookType(type)) return true;
+    return isExtensionWebhookType(type) && (await deps.subscriptions.extensionTypesOf(platformId)).includes(type);
+  }
+
+  /** The webhook of an event that is sent; undefined when the account it names is gone. */
+  async function build(notification: WebhookNotification): Promise<WebhookNotification | undefined> {
     const { type, platformId } = notification;
-    if (!isReferenceWebhookType(type)) {
-      if (!isExtensionWebhookType(type) || !(await deps.subscriptions.extensionTypesOf(platformId)).includes(type)) return undefined;
-    }
     if (CUSTOMER_STATUS_TYPES.has(type)) return customerPayload(notification);
     const resource = ACCOUNT_RESOURCE[type];
     if (!resource) return notification;
     const accountId = (JSON.parse(notification.dataJson) as { accountId?: string }).accountId;
     const account = accountId ? await deps.resources[resource](platformId, accountId) : undefined;
     return account && { ...notification, dataJson: JSON.stringify(account) };
-  };
+  }
+
+  return { isWebhookType, isSent, build };
 }
 
 export type WebhookPayloads = ReturnType<typeof createWebhookPayloads>;

@@ -10,6 +10,11 @@ export const APPROVAL_REQUESTED_EVENT = 'INCOMING_PAYMENT.APPROVAL_REQUESTED';
 export const APPROVAL_ANSWERED_EVENT = 'INCOMING_PAYMENT.APPROVAL_ANSWERED';
 export const APPROVAL_WEBHOOK_TYPE = 'INCOMING_PAYMENT.PENDING';
 
+/** The webhook type an event becomes: an approval request is the reference's INCOMING_PAYMENT.PENDING. */
+export function webhookTypeOf(eventType: string): string {
+  return eventType === APPROVAL_REQUESTED_EVENT ? APPROVAL_WEBHOOK_TYPE : eventType;
+}
+
 /** The webhook an approval request becomes; other notifications unchanged. */
 export function asApprovalRequest(notification: WebhookNotification, aggregateId: string): WebhookNotification {
   if (notification.type !== APPROVAL_REQUESTED_EVENT) return notification;

@@ -3,8 +3,10 @@ import type { WebhookNotification } from './webhook-envelope';
 
 /**
  * PENDING (due at `dueAt`) → DELIVERING (claimed by one worker until `dueAt`) → DELIVERED, back
- * to PENDING for a retry, FAILED once the attempts are spent, or SKIPPED when the platform has
- * no endpoint. A DELIVERING record whose claim expired (its worker died) is due again.
+ * to PENDING for a retry, FAILED once the attempts are spent, or SKIPPED when the platform had
+ * no endpoint at the attempt (it was removed after the delivery was recorded; an event that occurs
+ * while no endpoint is set is not recorded at all). A DELIVERING record whose claim expired (its
+ * worker died) is due again.
  */
 export type DeliveryStatus = 'PENDING' | 'DELIVERING' | 'DELIVERED' | 'FAILED' | 'SKIPPED';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['PENDING', 'DELIVERING', 'DELIVERED', 'FAILED', 'SKIPPED'];
@@ -38,14 +40,14 @@ export function newDelivery(notification: WebhookNotification, now: Date, maxAtt
   return { ...notification, status: 'PENDING', createdAt: now.toISOString(), dueAt: now.getTime(), attemptCount: 0, maxAttempts, attempts: [] };
 }
 
+/** Stored already claimed by a worker of this process (until `claimUntil`), its first attempt counted: no separate claim. */
+export function claimedDelivery(notification: WebhookNotification, now: Date, maxAttempts: number, claimUntil: number): WebhookDelivery {
+  return { ...newDelivery(notification, now, maxAttempts), status: 'DELIVERING', dueAt: claimUntil, attemptCount: 1 };
+}
+
 /** The attempt that found no endpoint to send to: the delivery is SKIPPED, not retried. */
 export function noEndpointAttempt(attempt: number, now: Date): DeliveryAttempt {
   return { attempt, attemptedAt: now.toISOString(), error: 'WEBHOOK_ENDPOINT_NOT_SET', durationMs: 0, outcome: 'NO_ENDPOINT' };
-}
-
-/** A notification for a platform with no endpoint when it was recorded: logged as SKIPPED at once, never claimed. */
-export function skippedDelivery(notification: WebhookNotification, now: Date, maxAttempts: number): WebhookDelivery {
-  return { ...newDelivery(notification, now, maxAttempts), status: 'SKIPPED', attemptCount: 1, attempts: [noEndpointAttempt(1, now)] };
 }
 
 /** A receiver answering 409 says it processed this id already (the reference's duplicate answer). */
