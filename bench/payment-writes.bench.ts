@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoad } from './load-loop';
+import { client, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
+
+/**
+ * `npm run bench -- writes`: store operations per platform create + execute, by collection and
+ * operation, counted from the services thread's own metrics (`store_operation_duration_seconds`,
+ * METRICS_PORT + 1) over a fixed number of payments, each followed to COMPLETED (settlement
+ * included); then, on a second system without metrics, the CPU per create + execute (every thread,
+ * from /proc) from the start of a measured load until the system is idle again.
+ * WRITES_BENCH_PAYMENTS (default 300), WRITES_BENCH_CPU_MS (default 10000).
+ */
+const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
+const CLIENTS = 16;
+const STEP_MS = '200';
+
+type Counts = Map<string, number>;
+
+async function scrape(port: number): Promise<Counts> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const counts: Counts = new Map();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('store_operation_duration_seconds_count')) continue;
+    const collection = /collection="([^"]+)"/.exec(line)?.[1];
+    const operation = /operation="([^"]+)"/.exec(line)?.[1];
+    const key = `${collection} ${operation}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return counts;
+}
+
+async function idle(pid: number): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const before = cpuMsOf(pid);
+    await new Promise((r) => setTimeout(r, 1_000));
+    if (cpuMsOf(pid) - before < 100) return;
+  }
+}
+
+async function system(env: NodeJS.ProcessEnv) {
+  const root = join(__dirname, '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-writes-'));
+  const port = await freePort();
+  const child = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', {
+    DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: STEP_MS, ...env,
+  }, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean));
+  const api = client(`http://127.0.0.1:${port}/2025-10-13`);
+  const parties = await preparePayments(api);
+  const pay = async () => {
+    const quote = await api('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: parties.source }, destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+    });
+    if (quote.status !== 201) return false;
+    return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
+  };
+  const stop = () => {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { child, api, parties, pay, stop };
+}
+
+export async function runPaymentWritesBenchmark() {
+  const payments = Number(process.env.WRITES_BENCH_PAYMENTS ?? 300);
+  const metricsPort = await freePort();
+  const counted = await system({ METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
+  let perCollection: Record<string, number> = {};
+  let writesPerPayment = 0;
+  try {
+    await runLoad({ clients: 4, durationMs: 2_000, operation: counted.pay });
+    await idle(counted.child.pid!);
+    const before = await scrape(metricsPort + 1);
+    let started = 0;
+    let done = 0;
+    await Promise.all(Array.from({ length: CLIENTS }, async () => {
+      while (started < payments) {
+        started++;
+        if (await counted.pay()) done++;
+      }
+    }));
+    await idle(counted.child.pid!);
+    const after = await scrape(metricsPort + 1);
+    const rows = [...after].map(([key, n]) => [key, (n - (before.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    perCollection = Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))]));
+    writesPerPayment = Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2));
+  } finally {
+    counted.stop();
+  }
+
+  const timed = await system({});
+  try {
+    const durationMs = Number(process.env.WRITES_BENCH_CPU_MS ?? 10_000);
+    await runLoad({ clients: CLIENTS, durationMs: 3_000, operation: timed.pay });
+    await idle(timed.child.pid!);
+    const before = cpuMsOf(timed.child.pid!);
+    const load = await runLoad({ clients: CLIENTS, durationMs, operation: timed.pay });
+    await idle(timed.child.pid!);
+    const cpuMsPerCreateExecute = Number(((cpuMsOf(timed.child.pid!) - before) / Math.max(1, load.operations)).toFixed(3));
+    return { writesPerPayment, perCollection, cpuMsPerCreateExecute, operations: load.operations, perSecond: load.perSecond };
+  } finally {
+    timed.stop();
+  }
+}
