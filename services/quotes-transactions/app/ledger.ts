@@ -46,7 +46,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
     assertValidStep(step);
     const since = Date.parse(startedAt);
+    const system = step.systemInOneWrite ? step.postings.filter((posting) => !isGuarded(posting.account)) : [];
     for (const [index, posting] of step.postings.entries()) {
+      if (system.includes(posting)) {
+        // All of them at the first one's place: only the first posting of a step can be refused, and it is guarded.
+        if (posting !== system[0]) continue;
+        const result = await deps.store.applySystem({ platformId, postings: system, marker: `${step.key}#system`, since });
+        if (result === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
+        if (result === 'APPLIED') for (const applied of system) instruments().ledgerPostings.add(1, { currency: applied.currency });
+        continue;
+      }
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
       const refusedIfClosed = isClosableCredit(step, index);
