@@ -10,7 +10,7 @@ import { client, cpuMsOf, freePort, preparePayments, spawnAndWait } from './paym
  * METRICS_PORT + 1) over a fixed number of payments, each followed to COMPLETED (settlement
  * included); then, on a second system without metrics, the CPU per create + execute (every thread,
  * from /proc) from the start of a measured load until the system is idle again.
- * WRITES_BENCH_PAYMENTS (default 300), WRITES_BENCH_CPU_MS (default 10000).
+ * WRITES_BENCH_PAYMENTS (default 300; 0 skips the count), WRITES_BENCH_CPU_MS (default 10000; 0 skips the CPU load).
  */
 const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
 const CLIENTS = 16;
@@ -63,12 +63,10 @@ async function system(env: NodeJS.ProcessEnv) {
   return { child, api, parties, pay, stop };
 }
 
-export async function runPaymentWritesBenchmark() {
-  const payments = Number(process.env.WRITES_BENCH_PAYMENTS ?? 300);
+/** Store operations per settled payment, by `collection operation`, and the writes among them. */
+async function countWrites(payments: number) {
   const metricsPort = await freePort();
   const counted = await system({ METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
-  let perCollection: Record<string, number> = {};
-  let writesPerPayment = 0;
   try {
     await runLoad({ clients: 4, durationMs: 2_000, operation: counted.pay });
     await idle(counted.child.pid!);
@@ -84,23 +82,35 @@ export async function runPaymentWritesBenchmark() {
     await idle(counted.child.pid!);
     const after = await scrape(metricsPort + 1);
     const rows = [...after].map(([key, n]) => [key, (n - (before.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
-    perCollection = Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))]));
-    writesPerPayment = Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2));
+    return {
+      writesPerPayment: Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2)),
+      perCollection: Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))])),
+    };
   } finally {
     counted.stop();
   }
+}
 
+/** CPU (every thread) per create + execute, from the start of a measured load until the system is idle again. */
+async function cpuPerPayment(durationMs: number) {
   const timed = await system({});
   try {
-    const durationMs = Number(process.env.WRITES_BENCH_CPU_MS ?? 10_000);
     await runLoad({ clients: CLIENTS, durationMs: 3_000, operation: timed.pay });
     await idle(timed.child.pid!);
     const before = cpuMsOf(timed.child.pid!);
     const load = await runLoad({ clients: CLIENTS, durationMs, operation: timed.pay });
     await idle(timed.child.pid!);
-    const cpuMsPerCreateExecute = Number(((cpuMsOf(timed.child.pid!) - before) / Math.max(1, load.operations)).toFixed(3));
-    return { writesPerPayment, perCollection, cpuMsPerCreateExecute, operations: load.operations, perSecond: load.perSecond };
+    return { cpuMsPerCreateExecute: Number(((cpuMsOf(timed.child.pid!) - before) / Math.max(1, load.operations)).toFixed(3)), operations: load.operations, perSecond: load.perSecond };
   } finally {
     timed.stop();
   }
+}
+
+export async function runPaymentWritesBenchmark() {
+  const payments = Number(process.env.WRITES_BENCH_PAYMENTS ?? 300);
+  const durationMs = Number(process.env.WRITES_BENCH_CPU_MS ?? 10_000);
+  return {
+    ...(payments > 0 ? await countWrites(payments) : {}),
+    ...(durationMs > 0 ? await cpuPerPayment(durationMs) : {}),
+  };
 }
