@@ -12,9 +12,10 @@ export interface BalanceRecord {
 }
 
 /**
- * Storage port of the ledger: balance documents per ledger account (system accounts are spread
- * over several). Each posting is applied by one conditional update of its balance document,
- * idempotent per `marker`, which the store remembers for good: a replay of an applied posting,
+ * Storage port of the ledger: balance documents per ledger account (internal accounts); the
+ * system accounts' shares are spread over a platform's system documents, each step's system
+ * postings written together to one of them. Each write is one conditional update, idempotent per
+ * `marker`, which the store remembers for good: a replay of an applied posting,
  * however late, changes nothing. A guarded posting (a debit of an internal account) applies only while
  * the balance covers it and its marker has not been voided.
  */

@@ -27,7 +27,8 @@ export interface Balance {
 
 /**
  * Applies balanced steps with single-document atomicity only. Postings of a step are applied one
- * by one, each idempotently; the guarded debit goes first, so a step is either refused before
+ * by one, each idempotently, except that its postings to system accounts go together in one write
+ * (`systemInOneWrite`, at the place of the first of them); the guarded debit goes first, so a step is either refused before
  * anything moved (VOIDED) or, once its debit is in, always completable by re-running it (the
  * remaining postings are credits and cannot fail). Re-running a step — after a crash, or by two
  * processes at once — never applies a posting twice.
