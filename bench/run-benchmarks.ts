@@ -36,6 +36,11 @@ async function main(): Promise<void> {
     results.gatewayLookup = await runGatewayLookupBenchmark();
     console.log('one lookup through the gateway (REST, one gRPC read) vs bare Express JSON, throughput and CPU per request:', JSON.stringify(results.gatewayLookup, null, 1));
   }
+  if (only === 'writes') {
+    const { runPaymentWritesBenchmark } = await import('./payment-writes.bench');
+    results.paymentWrites = await runPaymentWritesBenchmark();
+    console.log('store operations per platform create + execute (settled), by collection, and CPU per create + execute:', JSON.stringify(results.paymentWrites, null, 1));
+  }
   if (only === 'open-loop') {
     const { runOpenLoopBenchmark } = await import('./payments-throughput.bench');
     results.openLoop = await runOpenLoopBenchmark();

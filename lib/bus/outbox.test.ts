@@ -113,6 +113,33 @@ describe('outbox relay', () => {
     expect(received.map((e) => e.version)).toEqual([1, 2]);
   });
 
+  it('removes what one pass published from all its documents by one write, leaving events added since', async () => {
+    for (let i = 1; i <= 5; i++) await customers.insertOne(withInitialEvents({ _id: `Customer:${i}` }, [event(`Customer:${i}`, 1)]));
+    const writes = { one: 0, many: 0 };
+    const counted = new Proxy(customers, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop === 'updateOne') writes.one++;
+        if (prop === 'updateMany') writes.many++;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const late = event('Customer:1', 2);
+    const slowBus: EventBus = {
+      ...bus,
+      async publish(topic, events) {
+        // The entity gains an event while its first is being published.
+        if (events[0].aggregateId === 'Customer:1' && events[0].version === 1) await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { seen: true } }, [late]));
+        await bus.publish(topic, events);
+      },
+    };
+    const relay = createOutboxRelay({ collections: [counted], bus: slowBus, topic: 'customers', logger: quiet });
+    expect(await relay.flush()).toBe(6);
+    expect(writes).toEqual({ one: 0, many: 2 }); // one per pass: the first five, then the late one
+    await waitFor(() => received.length === 6);
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
+  });
+
   it('re-publishes after a crash between publish and removal; an idempotent consumer applies once', async () => {
     const applied: string[] = [];
     const inbox = store.collection('inbox');
@@ -192,7 +219,7 @@ describe('outbox relay', () => {
 function crashOnPull(collection: DocumentCollection): DocumentCollection {
   return new Proxy(collection, {
     get(target, prop, receiver) {
-      if (prop === 'updateOne') return async () => { throw new Error('crash'); };
+      if (prop === 'updateOne' || prop === 'updateMany') return async () => { throw new Error('crash'); };
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -81,13 +81,27 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const logger = options.logger ?? createLogger();
   const batchSize = options.batchSize ?? 100;
 
-  const relayDocument = async (collection: DocumentCollection, doc: Doc): Promise<number> => {
-    const events = doc[OUTBOX_FIELD] as DomainEvent[];
-    await options.bus.publish(options.topic, events);
-    instruments().eventsPublished.add(events.length, { topic: options.topic });
-    // Only the published events: the entity may have gained new ones since it was read.
-    await collection.updateOne({ _id: doc._id }, { $pull: { [OUTBOX_FIELD]: { id: { $in: events.map((e) => e.id) } } } });
-    return events.length;
+  /**
+   * Publishes each document's events (documents are separate aggregates: no order between them),
+   * then removes what was published from all of them by one write. Only the published events: an
+   * entity may have gained new ones since it was read. A document whose publishing failed keeps
+   * its events; the first failure is raised after the others were removed.
+   */
+  const relayDocuments = async (collection: DocumentCollection, docs: Doc[]): Promise<number> => {
+    const results = await Promise.allSettled(docs.map(async (doc) => {
+      const events = doc[OUTBOX_FIELD] as DomainEvent[];
+      await options.bus.publish(options.topic, events);
+      instruments().eventsPublished.add(events.length, { topic: options.topic });
+      return { id: doc._id, events };
+    }));
+    const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (done.length) {
+      const eventIds = done.flatMap((d) => d.events.map((e) => e.id));
+      await collection.updateMany({ _id: { $in: done.map((d) => d.id) } }, { $pull: { [OUTBOX_FIELD]: { id: { $in: eventIds } } } });
+    }
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return done.reduce((sum, d) => sum + d.events.length, 0);
   };
 
   let published = 0;
@@ -104,9 +118,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       for (const collection of options.collections) {
         const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
         found += docs.length;
-        // Documents are separate aggregates: their events need no order between them.
-        const counts = await Promise.all(docs.map((doc) => relayDocument(collection, doc)));
-        published += counts.reduce((sum, n) => sum + n, 0);
+        if (docs.length) published += await relayDocuments(collection, docs);
       }
       if (found === 0) break;
     }

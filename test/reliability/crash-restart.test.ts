@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeDocument } from '../../lib/store/sqlite-statements';
+import { balanceRecordsOf } from '../../services/quotes-transactions/store/ledger-document-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import {
   allDeliveries, allTransactions, apiOf, expectedBalance, isSettled, preparePayer, startWorkload,
@@ -44,7 +45,7 @@ function ledgerBalances(dataDir: string): Array<{ account: string; currency: str
   const db = new Database(join(dataDir, 'quotes-transactions.sqlite'), { readonly: true });
   try {
     const rows = db.prepare("SELECT body FROM documents WHERE collection = 'ledger_balances'").all() as Array<{ body: Buffer }>;
-    return rows.map((r) => decodeDocument(r.body) as unknown as { account: string; currency: string; available: number });
+    return rows.flatMap((r) => balanceRecordsOf(decodeDocument(r.body) as Record<string, unknown>));
   } finally {
     db.close();
   }

@@ -12,9 +12,10 @@ export interface BalanceRecord {
 }
 
 /**
- * Storage port of the ledger: balance documents per ledger account (system accounts are spread
- * over several). Each posting is applied by one conditional update of its balance document,
- * idempotent per `marker`, which the store remembers for good: a replay of an applied posting,
+ * Storage port of the ledger: balance documents per ledger account (internal accounts); the
+ * system accounts' shares are spread over a platform's system documents, each step's system
+ * postings written together to one of them. Each write is one conditional update, idempotent per
+ * `marker`, which the store remembers for good: a replay of an applied posting,
  * however late, changes nothing. A guarded posting (a debit of an internal account) applies only while
  * the balance covers it and its marker has not been voided.
  */
@@ -22,6 +23,11 @@ export interface LedgerStore {
   /** `since`: when the step started (epoch ms); the store must remember back to it to apply. */
   /** `refusedIfClosed`: a credit to an internal account that a closing refuses (CLOSED). */
   apply(input: { platformId: string; posting: Posting; marker: string; guarded: boolean; refusedIfClosed?: boolean; events: DomainEvent[]; since: number }): Promise<PostingResult>;
+  /**
+   * Applies a step's postings to system accounts (which nothing refuses) together, by one write
+   * idempotent per `marker`: APPLIED, ALREADY_APPLIED, or UNCERTAIN as for `apply`.
+   */
+  applySystem(input: { platformId: string; postings: Posting[]; marker: string; since: number }): Promise<'APPLIED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
   /** Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race, UNCERTAIN if the store cannot tell. */
   void(input: { platformId: string; posting: Posting; marker: string; since: number }): Promise<'VOIDED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
   /** Closes an internal account if its balance is zero, in one conditional write (false: it holds funds). */

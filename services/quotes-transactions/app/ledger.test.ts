@@ -2,7 +2,7 @@ import { createEventFactory } from '../../../lib/bus/event-factory';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
 import type { Doc, DocumentCollection, DocumentStore, Filter, Projection } from '../../../lib/store/document-store';
-import { ARCHIVE_AT, ARCHIVE_COLLECTION, ARCHIVE_MIN_AGE_MS, createLedgerDocumentStore } from '../store/ledger-document-store';
+import { ARCHIVE_AT, ARCHIVE_COLLECTION, ARCHIVE_MIN_AGE_MS, balanceRecordsOf, createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createLedger, StepNeedsReconciliation } from './ledger';
 
 const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';
@@ -123,7 +123,8 @@ test('a journaled step interrupted before its postings is finished by recovery',
   const { ledger, ledgerStore, advance } = setup();
   const step = fund('fund-1', ALICE, 1_000);
   await ledgerStore.journal(PLATFORM, step, '2025-10-13T12:00:00.000Z');
-  await ledgerStore.apply({ platformId: PLATFORM, posting: step.postings[0], marker: 'fund-1#0', guarded: false, events: [], since: Date.parse('2025-10-13T12:00:00Z') });
+  // The process died after the step's system postings (one write) and before the credit.
+  await ledgerStore.applySystem({ platformId: PLATFORM, postings: [step.postings[0]], marker: 'fund-1#system', since: Date.parse('2025-10-13T12:00:00Z') });
   advance(60_000);
   expect(await ledger.recoverJournal(30_000)).toBe(1);
   expect(await ledger.recoverJournal(30_000)).toBe(0);
@@ -261,9 +262,43 @@ describe('postings remembered for good: busy balances move their markers to the 
 test('system accounts are spread over shards; their balances add up', async () => {
   const { ledger, collection } = setup();
   for (let i = 0; i < 40; i++) await ledger.post(PLATFORM, fund(`f-${i}`, ALICE, 10));
-  const shards = await collection.find({ account: settlement });
+  const shards = (await collection.find({ system: true })).filter((d) => balanceRecordsOf(d).some((b) => b.account === settlement));
   expect(shards.length).toBeGreaterThan(1);
   expect((await ledger.allBalances()).find((b) => b.account === settlement)!.available).toBe(-400);
+});
+
+test("a step's system postings are one write, its guarded posting another", async () => {
+  const { ledger, collection } = setup();
+  await ledger.post(PLATFORM, fund('fund-1', ALICE, 1_000));
+  const fx = (currency: string) => systemAccount('fx', currency, PLATFORM);
+  const settle = ledgerStep('tx-1/settle', [
+    { account: BOB, currency: 'EUR', amount: 90 }, { account: transit, currency: 'USD', amount: -100 },
+    { account: systemAccount('fees', 'USD', PLATFORM), currency: 'USD', amount: 5 }, { account: fx('USD'), currency: 'USD', amount: 95 },
+    { account: fx('EUR'), currency: 'EUR', amount: -90 },
+  ]);
+  const writes = jest.spyOn(collection, 'updateOne');
+  expect(await ledger.applyStep(PLATFORM, settle)).toBe('APPLIED');
+  expect(writes).toHaveBeenCalledTimes(2);
+  expect(await ledger.applyStep(PLATFORM, settle)).toBe('APPLIED'); // replay: nothing twice
+  writes.mockRestore();
+  const all = await ledger.allBalances();
+  expect(all.find((b) => b.account === fx('EUR'))).toMatchObject({ currency: 'EUR', available: -90 });
+  expect(all.find((b) => b.account === transit)!.available).toBe(-100);
+  expect((await ledger.getBalances([BOB]))[0].available).toBe(90);
+  expect(await sumsByCurrency(ledger)).toEqual({ USD: 0, EUR: 0 });
+});
+
+test('a step recorded before system postings were grouped is replayed posting by posting, never doubled', async () => {
+  const { ledger, ledgerStore } = setup();
+  await ledger.post(PLATFORM, fund('fund-1', ALICE, 1_000));
+  const { systemInOneWrite: _grouped, ...step } = debit('tx-1/debit', ALICE, 700);
+  // An older version applied the debit and the transit credit (marker #1), then died.
+  const since = Date.parse('2025-10-13T12:00:00Z');
+  await ledgerStore.apply({ platformId: PLATFORM, posting: step.postings[0], marker: 'tx-1/debit#0', guarded: true, events: [], since });
+  await ledgerStore.apply({ platformId: PLATFORM, posting: step.postings[1], marker: 'tx-1/debit#1', guarded: false, events: [], since });
+  expect(await ledger.applyStep(PLATFORM, step, '2025-10-13T12:00:00.000Z')).toBe('APPLIED');
+  expect((await ledger.allBalances()).find((b) => b.account === transit)!.available).toBe(700);
+  expect(await sumsByCurrency(ledger)).toEqual({ USD: 0 });
 });
 
 describe('closed accounts (their customer deleted)', () => {

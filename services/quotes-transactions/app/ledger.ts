@@ -27,7 +27,8 @@ export interface Balance {
 
 /**
  * Applies balanced steps with single-document atomicity only. Postings of a step are applied one
- * by one, each idempotently; the guarded debit goes first, so a step is either refused before
+ * by one, each idempotently, except that its postings to system accounts go together in one write
+ * (`systemInOneWrite`, at the place of the first of them); the guarded debit goes first, so a step is either refused before
  * anything moved (VOIDED) or, once its debit is in, always completable by re-running it (the
  * remaining postings are credits and cannot fail). Re-running a step — after a crash, or by two
  * processes at once — never applies a posting twice.
@@ -46,7 +47,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
     assertValidStep(step);
     const since = Date.parse(startedAt);
+    const system = step.systemInOneWrite ? step.postings.filter((posting) => !isGuarded(posting.account)) : [];
     for (const [index, posting] of step.postings.entries()) {
+      if (system.includes(posting)) {
+        // All of them at the first one's place: only the first posting of a step can be refused, and it is guarded.
+        if (posting !== system[0]) continue;
+        const result = await deps.store.applySystem({ platformId, postings: system, marker: `${step.key}#system`, since });
+        if (result === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
+        if (result === 'APPLIED') for (const applied of system) instruments().ledgerPostings.add(1, { currency: applied.currency });
+        continue;
+      }
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
       const refusedIfClosed = isClosableCredit(step, index);

@@ -5,7 +5,7 @@ import { breakdown, NO_FEE } from '../domain/fees';
 import type { Payment } from '../domain/payment';
 import { receiptTransactionId, type UmaAddressHolder } from '../domain/same-server-receiver';
 import { SETTLES } from '../domain/sandbox-outcomes';
-import { BALANCES_COLLECTION, createLedgerDocumentStore } from '../store/ledger-document-store';
+import { BALANCES_COLLECTION, balanceRecordsOf, createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createPaymentDocumentStore } from '../store/payment-document-store';
 import { createLedger } from './ledger';
 import { createReceiveSameServerPayment } from './same-server-payments';
@@ -29,7 +29,7 @@ function setup(holders: UmaAddressHolder[]) {
   });
   const balances = async () => {
     const sums = new Map<string, number>();
-    for (const b of await store.collection(BALANCES_COLLECTION).find({})) sums.set(b.account as string, (sums.get(b.account as string) ?? 0) + (b.available as number));
+    for (const b of (await store.collection(BALANCES_COLLECTION).find({})).flatMap(balanceRecordsOf)) sums.set(b.account, (sums.get(b.account) ?? 0) + b.available);
     return sums;
   };
   return { receive, payments, balances };

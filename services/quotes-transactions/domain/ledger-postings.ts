@@ -22,6 +22,12 @@ export interface LedgerStep {
   postings: Posting[];
   /** The internal account this step brings new money into, its first posting: refused once the account is closed. */
   creditsOpenAccount?: string;
+  /**
+   * Its postings to system accounts (never refused) are applied together, by one write. Set on
+   * every step made since; a step recorded before (still pending across an upgrade) keeps one
+   * write per posting, so that its replay finds the markers it already wrote.
+   */
+  systemInOneWrite?: true;
 }
 
 export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees' | 'card-holds' | 'card-network';
@@ -65,7 +71,7 @@ export function ledgerStep(key: string, postings: Posting[], options: { returnsM
   const kept = postings.filter((p) => p.amount !== 0);
   const first = kept[0];
   const opens = !options.returnsMoney && first && first.amount > 0 && isGuarded(first.account);
-  const step: LedgerStep = { key, postings: kept, ...(opens ? { creditsOpenAccount: first.account } : {}) };
+  const step: LedgerStep = { key, postings: kept, ...(opens ? { creditsOpenAccount: first.account } : {}), systemInOneWrite: true };
   assertValidStep(step);
   return step;
 }

@@ -28,6 +28,7 @@ test('settling a cross-currency payment: the payout first, fees to their account
       { account: `ledger:fx:USD:${P}`, currency: 'USD', amount: 9_910 },
       { account: `ledger:fx:MXN:${P}`, currency: 'MXN', amount: -170_947 },
     ],
+    systemInOneWrite: true,
   });
 });
 

@@ -1,6 +1,7 @@
 import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
 import { systemAccount } from '../domain/ledger-postings';
+import { balanceRecordsOf } from '../store/ledger-document-store';
 import { asPlatform, eventually, PLATFORM, solanaWalletInfo, type PaymentsHarness } from '../test-fixtures/payments-harness';
 import { startFundedPayer } from '../test-fixtures/funded-payer';
 
@@ -16,8 +17,8 @@ const balance = async (id: string) => (await h.ledger.getBalances({ accountIds: 
 const transaction = async (id: string) => (await h.transactions.getTransaction({ transactionId: id }, asPlatform)).transaction!;
 const settled = (id: string, done: (t: Record<string, any>) => boolean) => eventually(async () => { const t = await transaction(id); return done(t) ? t : undefined; });
 /** What the platform's funds-in-transit account holds (summed over its shards). */
-const inTransit = async (currency: string) => (await h.store.collection('ledger_balances').find({ account: systemAccount('transit', currency, PLATFORM) }))
-  .reduce((sum, b) => sum + (b.available as number), 0);
+const inTransit = async (currency: string) => (await h.store.collection('ledger_balances').find({})).flatMap(balanceRecordsOf)
+  .filter((b) => b.account === systemAccount('transit', currency, PLATFORM)).reduce((sum, b) => sum + b.available, 0);
 const kindsOf = async (id: string) => { await h.flushEvents(); return h.events.filter((e) => e.aggregateId === id).map((e) => e.type); };
 
 async function pay(amount: number, destination = mxnAccount) {

@@ -13,6 +13,14 @@ export type BalanceDoc = {
   appliedAt?: number[];
   /** An internal account closed for good (its customer was deleted): credits are refused. */
   closed?: boolean;
+  /**
+   * A system document: the share of several system accounts, written by whole steps (their
+   * system postings in one write); `sums` and `currencies` by base64url account name. Its
+   * `account`, `currency` and `available` are absent.
+   */
+  system?: true;
+  sums?: Record<string, number>;
+  currencies?: Record<string, string>;
 };
 
 export const LEGACY_WINDOW = 2_000;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { withEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
 import { isGuarded, type LedgerStep } from '../domain/ledger-postings';
-import type { LedgerStore, PostingResult } from '../app/ledger-store';
+import type { BalanceRecord, LedgerStore, PostingResult } from '../app/ledger-store';
 import { LEGACY_WINDOW, legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-balance-document';
 import { createMarkerArchive } from './ledger-marker-archive';
 
@@ -22,10 +22,28 @@ export const SYSTEM_SHARDS = 16;
 const BALANCE_FIELDS = { account: 1, platformId: 1, currency: 1, available: 1 } as const;
 const MARKER_FIELDS = { currency: 1, available: 1, applied: 1, archivedUpTo: 1, forgottenBefore: 1, appliedAt: 1, closed: 1 } as const;
 
+const shardOf = (marker: string) => createHash('sha256').update(marker).digest().readUInt16BE(0) % SYSTEM_SHARDS;
+
 function documentId(account: string, marker: string): string {
   if (isGuarded(account)) return account;
-  const shard = createHash('sha256').update(marker).digest().readUInt16BE(0) % SYSTEM_SHARDS;
-  return `${account}#${shard}`;
+  return `${account}#${shardOf(marker)}`;
+}
+
+/** Where a step's system postings go together: one of the platform's shards, by the step's marker. */
+const systemDocumentId = (platformId: string, marker: string) => `ledger-system:${platformId}#${shardOf(marker)}`;
+
+/** An account's member in a system document (`sums.<key>`): account names may hold dots. */
+const memberKey = (account: string) => Buffer.from(account).toString('base64url');
+
+/**
+ * The balances one document holds: one account's, or for a system document (`system: true`)
+ * each of its accounts' share. Audits and tests that read `ledger_balances` directly go through it.
+ */
+export function balanceRecordsOf(doc: Partial<BalanceDoc>): BalanceRecord[] {
+  if (!doc.system) return [{ account: doc.account!, platformId: doc.platformId!, currency: doc.currency!, available: doc.available! }];
+  return Object.entries(doc.sums ?? {}).map(([key, available]) => ({
+    account: Buffer.from(key, 'base64url').toString(), platformId: doc.platformId!, currency: doc.currencies![key], available,
+  }));
 }
 
 /** Nothing the document forgot can be a marker applied since `since`. */
@@ -59,10 +77,10 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
    * After a conditional write missed: the posting's fate, or the horizon to write against once the
    * archive is known not to hold it. `shortOf`: the debit the balance must cover (guarded postings).
    */
-  async function outcomeOf(id: string, currency: string, marker: string, since: number, shortOf?: number, refusedIfClosed = false): Promise<Outcome> {
+  async function outcomeOf(id: string, currency: string | undefined, marker: string, since: number, shortOf?: number, refusedIfClosed = false): Promise<Outcome> {
     const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
     if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
-    if (doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
+    if (currency !== undefined && doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
     const applied = doc.applied ?? [];
     if (applied.includes(marker)) return 'ALREADY_APPLIED';
     if (applied.includes(voidMarker(marker))) return 'VOIDED';
@@ -110,6 +128,32 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       }
       return 'UNCERTAIN';
     },
+    async applySystem({ platformId, postings, marker, since }) {
+      const id = systemDocumentId(platformId, marker);
+      const sums: Record<string, number> = {};
+      const currencies: Record<string, string> = {};
+      for (const posting of postings) {
+        const key = memberKey(posting.account);
+        sums[`sums.${key}`] = (sums[`sums.${key}`] ?? 0) + posting.amount;
+        currencies[`currencies.${key}`] = posting.currency;
+      }
+      const { $push, $inc } = remember(marker);
+      const update = { $inc: { ...$inc, ...sums }, $push, $set: currencies, $setOnInsert: { platformId, system: true } };
+      let horizon: number | null | undefined;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        try {
+          const result = await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, update, { upsert: true });
+          if (result.modifiedCount === 1 || result.upsertedId !== undefined) return 'APPLIED';
+        } catch (err) {
+          if (!(err instanceof DuplicateKeyError)) throw err; // else: created concurrently, or the marker is in
+        }
+        const outcome = await outcomeOf(id, undefined, marker, since);
+        if (outcome === 'ALREADY_APPLIED' || outcome === 'UNCERTAIN') return outcome;
+        if (typeof outcome === 'string') throw new Error(`system postings ${marker} found ${outcome}`);
+        horizon = outcome.horizon;
+      }
+      return 'UNCERTAIN';
+    },
     async void({ platformId, posting, marker, since }) {
       const id = documentId(posting.account, marker);
       try {
@@ -145,8 +189,8 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     },
     async all() {
       const sums = new Map<string, { account: string; platformId: string; currency: string; available: number }>();
-      for (const d of await balances.find({}, { projection: BALANCE_FIELDS })) {
-        const sum = sums.get(d.account) ?? { account: d.account, platformId: d.platformId, currency: d.currency, available: 0 };
+      for (const d of (await balances.find({}, { projection: { ...BALANCE_FIELDS, system: 1, sums: 1, currencies: 1 } })).flatMap(balanceRecordsOf)) {
+        const sum = sums.get(d.account) ?? { ...d, available: 0 };
         sum.available += d.available;
         sums.set(d.account, sum);
       }

@@ -61,6 +61,21 @@ test('a counter document holds no payment ids: it stays the same size however ma
   expect(await size()).toBeLessThanOrEqual(first + 3);
 });
 
+test("a reservation is two writes: the counter's next reservation removes the key the previous one left", async () => {
+  const store = createEmbeddedDocumentStore();
+  const volumes = createVolumeDocumentStore(store);
+  const counters = store.collection(VOLUMES_COLLECTION);
+  await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 100, limit: 1_000 });
+  const writes = jest.spyOn(counters, 'updateOne');
+  const inserts = jest.spyOn(store.collection(RESERVATIONS_COLLECTION), 'insertOne');
+  await volumes.reserve({ counter: DAY1, paymentId: OTHER, amount: 100, limit: 1_000 });
+  expect(writes.mock.calls.length + inserts.mock.calls.length).toBe(2);
+  const pending = (await counters.findOne({ _id: DAY1 }))?.pending as Record<string, number>;
+  expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual([OTHER]);
+  expect(await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 100, limit: 1_000 })).toBe(true); // recorded: not counted again
+  expect((await counters.findOne({ _id: DAY1 }))?.used).toBe(200);
+});
+
 describe('a crash between the writes of a reservation or a release', () => {
   function crashingSetup() {
     const inner = createEmbeddedDocumentStore();

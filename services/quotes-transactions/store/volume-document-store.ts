@@ -3,11 +3,15 @@ import type { VolumeStore } from '../app/daily-volume';
 
 /**
  * A counter holds the day's `used` amount and, only while a reservation or a release of it is in
- * flight, that reservation's key (`counting` / `releasing`): the key rides in the same write as
- * the amount, so a replay after a crash finds it and never moves the amount twice. Each payment's
- * share is its own reservation document, so a counter stays small however many payments a day has.
+ * flight, that reservation's key (`pending.<payment>` / `releasing`): the key rides in the same
+ * write as the amount, so a replay after a crash finds it and never moves the amount twice. Each
+ * payment's share is its own reservation document, so a counter stays small however many payments
+ * a day has. Once a reservation document is in, its key is no longer needed: the counter's next
+ * reservation removes it in its own write (so a reservation costs two writes, not three). Keys a
+ * process recorded but had not yet removed when it stopped stay in that day's counter, harmless.
+ * (`counting`: the array of keys written by earlier versions, still honoured.)
  */
-type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[] };
+type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[]; pending?: Record<string, number> };
 type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
 
 export const VOLUMES_COLLECTION = 'daily_volumes';
@@ -27,12 +31,22 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     }
   }
 
+  /** Per counter: payments whose reservation document is in, whose key the counter's next write removes. */
+  const recorded = new Map<string, Set<string>>();
+  const pendingField = (paymentId: string) => `pending.${Buffer.from(paymentId).toString('base64url')}`;
+
   /** Adds the amount with the key if the counter stays within the limit and the key is not already being counted. */
-  async function count(counter: string, key: string, amount: number, limit: number): Promise<boolean> {
-    const add = () => counters.updateOne(
-      { _id: counter, used: { $lte: limit - amount }, counting: { $ne: key } },
-      { $inc: { used: amount }, $push: { counting: key } },
-    );
+  async function count(counter: string, key: string, paymentId: string, amount: number, limit: number): Promise<boolean> {
+    const field = pendingField(paymentId);
+    const add = async () => {
+      const done = [...(recorded.get(counter) ?? [])].filter((id) => id !== paymentId).slice(0, 256);
+      const result = await counters.updateOne(
+        { _id: counter, used: { $lte: limit - amount }, counting: { $ne: key }, [field]: { $exists: false } },
+        { $inc: { used: amount }, $set: { [field]: amount }, ...(done.length ? { $unset: Object.fromEntries(done.map((id) => [pendingField(id), ''])) } : {}) },
+      );
+      if (result.matchedCount === 1) for (const id of done) recorded.get(counter)?.delete(id);
+      return result;
+    };
     if ((await add()).matchedCount === 1) return true;
     // The day's counter exists after its first reservation: it is created only when an attempt finds nothing.
     if (await counters.countDocuments({ _id: counter })) return false;
@@ -46,7 +60,9 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
-    await counters.updateOne({ _id: reservation.counter }, { $pull: { counting: reservation._id } });
+    let done = recorded.get(reservation.counter);
+    if (!done) recorded.set(reservation.counter, (done = new Set()));
+    done.add(reservation.paymentId);
   }
 
   /** COUNTED → RELEASED, taking the amount off once: the counter write carries the key until the reservation says RELEASED. */
@@ -66,9 +82,9 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     async reserve({ counter, paymentId, amount, limit }) {
       const key = reservationKey(counter, paymentId);
       if (await reservations.findOne({ _id: key })) return true;
-      const counted = await count(counter, key, amount, limit)
+      const counted = await count(counter, key, paymentId, amount, limit)
         // Refused: unless this payment's amount is already in (a concurrent or earlier attempt that has not recorded it yet).
-        || (await counters.countDocuments({ _id: counter, counting: key })) > 0;
+        || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pendingField(paymentId)]: { $exists: true } }] })) > 0;
       if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
       await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
       return true;

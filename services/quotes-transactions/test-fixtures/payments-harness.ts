@@ -2,6 +2,7 @@ import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/a
 import { CardServiceService } from '../../../gen/quotes_transactions/v1/cards';
 import { createFakeScaBinding } from './fake-sca-service';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
+import { balanceRecordsOf } from '../store/ledger-document-store';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../../gen/quotes_transactions/v1/quotes';
@@ -69,7 +70,7 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
     /** Every balance document: the proof that each currency sums to zero. */
     async balanceSums(): Promise<Record<string, number>> {
       const sums: Record<string, number> = {};
-      for (const b of await store.collection('ledger_balances').find({})) sums[b.currency as string] = (sums[b.currency as string] ?? 0) + (b.available as number);
+      for (const b of (await store.collection('ledger_balances').find({})).flatMap(balanceRecordsOf)) sums[b.currency] = (sums[b.currency] ?? 0) + b.available;
       return sums;
     },
     async flushEvents() { await relay.flush(); await new Promise((r) => setTimeout(r, 20)); },

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoad } from './load-loop';
+import { client, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
+
+/**
+ * `npm run bench -- writes`: store operations per platform create + execute, by collection and
+ * operation, counted from the services thread's own metrics (`store_operation_duration_seconds`,
+ * METRICS_PORT + 1) over a fixed number of payments, each followed to COMPLETED (settlement
+ * included); then, on a second system without metrics, the CPU per create + execute (every thread,
+ * from /proc) from the start of a measured load until the system is idle again.
+ * WRITES_BENCH_PAYMENTS (default 300; 0 skips the count), WRITES_BENCH_CPU_MS (default 10000; 0 skips the CPU load).
+ */
+const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
+const CLIENTS = 16;
+const STEP_MS = '200';
+
+type Counts = Map<string, number>;
+
+async function scrape(port: number): Promise<Counts> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const counts: Counts = new Map();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('store_operation_duration_seconds_count')) continue;
+    const collection = /collection="([^"]+)"/.exec(line)?.[1];
+    const operation = /operation="([^"]+)"/.exec(line)?.[1];
+    const key = `${collection} ${operation}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return counts;
+}
+
+async function idle(pid: number): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const before = cpuMsOf(pid);
+    await new Promise((r) => setTimeout(r, 1_000));
+    if (cpuMsOf(pid) - before < 100) return;
+  }
+}
+
+async function system(env: NodeJS.ProcessEnv) {
+  const root = join(__dirname, '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-writes-'));
+  const port = await freePort();
+  const child = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', {
+    DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: STEP_MS, ...env,
+  }, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean));
+  const api = client(`http://127.0.0.1:${port}/2025-10-13`);
+  const parties = await preparePayments(api);
+  const pay = async () => {
+    const quote = await api('POST', '/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: parties.source }, destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+    });
+    if (quote.status !== 201) return false;
+    return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
+  };
+  const stop = () => {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { child, api, parties, pay, stop };
+}
+
+/** Store operations per settled payment, by `collection operation`, and the writes among them. */
+async function countWrites(payments: number) {
+  const metricsPort = await freePort();
+  const counted = await system({ METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
+  try {
+    await runLoad({ clients: 4, durationMs: 2_000, operation: counted.pay });
+    await idle(counted.child.pid!);
+    const before = await scrape(metricsPort + 1);
+    let started = 0;
+    let done = 0;
+    await Promise.all(Array.from({ length: CLIENTS }, async () => {
+      while (started < payments) {
+        started++;
+        if (await counted.pay()) done++;
+      }
+    }));
+    await idle(counted.child.pid!);
+    const after = await scrape(metricsPort + 1);
+    const rows = [...after].map(([key, n]) => [key, (n - (before.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    return {
+      writesPerPayment: Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2)),
+      perCollection: Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))])),
+    };
+  } finally {
+    counted.stop();
+  }
+}
+
+/** CPU (every thread) per create + execute, from the start of a measured load until the system is idle again, less what it spends idle. */
+async function cpuPerPayment(durationMs: number) {
+  const timed = await system({});
+  try {
+    await runLoad({ clients: CLIENTS, durationMs: 3_000, operation: timed.pay });
+    await idle(timed.child.pid!);
+    // What the idle system spends per second (relay and settlement polls), taken off the load's share.
+    const quietFrom = cpuMsOf(timed.child.pid!);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const idleMsPerSecond = (cpuMsOf(timed.child.pid!) - quietFrom) / 3;
+    const before = cpuMsOf(timed.child.pid!);
+    const started = Date.now();
+    const load = await runLoad({ clients: CLIENTS, durationMs, operation: timed.pay });
+    await idle(timed.child.pid!);
+    const spent = cpuMsOf(timed.child.pid!) - before - idleMsPerSecond * ((Date.now() - started) / 1_000);
+    return { cpuMsPerCreateExecute: Number((spent / Math.max(1, load.operations)).toFixed(3)), idleMsPerSecond, operations: load.operations, perSecond: load.perSecond };
+  } finally {
+    timed.stop();
+  }
+}
+
+export async function runPaymentWritesBenchmark() {
+  const payments = Number(process.env.WRITES_BENCH_PAYMENTS ?? 300);
+  const durationMs = Number(process.env.WRITES_BENCH_CPU_MS ?? 10_000);
+  return {
+    ...(payments > 0 ? await countWrites(payments) : {}),
+    ...(durationMs > 0 ? await cpuPerPayment(durationMs) : {}),
+  };
+}
