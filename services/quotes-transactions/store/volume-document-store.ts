@@ -1,3 +1,4 @@
+import { createKeyedLock } from '../../../lib/keyed-lock';
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
 
@@ -6,6 +7,10 @@ import type { VolumeStore } from '../app/daily-volume';
  * flight, that reservation's key (`counting` / `releasing`): the key rides in the same write as
  * the amount, so a replay after a crash finds it and never moves the amount twice. Each payment's
  * share is its own reservation document, so a counter stays small however many payments a day has.
+ * The key leaves the counter once the reservation is recorded, so two attempts at one reservation
+ * (or release) must not overlap: the second, started before the first recorded it, would find no
+ * key and move the amount again. They run one after another in this process (the embedded store
+ * serves one process); across replicas on MongoDB the key alone does not close that window.
  */
 type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[] };
 type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
@@ -18,6 +23,7 @@ const reservationKey = (counter: string, paymentId: string) => `${counter}|${pay
 export function createVolumeDocumentStore(store: DocumentStore) {
   const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
   const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
+  const oneAtATime = createKeyedLock();
 
   async function ensureCounter(counter: string): Promise<void> {
     try {
@@ -63,18 +69,25 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       await reservations.createIndex({ keys: { paymentId: 1 } });
     },
-    async reserve({ counter, paymentId, amount, limit }) {
+    reserve({ counter, paymentId, amount, limit }) {
       const key = reservationKey(counter, paymentId);
-      if (await reservations.findOne({ _id: key })) return true;
-      const counted = await count(counter, key, amount, limit)
-        // Refused: unless this payment's amount is already in (a concurrent or earlier attempt that has not recorded it yet).
-        || (await counters.countDocuments({ _id: counter, counting: key })) > 0;
-      if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
-      await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
-      return true;
+      return oneAtATime.run(key, async () => {
+        if (await reservations.findOne({ _id: key })) return true;
+        const counted = await count(counter, key, amount, limit)
+          // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded it).
+          || (await counters.countDocuments({ _id: counter, counting: key })) > 0;
+        if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
+        await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
+        return true;
+      });
     },
     async release({ paymentId }) {
-      for (const reservation of await reservations.find({ paymentId })) await releaseOne(reservation);
+      for (const { _id: key } of await reservations.find({ paymentId }, { projection: { _id: 1 } })) {
+        await oneAtATime.run(key, async () => {
+          const reservation = await reservations.findOne({ _id: key });
+          if (reservation) await releaseOne(reservation);
+        });
+      }
     },
   };
   return port;
