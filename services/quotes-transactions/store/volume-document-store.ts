@@ -1,4 +1,4 @@
-import { createKeyedLock } from '../../../lib/keyed-lock';
+import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
 
@@ -20,10 +20,14 @@ export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
 
 const reservationKey = (counter: string, paymentId: string) => `${counter}|${paymentId}`;
 
+/** One lock per store, shared by every volume store over it (the platforms' limits and the agents'). */
+const locks = new WeakMap<DocumentStore, KeyedLock>();
+const lockOf = (store: DocumentStore) => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
+
 export function createVolumeDocumentStore(store: DocumentStore) {
   const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
   const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
-  const oneAtATime = createKeyedLock();
+  const oneAtATime = lockOf(store);
 
   async function ensureCounter(counter: string): Promise<void> {
     try {
