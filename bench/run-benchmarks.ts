@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   if (!only || only === 'store') {
     const { runStoreWriteBenchmark } = await import('./store-write.bench');
     results.storeWrite = await runStoreWriteBenchmark();
-    console.log('a store write, durable (SQLite journal) vs in memory:', results.storeWrite);
+    console.log('a store write, the SQLite engine on a file vs in memory:', results.storeWrite);
   }
   if (!only || only === 'payments') {
     const { runPaymentsBenchmark } = await import('./payments-throughput.bench');

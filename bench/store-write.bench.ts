@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore } from '../lib/store/document-store';
-import { createDurableDocumentStore } from '../lib/store/durable-document-store';
 import { createEmbeddedDocumentStore } from '../lib/store/embedded-document-store';
 import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 
 /**
  * What durability costs per write: a payment-sized document inserted and then updated (a status
- * change with its event, as a payment step does), on the in-memory engine and on the durable one
- * (SQLite journal, synchronous=NORMAL and FULL), in the same run; then the SQLite engine, one writer
- * at a time and 16 writers at once (its group commit shares one transaction among them).
+ * change with its event, as a payment step does) on the one embedded engine (SQLite), in memory
+ * (DATA_DIR=:memory:) and on a file (synchronous=NORMAL and FULL), in the same run: one writer at a
+ * time (each write its own commit) and 16 writers at once (the group commit shares one transaction).
  */
 const WRITES = 20_000;
 
@@ -22,9 +21,7 @@ export interface StoreWriteResult {
   /** Durable (NORMAL) per-write time / in-memory per-write time. */
   durableToInMemory: number;
   durableFullSyncToInMemory: number;
-  /** The SQLite engine (documents answered from the file), one writer at a time: each write its own commit. */
-  sqliteUsPerWrite: number;
-  /** 16 concurrent writers (requests in flight): in memory, and on the SQLite engine with group commit. */
+  /** 16 concurrent writers (requests in flight), group commit. */
   concurrent: { writers: number; inMemoryUsPerWrite: number; sqliteUsPerWrite: number; sqliteFullSyncUsPerWrite: number; sqliteToInMemory: number; sqliteFullSyncToInMemory: number };
 }
 
@@ -60,22 +57,21 @@ export async function runStoreWriteBenchmark(): Promise<StoreWriteResult> {
   try {
     await usPerWrite(createEmbeddedDocumentStore()); // warm-up: the engine's code compiled before anything is measured
     const inMemoryUsPerWrite = await usPerWrite(createEmbeddedDocumentStore());
-    const durableUsPerWrite = await usPerWrite(createDurableDocumentStore({ path: join(dir, 'normal.sqlite'), sync: 'normal' }));
-    const durableFullSyncUsPerWrite = await usPerWrite(createDurableDocumentStore({ path: join(dir, 'full.sqlite'), sync: 'full' }));
-    const sqliteUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite.sqlite'), sync: 'normal' }));
+    const durableUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'normal.sqlite'), sync: 'normal' }));
+    const durableFullSyncUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'full.sqlite'), sync: 'full' }));
     const concurrentInMemory = await usPerWrite(createEmbeddedDocumentStore(), WRITERS);
-    const concurrentSqlite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite-concurrent.sqlite'), sync: 'normal' }), WRITERS);
-    const concurrentSqliteFull = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'sqlite-full.sqlite'), sync: 'full' }), WRITERS);
+    const concurrentSqlite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'concurrent.sqlite'), sync: 'normal' }), WRITERS);
+    const concurrentSqliteFull = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'concurrent-full.sqlite'), sync: 'full' }), WRITERS);
+    const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
     return {
-      sqliteUsPerWrite,
+      writes: WRITES, inMemoryUsPerWrite, durableUsPerWrite, durableFullSyncUsPerWrite,
+      durableToInMemory: ratio(durableUsPerWrite, inMemoryUsPerWrite),
+      durableFullSyncToInMemory: ratio(durableFullSyncUsPerWrite, inMemoryUsPerWrite),
       concurrent: {
         writers: WRITERS, inMemoryUsPerWrite: concurrentInMemory, sqliteUsPerWrite: concurrentSqlite, sqliteFullSyncUsPerWrite: concurrentSqliteFull,
-        sqliteToInMemory: Number((concurrentSqlite / concurrentInMemory).toFixed(2)),
-        sqliteFullSyncToInMemory: Number((concurrentSqliteFull / concurrentInMemory).toFixed(2)),
+        sqliteToInMemory: ratio(concurrentSqlite, concurrentInMemory),
+        sqliteFullSyncToInMemory: ratio(concurrentSqliteFull, concurrentInMemory),
       },
-      writes: WRITES, inMemoryUsPerWrite, durableUsPerWrite, durableFullSyncUsPerWrite,
-      durableToInMemory: Number((durableUsPerWrite / inMemoryUsPerWrite).toFixed(2)),
-      durableFullSyncToInMemory: Number((durableFullSyncUsPerWrite / inMemoryUsPerWrite).toFixed(2)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

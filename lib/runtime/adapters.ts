@@ -17,7 +17,6 @@ export { IN_MEMORY };
 // Kafka's client only with KAFKA_BROKERS (the others are a good part of a start's module loading).
 const mongoEngine = () => require('../store/mongo-document-store') as typeof import('../store/mongo-document-store');
 const sqliteEngine = () => require('../store/sqlite-document-store') as typeof import('../store/sqlite-document-store');
-const journalEngine = () => require('../store/durable-document-store') as typeof import('../store/durable-document-store');
 const inMemoryEngine = () => require('../store/embedded-document-store') as typeof import('../store/embedded-document-store');
 const kafka = () => ({
   ...(require('../bus/kafka-event-bus') as typeof import('../bus/kafka-event-bus')),
@@ -26,8 +25,8 @@ const kafka = () => ({
 
 /**
  * Each service owns its own database: `<MONGODB_DB_PREFIX>_<service>` on MONGODB_URI; otherwise the
- * embedded engine, durable in `<DATA_DIR>/<service>.sqlite` (STORE_ENGINE: `sqlite` answers queries from
- * the file, `journal` holds every document in memory; see docs/embedded-store.md), or in memory when DATA_DIR is `:memory:`.
+ * embedded engine (SQLite, docs/embedded-store.md), durable in `<DATA_DIR>/<service>.sqlite`, or on an
+ * in-memory database when DATA_DIR is `:memory:` (same engine, nothing on disk).
  * The durable engine is single-replica: `<DATA_DIR>/<service>.lock` refuses a second process.
  */
 export async function openServiceStore(service: ServiceName, env: NodeJS.ProcessEnv): Promise<DocumentStore> {
@@ -47,24 +46,21 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
       throw new Error(`cannot reach MongoDB at ${where} (MONGODB_URI) within ${MONGODB_CONNECT_TIMEOUT_MS} ms: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const { DATA_DIR, DATA_SYNC, STORE_ENGINE, STORE_CACHE_DOCUMENTS } = readConfig({
+  const { DATA_DIR, DATA_SYNC, STORE_CACHE_DOCUMENTS } = readConfig({
     /** Embedded store: directory of its files and generated keys; `:memory:` keeps nothing. One process per directory (a lock refuses a second) @default data/ beside dist/ */
     DATA_DIR: setting.string(),
     /** Embedded store: `full` syncs every write to disk (survives power loss), `normal` survives a process crash */
     DATA_SYNC: setting.oneOf(['normal', 'full'] as const, 'normal'),
-    /** Embedded store engine: `sqlite` answers queries from the file (bounded memory, constant start; upgrades a `journal` file once, which `journal` then refuses); `journal` holds every document in memory */
-    STORE_ENGINE: setting.oneOf(['sqlite', 'journal'] as const, 'sqlite'),
-    /** Embedded store (`sqlite` engine): decoded documents kept in memory per service */
+    /** Embedded store: decoded documents kept in memory per service */
     STORE_CACHE_DOCUMENTS: setting.int(DEFAULT_CACHE_DOCUMENTS, 0),
   }, env);
-  if (DATA_DIR === IN_MEMORY) return inMemoryEngine().createEmbeddedDocumentStore();
+  if (DATA_DIR === IN_MEMORY) return inMemoryEngine().createEmbeddedDocumentStore({ cacheDocuments: STORE_CACHE_DOCUMENTS });
   mkdirSync(DATA_DIR, { recursive: true });
   const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
   try {
     const path = join(DATA_DIR, `${service}.sqlite`);
-    const store = STORE_ENGINE === 'sqlite'
-      ? sqliteEngine().createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS })
-      : journalEngine().createDurableDocumentStore({ path, sync: DATA_SYNC });
+    // A file of the retired journal engine (STORE_ENGINE=journal, format 1) is upgraded in place at its first open.
+    const store = sqliteEngine().createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS });
     return { ...store, close: () => store.close().finally(() => lock.release()) };
   } catch (err) {
     lock.release();

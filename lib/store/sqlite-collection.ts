@@ -75,8 +75,8 @@ const SIZE_CAP = 2_000;
  * `unique_entries` (enforced by SQLite's primary key) and `sort_entries` (per compound index, the
  * documents of each leading value in order of the second field). Only a bounded cache of decoded
  * documents stays in memory. Every candidate is tested against the whole filter (mingo), so the
- * entries change how fast a query runs, never what it returns; the semantics are the in-memory
- * engine's (embedded-collection.ts), checked by the same contract suite.
+ * entries change how fast a query runs, never what it returns; the semantics are MongoDB's, checked
+ * by the port's contract suite (document-store.contract.ts, also run against MongoDB).
  */
 export class SqliteCollection implements DocumentCollection<Doc> {
   private readonly indexes: IndexEntry[] = [{ name: '_id_', keys: '{"_id":1}', unique: true, partialFilter: '' }];

@@ -3,14 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { BSON } from 'bson';
 import { AppError } from '../errors';
 import { describeDocumentStoreContract } from './document-store.contract';
 import { DuplicateKeyError } from './document-store';
-import { createDurableDocumentStore } from './durable-document-store';
 import { createEmbeddedDocumentStore } from './embedded-document-store';
+import { serializeValue } from './index-keys';
 import { createSqliteDocumentStore } from './sqlite-document-store';
 import { COMPRESS_FROM_BYTES } from './sqlite-statements';
-import { DataDirectoryInUseError, LATEST_STORE_VERSION, StoreVersionError } from './sqlite-schema';
+import { DataDirectoryInUseError, LATEST_STORE_VERSION } from './sqlite-schema';
 
 const dirs: string[] = [];
 const freshPath = () => {
@@ -19,6 +20,20 @@ const freshPath = () => {
   return join(dir, 'service.sqlite');
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/**
+ * A file as the retired journal engine (STORE_ENGINE=journal) left it: format 1, one table of every
+ * document as plain BSON under its serialized `_id`, in insertion order, no index entries.
+ */
+function writeJournalFile(path: string, collection: string, docs: Array<Record<string, unknown>>): void {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))');
+  const insert = db.prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)');
+  for (const doc of docs) insert.run(collection, serializeValue(doc._id), BSON.serialize(doc));
+  db.pragma('user_version = 1');
+  db.close();
+}
 
 describeDocumentStoreContract('SQLite engine', async () => createSqliteDocumentStore({ path: freshPath() }));
 describeDocumentStoreContract('SQLite engine, no cache', async () => createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 0 }));
@@ -61,14 +76,9 @@ describe('SQLite engine across a reopen', () => {
 });
 
 describe('versioned format', () => {
-  it('upgrades a journal file (format 1) once, in place, and the journal then refuses it', async () => {
+  it('upgrades a journal file (format 1) once, in place: its documents, then its indexes when declared', async () => {
     const path = freshPath();
-    const old = createDurableDocumentStore({ path });
-    const customers = old.collection('customers');
-    await customers.createIndex({ keys: { platformId: 1, email: 1 }, unique: true });
-    await customers.createIndex({ keys: { platformId: 1, createdAt: -1 } });
-    for (let i = 0; i < 30; i++) await customers.insertOne({ _id: `c${i}`, platformId: `p${i % 3}`, email: `e${i}`, createdAt: new Date(1_000 + i) });
-    await old.close();
+    writeJournalFile(path, 'customers', Array.from({ length: 30 }, (_, i) => ({ _id: `c${i}`, platformId: `p${i % 3}`, email: `e${i}`, createdAt: new Date(1_000 + i) })));
 
     const upgraded = createSqliteDocumentStore({ path });
     expect(upgraded.database.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION);
@@ -78,9 +88,9 @@ describe('versioned format', () => {
     await expect(again.insertOne({ _id: 'dup', platformId: 'p1', email: 'e1' })).rejects.toThrow(DuplicateKeyError);
     const newest = await again.find({ platformId: 'p2' }, { sort: { createdAt: -1 }, limit: 2 });
     expect(newest.map((d) => d._id)).toEqual(['c29', 'c26']);
+    expect((await again.find({}, { limit: 3 })).map((d) => d._id)).toEqual(['c0', 'c1', 'c2']);
     await upgraded.close();
 
-    expect(() => createDurableDocumentStore({ path })).toThrow(StoreVersionError);
     const reopened = createSqliteDocumentStore({ path });
     expect(await reopened.collection('customers').countDocuments({})).toBe(30);
     await reopened.close();
@@ -88,10 +98,8 @@ describe('versioned format', () => {
 
   it('stores a large document deflated (format 3) and reads bodies of either form, a journal\'s plain BSON included', async () => {
     const path = freshPath();
-    const old = createDurableDocumentStore({ path });
     const large = { _id: 'large', platformId: 'p1', notes: Array.from({ length: 60 }, (_, i) => `posting marker ${i} of a busy balance`), at: new Date(5_000) };
-    await old.collection('balances').insertOne(large);
-    await old.close();
+    writeJournalFile(path, 'balances', [large]);
 
     const upgraded = createSqliteDocumentStore({ path });
     const balances = upgraded.collection('balances');
@@ -167,16 +175,20 @@ describe('group commit', () => {
   });
 });
 
-describe('the same answers as the in-memory engine', () => {
+describe('the same answers with and without index entries', () => {
   it('for sorted pages walked from sort entries, with regular and irregular documents', async () => {
     const sqlite = createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 10 });
-    const memory = createEmbeddedDocumentStore();
+    // The oracle: no declared index, so every query scans in insertion order, tests each document
+    // against the filter and sorts in memory.
+    const scanned = createEmbeddedDocumentStore({ cacheDocuments: 0 });
     const values = [new Date(5), new Date(3), '2026-01-01', 7, -2.5, null, undefined, ['x', 1], true, { o: 1 }, new Date(5), 0];
-    for (const store of [sqlite, memory]) {
+    for (const store of [sqlite, scanned]) {
       const c = store.collection('payments');
-      await c.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
-      await c.createIndex({ keys: { status: 1, dueAt: 1 } });
-      await c.createIndex({ keys: { 'steps.at': 1 } });
+      if (store === sqlite) {
+        await c.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
+        await c.createIndex({ keys: { status: 1, dueAt: 1 } });
+        await c.createIndex({ keys: { 'steps.at': 1 } });
+      }
       for (let i = 0; i < 120; i++) {
         const createdAt = values[(i * 7) % values.length];
         await c.insertOne({
@@ -204,15 +216,16 @@ describe('the same answers as the in-memory engine', () => {
       [{ $and: [{ platformId: 'p0' }, { status: { $eq: 'FAILED' } }, { customerId: 'c9' }] }, { createdAt: 1 }, 4],
     ];
     for (const [filter, sort, limit] of queries) {
-      const expected = await memory.collection('payments').find(filter, { sort, limit });
+      const expected = await scanned.collection('payments').find(filter, { sort, limit });
       expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(expected);
-      expect(await sqlite.collection('payments').countDocuments(filter)).toBe(await memory.collection('payments').countDocuments(filter));
+      expect(await sqlite.collection('payments').countDocuments(filter)).toBe(await scanned.collection('payments').countDocuments(filter));
     }
     // Without the irregular documents, the same pages come from the sort entries alone.
-    for (const store of [sqlite, memory]) await store.collection('payments').deleteMany({ $or: [{ platformId: { $size: 2 } }, { createdAt: { $type: 'array' } }, { createdAt: { $type: 'object' } }] });
+    for (const store of [sqlite, scanned]) await store.collection('payments').deleteMany({ $or: [{ platformId: { $size: 2 } }, { createdAt: { $type: 'array' } }, { createdAt: { $type: 'object' } }] });
     for (const [filter, sort, limit] of queries) {
-      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(await memory.collection('payments').find(filter, { sort, limit }));
+      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(await scanned.collection('payments').find(filter, { sort, limit }));
     }
     await sqlite.close();
+    await scanned.close();
   });
 });

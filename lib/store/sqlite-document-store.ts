@@ -4,7 +4,7 @@ import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
-import { STORAGE_FULL_RETRY_AFTER_SECONDS } from './sqlite-journal';
+import { STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
 import { LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
 import { prepareStatements } from './sqlite-statements';
 

@@ -20,11 +20,11 @@ export class DataDirectoryInUseError extends Error {
   }
 }
 
-/** Thrown when a store file was written by a newer release (or engine) than this one reads. */
+/** Thrown when a store file was written by a newer release than this one reads. */
 export class StoreVersionError extends Error {
   constructor(readonly path: string, readonly found: number, readonly supported: number) {
     super(`${path} has store format version ${found}, newer than this release reads (up to ${supported}): `
-      + 'it was written by a newer release or by STORE_ENGINE=sqlite. Run that release (or set STORE_ENGINE=sqlite); nothing was changed');
+      + 'it was written by a newer release. Run that release; nothing was changed');
     this.name = 'StoreVersionError';
   }
 }

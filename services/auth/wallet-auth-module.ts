@@ -7,7 +7,7 @@ import { createCredentialRegistration } from './app/wallet-auth/credential-regis
 import { createCredentials } from './app/wallet-auth/credentials';
 import { createCredentialVerify } from './app/wallet-auth/credential-verify';
 import { createExternalSignedRetry } from './app/wallet-auth/external-signed-retry';
-import { createKeyedLock } from './app/wallet-auth/keyed-lock';
+import { createKeyedLock } from '../../lib/keyed-lock';
 import { createOperationRunner } from './app/wallet-auth/operation-runner';
 import { createOtpIssuer } from './app/wallet-auth/otp-issuer';
 import { createPasskeyAssertionCheck } from './app/wallet-auth/passkey-assertion-check';

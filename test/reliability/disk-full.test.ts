@@ -6,7 +6,7 @@ import { killSystemProcess, startSystemProcess, type SystemProcess } from './sys
 
 /**
  * A full disk, for real: the system runs on a small tmpfs (root may mount one; elsewhere this file
- * is skipped and lib/store/sqlite-journal-full.test.ts covers the store on its own), the test fills
+ * is skipped and lib/store/sqlite-document-store.test.ts covers the store on its own), the test fills
  * it, and then frees it. Writes answer 503 STORAGE_FULL with Retry-After, never 500; /readyz says
  * 503 while writes fail and 200 once they can, without a restart.
  */

@@ -1,3 +1,4 @@
+import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
 
@@ -10,6 +11,10 @@ import type { VolumeStore } from '../app/daily-volume';
  * reservation removes it in its own write (so a reservation costs two writes, not three). Keys a
  * process recorded but had not yet removed when it stopped stay in that day's counter, harmless.
  * (`counting`: the array of keys written by earlier versions, still honoured.)
+ * Two attempts at one reservation (or release) still must not overlap: one that started before
+ * the other recorded its document could find the key already removed and move the amount again.
+ * They run one after another in this process (the embedded store serves one process); across
+ * replicas on MongoDB the key alone does not close that window.
  */
 type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[]; pending?: Record<string, number> };
 type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
@@ -19,9 +24,14 @@ export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
 
 const reservationKey = (counter: string, paymentId: string) => `${counter}|${paymentId}`;
 
+/** One lock per store, shared by every volume store over it (the platforms' limits and the agents'). */
+const locks = new WeakMap<DocumentStore, KeyedLock>();
+const lockOf = (store: DocumentStore) => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
+
 export function createVolumeDocumentStore(store: DocumentStore) {
   const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
   const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
+  const oneAtATime = lockOf(store);
 
   async function ensureCounter(counter: string): Promise<void> {
     try {
@@ -79,18 +89,25 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       await reservations.createIndex({ keys: { paymentId: 1 } });
     },
-    async reserve({ counter, paymentId, amount, limit }) {
+    reserve({ counter, paymentId, amount, limit }) {
       const key = reservationKey(counter, paymentId);
-      if (await reservations.findOne({ _id: key })) return true;
-      const counted = await count(counter, key, paymentId, amount, limit)
-        // Refused: unless this payment's amount is already in (a concurrent or earlier attempt that has not recorded it yet).
-        || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pendingField(paymentId)]: { $exists: true } }] })) > 0;
-      if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
-      await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
-      return true;
+      return oneAtATime.run(key, async () => {
+        if (await reservations.findOne({ _id: key })) return true;
+        const counted = await count(counter, key, paymentId, amount, limit)
+          // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded it).
+          || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pendingField(paymentId)]: { $exists: true } }] })) > 0;
+        if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
+        await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
+        return true;
+      });
     },
     async release({ paymentId }) {
-      for (const reservation of await reservations.find({ paymentId })) await releaseOne(reservation);
+      for (const { _id: key } of await reservations.find({ paymentId }, { projection: { _id: 1 } })) {
+        await oneAtATime.run(key, async () => {
+          const reservation = await reservations.findOne({ _id: key });
+          if (reservation) await releaseOne(reservation);
+        });
+      }
     },
   };
   return port;

@@ -1,7 +1,7 @@
 import { AppError, isErrorCode } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/log';
 import type { OperationError, SignedRetryRecord } from '../../domain/wallet-auth/signed-retry-record';
-import type { KeyedLock } from './keyed-lock';
+import type { KeyedLock } from '../../../../lib/keyed-lock';
 import type { SignedRetryStore } from './wallet-auth-stores';
 import type { WalletOperation, WalletProvider } from './wallet-provider';
 

@@ -4,7 +4,7 @@ import { requestHash } from '../../domain/wallet-auth/canonical-json';
 import { payloadToSign } from '../../domain/wallet-auth/payload-to-sign';
 import { judgeRetry, type SignedRetryRecord, type SignerRule } from '../../domain/wallet-auth/signed-retry-record';
 import type { Stamp } from '../../domain/wallet-crypto/stamp';
-import type { KeyedLock } from './keyed-lock';
+import type { KeyedLock } from '../../../../lib/keyed-lock';
 import { checkSigner, parseStampHeader, type AssertionCheck, type SigningSessions } from './signing-check';
 import type { SignedRetryStore } from './wallet-auth-stores';
 

@@ -1,7 +1,8 @@
 /**
  * Runs tasks with the same key one after another (in this process). Identical signed retries
  * arriving together queue behind the first, so they all see the outcome it produced instead of
- * racing it; at-most-once itself does not depend on this (the claim is a conditional write).
+ * racing it (at-most-once itself does not depend on this: the claim is a conditional write); a
+ * payment's volume reservations run one at a time (volume-document-store.ts).
  */
 export interface KeyedLock {
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
