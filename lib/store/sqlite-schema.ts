@@ -66,21 +66,29 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /**
- * Opens a store file for this process alone (SQLite's exclusive locking mode: a second opener fails
- * here instead of keeping a ledger of its own), in WAL mode, and brings its format to `target`.
+ * How a store file is held. `exclusive` (the journal engine): SQLite's exclusive locking mode, so
+ * a second opener fails here instead of keeping a ledger of its own. `shared` (the SQLite engine):
+ * normal locking, so that a second connection of this process can checkpoint the WAL on another
+ * thread (sqlite-checkpointer.ts); one process per data directory is then the lock file's guard
+ * (`<DATA_DIR>/<service>.lock`, lib/runtime/store-lock.ts), and the store refuses a second opener
+ * in its own process.
  */
-export function openStoreFile(path: string, sync: SyncPolicy, target: number): Database.Database {
+export type StoreLocking = 'exclusive' | 'shared';
+
+/** Opens a store file in WAL mode and brings its format to `target`. */
+export function openStoreFile(path: string, sync: SyncPolicy, target: number, locking: StoreLocking = 'exclusive'): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: 0 });
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
+    if (locking === 'exclusive') db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
     // Checkpoint every WAL_CHECKPOINT_PAGES (not SQLite's 1,000): a checkpoint copies each page once
     // however often it was rewritten since the last one, and the hot pages (the tail of the documents,
     // the balances, the index entries) are rewritten by nearly every commit.
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-    // Taking a write lock now holds it (exclusive mode) until close: a second opener fails here.
+    // Taking a write lock now holds it (exclusive mode) until close: a second opener fails here
+    // (and a shared opener fails on a file an exclusive holder has).
     db.exec('BEGIN IMMEDIATE; COMMIT');
   } catch (err) {
     db.close();
