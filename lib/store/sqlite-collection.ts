@@ -506,30 +506,35 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
   }
 
+  /** Takes out the entries of `before` that `after` does not have (all of them for a delete). */
   private removeEntries(seq: number, change: Change): void {
     const { before, after } = change;
     if (!before) return;
     for (const index of this.uniqueIndexes) {
       if (after && index.reads && keeps(before, after, index.reads)) continue;
-      for (const value of index.keysOf(before)) this.s.removeUnique.run(this.name, index.name, value, change.key);
+      for (const value of without(index.keysOf(before), after && index.keysOf(after))) this.s.removeUnique.run(this.name, index.name, value, change.key);
     }
     for (const [path, parts] of this.fieldPaths) {
       if (after && keeps(before, after, [parts[0]])) continue;
-      for (const value of fieldValues(before, parts)) this.s.removeField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(before, parts), after && fieldValues(after, parts))) this.s.removeField.run(this.name, path, value, seq);
     }
     for (const index of this.sortIndexes) {
       if (after && keeps(before, after, index.reads)) continue;
       const place = sortPlace(before, index);
-      if (place) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(after && samePlace(place, sortPlace(after, index)))) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
     }
   }
 
-  /** Adds the entries of `after` that `before` did not have (all of them, or only for `only`). */
+  /**
+   * Adds the entries of `after` that `before` did not have (all of them, or only for `only`): an
+   * update that rewrites a field to an equal value, or changes a field beside the indexed path,
+   * writes no entry.
+   */
   private writeEntries(seq: number, key: string, before: Doc | undefined, after: Doc | undefined, only?: Declared): void {
     if (!after) return;
     for (const index of only ? only.unique : this.uniqueIndexes) {
       if (before && index.reads && keeps(before, after, index.reads)) continue;
-      for (const value of index.keysOf(after)) {
+      for (const value of without(index.keysOf(after), before && index.keysOf(before))) {
         try {
           this.s.addUnique.run(this.name, index.name, value, key);
         } catch (err) {
@@ -539,12 +544,12 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
     for (const [path, parts] of only ? only.fields : this.fieldPaths) {
       if (before && keeps(before, after, [parts[0]])) continue;
-      for (const value of fieldValues(after, parts)) this.s.addField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(after, parts), before && fieldValues(before, parts))) this.s.addField.run(this.name, path, value, seq);
     }
     for (const index of only ? only.sort : this.sortIndexes) {
       if (before && keeps(before, after, index.reads)) continue;
       const place = sortPlace(after, index);
-      if (place) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(before && samePlace(place, sortPlace(before, index)))) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
     }
   }
 
@@ -661,6 +666,16 @@ function orderedNumber(n: number): string {
 
 function isRangeBound(value: unknown): boolean {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || value instanceof Date;
+}
+
+/** The entries of `values` that `other` lacks (all of them without `other`). */
+function without(values: string[], other: string[] | undefined): string[] {
+  if (!other || other.length === 0 || values.length === 0) return values;
+  return values.filter((value) => !other.includes(value));
+}
+
+function samePlace(a: { lead: string; sortKey: string }, b: { lead: string; sortKey: string } | undefined): boolean {
+  return b !== undefined && a.lead === b.lead && a.sortKey === b.sortKey;
 }
 
 /** Whether an update left each of the top-level `fields` the very value it was. */

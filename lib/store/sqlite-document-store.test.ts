@@ -89,7 +89,7 @@ describe('WAL checkpoints on their own thread', () => {
 
   it('closes every store of the thread, the checkpoint thread with them, whatever the order', async () => {
     const stores = [freshPath(), freshPath()].map((path) => ({ path, store: createSqliteDocumentStore({ path }) }));
-    for (const { store } of stores) for (let i = 0; i < 20; i++) await store.collection('x').insertOne({ _id: i, pad: 'p'.repeat(2_000) });
+    for (const { store } of stores) for (let i = 0; i < 20; i++) await store.collection('x').insertOne({ _id: `${i}`, pad: 'p'.repeat(2_000) });
     await new Promise((r) => setTimeout(r, 400));
     await Promise.all([stores[1].store.close(), stores[0].store.close(), stores[0].store.close()]);
     for (const { path } of stores) expect(existsSync(`${path}-wal`)).toBe(false);
