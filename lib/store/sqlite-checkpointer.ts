@@ -1,7 +1,13 @@
 import { Worker } from 'node:worker_threads';
 
-/** How long after a commit the checkpoint thread is asked to copy what the WAL holds (one request in flight per file). */
+/** How long after a commit the checkpoint thread is asked to look at the WAL (one request in flight per file). */
 export const CHECKPOINT_DELAY_MS = 200;
+/**
+ * Pages the WAL must hold beyond what was already copied before the thread copies them (≈8 MB): each
+ * checkpoint copies a page once however many commits rewrote it, so checkpointing every 200 ms
+ * would copy the hot pages (the tail of documents, the balances, the index leaves) over and over.
+ */
+export const CHECKPOINT_PAGES = 2_000;
 
 /**
  * The thread's code, run from source (`eval`) so that it needs no compiled file of its own (jest
@@ -11,23 +17,39 @@ export const CHECKPOINT_DELAY_MS = 200;
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { closeSync, openSync, readSync } = require('node:fs');
 const Database = require(workerData.driver);
+const littleEndian = require('node:os').endianness() === 'LE';
 const files = new Map();
+// Frames in the WAL not yet copied into the file, from the WAL index (the -shm file, sqlite.org/walformat.html:
+// mxFrame at byte 16 of its header, nBackfill at byte 96, in the host's byte order); undefined when unreadable.
+const header = Buffer.alloc(100);
+function pending(file) {
+  try {
+    file.shm ??= openSync(file.path + '-shm', 'r');
+    if (readSync(file.shm, header, 0, 100, 0) < 100) return undefined;
+    const read = (at) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
+    return read(16) - read(96);
+  } catch { return undefined; }
+}
 parentPort.on('message', (message) => {
   const { id, open, checkpoint, close } = message;
   if (open) {
-    try { files.set(id, new Database(open, { fileMustExist: true, timeout: 0 })); } catch (err) { parentPort.postMessage({ id, failed: String(err && err.message || err) }); }
+    try { files.set(id, { path: open, db: new Database(open, { fileMustExist: true, timeout: 0 }) }); } catch (err) { parentPort.postMessage({ id, failed: String(err && err.message || err) }); }
     return;
   }
-  const db = files.get(id);
+  const file = files.get(id);
   if (checkpoint) {
     let result;
-    try { result = db ? db.pragma('wal_checkpoint(PASSIVE)')[0] : undefined; } catch (err) { result = { failed: String(err && err.message || err) }; }
+    try {
+      const frames = file ? pending(file) : 0;
+      if (file && (frames === undefined || frames >= workerData.pages)) result = file.db.pragma('wal_checkpoint(PASSIVE)')[0];
+    } catch (err) { result = { failed: String(err && err.message || err) }; }
     parentPort.postMessage({ id, checkpointed: result });
     return;
   }
   if (close) {
-    try { if (db) db.close(); } catch {}
+    try { if (file) { file.db.close(); if (file.shm !== undefined) closeSync(file.shm); } } catch {}
     files.delete(id);
     parentPort.postMessage({ id, closed: true });
   }
@@ -110,7 +132,7 @@ class Checkpointer {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3') } });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), pages: CHECKPOINT_PAGES } });
     worker.unref();
     worker.on('message', (reply: Reply) => this.waiting.get(reply.id)?.(reply));
     // A thread that failed leaves the checkpoints to SQLite's automatic one on the store's connection.

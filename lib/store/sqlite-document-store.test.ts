@@ -9,6 +9,7 @@ import { DuplicateKeyError } from './document-store';
 import { createDurableDocumentStore } from './durable-document-store';
 import { createEmbeddedDocumentStore } from './embedded-document-store';
 import { createSqliteDocumentStore } from './sqlite-document-store';
+import { CHECKPOINT_PAGES } from './sqlite-checkpointer';
 import { COMPRESS_FROM_BYTES } from './sqlite-statements';
 import { DataDirectoryInUseError, LATEST_STORE_VERSION, StoreVersionError } from './sqlite-schema';
 
@@ -74,15 +75,18 @@ describe('WAL checkpoints on their own thread', () => {
     const items = store.collection('items');
     await items.insertOne({ _id: 'first' });
     const sizeAtStart = statSync(path).size;
-    // About 200 pages: far below the size at which the store's own connection would checkpoint.
-    for (let i = 0; i < 100; i++) await items.insertOne({ _id: `i${i}`, pad: randomBytes(3_000).toString('base64') });
+    // About 2 × CHECKPOINT_PAGES pages: far below the size at which the store's own connection would checkpoint.
+    const documents = Math.ceil((2 * CHECKPOINT_PAGES * 4_096) / 4_000);
+    for (let batch = 0; batch < documents / 100; batch++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => items.insertOne({ _id: `i${batch * 100 + i}`, pad: randomBytes(3_000).toString('base64') })));
+    }
     expect(existsSync(`${path}-wal`)).toBe(true);
-    await until(() => statSync(path).size > sizeAtStart + 100 * 3_000);
+    await until(() => statSync(path).size > sizeAtStart + CHECKPOINT_PAGES * 4_096);
     await items.updateOne({ _id: 'i7' }, { $set: { seen: true } });
     await store.close();
     expect(existsSync(`${path}-wal`)).toBe(false);
     const reopened = createSqliteDocumentStore({ path });
-    expect(await reopened.collection('items').countDocuments({})).toBe(101);
+    expect(await reopened.collection('items').countDocuments({})).toBe(Math.ceil(documents / 100) * 100 + 1);
     expect(await reopened.collection('items').findOne({ _id: 'i7' })).toMatchObject({ seen: true });
     await reopened.close();
   });
