@@ -9,7 +9,7 @@ import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './
 
 /**
  * The embedded store at two history sizes in one run (`npm run bench -- scale`): the real system
- * (`node dist/main.js all`, STORE_ENGINE as set, default sqlite) on one data directory.
+ * (`node dist/main.js all`, SQLite engine) on one data directory.
  *
  * 1. Real traffic through the API: customers (one per 10 payments) and payments (quote with
  *    `immediatelyExecute`, 16 in flight). The data files' growth over it, webhook delivery records
@@ -49,7 +49,6 @@ export interface ScaleFigures {
 }
 
 export interface ScaleResult {
-  engine: string;
   realPayments: number;
   /** Growth of the store files per real payment, webhook delivery records excluded (see deliveryShare). */
   diskKbPerPayment: number;
@@ -275,7 +274,6 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
       console.log('scale:', JSON.stringify(measured));
     }
     return {
-      engine: process.env.STORE_ENGINE || 'sqlite',
       realPayments: REAL_PAYMENTS,
       diskKbPerPayment: Number(((growth - deliveryBytes) / REAL_PAYMENTS / 1024).toFixed(2)),
       diskKbPerPaymentWithDeliveries: Number((growth / REAL_PAYMENTS / 1024).toFixed(2)),

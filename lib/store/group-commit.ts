@@ -23,6 +23,8 @@ export class GroupCommit {
     private readonly db: Database.Database,
     private readonly onLost: () => void,
     private readonly translate: (err: unknown) => unknown,
+    /** Told after each COMMIT that succeeded (the WAL grew: a checkpoint follows, sqlite-checkpointer.ts). */
+    private readonly onCommitted: () => void = () => undefined,
   ) {
     this.sql = {
       begin: db.prepare('BEGIN IMMEDIATE'), savepoint: db.prepare('SAVEPOINT operation'), release: db.prepare('RELEASE operation'),
@@ -66,6 +68,7 @@ export class GroupCommit {
       this.lose(waiting, this.translate(err));
       return;
     }
+    this.onCommitted();
     for (const waiter of waiting) waiter.resolve();
   }
 

@@ -244,7 +244,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): StoredDoc[] {
     // A walk in sort order pays off unless the field entries already narrow the filter to a few documents.
     const narrow = this.plan(filter);
-    const walk = max > 0 && !(narrow && narrow.size < SIZE_CAP) ? this.sortedWalk(filter, fields) : undefined;
+    const walk = max > 0 && !(narrow && narrow.sizeUpTo(SIZE_CAP) < SIZE_CAP) ? this.sortedWalk(filter, fields) : undefined;
     const found: StoredDoc[] = [];
     if (walk) {
       for (const stored of walk) {
@@ -319,9 +319,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
 
   /** The narrowest candidate set the field entries give for a filter (its conditions are ANDed), if any. */
   private plan(filter: Filter): SeqPlan | undefined {
-    let best: SeqPlan | undefined;
+    const plans: SeqPlan[] = [];
     const consider = (plan: SeqPlan | undefined) => {
-      if (plan && (!best || plan.size < best.size)) best = plan;
+      if (plan) plans.push(plan);
     };
     for (const [field, condition] of Object.entries(filter)) {
       if (field === '$and') {
@@ -337,7 +337,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         }
       }
     }
-    return best;
+    return narrowest(plans);
   }
 
   private orPlan(branches: unknown[]): SeqPlan | undefined {
@@ -347,7 +347,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (!plan) return undefined;
       plans.push(plan);
     }
-    return { size: plans.reduce((n, p) => n + p.size, 0), seqs: () => sortedUnion(plans.map((p) => p.seqs())) };
+    return seqPlan((cap) => plans.reduce((n, p) => n + p.sizeUpTo(cap), 0), () => sortedUnion(plans.map((p) => p.seqs())));
   }
 
   /** As FieldIndex.plan: equality to scalars, or the conditions that need the field present. */
@@ -369,15 +369,14 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   private entriesPlan(path: string, values: string[]): SeqPlan {
-    const size = values.reduce((n, value) => n + (this.s.fieldSize.get(this.name, path, value, SIZE_CAP) as number), 0);
-    return {
-      size,
-      seqs: () => {
+    return seqPlan(
+      (cap) => values.reduce((n, value) => n + (this.s.fieldSize.get(this.name, path, value, cap) as number), 0),
+      () => {
         const seqs = new Set<number>();
         for (const value of values) for (const seq of this.s.fieldSeqs.all(this.name, path, value) as number[]) seqs.add(seq);
         return [...seqs].sort((a, b) => a - b);
       },
-    };
+    );
   }
 
   /**
@@ -506,30 +505,35 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
   }
 
+  /** Takes out the entries of `before` that `after` does not have (all of them for a delete). */
   private removeEntries(seq: number, change: Change): void {
     const { before, after } = change;
     if (!before) return;
     for (const index of this.uniqueIndexes) {
       if (after && index.reads && keeps(before, after, index.reads)) continue;
-      for (const value of index.keysOf(before)) this.s.removeUnique.run(this.name, index.name, value, change.key);
+      for (const value of without(index.keysOf(before), after && index.keysOf(after))) this.s.removeUnique.run(this.name, index.name, value, change.key);
     }
     for (const [path, parts] of this.fieldPaths) {
       if (after && keeps(before, after, [parts[0]])) continue;
-      for (const value of fieldValues(before, parts)) this.s.removeField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(before, parts), after && fieldValues(after, parts))) this.s.removeField.run(this.name, path, value, seq);
     }
     for (const index of this.sortIndexes) {
       if (after && keeps(before, after, index.reads)) continue;
       const place = sortPlace(before, index);
-      if (place) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(after && samePlace(place, sortPlace(after, index)))) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
     }
   }
 
-  /** Adds the entries of `after` that `before` did not have (all of them, or only for `only`). */
+  /**
+   * Adds the entries of `after` that `before` did not have (all of them, or only for `only`): an
+   * update that rewrites a field to an equal value, or changes a field beside the indexed path,
+   * writes no entry.
+   */
   private writeEntries(seq: number, key: string, before: Doc | undefined, after: Doc | undefined, only?: Declared): void {
     if (!after) return;
     for (const index of only ? only.unique : this.uniqueIndexes) {
       if (before && index.reads && keeps(before, after, index.reads)) continue;
-      for (const value of index.keysOf(after)) {
+      for (const value of without(index.keysOf(after), before && index.keysOf(before))) {
         try {
           this.s.addUnique.run(this.name, index.name, value, key);
         } catch (err) {
@@ -539,12 +543,12 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
     for (const [path, parts] of only ? only.fields : this.fieldPaths) {
       if (before && keeps(before, after, [parts[0]])) continue;
-      for (const value of fieldValues(after, parts)) this.s.addField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(after, parts), before && fieldValues(before, parts))) this.s.addField.run(this.name, path, value, seq);
     }
     for (const index of only ? only.sort : this.sortIndexes) {
       if (before && keeps(before, after, index.reads)) continue;
       const place = sortPlace(after, index);
-      if (place) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(before && samePlace(place, sortPlace(before, index)))) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
     }
   }
 
@@ -600,10 +604,39 @@ interface Declared {
 }
 
 interface SeqPlan {
-  /** Entries counted (capped at SIZE_CAP per value), to pick the narrowest plan. */
-  size: number;
+  /** Entries counted, at most `cap` per value (counted when first asked), to pick the narrowest plan. */
+  sizeUpTo(cap: number): number;
   /** Candidate rows, ascending (insertion order). */
   seqs(): number[];
+}
+
+function seqPlan(count: (cap: number) => number, seqs: () => number[]): SeqPlan {
+  const counted = new Map<number, number>();
+  return {
+    sizeUpTo(cap) {
+      let size = counted.get(cap);
+      if (size === undefined) counted.set(cap, size = count(cap));
+      return size;
+    },
+    seqs,
+  };
+}
+
+/** Entries a first count goes up to: a plan below it is exact, and narrower than any plan that reaches it. */
+const FIRST_COUNT = 32;
+
+/**
+ * The plan with the fewest entries (the first of equals), counted no further than needed: a lone
+ * plan is not counted; else each up to FIRST_COUNT, and only when every one reaches it up to SIZE_CAP.
+ */
+function narrowest(plans: SeqPlan[]): SeqPlan | undefined {
+  if (plans.length < 2) return plans[0];
+  for (const cap of [FIRST_COUNT, SIZE_CAP]) {
+    let best = plans[0];
+    for (const plan of plans) if (plan.sizeUpTo(cap) < best.sizeUpTo(cap)) best = plan;
+    if (best.sizeUpTo(cap) < cap || cap === SIZE_CAP) return best;
+  }
+  return plans[0];
 }
 
 function indexEntry(spec: IndexSpec): IndexEntry {
@@ -661,6 +694,16 @@ function orderedNumber(n: number): string {
 
 function isRangeBound(value: unknown): boolean {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || value instanceof Date;
+}
+
+/** The entries of `values` that `other` lacks (all of them without `other`). */
+function without(values: string[], other: string[] | undefined): string[] {
+  if (!other || other.length === 0 || values.length === 0) return values;
+  return values.filter((value) => !other.includes(value));
+}
+
+function samePlace(a: { lead: string; sortKey: string }, b: { lead: string; sortKey: string } | undefined): boolean {
+  return b !== undefined && a.lead === b.lead && a.sortKey === b.sortKey;
 }
 
 /** Whether an update left each of the top-level `fields` the very value it was. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +10,7 @@ import { DuplicateKeyError } from './document-store';
 import { createEmbeddedDocumentStore } from './embedded-document-store';
 import { serializeValue } from './index-keys';
 import { createSqliteDocumentStore } from './sqlite-document-store';
+import { CHECKPOINT_PAGES } from './sqlite-checkpointer';
 import { COMPRESS_FROM_BYTES } from './sqlite-statements';
 import { DataDirectoryInUseError, LATEST_STORE_VERSION } from './sqlite-schema';
 
@@ -72,6 +73,45 @@ describe('SQLite engine across a reopen', () => {
     await first.collection('x').insertOne({ _id: '1' });
     expect(() => createSqliteDocumentStore({ path })).toThrow(DataDirectoryInUseError);
     await first.close();
+  });
+});
+
+describe('WAL checkpoints on their own thread', () => {
+  const until = async (condition: () => boolean) => {
+    for (const deadline = Date.now() + 20_000; !condition();) {
+      if (Date.now() > deadline) throw new Error('condition not met within 20 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('copies committed pages into the file long before the WAL fills, and a close leaves no WAL behind', async () => {
+    const path = freshPath();
+    const store = createSqliteDocumentStore({ path });
+    const items = store.collection('items');
+    await items.insertOne({ _id: 'first' });
+    const sizeAtStart = statSync(path).size;
+    // About 2 × CHECKPOINT_PAGES pages: far below the size at which the store's own connection would checkpoint.
+    const documents = Math.ceil((2 * CHECKPOINT_PAGES * 4_096) / 4_000);
+    for (let batch = 0; batch < documents / 100; batch++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => items.insertOne({ _id: `i${batch * 100 + i}`, pad: randomBytes(3_000).toString('base64') })));
+    }
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    await until(() => statSync(path).size > sizeAtStart + CHECKPOINT_PAGES * 4_096);
+    await items.updateOne({ _id: 'i7' }, { $set: { seen: true } });
+    await store.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const reopened = createSqliteDocumentStore({ path });
+    expect(await reopened.collection('items').countDocuments({})).toBe(Math.ceil(documents / 100) * 100 + 1);
+    expect(await reopened.collection('items').findOne({ _id: 'i7' })).toMatchObject({ seen: true });
+    await reopened.close();
+  });
+
+  it('closes every store of the thread, the checkpoint thread with them, whatever the order', async () => {
+    const stores = [freshPath(), freshPath()].map((path) => ({ path, store: createSqliteDocumentStore({ path }) }));
+    for (const { store } of stores) for (let i = 0; i < 20; i++) await store.collection('x').insertOne({ _id: `${i}`, pad: 'p'.repeat(2_000) });
+    await new Promise((r) => setTimeout(r, 400));
+    await Promise.all([stores[1].store.close(), stores[0].store.close(), stores[0].store.close()]);
+    for (const { path } of stores) expect(existsSync(`${path}-wal`)).toBe(false);
   });
 });
 

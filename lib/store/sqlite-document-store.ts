@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
+import { resolve } from 'node:path';
 import { AppError } from '../errors';
 import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
 import { STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
-import { LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
+import { checkpointer } from './sqlite-checkpointer';
+import { DataDirectoryInUseError, LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
 import { prepareStatements } from './sqlite-statements';
 
 export interface SqliteStoreOptions {
@@ -34,8 +36,17 @@ export interface SqliteDocumentStore extends DocumentStore {
   readonly database: Database.Database;
 }
 
+/** Store files open in this process (a file has one store: its cache is the truth of what it holds). */
+const openHere = new Set<string>();
+
 export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDocumentStore {
+  const inMemory = options.path === ':memory:';
+  const file = inMemory ? undefined : resolve(options.path);
+  if (file !== undefined && openHere.has(file)) throw new DataDirectoryInUseError(options.path);
   const db = openStoreFile(options.path, options.sync ?? 'normal', LATEST_STORE_VERSION);
+  if (file !== undefined) openHere.add(file);
+  // A `:memory:` database has no WAL to checkpoint.
+  const checkpoints = file === undefined ? undefined : checkpointer.attach(file);
   const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
   let failingSince: number | undefined;
   const refusal = (err: unknown) => {
@@ -44,9 +55,10 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
     return new AppError('STORAGE_FULL', 'The data store cannot write: its disk is full. Nothing was changed; retry later',
       { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS }, { cause: err });
   };
-  const writes = new GroupCommit(db, () => cache.clear(), refusal);
+  const writes = new GroupCommit(db, () => cache.clear(), refusal, checkpoints?.committed);
   const context: SqliteContext = { db, statements: prepareStatements(db), cache, writes };
   const collections = new Map<string, SqliteCollection>();
+  let closing: Promise<void> | undefined;
 
   // The write check takes a fresh page (a row of one page's size, removed in the same transaction),
   // as a document write would: a write into space the file already has would not tell.
@@ -83,10 +95,19 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
         return false;
       }
     },
-    async close() {
-      if (!db.open) return;
-      writes.flush();
-      db.close();
+    close() {
+      closing ??= closeStore();
+      return closing;
     },
   };
+
+  async function closeStore() {
+      if (!db.open) return;
+      writes.flush();
+      // The checkpoint thread's connection first: the last one to close copies the WAL into the file and removes it.
+      await checkpoints?.close();
+      if (!db.open) return;
+      db.close();
+      if (file !== undefined) openHere.delete(file);
+  }
 }

@@ -66,21 +66,23 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /**
- * Opens a store file for this process alone (SQLite's exclusive locking mode: a second opener fails
- * here instead of keeping a ledger of its own), in WAL mode, and brings its format to `target`.
+ * Opens a store file in WAL mode and brings its format to `target`. SQLite's normal locking mode,
+ * so that a second connection of this process can checkpoint the WAL on another thread
+ * (sqlite-checkpointer.ts); one process per data directory is the lock file's guard
+ * (`<DATA_DIR>/<service>.lock`, lib/runtime/store-lock.ts), and the store refuses a second opener
+ * in its own process.
  */
 export function openStoreFile(path: string, sync: SyncPolicy, target: number): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: 0 });
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
     // Checkpoint every WAL_CHECKPOINT_PAGES (not SQLite's 1,000): a checkpoint copies each page once
     // however often it was rewritten since the last one, and the hot pages (the tail of the documents,
     // the balances, the index entries) are rewritten by nearly every commit.
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-    // Taking a write lock now holds it (exclusive mode) until close: a second opener fails here.
+    // A file held by an older release (exclusive locking mode) makes this fail: refused as in use.
     db.exec('BEGIN IMMEDIATE; COMMIT');
   } catch (err) {
     db.close();
