@@ -69,13 +69,14 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
     const { actionId, day, amount, limits } = input;
     const id = usageId(input.agentId, input.month);
     const field = pendingField(actionId);
+    const daily = [...within(`days.${day}.count`, 1, limits.dailyTransactionLimit), ...within(`days.${day}.spend`, amount, limits.dailyLimit)];
     const add = async () => {
       const done = [...(recorded.get(id) ?? [])].filter((a) => a !== actionId).slice(0, 256);
       const result = await usages.updateOne(
         {
           _id: id, [field]: { $exists: false },
           ...(limits.monthlyLimit !== undefined ? { monthSpend: { $lte: limits.monthlyLimit - amount } } : {}),
-          $and: [{ _id: id }, ...within(`days.${day}.count`, 1, limits.dailyTransactionLimit), ...within(`days.${day}.spend`, amount, limits.dailyLimit)],
+          ...(daily.length ? { $and: daily } : {}),
         },
         {
           $inc: { monthSpend: amount, [`days.${day}.count`]: 1, [`days.${day}.spend`]: amount }, $set: { [field]: amount },
