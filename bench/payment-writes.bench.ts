@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from './load-loop';
-import { client, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
+import { agentCreateAndExecute, client, connectAgent, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
 
 /**
  * `npm run bench -- writes`: store operations per platform create + execute, by collection and
@@ -11,6 +11,7 @@ import { client, cpuMsOf, freePort, preparePayments, spawnAndWait } from './paym
  * included); then, on a second system without metrics, the CPU per create + execute (every thread,
  * from /proc) from the start of a measured load until the system is idle again.
  * WRITES_BENCH_PAYMENTS (default 300; 0 skips the count), WRITES_BENCH_CPU_MS (default 10000; 0 skips the CPU load).
+ * WRITES_BENCH_PATH=agent counts and times the agent's create + execute (Bearer, AUTO, limits counted) instead.
  */
 const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
 const CLIENTS = 16;
@@ -48,7 +49,7 @@ async function system(env: NodeJS.ProcessEnv) {
   }, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean));
   const api = client(`http://127.0.0.1:${port}/2025-10-13`);
   const parties = await preparePayments(api);
-  const pay = async () => {
+  const platformPay = async () => {
     const quote = await api('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: parties.source }, destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
@@ -56,6 +57,11 @@ async function system(env: NodeJS.ProcessEnv) {
     if (quote.status !== 201) return false;
     return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
   };
+  let pay = platformPay;
+  if (process.env.WRITES_BENCH_PATH === 'agent') {
+    const agentApi = await connectAgent(api, `http://127.0.0.1:${port}/2025-10-13`, parties.customerId);
+    pay = () => agentCreateAndExecute(agentApi, parties.source, parties.payee, []);
+  }
   const stop = () => {
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

@@ -270,7 +270,7 @@ async function createAndExecute(api: ReturnType<typeof client>, quoteRequest: Qu
 }
 
 /** An agent of the bench customer, AUTO, limits far above the run, connected by redeeming its device code: its Bearer client. */
-async function connectAgent(api: ReturnType<typeof client>, base: string, customerId: string) {
+export async function connectAgent(api: ReturnType<typeof client>, base: string, customerId: string) {
   const created = await api('POST', '/agents', {
     name: 'Bench agent', customerId,
     policy: { permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000, dailyLimit: null, monthlyLimit: null } },
@@ -281,7 +281,7 @@ async function connectAgent(api: ReturnType<typeof client>, base: string, custom
   return createKeepAliveClient(base, { authorization: `Bearer ${redeemed.body.accessToken}` });
 }
 
-async function agentCreateAndExecute(agentApi: ReturnType<typeof client>, source: string, payee: string, sent: number[]): Promise<boolean> {
+export async function agentCreateAndExecute(agentApi: ReturnType<typeof client>, source: string, payee: string, sent: number[]): Promise<boolean> {
   const quote = await agentApi('POST', '/agents/me/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
     lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,

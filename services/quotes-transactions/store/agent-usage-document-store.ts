@@ -1,16 +1,149 @@
-import type { DocumentStore } from '../../../lib/store/document-store';
-import type { AgentUsageStore } from '../app/agents/agent-usage';
+import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
+import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agents/agent-usage';
 import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document-store';
 
-/** Agents' counters live beside the platforms' daily volumes, under their own `agent/…` keys. */
+/**
+ * One document per agent and UTC month holds the month's spend and each day's count and spend, so
+ * a payment's three limits are checked and counted in ONE conditional write. While a reservation
+ * is in flight its action's key (`pending.<action>`) rides in that write, so a replay after a crash
+ * finds it and never counts twice; once the action's reservation document is in, the month's next
+ * reservation removes the key in its own write (two writes per payment, as the platforms' daily
+ * volumes: volume-document-store.ts, whose one-attempt-at-a-time reasoning holds here too).
+ * Counters and reservations of earlier versions (`agent/<id>/count|spend/<period>` in the daily
+ * volumes) seed a month's document when it is created, and their reservations are still released.
+ */
+type UsageDoc = {
+  _id: string;
+  monthSpend: number;
+  days: Record<string, { count: number; spend: number }>;
+  releasing: string[];
+  pending?: Record<string, number>;
+};
+type ReservationDoc = { _id: string; usage: string; actionId: string; day: string; amount: number; state: 'COUNTED' | 'RELEASED' };
+
+export const AGENT_USAGE_COLLECTION = 'agent_usage';
+export const AGENT_USAGE_RESERVATIONS_COLLECTION = 'agent_usage_reservations';
+
+const usageId = (agentId: string, month: string) => `agent/${agentId}/${month}`;
+const pendingField = (actionId: string) => `pending.${Buffer.from(actionId).toString('base64url')}`;
+const countsOf = (doc: UsageDoc | null, day: string): UsageCounts => ({
+  dailyTransactionCount: doc?.days?.[day]?.count ?? 0, dailySpend: doc?.days?.[day]?.spend ?? 0, monthlySpend: doc?.monthSpend ?? 0,
+});
+
+/** Within a limit: the field is absent (nothing counted that day yet; `amount` alone was checked) or at most `limit - add`. */
+const within = (field: string, add: number, limit: number | undefined): Filter[] =>
+  limit === undefined ? [] : [{ $or: [{ [field]: { $exists: false } }, { [field]: { $lte: limit - add } }] }];
+
+const locks = new WeakMap<DocumentStore, KeyedLock>();
+const lockOf = (store: DocumentStore) => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
+
 export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageStore {
-  const volumes = createVolumeDocumentStore(store);
-  const counters = store.collection<{ _id: string; used: number }>(VOLUMES_COLLECTION);
+  const usages = store.collection<UsageDoc>(AGENT_USAGE_COLLECTION);
+  const reservations = store.collection<ReservationDoc>(AGENT_USAGE_RESERVATIONS_COLLECTION);
+  const earlierCounters = store.collection<{ _id: string; used: number }>(VOLUMES_COLLECTION);
+  const earlierReservations = createVolumeDocumentStore(store);
+  const oneAtATime = lockOf(store);
+  /** Per month document: actions whose reservation document is in, whose key its next write removes. */
+  const recorded = new Map<string, Set<string>>();
+
+  /** What earlier versions counted, in their three counters. */
+  async function earlierUsage(agentId: string, day: string, month: string): Promise<UsageCounts> {
+    const earlier = async (counter: string) => (await earlierCounters.findOne({ _id: `agent/${agentId}/${counter}` }))?.used ?? 0;
+    const [dailyTransactionCount, dailySpend, monthlySpend] = await Promise.all([earlier(`count/${day}`), earlier(`spend/${day}`), earlier(`spend/${month}`)]);
+    return { dailyTransactionCount, dailySpend, monthlySpend };
+  }
+
+  /** The month's document, seeded with what earlier versions counted that day and month. */
+  async function create(agentId: string, day: string, month: string): Promise<void> {
+    const { dailyTransactionCount: count, dailySpend, monthlySpend: monthSpend } = await earlierUsage(agentId, day, month);
+    const days = count || dailySpend ? { [day]: { count, spend: dailySpend } } : {};
+    try {
+      await usages.updateOne({ _id: usageId(agentId, month) }, { $setOnInsert: { monthSpend, days, releasing: [] } }, { upsert: true });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  async function count(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits }): Promise<boolean> {
+    const { actionId, day, amount, limits } = input;
+    const id = usageId(input.agentId, input.month);
+    const field = pendingField(actionId);
+    const daily = [...within(`days.${day}.count`, 1, limits.dailyTransactionLimit), ...within(`days.${day}.spend`, amount, limits.dailyLimit)];
+    const add = async () => {
+      const done = [...(recorded.get(id) ?? [])].filter((a) => a !== actionId).slice(0, 256);
+      const result = await usages.updateOne(
+        {
+          _id: id, [field]: { $exists: false },
+          ...(limits.monthlyLimit !== undefined ? { monthSpend: { $lte: limits.monthlyLimit - amount } } : {}),
+          ...(daily.length ? { $and: daily } : {}),
+        },
+        {
+          $inc: { monthSpend: amount, [`days.${day}.count`]: 1, [`days.${day}.spend`]: amount }, $set: { [field]: amount },
+          ...(done.length ? { $unset: Object.fromEntries(done.map((a) => [pendingField(a), ''])) } : {}),
+        },
+      );
+      if (result.matchedCount === 1) for (const a of done) recorded.get(id)?.delete(a);
+      return result.matchedCount === 1;
+    };
+    if (await add()) return true;
+    // A month's document exists after its first reservation: created only when an attempt finds nothing.
+    if (await usages.countDocuments({ _id: id })) return false;
+    await create(input.agentId, day, input.month);
+    return add();
+  }
+
+  async function record(reservation: ReservationDoc): Promise<void> {
+    try {
+      await reservations.insertOne(reservation);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+    let done = recorded.get(reservation.usage);
+    if (!done) recorded.set(reservation.usage, (done = new Set()));
+    done.add(reservation.actionId);
+  }
+
+  /** COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation says RELEASED. */
+  async function releaseOne(r: ReservationDoc): Promise<void> {
+    if (r.state === 'COUNTED') {
+      await usages.updateOne(
+        { _id: r.usage, releasing: { $ne: r._id } },
+        { $inc: { monthSpend: -r.amount, [`days.${r.day}.count`]: -1, [`days.${r.day}.spend`]: -r.amount }, $push: { releasing: r._id } },
+      );
+      await reservations.updateOne({ _id: r._id, state: 'COUNTED' }, { $set: { state: 'RELEASED' } });
+    }
+    await usages.updateOne({ _id: r.usage }, { $pull: { releasing: r._id } });
+  }
+
   return {
-    reserve: (input) => volumes.reserve(input),
-    release: (input) => volumes.release(input),
-    async used(counter) {
-      return (await counters.findOne({ _id: counter }))?.used ?? 0;
+    reserve(input) {
+      const { actionId, day, amount, limits } = input;
+      return oneAtATime.run(actionId, async () => {
+        if (await reservations.findOne({ _id: actionId })) return null;
+        // An amount above a day's limit on its own is refused here: the write's check passes a day with nothing counted yet.
+        const alone = (limits.dailyTransactionLimit ?? 1) < 1 || amount > (limits.dailyLimit ?? amount);
+        const counted = (!alone && (await count(input)))
+          // Refused: unless this action's amount is already in (an earlier attempt, cut by a crash before it recorded it).
+          || (await usages.countDocuments({ _id: usageId(input.agentId, input.month), [pendingField(actionId)]: { $exists: true } })) > 0;
+        if (!counted) {
+          if (await reservations.countDocuments({ _id: actionId })) return null;
+          return countsOf(await usages.findOne({ _id: usageId(input.agentId, input.month) }), day);
+        }
+        await record({ _id: actionId, usage: usageId(input.agentId, input.month), actionId, day, amount, state: 'COUNTED' });
+        return null;
+      });
+    },
+    async release(actionId) {
+      await oneAtATime.run(actionId, async () => {
+        const reservation = await reservations.findOne({ _id: actionId });
+        if (reservation) await releaseOne(reservation);
+      });
+      await earlierReservations.release({ paymentId: actionId });
+    },
+    async used(agentId, day, month) {
+      const usage = await usages.findOne({ _id: usageId(agentId, month) });
+      return usage ? countsOf(usage, day) : earlierUsage(agentId, day, month);
     },
   };
 }

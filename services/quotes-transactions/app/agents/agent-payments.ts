@@ -117,7 +117,8 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
 
   async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
     const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
-    const earlier = await deps.actions.get(caller.platformId, id);
+    // Only a key can name an earlier action: a new id names none.
+    const earlier = idempotencyKey ? await deps.actions.get(caller.platformId, id) : null;
     if (earlier) return sameRequestOrReused(earlier, draft);
     requireAllowedAccount(agent, draft.internalAccountId);
     const { spendingLimits, approvalThresholds } = agent.policy;

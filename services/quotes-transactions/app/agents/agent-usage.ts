@@ -1,51 +1,69 @@
 import { limitExceeded, usagePeriods, type ActingAgent, type LimitName } from '../../domain/agent-policy';
-import type { VolumeStore } from '../daily-volume';
 
-/** The daily-volume counters, reused for agents: atomic per counter, idempotent per action. */
-export interface AgentUsageStore extends VolumeStore {
-  used(counter: string): Promise<number>;
+/** An agent's usage in one UTC day and its month. */
+export interface UsageCounts {
+  dailyTransactionCount: number;
+  dailySpend: number;
+  monthlySpend: number;
 }
 
-const UNLIMITED = Number.MAX_SAFE_INTEGER;
-
-function counters(agentId: string, now: Date) {
-  const { day, month } = usagePeriods(now);
-  return {
-    dailyTransactionLimit: `agent/${agentId}/count/${day}`,
-    dailyLimit: `agent/${agentId}/spend/${day}`,
-    monthlyLimit: `agent/${agentId}/spend/${month}`,
-  } satisfies Partial<Record<LimitName, string>>;
+export interface UsageLimits {
+  dailyTransactionLimit?: number;
+  dailyLimit?: number;
+  monthlyLimit?: number;
 }
 
 /**
+ * The agent's counters of a month, one document: a reservation adds the action's count and spend
+ * to its day and month in one conditional write (within every limit, or nothing), idempotent per action.
+ */
+export interface AgentUsageStore {
+  /** null when counted (or already counted for this action); otherwise the usage that refused it. */
+  reserve(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits }): Promise<UsageCounts | null>;
+  release(actionId: string): Promise<void>;
+  used(agentId: string, day: string, month: string): Promise<UsageCounts>;
+}
+
+/** The first limit the action would pass, given the usage that refused it (none: usage moved since). */
+export function exceededLimit(usage: UsageCounts, amount: number, limits: UsageLimits): LimitName | undefined {
+  if (limits.dailyTransactionLimit !== undefined && usage.dailyTransactionCount + 1 > limits.dailyTransactionLimit) return 'dailyTransactionLimit';
+  if (limits.dailyLimit !== undefined && usage.dailySpend + amount > limits.dailyLimit) return 'dailyLimit';
+  if (limits.monthlyLimit !== undefined && usage.monthlySpend + amount > limits.monthlyLimit) return 'monthlyLimit';
+  return undefined;
+}
+
+const ATTEMPTS = 3;
+
+/**
  * An agent's spending, counted when an action is submitted (so concurrent payments can never pass
- * a limit together: each counter is a conditional increment) and given back when the action is
- * rejected or fails. Counters are per UTC day and month, in the policy's currency.
+ * a limit together: the day's and month's counters move in one conditional write) and given back
+ * when the action is rejected or fails. Counters are per UTC day and month, in the policy's currency.
  */
 export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Date }) {
   async function reserve(agent: ActingAgent, actionId: string, amount: number): Promise<void> {
-    const limits = agent.policy.spendingLimits;
-    const c = counters(agent.agentId, deps.clock());
-    const steps: Array<[LimitName, string, number, number | undefined]> = [
-      ['dailyTransactionLimit', c.dailyTransactionLimit, 1, limits.dailyTransactionLimit],
-      ['dailyLimit', c.dailyLimit, amount, limits.dailyLimit],
-      ['monthlyLimit', c.monthlyLimit, amount, limits.monthlyLimit],
-    ];
-    for (const [name, counter, add, limit] of steps) {
-      if (await deps.store.reserve({ counter, paymentId: actionId, amount: add, limit: limit ?? UNLIMITED })) continue;
-      await deps.store.release({ paymentId: actionId });
-      throw limitExceeded(name, limit!, limits.currency);
+    const { dailyTransactionLimit, dailyLimit, monthlyLimit, currency } = agent.policy.spendingLimits;
+    const limits: UsageLimits = {
+      ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}), ...(dailyLimit != null ? { dailyLimit } : {}), ...(monthlyLimit != null ? { monthlyLimit } : {}),
+    };
+    const { day, month } = usagePeriods(deps.clock());
+    for (let attempt = 1; ; attempt++) {
+      const refused = await deps.store.reserve({ agentId: agent.agentId, actionId, day, month, amount, limits });
+      if (!refused) return;
+      const name = exceededLimit(refused, amount, limits);
+      // Refused on usage a concurrent release has since lowered: tried again, a bounded number of times.
+      if (name || attempt === ATTEMPTS) {
+        const limit = name ?? 'dailyTransactionLimit';
+        throw limitExceeded(limit, limits[limit as keyof UsageLimits] ?? 0, currency);
+      }
     }
   }
 
-  const release = (actionId: string) => deps.store.release({ paymentId: actionId });
+  const release = (actionId: string) => deps.store.release(actionId);
 
   async function current(agentId: string) {
-    const now = deps.clock();
-    const c = counters(agentId, now);
-    const { dailyResetDate, monthlyResetMonth } = usagePeriods(now);
-    const [count, daily, monthly] = await Promise.all([deps.store.used(c.dailyTransactionLimit), deps.store.used(c.dailyLimit), deps.store.used(c.monthlyLimit)]);
-    return { dailyTransactionCount: count, dailySpend: daily, dailyResetDate, monthlySpend: monthly, monthlyResetMonth };
+    const { day, month, dailyResetDate, monthlyResetMonth } = usagePeriods(deps.clock());
+    const used = await deps.store.used(agentId, day, month);
+    return { ...used, dailyResetDate, monthlyResetMonth };
   }
 
   return { reserve, release, current };
