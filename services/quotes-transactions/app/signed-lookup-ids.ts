@@ -1,4 +1,4 @@
-import { hash, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
 import { CURRENCY_CODES } from '../domain/currency-catalogue';
 import type { LookupTarget } from '../domain/lookup';
 
@@ -54,17 +54,6 @@ function targetOf(target: LookupTarget): string {
   return 'accountId' in target ? `account:${target.accountId}` : `uma:${target.receiverUmaAddress.toLowerCase()}`;
 }
 
-/**
- * HMAC-SHA256 (RFC 2104) with the pads computed once: two one-shot hashes per tag, about a third
- * of createHmac's cost per call. Checked against createHmac in the tests.
- */
-export function hmacSha256(key: Buffer): (message: string) => Buffer {
-  const pad = (byte: number) => Buffer.from(Buffer.concat([key, Buffer.alloc(64 - key.length)]).map((b) => b ^ byte));
-  const inner = pad(0x36);
-  const outer = pad(0x5c);
-  return (message) => hash('sha256', Buffer.concat([outer, hash('sha256', Buffer.concat([inner, Buffer.from(message)]), 'buffer')]), 'buffer');
-}
-
 /*
  * The 16 bytes of the UUID (version nibble 8 in byte 6, variant bits 10 in byte 8):
  *   bytes 0–3  expiry, Unix seconds
@@ -97,9 +86,8 @@ function fromUuid(uuid: string): { expirySeconds: number; packed: number; tag: B
 }
 
 export function createSignedLookupIds(key: Buffer): SignedLookupIds {
-  const hmac = hmacSha256(key);
   const tag = (platformId: string, target: LookupTarget, expirySeconds: number, codes: string[], nonce: number): Buffer =>
-    hmac(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce])).subarray(0, 8);
+    createHmac('sha256', key).update(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce])).digest().subarray(0, 8);
 
   return {
     sign({ platformId, target, expiresAt, codes }) {
