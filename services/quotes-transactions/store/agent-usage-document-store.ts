@@ -1,6 +1,6 @@
-import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
 import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agents/agent-usage';
+import { createPendingKeys, reservationLock } from './pending-keys';
 import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document-store';
 
 /**
@@ -9,7 +9,7 @@ import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document
  * is in flight its action's key (`pending.<action>`) rides in that write, so a replay after a crash
  * finds it and never counts twice; once the action's reservation document is in, the month's next
  * reservation removes the key in its own write (two writes per payment, as the platforms' daily
- * volumes: volume-document-store.ts, whose one-attempt-at-a-time reasoning holds here too).
+ * volumes: pending-keys.ts, whose one-attempt-at-a-time lock holds here too).
  * Counters and reservations of earlier versions (`agent/<id>/count|spend/<period>` in the daily
  * volumes) seed a month's document when it is created, and their reservations are still released.
  */
@@ -26,7 +26,6 @@ export const AGENT_USAGE_COLLECTION = 'agent_usage';
 export const AGENT_USAGE_RESERVATIONS_COLLECTION = 'agent_usage_reservations';
 
 const usageId = (agentId: string, month: string) => `agent/${agentId}/${month}`;
-const pendingField = (actionId: string) => `pending.${Buffer.from(actionId).toString('base64url')}`;
 const countsOf = (doc: UsageDoc | null, day: string): UsageCounts => ({
   dailyTransactionCount: doc?.days?.[day]?.count ?? 0, dailySpend: doc?.days?.[day]?.spend ?? 0, monthlySpend: doc?.monthSpend ?? 0,
 });
@@ -35,17 +34,13 @@ const countsOf = (doc: UsageDoc | null, day: string): UsageCounts => ({
 const within = (field: string, add: number, limit: number | undefined): Filter[] =>
   limit === undefined ? [] : [{ $or: [{ [field]: { $exists: false } }, { [field]: { $lte: limit - add } }] }];
 
-const locks = new WeakMap<DocumentStore, KeyedLock>();
-const lockOf = (store: DocumentStore) => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
-
 export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageStore {
   const usages = store.collection<UsageDoc>(AGENT_USAGE_COLLECTION);
   const reservations = store.collection<ReservationDoc>(AGENT_USAGE_RESERVATIONS_COLLECTION);
   const earlierCounters = store.collection<{ _id: string; used: number }>(VOLUMES_COLLECTION);
   const earlierReservations = createVolumeDocumentStore(store);
-  const oneAtATime = lockOf(store);
-  /** Per month document: actions whose reservation document is in, whose key its next write removes. */
-  const recorded = new Map<string, Set<string>>();
+  const oneAtATime = reservationLock(store);
+  const pending = createPendingKeys();
 
   /** What earlier versions counted, in their three counters. */
   async function earlierUsage(agentId: string, day: string, month: string): Promise<UsageCounts> {
@@ -68,10 +63,10 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
   async function count(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits }): Promise<boolean> {
     const { actionId, day, amount, limits } = input;
     const id = usageId(input.agentId, input.month);
-    const field = pendingField(actionId);
+    const field = pending.field(actionId);
     const daily = [...within(`days.${day}.count`, 1, limits.dailyTransactionLimit), ...within(`days.${day}.spend`, amount, limits.dailyLimit)];
     const add = async () => {
-      const done = [...(recorded.get(id) ?? [])].filter((a) => a !== actionId).slice(0, 256);
+      const { ids, unset } = pending.removable(id, actionId);
       const result = await usages.updateOne(
         {
           _id: id, [field]: { $exists: false },
@@ -80,10 +75,10 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
         },
         {
           $inc: { monthSpend: amount, [`days.${day}.count`]: 1, [`days.${day}.spend`]: amount }, $set: { [field]: amount },
-          ...(done.length ? { $unset: Object.fromEntries(done.map((a) => [pendingField(a), ''])) } : {}),
+          ...(unset ? { $unset: unset } : {}),
         },
       );
-      if (result.matchedCount === 1) for (const a of done) recorded.get(id)?.delete(a);
+      if (result.matchedCount === 1) pending.removed(id, ids);
       return result.matchedCount === 1;
     };
     if (await add()) return true;
@@ -99,9 +94,7 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
-    let done = recorded.get(reservation.usage);
-    if (!done) recorded.set(reservation.usage, (done = new Set()));
-    done.add(reservation.actionId);
+    pending.recorded(reservation.usage, reservation.actionId);
   }
 
   /** COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation says RELEASED. */
@@ -125,7 +118,7 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
         const alone = (limits.dailyTransactionLimit ?? 1) < 1 || amount > (limits.dailyLimit ?? amount);
         const counted = (!alone && (await count(input)))
           // Refused: unless this action's amount is already in (an earlier attempt, cut by a crash before it recorded it).
-          || (await usages.countDocuments({ _id: usageId(input.agentId, input.month), [pendingField(actionId)]: { $exists: true } })) > 0;
+          || (await usages.countDocuments({ _id: usageId(input.agentId, input.month), [pending.field(actionId)]: { $exists: true } })) > 0;
         if (!counted) {
           if (await reservations.countDocuments({ _id: actionId })) return null;
           return countsOf(await usages.findOne({ _id: usageId(input.agentId, input.month) }), day);

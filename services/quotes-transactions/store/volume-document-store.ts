@@ -1,20 +1,12 @@
-import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
+import { createPendingKeys, reservationLock } from './pending-keys';
 
 /**
  * A counter holds the day's `used` amount and, only while a reservation or a release of it is in
- * flight, that reservation's key (`pending.<payment>` / `releasing`): the key rides in the same
- * write as the amount, so a replay after a crash finds it and never moves the amount twice. Each
+ * flight, that reservation's key (`pending.<payment>`, pending-keys.ts / `releasing`). Each
  * payment's share is its own reservation document, so a counter stays small however many payments
- * a day has. Once a reservation document is in, its key is no longer needed: the counter's next
- * reservation removes it in its own write (so a reservation costs two writes, not three). Keys a
- * process recorded but had not yet removed when it stopped stay in that day's counter, harmless.
- * (`counting`: the array of keys written by earlier versions, still honoured.)
- * Two attempts at one reservation (or release) still must not overlap: one that started before
- * the other recorded its document could find the key already removed and move the amount again.
- * They run one after another in this process (the embedded store serves one process); across
- * replicas on MongoDB the key alone does not close that window.
+ * a day has. (`counting`: the array of keys written by earlier versions, still honoured.)
  */
 type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[]; pending?: Record<string, number> };
 type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
@@ -24,14 +16,11 @@ export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
 
 const reservationKey = (counter: string, paymentId: string) => `${counter}|${paymentId}`;
 
-/** One lock per store, shared by every volume store over it (the platforms' limits and the agents'). */
-const locks = new WeakMap<DocumentStore, KeyedLock>();
-const lockOf = (store: DocumentStore) => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
-
 export function createVolumeDocumentStore(store: DocumentStore) {
   const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
   const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
-  const oneAtATime = lockOf(store);
+  const oneAtATime = reservationLock(store);
+  const pending = createPendingKeys();
 
   async function ensureCounter(counter: string): Promise<void> {
     try {
@@ -41,20 +30,16 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     }
   }
 
-  /** Per counter: payments whose reservation document is in, whose key the counter's next write removes. */
-  const recorded = new Map<string, Set<string>>();
-  const pendingField = (paymentId: string) => `pending.${Buffer.from(paymentId).toString('base64url')}`;
-
   /** Adds the amount with the key if the counter stays within the limit and the key is not already being counted. */
   async function count(counter: string, key: string, paymentId: string, amount: number, limit: number): Promise<boolean> {
-    const field = pendingField(paymentId);
+    const field = pending.field(paymentId);
     const add = async () => {
-      const done = [...(recorded.get(counter) ?? [])].filter((id) => id !== paymentId).slice(0, 256);
+      const { ids, unset } = pending.removable(counter, paymentId);
       const result = await counters.updateOne(
         { _id: counter, used: { $lte: limit - amount }, counting: { $ne: key }, [field]: { $exists: false } },
-        { $inc: { used: amount }, $set: { [field]: amount }, ...(done.length ? { $unset: Object.fromEntries(done.map((id) => [pendingField(id), ''])) } : {}) },
+        { $inc: { used: amount }, $set: { [field]: amount }, ...(unset ? { $unset: unset } : {}) },
       );
-      if (result.matchedCount === 1) for (const id of done) recorded.get(counter)?.delete(id);
+      if (result.matchedCount === 1) pending.removed(counter, ids);
       return result;
     };
     if ((await add()).matchedCount === 1) return true;
@@ -70,9 +55,7 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
-    let done = recorded.get(reservation.counter);
-    if (!done) recorded.set(reservation.counter, (done = new Set()));
-    done.add(reservation.paymentId);
+    pending.recorded(reservation.counter, reservation.paymentId);
   }
 
   /** COUNTED → RELEASED, taking the amount off once: the counter write carries the key until the reservation says RELEASED. */
@@ -95,7 +78,7 @@ export function createVolumeDocumentStore(store: DocumentStore) {
         if (await reservations.findOne({ _id: key })) return true;
         const counted = await count(counter, key, paymentId, amount, limit)
           // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded it).
-          || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pendingField(paymentId)]: { $exists: true } }] })) > 0;
+          || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pending.field(paymentId)]: { $exists: true } }] })) > 0;
         if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
         await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
         return true;
