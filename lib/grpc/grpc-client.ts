@@ -35,6 +35,27 @@ export function outgoingHeaders(ctx: CallContext, internalToken: string): Record
   return injectTraceContext(headers);
 }
 
+type MethodSpec = ServiceDefinition[string];
+type Lifecycle = Pick<ServiceClient<unknown>, 'close' | 'waitForReady'>;
+const NOTHING_TO_OPEN: Lifecycle = { close: () => undefined, waitForReady: async () => undefined };
+
+/**
+ * A typed client of `definition` whose every method runs `call` in a client span: what the network,
+ * in-process and thread-port clients share, whatever carries the call.
+ */
+export function clientOf<D extends ServiceDefinition>(
+  definition: D,
+  call: (method: string, spec: MethodSpec, request: unknown, ctx: CallContext) => Promise<unknown>,
+  lifecycle: Lifecycle = NOTHING_TO_OPEN,
+): ServiceClient<D> {
+  const out: Record<string, unknown> = { ...lifecycle };
+  for (const [method, spec] of Object.entries(definition)) {
+    out[method] = (request: unknown, ctx: CallContext = {}) =>
+      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => call(method, spec, request, ctx));
+  }
+  return out as ServiceClient<D>;
+}
+
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 export function createServiceClient<D extends ServiceDefinition>(
@@ -56,25 +77,20 @@ export function createServiceClient<D extends ServiceDefinition>(
     'grpc.service_config': ROUND_ROBIN,
   });
   const timeoutMs = options.timeoutMs ?? 10000;
-  const out: Record<string, unknown> = {
+  return clientOf(definition, (_method, spec, request, ctx) => {
+    const metadata = outgoingMetadata(ctx, options.internalToken);
+    return new Promise((resolve, reject) => {
+      client.makeUnaryRequest(
+        spec.path, spec.requestSerialize, spec.responseDeserialize, request, metadata,
+        { deadline: Date.now() + timeoutMs },
+        (err: ServiceError | null, response?: unknown) => (err ? reject(fromServiceError(err)) : resolve(response)),
+      );
+    });
+  }, {
     close: () => client.close(),
     waitForReady: (deadlineMs: number) =>
       new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + deadlineMs, (e) => (e ? reject(e) : resolve()))),
-  };
-  for (const [method, spec] of Object.entries(definition)) {
-    out[method] = (request: unknown, ctx: CallContext = {}) =>
-      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => {
-        const metadata = outgoingMetadata(ctx, options.internalToken);
-        return new Promise((resolve, reject) => {
-          client.makeUnaryRequest(
-            spec.path, spec.requestSerialize, spec.responseDeserialize, request, metadata,
-            { deadline: Date.now() + timeoutMs },
-            (err: ServiceError | null, response?: unknown) => (err ? reject(fromServiceError(err)) : resolve(response)),
-          );
-        });
-      });
-  }
-  return out as ServiceClient<D>;
+  });
 }
 
 export function isUnavailable(err: unknown): boolean {

@@ -1,9 +1,7 @@
 import { type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError } from '../errors';
-import { inSpan, SpanKind } from '../telemetry';
-import type { CallContext } from './call-context';
 import { fromServiceError } from './error-status';
-import { outgoingMetadata, type ClientOptions, type ServiceClient } from './grpc-client';
+import { clientOf, outgoingMetadata, type ClientOptions, type ServiceClient } from './grpc-client';
 
 /** A service bound in this process: the implementation its gRPC server serves, while it serves. */
 export interface LocalService {
@@ -23,22 +21,17 @@ type UnaryImplementation = (call: Pick<ServerUnaryCall<unknown, unknown>, 'reque
  */
 export function createInProcessClient<D extends ServiceDefinition>(definition: D, target: LocalService, options: ClientOptions): ServiceClient<D> {
   const timeoutMs = options.timeoutMs ?? 10000;
-  const out: Record<string, unknown> = { close: () => undefined, waitForReady: async () => undefined };
-  for (const [method, spec] of Object.entries(definition)) {
-    out[method] = (request: unknown, ctx: CallContext = {}) =>
-      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => {
-        if (!target.isServing()) return Promise.reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable'));
-        const call = { request: spec.requestDeserialize(spec.requestSerialize(request)), metadata: outgoingMetadata(ctx, options.internalToken) };
-        const handle = target.implementation[method] as unknown as UnaryImplementation;
-        return new Promise((resolve, reject) => {
-          const deadline = setTimeout(() => reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable (deadline exceeded)')), timeoutMs);
-          handle(call, (err, response) => {
-            clearTimeout(deadline);
-            if (err) reject(fromServiceError(err as ServiceError));
-            else resolve(spec.responseDeserialize(spec.responseSerialize(response)));
-          });
-        });
+  return clientOf(definition, (method, spec, request, ctx) => {
+    if (!target.isServing()) return Promise.reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable'));
+    const call = { request: spec.requestDeserialize(spec.requestSerialize(request)), metadata: outgoingMetadata(ctx, options.internalToken) };
+    const handle = target.implementation[method] as unknown as UnaryImplementation;
+    return new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable (deadline exceeded)')), timeoutMs);
+      handle(call, (err, response) => {
+        clearTimeout(deadline);
+        if (err) reject(fromServiceError(err as ServiceError));
+        else resolve(spec.responseDeserialize(spec.responseSerialize(response)));
       });
-  }
-  return out as ServiceClient<D>;
+    });
+  });
 }

@@ -1,9 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
-import { inSpan, SpanKind } from '../telemetry';
-import type { CallContext } from './call-context';
 import { fromServiceError } from './error-status';
-import { outgoingHeaders, type ClientOptions, type ServiceClient } from './grpc-client';
+import { clientOf, outgoingHeaders, type ClientOptions, type ServiceClient } from './grpc-client';
 import type { LocalService } from './in-process-client';
 
 /**
@@ -144,23 +142,18 @@ export function createPortChannel(port: MessagePort): PortChannel {
 /** A client with the network client's contract (grpc-client.ts) over a PortChannel. */
 export function createPortClient<D extends ServiceDefinition>(definition: D, channel: PortChannel, options: ClientOptions): ServiceClient<D> {
   const timeoutMs = options.timeoutMs ?? 10000;
-  const out: Record<string, unknown> = { close: () => undefined, waitForReady: async () => undefined };
-  for (const [method, spec] of Object.entries(definition)) {
-    out[method] = (request: unknown, ctx: CallContext = {}) =>
-      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () =>
-        channel.call(spec.path, spec.requestSerialize(request), outgoingHeaders(ctx, options.internalToken), timeoutMs).then(
-          (response) => {
-            try {
-              return spec.responseDeserialize(response);
-            } catch {
-              // As grpc-js answers a response it cannot parse.
-              throw fromServiceError(serviceError({ code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', trailers: {} }));
-            }
-          },
-          (status: PortStatus) => { throw fromServiceError(serviceError(status)); },
-        ));
-  }
-  return out as ServiceClient<D>;
+  return clientOf(definition, (_method, spec, request, ctx) =>
+    channel.call(spec.path, spec.requestSerialize(request), outgoingHeaders(ctx, options.internalToken), timeoutMs).then(
+      (response) => {
+        try {
+          return spec.responseDeserialize(response);
+        } catch {
+          // As grpc-js answers a response it cannot parse.
+          throw fromServiceError(serviceError({ code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', trailers: {} }));
+        }
+      },
+      (status: PortStatus) => { throw fromServiceError(serviceError(status)); },
+    ));
 }
 
 type UnaryImplementation = (call: Pick<ServerUnaryCall<unknown, unknown>, 'request' | 'metadata'>, callback: sendUnaryData<unknown>) => void;
