@@ -85,6 +85,19 @@ test('409 TRANSACTION_NOT_CANCELLABLE once sent; 409 TRANSACTION_NOT_PENDING_PLA
   expectError(await sys.api(`/transactions/${out.body.id}/reject`, { method: 'POST', json: { reason: 'nope' } }), 409, 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL');
 });
 
+test('400 INVALID_INPUT saying why for cancelling the PENDING transaction of a quote never executed nor funded', async () => {
+  const created = await quote({ ...accountQuote(usd, mxn, 5_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId } });
+  expect(created.status).toBe(201);
+  const id = created.body.transactionId;
+  expect((await sys.api(`/transactions/${id}`)).body.status).toBe('PENDING');
+  const res = await sys.api(`/transactions/${id}/cancel`, { method: 'POST' });
+  expectError(res, 400, 'INVALID_INPUT');
+  expect(res.body.message).toContain('never executed or funded');
+  expect(res.body.message).toContain(created.body.expiresAt);
+  expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'transactionId' })]);
+  expect((await sys.api(`/transactions/${id}`)).body.status).toBe('PENDING');
+});
+
 test('429 DAILY_VOLUME_LIMIT_EXCEEDED past the day\'s volume ($100,000.00 of USD by default)', async () => {
   const a = await quote(accountQuote(usd, mxn, 5_000_000));
   const b = await quote(accountQuote(usd, mxn, 4_900_000));

@@ -17,6 +17,18 @@ function onBankRail(p: Payment): boolean {
   return !crypto(p.source) && !crypto(p.destination) && p.source.sourceType !== 'UMA_ADDRESS' && p.destination.destinationType !== 'UMA_ADDRESS';
 }
 
+/** A quote's transaction whose quote was never executed (nor funded): no transfer exists at a bank yet. */
+const neverFunded = (p: Payment) => p.status === 'PENDING' && !!p.quote && !p.quote.executedAt;
+
+/**
+ * Cancellation asks the bank to stop a transfer; before its quote is executed there is none, so the
+ * reference's 400 "cannot be cancelled" answers, saying why: the quote expires unexecuted (EXPIRED).
+ */
+const notFunded = (p: Payment) => AppError.invalidInput(
+  `Transaction ${p.id} was never executed or funded: there is no bank transfer to cancel; it expires unexecuted at ${p.quote!.expiresAt}`,
+  [{ field: 'transactionId', message: `is not executed yet (its quote expires at ${p.quote!.expiresAt})` }],
+);
+
 /** The platform's actions on a transaction: approve or reject a pending incoming payment, cancel, confirm receipt. */
 export function createTransactionActions(deps: { queries: TransactionQueries; runner: StepRunner; clock: () => Date; timing: SettlementTiming }) {
   /** Decides on the current payment and applies; a concurrent change makes it decide again. */
@@ -50,6 +62,7 @@ export function createTransactionActions(deps: { queries: TransactionQueries; ru
 
   const cancel = (caller: Caller, id: string) => act(caller, id, (p, now) => {
     if (!onBankRail(p)) throw AppError.invalidInput('Only bank-rail transfers can be cancelled', [{ field: 'transactionId', message: 'is not a bank-rail transfer' }]);
+    if (neverFunded(p)) throw notFunded(p);
     if (!isCancellable(p) || p.pendingStep) throw new AppError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${p.id} is past the point where it can be cancelled`, { status: p.status });
     return { change: failure(p, undefined, now, deps.timing, { refundReason: 'USER_CANCELLATION' }) };
   });
