@@ -13,6 +13,7 @@ import { withDeferredShapeErrors } from './http/shape-errors';
 import { sendError } from './http/error-envelope';
 import { bodyParserError, jsonBody } from './http/request-body';
 import { requestTracing } from './http/request-tracing';
+import { responseCompression } from './http/response-compression';
 import { requestValidation } from './http/request-validation';
 import { idempotentRequests } from './http/idempotent-requests';
 import { refuseUnservedMethods, requirePermission } from './http/require-permission';
@@ -57,6 +58,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   app.use(correlationId());
   app.use(requestTracing(logger));
+  app.use(responseCompression());
   // Liveness: the process answers (its event loop turns). /healthz is kept for existing probes.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/livez', (_req, res) => void res.json({ status: 'ok' }));

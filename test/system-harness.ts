@@ -27,7 +27,7 @@ export function basicAuthHeader(tokenId: string, secret: string): string {
 }
 
 /** The whole system in this process on the embedded defaults, gateway on a free port. */
-export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger; components?: SystemOptions['components'] } = {}): Promise<TestSystem> {
+export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger?: Logger; components?: SystemOptions['components']; port?: number } = {}): Promise<TestSystem> {
   const sandbox = DEFAULT_SANDBOX;
   // Tests poll and loop far faster than a platform should: the per-credential request rate is only
   // limited where a test sets GATEWAY_RATE_LIMIT_REQUESTS (edge-throttle.test.ts).
@@ -37,7 +37,7 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
     components: options.components ?? ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),
     bindAddress: () => '127.0.0.1:0', remoteAddresses: {},
-    gateway: { host: '127.0.0.1', port: 0, sandbox },
+    gateway: { host: '127.0.0.1', port: options.port ?? 0, sandbox },
   });
   const rootUrl = `http://127.0.0.1:${system.gateway!.port}`;
   const baseUrl = `${rootUrl}/${API_VERSION}`;

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { OPERATIONS } from '../../gateway/contract/operation-registry';
+
+/**
+ * The parts of the docs that are facts about the contract's registry compared with the reference
+ * OpenAPI: written between `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by
+ * generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
+ */
+const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const keyOf = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
+
+export function referenceOperations(): Set<string> {
+  const document = parse(readFileSync(REFERENCE, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  return new Set(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => keyOf(m, path))));
+}
+
+/** Our operations the reference does not define, as `METHOD /path` (root ones marked). */
+export function addedOperations(): string[] {
+  const reference = referenceOperations();
+  return OPERATIONS.filter((op) => !reference.has(keyOf(op.method, op.path)))
+    .map((op) => `\`${op.method.toUpperCase()} ${op.path}\`${op.root ? ' (at the server root)' : ''}`);
+}
+
+export function generatedSections(): Record<string, string> {
+  const added = addedOperations();
+  return {
+    'operation-count': String(OPERATIONS.length),
+    'added-operations': `${added.length} operations the reference does not define:\n\n${added.map((a) => `- ${a}`).join('\n')}\n`,
+  };
+}
+
+const SECTION = /<!-- generated: ([\w-]+) -->([\s\S]*?)<!-- \/generated -->/g;
+
+/** The markdown with each generated section written anew; unknown names are left as they are. */
+export function regenerate(markdown: string, sections = generatedSections()): string {
+  return markdown.replace(SECTION, (whole, name: string) => {
+    const body = sections[name];
+    if (body === undefined) return whole;
+    return `<!-- generated: ${name} -->${body.includes('\n') ? `\n${body}` : body}<!-- /generated -->`;
+  });
+}
+
+export const sectionNames = (markdown: string): string[] => [...markdown.matchAll(SECTION)].map((m) => m[1]);
