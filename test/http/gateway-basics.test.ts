@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-harness';
 
 let sys: TestSystem;
@@ -101,5 +103,36 @@ describe('error envelope', () => {
     const ok = await sys.api('/customers', { headers: { 'x-correlation-id': 'ticket-42' } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('request-id')).toBe('ticket-42');
+  });
+});
+
+describe('compression', () => {
+  /** A raw GET (fetch would ask for and undo the compression itself). */
+  function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const auth = basicAuthHeader(sys.sandbox.tokenId, sys.sandbox.clientSecret);
+      request(`${sys.rootUrl}${path}`, { headers: { authorization: auth, ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject).end();
+    });
+  }
+
+  test('a large answer is gzipped when Accept-Encoding offers it, and sent as it is otherwise', async () => {
+    const zipped = await rawGet('/2025-10-13/exchange-rates', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const json = JSON.parse(gunzipSync(zipped.body).toString('utf8'));
+    expect(json.data.length).toBeGreaterThan(10);
+    const plain = await rawGet('/2025-10-13/exchange-rates', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString('utf8'))).toEqual(json);
+    expect(zipped.body.length * 5).toBeLessThan(plain.body.length);
+  });
+
+  test('an answer under 1 KB is not compressed', async () => {
+    const small = await rawGet('/healthz', { 'accept-encoding': 'gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8'))).toEqual({ status: 'ok' });
   });
 });
