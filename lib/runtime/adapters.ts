@@ -71,7 +71,7 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
 /** Kafka when KAFKA_BROKERS is set; otherwise one in-process bus shared by the services of this process. */
 export function openEventBus(env: NodeJS.ProcessEnv, clientId: string, logger: Logger): EventBus {
   const brokers = env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
-  if (!brokers?.length) return createInProcessEventBus();
+  if (!brokers?.length) return createInProcessEventBus({ logger });
   for (const broker of brokers) {
     if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `must be host:port[,host:port], got "${broker}"`);
   }

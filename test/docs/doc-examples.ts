@@ -67,7 +67,7 @@ export function parseDoc(file: string, markdown: string): DocFile {
   let continues: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/doc-test:/.test(line) && !SKIP_MARKER.test(line) && !CONTINUES_MARKER.test(line)) {
+    if (/^\s*<!--\s*doc-test/.test(line) && !SKIP_MARKER.test(line) && !CONTINUES_MARKER.test(line)) {
       problems.push(`${file}:${i + 1}: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: ${line.trim()}`);
     }
     const skipReason = SKIP_MARKER.exec(line)?.[1].trim();
