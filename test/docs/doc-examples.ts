@@ -83,7 +83,9 @@ export function parseDoc(file: string, markdown: string): DocFile {
     if (RUNNABLE_LANGUAGES.includes(language)) {
       const code = lines.slice(i + 1, close).map((l) => l.slice(Math.min(fence[1].length, l.length - l.trimStart().length))).join('\n');
       const marker = SKIP_MARKER.exec(lines[i - 1] ?? '');
-      blocks.push({ file, line: i + 1, language, code, commands: splitCommands(code, i + 2), ...(marker ? { skip: marker[1].trim() } : {}) });
+      const commands = language === 'http' ? [httpCommand(code, i + 2)]
+        : splitCommands(language === 'console' ? consoleAsShell(code) : code, i + 2);
+      blocks.push({ file, line: i + 1, language, code, commands, ...(marker ? { skip: marker[1].trim() } : {}) });
     }
     i = close;
   }
@@ -137,6 +139,35 @@ export function splitCommands(code: string, firstLine: number): DocCommand[] {
   }
   flush();
   return commands;
+}
+
+/** A `console` block: `$ ` (and `> `) lines are the commands, the other lines what they print. */
+export function consoleAsShell(code: string): string {
+  return code.split('\n').map((l) => (/^[$>] /.test(l) ? l.slice(2) : l.trim() ? `# ${l}` : l)).join('\n');
+}
+
+/**
+ * An `http` block: a request (`POST /2025-10-13/customers HTTP/1.1`, headers, a blank line, a body),
+ * optionally followed by the response the doc shows (`HTTP/1.1 201 Created`, headers, a JSON body).
+ * It runs as the equivalent curl, with the sandbox credentials unless it sends its own.
+ */
+export function httpCommand(code: string, firstLine: number): DocCommand {
+  const lines = code.split('\n');
+  const responseAt = lines.findIndex((l) => /^HTTP\/[\d.]+\s+\d{3}/.test(l));
+  const request = (responseAt < 0 ? lines : lines.slice(0, responseAt)).join('\n').trim();
+  const [head, ...rest] = request.split(/\n\s*\n/);
+  const [requestLine, ...headers] = head.split('\n');
+  const [method, target] = requestLine.trim().split(/\s+/);
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const url = target.startsWith('/') ? `http://localhost:8080${target}` : target;
+  const auth = headers.some((h) => /^authorization:/i.test(h)) ? '' : ' -u "$AUTH"';
+  const body = rest.join('\n\n').trim();
+  const text = `curl -s -X ${method}${auth} ${quote(url)}${headers.map((h) => ` -H ${quote(h.trim())}`).join('')}${body ? ` --data-binary ${quote(body)}` : ''}`;
+  const response = responseAt < 0 ? '' : lines.slice(responseAt).join('\n');
+  const [statusLine, ...responseRest] = response.split('\n');
+  const responseBody = responseRest.join('\n').split(/\n\s*\n/).slice(1).join('\n').trim();
+  const status = /^HTTP\/[\d.]+\s+(\d{3})/.exec(statusLine)?.[1];
+  return { line: firstLine, text, expected: status ? { ...expectationOf(`${status} ${responseBody}`.trim()), shown: response.trim() } : {} };
 }
 
 const EXPECTATION_START = /^(→|HTTP\/[\d.]+\s|[1-5]\d\d\b|\{|\[)/;

@@ -1,4 +1,4 @@
-import { expectationOf, parseDoc, parseShape, shapeMismatch, splitCommands } from './doc-examples';
+import { consoleAsShell, expectationOf, httpCommand, parseDoc, parseShape, shapeMismatch, splitCommands } from './doc-examples';
 
 test('commands split at newlines outside quotes, $( ) and continuations, each with its first line', () => {
   const code = [
@@ -41,4 +41,19 @@ test('markers: a skip needs its reason and a fence right below; a malformed mark
     'x.md:5: a skip marker needs its reason in the parentheses',
     'x.md:9: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: <!-- doc-test: skipp -->',
   ]);
+});
+
+test('an http block runs as the equivalent curl, checked against the response it shows', () => {
+  const command = httpCommand([
+    'POST /2025-10-13/customers HTTP/1.1', 'Content-Type: application/json', '', '{"fullName":"O\'Brien"}',
+    '', 'HTTP/1.1 201 Created', 'Content-Type: application/json', '', '{"id":"Customer:…"}',
+  ].join('\n'), 7);
+  expect(command.line).toBe(7);
+  expect(command.text).toBe(`curl -s -X POST -u "$AUTH" 'http://localhost:8080/2025-10-13/customers' -H 'Content-Type: application/json' --data-binary '{"fullName":"O'\\''Brien"}'`);
+  expect(command.expected).toMatchObject({ status: 201, shape: { kind: 'object' } });
+});
+
+test('a console block: the prompt lines run, the printed JSON below one is what it must answer', () => {
+  const [command] = splitCommands(consoleAsShell('$ curl -s -u $AUTH $API/config\n{"id":"Platform:…"}'), 3);
+  expect(command).toMatchObject({ line: 3, text: 'curl -s -u $AUTH $API/config', expected: { shape: { kind: 'object' } } });
 });

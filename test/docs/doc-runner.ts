@@ -19,8 +19,8 @@ export const SANDBOX_CREDENTIALS = 'sandbox-token:sandbox-secret-0000000000';
 /** What the doc says, on the test's ports: the gateway's 8080 and the example webhook receiver's 4000. */
 export function onTestPorts(code: string, ports: { gateway: number; receiver: number }): string {
   return code
-    .replace(/localhost:8080/g, `localhost:${ports.gateway}`)
-    .replace(/localhost:4000/g, `localhost:${ports.receiver}`)
+    .replace(/(localhost|127\.0\.0\.1):8080/g, `$1:${ports.gateway}`)
+    .replace(/(localhost|127\.0\.0\.1):4000/g, `$1:${ports.receiver}`)
     .replace(/listen\(4000\b/g, `listen(${ports.receiver}`);
 }
 
