@@ -104,8 +104,11 @@ export function splitCommands(code: string, firstLine: number): DocCommand[] {
   const flush = () => {
     const body = text.trim();
     if (body) commands.push({ line: startLine, text: body, expected: expectationOf(comment) });
-    else if (comment && commands.length && EXPECTATION_START.test(comment.trim()) && !commands[commands.length - 1].expected.shown) {
-      commands[commands.length - 1].expected = expectationOf(comment);
+    else if (comment && commands.length) {
+      const last = commands[commands.length - 1];
+      // the lines of a JSON answer shown over several comment lines read as one
+      if (last.expected.unreadable) last.expected = expectationOf(`${last.expected.shown} ${comment.trim()}`);
+      else if (EXPECTATION_START.test(comment.trim()) && !last.expected.shown) last.expected = expectationOf(comment);
     }
     text = ''; comment = '';
   };

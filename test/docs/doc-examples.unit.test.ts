@@ -57,3 +57,10 @@ test('a console block: the prompt lines run, the printed JSON below one is what 
   const [command] = splitCommands(consoleAsShell('$ curl -s -u $AUTH $API/config\n{"id":"Platform:…"}'), 3);
   expect(command).toMatchObject({ line: 3, text: 'curl -s -u $AUTH $API/config', expected: { shape: { kind: 'object' } } });
 });
+
+test('a JSON answer shown over several comment lines reads as one', () => {
+  const [command] = splitCommands('curl -s $API/x\n# → 200 {\n#   "status": "ACTIVE",\n#   "id": "X:…"\n# }\necho next', 1);
+  expect(command.expected.unreadable).toBeUndefined();
+  expect(shapeMismatch(command.expected.shape!, { status: 'ACTIVE', id: 'X:1' })).toBeUndefined();
+  expect(shapeMismatch(command.expected.shape!, { status: 'FROZEN', id: 'X:1' })).toContain('$.status');
+});
