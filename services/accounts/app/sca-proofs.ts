@@ -213,14 +213,16 @@ export function createScaProofs(deps: ScaDeps) {
    * nothing. Each evaluation is claimed on the challenge (one at a time, at most `maxAttempts`) and
    * reserved against the customer's lockout before the proof is checked; only a wrong proof counts.
    */
-  async function verify(c: Customer, challengeId: string | undefined, binding: string, proof: ScaProof, earlierChallengeIds: string[] = []): Promise<{ challenge: ScaChallengeRecord; repeated: boolean }> {
+  async function verify(
+    c: Customer, challengeId: string | undefined, binding: string, proof: ScaProof, earlierChallengeIds: string[] = [],
+  ): Promise<{ challenge: ScaChallengeRecord; repeated: boolean; completedAt: string }> {
     checkShape(proof);
     // In sandbox the fixed code is every challenge's code: it always answers the current step.
     const sandboxCode = settings.sandbox && proof.code === SANDBOX_SCA_CODE;
     for (const earlierId of sandboxCode ? [] : earlierChallengeIds) {
       const earlier = await sca.challenges.find(earlierId);
-      if (earlier && earlier.customerId === c.id && earlier.platformId === c.platformId && earlier.completedProof === proofDigest(earlierId, proof)) {
-        return { challenge: earlier, repeated: true };
+      if (earlier?.completedAt && earlier.customerId === c.id && earlier.platformId === c.platformId && earlier.completedProof === proofDigest(earlierId, proof)) {
+        return { challenge: earlier, repeated: true, completedAt: earlier.completedAt };
       }
     }
     for (let round = 0; ; round += 1) {
@@ -230,16 +232,18 @@ export function createScaProofs(deps: ScaDeps) {
       }
       const digest = proofDigest(challenge.id, proof);
       if (challenge.completedAt) {
-        if (challenge.completedProof === digest) return { challenge, repeated: true };
+        if (challenge.completedProof === digest) return { challenge, repeated: true, completedAt: challenge.completedAt };
         throw invalidProof('has already been used', 'challengeId');
       }
+      await assertNotLocked(c);
       if (Date.parse(challenge.expiresAt) <= deps.clock().getTime()) throw invalidProof('the challenge has expired: start again', 'challengeId');
       if (challenge.failedProofs?.includes(digest)) throw wrongProof(proof);
-      if (challenge.evaluatingProof === digest && round < 3) {
+      if (challenge.evaluatingProof === digest && round < 5) {
+        // The same proof is being checked by another request: its outcome is this one's.
         await evaluations.settledElsewhere(challenge.id, digest);
         continue;
       }
-      await evaluations.claim(c, challenge, digest);
+      if (!(await evaluations.claim(c, challenge, digest, round < 5))) continue;
       let right = false;
       try {
         right = await matches(c, challenge, proof);
@@ -247,9 +251,9 @@ export function createScaProofs(deps: ScaDeps) {
         await evaluations.release(c, challenge.id, digest);
         throw err;
       }
-      await evaluations.settle(c, challenge.id, digest, right);
+      const completedAt = await evaluations.settle(c, challenge.id, digest, right);
       if (!right) throw wrongProof(proof);
-      return { challenge, repeated: false };
+      return { challenge, repeated: false, completedAt };
     }
   }
 
@@ -280,32 +284,38 @@ function createEvaluations(deps: ScaDeps) {
   return {
     updateSecurity,
 
-    /** Claims the challenge's evaluation, then reserves one attempt of the customer's: or refuses (429 / 423). */
-    async claim(c: Customer, challenge: ScaChallengeRecord, digest: string): Promise<void> {
+    /**
+     * Claims the challenge's evaluation, then reserves one attempt of the customer's: or refuses (429 /
+     * 423). False (look again) when the claim failed because the same proof is in flight or completed it.
+     */
+    async claim(c: Customer, challenge: ScaChallengeRecord, digest: string, mayRetry: boolean): Promise<boolean> {
       const now = deps.clock();
       const claimed = await sca.challenges.claimEvaluation(challenge.id, {
         max: settings.maxAttempts, proof: digest, now: now.toISOString(), staleBefore: new Date(now.getTime() - EVALUATION_STALE_MS).toISOString(),
       });
       if (!claimed) {
-        const spent = challenge.attempts >= settings.maxAttempts;
+        const fresh = await sca.challenges.find(challenge.id);
+        if (mayRetry && (fresh?.evaluatingProof === digest || fresh?.completedAt)) return false;
+        const spent = (fresh?.attempts ?? challenge.attempts) >= settings.maxAttempts;
         throw new AppError('RATE_LIMITED', spent ? 'This challenge has been tried too often: start a new one'
           : 'Another proof for this challenge is being checked: try again in a moment', { retryAfterSeconds: spent ? 60 : 1 });
       }
       const reservation = { id: reservationId(challenge.id, digest), at: now.toISOString() };
       const { before, after } = await updateSecurity(c, (state) => withReservation(state, reservation, now));
-      if (after) return;
+      if (after) return true;
       await sca.challenges.endEvaluation(challenge.id, digest, 'RELEASED', now.toISOString());
       if (isLocked(before, now)) throw lockedError(before);
       throw new AppError('RATE_LIMITED', 'Other proofs of this customer are being checked: try again in a moment', { retryAfterSeconds: 1 });
     },
 
-    /** Counts a wrong proof (and records it on the challenge), or gives a right one's reservation back. */
-    async settle(c: Customer, challengeId: string, digest: string, right: boolean): Promise<void> {
+    /** Counts a wrong proof (and records it on the challenge), or gives a right one's reservation back: when it completed. */
+    async settle(c: Customer, challengeId: string, digest: string, right: boolean): Promise<string> {
       const now = deps.clock();
       await updateSecurity(c, (state) => afterSettled(state, reservationId(challengeId, digest), !right, now));
       if (!(await sca.challenges.endEvaluation(challengeId, digest, right ? 'COMPLETED' : 'FAILED', now.toISOString())) && right) {
         throw invalidProof('has already been used', 'challengeId');
       }
+      return now.toISOString();
     },
 
     /** An evaluation that could not finish (the proof was not judged): nothing counts. */

@@ -133,16 +133,12 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
       if (!proof.endUserIpAddress) throw invalidProof('is required', 'endUserIpAddress');
       if (factor === 'SMS_OTP' && !proof.challengeId) throw invalidProof('is required for SMS_OTP', 'challengeId');
       const challengeId = factor === 'SMS_OTP' ? proof.challengeId : loginChallengeId(c, factor);
-      const { repeated } = await proofs.verify(c, challengeId, loginBinding(c), proof);
-      if (repeated) {
-        // The same proof again: the session it opened, unless it was revoked since.
-        const session = await liveScaSession(deps, platformId, customerId);
-        if (!session) throw invalidProof('has already been used', 'challengeId');
-        return { status: 'SUCCESS', sessionExpiresAt: session.expiresAt };
-      }
-      const now = deps.clock();
-      const sessionExpiresAt = new Date(now.getTime() + settings.sessionTtlMs).toISOString();
-      await sca.sessions.put(platformId, customerId, now.toISOString(), sessionExpiresAt);
+      // The session starts when the proof completed the challenge: a repeat of the proof answers the same one.
+      const { completedAt } = await proofs.verify(c, challengeId, loginBinding(c), proof);
+      const security = await sca.security.find(platformId, customerId);
+      if (security.sessionsRevokedAt && security.sessionsRevokedAt >= completedAt) throw invalidProof('has already been used', 'challengeId');
+      const sessionExpiresAt = new Date(Date.parse(completedAt) + settings.sessionTtlMs).toISOString();
+      await sca.sessions.put(platformId, customerId, completedAt, sessionExpiresAt);
       return { status: 'SUCCESS', sessionExpiresAt };
     },
 
