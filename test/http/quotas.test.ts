@@ -12,6 +12,7 @@ beforeAll(async () => {
     env: {
       ACCOUNTS_KYC_STEP_MS: '30', AUTH_MAX_API_TOKENS_PER_PLATFORM: '4', AUTH_MAX_AGENTS_PER_PLATFORM: '2',
       AUTH_MAX_DEVICE_CODES_PER_PLATFORM_PER_HOUR: '3', SIGNED_RETRY_MAX_PENDING_PER_WALLET: '3', CARDS_MAX_OPEN_PER_CUSTOMER: '2',
+      DELEGATED_KEYS_MAX_UNSIGNED_PER_PLATFORM_PER_HOUR: '4',
     },
   });
   expect((await sys.api('/config', { method: 'PATCH', json: { embeddedWalletConfig: { appName: 'Quota test' } } })).status).toBe(200);
@@ -51,22 +52,38 @@ test('agents per platform and device codes per hour answer 429 with Retry-After 
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 });
 
-test('pending signed-retry challenges per wallet: unsigned first legs of POST /auth/delegated-keys stop at the quota (429, Retry-After)', async () => {
-  const holder = await approvedCardholder(sys, { email: `quota-${process.pid}@example.com` });
+/** An embedded-wallet holder signed in, with a card funded by the wallet: the body of a delegated-key request. */
+async function walletCardRequest(n: number) {
+  const holder = await approvedCardholder(sys, { email: `quota-${process.pid}-${n}@example.com` });
   const walletId: string = (await sys.api(`/customers/internal-accounts?customerId=${holder.customerId}&type=EMBEDDED_WALLET`)).body.data[0].id;
   const credentials = await sys.api(`/auth/credentials?accountId=${walletId}`);
   await signInWithOtp(sys.api, credentials.body.data.find((x: { type: string }) => x.type === 'EMAIL_OTP').id);
   const card = await sys.api('/cards', { method: 'POST', json: { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [walletId] } });
   expect(card.status).toBe(201);
   for (let i = 0; i < 50 && (await sys.api(`/cards/${card.body.id}`)).body.state !== 'ACTIVE'; i += 1) await new Promise((r) => setTimeout(r, 100));
-  const body = { cardId: card.body.id, internalAccountId: walletId, nickname: 'Card payments key' };
-  const answers = await Promise.all(Array.from({ length: 12 }, () => sys.api('/auth/delegated-keys', { method: 'POST', json: body })));
+  return { cardId: card.body.id, internalAccountId: walletId, nickname: 'Card payments key' };
+}
+
+test('unsigned first legs of POST /auth/delegated-keys stop at the pending challenges per wallet, then per platform (429, Retry-After)', async () => {
+  const first = await walletCardRequest(1);
+  const begin = (body: unknown) => sys.api('/auth/delegated-keys', { method: 'POST', json: body });
+  const answers = await Promise.all(Array.from({ length: 12 }, () => begin(first)));
   const accepted = answers.filter((a) => a.status === 202).length;
   expect(accepted).toBeGreaterThanOrEqual(1);
   expect(accepted).toBeLessThanOrEqual(3);
-  const refused = answers.find((a) => a.status === 429)!;
+  expect(answers.every((a) => [202, 429].includes(a.status))).toBe(true);
+  let refused = await begin(first);
+  while (refused.status === 202) refused = await begin(first);
   expectError(refused, 429, 'RATE_LIMITED');
+  expect(refused.body.details).toMatchObject({ quota: 'pending signed-retry challenges per wallet', limit: 3 });
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+  // Another wallet of the platform: the platform's cap on keys begun per hour (4) comes first.
+  const second = await walletCardRequest(2);
+  expect((await begin(second)).status).toBe(202);
+  const overPlatform = await begin(second);
+  expectError(overPlatform, 429, 'RATE_LIMITED');
+  expect(overPlatform.body.details).toMatchObject({ quota: 'unsigned delegated-key requests per platform per hour', limit: 4 });
 });
 
 test('open cards per customer: one more is 409', async () => {
