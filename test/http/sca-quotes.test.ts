@@ -264,3 +264,33 @@ test('account reads by platformCustomerId and quote reads are gated alike; anoth
   expect(ids(opened)).toContain(euQuote.transactionId);
   expect(ids(await quotesOf(eu))).toContain(euQuote.id);
 });
+
+test('a client retrying a step\'s proof (10 at once, then 5 more) gets the same answer, counts nothing, and the next step still authorizes', async () => {
+  const eu = await payer('IT');
+  const authenticator = createSoftwareAuthenticator();
+  const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
+  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
+  const credential = { id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject } };
+  expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
+  await smsLogin(eu.id);
+  const sign = (challenge: any) => {
+    const challengeHex = Buffer.from(challenge.passkeyAssertionOptions.challenge, 'base64url').toString('utf8');
+    const s = authenticator.getAssertion({ rpId: RP_ID, origin: ORIGIN, challengeHex, credentialId: made.credentialId });
+    return { id: s.credentialId, rawId: s.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature } };
+  };
+  const quote = await quoteFor(eu, 1500);
+  const held = await sys.api(`/quotes/${quote.id}/execute`, { method: 'POST', json: { scaFactor: 'PASSKEY' } });
+  const conversion = { passkeyAssertion: sign(held.body.scaChallenge), origin: ORIGIN };
+  const authorize = (json: unknown) => sys.api(`/quotes/${quote.id}/authorize`, { method: 'POST', json });
+  const answers = await Promise.all(Array.from({ length: 10 }, () => authorize(conversion)));
+  expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+  const payoutChallenge = answers[0].body.scaChallenge;
+  expect(payoutChallenge.purpose).toBe('PAYOUT');
+  for (const a of answers) expect(a.body.scaChallenge.id).toBe(payoutChallenge.id);
+  for (let i = 0; i < 5; i += 1) expect((await authorize(conversion)).body.scaChallenge.id).toBe(payoutChallenge.id);
+  const probe = await sca('/sca/record-event', eu.id, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+  expect(probe.body.failedAttempts).toBe(1); // the probe itself: no retry counted
+  const paid = await authorize({ passkeyAssertion: sign(payoutChallenge), origin: ORIGIN });
+  expect(paid.status).toBe(200);
+  expect(paid.body.status).toBe('PROCESSING');
+});

@@ -138,7 +138,9 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
       const security = await sca.security.find(platformId, customerId);
       if (security.sessionsRevokedAt && security.sessionsRevokedAt >= completedAt) throw invalidProof('has already been used', 'challengeId');
       const sessionExpiresAt = new Date(Date.parse(completedAt) + settings.sessionTtlMs).toISOString();
-      await sca.sessions.put(platformId, customerId, completedAt, sessionExpiresAt);
+      // A repeat never replaces a later login's session with this older one.
+      const current = await sca.sessions.find(platformId, customerId);
+      if (!current || current.startedAt < completedAt) await sca.sessions.put(platformId, customerId, completedAt, sessionExpiresAt);
       return { status: 'SUCCESS', sessionExpiresAt };
     },
 

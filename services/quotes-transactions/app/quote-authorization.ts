@@ -25,7 +25,7 @@ export interface ScaGate {
    */
   verify(caller: Caller, request: {
     customerId: string; challengeId: string; binding: string; proof: ScaProof; earlierChallengeIds?: string[];
-  }): Promise<{ repeated: boolean }>;
+  }): Promise<{ repeated: boolean; completedChallengeId?: string }>;
 }
 
 const payeeOf = (p: Payment) => (p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : p.destination.umaAddress);
@@ -87,6 +87,19 @@ export function createQuoteAuthorization(deps: {
     return issueStep(caller, p, authorizationSteps(p), factor);
   }
 
+  /**
+   * The quote once the request that completed its current step has moved it on (a concurrent
+   * original still writing): read again for a short while, then as it stands.
+   */
+  async function afterStep(p: Payment): Promise<Payment> {
+    for (let i = 0; i < 100; i += 1) {
+      const fresh = (await payments.get(p.platformId, p.id)) ?? p;
+      if (fresh.status !== 'PENDING_AUTHORIZATION' || fresh.sca?.challenge.id !== p.sca?.challenge.id) return fresh;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return p;
+  }
+
   /** An authorized quote: the proof of any of its steps again answers it as it stands; another proof, 409. */
   async function repeatOfAuthorized(caller: Caller, p: Payment, proof: ScaProof): Promise<Payment> {
     const sca = p.sca!;
@@ -137,11 +150,11 @@ export function createQuoteAuthorization(deps: {
         throw AppError.invalidInput('The challenge has expired', [{ field: 'quoteId', message: 'the quote\'s challenge has expired' }]);
       }
       const completed = p.sca.completedChallengeIds ?? [];
-      const { repeated } = await gate.verify(caller, {
+      const { repeated, completedChallengeId } = await gate.verify(caller, {
         customerId: p.customerId, challengeId: p.sca.challenge.id, binding: p.sca.binding, proof, earlierChallengeIds: completed,
       });
       // A repeat of a step's proof (a client's retry) answers the quote as that step left it, or later.
-      if (repeated) return (await payments.get(p.platformId, p.id)) ?? p;
+      if (repeated) return completedChallengeId === p.sca.challenge.id ? afterStep(p) : (await payments.get(p.platformId, p.id)) ?? p;
       const now = deps.clock().toISOString();
       const completedChallengeIds = [...completed, p.sca.challenge.id];
       if (p.sca.nextPurposes?.length) {
