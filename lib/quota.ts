@@ -24,18 +24,21 @@ export function quotaExceeded(quota: Quota): AppError {
 }
 
 /**
- * Creates one more resource within `quota`: refused when `count()` is already at the limit; when
- * concurrent creations pass that check together, the one that finds the count over the limit
- * afterwards undoes its own (so the limit is never exceeded; a race may refuse one that would fit).
+ * Creates one more resource within `quota`: refused when `count()` is already at the limit. When
+ * concurrent creations pass that check together, each that finds the count over the limit
+ * afterwards undoes its own, waits a moment (a random few milliseconds, so they do not collide
+ * again) and tries once more: the limit is never exceeded, and a burst does not leave room unused.
+ * `create` must make a new resource each time it is called (`undo` removes it).
  */
 export async function createWithinQuota<T>(quota: Quota, steps: {
   count: () => Promise<number>; create: () => Promise<T>; undo: (created: T) => Promise<void>;
 }): Promise<T> {
-  if ((await steps.count()) >= quota.limit) throw quotaExceeded(quota);
-  const created = await steps.create();
-  if ((await steps.count()) > quota.limit) {
+  for (let attempt = 0; ; attempt += 1) {
+    if ((await steps.count()) >= quota.limit) throw quotaExceeded(quota);
+    const created = await steps.create();
+    if ((await steps.count()) <= quota.limit) return created;
     await steps.undo(created);
-    throw quotaExceeded(quota);
+    if (attempt === 3) throw quotaExceeded(quota);
+    await new Promise((resolve) => setTimeout(resolve, 2 + Math.floor(Math.random() * 20 * (attempt + 1))));
   }
-  return created;
 }

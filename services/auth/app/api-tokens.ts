@@ -81,18 +81,21 @@ export function createApiTokens(deps: {
       const wanted = parseNewApiToken(input);
       const clientSecret = newClientSecret();
       const at = now().toISOString();
-      const token: ApiTokenRecord = {
-        id: newId('Token'), clientId: newClientId(), platformId, ...wanted,
-        secretHash: hashClientSecret(clientSecret, deps.pepper), createdAt: at, updatedAt: at,
-      };
       // 429 (the contract's answer for POST /tokens): a deletion makes room.
       const quota = { what: 'API tokens per platform', limit: deps.maxTokensPerPlatform ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 60 };
-      await createWithinQuota(quota, {
+      const token = await createWithinQuota(quota, {
         count: async () => (await deps.store.list({ platformId }, { limit: 1 })).total,
-        create: () => deps.store.insert(token),
+        create: async () => {
+          const record: ApiTokenRecord = {
+            id: newId('Token'), clientId: newClientId(), platformId, ...wanted,
+            secretHash: hashClientSecret(clientSecret, deps.pepper), createdAt: at, updatedAt: at,
+          };
+          await deps.store.insert(record);
+          return record;
+        },
         // Never handed out: deleted at once (gateways hear of it like any deletion).
-        undo: async () => {
-          await deps.store.markDeleted(platformId, token.id, at, (t) =>
+        undo: async (record) => {
+          await deps.store.markDeleted(platformId, record.id, at, (t) =>
             deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>(API_TOKEN_DELETED, 1, t.platformId, t.id, { tokenId: t.id, clientId: t.clientId }));
         },
       });
