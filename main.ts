@@ -9,7 +9,7 @@ import { useDataDirectoryKeys } from './lib/runtime/data-directory';
 import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './lib/runtime/start-checks';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
-import { readMetricsSettings, startMetrics } from './lib/metrics';
+import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-identity';
 import { markStart, startMarks, timelineField } from './lib/runtime/start-timeline';
 import type { ServicesThread } from './services-thread';
@@ -178,6 +178,8 @@ async function main(): Promise<void> {
   servicesStarting?.catch(() => undefined); // awaited below
   startTelemetry({ serviceName: telemetryName });
   const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: telemetryName, port: METRICS_PORT, host: METRICS_HOST });
+  const metricsWarning = metricsEndpoint && metricsExposureWarning(METRICS_HOST, readRunMode(process.env));
+  if (metricsWarning) logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
   const { startSystem, loadGatewayModules } = await import('./system');
   if (servesGateway) await loadGatewayModules();
   markStart('main: gateway modules loaded');

@@ -1,10 +1,10 @@
 import { isMainThread, MessageChannel, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { createPortChannel, servePort, type PortChannel } from './lib/grpc/port-transport';
-import { ConfigError } from './lib/config';
+import { ConfigError, readRunMode } from './lib/config';
 import { createLogger, type LogLevel } from './lib/log';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
-import { readMetricsSettings, startMetrics } from './lib/metrics';
+import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
 import { markStart, processStartEpochMs, startMarks, useProcessStart, type StartMark } from './lib/runtime/start-timeline';
 
 /**
@@ -102,6 +102,8 @@ async function runServices(data: ServicesThreadData): Promise<void> {
     // The gateway's thread serves METRICS_PORT; this thread's meters are its own, served on the next port.
     const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
     const metricsEndpoint = METRICS_PORT === undefined ? undefined : await startMetrics({ serviceName: data.telemetryName, port: METRICS_PORT && METRICS_PORT + 1, host: METRICS_HOST });
+    const metricsWarning = metricsEndpoint && metricsExposureWarning(METRICS_HOST, readRunMode(process.env));
+    if (metricsWarning) logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
     const system = await startSystem({
       components: [...SERVICE_NAMES], env: process.env, logger, internalToken: data.internalToken,
       remoteAddresses: {}, bindAddress: () => '127.0.0.1:0',

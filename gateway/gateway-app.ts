@@ -88,7 +88,10 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   const platformOrAgent = credentials(basicAuth(authenticate, { cache: credentialCache, throttle }), agentAuth(authenticateAgent, throttle));
   app.use(
     `/${API_VERSION}`,
-    platformOrAgent, requestRateLimit({ requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS }), requirePermission(),
+    platformOrAgent, requestRateLimit({
+      requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
+      platformRequests: edge.GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS || 4 * edge.GATEWAY_RATE_LIMIT_REQUESTS,
+    }), requirePermission(),
     jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
 

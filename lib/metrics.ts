@@ -19,6 +19,18 @@ export function readMetricsSettings(env: NodeJS.ProcessEnv) {
   }, env);
 }
 
+/**
+ * Production listeners on every interface expose the metrics (service names, operation counts,
+ * latencies) to whatever reaches the machine: a warning to log, or undefined. METRICS_HOST=127.0.0.1
+ * (or the address the scraper uses) limits them; docs/deployment.md's production checklist says so.
+ */
+export function metricsExposureWarning(host: string, mode: string): string | undefined {
+  const everyInterface = host === '0.0.0.0' || host === '::' || host === '' || host === '[::]';
+  return mode === 'production' && everyInterface
+    ? `the metrics listener binds every interface (METRICS_HOST=${host || '0.0.0.0'}): set METRICS_HOST to a loopback or internal address unless the port is firewalled`
+    : undefined;
+}
+
 export interface MetricsEndpoint {
   /** The port actually bound (METRICS_PORT=0 picks a free one). */
   port: number;

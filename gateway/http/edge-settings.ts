@@ -35,6 +35,8 @@ export const EDGE_SETTINGS = {
   GATEWAY_RATE_LIMIT_REQUESTS: setting.int(6_000, 1, 100_000_000),
   /** The window of the per-token request limit, in seconds @default 60 */
   GATEWAY_RATE_LIMIT_WINDOW_SECONDS: setting.int(60, 1, 86_400),
+  /** Requests all of one platform's credentials together may make per window, in addition to each one's limit (more tokens do not multiply the rate); 0: four times GATEWAY_RATE_LIMIT_REQUESTS @default 0 */
+  GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS: setting.int(0, 0, 1_000_000_000),
 };
 
 export type EdgeSettings = Omit<ConfigOf<typeof EDGE_SETTINGS>, 'GATEWAY_TRUST_PROXY'> & { GATEWAY_TRUST_PROXY: TrustProxy };

@@ -7,6 +7,8 @@ export interface RequestRateLimit {
   /** Requests one credential may make per window. */
   requests: number;
   windowSeconds: number;
+  /** Requests all credentials of one platform together may make per window (unset: no platform limit). */
+  platformRequests?: number;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface RequestRateLimit {
  */
 export function requestRateLimit(limit: RequestRateLimit) {
   const limiter = new RateLimiterMemory({ points: limit.requests, duration: limit.windowSeconds });
+  const platformLimiter = limit.platformRequests ? new RateLimiterMemory({ points: limit.platformRequests, duration: limit.windowSeconds }) : undefined;
   const policy = `"default";q=${limit.requests};w=${limit.windowSeconds}`;
   const describe = (res: Response, state: RateLimiterRes) => {
     const resetSeconds = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
@@ -32,11 +35,22 @@ export function requestRateLimit(limit: RequestRateLimit) {
     if (!caller) return next();
     try {
       describe(res, await limiter.consume(`${caller.platformId}/${caller.tokenId}`, 1));
-      next();
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) return next(rejection);
       const retryAfterSeconds = Math.max(1, describe(res, rejection));
-      next(new AppError('RATE_LIMITED', `This credential made more than ${limit.requests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`, { retryAfterSeconds }));
+      return next(new AppError('RATE_LIMITED', `This credential made more than ${limit.requests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`, { retryAfterSeconds }));
+    }
+    if (!platformLimiter) return next();
+    // The platform's own rate: more tokens do not multiply what one platform may ask.
+    try {
+      await platformLimiter.consume(caller.platformId, 1);
+      next();
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) return next(rejection);
+      const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      next(new AppError('RATE_LIMITED', `This platform's credentials made more than ${limit.platformRequests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`, {
+        retryAfterSeconds, limit: 'platform',
+      }));
     }
   };
 }

@@ -57,6 +57,14 @@ describe('at configuration time the host is resolved', () => {
     expect(await endpointProblem('https://hooks.example.com/x', outside, dns)).toBeUndefined();
     expect(await endpointProblem('https://later.example.com/x', outside, dns)).toBeUndefined();
   });
+  test('a trailing-dot name is resolved in both forms; in production a name that does not resolve is refused', async () => {
+    const hosts = fakeDns({ vm: ['127.0.0.1'], 'hooks.example.com': ['93.184.216.34'] });
+    expect(await endpointProblem('https://vm.:8443/hook', outside, hosts)).toMatch('must not resolve to 127.0.0.1');
+    expect(await endpointProblem('https://hooks.example.com./x', outside, hosts)).toBeUndefined();
+    const production = { allowLocal: false, requireResolvable: true };
+    expect(await endpointProblem('https://later.example.com/x', production, hosts)).toMatch('must name a host that resolves');
+    expect(await endpointProblem('https://hooks.example.com/x', production, hosts)).toBeUndefined();
+  });
   test('the sandbox does not resolve at all', async () => {
     expect(await endpointProblem('https://internal.example.com/x', sandbox, dns)).toBeUndefined();
   });

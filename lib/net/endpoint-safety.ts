@@ -31,6 +31,8 @@ export function forbiddenAddress(address: string): string | undefined {
 export interface EndpointRules {
   /** The sandbox: http and receivers on this machine or a private network are allowed. */
   allowLocal: boolean;
+  /** Production: a host name that does not resolve at configuration time is refused. */
+  requireResolvable?: boolean;
 }
 
 /** What is wrong with the URL itself (scheme, literal address, localhost), without resolving it. */
@@ -82,16 +84,27 @@ export function guardedLookup(resolveAll: LookupAll = systemLookupAll): LookupFu
   };
 }
 
-/** At configuration time: what is wrong with the endpoint, resolving its host as a connection would. */
+const resolved = (resolveAll: LookupAll, host: string) =>
+  new Promise<LookupAddress[]>((resolve) => resolveAll(host, (err, found) => resolve(err ? [] : found)));
+
+/**
+ * At configuration time: what is wrong with the endpoint, resolving its host as a connection would.
+ * A name written with a trailing dot (`vm.`) is resolved in both forms, since resolvers differ on
+ * whether a hosts-file name matches its absolute form: either form reaching a forbidden address is
+ * refused. A name that resolves to nothing is refused where `requireResolvable` (production), and
+ * otherwise accepted (every connection resolves it again and refuses what is forbidden).
+ */
 export async function endpointProblem(value: string, rules: EndpointRules, resolveAll: LookupAll = systemLookupAll): Promise<string | undefined> {
   const problem = endpointUrlProblem(value, rules);
   if (problem || rules.allowLocal) return problem;
   const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return undefined;
-  const addresses = await new Promise<LookupAddress[] | undefined>((resolve) => resolveAll(host, (err, found) => resolve(err ? undefined : found)));
-  // A name that does not resolve yet is accepted: every connection resolves it again and refuses what is forbidden.
-  const bad = addresses?.map((a) => forbiddenAddress(a.address)).find(Boolean);
-  return bad ? `must not resolve to ${bad.replace(/ is a /, ', a ')}` : undefined;
+  const forms = [...new Set([host, host.replace(/\.+$/, '')])].filter(Boolean);
+  const addresses = (await Promise.all(forms.map((form) => resolved(resolveAll, form)))).flat();
+  const bad = addresses.map((a) => forbiddenAddress(a.address)).find(Boolean);
+  if (bad) return `must not resolve to ${bad.replace(/ is a /, ', a ')}`;
+  if (addresses.length === 0 && rules.requireResolvable) return `must name a host that resolves: ${host} does not`;
+  return undefined;
 }
 
 export type { LookupAll };

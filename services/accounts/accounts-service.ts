@@ -1,3 +1,4 @@
+import { readRunMode } from '../../lib/config';
 import { newEvent } from '../../lib/bus/outbox';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts-config';
@@ -61,7 +62,9 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
-  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
+  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: {
+    allowLocal: config.ownership.sandbox, requireResolvable: readRunMode(environment.env) === 'production',
+  } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
   const scaStore = createScaStore(environment.store);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createOutboxRelay, newEvent } from '../../lib/bus/outbox';
-import { ConfigError, whyKeysAreRequired } from '../../lib/config';
+import { ConfigError, readConfig, setting, whyKeysAreRequired } from '../../lib/config';
 import { API_TOKEN_EVENTS_TOPIC } from '../../lib/contract/api-token-events';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createAgentsModule } from './agents-module';
@@ -25,7 +25,13 @@ export function pepperFrom(env: NodeJS.ProcessEnv): Buffer {
 
 export function createAuthService(environment: ServiceEnvironment): ServiceModule {
   const tokenStore = createApiTokenStore(environment.store);
-  const apiTokens = createApiTokens({ store: tokenStore, pepper: pepperFrom(environment.env), newEvent });
+  const quotas = readConfig({
+    /** Live API tokens one platform may hold; one more answers 409. */
+    AUTH_MAX_API_TOKENS_PER_PLATFORM: setting.int(100, 1, 100_000),
+  }, environment.env);
+  const apiTokens = createApiTokens({
+    store: tokenStore, pepper: pepperFrom(environment.env), newEvent, maxTokensPerPlatform: quotas.AUTH_MAX_API_TOKENS_PER_PLATFORM,
+  });
   // Token events go to their own topic (gateways, not webhooks), so they have their own relay.
   const tokenEvents = createOutboxRelay({ collections: [tokenStore.tokens], bus: environment.bus, topic: API_TOKEN_EVENTS_TOPIC, logger: environment.logger });
   const walletAuth = createWalletAuth(environment);

@@ -13,6 +13,10 @@ const schema = {
   WALLET_RECONCILE_INTERVAL_MS: setting.int(1000, 10, 3_600_000),
   /** Signed-retry challenge lifetime (`expiresAt`) */
   SIGNED_RETRY_TTL_MS: setting.int(300_000, 100, 86_400_000),
+  /** Unused, unexpired signed-retry challenges one wallet may hold (429 + Retry-After beyond) */
+  SIGNED_RETRY_MAX_PENDING_PER_WALLET: setting.int(20, 1, 100_000),
+  /** Unused, unexpired signed-retry challenges one platform may hold (429 + Retry-After beyond) */
+  SIGNED_RETRY_MAX_PENDING_PER_PLATFORM: setting.int(1_000, 1, 10_000_000),
   /** How long used challenges answer identical re-sends */
   SIGNED_RETRY_RETENTION_MS: setting.int(7 * 86_400_000, 60_000, 365 * 86_400_000),
   /** Wallet session lifetime */
@@ -36,6 +40,8 @@ const schema = {
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 export interface WalletAuthConfig {
+  /** Caps on unused, unexpired signed-retry challenges. */
+  pendingSignedRetries: { perWallet: number; perPlatform: number };
   enclavePrivateKey: string;
   /** Uncompressed hex; clients pin it. */
   enclavePublicKey: string;
@@ -79,6 +85,7 @@ export function readWalletAuthConfig(env: NodeJS.ProcessEnv): WalletAuthConfig {
     reconcileIntervalMs: c.WALLET_RECONCILE_INTERVAL_MS,
     signedRetryTtlMs: c.SIGNED_RETRY_TTL_MS,
     signedRetryRetentionMs: c.SIGNED_RETRY_RETENTION_MS,
+    pendingSignedRetries: { perWallet: c.SIGNED_RETRY_MAX_PENDING_PER_WALLET, perPlatform: c.SIGNED_RETRY_MAX_PENDING_PER_PLATFORM },
     sessionTtlMs: c.WALLET_SESSION_TTL_MS,
     otpReissueIntervalMs: c.WALLET_OTP_REISSUE_INTERVAL_MS,
     sandbox: c.EMBEDDED_WALLET_SANDBOX,

@@ -54,7 +54,7 @@ export function createWalletAuth(environment: ServiceEnvironment, options: Walle
   const executors = createWalletExecutors({ credentials, sessions, wallets, otp, provider, sessionTtlMs: config.sessionTtlMs, now });
   const runner = createOperationRunner({ store: signedRetries, provider, executors, lock, now, logger });
   const signedRetry = createSignedRetry({
-    store: signedRetries, sessions, lock, ttlMs: config.signedRetryTtlMs, now,
+    store: signedRetries, sessions, lock, ttlMs: config.signedRetryTtlMs, now, maxPending: config.pendingSignedRetries,
     checkAssertion: createPasskeyAssertionCheck({ credentials, platforms }),
   });
   const flow = createSignedFlow({ signedRetry, runner });

@@ -41,6 +41,10 @@ export function readCardsConfig(env: NodeJS.ProcessEnv) {
     CARDS_AUTHORIZATION_EXPIRY_MS: setting.int(7 * 24 * 3_600_000, 1_000, 90 * 24 * 3_600_000),
     /** How often the card authorization worker looks for stale holds and due sandbox pull confirmations */
     CARDS_EXPIRY_POLL_MS: setting.int(60_000, 50, 3_600_000),
+    /** Cards not CLOSED one customer may hold; one more POST /cards answers 409 */
+    CARDS_MAX_OPEN_PER_CUSTOMER: setting.int(50, 1, 10_000),
+    /** Unsigned first legs of POST /auth/delegated-keys (keys left CREATING, purged after a day) one platform may begin per hour; beyond: 429 */
+    DELEGATED_KEYS_MAX_UNSIGNED_PER_PLATFORM_PER_HOUR: setting.int(1_000, 1, 1_000_000),
     /** Sandbox: how long a pull simulated with the descriptor suffix 005 stays pending before the issuer confirms it */
     CARDS_SANDBOX_PULL_CONFIRM_MS: setting.sandboxOnly(setting.int(30_000, 0, 3_600_000)),
     /** Who provisions cards: `sandbox`, the embedded simulator, or `none` (no real issuer is integrated yet: POST /cards answers 501 NOT_IMPLEMENTED and no card is made) @default sandbox with GRID_MODE=sandbox, none with GRID_MODE=production (which refuses sandbox) */
@@ -88,11 +92,12 @@ export function createCardsModule(environment: ServiceEnvironment, adapters: { n
   const delegatedKeyStore = createDelegatedKeyDocumentStore(environment.store);
   const delegatedKeys = createDelegatedKeys({
     store: delegatedKeyStore, custody: createDelegatedKeyCustody(sealer), signatures: createSignedRetryWalletSignatures(environment.peers), clock,
-    card: (caller, id) => cards!.get(caller, id),
+    card: (caller, id) => cards!.get(caller, id), maxUnsignedPerPlatformPerHour: config.DELEGATED_KEYS_MAX_UNSIGNED_PER_PLATFORM_PER_HOUR,
   });
   // A card change that unbinds a wallet revokes its delegated key.
   cards = createCardUseCases({
     store: cardStore.port, cardholders, newEvent, clock, provisionLater: provisioning.provisionLater, bindingsChanged: delegatedKeys.revokeUnbound,
+    maxOpenCardsPerCustomer: config.CARDS_MAX_OPEN_PER_CUSTOMER,
   });
   const issuing = adapters.issuer || sandboxIssuing ? cards : withoutIssuer(cards);
   // The decisioning the issuer port (and the sandbox simulations) call; not served over gRPC yet.

@@ -125,7 +125,11 @@ test('passkey: registered and asserted with the software authenticator; one per 
   };
   const done = await sca('/sca/login/complete', eu.id, { method: 'POST', json: { factor: 'PASSKEY', endUserIpAddress: '203.0.113.4', passkeyAssertion: assertion, origin: ORIGIN } });
   expect(done.status).toBe(200);
-  // The same assertion again: the challenge is spent.
+  // The same assertion again (a client's retry): the same success, the same session.
+  const again = await sca('/sca/login/complete', eu.id, { method: 'POST', json: { factor: 'PASSKEY', endUserIpAddress: '203.0.113.4', passkeyAssertion: assertion, origin: ORIGIN } });
+  expect(again.body).toEqual(done.body);
+  // After a new login start, the old assertion signs the wrong challenge.
+  await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'PASSKEY' } });
   expectError(await sca('/sca/login/complete', eu.id, { method: 'POST', json: { factor: 'PASSKEY', endUserIpAddress: '203.0.113.4', passkeyAssertion: assertion, origin: ORIGIN } }), 400, 'INVALID_INPUT');
 
   expect((await sca(`/sca/factors/${encodeURIComponent(made.credentialId)}`, eu.id, { method: 'DELETE' })).status).toBe(204);
@@ -133,7 +137,7 @@ test('passkey: registered and asserted with the software authenticator; one per 
   expect((await sca('/sca/factors', eu.id)).body.factors).toEqual([{ factor: 'SMS_OTP' }]);
 });
 
-test('SMS login: the code goes through the message-delivery port, is single use, and the session is reported', async () => {
+test('SMS login: the code goes through the message-delivery port, completes its challenge once, and the session is reported', async () => {
   const eu = await euCustomer();
   const start = await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } });
   expect(start.status).toBe(200);
@@ -141,8 +145,11 @@ test('SMS login: the code goes through the message-delivery port, is single use,
   const sent = await sys.system.peers.delivery.listSentMessages({ to: eu.phoneNumber }, {});
   expect(sent.messages.some((m) => m.body.includes('authentication code is 123456'))).toBe(true);
   const body = { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' };
-  expect((await sca('/sca/login/complete', eu.id, { method: 'POST', json: body })).status).toBe(200);
-  expectError(await sca('/sca/login/complete', eu.id, { method: 'POST', json: body }), 400, 'INVALID_INPUT');
+  const done = await sca('/sca/login/complete', eu.id, { method: 'POST', json: body });
+  expect(done.status).toBe(200);
+  // The same request again answers the same success; another code for the used challenge is refused.
+  expect((await sca('/sca/login/complete', eu.id, { method: 'POST', json: body })).body).toEqual(done.body);
+  expectError(await sca('/sca/login/complete', eu.id, { method: 'POST', json: { ...body, code: '654321' } }), 400, 'INVALID_INPUT');
 });
 
 test('200 parallel guesses evaluate no more than the limit; then even the right code is refused', async () => {
@@ -156,7 +163,7 @@ test('200 parallel guesses evaluate no more than the limit; then even the right 
   expect([423, 429]).toContain((await guess('123456')).status);
 });
 
-test('record-event: failed attempts escalate to a lock (423 on login), a password reset clears it', async () => {
+test('record-event: failed attempts escalate to a lock (423 on login); a password reset keeps it, a factor reset clears it', async () => {
   const eu = await euCustomer();
   let last: any;
   for (let i = 0; i < 5; i++) last = await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'FAILED_LOGIN_ATTEMPT' } });
@@ -167,7 +174,11 @@ test('record-event: failed attempts escalate to a lock (423 on login), a passwor
   expectError(locked, 423, 'ACCOUNT_LOCKED');
   expect(locked.body.details).toMatchObject({ failedAttempts: 5, suspended: false });
   const reset = await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'RESET_PASSWORD_COMPLETED' } });
-  expect(reset.body).toEqual({ eventType: 'RESET_PASSWORD_COMPLETED', suspended: false, lockedUntil: null, failedAttempts: 0 });
+  expect(reset.body).toMatchObject({ eventType: 'RESET_PASSWORD_COMPLETED', suspended: false, failedAttempts: 5, lockedUntil: last.body.lockedUntil });
+  expectError(await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } }), 423, 'ACCOUNT_LOCKED');
+  // The documented unlock: a factor reset that passes liveness.
+  const factorReset = await sca('/sca/factors/reset', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
+  expect((await sca(`/sca/factors/reset/${factorReset.body.resetId}/complete`, eu.id, { method: 'POST' })).status).toBe(204);
   expect((await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } })).status).toBe(200);
   expectError(await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'LOGGED_IN' } }), 400, 'INVALID_INPUT');
 });

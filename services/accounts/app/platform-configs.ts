@@ -47,6 +47,8 @@ export function platformConfigView(platform: Platform): PlatformConfigView {
 export interface WebhookEndpointPolicy {
   /** The sandbox: http and receivers on this machine or a private network are allowed. */
   allowLocal: boolean;
+  /** Production: a host that does not resolve at configuration time is refused. */
+  requireResolvable?: boolean;
   /** Resolves a host's addresses (tests pass a fake); the system resolver by default. */
   resolveAll?: LookupAll;
 }

@@ -2,8 +2,11 @@ import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import { AppError } from '../../../lib/errors';
 import type { Customer } from '../domain/customer';
 import { scaRequired } from '../domain/sca-region';
-import { afterFailedAttempt, isLocked, type LoginSecurity } from '../domain/sca-lockout';
-import { assertionCredentialId, assertionOptions, verifiedAssertion, type RelyingParty } from '../domain/sca-passkey';
+import { satisfiesStep, type FactorCategory } from '../domain/sca-factors';
+import { afterSettled, isLocked, withReservation, type LoginSecurity } from '../domain/sca-lockout';
+import {
+  assertionCredentialId, assertionHasUserVerification, assertionOptions, verifiedAssertion, type RelyingParty,
+} from '../domain/sca-passkey';
 import { currentTotpStep, totpStepOf } from '../domain/sca-totp';
 import type { AccountsStore } from './accounts-store';
 import type { ContactMessenger } from './contact-verification';
@@ -45,6 +48,15 @@ const hashOf = (salt: string, code: string) => createHash('sha256').update(`${sa
 const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 export const recoveryHash = (salt: string, code: string) => hashOf(salt, code.toUpperCase().replace(/[^A-Z0-9]/g, ''));
 
+/** A digest of the proof as presented for one challenge: the same request gives the same digest. */
+const proofDigest = (challengeId: string, proof: ScaProof) => createHash('sha256')
+  .update(JSON.stringify([challengeId, proof.code ?? null, proof.passkeyAssertion ?? null, proof.origin ?? null])).digest('hex');
+
+const wrongProof = (proof: ScaProof) => invalidProof(
+  proof.passkeyAssertion !== undefined ? 'the passkey assertion does not verify' : 'is not a valid code',
+  proof.passkeyAssertion !== undefined ? 'passkeyAssertion' : 'code',
+);
+
 export function invalidProof(message: string, field = 'code'): AppError {
   return AppError.invalidInput(message, [{ field, message }]);
 }
@@ -60,6 +72,7 @@ function lockedError(state: LoginSecurity): AppError {
 /** The proofs every SCA flow shares: challenges, their SMS codes, TOTP and passkey checks, lockout. */
 export function createScaProofs(deps: ScaDeps) {
   const { sca, settings } = deps;
+  const evaluations = createEvaluations(deps);
 
   async function scaCustomer(platformId: string, customerId: string): Promise<Customer> {
     const customer = await deps.store.customers.find(platformId, customerId);
@@ -137,13 +150,6 @@ export function createScaProofs(deps: ScaDeps) {
     await sca.challenges.replaceCode(challenge.id, sent.codeHash, sent.salt);
   }
 
-  async function recordFailure(c: Customer): Promise<void> {
-    for (let i = 0; i < 20; i += 1) {
-      const state = await sca.security.find(c.platformId, c.id);
-      if (await sca.security.replace(c.platformId, c.id, state.failedAttempts, afterFailedAttempt(state, deps.clock()))) return;
-    }
-  }
-
   async function assertNotLocked(c: Customer): Promise<void> {
     const state = await sca.security.find(c.platformId, c.id);
     if (isLocked(state, deps.clock())) throw lockedError(state);
@@ -175,43 +181,159 @@ export function createScaProofs(deps: ScaDeps) {
     return true;
   }
 
+  /** Whether the proof is right for the challenge, and shows every category its factor and the step need. */
   async function matches(c: Customer, challenge: ScaChallengeRecord, proof: ScaProof): Promise<boolean> {
     const { factors } = await enrolled(c);
-    if (proof.passkeyAssertion !== undefined) return challenge.availableFactors.includes('PASSKEY') && passkeyMatches(factors, challenge, proof);
+    const possession: FactorCategory[] = ['POSSESSION'];
+    if (proof.passkeyAssertion !== undefined) {
+      const proved: FactorCategory[] = assertionHasUserVerification(proof.passkeyAssertion) ? ['POSSESSION', 'INHERENCE'] : possession;
+      return challenge.availableFactors.includes('PASSKEY') && satisfiesStep('PASSKEY', proved) && passkeyMatches(factors, challenge, proof);
+    }
     const code = proof.code!;
     if (RECOVERY_CODE.test(code)) return challenge.availableFactors.includes('TOTP') && recoveryMatches(factors, code);
-    if (challenge.codeHash && challenge.salt && sameHash(hashOf(challenge.salt, code), challenge.codeHash)) return true;
-    return challenge.availableFactors.includes('TOTP') && totpMatches(c, factors, code);
+    if (challenge.codeHash && challenge.salt && sameHash(hashOf(challenge.salt, code), challenge.codeHash)) return satisfiesStep('SMS_OTP', possession);
+    return challenge.availableFactors.includes('TOTP') && satisfiesStep('TOTP', possession) && totpMatches(c, factors, code);
   }
 
-  /**
-   * Checks a proof against the challenge `challengeId` issued for `binding`, and spends it. Each
-   * evaluation is claimed first (at most `maxAttempts`, concurrent guesses included); a wrong proof
-   * counts toward the customer's lockout.
-   */
-  async function verify(c: Customer, challengeId: string | undefined, binding: string, proof: ScaProof): Promise<ScaChallengeRecord> {
+  function checkShape(proof: ScaProof): void {
     if (proof.passkeyAssertion === undefined && (typeof proof.code !== 'string' || !(/^[0-9]{6}$/.test(proof.code) || RECOVERY_CODE.test(proof.code)))) {
       throw invalidProof('must be the 6-digit code (or a TOTP recovery code)');
     }
     if (proof.passkeyAssertion !== undefined && !proof.origin) throw invalidProof('is required with passkeyAssertion', 'origin');
-    await assertNotLocked(c);
-    const challenge = challengeId ? await sca.challenges.find(challengeId) : null;
-    if (!challenge || challenge.platformId !== c.platformId || challenge.customerId !== c.id || challenge.binding !== binding) {
-      throw invalidProof('no such challenge is outstanding: start again', 'challengeId');
+    if (proof.passkeyAssertion !== undefined && !assertionHasUserVerification(proof.passkeyAssertion)) {
+      throw invalidProof('has no user verification (the UV flag): SCA needs the passkey\'s user verification (biometric or PIN) '
+        + 'as its second factor, so request it (userVerification: required) and sign again', 'passkeyAssertion');
     }
-    if (Date.parse(challenge.expiresAt) <= deps.clock().getTime()) throw invalidProof('the challenge has expired: start again', 'challengeId');
-    if (!(await sca.challenges.claimAttempt(challenge.id, settings.maxAttempts))) {
-      throw new AppError('RATE_LIMITED', 'This challenge has been tried too often: start a new one', { retryAfterSeconds: 60 });
-    }
-    if (!(await matches(c, challenge, proof))) {
-      await recordFailure(c);
-      throw invalidProof(proof.passkeyAssertion !== undefined ? 'the passkey assertion does not verify' : 'is not a valid code', proof.passkeyAssertion !== undefined ? 'passkeyAssertion' : 'code');
-    }
-    if (!(await sca.challenges.consume(challenge.id))) throw invalidProof('has already been used', 'challengeId');
-    return challenge;
   }
 
-  return { scaCustomer, enrolled, issue, resend, verify, verifiedPhone, assertNotLocked };
+  /**
+   * Checks a proof against the challenge `challengeId` issued for `binding`. A right proof completes
+   * the challenge once; the same proof again (concurrently or later, for this challenge or one of
+   * `earlierChallengeIds`: the steps before it) answers the same success, `repeated`, and counts
+   * nothing. Each evaluation is claimed on the challenge (one at a time, at most `maxAttempts`) and
+   * reserved against the customer's lockout before the proof is checked; only a wrong proof counts.
+   */
+  async function verify(
+    c: Customer, challengeId: string | undefined, binding: string, proof: ScaProof, earlierChallengeIds: string[] = [],
+  ): Promise<{ challenge: ScaChallengeRecord; repeated: boolean; completedAt: string }> {
+    checkShape(proof);
+    // In sandbox the fixed code is every challenge's code: it always answers the current step.
+    const sandboxCode = settings.sandbox && proof.code === SANDBOX_SCA_CODE;
+    for (const earlierId of sandboxCode ? [] : earlierChallengeIds) {
+      const earlier = await sca.challenges.find(earlierId);
+      if (earlier?.completedAt && earlier.customerId === c.id && earlier.platformId === c.platformId && earlier.completedProof === proofDigest(earlierId, proof)) {
+        return { challenge: earlier, repeated: true, completedAt: earlier.completedAt };
+      }
+    }
+    for (let round = 0; ; round += 1) {
+      const challenge = challengeId ? await sca.challenges.find(challengeId) : null;
+      if (!challenge || challenge.platformId !== c.platformId || challenge.customerId !== c.id || challenge.binding !== binding) {
+        throw invalidProof('no such challenge is outstanding: start again', 'challengeId');
+      }
+      const digest = proofDigest(challenge.id, proof);
+      if (challenge.completedAt) {
+        if (challenge.completedProof === digest) return { challenge, repeated: true, completedAt: challenge.completedAt };
+        throw invalidProof('has already been used', 'challengeId');
+      }
+      await assertNotLocked(c);
+      if (Date.parse(challenge.expiresAt) <= deps.clock().getTime()) throw invalidProof('the challenge has expired: start again', 'challengeId');
+      if (challenge.failedProofs?.includes(digest)) throw wrongProof(proof);
+      if (challenge.evaluatingProof === digest && round < 5) {
+        // The same proof is being checked by another request: its outcome is this one's.
+        await evaluations.settledElsewhere(challenge.id, digest);
+        continue;
+      }
+      if (!(await evaluations.claim(c, challenge, digest, round < 5))) continue;
+      let right = false;
+      try {
+        right = await matches(c, challenge, proof);
+      } catch (err) {
+        await evaluations.release(c, challenge.id, digest);
+        throw err;
+      }
+      const completedAt = await evaluations.settle(c, challenge.id, digest, right);
+      if (!right) throw wrongProof(proof);
+      return { challenge, repeated: false, completedAt };
+    }
+  }
+
+  return { scaCustomer, enrolled, issue, resend, verify, verifiedPhone, assertNotLocked, updateSecurity: evaluations.updateSecurity };
+}
+
+/** How long another request's evaluation of the same proof is awaited, and when an evaluation is stale. */
+const EVALUATION_WAIT_MS = 10_000;
+const EVALUATION_STALE_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The claims, reservations and settlements around one proof's evaluation. */
+function createEvaluations(deps: ScaDeps) {
+  const { sca, settings } = deps;
+
+  /** Applies `change` to the customer's security state (a conditional write, retried until it holds). */
+  async function updateSecurity(c: Customer, change: (state: LoginSecurity) => LoginSecurity | undefined): Promise<{ before: LoginSecurity; after?: LoginSecurity }> {
+    for (;;) {
+      const before = await sca.security.find(c.platformId, c.id);
+      const after = change(before);
+      if (!after) return { before };
+      if (await sca.security.replace(c.platformId, c.id, before, after)) return { before, after };
+    }
+  }
+
+  const reservationId = (challengeId: string, digest: string) => `${challengeId}|${digest.slice(0, 16)}`;
+
+  return {
+    updateSecurity,
+
+    /**
+     * Claims the challenge's evaluation, then reserves one attempt of the customer's: or refuses (429 /
+     * 423). False (look again) when the claim failed because the same proof is in flight or completed it.
+     */
+    async claim(c: Customer, challenge: ScaChallengeRecord, digest: string, mayRetry: boolean): Promise<boolean> {
+      const now = deps.clock();
+      const claimed = await sca.challenges.claimEvaluation(challenge.id, {
+        max: settings.maxAttempts, proof: digest, now: now.toISOString(), staleBefore: new Date(now.getTime() - EVALUATION_STALE_MS).toISOString(),
+      });
+      if (!claimed) {
+        const fresh = await sca.challenges.find(challenge.id);
+        if (mayRetry && (fresh?.evaluatingProof === digest || fresh?.completedAt)) return false;
+        const spent = (fresh?.attempts ?? challenge.attempts) >= settings.maxAttempts;
+        throw new AppError('RATE_LIMITED', spent ? 'This challenge has been tried too often: start a new one'
+          : 'Another proof for this challenge is being checked: try again in a moment', { retryAfterSeconds: spent ? 60 : 1 });
+      }
+      const reservation = { id: reservationId(challenge.id, digest), at: now.toISOString() };
+      const { before, after } = await updateSecurity(c, (state) => withReservation(state, reservation, now));
+      if (after) return true;
+      await sca.challenges.endEvaluation(challenge.id, digest, 'RELEASED', now.toISOString());
+      if (isLocked(before, now)) throw lockedError(before);
+      throw new AppError('RATE_LIMITED', 'Other proofs of this customer are being checked: try again in a moment', { retryAfterSeconds: 1 });
+    },
+
+    /** Counts a wrong proof (and records it on the challenge), or gives a right one's reservation back: when it completed. */
+    async settle(c: Customer, challengeId: string, digest: string, right: boolean): Promise<string> {
+      const now = deps.clock();
+      await updateSecurity(c, (state) => afterSettled(state, reservationId(challengeId, digest), !right, now));
+      if (!(await sca.challenges.endEvaluation(challengeId, digest, right ? 'COMPLETED' : 'FAILED', now.toISOString())) && right) {
+        throw invalidProof('has already been used', 'challengeId');
+      }
+      return now.toISOString();
+    },
+
+    /** An evaluation that could not finish (the proof was not judged): nothing counts. */
+    async release(c: Customer, challengeId: string, digest: string): Promise<void> {
+      const now = deps.clock();
+      await updateSecurity(c, (state) => afterSettled(state, reservationId(challengeId, digest), false, now));
+      await sca.challenges.endEvaluation(challengeId, digest, 'RELEASED', now.toISOString());
+    },
+
+    /** Waits while another request evaluates the same proof. */
+    async settledElsewhere(challengeId: string, digest: string): Promise<void> {
+      for (let waited = 0; waited < EVALUATION_WAIT_MS; waited += 20) {
+        await sleep(20);
+        const fresh = await sca.challenges.find(challengeId);
+        if (fresh?.evaluatingProof !== digest) return;
+      }
+    },
+  };
 }
 
 export type ScaProofs = ReturnType<typeof createScaProofs>;

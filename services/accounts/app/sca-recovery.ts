@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../lib/errors';
+import { afterFactorReset } from '../domain/sca-lockout';
 import { factorOf } from './sca';
 import type { ScaDeps, ScaProofs } from './sca-proofs';
 import type { ScaResetRecord } from './sca-store';
@@ -81,6 +82,8 @@ export function createTwoFactorResets(deps: ScaDeps & { liveness: LivenessProvid
       if (!(await sca.resets.transition(reset.id, ['LIVENESS_PASSED'], 'COMPLETED', { completedAt: now }))) throw new AppError('CONFLICT', 'The reset has already completed');
       if (phone) await deps.store.customers.setVerifiedPhone(platformId, c.id, phone, now);
       else await sca.factors.remove(platformId, c.id, { factor: reset.factor });
+      // Liveness proved the customer: the lock, the suspension and the failure count are cleared.
+      await proofs.updateSecurity(c, afterFactorReset);
     },
   };
 }

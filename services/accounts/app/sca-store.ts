@@ -1,6 +1,7 @@
 import type { LoginSecurity } from '../domain/sca-lockout';
+import type { ScaFactorKind } from '../domain/sca-factors';
 
-export type ScaFactorKind = 'SMS_OTP' | 'TOTP' | 'PASSKEY';
+export type { ScaFactorKind } from '../domain/sca-factors';
 
 /** An enrolled TOTP or passkey factor (SMS_OTP is implicit: the verified phone). */
 export interface ScaFactorRecord {
@@ -53,7 +54,17 @@ export interface ScaChallengeRecord {
   /** Proofs evaluated so far (claimed before each evaluation). */
   attempts: number;
   summary?: string;
+  /** When a proof completed the challenge, and that proof's digest (a repeat of it answers the same success). */
+  completedAt?: string;
+  completedProof?: string;
+  /** The digest of the proof being evaluated, and since when: one evaluation at a time. */
+  evaluatingProof?: string;
+  evaluatingSince?: string;
+  /** Digests of proofs that were evaluated and wrong (a repeat answers the same refusal, uncounted). */
+  failedProofs?: string[];
 }
+
+export type EvaluationOutcome = 'COMPLETED' | 'FAILED' | 'RELEASED';
 
 export interface ScaResetRecord {
   id: string;
@@ -88,10 +99,16 @@ export interface ScaStore {
   challenges: {
     insert(challenge: ScaChallengeRecord): Promise<void>;
     find(id: string): Promise<ScaChallengeRecord | null>;
-    /** Claims one evaluation if fewer than `max` were: false when the challenge is spent. */
-    claimAttempt(id: string, max: number): Promise<boolean>;
-    /** Deletes the challenge: true exactly once (single use). */
-    consume(id: string): Promise<boolean>;
+    /**
+     * Claims the evaluation of the proof `proof` (a digest) if the challenge is not completed, fewer
+     * than `max` proofs were evaluated, and no other evaluation began after `staleBefore`: false otherwise.
+     */
+    claimEvaluation(id: string, claim: { max: number; proof: string; now: string; staleBefore: string }): Promise<boolean>;
+    /**
+     * Ends the evaluation of `proof`: COMPLETED marks the challenge used by it (true exactly once),
+     * FAILED records it as wrong, RELEASED gives the attempt back (it was not evaluated).
+     */
+    endEvaluation(id: string, proof: string, outcome: EvaluationOutcome, now: string): Promise<boolean>;
     /** Records a re-send unless one was after `sentBefore`. */
     markResent(id: string, sentAt: string, sentBefore: string): Promise<boolean>;
     replaceCode(id: string, codeHash: string, salt: string): Promise<void>;
@@ -104,8 +121,8 @@ export interface ScaStore {
   };
   security: {
     find(platformId: string, customerId: string): Promise<LoginSecurity>;
-    /** Writes `next` only if the stored failed count is still `failedAttempts`. */
-    replace(platformId: string, customerId: string, failedAttempts: number, next: LoginSecurity): Promise<boolean>;
+    /** Writes `next` (version + 1) only if the stored state is still `current`'s version. */
+    replace(platformId: string, customerId: string, current: LoginSecurity, next: LoginSecurity): Promise<boolean>;
   };
   resets: {
     insert(reset: ScaResetRecord): Promise<void>;

@@ -133,10 +133,14 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
       if (!proof.endUserIpAddress) throw invalidProof('is required', 'endUserIpAddress');
       if (factor === 'SMS_OTP' && !proof.challengeId) throw invalidProof('is required for SMS_OTP', 'challengeId');
       const challengeId = factor === 'SMS_OTP' ? proof.challengeId : loginChallengeId(c, factor);
-      await proofs.verify(c, challengeId, loginBinding(c), proof);
-      const now = deps.clock();
-      const sessionExpiresAt = new Date(now.getTime() + settings.sessionTtlMs).toISOString();
-      await sca.sessions.put(platformId, customerId, now.toISOString(), sessionExpiresAt);
+      // The session starts when the proof completed the challenge: a repeat of the proof answers the same one.
+      const { completedAt } = await proofs.verify(c, challengeId, loginBinding(c), proof);
+      const security = await sca.security.find(platformId, customerId);
+      if (security.sessionsRevokedAt && security.sessionsRevokedAt >= completedAt) throw invalidProof('has already been used', 'challengeId');
+      const sessionExpiresAt = new Date(Date.parse(completedAt) + settings.sessionTtlMs).toISOString();
+      // A repeat never replaces a later login's session with this older one.
+      const current = await sca.sessions.find(platformId, customerId);
+      if (!current || current.startedAt < completedAt) await sca.sessions.put(platformId, customerId, completedAt, sessionExpiresAt);
       return { status: 'SUCCESS', sessionExpiresAt };
     },
 
@@ -148,19 +152,16 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
       if (eventType !== 'RESET_PASSWORD_COMPLETED' && eventType !== 'FAILED_LOGIN_ATTEMPT') {
         throw AppError.invalidInput('Invalid eventType', [{ field: 'eventType', message: 'must be one of RESET_PASSWORD_COMPLETED, FAILED_LOGIN_ATTEMPT' }]);
       }
-      for (;;) {
-        const state = await sca.security.find(c.platformId, c.id);
-        const next = afterEvent(state, eventType as SecurityEventType, deps.clock());
-        if (await sca.security.replace(c.platformId, c.id, state.failedAttempts, next)) {
-          // The lock this attempt causes is reported in the 200 answer; an attempt while already locked is 423.
-          if (eventType === 'FAILED_LOGIN_ATTEMPT' && isLocked(state, deps.clock())) {
-            throw new AppError('ACCOUNT_LOCKED', 'The customer\'s login is locked', {
-              suspended: next.suspended, failedAttempts: next.failedAttempts, ...(next.lockedUntil ? { lockedUntil: next.lockedUntil } : {}),
-            });
-          }
-          return { eventType: eventType as SecurityEventType, suspended: next.suspended, lockedUntil: next.lockedUntil, failedAttempts: next.failedAttempts };
-        }
+      const now = deps.clock();
+      const { before, after } = await proofs.updateSecurity(c, (state) => afterEvent(state, eventType as SecurityEventType, now));
+      const next = after!;
+      // The lock this attempt causes is reported in the 200 answer; an attempt while already locked is 423.
+      if (eventType === 'FAILED_LOGIN_ATTEMPT' && isLocked(before, now)) {
+        throw new AppError('ACCOUNT_LOCKED', 'The customer\'s login is locked', {
+          suspended: next.suspended, failedAttempts: next.failedAttempts, ...(next.lockedUntil ? { lockedUntil: next.lockedUntil } : {}),
+        });
       }
+      return { eventType: eventType as SecurityEventType, suspended: next.suspended, lockedUntil: next.lockedUntil, failedAttempts: next.failedAttempts };
     },
 
     assertionOptions: (challengeHex: string, ids: string[]) => assertionOptions(rp, challengeHex, ids),

@@ -29,13 +29,13 @@ export async function registrationOptions(rp: RelyingParty, user: { id: string; 
     rpName: rp.name, rpID: rp.id, userName: user.name, userID: new Uint8Array(Buffer.from(user.id, 'utf8')),
     challenge: challengeBytes(challengeHex), attestationType: 'none',
     excludeCredentials: exclude.map((id) => ({ id })),
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
   });
 }
 
 export async function assertionOptions(rp: RelyingParty, challengeHex: string, credentialIds: string[]) {
   return webauthn().generateAuthenticationOptions({
-    rpID: rp.id, challenge: challengeBytes(challengeHex), allowCredentials: credentialIds.map((id) => ({ id })), userVerification: 'preferred',
+    rpID: rp.id, challenge: challengeBytes(challengeHex), allowCredentials: credentialIds.map((id) => ({ id })), userVerification: 'required',
   });
 }
 
@@ -45,7 +45,7 @@ export async function verifiedRegistration(rp: RelyingParty, credential: unknown
   try {
     const result = await webauthn().verifyRegistrationResponse({
       response: credential as RegistrationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
-      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
+      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: true,
     });
     if (!result.verified || !result.registrationInfo) return undefined;
     const c = result.registrationInfo.credential;
@@ -63,13 +63,25 @@ export async function verifiedAssertion(
   try {
     const result = await webauthn().verifyAuthenticationResponse({
       response: assertion as AuthenticationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
-      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: false,
+      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: true,
       credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter },
     });
     return result.verified ? result.authenticationInfo.newCounter : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the assertion's authenticator data has the UV flag (bit 2 of the flags byte after the
+ * 32-byte RP id hash). Read before the signature is checked, only to refuse a UV-less assertion with
+ * a clear error; the signature check then requires UV again (the flag is signed).
+ */
+export function assertionHasUserVerification(assertion: unknown): boolean {
+  const data = (assertion as { response?: { authenticatorData?: unknown } } | null)?.response?.authenticatorData;
+  if (typeof data !== 'string') return false;
+  const bytes = Buffer.from(data, 'base64url');
+  return bytes.length > 32 && (bytes[32] & 0x04) !== 0;
 }
 
 /** The credential id an assertion names, if it names one. */

@@ -15,9 +15,11 @@ test('a failed attempt is a risk signal for the window, then no longer', () => {
   expect(riskyEventWithin(state, later(RISK_WINDOW_MS))).toBeUndefined();
 });
 
-test('a password reset clears the counter but stays a risk signal for the window', () => {
-  const state = afterPasswordReset(afterFailedAttempt(NO_LOCKOUT, t0), later(1000));
-  expect(state.lastFailedAt).toBeUndefined();
+test('a password reset keeps the counter and is a risk signal for the window', () => {
+  const failed = afterPasswordReset(afterFailedAttempt(NO_LOCKOUT, t0), later(1000));
+  expect(failed.failedAttempts).toBe(1);
+  expect(riskyEventWithin(failed, later(2000))).toBe('FAILED_LOGIN_ATTEMPT');
+  const state = afterPasswordReset(NO_LOCKOUT, later(1000));
   expect(riskyEventWithin(state, later(2000))).toBe('RESET_PASSWORD_COMPLETED');
   expect(riskyEventWithin(state, later(RISK_WINDOW_MS + 1000))).toBeUndefined();
 });

@@ -53,12 +53,29 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
     challenges: {
       async insert(challenge) { await challenges.insertOne(write(challenge)); },
       async find(id) { return read(await challenges.findOne({ _id: id })); },
-      async claimAttempt(id, max) { return (await challenges.updateOne({ _id: id, attempts: { $lt: max } }, { $inc: { attempts: 1 } })).matchedCount === 1; },
-      async consume(id) { return (await challenges.deleteOne({ _id: id })).deletedCount === 1; },
+      async claimEvaluation(id, { max, proof, now, staleBefore }) {
+        const r = await challenges.updateOne(
+          {
+            _id: id, attempts: { $lt: max }, completedAt: { $exists: false },
+            $or: [{ evaluatingSince: { $exists: false } }, { evaluatingSince: { $lt: staleBefore } }],
+          },
+          { $inc: { attempts: 1 }, $set: { evaluatingProof: proof, evaluatingSince: now } },
+        );
+        return r.matchedCount === 1;
+      },
+      async endEvaluation(id, proof, outcome, now) {
+        const filter = { _id: id, evaluatingProof: proof, completedAt: { $exists: false } };
+        const unset = { evaluatingProof: '', evaluatingSince: '' };
+        const update = outcome === 'COMPLETED' ? { $set: { completedAt: now, completedProof: proof }, $unset: unset }
+          : outcome === 'FAILED' ? { $push: { failedProofs: proof }, $unset: unset }
+            : { $inc: { attempts: -1 }, $unset: unset };
+        return (await challenges.updateOne(filter, update)).matchedCount === 1;
+      },
       async replaceCode(id, codeHash, salt) { await challenges.updateOne({ _id: id }, { $set: { codeHash, salt } }); },
       async put(challenge) {
         const { _id, ...fields } = write(challenge);
-        const unset = ['codeHash', 'salt', 'sentAt', 'challengeHex', 'summary'].filter((k) => !(k in fields));
+        const unset = ['codeHash', 'salt', 'sentAt', 'challengeHex', 'summary', 'completedAt', 'completedProof', 'evaluatingProof',
+          'evaluatingSince', 'failedProofs'].filter((k) => !(k in fields));
         await challenges.updateOne({ _id }, { $set: fields, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, { upsert: true });
       },
       async markResent(id, sentAt, sentBefore) {
@@ -81,17 +98,21 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
         const { _id, ...state } = doc;
         return state as unknown as LoginSecurity;
       },
-      async replace(platformId, customerId, failedAttempts, next) {
+      async replace(platformId, customerId, current, next) {
         const _id = personal(platformId, customerId);
-        const clean = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined));
-        const unset = ['lockedUntil', 'sessionsRevokedAt', 'lastFailedAt'].filter((k) => !(k in clean));
+        const version = current.version ?? 0;
+        const clean = Object.fromEntries(Object.entries({ ...next, version: version + 1 }).filter(([, v]) => v !== undefined));
+        const unset = ['lockedUntil', 'sessionsRevokedAt', 'lastFailedAt', 'reservations'].filter((k) => !(k in clean));
         try {
-          const r = await security.updateOne(
-            failedAttempts === 0 ? { _id, $or: [{ failedAttempts: 0 }, { failedAttempts: { $exists: false } }] } : { _id, failedAttempts },
-            { $set: clean, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) },
-            { upsert: failedAttempts === 0 },
-          );
-          return r.matchedCount === 1 || failedAttempts === 0;
+          if (version === 0) {
+            // The first write: inserted unless a concurrent first write won.
+            const r = await security.updateOne({ _id, $or: [{ version: 0 }, { version: { $exists: false } }] },
+              { $set: clean, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, { upsert: true });
+            return r.matchedCount === 1 || r.upsertedId !== undefined;
+          }
+          const r = await security.updateOne({ _id, version },
+            { $set: clean, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) });
+          return r.matchedCount === 1;
         } catch (err) {
           if (err instanceof DuplicateKeyError) return false;
           throw err;

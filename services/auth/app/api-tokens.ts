@@ -9,6 +9,7 @@ import {
 import { clientSecretMatches, hashClientSecret, MIN_SECRET_LENGTH, newClientSecret } from '../domain/api-token-secret';
 import { decodePageCursor, nextPageCursor, pageLimit, type PagePosition } from '../../../lib/page-cursor';
 import { timestampFilter } from '../domain/token-filters';
+import { createWithinQuota } from '../../../lib/quota';
 
 export type { ApiTokenRecord, Permission };
 
@@ -43,7 +44,11 @@ export interface ApiTokenStore {
 // A fixed hash to compare against when the token id is unknown, so timing does not reveal it.
 const UNKNOWN_TOKEN_HASH = '0'.repeat(64);
 
-export function createApiTokens(deps: { store: ApiTokenStore; pepper: Buffer; newEvent: NewEvent; now?: () => Date }) {
+export function createApiTokens(deps: {
+  store: ApiTokenStore; pepper: Buffer; newEvent: NewEvent; now?: () => Date;
+  /** Live API tokens one platform may hold (the sandbox token included). */
+  maxTokensPerPlatform?: number;
+}) {
   const now = deps.now ?? (() => new Date());
   const unauthorized = () => new AppError('UNAUTHORIZED', 'Invalid API credentials');
   const notFound = () => AppError.notFound('API token', 'TOKEN_NOT_FOUND');
@@ -76,11 +81,24 @@ export function createApiTokens(deps: { store: ApiTokenStore; pepper: Buffer; ne
       const wanted = parseNewApiToken(input);
       const clientSecret = newClientSecret();
       const at = now().toISOString();
-      const token: ApiTokenRecord = {
-        id: newId('Token'), clientId: newClientId(), platformId, ...wanted,
-        secretHash: hashClientSecret(clientSecret, deps.pepper), createdAt: at, updatedAt: at,
-      };
-      await deps.store.insert(token);
+      // 429 (the contract's answer for POST /tokens): a deletion makes room.
+      const quota = { what: 'API tokens per platform', limit: deps.maxTokensPerPlatform ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 60 };
+      const token = await createWithinQuota(quota, {
+        count: async () => (await deps.store.list({ platformId }, { limit: 1 })).total,
+        create: async () => {
+          const record: ApiTokenRecord = {
+            id: newId('Token'), clientId: newClientId(), platformId, ...wanted,
+            secretHash: hashClientSecret(clientSecret, deps.pepper), createdAt: at, updatedAt: at,
+          };
+          await deps.store.insert(record);
+          return record;
+        },
+        // Never handed out: deleted at once (gateways hear of it like any deletion).
+        undo: async (record) => {
+          await deps.store.markDeleted(platformId, record.id, at, (t) =>
+            deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>(API_TOKEN_DELETED, 1, t.platformId, t.id, { tokenId: t.id, clientId: t.clientId }));
+        },
+      });
       if (token.permissions.includes('MANAGE')) await deps.store.addManager(platformId, token.clientId);
       return { token, clientSecret };
     },

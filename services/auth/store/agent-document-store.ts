@@ -22,6 +22,7 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
       await agents.createIndex({ keys: { tokenDigest: 1 }, unique: true, partialFilter: { tokenDigest: { $exists: true } } });
       await agents.createIndex({ keys: { platformId: 1, createdAt: 1 } });
       await codes.createIndex({ keys: { agentId: 1 } });
+      await codes.createIndex({ keys: { platformId: 1, createdAt: 1 } });
     },
     async insert(agent) {
       const { id, ...rest } = agent;
@@ -74,6 +75,8 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
     async supersedeDeviceCodes(agentId, keep, now) {
       await codes.updateMany({ agentId, _id: { $ne: keep }, redeemedAt: { $exists: false }, supersededAt: { $exists: false } }, { $set: { supersededAt: now } });
     },
+    async countDeviceCodesSince(platformId, since) { return codes.countDocuments({ platformId, createdAt: { $gte: since } }); },
+    async deleteDeviceCode(digest) { await codes.deleteOne({ _id: digest }); },
     async claimDeviceCode(digest, now) {
       const result = await codes.updateOne(
         { _id: digest, redeemedAt: { $exists: false }, supersededAt: { $exists: false }, expiresAt: { $gt: now } },

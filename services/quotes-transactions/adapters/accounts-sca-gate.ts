@@ -19,7 +19,8 @@ export function createAccountsScaGate(peers: PeerClients): ScaGate {
       await peers.sca.resendScaChallenge({ customerId, challengeId }, caller);
     },
     async verify(caller, request) {
-      await peers.sca.verifyScaProof({ ...request, requireSession: true }, caller);
+      const answer = await peers.sca.verifyScaProof({ ...request, earlierChallengeIds: request.earlierChallengeIds ?? [], requireSession: true }, caller);
+      return { repeated: answer.repeated, completedChallengeId: answer.completedChallengeId };
     },
   };
 }

@@ -19,8 +19,13 @@ export interface ScaGate {
   requirement(caller: Caller, customerId: string, payeeAccountId?: string): Promise<{ scaCustomer: boolean; challengeRequired: boolean; sessionLive?: boolean }>;
   issue(caller: Caller, request: { customerId: string; binding: string; purpose: string; factor?: string; summary: string; expiresAt: string }): Promise<ScaState['challenge']>;
   resend(caller: Caller, customerId: string, challengeId: string): Promise<void>;
-  /** Spends the proof for the challenge bound to `binding`; requires a live SCA session. */
-  verify(caller: Caller, request: { customerId: string; challengeId: string; binding: string; proof: ScaProof }): Promise<void>;
+  /**
+   * Spends the proof for the challenge bound to `binding`; requires a live SCA session. `repeated`: the
+   * proof already completed this challenge or one of `earlierChallengeIds` (nothing was spent or counted).
+   */
+  verify(caller: Caller, request: {
+    customerId: string; challengeId: string; binding: string; proof: ScaProof; earlierChallengeIds?: string[];
+  }): Promise<{ repeated: boolean; completedChallengeId?: string }>;
 }
 
 const payeeOf = (p: Payment) => (p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : p.destination.umaAddress);
@@ -82,6 +87,33 @@ export function createQuoteAuthorization(deps: {
     return issueStep(caller, p, authorizationSteps(p), factor);
   }
 
+  /**
+   * The quote once the request that completed its current step has moved it on (a concurrent
+   * original still writing): read again for a short while, then as it stands.
+   */
+  async function afterStep(p: Payment): Promise<Payment> {
+    for (let i = 0; i < 100; i += 1) {
+      const fresh = (await payments.get(p.platformId, p.id)) ?? p;
+      if (fresh.status !== 'PENDING_AUTHORIZATION' || fresh.sca?.challenge.id !== p.sca?.challenge.id) return fresh;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return p;
+  }
+
+  /** An authorized quote: the proof of any of its steps again answers it as it stands; another proof, 409. */
+  async function repeatOfAuthorized(caller: Caller, p: Payment, proof: ScaProof): Promise<Payment> {
+    const sca = p.sca!;
+    try {
+      const { repeated } = await gate.verify(caller, {
+        customerId: p.customerId, challengeId: sca.challenge.id, binding: sca.binding, proof, earlierChallengeIds: sca.completedChallengeIds ?? [],
+      });
+      if (repeated) return p;
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'ACCOUNT_LOCKED' || err.code === 'SCA_SESSION_REQUIRED') throw err;
+    }
+    throw new AppError('CONFLICT', `The quote is ${p.status}: no challenge awaits authorization`);
+  }
+
   const held = (p: Payment, sca: ScaState, now: string): Payment => ({ ...p, status: 'PENDING_AUTHORIZATION', sca, updatedAt: now });
 
   return {
@@ -109,6 +141,7 @@ export function createQuoteAuthorization(deps: {
     async authorize(caller: Caller, quoteId: string, proof: ScaProof): Promise<Payment> {
       const p = await payments.getByQuote(caller.platformId, quoteId);
       if (!p?.quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
+      if (p.sca?.authorizedAt) return repeatOfAuthorized(caller, p, proof);
       if (!p.sca || p.status !== 'PENDING_AUTHORIZATION') {
         if (!scaApplies(p) || !(await gate.requirement(caller, p.customerId)).scaCustomer) throw scaNotRequired();
         throw new AppError('CONFLICT', `The quote is ${p.status}: no challenge awaits authorization`);
@@ -116,16 +149,24 @@ export function createQuoteAuthorization(deps: {
       if (deps.clock().getTime() >= Date.parse(p.sca.challenge.expiresAt)) {
         throw AppError.invalidInput('The challenge has expired', [{ field: 'quoteId', message: 'the quote\'s challenge has expired' }]);
       }
-      await gate.verify(caller, { customerId: p.customerId, challengeId: p.sca.challenge.id, binding: p.sca.binding, proof });
+      const completed = p.sca.completedChallengeIds ?? [];
+      const { repeated, completedChallengeId } = await gate.verify(caller, {
+        customerId: p.customerId, challengeId: p.sca.challenge.id, binding: p.sca.binding, proof, earlierChallengeIds: completed,
+      });
+      // A repeat of a step's proof (a client's retry) answers the quote as that step left it, or later.
+      if (repeated) return completedChallengeId === p.sca.challenge.id ? afterStep(p) : (await payments.get(p.platformId, p.id)) ?? p;
       const now = deps.clock().toISOString();
+      const completedChallengeIds = [...completed, p.sca.challenge.id];
       if (p.sca.nextPurposes?.length) {
         // Still PENDING_AUTHORIZATION, now with the next step's challenge (same factor).
         const step = await issueStep(caller, p, p.sca.nextPurposes, p.sca.challenge.factor);
-        const pending: Payment = { ...p, sca: { ...step, ...(p.sca.withheldInstructions ? { withheldInstructions: p.sca.withheldInstructions } : {}) }, updatedAt: now };
+        const pending: Payment = {
+          ...p, sca: { ...step, completedChallengeIds, ...(p.sca.withheldInstructions ? { withheldInstructions: p.sca.withheldInstructions } : {}) }, updatedAt: now,
+        };
         if (!(await payments.update(p, pending, []))) throw new AppError('CONFLICT', 'The quote was authorized meanwhile');
         return pending;
       }
-      const authorized: ScaState = { binding: p.sca.binding, challenge: p.sca.challenge, authorizedAt: now };
+      const authorized: ScaState = { binding: p.sca.binding, challenge: p.sca.challenge, authorizedAt: now, completedChallengeIds: completed };
       const instructions = p.sca.withheldInstructions;
       const next: Payment = {
         ...p, status: 'PENDING', sca: authorized, updatedAt: now,

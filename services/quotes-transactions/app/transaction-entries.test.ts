@@ -24,6 +24,7 @@ function paymentQueries(payments: Array<{ id: string; createdAt: string }>): Tra
     },
     windowed: async (_c: unknown, _id: unknown, start: string | undefined) => start,
     gateOne: async (_c: unknown, found: unknown) => found,
+    gatedByData: async (request: { requestedStart?: string; read: (start?: string) => Promise<unknown> }) => request.read(request.requestedStart),
   } as unknown as TransactionQueries;
 }
 

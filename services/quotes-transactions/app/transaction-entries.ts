@@ -27,6 +27,9 @@ const positionOf = (e: TransactionEntry) => ('payment' in e ? e.payment : e.card
  * transaction cannot match (type, account identifiers, reference, a payment status other than
  * REFUNDED) leave the cards out; an agent's allowed accounts keep the cards they funded.
  */
+const positionOfCustomer = (e: TransactionEntry): { customerId?: string; createdAt: string } =>
+  ('payment' in e ? { customerId: e.payment.customerId, createdAt: e.payment.createdAt } : { customerId: e.card.customerId, createdAt: e.card.createdAt });
+
 export function createTransactionEntries(deps: { queries: TransactionQueries; cards: CardTransactionStore }) {
   /** One payment or approved card transaction; `visible` as for getTransaction, then the SCA history window. */
   async function get(caller: Caller, id: string, visible: (e: TransactionEntry) => boolean = () => true): Promise<TransactionEntry> {
@@ -36,7 +39,23 @@ export function createTransactionEntries(deps: { queries: TransactionQueries; ca
     return { card: await deps.queries.gateOne(caller, cardOf(entry)) };
   }
 
+  /** Filters that select some customers' data (the rest only narrow the platform's whole history). */
+  const selects = (c: ListTransactionsCommand) => [
+    c.customerId, c.platformCustomerId, c.accountIdentifier, c.senderAccountIdentifier, c.receiverAccountIdentifier, c.reference,
+    c.sourceAccountId, c.destinationAccountId, c.sourceUmaAddress, c.destinationUmaAddress, c.touchingAccountIds,
+  ].some((f) => f !== undefined && f !== '');
+
+  /** The SCA read gate, decided on the customers whose rows the page would contain (by data, whatever the filter). */
   async function list(command: ListTransactionsCommand) {
+    return deps.queries.gatedByData({
+      // An unreadable date is left to the payments' validation (400), which runs first.
+      caller: command.caller, requestedStart: Number.isNaN(Date.parse(command.startDate ?? '')) ? command.startDate : isoOf(command.startDate), selects: selects(command),
+      read: (startDate) => listOnce({ ...command, startDate }),
+      rows: (found) => found.entries.map(positionOfCustomer),
+    });
+  }
+
+  async function listOnce(command: ListTransactionsCommand) {
     const payments = await deps.queries.listTransactions(command);
     const limit = command.limit || DEFAULT_PAGE_SIZE;
     const cardsExcluded = command.type || command.accountIdentifier || command.senderAccountIdentifier || command.receiverAccountIdentifier

@@ -90,6 +90,35 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     return historyWindowStart(now());
   }
 
+  /**
+   * The gate decided by data: whether rows a list would answer include history before the window of
+   * an SCA customer without a live session (each customer looked up once). Whatever filter selected
+   * them (a customer, an account, an account identifier, a UMA address, a reference), the answer's
+   * customers decide.
+   */
+  async function holdsGatedHistory(caller: Caller, rows: Array<{ customerId?: string; createdAt: string }>): Promise<boolean> {
+    const windowStart = historyWindowStart(now());
+    const customers = new Set(rows.filter((r) => r.customerId && r.createdAt < windowStart).map((r) => r.customerId!));
+    for (const customerId of customers) if (await lacksSession(caller, customerId)) return true;
+    return false;
+  }
+
+  /**
+   * A filtered list that may reach before the window: read it; if its rows hold gated history, an
+   * explicit start is refused (409) and a list without one is read again from the window's start.
+   * A list naming nobody (the platform's whole history, by date, status or type only) is not gated.
+   */
+  async function gatedByData<T>(request: {
+    caller: Caller; requestedStart?: string; selects: boolean; read: (startDate: string | undefined) => Promise<T>;
+    rows: (result: T) => Array<{ customerId?: string; createdAt: string }>;
+  }): Promise<T> {
+    const result = await request.read(request.requestedStart);
+    if (!request.selects || !reachesBeyondWindow(request.requestedStart, now())) return result;
+    if (!(await holdsGatedHistory(request.caller, request.rows(result)))) return result;
+    if (request.requestedStart !== undefined) throw sessionRequired();
+    return request.read(historyWindowStart(now()));
+  }
+
   async function getQuote(caller: Caller, quoteId: string): Promise<Payment> {
     const p = await deps.payments.getByQuote(caller.platformId, quoteId);
     if (!p?.quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${quoteId} not found`);
@@ -130,22 +159,27 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
     checkLimit(errors, limit);
     if (errors.length) throw AppError.invalidInput('Invalid quote filters', errors);
     const createdAfter = await windowed(caller, command.customerId, validDate('createdAfter', command.createdAfter));
-    return page(caller, {
-      quotesOnly: true,
-      customerId: command.customerId,
-      sourceAccountId: command.sendingAccountId,
-      destinationAccountId: command.receivingAccountId,
-      sourceUmaAddress: command.sendingUmaAddress,
-      destinationUmaAddress: command.receivingUmaAddress,
-      statuses: status ? transactionStatusesOf(status as QuoteStatus) : undefined,
-      startDate: createdAfter,
-      endDate: validDate('createdBefore', command.createdBefore),
-      limit: limit || DEFAULT_PAGE_SIZE,
-      sortOrder: 'desc',
-    }, cursor);
+    const endDate = validDate('createdBefore', command.createdBefore);
+    return gatedByData({
+      caller, requestedStart: createdAfter, rows: (found) => found.payments,
+      selects: [command.customerId, command.sendingAccountId, command.receivingAccountId, command.sendingUmaAddress, command.receivingUmaAddress].some(Boolean),
+      read: (startDate) => page(caller, {
+        quotesOnly: true,
+        customerId: command.customerId,
+        sourceAccountId: command.sendingAccountId,
+        destinationAccountId: command.receivingAccountId,
+        sourceUmaAddress: command.sendingUmaAddress,
+        destinationUmaAddress: command.receivingUmaAddress,
+        statuses: status ? transactionStatusesOf(status as QuoteStatus) : undefined,
+        startDate,
+        endDate,
+        limit: limit || DEFAULT_PAGE_SIZE,
+        sortOrder: 'desc',
+      }, cursor),
+    });
   }
 
-  return { getTransaction, getQuote, listTransactions, listQuotes, windowed, gateOne };
+  return { getTransaction, getQuote, listTransactions, listQuotes, windowed, gateOne, gatedByData };
 }
 
 export type TransactionQueries = ReturnType<typeof createTransactionQueries>;

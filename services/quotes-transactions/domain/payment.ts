@@ -65,6 +65,8 @@ export interface ScaState {
   binding: string;
   /** The purposes of the challenges still to come after this one (a cross-currency send: the payout after the conversion). */
   nextPurposes?: string[];
+  /** The challenges of the steps already authorized (a repeat of one's proof answers the same success). */
+  completedChallengeIds?: string[];
   /** Realtime funding: the instructions given once authorized. */
   withheldInstructions?: Array<Record<string, unknown>>;
   authorizedAt?: string;

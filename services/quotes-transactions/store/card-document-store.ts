@@ -46,6 +46,12 @@ export function createCardDocumentStore(store: DocumentStore) {
       );
       return doc && toCard(doc);
     },
+    async countOpen(platformId, cardholderId) {
+      return cards.countDocuments({ platformId, cardholderId, state: { $ne: 'CLOSED' } });
+    },
+    async discard(platformId, id) {
+      await cards.deleteOne({ _id: id, platformId, state: 'PROCESSING' });
+    },
     async list(platformId, q) {
       const filter: Filter = {
         platformId,

@@ -71,6 +71,12 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
     async active(platformId, fundingSourceId) {
       return toKey(await keys.findOne({ activeSlot: activeSlotOf({ platformId, fundingSourceId }) }));
     },
+    async countCreatingSince(platformId, since) {
+      return keys.countDocuments({ platformId, status: 'CREATING', createdAt: { $gte: since } });
+    },
+    async discardCreating(id) {
+      await keys.deleteOne({ _id: id, status: 'CREATING' });
+    },
     async purgeCreating(before) {
       return (await keys.deleteMany({ status: 'CREATING', createdAt: { $lt: before } })).deletedCount;
     },

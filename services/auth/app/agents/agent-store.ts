@@ -55,5 +55,9 @@ export interface AgentStore {
   supersedeDeviceCodes(agentId: string, keep: string, now: string): Promise<void>;
   /** Redeemed now if still unredeemed, not superseded and unexpired: exactly one of concurrent claims wins. */
   claimDeviceCode(digest: string, now: string): Promise<boolean>;
+  /** Device codes issued on the platform since `since`. */
+  countDeviceCodesSince(platformId: string, since: string): Promise<number>;
+  /** Forgets a device code (one issued over the quota). */
+  deleteDeviceCode(digest: string): Promise<void>;
   ensureIndexes(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { changePolicy, parsePolicy, type Permission, type PolicyInput } from '../../domain/agents/agent-policy';
+import { createWithinQuota } from '../../../../lib/quota';
 import { accessTokenDigest, deviceCodeDigest, newAccessToken, newDeviceCode, normalizeDeviceCode } from '../../domain/agents/agent-credentials';
 import type { AgentQuery, AgentRecord, AgentStore } from './agent-store';
 
@@ -11,7 +12,10 @@ export interface AgentsDeps {
   deviceCodeTtlMs: number;
   /** Whether the customer exists on the platform (the accounts service). */
   customerExists: (platformId: string, customerId: string) => Promise<boolean>;
+  quotas?: { agentsPerPlatform: number; deviceCodesPerPlatformPerHour: number };
 }
+
+const HOUR_MS = 3_600_000;
 
 export interface IssuedDeviceCode {
   code: string;
@@ -35,7 +39,12 @@ export function createAgents(deps: AgentsDeps) {
     const at = deps.clock();
     const expiresAt = new Date(at.getTime() + deps.deviceCodeTtlMs).toISOString();
     const digest = deviceCodeDigest(code);
-    await deps.store.insertDeviceCode({ digest, agentId: agent.id, platformId: agent.platformId, expiresAt, createdAt: at.toISOString() });
+    const quota = { what: 'device codes per platform per hour', limit: deps.quotas?.deviceCodesPerPlatformPerHour ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 3600 };
+    await createWithinQuota(quota, {
+      count: () => deps.store.countDeviceCodesSince(agent.platformId, new Date(at.getTime() - HOUR_MS).toISOString()),
+      create: () => deps.store.insertDeviceCode({ digest, agentId: agent.id, platformId: agent.platformId, expiresAt, createdAt: at.toISOString() }),
+      undo: () => deps.store.deleteDeviceCode(digest),
+    });
     await deps.store.supersedeDeviceCodes(agent.id, digest, at.toISOString());
     return { code, agentId: agent.id, expiresAt, redeemed: false };
   }
@@ -58,8 +67,19 @@ export function createAgents(deps: AgentsDeps) {
       id: newId('Agent'), platformId, customerId: input.customerId!, name: input.name!.trim(),
       isPaused: false, isConnected: false, policy, createdAt: at, updatedAt: at,
     };
-    await deps.store.insert(agent);
-    return { agent, deviceCode: await issue(agent) };
+    // 429 (the contract's answer for POST /agents): a deletion makes room.
+    await createWithinQuota({ what: 'agents per platform', limit: deps.quotas?.agentsPerPlatform ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 60 }, {
+      count: async () => (await deps.store.list(platformId, { limit: 1 })).totalCount,
+      create: () => deps.store.insert(agent),
+      undo: async () => { await deps.store.delete(platformId, agent.id); },
+    });
+    try {
+      return { agent, deviceCode: await issue(agent) };
+    } catch (err) {
+      // No agent without its first device code: nothing half-made survives.
+      await deps.store.delete(platformId, agent.id);
+      throw err;
+    }
   }
 
   async function update(platformId: string, id: string, change: { name?: string; isPaused?: boolean }) {

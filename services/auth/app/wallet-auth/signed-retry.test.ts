@@ -1,6 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { turnkeyCrypto } from '../../domain/wallet-crypto/turnkey-client.fixture';
 import { createSignedRetryDocumentStore } from '../../store/wallet-auth/signed-retry-document-store';
+import { createSignedRetry } from './signed-retry';
 import { createScriptedProvider, createWalletAuthForTest, PLATFORM, stampWith, walletWithSession } from './wallet-auth.fixture';
 
 const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (err: AppError) => err.code);
@@ -89,5 +90,28 @@ describe('settlement', () => {
     down = false;
     const settled = await auth.wallet.exportWallet(PLATFORM, wallet.accountId, body, signature);
     expect(settled).toMatchObject({ kind: 'result', result: { walletExport: { id: wallet.accountId, encryptedWalletCredentials: expect.any(String) } } });
+  });
+});
+
+describe('pending challenges', () => {
+  test('capped per wallet and per platform (429 with Retry-After); an expired challenge stops counting', async () => {
+    const { store } = await createWalletAuthForTest();
+    let now = new Date('2026-01-01T00:00:00Z');
+    const signedRetry = createSignedRetry({
+      store: createSignedRetryDocumentStore(store), sessions: {} as never, lock: {} as never, ttlMs: 60_000, now: () => now,
+      maxPending: { perWallet: 3, perPlatform: 5 },
+    });
+    const begin = (accountId: string) => signedRetry.begin({
+      platformId: PLATFORM, operation: 'x.y', targetId: 't', body: {}, signer: { kind: 'session', accountIds: [accountId] }, context: { accountId },
+    });
+    const walletA = await Promise.allSettled(Array.from({ length: 4 }, () => begin('InternalAccount:A')));
+    expect(walletA.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refusedA = (walletA.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    expect(refusedA).toMatchObject({ code: 'RATE_LIMITED', details: { quota: 'pending signed-retry challenges per wallet', retryAfterSeconds: 60 } });
+    expect(await codeOf(begin('InternalAccount:B'))).toBe('OK');
+    expect(await codeOf(begin('InternalAccount:B'))).toBe('OK');
+    await expect(begin('InternalAccount:B')).rejects.toMatchObject({ details: { quota: 'pending signed-retry challenges per platform', limit: 5 } });
+    now = new Date(now.getTime() + 61_000);
+    expect(await codeOf(begin('InternalAccount:B'))).toBe('OK');
   });
 });

@@ -1,3 +1,4 @@
+import { createWithinQuota } from '../../../../lib/quota';
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { requestHash } from '../../domain/wallet-auth/canonical-json';
@@ -53,6 +54,8 @@ export interface SignedRetryDeps {
   ttlMs: number;
   now: () => Date;
   checkAssertion?: AssertionCheck;
+  /** Caps on unused, unexpired challenges (an unsigned first leg costs a stored challenge). */
+  maxPending?: { perWallet: number; perPlatform: number };
 }
 
 const VERDICT_ERRORS = {
@@ -81,8 +84,24 @@ export function createSignedRetry(deps: SignedRetryDeps) {
       signer: input.signer, context: input.context ?? {}, state: 'ISSUED',
       issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + deps.ttlMs).toISOString(),
     };
-    await deps.store.insert(record);
+    await insertWithinQuotas(record, now);
     return challengeView(record);
+  }
+
+  /** Inserts a challenge within the platform's and the wallet's caps on pending challenges (429 + Retry-After beyond). */
+  async function insertWithinQuotas(record: SignedRetryRecord, now: Date): Promise<void> {
+    if (!deps.maxPending) return deps.store.insert(record);
+    const retryAfterSeconds = Math.ceil(deps.ttlMs / 1000);
+    const wallet = typeof record.context.accountId === 'string' ? record.context.accountId : undefined;
+    const undo = () => deps.store.removeIssued(record.id);
+    const insertForWallet = () => (wallet
+      ? createWithinQuota({ what: 'pending signed-retry challenges per wallet', limit: deps.maxPending!.perWallet, retryAfterSeconds }, {
+        count: () => deps.store.countPending(record.platformId, wallet, now), create: () => deps.store.insert(record), undo,
+      })
+      : deps.store.insert(record));
+    await createWithinQuota({ what: 'pending signed-retry challenges per platform', limit: deps.maxPending.perPlatform, retryAfterSeconds }, {
+      count: () => deps.store.countPending(record.platformId, undefined, now), create: insertForWallet, undo,
+    });
   }
 
   async function complete(input: CompleteInput): Promise<Completion> {

@@ -6,6 +6,10 @@ import type { WalletSession } from '../../domain/wallet-auth/wallet-session';
 
 export interface SignedRetryStore {
   insert(record: SignedRetryRecord): Promise<void>;
+  /** Challenges still ISSUED and unexpired at `now`, of the platform (and of one wallet: `context.accountId`). */
+  countPending(platformId: string, accountId: string | undefined, now: Date): Promise<number>;
+  /** Forgets an ISSUED challenge (one issued over a quota). */
+  removeIssued(id: string): Promise<void>;
   /** Inserts an unsigned operation's record unless one with the same dedupKey exists; answers the stored one. */
   insertOrFind(record: SignedRetryRecord & { dedupKey: string }): Promise<SignedRetryRecord>;
   find(platformId: string, id: string): Promise<SignedRetryRecord | null>;

@@ -12,10 +12,19 @@ export function createSignedRetryDocumentStore(store: DocumentStore): SignedRetr
       await records.createIndex({ keys: { 'run.state': 1, 'run.external': 1 }, name: 'run_state' });
       // Retention: the purge finds unused challenges and settled operations by index, not by a scan.
       await records.createIndex({ keys: { expiresAt: 1 }, partialFilter: { state: 'ISSUED' }, name: 'unused_expiry' });
+      await records.createIndex({ keys: { platformId: 1, state: 1, expiresAt: 1 }, name: 'pending_by_platform' });
       await records.createIndex({ keys: { 'run.settledAt': 1 }, partialFilter: { 'run.settledAt': { $exists: true } }, name: 'settled_at' });
     },
     async insert(record) {
       await records.insertOne(toDocument(record) as Doc);
+    },
+    async countPending(platformId, accountId, now) {
+      return records.countDocuments({
+        platformId, state: 'ISSUED', expiresAt: { $gt: now.toISOString() }, ...(accountId ? { 'context.accountId': accountId } : {}),
+      });
+    },
+    async removeIssued(id) {
+      await records.deleteOne({ _id: id, state: 'ISSUED' });
     },
     async insertOrFind(record) {
       try {

@@ -24,6 +24,10 @@ export interface CardStore {
   list(platformId: string, query: CardListQuery): Promise<{ cards: Card[]; hasMore: boolean; totalCount: number }>;
   /** Cards still PROCESSING since before `before` (provisioning interrupted). */
   processingSince(before: string, limit: number): Promise<Card[]>;
+  /** The cardholder's cards not CLOSED. */
+  countOpen(platformId: string, cardholderId: string): Promise<number>;
+  /** Forgets a card just stored PROCESSING that went over the quota (it was never answered or provisioned). */
+  discard(platformId: string, id: string): Promise<void>;
 }
 
 export class CardExists extends Error {

@@ -1,4 +1,5 @@
 import type { NewEvent } from '../../../../lib/bus/outbox';
+import { createWithinQuota } from '../../../../lib/quota';
 import { AppError, type FieldError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { pageQuery } from '../../../../lib/page-cursor';
@@ -45,6 +46,8 @@ export function createCardUseCases(deps: {
   provisionLater: (card: Card) => void;
   /** Called after a change of the card's sources or a close: what the remaining bindings no longer cover ends (delegated keys). */
   bindingsChanged?: (caller: Caller, card: Card) => Promise<void>;
+  /** Cards not CLOSED one customer may hold; one more answers 409. */
+  maxOpenCardsPerCustomer?: number;
 }) {
   const events = (card: Card, types: string[]) => types.map((type) => deps.newEvent(type, 1, card.platformId, card.id, cardJson(toCardRecord(card))));
 
@@ -70,12 +73,18 @@ export function createCardUseCases(deps: {
       state: 'PROCESSING', stateReason: null, form: input.form as CardForm, fundingSources: [...input.fundingSources], currency,
       walletSources: walletSourcesOf(input.fundingSources, accounts), createdAt: now, updatedAt: now,
     };
-    try {
-      await deps.store.insert(card, []);
-    } catch (err) {
-      if (err instanceof CardExists) throw new AppError('CONFLICT', `A card with platformCardId ${card.platformCardId} exists`, { field: 'platformCardId' });
-      throw err;
-    }
+    await createWithinQuota({ what: 'open cards per customer', limit: deps.maxOpenCardsPerCustomer ?? Number.POSITIVE_INFINITY }, {
+      count: () => deps.store.countOpen(caller.platformId, card.cardholderId),
+      create: async () => {
+        try {
+          await deps.store.insert(card, []);
+        } catch (err) {
+          if (err instanceof CardExists) throw new AppError('CONFLICT', `A card with platformCardId ${card.platformCardId} exists`, { field: 'platformCardId' });
+          throw err;
+        }
+      },
+      undo: () => deps.store.discard(caller.platformId, card.id),
+    });
     deps.provisionLater(card);
     return card;
   }

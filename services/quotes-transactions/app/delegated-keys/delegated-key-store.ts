@@ -21,6 +21,10 @@ export interface DelegatedKeyStore {
   active(platformId: string, fundingSourceId: string): Promise<DelegatedKey | null>;
   /** Removes keys still CREATING (first challenge never signed) created before `before`; answers how many. */
   purgeCreating(before: string): Promise<number>;
+  /** Keys of the platform still CREATING, created since `since`. */
+  countCreatingSince(platformId: string, since: string): Promise<number>;
+  /** Removes one key still CREATING (one begun over the quota). */
+  discardCreating(id: string): Promise<void>;
   /** Visible keys (not CREATING) of an account and/or funding source, newest first. */
   list(platformId: string, filter: { accountId?: string; fundingSourceId?: string }, limit: number): Promise<DelegatedKey[]>;
 }

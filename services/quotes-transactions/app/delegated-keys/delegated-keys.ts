@@ -1,3 +1,4 @@
+import { createWithinQuota } from '../../../../lib/quota';
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
@@ -52,6 +53,8 @@ const MAX_LISTED = 1_000;
 export function createDelegatedKeys(deps: {
   store: DelegatedKeyStore; custody: KeyCustody; signatures: WalletSignatures; clock: () => Date;
   card: (caller: Caller, id: string) => Promise<Card>;
+  /** Unsigned first legs (keys left CREATING) one platform may begin per hour; beyond: 429. */
+  maxUnsignedPerPlatformPerHour?: number;
 }) {
   const now = () => deps.clock().toISOString();
   const signedBody = (r: DelegatedKeyRequest) => ({
@@ -77,10 +80,15 @@ export function createDelegatedKeys(deps: {
       parameters: { delegatedKeyId: id, cardId: card.id, fundingSourceId, accountId: request.internalAccountId, publicKey },
     });
     const at = now();
-    await deps.store.insert({
-      id, platformId: caller.platformId, cardId: card.id, fundingSourceId, accountId: request.internalAccountId, publicKey, sealedPrivateKey,
-      nickname: request.nickname, status: 'CREATING', ...(request.spendingLimits ? { spendingLimits: request.spendingLimits } : {}),
-      createRequestId: challenge.requestId, createdAt: at, updatedAt: at,
+    const quota = { what: 'unsigned delegated-key requests per platform per hour', limit: deps.maxUnsignedPerPlatformPerHour ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 3600 };
+    await createWithinQuota(quota, {
+      count: () => deps.store.countCreatingSince(caller.platformId, new Date(deps.clock().getTime() - 3_600_000).toISOString()),
+      create: () => deps.store.insert({
+        id, platformId: caller.platformId, cardId: card.id, fundingSourceId, accountId: request.internalAccountId, publicKey, sealedPrivateKey,
+        nickname: request.nickname, status: 'CREATING', ...(request.spendingLimits ? { spendingLimits: request.spendingLimits } : {}),
+        createRequestId: challenge.requestId, createdAt: at, updatedAt: at,
+      }),
+      undo: () => deps.store.discardCreating(id),
     });
     return { kind: 'challenge', challenge };
   }
