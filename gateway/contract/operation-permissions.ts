@@ -28,7 +28,7 @@ export const OPERATION_PERMISSIONS = {
   // Quotes, transfers, rates, transactions, lookups
   createQuote: 'TRANSACT', listQuotes: 'VIEW', getQuote: 'VIEW', executeQuote: 'TRANSACT',
   transferIn: 'TRANSACT', transferOut: 'TRANSACT', listExchangeRates: 'VIEW', estimateCryptoWithdrawalFee: 'VIEW',
-  listTransactions: 'VIEW', getTransaction: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
+  listTransactions: 'VIEW', getTransaction: 'VIEW', listTransactionPostings: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
   rejectTransaction: 'TRANSACT', cancelTransaction: 'TRANSACT',
   lookupExternalAccount: 'VIEW', lookupUma: 'VIEW',
   // Stablecoins
