@@ -36,6 +36,7 @@ export const DASHBOARD_CSP = "default-src 'self'; script-src 'self'; style-src '
   + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
+  res.locals.dashboardSession = true;
   res.set({
     'Content-Security-Policy': DASHBOARD_CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cache-Control': 'no-store',
@@ -43,15 +44,18 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** The sandbox's simulators (money, UMA, cards): refused by the services outside sandbox mode. */
+const isSimulator = (path: string) => path.startsWith('/sandbox/') && !path.startsWith('/sandbox/webhooks/');
+
 /** The operations this caller may call: the dashboard shows an action only when its operation is here. */
-function allowedOperations(caller: Caller): string[] {
-  return OPERATIONS.filter((op) => !op.agentAuth && op.authenticated !== false && !permissionRefusal(op, caller.permissions ?? []))
-    .map((op) => op.operationId);
+function allowedOperations(caller: Caller, sandbox: boolean): string[] {
+  return OPERATIONS.filter((op) => !op.agentAuth && op.authenticated !== false && !permissionRefusal(op, caller.permissions ?? [])
+    && (sandbox || !isSimulator(op.path))).map((op) => op.operationId);
 }
 
 function sessionJson(caller: Caller, session: DashboardSession, sandbox: boolean) {
   return {
-    tokenId: caller.tokenId, permissions: caller.permissions ?? [], operations: allowedOperations(caller),
+    tokenId: caller.tokenId, permissions: caller.permissions ?? [], operations: allowedOperations(caller, sandbox),
     csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString(), sandbox, apiBase: `/${API_VERSION}`,
   };
 }

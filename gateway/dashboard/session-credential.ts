@@ -33,11 +33,11 @@ export function checkCsrf(req: Request, session: DashboardSession): void {
 export function sessionCredential(store: SessionStore) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.headers.authorization !== undefined || !hasSessionCookie(req)) return next();
+    res.locals.dashboardSession = true;
     try {
       const session = sessionOf(req, store);
       checkCsrf(req, session);
       req.headers.authorization = session.authorization;
-      res.locals.dashboardSession = true;
       next();
     } catch (err) {
       next(err);

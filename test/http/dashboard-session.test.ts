@@ -59,7 +59,7 @@ test('a wrong secret, a bad body, a form post or another origin are refused, eac
   expect(wrong.headers.get('set-cookie')).toBeNull();
   const bad = await signInRaw({ tokenId: '', clientSecret: 7 });
   expect(bad.status).toBe(400);
-  expect((await bad.json()).details.errors.map((e: { field: string }) => e.field)).toEqual(['tokenId', 'clientSecret']);
+  expect(((await bad.json()) as any).details.errors.map((e: { field: string }) => e.field)).toEqual(['tokenId', 'clientSecret']);
   const form = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }).toString() });
   expect(form.status).toBe(400);
@@ -77,7 +77,7 @@ test('the cookie reads the API; a write needs the CSRF token; sign-out ends the 
   });
   const noToken = await create({});
   expect(noToken.status).toBe(403);
-  expect((await noToken.json()).code).toBe('FORBIDDEN');
+  expect(((await noToken.json()) as any).code).toBe('FORBIDDEN');
   expect((await create({ 'x-csrf-token': 'x'.repeat(43) })).status).toBe(403);
   expect((await create({ 'x-csrf-token': session.csrfToken })).status).toBe(201);
 
@@ -103,7 +103,7 @@ test('a VIEW token\'s session lists no write operation and the API refuses its w
   const write = await withCookie('/customers', cookie, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
     body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-write' }) });
   expect(write.status).toBe(403);
-  expect((await write.json()).details.requiredPermission).toBe('MANAGE');
+  expect(((await write.json()) as any).details.requiredPermission).toBe('MANAGE');
 
   // Revoking the token ends what its session can do at once.
   expect((await sys.api(`/tokens/${token.body.id}`, { method: 'DELETE' })).status).toBe(204);

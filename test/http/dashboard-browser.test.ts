@@ -1,0 +1,289 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/headless-chromium';
+import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
+import { startTestSystem, type TestSystem } from '../system-harness';
+import { agentCustomer, asAgent, connectedAgent, policy, quoteBody } from './agent-fixtures';
+
+/**
+ * The dashboard in Debian's Chromium: sign-in, live pages, the writes a token may make, the ones it
+ * may not, sign-out, accessibility (axe-core) on every page, and the attacks a browser can mount.
+ * A failing test leaves a screenshot in .tools/screenshots/.
+ */
+/** What the functions passed to page.evaluate see (they run in the page; this project compiles without the DOM's types). */
+declare const window: any, document: any, localStorage: any, sessionStorage: any;
+
+jest.setTimeout(15 * 60_000); // a fresh machine installs Chromium first
+
+const SCREENSHOTS = resolve(__dirname, '../../.tools/screenshots');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+let sys: TestSystem;
+let browser: Browser;
+let receiver: WebhookReceiver;
+/** Another site's pages (same host, another port): the attacker's. */
+let attacker: Server;
+let attackerUrl: string;
+
+beforeAll(async () => {
+  sys = await startTestSystem({ env: { SANDBOX_SETTLEMENT_STEP_MS: '600', SETTLEMENT_POLL_MS: '50', WEBHOOK_POLL_INTERVAL_MS: '50' } });
+  receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem, checkContract: false });
+  attacker = createServer((req, res) => {
+    const target = sys.rootUrl;
+    const pages: Record<string, string> = {
+      '/frame': `<!doctype html><title>framing</title><iframe id="victim" src="${target}/dashboard/"></iframe>`,
+      '/csrf': `<!doctype html><title>csrf</title><form id="f" method="post" action="${target}/2025-10-13/customers" enctype="text/plain">`
+        + `<input name='{"customerType":"INDIVIDUAL","platformCustomerId":"csrf-victim","x":"' value='"}'></form><script>document.getElementById('f').submit()</script>`,
+    };
+    res.writeHead(200, { 'content-type': 'text/html' }).end(pages[req.url ?? ''] ?? '');
+  });
+  await new Promise<void>((done) => attacker.listen(0, '127.0.0.1', done));
+  attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await new Promise((done) => attacker?.close(done));
+  await sys?.stop();
+});
+
+/** A fresh browser profile; on failure the page's screenshot is saved under the test's name. */
+async function inBrowser(name: string, run: (page: Page, context: BrowserContext) => Promise<void>, options: { bypassCSP?: boolean } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  try {
+    await run(page, context);
+  } catch (err) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true }).catch(() => undefined);
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+async function signIn(page: Page, tokenId = sys.sandbox.tokenId, secret = sys.sandbox.clientSecret) {
+  await page.goto(`${sys.rootUrl}/dashboard/`);
+  await page.getByLabel('API token id').fill(tokenId);
+  await page.getByLabel('Secret').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
+const go = async (page: Page, link: string, heading: string | RegExp) => {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+};
+
+/** Serious and critical axe-core violations on the page as shown. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const found = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  return found as string[];
+}
+
+async function payment() {
+  const c = await agentCustomer(sys, 100_000);
+  const quote = await sys.api('/quotes', { method: 'POST', json: quoteBody(c.usdAccountId, c.mxnPayee, 10_000) });
+  expect(quote.status).toBe(201);
+  const executed = await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' });
+  expect(executed.status).toBe(200);
+  return { ...c, quoteId: quote.body.id as string, transactionId: executed.body.transactionId as string };
+}
+
+test('signed in, a payment made through the API reaches COMPLETED on its transaction page without a reload', async () => {
+  await inBrowser('payment', async (page) => {
+    await signIn(page);
+    const { transactionId, quoteId } = await payment();
+    await page.goto(`${sys.rootUrl}/dashboard/transactions/${encodeURIComponent(transactionId)}`);
+    const status = page.getByTestId('transaction-status');
+    await status.waitFor();
+    const navigations: string[] = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
+    await expect(status).toBeTruthy();
+    await page.waitForFunction(() => document.querySelector('[data-testid="transaction-status"]')?.textContent === 'COMPLETED', undefined, { timeout: 30_000 });
+    expect(navigations).toEqual([]); // live: the page was never reloaded
+    const timeline = await page.locator('ol.timeline li').allTextContents();
+    expect(timeline[0]).toMatch(/^CREATED /);
+    expect(timeline.some((t) => t.startsWith('COMPLETED'))).toBe(true);
+    expect(await page.getByRole('link', { name: quoteId }).count()).toBe(1);
+    if (process.env.DASHBOARD_SCREENSHOT) {
+      await page.goto(`${sys.rootUrl}/dashboard/`);
+      await page.getByRole('link', { name: transactionId }).first().waitFor();
+      await page.screenshot({ path: process.env.DASHBOARD_SCREENSHOT, fullPage: true });
+    }
+  });
+});
+
+test('every page passes axe-core (no serious or critical violation) at desktop and at 360 px', async () => {
+  const agentOwner = await agentCustomer(sys, 0);
+  await connectedAgent(sys, agentOwner.customerId);
+  await inBrowser('axe', async (page) => {
+    await signIn(page);
+    const pages: Array<[string, string | RegExp]> = [['Overview', 'Overview'], ['Customers', 'Customers'], ['Accounts', 'Accounts'],
+      ['Transactions', 'Transactions'], ['Quotes', 'Quotes'], ['Webhooks', 'Webhooks'], ['API tokens', 'API tokens'], ['Agents', 'Agents'],
+      ['Cards', 'Cards'], ['Sandbox', 'Sandbox']];
+    const problems: string[] = [];
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [link, heading] of pages) {
+        if (width === 360) await page.goto(`${sys.rootUrl}/dashboard/`);
+        await go(page, link, heading);
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await page.waitForTimeout(150);
+        for (const v of await axeViolations(page)) problems.push(`${link} @${width}: ${v}`);
+        if (width === 360) {
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          if (overflow > 0) problems.push(`${link} @360: the page scrolls sideways by ${overflow}px`);
+        }
+      }
+    }
+    const tx = (await sys.api('/transactions?limit=1')).body.data[0];
+    if (tx) {
+      await page.goto(`${sys.rootUrl}/dashboard/transactions/${encodeURIComponent(tx.id)}`);
+      await page.getByTestId('transaction-status').waitFor();
+      for (const v of await axeViolations(page)) problems.push(`transaction page: ${v}`);
+    }
+    expect(problems).toEqual([]);
+  }, { bypassCSP: true }); // axe-core is injected as an inline script, which the dashboard's CSP forbids
+});
+
+test('the keyboard reaches every navigation link and the sign-out button', async () => {
+  await inBrowser('keyboard', async (page) => {
+    await signIn(page);
+    const focused: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Tab');
+      focused.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
+    }
+    expect(focused).toEqual(expect.arrayContaining(['Skip to content', 'Customers', 'Webhooks', 'API tokens', 'Sandbox', 'Sign out']));
+    await page.keyboard.press('Shift+Tab'); // back to Sandbox, then Enter follows the link
+    while ((await page.evaluate(() => document.activeElement?.textContent?.trim())) !== 'Cards') await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Cards' }).waitFor();
+  });
+});
+
+test('a token is created (its secret shown once) and revoked; the webhook endpoint is set and a test webhook reaches it', async () => {
+  await inBrowser('tokens', async (page) => {
+    await signIn(page);
+    await go(page, 'API tokens', 'API tokens');
+    await page.getByLabel('Name').fill('ci-reader');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.getByTestId('new-token-secret').textContent())!;
+    const tokenId = (await page.getByTestId('new-token-id').textContent())!;
+    expect(secret.length).toBeGreaterThan(20);
+    expect((await fetch(`${sys.baseUrl}/customers`, { headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` } })).status).toBe(200);
+    // Nothing of it in the browser's storage; once dismissed, nowhere on the page.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)).not.toContain(secret);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole('button', { name: 'Revoke ci-reader' }).click();
+    await page.getByRole('button', { name: 'Revoke ci-reader' }).waitFor({ state: 'detached' });
+    expect((await fetch(`${sys.baseUrl}/customers`, { headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` } })).status).toBe(401);
+
+    await go(page, 'Webhooks', 'Webhooks');
+    await page.getByLabel('Webhook endpoint URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Save endpoint' }).click();
+    await page.getByText('Endpoint saved.').waitFor();
+    expect(await page.getByTestId('webhook-endpoint').textContent()).toBe(receiver.url);
+    const before = receiver.arrivals.length;
+    await page.getByRole('button', { name: 'Send test webhook' }).click();
+    await page.getByText(/The endpoint answered 200/).waitFor();
+    expect(receiver.arrivals.length).toBeGreaterThan(before);
+  });
+});
+
+test('an agent\'s payment waiting for approval is approved from the Agents page', async () => {
+  const c = await agentCustomer(sys);
+  const { bearer } = await connectedAgent(sys, c.customerId, policy({ approvalThresholds: { currency: 'USD', amount: 10_000 } }));
+  const me = asAgent(sys, bearer);
+  const quote = await me('/agents/me/quotes', { method: 'POST', json: quoteBody(c.usdAccountId, c.mxnPayee, 20_000) });
+  const action = (await me(`/agents/me/quotes/${quote.body.id}/execute`, { method: 'POST' })).body;
+  expect(action.status).toBe('PENDING_APPROVAL');
+  await inBrowser('agents', async (page) => {
+    await signIn(page);
+    await go(page, 'Agents', 'Agents');
+    const form = page.getByRole('form', { name: `Approve ${action.id}` });
+    await form.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('form', { name: `Approve ${action.id}` }).waitFor({ state: 'detached' });
+    const after = await me(`/agents/me/actions/${action.id}`);
+    expect(after.body.status).toBe('APPROVED');
+  });
+});
+
+test('a VIEW token sees no write button and its writes are refused; sign-out ends the session, and the cookie is refused after it', async () => {
+  const viewer = (await sys.api('/tokens', { method: 'POST', json: { name: 'viewer', permissions: ['VIEW'] } })).body;
+  await inBrowser('view-token', async (page, context) => {
+    await signIn(page, viewer.clientId, viewer.clientSecret);
+    await go(page, 'Webhooks', 'Webhooks');
+    await page.getByRole('table', { name: 'Webhook deliveries' }).or(page.getByText('No webhook deliveries.')).first().waitFor();
+    expect(await page.getByRole('button', { name: 'Save endpoint' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send test webhook' }).count()).toBe(0);
+    await go(page, 'API tokens', 'API tokens');
+    expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
+    await go(page, 'Sandbox', 'Sandbox');
+    expect(await page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
+    // The server refuses the write anyway, even with the session's CSRF token.
+    const refused = await page.evaluate(async () => {
+      const s: any = await (await fetch('/dashboard/session')).json();
+      const r = await fetch('/2025-10-13/customers', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+        body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-in-browser' }) });
+      return r.status;
+    });
+    expect(refused).toBe(403);
+
+    const [cookie] = await context.cookies();
+    expect(cookie).toMatchObject({ name: 'grid_dashboard_session', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie.expires).toBeGreaterThan(Date.now() / 1000);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    expect(await context.cookies()).toEqual([]);
+    // The cookie, stolen before sign-out, is refused afterwards.
+    const stolen = await fetch(`${sys.baseUrl}/customers`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
+    expect(stolen.status).toBe(401);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+  });
+});
+
+test('attacks: a cross-site form post without the CSRF token, script in a customer name, framing by another site', async () => {
+  const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  const customer = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss } });
+  expect(customer.status).toBe(201);
+  await inBrowser('attacks', async (page) => {
+    await signIn(page);
+    // Cross-site form post (another port of the same host is the same site: SameSite sends the cookie; the CSRF token stops it).
+    const posted = page.waitForResponse((r) => r.url().endsWith('/2025-10-13/customers') && r.request().method() === 'POST');
+    await page.goto(`${attackerUrl}/csrf`);
+    const response = await posted;
+    expect(response.status()).toBe(403);
+    expect((await sys.api('/customers?platformCustomerId=csrf-victim')).body.data).toEqual([]);
+
+    // Script injection: the name is shown as text, nothing runs.
+    await page.goto(`${sys.rootUrl}/dashboard/customers/${encodeURIComponent(customer.body.id)}`);
+    await page.getByRole('heading', { level: 1, name: `Customer ${xss}` }).waitFor();
+    await page.goto(`${sys.rootUrl}/dashboard/customers`);
+    await page.getByRole('link', { name: xss }).waitFor();
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.locator('main img, main script').count()).toBe(0);
+
+    // Clickjacking: another site's frame of the dashboard is blocked by frame-ancestors.
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(m.text()));
+    const answered = page.waitForResponse((r) => r.url().startsWith(`${sys.rootUrl}/dashboard/`));
+    await page.goto(`${attackerUrl}/frame`);
+    expect((await answered).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await page.waitForTimeout(300);
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await frame.$('#app')).toBeNull();
+  });
+});
