@@ -117,7 +117,7 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
     if (process.env.DASHBOARD_SCREENSHOT) {
       await page.goto(`${sys.rootUrl}/dashboard/`);
       await page.getByRole('link', { name: transactionId }).first().waitFor();
-      await page.screenshot({ path: process.env.DASHBOARD_SCREENSHOT, fullPage: true });
+      await page.screenshot({ path: process.env.DASHBOARD_SCREENSHOT });
     }
   });
 });
