@@ -51,7 +51,7 @@ export const OPERATION_PERMISSIONS = {
   createDelegatedKey: 'MANAGE', listDelegatedKeys: 'VIEW', getDelegatedKeyById: 'VIEW', revokeDelegatedKey: 'MANAGE',
   // Webhooks
   sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW', getWebhookSigningSecret: 'MANAGE',
-  listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW',
+  listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW', resendWebhookDelivery: 'MANAGE',
   // API tokens
   createToken: 'MANAGE', listTokens: 'MANAGE', getTokenById: 'MANAGE', deleteTokenById: 'MANAGE',
   // UMA invitations

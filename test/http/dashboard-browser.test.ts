@@ -199,6 +199,17 @@ test('a token is created (its secret shown once) and revoked; the webhook endpoi
     await page.getByRole('button', { name: 'Send test webhook' }).click();
     await page.getByText(/The endpoint answered 200/).waitFor();
     expect(receiver.arrivals.length).toBeGreaterThan(before);
+
+    // The test webhook in the log: resent from its page, a second attempt appears and reaches the receiver.
+    const delivery = (await sys.api('/webhooks/deliveries?type=TEST&limit=1')).body.data[0];
+    await page.getByRole('link', { name: delivery.id }).click();
+    await page.getByRole('heading', { level: 1, name: /Webhook delivery/ }).waitFor();
+    const attempts = page.getByRole('table', { name: 'Attempts' }).locator('tbody tr');
+    expect(await attempts.count()).toBe(1);
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, { timeout: 15_000 });
+    expect(await attempts.nth(1).textContent()).toContain('ACKNOWLEDGED');
+    await receiver.waitFor(() => receiver.arrivalsOf(delivery.id) === 2);
   });
 });
 
@@ -255,7 +266,7 @@ test('a VIEW token sees no write button and its writes are refused; sign-out end
   });
 });
 
-test('attacks: a cross-site form post without the CSRF token, script in a customer name, framing by another site', async () => {
+test('attacks: a cross-site form post without the CSRF token, script in a customer name and in a webhook payload, framing by another site', async () => {
   const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
   const customer = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss } });
   expect(customer.status).toBe(201);
@@ -273,6 +284,24 @@ test('attacks: a cross-site form post without the CSRF token, script in a custom
     await page.getByRole('heading', { level: 1, name: `Customer ${xss}` }).waitFor();
     await page.goto(`${sys.rootUrl}/dashboard/customers`);
     await page.getByRole('link', { name: xss }).waitFor();
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.locator('main img, main script').count()).toBe(0);
+
+    // A webhook payload holding markup (a payment's description), shown on its delivery's page as text.
+    expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+    const c = await agentCustomer(sys, 100_000);
+    const quote = await sys.api('/quotes', { method: 'POST', json: { ...quoteBody(c.usdAccountId, c.mxnPayee, 1_000), description: xss } });
+    expect(quote.status).toBe(201);
+    expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+    let marked: any;
+    for (let i = 0; i < 200 && !marked; i++) {
+      marked = (await sys.api('/webhooks/deliveries?limit=50')).body.data.find((d: any) => JSON.stringify(d.data ?? {}).includes('__pwned'));
+      if (!marked) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(marked).toBeDefined();
+    await page.goto(`${sys.rootUrl}/dashboard/webhooks/${encodeURIComponent(marked.id)}`);
+    await page.getByLabel('Payload (data)').waitFor();
+    expect(await page.getByLabel('Payload (data)').textContent()).toContain(JSON.stringify(xss).slice(1, -1)); // shown as JSON text
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
     expect(await page.locator('main img, main script').count()).toBe(0);
 

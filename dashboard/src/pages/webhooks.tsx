@@ -49,7 +49,9 @@ export function Webhooks() {
   );
 }
 
-/** One delivery: each attempt's time, status code, outcome and duration. */
+const ENDED = ['DELIVERED', 'FAILED', 'SKIPPED'];
+
+/** One delivery: each attempt's time, status code, outcome and duration, the data it sends, and resend. */
 export function WebhookPage(props: { id: string }) {
   const d = usePoll(() => api(`/webhooks/deliveries/${encodeURIComponent(props.id)}`), [props.id]);
   return (
@@ -64,7 +66,15 @@ export function WebhookPage(props: { id: string }) {
           { label: 'Status code', cell: (a: any) => a.statusCode ?? '' }, { label: 'Outcome', cell: (a: any) => a.outcome },
           { label: 'Duration', cell: (a: any) => `${a.durationMs} ms` }, { label: 'Error', cell: (a: any) => a.error ?? '' },
         ]} />
-        <details><summary>As the API answers it</summary><Json label="Delivery" value={d.data} /></details>
+        {can('resendWebhookDelivery') && ENDED.includes(d.data.status) ? (
+          <ActionForm label="Resend this webhook" submit="Resend" action={async () => {
+            await api(`/webhooks/deliveries/${encodeURIComponent(props.id)}/resend`, { method: 'POST', json: {} });
+            await d.refresh();
+            return 'Resent: a new attempt follows.';
+          }} />
+        ) : null}
+        <h2>Payload</h2>
+        <Json label="Payload (data)" value={d.data.data} />
       </> : null}
     </>
   );
