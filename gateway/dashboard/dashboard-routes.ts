@@ -115,7 +115,7 @@ function frontEnd(assetsDir: string): express.Router {
     throw new AppError('NOT_FOUND', `No dashboard asset ${req.path}`);
   });
   // Every other GET is a page of the single-page application: its index.
-  router.get(/.*/, (_req, res) => {
+  router.get('/{*page}', (_req, res) => {
     if (!existsSync(index)) throw new AppError('UNAVAILABLE', 'The dashboard is not built: run `npm run build`');
     res.type('html').sendFile(index);
   });

@@ -101,6 +101,7 @@ async function payment() {
 test('signed in, a payment made through the API reaches COMPLETED on its transaction page without a reload', async () => {
   await inBrowser('payment', async (page) => {
     await signIn(page);
+    expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
     const { transactionId, quoteId } = await payment();
     await page.goto(`${sys.rootUrl}/dashboard/transactions/${encodeURIComponent(transactionId)}`);
     const status = page.getByTestId('transaction-status');
@@ -114,6 +115,13 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
     expect(timeline[0]).toMatch(/^CREATED /);
     expect(timeline.some((t) => t.startsWith('COMPLETED'))).toBe(true);
     expect(await page.getByRole('link', { name: quoteId }).count()).toBe(1);
+    // Its ledger postings (debit, then settle) and its webhooks, shown without a reload.
+    const postings = page.getByRole('table', { name: 'Ledger postings' });
+    await page.waitForFunction(() => [...document.querySelectorAll('table')].some((t: any) => t.caption?.textContent === 'Ledger postings' && t.textContent.includes('settle')), undefined, { timeout: 10_000 });
+    expect(await postings.locator('tbody tr').first().textContent()).toMatch(/^debit.*-100\.00 USD$/);
+    const webhooks = page.getByRole('table', { name: 'Webhooks about this transaction' });
+    await page.waitForFunction(() => [...document.querySelectorAll('table')].some((t: any) => t.caption?.textContent === 'Webhooks about this transaction' && t.textContent.includes('COMPLETED')), undefined, { timeout: 10_000 });
+    expect(await webhooks.textContent()).toContain('OUTGOING_PAYMENT');
     if (process.env.DASHBOARD_SCREENSHOT) {
       await page.goto(`${sys.rootUrl}/dashboard/`);
       await page.getByRole('link', { name: transactionId }).first().waitFor();

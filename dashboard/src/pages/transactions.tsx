@@ -58,6 +58,9 @@ export function TransactionPage(props: { id: string }) {
     if (!last || last.status !== t.status) seen.current = [...seen.current, { status: t.status, at: t.updatedAt }];
     return t;
   }, [props.id]);
+  // Its webhooks: the latest deliveries whose data names this transaction (the log has no filter by resource).
+  const webhooks = usePoll(async () => (await api('/webhooks/deliveries?limit=100')).data
+    .filter((d: any) => d.data?.id === props.id || d.data?.transactionId === props.id || d.data?.transaction?.id === props.id), [props.id], 2000);
   const postings = usePoll(() => api(`/transactions/${encodeURIComponent(props.id)}/postings`), [props.id]);
   const quoteId = tx.data?.quoteId;
   const quote = usePoll(() => (quoteId ? api(`/quotes/${encodeURIComponent(quoteId)}`) : Promise.resolve(undefined)), [quoteId], 0);
@@ -93,6 +96,14 @@ export function TransactionPage(props: { id: string }) {
           <TransactionActions t={t} refresh={tx.refresh} />
           <section aria-labelledby="quote"><h2 id="quote">Quote</h2>
             {quoteId ? <><Link to={`/quotes/${encodeURIComponent(quoteId)}`}>{quoteId}</Link><Json label="Quote" value={quote.data} /></> : <p>No quote.</p>}
+          </section>
+          <section aria-labelledby="webhooks"><h2 id="webhooks">Webhooks</h2>
+            <ErrorLine error={webhooks.error} />
+            <Table caption="Webhooks about this transaction" empty="No webhook about it among the latest 100 deliveries." rows={webhooks.data} columns={[
+              { label: 'Delivery', cell: (d: any) => <Link to={`/webhooks/${encodeURIComponent(d.id)}`}>{d.id}</Link> },
+              { label: 'Event', cell: (d: any) => d.type }, { label: 'Status', cell: (d: any) => d.status },
+              { label: 'Created', cell: (d: any) => when(d.createdAt) },
+            ]} />
           </section>
           <section aria-labelledby="raw"><h2 id="raw">As the API answers it</h2><Json label="Transaction" value={t} /></section>
         </>
