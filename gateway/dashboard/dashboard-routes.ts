@@ -85,6 +85,9 @@ function sessionRoutes(options: DashboardOptions): express.Router {
     const { tokenId, clientSecret } = credentialsOf(req.body);
     const authorization = `Basic ${Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')}`;
     const caller = await verify(req, res, authorization);
+    // A new sign-in ends the session this browser had: one cookie, one live session.
+    const previous = sessionCookieOf(req);
+    if (previous !== undefined) store.end(previous);
     const { sessionId, session } = store.open(caller, authorization);
     setSessionCookie(req, res, sessionId, store.ttlMs);
     res.status(201).json(sessionJson(caller, session, sandbox));

@@ -110,6 +110,17 @@ test('a VIEW token\'s session lists no write operation and the API refuses its w
   expect((await withCookie('/customers', cookie)).status).toBe(401);
 });
 
+test('signing in again from the same browser ends its previous session', async () => {
+  const first = await signIn();
+  const again = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: first.cookie },
+    body: JSON.stringify({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }) });
+  expect(again.status).toBe(201);
+  const second = again.headers.get('set-cookie')!.split(';')[0];
+  expect(second).not.toBe(first.cookie);
+  expect((await withCookie('/customers', first.cookie)).status).toBe(401);
+  expect((await withCookie('/customers', second)).status).toBe(200);
+});
+
 test('an unknown or malformed cookie is refused, never ignored; the Authorization header wins over a cookie', async () => {
   expect((await withCookie('/customers', 'grid_dashboard_session=' + 'A'.repeat(43))).status).toBe(401);
   expect((await withCookie('/customers', 'grid_dashboard_session=<script>')).status).toBe(401);
