@@ -154,17 +154,29 @@ test('every page passes axe-core (no serious or critical violation) at desktop a
         await page.waitForLoadState('networkidle').catch(() => undefined);
         await page.waitForTimeout(150);
         for (const v of await axeViolations(page)) problems.push(`${link} @${width}: ${v}`);
+        for (const alert of await page.locator('main [role=alert]').allTextContents()) problems.push(`${link} @${width} shows an error: ${alert}`);
         if (width === 360) {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           if (overflow > 0) problems.push(`${link} @360: the page scrolls sideways by ${overflow}px`);
         }
       }
     }
-    const tx = (await sys.api('/transactions?limit=1')).body.data[0];
-    if (tx) {
-      await page.goto(`${sys.rootUrl}/dashboard/transactions/${encodeURIComponent(tx.id)}`);
-      await page.getByTestId('transaction-status').waitFor();
-      for (const v of await axeViolations(page)) problems.push(`transaction page: ${v}`);
+    // The pages of one item each: a transaction, a customer, a quote, a webhook delivery, a card (when there is one).
+    const first = async (path: string) => (await sys.api(path)).body.data[0]?.id as string | undefined;
+    const items: Array<[string, string | undefined, string | RegExp]> = [
+      ['transactions', await first('/transactions?limit=1'), /^Transaction /], ['customers', agentOwner.customerId, /^Customer /],
+      ['quotes', await first('/quotes?limit=1'), /^Quote /], ['webhooks', await first('/webhooks/deliveries?limit=1'), /^Webhook delivery /],
+      ['cards', await first('/cards?limit=1'), /^Card /],
+    ];
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const [section, id, heading] of items) {
+      if (!id) continue;
+      await page.goto(`${sys.rootUrl}/dashboard/${section}/${encodeURIComponent(id)}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await page.waitForTimeout(300);
+      for (const v of await axeViolations(page)) problems.push(`${section}/${id}: ${v}`);
+      for (const alert of await page.locator('main [role=alert]').allTextContents()) problems.push(`${section}/${id} shows an error: ${alert}`);
     }
     expect(problems).toEqual([]);
   }, { bypassCSP: true }); // axe-core is injected as an inline script, which the dashboard's CSP forbids
