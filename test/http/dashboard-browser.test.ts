@@ -8,6 +8,7 @@ import { launchChromium } from '../fixtures/headless-chromium';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { agentCustomer, asAgent, connectedAgent, policy, quoteBody } from './agent-fixtures';
+import { approvedCardholder, cardWhen } from './card-fixtures';
 
 /**
  * The dashboard in Debian's Chromium: sign-in, live pages, the writes a token may make, the ones it
@@ -33,7 +34,7 @@ const secretsSeen: string[] = [];
 
 beforeAll(async () => {
   sys = await startTestSystem({
-    env: { SANDBOX_SETTLEMENT_STEP_MS: '600', SETTLEMENT_POLL_MS: '50', WEBHOOK_POLL_INTERVAL_MS: '50' },
+    env: { SANDBOX_SETTLEMENT_STEP_MS: '600', SETTLEMENT_POLL_MS: '50', WEBHOOK_POLL_INTERVAL_MS: '50', ACCOUNTS_KYC_STEP_MS: '30' },
     logger: createLogger({ level: 'debug', write: (line) => logLines.push(line) }),
   });
   secretsSeen.push(sys.sandbox.clientSecret);
@@ -137,6 +138,35 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
   });
 });
 
+test('the sandbox panel funds an account and simulates a card authorization, which the card\'s page then lists', async () => {
+  const holder = await approvedCardholder(sys);
+  const issued = await sys.api('/cards', { method: 'POST', json: { cardholderId: holder.customerId, platformCardId: `dash-${Date.now()}`, form: 'VIRTUAL', fundingSources: [holder.usdAccountId] } });
+  expect(issued.status).toBe(201);
+  const card = await cardWhen(sys, issued.body.id, (c) => c.state === 'ACTIVE');
+  await inBrowser('sandbox', async (page) => {
+    await signIn(page);
+    await go(page, 'Sandbox', 'Sandbox');
+    const fund = page.getByRole('form', { name: 'Fund an internal account' });
+    await fund.getByLabel('Internal account id').fill(holder.usdAccountId);
+    await fund.getByLabel('Amount (minor units)').fill('5000');
+    await fund.getByRole('button', { name: 'Fund account' }).click();
+    await fund.getByRole('status').waitFor();
+    const balance = (await sys.api(`/customers/internal-accounts?customerId=${holder.customerId}&currency=USD`)).body.data[0].balance.amount;
+    expect(balance).toBe(5000);
+
+    const simulate = page.getByRole('form', { name: 'Simulate a card event' });
+    await simulate.getByLabel('Card id').fill(card.id);
+    await simulate.getByLabel('Amount (minor units)').fill('1234');
+    await simulate.getByRole('button', { name: 'Simulate' }).click();
+    await simulate.getByRole('status').waitFor();
+    await page.goto(`${sys.rootUrl}/dashboard/cards/${encodeURIComponent(card.id)}`);
+    const rows = page.getByRole('table', { name: 'Card transactions' }).locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.first().textContent()).toContain('12.34 USD');
+    expect(await page.content()).not.toMatch(/\b\d{16}\b/); // no card number on the page
+  });
+});
+
 test('every page passes axe-core (no serious or critical violation) at desktop and at 360 px', async () => {
   const agentOwner = await agentCustomer(sys, 0);
   await connectedAgent(sys, agentOwner.customerId);
@@ -233,6 +263,7 @@ test('a token is created (its secret shown once) and revoked; the webhook endpoi
     await page.getByRole('link', { name: delivery.id }).click();
     await page.getByRole('heading', { level: 1, name: /Webhook delivery/ }).waitFor();
     const attempts = page.getByRole('table', { name: 'Attempts' }).locator('tbody tr');
+    await attempts.first().waitFor();
     expect(await attempts.count()).toBe(1);
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, { timeout: 15_000 });

@@ -23,8 +23,10 @@ export function Cards() {
 export function CardPage(props: { id: string }) {
   const card = usePoll(() => api(`/cards/${encodeURIComponent(props.id)}`), [props.id], 2000);
   const txs = usePoll(async () => {
-    const page = await api(`/transactions${query({ type: 'CARD', customerId: card.data?.cardholderId, limit: '50' })}`);
-    return page.data.filter((t: any) => !t.cardId || t.cardId === props.id);
+    // The list has no card filter: the cardholder's latest 100 transactions, those of this card kept.
+    if (!card.data?.cardholderId) return undefined;
+    const page = await api(`/transactions${query({ customerId: card.data.cardholderId, limit: '100' })}`);
+    return page.data.filter((t: any) => t.type === 'CARD' && t.cardId === props.id);
   }, [props.id, card.data?.cardholderId]);
   return (
     <>

@@ -43,7 +43,7 @@ export function Sandbox() {
           if (data.get('currency')) body.currency = { code: String(data.get('currency')) };
           if (data.get('cardTransactionId')) body.cardTransactionId = String(data.get('cardTransactionId'));
           const r = await api(`/sandbox/cards/${encodeURIComponent(String(data.get('cardId')))}/simulate/${data.get('kind')}`, { method: 'POST', json: body });
-          return `Simulated: ${r.id ?? ''} ${r.status ?? ''}.`;
+          return `Simulated (issuer transaction token ${r.issuerTransactionToken ?? ''}).`;
         }}>
           <h2>Card simulations</h2>
           <Field label="Card id"><input name="cardId" required /></Field>

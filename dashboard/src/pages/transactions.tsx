@@ -20,7 +20,7 @@ export function Transactions() {
         <Field label="Customer id"><input name="customerId" /></Field>
         <Field label="Platform customer id"><input name="platformCustomerId" /></Field>
         <Field label="Status"><select name="status">{STATUSES.map((s) => <option value={s}>{s || 'Any'}</option>)}</select></Field>
-        <Field label="Type"><select name="type">{['', 'INCOMING', 'OUTGOING', 'CARD'].map((s) => <option value={s}>{s || 'Any'}</option>)}</select></Field>
+        <Field label="Type"><select name="type">{['', 'INCOMING', 'OUTGOING'].map((s) => <option value={s}>{s || 'Any'}</option>)}</select></Field>
         <Field label="Reference"><input name="reference" /></Field>
         <Field label="From (ISO date)"><input name="startDate" placeholder="2026-01-01T00:00:00Z" /></Field>
         <Field label="To (ISO date)"><input name="endDate" /></Field>
@@ -40,8 +40,8 @@ export function TransactionTable(props: { rows?: any[]; caption?: string }) {
     { label: 'Type', cell: (t) => t.type },
     { label: 'Status', cell: (t) => statusBadge(t.status) },
     { label: 'Customer', cell: (t) => t.platformCustomerId ?? t.customerId },
-    { label: 'Sent', cell: (t) => money(t.sentAmount?.amount, t.sentAmount?.currency) },
-    { label: 'Received', cell: (t) => money(t.receivedAmount?.amount, t.receivedAmount?.currency) },
+    { label: 'Sent', cell: (t) => { const a = t.sentAmount ?? t.authorizedAmount; return money(a?.amount, a?.currency); } },
+    { label: 'Received', cell: (t) => { const a = t.receivedAmount ?? t.settledAmount; return money(a?.amount, a?.currency); } },
     { label: 'Created', cell: (t) => when(t.createdAt) },
   ]} />;
 }
