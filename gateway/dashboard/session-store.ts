@@ -31,7 +31,8 @@ export function sameSecret(a: string, b: string): boolean {
 
 /**
  * The dashboard's sessions in memory: a random 256-bit id (the cookie), a random CSRF token, an
- * absolute expiry. Ending a session forgets it at once, so its cookie is refused afterwards.
+ * absolute expiry. Ending a session forgets it at once, so its cookie is refused afterwards. A
+ * revoked token's sessions need no ending here: every request re-checks the token's credential.
  */
 export function createSessionStore(options: SessionStoreOptions = {}) {
   const ttlMs = options.ttlMs ?? 8 * 3600_000;
@@ -57,10 +58,6 @@ export function createSessionStore(options: SessionStoreOptions = {}) {
     },
     end(sessionId: string): void {
       sessions.delete(keyOf(sessionId));
-    },
-    /** Ends every session of a token (deleted or revoked). */
-    endForToken(tokenId: string): void {
-      for (const [key, session] of sessions) if (session.tokenId === tokenId) sessions.delete(key);
     },
   };
 }
