@@ -25,6 +25,7 @@ import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { cardRevealRoutes } from './routes/card-reveal-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
+import { dashboard } from './dashboard/dashboard';
 
 export { API_VERSION };
 
@@ -85,10 +86,14 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   const throttle = createAuthThrottle(options.authThrottle);
   const authenticateAgent = async (accessToken: string, requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean }) =>
     (await peers.agents.authenticateAgent({ accessToken, permission: permissionOf(requirement), allowPaused: !!requirement.allowPaused })).agent!;
-  const platformOrAgent = credentials(basicAuth(authenticate, { cache: credentialCache, throttle }), agentAuth(authenticateAgent, throttle));
+  const basic = basicAuth(authenticate, { cache: credentialCache, throttle });
+  const platformOrAgent = credentials(basic, agentAuth(authenticateAgent, throttle));
+  // The dashboard (/dashboard): its session cookie stands for an API token's Basic credential (dashboard/).
+  const board = dashboard({ basic, sandbox: options.sandbox ?? true });
+  app.use('/dashboard', board.routes);
   app.use(
     `/${API_VERSION}`,
-    platformOrAgent, requestRateLimit({
+    board.sessionCredential, platformOrAgent, requestRateLimit({
       requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
       platformRequests: edge.GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS || 4 * edge.GATEWAY_RATE_LIMIT_REQUESTS,
     }), requirePermission(),

@@ -16,6 +16,9 @@ const DESCRIPTOR = join(ROOT, 'gen', 'descriptor.binpb');
 /** Written after a successful compile, dated when that compile started. */
 const COMPILED = join(ROOT, 'dist', '.compiled');
 const VALIDATORS = join(ROOT, 'dist', 'gateway', 'contract', 'contract-validators.generated.js');
+/** The dashboard's front end (dashboard/), built by Vite into dist/dashboard, which the gateway serves at /dashboard. */
+const DASHBOARD_INPUTS = ['dashboard', 'package-lock.json'];
+const DASHBOARD_BUILT = join(ROOT, 'dist', 'dashboard', 'index.html');
 
 const PROTO_INPUTS = ['proto', 'buf.yaml', 'buf.gen.yaml', 'buf.lock'];
 /** What tsconfig.build.json includes, and the configuration that shapes its output. */
@@ -81,6 +84,12 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
   if (steps.includes('compile') || !existsSync(VALIDATORS)) {
     run(process.execPath, [join(ROOT, 'dist', 'gateway', 'contract', 'compiled-validators.js')]);
     steps.push('validators');
+  }
+  const dashboard = changedSince(mtimeOf(DASHBOARD_BUILT), filesOf(DASHBOARD_INPUTS, () => true));
+  if (dashboard.count > 0) {
+    say(`building: ${dashboard.shown} changed since the dashboard was built: building it (vite)`);
+    run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--config', join(ROOT, 'dashboard', 'vite.config.mjs')]);
+    steps.push('dashboard');
   }
   if (steps.length === 0) say(`build is current (checked in ${Date.now() - started} ms)`);
   return steps.length === 0 ? 'current' : steps;

@@ -17,6 +17,8 @@ function expressRoutes(app: Express): string[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+      // The dashboard's pages and session (gateway/dashboard/, docs/dashboard.md) are a browser application, not REST operations.
+      if (mount === '/dashboard') continue;
       if (layer.route) {
         for (const path of [layer.route.path].flat()) {
           for (const method of Object.keys(layer.route.methods)) found.push(`${method.toUpperCase()} ${prefix}${path.replace(/:(\w+)/g, '{$1}')}`);

@@ -28,7 +28,7 @@ export const OPERATION_PERMISSIONS = {
   // Quotes, transfers, rates, transactions, lookups
   createQuote: 'TRANSACT', listQuotes: 'VIEW', getQuote: 'VIEW', executeQuote: 'TRANSACT',
   transferIn: 'TRANSACT', transferOut: 'TRANSACT', listExchangeRates: 'VIEW', estimateCryptoWithdrawalFee: 'VIEW',
-  listTransactions: 'VIEW', getTransaction: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
+  listTransactions: 'VIEW', getTransaction: 'VIEW', listTransactionPostings: 'VIEW', confirmReceiptDelivery: 'TRANSACT', approveTransaction: 'TRANSACT',
   rejectTransaction: 'TRANSACT', cancelTransaction: 'TRANSACT',
   lookupExternalAccount: 'VIEW', lookupUma: 'VIEW',
   // Stablecoins
@@ -51,7 +51,7 @@ export const OPERATION_PERMISSIONS = {
   createDelegatedKey: 'MANAGE', listDelegatedKeys: 'VIEW', getDelegatedKeyById: 'VIEW', revokeDelegatedKey: 'MANAGE',
   // Webhooks
   sendTestWebhook: 'MANAGE', sendTestWebhookUnprefixed: 'MANAGE', getWebhookPublicKey: 'VIEW', getWebhookSigningSecret: 'MANAGE',
-  listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW',
+  listWebhookDeliveries: 'VIEW', getWebhookDelivery: 'VIEW', resendWebhookDelivery: 'MANAGE',
   // API tokens
   createToken: 'MANAGE', listTokens: 'MANAGE', getTokenById: 'MANAGE', deleteTokenById: 'MANAGE',
   // UMA invitations

@@ -276,6 +276,16 @@ export const paymentOperations = [
   }),
   operation({ operationId: 'getTransaction', method: 'get', path: '/transactions/{transactionId}', tags: TRANSACTIONS, summary: 'Read a transaction (a payment, or a card transaction: type CARD)', pathParams: transactionId, success: { 200: TransactionOneOf }, errors: [404, 409] }),
   operation({
+    operationId: 'listTransactionPostings', method: 'get', path: '/transactions/{transactionId}/postings', tags: TRANSACTIONS,
+    summary: 'Our extension: the ledger postings of a payment, step by step as applied (empty for a card transaction)',
+    pathParams: transactionId, success: { 200: named('LedgerPostingList', ClosedObject({ data: Type.Array(named('LedgerPosting', ClosedObject({
+      step: StringEnum(['fund', 'debit', 'settle', 'refund', 'receive', 'credit'] as const, { description: 'The payment step that applied it' }),
+      account: Type.String({ description: 'An internal account id, or a system counter-account `ledger:<kind>:<currency>:<platform>`' }),
+      currency: Type.String(),
+      amount: Type.Integer({ description: 'Minor units: credit positive, debit negative; each step sums to zero per currency' }),
+    }))) })) }, errors: [404, 409],
+  }),
+  operation({
     operationId: 'confirmReceiptDelivery', method: 'post', path: '/transactions/{transactionId}/confirm', tags: TRANSACTIONS, summary: 'Record that the receipt reached the customer',
     pathParams: transactionId, optionalBody: true, body: Type.Object({ receiptDeliveryConfirmedAt: Opt(DateTime()) }), success: { 200: Transaction }, errors: [404, 409],
   }),

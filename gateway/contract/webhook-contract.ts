@@ -33,6 +33,7 @@ const WebhookDelivery = named('WebhookDelivery', ClosedObject({
   createdAt: DateTime(),
   nextAttemptAt: Type.Optional(DateTime()),
   deliveredAt: Type.Optional(DateTime()),
+  data: Type.Optional(Type.Unknown({ description: 'The `data` member every attempt sends (our extension)' })),
   attempts: Type.Array(ClosedObject({
     attempt: Type.Integer({ minimum: 1 }),
     attemptedAt: DateTime(),
@@ -66,6 +67,11 @@ export const webhookOperations = [
     operationId: 'listWebhookDeliveries', method: 'get', path: '/webhooks/deliveries', tags: TAGS, summary: 'The webhook delivery log, newest first',
     query: { status: Type.Optional(StringEnum(DELIVERY_STATUSES)), type: Type.Optional(Type.String()), ...pageQuery },
     success: { 200: Page('WebhookDeliveryList', WebhookDelivery) },
+  }),
+  operation({
+    operationId: 'resendWebhookDelivery', method: 'post', path: '/webhooks/deliveries/{webhookId}/resend', tags: TAGS,
+    summary: 'Our extension: send an ended delivery once more, as a new attempt with the same id and data',
+    pathParams: { webhookId: Id('Webhook') }, optionalBody: true, body: Type.Object({}), success: { 200: WebhookDelivery }, errors: [404, 409],
   }),
   operation({
     operationId: 'getWebhookDelivery', method: 'get', path: '/webhooks/deliveries/{webhookId}', tags: TAGS, summary: 'One delivery and its attempts',

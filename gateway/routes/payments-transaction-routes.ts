@@ -42,6 +42,11 @@ export function paymentsTransactionRoutes(peers: PeerClients): Router {
     res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
+  router.get('/transactions/:transactionId/postings', async (req, res) => {
+    const { postings } = await peers.transactions.listTransactionPostings({ transactionId: req.params.transactionId }, callContext(res));
+    res.status(200).json({ data: postings });
+  });
+
   router.post('/transactions/:transactionId/confirm', async (req, res) => {
     const at = optionalString(optionalBody(req).receiptDeliveryConfirmedAt);
     const { transaction } = await peers.transactions.confirmReceiptDelivery({ transactionId: req.params.transactionId, receiptDeliveryConfirmedAt: at }, callContext(res));

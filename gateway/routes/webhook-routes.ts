@@ -15,6 +15,7 @@ export function toWebhookDeliveryJson(d: WebhookDelivery) {
     createdAt: d.createdAt,
     nextAttemptAt: d.nextAttemptAt || undefined,
     deliveredAt: d.deliveredAt || undefined,
+    data: d.dataJson ? JSON.parse(d.dataJson) : undefined,
     attempts: d.attempts.map((a) => withoutAbsent({
       attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url || undefined, statusCode: a.statusCode,
       error: a.error || undefined, durationMs: a.durationMs, outcome: a.outcome,
@@ -49,6 +50,13 @@ export function webhookRoutes(peers: PeerClients): Router {
     read.done();
     const page = await peers.webhooks.listWebhookDeliveries(query, callContext(res));
     res.status(200).json(listJson({ ...page, nextCursor: page.nextCursor || undefined }, page.deliveries, toWebhookDeliveryJson));
+  });
+  router.post('/webhooks/deliveries/:webhookId/resend', async (req, res) => {
+    const read = new RestRequestReader(req);
+    const id = read.pathId('webhookId', 'Webhook');
+    read.done();
+    const { delivery } = await peers.webhooks.resendWebhookDelivery({ id }, callContext(res));
+    res.status(200).json(toWebhookDeliveryJson(delivery!));
   });
   router.get('/webhooks/deliveries/:webhookId', async (req, res) => {
     const read = new RestRequestReader(req);

@@ -13,6 +13,7 @@ import { createReportApprovalAnswer } from './app/report-approval-answer';
 import { createWebhookPayloads } from './app/webhook-payloads';
 import { createSendTestWebhook } from './app/send-test-webhook';
 import { createWebhookDeliveryLog } from './app/webhook-delivery-log';
+import { createResendWebhook } from './app/resend-webhook';
 import { createWebhookDeliveryWorker } from './app/webhook-delivery-worker';
 import type { WebhookEndpointDirectory } from './app/webhook-endpoint-directory';
 import { noEndpointAttempt } from './domain/webhook-delivery';
@@ -79,6 +80,7 @@ export function createWebhookNotifications(
       publicKey: { pem: key.publicKeyPem, hex: key.publicKeyHex },
       sendTestWebhook: createSendTestWebhook({ deliveries, directory, deliverTo, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
       deliveryLog: createWebhookDeliveryLog({ deliveries }),
+      resendWebhook: createResendWebhook({ deliveries, now: clock, resent: () => worker.nudge() }),
       signingSecret: async (platformId) => {
         const url = await directory.endpointOf(platformId);
         if (!url) throw new AppError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured for this platform');

@@ -12,6 +12,7 @@ export interface WebhookUseCases {
   sendTestWebhook: (platformId: string) => Promise<TestWebhookResult>;
   deliveryLog: WebhookDeliveryLog;
   signingSecret: (platformId: string) => Promise<{ url: string; secret: string }>;
+  resendWebhook: (platformId: string, id: string) => Promise<WebhookDelivery>;
 }
 
 export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
@@ -24,6 +25,7 @@ export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
     createdAt: d.createdAt,
     nextAttemptAt: d.status === 'PENDING' ? new Date(d.dueAt).toISOString() : '',
     deliveredAt: d.deliveredAt ?? '',
+    dataJson: d.dataJson,
     attempts: d.attempts.map((a) => ({
       attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url ?? '', statusCode: a.statusCode,
       error: a.error ?? '', durationMs: a.durationMs, outcome: a.outcome as WebhookDeliveryAttempt_Outcome,
@@ -46,6 +48,9 @@ export function bindWebhookService(uc: WebhookUseCases) {
     },
     async getWebhookSigningSecret(_req, ctx) {
       return { scheme: STANDARD_WEBHOOKS_SCHEME, ...(await uc.signingSecret(requirePlatform(ctx))) };
+    },
+    async resendWebhookDelivery(req, ctx) {
+      return { delivery: deliveryMessage(await uc.resendWebhook(requirePlatform(ctx), req.id)) };
     },
     async getWebhookDelivery(req, ctx) {
       return { delivery: deliveryMessage(await uc.deliveryLog.get(requirePlatform(ctx), req.id)) };

@@ -65,6 +65,14 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
       return result.matchedCount === 1;
     },
 
+    async reopen(id, expected, dueAt, maxAttempts) {
+      const result = await deliveries.updateOne(
+        { _id: id, status: expected.status, attemptCount: expected.attemptCount },
+        { $set: { status: 'PENDING', dueAt, maxAttempts }, $unset: { deliveredAt: '' } },
+      );
+      return result.matchedCount === 1;
+    },
+
     async forgetFinished(createdBefore) {
       const { deletedCount } = await deliveries.deleteMany({ createdAt: { $lt: createdBefore.toISOString() }, status: { $in: ['DELIVERED', 'FAILED', 'SKIPPED'] } });
       return deletedCount;

@@ -65,3 +65,11 @@ export function movement(p: Payment, name: MovementName): LedgerStep {
 export function stepName(key: string): string {
   return key.slice(key.lastIndexOf('/') + 1);
 }
+
+const MOVEMENTS: readonly string[] = ['fund', 'debit', 'settle', 'refund', 'receive', 'credit'] satisfies MovementName[];
+
+/** The postings of every step the payment has applied, in the order applied: what its ledger entries are. */
+export function appliedPostings(p: Payment): Array<Posting & { step: MovementName }> {
+  return p.appliedSteps.filter((name): name is MovementName => MOVEMENTS.includes(name))
+    .flatMap((name) => movement(p, name).postings.map((posting) => ({ step: name, ...posting })));
+}

@@ -6,6 +6,7 @@ import type { TransactionEntries, TransactionEntry } from '../app/transaction-en
 import type { TransactionQueries } from '../app/transactions-query';
 import { toCardTransactionRecord } from '../domain/card-records';
 import { toTransactionRecord } from '../domain/payment-records';
+import { appliedPostings } from '../domain/payment-movements';
 import { callerOf, present } from './payment-caller';
 
 /** A row of the transaction list, payment or card transaction. */
@@ -37,6 +38,10 @@ export function bindTransactionService(useCases: { queries: TransactionQueries; 
         transactions: page.entries.flatMap((e) => ('payment' in e ? [toTransactionRecord(e.payment)] : [])),
         entries: page.entries.map(entryRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
       };
+    },
+    async listTransactionPostings(request, ctx) {
+      const found = await useCases.entries.get(callerOf(ctx), request.transactionId);
+      return { postings: 'payment' in found ? appliedPostings(found.payment) : [] };
     },
     approveTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, true, request.receiverCustomerInfo)),
     rejectTransaction: (request, ctx) => view(decide(callerOf(ctx), request.transactionId, false)),
