@@ -1,7 +1,7 @@
-import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
 import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
+import { portOf, replicaGroup } from '../../lib/runtime/replica-group';
 import { observeGauge } from '../../lib/metrics';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
@@ -28,7 +28,8 @@ export const WEBHOOK_CONSUMER_GROUP = 'notifications-webhooks';
 /** The accounts service announces a platform's configuration change (the webhook endpoint among it) here. */
 const CONFIG_CHANGES_TOPIC = 'accounts.events.v1';
 const CONFIG_CHANGED_EVENT = 'PLATFORM.CONFIG_UPDATED';
-const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
+/** Each replica's endpoint cache is told of every change: the base of its own group (replicaGroup). */
+export const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
 
 /** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
 export function createWebhookNotifications(
@@ -99,7 +100,7 @@ export function createWebhookNotifications(
       if (directory.forget) {
         const forget = directory.forget.bind(directory);
         subscriptions.push(await bus.subscribe({
-          topic: CONFIG_CHANGES_TOPIC, group: `${ENDPOINT_CACHE_GROUP}.${hostname()}.${process.pid}`,
+          topic: CONFIG_CHANGES_TOPIC, group: replicaGroup(ENDPOINT_CACHE_GROUP, env, portOf(env.GRPC_ADDRESS, 50051)), transient: true,
           handler: async (event) => { if (event.type === CONFIG_CHANGED_EVENT) forget(event.platformId); },
         }));
       }
