@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isTrustedEndpoint } from './trusted-webhook-endpoints';
 
 /**
  * Where a platform's webhook endpoint may not point outside the sandbox: this machine, private
@@ -31,6 +32,8 @@ export function forbiddenAddress(address: string): string | undefined {
 export interface EndpointRules {
   /** The sandbox: http and receivers on this machine or a private network are allowed. */
   allowLocal: boolean;
+  /** Operator-approved https origins (WEBHOOK_TRUSTED_ENDPOINTS): allowed wherever they are. */
+  trusted?: readonly string[];
 }
 
 /** What is wrong with the URL itself (scheme, literal address, localhost), without resolving it. */
@@ -44,6 +47,7 @@ export function endpointUrlProblem(value: string, rules: EndpointRules): string 
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
   if (rules.allowLocal) return undefined;
   if (url.protocol !== 'https:') return 'must use https';
+  if (isTrustedEndpoint(value, rules.trusted)) return undefined;
   if (url.username || url.password) return 'must not carry credentials';
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point at this machine';
@@ -85,7 +89,7 @@ export function guardedLookup(resolveAll: LookupAll = systemLookupAll): LookupFu
 /** At configuration time: what is wrong with the endpoint, resolving its host as a connection would. */
 export async function endpointProblem(value: string, rules: EndpointRules, resolveAll: LookupAll = systemLookupAll): Promise<string | undefined> {
   const problem = endpointUrlProblem(value, rules);
-  if (problem || rules.allowLocal) return problem;
+  if (problem || rules.allowLocal || isTrustedEndpoint(value, rules.trusted)) return problem;
   const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return undefined;
   const addresses = await new Promise<LookupAddress[] | undefined>((resolve) => resolveAll(host, (err, found) => resolve(err ? undefined : found)));

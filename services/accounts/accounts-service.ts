@@ -1,6 +1,7 @@
 import { newEvent } from '../../lib/bus/outbox';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts-config';
+import { readTrustedWebhookEndpoints } from '../../lib/net/trusted-webhook-endpoints';
 import { createAesGcmSealer, readPiiKey } from '../../lib/sealing/aes-gcm-sealer';
 import { createAuthSignedRetries } from './adapters/auth-signed-retries';
 import { createAuthWalletCredentials } from './adapters/auth-wallet-credentials';
@@ -61,7 +62,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const wallets = createAuthWalletCredentials(environment.peers);
   const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
-  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox } });
+  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: { allowLocal: config.ownership.sandbox, trusted: readTrustedWebhookEndpoints(environment.env).origins } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
   const scaStore = createScaStore(environment.store);

@@ -21,6 +21,7 @@ import { standardWebhooksHeaders, standardWebhooksSecret } from './domain/standa
 import { bindWebhookService } from './grpc/webhook-handlers';
 import { createWebhookDeliveryDocumentStore } from './store/webhook-delivery-document-store';
 import { readWebhookSettings } from './webhook-settings';
+import { readTrustedWebhookEndpoints } from '../../lib/net/trusted-webhook-endpoints';
 
 /** Every topic whose events become webhooks. */
 export const WEBHOOK_SOURCE_TOPICS = ['accounts.events.v1', 'auth.events.v1', 'payments.events.v1'] as const;
@@ -42,10 +43,11 @@ export function createWebhookNotifications(
   const logger = environment.logger.child({ component: 'webhooks' });
   const settings = readWebhookSettings(env);
   const key = loadWebhookSigningKey(settings.WEBHOOK_SIGNING_PRIVATE_KEY);
+  const trusted = readTrustedWebhookEndpoints(env);
   const deliveries = createWebhookDeliveryDocumentStore(store);
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
-    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
+    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS, trusted: trusted.origins, trustedCa: trusted.ca }), sign: (body) => signWebhookBody(body, key.privateKey),
     standardHeaders: (platformId, url, id, sentAt, body) => standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });

@@ -47,6 +47,8 @@ export function platformConfigView(platform: Platform): PlatformConfigView {
 export interface WebhookEndpointPolicy {
   /** The sandbox: http and receivers on this machine or a private network are allowed. */
   allowLocal: boolean;
+  /** Operator-approved https origins (WEBHOOK_TRUSTED_ENDPOINTS), allowed wherever they are. */
+  trusted?: readonly string[];
   /** Resolves a host's addresses (tests pass a fake); the system resolver by default. */
   resolveAll?: LookupAll;
 }
