@@ -13,7 +13,8 @@ export function replicaGroup(base: string, env: NodeJS.ProcessEnv, port: number 
     /** This replica's name in its own consumer groups (the gateway's credential cache, the notifications endpoint cache): stable across its restarts, distinct per replica @default <host name>.<port> (in Kubernetes the host name is the pod name) */
     REPLICA_NAME: setting.optionalString(),
   }, env);
-  const name = REPLICA_NAME || `${hostname()}.${port}`;
+  // Port 0 (a port the system picks at each start) names nothing stable: the process stands in.
+  const name = REPLICA_NAME || `${hostname()}.${String(port) === '0' ? `pid${process.pid}` : port}`;
   return `${base}.${name.replace(/[^A-Za-z0-9._-]/g, '-')}`;
 }
 
