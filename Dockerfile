@@ -2,12 +2,19 @@
 # One image for every component: `docker run IMAGE gateway|auth|accounts|quotes-transactions|notifications`
 # (default `all`: every component in one process on the embedded defaults).
 #
-# `npm run check:image` (scripts/check-image.mjs) runs the prod-deps and runtime stages below
-# instruction by instruction in a scratch directory and starts every component from the result
-# as uid 1000, so keep these stages to WORKDIR, COPY, RUN, ENV, USER, EXPOSE, VOLUME, ENTRYPOINT, CMD.
+# `bash scripts/check-image-build.sh` builds every stage with podman (`.ci/run` does, then starts the
+# image's components read-only as uid 1000). `npm run check:image` (scripts/check-image.mjs) runs the
+# prod-deps and runtime stages instruction by instruction in a scratch directory, taking the build
+# stage from this tree, so keep those two stages to WORKDIR, COPY, RUN, ENV, USER, EXPOSE, VOLUME,
+# ENTRYPOINT, CMD.
 
 # ---- build: all dependencies, generated code (buf + ts-proto, offline), TypeScript -> dist/ ----
 FROM node:20-bookworm-slim AS build
+# better-sqlite3's install script compiles its native addon when its prebuilt binary cannot be
+# downloaded (a build host without a route to GitHub): node-gyp needs python3, make and g++.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -15,12 +22,12 @@ COPY . .
 RUN npm run build
 
 # ---- prod-deps: production dependencies only, exactly as locked ----
-# better-sqlite3 (the embedded store) has a native addon: its install script fetches the prebuilt
-# binary (or compiles it), so install scripts stay on.
+# The build stage's tree (better-sqlite3's native addon built once, there) without the dev dependencies.
 FROM node:20-bookworm-slim AS prod-deps
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+RUN npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime ----
 FROM node:20-bookworm-slim AS runtime

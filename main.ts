@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { ConfigError, readConfig, readRunMode, readServicesThreadTransport, setting } from './lib/config';
 import { createLogger } from './lib/log';
+import { logProcessWarnings } from './lib/runtime/process-warnings';
 import { IN_MEMORY } from './lib/runtime/in-memory';
 import { useDataDirectoryKeys } from './lib/runtime/data-directory';
 import { assertAddressFree, assertWritableDirectory, sandboxExposure } from './lib/runtime/start-checks';
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
   const servicesTransport = component === 'all' ? readServicesThreadTransport(process.env) : undefined;
   const logger = createLogger({ level: base.LOG_LEVEL });
+  logProcessWarnings(logger);
   const servesGateway = component === 'all' || component === 'gateway';
   if (servesGateway) checkSandboxExposure(component, base, logger);
   // Before anything touches the data directory: a taken address stops the start at once.

@@ -2,6 +2,7 @@ import { isMainThread, MessageChannel, parentPort, Worker, workerData, type Mess
 import { createPortChannel, servePort, type PortChannel } from './lib/grpc/port-transport';
 import { ConfigError, readRunMode } from './lib/config';
 import { createLogger, type LogLevel } from './lib/log';
+import { logProcessWarnings } from './lib/runtime/process-warnings';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
@@ -95,6 +96,7 @@ async function runServices(data: ServicesThreadData): Promise<void> {
   markStart('services: thread running');
   const port = parentPort!;
   const logger = createLogger({ level: data.logLevel });
+  logProcessWarnings(logger);
   startTelemetry({ serviceName: data.telemetryName });
   try {
     const { startSystem } = await import('./system');

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../lib/bus/event-bus';
 import type { Logger } from '../lib/log';
 import { createHealthProbe } from '../lib/grpc/health-probe';
@@ -9,7 +8,8 @@ import type { PeerClients } from '../lib/runtime/peer-clients';
 import { createGatewayApp } from './gateway-app';
 import { readRunMode } from '../lib/config';
 import { readAuthThrottleLimits } from './http/auth-throttle-settings';
-import { createCredentialCache, forgetDeletedTokens } from './http/credential-cache';
+import { createCredentialCache, CREDENTIALS_GROUP, forgetDeletedTokens } from './http/credential-cache';
+import { replicaGroup } from '../lib/runtime/replica-group';
 import { readEdgeSettings } from './http/edge-settings';
 import { trackForDrain } from './http/graceful-drain';
 import { answerClientErrors, readHttpLimits, serverOptions } from './http/http-server-limits';
@@ -60,13 +60,6 @@ export async function startGateway(options: {
   const readiness = () => checkReadiness({ draining: () => drain?.draining ?? false, probes, canAuthenticate: options.canAuthenticate });
   const servicesReady = async () => (await readiness()).ready;
   const credentialCache = createCredentialCache();
-  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
-  const deletions = options.bus
-    ? forgetDeletedTokens(options.bus, credentialCache, randomUUID(), options.logger).catch((err: unknown) => {
-      options.logger.error('gateway could not subscribe to API-token deletions; other replicas\' deletions reach it only when its cache expires', { component: 'gateway', err });
-      return undefined;
-    })
-    : undefined;
   let open = !options.opensWhen;
   options.opensWhen?.then(() => { open = true; }, () => undefined);
   const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, readiness, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env), sandbox: readRunMode(env) === 'sandbox' });
@@ -76,6 +69,13 @@ export async function startGateway(options: {
   await listen(server, options.port, options.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
+  const deletions = options.bus
+    ? forgetDeletedTokens(options.bus, credentialCache, replicaGroup(CREDENTIALS_GROUP, env, port), options.logger).catch((err: unknown) => {
+      options.logger.error('gateway could not subscribe to API-token deletions; other replicas\' deletions reach it only when its cache expires', { component: 'gateway', err });
+      return undefined;
+    })
+    : undefined;
   options.logger.info('gateway listening', { component: 'gateway', url: `http://${options.host}:${port}` });
   return {
     port,

@@ -1,4 +1,5 @@
 import type { ServiceFactory, ServiceName } from '../lib/runtime/service-module';
+import { readTrustedWebhookEndpoints } from '../lib/net/trusted-webhook-endpoints';
 import { readAccountsConfig } from './accounts/accounts-config';
 import { readPiiKey, readSealingKey } from '../lib/sealing/aes-gcm-sealer';
 import { createAccountsService } from './accounts/accounts-service';
@@ -24,7 +25,7 @@ export const SERVICE_FACTORIES: Record<ServiceName, ServiceFactory> = {
  */
 export const SERVICE_SETTINGS_CHECKS: Record<ServiceName, (env: NodeJS.ProcessEnv) => void> = {
   auth: (env) => { pepperFrom(env); readWalletAuthConfig(env); },
-  accounts: (env) => { readAccountsConfig(env); readPiiKey(env); },
+  accounts: (env) => { readAccountsConfig(env); readPiiKey(env); readTrustedWebhookEndpoints(env); },
   'quotes-transactions': (env) => { readPaymentsConfig(env); readStablecoinsConfig(env); readCardsConfig(env); readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env); },
-  notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); },
+  notifications: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); readTrustedWebhookEndpoints(env); },
 };

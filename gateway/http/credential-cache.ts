@@ -29,14 +29,21 @@ export function createCredentialCache(options: { cacheMs?: number; maxEntries?: 
 
 export type CredentialCache = ReturnType<typeof createCredentialCache>;
 
+/** The base of each gateway replica's consumer group for token deletions (replicaGroup adds the replica). */
+export const CREDENTIALS_GROUP = 'gateway-credentials';
+
 /**
  * Every gateway replica forgets a token deleted through any of them: each subscribes to the
- * token events in a consumer group of its own, so each one receives every deletion.
+ * token events in a consumer group of its own (`group`, from replicaGroup), so each one receives
+ * every deletion; the group is the replica's, kept across its restarts and deleted on a clean stop.
  */
-export function forgetDeletedTokens(bus: EventBus, cache: CredentialCache, replicaId: string, logger: Logger): Promise<Subscription> {
+export function forgetDeletedTokens(bus: EventBus, cache: CredentialCache, group: string, logger: Logger): Promise<Subscription> {
   return bus.subscribe({
     topic: API_TOKEN_EVENTS_TOPIC,
-    group: `gateway-credentials.${replicaId}`,
+    group,
+    transient: true,
+    // A new replica's group reads the retained deletions too: one published while it was joining is not missed.
+    fromBeginning: true,
     async handler(event) {
       if (event.type !== API_TOKEN_DELETED) return;
       const { clientId } = event.data as unknown as ApiTokenDeletedData;

@@ -23,6 +23,15 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+export interface SubscribeOptions {
+  topic: string;
+  group: string;
+  handler: EventHandler;
+  fromBeginning?: boolean;
+  /** The group belongs to this replica alone (replicaGroup): closing the subscription deletes it from the broker. */
+  transient?: boolean;
+}
+
 export interface EventBus {
   publish(topic: string, events: DomainEvent[]): Promise<void>;
   /**
@@ -30,6 +39,6 @@ export interface EventBus {
    * Resolves without waiting for the group join (Kafka): a new group starts from the beginning with
    * `fromBeginning`, otherwise from the end as of its join.
    */
-  subscribe(options: { topic: string; group: string; handler: EventHandler; fromBeginning?: boolean }): Promise<Subscription>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
 }

@@ -85,7 +85,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       }
     },
 
-    async subscribe({ topic, group, handler, fromBeginning }) {
+    async subscribe({ topic, group, handler, fromBeginning, transient }) {
       if (closed) throw new Error('event bus is closed');
       const log = logger.child({ topic, group });
       const timings = options.consumer ?? {};
@@ -136,6 +136,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
           const disconnected = member.close(); // stops the fetch loop before the wait below ends
           stopping.release();
           await disconnected;
+          if (transient) await deleteGroup(kafka, group, log);
         },
       };
       subscriptions.add(subscription);
@@ -152,6 +153,18 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       if (p) await (await p.catch(() => undefined))?.disconnect();
     },
   };
+}
+
+/** A replica's own group, empty once its member left: deleted so that no group outlives its replica. Best effort. */
+async function deleteGroup(kafka: Kafka, group: string, log: Logger): Promise<void> {
+  const admin = kafka.admin();
+  try {
+    await withDeadline(admin.connect().then(() => admin.deleteGroups([group])), 5_000, `delete consumer group ${group}`);
+  } catch (err) {
+    log.debug('consumer group left for the broker to expire', { err });
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
 }
 
 function encode(event: DomainEvent, traceparent: string | undefined) {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isTrustedEndpoint } from './trusted-webhook-endpoints';
 
 /**
  * Where a platform's webhook endpoint may not point outside the sandbox: this machine, private
@@ -33,6 +34,8 @@ export interface EndpointRules {
   allowLocal: boolean;
   /** Production: a host name that does not resolve at configuration time is refused. */
   requireResolvable?: boolean;
+  /** Operator-approved https origins (WEBHOOK_TRUSTED_ENDPOINTS): allowed wherever they are. */
+  trusted?: readonly string[];
 }
 
 /** What is wrong with the URL itself (scheme, literal address, localhost), without resolving it. */
@@ -46,6 +49,7 @@ export function endpointUrlProblem(value: string, rules: EndpointRules): string 
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
   if (rules.allowLocal) return undefined;
   if (url.protocol !== 'https:') return 'must use https';
+  if (isTrustedEndpoint(value, rules.trusted)) return undefined;
   if (url.username || url.password) return 'must not carry credentials';
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point at this machine';
@@ -96,7 +100,7 @@ const resolved = (resolveAll: LookupAll, host: string) =>
  */
 export async function endpointProblem(value: string, rules: EndpointRules, resolveAll: LookupAll = systemLookupAll): Promise<string | undefined> {
   const problem = endpointUrlProblem(value, rules);
-  if (problem || rules.allowLocal) return problem;
+  if (problem || rules.allowLocal || isTrustedEndpoint(value, rules.trusted)) return problem;
   const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return undefined;
   const forms = [...new Set([host, host.replace(/\.+$/, '')])].filter(Boolean);

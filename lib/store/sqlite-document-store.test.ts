@@ -13,6 +13,7 @@ import { createSqliteDocumentStore } from './sqlite-document-store';
 import { CHECKPOINT_PAGES } from './sqlite-checkpointer';
 import { COMPRESS_FROM_BYTES } from './sqlite-statements';
 import { DataDirectoryInUseError, LATEST_STORE_VERSION } from './sqlite-schema';
+import { releaseVersion } from '../runtime/release';
 
 const dirs: string[] = [];
 const freshPath = () => {
@@ -161,9 +162,12 @@ describe('versioned format', () => {
     const path = freshPath();
     const store = createSqliteDocumentStore({ path });
     await store.collection('x').insertOne({ _id: '1' });
+    expect(store.database.prepare('SELECT release, format FROM store_writer').get()).toEqual({ release: releaseVersion(), format: LATEST_STORE_VERSION });
     store.database.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
+    store.database.prepare('UPDATE store_writer SET release = ?, format = ?').run('9.4.0', LATEST_STORE_VERSION + 1);
     await store.close();
-    expect(() => createSqliteDocumentStore({ path })).toThrow(/newer than this release reads/);
+    expect(() => createSqliteDocumentStore({ path })).toThrow(new RegExp(`was written by a newer release, grid-payments 9\\.4\\.0, in store format ${LATEST_STORE_VERSION + 1}; `
+      + `this release \\(grid-payments ${releaseVersion().replaceAll('.', '\\.')}\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`));
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION + 1);
     expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(1);

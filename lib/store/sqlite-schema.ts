@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { releaseVersion } from '../runtime/release';
 
 /** `normal`: an acknowledged write survives a crash of the process; `full`: also a loss of power. */
 export type SyncPolicy = 'normal' | 'full';
@@ -22,9 +23,10 @@ export class DataDirectoryInUseError extends Error {
 
 /** Thrown when a store file was written by a newer release than this one reads. */
 export class StoreVersionError extends Error {
-  constructor(readonly path: string, readonly found: number, readonly supported: number) {
-    super(`${path} has store format version ${found}, newer than this release reads (up to ${supported}): `
-      + 'it was written by a newer release. Run that release; nothing was changed');
+  constructor(readonly path: string, readonly found: number, readonly supported: number, readonly writtenBy?: string) {
+    super(`${path} was written by a newer release${writtenBy ? `, grid-payments ${writtenBy},` : ''} in store format ${found}; `
+      + `this release (grid-payments ${releaseVersion()}) reads store formats up to ${supported}. Nothing was changed: `
+      + `run ${writtenBy ? `${writtenBy} or later` : 'that release'}, or restore the backup taken before the upgrade (docs/operating.md, "Upgrades")`);
     this.name = 'StoreVersionError';
   }
 }
@@ -98,13 +100,27 @@ export function openStoreFile(path: string, sync: SyncPolicy, target: number): D
   return db;
 }
 
-/** Applies the migrations after the file's version up to `target`, together; refuses a newer file. */
+/**
+ * Applies the migrations after the file's version up to `target`, together, and records this release
+ * as the file's last writer; refuses a newer file, naming the release that wrote it.
+ */
 export function migrate(db: Database.Database, path: string, target: number): void {
   const found = db.pragma('user_version', { simple: true }) as number;
-  if (found > target) throw new StoreVersionError(path, found, target);
-  if (found === target) return;
+  if (found > target) throw new StoreVersionError(path, found, target, lastWriter(db));
   db.transaction(() => {
     for (const migration of MIGRATIONS) if (migration.version > found && migration.version <= target) migration.up(db);
     db.pragma(`user_version = ${target}`);
+    // Outside the numbered formats: a table older releases ignore, read only to name a newer writer.
+    db.exec('CREATE TABLE IF NOT EXISTS store_writer (id INTEGER PRIMARY KEY CHECK (id = 1), release TEXT NOT NULL, format INTEGER NOT NULL)');
+    db.prepare('INSERT OR REPLACE INTO store_writer (id, release, format) VALUES (1, ?, ?)').run(releaseVersion(), target);
   }).immediate();
+}
+
+/** The release that last opened the file for writing, when it recorded itself. */
+function lastWriter(db: Database.Database): string | undefined {
+  try {
+    return (db.prepare('SELECT release FROM store_writer WHERE id = 1').pluck().get() as string | undefined) ?? undefined;
+  } catch {
+    return undefined; // no such table: written before releases recorded themselves
+  }
 }

@@ -1,17 +1,20 @@
-import { ConfigError, readConfig, setting } from '../../lib/config';
+import { ConfigError, readConfig, readRunMode, setting } from '../../lib/config';
 import { CURRENCY_CODES } from './domain/currencies';
 import type { EndUserTermsCatalogue } from './domain/end-user-terms';
+
+/** Placeholders that only make sense in the sandbox: customers would be shown them. */
+const SANDBOX_HOST = /(^|\.)sandbox\.local$/i;
 
 const SCHEMA = {
   /** Currencies a new platform supports (comma-separated); customer internal accounts open in these. */
   ACCOUNTS_PLATFORM_CURRENCIES: setting.string('USD,EUR,MXN,BRL,INR,USDC,BTC'),
-  /** Domain of generated customer UMA addresses. */
+  /** Domain of generated customer UMA addresses; GRID_MODE=production refuses to start without a domain of your own. */
   ACCOUNTS_UMA_DOMAIN: setting.string('uma.sandbox.local'),
   /** Currency of customers' EMBEDDED_WALLET accounts. */
   ACCOUNTS_EMBEDDED_WALLET_CURRENCY: setting.string('USD'),
   /** The current End User Terms version and where it is published. */
   ACCOUNTS_END_USER_TERMS_VERSION: setting.string('V1'),
-  /** Where the current End User Terms are published */
+  /** Where the current End User Terms are published; GRID_MODE=production refuses to start without it @default https://grid.sandbox.local/legal/end-user-terms/<version> in the sandbox */
   ACCOUNTS_END_USER_TERMS_URL: setting.optionalUrl('https:', 'http:'),
   /** Earlier versions a consent may still name (comma-separated); quotes need the current one. */
   ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS: setting.string(''),
@@ -82,9 +85,23 @@ function termsOf(version: string, url: string | undefined, previous: string): En
   return { version, url: url ?? `https://grid.sandbox.local/legal/end-user-terms/${version}`, knownVersions: versions };
 }
 
+/** Production shows customers their UMA address and the terms' URL: the sandbox placeholders are refused. */
+function refuseSandboxPlaceholders(umaDomain: string, termsUrl: string | undefined): void {
+  if (SANDBOX_HOST.test(umaDomain.trim())) {
+    throw new ConfigError('ACCOUNTS_UMA_DOMAIN', `is ${umaDomain}, the sandbox's placeholder, which GRID_MODE=production refuses: set the domain your customers' UMA addresses live on`);
+  }
+  if (termsUrl === undefined) {
+    throw new ConfigError('ACCOUNTS_END_USER_TERMS_URL', 'is required with GRID_MODE=production: set the https URL where your End User Terms are published');
+  }
+  if (SANDBOX_HOST.test(new URL(termsUrl).hostname)) {
+    throw new ConfigError('ACCOUNTS_END_USER_TERMS_URL', `is on ${new URL(termsUrl).hostname}, the sandbox's placeholder, which GRID_MODE=production refuses`);
+  }
+}
+
 /** The accounts service's settings from the environment, validated at start. */
 export function readAccountsConfig(env: NodeJS.ProcessEnv) {
   const c = readConfig(SCHEMA, env);
+  if (readRunMode(env) === 'production') refuseSandboxPlaceholders(c.ACCOUNTS_UMA_DOMAIN, c.ACCOUNTS_END_USER_TERMS_URL);
   const walletCurrency = c.ACCOUNTS_EMBEDDED_WALLET_CURRENCY.toUpperCase();
   if (!CURRENCY_CODES.includes(walletCurrency)) throw new ConfigError('ACCOUNTS_EMBEDDED_WALLET_CURRENCY', `must be one of ${CURRENCY_CODES.join(', ')}`);
   return {

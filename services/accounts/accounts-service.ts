@@ -2,6 +2,7 @@ import { readRunMode } from '../../lib/config';
 import { newEvent } from '../../lib/bus/outbox';
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { readAccountsConfig } from './accounts-config';
+import { readTrustedWebhookEndpoints } from '../../lib/net/trusted-webhook-endpoints';
 import { createAesGcmSealer, readPiiKey } from '../../lib/sealing/aes-gcm-sealer';
 import { createAuthSignedRetries } from './adapters/auth-signed-retries';
 import { createAuthWalletCredentials } from './adapters/auth-wallet-credentials';
@@ -64,6 +65,7 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
   const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: {
     allowLocal: config.ownership.sandbox, requireResolvable: readRunMode(environment.env) === 'production',
+    trusted: readTrustedWebhookEndpoints(environment.env).origins,
   } });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
   const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });

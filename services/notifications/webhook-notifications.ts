@@ -1,7 +1,7 @@
-import { hostname } from 'node:os';
 import type { Subscription } from '../../lib/bus/event-bus';
 import { AppError } from '../../lib/errors';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
+import { portOf, replicaGroup } from '../../lib/runtime/replica-group';
 import { observeGauge } from '../../lib/metrics';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import { createWebhookHttpSender } from './adapters/webhook-http-sender';
@@ -22,6 +22,7 @@ import { standardWebhooksHeaders, standardWebhooksSecret } from './domain/standa
 import { bindWebhookService } from './grpc/webhook-handlers';
 import { createWebhookDeliveryDocumentStore } from './store/webhook-delivery-document-store';
 import { readWebhookSettings } from './webhook-settings';
+import { readTrustedWebhookEndpoints } from '../../lib/net/trusted-webhook-endpoints';
 
 /** Every topic whose events become webhooks. */
 export const WEBHOOK_SOURCE_TOPICS = ['accounts.events.v1', 'auth.events.v1', 'payments.events.v1'] as const;
@@ -29,7 +30,8 @@ export const WEBHOOK_CONSUMER_GROUP = 'notifications-webhooks';
 /** The accounts service announces a platform's configuration change (the webhook endpoint among it) here. */
 const CONFIG_CHANGES_TOPIC = 'accounts.events.v1';
 const CONFIG_CHANGED_EVENT = 'PLATFORM.CONFIG_UPDATED';
-const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
+/** Each replica's endpoint cache is told of every change: the base of its own group (replicaGroup). */
+export const ENDPOINT_CACHE_GROUP = 'notifications-endpoint-cache';
 
 /** Domain events in, signed webhooks out: the consumer, the delivery worker and the gRPC binding. */
 export function createWebhookNotifications(
@@ -42,10 +44,11 @@ export function createWebhookNotifications(
   const logger = environment.logger.child({ component: 'webhooks' });
   const settings = readWebhookSettings(env);
   const key = loadWebhookSigningKey(settings.WEBHOOK_SIGNING_PRIVATE_KEY);
+  const trusted = readTrustedWebhookEndpoints(env);
   const deliveries = createWebhookDeliveryDocumentStore(store);
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
-    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS }), sign: (body) => signWebhookBody(body, key.privateKey),
+    directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS, trusted: trusted.origins, trustedCa: trusted.ca }), sign: (body) => signWebhookBody(body, key.privateKey),
     standardHeaders: (platformId, url, id, sentAt, body) => standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
@@ -101,7 +104,7 @@ export function createWebhookNotifications(
       if (directory.forget) {
         const forget = directory.forget.bind(directory);
         subscriptions.push(await bus.subscribe({
-          topic: CONFIG_CHANGES_TOPIC, group: `${ENDPOINT_CACHE_GROUP}.${hostname()}.${process.pid}`,
+          topic: CONFIG_CHANGES_TOPIC, group: replicaGroup(ENDPOINT_CACHE_GROUP, env, portOf(env.GRPC_ADDRESS, 50051)), transient: true,
           handler: async (event) => { if (event.type === CONFIG_CHANGED_EVENT) forget(event.platformId); },
         }));
       }

@@ -18,6 +18,8 @@ export interface KafkaMockCluster {
   kill(): Promise<void>;
   /** The broker after kill() comes back on the same address. */
   restart(): Promise<void>;
+  /** Every consumer group a client joined or committed for so far (only with `trackGroups`: the mock has no ListGroups). */
+  groups(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -32,12 +34,12 @@ const START_TIMEOUT_MS = 15_000;
 
 let prepared: Promise<string> | undefined;
 
-export async function startKafkaMockCluster(topics: string[]): Promise<KafkaMockCluster> {
+export async function startKafkaMockCluster(topics: string[], options: { trackGroups?: boolean } = {}): Promise<KafkaMockCluster> {
   const binary = await (prepared ??= prepareBinary().catch((err) => {
     prepared = undefined; // let a later call try again
     throw err;
   }));
-  return launch(binary, topics);
+  return launch(binary, topics, options.trackGroups ?? false);
 }
 
 async function prepareBinary(): Promise<string> {
@@ -85,8 +87,9 @@ function run(command: string, args: string[], what: string): Promise<void> {
   });
 }
 
-function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
-  const child = spawn(binary, topics, { stdio: ['pipe', 'pipe', 'pipe'] });
+function launch(binary: string, topics: string[], trackGroups: boolean): Promise<KafkaMockCluster> {
+  const env = trackGroups ? { ...process.env, KAFKA_MOCK_TRACK_GROUPS: '1' } : process.env;
+  const child = spawn(binary, topics, { stdio: ['pipe', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -108,10 +111,11 @@ function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
       fail(new Error(`kafka mock: exited before ready (code ${code}, signal ${signal})\n${stderr}`));
     });
     const answers: Array<(line: string) => void> = [];
-    const command = (what: string) => new Promise<void>((ok, bad) => {
-      answers.push((line) => (line === `ok ${what}` ? ok() : bad(new Error(`kafka mock: ${what} answered "${line}"`))));
+    const ask = (what: string) => new Promise<string>((ok, bad) => {
+      answers.push((line) => (line === `ok ${what}` || line.startsWith(`ok ${what} `) ? ok(line.slice(`ok ${what}`.length).trim()) : bad(new Error(`kafka mock: ${what} answered "${line}"`))));
       child.stdin!.write(`${what}\n`);
     });
+    const command = async (what: string) => { await ask(what); };
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.on('line', (answer) => answers.shift()?.(answer.trim()));
@@ -129,6 +133,10 @@ function launch(binary: string, topics: string[]): Promise<KafkaMockCluster> {
         thaw: () => void child.kill('SIGCONT'),
         kill: () => command('down'),
         restart: () => command('up'),
+        groups: async () => {
+          if (!trackGroups) throw new Error('kafka mock: started without trackGroups');
+          return (await ask('groups')).split(' ').filter(Boolean);
+        },
         stop: () => { child.kill('SIGCONT'); return stopChild(child, exited); },
       });
     });

@@ -120,3 +120,52 @@ test('production: every component autoscaled from two replicas, with a disruptio
     expect(env).not.toContain('DATA_DIR');
   }
 });
+
+/** The ingress rules of every policy selecting `target`'s pods that admit a pod labelled `labels`, as the ports they open. */
+function admittedPorts(objects: K8sObject[], target: string, labels: Record<string, string>): unknown[] {
+  const targetLabels = podLabels(named(objects, 'Deployment', target)!);
+  return of(objects, 'NetworkPolicy')
+    .filter((p) => selects(p.spec.podSelector.matchLabels ?? {}, targetLabels))
+    .flatMap((p) => p.spec.ingress ?? [])
+    .filter((rule: any) => !rule.from || rule.from.some((f: any) => !f.namespaceSelector && selects(f.podSelector?.matchLabels ?? {}, labels)))
+    .flatMap((rule: any) => rule.ports);
+}
+
+test('production: a pod labelled as the settlement integration (docs/settlement-rails.md) reaches quotes-transactions\' gRPC port, an unlabelled one does not', () => {
+  const doc = readFileSync(join(DEPLOY, '..', 'docs', 'settlement-rails.md'), 'utf8');
+  const [, key, value] = /^ {4}(\S+): "(\S+)"$/m.exec(doc)!;
+  expect(key).toBe('grid-payments/settlement-integration');
+  const objects = rendered.production;
+  expect(admittedPorts(objects, 'quotes-transactions', { [key]: value })).toEqual([{ port: 50051, protocol: 'TCP' }]);
+  expect(admittedPorts(objects, 'quotes-transactions', { 'app.kubernetes.io/name': 'settlement' })).toEqual([]);
+  // The label opens quotes-transactions only.
+  for (const service of SERVICES.filter((s) => s !== 'quotes-transactions')) expect(admittedPorts(objects, service, { [key]: value })).toEqual([]);
+});
+
+test.each(Object.keys(rendered) as (keyof typeof rendered)[])('%s: every component and the topic Job get the brokers and the optional Kafka TLS/SASL settings', (overlay) => {
+  const objects = rendered[overlay];
+  const workloads = [...of(objects, 'Deployment'), named(objects, 'Job', 'kafka-topics')!];
+  for (const w of workloads) {
+    const spec = w.spec.template.spec;
+    const [c] = spec.containers;
+    expect({ name: w.metadata.name, brokers: c.env.some((e: { name: string }) => e.name === 'KAFKA_BROKERS') }).toEqual({ name: w.metadata.name, brokers: true });
+    expect(c.envFrom).toEqual([{ secretRef: { name: 'grid-kafka-client', optional: true } }]);
+    expect(c.volumeMounts).toContainEqual({ name: 'kafka-tls', mountPath: '/etc/grid/kafka-tls', readOnly: true });
+    expect(spec.volumes).toContainEqual(expect.objectContaining({ name: 'kafka-tls', secret: expect.objectContaining({ secretName: 'grid-kafka-tls', optional: true }) }));
+  }
+});
+
+test('the topic Job replicates as the overlay\'s brokers allow: 3 (2 in sync) in production, 1 in dev', () => {
+  const settings = (overlay: keyof typeof rendered) => Object.fromEntries(named(rendered[overlay], 'Job', 'kafka-topics')!
+    .spec.template.spec.containers[0].env.filter((e: { value?: string }) => e.value !== undefined).map((e: { name: string; value: string }) => [e.name, e.value]));
+  expect(settings('production')).toMatchObject({ KAFKA_TOPIC_REPLICATION_FACTOR: '3', KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '2' });
+  expect(settings('dev')).toMatchObject({ KAFKA_TOPIC_REPLICATION_FACTOR: '1', KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1' });
+});
+
+test('the alerts select the components by their part-of label, which the ServiceMonitor carries over, not by a namespace', () => {
+  const monitoring = render('monitoring');
+  const rules = named(monitoring, 'PrometheusRule', 'grid-payments')!.spec.groups.flatMap((g: any) => g.rules);
+  for (const rule of rules) expect({ alert: rule.alert, expr: rule.expr }).toEqual({ alert: rule.alert, expr: expect.not.stringContaining('namespace=') });
+  expect(rules.find((r: any) => r.alert === 'GridComponentDown').expr).toContain('app_kubernetes_io_part_of="grid-payments"');
+  expect(named(monitoring, 'ServiceMonitor', 'grid-payments')!.spec.targetLabels).toEqual(['app.kubernetes.io/part-of']);
+});

@@ -29,3 +29,19 @@ test('a key that is not the certificate\'s stops the start, naming the setting',
   const started = startSystemProcess({ DATA_DIR: ':memory:', ...certs.settings('grid'), GRPC_TLS_KEY_FILE: certs.at('other.key') });
   await expect(started).rejects.toThrow(/exited \(2\).*GRPC_TLS_KEY_FILE is not the private key of the certificate in GRPC_TLS_CERT_FILE/s);
 });
+
+test('mutual TLS to IP addresses keeps the logs JSON only: no DEP0123 text lines (the gateway dials its services\' gRPC at 127.0.0.1)', async () => {
+  const secret = randomBytes(24).toString('base64url');
+  const system = await startSystemProcess({
+    DATA_DIR: ':memory:', SANDBOX_API_CLIENT_SECRET: secret, SERVICES_THREAD_TRANSPORT: 'grpc', LOG_LEVEL: 'debug', ...certs.settings('grid'),
+  });
+  try {
+    const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;
+    expect((await fetch(`${system.rootUrl}/2025-10-13/customers`, { headers: { authorization: auth } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(system.stderr.filter((line) => line.trim())).toEqual([]);
+    expect(system.logs.some((l) => l.code === 'DEP0123')).toBe(true); // the warning came, as a JSON line
+  } finally {
+    await killSystemProcess(system, 'SIGTERM');
+  }
+});

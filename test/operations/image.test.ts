@@ -4,9 +4,9 @@ import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafk
 
 /**
  * The Dockerfile's image, without a Docker engine: scripts/check-image.mjs runs its prod-deps and
- * runtime stages in a scratch directory (a production-only install from the lock file, dist/, gen/)
- * and starts every component from it as uid 1000: `all`, then the gateway and each service as
- * separate processes on Kafka. Each must become healthy and answer an authenticated call.
+ * runtime stages in a scratch directory (the built tree's node_modules pruned to the production
+ * dependencies, dist/, gen/) and starts every component from it as uid 1000: `all`, then the
+ * gateway and each service as separate processes on Kafka. Each must become healthy and answer an authenticated call.
  */
 jest.setTimeout(15 * 60_000);
 

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseAllDocuments } from 'yaml';
 import { killSystemProcess, startSystemProcess } from '../reliability/system-process';
+import { environmentOf, renderOverlay as render, SECRETS } from './rendered-overlay';
 
 /**
  * Every overlay rendered as `kubectl apply -k` would send it, and each of its components started
@@ -19,36 +17,6 @@ jest.setTimeout(10 * 60_000);
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'main.js');
 const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'];
-type K8sObject = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: any };
-type EnvEntry = { name: string; value?: string; valueFrom?: { configMapKeyRef?: { key: string }; secretKeyRef?: { key: string } } };
-
-const hex32 = () => randomBytes(32).toString('hex');
-/** What an operator's secret manager would hold (grid-secrets). */
-const SECRETS: Record<string, string> = {
-  INTERNAL_TOKEN: randomBytes(48).toString('base64'), MONGODB_URI: 'mongodb://127.0.0.1:1/',
-  ACCOUNTS_PII_KEY: hex32(), SANDBOX_API_TOKEN_ID: 'operator-token', SANDBOX_API_CLIENT_SECRET: randomBytes(24).toString('base64url'),
-  API_SECRET_PEPPER: hex32(), WALLET_ENCLAVE_PRIVATE_KEY: hex32(), WALLET_STORAGE_KEY: hex32(), WEBHOOK_SIGNING_PRIVATE_KEY: hex32(),
-  STABLECOIN_SECRET_KEY: hex32(), CARDS_DATA_KEY: hex32(),
-};
-
-function render(dir: string): K8sObject[] {
-  const text = execFileSync('kubectl', ['kustomize', join(ROOT, 'deploy', dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return parseAllDocuments(text).map((d) => d.toJSON() as K8sObject).filter(Boolean);
-}
-
-/** The Deployment's environment, resolved; addresses and ports moved to loopback and free ports (tests run side by side). */
-function environmentOf(objects: K8sObject[], component: string): Record<string, string> {
-  const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'grid-config')!.data!;
-  const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === component)!;
-  const env: Record<string, string> = {};
-  for (const e of deployment.spec.template.spec.containers[0].env as EnvEntry[]) {
-    const ref = e.valueFrom?.configMapKeyRef?.key ?? e.valueFrom?.secretKeyRef?.key;
-    const value = e.value ?? (e.valueFrom?.configMapKeyRef ? config[ref!] : SECRETS[ref!]);
-    if (value === undefined) throw new Error(`${component}: ${e.name} refers to ${ref}, which neither grid-config nor grid-secrets has`);
-    env[e.name] = value;
-  }
-  return { ...env, ...(env.GRPC_ADDRESS ? { GRPC_ADDRESS: '127.0.0.1:0' } : {}), ...(env.PORT ? { PORT: '0', HOST: '127.0.0.1' } : {}) };
-}
 
 interface Run { code: number | null; stderr: string; logs: Array<Record<string, unknown>> }
 
@@ -144,6 +112,15 @@ describe('the production overlay refuses sandbox behaviour, naming the setting',
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: MESSAGE_DELIVERY_URL is required with GRID_MODE=production/) });
   });
 
+  test.each([
+    ['ACCOUNTS_UMA_DOMAIN', 'uma.sandbox.local', /^configuration error: ACCOUNTS_UMA_DOMAIN is uma\.sandbox\.local, the sandbox's placeholder, which GRID_MODE=production refuses/],
+    ['ACCOUNTS_END_USER_TERMS_URL', '', /^configuration error: ACCOUNTS_END_USER_TERMS_URL is required with GRID_MODE=production/],
+    ['ACCOUNTS_END_USER_TERMS_URL', 'https://grid.sandbox.local/legal/end-user-terms/V1', /^configuration error: ACCOUNTS_END_USER_TERMS_URL is on grid\.sandbox\.local, the sandbox's placeholder/],
+  ])('accounts with %s=%j exits 2 (customers would be shown a sandbox placeholder)', async (variable, value, message) => {
+    const { code, stderr } = await run('accounts', { ...environmentOf(production, 'accounts'), [variable]: value });
+    expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(message) });
+  });
+
   test('the gateway with the published sandbox secret exits 2', async () => {
     const { code, stderr } = await run('gateway', { ...environmentOf(production, 'gateway'), SANDBOX_API_CLIENT_SECRET: 'sandbox-secret-0000000000' });
     expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(/^configuration error: SANDBOX_API_CLIENT_SECRET is the published sandbox secret/) });
@@ -159,7 +136,10 @@ test('GRID_MODE=production all-in-one: keys from configuration, nothing generate
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-production-mode-'));
   const keys = { API_SECRET_PEPPER: SECRETS.API_SECRET_PEPPER, ACCOUNTS_PII_KEY: SECRETS.ACCOUNTS_PII_KEY, WALLET_STORAGE_KEY: SECRETS.WALLET_STORAGE_KEY, WALLET_ENCLAVE_PRIVATE_KEY: SECRETS.WALLET_ENCLAVE_PRIVATE_KEY, WEBHOOK_SIGNING_PRIVATE_KEY: SECRETS.WEBHOOK_SIGNING_PRIVATE_KEY, STABLECOIN_SECRET_KEY: SECRETS.STABLECOIN_SECRET_KEY, CARDS_DATA_KEY: SECRETS.CARDS_DATA_KEY };
   const secret = SECRETS.SANDBOX_API_CLIENT_SECRET;
-  const system = await startSystemProcess({ GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages', ...keys });
+  const system = await startSystemProcess({
+    GRID_MODE: 'production', DATA_DIR: dataDir, SANDBOX_API_CLIENT_SECRET: secret, MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages',
+    ACCOUNTS_UMA_DOMAIN: 'uma.example.com', ACCOUNTS_END_USER_TERMS_URL: 'https://example.com/terms', ...keys,
+  });
   try {
     expect(readdirSync(dataDir).filter((f) => !/\.(sqlite|lock)(-wal|-shm)?$/.test(f))).toEqual([]); // no keys/ folder
     const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;

@@ -49,6 +49,8 @@ export interface WebhookEndpointPolicy {
   allowLocal: boolean;
   /** Production: a host that does not resolve at configuration time is refused. */
   requireResolvable?: boolean;
+  /** Operator-approved https origins (WEBHOOK_TRUSTED_ENDPOINTS), allowed wherever they are. */
+  trusted?: readonly string[];
   /** Resolves a host's addresses (tests pass a fake); the system resolver by default. */
   resolveAll?: LookupAll;
 }
