@@ -64,6 +64,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     const account = await deps.accounts.internalAccount(caller, accountId);
     if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${accountId} not found`);
     if (account.customerId && !(await deps.accounts.customer(caller, account.customerId))) throw customerDeleted(accountId);
+    await deps.ledger.assertCreditFits(caller.platformId, account.id, account.currency, funded);
     const settlement = systemAccount('settlement', account.currency, caller.platformId);
     const result = await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
       { account: account.id, currency: account.currency, amount: funded },

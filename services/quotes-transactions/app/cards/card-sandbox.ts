@@ -1,4 +1,5 @@
 import { AppError } from '../../../../lib/errors';
+import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
 import type { CardAuthorizationKind, CardDeclineReason, CardMerchant } from '../../domain/card-transaction';
 import type { Caller } from '../payment-accounts';
 import type { AuthorizationDecision, CardAuthorizations } from './card-authorizations';
@@ -28,6 +29,7 @@ export function createCardSandbox(deps: { enabled: boolean; authorizations: Card
     if (!Number.isSafeInteger(amount) || amount < 0 || (!zeroAllowed && amount === 0)) {
       throw AppError.invalidInput('Invalid simulation', [{ field: 'amount', message: zeroAllowed ? 'must be an integer ≥ 0 in minor units' : 'must be a positive integer in minor units' }]);
     }
+    if (amount > MAX_AMOUNT) throw new AppError('INVALID_AMOUNT', `amount must be at most ${MAX_AMOUNT} (minor units)`);
   };
   const merchantOf = (merchant: CardMerchant | undefined): CardMerchant => {
     if (!merchant?.descriptor) throw AppError.invalidInput('Invalid simulation', [{ field: 'merchant.descriptor', message: 'is required' }]);
