@@ -7,7 +7,7 @@ const STATUSES: readonly DeadLetterStatus[] = ['DEAD', 'REPLAYED'];
 
 function message(l: DeadLetter): DeadLetterMessage {
   return {
-    id: l._id, topic: l.topic, group: l.group, eventId: l.event.id, eventType: l.event.type, status: l.status, attempts: l.attempts,
+    id: l._id, topic: l.topic, group: l.group, eventId: String(l.event.id), eventType: String(l.event.type), status: l.status, attempts: l.attempts,
     lastError: l.lastError, deadLetteredAt: l.deadLetteredAt, replayedAt: l.replayedAt ?? '', eventJson: JSON.stringify(l.event),
   };
 }

@@ -50,7 +50,7 @@ export interface DeadLetters {
   guard(options: { topic: string; group: string; handler: EventHandler }): EventHandler;
   list(query?: DeadLetterQuery): Promise<DeadLetter[]>;
   get(id: string): Promise<DeadLetter>;
-  /** Runs the group's handler on the event once more: REPLAYED on success; on failure the letter stays DEAD and the error is raised. */
+  /** Runs the group's handler on the event once more: REPLAYED on success; on failure it stays DEAD with the new error. */
   replay(id: string): Promise<DeadLetter>;
   /** Indexes, and the `events_dead_letters` gauge (scraped). */
   prepare(): Promise<void>;
@@ -127,9 +127,10 @@ export function createDeadLetters(options: { store: DocumentStore; settings?: De
       try {
         await handler(letter.event);
       } catch (err) {
-        await letters.updateOne({ _id: id }, { $set: { lastError: errorText(err) }, $inc: { attempts: 1 } });
+        const lastError = errorText(err);
+        await letters.updateOne({ _id: id }, { $set: { lastError }, $inc: { attempts: 1 } });
         logger.warn('dead letter replayed and failed again; it stays dead', { group: letter.group, eventId: letter.event.id, err });
-        throw err;
+        return { ...letter, lastError, attempts: letter.attempts + 1 };
       }
       const replayedAt = clock().toISOString();
       await letters.updateOne({ _id: id }, { $set: { status: 'REPLAYED', replayedAt }, $inc: { attempts: 1 } });
