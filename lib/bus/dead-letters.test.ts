@@ -1,3 +1,4 @@
+import { AppError } from '../errors';
 import { startMetrics, type MetricsEndpoint } from '../metrics';
 import { createLogger } from '../log';
 import { createEmbeddedDocumentStore } from '../store/embedded-document-store';
@@ -106,4 +107,18 @@ test('an event is not lost when its dead letter cannot be stored: the bus keeps 
   await bus.subscribe({ topic: TOPIC, group: GROUP, handler: deadLetters.guard({ topic: TOPIC, group: GROUP, handler }) });
   await expect(bus.publish(TOPIC, [event('CARD.CREATED')])).rejects.toThrow();
   store = createEmbeddedDocumentStore(); // for afterEach
+});
+
+test('an outage (a peer UNAVAILABLE, the store full) goes back to the bus, which retries it: it says nothing about the event', async () => {
+  let outageLeft = 4; // the in-process bus makes 5 attempts
+  const applied: string[] = [];
+  const handler = async (e: DomainEvent) => {
+    if (outageLeft-- > 0) throw new AppError(outageLeft % 2 ? 'UNAVAILABLE' : 'STORAGE_FULL', 'accounts is not reachable');
+    applied.push(e.id);
+  };
+  await bus.subscribe({ topic: TOPIC, group: GROUP, handler: deadLetters.guard({ topic: TOPIC, group: GROUP, handler }) });
+  const e = event('CARD.CREATED');
+  await bus.publish(TOPIC, [e]);
+  expect(applied).toEqual([e.id]);
+  expect(await deadLetters.list()).toEqual([]);
 });

@@ -46,7 +46,10 @@ export interface DeadLetterQuery {
 }
 
 export interface DeadLetters {
-  /** Wraps a consumer group's handler: bounded retries, then the event is dead-lettered and the handler answers success. */
+  /**
+   * Wraps a consumer group's handler: bounded retries, then the event is dead-lettered and the
+   * handler answers success. An outage (UNAVAILABLE, STORAGE_FULL) is raised to the bus at once.
+   */
   guard(options: { topic: string; group: string; handler: EventHandler }): EventHandler;
   list(query?: DeadLetterQuery): Promise<DeadLetter[]>;
   get(id: string): Promise<DeadLetter>;
@@ -56,6 +59,13 @@ export interface DeadLetters {
   prepare(): Promise<void>;
   stop(): void;
 }
+
+/**
+ * A failure that says nothing about the event: a peer or the store is down or full. Every event
+ * would fail alike, so it goes back to the bus, which retries it for as long as the outage lasts
+ * (Kafka in place, heartbeating; the in-process bus and then the outbox), without counting attempts.
+ */
+const isOutage = (err: unknown) => err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'STORAGE_FULL');
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2_000);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -103,6 +113,7 @@ export function createDeadLetters(options: { store: DocumentStore; settings?: De
             await handler(event);
             return;
           } catch (err) {
+            if (isOutage(err)) throw err;
             if (attempt >= attempts) return deadLetter(topic, group, event, attempt, err);
             logger.warn('event handler failed; retrying', { topic, group, eventId: event.id, eventType: event.type, attempt, err });
           }

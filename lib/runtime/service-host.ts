@@ -48,7 +48,7 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
     OUTBOX_STALL_MS: setting.int(60_000, 1_000),
     /** Lifetime of a worker lease (outbox relay, settlement and recovery passes): with several replicas, one whose holder died is taken over after this long. Renewed every third of it while held */
     WORKER_LEASE_MS: setting.int(15_000, 1_000),
-    /** Attempts a consumer group makes at one event before it dead-letters it and goes on with the next (docs/reliability.md) */
+    /** Attempts a consumer group makes at one event before it dead-letters it and goes on with the next (docs/reliability.md); an outage (UNAVAILABLE, STORAGE_FULL) is retried without counting. Keep the attempts' backoff within the Kafka session timeout */
     EVENT_HANDLER_ATTEMPTS: setting.int(5, 1),
     /** Delay before a consumer's first retry of a failing event; doubles up to 5 s */
     EVENT_RETRY_BASE_MS: setting.int(200, 1),
