@@ -8,7 +8,7 @@ import { findCurrency } from '../domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { isMinorAmount } from '../domain/money';
+import { isMinorAmount, MAX_SANDBOX_FUNDING } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { movement } from '../domain/payment-movements';
@@ -40,8 +40,7 @@ export interface SandboxDeps {
   approvalWindows?: ApprovalWindows;
 }
 
-/** The largest sandbox funding (the reference's SandboxFundRequest maximum). */
-export const MAX_SANDBOX_FUNDING = 100_000_000_000;
+export { MAX_SANDBOX_FUNDING };
 
 function amountOf(value: number | undefined, max: number, field: string): number {
   if (!isMinorAmount(value) || value > max) throw new AppError('INVALID_AMOUNT', `${field} must be an integer between 1 and ${max} (minor units)`);

@@ -16,6 +16,12 @@ import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
 /** The largest amount the interface accepts (lockedCurrencyAmount maximum); below 2^53. */
 export { MAX_AMOUNT };
 
+/**
+ * The most one sandbox simulation brings into an account (the reference's SandboxFundRequest
+ * maximum): sandbox funding, a simulated incoming payment, a simulated card credit.
+ */
+export const MAX_SANDBOX_FUNDING = 100_000_000_000;
+
 /** Units of the target currency per unit of the source currency (major units), as an exact fraction. */
 export interface Rate {
   numerator: bigint;

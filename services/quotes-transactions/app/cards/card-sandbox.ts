@@ -1,6 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
-import type { CardAuthorizationKind, CardDeclineReason, CardMerchant } from '../../domain/card-transaction';
+import { MAX_SANDBOX_FUNDING } from '../../domain/money';
+import { isCreditKind, type CardAuthorizationKind, type CardDeclineReason, type CardMerchant } from '../../domain/card-transaction';
 import type { Caller } from '../payment-accounts';
 import type { AuthorizationDecision, CardAuthorizations } from './card-authorizations';
 
@@ -41,6 +42,10 @@ export function createCardSandbox(deps: { enabled: boolean; authorizations: Card
     allowed();
     const merchant = merchantOf(input.merchant);
     positive(input.amount);
+    // A simulated credit brings money in, as sandbox funding does, and within the same maximum.
+    if (isCreditKind(kind) && input.amount > MAX_SANDBOX_FUNDING) {
+      throw new AppError('INVALID_AMOUNT', `amount must be an integer between 1 and ${MAX_SANDBOX_FUNDING} (minor units) for a simulated credit`);
+    }
     const suffix = merchant.descriptor.slice(-3);
     const declinedByIssuer = DECLINE_SUFFIXES[suffix];
     const delayed = suffix === DELAYED_PULL && (kind === 'AUTHORIZATION' || kind === 'FINANCIAL_AUTHORIZATION');
