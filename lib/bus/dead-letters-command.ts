@@ -50,5 +50,6 @@ export async function runDeadLettersCommand(argv: string[], env: NodeJS.ProcessE
 }
 
 if (require.main === module) {
-  void runDeadLettersCommand(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`)).then((code) => process.exit(code));
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  void runDeadLettersCommand(process.argv.slice(2), process.env, print).then((code) => process.exit(code));
 }

@@ -70,7 +70,14 @@ const isOutage = (err: unknown) => err instanceof AppError && (err.code === 'UNA
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2_000);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createDeadLetters(options: { store: DocumentStore; settings?: DeadLetterSettings; logger?: Logger; clock?: () => Date }): DeadLetters {
+export interface DeadLettersOptions {
+  store: DocumentStore;
+  settings?: DeadLetterSettings;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
   const letters = options.store.collection<DeadLetter>(DEAD_LETTERS_COLLECTION);
   const settings = options.settings ?? DEFAULT_DEAD_LETTER_SETTINGS;
   const attempts = Math.max(1, settings.attempts);
@@ -83,14 +90,16 @@ export function createDeadLetters(options: { store: DocumentStore; settings?: De
   /** Raises when the letter cannot be stored: the bus then keeps the event (retried), nothing is lost. */
   async function deadLetter(topic: string, group: string, event: DomainEvent, tried: number, err: unknown): Promise<void> {
     const letter: DeadLetter = {
-      _id: `${group}:${event.id}`, topic, group, event, status: 'DEAD', attempts: tried, lastError: errorText(err), deadLetteredAt: clock().toISOString(),
+      _id: `${group}:${event.id}`, topic, group, event, status: 'DEAD', attempts: tried,
+      lastError: errorText(err), deadLetteredAt: clock().toISOString(),
     };
     try {
       await letters.insertOne(letter);
     } catch (insertErr) {
       if (!(insertErr instanceof DuplicateKeyError)) throw insertErr;
       // Delivered again (at-least-once) after it was dead-lettered, or replayed and failing again.
-      await letters.updateOne({ _id: letter._id }, { $set: { status: 'DEAD', lastError: letter.lastError, deadLetteredAt: letter.deadLetteredAt }, $inc: { attempts: tried } });
+      const again = { status: 'DEAD', lastError: letter.lastError, deadLetteredAt: letter.deadLetteredAt };
+      await letters.updateOne({ _id: letter._id }, { $set: again, $inc: { attempts: tried } });
     }
     instruments().eventsDeadLettered.add(1, { topic, group, type: event.type });
     logger.error('event dead-lettered: its consumer failed every attempt; the events behind it go on', {
@@ -151,7 +160,8 @@ export function createDeadLetters(options: { store: DocumentStore; settings?: De
 
     async prepare() {
       await letters.createIndex({ keys: { status: 1, deadLetteredAt: -1 } });
-      stopGauge ??= observeGauge('events.dead_letters', { description: 'Events dead-lettered and not replayed (status DEAD), by consumer group' }, async (observe) => {
+      const gauge = { description: 'Events dead-lettered and not replayed (status DEAD), by consumer group' };
+      stopGauge ??= observeGauge('events.dead_letters', gauge, async (observe) => {
         const waiting = await letters.find({ status: 'DEAD' }, { projection: { group: 1 } });
         const byGroup = new Map<string, number>();
         for (const l of waiting) byGroup.set(l.group, (byGroup.get(l.group) ?? 0) + 1);

@@ -53,9 +53,8 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
     /** Delay before a consumer's first retry of a failing event; doubles up to 5 s */
     EVENT_RETRY_BASE_MS: setting.int(200, 1),
   }, options.env);
-  const deadLetters = createDeadLetters({
-    store, logger, settings: { attempts: EVENT_HANDLER_ATTEMPTS, backoff: { initialMs: EVENT_RETRY_BASE_MS, maxMs: Math.max(EVENT_RETRY_BASE_MS, 5_000) } },
-  });
+  const backoff = { initialMs: EVENT_RETRY_BASE_MS, maxMs: Math.max(EVENT_RETRY_BASE_MS, 5_000) };
+  const deadLetters = createDeadLetters({ store, logger, settings: { attempts: EVENT_HANDLER_ATTEMPTS, backoff } });
   // The embedded store is opened by one process at a time (the store lock): a restarted process is
   // the same holder and takes its leases back at once instead of waiting for them to lapse.
   const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS, ...(options.env.MONGODB_URI?.trim() ? {} : { holder: 'the process holding the store lock' }) });

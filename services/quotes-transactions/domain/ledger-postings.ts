@@ -24,7 +24,8 @@ export const BALANCE_LIMIT = MAX_AMOUNT;
 export class BalanceOutOfRange extends AppError {
   constructor(readonly account: string, readonly currency: string) {
     const whose = isGuarded(account) ? `The balance of ${account}` : 'A balance';
-    super('INVALID_AMOUNT', `${whose} would leave the range an account holds: at most ${BALANCE_LIMIT} minor units of ${currency}`, { limit: BALANCE_LIMIT });
+    const most = `at most ${BALANCE_LIMIT} minor units of ${currency}`;
+    super('INVALID_AMOUNT', `${whose} would leave the range an account holds: ${most}`, { limit: BALANCE_LIMIT });
     this.name = 'BalanceOutOfRange';
   }
 }

@@ -127,7 +127,9 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if (await write(input, id, horizon)) return 'APPLIED';
-        const credit = input.ceiling !== undefined && input.posting.amount > 0 ? { amount: input.posting.amount, ceiling: input.ceiling } : undefined;
+        const credit = input.ceiling !== undefined && input.posting.amount > 0
+          ? { amount: input.posting.amount, ceiling: input.ceiling }
+          : undefined;
         const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf, input.refusedIfClosed, credit);
         if (typeof outcome === 'string') return outcome;
         horizon = outcome.horizon;
@@ -172,7 +174,8 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
         const outcome = await outcomeOf(id, posting.currency, marker, since);
-        if (typeof outcome === 'string') return outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' || outcome === 'OUT_OF_RANGE' ? 'UNCERTAIN' : outcome;
+        const refusal = outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' || outcome === 'OUT_OF_RANGE';
+        if (typeof outcome === 'string') return refusal ? 'UNCERTAIN' : outcome;
         horizon = outcome.horizon;
       }
       return 'UNCERTAIN';

@@ -44,7 +44,8 @@ export function createCardSandbox(deps: { enabled: boolean; authorizations: Card
     positive(input.amount);
     // A simulated credit brings money in, as sandbox funding does, and within the same maximum.
     if (isCreditKind(kind) && input.amount > MAX_SANDBOX_FUNDING) {
-      throw new AppError('INVALID_AMOUNT', `amount must be an integer between 1 and ${MAX_SANDBOX_FUNDING} (minor units) for a simulated credit`);
+      const most = `amount must be an integer between 1 and ${MAX_SANDBOX_FUNDING} (minor units) for a simulated credit`;
+      throw new AppError('INVALID_AMOUNT', most);
     }
     const suffix = merchant.descriptor.slice(-3);
     const declinedByIssuer = DECLINE_SUFFIXES[suffix];
