@@ -89,6 +89,7 @@ function createInstruments() {
     ledgerPostings: m.createCounter('ledger.postings', { description: 'Ledger postings applied, by currency' }),
     ledgerSteps: m.createCounter('ledger.steps', { description: 'Ledger steps by result (APPLIED, REFUSED)' }),
     eventsPublished: m.createCounter('outbox.events.published', { description: 'Events published by the outbox relays, by topic' }),
+    eventsDeadLettered: m.createCounter('events.dead_lettered', { description: 'Events a consumer group gave up on after its attempts and dead-lettered, by topic, group and event type' }),
   };
 }
 type Instruments = ReturnType<typeof createInstruments>;

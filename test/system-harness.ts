@@ -37,6 +37,7 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
     components: options.components ?? ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'],
     env, logger: options.logger ?? (process.env.TEST_LOGS ? createLogger() : silentLogger),
     bindAddress: () => '127.0.0.1:0', remoteAddresses: {},
+    ...(options.env?.INTERNAL_TOKEN ? { internalToken: options.env.INTERNAL_TOKEN } : {}), // operators' commands call the services with it
     gateway: { host: '127.0.0.1', port: options.port ?? 0, sandbox },
   });
   const rootUrl = `http://127.0.0.1:${system.gateway!.port}`;

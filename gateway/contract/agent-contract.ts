@@ -4,7 +4,7 @@ import { ExternalAccount, ExternalAccountCreateRequest, InternalAccount } from '
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { Quote, QuoteRequest, Transaction, TransactionOneOf, TransferInRequest, TransferOutRequest } from './payment-contract';
-import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
+import { ClosedObject, DateTime, Id, MinorUnits, named, Nullable, StringEnum } from './schema-kit';
 
 const PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
 const MODES = ['AUTO', 'APPROVAL_REQUIRED'] as const;
@@ -12,7 +12,7 @@ const ACTION_STATUSES = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'] a
 const ACTION_TYPES = ['EXECUTE_QUOTE', 'TRANSFER_OUT', 'TRANSFER_IN'] as const;
 
 const Code = Type.String({ minLength: 3, maxLength: 10, pattern: '^[A-Z]{3,10}$', description: 'Currency code' });
-const Amount = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `${description}, in minor units` });
+const Amount = (description: string) => MinorUnits({ minimum: 0, description: `${description}, in minor units` });
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
 
 const spendingLimitMembers = {
@@ -87,7 +87,7 @@ const AgentDeviceCode = named('AgentDeviceCode', ClosedObject({
 }));
 
 const AgentTransferDetails = named('AgentTransferDetails', ClosedObject({
-  amount: Type.Integer({ minimum: 0 }), currency: Type.String(), sourceAccountId: Type.String(), destinationAccountId: Type.String(),
+  amount: MinorUnits({ minimum: 0 }), currency: Type.String(), sourceAccountId: Type.String(), destinationAccountId: Type.String(),
 }));
 
 export const AgentAction = named('AgentAction', ClosedObject({

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, CARD_TRANSACTION_STATUSES, REQUESTABLE_CARD_STATES } from '../../lib/contract/card-types';
 import { CurrencyAmount, Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
-import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
+import { ClosedObject, DateTime, Id, MinorUnits, named, Nullable, StringEnum } from './schema-kit';
 
 const TAGS = ['Cards'];
 
@@ -119,7 +119,7 @@ const SandboxCardSimulationResponse = named('SandboxCardSimulationResponse', Clo
 }));
 const CardMerchantInput = Type.Object({ descriptor: Type.String({ minLength: 1 }), mcc: Type.Optional(Type.String()), country: Type.Optional(Type.String()) });
 const SandboxCardAuthorizationRequest = named('SandboxCardAuthorizationRequest', Type.Object({
-  amount: Type.Integer({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
+  amount: MinorUnits({ minimum: 1 }), currency: Type.Object({ code: Type.String() }), merchant: CardMerchantInput,
 }));
 const SandboxCardTransactionRefRequest = named('SandboxCardTransactionRefRequest', Type.Object({ cardTransactionId: Type.String() }));
 
@@ -134,10 +134,10 @@ export const cardSandboxOperations = [
     'An authorization on the card (sandbox): descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED', SandboxCardAuthorizationRequest),
   simulation('sandboxSimulateCardClearing', 'clearing',
     'A clearing against an AUTHORIZED or PARTIALLY_SETTLED card transaction (sandbox); 0 expires the authorization',
-    named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 0 }) }))),
+    named('SandboxCardClearingRequest', Type.Object({ cardTransactionId: Type.String(), amount: MinorUnits({ minimum: 0 }) }))),
   simulation('sandboxSimulateCardReturn', 'return',
     'A return against a settled card transaction (sandbox), at most what settled and was not returned',
-    named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) }))),
+    named('SandboxCardReturnRequest', Type.Object({ cardTransactionId: Type.String(), amount: MinorUnits({ minimum: 1 }) }))),
   simulation('sandboxSimulateCardBalanceInquiry', 'balance_inquiry',
     'A balance inquiry (sandbox): a zero-amount authorization, nothing held', named('SandboxCardBalanceInquiryRequest', Type.Object({ merchant: CardMerchantInput }))),
   simulation('sandboxSimulateCardCreditAuthorization', 'credit_authorization',
@@ -150,7 +150,7 @@ export const cardSandboxOperations = [
     'A network-initiated credit advice (sandbox): credited in one step', SandboxCardAuthorizationRequest),
   simulation('sandboxSimulateCardAuthorizationAdvice', 'authorization_advice',
     'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total (sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
-    named('SandboxCardAuthorizationAdviceRequest', Type.Object({ cardTransactionId: Type.String(), amount: Type.Integer({ minimum: 1 }) }))),
+    named('SandboxCardAuthorizationAdviceRequest', Type.Object({ cardTransactionId: Type.String(), amount: MinorUnits({ minimum: 1 }) }))),
   simulation('sandboxSimulateCardReturnReversal', 'return_reversal',
     'Reverses the last return of a refunded card transaction (sandbox): the money goes back to the network', SandboxCardTransactionRefRequest),
 ];

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { List, SignedRetryChallenge } from './common-schemas';
 import { operation } from './operation';
-import { ClosedObject, DateTime, Id, named, StringEnum } from './schema-kit';
+import { ClosedObject, DateTime, Id, MinorUnits, named, StringEnum } from './schema-kit';
 
 const TAGS = ['Embedded Wallet Auth'];
 
 const DelegatedKeySpendingLimit = named('DelegatedKeySpendingLimit', ClosedObject({
   currencyCode: Type.String({ pattern: '^[A-Z0-9]{3,16}$', description: 'The card\'s currency' }),
-  maxPerTransaction: Type.Integer({ minimum: 1, description: 'Largest single card transaction, in minor units' }),
+  maxPerTransaction: MinorUnits({ minimum: 1, description: 'Largest single card transaction, in minor units' }),
 }));
 
 /** The reference's DelegatedKey: the public key only; the private key never leaves the service. */

@@ -19,11 +19,11 @@ const FAILURE_REASONS = [
 
 const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$';
 /**
- * The payments service reads `null` as absent. Amounts travel as int64 minor units, so a fraction or
- * a value beyond 2^53 is a shape error here; a zero or negative amount is the service's INVALID_AMOUNT.
+ * The payments service reads `null` as absent. Amounts travel as int64 minor units, so a fraction is
+ * a shape error here; a value beyond MAX_AMOUNT is INVALID_AMOUNT here, a zero or negative one the service's.
  */
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
-const Amount = (description: string) => Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, description: `${description}, in minor units (a positive integer)` });
+const Amount = (description: string) => MinorUnits({ description: `${description}, in minor units (a positive integer)` });
 const Code = Type.String({ minLength: 1, maxLength: 10, description: 'Currency code' });
 const AnyId = (...types: IdType[]) => Type.String({ pattern: types.map(idPattern).join('|'), description: `${types.join(' or ')} id` });
 
@@ -155,7 +155,7 @@ export const QuoteRequest = named('QuoteRequest', Type.Object({
   remittanceInformation: Opt(Type.String({ maxLength: 80 })),
   purposeOfPayment: Opt(StringEnum(PURPOSES_OF_PAYMENT)),
   platformFeeOverride: Opt(Type.Object({
-    platformFixedFee: Type.Object({ amount: Type.Integer({ minimum: 0 }), currency: Code }),
+    platformFixedFee: Type.Object({ amount: MinorUnits({ minimum: 0 }), currency: Code }),
     platformVariableFeeBps: Type.Integer({ minimum: 0, maximum: 10000 }),
   })),
   senderCustomerInfo: Opt(Type.Object({}, { description: 'Payer data the receiver asked for (see the lookup)' })),

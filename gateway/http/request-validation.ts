@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { ErrorObject } from 'ajv';
+import { MAX_AMOUNT } from '../../lib/contract/amount-bounds';
 import { createOperationValidator } from '../contract/compiled-validators';
 import { fieldErrors, inMemberOrder } from '../../lib/contract/contract-errors';
 import type { Operation } from '../contract/operation';
@@ -22,6 +24,16 @@ function headerErrors(req: Request, op: Operation): FieldError[] {
 }
 
 /**
+ * An amount beyond MAX_AMOUNT is INVALID_AMOUNT, as the services answer an amount they refuse: when
+ * every invalid member of the body is such an amount, the 400 carries that code and lists them.
+ */
+function amountOutOfRange(raw: ErrorObject[], bodyErrors: FieldError[]): AppError | undefined {
+  const tooLarge = new Set(fieldErrors(raw.filter((e) => e.keyword === 'maximum' && e.params.limit === MAX_AMOUNT)).map((e) => e.field));
+  if (!bodyErrors.length || !bodyErrors.every((e) => tooLarge.has(e.field))) return undefined;
+  return new AppError('INVALID_AMOUNT', `Amounts are at most ${MAX_AMOUNT} (minor units)`, { errors: bodyErrors });
+}
+
+/**
  * Checks each request against its operation in our OpenAPI document before any route sees it:
  * the query, and the JSON body when there is one. Every invalid member is listed at once in a
  * 400 INVALID_INPUT. What the schemas leave open (cross-field and catalogue rules) the services
@@ -39,7 +51,10 @@ export function requestValidation() {
     let bodyErrors: FieldError[] = [];
     if (op.body && req.body !== undefined) {
       if (!isObject(req.body)) return next(AppError.invalidInput('Request body must be a JSON object'));
-      bodyErrors = inMemberOrder(fieldErrors(validate(op, 'body', req.body)), op.body.schema as Schema);
+      const raw = validate(op, 'body', req.body);
+      bodyErrors = inMemberOrder(fieldErrors(raw), op.body.schema as Schema);
+      const outOfRange = queryErrors.length || headerErrors(req, op).length ? undefined : amountOutOfRange(raw, bodyErrors);
+      if (outOfRange) return next(outOfRange);
     }
     if (op.validatedWithUseCase && !queryErrors.length && bodyErrors.length) {
       deferShapeErrors(res, req.body, bodyErrors);

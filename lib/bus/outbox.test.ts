@@ -185,6 +185,26 @@ describe('outbox relay', () => {
     expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
   });
 
+  it('a collection whose events cannot be published does not hold back the events of the others', async () => {
+    const accounts = store.collection('accounts');
+    const stuck = event('InternalAccount:1', 1);
+    const behind = event('Card:1', 1);
+    await accounts.insertOne(withInitialEvents({ _id: 'InternalAccount:1' }, [stuck]));
+    await customers.insertOne(withInitialEvents({ _id: 'Card:1' }, [behind]));
+    const refusing: EventBus = {
+      ...bus,
+      async publish(topic, events) {
+        if (events.some((e) => e.id === stuck.id)) throw new Error('refused');
+        await bus.publish(topic, events);
+      },
+    };
+    const relay = createOutboxRelay({ collections: [accounts, customers], bus: refusing, topic: 'customers', logger: quiet });
+    await expect(relay.flush()).rejects.toThrow('refused');
+    expect(received).toEqual([behind]);
+    expect(await accounts.countDocuments({ '_outbox.0': { $exists: true } })).toBe(1);
+    expect(await customers.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
+  });
+
   it('stops flowing once publishing has failed for stallMs, and flows again after a drain succeeds', async () => {
     await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
     let down = true;

@@ -113,15 +113,22 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       (err: unknown) => logger.warn('outbox relay could not create its index; polling scans the collections', { topic: options.topic, err }),
     );
     await indexed;
+    // A collection whose publishing fails does not hold back the others; the first failure is raised at the end.
+    let failure: { err: unknown } | undefined;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       let found = 0;
       for (const collection of options.collections) {
-        const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
-        found += docs.length;
-        if (docs.length) published += await relayDocuments(collection, docs);
+        try {
+          const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
+          found += docs.length;
+          if (docs.length) published += await relayDocuments(collection, docs);
+        } catch (err) {
+          failure ??= { err };
+        }
       }
-      if (found === 0) break;
+      if (found === 0 || failure) break;
     }
+    if (failure) throw failure.err;
   };
   const drain = watchDrains(drainPending, options.stallMs ?? 60_000, (flowing, sinceMs) => {
     if (flowing) logger.info('outbox relay publishes again', { topic: options.topic });

@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
-import { resolve } from 'node:path';
+import { statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { AppError } from '../errors';
 import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
-import { STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
+import { FREE_SPACE_TO_RECOVER, STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
 import { checkpointer } from './sqlite-checkpointer';
 import { DataDirectoryInUseError, LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
 import { prepareStatements } from './sqlite-statements';
@@ -23,6 +24,16 @@ import { DEFAULT_CACHE_DOCUMENTS } from './store-defaults';
 export { DEFAULT_CACHE_DOCUMENTS };
 
 const isStorageFull = (err: unknown) => (err as { code?: string }).code === 'SQLITE_FULL';
+
+/** Bytes free for this user on the file system holding `file`; Infinity when it cannot be told. */
+function freeBytes(file: string): number {
+  try {
+    const fs = statfsSync(dirname(file));
+    return Number(fs.bavail) * Number(fs.bsize);
+  } catch {
+    return Infinity;
+  }
+}
 
 /**
  * The embedded store answered by SQLite: documents and index entries in one file (see
@@ -49,13 +60,22 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
   const checkpoints = file === undefined ? undefined : checkpointer.attach(file);
   const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
   let failingSince: number | undefined;
+  /** A write was refused since the last commit: that commit does not prove the disk takes writes again. */
+  let refusedSinceCommit = false;
   const refusal = (err: unknown) => {
     if (!isStorageFull(err)) return err;
     failingSince ??= Date.now();
+    refusedSinceCommit = true;
     return new AppError('STORAGE_FULL', 'The data store cannot write: its disk is full. Nothing was changed; retry later',
       { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS }, { cause: err });
   };
-  const writes = new GroupCommit(db, () => cache.clear(), refusal, checkpoints?.committed);
+  const committed = () => {
+    // Requests' writes committed with none refused: the disk takes writes again (ready, see ping).
+    if (!refusedSinceCommit) failingSince = undefined;
+    refusedSinceCommit = false;
+    checkpoints?.committed();
+  };
+  const writes = new GroupCommit(db, () => cache.clear(), refusal, committed);
   const context: SqliteContext = { db, statements: prepareStatements(db), cache, writes };
   const collections = new Map<string, SqliteCollection>();
   let closing: Promise<void> | undefined;
@@ -82,9 +102,16 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
       }
       return collection as unknown as DocumentCollection<T>;
     },
-    /** False while the disk refuses writes (the service reports NOT_SERVING, so /readyz is 503). */
+    /**
+     * False while the disk refuses writes (the service reports NOT_SERVING, so /readyz is 503): after
+     * a refusal, until requests' writes commit again with none refused, or the file system has
+     * FREE_SPACE_TO_RECOVER free and a one-page write succeeds (no traffic reaches a service that
+     * is not ready). The probe alone could fit in space the WAL already holds while the writes of
+     * many requests, committed together, do not.
+     */
     async ping() {
       if (failingSince === undefined) return true;
+      if (file !== undefined && freeBytes(file) < FREE_SPACE_TO_RECOVER) return false;
       writes.flush();
       try {
         probe.immediate();

@@ -32,7 +32,7 @@ test('every member the document marks invalid is listed at once, with dot paths 
     { field: 'description', message: 'must be a string' },
     { field: 'remittanceInformation', message: 'must be at most 80 characters', constraint: { maxLength: 80 } },
     { field: 'platformFeeOverride.platformVariableFeeBps', message: 'is required' },
-    { field: 'platformFeeOverride.platformFixedFee.amount', message: 'must be an integer between 0 and 9007199254740991' },
+    { field: 'platformFeeOverride.platformFixedFee.amount', message: 'must be an integer between 0 and 9000000000000000' },
   ]);
 });
 
@@ -40,7 +40,7 @@ test('list items are named field[i], and nested members field[i].member', async 
   const res = await sys.api('/config', { method: 'PATCH', json: { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 'ten', maxAmount: 10, requiredCounterpartyFields: [{ name: 'SHOE_SIZE', mandatory: true }], enabledTransactionTypes: ['OUTGOING'] }] } });
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.details.errors).toEqual([
-    { field: 'supportedCurrencies[0].minAmount', message: 'must be an integer between 0 and 9007199254740991' },
+    { field: 'supportedCurrencies[0].minAmount', message: 'must be an integer between 0 and 9000000000000000' },
     { field: 'supportedCurrencies[0].requiredCounterpartyFields[0].name', message: expect.stringMatching(/^must be one of FULL_NAME, /), constraint: { enum: expect.arrayContaining(['FULL_NAME']) } },
   ]);
 });

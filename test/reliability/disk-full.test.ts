@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from './system-process';
@@ -8,7 +8,8 @@ import { killSystemProcess, startSystemProcess, type SystemProcess } from './sys
  * A full disk, for real: the system runs on a small tmpfs (root may mount one; elsewhere this file
  * is skipped and lib/store/sqlite-document-store.test.ts covers the store on its own), the test fills
  * it, and then frees it. Writes answer 503 STORAGE_FULL with Retry-After, never 500; /readyz says
- * 503 while writes fail and 200 once they can, without a restart.
+ * 503 for as long as writes fail (with a few kilobytes free too) and 200 once space is back,
+ * without a restart.
  */
 const root = mkdtempSync(join(tmpdir(), 'grid-disk-full-'));
 const mounted = (() => {
@@ -77,6 +78,24 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
   expect(refused.length).toBeGreaterThan(0);
   expect(refused).toEqual(refused.map(() => ({ status: 503, code: 'STORAGE_FULL', retryAfter: '30' })));
   await until(async () => (await readiness()) === 503, '/readyz 503 while writes fail');
+  // Not ready for as long as writes fail: readiness checks alone, and between refused writes.
+  const whileFull: Array<{ ready: number; write?: number }> = [];
+  for (let i = 0; i < 10; i++) whileFull.push({ ready: await readiness() });
+  for (let i = 0; i < 10; i++) {
+    const write = (await createCustomer(`still-full-${i}`)).status;
+    whileFull.push({ ready: await readiness(), write });
+  }
+  expect(whileFull.filter((r) => r.write === 201)).toEqual([]); // the disk is still full
+  expect(whileFull.map((r) => r.ready)).toEqual(whileFull.map(() => 503));
+  // A few kilobytes freed: room for a one-page write, not for the writes requests make.
+  truncateSync(filler, statSync(filler).size - 8_192);
+  const nearlyFull: Array<{ write: number; ready: number }> = [];
+  for (let i = 0; i < 10; i++) {
+    const write = (await createCustomer(`nearly-full-${i}`)).status;
+    nearlyFull.push({ write, ready: await readiness() });
+  }
+  // Whenever a write was refused, readiness said so.
+  expect(nearlyFull.filter((r) => r.write === 503 && r.ready !== 503)).toEqual([]);
   // Reads still work; the refused write left nothing behind.
   const lastRefused = `during-${answers.length - 1}`;
   const lookup = await fetch(`${system.rootUrl}/2025-10-13/customers?platformCustomerId=${lastRefused}`, { headers: { authorization: AUTH } });

@@ -2,7 +2,8 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { LedgerStep, Posting } from '../domain/ledger-postings';
 
 /** UNCERTAIN: the store cannot tell whether the posting was applied (it predates what a balance remembers); re-applying could double it. */
-export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'CLOSED' | 'VOIDED' | 'UNCERTAIN';
+/** OUT_OF_RANGE: a credit with a `ceiling` that the balance would pass (BALANCE_LIMIT); nothing applied. */
+export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'CLOSED' | 'OUT_OF_RANGE' | 'VOIDED' | 'UNCERTAIN';
 
 export interface BalanceRecord {
   account: string;
@@ -22,7 +23,10 @@ export interface BalanceRecord {
 export interface LedgerStore {
   /** `since`: when the step started (epoch ms); the store must remember back to it to apply. */
   /** `refusedIfClosed`: a credit to an internal account that a closing refuses (CLOSED). */
-  apply(input: { platformId: string; posting: Posting; marker: string; guarded: boolean; refusedIfClosed?: boolean; events: DomainEvent[]; since: number }): Promise<PostingResult>;
+  /** `ceiling`: the most the balance may hold after a credit (OUT_OF_RANGE beyond it). */
+  apply(input: {
+    platformId: string; posting: Posting; marker: string; guarded: boolean; refusedIfClosed?: boolean; ceiling?: number; events: DomainEvent[]; since: number;
+  }): Promise<PostingResult>;
   /**
    * Applies a step's postings to system accounts (which nothing refuses) together, by one write
    * idempotent per `marker`: APPLIED, ALREADY_APPLIED, or UNCERTAIN as for `apply`.

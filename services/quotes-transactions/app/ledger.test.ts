@@ -1,6 +1,6 @@
 import { createEventFactory } from '../../../lib/bus/event-factory';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { ledgerStep, systemAccount } from '../domain/ledger-postings';
+import { BALANCE_LIMIT, BalanceOutOfRange, ledgerStep, systemAccount } from '../domain/ledger-postings';
 import type { Doc, DocumentCollection, DocumentStore, Filter, Projection } from '../../../lib/store/document-store';
 import { ARCHIVE_AT, ARCHIVE_COLLECTION, ARCHIVE_MIN_AGE_MS, balanceRecordsOf, createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createLedger, StepNeedsReconciliation } from './ledger';
@@ -130,6 +130,53 @@ test('a journaled step interrupted before its postings is finished by recovery',
   expect(await ledger.recoverJournal(30_000)).toBe(0);
   expect((await ledger.getBalances([ALICE]))[0].available).toBe(1_000);
   expect(await sumsByCurrency(ledger)).toEqual({ USD: 0 });
+});
+
+describe('balances stay within BALANCE_LIMIT (below 2^53)', () => {
+  const credit = (key: string, account: string, amount: number) =>
+    ledgerStep(key, [{ account, currency: 'USD', amount }, { account: settlement, currency: 'USD', amount: -amount }]);
+  const transfer = (key: string, from: string, to: string, amount: number) =>
+    ledgerStep(key, [{ account: from, currency: 'USD', amount: -amount }, { account: to, currency: 'USD', amount }]);
+  const balance = async (ledger: ReturnType<typeof setup>['ledger'], account: string) => (await ledger.getBalances([account]))[0].available;
+
+  test('a credit past the limit is refused with INVALID_AMOUNT, nothing moved, and stays refused when run again', async () => {
+    const { ledger } = setup();
+    expect(await ledger.applyStep(PLATFORM, credit('card/credit/1', ALICE, BALANCE_LIMIT - 100))).toBe('APPLIED');
+    expect(await ledger.applyStep(PLATFORM, credit('card/credit/2', ALICE, 100))).toBe('APPLIED');
+    expect(await balance(ledger, ALICE)).toBe(BALANCE_LIMIT);
+
+    const refused = ledger.applyStep(PLATFORM, credit('card/credit/3', ALICE, 100));
+    await expect(refused).rejects.toBeInstanceOf(BalanceOutOfRange);
+    await expect(ledger.applyStep(PLATFORM, credit('card/credit/3', ALICE, 100))).resolves.toBe('VOIDED');
+    await expect(ledger.assertCreditFits(PLATFORM, ALICE, 'USD', 1)).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
+    expect(await balance(ledger, ALICE)).toBe(BALANCE_LIMIT);
+    expect(await sumsByCurrency(ledger)).toEqual({ USD: 0 });
+  });
+
+  test('concurrent credits never take a balance past the limit', async () => {
+    const { ledger } = setup();
+    await ledger.applyStep(PLATFORM, credit('fill', ALICE, BALANCE_LIMIT - 1_000));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => ledger.applyStep(PLATFORM, credit(`race/${i}`, ALICE, 100))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(10).fill('INVALID_AMOUNT'));
+    expect(await balance(ledger, ALICE)).toBe(BALANCE_LIMIT);
+    expect(await sumsByCurrency(ledger)).toEqual({ USD: 0 });
+  });
+
+  test('a step whose later credit would pass the limit is voided before its debit moves anything', async () => {
+    const { ledger } = setup();
+    await ledger.applyStep(PLATFORM, credit('fill-alice', ALICE, 5_000));
+    await ledger.applyStep(PLATFORM, credit('fill-bob', BOB, BALANCE_LIMIT - 10));
+    expect(await ledger.applyStep(PLATFORM, transfer('t/1', ALICE, BOB, 100))).toBe('VOIDED');
+    expect(await ledger.applyStep(PLATFORM, transfer('t/1', ALICE, BOB, 100))).toBe('VOIDED');
+    expect(await ledger.applyStep(PLATFORM, transfer('t/2', ALICE, BOB, 10))).toBe('APPLIED');
+    expect([await balance(ledger, ALICE), await balance(ledger, BOB)]).toEqual([4_990, BALANCE_LIMIT]);
+  });
+
+  test('a posting larger than the limit is refused before anything moves', () => {
+    expect(() => credit('huge', ALICE, BALANCE_LIMIT + 1)).toThrow(BalanceOutOfRange);
+    expect(BALANCE_LIMIT).toBeLessThan(Number.MAX_SAFE_INTEGER);
+  });
 });
 
 test('a posting in another currency than the account holds is refused', async () => {

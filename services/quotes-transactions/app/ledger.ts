@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { instruments } from '../../../lib/metrics';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { assertValidStep, isClosableCredit, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
+import { assertValidStep, BALANCE_LIMIT, BalanceOutOfRange, isClosableCredit, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
 import type { BalanceRecord, LedgerStore } from './ledger-store';
 
 export type StepResult = 'APPLIED' | 'VOIDED';
@@ -43,10 +43,43 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       })]
       : [];
 
-  /** `startedAt`: when the step was first recorded (a replay must not reach further back than the store remembers). */
+  /** The first internal account a later posting of the step credits beyond BALANCE_LIMIT, as its balances stand now. */
+  async function overflowingCredit(platformId: string, step: LedgerStep): Promise<Posting | undefined> {
+    const credits = step.postings.slice(1).filter((p) => p.amount > 0 && isGuarded(p.account));
+    if (!credits.length) return undefined;
+    const held = new Map((await deps.store.balances(credits.map((p) => p.account), platformId)).map((b) => [b.account, b.available]));
+    return credits.find((p) => (held.get(p.account) ?? 0) + p.amount > BALANCE_LIMIT);
+  }
+
+  /**
+   * Whether the step's later credits would take an internal account past BALANCE_LIMIT: then its
+   * first posting is voided (only a guarded first posting can be refused) and the step answers
+   * VOIDED, nothing moved, now and on every later run. A step whose first posting already applied
+   * is under way and is finished. This read-then-void check leaves a race between two such steps;
+   * a credit as first posting is checked by its own conditional write instead, which nothing passes.
+   */
+  async function refusedForOverflow(platformId: string, step: LedgerStep, since: number): Promise<boolean> {
+    const first = step.postings[0];
+    if (!first || !isGuarded(first.account)) return false;
+    const overflow = await overflowingCredit(platformId, step);
+    if (!overflow) return false;
+    const outcome = await deps.store.void({ platformId, posting: first, marker: `${step.key}#0`, since });
+    if (outcome === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
+    return outcome === 'VOIDED';
+  }
+
+  /**
+   * `startedAt`: when the step was first recorded (a replay must not reach further back than the store remembers).
+   * A first posting crediting an internal account past BALANCE_LIMIT voids the step and throws
+   * BalanceOutOfRange (400 INVALID_AMOUNT); a later run of the step answers VOIDED.
+   */
   async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
     assertValidStep(step);
     const since = Date.parse(startedAt);
+    if (await refusedForOverflow(platformId, step, since)) {
+      instruments().ledgerSteps.add(1, { result: 'VOIDED' });
+      return 'VOIDED';
+    }
     const system = step.systemInOneWrite ? step.postings.filter((posting) => !isGuarded(posting.account)) : [];
     for (const [index, posting] of step.postings.entries()) {
       if (system.includes(posting)) {
@@ -60,13 +93,17 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       const marker = `${step.key}#${index}`;
       const guarded = posting.amount < 0 && isGuarded(posting.account);
       const refusedIfClosed = isClosableCredit(step, index);
-      const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, events: balanceEvents(platformId, posting, step.key), since });
+      // Only the first posting can be refused: a later credit is checked by refuseOverflow before anything moved.
+      const ceiling = index === 0 && posting.amount > 0 && isGuarded(posting.account) ? BALANCE_LIMIT : undefined;
+      const events = balanceEvents(platformId, posting, step.key);
+      const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, ceiling, events, since });
       if (result === 'APPLIED') instruments().ledgerPostings.add(1, { currency: posting.currency });
-      const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED';
+      const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED' || result === 'OUT_OF_RANGE';
       const outcome = refused ? await deps.store.void({ platformId, posting, marker, since }) : result;
       if (outcome === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
       if (outcome === 'VOIDED') {
         instruments().ledgerSteps.add(1, { result: 'VOIDED' });
+        if (result === 'OUT_OF_RANGE') throw new BalanceOutOfRange(posting.account, posting.currency);
         return 'VOIDED';
       }
     }
@@ -92,6 +129,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       await deps.store.markJournaled(step.key);
     }
     return unfinished.length;
+  }
+
+  /**
+   * Throws BalanceOutOfRange when crediting `amount` to the internal account would take it past
+   * BALANCE_LIMIT as it stands now: a use case asks before it records anything, so that a credit
+   * too large is answered 400 with nothing stored. The credit's own write checks again.
+   */
+  async function assertCreditFits(platformId: string, accountId: string, currency: string, amount: number): Promise<void> {
+    const [held] = await deps.store.balances([accountId], platformId);
+    if ((held?.available ?? 0) + amount > BALANCE_LIMIT) throw new BalanceOutOfRange(accountId, currency);
   }
 
   async function getBalances(accountIds: string[], platformId?: string): Promise<Balance[]> {
@@ -120,7 +167,7 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     await Promise.all(accountIds.filter(isGuarded).map((id) => deps.store.reopen(platformId, id)));
   }
 
-  return { applyStep, post, recoverJournal, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
+  return { applyStep, post, recoverJournal, assertCreditFits, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

@@ -8,7 +8,7 @@ import { findCurrency } from '../domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { isMinorAmount } from '../domain/money';
+import { isMinorAmount, MAX_SANDBOX_FUNDING } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { movement } from '../domain/payment-movements';
@@ -40,8 +40,7 @@ export interface SandboxDeps {
   approvalWindows?: ApprovalWindows;
 }
 
-/** The largest sandbox funding (the reference's SandboxFundRequest maximum). */
-export const MAX_SANDBOX_FUNDING = 100_000_000_000;
+export { MAX_SANDBOX_FUNDING };
 
 function amountOf(value: number | undefined, max: number, field: string): number {
   if (!isMinorAmount(value) || value > max) throw new AppError('INVALID_AMOUNT', `${field} must be an integer between 1 and ${max} (minor units)`);
@@ -64,6 +63,7 @@ export function createSandboxPayments(deps: SandboxDeps) {
     const account = await deps.accounts.internalAccount(caller, accountId);
     if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${accountId} not found`);
     if (account.customerId && !(await deps.accounts.customer(caller, account.customerId))) throw customerDeleted(accountId);
+    await deps.ledger.assertCreditFits(caller.platformId, account.id, account.currency, funded);
     const settlement = systemAccount('settlement', account.currency, caller.platformId);
     const result = await deps.ledger.post(caller.platformId, ledgerStep(`${newId('Operation')}/fund`, [
       { account: account.id, currency: account.currency, amount: funded },

@@ -10,6 +10,26 @@
  * from (a refund) lands even in a closed account. The system accounts (settlement with the outside world, funds in transit, FX,
  * fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
  */
+import { AppError } from '../../../lib/errors';
+import { MAX_AMOUNT } from './money';
+
+/**
+ * The most an internal account holds and the most one posting moves, in minor units of any
+ * currency: the interface's largest amount (below 2^53, so every balance is an exact JS number and
+ * an exact int64). No currency we serve needs more: 21 million BTC are 2.1e15 satoshis.
+ */
+export const BALANCE_LIMIT = MAX_AMOUNT;
+
+/** A posting refused because the balance it leads to would leave the range a balance may take. */
+export class BalanceOutOfRange extends AppError {
+  constructor(readonly account: string, readonly currency: string) {
+    const whose = isGuarded(account) ? `The balance of ${account}` : 'A balance';
+    const most = `at most ${BALANCE_LIMIT} minor units of ${currency}`;
+    super('INVALID_AMOUNT', `${whose} would leave the range an account holds: ${most}`, { limit: BALANCE_LIMIT });
+    this.name = 'BalanceOutOfRange';
+  }
+}
+
 export interface Posting {
   account: string;
   currency: string;
@@ -53,6 +73,7 @@ export function assertValidStep(step: LedgerStep): void {
     if (!Number.isSafeInteger(posting.amount) || posting.amount === 0) {
       throw new Error(`posting ${index} of ${step.key} has amount ${posting.amount}`);
     }
+    if (Math.abs(posting.amount) > BALANCE_LIMIT) throw new BalanceOutOfRange(posting.account, posting.currency);
     if (posting.amount < 0 && isGuarded(posting.account) && index !== 0) {
       throw new Error(`posting ${index} of ${step.key} debits a guarded account after the first posting`);
     }

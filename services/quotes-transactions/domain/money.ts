@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
 
 /**
  * Every money computation of the service. Amounts are integers in minor units (10^-decimals of
@@ -13,7 +14,13 @@ import { AppError } from '../../../lib/errors';
  */
 
 /** The largest amount the interface accepts (lockedCurrencyAmount maximum); below 2^53. */
-export const MAX_AMOUNT = 9_000_000_000_000_000;
+export { MAX_AMOUNT };
+
+/**
+ * The most one sandbox simulation brings into an account (the reference's SandboxFundRequest
+ * maximum): sandbox funding, a simulated incoming payment, a simulated card credit.
+ */
+export const MAX_SANDBOX_FUNDING = 100_000_000_000;
 
 /** Units of the target currency per unit of the source currency (major units), as an exact fraction. */
 export interface Rate {

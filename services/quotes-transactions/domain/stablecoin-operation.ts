@@ -2,6 +2,7 @@
  * Stablecoin issuer operations (mints and burns through the provider): the one status machine,
  * the one table from provider transfer states to ours, and the amount rules.
  */
+import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
 import {
   STABLECOIN_OPERATION_STATUSES, STABLECOIN_OPERATION_TYPES, MINT_FUNDING_SOURCE_TYPES, BURN_SOURCE_TYPES, BURN_RAILS, STABLECOIN_PROVIDERS, STABLECOIN_NETWORKS, PROVIDER_ENVIRONMENTS, PROVIDER_ACCOUNT_STATUSES, ISSUANCE_STATUSES, GRID_OPERATIONS_STATUSES,
   type StablecoinOperationStatus, type StablecoinOperationType, type BurnRail, type OperationSourceType, type ProviderEnvironment, type ProviderAccountStatus, type IssuanceStatus,
@@ -72,12 +73,12 @@ export function fiatCentsOf(amount: string, decimals: number): number | undefine
   if (units <= 0n) return undefined;
   if (decimals < 2) {
     const cents = units * 10n ** BigInt(2 - decimals);
-    return cents <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cents) : undefined;
+    return cents <= BigInt(MAX_AMOUNT) ? Number(cents) : undefined;
   }
   const perCent = 10n ** BigInt(decimals - 2);
   if (units % perCent !== 0n) return undefined;
   const cents = units / perCent;
-  return cents <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cents) : undefined;
+  return cents <= BigInt(MAX_AMOUNT) ? Number(cents) : undefined;
 }
 
 /** The provider's decimal amount string ("1000.00") for cents. */

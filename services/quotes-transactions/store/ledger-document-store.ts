@@ -77,7 +77,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
    * After a conditional write missed: the posting's fate, or the horizon to write against once the
    * archive is known not to hold it. `shortOf`: the debit the balance must cover (guarded postings).
    */
-  async function outcomeOf(id: string, currency: string | undefined, marker: string, since: number, shortOf?: number, refusedIfClosed = false): Promise<Outcome> {
+  async function outcomeOf(id: string, currency: string | undefined, marker: string, since: number, shortOf?: number, refusedIfClosed = false, credit?: { amount: number; ceiling: number }): Promise<Outcome> {
     const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
     if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
     if (currency !== undefined && doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
@@ -91,6 +91,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     if (forgotten !== undefined && forgotten > since) return 'UNCERTAIN';
     if (shortOf !== undefined && doc.available < shortOf) return 'INSUFFICIENT_FUNDS';
     if (refusedIfClosed && doc.closed) return 'CLOSED';
+    if (credit && doc.available > credit.ceiling - credit.amount) return 'OUT_OF_RANGE';
     return { horizon };
   }
 
@@ -99,7 +100,11 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     const { platformId, posting, marker, guarded, events, since } = input;
     const { $push, $inc } = remember(marker);
     const update = withEvents({ $inc: { ...$inc, available: posting.amount }, $push }, events);
-    const filter = { _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon), ...(input.refusedIfClosed ? { closed: { $ne: true } } : {}) };
+    const filter = {
+      _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon), ...(input.refusedIfClosed ? { closed: { $ne: true } } : {}),
+      // A new document starts at the amount itself, which assertValidStep keeps within the ceiling.
+      ...(input.ceiling !== undefined && posting.amount > 0 ? { available: { $lte: input.ceiling - posting.amount } } : {}),
+    };
     if (guarded) return (await balances.updateOne({ ...filter, available: { $gte: -posting.amount } }, update)).matchedCount === 1;
     try {
       const result = await balances.updateOne(filter, { ...update, $setOnInsert: { account: posting.account, platformId } }, { upsert: true });
@@ -122,7 +127,10 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if (await write(input, id, horizon)) return 'APPLIED';
-        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf, input.refusedIfClosed);
+        const credit = input.ceiling !== undefined && input.posting.amount > 0
+          ? { amount: input.posting.amount, ceiling: input.ceiling }
+          : undefined;
+        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf, input.refusedIfClosed, credit);
         if (typeof outcome === 'string') return outcome;
         horizon = outcome.horizon;
       }
@@ -166,7 +174,8 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
         const outcome = await outcomeOf(id, posting.currency, marker, since);
-        if (typeof outcome === 'string') return outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' ? 'UNCERTAIN' : outcome;
+        const refusal = outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' || outcome === 'OUT_OF_RANGE';
+        if (typeof outcome === 'string') return refusal ? 'UNCERTAIN' : outcome;
         horizon = outcome.horizon;
       }
       return 'UNCERTAIN';

@@ -4,7 +4,7 @@ import type { DomainEvent } from '../../../../lib/bus/event-bus';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import type { Card } from '../../domain/card';
 import { holdsAccount, networkAccount } from '../../domain/card-transaction';
-import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { BALANCE_LIMIT, ledgerStep, systemAccount } from '../../domain/ledger-postings';
 import { createCardTransactionDocumentStore, CARD_TRANSACTIONS_COLLECTION } from '../../store/card-transaction-document-store';
 import { createLedgerDocumentStore } from '../../store/ledger-document-store';
 import { createLedger } from '../ledger';
@@ -42,7 +42,8 @@ function setup() {
   /** Every CARD_TRANSACTION webhook event written so far, in order. */
   const webhooks = async () => (await store.collection(CARD_TRANSACTIONS_COLLECTION).find({}))
     .flatMap((d) => (d._outbox as DomainEvent[] | undefined) ?? []);
-  return { ledger, cards, authorizations, fund, balance, webhooks };
+  const transactions = () => store.collection(CARD_TRANSACTIONS_COLLECTION).countDocuments({});
+  return { ledger, cards, authorizations, fund, balance, webhooks, transactions };
 }
 
 test('100 concurrent authorizations against a balance covering 37: exactly 37 approved, the balance exact to the unit', async () => {
@@ -332,4 +333,25 @@ test('a pull confirmed later shows pendingCount 1 until due; a failed confirmati
   expect(await authorizations.confirmPull(caller, 'Card:019542f5-b3e7-1d02-0000-000000000105', failing.transaction.id, 'FAILED')).toMatchObject({ status: 'EXCEPTION', held: 0, exceptionReason: expect.stringContaining('FAILED') });
   expect(await balance(FIRST)).toBe(1_500);
   expect((await checkedWebhooks(webhooks, failing.transaction.id)).map((e) => e.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
+});
+
+test('a card credit that would take the balance past BALANCE_LIMIT is refused INVALID_AMOUNT with nothing recorded; one up to it is taken', async () => {
+  const { cards, authorizations, fund, balance, webhooks, transactions } = setup();
+  cards.set('Card:credit', card('Card:credit', { fundingSources: [FIRST] }));
+  await fund(FIRST, BALANCE_LIMIT - 1_000);
+  const near = await authorizations.authorize(caller, 'Card:credit', { kind: 'CREDIT_AUTHORIZATION', amount: 1_000, merchant });
+  expect(near.approved).toBe(true);
+  expect(await balance(FIRST)).toBe(BALANCE_LIMIT);
+  const recorded = { webhooks: (await webhooks()).length, transactions: await transactions() };
+
+  for (const kind of ['CREDIT_AUTHORIZATION', 'FINANCIAL_CREDIT_AUTHORIZATION', 'CREDIT_AUTHORIZATION_ADVICE'] as const) {
+    await expect(authorizations.authorize(caller, 'Card:credit', { kind, amount: 1, merchant })).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
+  }
+  expect(await balance(FIRST)).toBe(BALANCE_LIMIT);
+  expect({ webhooks: (await webhooks()).length, transactions: await transactions() }).toEqual(recorded);
+  // Spending and crediting back within the bound go on.
+  const spent = await authorizations.authorize(caller, 'Card:credit', { amount: 500, merchant });
+  expect(spent.approved).toBe(true);
+  expect((await authorizations.authorize(caller, 'Card:credit', { kind: 'CREDIT_AUTHORIZATION', amount: 500, merchant })).approved).toBe(true);
+  expect(await balance(FIRST)).toBe(BALANCE_LIMIT);
 });

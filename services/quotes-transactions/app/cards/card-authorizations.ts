@@ -70,6 +70,10 @@ export function createCardAuthorizations(deps: {
       await deps.store.decide(caller.platformId, id, { decision: 'DECLINED', declineReason: reason }, []);
       return { approved: false, transactionId: id, reason };
     };
+    // A credit the balance cannot take is refused before anything is recorded (400 INVALID_AMOUNT).
+    if (isCreditKind(kind) && entry.accountId) {
+      await deps.ledger.assertCreditFits(caller.platformId, entry.accountId, currency, request.amount);
+    }
     // Recorded before any money moves: a hold is never without its transaction.
     await deps.store.insert(entry);
     const refused = request.declinedByIssuer ?? cardDeclineReason(card, currency);

@@ -1,5 +1,7 @@
 import { AppError } from '../../../../lib/errors';
-import type { CardAuthorizationKind, CardDeclineReason, CardMerchant } from '../../domain/card-transaction';
+import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
+import { MAX_SANDBOX_FUNDING } from '../../domain/money';
+import { isCreditKind, type CardAuthorizationKind, type CardDeclineReason, type CardMerchant } from '../../domain/card-transaction';
 import type { Caller } from '../payment-accounts';
 import type { AuthorizationDecision, CardAuthorizations } from './card-authorizations';
 
@@ -28,6 +30,7 @@ export function createCardSandbox(deps: { enabled: boolean; authorizations: Card
     if (!Number.isSafeInteger(amount) || amount < 0 || (!zeroAllowed && amount === 0)) {
       throw AppError.invalidInput('Invalid simulation', [{ field: 'amount', message: zeroAllowed ? 'must be an integer ≥ 0 in minor units' : 'must be a positive integer in minor units' }]);
     }
+    if (amount > MAX_AMOUNT) throw new AppError('INVALID_AMOUNT', `amount must be at most ${MAX_AMOUNT} (minor units)`);
   };
   const merchantOf = (merchant: CardMerchant | undefined): CardMerchant => {
     if (!merchant?.descriptor) throw AppError.invalidInput('Invalid simulation', [{ field: 'merchant.descriptor', message: 'is required' }]);
@@ -39,6 +42,11 @@ export function createCardSandbox(deps: { enabled: boolean; authorizations: Card
     allowed();
     const merchant = merchantOf(input.merchant);
     positive(input.amount);
+    // A simulated credit brings money in, as sandbox funding does, and within the same maximum.
+    if (isCreditKind(kind) && input.amount > MAX_SANDBOX_FUNDING) {
+      const most = `amount must be an integer between 1 and ${MAX_SANDBOX_FUNDING} (minor units) for a simulated credit`;
+      throw new AppError('INVALID_AMOUNT', most);
+    }
     const suffix = merchant.descriptor.slice(-3);
     const declinedByIssuer = DECLINE_SUFFIXES[suffix];
     const delayed = suffix === DELAYED_PULL && (kind === 'AUTHORIZATION' || kind === 'FINANCIAL_AUTHORIZATION');
