@@ -24,6 +24,7 @@ import { createPaymentsModule } from './payments-module';
 import { createStablecoinsModule } from './stablecoins-module';
 import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
 import { createCardsModule } from './cards-module';
+import { createUmaModule } from './uma/uma-module';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
@@ -71,6 +72,7 @@ export function createQuotesTransactionsService(
   const idempotency = createIdempotencyModule(environment, adapters.now);
   const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
   const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
+  const uma = createUmaModule(environment, { directory: umaDirectory, rates: adapters.rates, clock: adapters.now });
 
   return {
     name: 'quotes-transactions',
@@ -85,6 +87,7 @@ export function createQuotesTransactionsService(
       idempotency.binding,
       stablecoins.binding,
       ...cards.bindings,
+      uma.binding,
     ],
     outboxCollections: [...payments.outboxCollections, ...cards.outboxCollections],
     async start() {
@@ -93,6 +96,7 @@ export function createQuotesTransactionsService(
       await idempotency.start();
       await stablecoins.start();
       await cards.start();
+      await uma.start();
       lookupRetention.start();
     },
     async stop() {
