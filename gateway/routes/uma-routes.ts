@@ -1,4 +1,5 @@
-import express, { Router, type Request, type Response } from 'express';
+import { ErrorCode, UmaError } from '@uma-sdk/core';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AnswerRequest_Endpoint } from '../../gen/quotes_transactions/v1/uma';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 
@@ -26,5 +27,13 @@ export function umaRoutes(peers: PeerClients): Router {
   router.get('/.well-known/lnurlp/:username', answer(AnswerRequest_Endpoint.LNURLP));
   router.post('/uma/payreq/:username', body, answer(AnswerRequest_Endpoint.PAY_REQUEST));
   router.post('/uma/post-transaction/:transactionId', body, answer(AnswerRequest_Endpoint.POST_TRANSACTION));
+  // A body too large or unreadable is refused in the protocol's own error form.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const type = (err as { type?: string } | undefined)?.type;
+    if (!type?.startsWith('entity.') && !type?.startsWith('request.') && !type?.startsWith('charset.') && !type?.startsWith('encoding.')) return next(err);
+    const tooLarge = type === 'entity.too.large';
+    const refusal = new UmaError(tooLarge ? `the body exceeds ${UMA_BODY_LIMIT_BYTES} bytes` : 'the body could not be read', ErrorCode.INVALID_REQUEST_FORMAT);
+    res.status(tooLarge ? 413 : 400).type('application/json').send(refusal.toJSON());
+  });
   return router;
 }

@@ -68,11 +68,17 @@ export function createQuotesTransactionsService(
   };
   const getLookup = createGetLookup({ store: lookups, signed: signedLookups });
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
-  const payments = createPaymentsModule(environment, { ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
+  // The UMA module's hold is bound once both modules exist (it uses the payments module's store and runner).
+  let umaHold: ReturnType<typeof createUmaModule>['settlementHold'];
+  const payments = createPaymentsModule(environment, {
+    ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory,
+    settlementHold: async (p, plan, now) => (umaHold ? umaHold(p, plan, now) : plan),
+  });
   const idempotency = createIdempotencyModule(environment, adapters.now);
   const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
   const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
-  const uma = createUmaModule(environment, { directory: umaDirectory, rates: adapters.rates, clock: adapters.now });
+  const uma = createUmaModule(environment, { directory: umaDirectory, rates: adapters.rates, clock: adapters.now, payments: payments.ports });
+  umaHold = uma.settlementHold;
 
   return {
     name: 'quotes-transactions',

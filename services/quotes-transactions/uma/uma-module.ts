@@ -1,40 +1,98 @@
+import { ErrorCode, UmaError } from '@uma-sdk/core';
+import type { NewEvent } from '../../../lib/bus/outbox';
+import { readConfig, setting } from '../../../lib/config';
 import type { ServiceEnvironment } from '../../../lib/runtime/service-module';
 import type { RateSource } from '../adapters/rate-source';
+import type { PaymentStore } from '../app/payment-store';
 import type { UmaAddressDirectory } from '../app/same-server-payments';
+import type { StepRunner } from '../app/step-runner';
+import type { ApprovalWindows } from '../domain/incoming-payment-approval';
+import type { SettlementTiming } from '../domain/settlement-plan';
 import { createDocumentNonceValidator } from './adapters/document-nonce-validator';
+import { createSandboxLightningNode } from './adapters/sandbox-lightning-node';
 import { readUmaIdentity } from './adapters/uma-identity';
+import { createUmaRecordDocumentStore } from './adapters/uma-record-document-store';
 import { createVaspPublicKeys, type VaspPublicKeys } from './adapters/vasp-public-keys';
 import { createAnswerLnurlp } from './app/answer-lnurlp';
+import { createAnswerPayRequest } from './app/answer-pay-request';
+import { createAnswerPostTransaction } from './app/answer-post-transaction';
+import { createIncomingUmaPayments } from './app/incoming-uma-payments';
+import type { LightningNode } from './app/lightning-node';
+import { createUmaSettlementHold } from './app/uma-settlement-hold';
 import { DEFAULT_REPLAY_WINDOW } from './domain/replay-window';
 import { bindUmaProtocolService } from './grpc/uma-protocol-handlers';
+
+/** What the UMA module uses of the payments module. */
+export interface UmaPaymentPorts {
+  payments: PaymentStore;
+  runner: StepRunner;
+  newEvent: NewEvent;
+  timing: SettlementTiming;
+  approvalWindows: ApprovalWindows;
+  asksApproval?: (platformId: string) => Promise<boolean>;
+}
 
 export interface UmaModuleDeps {
   directory: UmaAddressDirectory;
   rates: RateSource;
   clock: () => Date;
+  payments: UmaPaymentPorts;
   /** Other VASPs' keys, when a test gives its own fetcher. */
   keys?: VaspPublicKeys;
+  lightning?: LightningNode;
 }
 
-/** UMA between servers: our identity as a VASP and the protocol's endpoints on the receiving side. */
+function readUmaSettings(env: NodeJS.ProcessEnv) {
+  return readConfig({
+    /** How long the invoice we answer an UMA pay request with can be paid; unpaid, the incoming payment fails */
+    UMA_INVOICE_EXPIRY_SECONDS: setting.int(600, 10, 86_400),
+    /** How often an approved incoming UMA payment looks whether its invoice was paid */
+    UMA_SETTLEMENT_POLL_MS: setting.int(1_000, 10, 60_000),
+    /** The Lightning node settling UMA payments: `sandbox`, the embedded simulator; `lnd`, an LND node (LND_* settings) @default sandbox with GRID_MODE=sandbox, lnd with GRID_MODE=production (which refuses sandbox) */
+    LIGHTNING_NODE: setting.providerChoice(['sandbox', 'lnd'] as const, { sandbox: 'sandbox', production: 'lnd' }, ['sandbox']),
+  }, env);
+}
+
+/**
+ * UMA between servers: our identity as a VASP and the protocol's endpoints on the receiving side.
+ * Off (every endpoint USER_NOT_FOUND-free NOT_IMPLEMENTED) in production without UMA_DOMAIN.
+ */
 export function createUmaModule(environment: ServiceEnvironment, deps: UmaModuleDeps) {
   const identity = readUmaIdentity(environment.env);
+  const unavailable = async (): Promise<never> => { throw new UmaError('this server is not an UMA VASP (no UMA_DOMAIN)', ErrorCode.NOT_IMPLEMENTED); };
+  if (!identity) {
+    return {
+      identity,
+      binding: bindUmaProtocolService({ publicKeys: unavailable, lnurlp: unavailable, payRequest: unavailable, postTransaction: unavailable }, environment.logger),
+      settlementHold: undefined,
+      start: async () => {},
+    };
+  }
+  const settings = readUmaSettings(environment.env);
+  if (settings.LIGHTNING_NODE === 'lnd' && !deps.lightning) {
+    throw new UmaError('LIGHTNING_NODE=lnd: no LND adapter is available in this build', ErrorCode.INTERNAL_ERROR);
+  }
+  const lightning = deps.lightning ?? createSandboxLightningNode(environment.store, deps.clock);
   const nonces = createDocumentNonceValidator(environment.store, { window: DEFAULT_REPLAY_WINDOW, clock: deps.clock });
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
-  const receiver = { identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates };
-  const answerLnurlp = createAnswerLnurlp(receiver);
-  const notYet = async (): Promise<string> => { throw new Error('not served'); };
+  const records = createUmaRecordDocumentStore(environment.store);
+  const receiving = { identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates };
+  const incoming = createIncomingUmaPayments({
+    payments: deps.payments.payments, runner: deps.payments.runner, newEvent: deps.payments.newEvent, clock: deps.clock,
+    timing: deps.payments.timing, windows: deps.payments.approvalWindows, asksApproval: deps.payments.asksApproval,
+  });
 
   return {
     identity,
     binding: bindUmaProtocolService({
-      publicKeys: () => identity.publicKeysJson,
-      lnurlp: answerLnurlp,
-      payRequest: notYet,
-      postTransaction: notYet,
+      publicKeys: async () => identity.publicKeysJson,
+      lnurlp: createAnswerLnurlp(receiving),
+      payRequest: createAnswerPayRequest({ ...receiving, lightning, records, incoming, invoiceExpirySeconds: settings.UMA_INVOICE_EXPIRY_SECONDS }),
+      postTransaction: createAnswerPostTransaction({ identity, keys, nonces: nonces.validator, lightning, records }),
     }, environment.logger),
+    settlementHold: createUmaSettlementHold({ records, lightning, timing: deps.payments.timing, pollMs: settings.UMA_SETTLEMENT_POLL_MS }),
     async start() {
-      await nonces.ensureIndexes();
+      await Promise.all([nonces.ensureIndexes(), records.ensureIndexes()]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { getPubKeyResponse } from '@uma-sdk/core';
-import { ConfigError, readConfig, readRunMode, setting, whyKeysAreRequired } from '../../../../lib/config';
+import { ConfigError, readConfig, readRunMode, setting } from '../../../../lib/config';
 import { selfSignedCertificate } from './self-signed-certificate';
 
 /** This server as an UMA VASP: its domain, its private keys and the public keys it publishes. */
@@ -21,7 +21,7 @@ export const isLocalhost = (domain: string) => /^(localhost|127\.0\.0\.1)(:\d+)?
 
 function readUmaConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
-    /** Our UMA VASP domain: the part after `@` of our customers' UMA addresses, where other VASPs find /.well-known/lnurlp and /.well-known/lnurlpubkey (host[:port]) @default localhost:$PORT in the sandbox; required with GRID_MODE=production */
+    /** Our UMA VASP domain: the part after `@` of our customers' UMA addresses, where other VASPs find /.well-known/lnurlp and /.well-known/lnurlpubkey (host[:port]) @default localhost:$PORT in the sandbox; with GRID_MODE=production, unset serves no UMA endpoints and set requires the keys, chains and Lightning node */
     UMA_DOMAIN: setting.optionalString(),
     /** UMA signing key: secp256k1 private key, 32 bytes of hex @default generated in DATA_DIR/keys in the sandbox; required with GRID_MODE=production */
     UMA_SIGNING_PRIVATE_KEY: setting.optionalHex(32),
@@ -34,14 +34,11 @@ function readUmaConfig(env: NodeJS.ProcessEnv) {
   }, env);
 }
 
-function domainOf(configured: string | undefined, env: NodeJS.ProcessEnv, sandbox: boolean): string {
-  if (!configured) {
-    if (!sandbox) throw new ConfigError('UMA_DOMAIN', 'is required with GRID_MODE=production (our VASP domain, e.g. pay.example.com)');
-    return `localhost:${env.PORT?.trim() || '8080'}`;
-  }
+function domainOf(configured: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (!configured) return `localhost:${env.PORT?.trim() || '8080'}`;
   const domain = configured.trim().toLowerCase();
   if (!DOMAIN.test(domain)) throw new ConfigError('UMA_DOMAIN', 'must be a domain name, with an optional :port');
-  if (!sandbox && isLocalhost(domain)) throw new ConfigError('UMA_DOMAIN', 'cannot be localhost with GRID_MODE=production');
+  if (readRunMode(env) === 'production' && isLocalhost(domain)) throw new ConfigError('UMA_DOMAIN', 'cannot be localhost with GRID_MODE=production');
   return domain;
 }
 
@@ -51,8 +48,8 @@ function keyOf(name: string, value: string | undefined, env: NodeJS.ProcessEnv):
     if (!secp256k1.utils.isValidSecretKey(key)) throw new ConfigError(name, 'is not a valid secp256k1 private key');
     return key;
   }
-  const why = whyKeysAreRequired(env);
-  if (why) throw new ConfigError(name, `is required ${why} (a secp256k1 private key, 32 bytes of hex)`);
+  // Nothing is sealed with it: a sandbox process without DATA_DIR/keys (or on MongoDB) may make its own.
+  if (readRunMode(env) === 'production') throw new ConfigError(name, 'is required with GRID_MODE=production and UMA_DOMAIN (a secp256k1 private key, 32 bytes of hex)');
   return secp256k1.utils.randomSecretKey();
 }
 
@@ -72,12 +69,14 @@ function checkChain(name: string, keys: ReturnType<typeof getPubKeyResponse>, ke
 
 /**
  * Reads this server's UMA identity. In the sandbox the keys come from DATA_DIR/keys (or are made
- * for the process) and the certificates are self-signed; in production all come from configuration.
+ * for the process) and the certificates are self-signed; in production all come from configuration,
+ * and without UMA_DOMAIN the server is no UMA VASP (undefined).
  */
-export function readUmaIdentity(env: NodeJS.ProcessEnv): UmaIdentity {
+export function readUmaIdentity(env: NodeJS.ProcessEnv): UmaIdentity | undefined {
   const sandbox = readRunMode(env) === 'sandbox';
   const config = readUmaConfig(env);
-  const domain = domainOf(config.UMA_DOMAIN, env, sandbox);
+  if (!sandbox && !config.UMA_DOMAIN) return undefined;
+  const domain = domainOf(config.UMA_DOMAIN, env);
   const signingKey = keyOf('UMA_SIGNING_PRIVATE_KEY', config.UMA_SIGNING_PRIVATE_KEY, env);
   const encryptionKey = keyOf('UMA_ENCRYPTION_PRIVATE_KEY', config.UMA_ENCRYPTION_PRIVATE_KEY, env);
   const signingCertChainPem = chainOf('UMA_SIGNING_CERT_CHAIN', config.UMA_SIGNING_CERT_CHAIN, signingKey, domain, sandbox);

@@ -36,3 +36,15 @@ export function receivableAccounts(holders: UmaAddressHolder[]): ReceivableAccou
 export function requestUrl(identity: { scheme: string; domain: string }, pathAndQuery: string): URL {
   return new URL(pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`, `${identity.scheme}://${identity.domain}`);
 }
+
+const UMA_ADDRESS = /^\$[a-zA-Z0-9._+-]{1,64}@([a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?)$/i;
+
+/**
+ * The VASP domain of an UMA address (`$alice@vasp.example` → `vasp.example`), a `:port` allowed
+ * (the SDK's own check refuses one, which two sandbox servers on one machine need); undefined when
+ * it is no UMA address.
+ */
+export function vaspDomainOf(address: string): string | undefined {
+  const m = UMA_ADDRESS.exec(address);
+  return m ? m[1].toLowerCase() : undefined;
+}

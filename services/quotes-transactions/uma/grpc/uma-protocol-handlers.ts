@@ -4,7 +4,7 @@ import { bindService } from '../../../../lib/grpc/service-binding';
 import type { Logger } from '../../../../lib/log';
 
 export interface UmaProtocolAnswers {
-  publicKeys(): string;
+  publicKeys(): Promise<string>;
   lnurlp(pathAndQuery: string): Promise<string>;
   payRequest(pathAndQuery: string, body: string): Promise<string>;
   postTransaction(pathAndQuery: string, body: string): Promise<string>;
