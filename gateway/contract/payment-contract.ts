@@ -17,7 +17,7 @@ const FAILURE_REASONS = [
   'MISSING_MANDATORY_PAYEE_DATA', 'COLLECTION_FAILED',
 ] as const;
 
-const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$';
+const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
 /**
  * The payments service reads `null` as absent. Amounts travel as int64 minor units, so a fraction or
  * a value beyond 2^53 is a shape error here; a zero or negative amount is the service's INVALID_AMOUNT.

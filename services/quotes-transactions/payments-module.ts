@@ -88,6 +88,8 @@ export interface PaymentsAdapters {
   sca?: ScaGate;
   /** Runs after the same-server delivery, before a settlement step (UMA between servers: pay or wait for the invoice). */
   settlementHold?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
+  /** Before a quote is stored (UMA between servers: the pay request to the receiver's VASP). */
+  beforeQuoteStored?: (p: Payment) => Promise<void>;
 }
 
 type SettlementHook = NonNullable<PaymentsAdapters['settlementHold']>;
@@ -126,6 +128,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     ...(quoteAuthorization ? { sca: quoteAuthorization } : {}),
     accounts, getLookup: adapters.getLookup, ...(adapters.signedLookups ? { signedLookups: adapters.signedLookups } : {}), rates: adapters.rates, settings, payments, newEvent, clock,
     quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
+    ...(adapters.beforeQuoteStored ? { beforeStoring: adapters.beforeQuoteStored } : {}),
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
   });
   const createTransfer = createTransfers({ accounts, ledger, payments, runner, settings, reserveDailyVolume, rates: adapters.rates, newEvent, clock, timing });

@@ -18,7 +18,13 @@ import { createAnswerPayRequest } from './app/answer-pay-request';
 import { createAnswerPostTransaction } from './app/answer-post-transaction';
 import { createIncomingUmaPayments } from './app/incoming-uma-payments';
 import type { LightningNode } from './app/lightning-node';
-import { createUmaSettlementHold } from './app/uma-settlement-hold';
+import { createUmaSettlement } from './app/uma-settlement-hold';
+import { createUmaSender } from './app/uma-sender';
+import type { PaymentAccounts } from '../app/payment-accounts';
+import type { UmaCounterparty } from '../app/lookup-uma';
+import { isPlainHttpDomain } from './adapters/vasp-public-keys';
+import { vaspDomainOf } from './domain/uma-receiver';
+import type { Payment } from '../domain/payment';
 import { DEFAULT_REPLAY_WINDOW } from './domain/replay-window';
 import { bindUmaProtocolService } from './grpc/uma-protocol-handlers';
 
@@ -37,6 +43,9 @@ export interface UmaModuleDeps {
   rates: RateSource;
   clock: () => Date;
   payments: UmaPaymentPorts;
+  accounts: Pick<PaymentAccounts, 'customer'>;
+  /** The counterparty of addresses the UMA network does not serve (the sandbox simulator's magic names). */
+  simulated: UmaCounterparty;
   /** Other VASPs' keys, when a test gives its own fetcher. */
   keys?: VaspPublicKeys;
   lightning?: LightningNode;
@@ -46,6 +55,10 @@ function readUmaSettings(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** How long the invoice we answer an UMA pay request with can be paid; unpaid, the incoming payment fails */
     UMA_INVOICE_EXPIRY_SECONDS: setting.int(600, 10, 86_400),
+    /** How long a payment to another VASP may take to be paid and (in the sandbox) reported to it before it is refunded */
+    UMA_PAYMENT_GIVE_UP_SECONDS: setting.int(600, 1, 86_400),
+    /** The most we pay in Lightning routing fees for one UMA payment, in millisatoshis */
+    UMA_MAX_ROUTING_FEE_MSATS: setting.int(10_000, 0, 100_000_000),
     /** How often an approved incoming UMA payment looks whether its invoice was paid */
     UMA_SETTLEMENT_POLL_MS: setting.int(1_000, 10, 60_000),
     /** The Lightning node settling UMA payments: `sandbox`, the embedded simulator; `lnd`, an LND node (LND_* settings) @default sandbox with GRID_MODE=sandbox, lnd with GRID_MODE=production (which refuses sandbox) */
@@ -65,6 +78,8 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
       identity,
       binding: bindUmaProtocolService({ publicKeys: unavailable, lnurlp: unavailable, payRequest: unavailable, postTransaction: unavailable }, environment.logger),
       settlementHold: undefined,
+      counterparty: deps.simulated,
+      quoteUma: async () => {},
       start: async () => {},
     };
   }
@@ -82,15 +97,34 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
     timing: deps.payments.timing, windows: deps.payments.approvalWindows, asksApproval: deps.payments.asksApproval,
   });
 
+  const sender = createUmaSender({
+    identity, keys, nonces: nonces.validator, records, accounts: deps.accounts, clock: deps.clock, giveUpAfterMs: settings.UMA_PAYMENT_GIVE_UP_SECONDS * 1000,
+  });
+  // In the sandbox only localhost VASPs (another instance on this machine) are reached; other domains are the simulator's.
+  const overTheNetwork = (address: string) => {
+    const domain = vaspDomainOf(address);
+    return !!domain && !sender.isOurs(address) && (!identity.sandbox || isPlainHttpDomain(domain));
+  };
+  const counterparty: UmaCounterparty = {
+    lookupUma: (request) => (overTheNetwork(request.receiverUmaAddress) ? sender.lookupUma(request.receiverUmaAddress) : deps.simulated.lookupUma(request)),
+  };
+
   return {
     identity,
+    counterparty,
+    /** Before a quote is stored: a quote to another VASP's address sends its pay request (which fixes the invoice). */
+    async quoteUma(p: Payment): Promise<void> {
+      if (p.destination.destinationType === 'UMA_ADDRESS' && overTheNetwork(p.destination.umaAddress)) await sender.quoteUma(p);
+    },
     binding: bindUmaProtocolService({
       publicKeys: async () => identity.publicKeysJson,
       lnurlp: createAnswerLnurlp(receiving),
       payRequest: createAnswerPayRequest({ ...receiving, lightning, records, incoming, invoiceExpirySeconds: settings.UMA_INVOICE_EXPIRY_SECONDS }),
       postTransaction: createAnswerPostTransaction({ identity, keys, nonces: nonces.validator, lightning, records }),
     }, environment.logger),
-    settlementHold: createUmaSettlementHold({ records, lightning, timing: deps.payments.timing, pollMs: settings.UMA_SETTLEMENT_POLL_MS }),
+    settlementHold: createUmaSettlement({
+      records, lightning, sender, timing: deps.payments.timing, pollMs: settings.UMA_SETTLEMENT_POLL_MS, maxFeeMsats: settings.UMA_MAX_ROUTING_FEE_MSATS,
+    }),
     async start() {
       await Promise.all([nonces.ensureIndexes(), records.ensureIndexes()]);
     },
