@@ -25,6 +25,7 @@ import type { UmaCounterparty } from '../app/lookup-uma';
 import { isPlainHttpDomain } from './adapters/vasp-public-keys';
 import { vaspDomainOf } from './domain/uma-receiver';
 import type { Payment } from '../domain/payment';
+import { umaReceiverFor } from '../domain/same-server-receiver';
 import { DEFAULT_REPLAY_WINDOW } from './domain/replay-window';
 import { bindUmaProtocolService } from './grpc/uma-protocol-handlers';
 
@@ -114,7 +115,10 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
     counterparty,
     /** Before a quote is stored: a quote to another VASP's address sends its pay request (which fixes the invoice). */
     async quoteUma(p: Payment): Promise<void> {
-      if (p.destination.destinationType === 'UMA_ADDRESS' && overTheNetwork(p.destination.umaAddress)) await sender.quoteUma(p);
+      if (p.destination.destinationType !== 'UMA_ADDRESS' || !overTheNetwork(p.destination.umaAddress)) return;
+      // A holder on this server receives it here (same-server-payments.ts), whatever its domain.
+      if (umaReceiverFor(await deps.directory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE') return;
+      await sender.quoteUma(p);
     },
     binding: bindUmaProtocolService({
       publicKeys: async () => identity.publicKeysJson,
