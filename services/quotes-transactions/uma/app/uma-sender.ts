@@ -59,6 +59,17 @@ const callbackOf = (paid: PayReqResponse, domain: string): string | undefined =>
   return url && onVasp(url, domain) ? url : undefined;
 };
 
+/** The highest version both sides support, from a 412 answer's supportedMajorVersions (undefined: none). */
+function negotiatedVersion(text: string): string | undefined {
+  try {
+    const supported = (JSON.parse(text || '{}') as { supportedMajorVersions?: unknown }).supportedMajorVersions;
+    if (!Array.isArray(supported)) return undefined;
+    return selectHighestSupportedVersion(supported.filter((v): v is number => Number.isInteger(v))) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An UmaError of the SDK (a bad key document, a replayed nonce) becomes the counterparty's failure. */
 async function counterpartyStep<T>(code: 'LNURLP_REQUEST_FAILED' | 'PAYREQ_REQUEST_FAILED' | 'COUNTERPARTY_PUBKEY_FETCH_ERROR', run: () => Promise<T>): Promise<T> {
   try {
@@ -100,8 +111,7 @@ export function createUmaSender(deps: UmaSenderDeps) {
     const receiverDomain = domainOf(deps.identity, receiverAddress);
     let answer = await lnurlpOnce(receiverAddress);
     if (answer.status === 412) {
-      const supported = (JSON.parse(answer.text || '{}') as { supportedMajorVersions?: unknown }).supportedMajorVersions;
-      const version = Array.isArray(supported) ? selectHighestSupportedVersion(supported.filter((v): v is number => typeof v === 'number')) : undefined;
+      const version = negotiatedVersion(answer.text);
       if (!version) throw new AppError('UNSUPPORTED_UMA_VERSION', `${receiverDomain} supports no UMA version we do`);
       answer = await lnurlpOnce(receiverAddress, version);
       if (answer.status === 412) throw new AppError('UNSUPPORTED_UMA_VERSION', `${receiverDomain} refused UMA ${version} too`);
