@@ -23,7 +23,7 @@ let alice: { customerId: string; usdAccountId: string };
 const cache = new InMemoryPublicKeyCache();
 const nonces = new InMemoryNonceValidator(Date.now() - 60_000);
 const state = {
-  behaviour: 'NORMAL' as 'NORMAL' | 'REFUSE' | 'WRONG_SIGNER' | 'NO_VERSION',
+  behaviour: 'NORMAL' as 'NORMAL' | 'REFUSE' | 'WRONG_SIGNER' | 'NO_VERSION' | 'CALLBACK_DOWN',
   travelRule: [] as string[],
   callbacks: [] as PostTransactionCallback[],
 };
@@ -74,6 +74,7 @@ async function payreq(_req: IncomingMessage, body: string, res: ServerResponse) 
 
 async function utxo(_req: IncomingMessage, body: string, res: ServerResponse) {
   try {
+    if (state.behaviour === 'CALLBACK_DOWN') return json(res, 503, '{"status":"ERROR","reason":"down"}');
     const callback = parsePostTransactionCallback(body);
     if (!(await verifyPostTransactionCallbackSignature(callback, ourKeys(), nonces))) return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
     state.callbacks.push(callback);
@@ -91,7 +92,7 @@ const quote = (lookupId: string, address: string) => sys.api('/quotes', { method
 
 beforeAll(async () => {
   vasp = await startForeignVasp({ routes: { '/.well-known/lnurlp/': lnurlp, '/payreq/': payreq, '/utxo/': utxo } });
-  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20' } });
+  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', UMA_PAYMENT_GIVE_UP_SECONDS: '3' } });
   // The foreign VASP knows our keys (read from our /.well-known/lnurlpubkey; our domain here is a name only).
   cache.addPublicKeyForVasp(UMA_DOMAIN, PubKeyResponse.fromJson(await (await fetch(`${sys.rootUrl}/.well-known/lnurlpubkey`)).text()));
   alice = await payingCustomer(sys, { umaAddress: `$alice@${UMA_DOMAIN}` });
@@ -138,4 +139,19 @@ describe('our sending side against a foreign VASP made of the SDK', () => {
     expectError(await quote(found.body.lookupId, carol), 400, 'SENDER_NOT_ACCEPTED');
     expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
   });
+
+  it('a payment the receiver never hears of (sandbox) is given up after UMA_PAYMENT_GIVE_UP_SECONDS and refunded once', async () => {
+    const carol = `$carol@${vasp.domain}`;
+    const before = await balanceOf(sys, alice.customerId, alice.usdAccountId);
+    const quoted = await quote((await lookup(carol)).body.lookupId, carol);
+    expect(quoted.status).toBe(201);
+    state.behaviour = 'CALLBACK_DOWN';
+    expect((await sys.api(`/quotes/${quoted.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before - quoted.body.totalSendingAmount);
+    const failed = await transactionWhen(sys, quoted.body.transactionId, (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED', 20_000);
+    expect(failed).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
+    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
+  }, 40_000);
 });
