@@ -183,3 +183,30 @@ test('and the same from B to A', async () => {
   expect(unbalancedCurrencies(a)).toEqual([]);
   expect(unbalancedCurrencies(b)).toEqual([]);
 }, 120_000);
+
+test('B killed mid-flow: A\'s payment waits, and completes once B is back; credited once', async () => {
+  const erin = await customer(a, 'erin', 40_000);
+  const frank = await customer(b, 'frank');
+  b.answers.set(3_100, { status: 200, body: {} });
+  const { quote } = await pay(erin, frank, 3_100);
+  expect(quote.status).toBe(201);
+  const asked = b.webhooks.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 3_100)!;
+  await killSystemProcess(b.process, 'SIGKILL');
+  expect((await api(a, `/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+  await new Promise((r) => setTimeout(r, 1_000));
+  // A holds the payment while B cannot be told: debited, not completed, not refunded.
+  const waiting = await api(a, `/transactions/${quote.body.transactionId}`);
+  expect(waiting.body.status).toBe('PROCESSING');
+  expect(await balance(erin)).toBe(40_000 - quote.body.totalSendingAmount);
+  b.process = await startSystemProcess(env(b.port, b.dataDir));
+  const sent = await until(() => api(a, `/transactions/${quote.body.transactionId}`), (r) => r.body.status === 'COMPLETED', 30_000);
+  expect(sent.body.status).toBe('COMPLETED');
+  const received = await until(() => api(b, `/transactions/${asked.data.id}`), (r) => r.body.status === 'COMPLETED', 30_000);
+  expect(received.body.status).toBe('COMPLETED');
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await balance(frank)).toBe(3_100);
+  expect(await balance(erin)).toBe(40_000 - quote.body.totalSendingAmount);
+  expect(unbalancedCurrencies(a)).toEqual([]);
+  expect(unbalancedCurrencies(b)).toEqual([]);
+}, 240_000);
+
