@@ -10,6 +10,7 @@ import type { ApprovalWindows } from '../domain/incoming-payment-approval';
 import type { SettlementTiming } from '../domain/settlement-plan';
 import { createDocumentNonceValidator } from './adapters/document-nonce-validator';
 import { createSandboxLightningNode } from './adapters/sandbox-lightning-node';
+import { createLndRestNode, readLndSettings } from './adapters/lnd-rest-node';
 import { readUmaIdentity } from './adapters/uma-identity';
 import { createUmaRecordDocumentStore } from './adapters/uma-record-document-store';
 import { createVaspPublicKeys, type VaspPublicKeys } from './adapters/vasp-public-keys';
@@ -85,10 +86,8 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
     };
   }
   const settings = readUmaSettings(environment.env);
-  if (settings.LIGHTNING_NODE === 'lnd' && !deps.lightning) {
-    throw new UmaError('LIGHTNING_NODE=lnd: no LND adapter is available in this build', ErrorCode.INTERNAL_ERROR);
-  }
-  const lightning = deps.lightning ?? createSandboxLightningNode(environment.store, deps.clock);
+  const lightning = deps.lightning
+    ?? (settings.LIGHTNING_NODE === 'lnd' ? createLndRestNode(readLndSettings(environment.env)) : createSandboxLightningNode(environment.store, deps.clock));
   const nonces = createDocumentNonceValidator(environment.store, { window: DEFAULT_REPLAY_WINDOW, clock: deps.clock });
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
   const records = createUmaRecordDocumentStore(environment.store);
