@@ -43,7 +43,7 @@ const incomingOf = async () => (await sys.api(`/transactions?customerId=${bob.cu
 
 beforeAll(async () => {
   vasp = await startForeignVasp();
-  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', INCOMING_APPROVAL_ANSWER_MS: '12000' } });
+  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', INCOMING_APPROVAL_ANSWER_MS: '12000', UMA_APPROVAL_WAIT_MS: '3000' } });
   receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
   receiver.answerWith((w) => {
     const amount = (w.data as { receivedAmount?: { amount?: number } }).receivedAmount?.amount;
@@ -102,6 +102,14 @@ describe('a foreign VASP pays our customer over UMA', () => {
     const failed = (await incomingOf()).find((t) => t.receivedAmount.amount === 1_235);
     expect(failed.status).toBe('FAILED');
     expect(await balanceOf(sys, bob.customerId, bob.usdAccountId)).toBe(before);
+  });
+
+  it('a platform that does not decide within UMA_APPROVAL_WAIT_MS (202, then nothing): refused, the payment failed', async () => {
+    answers.set(1_236, { status: 202, body: {} });
+    const answered = await post('/uma/payreq/bob.pay', (await payRequest(1_236)).toJsonString());
+    expect(answered).toEqual({ status: 400, body: expect.objectContaining({ code: 'SENDER_NOT_ACCEPTED', reason: 'the receiving platform did not decide in time' }) });
+    const failed = (await incomingOf()).find((t) => t.receivedAmount.amount === 1_236);
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
   });
 
   it('refuses bad pay requests, each with its code, creating no transaction', async () => {

@@ -61,6 +61,8 @@ function readUmaSettings(env: NodeJS.ProcessEnv) {
     UMA_PAYMENT_GIVE_UP_SECONDS: setting.int(600, 1, 86_400),
     /** The most we pay in Lightning routing fees for one UMA payment, in millisatoshis */
     UMA_MAX_ROUTING_FEE_MSATS: setting.int(10_000, 0, 100_000_000),
+    /** How long a pay request from another VASP waits for the receiving platform's approval (the incoming-payment webhook) before the payment fails; below the gateway's 10 s call deadline */
+    UMA_APPROVAL_WAIT_MS: setting.int(8_000, 100, 9_000),
     /** How often an approved incoming UMA payment looks whether its invoice was paid */
     UMA_SETTLEMENT_POLL_MS: setting.int(1_000, 10, 60_000),
     /** The Lightning node settling UMA payments: `sandbox`, the embedded simulator; `lnd`, an LND node (LND_* settings) @default sandbox with GRID_MODE=sandbox, lnd with GRID_MODE=production (which refuses sandbox) */
@@ -95,6 +97,7 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
   const incoming = createIncomingUmaPayments({
     payments: deps.payments.payments, runner: deps.payments.runner, newEvent: deps.payments.newEvent, clock: deps.clock,
     timing: deps.payments.timing, windows: deps.payments.approvalWindows, asksApproval: deps.payments.asksApproval,
+    decisionWaitMs: settings.UMA_APPROVAL_WAIT_MS,
   });
 
   const sender = createUmaSender({

@@ -22,6 +22,8 @@ export interface IncomingUmaPaymentsDeps {
   windows: ApprovalWindows;
   /** Whether the receiving platform is asked to approve (it has a webhook endpoint). */
   asksApproval?: (platformId: string) => Promise<boolean>;
+  /** How long the pay request waits for the platform's decision (below the gateway's call deadline); then the payment fails. */
+  decisionWaitMs: number;
   pollMs?: number;
 }
 
@@ -81,8 +83,20 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
     return { kind: 'REFUSED', code: ErrorCode.MISSING_MANDATORY_PAYER_DATA, message: `the receiver asks for payer data: ${fields.join(', ')}` };
   }
 
-  /** Waits for the platform's decision (the approval windows bound it: the worker fails an unanswered one). */
+  /** No decision in time: the payment fails (unless the decision lands first), so no invoice is ever owed for it. */
+  async function giveUp(p: Payment): Promise<IncomingDecision | undefined> {
+    try {
+      await deps.runner.run(p, { change: failure(p, 'PAYMENT_APPROVAL_TIMED_OUT', deps.clock(), deps.timing) });
+    } catch (err) {
+      if (err instanceof PaymentMovedOn) return undefined;
+      throw err;
+    }
+    return { kind: 'REFUSED', code: ErrorCode.SENDER_NOT_ACCEPTED, message: 'the receiving platform did not decide in time' };
+  }
+
+  /** Waits for the platform's decision, at most `decisionWaitMs`. */
   async function decision(platformId: string, id: string): Promise<IncomingDecision> {
+    const deadline = Date.now() + deps.decisionWaitMs;
     for (;;) {
       const p = await deps.payments.get(platformId, id);
       if (!p) throw new Error(`incoming payment ${id} vanished`);
@@ -94,6 +108,11 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
       if (!p.pendingStep && p.stage !== 'AWAITING_APPROVAL') return { kind: 'ACCEPTED', payment: p };
       if (p.approval?.suppliedFields?.length && !p.pendingStep) {
         const refused = await fieldsAsked(p);
+        if (refused) return refused;
+        continue;
+      }
+      if (Date.now() >= deadline && !p.pendingStep) {
+        const refused = await giveUp(p);
         if (refused) return refused;
         continue;
       }
