@@ -92,7 +92,7 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   );
 
   // The UMA protocol's endpoints: no credentials, the sending VASP's signature is checked by the service.
-  app.use(umaRoutes(peers));
+  app.use(refuseUnservedMethods(), umaRoutes(peers));
   // The hosted KYC page: no credentials, its single-use link token is the credential.
   app.use(refuseUnservedMethods(), hostedKycRoutes(peers, { sandbox: options.sandbox ?? true }));
   // The card reveal page: no credentials, its signed single-use token is the credential.
