@@ -128,6 +128,8 @@ describe('a foreign VASP pays our customer over UMA', () => {
     const oversize = await post('/uma/payreq/bob.pay', JSON.stringify({ padding: 'x'.repeat(20_000) }));
     expect(oversize).toEqual({ status: 413, body: expect.objectContaining({ code: 'INVALID_REQUEST_FORMAT' }) });
     expect((await post('/uma/payreq/nobody', (await payRequest(1_302)).toJsonString())).body.code).toBe('USER_NOT_FOUND');
+    expect((await post('/uma/payreq/%E0%A4%A', (await payRequest(1_303)).toJsonString())).status).toBe(400);
+    expect((await post('/uma/post-transaction/%E0%A4%A', '{}')).status).toBe(400);
     expect((await incomingOf()).length).toBe(count + 1);
   });
 });

@@ -7,7 +7,7 @@ import type { RateSource } from '../../adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import type { UmaIdentity } from '../adapters/uma-identity';
-import { payRequestPath, receivableAccounts, requestUrl, umaAddressOf, type ReceivableAccount } from '../domain/uma-receiver';
+import { payRequestPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, type ReceivableAccount } from '../domain/uma-receiver';
 import { msatsPerUnit } from '../domain/uma-amounts';
 
 export interface UmaReceiverDeps {
@@ -55,7 +55,8 @@ export function createAnswerLnurlp(deps: UmaReceiverDeps) {
   return async function answerLnurlp(pathAndQuery: string): Promise<string> {
     const url = requestUrl(deps.identity, pathAndQuery);
     const request = await verifiedRequest(deps, url);
-    const username = decodeURIComponent(url.pathname.split('/')[3]);
+    const username = pathSegment(url, 3);
+    if (!username) throw new UmaError('the path names no user', ErrorCode.USER_NOT_FOUND);
     const address = umaAddressOf(username, deps.identity.domain);
     const accounts = receivableAccounts(await deps.directory.holders(address));
     if (!accounts.length) throw new UmaError(`no UMA user ${address}`, ErrorCode.USER_NOT_FOUND);

@@ -9,7 +9,7 @@ import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { msatsPerUnit } from '../domain/uma-amounts';
 import { counterpartyInformationOf } from '../domain/uma-payer-data';
-import { postTransactionPath, receivableAccounts, requestUrl, umaAddressOf, vaspDomainOf, type ReceivableAccount } from '../domain/uma-receiver';
+import { postTransactionPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, vaspDomainOf, type ReceivableAccount } from '../domain/uma-receiver';
 import { SENDABLE_SATS } from './answer-lnurlp';
 import type { IncomingUmaPayments } from './incoming-uma-payments';
 import type { LightningNode } from './lightning-node';
@@ -79,7 +79,8 @@ export function createAnswerPayRequest(deps: AnswerPayRequestDeps) {
     const request = parse(body);
     const sender = await verified(deps, request);
     const url = requestUrl(deps.identity, pathAndQuery);
-    const username = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+    const username = pathSegment(url, 3);
+    if (!username) throw new UmaError('the path names no user', ErrorCode.USER_NOT_FOUND);
     const receiverAddress = umaAddressOf(username, deps.identity.domain);
     const accounts = receivableAccounts(await deps.directory.holders(receiverAddress));
     if (!accounts.length) throw new UmaError(`no UMA user ${receiverAddress}`, ErrorCode.USER_NOT_FOUND);

@@ -1,7 +1,7 @@
 import { ErrorCode, parsePostTransactionCallback, UmaError, verifyPostTransactionCallbackSignature, type NonceValidator, type PostTransactionCallback } from '@uma-sdk/core';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
-import { requestUrl } from '../domain/uma-receiver';
+import { pathSegment, requestUrl } from '../domain/uma-receiver';
 import type { LightningNode } from './lightning-node';
 import type { IncomingUmaRecord, UmaRecords } from './uma-records';
 
@@ -34,7 +34,7 @@ const provesPayment = (callback: PostTransactionCallback, record: IncomingUmaRec
 export function createAnswerPostTransaction(deps: AnswerPostTransactionDeps) {
   return async function answerPostTransaction(pathAndQuery: string, body: string): Promise<string> {
     const callback = parse(body);
-    const transactionId = decodeURIComponent(requestUrl(deps.identity, pathAndQuery).pathname.split('/')[3] ?? '');
+    const transactionId = pathSegment(requestUrl(deps.identity, pathAndQuery), 3) ?? '';
     const record = await deps.records.incoming(transactionId);
     if (!record) throw new UmaError(`no incoming UMA payment ${transactionId.slice(0, 80)}`, ErrorCode.REQUEST_NOT_FOUND);
     if (callback.vaspDomain !== record.senderVaspDomain) throw new UmaError('only the paying VASP reports on this payment', ErrorCode.FORBIDDEN);

@@ -48,3 +48,14 @@ export function vaspDomainOf(address: string): string | undefined {
   const m = UMA_ADDRESS.exec(address);
   return m ? m[1].toLowerCase() : undefined;
 }
+
+/** The `index`th segment of a request path, decoded; undefined when it is missing or not valid percent-encoding. */
+export function pathSegment(url: URL, index: number): string | undefined {
+  const raw = url.pathname.split('/')[index];
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
