@@ -61,6 +61,11 @@ async function main(): Promise<void> {
     results.startup = await runStartupBenchmark();
     console.log('node dist/main.js all on an empty data directory, spawn to /readyz 200:', JSON.stringify(results.startup, null, 1));
   }
+  if (only === 'uma') {
+    const { runUmaBenchmark } = await import('./uma.bench');
+    results.uma = await runUmaBenchmark();
+    console.log('UMA payments (lookup + quote + execute) between two instances on this machine vs between two customers inside one server:', JSON.stringify(results.uma, null, 1));
+  }
   if (only === 'scale') {
     const { runScaleBenchmark } = await import('./scale.bench');
     results.scale = await runScaleBenchmark();

@@ -23,6 +23,7 @@ import { startGate } from './http/start-gate';
 import { apiRoutes } from './routes/api-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { cardRevealRoutes } from './routes/card-reveal-routes';
+import { umaRoutes } from './routes/uma-routes';
 import { API_VERSION } from './contract/api-version';
 import { openApiDocumentJson } from './contract/openapi-document';
 import { dashboard } from './dashboard/dashboard';
@@ -100,6 +101,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
     jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
   );
 
+  // The UMA protocol's endpoints: no credentials, the sending VASP's signature is checked by the service.
+  app.use(refuseUnservedMethods(), umaRoutes(peers));
   // The hosted KYC page: no credentials, its single-use link token is the credential.
   app.use(refuseUnservedMethods(), hostedKycRoutes(peers, { sandbox: options.sandbox ?? true }));
   // The card reveal page: no credentials, its signed single-use token is the credential.

@@ -63,6 +63,7 @@ export const OPERATION_PERMISSIONS = {
   sendCustomerPhoneVerification: 'MANAGE', confirmCustomerPhoneVerification: 'MANAGE',
   deleteCustomer: 'MANAGE', uploadCustomersCsv: 'MANAGE', getBulkCustomerImportJob: 'VIEW',
   createCustomerKycLink: 'MANAGE', getCustomerKycLink: 'MANAGE', getHostedKycPage: 'PUBLIC', completeHostedKyc: 'PUBLIC',
+  getUmaPublicKeys: 'PUBLIC', answerUmaLnurlp: 'PUBLIC', answerUmaPayRequest: 'PUBLIC', answerUmaPostTransaction: 'PUBLIC',
   createVerification: 'MANAGE', listVerifications: 'VIEW', getVerification: 'VIEW',
   createBeneficialOwner: 'MANAGE', listBeneficialOwners: 'VIEW', getBeneficialOwner: 'VIEW', updateBeneficialOwner: 'MANAGE',
   uploadDocument: 'MANAGE', listDocuments: 'VIEW', getDocument: 'VIEW', getDocumentFile: 'VIEW',

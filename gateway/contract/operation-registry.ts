@@ -6,6 +6,7 @@ import { customerOperations } from './customer-contract';
 import { directoryOperations } from './directory-contract';
 import { invitationOperations } from './invitation-contract';
 import { kycOperations } from './kyc-contract';
+import { umaProtocolOperations } from './uma-protocol-contract';
 import type { Method, Operation } from './operation';
 import { paymentOperations } from './payment-contract';
 import { platformConfigOperations } from './platform-config-contract';
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...scaOperations,
   ...customerOperations,
   ...kycOperations,
+  ...umaProtocolOperations,
   ...accountOperations,
   ...paymentOperations,
   ...walletAuthOperations,

@@ -17,7 +17,7 @@ const FAILURE_REASONS = [
   'MISSING_MANDATORY_PAYEE_DATA', 'COLLECTION_FAILED',
 ] as const;
 
-const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$';
+const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
 /**
  * The payments service reads `null` as absent. Amounts travel as int64 minor units, so a fraction is
  * a shape error here; a value beyond MAX_AMOUNT is INVALID_AMOUNT here, a zero or negative one the service's.

@@ -18,7 +18,8 @@ import { ClosedObject, Country, DateTime, named, StringEnum } from './schema-kit
 
 /** Free text as the accounts service bounds it. */
 const Text = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
-const UMA_ADDRESS = '^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$';
+// A domain with a dot, or localhost:PORT (a sandbox VASP on this machine; production serves no localhost domain).
+const UMA_ADDRESS = '^\\$[a-zA-Z0-9._+-]{1,64}@([a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+|localhost:[0-9]{1,5})$';
 const E164 = '^\\+[1-9]\\d{1,14}$';
 
 export const Address = named('Address', ClosedObject({

@@ -8,6 +8,8 @@ const hex32 = () => randomBytes(32).toString('hex');
 // (Not node:crypto's generateKeyPairSync + JWK export: on Node 20 a GC during that export can
 // deadlock the thread in the key generation job's destructor; seen in the crash suite.)
 const p256Key = () => Buffer.from((require('@noble/curves/nist') as typeof import('@noble/curves/nist')).p256.utils.randomSecretKey()).toString('hex');
+// A secp256k1 private scalar (UMA's curve).
+const secp256k1Key = () => Buffer.from((require('@noble/curves/secp256k1') as typeof import('@noble/curves/secp256k1')).secp256k1.utils.randomSecretKey()).toString('hex');
 
 /**
  * Keys that seal, sign or hash data the embedded store keeps. When one is not configured, the
@@ -17,7 +19,9 @@ const p256Key = () => Buffer.from((require('@noble/curves/nist') as typeof impor
 const GENERATED_KEYS: Record<ServiceName, Record<string, () => string>> = {
   auth: { API_SECRET_PEPPER: hex32, WALLET_STORAGE_KEY: hex32, WALLET_ENCLAVE_PRIVATE_KEY: p256Key },
   accounts: { ACCOUNTS_PII_KEY: hex32 },
-  'quotes-transactions': { STABLECOIN_SECRET_KEY: hex32, CARDS_DATA_KEY: hex32 },
+  'quotes-transactions': {
+    STABLECOIN_SECRET_KEY: hex32, CARDS_DATA_KEY: hex32, UMA_SIGNING_PRIVATE_KEY: secp256k1Key, UMA_ENCRYPTION_PRIVATE_KEY: secp256k1Key,
+  },
   notifications: { WEBHOOK_SIGNING_PRIVATE_KEY: p256Key },
 };
 

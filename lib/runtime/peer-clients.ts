@@ -30,6 +30,7 @@ import { WithdrawalFeeServiceService } from '../../gen/quotes_transactions/v1/wi
 import { CardSandboxServiceService, CardServiceService } from '../../gen/quotes_transactions/v1/cards';
 import { DelegatedKeyServiceService } from '../../gen/quotes_transactions/v1/delegated_keys';
 import { CardRevealServiceService } from '../../gen/quotes_transactions/v1/card_reveals';
+import { UmaProtocolServiceService } from '../../gen/quotes_transactions/v1/uma';
 
 /**
  * Every gRPC service definition a peer may call, by owning service. Add a service's
@@ -64,6 +65,7 @@ export const PEER_DEFINITIONS = {
   cardSandbox: { owner: 'quotes-transactions', definition: CardSandboxServiceService },
   delegatedKeys: { owner: 'quotes-transactions', definition: DelegatedKeyServiceService },
   cardReveals: { owner: 'quotes-transactions', definition: CardRevealServiceService },
+  umaProtocol: { owner: 'quotes-transactions', definition: UmaProtocolServiceService },
 } as const satisfies Record<string, { owner: ServiceName; definition: object }>;
 
 type Definitions = typeof PEER_DEFINITIONS;

@@ -9,6 +9,8 @@ import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
+import type { Payment } from './domain/payment';
+import type { PlannedChange } from './domain/settlement-plan';
 import { createDailyVolume, createDailyVolumeRelease } from './app/daily-volume';
 import { createEstimateWithdrawalFee } from './app/estimate-withdrawal-fee';
 import { createExchangeRates } from './app/exchange-rates';
@@ -84,7 +86,16 @@ export interface PaymentsAdapters {
   asksApproval?: (platformId: string) => Promise<boolean>;
   umaDirectory?: UmaAddressDirectory;
   sca?: ScaGate;
+  /** Runs after the same-server delivery, before a settlement step (UMA between servers: pay or wait for the invoice). */
+  settlementHold?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
+  /** Before a quote is stored (UMA between servers: the pay request to the receiver's VASP). */
+  beforeQuoteStored?: (p: Payment) => Promise<void>;
 }
+
+type SettlementHook = NonNullable<PaymentsAdapters['settlementHold']>;
+
+const withHold = (first: SettlementHook, then?: SettlementHook): SettlementHook =>
+  then ? async (p, plan, now) => then(p, await first(p, plan, now), now) : first;
 
 /** Quotes, transactions, the ledger and the sandbox: use cases, their bindings and the settlement worker. */
 export function createPaymentsModule(environment: ServiceEnvironment, adapters: PaymentsAdapters) {
@@ -117,6 +128,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     ...(quoteAuthorization ? { sca: quoteAuthorization } : {}),
     accounts, getLookup: adapters.getLookup, ...(adapters.signedLookups ? { signedLookups: adapters.signedLookups } : {}), rates: adapters.rates, settings, payments, newEvent, clock,
     quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
+    ...(adapters.beforeQuoteStored ? { beforeStoring: adapters.beforeQuoteStored } : {}),
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
   });
   const createTransfer = createTransfers({ accounts, ledger, payments, runner, settings, reserveDailyVolume, rates: adapters.rates, newEvent, clock, timing });
@@ -145,7 +157,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   const reportSettlementOutcome = createReportSettlementOutcome({ payments, runner, clock, timing, logger: environment.logger });
   const worker = createSettlementWorker({
     payments, runner, ledger, clock, timing, rail, logger: environment.logger,
-    beforeSettling: createSettleToSameServer({ receive: receiveSameServerPayment, timing }),
+    beforeSettling: withHold(createSettleToSameServer({ receive: receiveSameServerPayment, timing }), adapters.settlementHold),
     intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
     ...(environment.leases ? { lease: environment.leases('settlement') } : {}),
   });
@@ -162,6 +174,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     ],
     outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
     settlementRail: rail.name,
+    ports: { payments, runner, newEvent, timing, approvalWindows, ...(asksApproval ? { asksApproval } : {}) },
     useCases: { reportSettlementOutcome, incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates, receiveSameServerPayment },
     worker,
     async start() {

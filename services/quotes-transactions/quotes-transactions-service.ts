@@ -24,6 +24,8 @@ import { createPaymentsModule } from './payments-module';
 import { createStablecoinsModule } from './stablecoins-module';
 import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
 import { createCardsModule } from './cards-module';
+import { createUmaModule } from './uma/uma-module';
+import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {
@@ -58,7 +60,9 @@ export function createQuotesTransactionsService(
   const accounts = createAccountsPeerDirectory(environment.peers);
   const umaDirectory = overrides.umaDirectory ?? createAccountsUmaDirectory(environment.peers);
   // A receiver on this server answers for itself; any other address is the outside counterparty's.
-  const umaCounterparty = createSameServerUmaCounterparty({ directory: umaDirectory, outside: adapters.umaCounterparty });
+  // Outside this server: another VASP over the UMA protocol, or the simulator (uma/uma-module.ts decides; bound below).
+  let outside: UmaCounterparty = adapters.umaCounterparty;
+  const umaCounterparty = createSameServerUmaCounterparty({ directory: umaDirectory, outside: { lookupUma: (request) => outside.lookupUma(request) } });
   const lookups = createLookupDocumentStore(environment.store);
   // Lookup ids prove themselves (no write per lookup), keyed from the service's data-directory key.
   const signedLookups = {
@@ -67,10 +71,22 @@ export function createQuotesTransactionsService(
   };
   const getLookup = createGetLookup({ store: lookups, signed: signedLookups });
   const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
-  const payments = createPaymentsModule(environment, { ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory });
+  // The UMA module's hold is bound once both modules exist (it uses the payments module's store and runner).
+  let umaHold: ReturnType<typeof createUmaModule>['settlementHold'];
+  const payments = createPaymentsModule(environment, {
+    ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory,
+    settlementHold: async (p, plan, now) => (umaHold ? umaHold(p, plan, now) : plan),
+    beforeQuoteStored: (p) => uma.quoteUma(p),
+  });
   const idempotency = createIdempotencyModule(environment, adapters.now);
   const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
   const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
+  const uma = createUmaModule(environment, {
+    directory: umaDirectory, rates: adapters.rates, clock: adapters.now, payments: payments.ports,
+    accounts: overrides.accounts ?? createPaymentAccountsPeer(environment.peers), simulated: adapters.umaCounterparty,
+  });
+  umaHold = uma.settlementHold;
+  outside = uma.counterparty;
 
   return {
     name: 'quotes-transactions',
@@ -85,6 +101,7 @@ export function createQuotesTransactionsService(
       idempotency.binding,
       stablecoins.binding,
       ...cards.bindings,
+      uma.binding,
     ],
     outboxCollections: [...payments.outboxCollections, ...cards.outboxCollections],
     async start() {
@@ -93,6 +110,7 @@ export function createQuotesTransactionsService(
       await idempotency.start();
       await stablecoins.start();
       await cards.start();
+      await uma.start();
       lookupRetention.start();
     },
     async stop() {

@@ -175,16 +175,18 @@ describe('allowedAccountIds limits reads as well as writes (issue 23, item 7)', 
     expect((await none('/agents/me/internal-accounts')).body.data).toEqual([]);
   });
 
-  test('an agent pays only accounts of its customer: a UMA address is refused', async () => {
+  test('an agent pays a UMA address from an allowed account, within its policy (the lookup the platform made)', async () => {
     const c = await agentCustomer(sys);
     const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
+    const lookup = await sys.api(`/receiver/uma/${encodeURIComponent('$stranger.mxn@uma.example')}?customerId=${c.customerId}`);
+    expect(lookup.status).toBe(200);
     const res = await me('/agents/me/quotes', { method: 'POST', json: {
-      source: { sourceType: 'ACCOUNT', accountId: c.usdAccountId },
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$stranger@uma.example', currency: 'MXN' },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100,
+      source: { sourceType: 'ACCOUNT', accountId: c.usdAccountId }, lookupId: lookup.body.lookupId,
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$stranger.mxn@uma.example', currency: 'MXN' },
+      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000,
     } });
-    expectError(res, 403, 'FORBIDDEN');
-    expect(res.body.details).toEqual({ destinationType: 'UMA_ADDRESS' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$stranger.mxn@uma.example' }, totalSendingAmount: 5_000 });
     expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000);
   });
 });

@@ -35,8 +35,8 @@ export const INDIVIDUAL_CREATE_CASES: Array<[string, Record<string, unknown>, Fi
   ['phone with leading 0', { phoneNumber: '+0415555' }, { field: 'phoneNumber', message: 'must match ^\\+[1-9]\\d{1,14}$', constraint: E164 }],
   ['phone too long', { phoneNumber: '+1234567890123456' }, { field: 'phoneNumber', message: 'must match ^\\+[1-9]\\d{1,14}$', constraint: E164 }],
   ['umaAddress without $', { umaAddress: 'jane@example.com' }, {
-    field: 'umaAddress', message: 'must match ^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$',
-    constraint: { pattern: '^\\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$' },
+    field: 'umaAddress', message: 'must match ^\\$[a-zA-Z0-9._+-]{1,64}@([a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+|localhost:[0-9]{1,5})$',
+    constraint: { pattern: '^\\$[a-zA-Z0-9._+-]{1,64}@([a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+|localhost:[0-9]{1,5})$' },
   }],
   ['fullName empty', { fullName: '' }, { field: 'fullName', message: 'must be between 1 and 255 characters', constraint: { minLength: 1, maxLength: 255 } }],
   ['birthDate in another format', { birthDate: '15/01/1990' }, { field: 'birthDate', message: DATE_MSG, constraint: { format: 'date' } }],

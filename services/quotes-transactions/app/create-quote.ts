@@ -39,6 +39,8 @@ export interface CreateQuoteDeps {
   walletChallenge?: (caller: Caller, quoteId: string, sourceAccountId: string) => Promise<{ payloadToSign: string; requestId: string }>;
   /** Strong Customer Authentication: an SCA customer's realtime-funded quote is held for authorization. */
   sca?: { holdNew(caller: Caller, p: Payment): Promise<{ payment: Payment; events: string[] }> };
+  /** Before the quote is stored: the receiver's side is asked what it needs (UMA: the pay request to another VASP). */
+  beforeStoring?: (p: Payment) => Promise<void>;
 }
 
 export interface CreateQuoteCommand {
@@ -141,6 +143,7 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
       ]);
     }
     const built = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency, command.agentId);
+    await deps.beforeStoring?.(built);
     const { payment, events } = deps.sca && built.source.sourceType === 'REALTIME_FUNDING'
       ? await deps.sca.holdNew(caller, built)
       : { payment: built, events: ['QUOTE.CREATED', 'OUTGOING_PAYMENT.PENDING'] };

@@ -52,13 +52,14 @@ export function touchesAllowedAccount(agent: ActingAgent, accountIds: Array<stri
 }
 
 /**
- * An agent pays only accounts of its customer (the reference: "accounts referenced in the request
- * must belong to the agent's customer"): its internal accounts within allowedAccountIds, and the
- * external accounts registered for the customer. A UMA address is no account of the customer, and
- * the reference's policy lists no payees, so it is refused.
+ * An agent pays accounts of its customer (the reference: "accounts referenced in the request must
+ * belong to the agent's customer"): its internal accounts within allowedAccountIds, and the external
+ * accounts registered for the customer; and UMA addresses, here or at another VASP (the reference's
+ * agent quote answers the counterparty's 412 and 424), paid from an allowed account within the
+ * policy's limits and approval thresholds like any other payment. Any other destination is refused.
  */
 export function requireAllowedPayee(destinationType: string | undefined): void {
-  if (destinationType !== undefined && destinationType !== 'ACCOUNT') {
+  if (destinationType !== undefined && destinationType !== 'ACCOUNT' && destinationType !== 'UMA_ADDRESS') {
     throw new AppError('FORBIDDEN', `The agent's policy allows paying only accounts of its customer, not a ${destinationType} destination`, { destinationType });
   }
 }

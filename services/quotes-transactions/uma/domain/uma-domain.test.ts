@@ -1,0 +1,51 @@
+import { acceptsTimestamp, DEFAULT_REPLAY_WINDOW } from './replay-window';
+import { missingPayerData, payerDataFor, requiredPayerData } from './payer-data-fields';
+import { counterpartyInformationOf } from './uma-payer-data';
+import { msatsPerUnit } from './uma-amounts';
+import { receivableAccounts, umaAddressOf, vaspDomainOf } from './uma-receiver';
+
+describe('UMA domain rules', () => {
+  const now = new Date('2026-12-04T12:00:00Z');
+  const seconds = (d: Date) => d.getTime() / 1000;
+
+  it('accepts a signed timestamp within 5 minutes back and 1 minute ahead', () => {
+    expect(acceptsTimestamp(DEFAULT_REPLAY_WINDOW, seconds(now) - 299, now)).toBe(true);
+    expect(acceptsTimestamp(DEFAULT_REPLAY_WINDOW, seconds(now) - 301, now)).toBe(false);
+    expect(acceptsTimestamp(DEFAULT_REPLAY_WINDOW, seconds(now) + 59, now)).toBe(true);
+    expect(acceptsTimestamp(DEFAULT_REPLAY_WINDOW, seconds(now) + 61, now)).toBe(false);
+    expect(acceptsTimestamp(DEFAULT_REPLAY_WINDOW, Number.NaN, now)).toBe(false);
+  });
+
+  it('reads the VASP domain of an address, a port allowed', () => {
+    expect(vaspDomainOf('$bob@localhost:8081')).toBe('localhost:8081');
+    expect(vaspDomainOf('$alice@Pay.Example.com')).toBe('pay.example.com');
+    expect(vaspDomainOf('bob@pay.example.com')).toBeUndefined();
+    expect(vaspDomainOf('$bob@pay.example.com/evil')).toBeUndefined();
+    expect(umaAddressOf('$bob', 'localhost:8081')).toBe('$bob@localhost:8081');
+  });
+
+  it('receives only for one live holder, in its active accounts', () => {
+    const holder = { platformId: 'P', customerId: 'C', platformCustomerId: 'pc', isDeleted: false, accounts: [{ id: 'A1', currency: 'USD', status: 'ACTIVE' }, { id: 'A2', currency: 'EUR', status: 'CLOSED' }] };
+    expect(receivableAccounts([holder]).map((a) => a.accountId)).toEqual(['A1']);
+    expect(receivableAccounts([{ ...holder, isDeleted: true }])).toEqual([]);
+    expect(receivableAccounts([holder, { ...holder, platformId: 'Q' }])).toEqual([]);
+  });
+
+  it('converts a BTC rate to millisatoshis per smallest unit', () => {
+    expect(msatsPerUnit(0.00001, 2)).toBe(10_000);
+    expect(msatsPerUnit(1e-12, 2)).toBe(1);
+  });
+
+  it('maps payer data both ways, sending only what was asked for', () => {
+    const options = { name: { mandatory: true }, email: { mandatory: false }, identifier: { mandatory: true }, compliance: { mandatory: true } };
+    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }]);
+    expect(payerDataFor(options, { FULL_NAME: 'Ana', TAX_ID: 'secret' })).toEqual({ name: 'Ana' });
+    expect(missingPayerData(options, {})).toEqual(['FULL_NAME']);
+  });
+
+  it("turns the sender's payer data and travel-rule information into counterparty fields", () => {
+    expect(counterpartyInformationOf({ name: 'Ana', identifier: '$ana@x.com' } as never, JSON.stringify({ COUNTRY_OF_RESIDENCE: 'FR', bad_key: 'x', NESTED: { a: 1 } })))
+      .toEqual({ FULL_NAME: 'Ana', COUNTRY_OF_RESIDENCE: 'FR' });
+    expect(counterpartyInformationOf(undefined, 'ivms101 blob')).toEqual({ TRAVEL_RULE_INFO: 'ivms101 blob' });
+  });
+});
