@@ -45,7 +45,7 @@ async function lnurlp(req: IncomingMessage, _body: string, res: ServerResponse) 
       request, privateKeyBytes: signer, requiresTravelRuleInfo: true, callback: `http://${vasp.domain}/payreq/carol`,
       encodedMetadata: JSON.stringify([['text/plain', 'Pay carol']]), minSendableSats: 1, maxSendableSats: 10_000_000,
       payerDataOptions: { name: { mandatory: true }, identifier: { mandatory: true }, compliance: { mandatory: true } },
-      currencyOptions: [new Currency('EUR', 'Euros', '€', 11_000, 1, 1_000_000, 2)], receiverKycStatus: KycStatus.Verified,
+      currencyOptions: [new Currency('EUR', 'Euros', '€', 11_000, 250, 400_000, 2)], receiverKycStatus: KycStatus.Verified,
     });
     json(res, 200, response.toJsonString());
   } catch (err) {
@@ -121,6 +121,22 @@ describe('our sending side against a foreign VASP made of the SDK', () => {
     expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(100_000 - quoted.body.totalSendingAmount);
     expect(state.callbacks).toHaveLength(1);
     expect(state.callbacks[0]).toMatchObject({ vaspDomain: UMA_DOMAIN, utxos: [{ amountMsats: 11_000_000 }] });
+  });
+
+  it("offers the receiver's own bounds, and a quote outside them is refused before any pay request", async () => {
+    const carol = `$carol@${vasp.domain}`;
+    const found = await lookup(carol);
+    expect(found.status).toBe(200);
+    const eur = found.body.supportedCurrencies.find((c: { currency: { code: string } }) => c.currency.code === 'EUR');
+    expect(eur).toMatchObject({ min: 250, max: 400_000 });
+    const payRequests = state.travelRule.length;
+    const tooMuch = await sys.api('/quotes', { method: 'POST', json: {
+      lookupId: found.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: alice.usdAccountId }, senderCustomerInfo: { FULL_NAME: 'Alice Sender' },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: carol, currency: 'EUR' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 400_001,
+    } });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', details: { min: 250, max: 400_000 } });
+    expect(state.travelRule).toHaveLength(payRequests);
   });
 
   it('maps the counterparty\'s failures: a bad signature, a failing key endpoint, no common version, a refusal', async () => {

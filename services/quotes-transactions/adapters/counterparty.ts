@@ -1,6 +1,7 @@
 import { AppError } from '../../../lib/errors';
 import type { LookupSender } from '../domain/lookup-request';
 import type { PayerDataField } from '../domain/payer-data-requirements';
+import type { ReceivableBounds } from '../domain/receivable-bounds';
 import type { ReceivingDestination } from '../domain/receiving-destination';
 import { sandboxOutcomeFor } from '../domain/sandbox-counterparty-behaviour';
 
@@ -10,6 +11,8 @@ export interface CounterpartyAnswer {
   currencies: string[];
   /** Payer data the institution asks for on top of the platform's own rules. */
   requiredPayerData: PayerDataField[];
+  /** The institution's own bounds per currency code, in our smallest units (absent: our table's). */
+  bounds?: Record<string, ReceivableBounds>;
 }
 
 /**

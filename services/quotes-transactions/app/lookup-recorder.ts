@@ -5,7 +5,7 @@ import { findCurrency } from '../domain/currency-catalogue';
 import { DEFAULT_SENDER_CURRENCY, lookupExpiry, type CurrencyOffer, type Lookup, type LookupTarget } from '../domain/lookup';
 import type { LookupSender } from '../domain/lookup-request';
 import type { PayerDataField } from '../domain/payer-data-requirements';
-import { receivableBounds } from '../domain/receivable-bounds';
+import { receivableBounds, type ReceivableBounds } from '../domain/receivable-bounds';
 import type { AccountsDirectory, Caller } from './accounts-directory';
 import type { LookupStore } from './lookup-store';
 import type { SignedLookups } from './signed-lookups';
@@ -28,6 +28,11 @@ export interface ReceiverOffer {
   /** Currency codes the receiver accepts. */
   currencies: string[];
   requiredPayerDataFields: PayerDataField[];
+  /**
+   * The receiver's own bounds per currency (an UMA counterparty's answer), in our smallest units;
+   * a currency without them is not offered. Absent: our table's bounds.
+   */
+  bounds?: Record<string, ReceivableBounds>;
 }
 
 /**
@@ -50,9 +55,9 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     return senderCurrencyOf(sender, currency === null ? null : { currency });
   }
 
-  async function offer(from: string, code: string): Promise<CurrencyOffer | undefined> {
+  async function offer(from: string, code: string, given?: Record<string, ReceivableBounds>): Promise<CurrencyOffer | undefined> {
     const currency = findCurrency(code);
-    const bounds = receivableBounds(code);
+    const bounds = given ? given[code] && { ...given[code] } : receivableBounds(code);
     if (!currency || !bounds) return undefined;
     const estimatedExchangeRate = await deps.rates.rate(from, code);
     if (!Number.isFinite(estimatedExchangeRate) || estimatedExchangeRate <= 0) {
@@ -64,7 +69,7 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
   /** Prices the receiver's currencies and records the lookup (a signed id, or a stored one); LOOKUP_REQUEST_FAILED if none can be paid. */
   async function record(input: ReceiverOffer): Promise<Lookup> {
     const codes = [...new Set(input.currencies)];
-    const offers = (await Promise.all(codes.map((code) => offer(input.senderCurrency, code)))).filter((o): o is CurrencyOffer => !!o);
+    const offers = (await Promise.all(codes.map((code) => offer(input.senderCurrency, code, input.bounds)))).filter((o): o is CurrencyOffer => !!o);
     if (offers.length === 0) {
       throw new AppError('LOOKUP_REQUEST_FAILED', `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`);
     }
@@ -83,7 +88,8 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     // A signed id carries the expiry to the second: its lookup's times are whole seconds.
     const signedCreatedAt = new Date(Math.floor(createdAt.getTime() / 1000) * 1000);
     const signedExpiry = lookupExpiry(signedCreatedAt);
-    const signedId = deps.signed?.ids.sign({ platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code) });
+    // A signed id carries currency codes only, whose bounds are our table's: the receiver's own bounds are stored.
+    const signedId = input.bounds ? undefined : deps.signed?.ids.sign({ platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code) });
     if (signedId) {
       // Nothing to store: the id proves to a later quote what it needs, so nothing acknowledged can be lost.
       const lookup: Lookup = { id: signedId, ...content, createdAt: signedCreatedAt.toISOString(), expiresAt: signedExpiry.toISOString() };

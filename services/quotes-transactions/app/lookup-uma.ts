@@ -40,6 +40,7 @@ export function createLookupUma(deps: LookupUmaDeps) {
     return recorder.record({
       caller, target: { receiverUmaAddress }, sender, senderCurrency, currencies: answer.currencies,
       requiredPayerDataFields: mergePayerDataFields(answer.requiredPayerData),
+      ...(answer.bounds ? { bounds: answer.bounds } : {}),
     });
   };
 }

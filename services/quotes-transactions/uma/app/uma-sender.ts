@@ -11,6 +11,9 @@ import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { missingPayerData, payerDataFor, requiredPayerData } from '../domain/payer-data-fields';
 import { vaspDomainOf } from '../domain/uma-receiver';
+import { boundsInOurUnits } from '../domain/uma-amounts';
+import { findCurrency } from '../../domain/currency-catalogue';
+import type { ReceivableBounds } from '../../domain/receivable-bounds';
 import type { UmaRecords } from './uma-records';
 
 export interface UmaSenderDeps {
@@ -30,6 +33,17 @@ export interface UmaSenderDeps {
 interface Lnurlp {
   response: LnurlpResponse;
   receiverDomain: string;
+}
+
+/** The receiver's bounds per currency we know, in our smallest units (a currency whose bounds do not fit is left out). */
+function counterpartyBounds(response: LnurlpResponse): Record<string, ReceivableBounds> {
+  const bounds: Record<string, ReceivableBounds> = {};
+  for (const c of response.currencies ?? []) {
+    const ours = findCurrency(c.code);
+    const converted = ours && boundsInOurUnits({ min: c.minSendable, max: c.maxSendable, decimals: c.decimals }, ours.decimals);
+    if (converted) bounds[c.code] = converted;
+  }
+  return bounds;
 }
 
 /** The address's VASP, refused when it is no address or one we may not reach. */
@@ -135,7 +149,7 @@ export function createUmaSender(deps: UmaSenderDeps) {
     const { response } = await lnurlp(receiverUmaAddress);
     const currencies = (response.currencies ?? []).map((c) => c.code);
     if (!currencies.length) throw new AppError('LNURLP_REQUEST_FAILED', 'the receiving VASP offers no currency');
-    return { currencies, requiredPayerData: requiredPayerData(response.payerData) };
+    return { currencies, requiredPayerData: requiredPayerData(response.payerData), bounds: counterpartyBounds(response) };
   }
 
   async function payerIdentifier(p: Payment): Promise<string> {

@@ -10,3 +10,16 @@ export function msatsPerUnit(btcPerUnit: number, decimals: number): number {
 export function unitsForMsats(msats: number, multiplier: number, feeMsats: number): number {
   return Math.floor((msats - feeMsats) / multiplier);
 }
+
+/**
+ * A counterparty's bounds (`min`/`max` in smallest units of `decimals` digits) in our smallest units
+ * of `ourDecimals` digits: the minimum rounded up, the maximum down; undefined when nothing fits.
+ */
+export function boundsInOurUnits(
+  bounds: { min: number; max: number; decimals: number }, ourDecimals: number,
+): { min: number; max: number } | undefined {
+  const scale = 10 ** (ourDecimals - bounds.decimals);
+  const min = Math.max(1, Math.ceil(bounds.min * scale));
+  const max = Math.floor(bounds.max * scale);
+  return Number.isSafeInteger(min) && Number.isSafeInteger(max) && min <= max ? { min, max } : undefined;
+}

@@ -1,7 +1,7 @@
 import { acceptsTimestamp, DEFAULT_REPLAY_WINDOW } from './replay-window';
 import { missingPayerData, payerDataFor, requiredPayerData } from './payer-data-fields';
 import { counterpartyInformationOf } from './uma-payer-data';
-import { msatsPerUnit } from './uma-amounts';
+import { boundsInOurUnits, msatsPerUnit } from './uma-amounts';
 import { receivableAccounts, umaAddressOf, vaspDomainOf } from './uma-receiver';
 
 describe('UMA domain rules', () => {
@@ -34,6 +34,13 @@ describe('UMA domain rules', () => {
   it('converts a BTC rate to millisatoshis per smallest unit', () => {
     expect(msatsPerUnit(0.00001, 2)).toBe(10_000);
     expect(msatsPerUnit(1e-12, 2)).toBe(1);
+  });
+
+  it("converts a counterparty's bounds to our smallest units, inside what it allows", () => {
+    expect(boundsInOurUnits({ min: 250, max: 400_000, decimals: 2 }, 2)).toEqual({ min: 250, max: 400_000 });
+    expect(boundsInOurUnits({ min: 1, max: 99, decimals: 0 }, 2)).toEqual({ min: 100, max: 9_900 });
+    expect(boundsInOurUnits({ min: 15, max: 1_999, decimals: 3 }, 2)).toEqual({ min: 2, max: 199 });
+    expect(boundsInOurUnits({ min: 1, max: 5, decimals: 3 }, 2)).toBeUndefined();
   });
 
   it('maps payer data both ways, sending only what was asked for', () => {
