@@ -5,6 +5,7 @@ import {
 import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
 import { startForeignVasp, type ForeignVasp } from '../fixtures/foreign-vasp';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { chooseOutcome } from './kyc-fixtures';
 
 /**
  * Our receiving side as a foreign VASP sees it, driven only with the UMA SDK's client functions:
@@ -38,12 +39,16 @@ async function signedAt(timestamp: Date): Promise<URL> {
   return encodeToUrl(request);
 }
 
+/** A customer's consent to the current end-user terms. */
+async function consent() {
+  const terms = await sys.api('/customers/end-user-terms');
+  return { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+}
+
 beforeAll(async () => {
   vasp = await startForeignVasp();
   sys = await startTestSystem({ env: { UMA_DOMAIN } });
-  const terms = await sys.api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const created = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `uma-recv-${process.pid}`, endUserTermsConsent: consent, umaAddress: BOB } });
+  const created = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `uma-recv-${process.pid}`, endUserTermsConsent: await consent(), umaAddress: BOB } });
   expect(created).toEqual(expect.objectContaining({ status: 201 }));
   const keys = await fetch(`${sys.rootUrl}/.well-known/lnurlpubkey`);
   expect(keys.status).toBe(200);
@@ -75,6 +80,23 @@ describe('our UMA receiving side, driven by the SDK', () => {
     expect(response.callback).toBe(`http://${UMA_DOMAIN}/uma/payreq/bob.uma`);
     expect(response.payerData?.compliance?.mandatory).toBe(true);
     expect(response.minSendable).toBe(1000);
+  });
+
+  it("asks for the payer data the receiving platform's configuration requires, on top of compliance's", async () => {
+    const config = await sys.api('/config');
+    const supportedCurrencies = config.body.supportedCurrencies.map((c: Record<string, unknown>) => ({
+      currencyCode: c.currencyCode, minAmount: c.minAmount, maxAmount: c.maxAmount, enabledTransactionTypes: c.enabledTransactionTypes,
+      requiredCounterpartyFields: c.currencyCode === 'USD'
+        ? [{ name: 'BIRTH_DATE', mandatory: true }, { name: 'TAX_ID', mandatory: false }, { name: 'FULL_NAME', mandatory: true }]
+        : c.requiredCounterpartyFields,
+    }));
+    expect((await sys.api('/config', { method: 'PATCH', json: { supportedCurrencies } })).status).toBe(200);
+    const { status, body } = await get(await signedLookup());
+    expect(status).toBe(200);
+    expect(LnurlpResponse.fromJson(JSON.stringify(body)).payerData).toEqual({
+      identifier: { mandatory: true }, compliance: { mandatory: true }, email: { mandatory: false },
+      name: { mandatory: true }, birthDate: { mandatory: true }, TAX_ID: { mandatory: false },
+    });
   });
 
   it('refuses a replayed request (the same nonce) and a stale or future timestamp', async () => {

@@ -12,6 +12,7 @@ import { createDocumentNonceValidator } from './adapters/document-nonce-validato
 import { createSandboxLightningNode } from './adapters/sandbox-lightning-node';
 import { createLndRestNode, readLndSettings } from './adapters/lnd-rest-node';
 import { readUmaIdentity } from './adapters/uma-identity';
+import { createPlatformPayerData } from './adapters/platform-payer-data';
 import { createUmaRecordDocumentStore } from './adapters/uma-record-document-store';
 import { createVaspPublicKeys, type VaspPublicKeys } from './adapters/vasp-public-keys';
 import { createAnswerLnurlp } from './app/answer-lnurlp';
@@ -93,7 +94,9 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
   const nonces = createDocumentNonceValidator(environment.store, { window: DEFAULT_REPLAY_WINDOW, clock: deps.clock });
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
   const records = createUmaRecordDocumentStore(environment.store);
-  const receiving = { identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates };
+  const receiving = {
+    identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates, platformPayerData: createPlatformPayerData(environment.peers),
+  };
   const incoming = createIncomingUmaPayments({
     payments: deps.payments.payments, runner: deps.payments.runner, newEvent: deps.payments.newEvent, clock: deps.clock,
     timing: deps.payments.timing, windows: deps.payments.approvalWindows, asksApproval: deps.payments.asksApproval,

@@ -9,6 +9,8 @@ import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import { payRequestPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, type ReceivableAccount } from '../domain/uma-receiver';
 import { msatsPerUnit } from '../domain/uma-amounts';
+import { payerDataOptionsFor } from '../domain/payer-data-fields';
+import type { PlatformPayerData } from '../adapters/platform-payer-data';
 
 export interface UmaReceiverDeps {
   identity: UmaIdentity;
@@ -16,6 +18,8 @@ export interface UmaReceiverDeps {
   keys: VaspPublicKeys;
   nonces: NonceValidator;
   rates: RateSource;
+  /** The receiving platform's own payer-data requirements (none when absent). */
+  platformPayerData?: PlatformPayerData;
 }
 
 /** Sends per payment, in satoshis, that our lnurlp response offers (1 sat to 0.1 BTC). */
@@ -60,6 +64,7 @@ export function createAnswerLnurlp(deps: UmaReceiverDeps) {
     const address = umaAddressOf(username, deps.identity.domain);
     const accounts = receivableAccounts(await deps.directory.holders(address));
     if (!accounts.length) throw new UmaError(`no UMA user ${address}`, ErrorCode.USER_NOT_FOUND);
+    const platformFields = (await deps.platformPayerData?.(accounts[0].platformId, accounts.map((a) => a.currency))) ?? [];
     const response = await getLnurlpResponse({
       request,
       privateKeyBytes: deps.identity.signingKey,
@@ -68,7 +73,7 @@ export function createAnswerLnurlp(deps: UmaReceiverDeps) {
       encodedMetadata: JSON.stringify([['text/plain', `Pay ${address}`], ['text/identifier', address]]),
       minSendableSats: SENDABLE_SATS.min,
       maxSendableSats: SENDABLE_SATS.max,
-      payerDataOptions: { identifier: { mandatory: true }, name: { mandatory: false }, email: { mandatory: false }, compliance: { mandatory: true } },
+      payerDataOptions: payerDataOptionsFor(platformFields),
       currencyOptions: await currencyOptions(deps, accounts),
       receiverKycStatus: KycStatus.Verified,
     });

@@ -1,5 +1,5 @@
 import { acceptsTimestamp, DEFAULT_REPLAY_WINDOW } from './replay-window';
-import { missingPayerData, payerDataFor, requiredPayerData } from './payer-data-fields';
+import { missingPayerData, payerDataFor, payerDataOptionsFor, requiredPayerData } from './payer-data-fields';
 import { counterpartyInformationOf } from './uma-payer-data';
 import { boundsInOurUnits, msatsPerUnit } from './uma-amounts';
 import { receivableAccounts, umaAddressOf, vaspDomainOf } from './uma-receiver';
@@ -28,6 +28,7 @@ describe('UMA domain rules', () => {
     const holder = { platformId: 'P', customerId: 'C', platformCustomerId: 'pc', isDeleted: false, accounts: [{ id: 'A1', currency: 'USD', status: 'ACTIVE' }, { id: 'A2', currency: 'EUR', status: 'CLOSED' }] };
     expect(receivableAccounts([holder]).map((a) => a.accountId)).toEqual(['A1']);
     expect(receivableAccounts([{ ...holder, isDeleted: true }])).toEqual([]);
+    expect(receivableAccounts([{ ...holder, kycBlocked: true }])).toEqual([]);
     expect(receivableAccounts([holder, { ...holder, platformId: 'Q' }])).toEqual([]);
   });
 
@@ -48,6 +49,16 @@ describe('UMA domain rules', () => {
     expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }]);
     expect(payerDataFor(options, { FULL_NAME: 'Ana', TAX_ID: 'secret' })).toEqual({ name: 'Ana' });
     expect(missingPayerData(options, {})).toEqual(['FULL_NAME']);
+  });
+
+  it("asks for compliance's payer data plus the platform's fields, a field without an UMA key under its own name", () => {
+    const options = payerDataOptionsFor([{ name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }, { name: 'IDENTIFIER', mandatory: false }]);
+    expect(options).toEqual({
+      identifier: { mandatory: true }, compliance: { mandatory: true }, name: { mandatory: false }, email: { mandatory: true }, TAX_ID: { mandatory: true },
+    });
+    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: false }, { name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }]);
+    expect(payerDataFor(options, { TAX_ID: '123', EMAIL: 'a@b.c' })).toEqual({ email: 'a@b.c', TAX_ID: '123' });
+    expect(missingPayerData(options, { EMAIL: 'a@b.c' })).toEqual(['TAX_ID']);
   });
 
   it("turns the sender's payer data and travel-rule information into counterparty fields", () => {
