@@ -4,6 +4,7 @@ import {
 import { startForeignVasp, type ForeignVasp } from '../fixtures/foreign-vasp';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { startTestSystem, type TestSystem } from '../system-harness';
+import { chooseOutcome } from './kyc-fixtures';
 import { balanceOf, FAST_SETTLEMENT, payingCustomer, transactionWhen } from './payments-fixtures';
 
 /**
@@ -131,5 +132,21 @@ describe('a foreign VASP pays our customer over UMA', () => {
     expect((await post('/uma/payreq/%E0%A4%A', (await payRequest(1_303)).toJsonString())).status).toBe(400);
     expect((await post('/uma/post-transaction/%E0%A4%A', '{}')).status).toBe(400);
     expect((await incomingOf()).length).toBe(count + 1);
+  });
+
+  it('a customer whose KYC was rejected answers exactly as an unknown one, and nothing is created', async () => {
+    const dora = await payingCustomer(sys, { umaAddress: `$dora.pay@${UMA_DOMAIN}` });
+    const link = await sys.api(`/customers/${dora.customerId}/kyc-link`, { method: 'POST' });
+    await chooseOutcome(sys, link.body.kycUrl, 'REJECT');
+    for (let i = 0; (await sys.api(`/customers/${dora.customerId}`)).body.kycStatus !== 'REJECTED'; i++) {
+      if (i > 400) throw new Error('the customer was never REJECTED');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const blocked = await post('/uma/payreq/dora.pay', (await payRequest(1_304)).toJsonString());
+    const unknown = await post('/uma/payreq/nobody.pay', (await payRequest(1_305)).toJsonString());
+    expect(blocked.status).toBe(404);
+    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('dora.pay', 'nobody.pay') } }).toEqual(unknown);
+    const incoming = await sys.api(`/transactions?customerId=${dora.customerId}&type=INCOMING`);
+    expect(incoming.body.data).toEqual([]);
   });
 });

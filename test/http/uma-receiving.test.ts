@@ -138,6 +138,26 @@ describe('our UMA receiving side, driven by the SDK', () => {
     expect(body.code).toBe('USER_NOT_FOUND');
   });
 
+  it('answers for a customer whose KYC was rejected exactly as for an unknown address', async () => {
+    const carol = `$carol.kyc@${UMA_DOMAIN}`;
+    const created = await sys.api('/customers', { method: 'POST', json: {
+      ...INDIVIDUAL_CUSTOMER, platformCustomerId: `uma-kyc-${process.pid}`, umaAddress: carol,
+      endUserTermsConsent: await consent(),
+    } });
+    expect(created.status).toBe(201);
+    expect((await get(await signedLookup(carol))).status).toBe(200);
+    const link = await sys.api(`/customers/${created.body.id}/kyc-link`, { method: 'POST' });
+    await chooseOutcome(sys, link.body.kycUrl, 'REJECT');
+    for (let i = 0; (await sys.api(`/customers/${created.body.id}`)).body.kycStatus !== 'REJECTED'; i++) {
+      if (i > 400) throw new Error('the customer was never REJECTED');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const blocked = await get(await signedLookup(carol));
+    const unknown = await get(await signedLookup(`$carol.nobody@${UMA_DOMAIN}`));
+    expect(blocked.status).toBe(404);
+    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('carol.kyc', 'carol.nobody') } }).toEqual(unknown);
+  });
+
   it('refuses a sending VASP whose key endpoint fails, or lies about its key', async () => {
     const other = await startForeignVasp();
     try {

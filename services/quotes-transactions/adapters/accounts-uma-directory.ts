@@ -11,6 +11,7 @@ export function createAccountsUmaDirectory(peers: Pick<PeerClients, 'accounts'>)
         customerId: h.customer!.id,
         platformCustomerId: h.customer!.platformCustomerId,
         isDeleted: h.customer!.isDeleted,
+        kycBlocked: h.customer!.kycBlocksPayments,
         accounts: h.holdingAccounts.map((a) => ({ id: a.id, currency: a.currency, status: a.status })),
       }));
     },

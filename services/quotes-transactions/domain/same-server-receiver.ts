@@ -7,6 +7,8 @@ export interface UmaAddressHolder {
   customerId: string;
   platformCustomerId: string;
   isDeleted: boolean;
+  /** Its KYC/KYB status stops it from moving money (the accounts service's policy); absent: not known to. */
+  kycBlocked?: boolean;
   /** Where an incoming payment can land: its holding accounts (never an embedded wallet). */
   accounts: Array<{ id: string; currency: string; status: string }>;
 }

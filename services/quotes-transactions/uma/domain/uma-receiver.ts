@@ -21,12 +21,14 @@ export const postTransactionPath = (transactionId: string) => `/uma/post-transac
 /**
  * The accounts an address can receive in: the one customer (not deleted) holding it on this
  * server, with its active holding accounts. An address held by customers of several platforms
- * cannot be told apart from outside, so it receives nothing (as an unknown one).
+ * cannot be told apart from outside, and a customer whose KYC status blocks it may not receive:
+ * both receive nothing, as an unknown address.
  */
 export function receivableAccounts(holders: UmaAddressHolder[]): ReceivableAccount[] {
   const live = holders.filter((h) => !h.isDeleted);
   if (live.length !== 1) return [];
   const [h] = live;
+  if (h.kycBlocked) return [];
   return h.accounts.filter((a) => a.status === 'ACTIVE').map((a) => ({
     platformId: h.platformId, customerId: h.customerId, platformCustomerId: h.platformCustomerId, accountId: a.id, currency: a.currency,
   }));
