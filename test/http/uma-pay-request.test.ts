@@ -25,13 +25,14 @@ const answers = new Map<number, ReceiverAnswer>();
 
 const alice = () => `$alice@${vasp.domain}`;
 
-async function payRequest(amountCents: number, options: { sender?: ForeignVasp; trInfo?: string } = {}) {
+async function payRequest(amountCents: number, options: { sender?: ForeignVasp; trInfo?: string; requestedPayeeData?: Record<string, { mandatory: boolean }> } = {}) {
   const from = options.sender ?? vasp;
   return getPayRequest({
     receiverEncryptionPubKey: ourKeys.getEncryptionPubKey(), sendingVaspPrivateKey: from.signing.privateKey,
     receivingCurrencyCode: 'USD', amount: amountCents, isAmountInReceivingCurrency: true, payerIdentifier: `$alice@${from.domain}`,
     payerKycStatus: KycStatus.Verified, umaMajorVersion: 1, trInfo: options.trInfo ?? JSON.stringify(TRAVEL_RULE),
     payerData: { name: 'Alice Foreign' },
+    ...(options.requestedPayeeData ? { requestedPayeeData: options.requestedPayeeData } : {}),
   });
 }
 
@@ -132,6 +133,22 @@ describe('a foreign VASP pays our customer over UMA', () => {
     expect((await post('/uma/payreq/%E0%A4%A', (await payRequest(1_303)).toJsonString())).status).toBe(400);
     expect((await post('/uma/post-transaction/%E0%A4%A', '{}')).status).toBe(400);
     expect((await incomingOf()).length).toBe(count + 1);
+  });
+
+  it("sends back the payee data the sender asked for, from the platform's receiverCustomerInfo, still signed", async () => {
+    answers.set(1_240, { status: 200, body: { receiverCustomerInfo: { FULL_NAME: 'Bob Payee', EMAIL: 'bob@pay.example', BIRTH_DATE: '1990-01-01' } } });
+    const request = await payRequest(1_240, {
+      requestedPayeeData: { name: { mandatory: true }, email: { mandatory: false }, identifier: { mandatory: true }, compliance: { mandatory: true } },
+    });
+    const answered = await post('/uma/payreq/bob.pay', request.toJsonString());
+    expect(answered.status).toBe(200);
+    const asked = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 1_240)!;
+    expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }]);
+    const response = PayReqResponse.fromJson(JSON.stringify(answered.body));
+    expect(await verifyPayReqResponseSignature(response, alice(), BOB, ourKeys, new InMemoryNonceValidator(Date.now() - 60_000))).toBe(true);
+    expect(response.payeeData).toMatchObject({ name: 'Bob Payee', email: 'bob@pay.example' });
+    expect(response.payeeData).not.toHaveProperty('birthDate');
+    expect(JSON.stringify(answered.body)).not.toContain('1990-01-01');
   });
 
   it('a customer whose KYC was rejected answers exactly as an unknown one, and nothing is created', async () => {

@@ -9,6 +9,7 @@ import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { msatsPerUnit } from '../domain/uma-amounts';
 import { counterpartyInformationOf } from '../domain/uma-payer-data';
+import { payerDataFor, requiredPayerData } from '../domain/payer-data-fields';
 import { postTransactionPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, vaspDomainOf, type ReceivableAccount } from '../domain/uma-receiver';
 import { SENDABLE_SATS } from './answer-lnurlp';
 import type { IncomingUmaPayments } from './incoming-uma-payments';
@@ -69,6 +70,18 @@ function landing(accounts: ReceivableAccount[], code: string | undefined): Recei
 }
 
 /**
+ * The answer with the payee data the sender asked for, from what the receiving platform's approval
+ * gave (`receiverCustomerInfo`). The payee's compliance signature covers the identifiers, nonce and
+ * timestamp only, so the fields join the signed answer without signing it again.
+ */
+function withPayeeData(responseJson: string, payee: Record<string, string>): string {
+  if (!Object.keys(payee).length) return responseJson;
+  const response = JSON.parse(responseJson) as { payeeData?: Record<string, unknown> };
+  response.payeeData = { ...payee, ...response.payeeData };
+  return JSON.stringify(response);
+}
+
+/**
  * The pay-request callback: a verified pay request becomes an INCOMING transaction that the
  * receiving platform is asked to approve (the incoming-payment webhook); approved, we answer with
  * the invoice that settles it (signed payee compliance data); refused, with the protocol's error.
@@ -117,12 +130,10 @@ export function createAnswerPayRequest(deps: AnswerPayRequestDeps) {
     const decision = await deps.incoming.receive({
       transactionId, account, amount: received, senderUmaAddress: sender.senderAddress,
       counterpartyInformation: counterpartyInformationOf(request.payerData, trInfo),
-      requestedReceiverFields: Object.entries(request.requestedPayeeData ?? {})
-        .filter(([name]) => !['identifier', 'compliance'].includes(name))
-        .map(([name, option]) => ({ name, mandatory: !!option?.mandatory })),
+      requestedReceiverFields: requiredPayerData(request.requestedPayeeData),
       ...(request.comment ? { description: request.comment.slice(0, 255) } : {}),
     });
     if (decision.kind === 'REFUSED') throw new UmaError(decision.message, decision.code);
-    return response.toJsonString();
+    return withPayeeData(response.toJsonString(), payerDataFor(request.requestedPayeeData, decision.payment.receiverCustomerInfo));
   };
 }
