@@ -55,7 +55,9 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     return senderCurrencyOf(sender, currency === null ? null : { currency });
   }
 
-  async function offer(from: string, code: string, given?: Record<string, ReceivableBounds>): Promise<CurrencyOffer | undefined> {
+  async function offer(
+    from: string, code: string, given?: Record<string, ReceivableBounds>,
+  ): Promise<CurrencyOffer | undefined> {
     const currency = findCurrency(code);
     const bounds = given ? given[code] && { ...given[code] } : receivableBounds(code);
     if (!currency || !bounds) return undefined;
@@ -69,7 +71,8 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
   /** Prices the receiver's currencies and records the lookup (a signed id, or a stored one); LOOKUP_REQUEST_FAILED if none can be paid. */
   async function record(input: ReceiverOffer): Promise<Lookup> {
     const codes = [...new Set(input.currencies)];
-    const offers = (await Promise.all(codes.map((code) => offer(input.senderCurrency, code, input.bounds)))).filter((o): o is CurrencyOffer => !!o);
+    const priced = await Promise.all(codes.map((code) => offer(input.senderCurrency, code, input.bounds)));
+    const offers = priced.filter((o): o is CurrencyOffer => !!o);
     if (offers.length === 0) {
       throw new AppError('LOOKUP_REQUEST_FAILED', `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`);
     }
@@ -89,7 +92,9 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     const signedCreatedAt = new Date(Math.floor(createdAt.getTime() / 1000) * 1000);
     const signedExpiry = lookupExpiry(signedCreatedAt);
     // A signed id carries currency codes only, whose bounds are our table's: the receiver's own bounds are stored.
-    const signedId = input.bounds ? undefined : deps.signed?.ids.sign({ platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code) });
+    const signedId = input.bounds ? undefined : deps.signed?.ids.sign({
+      platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code),
+    });
     if (signedId) {
       // Nothing to store: the id proves to a later quote what it needs, so nothing acknowledged can be lost.
       const lookup: Lookup = { id: signedId, ...content, createdAt: signedCreatedAt.toISOString(), expiresAt: signedExpiry.toISOString() };

@@ -95,7 +95,8 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
   const records = createUmaRecordDocumentStore(environment.store);
   const receiving = {
-    identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates, platformPayerData: createPlatformPayerData(environment.peers),
+    identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates,
+    platformPayerData: createPlatformPayerData(environment.peers),
   };
   const incoming = createIncomingUmaPayments({
     payments: deps.payments.payments, runner: deps.payments.runner, newEvent: deps.payments.newEvent, clock: deps.clock,

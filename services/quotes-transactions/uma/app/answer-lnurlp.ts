@@ -64,7 +64,8 @@ export function createAnswerLnurlp(deps: UmaReceiverDeps) {
     const address = umaAddressOf(username, deps.identity.domain);
     const accounts = receivableAccounts(await deps.directory.holders(address));
     if (!accounts.length) throw new UmaError(`no UMA user ${address}`, ErrorCode.USER_NOT_FOUND);
-    const platformFields = (await deps.platformPayerData?.(accounts[0].platformId, accounts.map((a) => a.currency))) ?? [];
+    const currencies = accounts.map((a) => a.currency);
+    const platformFields = (await deps.platformPayerData?.(accounts[0].platformId, currencies)) ?? [];
     const response = await getLnurlpResponse({
       request,
       privateKeyBytes: deps.identity.signingKey,

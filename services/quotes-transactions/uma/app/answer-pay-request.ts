@@ -134,6 +134,7 @@ export function createAnswerPayRequest(deps: AnswerPayRequestDeps) {
       ...(request.comment ? { description: request.comment.slice(0, 255) } : {}),
     });
     if (decision.kind === 'REFUSED') throw new UmaError(decision.message, decision.code);
-    return withPayeeData(response.toJsonString(), payerDataFor(request.requestedPayeeData, decision.payment.receiverCustomerInfo));
+    const payee = payerDataFor(request.requestedPayeeData, decision.payment.receiverCustomerInfo);
+    return withPayeeData(response.toJsonString(), payee);
   };
 }

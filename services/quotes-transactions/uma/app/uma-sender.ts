@@ -35,12 +35,13 @@ interface Lnurlp {
   receiverDomain: string;
 }
 
-/** The receiver's bounds per currency we know, in our smallest units (a currency whose bounds do not fit is left out). */
+/** The receiver's bounds per currency we know, in our smallest units (one whose bounds leave no amount is left out). */
 function counterpartyBounds(response: LnurlpResponse): Record<string, ReceivableBounds> {
   const bounds: Record<string, ReceivableBounds> = {};
   for (const c of response.currencies ?? []) {
     const ours = findCurrency(c.code);
-    const converted = ours && boundsInOurUnits({ min: c.minSendable, max: c.maxSendable, decimals: c.decimals }, ours.decimals);
+    const theirs = { min: c.minSendable, max: c.maxSendable, decimals: c.decimals };
+    const converted = ours && boundsInOurUnits(theirs, ours.decimals);
     if (converted) bounds[c.code] = converted;
   }
   return bounds;
@@ -149,7 +150,9 @@ export function createUmaSender(deps: UmaSenderDeps) {
     const { response } = await lnurlp(receiverUmaAddress);
     const currencies = (response.currencies ?? []).map((c) => c.code);
     if (!currencies.length) throw new AppError('LNURLP_REQUEST_FAILED', 'the receiving VASP offers no currency');
-    return { currencies, requiredPayerData: requiredPayerData(response.payerData), bounds: counterpartyBounds(response) };
+    return {
+      currencies, requiredPayerData: requiredPayerData(response.payerData), bounds: counterpartyBounds(response),
+    };
   }
 
   async function payerIdentifier(p: Payment): Promise<string> {

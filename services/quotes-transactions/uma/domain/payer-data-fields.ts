@@ -1,5 +1,7 @@
 import type { CounterPartyDataOptions } from '@uma-sdk/core';
-import { isCustomerInfoFieldName, type CustomerInfoFieldName, type PayerDataField } from '../../domain/payer-data-requirements';
+import {
+  isCustomerInfoFieldName, type CustomerInfoFieldName, type PayerDataField,
+} from '../../domain/payer-data-requirements';
 
 /** The UMA payer-data keys and the counterparty field names of our interface. */
 const FIELD_OF_KEY: Record<string, CustomerInfoFieldName> = {
@@ -7,7 +9,7 @@ const FIELD_OF_KEY: Record<string, CustomerInfoFieldName> = {
   countryOfResidence: 'COUNTRY_OF_RESIDENCE', phoneNumber: 'PHONE_NUMBER',
 };
 
-/** The UMA key of a field: the protocol's own name where it has one, else the field's name (a custom payer-data key). */
+/** The UMA key of a field: the protocol's own name where it has one, else the field's name (a custom key). */
 const KEY_OF_FIELD: Record<string, string> = {
   ...Object.fromEntries(Object.entries(FIELD_OF_KEY).map(([key, field]) => [field, key])), IDENTIFIER: 'identifier',
 };
@@ -22,7 +24,8 @@ const fieldOf = (key: string): CustomerInfoFieldName | undefined =>
  */
 export function payerDataOptionsFor(platformFields: PayerDataField[]): CounterPartyDataOptions {
   const options: CounterPartyDataOptions = {
-    identifier: { mandatory: true }, name: { mandatory: false }, email: { mandatory: false }, compliance: { mandatory: true },
+    identifier: { mandatory: true }, compliance: { mandatory: true },
+    name: { mandatory: false }, email: { mandatory: false },
   };
   for (const field of platformFields) {
     const key = KEY_OF_FIELD[field.name] ?? field.name;
@@ -53,5 +56,7 @@ export function payerDataFor(options: CounterPartyDataOptions | undefined, info:
 /** The mandatory fields asked for that the platform did not give. */
 export function missingPayerData(options: CounterPartyDataOptions | undefined, info: Record<string, unknown> | undefined): string[] {
   const given = payerDataFor(options, info);
-  return Object.entries(options ?? {}).filter(([key, o]) => o?.mandatory && fieldOf(key) && !given[key]).map(([key]) => fieldOf(key)!);
+  return Object.entries(options ?? {})
+    .filter(([key, o]) => o?.mandatory && fieldOf(key) && !given[key])
+    .map(([key]) => fieldOf(key)!);
 }
