@@ -4,7 +4,7 @@ import { ConfigError } from '../../lib/config';
 import { createServiceClient } from '../../lib/grpc/grpc-client';
 import { readGrpcTls } from '../../lib/grpc/transport-security';
 import { openServiceStore } from '../../lib/runtime/adapters';
-import { createLedgerAudit, type LedgerAuditReport } from './app/ledger-audit';
+import { createLedgerAudit, type AuditCheck, type LedgerAuditReport } from './app/ledger-audit';
 import { createLedgerSnapshotReader } from './store/ledger-snapshot-reader';
 
 /**
@@ -23,12 +23,14 @@ async function audit(env: NodeJS.ProcessEnv): Promise<LedgerAuditReport> {
     try {
       const answer = await client.auditLedger({});
       const counts = answer.counts ?? { balances: 0, markers: 0, journalSteps: 0, payments: 0, cardTransactions: 0, internalAccounts: 0 };
-      return { clean: answer.clean, problems: answer.problems.map((p) => ({ ...p, check: p.check as LedgerAuditReport['problems'][number]['check'] })), inFlight: answer.inFlight, counts };
+      const problems = answer.problems.map((p) => ({ ...p, check: p.check as AuditCheck }));
+      return { clean: answer.clean, problems, inFlight: answer.inFlight, counts };
     } finally {
       client.close();
     }
   }
-  const store = await openServiceStore('quotes-transactions', { ...env, DATA_DIR: env.DATA_DIR?.trim() || resolve(__dirname, '..', '..', '..', 'data') });
+  const dataDir = env.DATA_DIR?.trim() || resolve(__dirname, '..', '..', '..', 'data');
+  const store = await openServiceStore('quotes-transactions', { ...env, DATA_DIR: dataDir });
   try {
     return await createLedgerAudit({ source: createLedgerSnapshotReader(store) }).run();
   } finally {

@@ -58,8 +58,11 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     let attempts = 0;
     const answers = new Map<string, string>();
     const unanswered: Array<{ key: string; amount: string }> = [];
-    const mint = async (key: string, amount: string) => {
-      const sent = await api(`/stablecoins/${coin.id}/mints`, { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }, key).catch(() => undefined);
+    /** true: answered; 'refused': the connection was refused (the system is down: the request never reached it). */
+    const mint = async (key: string, amount: string): Promise<boolean | 'refused'> => {
+      const body = { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } };
+      const sent = await api(`/stablecoins/${coin.id}/mints`, body, key).catch((err: Error) => ((err.cause as { code?: string })?.code === 'ECONNREFUSED' ? 'refused' as const : undefined));
+      if (sent === 'refused') return sent;
       if (sent?.status === 201) answers.set(key, sent.body.id);
       else if (sent && sent.status < 500 && sent.status !== 409) throw new Error(`mint ${key}: ${sent.status} ${JSON.stringify(sent.body)}`);
       return sent?.status === 201;
@@ -71,8 +74,9 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
         const cents = 100 + ((attempts * 37) % 900);
         const amount = String((cents % 100 === 2 ? cents + 1 : cents) * 10_000);
         const key = `crash-${process.pid}-${seq++}`;
-        if (!(await mint(key, amount))) {
-          unanswered.push({ key, amount });
+        const answered = await mint(key, amount);
+        if (answered !== true) {
+          if (answered === false) unanswered.push({ key, amount });
           // While the system is down (or restarting), wait a little rather than spin.
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -90,7 +94,7 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     let replays = 0;
     const replayDeadline = Date.now() + 180_000;
     for (const { key, amount } of unanswered) {
-      while (!(await mint(key, amount))) {
+      while ((await mint(key, amount)) !== true) {
         replays++;
         if (Date.now() > replayDeadline) throw new Error(`mint ${key} never answered`);
         await new Promise((r) => setTimeout(r, 500));

@@ -220,7 +220,8 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
     if (!step || !undo) continue;
     if (attempt === winning) {
       [0, 1].forEach((i) => audit.explained.add(`${step.key}#${i}`));
-      if (undo.postings.some((_, i) => audit.present(markerOf(undo, i)))) audit.report('HOLD_OWNER', entry.id, `its approved hold on ${accountId} was also given back`);
+      const givenBack = undo.postings.some((_, i) => audit.present(markerOf(undo, i)));
+      if (givenBack) audit.report('HOLD_OWNER', entry.id, `its approved hold on ${accountId} was also given back`);
       continue;
     }
     audit.applyKnown(step);
@@ -228,7 +229,8 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
     const held = audit.present(markerOf(step, 0));
     const givenBack = undo.postings.some((_, i) => audit.present(markerOf(undo, i)));
     if (entry.decision !== 'DECIDING' && !entry.releasing && held !== givenBack) {
-      audit.report('HOLD_OWNER', entry.id, held ? `holds on ${accountId} for a ${entry.decision.toLowerCase()} attempt, never given back` : `gave back on ${accountId} a hold never placed`);
+      const detail = held ? `holds on ${accountId} for a ${entry.decision.toLowerCase()} attempt, never given back` : `gave back on ${accountId} a hold never placed`;
+      audit.report('HOLD_OWNER', entry.id, detail);
     }
   }
   if (entry.decision !== 'APPROVED' || winning < 0) return;

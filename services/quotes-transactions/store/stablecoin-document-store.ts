@@ -1,6 +1,8 @@
 import { afterPosition, type PageQuery } from '../../../lib/page-cursor';
 import { DuplicateKeyError, type Doc, type DocumentCollection, type DocumentStore, type Filter } from '../../../lib/store/document-store';
-import { OperationKeyTaken, type OperationRecord, type Page, type ProviderAccountRecord, type StablecoinRecord, type StablecoinStore } from '../app/stablecoins/stablecoin-ports';
+import {
+  OperationKeyTaken, type OperationRecord, type Page, type ProviderAccountRecord, type StablecoinRecord, type StablecoinStore,
+} from '../app/stablecoins/stablecoin-ports';
 
 type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string };
 
@@ -49,8 +51,9 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
       try {
         await operations.insertOne(toDoc(record) as Doc & Stored<OperationRecord>);
       } catch (err) {
-        if (err instanceof DuplicateKeyError && record.idempotency && (await operations.findOne({ platformId: record.platformId, 'idempotency.key': record.idempotency.key }))) {
-          throw new OperationKeyTaken(record.idempotency.key);
+        const key = record.idempotency?.key;
+        if (err instanceof DuplicateKeyError && key && (await operations.findOne({ platformId: record.platformId, 'idempotency.key': key }))) {
+          throw new OperationKeyTaken(key);
         }
         throw err;
       }

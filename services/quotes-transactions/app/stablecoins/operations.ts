@@ -9,7 +9,9 @@ import type { Caller, PaymentAccounts } from '../payment-accounts';
 import type { OperationProgress } from './operation-progress';
 import type { ProviderAccounts } from './provider-accounts';
 import type { Stablecoins } from './stablecoins';
-import { OperationKeyTaken, type OperationDestination, type OperationRecord, type OperationSource, type Page, type StablecoinRecord, type StablecoinStore } from './stablecoin-ports';
+import {
+  OperationKeyTaken, type OperationDestination, type OperationRecord, type OperationSource, type Page, type StablecoinRecord, type StablecoinStore,
+} from './stablecoin-ports';
 
 export interface OperationRequest {
   stablecoinId: string;
@@ -81,7 +83,8 @@ export function createStablecoinOperations(deps: OperationDeps) {
   /** What creating the operation answers: the operation, or the refusal its funding met. */
   function answer(op: OperationRecord): OperationRecord {
     if (op.status === 'FAILED' && op.failureReason === 'INSUFFICIENT_BALANCE') {
-      throw new AppError('INSUFFICIENT_BALANCE', `Internal account ${op.source.accountId} holds less than ${op.cents} ${op.currency} minor units`, { stablecoinOperationId: op.id });
+      const message = `Internal account ${op.source.accountId} holds less than ${op.cents} ${op.currency} minor units`;
+      throw new AppError('INSUFFICIENT_BALANCE', message, { stablecoinOperationId: op.id });
     }
     return op;
   }
