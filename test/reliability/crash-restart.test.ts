@@ -6,15 +6,15 @@ import { decodeDocument } from '../../lib/store/sqlite-statements';
 import { balanceRecordsOf } from '../../services/quotes-transactions/store/ledger-document-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import {
-  allDeliveries, allTransactions, apiOf, expectedBalance, isSettled, preparePayer, startWorkload,
+  allDeliveries, allTransactions, apiOf, expectedBalance, FUNDING, isSettled, preparePayer, startWorkload,
   type Acknowledged, type Payer,
 } from './crash-workload';
-import { equipPayer, newMoneyPaths, prepareStablecoin, replayUnanswered, type MoneyPaths } from './money-paths';
+import { equipPayer, newMoneyPaths, prepareScaPayer, prepareStablecoin, replayUnanswered, type MoneyPaths } from './money-paths';
 import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess } from './system-process';
 
 /**
  * The one-command system killed while every money path is in flight at once (payments and
- * transfers, agent payments, card authorizations, clearings, returns and the stale-hold expiry,
+ * transfers, SCA-authorized payments, agent payments, card authorizations, clearings, returns and the stale-hold expiry,
  * stablecoin mints and burns under Idempotency-Keys sent again after the kills), with settlement
  * and webhooks, then started again on the same data directory, many times: nothing it
  * acknowledged is lost, nothing applies twice, every balance is what the settled transactions say,
@@ -72,11 +72,12 @@ async function runScenario({ signal, restarts }: Scenario) {
     for (let i = 0; i < 4; i++) payers.push(await preparePayer(api, i));
     for (const payer of payers) await equipPayer(api, () => system.rootUrl, payer);
     const coin = await prepareStablecoin(api, PLATFORM_FUNDING);
+    const scaPayer = await prepareScaPayer(api, FUNDING);
     const money = newMoneyPaths();
 
     const acknowledged: Acknowledged = { transactions: new Set(), attempts: 0, failures: 0 };
     let up = true;
-    const workload = startWorkload(api, payers, 8, acknowledged, 0, { money, coin, isUp: () => up });
+    const workload = startWorkload(api, payers, 8, acknowledged, 0, { money, coin, isUp: () => up, scaPayer });
     for (let i = 0; i < restarts; i++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 1500));
       await killSystemProcess(system, signal);
@@ -102,7 +103,7 @@ async function runScenario({ signal, restarts }: Scenario) {
 
     // Each payer's balance is exactly what its settled transactions say.
     const settled = await allTransactions(api);
-    for (const payer of payers) {
+    for (const payer of [...payers, scaPayer]) {
       const account = await api(`/customers/internal-accounts?customerId=${payer.customerId}&type=INTERNAL_FIAT&currency=USD`);
       expect({ account: payer.usdAccount, balance: account.body.data[0].balance.amount })
         .toEqual({ account: payer.usdAccount, balance: expectedBalance(payer, settled) });

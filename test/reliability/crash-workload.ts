@@ -1,7 +1,7 @@
 import { basicAuthHeader } from '../system-harness';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { externalAccountBody, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
-import { agentPayment, cardDebit, cardJourney, stablecoinOperation, type MoneyPaths, type Stablecoin } from './money-paths';
+import { agentPayment, cardDebit, cardJourney, scaPayment, stablecoinOperation, type MoneyPaths, type Stablecoin } from './money-paths';
 
 const AUTH = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
 export const FUNDING = 50_000_000;
@@ -101,7 +101,7 @@ async function paymentOf(api: Api, payer: Payer, kind: number): Promise<string |
  */
 export function startWorkload(
   api: Api, payers: Payer[], workers: number, acknowledged: Acknowledged, pauseMs = 0,
-  paths?: { money: MoneyPaths; coin: Stablecoin; isUp: () => boolean },
+  paths?: { money: MoneyPaths; coin: Stablecoin; isUp: () => boolean; scaPayer: Payer },
 ) {
   let running = true;
   const observed: Api = async (path, ...rest) => {
@@ -115,7 +115,8 @@ export function startWorkload(
   const one = async (payer: Payer): Promise<string | undefined> => {
     const api = observed;
     const path = paths ? pick(20) : 0;
-    if (path < 8) return randomPayment(api, payer, paths?.money);
+    if (path < 7) return randomPayment(api, payer, paths?.money);
+    if (path < 8) return scaPayment(api, paths!.scaPayer, paths!.money);
     if (path < 11) return agentPayment(api, payer, paths!.money);
     if (path < 17) return void await cardJourney(api, payer, paths!.money);
     return void await stablecoinOperation(api, paths!.coin, paths!.money);

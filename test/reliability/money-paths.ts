@@ -1,16 +1,17 @@
-import { externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
+import { externalAccountBody, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
 import type { Api, Payer } from './crash-workload';
 
 /**
  * The money paths beside payments that the crash test drives at once: card authorizations,
- * clearings and returns on each payer's card; payments by each payer's agent; stablecoin mints
+ * clearings and returns on each payer's card; payments by each payer's agent; SCA-authorized
+ * payments; stablecoin mints
  * (debiting the platform's USD account) and burns, each under an Idempotency-Key sent again after
  * a kill until the system answers it.
  */
 export interface PathCounts { sent: number; acknowledged: number }
 
 export interface MoneyPaths {
-  counts: Record<'payments' | 'transfers' | 'agentPayments' | 'cardAuthorizations' | 'clearings' | 'returns' | 'mints' | 'burns', PathCounts>;
+  counts: Record<'payments' | 'transfers' | 'scaPayments' | 'agentPayments' | 'cardAuthorizations' | 'clearings' | 'returns' | 'mints' | 'burns', PathCounts>;
   /** Clearings and returns per card transaction: what was acknowledged, and what was sent at all. */
   cardEvents: Map<string, { clearedAcked: number; clearedSent: number; returnedAcked: number; returnedSent: number }>;
   /** Each Idempotency-Key of a mint or burn and the operation ids its answers named. */
@@ -25,7 +26,7 @@ export interface MoneyPaths {
 export function newMoneyPaths(): MoneyPaths {
   const zero = () => ({ sent: 0, acknowledged: 0 });
   return {
-    counts: { payments: zero(), transfers: zero(), agentPayments: zero(), cardAuthorizations: zero(), clearings: zero(), returns: zero(), mints: zero(), burns: zero() },
+    counts: { payments: zero(), transfers: zero(), scaPayments: zero(), agentPayments: zero(), cardAuthorizations: zero(), clearings: zero(), returns: zero(), mints: zero(), burns: zero() },
     cardEvents: new Map(), operationKeys: new Map(), keysReplayed: 0, replays: 0, refusals: {},
   };
 }
@@ -64,6 +65,54 @@ export async function equipPayer(api: Api, rootUrl: () => string, payer: Payer):
   const redeemed = await fetch(`${rootUrl()}/2025-10-13/agents/device-codes/${agent.body.deviceCode.code}/redeem`, { method: 'POST' });
   if (redeemed.status !== 200) throw new Error(`agent redeem: ${redeemed.status}`);
   payer.agentBearer = `Bearer ${((await redeemed.json()) as { accessToken: string }).accessToken}`;
+}
+
+/** A payer in a region where sending needs strong customer authentication (SMS code), its phone verified, funded, with an MXN payee. */
+export async function prepareScaPayer(api: Api, funding: number): Promise<Payer> {
+  const terms = await api('/customers/end-user-terms');
+  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const created = await api('/customers', {
+    ...INDIVIDUAL_CUSTOMER, region: 'FR', nationality: 'FR', phoneNumber: '+33612345678', email: 'crash-sca@example.com',
+    platformCustomerId: 'crash-sca-payer', endUserTermsConsent: consent,
+  });
+  if (created.status !== 201) throw new Error(`customer: ${created.status} ${JSON.stringify(created.body)}`);
+  const customerId = created.body.id as string;
+  if ((await api(`/customers/${customerId}/verify-phone`, {})).status !== 204) throw new Error('verify-phone');
+  if ((await api(`/customers/${customerId}/verify-phone/confirm`, { code: '123456' })).status !== 200) throw new Error('verify-phone confirm');
+  const usdAccount = (await api(`/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].id as string;
+  if ((await api(`/sandbox/internal-accounts/${usdAccount}/fund`, { amount: funding })).status !== 200) throw new Error('fund');
+  const external = async (variant: 'MXN_ACCOUNT' | 'USD_ACCOUNT') => (await api('/customers/external-accounts', { ...externalAccountBody(variant), customerId })).body.id as string;
+  return { customerId, usdAccount, mxnPayee: await external('MXN_ACCOUNT'), usdBank: await external('USD_ACCOUNT') };
+}
+
+/**
+ * A cross-currency payment authorized by SMS code: executed (PENDING_AUTHORIZATION), then
+ * authorized step by step (a session opened by an SMS login when asked) until it is PROCESSING.
+ */
+export async function scaPayment(api: Api, payer: Payer, paths: MoneyPaths): Promise<string | undefined> {
+  paths.counts.scaPayments.sent++;
+  const quote = await api('/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: payer.usdAccount }, destination: { destinationType: 'ACCOUNT', accountId: payer.mxnPayee },
+    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 + pick(20_000),
+  });
+  if (quote.status !== 201) return undefined;
+  const executed = await api(`/quotes/${quote.body.id}/execute`, {});
+  if (executed.status !== 200) return undefined;
+  for (let step = 0; step < 4; step++) {
+    const res = await api(`/quotes/${quote.body.id}/authorize`, { code: '123456' });
+    if (res.status === 409 && res.body?.code === 'SCA_SESSION_REQUIRED') {
+      const sca = (path: string, body: unknown) => api(`${path}?customerId=${encodeURIComponent(payer.customerId)}`, body);
+      const start = await sca('/sca/login/start', { factor: 'SMS_OTP' });
+      await sca('/sca/login/complete', { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' });
+      continue;
+    }
+    if (res.status !== 200) return undefined;
+    if (res.body.status === 'PROCESSING') {
+      paths.counts.scaPayments.acknowledged++;
+      return quote.body.transactionId;
+    }
+  }
+  return undefined;
 }
 
 /** The platform's stablecoin on the sandbox provider, its Spark wallet and bank, and its funded USD account. */
