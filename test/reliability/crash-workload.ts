@@ -177,7 +177,8 @@ export function isSettled(t: any): boolean {
   // A card transaction moves only on the issuer's events (or the stale-hold expiry): wherever it is, it is at rest.
   if (t.type === 'CARD') return true;
   if (t.status === 'COMPLETED' || t.status === 'EXPIRED' || t.status === 'REJECTED' || t.status === 'REFUNDED') return true;
-  return t.status === 'FAILED' && (t.type === 'INCOMING' || t.refund?.status === 'COMPLETED');
+  // A payment never authorized (SCA) fails before anything moved: there is nothing to refund.
+  return t.status === 'FAILED' && (t.type === 'INCOMING' || t.refund?.status === 'COMPLETED' || t.failureReason === 'SCA_NOT_COMPLETED');
 }
 
 /** What a payer's USD account must hold after the settled transactions: funding, minus what left it (card transactions too), plus what came in. */
