@@ -8,6 +8,8 @@ import { observeGauge } from '../metrics';
 import { backoffDelay, type RetryBackoff } from './retry-backoff';
 import { createLogRateLimit } from './log-rate-limit';
 
+const TRANSIENT_MAX_WAIT_MS = 1_000;
+
 export interface KafkaEventBusOptions {
   brokers: string[];
   clientId: string;
@@ -92,7 +94,10 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       const stopping = createLatch();
       // Not awaited: the group join can take a session timeout or more, and serving must not wait for it.
       const sessionMs = timings.sessionTimeout ?? 30_000;
-      const stallMs = options.stallMs ?? Math.max(sessionMs, 2 * (timings.maxWaitTimeInMs ?? 5_000));
+      // A transient (per-replica cache) group carries invalidations that every replica must apply
+      // within seconds: its fetches wait at most 1 s for a record, whatever the broker's long-poll does.
+      const maxWaitTimeInMs = transient ? Math.min(TRANSIENT_MAX_WAIT_MS, timings.maxWaitTimeInMs ?? 5_000) : timings.maxWaitTimeInMs;
+      const stallMs = options.stallMs ?? Math.max(sessionMs, 2 * (maxWaitTimeInMs ?? 5_000));
       const member = superviseConsumer({
         kafka, topic, fromBeginning: fromBeginning ?? false, log,
         restartBackoff: backoff,
@@ -102,7 +107,7 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
           groupId: group,
           sessionTimeout: timings.sessionTimeout,
           heartbeatInterval: timings.heartbeatInterval,
-          maxWaitTimeInMs: timings.maxWaitTimeInMs,
+          maxWaitTimeInMs,
           allowAutoTopicCreation: true,
           retry: { initialRetryTime: backoff.initialMs, maxRetryTime: backoff.maxMs, retries: 8 },
         },

