@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { withoutAbsent } from '../../lib/contract/json-members';
+import { readIdempotencyKey } from '../../lib/idempotency-key';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestRequestReader } from './rest-request';
@@ -15,6 +16,9 @@ function requireIdempotencyKey(req: Request): void {
     throw AppError.invalidInput('Idempotency-Key is required', [{ field: 'Idempotency-Key', message: 'is required on every POST of the Stablecoins API' }]);
   }
 }
+
+/** The operation records its key, so a repeat after a crash finds it rather than creating another. */
+const idempotencyKeyOf = (req: Request) => readIdempotencyKey(req.get('Idempotency-Key') ?? '');
 
 const pageOf = (q: RestRequestReader) => ({ limit: q.limit(), cursor: q.query('cursor') });
 
@@ -72,7 +76,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     const b = jsonBodyOf(req) as Json;
     const { operation } = await peers.stablecoins.createStablecoinMint({
       stablecoinId: req.params.stablecoinId, amount: b.amount, fundingSource: b.fundingSource,
-      destination: { accountId: b.destination.accountId }, description: b.description,
+      destination: { accountId: b.destination.accountId }, description: b.description, idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
     res.status(201).json(stablecoinOperationJson(operation!));
   });
@@ -83,6 +87,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     const { operation } = await peers.stablecoins.createStablecoinBurn({
       stablecoinId: req.params.stablecoinId, amount: b.amount, source: b.source,
       destination: { accountId: b.destination.externalAccountId, rail: b.destination.rail }, description: b.description,
+      idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
     res.status(201).json(stablecoinOperationJson(operation!));
   });

@@ -40,6 +40,8 @@ import { createTransactionQueries } from './app/transactions-query';
 import { createTransfers } from './app/transfers';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { bindLedgerService } from './grpc/ledger-handlers';
+import { createLedgerAudit } from './app/ledger-audit';
+import { createLedgerSnapshotReader } from './store/ledger-snapshot-reader';
 import { bindQuoteService } from './grpc/quote-handlers';
 import { bindPaymentsSandboxService } from './grpc/sandbox-handlers';
 import { bindWithdrawalFeeService } from './grpc/withdrawal-fee-handlers';
@@ -164,7 +166,7 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
 
   return {
     bindings: [
-      bindLedgerService({ ledger }),
+      bindLedgerService({ ledger, audit: createLedgerAudit({ source: createLedgerSnapshotReader(environment.store) }) }),
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates, quoteAuthorization }),
       bindTransactionService({ queries, entries, actions, agentApprovals: agents.approvals }),
       agents.binding,

@@ -5,7 +5,7 @@ import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
 import { startFakeBrale, type FakeBrale } from '../fixtures/fake-brale-server';
 import { basicAuthHeader } from '../system-harness';
-import { killSystemProcess, startSystemProcess, type SystemProcess } from './system-process';
+import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess } from './system-process';
 
 /**
  * The one-command system on the real Brale adapter, against a fake Brale that outlives it, killed
@@ -53,17 +53,33 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     const startBalance = (await api('/platform/internal-accounts?currency=USD')).body.data.find((a: any) => a.id === usd).balance.amount as number;
 
     // Mints are created without pause while the system is killed; the Brale answers slowly enough that kills land between our write and its answer.
+    // A mint whose answer a kill cut is sent again later under the same Idempotency-Key, until answered.
     let stopping = false;
     let attempts = 0;
+    const answers = new Map<string, string>();
+    const unanswered: Array<{ key: string; amount: string }> = [];
+    /** true: answered; 'refused': the connection was refused (the system is down: the request never reached it). */
+    const mint = async (key: string, amount: string): Promise<boolean | 'refused'> => {
+      const body = { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } };
+      const sent = await api(`/stablecoins/${coin.id}/mints`, body, key).catch((err: Error) => ((err.cause as { code?: string })?.code === 'ECONNREFUSED' ? 'refused' as const : undefined));
+      if (sent === 'refused') return sent;
+      if (sent?.status === 201) answers.set(key, sent.body.id);
+      else if (sent && sent.status < 500 && sent.status !== 409) throw new Error(`mint ${key}: ${sent.status} ${JSON.stringify(sent.body)}`);
+      return sent?.status === 201;
+    };
     const workload = (async () => {
       while (!stopping) {
         attempts++;
         // 1.00 to 9.99 USD, never a late-failure amount (.02 cents) so the expected balance is plain.
         const cents = 100 + ((attempts * 37) % 900);
         const amount = String((cents % 100 === 2 ? cents + 1 : cents) * 10_000);
-        const sent = await api(`/stablecoins/${coin.id}/mints`, { amount, fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: usd }, destination: { accountId: wallet } }).catch(() => undefined);
-        // While the system is down (or restarting), wait a little rather than spin.
-        if (!sent) await new Promise((r) => setTimeout(r, 50));
+        const key = `crash-${process.pid}-${seq++}`;
+        const answered = await mint(key, amount);
+        if (answered !== true) {
+          if (answered === false) unanswered.push({ key, amount });
+          // While the system is down (or restarting), wait a little rather than spin.
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
     })();
     for (let i = 0; i < KILLS; i++) {
@@ -74,6 +90,16 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     await new Promise((r) => setTimeout(r, 500));
     stopping = true;
     await workload;
+    // The gateway holds a cut request's key for its lease (a minute), then lets the repeat run: it finds the operation.
+    let replays = 0;
+    const replayDeadline = Date.now() + 180_000;
+    for (const { key, amount } of unanswered) {
+      while ((await mint(key, amount)) !== true) {
+        replays++;
+        if (Date.now() > replayDeadline) throw new Error(`mint ${key} never answered`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
 
     // Every operation ends in a terminal state (the worker submits the ones a crash left CREATED).
     const deadline = Date.now() + 180_000;
@@ -92,6 +118,9 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     }
     expect(operations.filter((o) => !['COMPLETED', 'FAILED', 'EXPIRED'].includes(o.status)).map((o) => `${o.id}/${o.status}`)).toEqual([]);
     expect(operations.length).toBeGreaterThan(KILLS);
+    // Every key answers one operation, and every operation is one key's answer: no mint was created twice for a key.
+    expect(operations.filter((o) => ![...answers.values()].includes(o.id)).map((o) => o.id)).toEqual([]);
+    expect(new Set(answers.values()).size).toBe(answers.size);
 
     // Each operation is exactly one Brale transfer, and Brale holds no transfer of an operation we do not know.
     const ids = new Set(operations.map((o) => o.id));
@@ -106,7 +135,13 @@ test(`SIGKILL ${KILLS} times while mints are in flight: each operation is one Br
     const completedCents = operations.filter((o) => o.status === 'COMPLETED').reduce((sum, o) => sum + Number(o.amount) / 10_000, 0);
     const balance = (await api('/platform/internal-accounts?currency=USD')).body.data.find((a: any) => a.id === usd).balance.amount as number;
     expect(balance).toBe(startBalance - completedCents);
-    process.stdout.write(`stablecoin crash test: ${KILLS} kills, ${attempts} mint requests, ${operations.length} operations, ${fake.transfers.size} Brale transfers, ${retriedCreates} repeated creates, minted twice: 0\n`);
+    // The ledger audit on the stopped system's data: clean.
+    await killSystemProcess(system, 'SIGTERM');
+    const audit = await ledgerAudit(dataDir);
+    expect(audit.problems).toEqual([]);
+    expect(audit.clean).toBe(true);
+    process.stdout.write(`stablecoin crash test: ${KILLS} kills, ${attempts} mint requests (${unanswered.length} keys sent again, ${replays} repeats), `
+      + `${operations.length} operations, ${fake.transfers.size} Brale transfers, ${retriedCreates} repeated creates, minted twice: 0, audit clean\n`);
   } finally {
     await killSystemProcess(system, 'SIGKILL');
     await fake.stop();

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -60,4 +60,16 @@ export async function startComponentProcess(component: string, env: NodeJS.Proce
 export async function killSystemProcess(system: SystemProcess, signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null> {
   if (system.child.exitCode === null && system.child.signalCode === null) system.child.kill(signal);
   return system.exited;
+}
+
+const AUDIT_COMMAND = join(__dirname, '..', '..', 'dist', 'services', 'quotes-transactions', 'ledger-audit-command.js');
+
+/** `npm run ledger:audit` on a stopped system's data directory: its JSON report. */
+export function ledgerAudit(dataDir: string): Promise<{ clean: boolean; problems: unknown[]; inFlight: string[]; counts: Record<string, number> }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [AUDIT_COMMAND], { env: { ...process.env, DATA_DIR: dataDir, MONGODB_URI: '' }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && !stdout) return reject(new Error(`ledger audit: ${stderr || err.message}`));
+      resolve(JSON.parse(stdout));
+    });
+  });
 }

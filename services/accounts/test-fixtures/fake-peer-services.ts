@@ -70,6 +70,9 @@ export function createFakeLedger() {
       req.accountIds.forEach((id) => state.closed.delete(id));
       return {};
     },
+    async auditLedger() {
+      return { clean: true, problems: [], inFlight: [] };
+    },
   });
   return Object.assign(state, { binding });
 }

@@ -43,8 +43,12 @@ export interface LedgerStore {
   /** Every balance document, for audits (the sum of each currency is zero). */
   all(): Promise<BalanceRecord[]>;
 
-  /** Standalone steps (sandbox funding) are journaled before they are applied, for recovery. */
-  journal(platformId: string, step: LedgerStep, now: string): Promise<void>;
+  /**
+   * Standalone steps (sandbox funding, stablecoin debits and refunds) are journaled before they are
+   * applied, for recovery: one conditional write keyed by the step, which claims it. Answers when
+   * the step was first journaled (`now`, or the earlier time of a step journaled before).
+   */
+  journal(platformId: string, step: LedgerStep, now: string): Promise<string>;
   markJournaled(key: string): Promise<void>;
   unfinishedJournal(startedBefore: string, limit: number): Promise<Array<{ platformId: string; step: LedgerStep; startedAt: string }>>;
 }

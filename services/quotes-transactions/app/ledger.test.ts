@@ -200,6 +200,18 @@ describe('postings remembered for good: busy balances move their markers to the 
     await h.ledger.archivePostings();
   }
 
+  test('a journaled step posted again (a retry after a crash) applies from its first journaling: nothing twice, even archived', async () => {
+    const h = setup();
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+    h.advance(1);
+    await busy(h, 200, 'busy');
+    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+    expect(await h.ledger.recoverJournal(0)).toBe(0);
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 - 700 + 200);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  });
+
   test('a step replayed after its markers were archived applies nothing twice; a step never applied applies once', async () => {
     const h = setup();
     await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));

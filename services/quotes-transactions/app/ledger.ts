@@ -111,11 +111,14 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     return 'APPLIED';
   }
 
-  /** A step with no payment of its own (sandbox funding): journaled first, so recovery can finish it. */
+  /**
+   * A step with no payment of its own (sandbox funding, a stablecoin operation's debit or refund):
+   * journaled first, which claims it under its key, so recovery can finish it. Posting the same
+   * step again (a retry after a crash) applies it from when it was first journaled: nothing twice.
+   */
   async function post(platformId: string, step: LedgerStep): Promise<StepResult> {
     assertValidStep(step);
-    const startedAt = clock().toISOString();
-    await deps.store.journal(platformId, step, startedAt);
+    const startedAt = await deps.store.journal(platformId, step, clock().toISOString());
     const result = await applyStep(platformId, step, startedAt);
     await deps.store.markJournaled(step.key);
     return result;

@@ -151,6 +151,8 @@ export interface EventPlan {
   ifRefused?: CardTransaction;
   /** Sends the transaction's webhook even though its status stays (an advice re-sizing it). */
   announce?: boolean;
+  /** When the event was claimed (recorded pending): its step is applied and replayed from then. */
+  startedAt?: string;
 }
 
 const tally = (t: Tally, amount: number): Tally => ({ count: t.count + 1, totalAmount: t.totalAmount + amount });

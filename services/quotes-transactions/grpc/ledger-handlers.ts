@@ -3,10 +3,11 @@ import { AppError } from '../../../lib/errors';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { Ledger } from '../app/ledger';
+import type { LedgerAudit } from '../app/ledger-audit';
 
 const MAX_ACCOUNTS = 100;
 
-export function bindLedgerService(useCases: { ledger: Ledger }) {
+export function bindLedgerService(useCases: { ledger: Ledger; audit: LedgerAudit }) {
   return bindService(LedgerServiceService, {
     async getBalances(request, ctx) {
       if (request.accountIds.length > MAX_ACCOUNTS) {
@@ -23,6 +24,11 @@ export function bindLedgerService(useCases: { ledger: Ledger }) {
     async reopenAccounts(request, ctx) {
       await useCases.ledger.reopenAccounts(requirePlatform(ctx), request.accountIds);
       return {};
+    },
+    async auditLedger(_request, ctx) {
+      // It reads every platform's ledger: an operator's call, never a platform's.
+      if (ctx.platformId) throw new AppError('FORBIDDEN', 'The ledger audit is for operators, not platforms');
+      return useCases.audit.run();
     },
   });
 }

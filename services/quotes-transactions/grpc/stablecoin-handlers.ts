@@ -76,6 +76,7 @@ export function bindStablecoinService(useCases: { accounts: ProviderAccounts; st
       const op = await operations.mint(callerOf(ctx), {
         stablecoinId: request.stablecoinId, amount: request.amount, source: sourceOf(request.fundingSource),
         destination: { accountId: request.destination?.accountId ?? '' }, description: present(request.description),
+        idempotencyKey: present(request.idempotencyKey),
       });
       return { operation: operationMessage(op) };
     },
@@ -83,6 +84,7 @@ export function bindStablecoinService(useCases: { accounts: ProviderAccounts; st
       const op = await operations.burn(callerOf(ctx), {
         stablecoinId: request.stablecoinId, amount: request.amount, source: sourceOf(request.source),
         destination: { accountId: request.destination?.accountId ?? '', rail: present(request.destination?.rail) }, description: present(request.description),
+        idempotencyKey: present(request.idempotencyKey),
       });
       return { operation: operationMessage(op) };
     },

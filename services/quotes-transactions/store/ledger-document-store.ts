@@ -206,7 +206,15 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       return [...sums.values()];
     },
     async journal(platformId, step, now) {
-      await journal.insertOne({ _id: step.key, platformId, step, startedAt: now, done: false });
+      try {
+        await journal.insertOne({ _id: step.key, platformId, step, startedAt: now, done: false });
+        return now;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        const earlier = await journal.findOne({ _id: step.key });
+        if (!earlier) throw err;
+        return earlier.startedAt;
+      }
     },
     async markJournaled(key) {
       await journal.updateOne({ _id: key }, { $set: { done: true } });

@@ -1,6 +1,8 @@
 import { afterPosition, type PageQuery } from '../../../lib/page-cursor';
-import type { Doc, DocumentCollection, DocumentStore, Filter } from '../../../lib/store/document-store';
-import type { OperationRecord, Page, ProviderAccountRecord, StablecoinRecord, StablecoinStore } from '../app/stablecoins/stablecoin-ports';
+import { DuplicateKeyError, type Doc, type DocumentCollection, type DocumentStore, type Filter } from '../../../lib/store/document-store';
+import {
+  OperationKeyTaken, type OperationRecord, type Page, type ProviderAccountRecord, type StablecoinRecord, type StablecoinStore,
+} from '../app/stablecoins/stablecoin-ports';
 
 type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string };
 
@@ -33,6 +35,9 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
       await operations.createIndex({ keys: { platformId: 1, stablecoinId: 1, createdAt: -1 } });
       await operations.createIndex({ keys: { status: 1, createdAt: 1 } });
       await operations.createIndex({ keys: { nextAttemptAt: 1, createdAt: 1 } });
+      await operations.createIndex({
+        keys: { platformId: 1, 'idempotency.key': 1 }, unique: true, partialFilter: { 'idempotency.key': { $exists: true } }, name: 'one_operation_per_key',
+      });
     },
     insertAccount: (record) => accounts.insertOne(toDoc(record)),
     account: async (platformId, id) => fromDoc<ProviderAccountRecord>(await accounts.findOne({ _id: id, platformId })),
@@ -42,7 +47,18 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
     stablecoin: async (platformId, id) => fromDoc<StablecoinRecord>(await coins.findOne({ _id: id, platformId })),
     updateStablecoin: async (id, changes) => fromDoc<StablecoinRecord>(await coins.findOneAndUpdate({ _id: id }, { $set: changes }, { returnDocument: 'after' })),
     stablecoins: (platformId, filter, page) => pageOf(coins, { platformId, ...defined(filter) }, page),
-    insertOperation: (record) => operations.insertOne(toDoc(record) as Doc & Stored<OperationRecord>),
+    async insertOperation(record) {
+      try {
+        await operations.insertOne(toDoc(record) as Doc & Stored<OperationRecord>);
+      } catch (err) {
+        const key = record.idempotency?.key;
+        if (err instanceof DuplicateKeyError && key && (await operations.findOne({ platformId: record.platformId, 'idempotency.key': key }))) {
+          throw new OperationKeyTaken(key);
+        }
+        throw err;
+      }
+    },
+    operationByIdempotencyKey: async (platformId, key) => fromDoc<OperationRecord>(await operations.findOne({ platformId, 'idempotency.key': key })),
     operation: async (platformId, id) => fromDoc<OperationRecord>(await operations.findOne({ _id: id, platformId })),
     operations: (platformId, stablecoinId, filter, page) => pageOf(operations as DocumentCollection, { platformId, stablecoinId, ...defined(filter) }, page),
     moveOperation: async (id, from, changes) => fromDoc<OperationRecord>(await operations.findOneAndUpdate({ _id: id, status: { $in: from } }, { $set: changes }, { returnDocument: 'after' })),

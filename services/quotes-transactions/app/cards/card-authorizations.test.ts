@@ -177,6 +177,36 @@ test('a decision interrupted after its hold is declined by recovery and the hold
   expect(await recovering.finishInterrupted(60_000)).toBe(0);
 });
 
+test('recovery gives back an interrupted hold exactly once even after the hold\'s markers moved to the archive', async () => {
+  const store = createEmbeddedDocumentStore();
+  let now = Date.parse('2026-05-08T14:30:00Z');
+  const clock = () => new Date(now);
+  const ledger = createLedger({ store: createLedgerDocumentStore(store, clock).ledger, newEvent: createEventFactory(), clock });
+  const txStore = createCardTransactionDocumentStore(store);
+  const c = card('Card:a', { fundingSources: [FIRST] });
+  const deps = { ledger, newEvent: createEventFactory(), clock, card: async () => c, platformCustomerId: async () => 'holder-1' };
+  const crashing = createCardAuthorizations({ ...deps, store: { ...txStore.port, decide: async () => { throw new Error('crash'); } } });
+  const recovering = createCardAuthorizations({ ...deps, store: txStore.port });
+  const fund = (tag: string) => ledger.post(PLATFORM, ledgerStep(`fund/${tag}`, [
+    { account: FIRST, currency: 'USD', amount: 10 }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -10 },
+  ]));
+  for (let i = 0; i < 50; i++) await fund(`before-${i}`);
+  await expect(crashing.authorize(caller, 'Card:a', { amount: 300, merchant })).rejects.toThrow('crash');
+  for (let i = 0; i < 50; i++) await fund(`after-${i}`);
+  // Two archive passes a while apart move the busy balance's markers, the hold's among them, out of it.
+  await ledger.archivePostings();
+  now += 5_000;
+  await ledger.archivePostings();
+  const balance = async (account: string) => (await ledger.allBalances()).filter((b) => b.account === account).reduce((s, b) => s + b.available, 0);
+  expect(await balance(FIRST)).toBe(1_000 - 300);
+
+  now += 120_000;
+  expect(await recovering.finishInterrupted(60_000)).toBe(1);
+  expect([await balance(FIRST), await balance(holdsAccount('USD', PLATFORM))]).toEqual([1_000, 0]);
+  expect(await recovering.finishInterrupted(60_000)).toBe(0);
+  expect(await balance(FIRST)).toBe(1_000);
+});
+
 /** The webhook bodies written for `id`, each checked against our document and the reference. */
 async function checkedWebhooks(webhooks: () => Promise<DomainEvent[]>, id: string) {
   const events = (await webhooks()).filter((e) => e.aggregateId === id);

@@ -91,7 +91,8 @@ export function createCardAuthorizations(deps: {
       }
       balanceTried = true;
       const step = decisionStep(kind, id, attempt, caller.platformId, accountId, currency, request.amount);
-      if (step && (await deps.ledger.applyStep(caller.platformId, step)) !== 'APPLIED') continue;
+      // The entry's creation is when its decision steps started: recovery replays them from the same time.
+      if (step && (await deps.ledger.applyStep(caller.platformId, step, at)) !== 'APPLIED') continue;
       const transaction = decidedTransaction(stripEntry(entry), kind, accountId);
       const { id: _id, ...decided } = transaction;
       if (!(await deps.store.decide(caller.platformId, id, { ...decided, decision: 'APPROVED', ...(walletFunded ? { walletFunded } : {}) }, [webhook(transaction)]))) {
@@ -109,10 +110,14 @@ export function createCardAuthorizations(deps: {
     return entry;
   }
 
-  /** Applies a recorded event's ledger step and records its outcome (again, harmlessly, when another run did). */
+  /**
+   * Applies a recorded event's ledger step and records its outcome (again, harmlessly, when another
+   * run did). The step is replayed from when it was claimed, so the ledger finds its postings
+   * however far back they were archived, and never applies one twice.
+   */
   async function finishPending(entry: CardTransactionEntry): Promise<CardTransaction> {
     const plan = entry.pending!;
-    const result = plan.step ? await deps.ledger.applyStep(entry.platformId, plan.step) : 'APPLIED';
+    const result = plan.step ? await deps.ledger.applyStep(entry.platformId, plan.step, plan.startedAt ?? entry.updatedAt) : 'APPLIED';
     const outcome = result === 'APPLIED' ? plan.next : plan.ifRefused ?? plan.next;
     const tx = stripEntry(entry);
     const events = outcome.status !== tx.status || (plan.announce && outcome === plan.next) ? [webhook(outcome)] : [];
@@ -130,8 +135,9 @@ export function createCardAuthorizations(deps: {
       }
       const tx = stripEntry(entry);
       let next: EventPlan;
+      const at = deps.clock().toISOString();
       try {
-        next = plan(tx, deps.clock().toISOString());
+        next = { ...plan(tx, at), startedAt: at };
       } catch (err) {
         throw new AppError('INVALID_STATE', (err as Error).message);
       }
@@ -144,7 +150,9 @@ export function createCardAuthorizations(deps: {
   /**
    * A decision left DECIDING by a crash never answered the issuer: each hold it may have placed is
    * given back (re-applying a hold is idempotent; one never placed is placed and released) and it
-   * is declined DECISION_INTERRUPTED. An event left pending is finished.
+   * is declined DECISION_INTERRUPTED. An event left pending is finished. Every step is replayed
+   * from the entry's creation, when the decision's first step could start, so a posting archived
+   * since is found and never applied twice.
    */
   async function finishInterrupted(olderThanMs: number): Promise<number> {
     const before = new Date(deps.clock().getTime() - olderThanMs).toISOString();
@@ -162,10 +170,10 @@ export function createCardAuthorizations(deps: {
       let undone = true;
       for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
         const step = decisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
-        if (!step || (await deps.ledger.applyStep(entry.platformId, step)) !== 'APPLIED') continue;
+        if (!step || (await deps.ledger.applyStep(entry.platformId, step, entry.createdAt)) !== 'APPLIED') continue;
         const undo = undoDecisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount)!;
         // A credit already spent cannot be taken back yet: the entry stays releasing and the next pass tries again.
-        if ((await deps.ledger.applyStep(entry.platformId, undo)) !== 'APPLIED') undone = false;
+        if ((await deps.ledger.applyStep(entry.platformId, undo, entry.createdAt)) !== 'APPLIED') undone = false;
       }
       if (undone) await deps.store.released(entry.platformId, entry.id);
     }

@@ -9,7 +9,7 @@ import { createStablecoinDocumentStore } from '../../store/stablecoin-document-s
 import { createLedger } from '../ledger';
 import { createOperationProgress, transferRequestOf } from './operation-progress';
 import { createProviderAccounts } from './provider-accounts';
-import { ProviderUnavailable, type OperationRecord, type StablecoinProvider } from './stablecoin-ports';
+import { OperationKeyTaken, ProviderUnavailable, type OperationRecord, type StablecoinProvider } from './stablecoin-ports';
 
 const platformId = 'Platform:1';
 const usd = 'InternalAccount:00000000-0000-4000-8000-000000000001';
@@ -62,6 +62,29 @@ describe('operation progress, repeated as a crash repeats it', () => {
     await s.progress.tick();
     expect(await s.balance()).toBe(97_500);
     expect(await s.transfers()).toBe(1);
+  });
+
+  test('a crash after the debit applied but before it was noted: the worker submits it, debiting nothing twice', async () => {
+    const s = await setup();
+    const op = s.operation('StablecoinOperation:e', 4_000);
+    await s.store.insertOperation(op);
+    // The debit's step went in (journaled and applied); the crash came before the operation noted it.
+    await s.progress.submit(op);
+    await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', ledgerDebited: undefined, providerTransferId: undefined });
+    s.advance(5_000);
+    await s.progress.tick();
+    expect(await s.store.operation(platformId, op.id)).toMatchObject({ status: 'COMPLETED', ledgerDebited: true });
+    expect(await s.balance()).toBe(96_000);
+    expect(await s.transfers()).toBe(1);
+  });
+
+  test('an operation holds its Idempotency-Key: a second one under the same key is refused by the store', async () => {
+    const s = await setup();
+    const keyed = { ...s.operation('StablecoinOperation:f', 100), idempotency: { key: 'k-1', hash: 'h' } };
+    await s.store.insertOperation(keyed);
+    await expect(s.store.insertOperation({ ...keyed, id: 'StablecoinOperation:g' })).rejects.toBeInstanceOf(OperationKeyTaken);
+    expect(await s.store.operationByIdempotencyKey(platformId, 'k-1')).toMatchObject({ id: keyed.id });
+    await s.store.insertOperation({ ...s.operation('StablecoinOperation:h', 100), idempotency: { key: 'k-2', hash: 'h' } });
   });
 
   test('a late provider failure refunds exactly once; an unfunded wire expires', async () => {

@@ -1,5 +1,6 @@
 import { AppError, type FieldError } from '../../../../lib/errors';
 import { isId, newId } from '../../../../lib/ids';
+import { requestFingerprint } from '../../../../lib/idempotency-key';
 import { pageQuery } from '../../../../lib/page-cursor';
 import {
   awaitsExternalFunds, BURN_RAILS, BURN_SOURCE_TYPES, fiatCentsOf, MINT_FUNDING_SOURCE_TYPES, RAIL_TIMING, type BurnRail, type StablecoinOperationType,
@@ -8,7 +9,9 @@ import type { Caller, PaymentAccounts } from '../payment-accounts';
 import type { OperationProgress } from './operation-progress';
 import type { ProviderAccounts } from './provider-accounts';
 import type { Stablecoins } from './stablecoins';
-import type { OperationDestination, OperationRecord, OperationSource, Page, StablecoinRecord, StablecoinStore } from './stablecoin-ports';
+import {
+  OperationKeyTaken, type OperationDestination, type OperationRecord, type OperationSource, type Page, type StablecoinRecord, type StablecoinStore,
+} from './stablecoin-ports';
 
 export interface OperationRequest {
   stablecoinId: string;
@@ -16,6 +19,8 @@ export interface OperationRequest {
   source: OperationSource;
   destination: { accountId: string; rail?: string; type?: string };
   description?: string;
+  /** Recorded in the write that creates the operation: a repeat answers that operation. */
+  idempotencyKey?: string;
 }
 
 export interface OperationDeps {
@@ -29,9 +34,19 @@ export interface OperationDeps {
   fundingWindowMs: number;
 }
 
-/** Mints and burns: checked, recorded as CREATED, then handed to the provider. */
+/**
+ * Mints and burns: checked, recorded as CREATED (with the request's Idempotency-Key, in the same
+ * write), then handed to the provider. A keyed repeat answers the operation its key created, even
+ * after a crash left that one CREATED (the worker submits or refunds it), and never creates a second.
+ */
 export function createStablecoinOperations(deps: OperationDeps) {
-  async function create(caller: Caller, type: StablecoinOperationType, request: OperationRequest): Promise<OperationRecord> {
+  async function create(caller: Caller, type: StablecoinOperationType, keyed: OperationRequest): Promise<OperationRecord> {
+    const { idempotencyKey, ...request } = keyed;
+    const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestFingerprint({ type, request }) } : undefined;
+    if (idempotency) {
+      const earlier = await deps.store.operationByIdempotencyKey(caller.platformId, idempotency.key);
+      if (earlier) return answer(sameOperationOrConflict(earlier, idempotency.hash));
+    }
     const stablecoin = await deps.stablecoins.get(caller, request.stablecoinId);
     const errors: FieldError[] = [];
     const cents = fiatCentsOf(request.amount, stablecoin.decimals);
@@ -53,14 +68,25 @@ export function createStablecoinOperations(deps: OperationDeps) {
       ...(type === 'BURN' ? { estimatedDelivery: { rail: destination.rail!, amount: String(cents), currency: stablecoin.baseCurrency, timing: RAIL_TIMING[destination.rail!] } } : {}),
       ...(awaitsExternalFunds(type, request.source.type) ? { expiresAt: new Date(now.getTime() + deps.fundingWindowMs).toISOString() } : {}),
       ...(request.description !== undefined ? { description: request.description } : {}),
+      ...(idempotency ? { idempotency } : {}),
       createdAt: now.toISOString(), updatedAt: now.toISOString(),
     };
-    await deps.store.insertOperation(record);
-    const submitted = await deps.progress.submit(record);
-    if (submitted.status === 'FAILED' && submitted.failureReason === 'INSUFFICIENT_BALANCE') {
-      throw new AppError('INSUFFICIENT_BALANCE', `Internal account ${request.source.accountId} holds less than ${cents} ${stablecoin.baseCurrency} minor units`, { stablecoinOperationId: record.id });
+    try {
+      await deps.store.insertOperation(record);
+    } catch (err) {
+      if (!(err instanceof OperationKeyTaken)) throw err;
+      return answer(sameOperationOrConflict((await deps.store.operationByIdempotencyKey(caller.platformId, err.key))!, idempotency!.hash));
     }
-    return submitted;
+    return answer(await deps.progress.submit(record));
+  }
+
+  /** What creating the operation answers: the operation, or the refusal its funding met. */
+  function answer(op: OperationRecord): OperationRecord {
+    if (op.status === 'FAILED' && op.failureReason === 'INSUFFICIENT_BALANCE') {
+      const message = `Internal account ${op.source.accountId} holds less than ${op.cents} ${op.currency} minor units`;
+      throw new AppError('INSUFFICIENT_BALANCE', message, { stablecoinOperationId: op.id });
+    }
+    return op;
   }
 
   /** The accounts named exist on the caller's platform and fit the operation. */
@@ -104,6 +130,11 @@ export function createStablecoinOperations(deps: OperationDeps) {
   }
 
   return { mint: (caller: Caller, r: OperationRequest) => create(caller, 'MINT', r), burn: (caller: Caller, r: OperationRequest) => create(caller, 'BURN', r), get, list };
+}
+
+function sameOperationOrConflict(earlier: OperationRecord, hash: string): OperationRecord {
+  if (earlier.idempotency?.hash === hash) return earlier;
+  throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request');
 }
 
 function checkSourceShape(type: StablecoinOperationType, source: OperationSource, errors: FieldError[]) {

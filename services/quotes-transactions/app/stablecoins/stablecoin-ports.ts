@@ -57,6 +57,11 @@ export class ProviderRejected extends Error {
   constructor(message: string, readonly status?: number) { super(message); this.name = 'ProviderRejected'; }
 }
 
+/** The platform already created an operation under this Idempotency-Key. */
+export class OperationKeyTaken extends Error {
+  constructor(readonly key: string) { super(`idempotency key ${key} already used`); this.name = 'OperationKeyTaken'; }
+}
+
 /** The provider refuses the client credentials themselves (OAuth invalid_client): revoked at the provider. */
 export class ProviderCredentialsRevoked extends ProviderRejected {
   constructor(message: string) { super(message, 401); this.name = 'ProviderCredentialsRevoked'; }
@@ -149,6 +154,8 @@ export interface OperationRecord {
   providerStatus?: string;
   failureReason?: string;
   description?: string;
+  /** The request's Idempotency-Key and request fingerprint, written with the operation itself. */
+  idempotency?: { key: string; hash: string };
   /** GRID_INTERNAL_ACCOUNT: whether the ledger debit is in, and whether it was refunded. */
   ledgerDebited?: boolean;
   ledgerRefunded?: boolean;
@@ -174,7 +181,9 @@ export interface StablecoinStore {
   stablecoin(platformId: string, id: string): Promise<StablecoinRecord | null>;
   updateStablecoin(id: string, changes: Partial<StablecoinRecord>): Promise<StablecoinRecord | null>;
   stablecoins(platformId: string, filter: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string }, page: PageQuery): Promise<Page<StablecoinRecord>>;
+  /** Throws OperationKeyTaken when the platform's operations already hold its idempotency key. */
   insertOperation(record: OperationRecord): Promise<void>;
+  operationByIdempotencyKey(platformId: string, key: string): Promise<OperationRecord | null>;
   operation(platformId: string, id: string): Promise<OperationRecord | null>;
   operations(platformId: string, stablecoinId: string, filter: { operationType?: string }, page: PageQuery): Promise<Page<OperationRecord>>;
   /** Applies `changes` only while the operation is in one of `from`; answers the record after, or null. */
