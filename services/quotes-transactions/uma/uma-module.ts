@@ -10,7 +10,7 @@ import type { ApprovalWindows } from '../domain/incoming-payment-approval';
 import type { SettlementTiming } from '../domain/settlement-plan';
 import { createDocumentNonceValidator } from './adapters/document-nonce-validator';
 import { createSandboxLightningNode } from './adapters/sandbox-lightning-node';
-import { createLndRestNode, readLndSettings } from './adapters/lnd-rest-node';
+import { createLndNode, readLndSettings } from './adapters/lnd-node';
 import { readUmaIdentity } from './adapters/uma-identity';
 import { createPlatformPayerData } from './adapters/platform-payer-data';
 import { createUmaRecordDocumentStore } from './adapters/uma-record-document-store';
@@ -90,7 +90,7 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
   }
   const settings = readUmaSettings(environment.env);
   const lightning = deps.lightning
-    ?? (settings.LIGHTNING_NODE === 'lnd' ? createLndRestNode(readLndSettings(environment.env)) : createSandboxLightningNode(environment.store, deps.clock));
+    ?? (settings.LIGHTNING_NODE === 'lnd' ? createLndNode(readLndSettings(environment.env)) : createSandboxLightningNode(environment.store, deps.clock));
   const nonces = createDocumentNonceValidator(environment.store, { window: DEFAULT_REPLAY_WINDOW, clock: deps.clock });
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
   const records = createUmaRecordDocumentStore(environment.store);
