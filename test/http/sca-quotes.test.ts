@@ -37,6 +37,19 @@ async function payer(region: string) {
 }
 
 const sca = (path: string, customerId: string, json: unknown) => sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: 'POST', json });
+/** A software authenticator's passkey enrolled and confirmed as the customer's SCA factor. */
+async function enrolledPasskey(customerId: string) {
+  const authenticator = createSoftwareAuthenticator();
+  const enroll = await sca('/sca/factors', customerId, { type: 'PASSKEY' });
+  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
+  const credential = {
+    id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {},
+    response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject },
+  };
+  expect((await sca('/sca/factors/confirm', customerId, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
+  return { authenticator, made };
+}
+
 async function smsLogin(customerId: string) {
   const start = await sca('/sca/login/start', customerId, { factor: 'SMS_OTP' });
   const done = await sca('/sca/login/complete', customerId, { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' });
@@ -118,11 +131,7 @@ test('a trusted payee is paid without a challenge; an untrusted one only after a
 
 test('dynamic linking: a passkey proof for one quote never authorizes another; TOTP is refused for a payment; a passkey challenge has no code to re-send', async () => {
   const eu = await payer('IT');
-  const authenticator = createSoftwareAuthenticator();
-  const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
-  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
-  const credential = { id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject } };
-  expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
+  const { authenticator, made } = await enrolledPasskey(eu.id);
   await smsLogin(eu.id);
 
   const first = await quoteFor(eu, 1000);
@@ -267,11 +276,7 @@ test('account reads by platformCustomerId and quote reads are gated alike; anoth
 
 test('a client retrying a step\'s proof (10 at once, then 5 more) gets the same answer, counts nothing, and the next step still authorizes', async () => {
   const eu = await payer('IT');
-  const authenticator = createSoftwareAuthenticator();
-  const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
-  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
-  const credential = { id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject } };
-  expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
+  const { authenticator, made } = await enrolledPasskey(eu.id);
   await smsLogin(eu.id);
   const sign = (challenge: any) => {
     const challengeHex = Buffer.from(challenge.passkeyAssertionOptions.challenge, 'base64url').toString('utf8');
