@@ -12,4 +12,6 @@ module.exports = {
   // The quiet budget; test/load-aware-timeouts.ts scales it by the machine's load and gives hooks that start a system more.
   testTimeout: 30000,
   setupFilesAfterEnv: ['<rootDir>/test/load-aware-timeouts.ts'],
+  // A missing ../shared/reference/grid-openapi.yaml stops the run with one line (test/shared-reference.cjs).
+  globalSetup: '<rootDir>/test/jest-global-setup.cjs',
 };

@@ -1,8 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { parse } from 'yaml';
 import { findOperation } from '../../gateway/contract/operation-registry';
+import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
 
 /**
  * Grid's public OpenAPI (../shared/reference, beside the project as in CI): what Grid's SDK and the
@@ -10,7 +10,6 @@ import { findOperation } from '../../gateway/contract/operation-registry';
  * response schema for that status accepts. Formats are not checked (the reference names some no
  * validator knows); OpenAPI's `discriminator` is left to the `oneOf` it annotates.
  */
-const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
 
 interface ReferenceDocument {
   paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
@@ -21,7 +20,7 @@ const compiled = new Map<string, ValidateFunction | null>();
 
 function reference() {
   if (!loaded) {
-    const document = parse(readFileSync(REFERENCE, 'utf8')) as ReferenceDocument;
+    const document = parse(readFileSync(REFERENCE_OPENAPI, 'utf8')) as ReferenceDocument;
     const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, validateFormats: false });
     ajv.addSchema({ ...document, $id: 'reference' });
     loaded = { document, ajv };

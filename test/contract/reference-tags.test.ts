@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../../gateway/contract/operation-registry';
+import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
 
 /** Grid's SDKs group operations by tag: an operation the reference also has carries the reference's tags. */
-const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
-const reference = parse(readFileSync(REFERENCE, 'utf8')) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+const reference = parse(readFileSync(REFERENCE_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, { tags?: string[] }>> };
 
 test('every operation the reference also has carries the reference\'s tags', () => {
   const differing = OPERATIONS.flatMap((op) => {

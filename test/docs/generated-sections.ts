@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../../gateway/contract/operation-registry';
+import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
 
 /**
  * The parts of the docs that are facts about the contract's registry compared with the reference
  * OpenAPI: written between `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by
  * generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
  */
-const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
+
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const keyOf = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 
 export function referenceOperations(): Set<string> {
-  const document = parse(readFileSync(REFERENCE, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const document = parse(readFileSync(REFERENCE_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   return new Set(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => keyOf(m, path))));
 }
 

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import { createSandboxRateSource } from '../adapters/rate-source';
 import { CURRENCY_CODES, findCurrency } from './currency-catalogue';
 import { receivableBounds } from './receivable-bounds';
+import { REFERENCE_OPENAPI } from '../../../test/shared-reference.cjs';
 
-const reference = parse(readFileSync(join(__dirname, '../../../../shared/reference/grid-openapi.yaml'), 'utf8'));
+const reference = parse(readFileSync(REFERENCE_OPENAPI, 'utf8'));
 
 /** The currency each of the reference's local account types pays out in (SLV: El Salvador pays in US dollars). */
 const accountCurrencies: string[] = (reference.components.schemas.ExternalAccountType.enum as string[])
   .filter((type) => type.endsWith('_ACCOUNT') && type !== 'SWIFT_ACCOUNT')
   .map((type) => (type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3)));
 /** Every `XXX_ACCOUNT` the reference names anywhere (payment instructions name ARS too). */
-const namedCurrencies = [...new Set([...readFileSync(join(__dirname, '../../../../shared/reference/grid-openapi.yaml'), 'utf8').matchAll(/\b([A-Z]{3})_ACCOUNT\b/g)].map((m) => m[1]))]
+const namedCurrencies = [...new Set([...readFileSync(REFERENCE_OPENAPI, 'utf8').matchAll(/\b([A-Z]{3})_ACCOUNT\b/g)].map((m) => m[1]))]
   .filter((code) => code !== 'SLV');
 const walletCurrencies = ['USDC', 'USDT', 'BTC'];
 
