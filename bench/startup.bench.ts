@@ -5,7 +5,7 @@ import { startSystem, stopSystem, type TimedStart } from './system-process';
 
 /**
  * `npm run bench -- startup`: `node dist/main.js all` on a new empty data directory, STARTUP_RUNS
- * times (default 5), each timed from spawn to `/readyz` 200 (issue 25 §3: under 2 s). On a busy
+ * times (default 5), each timed from spawn to `/readyz` 200 (target: under 2 s). On a busy
  * machine the wall time is mostly the wait for a core; the CPU time to ready, per thread, and the
  * load average of each run say how far from a quiet machine it was.
  */

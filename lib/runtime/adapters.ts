@@ -59,7 +59,7 @@ export async function openServiceStore(service: ServiceName, env: NodeJS.Process
   const lock = lockStoreFiles(join(DATA_DIR, `${service}.lock`), service);
   try {
     const path = join(DATA_DIR, `${service}.sqlite`);
-    // A file of the retired journal engine (STORE_ENGINE=journal, format 1) is upgraded in place at its first open.
+    // A file of format 1 (the journal layout: plain BSON, no index entries) is upgraded in place at its first open.
     const store = sqliteEngine().createSqliteDocumentStore({ path, sync: DATA_SYNC, cacheDocuments: STORE_CACHE_DOCUMENTS });
     return { ...store, close: () => store.close().finally(() => lock.release()) };
   } catch (err) {

@@ -73,7 +73,7 @@ export interface CheckpointHandle {
 /**
  * WAL checkpoints of the SQLite engine's files, run on a thread of their own with a second
  * connection to each file, so that the thread answering requests does not copy pages inside the
- * commit that filled the WAL (the pauses of round 7). The store's own connection keeps SQLite's
+ * commit that filled the WAL (a pause of that request). The store's own connection keeps SQLite's
  * automatic checkpoint at WAL_CHECKPOINT_PAGES as the floor: it finds the pages already copied
  * and only completes the few written since, which lets the next write start the WAL over.
  * The thread starts with the first checkpoint asked for and does not keep the process alive.

@@ -24,7 +24,7 @@ const freshPath = () => {
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /**
- * A file as the retired journal engine (STORE_ENGINE=journal) left it: format 1, one table of every
+ * A file of format 1 (the journal layout), as the upgrade reads it: one table of every
  * document as plain BSON under its serialized `_id`, in insertion order, no index entries.
  */
 function writeJournalFile(path: string, collection: string, docs: Array<Record<string, unknown>>): void {

@@ -52,7 +52,7 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
 }
 
 /**
- * Operations whose answers are complete by the reference (issue 21, whole resources): every HTTP
+ * Operations whose answers are complete by the reference (whole resources): every HTTP
  * test's answer to one of them must be accepted by the reference's schema for it, not just
  * reported. Transactions are not strict yet: an incoming payment's failure reasons are outside the
  * reference's IncomingTransactionFailureReason.

@@ -151,7 +151,7 @@ test('a transfer in from the customer\'s bank account: executed at once and coun
   expect((await me(`/agents/me/transactions/${res.body.transaction.id}`)).body.id).toBe(res.body.transaction.id);
 });
 
-describe('allowedAccountIds limits reads as well as writes (issue 23, item 7)', () => {
+describe('allowedAccountIds limits reads as well as writes', () => {
   test('the agent lists only its allowed accounts, and only payments touching them', async () => {
     const c = await agentCustomer(sys);
     const all = await sys.api(`/customers/internal-accounts?customerId=${c.customerId}&limit=100`);

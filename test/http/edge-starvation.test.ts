@@ -3,9 +3,9 @@ import { connect, type Socket } from 'node:net';
 import { startTestSystem, type TestSystem } from '../system-harness';
 
 /**
- * Issue 23, item 3: one client holding every socket it can (re-opening each one closed) cannot
+ * One client holding every socket it can (re-opening each one closed) cannot
  * starve a polite client at another address. The default suite runs a small version (caps of 60
- * connections and 20 per address, 80 greedy sockets); EDGE_LONG=1 runs the issue's figures with the
+ * connections and 20 per address, 80 greedy sockets); EDGE_LONG=1 runs the full figures with the
  * default caps (1,024 and 256): 1,100 greedy sockets, 60 polite requests. The success rate is printed.
  */
 const LONG = process.env.EDGE_LONG === '1';

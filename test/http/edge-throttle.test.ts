@@ -3,7 +3,7 @@ import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-har
 import { connectedAgent, policy } from './agent-fixtures';
 
 /**
- * Issue 23, items 2 and 3: a stranger's guesses never lock the owner out, and each credential's
+ * A stranger's guesses never lock the owner out, and each credential's
  * request rate is limited and announced. The gateway trusts loopback as its proxy here, so each
  * request names its client address in X-Forwarded-For.
  */

@@ -4,7 +4,7 @@ import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-har
 import { connectedAgent, policy } from './agent-fixtures';
 
 /**
- * Every route, every method, every kind of credential (issue 23, item 1): nothing reaches a handler
+ * Every route, every method, every kind of credential: nothing reaches a handler
  * without the permission the one table gives its operation, and nothing changes for a refused request.
  */
 let sys: TestSystem;

@@ -5,7 +5,7 @@ import { startTestSystem, type TestSystem } from '../system-harness';
 import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund } from './payments-fixtures';
 
 /**
- * Issue 26's "Done means", walked once as a new platform user would, in order: an EU customer
+ * Strong Customer Authentication end to end, walked once as a new platform user would, in order: an EU customer
  * enrolls TOTP (codes from an independent RFC 6238 implementation) and a passkey (the software
  * authenticator), logs in, pays an untrusted payee only after authorize, trusts it, then pays it
  * without a challenge; a US customer meets 409 and pays as before. Every request and answer is

@@ -12,10 +12,10 @@ const customer = (id: string, extra: Record<string, unknown> = {}) => ({
   isDeleted: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', version: 1, ...extra,
 });
 
-describe('plain identifiers written before sealing existed', () => {
-  it('are sealed at start once, on a store written by an earlier version (its index built from the stored customers), and never read back', async () => {
+describe('plain identifiers in stored customers', () => {
+  it('are sealed at start once, on a store without their index (built then), and never read back', async () => {
     const path = join(dir, 'accounts.sqlite');
-    // An earlier version's store: customers with a plain identifier, one without, and no index for it.
+    // A store holding plain identifiers: customers with one, one without, and no index for them.
     const earlier = createSqliteDocumentStore({ path });
     await earlier.collection('customers').insertOne(customer('Customer:old-1', { identifier: '123-45-6789' }));
     await earlier.collection('customers').insertOne(customer('Customer:old-2', { identifier: '987-65-4321' }));

@@ -30,7 +30,7 @@ function listFilter(platformId: string, f: CustomerFilter): Filter {
   });
 }
 
-// A plain `identifier` only exists on documents written before sealing; it never leaves the store.
+// A plain `identifier` is one not sealed yet (sealLegacyIdentifiers seals it at start); it never leaves the store.
 function read(doc: Doc): Customer {
   const { identifier: _legacy, ...rest } = fromDocument<Customer & { identifier?: string }>(doc, ['isDeleted']);
   return rest;
@@ -38,7 +38,7 @@ function read(doc: Doc): Customer {
 
 export type CustomerDocumentStore = CustomerStore & {
   createIndexes(): Promise<void>;
-  /** Seals the plain identifiers of documents written before sealing existed; answers how many. */
+  /** Seals the plain identifiers of stored documents that hold one; answers how many. */
   sealLegacyIdentifiers(seal: (plaintext: string, customerId: string) => string): Promise<number>;
 };
 
@@ -53,7 +53,7 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
       await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
-      // Only documents written before sealing hold a plain `identifier`: the start's look for them
+      // Only documents not sealed yet hold a plain `identifier`: the start's look for them
       // (sealLegacyIdentifiers) reads this index instead of every customer.
       await customers.createIndex({ keys: { identifier: 1 }, partialFilter: { identifier: { $exists: true } }, name: 'customer_legacy_identifier' });
     },

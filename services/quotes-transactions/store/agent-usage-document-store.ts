@@ -10,8 +10,8 @@ import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document
  * finds it and never counts twice; once the action's reservation document is in, the month's next
  * reservation removes the key in its own write (two writes per payment, as the platforms' daily
  * volumes: pending-keys.ts, whose one-attempt-at-a-time lock holds here too).
- * Counters and reservations of earlier versions (`agent/<id>/count|spend/<period>` in the daily
- * volumes) seed a month's document when it is created, and their reservations are still released.
+ * Usage held in per-counter form (`agent/<id>/count|spend/<period>` counters and their reservations
+ * in the daily volumes) seeds a month's document when it is created, and those reservations are released.
  */
 type UsageDoc = {
   _id: string;
@@ -42,14 +42,14 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
   const oneAtATime = reservationLock(store);
   const pending = createPendingKeys();
 
-  /** What earlier versions counted, in their three counters. */
+  /** What the three per-counter documents (`agent/<id>/count|spend/<period>`) hold. */
   async function earlierUsage(agentId: string, day: string, month: string): Promise<UsageCounts> {
     const earlier = async (counter: string) => (await earlierCounters.findOne({ _id: `agent/${agentId}/${counter}` }))?.used ?? 0;
     const [dailyTransactionCount, dailySpend, monthlySpend] = await Promise.all([earlier(`count/${day}`), earlier(`spend/${day}`), earlier(`spend/${month}`)]);
     return { dailyTransactionCount, dailySpend, monthlySpend };
   }
 
-  /** The month's document, seeded with what earlier versions counted that day and month. */
+  /** The month's document, seeded with what the per-counter documents hold for that day and month. */
   async function create(agentId: string, day: string, month: string): Promise<void> {
     const { dailyTransactionCount: count, dailySpend, monthlySpend: monthSpend } = await earlierUsage(agentId, day, month);
     const days = count || dailySpend ? { [day]: { count, spend: dailySpend } } : {};

@@ -6,7 +6,7 @@ import { createPendingKeys, reservationLock } from './pending-keys';
  * A counter holds the day's `used` amount and, only while a reservation or a release of it is in
  * flight, that reservation's key (`pending.<payment>`, pending-keys.ts / `releasing`). Each
  * payment's share is its own reservation document, so a counter stays small however many payments
- * a day has. (`counting`: the array of keys written by earlier versions, still honoured.)
+ * a day has. (`counting`: an array of counted keys a stored counter may hold, honoured like `pending`.)
  */
 type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[]; pending?: Record<string, number> };
 type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
