@@ -8,7 +8,7 @@ import { accountQuote, balanceOf, expectError, externalAccount, FAST_SETTLEMENT,
  * Strong Customer Authentication end to end, walked once as a new platform user would, in order: an EU customer
  * enrolls TOTP (codes from an independent RFC 6238 implementation) and a passkey (the software
  * authenticator), logs in, pays an untrusted payee only after authorize, trusts it, then pays it
- * without a challenge; a US customer meets 409 and pays as before. Every request and answer is
+ * without a challenge; a US customer meets 409 and pays with no SCA step. Every request and answer is
  * checked against our OpenAPI document and the reference's schemas by the harness.
  */
 const ORIGIN = 'https://app.example.com';

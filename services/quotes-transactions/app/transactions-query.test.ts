@@ -75,7 +75,7 @@ test('quote reads of an SCA customer: an old quote and a quote list reaching bef
   expect((await q.getQuote(caller, 'Quote:new-eu')).id).toBe('Transaction:new-eu');
   expect(ids(await q.listQuotes({ caller, customerId: 'EU' }))).toEqual(['Transaction:new-eu']);
   await expect(q.listQuotes({ caller, customerId: 'EU', createdAfter: daysAgo(91) })).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
-  // A non-SCA customer's quotes read as before.
+  // A non-SCA customer's quotes read whatever their age.
   expect((await q.getQuote(caller, 'Quote:old-us')).id).toBe('Transaction:old-us');
   expect(ids(await q.listQuotes({ caller, customerId: 'US', createdAfter: daysAgo(400) }))).toEqual(['Transaction:old-us']);
   const live = queries(['EU']).q;

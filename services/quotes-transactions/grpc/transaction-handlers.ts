@@ -15,7 +15,7 @@ export const entryRecord = (e: TransactionEntry) => ('payment' in e
   : { entry: { $case: 'cardTransaction' as const, value: toCardTransactionRecord(e.card) } });
 
 export function bindTransactionService(useCases: { queries: TransactionQueries; entries: TransactionEntries; actions: TransactionActions; agentApprovals?: AgentApprovals }) {
-  /** A transaction an agent's action waits on is decided as that action; any other as before. */
+  /** A transaction an agent's action waits on is decided as that action; any other by approve or reject. */
   const decide = async (caller: ReturnType<typeof callerOf>, id: string, approve: boolean, receiverCustomerInfo?: Record<string, unknown>) =>
     (await useCases.agentApprovals?.decideTransaction(caller, id, approve))
     ?? (approve ? useCases.actions.approve(caller, id, receiverCustomerInfo) : useCases.actions.reject(caller, id));
