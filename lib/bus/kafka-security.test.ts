@@ -18,7 +18,7 @@ const refusal = (env: NodeJS.ProcessEnv): string => {
   throw new Error('accepted');
 };
 
-test('nothing set: plaintext without authentication, as before', () => {
+test('nothing set: plaintext without authentication', () => {
   expect(readKafkaSecurity({})).toEqual({});
   expect(describeKafkaSecurity(readKafkaSecurity({}))).toBe('plaintext');
 });

@@ -153,7 +153,7 @@ test('paying one\'s own UMA address is refused: 400 SELF_PAYMENT, nothing moves'
   expect(await incomingOf(sender)).toEqual([]);
 });
 
-test('an address outside this server is paid to its counterparty, as before: no INCOMING transaction here', async () => {
+test('an address outside this server is paid to its counterparty: no INCOMING transaction here', async () => {
   const sender = await customerOf(a, 10_000);
   const lookup = await api(a, `/receiver/uma/${encodeURIComponent('$maria.mxn@uma.example.com')}?customerId=${sender.customerId}`);
   expect(lookup.body.supportedCurrencies[0].currency.code).toBe('MXN');

@@ -212,7 +212,7 @@ test('risk signals: a recorded failed login or password reset removes the truste
   expect(authorized.body.status).toBe('PROCESSING');
 });
 
-test('account reads: an SCA customer\'s history before the 90-day window needs a live SCA session; the window and non-SCA customers read as before', async () => {
+test('account reads: an SCA customer\'s history before the 90-day window needs a live SCA session; the window and non-SCA customers read without one', async () => {
   const [eu, us] = [await payer('PT'), await payer('US')];
   const [euQuote, usQuote] = [await quoteFor(eu), await quoteFor(us)];
   const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();

@@ -98,7 +98,7 @@ describe('the identification number', () => {
     expect((await readIdentifier(customer!.id)).opened).toBe('222-22-2222');
   });
 
-  test('documents written in plain text by an earlier version are sealed at start', async () => {
+  test('documents holding plain-text identifiers are sealed at start', async () => {
     const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, platformA);
     await h.store.collection('customers').updateOne({ _id: customer!.id }, { $set: { identifier: '999-99-9999' } });
     await h.module.start?.();

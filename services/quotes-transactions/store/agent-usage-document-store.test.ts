@@ -64,7 +64,7 @@ test('a reservation is two writes: the next one removes the key the previous one
   expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual(['A:2']);
 });
 
-test("what an earlier version counted (three counters) seeds the month, and its reservations are still released", async () => {
+test("usage in three per-counter documents seeds the month, and their reservations are released", async () => {
   const store = createEmbeddedDocumentStore();
   const volumes = createVolumeDocumentStore(store);
   await volumes.reserve({ counter: `agent/${AGENT}/count/${DAY}`, paymentId: 'A:old', amount: 1, limit: 10 });
