@@ -21,7 +21,7 @@ function cloneWithoutShared(): { parent: string; repo: string } {
 }
 
 function run(repo: string, command: string, args: string[]) {
-  const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(command, args, { cwd: repo, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -52,4 +52,4 @@ test('npm test\'s script stops before building, with the one line', () => {
 test('jest on one file stops in its global setup, with the one line', () => {
   const jest = join(ROOT, 'node_modules/jest/bin/jest.js');
   expect(run(clone.repo, process.execPath, [jest, '--ci', 'test/any.test.ts'])).toEqual({ status: 1, output: `${MISSING_REFERENCE}\n` });
-});
+}, 150_000);
