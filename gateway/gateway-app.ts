@@ -54,7 +54,10 @@ export interface GatewayOptions {
  * The handlers of every operation, by where the gateway mounts them. Each operation has exactly one,
  * served at the path and method the contract gives it; the gateway does not start otherwise.
  */
-export function operationHandlerSets(options: GatewayOptions, api: { forgetToken: (clientId: string) => void; throttle: AuthThrottle }) {
+export function operationHandlerSets(
+  options: GatewayOptions,
+  api: { forgetToken: (clientId: string) => void; throttle: AuthThrottle },
+) {
   const sets = {
     system: systemRoutes(options),
     api: apiHandlers(options.peers, api),
@@ -80,7 +83,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(responseCompression());
   const credentialCache = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
   const throttle = createAuthThrottle(options.authThrottle);
-  const { system, api, uma, hostedKyc, cardReveal } = operationHandlerSets(options, { forgetToken: credentialCache.forget, throttle });
+  const handlerSets = operationHandlerSets(options, { forgetToken: credentialCache.forget, throttle });
+  const { system, api, uma, hostedKyc, cardReveal } = handlerSets;
 
   // Health, readiness and our OpenAPI document: without credentials, served while starting too.
   app.use(operationRoutes(system));
@@ -103,7 +107,8 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
       requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
       platformRequests: edge.GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS || 4 * edge.GATEWAY_RATE_LIMIT_REQUESTS,
     }), requirePermission(),
-    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), operationRoutes(api, `/${API_VERSION}`),
+    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger),
+    operationRoutes(api, `/${API_VERSION}`),
   );
 
   // The UMA protocol's endpoints: no credentials, the sending VASP's signature is checked by the service.

@@ -29,7 +29,10 @@ function html(res: Response, status: number, body: string): void {
  * sandbox (`sandbox: false`) there are no outcomes to choose: the page submits the application for
  * review, and a posted outcome is refused (403) without touching the link.
  */
-export function hostedKycRoutes(peers: PeerClients, options: { sandbox: boolean } = { sandbox: true }): OperationHandlers {
+export function hostedKycRoutes(
+  peers: PeerClients,
+  options: { sandbox: boolean } = { sandbox: true },
+): OperationHandlers {
   const routes = new OperationHandlers();
   const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
 
