@@ -3,7 +3,7 @@ import type { Readiness } from './http/readiness';
 import { AppError, toAppError } from '../lib/errors';
 import type { Logger } from '../lib/log';
 import type { PeerClients } from '../lib/runtime/peer-clients';
-import { createAuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
+import { createAuthThrottle, type AuthThrottle, type AuthThrottleLimits } from './http/auth-throttle';
 import { agentAuth, permissionOf } from './http/agent-auth';
 import { basicAuth } from './http/basic-auth';
 import { createCredentialCache, type CredentialCache } from './http/credential-cache';
@@ -20,12 +20,13 @@ import { refuseUnservedMethods, requirePermission } from './http/require-permiss
 import { DEFAULT_EDGE_SETTINGS, type EdgeSettings } from './http/edge-settings';
 import { requestRateLimit } from './http/request-rate-limit';
 import { startGate } from './http/start-gate';
-import { apiRoutes } from './routes/api-routes';
+import { apiHandlers } from './routes/api-routes';
+import { operationRoutes, requireEveryOperationServed } from './routes/operation-routes';
+import { systemRoutes } from './routes/system-routes';
 import { hostedKycRoutes } from './routes/hosted-kyc-routes';
 import { cardRevealRoutes } from './routes/card-reveal-routes';
 import { umaRoutes } from './routes/uma-routes';
 import { API_VERSION } from './contract/api-version';
-import { openApiDocumentJson } from './contract/openapi-document';
 import { dashboard } from './dashboard/dashboard';
 
 export { API_VERSION };
@@ -49,6 +50,25 @@ export interface GatewayOptions {
   sandbox?: boolean;
 }
 
+/**
+ * The handlers of every operation, by where the gateway mounts them. Each operation has exactly one,
+ * served at the path and method the contract gives it; the gateway does not start otherwise.
+ */
+export function operationHandlerSets(
+  options: GatewayOptions,
+  api: { forgetToken: (clientId: string) => void; throttle: AuthThrottle },
+) {
+  const sets = {
+    system: systemRoutes(options),
+    api: apiHandlers(options.peers, api),
+    uma: umaRoutes(options.peers),
+    hostedKyc: hostedKycRoutes(options.peers, { sandbox: options.sandbox ?? true }),
+    cardReveal: cardRevealRoutes(options.peers),
+  };
+  requireEveryOperationServed(Object.values(sets));
+  return sets;
+}
+
 export function createGatewayApp(options: GatewayOptions): express.Express {
   const { peers, logger } = options;
   const app = express();
@@ -61,30 +81,19 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use(correlationId());
   app.use(requestTracing(logger));
   app.use(responseCompression());
-  // Liveness: the process answers (its event loop turns). /healthz is kept for existing probes.
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/livez', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', async (_req, res) => {
-    if (options.readiness) {
-      const { ready, body } = await options.readiness().catch(() => ({ ready: false, body: { status: 'not ready' as const, dependencies: {} } }));
-      return void res.status(ready ? 200 : 503).json(body);
-    }
-    const ready = await options.servicesReady().catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
-  });
+  const credentialCache = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
+  const throttle = createAuthThrottle(options.authThrottle);
+  const handlerSets = operationHandlerSets(options, { forgetToken: credentialCache.forget, throttle });
+  const { system, api, uma, hostedKyc, cardReveal } = handlerSets;
 
-  // Our OpenAPI document, readable without credentials at the root and under the version prefix.
-  const sendDocument = (_req: Request, res: Response) => void res.type('application/json').send(openApiDocumentJson());
-  app.get('/openapi.json', sendDocument);
-  app.get(`/${API_VERSION}/openapi.json`, sendDocument);
+  // Health, readiness and our OpenAPI document: without credentials, served while starting too.
+  app.use(operationRoutes(system));
 
   // Everything below needs the services (credentials first): nothing is answered before the start is over.
   if (options.acceptsRequests) app.use(startGate(options.acceptsRequests));
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  const credentialCache = options.credentialCache ?? createCredentialCache({ cacheMs: options.authCacheMs });
-  const throttle = createAuthThrottle(options.authThrottle);
   const authenticateAgent = async (accessToken: string, requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean }) =>
     (await peers.agents.authenticateAgent({ accessToken, permission: permissionOf(requirement), allowPaused: !!requirement.allowPaused })).agent!;
   const basic = basicAuth(authenticate, { cache: credentialCache, throttle });
@@ -98,15 +107,16 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
       requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
       platformRequests: edge.GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS || 4 * edge.GATEWAY_RATE_LIMIT_REQUESTS,
     }), requirePermission(),
-    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger), apiRoutes(peers, { forgetToken: credentialCache.forget, throttle }),
+    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger),
+    operationRoutes(api, `/${API_VERSION}`),
   );
 
   // The UMA protocol's endpoints: no credentials, the sending VASP's signature is checked by the service.
-  app.use(refuseUnservedMethods(), umaRoutes(peers));
+  app.use(refuseUnservedMethods(), operationRoutes(uma));
   // The hosted KYC page: no credentials, its single-use link token is the credential.
-  app.use(refuseUnservedMethods(), hostedKycRoutes(peers, { sandbox: options.sandbox ?? true }));
+  app.use(refuseUnservedMethods(), operationRoutes(hostedKyc));
   // The card reveal page: no credentials, its signed single-use token is the credential.
-  app.use(refuseUnservedMethods(), cardRevealRoutes(peers));
+  app.use(refuseUnservedMethods(), operationRoutes(cardReveal));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import type { Agent } from '../../gen/auth/v1/agents';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { AppError, isAbsent } from '../../lib/errors';
@@ -11,6 +11,7 @@ import { jsonBodyOf } from '../http/request-body';
 import { agentJson, policyJson } from './agent-json';
 import { createAgentRequest, updateAgentRequest, updatePolicyRequest } from './agent-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** An optional JSON body: absent is {}. */
 const optionalBody = (req: Request) => {
@@ -19,20 +20,20 @@ const optionalBody = (req: Request) => {
 };
 
 /** The platform's management of its agents (Basic auth), and the redemption of device codes (no credentials). */
-export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottle): Router {
-  const router = Router();
+export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottle): OperationHandlers {
+  const routes = new OperationHandlers();
 
   const withUsage = async (agent: Agent, res: Response) => {
     const { usage } = await peers.agentActions.getAgentUsage({ agent: { agentId: agent.id, customerId: agent.customerId, policy: agent.policy } }, callContext(res));
     return agentJson(agent, usage!);
   };
 
-  router.post('/agents', async (req, res) => {
+  routes.on('createAgent', async (req, res) => {
     const { agent, deviceCode } = await peers.agents.createAgent(createAgentRequest(jsonBodyOf(req)), callContext(res));
     res.status(201).json({ agent: await withUsage(agent!, res), deviceCode });
   });
 
-  router.get('/agents', async (req, res) => {
+  routes.on('listAgents', async (req, res) => {
     const q = new RestRequestReader(req);
     const flag = (name: string) => (q.query(name) === undefined ? undefined : q.boolean(name));
     const request = {
@@ -46,7 +47,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/agents/approvals', async (req, res) => {
+  routes.on('listAgentApprovals', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       agentId: q.query('agentId'), customerId: q.query('customerId'), startDate: q.query('startDate'), endDate: q.query('endDate'),
@@ -57,12 +58,12 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     res.status(200).json(withoutAbsent({ data: page.actions.map(agentActionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/agents/device-codes/:code/status', async (req, res) => {
+  routes.on('getAgentDeviceCodeStatus', async (req, res) => {
     res.status(200).json(await peers.agents.getDeviceCodeStatus({ code: req.params.code }, callContext(res)));
   });
 
   // No platform credentials: the code is the proof. Failures count against the client address.
-  router.post('/agents/device-codes/:code/redeem', async (req, res) => {
+  routes.on('redeemAgentDeviceCode', async (req, res) => {
     const attempt = await throttle?.reserve(OPAQUE, clientAddress(req));
     if (attempt && isThrottled(attempt)) throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...attempt });
     const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
@@ -78,42 +79,42 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     res.status(200).json({ agentId: agent!.id, agentName: agent!.name, accessToken, policy: policyJson(agent!.policy!) });
   });
 
-  router.get('/agents/:agentId', async (req, res) => {
+  routes.on('getAgentById', async (req, res) => {
     const { agent } = await peers.agents.getAgent({ agentId: req.params.agentId }, callContext(res));
     res.status(200).json(await withUsage(agent!, res));
   });
 
-  router.patch('/agents/:agentId', async (req, res) => {
+  routes.on('updateAgent', async (req, res) => {
     const { agent } = await peers.agents.updateAgent(updateAgentRequest(req.params.agentId, jsonBodyOf(req)), callContext(res));
     res.status(200).json(await withUsage(agent!, res));
   });
 
-  router.delete('/agents/:agentId', async (req, res) => {
+  routes.on('deleteAgent', async (req, res) => {
     await peers.agents.deleteAgent({ agentId: req.params.agentId }, callContext(res));
     res.status(204).end();
   });
 
-  router.patch('/agents/:agentId/policy', async (req, res) => {
+  routes.on('updateAgentPolicy', async (req, res) => {
     const { agent } = await peers.agents.updateAgentPolicy(updatePolicyRequest(req.params.agentId, jsonBodyOf(req)), callContext(res));
     res.status(200).json(await withUsage(agent!, res));
   });
 
-  router.post('/agents/:agentId/device-codes', async (req, res) => {
+  routes.on('regenerateAgentDeviceCode', async (req, res) => {
     const { deviceCode } = await peers.agents.issueDeviceCode({ agentId: req.params.agentId }, callContext(res));
     res.status(201).json(deviceCode);
   });
 
-  router.post('/agents/:agentId/actions/:actionId/approve', async (req, res) => {
+  routes.on('approveAgentAction', async (req, res) => {
     const { action } = await peers.agentActions.approveAgentAction({ agentId: req.params.agentId, actionId: req.params.actionId }, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
-  router.post('/agents/:agentId/actions/:actionId/reject', async (req, res) => {
+  routes.on('rejectAgentAction', async (req, res) => {
     const reason = optionalBody(req).reason;
     const request = { agentId: req.params.agentId, actionId: req.params.actionId, reason: typeof reason === 'string' && reason ? reason : undefined };
     const { action } = await peers.agentActions.rejectAgentAction(request, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
@@ -15,21 +15,22 @@ import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { header } from './payments-quote-routes';
 import { entryJson } from './payments-transaction-routes';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /**
  * What agent software calls with its Bearer token: everything is its customer's, within its policy.
  * Another customer's record answers exactly like a missing one.
  */
-export function agentOperationRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/agents/me', async (_req, res) => {
+  routes.on('getAgentMe', async (_req, res) => {
     const agent = agentOf(res);
     const { usage } = await peers.agentActions.getAgentUsage({ agent: agentContext(res) }, callContext(res));
     res.status(200).json(agentJson(agent, usage!));
   });
 
-  router.get('/agents/me/transactions', async (req, res) => {
+  routes.on('agentListTransactions', async (req, res) => {
     const q = new RestRequestReader(req);
     const filters = {
       accountIdentifier: q.query('accountIdentifier'), senderAccountIdentifier: q.query('senderAccountIdentifier'),
@@ -42,29 +43,29 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/agents/me/transactions/:transactionId', async (req, res) => {
+  routes.on('agentGetTransaction', async (req, res) => {
     const { transaction, cardTransaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
     res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
-  router.post('/agents/me/quotes', async (req, res) => {
+  routes.on('agentCreateQuote', async (req, res) => {
     const quote = createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key'));
     const created = await peers.agentActions.createAgentQuote({ agent: agentContext(res), quote }, callContext(res));
     res.status(201).json(quoteJson(created.quote!));
   });
 
-  router.get('/agents/me/quotes/:quoteId', async (req, res) => {
+  routes.on('agentGetQuote', async (req, res) => {
     const { quote } = await peers.agentActions.getAgentQuote({ agent: agentContext(res), quoteId: req.params.quoteId }, callContext(res));
     res.status(200).json(quoteJson(quote!));
   });
 
-  router.post('/agents/me/quotes/:quoteId/execute', async (req, res) => {
+  routes.on('agentExecuteQuote', async (req, res) => {
     const request = { agent: agentContext(res), quoteId: req.params.quoteId, idempotencyKey: header(req, 'Idempotency-Key') };
     const { action } = await peers.agentActions.executeAgentQuote(request, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
-  router.get('/agents/me/actions', async (req, res) => {
+  routes.on('agentListActions', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { agent: agentContext(res), status: q.query('status'), limit: q.limit(), cursor: q.query('cursor') };
     q.done();
@@ -72,7 +73,7 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.actions.map(agentActionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/agents/me/actions/:actionId', async (req, res) => {
+  routes.on('agentGetAction', async (req, res) => {
     const { action } = await peers.agentActions.getAgentAction({ agent: agentContext(res), actionId: req.params.actionId }, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
@@ -82,10 +83,10 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     const { action } = await peers.agentActions.createAgentTransfer(request, callContext(res));
     res.status(201).json(agentActionJson(action!));
   };
-  router.post('/agents/me/transfer-in', transfer(CreateAgentTransferRequest_Direction.IN));
-  router.post('/agents/me/transfer-out', transfer(CreateAgentTransferRequest_Direction.OUT));
+  routes.on('agentCreateTransferIn', transfer(CreateAgentTransferRequest_Direction.IN));
+  routes.on('agentCreateTransferOut', transfer(CreateAgentTransferRequest_Direction.OUT));
 
-  router.get('/agents/me/internal-accounts', async (req, res) => {
+  routes.on('agentListInternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
     const agent = agentOf(res);
     // The policy's allowedAccountIds limit what the agent sees as well as what it pays from.
@@ -99,7 +100,7 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.accounts, internalAccountJson));
   });
 
-  router.get('/agents/me/external-accounts', async (req, res) => {
+  routes.on('agentListExternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { customerId: agentOf(res).customerId, currency: q.query('currency'), limit: q.limit(), cursor: q.query('cursor') };
     q.done();
@@ -107,7 +108,7 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.accounts, externalAccountJson));
   });
 
-  router.post('/agents/me/external-accounts', async (req, res) => {
+  routes.on('agentCreateExternalAccount', async (req, res) => {
     const customerId = agentOf(res).customerId;
     const request = createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER');
     if (request.customerId && request.customerId !== customerId) throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
@@ -125,15 +126,15 @@ export function agentOperationRoutes(peers: PeerClients): Router {
     return account!;
   };
 
-  router.get('/agents/me/external-accounts/:externalAccountId', async (req, res) => {
+  routes.on('agentGetExternalAccount', async (req, res) => {
     res.status(200).json(externalAccountJson(await ownExternalAccount(req, res)));
   });
 
-  router.delete('/agents/me/external-accounts/:externalAccountId', async (req, res) => {
+  routes.on('agentDeleteExternalAccount', async (req, res) => {
     const account = await ownExternalAccount(req, res);
     await peers.accounts.deleteExternalAccount({ id: account.id, owner: 'CUSTOMER' }, callContext(res));
     res.status(204).end();
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { apiTokenRoutes } from './api-token-routes';
 import type { AuthThrottle } from '../http/auth-throttle';
@@ -27,46 +26,45 @@ import { withdrawalFeeRoutes } from './withdrawal-fee-routes';
 import { stablecoinRoutes } from './stablecoin-routes';
 import { cardRoutes, cardSandboxRoutes } from './card-routes';
 import { delegatedKeyRoutes } from './delegated-key-routes';
-import { dispatchByOperation } from './operation-dispatch';
+import { API_VERSION } from '../contract/api-version';
+import { OperationHandlers, operationRoutes } from './operation-routes';
 
 type ApiRouteOptions = { forgetToken?: (clientId: string) => void; throttle?: AuthThrottle };
 
-/** Every REST route under the version segment, each request sent to the area serving its operation. */
+/** Every REST route under the version segment, each request sent to the handler of its operation. */
 export function apiRoutes(peers: PeerClients, options: ApiRouteOptions = {}) {
-  return dispatchByOperation(apiAreas(peers, options));
+  return operationRoutes(apiHandlers(peers, options), `/${API_VERSION}`);
 }
 
-/** The routers of the resource areas, one module each, in the order they are tried. */
-export function apiAreas(peers: PeerClients, options: ApiRouteOptions = {}): Router[] {
-  const areas: Router[] = [];
-  const router = { use: (area: Router) => void areas.push(area) };
-  router.use(apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)));
-  router.use(invitationRoutes(peers));
-  router.use(directoryRoutes(peers));
-  router.use(withdrawalFeeRoutes(peers));
-  router.use(stablecoinRoutes(peers));
-  router.use(cardRoutes(peers));
-  router.use(cardSandboxRoutes(peers));
-  router.use(platformConfigRoutes(peers));
-  router.use(verificationRoutes(peers));
-  router.use(beneficialOwnerRoutes(peers));
-  router.use(documentRoutes(peers));
-  router.use(contactVerificationRoutes(peers));
-  router.use(scaRoutes(peers));
-  router.use(bulkImportRoutes(peers));
-  router.use(customerRoutes(peers));
-  router.use(internalAccountRoutes(peers));
-  router.use(externalAccountRoutes(peers));
-  router.use(receiverRoutes(peers));
-  router.use(paymentsQuoteRoutes(peers));
-  router.use(paymentsTransactionRoutes(peers));
-  router.use(paymentsSandboxRoutes(peers));
-  router.use(delegatedKeyRoutes(peers));
-  router.use(walletAuthRoutes(peers));
-  router.use(walletAccountRoutes(peers));
-  router.use(webhookRoutes(peers));
-  // /agents/me… before /agents/{agentId}…
-  router.use(agentOperationRoutes(peers));
-  router.use(agentManagementRoutes(peers, options.throttle));
-  return areas;
+/** The handlers of the resource areas, one module each. */
+export function apiHandlers(peers: PeerClients, options: ApiRouteOptions = {}): OperationHandlers {
+  return OperationHandlers.merge([
+    apiTokenRoutes(peers, options.forgetToken ?? (() => undefined)),
+    invitationRoutes(peers),
+    directoryRoutes(peers),
+    withdrawalFeeRoutes(peers),
+    stablecoinRoutes(peers),
+    cardRoutes(peers),
+    cardSandboxRoutes(peers),
+    platformConfigRoutes(peers),
+    verificationRoutes(peers),
+    beneficialOwnerRoutes(peers),
+    documentRoutes(peers),
+    contactVerificationRoutes(peers),
+    scaRoutes(peers),
+    bulkImportRoutes(peers),
+    customerRoutes(peers),
+    internalAccountRoutes(peers),
+    externalAccountRoutes(peers),
+    receiverRoutes(peers),
+    paymentsQuoteRoutes(peers),
+    paymentsTransactionRoutes(peers),
+    paymentsSandboxRoutes(peers),
+    delegatedKeyRoutes(peers),
+    walletAuthRoutes(peers),
+    walletAccountRoutes(peers),
+    webhookRoutes(peers),
+    agentOperationRoutes(peers),
+    agentManagementRoutes(peers, options.throttle),
+  ]);
 }

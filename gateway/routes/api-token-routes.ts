@@ -1,10 +1,10 @@
-import { Router } from 'express';
 import type { ApiToken } from '../../gen/auth/v1/api_tokens';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** ApiToken record → REST JSON; `clientSecret` only in the creation answer. */
 export function apiTokenJson(t: ApiToken) {
@@ -15,10 +15,10 @@ export function apiTokenJson(t: ApiToken) {
 }
 
 /** API tokens: create (secret answered once), list, read, delete. */
-export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: string) => void): Router {
-  const router = Router();
+export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: string) => void): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/tokens', async (req, res) => {
+  routes.on('createToken', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { name: body.string('name'), permissions: body.strings('permissions') };
     body.done();
@@ -26,7 +26,7 @@ export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: strin
     res.status(201).json(apiTokenJson(token!));
   });
 
-  router.get('/tokens', async (req, res) => {
+  routes.on('listTokens', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       name: q.query('name'), createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'),
@@ -37,16 +37,16 @@ export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: strin
     res.status(200).json(listJson(page, page.data, apiTokenJson));
   });
 
-  router.get('/tokens/:tokenId', async (req, res) => {
+  routes.on('getTokenById', async (req, res) => {
     const { token } = await peers.apiTokens.getApiToken({ id: req.params.tokenId }, callContext(res));
     res.status(200).json(apiTokenJson(token!));
   });
 
-  router.delete('/tokens/:tokenId', async (req, res) => {
+  routes.on('deleteTokenById', async (req, res) => {
     const { clientId } = await peers.apiTokens.deleteApiToken({ id: req.params.tokenId }, callContext(res));
     forgetToken(clientId);
     res.status(204).end();
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { BeneficialOwnerFields, PersonalInfoFields } from '../../gen/accounts/v1/beneficial_owners';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -7,6 +6,7 @@ import { address } from './external-account-requests';
 import { RestBody } from './rest-body';
 import { ownerJson } from '../../lib/contract/beneficial-owner-json';
 import { listJson, RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 const PERSONAL_TEXT = ['firstName', 'middleName', 'lastName', 'birthDate', 'nationality', 'email', 'phoneNumber', 'idType', 'identifier', 'countryOfIssuance'] as const;
 
@@ -25,15 +25,15 @@ function ownerFields(body: unknown): BeneficialOwnerFields {
   return fields;
 }
 
-export function beneficialOwnerRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function beneficialOwnerRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/beneficial-owners', async (req, res) => {
+  routes.on('createBeneficialOwner', async (req, res) => {
     const { owner } = await peers.beneficialOwners.createBeneficialOwner({ owner: ownerFields(jsonBodyOf(req)) }, callContext(res));
     res.status(201).json(ownerJson(owner!));
   });
 
-  router.get('/beneficial-owners', async (req, res) => {
+  routes.on('listBeneficialOwners', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { customerId: q.query('customerId'), limit: q.limit(), cursor: q.query('cursor') };
     q.done();
@@ -41,7 +41,7 @@ export function beneficialOwnerRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.owners, ownerJson));
   });
 
-  router.get('/beneficial-owners/:beneficialOwnerId', async (req, res) => {
+  routes.on('getBeneficialOwner', async (req, res) => {
     const q = new RestRequestReader(req);
     const id = q.pathId('beneficialOwnerId', 'BeneficialOwner');
     q.done();
@@ -49,7 +49,7 @@ export function beneficialOwnerRoutes(peers: PeerClients): Router {
     res.status(200).json(ownerJson(owner!));
   });
 
-  router.patch('/beneficial-owners/:beneficialOwnerId', async (req, res) => {
+  routes.on('updateBeneficialOwner', async (req, res) => {
     const q = new RestRequestReader(req);
     const id = q.pathId('beneficialOwnerId', 'BeneficialOwner');
     q.done();
@@ -57,5 +57,5 @@ export function beneficialOwnerRoutes(peers: PeerClients): Router {
     res.status(200).json(ownerJson(owner!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,7 +1,8 @@
-import { Router, type Response } from 'express';
+import { type Response } from 'express';
 import { isAbsent, toAppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { cardPage, refusedPage, revealPagePolicy } from './card-reveal-page';
+import { OperationHandlers } from './operation-routes';
 
 function html(res: Response, status: number, frameAncestors: readonly string[], body: string): void {
   res.status(status)
@@ -21,9 +22,9 @@ function html(res: Response, status: number, frameAncestors: readonly string[], 
  * The embedded processor's card reveal page, served at the root without credentials: the signed,
  * single-use token in the path is the only credential. Opening it spends the token.
  */
-export function cardRevealRoutes(peers: PeerClients): Router {
-  const router = Router();
-  router.get('/card-reveal/:token', async (req, res) => {
+export function cardRevealRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
+  routes.on('getCardRevealPage', async (req, res) => {
     // A HEAD (link previews, prefetchers) shows nothing, so it does not spend the single use either.
     if (req.method === 'HEAD') return html(res, 200, [], '');
     try {
@@ -34,5 +35,5 @@ export function cardRevealRoutes(peers: PeerClients): Router {
       html(res, 404, [], refusedPage());
     }
   });
-  return router;
+  return routes;
 }

@@ -1,16 +1,16 @@
-import { Router } from 'express';
 import { cardJson } from '../../lib/contract/card-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext, callerOf } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** Cards: issuing, reading, listing, and the platform's changes (state, funding sources). */
-export function cardRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function cardRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/cards', async (req, res) => {
+  routes.on('createCard', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = {
       cardholderId: body.string('cardholderId') ?? '', platformCardId: body.string('platformCardId'), form: body.string('form') ?? '',
@@ -21,7 +21,7 @@ export function cardRoutes(peers: PeerClients): Router {
     res.status(201).json(cardJson(card!));
   });
 
-  router.get('/cards', async (req, res) => {
+  routes.on('listCards', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       cardholderId: q.query('cardholderId'), accountId: q.query('accountId'), platformCardId: q.query('platformCardId'),
@@ -32,12 +32,12 @@ export function cardRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.cards.map(cardJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/cards/:id', async (req, res) => {
+  routes.on('getCardById', async (req, res) => {
     const { card } = await peers.cards.getCard({ id: req.params.id }, callContext(res));
     res.status(200).json(cardJson(card!));
   });
 
-  router.patch('/cards/:id', async (req, res) => {
+  routes.on('updateCardById', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { id: req.params.id, state: body.string('state'), fundingSourcesGiven: body.has('fundingSources'), fundingSources: body.strings('fundingSources') };
     body.done('Invalid card update');
@@ -46,28 +46,30 @@ export function cardRoutes(peers: PeerClients): Router {
   });
 
   // The actor audited with the reveal is the API token that asked (its client id, never its secret).
-  router.post('/cards/:id/reveal', async (req, res) => {
+  routes.on('revealCard', async (req, res) => {
     const tokenId = callerOf(res)?.tokenId;
     const reveal = await peers.cardReveals.revealCard({ cardId: req.params.id, actor: tokenId ? `apiToken.clientId:${tokenId}` : '' }, callContext(res));
     res.status(200).set('Cache-Control', 'no-store').json({ panEmbedUrl: reveal.panEmbedUrl, expiresAt: reveal.expiresAt });
   });
 
-  return router;
+  return routes;
 }
 
 const merchantOf = (body: RestBody) =>
   body.object('merchant', (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') }));
 
 /** The sandbox card simulations: each answers 202 with the issuer transaction token; the outcome comes as webhooks. */
-export function cardSandboxRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function cardSandboxRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
   const authorizationFamily = [
-    ['authorization', 'simulateCardAuthorization'], ['credit_authorization', 'simulateCardCreditAuthorization'],
-    ['financial_authorization', 'simulateCardFinancialAuthorization'], ['financial_credit_authorization', 'simulateCardFinancialCreditAuthorization'],
-    ['credit_authorization_advice', 'simulateCardCreditAuthorizationAdvice'],
+    ['sandboxSimulateCardAuthorization', 'simulateCardAuthorization'],
+    ['sandboxSimulateCardCreditAuthorization', 'simulateCardCreditAuthorization'],
+    ['sandboxSimulateCardFinancialAuthorization', 'simulateCardFinancialAuthorization'],
+    ['sandboxSimulateCardFinancialCreditAuthorization', 'simulateCardFinancialCreditAuthorization'],
+    ['sandboxSimulateCardCreditAuthorizationAdvice', 'simulateCardCreditAuthorizationAdvice'],
   ] as const;
-  for (const [path, call] of authorizationFamily) {
-    router.post(`/sandbox/cards/:id/simulate/${path}`, async (req, res) => {
+  for (const [operationId, call] of authorizationFamily) {
+    routes.on(operationId, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const request = {
         cardId: req.params.id, amount: body.integer('amount') ?? 0,
@@ -78,26 +80,29 @@ export function cardSandboxRoutes(peers: PeerClients): Router {
       res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
     });
   }
-  router.post('/sandbox/cards/:id/simulate/balance_inquiry', async (req, res) => {
+  routes.on('sandboxSimulateCardBalanceInquiry', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { cardId: req.params.id, merchant: merchantOf(body) };
     body.done('Invalid simulation');
     res.status(202).json(await peers.cardSandbox.simulateCardBalanceInquiry(request, callContext(res)));
   });
-  const onTransaction = [['clearing', 'simulateCardClearing'], ['return', 'simulateCardReturn'], ['authorization_advice', 'simulateCardAuthorizationAdvice']] as const;
-  for (const [path, call] of onTransaction) {
-    router.post(`/sandbox/cards/:id/simulate/${path}`, async (req, res) => {
+  const onTransaction = [
+    ['sandboxSimulateCardClearing', 'simulateCardClearing'], ['sandboxSimulateCardReturn', 'simulateCardReturn'],
+    ['sandboxSimulateCardAuthorizationAdvice', 'simulateCardAuthorizationAdvice'],
+  ] as const;
+  for (const [operationId, call] of onTransaction) {
+    routes.on(operationId, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '', amount: body.integer('amount') ?? 0 };
       body.done('Invalid simulation');
       res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
     });
   }
-  router.post('/sandbox/cards/:id/simulate/return_reversal', async (req, res) => {
+  routes.on('sandboxSimulateCardReturnReversal', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '' };
     body.done('Invalid simulation');
     res.status(202).json(await peers.cardSandbox.simulateCardReturnReversal(request, callContext(res)));
   });
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import { ContactChannel } from '../../gen/accounts/v1/contact_verification';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -7,21 +6,22 @@ import { customerJson } from '../../lib/contract/customer-json';
 import { businessOwners } from './customer-owners';
 import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
-const CHANNELS = { 'verify-email': ContactChannel.EMAIL, 'verify-phone': ContactChannel.PHONE } as const;
+const CHANNELS = { Email: ContactChannel.EMAIL, Phone: ContactChannel.PHONE } as const;
 
 /** POST /customers/{id}/verify-email|verify-phone (send a code) and …/confirm (check it). */
-export function contactVerificationRoutes(peers: PeerClients): Router {
-  const router = Router();
-  for (const [segment, channel] of Object.entries(CHANNELS)) {
-    router.post(`/customers/:customerId/${segment}`, async (req, res) => {
+export function contactVerificationRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
+  for (const [Channel, channel] of Object.entries(CHANNELS)) {
+    routes.on(`sendCustomer${Channel}Verification`, async (req, res) => {
       const q = new RestRequestReader(req);
       const customerId = q.pathId('customerId', 'Customer');
       q.done();
       await peers.contactVerification.sendContactCode({ customerId, channel }, callContext(res));
       res.status(204).end();
     });
-    router.post(`/customers/:customerId/${segment}/confirm`, async (req, res) => {
+    routes.on(`confirmCustomer${Channel}Verification`, async (req, res) => {
       const q = new RestRequestReader(req);
       const customerId = q.pathId('customerId', 'Customer');
       q.done();
@@ -32,5 +32,5 @@ export function contactVerificationRoutes(peers: PeerClients): Router {
       res.status(200).json(customerJson(customer!, (await businessOwners(peers, callContext(res), [customer!])).get(customer!.id)));
     });
   }
-  return router;
+  return routes;
 }

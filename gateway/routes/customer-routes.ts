@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { type Response } from 'express';
 import type { Customer } from '../../gen/accounts/v1/accounts';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -9,27 +9,28 @@ import { businessOwners } from './customer-owners';
 import { customerFields } from './customer-requests';
 import { listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
+import { OperationHandlers } from './operation-routes';
 
 /** Sub-resources under /customers that other route modules own; never a customer id. */
 /** Fixed path segments under /customers: never read as a customer id (a route not served yet is a route miss, 404). */
 const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts', 'end-user-terms', 'bulk', 'kyc-link']);
 
 /** Customers: create, list, get, update. Unknown or other-platform customers are 404 USER_NOT_FOUND. */
-export function customerRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function customerRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
   const withOwners = async (res: Response, customer: Customer) => customerJson(customer, (await businessOwners(peers, callContext(res), [customer])).get(customer.id));
 
-  router.post('/customers', async (req, res) => {
+  routes.on('createCustomer', async (req, res) => {
     const { customer } = await peers.accounts.createCustomer({ customer: customerFields(jsonBodyOf(req), 'Invalid customer') }, callContext(res));
     res.status(201).json(await withOwners(res, customer!));
   });
 
-  router.get('/customers/end-user-terms', async (_req, res) => {
+  routes.on('getEndUserTerms', async (_req, res) => {
     const { version, url } = await peers.accounts.getEndUserTerms({}, callContext(res));
     res.status(200).json({ version, url });
   });
 
-  router.get('/customers', async (req, res) => {
+  routes.on('listCustomers', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       platformCustomerId: q.query('platformCustomerId'),
@@ -51,7 +52,7 @@ export function customerRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.customers, (c) => customerJson(c, owners.get(c.id))));
   });
 
-  router.get('/customers/:customerId', async (req, res, next) => {
+  routes.on('getCustomer', async (req, res, next) => {
     if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
@@ -61,7 +62,7 @@ export function customerRoutes(peers: PeerClients): Router {
   });
 
   // Changing an email tied to embedded-wallet EMAIL_OTP credentials is a signed retry: 202 first.
-  router.patch('/customers/:customerId', async (req, res, next) => {
+  routes.on('updateCustomer', async (req, res, next) => {
     if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
@@ -74,7 +75,7 @@ export function customerRoutes(peers: PeerClients): Router {
   });
 
   // A customer holding funds is refused (409); a deleted one stays readable with isDeleted.
-  router.delete('/customers/:customerId', async (req, res, next) => {
+  routes.on('deleteCustomer', async (req, res, next) => {
     if (CUSTOMER_SUBRESOURCES.has(req.params.customerId)) return next();
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
@@ -83,5 +84,5 @@ export function customerRoutes(peers: PeerClients): Router {
     res.status(200).json(await withOwners(res, customer!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { DelegatedKey } from '../../gen/quotes_transactions/v1/delegated_keys';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -6,6 +5,7 @@ import { jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** The reference's DelegatedKey: spendingLimits absent when the key has none. */
 function delegatedKeyJson(key: DelegatedKey) {
@@ -14,10 +14,10 @@ function delegatedKeyJson(key: DelegatedKey) {
 }
 
 /** Delegated signing keys of embedded-wallet card funding sources (reference: Embedded Wallet Auth). */
-export function delegatedKeyRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function delegatedKeyRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/auth/delegated-keys', async (req, res) => {
+  routes.on('createDelegatedKey', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const limits = body.objectList('spendingLimits', (l) => ({ currencyCode: l.string('currencyCode') ?? '', maxPerTransaction: l.integer('maxPerTransaction') ?? 0 }));
     const request = {
@@ -34,7 +34,7 @@ export function delegatedKeyRoutes(peers: PeerClients): Router {
     res.status(201).json(delegatedKeyJson(outcome!.value));
   });
 
-  router.get('/auth/delegated-keys', async (req, res) => {
+  routes.on('listDelegatedKeys', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { accountId: q.query('accountId'), fundingSourceId: q.query('fundingSourceId') };
     q.done();
@@ -42,15 +42,15 @@ export function delegatedKeyRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: delegatedKeys.map(delegatedKeyJson) });
   });
 
-  router.get('/auth/delegated-keys/:id', async (req, res) => {
+  routes.on('getDelegatedKeyById', async (req, res) => {
     const { delegatedKey } = await peers.delegatedKeys.getDelegatedKey({ id: req.params.id }, callContext(res));
     res.status(200).json(delegatedKeyJson(delegatedKey!));
   });
 
-  router.delete('/auth/delegated-keys/:id', async (req, res) => {
+  routes.on('revokeDelegatedKey', async (req, res) => {
     await peers.delegatedKeys.revokeDelegatedKey({ id: req.params.id }, callContext(res));
     res.status(204).end();
   });
 
-  return router;
+  return routes;
 }

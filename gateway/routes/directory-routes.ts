@@ -1,8 +1,8 @@
-import { Router } from 'express';
 import type { UmaProvider } from '../../gen/accounts/v1/directory';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 function umaProviderJson(p: UmaProvider) {
   return withoutAbsent({
@@ -13,10 +13,10 @@ function umaProviderJson(p: UmaProvider) {
 }
 
 /** The directory: UMA providers and the banks of each corridor. */
-export function directoryRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function directoryRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/uma-providers', async (req, res) => {
+  routes.on('getAvailableUmaProviders', async (req, res) => {
     const q = new RestRequestReader(req);
     const blocked = q.query('hasBlockedProviders');
     const request = {
@@ -29,7 +29,7 @@ export function directoryRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.data, umaProviderJson));
   });
 
-  router.get('/discoveries', async (req, res) => {
+  routes.on('getDiscoveries', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { country: q.query('country'), currency: q.query('currency') };
     q.done();
@@ -37,5 +37,5 @@ export function directoryRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: data.map(({ bankName, displayName, country, currency }) => ({ bankName, displayName, country, currency })) });
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import type { TSchema } from '@sinclair/typebox';
 import type { Document, DocumentFields } from '../../gen/accounts/v1/documents';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -9,6 +9,7 @@ import { callContext } from '../http/call-context';
 import { deferShapeErrors } from '../http/shape-errors';
 import { readMultipart } from '../http/multipart-body';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 const LIMITS = { fileField: 'file', maxFileBytes: 10 * 1024 * 1024, maxFields: 10, maxFieldBytes: 1024, words: '10 MB' };
 
@@ -56,15 +57,15 @@ const documentId = (req: Request) => {
 };
 
 /** Documents: uploads and replacements are multipart/form-data; files are served only to their platform. */
-export function documentRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function documentRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/documents', async (req, res) => {
+  routes.on('uploadDocument', async (req, res) => {
     const { document } = await peers.documents.uploadDocument(await documentForm(req, res), callContext(res));
     res.status(201).json(documentJson(document!));
   });
 
-  router.get('/documents', async (req, res) => {
+  routes.on('listDocuments', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { documentHolder: q.query('documentHolder'), limit: q.limit(), cursor: q.query('cursor') };
     q.done();
@@ -72,27 +73,27 @@ export function documentRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.documents, documentJson));
   });
 
-  router.get('/documents/:documentId', async (req, res) => {
+  routes.on('getDocument', async (req, res) => {
     const { document } = await peers.documents.getDocument({ id: documentId(req) }, callContext(res));
     res.status(200).json(documentJson(document!));
   });
 
-  router.get('/documents/:documentId/file', async (req, res) => {
+  routes.on('getDocumentFile', async (req, res) => {
     const file = await peers.documents.getDocumentFile({ id: documentId(req) }, callContext(res));
     res.status(200).type(file.mediaType).set('Content-Disposition', 'attachment').set('Cache-Control', 'private, no-store')
       .set('X-Content-Type-Options', 'nosniff').send(Buffer.from(file.content));
   });
 
-  router.put('/documents/:documentId', async (req, res) => {
+  routes.on('replaceDocument', async (req, res) => {
     const id = documentId(req);
     const { document } = await peers.documents.replaceDocument({ id, ...(await documentForm(req, res)) }, callContext(res));
     res.status(200).json(documentJson(document!));
   });
 
-  router.delete('/documents/:documentId', async (req, res) => {
+  routes.on('deleteDocument', async (req, res) => {
     await peers.documents.deleteDocument({ id: documentId(req) }, callContext(res));
     res.status(204).end();
   });
 
-  return router;
+  return routes;
 }

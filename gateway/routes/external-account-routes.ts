@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -6,12 +6,13 @@ import { jsonBodyOf } from '../http/request-body';
 import { externalAccountJson, ownershipChallengeJson } from '../../lib/contract/account-json';
 import { createExternalAccountRequest, ownershipChallengeBody, ownershipVerifyBody } from './external-account-requests';
 import { listJson, RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 type Owner = 'CUSTOMER' | 'PLATFORM';
 
 /** External accounts under /customers/external-accounts and /platform/external-accounts. */
-export function externalAccountRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
   const accountId = (req: Request) => {
     const q = new RestRequestReader(req);
@@ -54,25 +55,25 @@ export function externalAccountRoutes(peers: PeerClients): Router {
     res.status(200).json(externalAccountJson(account!));
   };
 
-  router.get('/customers/external-accounts', list('CUSTOMER'));
-  router.post('/customers/external-accounts', async (req, res) => {
+  routes.on('listExternalAccounts', list('CUSTOMER'));
+  routes.on('createExternalAccount', async (req, res) => {
     const { account } = await peers.accounts.createExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER'), callContext(res));
     res.status(201).json(externalAccountJson(account!));
   });
-  router.get('/customers/external-accounts/:externalAccountId', get('CUSTOMER'));
-  router.delete('/customers/external-accounts/:externalAccountId', remove('CUSTOMER'));
-  router.post('/customers/external-accounts/:externalAccountId/challenge', challenge('CUSTOMER'));
-  router.post('/customers/external-accounts/:externalAccountId/verify', verify('CUSTOMER'));
+  routes.on('getExternalAccount', get('CUSTOMER'));
+  routes.on('deleteExternalAccount', remove('CUSTOMER'));
+  routes.on('startOwnershipChallenge', challenge('CUSTOMER'));
+  routes.on('verifyOwnership', verify('CUSTOMER'));
 
-  router.get('/platform/external-accounts', list('PLATFORM'));
-  router.post('/platform/external-accounts', async (req, res) => {
+  routes.on('listPlatformExternalAccounts', list('PLATFORM'));
+  routes.on('createPlatformExternalAccount', async (req, res) => {
     const { account } = await peers.accounts.createPlatformExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'PLATFORM'), callContext(res));
     res.status(201).json(externalAccountJson(account!));
   });
-  router.get('/platform/external-accounts/:externalAccountId', get('PLATFORM'));
-  router.delete('/platform/external-accounts/:externalAccountId', remove('PLATFORM'));
-  router.post('/platform/external-accounts/:externalAccountId/challenge', challenge('PLATFORM'));
-  router.post('/platform/external-accounts/:externalAccountId/verify', verify('PLATFORM'));
+  routes.on('getPlatformExternalAccount', get('PLATFORM'));
+  routes.on('deletePlatformExternalAccount', remove('PLATFORM'));
+  routes.on('startPlatformOwnershipChallenge', challenge('PLATFORM'));
+  routes.on('verifyPlatformOwnership', verify('PLATFORM'));
 
-  return router;
+  return routes;
 }

@@ -1,8 +1,9 @@
-import express, { Router, type Response } from 'express';
+import express, { type Response } from 'express';
 import { CompleteHostedKycRequest_Outcome, GetHostedKycResponse_State } from '../../gen/accounts/v1/verifications';
 import { isAbsent, toAppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { closedPage, donePage, openPage, OUTCOME_LABELS, reviewPage, SUBMIT_ACTION } from './hosted-kyc-page';
+import { OperationHandlers } from './operation-routes';
 
 const CLOSED_REASONS: Partial<Record<GetHostedKycResponse_State, string>> = {
   [GetHostedKycResponse_State.USED]: 'This link has already been used. Ask for a new one.',
@@ -28,11 +29,14 @@ function html(res: Response, status: number, body: string): void {
  * sandbox (`sandbox: false`) there are no outcomes to choose: the page submits the application for
  * review, and a posted outcome is refused (403) without touching the link.
  */
-export function hostedKycRoutes(peers: PeerClients, options: { sandbox: boolean } = { sandbox: true }): Router {
-  const router = Router();
+export function hostedKycRoutes(
+  peers: PeerClients,
+  options: { sandbox: boolean } = { sandbox: true },
+): OperationHandlers {
+  const routes = new OperationHandlers();
   const form = express.urlencoded({ extended: false, limit: '2kb', parameterLimit: 5 });
 
-  router.get('/kyc/:linkToken', async (req, res) => {
+  routes.on('getHostedKycPage', async (req, res) => {
     const hosted = await peers.kyc.getHostedKyc({ linkToken: req.params.linkToken }, anonymous(res));
     if (hosted.state !== GetHostedKycResponse_State.OPEN) {
       return html(res, 404, closedPage(CLOSED_REASONS[hosted.state] ?? 'This link is not valid.'));
@@ -41,7 +45,7 @@ export function hostedKycRoutes(peers: PeerClients, options: { sandbox: boolean 
     html(res, 200, options.sandbox ? openPage(kind, hosted.expiresAt ?? '') : reviewPage(kind, hosted.expiresAt ?? ''));
   });
 
-  router.post('/kyc/:linkToken', form, async (req, res) => {
+  routes.on('completeHostedKyc', form, async (req, res) => {
     const fields = (req.body as Record<string, unknown> | undefined) ?? {};
     let outcome: CompleteHostedKycRequest_Outcome;
     if (options.sandbox) {
@@ -64,5 +68,5 @@ export function hostedKycRoutes(peers: PeerClients, options: { sandbox: boolean 
     }
   });
 
-  return router;
+  return routes;
 }

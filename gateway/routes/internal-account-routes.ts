@@ -1,14 +1,14 @@
-import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { internalAccountJson } from '../../lib/contract/account-json';
 import { listJson, RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** Internal accounts of customers (paginated) and of the platform (not paginated). */
-export function internalAccountRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function internalAccountRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/customers/internal-accounts', async (req, res) => {
+  routes.on('listCustomerInternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { customerId: q.query('customerId'), currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor') };
     q.done();
@@ -16,7 +16,7 @@ export function internalAccountRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.accounts, internalAccountJson));
   });
 
-  router.get('/platform/internal-accounts', async (req, res) => {
+  routes.on('listPlatformInternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { currency: q.query('currency'), type: q.query('type') };
     q.done();
@@ -24,5 +24,5 @@ export function internalAccountRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: accounts.map(internalAccountJson) });
   });
 
-  return router;
+  return routes;
 }

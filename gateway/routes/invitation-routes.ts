@@ -1,10 +1,10 @@
-import { Router } from 'express';
 import type { UmaInvitation } from '../../gen/accounts/v1/invitations';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** UmaInvitation record → REST JSON. */
 export function invitationJson(i: UmaInvitation) {
@@ -18,10 +18,10 @@ export function invitationJson(i: UmaInvitation) {
 }
 
 /** UMA invitations: create, read, claim, cancel. */
-export function invitationRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function invitationRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/invitations', async (req, res) => {
+  routes.on('createInvitation', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { inviterUma: body.string('inviterUma'), firstName: body.string('firstName'), amountToSend: body.integer('amountToSend'), expiresAt: body.string('expiresAt') };
     body.done();
@@ -29,12 +29,12 @@ export function invitationRoutes(peers: PeerClients): Router {
     res.status(201).json(invitationJson(invitation!));
   });
 
-  router.get('/invitations/:invitationCode', async (req, res) => {
+  routes.on('getInvitation', async (req, res) => {
     const { invitation } = await peers.invitations.getInvitation({ code: req.params.invitationCode }, callContext(res));
     res.status(200).json(invitationJson(invitation!));
   });
 
-  router.post('/invitations/:invitationCode/claim', async (req, res) => {
+  routes.on('claimInvitation', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { code: req.params.invitationCode, inviteeUma: body.string('inviteeUma') };
     body.done();
@@ -42,10 +42,10 @@ export function invitationRoutes(peers: PeerClients): Router {
     res.status(200).json(invitationJson(invitation!));
   });
 
-  router.post('/invitations/:invitationCode/cancel', async (req, res) => {
+  routes.on('cancelInvitation', async (req, res) => {
     const { invitation } = await peers.invitations.cancelInvitation({ code: req.params.invitationCode }, callContext(res));
     res.status(200).json(invitationJson(invitation!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -10,6 +10,7 @@ import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 import { RestBody } from './rest-body';
 import { scaProofOf } from './sca-routes';
+import { OperationHandlers } from './operation-routes';
 
 /** A request header given once, or undefined. */
 export function header(req: Request, name: string): string | undefined {
@@ -50,15 +51,15 @@ function scaFactorOf(body: unknown): string | undefined {
 }
 
 /** Quotes and their execution, the deprecated same-currency transfers, and exchange rates. */
-export function paymentsQuoteRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/quotes', async (req, res) => {
+  routes.on('createQuote', async (req, res) => {
     const { quote } = await peers.quotes.createQuote(createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(quoteJson(quote!));
   });
 
-  router.get('/quotes', async (req, res) => {
+  routes.on('listQuotes', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       customerId: q.query('customerId'), sendingAccountId: q.query('sendingAccountId'), receivingAccountId: q.query('receivingAccountId'),
@@ -70,12 +71,12 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.quotes.map(quoteJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/quotes/:quoteId', async (req, res) => {
+  routes.on('getQuote', async (req, res) => {
     const { quote } = await peers.quotes.getQuote({ quoteId: req.params.quoteId }, callContext(res));
     res.status(200).json(quoteJson(quote!));
   });
 
-  router.post('/quotes/:quoteId/execute', async (req, res) => {
+  routes.on('executeQuote', async (req, res) => {
     const { quote } = await peers.quotes.executeQuote({
       quoteId: req.params.quoteId,
       idempotencyKey: header(req, 'Idempotency-Key'),
@@ -86,7 +87,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     res.status(200).json(quoteJson(quote!));
   });
 
-  router.post('/quotes/:quoteId/authorize', async (req, res) => {
+  routes.on('authorizeQuote', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const { challengeId: _unused, ...proof } = scaProofOf(body);
     body.done();
@@ -94,22 +95,22 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     res.status(200).json(quoteJson(quote!));
   });
 
-  router.post('/quotes/:quoteId/authorize/resend', async (req, res) => {
+  routes.on('resendQuoteScaCode', async (req, res) => {
     await peers.quotes.resendQuoteAuthorization({ quoteId: req.params.quoteId }, callContext(res));
     res.status(204).end();
   });
 
-  router.post('/transfer-in', async (req, res) => {
+  routes.on('transferIn', async (req, res) => {
     const { transaction } = await peers.quotes.createTransferIn(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(transactionJson(transaction!));
   });
 
-  router.post('/transfer-out', async (req, res) => {
+  routes.on('transferOut', async (req, res) => {
     const { transaction } = await peers.quotes.createTransferOut(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
     res.status(201).json(transactionJson(transaction!));
   });
 
-  router.get('/exchange-rates', async (req, res) => {
+  routes.on('listExchangeRates', async (req, res) => {
     const q = new RestRequestReader(req);
     const sourceCurrency = q.query('sourceCurrency');
     const amount = q.query('sendingAmount');
@@ -122,5 +123,5 @@ export function paymentsQuoteRoutes(peers: PeerClients): Router {
     res.status(200).json({ data: rates.map(exchangeRateJson) });
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
@@ -6,12 +5,13 @@ import { internalAccountJson } from '../../lib/contract/account-json';
 import { transactionJson } from '../../lib/contract/payment-record-json';
 import { fundInternalAccountRequest, simulateSendRequest, simulateUmaReceiveRequest } from './payment-requests';
 import { RestRequestReader } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** Sandbox money movement: fund an internal account, pay a realtime-funded quote, receive an UMA payment. */
-export function paymentsSandboxRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/sandbox/internal-accounts/:accountId/fund', async (req, res) => {
+  routes.on('fundInternalAccount', async (req, res) => {
     const q = new RestRequestReader(req);
     const accountId = q.pathId('accountId', 'InternalAccount');
     q.done();
@@ -27,15 +27,15 @@ export function paymentsSandboxRoutes(peers: PeerClients): Router {
     });
   });
 
-  router.post('/sandbox/send', async (req, res) => {
+  routes.on('simulateSend', async (req, res) => {
     const { transaction } = await peers.paymentsSandbox.simulateSend(simulateSendRequest(jsonBodyOf(req)), callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  router.post('/sandbox/uma/receive', async (req, res) => {
+  routes.on('simulateUmaReceive', async (req, res) => {
     const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(simulateUmaReceiveRequest(jsonBodyOf(req)), callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
@@ -6,6 +6,7 @@ import { transactionJson } from '../../lib/contract/payment-record-json';
 import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import type { TransactionListEntry } from '../../gen/quotes_transactions/v1/transactions';
 import { RestRequestReader, withoutAbsent } from './rest-request';
+import { OperationHandlers } from './operation-routes';
 
 /** An optional JSON body: absent is {}, anything else must be an object. */
 function optionalBody(req: Request): Record<string, unknown> {
@@ -20,10 +21,10 @@ export const entryJson = ({ entry }: TransactionListEntry) =>
 const optionalString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Transactions: list with the reference's filters, read one, and the platform's actions on one. */
-export function paymentsTransactionRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function paymentsTransactionRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/transactions', async (req, res) => {
+  routes.on('listTransactions', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       customerId: q.query('customerId'), platformCustomerId: q.query('platformCustomerId'), accountIdentifier: q.query('accountIdentifier'),
@@ -37,40 +38,40 @@ export function paymentsTransactionRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/transactions/:transactionId', async (req, res) => {
+  routes.on('getTransaction', async (req, res) => {
     const { transaction, cardTransaction } = await peers.transactions.getTransaction({ transactionId: req.params.transactionId }, callContext(res));
     res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
-  router.get('/transactions/:transactionId/postings', async (req, res) => {
+  routes.on('listTransactionPostings', async (req, res) => {
     const { postings } = await peers.transactions.listTransactionPostings({ transactionId: req.params.transactionId }, callContext(res));
     res.status(200).json({ data: postings });
   });
 
-  router.post('/transactions/:transactionId/confirm', async (req, res) => {
+  routes.on('confirmReceiptDelivery', async (req, res) => {
     const at = optionalString(optionalBody(req).receiptDeliveryConfirmedAt);
     const { transaction } = await peers.transactions.confirmReceiptDelivery({ transactionId: req.params.transactionId, receiptDeliveryConfirmedAt: at }, callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  router.post('/transactions/:transactionId/approve', async (req, res) => {
+  routes.on('approveTransaction', async (req, res) => {
     const info = optionalBody(req).receiverCustomerInfo;
     const receiverCustomerInfo = typeof info === 'object' && info !== null && !Array.isArray(info) ? info as Record<string, unknown> : undefined;
     const { transaction } = await peers.transactions.approveTransaction({ transactionId: req.params.transactionId, receiverCustomerInfo }, callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  router.post('/transactions/:transactionId/reject', async (req, res) => {
+  routes.on('rejectTransaction', async (req, res) => {
     const reason = optionalString(optionalBody(req).reason);
     const { transaction } = await peers.transactions.rejectTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  router.post('/transactions/:transactionId/cancel', async (req, res) => {
+  routes.on('cancelTransaction', async (req, res) => {
     const reason = optionalString(optionalBody(req).reason);
     const { transaction } = await peers.transactions.cancelTransaction({ transactionId: req.params.transactionId, reason }, callContext(res));
     res.status(200).json(transactionJson(transaction!));
   });
 
-  return router;
+  return routes;
 }

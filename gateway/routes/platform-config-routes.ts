@@ -1,23 +1,23 @@
-import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { platformConfigJson } from './platform-config-json';
 import { platformConfigChanges } from './platform-config-requests';
+import { OperationHandlers } from './operation-routes';
 
 /** The platform's configuration: fees, limits, embedded wallets, webhook endpoint, currencies. */
-export function platformConfigRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function platformConfigRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/config', async (_req, res) => {
+  routes.on('getPlatformConfig', async (_req, res) => {
     const { config } = await peers.accounts.getPlatformConfig({}, callContext(res));
     res.status(200).json(platformConfigJson(config!));
   });
 
-  router.patch('/config', async (req, res) => {
+  routes.on('updatePlatformConfig', async (req, res) => {
     const { config } = await peers.accounts.updatePlatformConfig({ changes: platformConfigChanges(jsonBodyOf(req)) }, callContext(res));
     res.status(200).json(platformConfigJson(config!));
   });
 
-  return router;
+  return routes;
 }

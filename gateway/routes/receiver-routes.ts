@@ -1,8 +1,9 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import type { LookupExternalAccountResponse, LookupUmaResponse } from '../../gen/quotes_transactions/v1/lookup';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import { OperationHandlers } from './operation-routes';
 
 /** A single-valued query parameter; "" when absent. A repeated parameter is refused. */
 function queryParam(req: Request, name: string): string {
@@ -41,21 +42,21 @@ export function toUmaLookupJson(response: LookupUmaResponse) {
 }
 
 /** Receiver lookups: what an external account or an UMA address can be paid in, before quoting. */
-export function receiverRoutes(peers: PeerClients): Router {
-  const router = Router();
-  router.get('/receiver/external-account/:accountId', async (req, res) => {
+export function receiverRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
+  routes.on('lookupExternalAccount', async (req, res) => {
     const response = await peers.lookup.lookupExternalAccount(
       { accountId: req.params.accountId, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
       callContext(res),
     );
     res.status(200).json(toExternalAccountLookupJson(response));
   });
-  router.get('/receiver/uma/:receiverUmaAddress', async (req, res) => {
+  routes.on('lookupUma', async (req, res) => {
     const response = await peers.lookup.lookupUma(
       { receiverUmaAddress: req.params.receiverUmaAddress, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
       callContext(res),
     );
     res.status(200).json(toUmaLookupJson(response));
   });
-  return router;
+  return routes;
 }

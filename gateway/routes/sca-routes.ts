@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import type { ScaProof } from '../../gen/accounts/v1/sca';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
@@ -6,6 +6,7 @@ import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 import { enrollmentStartJson, loginStartJson, scaChallengeJson } from './sca-json';
+import { OperationHandlers } from './operation-routes';
 
 function customerOf(req: Request): string {
   const q = new RestRequestReader(req);
@@ -28,21 +29,21 @@ export function scaProofOf(body: RestBody): ScaProof {
 }
 
 /** The Strong Customer Authentication routes of customers (factors, login, events, resets, trusted beneficiaries). */
-export function scaRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function scaRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/sca/factors', async (req, res) => {
+  routes.on('listScaFactors', async (req, res) => {
     const { factors } = await peers.sca.listScaFactors({ customerId: customerOf(req) }, callContext(res));
     res.status(200).json({ factors: factors.map((f) => withoutAbsent({ ...f })) });
   });
-  router.post('/sca/factors', async (req, res) => {
+  routes.on('startScaFactorEnrollment', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const type = body.string('type') ?? '';
     body.done();
     res.status(200).json(enrollmentStartJson(await peers.sca.startScaEnrollment({ customerId, type }, callContext(res))));
   });
-  router.post('/sca/factors/confirm', async (req, res) => {
+  routes.on('confirmScaFactorEnrollment', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const request = {
@@ -53,18 +54,18 @@ export function scaRoutes(peers: PeerClients): Router {
     const r = await peers.sca.confirmScaEnrollment(request, callContext(res));
     res.status(200).json(r.type === 'TOTP' ? { type: 'TOTP', recoveryCodes: r.recoveryCodes } : { type: 'PASSKEY', factor: withoutAbsent({ ...r.factor! }) });
   });
-  router.post('/sca/factors/reset', async (req, res) => {
+  routes.on('startTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const factor = body.string('factor') ?? '';
     body.done();
     res.status(201).json(withoutAbsent({ ...(await peers.sca.startTwoFactorReset({ customerId, factor }, callContext(res))) }));
   });
-  router.get('/sca/factors/reset/:resetId', async (req, res) => {
+  routes.on('getTwoFactorResetStatus', async (req, res) => {
     const r = await peers.sca.getTwoFactorReset({ customerId: customerOf(req), resetId: req.params.resetId }, callContext(res));
     res.status(200).json(withoutAbsent({ ...r, enrollmentStatus: r.enrollmentStatus ?? null, completedAt: r.completedAt ?? null }));
   });
-  router.post('/sca/factors/reset/:resetId/complete', async (req, res) => {
+  routes.on('completeTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
     const raw = jsonBodyOf(req);
     const body = RestBody.of(raw ?? {});
@@ -76,25 +77,25 @@ export function scaRoutes(peers: PeerClients): Router {
     }, callContext(res));
     res.status(204).end();
   });
-  router.delete('/sca/factors/:credentialId', async (req, res) => {
+  routes.on('deleteScaFactor', async (req, res) => {
     await peers.sca.deleteScaFactor({ customerId: customerOf(req), credentialId: req.params.credentialId }, callContext(res));
     res.status(204).end();
   });
-  router.post('/sca/login/start', async (req, res) => {
+  routes.on('startScaLogin', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const factor = body.string('factor') ?? '';
     body.done();
     res.status(200).json(loginStartJson(await peers.sca.startScaLogin({ customerId, factor }, callContext(res))));
   });
-  router.post('/sca/login/complete', async (req, res) => {
+  routes.on('completeScaLogin', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const request = { customerId, factor: body.string('factor') ?? '', proof: scaProofOf(body) };
     body.done();
     res.status(200).json(withoutAbsent({ ...(await peers.sca.completeScaLogin(request, callContext(res))) }));
   });
-  router.post('/sca/record-event', async (req, res) => {
+  routes.on('recordSecurityEvent', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const eventType = body.string('eventType') ?? '';
@@ -102,13 +103,12 @@ export function scaRoutes(peers: PeerClients): Router {
     const r = await peers.sca.recordSecurityEvent({ customerId, eventType }, callContext(res));
     res.status(200).json({ eventType: r.eventType, suspended: r.suspended, lockedUntil: r.lockedUntil ?? null, failedAttempts: r.failedAttempts });
   });
-  for (const verb of ['trust', 'untrust'] as const) {
-    const trust = verb === 'trust';
-    router.post(`/customers/external-accounts/:externalAccountId/${verb}`, async (req, res) => {
+  for (const [trust, Verb] of [[true, 'Trust'], [false, 'Untrust']] as const) {
+    routes.on(`startBeneficiary${Verb}`, async (req, res) => {
       const { challenge } = await peers.sca.startBeneficiaryTrust({ externalAccountId: req.params.externalAccountId, trust }, callContext(res));
       res.status(200).json(challenge ? { scaChallenge: scaChallengeJson(challenge) } : {});
     });
-    router.post(`/customers/external-accounts/:externalAccountId/${verb}/confirm`, async (req, res) => {
+    routes.on(`confirmBeneficiary${Verb}`, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const proof = scaProofOf(body);
       body.done();
@@ -116,5 +116,5 @@ export function scaRoutes(peers: PeerClients): Router {
       res.status(200).json({ trusted: r.trusted });
     });
   }
-  return router;
+  return routes;
 }

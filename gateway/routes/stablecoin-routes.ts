@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { withoutAbsent } from '../../lib/contract/json-members';
@@ -7,6 +7,7 @@ import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestRequestReader } from './rest-request';
 import { stablecoinJson, stablecoinOperationJson, stablecoinProviderAccountJson } from './stablecoin-json';
+import { OperationHandlers } from './operation-routes';
 
 type Json = Record<string, any>;
 
@@ -23,10 +24,10 @@ const idempotencyKeyOf = (req: Request) => readIdempotencyKey(req.get('Idempoten
 const pageOf = (q: RestRequestReader) => ({ limit: q.limit(), cursor: q.query('cursor') });
 
 /** Stablecoin provider accounts, stablecoins, mints and burns: REST to StablecoinService. */
-export function stablecoinRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/stablecoin-provider-accounts', async (req, res) => {
+  routes.on('linkStablecoinProviderAccount', async (req, res) => {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { account } = await peers.stablecoins.linkStablecoinProviderAccount({
@@ -35,7 +36,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(201).json(stablecoinProviderAccountJson(account!));
   });
 
-  router.get('/stablecoin-provider-accounts', async (req, res) => {
+  routes.on('listStablecoinProviderAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { provider: q.query('provider'), status: q.query('status'), page: pageOf(q) };
     q.done();
@@ -43,12 +44,12 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinProviderAccountJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/stablecoin-provider-accounts/:stablecoinProviderAccountId', async (req, res) => {
+  routes.on('getStablecoinProviderAccount', async (req, res) => {
     const { account } = await peers.stablecoins.getStablecoinProviderAccount({ id: req.params.stablecoinProviderAccountId }, callContext(res));
     res.status(200).json(stablecoinProviderAccountJson(account!));
   });
 
-  router.post('/stablecoins', async (req, res) => {
+  routes.on('registerStablecoin', async (req, res) => {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { stablecoin } = await peers.stablecoins.registerStablecoin({
@@ -58,7 +59,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(201).json(stablecoinJson(stablecoin!));
   });
 
-  router.get('/stablecoins', async (req, res) => {
+  routes.on('listStablecoins', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { issuanceStatus: q.query('issuanceStatus'), gridOperationsStatus: q.query('gridOperationsStatus'), provider: q.query('provider'), page: pageOf(q) };
     q.done();
@@ -66,12 +67,12 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/stablecoins/:stablecoinId', async (req, res) => {
+  routes.on('getStablecoin', async (req, res) => {
     const { stablecoin } = await peers.stablecoins.getStablecoin({ id: req.params.stablecoinId }, callContext(res));
     res.status(200).json(stablecoinJson(stablecoin!));
   });
 
-  router.post('/stablecoins/:stablecoinId/mints', async (req, res) => {
+  routes.on('createStablecoinMint', async (req, res) => {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { operation } = await peers.stablecoins.createStablecoinMint({
@@ -81,7 +82,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(201).json(stablecoinOperationJson(operation!));
   });
 
-  router.post('/stablecoins/:stablecoinId/burns', async (req, res) => {
+  routes.on('createStablecoinBurn', async (req, res) => {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { operation } = await peers.stablecoins.createStablecoinBurn({
@@ -92,7 +93,7 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(201).json(stablecoinOperationJson(operation!));
   });
 
-  router.get('/stablecoins/:stablecoinId/operations', async (req, res) => {
+  routes.on('listStablecoinOperations', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { stablecoinId: req.params.stablecoinId, operationType: q.query('operationType'), page: pageOf(q) };
     q.done();
@@ -100,10 +101,10 @@ export function stablecoinRoutes(peers: PeerClients): Router {
     res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinOperationJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
   });
 
-  router.get('/stablecoin-operations/:stablecoinOperationId', async (req, res) => {
+  routes.on('getStablecoinOperation', async (req, res) => {
     const { operation } = await peers.stablecoins.getStablecoinOperation({ id: req.params.stablecoinOperationId }, callContext(res));
     res.status(200).json(stablecoinOperationJson(operation!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { Verification_Status } from '../../gen/accounts/v1/verifications';
 import { callContext } from '../http/call-context';
@@ -6,12 +5,13 @@ import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { listJson, RestRequestReader } from './rest-request';
 import { kycLinkJson, verificationJson } from './verification-json';
+import { OperationHandlers } from './operation-routes';
 
 /** KYC links and verifications (the hosted page itself is hosted-kyc-routes). */
-export function verificationRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function verificationRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/customers/:customerId/kyc-link', async (req, res) => {
+  routes.on('createCustomerKycLink', async (req, res) => {
     const q = new RestRequestReader(req);
     const customerId = q.pathId('customerId', 'Customer');
     q.done();
@@ -22,7 +22,7 @@ export function verificationRoutes(peers: PeerClients): Router {
     res.status(201).json(kycLinkJson(link!, false));
   });
 
-  router.get('/customers/kyc-link', async (req, res) => {
+  routes.on('getCustomerKycLink', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = { platformCustomerId: q.query('platformCustomerId'), redirectUri: q.query('redirectUri') };
     q.done();
@@ -30,7 +30,7 @@ export function verificationRoutes(peers: PeerClients): Router {
     res.status(200).json(kycLinkJson(link!, true));
   });
 
-  router.post('/verifications', async (req, res) => {
+  routes.on('createVerification', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const customerId = body.string('customerId') ?? '';
     body.done();
@@ -38,7 +38,7 @@ export function verificationRoutes(peers: PeerClients): Router {
     res.status(200).json(verificationJson(verification!));
   });
 
-  router.get('/verifications', async (req, res) => {
+  routes.on('listVerifications', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
       customerId: q.query('customerId'),
@@ -51,7 +51,7 @@ export function verificationRoutes(peers: PeerClients): Router {
     res.status(200).json(listJson(page, page.verifications, verificationJson));
   });
 
-  router.get('/verifications/:verificationId', async (req, res) => {
+  routes.on('getVerification', async (req, res) => {
     const q = new RestRequestReader(req);
     const id = q.pathId('verificationId', 'Verification');
     q.done();
@@ -59,5 +59,5 @@ export function verificationRoutes(peers: PeerClients): Router {
     res.status(200).json(verificationJson(verification!));
   });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -8,6 +8,7 @@ import { walletSignature } from '../http/wallet-signature';
 import { internalAccountJson } from '../../lib/contract/account-json';
 import { clientKeyBody, walletPrivacyBody } from './wallet-requests';
 import { sendWalletOutcome } from './wallet-auth-json';
+import { OperationHandlers } from './operation-routes';
 
 function internalAccountId(req: Request): string {
   const id = String(req.params.id ?? '');
@@ -16,15 +17,15 @@ function internalAccountId(req: Request): string {
 }
 
 /** The embedded-wallet actions on an internal account: export, and wallet privacy. */
-export function walletAccountRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function walletAccountRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.post('/internal-accounts/:id/export', async (req, res) => {
+  routes.on('exportWallet', async (req, res) => {
     const request = { accountId: internalAccountId(req), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.exportWallet(request, callContext(res))).outcome, 200);
   });
 
-  router.patch('/internal-accounts/:id', async (req, res) => {
+  routes.on('updateInternalAccount', async (req, res) => {
     const ctx = callContext(res);
     const accountId = internalAccountId(req);
     const { outcome } = await peers.walletAuth.updateWalletPrivacy({ accountId, ...walletPrivacyBody(jsonBodyOf(req)), signature: walletSignature(req) }, ctx);
@@ -33,5 +34,5 @@ export function walletAccountRoutes(peers: PeerClients): Router {
     if (!account) throw AppError.notFound('Internal account');
     res.status(200).json({ ...internalAccountJson(account), privateEnabled: outcome.outcome.value.privateEnabled });
   });
-  return router;
+  return routes;
 }

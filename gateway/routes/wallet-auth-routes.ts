@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -8,6 +8,7 @@ import { walletSignature } from '../http/wallet-signature';
 import { RestRequestReader } from './rest-request';
 import { clientKeyBody, createCredentialBody, emptyBody, verifyCredentialBody } from './wallet-requests';
 import { authMethodJson, authSessionJson, sendWalletOutcome } from './wallet-auth-json';
+import { OperationHandlers } from './operation-routes';
 
 function accountIdQuery(req: Request): string {
   const q = new RestRequestReader(req);
@@ -27,47 +28,47 @@ function pathId(req: Request, type: 'AuthMethod' | 'Session'): string {
 }
 
 /** Embedded-wallet credentials and sessions (interface "Embedded-wallet authentication"). */
-export function walletAuthRoutes(peers: PeerClients): Router {
-  const router = Router();
+export function walletAuthRoutes(peers: PeerClients): OperationHandlers {
+  const routes = new OperationHandlers();
 
-  router.get('/auth/credentials', async (req, res) => {
+  routes.on('listCredentials', async (req, res) => {
     const { credentials } = await peers.walletAuth.listCredentials({ accountId: accountIdQuery(req) }, callContext(res));
     res.status(200).json({ data: credentials.map(authMethodJson) });
   });
-  router.post('/auth/credentials', async (req, res) => {
+  routes.on('createCredential', async (req, res) => {
     const response = await peers.walletAuth.createCredential({ ...createCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) }, callContext(res));
     sendWalletOutcome(res, response.outcome, 201);
   });
-  router.post('/auth/credentials/:id/challenge', async (req, res) => {
+  routes.on('challengeCredential', async (req, res) => {
     const response = await peers.walletAuth.challengeCredential({ id: pathId(req, 'AuthMethod'), ...clientKeyBody(jsonBodyOf(req), true) }, callContext(res));
     sendWalletOutcome(res, response.outcome, 200);
   });
-  router.post('/auth/credentials/:id/verify', async (req, res) => {
+  routes.on('verifyCredential', async (req, res) => {
     const request = { id: pathId(req, 'AuthMethod'), ...verifyCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.verifyCredential(request, callContext(res))).outcome, 200);
   });
-  router.delete('/auth/credentials/:id', async (req, res) => {
+  routes.on('revokeCredential', async (req, res) => {
     const request = { id: pathId(req, 'AuthMethod'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeCredential(request, callContext(res))).outcome, 204);
   });
 
-  router.get('/auth/sessions', async (req, res) => {
+  routes.on('listSessions', async (req, res) => {
     const { sessions } = await peers.walletAuth.listSessions({ accountId: accountIdQuery(req) }, callContext(res));
     res.status(200).json({ data: sessions.map(authSessionJson) });
   });
-  router.delete('/auth/sessions/:id', async (req, res) => {
+  routes.on('revokeSession', async (req, res) => {
     const request = { id: pathId(req, 'Session'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeSession(request, callContext(res))).outcome, 204);
   });
-  router.post('/auth/sessions/:id/refresh', async (req, res) => {
+  routes.on('refreshSession', async (req, res) => {
     const request = { id: pathId(req, 'Session'), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.refreshSession(request, callContext(res))).outcome, 201);
   });
 
   // Not in the reference: where clients read the key that signs otpEncryptionTargetBundle, to pin it.
-  router.get('/auth/enclave-public-key', async (_req, res) => {
+  routes.on('getEnclavePublicKey', async (_req, res) => {
     const { publicKey } = await peers.walletAuth.getEnclavePublicKey({}, callContext(res));
     res.status(200).json({ enclaveQuorumPublic: publicKey });
   });
-  return router;
+  return routes;
 }

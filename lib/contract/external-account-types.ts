@@ -197,7 +197,4 @@ export function accountCurrencies(type: string): readonly string[] {
 /** Every member any type has (besides accountType, paymentRails and beneficiary). */
 export const ACCOUNT_INFO_MEMBERS: readonly string[] = [...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => Object.keys(EXTERNAL_ACCOUNT_TYPES[t].members)))];
 
-/** Every payment rail of a bank account type. */
-export const ACCOUNT_PAYMENT_RAILS: readonly string[] = [...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => EXTERNAL_ACCOUNT_TYPES[t].rails))];
-
 export const BENEFICIARY_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;

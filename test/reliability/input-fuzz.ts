@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { gzipSync } from 'node:zlib';
-import { apiAreas } from '../../gateway/routes/api-routes';
+import { apiRoutes } from '../../gateway/routes/api-routes';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 
 export interface Route { method: string; path: string }
@@ -15,7 +15,7 @@ export function servedRoutes(): Route[] {
       else if (layer.handle?.stack) walk(layer.handle);
     }
   };
-  for (const area of apiAreas(unused)) walk(area);
+  walk(apiRoutes(unused) as unknown as Router);
   return routes;
 }
 

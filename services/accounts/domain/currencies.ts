@@ -1,3 +1,5 @@
+import { CURRENCY_CODES as TABLE_CODES, currencySpec } from '../../../lib/currencies';
+
 /** The currencies the service knows: ISO 4217 fiat and crypto tickers, with their minor-unit exponent. */
 export interface CurrencyInfo {
   code: string;
@@ -7,16 +9,11 @@ export interface CurrencyInfo {
   kind: 'FIAT' | 'CRYPTO';
 }
 
-const LIST: CurrencyInfo[] = [
-  { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2, kind: 'FIAT' },
-  { code: 'EUR', name: 'Euro', symbol: '€', decimals: 2, kind: 'FIAT' },
-  { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2, kind: 'FIAT' },
-  { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', decimals: 2, kind: 'FIAT' },
-  { code: 'INR', name: 'Indian Rupee', symbol: '₹', decimals: 2, kind: 'FIAT' },
-  { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6, kind: 'CRYPTO' },
-  { code: 'USDT', name: 'Tether', symbol: '', decimals: 6, kind: 'CRYPTO' },
-  { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8, kind: 'CRYPTO' },
-];
+/** The currencies internal accounts may be held in (lib/currencies.ts). */
+const LIST: CurrencyInfo[] = TABLE_CODES.flatMap((code) => {
+  const { name, symbol, decimals, crypto, internalAccounts } = currencySpec(code)!;
+  return internalAccounts ? [{ code, name, symbol, decimals, kind: crypto ? 'CRYPTO' as const : 'FIAT' as const }] : [];
+});
 
 export const CURRENCIES: ReadonlyMap<string, CurrencyInfo> = new Map(LIST.map((c) => [c.code, c]));
 export const CURRENCY_CODES: readonly string[] = LIST.map((c) => c.code);

@@ -1,3 +1,4 @@
+import { currencySpec } from '../../../lib/currencies';
 import { AppError } from '../../../lib/errors';
 import type { RateSource } from '../adapters/rate-source';
 import { CURRENCY_CODES, findCurrency, type Currency } from '../domain/currency-catalogue';
@@ -8,20 +9,13 @@ import { receivableBounds } from '../domain/receivable-bounds';
 import type { Caller } from './payment-accounts';
 import type { PaymentSettingsSource } from './payment-settings';
 
-/**
- * The rail each payout currency settles on by default (the first the reference lists for its
- * account type); corridors exist to these currencies.
- */
-const DEFAULT_RAILS: Readonly<Record<string, string>> = {
-  USD: 'ACH', MXN: 'SPEI', EUR: 'SEPA_INSTANT', BRL: 'PIX', INR: 'UPI', GBP: 'FASTER_PAYMENTS', CAD: 'BANK_TRANSFER',
-  AED: 'BANK_TRANSFER', BDT: 'BANK_TRANSFER', BWP: 'MOBILE_MONEY', CNY: 'BANK_TRANSFER',
-  COP: 'BANK_TRANSFER', DKK: 'SEPA', EGP: 'BANK_TRANSFER', GHS: 'BANK_TRANSFER', GTQ: 'BANK_TRANSFER',
-  HKD: 'BANK_TRANSFER', HTG: 'MOBILE_MONEY', IDR: 'BANK_TRANSFER', JMD: 'BANK_TRANSFER', KES: 'MOBILE_MONEY',
-  MWK: 'MOBILE_MONEY', MYR: 'BANK_TRANSFER', NGN: 'BANK_TRANSFER', PHP: 'BANK_TRANSFER',
-  PKR: 'BANK_TRANSFER', RWF: 'MOBILE_MONEY', SGD: 'PAYNOW', THB: 'BANK_TRANSFER', TZS: 'MOBILE_MONEY',
-  UGX: 'MOBILE_MONEY', VND: 'BANK_TRANSFER', XAF: 'MOBILE_MONEY', XOF: 'MOBILE_MONEY', ZAR: 'BANK_TRANSFER',
-  ZMW: 'MOBILE_MONEY',
-};
+/** The rail each payout currency settles on by default (lib/currencies.ts); corridors exist to these currencies. */
+const DEFAULT_RAILS: Readonly<Record<string, string>> = Object.fromEntries(
+  CURRENCY_CODES.flatMap((code) => {
+    const rail = currencySpec(code)?.defaultRail;
+    return rail ? [[code, rail]] : [];
+  }),
+);
 
 export const RATE_CACHE_MS = 5 * 60 * 1000;
 export const DEFAULT_SENDING_AMOUNT = 10_000;
