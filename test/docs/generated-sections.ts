@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../../gateway/contract/operation-registry';
+import { capacitySections } from '../../bench/capacity-model';
+import { readInputs } from '../../bench/capacity';
 
 /**
  * The parts of the docs that are facts about the contract's registry compared with the reference
- * OpenAPI: written between `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by
+ * OpenAPI, and docs/capacity.md's model from the saved benchmark figures: written between `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by
  * generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
  */
 const REFERENCE = join(__dirname, '../../../shared/reference/grid-openapi.yaml');
@@ -29,6 +31,8 @@ export function generatedSections(): Record<string, string> {
   return {
     'operation-count': String(OPERATIONS.length),
     'added-operations': `${added.length} operations the reference does not define:\n\n${added.map((a) => `- ${a}`).join('\n')}\n`,
+    // docs/capacity.md: the capacity model from the saved benchmark figures (`npm run capacity`).
+    ...capacitySections(readInputs()),
   };
 }
 
