@@ -47,7 +47,9 @@ function benchWrites(): Promise<CapacityInputs['paymentWrites']> {
     child.once('exit', (code) => {
       if (code !== 0) return fail(new Error(`npm run bench -- writes exited with ${code}`));
       const last = out.trim().split('\n').pop() ?? '';
-      done((JSON.parse(last) as { paymentWrites: CapacityInputs['paymentWrites'] }).paymentWrites);
+      const figures = (JSON.parse(last) as { paymentWrites: CapacityInputs['paymentWrites'] & { serviceProcesses: { skipped?: string } } }).paymentWrites;
+      if (figures.serviceProcesses?.skipped) return fail(new Error(`the separate processes were not measured: ${figures.serviceProcesses.skipped}`));
+      done(figures);
     });
   });
 }
