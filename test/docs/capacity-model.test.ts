@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSUMPTIONS, capacityModel, capacitySections, partitionsFor, primariesFor, replicasFor, type CapacityInputs } from '../../bench/capacity-model';
 import { DOC, readInputs, rewriteSections } from '../../bench/capacity';
+import { samples } from '../../bench/service-processes';
 
 /**
  * docs/capacity.md's tables are what `npm run capacity` computes from the saved figures
@@ -71,6 +72,20 @@ test('a database over one primary gets a shard key for each collection it writes
     expect(rows).toEqual([...rows].sort((a, b) => b - a));
   }
   expect(model.shardKeys.every((c) => c.key.length > 0 && c.why.length > 0)).toBe(true);
+});
+
+test('the benchmark reads counters from Prometheus text by the labels asked for, summing the others', () => {
+  const text = [
+    '# TYPE outbox_events_published_total counter',
+    'outbox_events_published_total{topic="payments.events.v1"} 12',
+    'outbox_events_published_total{topic="accounts.events.v1"} 3',
+    'outbox_events_published_total_created{topic="payments.events.v1"} 1700000000',
+    'webhook_deliveries_total{outcome="ACKNOWLEDGED",status="DELIVERED"} 8',
+    'webhook_deliveries_total{outcome="REJECTED",status="PENDING"} 1',
+  ].join('\n');
+  expect(samples(text, 'outbox_events_published_total', ['topic'])).toEqual(new Map([['payments.events.v1', 12], ['accounts.events.v1', 3]]));
+  expect(samples(text, 'webhook_deliveries_total', ['outcome', 'status']).get('ACKNOWLEDGED DELIVERED')).toBe(8);
+  expect(samples(text, 'webhook_deliveries_total', ['status'])).toEqual(new Map([['DELIVERED', 8], ['PENDING', 1]]));
 });
 
 test('the docs link the page', () => {
