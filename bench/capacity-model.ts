@@ -204,6 +204,13 @@ function summary(model: CapacityModel, a: Assumptions): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Where the CPU behind the replica counts was measured, and under what load. */
+function machineNote(inputs: CapacityInputs): string {
+  const load = /load average: ([\d.]+)/.exec(inputs.machine.uptimeBefore)?.[1] ?? 'unknown';
+  return `- The CPU behind the replica counts was measured on a ${inputs.machine.description} (1-minute load average ${load} `
+    + 'as the run began): on a dedicated core a payment costs less, and cores and replicas fall in proportion.\n';
+}
+
 /** The markdown sections of docs/capacity.md, by name (`<!-- generated: NAME -->`). */
 export function capacitySections(inputs: CapacityInputs, a: Assumptions = ASSUMPTIONS): Record<string, string> {
   const model = capacityModel(inputs, a);
@@ -211,7 +218,7 @@ export function capacitySections(inputs: CapacityInputs, a: Assumptions = ASSUMP
   const at = model.rates.map((r) => `${n(r)}/s`);
   const m = inputs.machine;
   return {
-    'capacity-summary': summary(model, a),
+    'capacity-summary': summary(model, a) + machineNote(inputs),
     'capacity-measured': [
       `Measured ${inputs.measuredAt} by \`${inputs.command}\` on a ${m.description} (${m.cpus} × ${m.cpuModel}, Node ${m.node}).`,
       `Load (\`uptime\`) before: \`${m.uptimeBefore}\`; after: \`${m.uptimeAfter}\`.`,
