@@ -95,7 +95,8 @@ async function countWrites(payments: number) {
     await idle(counted.child.pid!);
     const after = await scrape(metricsPort + 1);
     const rows = [...after.counts].map(([key, n]) => [key, (n - (before.counts.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
-    const events = [...after.events].map(([topic, n]) => [topic, (n - (before.events.get(topic) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    const events = [...after.events].map(([topic, n]) => [topic, (n - (before.events.get(topic) ?? 0)) / done] as const)
+      .filter(([, n]) => n > 0).sort();
     return {
       writesPerPayment: Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2)),
       perCollection: Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))])),

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ASSUMPTIONS, capacityModel, capacitySections, partitionsFor, primariesFor, replicasFor, type CapacityInputs } from '../../bench/capacity-model';
+import {
+  ASSUMPTIONS, capacityModel, partitionsFor, primariesFor, replicasFor, type CapacityInputs,
+} from '../../bench/capacity-model';
+import { capacitySections } from '../../bench/capacity-tables';
 import { DOC, readInputs, rewriteSections } from '../../bench/capacity';
 import { samples } from '../../bench/service-processes';
 
@@ -18,7 +21,7 @@ function valueAt(path: string): unknown {
   return keys.reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], inputs);
 }
 
-test('docs/capacity.md carries the tables the script computes from docs/capacity-inputs.json (npm run capacity -- --update-docs rewrites them)', () => {
+test('docs/capacity.md carries the tables computed from the saved inputs (npm run capacity -- --update-docs)', () => {
   const markdown = readFileSync(DOC, 'utf8');
   expect(rewriteSections(markdown, capacitySections(inputs))).toBe(markdown);
   for (const name of Object.keys(capacitySections(inputs))) expect(markdown).toContain(`<!-- generated: ${name} -->`);
@@ -29,7 +32,8 @@ test('the saved inputs come from a run: the command, the date, the machine and i
   expect(Number.isNaN(Date.parse(inputs.measuredAt))).toBe(false);
   expect(inputs.machine.uptimeBefore).toMatch(/load average/);
   expect(figures.payments).toBeGreaterThan(0);
-  expect(Object.keys(figures.cpuMsPerPayment)).toEqual(expect.arrayContaining(['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications']));
+  const components = ['gateway', 'auth', 'accounts', 'quotes-transactions', 'notifications'];
+  expect(Object.keys(figures.cpuMsPerPayment)).toEqual(expect.arrayContaining(components));
   expect(figures.eventsPerPayment['payments.events.v1']).toBeGreaterThan(0);
   expect(figures.webhooksReceivedPerPayment).toBeGreaterThan(0);
 });
@@ -51,7 +55,7 @@ test('replicas, partitions and primaries follow the rate and the labelled assump
   expect(primariesFor(ASSUMPTIONS.primaryWritesPerSecond + 1)).toBe(2);
 });
 
-test('the model scales with what a payment costs: twice the CPU, twice the cores; twice the writes, twice the write rate', () => {
+test('the model follows what a payment costs: twice the CPU, twice the cores; twice the writes, twice the rate', () => {
   const doubled: CapacityInputs = JSON.parse(JSON.stringify(inputs)) as CapacityInputs;
   const d = doubled.paymentWrites.serviceProcesses;
   for (const c of Object.keys(d.cpuMsPerPayment)) d.cpuMsPerPayment[c] *= 2;
@@ -59,7 +63,9 @@ test('the model scales with what a payment costs: twice the CPU, twice the cores
   const base = capacityModel(inputs);
   const twice = capacityModel(doubled);
   base.services.forEach((s, i) => s.cores.forEach((c, r) => expect(twice.services[i].cores[r]).toBeCloseTo(2 * c, 0)));
-  base.databases.forEach((db, i) => db.writesPerSecond.forEach((w, r) => expect(Math.abs(twice.databases[i].writesPerSecond[r] - 2 * w)).toBeLessThanOrEqual(1)));
+  base.databases.forEach((db, i) => db.writesPerSecond.forEach((w, r) => {
+    expect(Math.abs(twice.databases[i].writesPerSecond[r] - 2 * w)).toBeLessThanOrEqual(1);
+  }));
 });
 
 test('a database over one primary gets a shard key for each collection it writes, the busiest first', () => {
@@ -83,7 +89,8 @@ test('the benchmark reads counters from Prometheus text by the labels asked for,
     'webhook_deliveries_total{outcome="ACKNOWLEDGED",status="DELIVERED"} 8',
     'webhook_deliveries_total{outcome="REJECTED",status="PENDING"} 1',
   ].join('\n');
-  expect(samples(text, 'outbox_events_published_total', ['topic'])).toEqual(new Map([['payments.events.v1', 12], ['accounts.events.v1', 3]]));
+  expect(samples(text, 'outbox_events_published_total', ['topic']))
+    .toEqual(new Map([['payments.events.v1', 12], ['accounts.events.v1', 3]]));
   expect(samples(text, 'webhook_deliveries_total', ['outcome', 'status']).get('ACKNOWLEDGED DELIVERED')).toBe(8);
   expect(samples(text, 'webhook_deliveries_total', ['status'])).toEqual(new Map([['DELIVERED', 8], ['PENDING', 1]]));
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../../gateway/contract/operation-registry';
-import { capacitySections } from '../../bench/capacity-model';
+import { capacitySections } from '../../bench/capacity-tables';
 import { readInputs } from '../../bench/capacity';
 
 /**
