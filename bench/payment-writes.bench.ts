@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from './load-loop';
 import { agentCreateAndExecute, client, connectAgent, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
+import { runServiceProcesses, samples } from './service-processes';
 
 /**
  * `npm run bench -- writes`: store operations per platform create + execute, by collection and
@@ -10,7 +11,13 @@ import { agentCreateAndExecute, client, connectAgent, cpuMsOf, freePort, prepare
  * METRICS_PORT + 1) over a fixed number of payments, each followed to COMPLETED (settlement
  * included); then, on a second system without metrics, the CPU per create + execute (every thread,
  * from /proc) from the start of a measured load until the system is idle again.
- * WRITES_BENCH_PAYMENTS (default 300; 0 skips the count), WRITES_BENCH_CPU_MS (default 10000; 0 skips the CPU load).
+ * The count also gives the events the outbox relays published per payment, by topic.
+ * Then `serviceProcesses` (bench/service-processes.ts): the same payments with the gateway and each service in a
+ * process of its own on Kafka, the webhooks delivered to a local receiver: CPU, store operations,
+ * events and webhook deliveries per payment, by service (the inputs of docs/capacity.md).
+ * WRITES_BENCH_PAYMENTS (default 300; 0 skips the count), WRITES_BENCH_CPU_MS (default 10000; 0 skips the CPU load),
+ * WRITES_BENCH_SERVICES (default 300 payments; 0 skips the separate processes, which are also left out, with the
+ * reason, where librdkafka's mock cluster cannot be built).
  * WRITES_BENCH_PATH=agent counts and times the agent's create + execute (Bearer, AUTO, limits counted) instead.
  */
 const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
@@ -19,7 +26,7 @@ const STEP_MS = '200';
 
 type Counts = Map<string, number>;
 
-async function scrape(port: number): Promise<Counts> {
+async function scrape(port: number): Promise<{ counts: Counts; events: Counts }> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const counts: Counts = new Map();
   for (const line of text.split('\n')) {
@@ -29,7 +36,7 @@ async function scrape(port: number): Promise<Counts> {
     const key = `${collection} ${operation}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
   }
-  return counts;
+  return { counts, events: samples(text, 'outbox_events_published_total', ['topic']) };
 }
 
 async function idle(pid: number): Promise<void> {
@@ -87,10 +94,13 @@ async function countWrites(payments: number) {
     }));
     await idle(counted.child.pid!);
     const after = await scrape(metricsPort + 1);
-    const rows = [...after].map(([key, n]) => [key, (n - (before.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    const rows = [...after.counts].map(([key, n]) => [key, (n - (before.counts.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    const events = [...after.events].map(([topic, n]) => [topic, (n - (before.events.get(topic) ?? 0)) / done] as const)
+      .filter(([, n]) => n > 0).sort();
     return {
       writesPerPayment: Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2)),
       perCollection: Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))])),
+      eventsPerPayment: Object.fromEntries(events.map(([topic, n]) => [topic, Number(n.toFixed(2))])),
     };
   } finally {
     counted.stop();
@@ -118,11 +128,19 @@ async function cpuPerPayment(durationMs: number) {
   }
 }
 
+/** Without librdkafka (its mock cluster is the Kafka here) the separate processes are left out, saying why; any other failure stands. */
+function kafkaMissing(err: unknown): { skipped: string } {
+  if (!String(err).includes('kafka mock:')) throw err;
+  return { skipped: String(err).split('\n')[0] };
+}
+
 export async function runPaymentWritesBenchmark() {
   const payments = Number(process.env.WRITES_BENCH_PAYMENTS ?? 300);
   const durationMs = Number(process.env.WRITES_BENCH_CPU_MS ?? 10_000);
+  const separate = Number(process.env.WRITES_BENCH_SERVICES ?? 300);
   return {
     ...(payments > 0 ? await countWrites(payments) : {}),
     ...(durationMs > 0 ? await cpuPerPayment(durationMs) : {}),
+    ...(separate > 0 ? { serviceProcesses: await runServiceProcesses(separate).catch(kafkaMissing) } : {}),
   };
 }

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { OPERATIONS } from '../../gateway/contract/operation-registry';
 import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
+import { capacitySections } from '../../bench/capacity-tables';
+import { readInputs } from '../../bench/capacity';
 
 /**
  * The parts of the docs that are facts about the contract's registry compared with the reference
- * OpenAPI: written between `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by
- * generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
+ * OpenAPI, and docs/capacity.md's model from the saved benchmark figures: written between
+ * `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
  */
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -29,6 +31,8 @@ export function generatedSections(): Record<string, string> {
   return {
     'operation-count': String(OPERATIONS.length),
     'added-operations': `${added.length} operations the reference does not define:\n\n${added.map((a) => `- ${a}`).join('\n')}\n`,
+    // docs/capacity.md: the capacity model from the saved benchmark figures (`npm run capacity`).
+    ...capacitySections(readInputs()),
   };
 }
 
