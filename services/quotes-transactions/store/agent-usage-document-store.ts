@@ -78,7 +78,7 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
           ...(unset ? { $unset: unset } : {}),
         },
       );
-      if (result.matchedCount === 1) pending.removed(id, ids);
+      pending.removed(id, ids, result.matchedCount === 1);
       return result.matchedCount === 1;
     };
     if (await add()) return true;
