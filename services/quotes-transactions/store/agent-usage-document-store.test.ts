@@ -119,3 +119,15 @@ test('racing payments, some refused: every in-flight key is removed by a later r
   const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))?.pending as Record<string, number>;
   expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual(['A:last']);
 });
+
+test('a reservation of a new action id looks for no earlier one, and counts exactly as any other', async () => {
+  const { store, usage, used } = setup();
+  const lookups = jest.spyOn(store.collection(AGENT_USAGE_RESERVATIONS_COLLECTION), 'findOne');
+  const fresh = (actionId: string, amount: number) => usage.reserve({ agentId: AGENT, actionId, day: DAY, month: MONTH, amount, limits: LIMITS, fresh: true });
+  expect(await fresh('A:1', 600)).toBeNull();
+  expect(await fresh('A:2', 500)).toMatchObject({ dailySpend: 600 });
+  expect(lookups).not.toHaveBeenCalled();
+  expect(await used()).toEqual({ dailyTransactionCount: 1, dailySpend: 600, monthlySpend: 600 });
+  await usage.release('A:1');
+  expect(await used()).toEqual({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0 });
+});

@@ -135,7 +135,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       : await deps.runner.convert(draft.amount, draft.currency, approvalThresholds.currency ?? spendingLimits.currency);
     const approval = needsApproval(agent, draft.internalAccountId, thresholdAmount);
 
-    await deps.usage.reserve(agent, id, counted);
+    await deps.usage.reserve(agent, id, counted, !idempotencyKey);
     const now = deps.clock().toISOString();
     const action: AgentAction = {
       id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
