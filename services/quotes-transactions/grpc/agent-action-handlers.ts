@@ -3,7 +3,7 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import type { AgentActionRunner } from '../app/agents/agent-action-runner';
 import type { AgentAction } from '../app/agents/agent-action-store';
 import type { AgentApprovals } from '../app/agents/agent-approvals';
-import type { AgentPayments } from '../app/agents/agent-payments';
+import type { AgentPayments, Submitted } from '../app/agents/agent-payments';
 import type { AgentReads } from '../app/agents/agent-reads';
 import type { AgentUsage } from '../app/agents/agent-usage';
 import { toCardTransactionRecord } from '../domain/card-records';
@@ -15,8 +15,12 @@ import { entryRecord } from './transaction-handlers';
 export function bindAgentActionService(useCases: { payments: AgentPayments; approvals: AgentApprovals; reads: AgentReads; usage: AgentUsage; runner: AgentActionRunner }) {
   const { payments, approvals, reads, runner } = useCases;
   const one = async (a: Promise<AgentAction>) => ({ action: await runner.record(await a) });
+  const submitted = async (s: Promise<Submitted>) => {
+    const { action, payment } = await s;
+    return { action: await runner.record(action, payment) };
+  };
   const many = async (page: { actions: AgentAction[]; hasMore: boolean; totalCount: number; nextCursor?: string }) => ({
-    actions: await Promise.all(page.actions.map(runner.record)), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
+    actions: await Promise.all(page.actions.map((a) => runner.record(a))), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount,
   });
 
   return bindService(AgentActionServiceService, {
@@ -29,11 +33,11 @@ export function bindAgentActionService(useCases: { payments: AgentPayments; appr
       return { quote: toQuoteRecord(await payments.getQuote(callerOf(ctx), actingAgentOf(request.agent), request.quoteId)) };
     },
     executeAgentQuote: (request, ctx) =>
-      one(payments.executeQuote(callerOf(ctx), actingAgentOf(request.agent), request.quoteId, present(request.idempotencyKey))),
+      submitted(payments.executeQuote(callerOf(ctx), actingAgentOf(request.agent), request.quoteId, present(request.idempotencyKey))),
     createAgentTransfer(request, ctx) {
       const { idempotencyKey, ...body } = request.transfer ?? {};
       const direction = request.direction === 'IN' ? 'IN' : 'OUT';
-      return one(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body, present(idempotencyKey)));
+      return submitted(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body, present(idempotencyKey)));
     },
     async listAgentActions(request, ctx) {
       return many(await reads.listActions(callerOf(ctx), actingAgentOf(request.agent), { status: present(request.status), limit: request.limit, cursor: present(request.cursor) }));

@@ -19,11 +19,13 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
   const port: AgentActionStore = {
     async ensureIndexes() {
       // One live action per quote: a quote submitted (and not rejected or failed) cannot be submitted again.
+      // It also finds the action waiting on a quote's transaction (a waiting action always holds its claim).
       await actions.createIndex({ keys: { quoteClaim: 1 }, unique: true, partialFilter: { quoteClaim: { $exists: true } } });
-      await actions.createIndex({ keys: { platformId: 1, paymentId: 1 } });
+      // The platform's approval queue (GET /agents/approvals) and an agent's own actions (GET /agents/me/actions).
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });
-      await actions.createIndex({ keys: { executing: 1, updatedAt: 1 }, partialFilter: { executing: true } });
+      // The recovery's few in-flight executions: the field exists only between the decision and the payment.
+      await actions.createIndex({ keys: { executing: 1 }, partialFilter: { executing: true } });
     },
     async insert(action, events) {
       const { id, ...rest } = action;
@@ -38,8 +40,8 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       const doc = await actions.findOne({ _id: id, platformId });
       return doc && toAction(doc);
     },
-    async pendingForPayment(platformId, paymentId) {
-      const doc = await actions.findOne({ platformId, paymentId, status: 'PENDING_APPROVAL' });
+    async pendingForQuote(platformId, quoteId) {
+      const doc = await actions.findOne({ quoteClaim: quoteId, platformId, status: 'PENDING_APPROVAL' });
       return doc && toAction(doc);
     },
     async transition(platformId, id, from, set, unset = []) {

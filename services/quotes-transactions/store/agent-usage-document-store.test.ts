@@ -108,3 +108,26 @@ describe('a crash between the writes of a reservation or a release', () => {
     expect(await used()).toEqual({ dailyTransactionCount: 1, dailySpend: 200, monthlySpend: 200 });
   });
 });
+
+test('racing payments, some refused: every in-flight key is removed by a later reservation, the counts stay exact', async () => {
+  const { store, reserve, used } = setup();
+  const limits = { dailyLimit: 2_000 };
+  const raced = await Promise.all(Array.from({ length: 30 }, (_, i) => reserve(`A:racer-${i}`, 100, { limits })));
+  expect(raced.filter((r) => r === null)).toHaveLength(20);
+  expect(await reserve('A:last', 0, { limits })).toBeNull();
+  expect(await used()).toEqual({ dailyTransactionCount: 21, dailySpend: 2_000, monthlySpend: 2_000 });
+  const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))?.pending as Record<string, number>;
+  expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual(['A:last']);
+});
+
+test('a reservation of a new action id looks for no earlier one, and counts exactly as any other', async () => {
+  const { store, usage, used } = setup();
+  const lookups = jest.spyOn(store.collection(AGENT_USAGE_RESERVATIONS_COLLECTION), 'findOne');
+  const fresh = (actionId: string, amount: number) => usage.reserve({ agentId: AGENT, actionId, day: DAY, month: MONTH, amount, limits: LIMITS, fresh: true });
+  expect(await fresh('A:1', 600)).toBeNull();
+  expect(await fresh('A:2', 500)).toMatchObject({ dailySpend: 600 });
+  expect(lookups).not.toHaveBeenCalled();
+  expect(await used()).toEqual({ dailyTransactionCount: 1, dailySpend: 600, monthlySpend: 600 });
+  await usage.release('A:1');
+  expect(await used()).toEqual({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0 });
+});

@@ -78,7 +78,7 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
           ...(unset ? { $unset: unset } : {}),
         },
       );
-      if (result.matchedCount === 1) pending.removed(id, ids);
+      pending.removed(id, ids, result.matchedCount === 1);
       return result.matchedCount === 1;
     };
     if (await add()) return true;
@@ -113,7 +113,7 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
     reserve(input) {
       const { actionId, day, amount, limits } = input;
       return oneAtATime.run(actionId, async () => {
-        if (await reservations.findOne({ _id: actionId })) return null;
+        if (!input.fresh && (await reservations.findOne({ _id: actionId }))) return null;
         // An amount above a day's limit on its own is refused here: the write's check passes a day with nothing counted yet.
         const alone = (limits.dailyTransactionLimit ?? 1) < 1 || amount > (limits.dailyLimit ?? amount);
         const counted = (!alone && (await count(input)))

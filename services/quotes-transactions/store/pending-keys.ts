@@ -12,10 +12,17 @@ import type { DocumentStore } from '../../../lib/store/document-store';
 export interface PendingKeys {
   /** The field that holds `id`'s key while its reservation is in flight. */
   field(id: string): string;
-  /** For the counter's next write: the keys it may remove (never `except`'s) and their `$unset`, if any. */
+  /**
+   * For the counter's next write: the keys it may remove (never `except`'s) and their `$unset`, if
+   * any. Each key goes to one write at a time, so concurrent writes do not all remove the same keys.
+   */
   removable(counter: string, except: string): { ids: string[]; unset?: Record<string, ''> };
-  /** The counter's write that carried `removable(…).unset` succeeded: those keys are gone. */
-  removed(counter: string, ids: string[]): void;
+  /**
+   * The counter's write that carried `removable(…).unset` ended: when it `matched`, those keys are
+   * gone; otherwise they go to a later write. (A write that threw leaves its keys in the counter,
+   * harmless, as a stopped process does.)
+   */
+  removed(counter: string, ids: string[], matched: boolean): void;
   /** `id`'s reservation document is in: its key may go with the counter's next write. */
   recorded(counter: string, id: string): void;
 }
@@ -24,21 +31,33 @@ export interface PendingKeys {
 const REMOVED_PER_WRITE = 256;
 
 export function createPendingKeys(): PendingKeys {
-  const recorded = new Map<string, Set<string>>();
+  /** Per counter, the recorded ids no write is removing yet, each with its field. */
+  const recorded = new Map<string, Map<string, string>>();
   const field = (id: string) => `pending.${Buffer.from(id).toString('base64url')}`;
+  const recordedOf = (counter: string) => recorded.get(counter) ?? recorded.set(counter, new Map()).get(counter)!;
   return {
     field,
     removable(counter, except) {
-      const ids = [...(recorded.get(counter) ?? [])].filter((id) => id !== except).slice(0, REMOVED_PER_WRITE);
-      return ids.length ? { ids, unset: Object.fromEntries(ids.map((id) => [field(id), ''] as const)) } : { ids };
+      const waiting = recorded.get(counter);
+      if (!waiting?.size) return { ids: [] };
+      const ids: string[] = [];
+      const unset: Record<string, ''> = {};
+      for (const [id, path] of waiting) {
+        if (id === except) continue;
+        ids.push(id);
+        unset[path] = '';
+        if (ids.length === REMOVED_PER_WRITE) break;
+      }
+      for (const id of ids) waiting.delete(id);
+      return ids.length ? { ids, unset } : { ids };
     },
-    removed(counter, ids) {
-      for (const id of ids) recorded.get(counter)?.delete(id);
+    removed(counter, ids, matched) {
+      if (matched || ids.length === 0) return;
+      const waiting = recordedOf(counter);
+      for (const id of ids) waiting.set(id, field(id));
     },
     recorded(counter, id) {
-      let ids = recorded.get(counter);
-      if (!ids) recorded.set(counter, (ids = new Set()));
-      ids.add(id);
+      recordedOf(counter).set(id, field(id));
     },
   };
 }

@@ -39,7 +39,7 @@ export function createVolumeDocumentStore(store: DocumentStore) {
         { _id: counter, used: { $lte: limit - amount }, counting: { $ne: key }, [field]: { $exists: false } },
         { $inc: { used: amount }, $set: { [field]: amount }, ...(unset ? { $unset: unset } : {}) },
       );
-      if (result.matchedCount === 1) pending.removed(counter, ids);
+      pending.removed(counter, ids, result.matchedCount === 1);
       return result;
     };
     if ((await add()).matchedCount === 1) return true;

@@ -55,11 +55,12 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
    * Pays an APPROVED action still `executing`: the payment's id is recorded by a conditional write
    * from that state. A payment that cannot be made leaves the action FAILED and gives its spend back.
    */
-  async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; error?: AppError }> {
+  async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; payment?: Payment; error?: AppError }> {
     try {
       const payment = await perform(caller, approved);
       const done = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, ['executing']);
-      return { action: done ?? (await deps.actions.get(caller.platformId, approved.id)) ?? approved };
+      if (done) return { action: done, payment };
+      return { action: (await deps.actions.get(caller.platformId, approved.id)) ?? approved };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       const set = { status: 'FAILED' as const, failureMessage: err.message, updatedAt: deps.clock().toISOString() };
@@ -69,17 +70,19 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
     }
   }
 
-  const paymentOf = async (a: AgentAction) => (a.paymentId ? deps.payments.get(a.platformId, a.paymentId) : null);
+  const payment = (platformId: string, id: string) => deps.payments.get(platformId, id);
+  const paymentOf = async (a: AgentAction) => (a.paymentId ? payment(a.platformId, a.paymentId) : null);
 
-  async function record(a: AgentAction) {
-    return toAgentActionRecord(a, await paymentOf(a));
+  /** The action's record; `made`: its payment as the execution just left it (read afresh otherwise). */
+  async function record(a: AgentAction, made?: Payment) {
+    return toAgentActionRecord(a, made && made.id === a.paymentId ? made : await paymentOf(a));
   }
 
   async function pendingEvent(a: AgentAction) {
     return deps.newEvent('AGENT_ACTION.PENDING_APPROVAL', 1, a.platformId, a.id, agentActionJson(await record(a)));
   }
 
-  return { convert, perform, execute, record, pendingEvent, paymentOf };
+  return { convert, perform, execute, record, pendingEvent, paymentOf, payment };
 }
 
 export type AgentActionRunner = ReturnType<typeof createAgentActionRunner>;

@@ -59,7 +59,8 @@ export class AgentActionExists extends Error {
 export interface AgentActionStore {
   insert(action: AgentAction, events: DomainEvent[]): Promise<void>;
   get(platformId: string, id: string): Promise<AgentAction | null>;
-  pendingForPayment(platformId: string, paymentId: string): Promise<AgentAction | null>;
+  /** The action waiting for approval to execute the quote, if any (only a quote's action waits on a transaction). */
+  pendingForQuote(platformId: string, quoteId: string): Promise<AgentAction | null>;
   /** Moves the action from `from` to the change, atomically: null when it was no longer in `from`. */
   transition(platformId: string, id: string, from: AgentActionStatus | 'EXECUTING', set: Partial<AgentAction>, unset?: Array<keyof AgentAction>): Promise<AgentAction | null>;
   /** Approved actions still `executing` since before `before` (a crash between the decision and the payment). */

@@ -57,7 +57,8 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
    * undefined when no action waits on that transaction.
    */
   async function decideTransaction(caller: Caller, paymentId: string, approveIt: boolean): Promise<Payment | undefined> {
-    const action = await deps.actions.pendingForPayment(caller.platformId, paymentId);
+    const quoteId = (await deps.runner.payment(caller.platformId, paymentId))?.quote?.id;
+    const action = quoteId ? await deps.actions.pendingForQuote(caller.platformId, quoteId) : null;
     if (!action) return undefined;
     if (!approveIt) {
       await reject(caller, undefined, action.id);

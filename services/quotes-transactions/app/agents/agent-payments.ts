@@ -52,6 +52,12 @@ interface Draft {
 
 type End = { accountId?: string } | undefined;
 
+/** A submitted action, and the payment it made when it was executed at once (its record needs no second read). */
+export interface Submitted {
+  action: AgentAction;
+  payment?: Payment;
+}
+
 /**
  * What an agent pays: quotes of its customer, their execution and transfers. Each payment is an
  * AgentAction: its amount is counted against the limits when submitted, then it is executed at
@@ -115,11 +121,11 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
   const getQuote = async (caller: Caller, agent: ActingAgent, quoteId: string): Promise<Payment> =>
     deps.queries.gateOne(caller, await ownQuote(caller, agent, quoteId));
 
-  async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<AgentAction> {
+  async function submit(caller: Caller, agent: ActingAgent, draft: Draft, idempotencyKey?: string): Promise<Submitted> {
     const id = idempotencyKey ? actionIdFor(agent.agentId, idempotencyKey) : newId('AgentAction');
     // Only a key can name an earlier action: a new id names none.
     const earlier = idempotencyKey ? await deps.actions.get(caller.platformId, id) : null;
-    if (earlier) return sameRequestOrReused(earlier, draft);
+    if (earlier) return { action: sameRequestOrReused(earlier, draft) };
     requireAllowedAccount(agent, draft.internalAccountId);
     const { spendingLimits, approvalThresholds } = agent.policy;
     const counted = await deps.runner.convert(draft.amount, draft.currency, spendingLimits.currency);
@@ -129,7 +135,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       : await deps.runner.convert(draft.amount, draft.currency, approvalThresholds.currency ?? spendingLimits.currency);
     const approval = needsApproval(agent, draft.internalAccountId, thresholdAmount);
 
-    await deps.usage.reserve(agent, id, counted);
+    await deps.usage.reserve(agent, id, counted, !idempotencyKey);
     const now = deps.clock().toISOString();
     const action: AgentAction = {
       id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
@@ -145,22 +151,22 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     } catch (err) {
       if (!(err instanceof AgentActionExists)) throw err;
       const same = await deps.actions.get(caller.platformId, id);
-      if (same) return sameRequestOrReused(same, draft);
+      if (same) return { action: sameRequestOrReused(same, draft) };
       await deps.usage.release(id);
       throw quoteAlreadyExecuted(`Quote ${draft.quoteId} was already submitted`);
     }
-    if (approval) return action;
-    const { action: executed, error } = await deps.runner.execute(caller, action);
+    if (approval) return { action };
+    const { error, ...executed } = await deps.runner.execute(caller, action);
     if (error) throw error;
     return executed;
   }
 
-  async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<AgentAction> {
+  async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<Submitted> {
     requirePermission(agent, 'EXECUTE_QUOTES');
     const p = await ownQuote(caller, agent, quoteId);
     if (idempotencyKey) {
       const earlier = await deps.actions.get(caller.platformId, actionIdFor(agent.agentId, idempotencyKey));
-      if (earlier) return sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId });
+      if (earlier) return { action: sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId }) };
     }
     if (p.quote!.executedAt) throw quoteAlreadyExecuted(`Quote ${quoteId} was already executed`, p.id);
     if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw quoteExpired(p.quote!);
@@ -173,7 +179,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     }, idempotencyKey);
   }
 
-  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: TransferRequestMessage, idempotencyKey?: string): Promise<AgentAction> {
+  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: TransferRequestMessage, idempotencyKey?: string): Promise<Submitted> {
     requirePermission(agent, 'CREATE_TRANSFERS');
     const t = parseTransferRequest(direction, body);
     const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);

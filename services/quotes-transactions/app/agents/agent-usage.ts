@@ -18,8 +18,11 @@ export interface UsageLimits {
  * to its day and month in one conditional write (within every limit, or nothing), idempotent per action.
  */
 export interface AgentUsageStore {
-  /** null when counted (or already counted for this action); otherwise the usage that refused it. */
-  reserve(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits }): Promise<UsageCounts | null>;
+  /**
+   * null when counted (or already counted for this action); otherwise the usage that refused it.
+   * `fresh`: the action's id is new (no earlier attempt can have counted it), so none is looked for.
+   */
+  reserve(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits; fresh?: boolean }): Promise<UsageCounts | null>;
   release(actionId: string): Promise<void>;
   used(agentId: string, day: string, month: string): Promise<UsageCounts>;
 }
@@ -40,14 +43,15 @@ const ATTEMPTS = 3;
  * when the action is rejected or fails. Counters are per UTC day and month, in the policy's currency.
  */
 export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Date }) {
-  async function reserve(agent: ActingAgent, actionId: string, amount: number): Promise<void> {
+  /** `fresh`: `actionId` was made for this reservation (not derived from an Idempotency-Key a repeat carries too). */
+  async function reserve(agent: ActingAgent, actionId: string, amount: number, fresh = false): Promise<void> {
     const { dailyTransactionLimit, dailyLimit, monthlyLimit, currency } = agent.policy.spendingLimits;
     const limits: UsageLimits = {
       ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}), ...(dailyLimit != null ? { dailyLimit } : {}), ...(monthlyLimit != null ? { monthlyLimit } : {}),
     };
     const { day, month } = usagePeriods(deps.clock());
     for (let attempt = 1; ; attempt++) {
-      const refused = await deps.store.reserve({ agentId: agent.agentId, actionId, day, month, amount, limits });
+      const refused = await deps.store.reserve({ agentId: agent.agentId, actionId, day, month, amount, limits, fresh });
       if (!refused) return;
       const name = exceededLimit(refused, amount, limits);
       // Refused on usage a concurrent release has since lowered: tried again, a bounded number of times.
