@@ -86,7 +86,8 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    */
   async function applyStepForRecord(platformId: string, step: LedgerStep, startedAt: string): Promise<{ result: StepResult; events: DomainEvent[] }> {
     const result = await applyPostings(platformId, step, startedAt, false);
-    return { result, events: result === 'APPLIED' ? step.postings.flatMap((posting) => balanceEvents(platformId, posting, step.key)) : [] };
+    if (result !== 'APPLIED') return { result, events: [] };
+    return { result, events: step.postings.flatMap((posting) => balanceEvents(platformId, posting, step.key)) };
   }
 
   async function applyPostings(platformId: string, step: LedgerStep, startedAt: string, eventsInBalances: boolean): Promise<StepResult> {

@@ -33,9 +33,12 @@ export class PaymentMovedOn extends AppError {
  * without the release, and a replay releases nothing twice.
  */
 export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; releaseDailyVolume: ReleaseDailyVolume; newEvent: NewEvent; clock: () => Date }) {
-  async function write(current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[], balanceEvents: DomainEvent[] = []): Promise<Payment> {
+  async function write(
+    current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[], balanceEvents: DomainEvent[] = [],
+  ): Promise<Payment> {
     const next = applyChange(current, change, deps.clock());
-    if (!(await deps.payments.update(current, next, [...paymentEvents(deps.newEvent, next, kinds), ...balanceEvents]))) throw new PaymentMovedOn(current.id);
+    const events = [...paymentEvents(deps.newEvent, next, kinds), ...balanceEvents];
+    if (!(await deps.payments.update(current, next, events))) throw new PaymentMovedOn(current.id);
     return next;
   }
 
@@ -44,7 +47,9 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
     if (!pending) return p;
     const movesMoney = pending.postings.length > 0;
     // The step's balance events are written with the payment's record of it (3).
-    const { result, events } = movesMoney ? await deps.ledger.applyStepForRecord(p.platformId, pending, pending.startedAt) : { result: 'APPLIED', events: [] };
+    const { result, events } = movesMoney
+      ? await deps.ledger.applyStepForRecord(p.platformId, pending, pending.startedAt)
+      : { result: 'APPLIED', events: [] };
     const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
     if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
     if (releasesDailyVolume(p, outcome)) await deps.releaseDailyVolume(p);
