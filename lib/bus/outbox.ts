@@ -119,7 +119,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       let found = 0;
       for (const collection of options.collections) {
         try {
-          const docs = await collection.find(PENDING_EVENTS, { limit: batchSize });
+          // Only the events: the rest of a document is neither published nor copied.
+          const docs = await collection.find(PENDING_EVENTS, { limit: batchSize, projection: { [OUTBOX_FIELD]: 1 } });
           found += docs.length;
           if (docs.length) published += await relayDocuments(collection, docs);
         } catch (err) {

@@ -267,7 +267,8 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       return;
     }
     for (const index of this.uniqueIndexes) {
-      if (index.partialFilter || index.fields.some((field) => /(^|\.)\d+(\.|$)/.test(field))) continue;
+      // Each field pinned to a scalar: a partial index that only asks for its fields holds the document too.
+      if (!index.holdsEveryKeyed || index.fields.some((field) => /(^|\.)\d+(\.|$)/.test(field))) continue;
       const values = index.fields.map((field) => scalarEquality(filter[field]));
       if (values.some((value) => value === undefined)) continue;
       const owner = this.s.uniqueOwner.get(this.name, index.name, values.map(serializeValue).join(',')) as string | undefined;

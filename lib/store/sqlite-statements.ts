@@ -64,9 +64,19 @@ const COMPRESSED = Buffer.alloc(4);
  */
 export function encodeDocument(doc: Doc): Uint8Array {
   const bson = BSON.serialize(doc);
-  if (bson.length < COMPRESS_FROM_BYTES) return bson;
+  if (bson.length < COMPRESS_FROM_BYTES || holdsPendingEvents(doc)) return bson;
   // A 4 KB window: a payment compresses as well as with the default 32 KB, and zlib sets up an eighth of the state per call.
   return Buffer.concat([COMPRESSED, deflateRawSync(bson, { level: 1, windowBits: 12 })]);
+}
+
+/**
+ * A document whose outbox still holds events (lib/bus/outbox.ts) is rewritten as soon as the relay
+ * has published them, which is where it is compressed: deflating each of its writes before that
+ * costs as much CPU as encoding it, for bytes that are overwritten within a relay pass.
+ */
+function holdsPendingEvents(doc: Doc): boolean {
+  const outbox = doc._outbox;
+  return Array.isArray(outbox) && outbox.length > 0;
 }
 
 export function decodeDocument(body: Buffer): Doc {

@@ -27,6 +27,9 @@ const UPDATES: Array<Record<string, Record<string, unknown>>> = [
   { $push: { list: { $each: [], $slice: -5 } } }, { $push: { list: { $each: [] } } }, { $push: { list: { $each: ['r'], $slice: 0 } } },
   { $push: { fresh: { $each: ['r', 's'], $slice: -1 } } }, { $push: { fresh: 1 } }, { $push: { list: { k: 9 } } }, { $push: { list: { $each: [{ k: 0 }], $sort: { k: 1 } } } },
   { $push: { list: { $each: ['r'], $position: 0 } } }, { $push: { 'nested.list': 3 } }, { $push: { list: [1, 2] } },
+  { $pull: { list: { k: 2 } } }, { $pull: { list: { k: { $in: [1, 3, 7] } } } }, { $pull: { list: { k: { $in: [] } } } }, { $pull: { list: { k: 2, j: 1 } } },
+  { $pull: { list: { k: { $in: ['1'] } } } }, { $pull: { list: { k: 9 }, fresh: { k: 1 } } }, { $pull: { list: 'p' } }, { $pull: { 'nested.list': { k: 1 } } },
+  { $pull: { list: { k: { $gte: 2 } } } }, { $pull: { n: { k: 1 } } },
   { $set: { s: 'y' }, $inc: { n: 1 }, $push: { list: 'x' }, $unset: { z: '' } }, { $set: { 'nested.deep.v.0.w': 2 }, $push: { list: { $each: ['t'], $slice: -1 } } },
 ];
 

@@ -22,7 +22,16 @@ export function internalAccountId(ownerId: string, currency: string, type: Inter
   return `InternalAccount:${nameBasedUuid(ACCOUNTS_NAMESPACE, `${ownerId}|${currency}|${type}`)}`;
 }
 
-/** The id of a platform's configuration (`PlatformConfig:<uuid>`), stable per platform. */
+const configIds = new Map<string, string>();
+
+/** The id of a platform's configuration (`PlatformConfig:<uuid>`), stable per platform (remembered:
+ * every read of a configuration names it). */
 export function platformConfigId(platformId: string): string {
-  return `PlatformConfig:${nameBasedUuid(ACCOUNTS_NAMESPACE, `${platformId}|config`)}`;
+  let id = configIds.get(platformId);
+  if (id === undefined) {
+    if (configIds.size >= 10_000) configIds.clear();
+    id = `PlatformConfig:${nameBasedUuid(ACCOUNTS_NAMESPACE, `${platformId}|config`)}`;
+    configIds.set(platformId, id);
+  }
+  return id;
 }

@@ -74,6 +74,23 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    * BalanceOutOfRange (400 INVALID_AMOUNT); a later run of the step answers VOIDED.
    */
   async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
+    return applyPostings(platformId, step, startedAt, true);
+  }
+
+  /**
+   * applyStep for a caller that records the step's outcome by a write of its own (the step runner's
+   * payment write): the balance events of an applied step come back, to be written with that
+   * record, instead of into each balance document. A busy account's document then carries no
+   * events between relay passes, and the record is written once per step however often the step
+   * is re-run, so each event is recorded once.
+   */
+  async function applyStepForRecord(platformId: string, step: LedgerStep, startedAt: string): Promise<{ result: StepResult; events: DomainEvent[] }> {
+    const result = await applyPostings(platformId, step, startedAt, false);
+    if (result !== 'APPLIED') return { result, events: [] };
+    return { result, events: step.postings.flatMap((posting) => balanceEvents(platformId, posting, step.key)) };
+  }
+
+  async function applyPostings(platformId: string, step: LedgerStep, startedAt: string, eventsInBalances: boolean): Promise<StepResult> {
     assertValidStep(step);
     const since = Date.parse(startedAt);
     if (await refusedForOverflow(platformId, step, since)) {
@@ -95,7 +112,7 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       const refusedIfClosed = isClosableCredit(step, index);
       // Only the first posting can be refused: a later credit is checked by refuseOverflow before anything moved.
       const ceiling = index === 0 && posting.amount > 0 && isGuarded(posting.account) ? BALANCE_LIMIT : undefined;
-      const events = balanceEvents(platformId, posting, step.key);
+      const events = eventsInBalances ? balanceEvents(platformId, posting, step.key) : [];
       const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, ceiling, events, since });
       if (result === 'APPLIED') instruments().ledgerPostings.add(1, { currency: posting.currency });
       const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED' || result === 'OUT_OF_RANGE';
@@ -170,7 +187,7 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     await Promise.all(accountIds.filter(isGuarded).map((id) => deps.store.reopen(platformId, id)));
   }
 
-  return { applyStep, post, recoverJournal, assertCreditFits, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
+  return { applyStep, applyStepForRecord, post, recoverJournal, assertCreditFits, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

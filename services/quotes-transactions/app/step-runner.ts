@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import type { LedgerStep } from '../domain/ledger-postings';
 import { releasesDailyVolume } from '../domain/limits';
@@ -22,18 +23,22 @@ export class PaymentMovedOn extends AppError {
  * Carries out planned payment changes. A change with a ledger movement is done in three writes:
  * (1) the payment records the step it is about to apply (`pendingStep`, conditional on its
  * version, so only one process ever starts a given change); (2) the ledger applies the step's
- * postings idempotently; (3) the payment takes the planned change, its events, and forgets the
- * step. A crash after (1) leaves a pending step that `finish` — called by the recovery worker —
- * rolls forward, or, if the guarded debit never went in, resolves with the planned alternative.
+ * postings idempotently; (3) the payment takes the planned change, its events (the step's balance
+ * events among them), and forgets the step. A crash after (1) leaves a pending step that `finish`
+ * — called by the recovery worker — rolls forward, or, if the guarded debit never went in,
+ * resolves with the planned alternative.
  *
  * A change that records an outgoing payment's failure gives back its daily volume in step (2),
  * so it too is a step (with no postings when it moves no money): the failure is never recorded
  * without the release, and a replay releases nothing twice.
  */
 export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; releaseDailyVolume: ReleaseDailyVolume; newEvent: NewEvent; clock: () => Date }) {
-  async function write(current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[]): Promise<Payment> {
+  async function write(
+    current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[], balanceEvents: DomainEvent[] = [],
+  ): Promise<Payment> {
     const next = applyChange(current, change, deps.clock());
-    if (!(await deps.payments.update(current, next, paymentEvents(deps.newEvent, next, kinds)))) throw new PaymentMovedOn(current.id);
+    const events = [...paymentEvents(deps.newEvent, next, kinds), ...balanceEvents];
+    if (!(await deps.payments.update(current, next, events))) throw new PaymentMovedOn(current.id);
     return next;
   }
 
@@ -41,13 +46,16 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
     const pending = p.pendingStep;
     if (!pending) return p;
     const movesMoney = pending.postings.length > 0;
-    const result = movesMoney ? await deps.ledger.applyStep(p.platformId, pending, pending.startedAt) : 'APPLIED';
+    // The step's balance events are written with the payment's record of it (3).
+    const { result, events } = movesMoney
+      ? await deps.ledger.applyStepForRecord(p.platformId, pending, pending.startedAt)
+      : { result: 'APPLIED', events: [] };
     const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
     if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
     if (releasesDailyVolume(p, outcome)) await deps.releaseDailyVolume(p);
     const applied = result === 'APPLIED' && movesMoney ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};
     try {
-      return await write(p, { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] }, outcome.events);
+      return await write(p, { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] }, outcome.events, events);
     } catch (err) {
       if (!(err instanceof PaymentMovedOn)) throw err;
       const fresh = await deps.payments.get(p.platformId, p.id);

@@ -7,8 +7,12 @@ type ArchiveDoc = { _id: string; balance: string; markers: string[]; appliedThro
 export const ARCHIVE_COLLECTION = 'ledger_posting_archive';
 /** A balance document whose waiting markers reach this many is archived: each posting rewrites the whole document, so it is kept small (64 markers ≈ 2.5 KB against ≈ 9.5 KB at 256). */
 export const ARCHIVE_AT = 64;
-/** Markers stay at least this long: the steps still applying them keep the one-write path. */
-export const ARCHIVE_MIN_AGE_MS = 1_000;
+/**
+ * Markers stay at least this long: the steps still applying them keep the one-write path. A busy
+ * account's document holds what it was posted over this age and one settlement poll, and each
+ * posting rewrites all of it, so the age is a few times a step's duration, not more.
+ */
+export const ARCHIVE_MIN_AGE_MS = 250;
 
 /**
  * Moves posting markers out of busy balance documents, so a document stays small while every
