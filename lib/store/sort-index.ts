@@ -1,6 +1,7 @@
 import type { Doc, Filter } from './document-store';
 import { isIndexablePath, readPath, scalarValue } from './field-index';
-import { isPlainObject, pathValues, serializeValue } from './index-keys';
+import { isPlainObject, pathValues, serializeValue, topField } from './index-keys';
+import { mingoEngine } from './mingo-engine';
 
 /**
  * A non-unique compound index's sort entries: the documents of each combination of its leading
@@ -17,6 +18,8 @@ export interface SortIndex {
   sortField: string;
   /** The top-level fields a document's place depends on. */
   reads: readonly string[];
+  /** A partial index's filter: only documents matching it have entries, so only a filter implying it may use them. */
+  partial?: { filter: Filter; test(doc: unknown): boolean };
 }
 
 /** A sort entry for a document whose leading fields are not one scalar each. */
@@ -27,20 +30,35 @@ export const IRREGULAR_SORT = '';
 const TOP_KEY = 'Z';
 
 /** The sort index a declared index keeps, if it keeps one. */
-export function sortIndexOf(fields: readonly string[], unique: boolean, name: string): SortIndex | undefined {
+export function sortIndexOf(fields: readonly string[], unique: boolean, name: string, partialFilter?: Filter): SortIndex | undefined {
   if (unique || fields.length < 2) return undefined;
+  // A partial filter of top-level conditions only: which fields a write must change to move a document in or out.
+  if (partialFilter && Object.keys(partialFilter).some((field) => field.startsWith('$'))) return undefined;
   const sortAt = fields.length >= 3 && fields[fields.length - 1] === '_id' ? fields.length - 2 : fields.length - 1;
   const leading = fields.slice(0, sortAt);
   const sortField = fields[sortAt];
   if (![...leading, sortField].every(isIndexablePath)) return undefined;
+  const partial = partialFilter && Object.keys(partialFilter).length ? partialFilter : undefined;
   return {
-    id: [...leading, sortField].join('\u0000'),
+    id: [...leading, sortField].join('\u0000') + (partial ? `\u0000?${serializeValue(partial)}` : ''),
     name,
     leading,
     leadParts: leading.map((field) => field.split('.')),
     sortField,
-    reads: [...new Set([...leading, sortField].map((p) => p.split('.')[0]))],
+    reads: [...new Set([...leading, sortField, ...Object.keys(partial ?? {})].map(topField))],
+    ...(partial ? { partial: { filter: partial, test: tester(partial) } } : {}),
   };
+}
+
+function tester(filter: Filter): (doc: unknown) => boolean {
+  const compiled = mingoEngine.compileFilter(filter);
+  return (doc) => compiled.test(doc);
+}
+
+/** Whether a filter's conjuncts imply the index's partial filter: each of its conditions is one of theirs. */
+export function implies(parts: Filter[], index: SortIndex): boolean {
+  if (!index.partial) return true;
+  return Object.entries(index.partial.filter).every(([field, condition]) => parts.some((part) => field in part && serializeValue(part[field]) === serializeValue(condition)));
 }
 
 /** The id the sort entries of a compound index had when only its first field led (store format 3 and before). */
@@ -51,6 +69,7 @@ export function formerSortIndexId(fields: readonly string[], unique: boolean): s
 
 /** Where a document sits in a sort index, or nothing when a leading field holds no scalar (it cannot equal one). */
 export function sortPlace(doc: Doc, index: SortIndex): { lead: string; sortKey: string } | undefined {
+  if (index.partial && !index.partial.test(doc)) return undefined;
   const leads: string[] = [];
   let irregular = false;
   for (const parts of index.leadParts) {

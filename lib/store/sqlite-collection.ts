@@ -23,7 +23,7 @@ import { idEqualities, projected, scalarEquality } from './query-shapes';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
-import { conjuncts, IRREGULAR_LEAD, keyRange, pinnedLeads, sortIndexOf, sortPlace, type KeyRange, type SortIndex } from './sort-index';
+import { conjuncts, implies, IRREGULAR_LEAD, keyRange, pinnedLeads, sortIndexOf, sortPlace, type KeyRange, type SortIndex } from './sort-index';
 import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
@@ -41,6 +41,7 @@ interface IndexEntry {
   keys: string;
   unique: boolean;
   partialFilter: string;
+  partialSpec?: Filter;
 }
 
 /** One document written (`after`) or deleted (`after` undefined); `seq` is its row (absent for an insert). */
@@ -199,7 +200,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private sortCount(filter: Filter): { index: SortIndex; leads: string[]; range: KeyRange } | undefined {
     const parts = conjuncts(filter);
     for (const index of this.sortIndexes) {
+      if (!implies(parts, index)) continue;
       const exact = parts.every((part) => Object.entries(part).every(([field, condition]) => field === '$and'
+        || (field in (index.partial?.filter ?? {}) && serializeValue(condition) === serializeValue(index.partial!.filter[field]))
         || (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined)
         || (field === index.sortField && isRangeCondition(condition))));
       if (!exact) continue;
@@ -343,7 +346,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const parts = conjuncts(filter);
     let best: Walk | undefined;
     for (const index of this.sortIndexes) {
-      if (index.sortField !== field) continue;
+      if (index.sortField !== field || !implies(parts, index)) continue;
       const leads = pinnedLeads(parts, index);
       if (!leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
       const range = keyRange(parts, field);
@@ -450,14 +453,15 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   /** The narrowest candidate set the field entries give for a filter (its conditions are ANDed), if any. */
-  private plan(filter: Filter): SeqPlan | undefined {
+  private plan(filter: Filter, whole = true): SeqPlan | undefined {
     const plans: SeqPlan[] = [];
     const consider = (plan: SeqPlan | undefined) => {
       if (plan) plans.push(plan);
     };
+    if (whole) for (const plan of this.rangePlans(filter)) consider(plan);
     for (const [field, condition] of Object.entries(filter)) {
       if (field === '$and') {
-        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part));
+        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part, false));
       } else if (field === '$or') {
         if (Array.isArray(condition)) consider(this.orPlan(condition));
       } else if (field !== '_id' && this.fieldPaths.has(field)) {
@@ -470,6 +474,27 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       }
     }
     return narrowest(plans);
+  }
+
+  /**
+   * Candidates from sort entries within a range of their sort field (whatever the query's order):
+   * for each sort index whose leading fields the filter pins and whose sort field it bounds.
+   */
+  private rangePlans(filter: Filter): SeqPlan[] {
+    const parts = conjuncts(filter);
+    const plans: SeqPlan[] = [];
+    for (const index of this.sortIndexes) {
+      const leads = implies(parts, index) ? pinnedLeads(parts, index) : undefined;
+      const range = leads && keyRange(parts, index.sortField);
+      if (!leads || !range?.bounded || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      const json = JSON.stringify(leads);
+      plans.push(seqPlan(
+        servedByWalk(parts, index, range),
+        (cap) => this.s.sortCount.get(this.name, index.id, json, range.low, range.high, cap) as number,
+        () => (this.s.sortManyAscending.all(this.name, index.id, json, range.low, range.high) as Array<{ seq: number }>).map((row) => row.seq).sort((a, b) => a - b),
+      ));
+    }
+    return plans;
   }
 
   private orPlan(branches: unknown[]): SeqPlan | undefined {
@@ -648,7 +673,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       this.fieldPaths.set(field, field.split('.'));
       added.fields.set(field, field.split('.'));
     }
-    const sort = sortIndexOf(fields, entry.unique, entry.name);
+    const sort = sortIndexOf(fields, entry.unique, entry.name, spec.partialFilter);
     if (sort && !this.sortIndexes.some((s) => s.id === sort.id)) {
       this.sortIndexes.push(sort);
       added.sort.push(sort);
@@ -666,7 +691,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of remaining) {
       const fields = Object.keys(JSON.parse(index.keys) as Record<string, unknown>);
       for (const field of fields) if (isIndexablePath(field)) this.fieldPaths.set(field, field.split('.'));
-      const sort = sortIndexOf(fields, index.unique, index.name);
+      const sort = sortIndexOf(fields, index.unique, index.name, index.partialSpec);
       if (sort && !this.sortIndexes.some((s) => s.id === sort.id)) this.sortIndexes.push(sort);
     }
   }
@@ -715,6 +740,7 @@ function servedByWalk(parts: Filter[], index: SortIndex, range: KeyRange): strin
   for (const part of parts) {
     for (const [field, condition] of Object.entries(part)) {
       if (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined) served.push(field);
+      else if (index.partial && field in index.partial.filter && serializeValue(condition) === serializeValue(index.partial.filter[field])) served.push(field);
       else if (field === index.sortField && range.bounded && keyRange([{ [field]: condition }], field).bounded) served.push(field);
       else if (field === '$or' && Array.isArray(condition) && keyRange([{ $or: condition }], index.sortField).bounded) served.push(orName(condition));
     }
@@ -773,6 +799,7 @@ function indexEntry(spec: IndexSpec): IndexEntry {
     keys: JSON.stringify(spec.keys),
     unique: spec.unique ?? false,
     partialFilter: spec.partialFilter ? serializeValue(spec.partialFilter) : '',
+    ...(spec.partialFilter ? { partialSpec: spec.partialFilter } : {}),
   };
 }
 

@@ -72,9 +72,9 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
       db.exec('CREATE TABLE sort_builds (collection TEXT NOT NULL, idx TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID');
       const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<{ collection: string; name: string; spec: string }>;
       const declared = rows.map((row) => {
-        const spec = JSON.parse(row.spec) as { keys: Record<string, number>; unique?: boolean };
+        const spec = JSON.parse(row.spec) as { keys: Record<string, number>; unique?: boolean; partialFilter?: Record<string, unknown> };
         const fields = Object.keys(spec.keys);
-        return { collection: row.collection, now: sortIndexOf(fields, spec.unique ?? false, row.name)?.id, before: formerSortIndexId(fields, spec.unique ?? false) };
+        return { collection: row.collection, now: sortIndexOf(fields, spec.unique ?? false, row.name, spec.partialFilter)?.id, before: formerSortIndexId(fields, spec.unique ?? false) };
       });
       const pending = db.prepare('INSERT OR IGNORE INTO sort_builds (collection, idx) VALUES (?, ?)');
       const drop = db.prepare('DELETE FROM sort_entries WHERE collection = ? AND idx = ?');
