@@ -24,6 +24,7 @@ import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
 import { conjuncts, implies, IRREGULAR_LEAD, keyRange, pinnedLeads, sortIndexOf, sortPlace, type KeyRange, type SortIndex } from './sort-index';
+import { notifyPlan, planListeners } from './query-plan-listeners';
 import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
@@ -155,6 +156,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    if (planListeners.size) notifyPlan(this.name, 'find', filter, () => this.explainNow(filter, options));
     const skip = options.skip ?? 0;
     const limit = Math.abs(options.limit ?? 0);
     if (skip < 0) throw new Error('skip must be non-negative');
@@ -163,6 +165,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
+    if (planListeners.size) notifyPlan(this.name, 'count', filter, () => this.explainNow(filter, { count: true }));
     if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
     const sorted = this.sortCount(filter);
     if (sorted) return this.s.sortCount.get(this.name, sorted.index.id, JSON.stringify(sorted.leads), sorted.range.low, sorted.range.high, -1) as number;
@@ -170,6 +173,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   async explain(filter: Filter, options: ExplainOptions = {}): Promise<QueryPlan> {
+    return this.explainNow(filter, options);
+  }
+
+  private explainNow(filter: Filter, options: ExplainOptions): QueryPlan {
     const normalized = cloneDocument(filter);
     const names = filterNames(conjuncts(normalized));
     const plan = (source: QueryPlan['source'], index: string | undefined, served: string[], sorted: boolean, countedFromIndex?: boolean): QueryPlan => ({
@@ -269,7 +276,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       conditions.push([field, serializeValue(value)]);
       return true;
     });
-    if (!collect(filter) || conditions.length === 0 || conditions.length > 3) return undefined;
+    if (!collect(filter) || conditions.length === 0 || conditions.length > this.s.countMatching.length) return undefined;
     if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
     // The rarest value drives the count: the others are only checked for its documents.
     const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
@@ -326,7 +333,8 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (!walk || walk.exact) return walk;
     const narrow = this.plan(filter);
     const size = narrow?.sizeUpTo(SIZE_CAP);
-    return size !== undefined && size < SIZE_CAP && size < walk.size ? undefined : walk;
+    // Equal sizes: a few documents sorted in memory, the filter answered, rather than a walk testing it.
+    return size !== undefined && size < SIZE_CAP && (size < walk.size || (size === walk.size && size < FIRST_COUNT)) ? undefined : walk;
   }
 
   /** Whether the filter pins `_id` or a unique key: a lookup finds its few documents. */
@@ -780,14 +788,18 @@ function seqPlan(serves: string[], count: (cap: number) => number, seqs: () => n
 const FIRST_COUNT = 32;
 
 /**
- * The plan with the fewest entries (the first of equals), counted no further than needed: a lone
- * plan is not counted; else each up to FIRST_COUNT, and only when every one reaches it up to SIZE_CAP.
+ * The plan with the fewest entries, counted no further than needed: a lone plan is not counted; else
+ * each up to FIRST_COUNT, and only when every one reaches it up to SIZE_CAP. Of equals, the one
+ * answering more conditions, then the last (a filter names its tenant first, its narrowing conditions after).
  */
 function narrowest(plans: SeqPlan[]): SeqPlan | undefined {
   if (plans.length < 2) return plans[0];
   for (const cap of [FIRST_COUNT, SIZE_CAP]) {
     let best = plans[0];
-    for (const plan of plans) if (plan.sizeUpTo(cap) < best.sizeUpTo(cap)) best = plan;
+    for (const plan of plans) {
+      const [size, least] = [plan.sizeUpTo(cap), best.sizeUpTo(cap)];
+      if (size < least || (size === least && plan.serves.length >= best.serves.length)) best = plan;
+    }
     if (best.sizeUpTo(cap) < cap || cap === SIZE_CAP) return best;
   }
   return plans[0];

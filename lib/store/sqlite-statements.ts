@@ -33,7 +33,7 @@ export function prepareStatements(db: Database.Database) {
     fieldSize: prepare('SELECT count(*) FROM (SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT ?)').pluck(),
     hasValue: prepare('SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT 1').pluck(),
     /** Documents holding a value at a path and, for index i, at i more paths. */
-    countMatching: [0, 1, 2].map((more) => prepare(`SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
+    countMatching: [0, 1, 2, 3].map((more) => prepare(`SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
       Array.from({ length: more }, (_, i) => ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`).join('')}`).pluck()),
 
     addUnique: prepare('INSERT INTO unique_entries (collection, name, value, key) VALUES (?, ?, ?, ?)'),

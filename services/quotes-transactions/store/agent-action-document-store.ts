@@ -22,6 +22,9 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       await actions.createIndex({ keys: { quoteClaim: 1 }, unique: true, partialFilter: { quoteClaim: { $exists: true } } });
       await actions.createIndex({ keys: { platformId: 1, paymentId: 1 } });
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
+      // GET /agents/approvals?agentId=&customerId=: the actions waiting for approval, in order of submission.
+      await actions.createIndex({ keys: { platformId: 1, status: 1, agentId: 1, createdAt: 1 }, name: 'action_agent_created' });
+      await actions.createIndex({ keys: { platformId: 1, status: 1, customerId: 1, createdAt: 1 }, name: 'action_customer_created' });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });
       await actions.createIndex({ keys: { executing: 1, updatedAt: 1 }, partialFilter: { executing: true } });
     },
