@@ -121,3 +121,19 @@ describe('a store file of format 3', () => {
     }
   });
 });
+
+describe('conditions pinning one leading field twice', () => {
+  it('walk and count only the values they share', async () => {
+    const store = createEmbeddedDocumentStore();
+    const c = store.collection('twice');
+    await c.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 } });
+    await c.insertOne({ _id: 'a', platformId: 'p', status: 'A', createdAt: '2026-01-01' });
+    await c.insertOne({ _id: 'b', platformId: 'p', status: 'B', createdAt: '2026-01-02' });
+    const both = { $and: [{ platformId: 'p' }, { status: 'A' }, { status: { $in: ['A', 'B'] } }] };
+    const neither = { $and: [{ platformId: 'p' }, { status: 'A' }, { status: 'B' }] };
+    expect(await c.countDocuments(both)).toBe(1);
+    expect(await c.countDocuments(neither)).toBe(0);
+    expect((await c.find(neither, { sort: { createdAt: -1 }, limit: 5 })).length).toBe(0);
+    await store.close();
+  });
+});

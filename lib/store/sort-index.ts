@@ -130,9 +130,11 @@ export function pinnedValues(condition: unknown): unknown[] | undefined {
 export function pinnedLeads(parts: Filter[], index: SortIndex, most = 64): string[] | undefined {
   let leads = [''];
   for (const field of index.leading) {
-    const pinned = parts.map((part) => (field in part ? pinnedValues(part[field]) : undefined)).find((values) => values !== undefined);
-    if (!pinned) return undefined;
-    const values = [...new Set(pinned.map(serializeValue))];
+    // Several conditions pinning the field: a document matches them all, so only the values they share.
+    const pins = parts.map((part) => (field in part ? pinnedValues(part[field]) : undefined)).filter((values) => values !== undefined);
+    if (pins.length === 0) return undefined;
+    const sets = pins.map((pinned) => new Set(pinned.map(serializeValue)));
+    const values = [...sets[0]].filter((value) => sets.every((set) => set.has(value)));
     leads = leads.flatMap((prefix) => values.map((value) => (prefix === '' ? value : `${prefix},${value}`)));
     if (leads.length > most) return undefined;
   }

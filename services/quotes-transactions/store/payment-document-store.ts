@@ -84,7 +84,8 @@ export const PAYMENT_LIST_INDEXES: IndexSpec[] = [
   { keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'payment_status_created' },
   { keys: { platformId: 1, type: 1, createdAt: -1 }, name: 'payment_type_created' },
   { keys: { platformId: 1, createdAt: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_created' },
-  { keys: { platformId: 1, status: 1, createdAt: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_status_created' },
+  // `_id` last: a key pattern apart from payment_status_created's for MongoDB; the same entries here.
+  { keys: { platformId: 1, status: 1, createdAt: -1, _id: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_status_created' },
   { keys: { '_search.sender': 1 }, name: 'payment_sender' },
   { keys: { '_search.receiver': 1 }, name: 'payment_receiver' },
   { keys: { platformCustomerId: 1 }, name: 'payment_platform_customer' },
