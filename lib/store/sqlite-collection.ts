@@ -82,7 +82,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     this.buildPendingSortEntries();
   }
 
-  /** Builds the sort entries a format upgrade left to build (sortIndexBuilds, sqlite-schema.ts): one pass over the collection. */
+  /** Builds the sort entries a format upgrade left to build (table `sort_builds`, store format 4, sqlite-schema.ts): one pass over the collection. */
   private buildPendingSortEntries(): void {
     const pending = new Set(this.s.pendingSortBuilds.all(this.name) as string[]);
     const sort = this.sortIndexes.filter((index) => pending.has(index.id));
