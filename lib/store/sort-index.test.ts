@@ -137,3 +137,29 @@ describe('conditions pinning one leading field twice', () => {
     await store.close();
   });
 });
+
+describe('counts from field entries', () => {
+  it('count an $or of two equalities and a field that must exist without reading documents', async () => {
+    const store = createEmbeddedDocumentStore();
+    const c = store.collection('sides');
+    await c.createIndex({ keys: { platformId: 1, createdAt: -1 } });
+    await c.createIndex({ keys: { sender: 1 } });
+    await c.createIndex({ keys: { receiver: 1 } });
+    await c.createIndex({ keys: { 'quote.id': 1 } });
+    const docs = [
+      { _id: '1', platformId: 'p', sender: ['x'], receiver: ['y'], quote: { id: 'q1' } },
+      { _id: '2', platformId: 'p', sender: ['y'], receiver: ['x'] },
+      { _id: '3', platformId: 'p', sender: ['x'], receiver: ['x'], quote: { id: 'q3' } },
+      { _id: '4', platformId: 'p', sender: ['z'], receiver: ['y'], quote: { id: null } },
+      { _id: '5', platformId: 'o', sender: ['x'], receiver: ['x'] },
+    ];
+    for (const doc of docs) await c.insertOne(doc);
+    const touching = { $and: [{ platformId: 'p' }, { $or: [{ sender: 'x' }, { receiver: 'x' }] }] };
+    const quoted = { $and: [{ platformId: 'p' }, { 'quote.id': { $exists: true } }] };
+    expect(await c.countDocuments(touching)).toBe(3);
+    expect(await c.countDocuments(quoted)).toBe(3);
+    expect(await c.countDocuments({ $and: [...quoted.$and, { sender: 'x' }] })).toBe(2);
+    for (const filter of [touching, quoted]) expect(await c.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
+    await store.close();
+  });
+});

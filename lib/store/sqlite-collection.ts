@@ -268,21 +268,43 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * holding every value (a multikey entry matches as MongoDB's equality does). Else undefined.
    */
   private countFromEntries(filter: Filter): number | undefined {
-    const conditions: Array<[string, string]> = [];
-    const collect = (part: Filter): boolean => Object.entries(part).every(([field, condition]) => {
-      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c));
+    type Condition = [string, string];
+    const conditions: Condition[] = [];
+    let either: Condition[][] | undefined;
+    const entryOf = (field: string, condition: unknown): Condition | undefined => {
+      if (!this.fieldPaths.has(field)) return undefined;
       const value = scalarEquality(condition);
-      if (value === undefined || !this.fieldPaths.has(field)) return false;
-      conditions.push([field, serializeValue(value)]);
-      return true;
+      if (value !== undefined) return [field, serializeValue(value)];
+      return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true ? [field, PRESENT] : undefined;
+    };
+    const collect = (part: Filter, into: Condition[]): boolean => Object.entries(part).every(([field, condition]) => {
+      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c, into));
+      if (field === '$or') {
+        // One $or of two branches, counted by inclusion and exclusion.
+        if (into !== conditions || either || !Array.isArray(condition) || condition.length !== 2) return false;
+        either = [[], []];
+        return condition.every((branch, i) => isPlainObject(branch) && collect(branch, either![i]) && either![i].length > 0);
+      }
+      const entry = entryOf(field, condition);
+      if (entry) into.push(entry);
+      return entry !== undefined;
     });
-    if (!collect(filter) || conditions.length === 0 || conditions.length > this.s.countMatching.length) return undefined;
-    if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
-    // The rarest value drives the count: the others are only checked for its documents.
+    if (!collect(filter, conditions)) return undefined;
+    const sets = (either ? [[...conditions, ...either[0]], [...conditions, ...either[1]], [...conditions, ...either[0], ...either[1]]] : [conditions])
+      .map((set) => [...new Map(set.map((c) => [JSON.stringify(c), c])).values()]);
+    if (sets.some((set) => set.length === 0 || set.length > this.s.countMatching.length)) return undefined;
+    if (sets.flat().some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
+    const counts = sets.map((set) => this.countAll(set));
+    return either ? counts[0] + counts[1] - counts[2] : counts[0];
+  }
+
+  /** Documents holding every one of these field entries; the rarest drives the count, the others are checked for its documents. */
+  private countAll(conditions: Array<[string, string]>): number {
     const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
     const [[path, value], ...others] = sized.map(({ c }) => c);
     return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
   }
+
 
   /**
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or

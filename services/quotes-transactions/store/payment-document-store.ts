@@ -40,8 +40,8 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The list filter. Conditions on `source`/`destination` also name the identifier in `_search`
- * (which holds every identifier of each side, so it only restates them): its index finds them.
+ * The list filter. Conditions on `source`/`destination` are asked of `_search` (every identifier of
+ * each side), whose entries find them and count them; the agent's accounts are also restated there.
  */
 function listFilter(platformId: string, q: TransactionQuery): Filter {
   const and: Filter[] = [{ platformId }];
@@ -54,8 +54,9 @@ function listFilter(platformId: string, q: TransactionQuery): Filter {
     'source.accountId': q.sourceAccountId, 'destination.accountId': q.destinationAccountId,
     'source.umaAddress': q.sourceUmaAddress, 'destination.umaAddress': q.destinationUmaAddress,
   };
+  // `_search` holds each side's account id and UMA address, which never look alike: the same payments.
   for (const [field, value] of Object.entries(nested)) {
-    if (value !== undefined) and.push({ [field]: value }, { [field.startsWith('source.') ? '_search.sender' : '_search.receiver']: value });
+    if (value !== undefined) and.push({ [field.startsWith('source.') ? '_search.sender' : '_search.receiver']: value });
   }
   if (q.touchingAccountIds) {
     and.push({ $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, { 'destination.accountId': { $in: q.touchingAccountIds } }] });
