@@ -5,6 +5,7 @@ import type { Doc } from '../lib/store/document-store';
 import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad } from './load-loop';
+import { timeDocumentedFilters } from './scale-filters';
 import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './system-process';
 
 /**
@@ -203,6 +204,7 @@ async function measureSize(root: string, dataDir: string, payments: number, cust
     for (let i = 0; i < 40; i++) customerTimes.push(await timed(page));
     const platformTimes: number[] = [];
     for (let i = 0; i < 20; i++) platformTimes.push(await timed(() => api('GET', '/transactions?limit=100')));
+    await timeDocumentedFilters(api, { payments, customers, account: setup.source });
     // Load at this size before memory is read: real payments and list pages for random customers.
     await realTraffic(api, setup, 200, `load-${payments}`);
     await runLoad({ clients: 8, durationMs: 5_000, operation: async () => (await api('GET', `/transactions?customerId=${customers[Math.floor(Math.random() * customers.length)]}&limit=100`)).status === 200 });

@@ -331,6 +331,21 @@ export function describeDocumentStoreContract(
       });
     });
 
+    describe('explain', () => {
+      test('names the index a filter and sort use, and a scan where no index applies', async () => {
+        const c = fresh('plans');
+        await c.createIndex({ keys: { group: 1, rank: -1 }, name: 'group_rank' });
+        for (let i = 0; i < 20; i++) await c.insertOne({ _id: `d${i}`, group: `g${i % 4}`, rank: i, other: i % 3 });
+        const indexed = await c.explain({ group: 'g1' }, { sort: { rank: -1 }, limit: 3 });
+        expect(indexed).toMatchObject({ source: 'index', index: 'group_rank', sorted: true, served: ['group'], filtered: [] });
+        const scanned = await c.explain({ other: 1 }, { sort: { rank: -1 }, limit: 3 });
+        expect(scanned).toMatchObject({ source: 'scan', served: [], filtered: ['other'] });
+        expect(await c.find({ group: 'g1' }, { sort: { rank: -1 }, limit: 3 })).toEqual([
+          { _id: 'd17', group: 'g1', rank: 17, other: 2 }, { _id: 'd13', group: 'g1', rank: 13, other: 1 }, { _id: 'd9', group: 'g1', rank: 9, other: 0 },
+        ]);
+      });
+    });
+
     describe('projection', () => {
       test('returns _id and the named top-level fields, skipping absent ones, as copies', async () => {
         const c = fresh('projection');

@@ -36,6 +36,32 @@ export interface IndexSpec {
   name?: string;
 }
 
+/**
+ * How a store answers a query (`explain`): where its candidates come from, and which of the
+ * filter's fields that source answers; the others are tested on each candidate it fetches.
+ */
+export interface QueryPlan {
+  /** `id`/`unique`: one key looked up; `index`: an index's entries; `scan`: every document. */
+  source: 'id' | 'unique' | 'index' | 'scan';
+  /** The index read (the store's name for it); absent for a scan. */
+  index?: string;
+  /** Whether the index gives the documents in the requested sort order (no sort in memory). */
+  sorted: boolean;
+  /** Filter fields the index answers (a path, as the filter names it). */
+  served: string[];
+  /** Filter fields tested on every fetched candidate instead. */
+  filtered: string[];
+  /** For a count: whether it is answered from index entries alone, without fetching documents. */
+  countedFromIndex?: boolean;
+}
+
+export interface ExplainOptions {
+  sort?: Sort;
+  limit?: number;
+  /** Explain `countDocuments(filter)` instead of `find`. */
+  count?: boolean;
+}
+
 export interface DocumentCollection<T extends Doc = Doc> {
   readonly name: string;
   createIndex(spec: IndexSpec): Promise<void>;
@@ -55,6 +81,8 @@ export interface DocumentCollection<T extends Doc = Doc> {
   ): Promise<T | null>;
   deleteOne(filter: Filter): Promise<{ deletedCount: number }>;
   deleteMany(filter: Filter): Promise<{ deletedCount: number }>;
+  /** The plan the store would run for `find(filter, options)` (or `countDocuments` with `count`); runs nothing. */
+  explain(filter: Filter, options?: ExplainOptions): Promise<QueryPlan>;
 }
 
 export interface DocumentStore {

@@ -11,10 +11,12 @@ import {
   type Doc,
   type DocumentCollection,
   type DocumentStore,
+  type ExplainOptions,
   type Filter,
   type FindOptions,
   type IndexSpec,
   type Projection,
+  type QueryPlan,
   type Sort,
   type Update,
   type UpdateResult,
@@ -89,6 +91,17 @@ class MongoCollection implements DocumentCollection<Doc> {
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as Doc[];
+  }
+
+  /**
+   * MongoDB's own plan (`explain('queryPlanner')`, the winning plan): IXSCAN or a count scan of an
+   * index, else COLLSCAN; a SORT stage means the index did not give the order.
+   */
+  async explain(filter: Filter, options: ExplainOptions = {}): Promise<QueryPlan> {
+    const explained = options.count
+      ? await this.collection.db.command({ explain: { count: this.name, query: filter }, verbosity: 'queryPlanner' })
+      : await this.collection.find(filter as MongoFilter<Document>, { ...(options.sort ? { sort: options.sort } : {}), ...(options.limit ? { limit: options.limit } : {}) }).explain('queryPlanner');
+    return mongoPlan(filter, explained.queryPlanner?.winningPlan as Document | undefined, options.count ?? false);
   }
 
   async countDocuments(filter: Filter): Promise<number> {
@@ -173,4 +186,37 @@ function duplicateIndexName(error: unknown): string {
     return Object.entries(keyPattern).map(([field, direction]) => `${field}_${String(direction)}`).join('_');
   }
   return 'unknown';
+}
+
+/** Our QueryPlan of a MongoDB winning plan: its index stage (IXSCAN, COUNT_SCAN, IDHACK/EXPRESS) and whether it sorts in memory. */
+function mongoPlan(filter: Filter, winning: Document | undefined, count: boolean): QueryPlan {
+  const stages: Document[] = [];
+  const visit = (stage: Document | undefined) => {
+    if (!stage) return;
+    stages.push(stage);
+    visit(stage.inputStage as Document | undefined);
+    for (const input of (stage.inputStages as Document[] | undefined) ?? []) visit(input);
+  };
+  visit(winning);
+  const names = conditionNames(filter);
+  const scan = stages.find((stage) => ['IXSCAN', 'COUNT_SCAN', 'DISTINCT_SCAN'].includes(stage.stage as string));
+  const byId = stages.some((stage) => ['IDHACK', 'EXPRESS_IXSCAN', 'CLUSTERED_IXSCAN'].includes(stage.stage as string));
+  const sorted = !stages.some((stage) => String(stage.stage).includes('SORT'));
+  const fetchFilter = stages.find((stage) => stage.stage === 'FETCH' && stage.filter);
+  const filtered = fetchFilter ? names.filter((name) => JSON.stringify(fetchFilter.filter).includes(`"${name}"`)) : [];
+  const base = { sorted, filtered, served: names.filter((name) => !filtered.includes(name)), ...(count ? { countedFromIndex: !stages.some((stage) => stage.stage === 'FETCH') } : {}) };
+  if (byId) return { source: 'id', index: '_id_', ...base };
+  if (scan) return { source: 'index', index: String(scan.indexName), ...base };
+  return { source: 'scan', sorted, served: [], filtered: names, ...(count ? { countedFromIndex: false } : {}) };
+}
+
+/** The fields a filter's conditions name, through `$and` (an `$or` as `$or(a|b)`), as the embedded store names them. */
+function conditionNames(filter: Filter): string[] {
+  const names: string[] = [];
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(condition)) names.push(...condition.filter(isPlainObject).flatMap(conditionNames));
+    else if (field === '$or' && Array.isArray(condition)) names.push(`$or(${condition.map((branch) => (isPlainObject(branch) ? conditionNames(branch).join('&') : '?')).join('|')})`);
+    else names.push(field);
+  }
+  return [...new Set(names)];
 }

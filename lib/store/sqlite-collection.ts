@@ -6,22 +6,25 @@ import {
   DuplicateKeyError,
   type Doc,
   type DocumentCollection,
+  type ExplainOptions,
   type Filter,
   type FindOptions,
   type IndexSpec,
   type Projection,
+  type QueryPlan,
   type Sort,
   type Update,
   type UpdateResult,
 } from './document-store';
 import { isIndexablePath, readPath, scalarValue } from './field-index';
 import type { GroupCommit } from './group-commit';
-import { isPlainObject, pathValues, serializeValue } from './index-keys';
+import { isPlainObject, serializeValue } from './index-keys';
 import { idEqualities, projected, scalarEquality } from './query-shapes';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
-import { OrderedIndex } from './ordered-index';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
+import { conjuncts, implies, IRREGULAR_LEAD, keyRange, pinnedLeads, sortIndexOf, sortPlace, type KeyRange, type SortIndex } from './sort-index';
+import { notifyPlan, planListeners } from './query-plan-listeners';
 import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
@@ -39,6 +42,7 @@ interface IndexEntry {
   keys: string;
   unique: boolean;
   partialFilter: string;
+  partialSpec?: Filter;
 }
 
 /** One document written (`after`) or deleted (`after` undefined); `seq` is its row (absent for an insert). */
@@ -49,22 +53,9 @@ interface Change {
   after?: Doc;
 }
 
-/** A compound index's first two fields: a query pinning `leading` and sorting on `sortField` walks its entries in order. */
-interface SortIndex {
-  id: string;
-  leading: string;
-  leadParts: string[];
-  sortField: string;
-  reads: readonly string[];
-}
-
 /** Field-index entries that are not values: the document holds the path / holds a shape the index does not model. */
 const PRESENT = '#P';
 const OPAQUE = '#O';
-/** A sort entry for a document whose leading field is not one scalar. */
-const IRREGULAR_LEAD = '#I';
-/** The sort key of a document whose sort field has no single orderable value (arrays, objects, binary). */
-const IRREGULAR_SORT = '';
 /** Counting a field's entries further than this does not change which plan is the narrowest. */
 const SIZE_CAP = 2_000;
 
@@ -88,6 +79,28 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   constructor(readonly name: string, private readonly context: SqliteContext) {
     this.s = context.statements;
     for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) this.declare(JSON.parse(row.spec) as IndexSpec);
+    this.buildPendingSortEntries();
+  }
+
+  /** Builds the sort entries a format upgrade left to build (table `sort_builds`, store format 4, sqlite-schema.ts): one pass over the collection. */
+  private buildPendingSortEntries(): void {
+    const pending = new Set(this.s.pendingSortBuilds.all(this.name) as string[]);
+    const sort = this.sortIndexes.filter((index) => pending.has(index.id));
+    if (pending.size === 0) return;
+    this.context.writes.flush();
+    this.context.db.transaction(() => {
+      if (sort.length) {
+        const only: Declared = { unique: [], fields: new Map(), sort };
+        for (let after = 0, page = this.scanPage(after); page.length; page = this.scanPage(after)) {
+          for (const row of page) {
+            const doc = decodeDocument(row.body);
+            this.writeEntries(row.seq, serializeValue(doc._id), undefined, doc, only);
+          }
+          after = page[page.length - 1].seq;
+        }
+      }
+      for (const id of pending) this.s.doneSortBuild.run(this.name, id);
+    }).immediate();
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
@@ -143,6 +156,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    if (planListeners.size) notifyPlan(this.name, 'find', filter, () => this.explainNow(filter, options));
     const skip = options.skip ?? 0;
     const limit = Math.abs(options.limit ?? 0);
     if (skip < 0) throw new Error('skip must be non-negative');
@@ -151,8 +165,59 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
+    if (planListeners.size) notifyPlan(this.name, 'count', filter, () => this.explainNow(filter, { count: true }));
     if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
+    const sorted = this.sortCount(filter);
+    if (sorted) return this.s.sortCount.get(this.name, sorted.index.id, JSON.stringify(sorted.leads), sorted.range.low, sorted.range.high, -1) as number;
     return this.countFromEntries(filter) ?? this.match(filter).length;
+  }
+
+  async explain(filter: Filter, options: ExplainOptions = {}): Promise<QueryPlan> {
+    return this.explainNow(filter, options);
+  }
+
+  private explainNow(filter: Filter, options: ExplainOptions): QueryPlan {
+    const normalized = cloneDocument(filter);
+    const names = filterNames(conjuncts(normalized));
+    const plan = (source: QueryPlan['source'], index: string | undefined, served: string[], sorted: boolean, countedFromIndex?: boolean): QueryPlan => ({
+      source, ...(index ? { index } : {}), sorted, served, filtered: names.filter((name) => !served.includes(name)),
+      ...(options.count ? { countedFromIndex: countedFromIndex ?? false } : {}),
+    });
+    if (options.count) {
+      if (names.length === 0) return plan('index', '_id_', [], false, true);
+      const sorted = this.sortCount(normalized);
+      if (sorted) return plan('index', sorted.index.name, names, false, true);
+      if (this.countFromEntries(normalized) !== undefined) return plan('index', 'fields', names, false, true);
+    }
+    const limit = Math.abs(options.limit ?? 0);
+    const walk = options.sort && !options.count && limit > 0 ? this.walkPlan(normalized, sortFields(options.sort)) : undefined;
+    if (walk) return plan('index', walk.index.name, walk.served, true);
+    if ('_id' in normalized && idEqualities(normalized._id)) return plan('id', '_id_', ['_id'], false);
+    const unique = this.uniqueIndexes.find((index) => !index.partialFilter && index.fields.every((field) => scalarEquality(normalized[field]) !== undefined));
+    if (unique) return plan('unique', unique.name, [...unique.fields], false);
+    const entries = this.plan(normalized);
+    return entries ? plan('index', `fields:${entries.serves.join(',')}`, entries.serves, false) : plan('scan', undefined, [], false);
+  }
+
+  /**
+   * A count answered from one sort index's entries: every condition of the filter is an equality
+   * pinning one of its leading fields (all of them pinned) or a range of its sort field, and no
+   * document of those leading values has a shape the entries do not order. Else undefined.
+   */
+  private sortCount(filter: Filter): { index: SortIndex; leads: string[]; range: KeyRange } | undefined {
+    const parts = conjuncts(filter);
+    for (const index of this.sortIndexes) {
+      if (!implies(parts, index)) continue;
+      const exact = parts.every((part) => Object.entries(part).every(([field, condition]) => field === '$and'
+        || (field in (index.partial?.filter ?? {}) && serializeValue(condition) === serializeValue(index.partial!.filter[field]))
+        || (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined)
+        || (field === index.sortField && isRangeCondition(condition))));
+      if (!exact) continue;
+      const leads = pinnedLeads(parts, index);
+      if (!leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      return { index, leads, range: keyRange(parts, index.sortField) };
+    }
+    return undefined;
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -203,21 +268,43 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * holding every value (a multikey entry matches as MongoDB's equality does). Else undefined.
    */
   private countFromEntries(filter: Filter): number | undefined {
-    const conditions: Array<[string, string]> = [];
-    const collect = (part: Filter): boolean => Object.entries(part).every(([field, condition]) => {
-      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c));
+    type Condition = [string, string];
+    const conditions: Condition[] = [];
+    let either: Condition[][] | undefined;
+    const entryOf = (field: string, condition: unknown): Condition | undefined => {
+      if (!this.fieldPaths.has(field)) return undefined;
       const value = scalarEquality(condition);
-      if (value === undefined || !this.fieldPaths.has(field)) return false;
-      conditions.push([field, serializeValue(value)]);
-      return true;
+      if (value !== undefined) return [field, serializeValue(value)];
+      return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true ? [field, PRESENT] : undefined;
+    };
+    const collect = (part: Filter, into: Condition[]): boolean => Object.entries(part).every(([field, condition]) => {
+      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c, into));
+      if (field === '$or') {
+        // One $or of two branches, counted by inclusion and exclusion.
+        if (into !== conditions || either || !Array.isArray(condition) || condition.length !== 2) return false;
+        either = [[], []];
+        return condition.every((branch, i) => isPlainObject(branch) && collect(branch, either![i]) && either![i].length > 0);
+      }
+      const entry = entryOf(field, condition);
+      if (entry) into.push(entry);
+      return entry !== undefined;
     });
-    if (!collect(filter) || conditions.length === 0 || conditions.length > 3) return undefined;
-    if (conditions.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
-    // The rarest value drives the count: the others are only checked for its documents.
+    if (!collect(filter, conditions)) return undefined;
+    const sets = (either ? [[...conditions, ...either[0]], [...conditions, ...either[1]], [...conditions, ...either[0], ...either[1]]] : [conditions])
+      .map((set) => [...new Map(set.map((c) => [JSON.stringify(c), c])).values()]);
+    if (sets.some((set) => set.length === 0 || set.length > this.s.countMatching.length)) return undefined;
+    if (sets.flat().some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
+    const counts = sets.map((set) => this.countAll(set));
+    return either ? counts[0] + counts[1] - counts[2] : counts[0];
+  }
+
+  /** Documents holding every one of these field entries; the rarest drives the count, the others are checked for its documents. */
+  private countAll(conditions: Array<[string, string]>): number {
     const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
     const [[path, value], ...others] = sized.map(({ c }) => c);
     return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
   }
+
 
   /**
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
@@ -242,12 +329,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): StoredDoc[] {
-    // A walk in sort order pays off unless the field entries already narrow the filter to a few documents.
-    const narrow = this.plan(filter);
-    const walk = max > 0 && !(narrow && narrow.sizeUpTo(SIZE_CAP) < SIZE_CAP) ? this.sortedWalk(filter, fields) : undefined;
+    const walk = max > 0 ? this.walkPlan(filter, fields) : undefined;
     const found: StoredDoc[] = [];
     if (walk) {
-      for (const stored of walk) {
+      for (const stored of this.walk(walk, fields)) {
         if (!query.test(stored.doc)) continue;
         found.push(stored);
         if (found.length === max) break;
@@ -257,6 +342,86 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const entries = [...this.candidates(filter)].filter((stored) => query.test(stored.doc)).map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
     entries.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
     return (max ? entries.slice(0, max) : entries).map((entry) => entry.stored);
+  }
+
+  /**
+   * The walk of sort entries a sorted, limited query takes, if one pays off: the narrowest of the
+   * walks whose leading fields the filter pins, unless it leaves conditions to test and the field
+   * entries (or a pinned key) narrow the filter to fewer documents, which are then sorted in memory.
+   */
+  private walkPlan(filter: Filter, fields: SortFields): Walk | undefined {
+    if (this.pinsKey(filter)) return undefined;
+    const walk = this.narrowestWalk(filter, fields);
+    if (!walk || walk.exact) return walk;
+    const narrow = this.plan(filter);
+    const size = narrow?.sizeUpTo(SIZE_CAP);
+    // Equal sizes: a few documents sorted in memory, the filter answered, rather than a walk testing it.
+    return size !== undefined && size < SIZE_CAP && (size < walk.size || (size === walk.size && size < FIRST_COUNT)) ? undefined : walk;
+  }
+
+  /** Whether the filter pins `_id` or a unique key: a lookup finds its few documents. */
+  private pinsKey(filter: Filter): boolean {
+    if ('_id' in filter && idEqualities(filter._id)) return true;
+    return this.uniqueIndexes.some((index) => !index.partialFilter && index.fields.every((field) => scalarEquality(filter[field]) !== undefined));
+  }
+
+  /**
+   * Of the sort indexes on the first sort field whose leading fields the filter pins by equality,
+   * the one with the fewest entries within the filter's range of that field (counted up to
+   * SIZE_CAP; on a tie, the one answering more of the filter). Undefined when none applies or a
+   * document of those leading values has a shape the entries do not order.
+   */
+  private narrowestWalk(filter: Filter, fields: SortFields): Walk | undefined {
+    const [field, direction] = fields[0];
+    const parts = conjuncts(filter);
+    let best: Walk | undefined;
+    for (const index of this.sortIndexes) {
+      if (index.sortField !== field || !implies(parts, index)) continue;
+      const leads = pinnedLeads(parts, index);
+      if (!leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      const range = keyRange(parts, field);
+      const size = this.s.sortCount.get(this.name, index.id, JSON.stringify(leads), range.low, range.high, SIZE_CAP) as number;
+      const served = servedByWalk(parts, index, range);
+      if (best && (size > best.size || (size === best.size && served.length <= best.served.length))) continue;
+      best = { index, leads, range, direction, size, served, exact: filterNames(parts).every((name) => served.includes(name)) };
+    }
+    return best;
+  }
+
+  /** Whether a document under this leading value (or IRREGULAR_LEAD) has a sort field the entries do not order. */
+  private irregularSort(index: SortIndex, lead: string): boolean {
+    return this.s.sortIrregular.get(this.name, index.id, lead) !== undefined;
+  }
+
+  /**
+   * Documents that may match, already in the order of `fields`, from the sort entries of the walk's
+   * leading values within its key range. Entries come in order of the sort field; each run of equal
+   * keys is put in the full sort order (further fields, then insertion) before it is handed out.
+   */
+  private *walk(plan: Walk, fields: SortFields): Iterable<StoredDoc> {
+    const { index, leads, range, direction } = plan;
+    const rows = (leads.length === 1
+      ? (direction === 1 ? this.s.sortAscending : this.s.sortDescending).iterate(this.name, index.id, leads[0], range.low, range.high)
+      : (direction === 1 ? this.s.sortManyAscending : this.s.sortManyDescending).iterate(this.name, index.id, JSON.stringify(leads), range.low, range.high)
+    ) as IterableIterator<{ seq: number; sortKey: string }>;
+    let run: StoredDoc[] = [];
+    let runKey: string | undefined;
+    const ordered = (docs: StoredDoc[]) => {
+      if (docs.length < 2) return docs;
+      const keyed = docs.map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
+      keyed.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
+      return keyed.map((entry) => entry.stored);
+    };
+    for (const row of rows) {
+      if (row.sortKey !== runKey && run.length) {
+        yield* ordered(run);
+        run = [];
+      }
+      runKey = row.sortKey;
+      const stored = this.load(row.seq);
+      if (stored) run.push(stored);
+    }
+    yield* ordered(run);
   }
 
   /** Candidates in insertion order: by `_id`, by a pinned unique key, by field entries, else every document. */
@@ -319,14 +484,15 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   }
 
   /** The narrowest candidate set the field entries give for a filter (its conditions are ANDed), if any. */
-  private plan(filter: Filter): SeqPlan | undefined {
+  private plan(filter: Filter, whole = true): SeqPlan | undefined {
     const plans: SeqPlan[] = [];
     const consider = (plan: SeqPlan | undefined) => {
       if (plan) plans.push(plan);
     };
+    if (whole) for (const plan of this.rangePlans(filter)) consider(plan);
     for (const [field, condition] of Object.entries(filter)) {
       if (field === '$and') {
-        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part));
+        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part, false));
       } else if (field === '$or') {
         if (Array.isArray(condition)) consider(this.orPlan(condition));
       } else if (field !== '_id' && this.fieldPaths.has(field)) {
@@ -341,6 +507,27 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     return narrowest(plans);
   }
 
+  /**
+   * Candidates from sort entries within a range of their sort field (whatever the query's order):
+   * for each sort index whose leading fields the filter pins and whose sort field it bounds.
+   */
+  private rangePlans(filter: Filter): SeqPlan[] {
+    const parts = conjuncts(filter);
+    const plans: SeqPlan[] = [];
+    for (const index of this.sortIndexes) {
+      const leads = implies(parts, index) ? pinnedLeads(parts, index) : undefined;
+      const range = leads && keyRange(parts, index.sortField);
+      if (!leads || !range?.bounded || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      const json = JSON.stringify(leads);
+      plans.push(seqPlan(
+        servedByWalk(parts, index, range),
+        (cap) => this.s.sortCount.get(this.name, index.id, json, range.low, range.high, cap) as number,
+        () => (this.s.sortManyAscending.all(this.name, index.id, json, range.low, range.high) as Array<{ seq: number }>).map((row) => row.seq).sort((a, b) => a - b),
+      ));
+    }
+    return plans;
+  }
+
   private orPlan(branches: unknown[]): SeqPlan | undefined {
     const plans: SeqPlan[] = [];
     for (const branch of branches) {
@@ -348,7 +535,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (!plan) return undefined;
       plans.push(plan);
     }
-    return seqPlan((cap) => plans.reduce((n, p) => n + p.sizeUpTo(cap), 0), () => sortedUnion(plans.map((p) => p.seqs())));
+    return seqPlan([orName(branches)], (cap) => plans.reduce((n, p) => n + p.sizeUpTo(cap), 0), () => sortedUnion(plans.map((p) => p.seqs())));
   }
 
   /** As FieldIndex.plan: equality to scalars, or the conditions that need the field present. */
@@ -371,6 +558,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
 
   private entriesPlan(path: string, values: string[]): SeqPlan {
     return seqPlan(
+      [path],
       (cap) => values.reduce((n, value) => n + (this.s.fieldSize.get(this.name, path, value, cap) as number), 0),
       () => {
         const seqs = new Set<number>();
@@ -378,59 +566,6 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         return [...seqs].sort((a, b) => a - b);
       },
     );
-  }
-
-  /**
-   * Documents that may match, already in the order of `fields`, from the sort entries of an index
-   * whose leading field the filter pins by equality and whose second field is the first sort
-   * field. Entries come in order of that field; each run of equal keys is put in the full sort
-   * order (further fields, then insertion) before it is handed out. Undefined when no index
-   * applies or a document of those leading values has a shape the entries do not order.
-   */
-  private sortedWalk(filter: Filter, fields: SortFields): Iterable<StoredDoc> | undefined {
-    const [field, direction] = fields[0];
-    const conjuncts = [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isPlainObject) : [])];
-    for (const index of this.sortIndexes) {
-      if (index.sortField !== field) continue;
-      for (const conjunct of conjuncts) {
-        const values = index.leading in conjunct ? OrderedIndex.pinnedValues(conjunct[index.leading]) : undefined;
-        if (!values) continue;
-        const leads = [...new Set(values.map(serializeValue))];
-        if (this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
-        return this.walk(index, leads, direction, fields);
-      }
-    }
-    return undefined;
-  }
-
-  /** Whether a document under this leading value (or IRREGULAR_LEAD) has a sort field the entries do not order. */
-  private irregularSort(index: SortIndex, lead: string): boolean {
-    return this.s.sortIrregular.get(this.name, index.id, lead) !== undefined;
-  }
-
-  private *walk(index: SortIndex, leads: string[], direction: 1 | -1, fields: SortFields): Iterable<StoredDoc> {
-    const rows = (leads.length === 1
-      ? (direction === 1 ? this.s.sortAscending : this.s.sortDescending).iterate(this.name, index.id, leads[0])
-      : (direction === 1 ? this.s.sortManyAscending : this.s.sortManyDescending).iterate(this.name, index.id, JSON.stringify(leads))
-    ) as IterableIterator<{ seq: number; sortKey: string }>;
-    let run: StoredDoc[] = [];
-    let runKey: string | undefined;
-    const ordered = (docs: StoredDoc[]) => {
-      if (docs.length < 2) return docs;
-      const keyed = docs.map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
-      keyed.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
-      return keyed.map((entry) => entry.stored);
-    };
-    for (const row of rows) {
-      if (row.sortKey !== runKey && run.length) {
-        yield* ordered(run);
-        run = [];
-      }
-      runKey = row.sortKey;
-      const stored = this.load(row.seq);
-      if (stored) run.push(stored);
-    }
-    yield* ordered(run);
   }
 
   // ---- writing ----
@@ -569,12 +704,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       this.fieldPaths.set(field, field.split('.'));
       added.fields.set(field, field.split('.'));
     }
-    const [leading, second] = fields;
-    const id = `${leading}\u0000${second}`;
-    if (!entry.unique && second !== undefined && isIndexablePath(leading) && isIndexablePath(second) && !this.sortIndexes.some((s) => s.id === id)) {
-      const index: SortIndex = { id, leading, leadParts: leading.split('.'), sortField: second, reads: [...new Set([leading, second].map((p) => p.split('.')[0]))] };
-      this.sortIndexes.push(index);
-      added.sort.push(index);
+    const sort = sortIndexOf(fields, entry.unique, entry.name, spec.partialFilter);
+    if (sort && !this.sortIndexes.some((s) => s.id === sort.id)) {
+      this.sortIndexes.push(sort);
+      added.sort.push(sort);
     }
     return added;
   }
@@ -589,13 +722,61 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of remaining) {
       const fields = Object.keys(JSON.parse(index.keys) as Record<string, unknown>);
       for (const field of fields) if (isIndexablePath(field)) this.fieldPaths.set(field, field.split('.'));
-      const [leading, second] = fields;
-      const id = `${leading}\u0000${second}`;
-      if (!index.unique && second !== undefined && isIndexablePath(leading) && isIndexablePath(second) && !this.sortIndexes.some((s) => s.id === id)) {
-        this.sortIndexes.push({ id, leading, leadParts: leading.split('.'), sortField: second, reads: [...new Set([leading, second].map((p) => p.split('.')[0]))] });
-      }
+      const sort = sortIndexOf(fields, index.unique, index.name, index.partialSpec);
+      if (sort && !this.sortIndexes.some((s) => s.id === sort.id)) this.sortIndexes.push(sort);
     }
   }
+}
+
+/** A walk of sort entries: the leading values, the range of sort keys, and what it answers of the filter. */
+interface Walk {
+  index: SortIndex;
+  leads: string[];
+  range: KeyRange;
+  direction: 1 | -1;
+  /** Entries within the range, counted up to SIZE_CAP. */
+  size: number;
+  served: string[];
+  /** It answers every condition of the filter: each document it yields matches but for an `$or`'s tie-break. */
+  exact: boolean;
+}
+
+/** A condition of only range operators with bounds the sort keys order (string, number, date), or an equality to one. */
+function isRangeCondition(condition: unknown): boolean {
+  const bound = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && !Number.isNaN(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+  if (bound(condition)) return true;
+  if (!isPlainObject(condition) || Object.keys(condition).length === 0) return false;
+  return Object.entries(condition).every(([op, value]) => ['$gt', '$gte', '$lt', '$lte', '$eq'].includes(op) && bound(value));
+}
+
+/** The names of a filter's conditions: each field of its conjuncts, an `$or` as `$or(a|b&c)`. */
+export function filterNames(parts: Filter[]): string[] {
+  const names: string[] = [];
+  for (const part of parts) {
+    for (const [field, condition] of Object.entries(part)) {
+      if (field === '$and') continue;
+      names.push(field === '$or' && Array.isArray(condition) ? orName(condition) : field);
+    }
+  }
+  return [...new Set(names)];
+}
+
+function orName(branches: unknown[]): string {
+  return `$or(${branches.map((branch) => (isPlainObject(branch) ? filterNames(conjuncts(branch)).join('&') : '?')).join('|')})`;
+}
+
+/** The conditions a walk answers: its pinned leading fields, and the ranges (an `$or` of ranges too) of its sort field. */
+function servedByWalk(parts: Filter[], index: SortIndex, range: KeyRange): string[] {
+  const served: string[] = [];
+  for (const part of parts) {
+    for (const [field, condition] of Object.entries(part)) {
+      if (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined) served.push(field);
+      else if (index.partial && field in index.partial.filter && serializeValue(condition) === serializeValue(index.partial.filter[field])) served.push(field);
+      else if (field === index.sortField && range.bounded && keyRange([{ [field]: condition }], field).bounded) served.push(field);
+      else if (field === '$or' && Array.isArray(condition) && keyRange([{ $or: condition }], index.sortField).bounded) served.push(orName(condition));
+    }
+  }
+  return [...new Set(served)];
 }
 
 interface Declared {
@@ -605,15 +786,18 @@ interface Declared {
 }
 
 interface SeqPlan {
+  /** The filter fields its entries answer (see filterNames). */
+  serves: string[];
   /** Entries counted, at most `cap` per value (counted when first asked), to pick the narrowest plan. */
   sizeUpTo(cap: number): number;
   /** Candidate rows, ascending (insertion order). */
   seqs(): number[];
 }
 
-function seqPlan(count: (cap: number) => number, seqs: () => number[]): SeqPlan {
+function seqPlan(serves: string[], count: (cap: number) => number, seqs: () => number[]): SeqPlan {
   const counted = new Map<number, number>();
   return {
+    serves,
     sizeUpTo(cap) {
       let size = counted.get(cap);
       if (size === undefined) counted.set(cap, size = count(cap));
@@ -627,14 +811,18 @@ function seqPlan(count: (cap: number) => number, seqs: () => number[]): SeqPlan 
 const FIRST_COUNT = 32;
 
 /**
- * The plan with the fewest entries (the first of equals), counted no further than needed: a lone
- * plan is not counted; else each up to FIRST_COUNT, and only when every one reaches it up to SIZE_CAP.
+ * The plan with the fewest entries, counted no further than needed: a lone plan is not counted; else
+ * each up to FIRST_COUNT, and only when every one reaches it up to SIZE_CAP. Of equals, the one
+ * answering more conditions, then the last (a filter names its tenant first, its narrowing conditions after).
  */
 function narrowest(plans: SeqPlan[]): SeqPlan | undefined {
   if (plans.length < 2) return plans[0];
   for (const cap of [FIRST_COUNT, SIZE_CAP]) {
     let best = plans[0];
-    for (const plan of plans) if (plan.sizeUpTo(cap) < best.sizeUpTo(cap)) best = plan;
+    for (const plan of plans) {
+      const [size, least] = [plan.sizeUpTo(cap), best.sizeUpTo(cap)];
+      if (size < least || (size === least && plan.serves.length >= best.serves.length)) best = plan;
+    }
     if (best.sizeUpTo(cap) < cap || cap === SIZE_CAP) return best;
   }
   return plans[0];
@@ -646,6 +834,7 @@ function indexEntry(spec: IndexSpec): IndexEntry {
     keys: JSON.stringify(spec.keys),
     unique: spec.unique ?? false,
     partialFilter: spec.partialFilter ? serializeValue(spec.partialFilter) : '',
+    ...(spec.partialFilter ? { partialSpec: spec.partialFilter } : {}),
   };
 }
 
@@ -656,41 +845,6 @@ function fieldValues(doc: Doc, parts: string[]): string[] {
   if (entry.present) values.push(PRESENT);
   if (entry.opaque) values.push(OPAQUE);
   return values;
-}
-
-/** Where a document sits in a sort index, or nothing when its leading field holds no scalar (it cannot equal one). */
-function sortPlace(doc: Doc, index: SortIndex): { lead: string; sortKey: string } | undefined {
-  const lead = readPath(doc, index.leadParts);
-  if (lead.opaque || lead.keys.size > 1) return { lead: IRREGULAR_LEAD, sortKey: IRREGULAR_SORT };
-  if (lead.keys.size === 0) return undefined;
-  const values = pathValues(doc, index.sortField);
-  const sortKey = values.length === 1 ? orderedKey(values[0]) : undefined;
-  return { lead: [...lead.keys][0], sortKey: sortKey ?? IRREGULAR_SORT };
-}
-
-/**
- * A string whose binary order is MongoDB's order for null (and missing), numbers, strings,
- * booleans and dates; undefined for any other value (the document is then sorted in memory).
- */
-export function orderedKey(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'A';
-  if (typeof value === 'number') return Number.isNaN(value) ? undefined : `B${orderedNumber(value)}`;
-  if (typeof value === 'string') return `C${value}`;
-  if (typeof value === 'boolean') return value ? 'H1' : 'H0';
-  if (value instanceof Date) {
-    const time = value.getTime();
-    return Number.isNaN(time) ? undefined : `I${orderedNumber(time)}`;
-  }
-  return undefined;
-}
-
-/** IEEE 754 bits made to sort as unsigned bytes: negatives flipped whole, positives with the sign bit set. */
-function orderedNumber(n: number): string {
-  const bytes = Buffer.alloc(8);
-  bytes.writeDoubleBE(n === 0 ? 0 : n);
-  if (bytes[0] & 0x80) for (let i = 0; i < 8; i++) bytes[i] ^= 0xff;
-  else bytes[0] ^= 0x80;
-  return bytes.toString('hex');
 }
 
 function isRangeBound(value: unknown): boolean {

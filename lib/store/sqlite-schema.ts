@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { releaseVersion } from '../runtime/release';
+import { formerSortIndexId, sortIndexOf } from './sort-index';
 
 /** `normal`: an acknowledged write survives a crash of the process; `full`: also a loss of power. */
 export type SyncPolicy = 'normal' | 'full';
@@ -35,7 +36,8 @@ export class StoreVersionError extends Error {
  * The store file's format, one step per version, each applied once in the transaction that records
  * it (PRAGMA user_version). Version 1 is the journal of every document (the table the crash tests
  * read directly); version 2 adds the tables the SQLite engine answers queries from; version 3 lets
- * large bodies be stored deflated.
+ * large bodies be stored deflated; version 4 keys the sort entries of a compound index by every
+ * field before its sort field.
  */
 const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Database.Database) => void }> = [
   {
@@ -62,6 +64,27 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
     // Nothing to rewrite: bodies of version 2 stay readable and are compressed when next written.
     // The version tells an older release that it cannot read this file's bodies.
     up: () => undefined,
+  },
+  {
+    version: 4,
+    what: 'sort entries of a compound index led by every field before its sort field (not only the first): rebuilt when each collection next opens',
+    up: (db) => {
+      db.exec('CREATE TABLE sort_builds (collection TEXT NOT NULL, idx TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID');
+      const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<{ collection: string; name: string; spec: string }>;
+      const declared = rows.map((row) => {
+        const spec = JSON.parse(row.spec) as { keys: Record<string, number>; unique?: boolean; partialFilter?: Record<string, unknown> };
+        const fields = Object.keys(spec.keys);
+        return { collection: row.collection, now: sortIndexOf(fields, spec.unique ?? false, row.name, spec.partialFilter)?.id, before: formerSortIndexId(fields, spec.unique ?? false) };
+      });
+      const pending = db.prepare('INSERT OR IGNORE INTO sort_builds (collection, idx) VALUES (?, ?)');
+      const drop = db.prepare('DELETE FROM sort_entries WHERE collection = ? AND idx = ?');
+      for (const index of declared) {
+        if (index.now === index.before) continue;
+        if (index.now !== undefined) pending.run(index.collection, index.now);
+        const stillUsed = declared.some((other) => other.collection === index.collection && other.now === index.before);
+        if (index.before !== undefined && !stillUsed) drop.run(index.collection, index.before);
+      }
+    },
   },
 ];
 

@@ -51,6 +51,13 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       await customers.createIndex({ keys: { platformId: 1, umaAddress: 1 }, unique: true, name: UNIQUE_INDEXES.umaAddress });
       await customers.createIndex({ keys: { umaAddress: 1 }, name: 'customer_uma_address_any_platform' });
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
+      // The documented filters of GET /customers (deleted customers left out unless asked for), in creation order;
+      // a range of updatedAt is a range of its entries; a currency (customers hold several) picks few customers.
+      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, createdAt: 1, _id: 1 }, name: 'customer_live_created' });
+      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, customerType: 1, createdAt: 1, _id: 1 }, name: 'customer_type_created' });
+      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, region: 1, createdAt: 1, _id: 1 }, name: 'customer_region_created' });
+      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, updatedAt: 1 }, name: 'customer_updated' });
+      await customers.createIndex({ keys: { currencies: 1 }, name: 'customer_currency' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
       await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
       // Only documents not sealed yet hold a plain `identifier`: the start's look for them

@@ -10,6 +10,8 @@ export function createDocumentRecordStore(documents: DocumentCollection): Docume
     async createIndexes() {
       await documents.createIndex({ keys: { platformId: 1, documentHolder: 1 }, name: 'document_holder' });
       await documents.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'document_created' });
+      // GET /documents?documentHolder=, in creation order.
+      await documents.createIndex({ keys: { platformId: 1, documentHolder: 1, createdAt: 1, _id: 1 }, name: 'document_holder_created' });
     },
     async insert(doc) {
       await documents.insertOne(toDocument(doc));

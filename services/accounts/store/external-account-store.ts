@@ -20,6 +20,10 @@ export function createExternalAccountStore(accounts: DocumentCollection): Extern
         keys: { platformId: 1, ownerKey: 1, fingerprint: 1 }, unique: true, partialFilter: { isDeleted: false }, name: 'external_account_destination',
       });
       await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, createdAt: 1, _id: 1 }, name: 'external_account_created' });
+      // The documented filters of GET /customers/external-accounts (no customerId: every customer's), live ones in creation order.
+      await accounts.createIndex({ keys: { platformId: 1, isDeleted: 1, createdAt: 1, _id: 1 }, name: 'external_account_live_created' });
+      await accounts.createIndex({ keys: { platformId: 1, isDeleted: 1, currency: 1, createdAt: 1, _id: 1 }, name: 'external_account_currency_created' });
+      await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, isDeleted: 1, currency: 1, createdAt: 1, _id: 1 }, name: 'external_account_owner_currency_created' });
       await accounts.createIndex({ keys: { clearingPreviousDefault: 1, createdAt: 1 }, name: 'external_account_default_clearing' });
       await accounts.createIndex({ keys: { 'ownershipChallenge.completesAt': 1 }, name: 'external_account_liveness_due' });
     },

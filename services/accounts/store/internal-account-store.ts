@@ -12,6 +12,11 @@ export function createInternalAccountStore(accounts: DocumentCollection): Intern
       // One account per owner, currency and type: makes opening accounts safe to repeat.
       await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, currency: 1, type: 1 }, unique: true, name: 'internal_account_owner_currency' });
       await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, createdAt: 1, _id: 1 }, name: 'internal_account_created' });
+      // The documented filters of GET /customers/internal-accounts (no customerId: every customer's), in creation order.
+      await accounts.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'internal_account_platform_created' });
+      await accounts.createIndex({ keys: { platformId: 1, currency: 1, createdAt: 1, _id: 1 }, name: 'internal_account_currency_created' });
+      await accounts.createIndex({ keys: { platformId: 1, type: 1, createdAt: 1, _id: 1 }, name: 'internal_account_type_created' });
+      await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, type: 1, createdAt: 1, _id: 1 }, name: 'internal_account_owner_type_created' });
     },
     async insertIfAbsent(account, events) {
       try {

@@ -35,9 +35,30 @@ export async function findPage<T>(collection: DocumentCollection, filter: Filter
     : {};
   const [docs, totalCount] = await Promise.all([
     collection.find({ $and: [filter, after] }, { sort: { createdAt: 1, _id: 1 }, limit: page.limit + 1 }),
-    collection.countDocuments(filter),
+    countMatching(collection, filter),
   ]);
   return { items: docs.slice(0, page.limit).map(read), hasMore: docs.length > page.limit, totalCount };
+}
+
+/**
+ * How many documents match. A top-level `{field: {$ne: x}}` (the accounts of any customer) is counted
+ * as all the others' matches less those with `field` equal to x (the two are complementary): indexes
+ * count equalities and ranges, not exclusions.
+ */
+async function countMatching(collection: DocumentCollection, filter: Filter): Promise<number> {
+  const excluded = Object.entries(filter).find(([, condition]) => isExclusion(condition));
+  if (!excluded) return collection.countDocuments(filter);
+  const [field, condition] = excluded;
+  const { [field]: _excluded, ...others } = filter;
+  const [all, equal] = await Promise.all([collection.countDocuments(others), collection.countDocuments({ ...others, [field]: { $eq: (condition as { $ne: unknown }).$ne } })]);
+  return all - equal;
+}
+
+function isExclusion(condition: unknown): boolean {
+  if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) return false;
+  const keys = Object.keys(condition);
+  const value = (condition as { $ne?: unknown }).$ne;
+  return keys.length === 1 && keys[0] === '$ne' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
 }
 
 /** Drops filter members whose value is undefined (an absent query parameter). */

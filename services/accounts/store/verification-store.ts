@@ -11,6 +11,9 @@ export function createVerificationStore(verifications: DocumentCollection): Veri
     async createIndexes() {
       await verifications.createIndex({ keys: { platformId: 1, customerId: 1 }, unique: true, name: 'verification_customer' });
       await verifications.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'verification_created' });
+      // The documented filters of GET /verifications, in creation order.
+      await verifications.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1, _id: 1 }, name: 'verification_customer_created' });
+      await verifications.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1, _id: 1 }, name: 'verification_status_created' });
       await verifications.createIndex({ keys: { nextStepAt: 1 }, partialFilter: { nextStepAt: { $exists: true } }, name: 'verification_next_step' });
       await verifications.createIndex({ keys: { customerStatusDue: 1 }, partialFilter: { customerStatusDue: true }, name: 'verification_customer_status_due' });
     },

@@ -21,6 +21,11 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
     async ensureIndexes() {
       await agents.createIndex({ keys: { tokenDigest: 1 }, unique: true, partialFilter: { tokenDigest: { $exists: true } } });
       await agents.createIndex({ keys: { platformId: 1, createdAt: 1 } });
+      // The documented filters of GET /agents, in creation order; a range of updatedAt.
+      await agents.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1 }, name: 'agent_customer_created' });
+      await agents.createIndex({ keys: { platformId: 1, isPaused: 1, createdAt: 1 }, name: 'agent_paused_created' });
+      await agents.createIndex({ keys: { platformId: 1, isConnected: 1, createdAt: 1 }, name: 'agent_connected_created' });
+      await agents.createIndex({ keys: { platformId: 1, updatedAt: 1 }, name: 'agent_updated' });
       await codes.createIndex({ keys: { agentId: 1 } });
       await codes.createIndex({ keys: { platformId: 1, createdAt: 1 } });
     },

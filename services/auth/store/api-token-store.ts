@@ -41,6 +41,9 @@ export function createApiTokenStore(store: DocumentStore): ApiTokenStore & { tok
     async createIndexes() {
       await tokens.createIndex({ keys: { id: 1 }, unique: true, name: 'api_token_id', partialFilter: { id: { $exists: true } } });
       await tokens.createIndex({ keys: { platformId: 1, createdAt: -1 }, name: 'api_token_platform_created' });
+      // The documented filters of GET /tokens: a name's tokens newest first; a range of updatedAt.
+      await tokens.createIndex({ keys: { platformId: 1, name: 1, createdAt: -1 }, name: 'api_token_name_created' });
+      await tokens.createIndex({ keys: { platformId: 1, updatedAt: -1 }, name: 'api_token_updated' });
     },
     async findByClientId(clientId) {
       const doc = await tokens.findOne({ _id: clientId });

@@ -22,6 +22,9 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
     async prepare() {
       await deliveries.createIndex({ keys: { status: 1, dueAt: 1 }, name: 'due' });
       await deliveries.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 }, name: 'log' });
+      // The log's documented filters (GET /webhooks/deliveries?status=&type=), newest first.
+      await deliveries.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1, _id: -1 }, name: 'log_status' });
+      await deliveries.createIndex({ keys: { platformId: 1, type: 1, createdAt: -1, _id: -1 }, name: 'log_type' });
       await deliveries.createIndex({ keys: { createdAt: 1 }, name: 'age' });
       await deliveries.createIndex({ keys: { status: 1, createdAt: 1 }, name: 'unfinished_age' });
     },

@@ -23,6 +23,9 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       await actions.createIndex({ keys: { quoteClaim: 1 }, unique: true, partialFilter: { quoteClaim: { $exists: true } } });
       // The platform's approval queue (GET /agents/approvals) and an agent's own actions (GET /agents/me/actions).
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
+      // GET /agents/approvals?agentId=&customerId=: the actions waiting for approval, in order of submission.
+      await actions.createIndex({ keys: { platformId: 1, status: 1, agentId: 1, createdAt: 1 }, name: 'action_agent_created' });
+      await actions.createIndex({ keys: { platformId: 1, status: 1, customerId: 1, createdAt: 1 }, name: 'action_customer_created' });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });
       // The recovery's few in-flight executions: the field exists only between the decision and the payment.
       await actions.createIndex({ keys: { executing: 1 }, partialFilter: { executing: true } });

@@ -22,6 +22,9 @@ export function createCardDocumentStore(store: DocumentStore) {
       await cards.createIndex({ keys: { platformId: 1, platformCardId: 1 }, unique: true });
       await cards.createIndex({ keys: { platformId: 1, createdAt: 1 } });
       await cards.createIndex({ keys: { platformId: 1, cardholderId: 1, createdAt: 1 } });
+      // The documented filters of GET /cards: a state's cards in creation order; a funding account's few cards.
+      await cards.createIndex({ keys: { platformId: 1, state: 1, createdAt: 1, _id: 1 }, name: 'card_state_created' });
+      await cards.createIndex({ keys: { fundingSources: 1 }, name: 'card_funding_source' });
       await cards.createIndex({ keys: { state: 1, createdAt: 1 }, partialFilter: { state: 'PROCESSING' } });
     },
     async insert(card, events) {

@@ -28,6 +28,9 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       await entries.createIndex({ keys: { status: 1, authorizedAt: 1 } });
       await entries.createIndex({ keys: { pullConfirmAt: 1 } });
       await entries.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1 } });
+      // The approved entries GET /transactions lists, in creation order (a range of dates is a range of entries).
+      await entries.createIndex({ keys: { platformId: 1, decision: 1, createdAt: 1, _id: 1 }, name: 'card_transaction_created' });
+      await entries.createIndex({ keys: { platformCustomerId: 1 }, name: 'card_transaction_platform_customer' });
     },
     async insert(entry) {
       const { id, ...rest } = entry;

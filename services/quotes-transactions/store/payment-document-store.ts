@@ -1,7 +1,7 @@
 import { activeTraceparent } from '../../../lib/bus/event-trace-context';
 import { instruments } from '../../../lib/metrics';
 import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
-import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
+import { DuplicateKeyError, type DocumentStore, type Filter, type IndexSpec } from '../../../lib/store/document-store';
 import { IdempotencyKeyTaken, type PaymentStore, type TransactionQuery } from '../app/payment-store';
 import type { Payment } from '../domain/payment';
 
@@ -39,6 +39,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/**
+ * The list filter. Conditions on `source`/`destination` are asked of `_search` (every identifier of
+ * each side), whose entries find them and count them; the agent's accounts are also restated there.
+ */
 function listFilter(platformId: string, q: TransactionQuery): Filter {
   const and: Filter[] = [{ platformId }];
   const exact = { customerId: q.customerId, platformCustomerId: q.platformCustomerId, status: q.status, type: q.type, reference: q.reference };
@@ -50,14 +54,44 @@ function listFilter(platformId: string, q: TransactionQuery): Filter {
     'source.accountId': q.sourceAccountId, 'destination.accountId': q.destinationAccountId,
     'source.umaAddress': q.sourceUmaAddress, 'destination.umaAddress': q.destinationUmaAddress,
   };
-  for (const [field, value] of Object.entries(nested)) if (value !== undefined) and.push({ [field]: value });
-  if (q.touchingAccountIds) and.push({ $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, { 'destination.accountId': { $in: q.touchingAccountIds } }] });
+  // `_search` holds each side's account id and UMA address, which never look alike: the same payments.
+  for (const [field, value] of Object.entries(nested)) {
+    if (value !== undefined) and.push({ [field.startsWith('source.') ? '_search.sender' : '_search.receiver']: value });
+  }
+  if (q.touchingAccountIds) {
+    and.push({ $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, { 'destination.accountId': { $in: q.touchingAccountIds } }] });
+    and.push({ $or: [{ '_search.sender': { $in: q.touchingAccountIds } }, { '_search.receiver': { $in: q.touchingAccountIds } }] });
+  }
   if (q.statuses) and.push({ status: { $in: q.statuses } });
-  if (q.quotesOnly) and.push({ 'quote.id': { $exists: true } });
+  if (q.quotesOnly) and.push(QUOTES_ONLY);
   if (q.startDate) and.push({ createdAt: { $gte: q.startDate } });
   if (q.endDate) and.push({ createdAt: { $lte: q.endDate } });
   return { $and: and };
 }
+
+/** Payments made from a quote (the quote list); the partial indexes below cover exactly these. */
+const QUOTES_ONLY = { 'quote.id': { $exists: true } };
+
+/**
+ * The indexes of the documented list filters (GET /transactions, /quotes, /agents/me/transactions),
+ * each page newest first: the platform's payments, a customer's, a status's and a type's in order of
+ * `createdAt` (a range of dates is a range of those entries); the quotes alone, and by status. The
+ * identifiers of each side (`_search`), `platformCustomerId` and `reference` pick few payments: their
+ * entries find them, then they are sorted.
+ */
+export const PAYMENT_LIST_INDEXES: IndexSpec[] = [
+  { keys: { platformId: 1, createdAt: -1, _id: -1 } },
+  { keys: { platformId: 1, customerId: 1, createdAt: -1 } },
+  { keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'payment_status_created' },
+  { keys: { platformId: 1, type: 1, createdAt: -1 }, name: 'payment_type_created' },
+  { keys: { platformId: 1, createdAt: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_created' },
+  // `_id` last: a key pattern apart from payment_status_created's for MongoDB; the same entries here.
+  { keys: { platformId: 1, status: 1, createdAt: -1, _id: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_status_created' },
+  { keys: { '_search.sender': 1 }, name: 'payment_sender' },
+  { keys: { '_search.receiver': 1 }, name: 'payment_receiver' },
+  { keys: { platformCustomerId: 1 }, name: 'payment_platform_customer' },
+  { keys: { reference: 1 }, name: 'payment_reference' },
+];
 
 export function createPaymentDocumentStore(store: DocumentStore) {
   const payments = store.collection<PaymentDoc>(PAYMENTS_COLLECTION);
@@ -66,9 +100,7 @@ export function createPaymentDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       await payments.createIndex({ keys: { platformId: 1, 'quote.id': 1 }, unique: true, partialFilter: { 'quote.id': { $exists: true } } });
       await payments.createIndex({ keys: { platformId: 1, 'idempotency.key': 1 }, unique: true, partialFilter: { 'idempotency.key': { $exists: true } } });
-      await payments.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
-      // A customer's page of transactions (GET /transactions?customerId=) reads that customer's payments only.
-      await payments.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: -1 } });
+      for (const spec of PAYMENT_LIST_INDEXES) await payments.createIndex(spec);
       await payments.createIndex({ keys: { nextActionAt: 1 } });
       await payments.createIndex({ keys: { 'pendingStep.startedAt': 1 } });
     },

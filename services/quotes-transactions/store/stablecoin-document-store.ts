@@ -31,6 +31,12 @@ export function createStablecoinDocumentStore(store: DocumentStore): StablecoinS
     async ensureIndexes() {
       await accounts.createIndex({ keys: { platformId: 1, createdAt: -1 } });
       await coins.createIndex({ keys: { platformId: 1, createdAt: -1 } });
+      // The documented filters of GET /stablecoin-provider-accounts and GET /stablecoins, newest first.
+      await accounts.createIndex({ keys: { platformId: 1, provider: 1, createdAt: -1 }, name: 'provider_account_provider_created' });
+      await accounts.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'provider_account_status_created' });
+      await coins.createIndex({ keys: { platformId: 1, issuanceStatus: 1, createdAt: -1 }, name: 'stablecoin_issuance_created' });
+      await coins.createIndex({ keys: { platformId: 1, gridOperationsStatus: 1, createdAt: -1 }, name: 'stablecoin_operations_status_created' });
+      await coins.createIndex({ keys: { platformId: 1, provider: 1, createdAt: -1 }, name: 'stablecoin_provider_created' });
       await coins.createIndex({ keys: { platformId: 1, stablecoinProviderAccountId: 1, providerTokenIdentifier: 1 }, unique: true, name: 'one_registration_per_token' });
       await operations.createIndex({ keys: { platformId: 1, stablecoinId: 1, createdAt: -1 } });
       await operations.createIndex({ keys: { status: 1, createdAt: 1 } });
