@@ -156,8 +156,8 @@ async function main(): Promise<void> {
   // services thread checks them first thing (a ConfigError from there stops the start the same way),
   // so this thread never loads the services' code.
   if (component !== 'gateway' && component !== 'all') {
-    const { SERVICE_SETTINGS_CHECKS } = await import('./services/service-registry');
-    SERVICE_SETTINGS_CHECKS[component](process.env);
+    const { SERVICE_REGISTRY } = await import('./services/service-registry');
+    (await SERVICE_REGISTRY[component]()).checkSettings(process.env);
   }
   // Mutual TLS between components (GRPC_TLS_*): files, PEMs and key checked before anything listens.
   if (readGrpcTls(process.env)) logger.info('gRPC between components: mutual TLS');

@@ -124,13 +124,14 @@ export async function startServiceThreads(options: { internalToken: string; logL
     workers[i].once('exit', () => port.close());
     return [name, port];
   })) as Record<ServiceName, PortChannel>;
-  let started: Array<Extract<FromService, { address: string }>>;
-  try {
-    started = await Promise.all(workers.map((w) => messageFrom(w, (m) => 'address' in m))) as typeof started;
-  } catch (err) {
+  // Every thread is waited for: a refused start names the first service, in SERVICE_NAMES order, that refused it.
+  const settled = await Promise.allSettled(workers.map((w) => messageFrom(w, (m) => 'address' in m)));
+  const refused = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (refused) {
     await Promise.all(workers.map((w) => w.terminate()));
-    throw err;
+    throw refused.reason;
   }
+  const started = settled.map((s) => (s as PromiseFulfilledResult<FromService>).value as Extract<FromService, { address: string }>);
   // Every thread's subscribers have joined the bus: the outboxes may publish.
   for (const worker of workers) worker.postMessage({ startRelays: true } satisfies ToService);
   markStart('services: all listening');

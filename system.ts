@@ -57,11 +57,12 @@ export function loadGatewayModules() {
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
   const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
-  const registry = hostedNames.length ? await import('./services/service-registry') : undefined;
+  const { SERVICE_REGISTRY } = hostedNames.length ? await import('./services/service-registry') : { SERVICE_REGISTRY: undefined };
+  const registrations = await Promise.all(hostedNames.map((name) => SERVICE_REGISTRY![name]()));
   const { hostService } = hostedNames.length ? await import('./lib/runtime/service-host') : { hostService: undefined };
-  if (registry) markStart('services: service modules loaded');
+  if (hostedNames.length) markStart('services: service modules loaded');
   // Each service's settings and keys, before any store or broker is waited for.
-  for (const name of hostedNames) registry!.SERVICE_SETTINGS_CHECKS[name](options.env);
+  for (const registration of registrations) registration.checkSettings(options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
   // The gateway reaches every service over gRPC (or its thread's port); services reach the ones hosted
@@ -72,9 +73,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const bus = options.bus ?? openEventBus(options.env, 'grid-payments', options.logger);
   // The services start side by side (each opens its store and binds its port); a peer is called
   // in-process once it has started, and by address until then.
-  const started = await Promise.allSettled(hostedNames.map(async (name) => {
+  const started = await Promise.allSettled(hostedNames.map(async (name, i) => {
     const hosted = await hostService!({
-      name, factory: registry!.SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
+      name, factory: registrations[i].factory, address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
     addresses[name] = hosted.address;
