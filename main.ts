@@ -152,8 +152,8 @@ async function main(): Promise<void> {
   markStart('main: configuration and address checked');
   const data = prepareDataDirectory(component, process.env);
   markStart('main: data directory and keys ready');
-  // Each service's settings and keys, before any store or broker is waited for. In `all` the
-  // services thread checks them first thing (a ConfigError from there stops the start the same way),
+  // Each service's settings and keys, before any store or broker is waited for. In `all` each
+  // service thread checks its own first thing (a ConfigError from there stops the start the same way),
   // so this thread never loads the services' code.
   if (component !== 'gateway' && component !== 'all') {
     const { SERVICE_REGISTRY } = await import('./services/service-registry');
