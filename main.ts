@@ -13,13 +13,13 @@ import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
 import { DEFAULT_SANDBOX } from './gateway/sandbox-identity';
 import { markStart, startMarks, timelineField } from './lib/runtime/start-timeline';
-import type { ServicesThread } from './services-thread';
+import type { ServiceThreads } from './services-thread';
 import type { RunningSystem } from './system';
 
 /**
  * `node dist/main.js [all|gateway|auth|accounts|quotes-transactions|notifications] [--startup-report]`.
  * `all` (the default) runs every component in this process on the embedded defaults unless
- * MONGODB_URI / KAFKA_BROKERS are set: the services on a worker thread, the gateway on this one.
+ * MONGODB_URI / KAFKA_BROKERS are set: each service on a worker thread of its own, the gateway on this one.
  * The others run one component each (Kubernetes).
  */
 const COMPONENTS = ['all', 'gateway', ...SERVICE_NAMES] as const;
@@ -152,12 +152,12 @@ async function main(): Promise<void> {
   markStart('main: configuration and address checked');
   const data = prepareDataDirectory(component, process.env);
   markStart('main: data directory and keys ready');
-  // Each service's settings and keys, before any store or broker is waited for. In `all` the
-  // services thread checks them first thing (a ConfigError from there stops the start the same way),
+  // Each service's settings and keys, before any store or broker is waited for. In `all` each
+  // service thread checks its own first thing (a ConfigError from there stops the start the same way),
   // so this thread never loads the services' code.
   if (component !== 'gateway' && component !== 'all') {
-    const { SERVICE_SETTINGS_CHECKS } = await import('./services/service-registry');
-    SERVICE_SETTINGS_CHECKS[component](process.env);
+    const { SERVICE_REGISTRY } = await import('./services/service-registry');
+    (await SERVICE_REGISTRY[component]()).checkSettings(process.env);
   }
   // Mutual TLS between components (GRPC_TLS_*): files, PEMs and key checked before anything listens.
   if (readGrpcTls(process.env)) logger.info('gRPC between components: mutual TLS');
@@ -169,12 +169,12 @@ async function main(): Promise<void> {
   const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;
   const { METRICS_PORT, METRICS_HOST } = readMetricsSettings(process.env);
 
-  // All-in-one: the services get a thread of their own and are reached by address, as when separate.
-  // The thread starts first; this one loads the gateway's code meanwhile (modules are loaded when
-  // used, so neither thread loads the other's).
+  // All-in-one: each service gets a thread of its own and is reached over a MessagePort (or by
+  // address, as when separate). The threads start first; this one loads the gateway's code meanwhile
+  // (modules are loaded when used, so no thread loads another's).
   // (Awaited before anything else is imported: the spawn must not wait for this thread's loading.)
   const servicesStarting = component === 'all'
-    ? (await import('./services-thread')).startServicesThread({ internalToken, logLevel: base.LOG_LEVEL, telemetryName })
+    ? (await import('./services-thread')).startServiceThreads({ internalToken, logLevel: base.LOG_LEVEL, telemetryName, logger })
     : undefined;
   if (servicesStarting) markStart('main: services thread spawned');
   servicesStarting?.catch(() => undefined); // awaited below
@@ -185,14 +185,14 @@ async function main(): Promise<void> {
   const { startSystem, loadGatewayModules } = await import('./system');
   if (servesGateway) await loadGatewayModules();
   markStart('main: gateway modules loaded');
-  const servicesThread: ServicesThread | undefined = await servicesStarting;
+  const servicesThread: ServiceThreads | undefined = await servicesStarting;
   if (servicesThread) markStart('main: services thread listening');
   const components = component === 'all' ? (['gateway'] as const) : ([component] as const);
   const system: RunningSystem = await startSystem({
     components: [...components], env: process.env, logger,
     internalToken,
     remoteAddresses: servicesThread?.addresses ?? remoteAddresses,
-    servicesPort: servicesTransport === 'port' ? servicesThread?.port : undefined,
+    servicePorts: servicesTransport === 'port' ? servicesThread?.ports : undefined,
     bindAddress: () => base.GRPC_ADDRESS,
     gateway: components.includes('gateway' as never)
       ? { host: base.HOST, port: base.PORT, sandbox: { platformId: base.SANDBOX_PLATFORM_ID, tokenId: base.SANDBOX_API_TOKEN_ID, clientSecret: base.SANDBOX_API_CLIENT_SECRET } }

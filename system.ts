@@ -21,6 +21,8 @@ export interface RunningSystem {
   bus: EventBus;
   /** The services hosted here, by fully-qualified gRPC service name (the thread transport serves them). */
   local: ReadonlyMap<string, LocalService>;
+  /** Starts the outbox relays (with `relaysWhenAsked`; otherwise they run once every hosted service started). */
+  startRelays(): void;
   stop(): Promise<void>;
 }
 
@@ -34,8 +36,15 @@ export interface SystemOptions {
   /** host:port of services hosted elsewhere. */
   remoteAddresses: Partial<Record<ServiceName, string>>;
   internalToken?: string;
-  /** `all` mode: the services thread's MessagePort, which the gateway calls instead of gRPC (SERVICES_THREAD_TRANSPORT). */
-  servicesPort?: PortChannel;
+  /** `all` mode: the MessagePort of each service's thread, called instead of gRPC (SERVICES_THREAD_TRANSPORT for the gateway's). */
+  servicePorts?: Partial<Record<ServiceName, PortChannel>>;
+  /** The event bus to share (the `all` mode's threads: the main thread's hub); by default one is opened (Kafka or in-process). */
+  bus?: EventBus;
+  /**
+   * The outbox relays wait for `startRelays()`: a service on a thread of its own starts relaying once
+   * every thread's subscribers joined the bus.
+   */
+  relaysWhenAsked?: boolean;
   gateway?: { host: string; port: number; sandbox: SandboxIdentity };
 }
 
@@ -48,24 +57,25 @@ export function loadGatewayModules() {
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
   const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
-  const registry = hostedNames.length ? await import('./services/service-registry') : undefined;
+  const { SERVICE_REGISTRY } = hostedNames.length ? await import('./services/service-registry') : { SERVICE_REGISTRY: undefined };
+  const registrations = await Promise.all(hostedNames.map((name) => SERVICE_REGISTRY![name]()));
   const { hostService } = hostedNames.length ? await import('./lib/runtime/service-host') : { hostService: undefined };
-  if (registry) markStart('services: service modules loaded');
+  if (hostedNames.length) markStart('services: service modules loaded');
   // Each service's settings and keys, before any store or broker is waited for.
-  for (const name of hostedNames) registry!.SERVICE_SETTINGS_CHECKS[name](options.env);
+  for (const registration of registrations) registration.checkSettings(options.env);
   const internalToken = options.internalToken ?? randomBytes(32).toString('base64url');
   const addresses: Partial<Record<ServiceName, string>> = { ...options.remoteAddresses };
-  // The gateway reaches every service over gRPC (or the services thread's port); services reach the
-  // ones hosted beside them in-process.
-  const peers = createPeerClients(addresses, internalToken, new Map(), options.servicesPort);
+  // The gateway reaches every service over gRPC (or its thread's port); services reach the ones hosted
+  // beside them in-process, those on other threads of this process over their ports.
+  const peers = createPeerClients(addresses, internalToken, new Map(), options.servicePorts);
   const local = new Map<string, LocalService>();
-  const servicePeers = createPeerClients(addresses, internalToken, local);
-  const bus = openEventBus(options.env, 'grid-payments', options.logger);
+  const servicePeers = createPeerClients(addresses, internalToken, local, options.servicePorts);
+  const bus = options.bus ?? openEventBus(options.env, 'grid-payments', options.logger);
   // The services start side by side (each opens its store and binds its port); a peer is called
   // in-process once it has started, and by address until then.
-  const started = await Promise.allSettled(hostedNames.map(async (name) => {
+  const started = await Promise.allSettled(hostedNames.map(async (name, i) => {
     const hosted = await hostService!({
-      name, factory: registry!.SERVICE_FACTORIES[name], address: options.bindAddress(name), internalToken,
+      name, factory: registrations[i].factory, address: options.bindAddress(name), internalToken,
       bus, peers: servicePeers, logger: options.logger, env: options.env,
     });
     addresses[name] = hosted.address;
@@ -78,7 +88,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     for (const hosted of services) await hosted.stop().catch(() => undefined);
     throw failed.reason;
   }
-  for (const hosted of services) hosted.startRelay();
+  const startRelays = () => { for (const hosted of services) hosted.startRelay(); };
+  if (!options.relaysWhenAsked) startRelays();
 
   let gateway: RunningGateway | undefined;
   let sandbox: SandboxKeeper | undefined;
@@ -109,6 +120,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     services,
     bus,
     local,
+    startRelays,
     async stop() {
       await sandbox?.stop();
       await gateway?.stop();

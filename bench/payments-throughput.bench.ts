@@ -1,22 +1,47 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad, runOpenLoad, type LoadResult, type OpenLoadResult } from './load-loop';
+import { cpuByThread } from './system-process';
 
 /**
  * Quote create + execute throughput on the embedded default, beside the lookup's throughput and
- * a bare Express JSON endpoint, all measured in the same run at 32 concurrent clients. Two more
+ * a bare Express JSON endpoint, all measured in the same run at the same concurrent clients. Two more
  * loads frame it: two lookups per operation (what any two-request operation through the gateway
  * costs at least) and a quote created with `immediatelyExecute` (create + execute in one request). The
  * system runs in its own process (as `npm start` runs it) so the load generator does not share
  * its event loop. An agent case runs the same create + execute through the agent routes (Bearer token,
  * policy checks and limits counted) in the same run, reported as a ratio to the platform's. Each load is run once unmeasured first: what is measured is the steady state,
  * not V8 compiling the code paths.
+ *
+ * Every measured load reports the cores the system kept busy: its process's CPU time (all threads,
+ * from /proc) ÷ the load's wall time; create + execute also by thread (`main` is the gateway, each
+ * service's thread by its name, `other` V8's and libuv's helpers), to show which thread is the ceiling.
+ * Options:
+ * - the concurrent clients: `npm run bench -- payments --clients 64`, or BENCH_CLIENTS=64 (default 32);
+ * - BENCH_SYSTEM_CPUS=0 (a `taskset` CPU list: `0`, `0,1`, `0-7`): the system processes run on those
+ *   CPUs only, the load generator anywhere; what one core gives against two, on one machine.
  */
-const CLIENTS = 32;
+const CLIENTS = benchClients();
+
+/** `--clients N` after the benchmark's name, else BENCH_CLIENTS, else 32. */
+export function benchClients(argv = process.argv, env = process.env): number {
+  const at = argv.indexOf('--clients');
+  const wanted = at >= 0 ? argv[at + 1] : env.BENCH_CLIENTS;
+  if (wanted === undefined || wanted === '') return 32;
+  const clients = Number(wanted);
+  if (!Number.isInteger(clients) || clients < 1) throw new Error(`the client count must be a whole number above 0, got "${wanted}"`);
+  return clients;
+}
+
+/** BENCH_SYSTEM_CPUS: pins a system process (every thread, and those it starts later) to those CPUs. */
+export function pinToBenchCpus(pid: number, cpus = process.env.BENCH_SYSTEM_CPUS?.trim()): void {
+  if (cpus) execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
+}
+
 /** The platform's USD daily volume for the run: far above what the run sends, so no payment is refused for it. */
 const BENCH_DAILY_VOLUME = 1_000_000_000_000;
 const FUNDING = 10_000_000_000;
@@ -61,21 +86,31 @@ export async function preparePayments(api: ReturnType<typeof client>) {
   return { customerId: customer.body.id as string, source, payee: payee.body.id as string };
 }
 
+/** A load with the system's CPU during it: time per operation, and cores kept busy (CPU time ÷ wall time). */
+export interface MeasuredLoad extends LoadResult {
+  cpuMsPerOperation: number;
+  coresBusy: number;
+}
+
 export interface PaymentsBenchmarkResult {
   clients: number;
-  bareExpress: LoadResult;
-  lookup: LoadResult;
+  /** The machine's cores, the CPUs the systems were pinned to (BENCH_SYSTEM_CPUS, else all), and its 1-minute load average at the start. */
+  machine: { cores: number; systemCpus: string; loadAverage: number };
+  bareExpress: MeasuredLoad;
+  lookup: MeasuredLoad;
   /** Two lookups back to back per operation: the floor of any operation made of two requests through the gateway. */
-  twoLookups: LoadResult;
-  quoteCreateExecute: LoadResult;
+  twoLookups: MeasuredLoad;
+  quoteCreateExecute: MeasuredLoad;
+  /** Cores each thread kept busy during create + execute. */
+  coresBusyByThread: Record<string, number>;
   /** One request: `POST /quotes` with `immediatelyExecute`. */
-  quoteImmediatelyExecuted: LoadResult;
+  quoteImmediatelyExecuted: MeasuredLoad;
   /** Create + execute by an agent (Bearer token, policy in AUTO mode, limits counted) through /agents/me/quotes. */
-  agentQuoteCreateExecute: LoadResult;
+  agentQuoteCreateExecute: MeasuredLoad;
   /** Agent create + execute per second / platform create + execute per second: what the agent's auth and policy cost. */
   agentToPlatform: number;
   /** Create + execute on a second system keeping its data in memory only (DATA_DIR=:memory:). */
-  quoteCreateExecuteInMemory: LoadResult;
+  quoteCreateExecuteInMemory: MeasuredLoad;
   /** The system's CPU time (every thread) per create + execute during the measured load. */
   cpuMsPerCreateExecute: number;
   /** The same for two lookups (the two-request floor) and for the agent's create + execute. */
@@ -116,13 +151,25 @@ async function settled(pid: number): Promise<void> {
   }
 }
 
-/** A measured load and the system's CPU time per completed operation during it. */
+/** A measured load once the system is idle (see settled), with its CPU time per completed operation. */
 async function measureWithCpu(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number) {
   await settled(pid);
+  return measureThreads(pid, operation, durationMs, warmupMs);
+}
+
+/** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`, with the process's CPU in all and by thread. */
+async function measureThreads(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number) {
   await runLoad({ clients: CLIENTS, durationMs: warmupMs, operation });
-  const before = cpuMsOf(pid);
+  const [before, threadsBefore, started] = [cpuMsOf(pid), cpuByThread(pid), performance.now()];
   const result = await runLoad({ clients: CLIENTS, durationMs, operation });
-  return { result, cpuMsPerOperation: Number(((cpuMsOf(pid) - before) / Math.max(1, result.operations)).toFixed(3)) };
+  const [spent, threadsAfter, wallMs] = [cpuMsOf(pid) - before, cpuByThread(pid), performance.now() - started];
+  const byThread = Object.fromEntries(Object.entries(threadsAfter).map(([name, ms]) => [name, Number(((ms - (threadsBefore[name] ?? 0)) / wallMs).toFixed(2))]));
+  const measured: MeasuredLoad = {
+    ...result,
+    cpuMsPerOperation: Number((spent / Math.max(1, result.operations)).toFixed(3)),
+    coresBusy: Number((spent / wallMs).toFixed(2)),
+  };
+  return { result: measured, cpuMsPerOperation: measured.cpuMsPerOperation, byThread };
 }
 
 const ratio = (a: LoadResult, b: LoadResult) => Number((a.perSecond / b.perSecond).toFixed(3));
@@ -136,18 +183,19 @@ async function checkLedger(api: ReturnType<typeof client>, customerId: string, s
   return { executedPayments: sent.length, expectedBalance, balance };
 }
 
-/** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`. */
-async function measure(operation: () => Promise<boolean>, durationMs: number, warmupMs: number): Promise<LoadResult> {
-  await runLoad({ clients: CLIENTS, durationMs: warmupMs, operation });
-  return runLoad({ clients: CLIENTS, durationMs, operation });
+/** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`, with the CPU of process `pid` during it. */
+async function measure(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number): Promise<MeasuredLoad> {
+  return (await measureThreads(pid, operation, durationMs, warmupMs)).result;
 }
 
 export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_000 } = {}): Promise<PaymentsBenchmarkResult> {
   const root = join(__dirname, '..');
   const barePort = await freePort();
+  const machine = { cores: availableParallelism(), systemCpus: process.env.BENCH_SYSTEM_CPUS?.trim() || 'all', loadAverage: Number(loadavg()[0].toFixed(2)) };
   const bare = await spawnAndWait(join(root, 'bench', 'bare-express-server.js'), [], barePort, '/ping');
+  pinToBenchCpus(bare.pid!);
   const ping = client(`http://127.0.0.1:${barePort}`);
-  const bareExpress = await measure(async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
+  const bareExpress = await measure(bare.pid!, async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
   bare.kill('SIGTERM');
 
   // The default for people: data durable on disk (a data directory of the run's own).
@@ -155,6 +203,7 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   const port = await freePort();
   const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
   try {
+    pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
     const lookupOnce = async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200;
@@ -163,13 +212,13 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
     });
     const sent: number[] = [];
-    const lookup = await measure(lookupOnce, durationMs, warmupMs);
+    const lookup = await measure(system.pid!, lookupOnce, durationMs, warmupMs);
     const twoLookupsMeasured = await measureWithCpu(system.pid!, async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
     const twoLookups = twoLookupsMeasured.result;
     const createExecute = await measureWithCpu(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
     const openLoop = await measureOpenLoop(() => createAndExecute(api, quoteRequest, sent));
     const quoteCreateExecute = createExecute.result;
-    const quoteImmediatelyExecuted = await measure(async () => {
+    const quoteImmediatelyExecuted = await measure(system.pid!, async () => {
       const quote = await quoteRequest(true);
       if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
       return quote.status === 201 && quote.body.status === 'PROCESSING';
@@ -181,7 +230,8 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
     system.kill('SIGTERM');
     const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
-      clients: CLIENTS, bareExpress, lookup, twoLookups, quoteCreateExecute, quoteImmediatelyExecuted, agentQuoteCreateExecute, quoteCreateExecuteInMemory,
+      clients: CLIENTS, machine, bareExpress, lookup, twoLookups, quoteCreateExecute, coresBusyByThread: createExecute.byThread,
+      quoteImmediatelyExecuted, agentQuoteCreateExecute, quoteCreateExecuteInMemory,
       cpuMsPerCreateExecute: createExecute.cpuMsPerOperation,
       cpuMsPerTwoLookups: twoLookupsMeasured.cpuMsPerOperation,
       cpuMsPerAgentCreateExecute: agentMeasured.cpuMsPerOperation,
@@ -239,6 +289,7 @@ export async function runOpenLoopBenchmark(): Promise<OpenLoopResult & { cpuMsPe
   const port = await freePort();
   const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
   try {
+    pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
     const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
@@ -293,10 +344,11 @@ export async function agentCreateAndExecute(agentApi: ReturnType<typeof client>,
 }
 
 /** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */
-async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<LoadResult> {
+async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<MeasuredLoad> {
   const port = await freePort();
   const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
   try {
+    pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
     const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
@@ -304,7 +356,7 @@ async function measureInMemory(root: string, durationMs: number, warmupMs: numbe
       lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
     });
     const sent: number[] = [];
-    const result = await measure(() => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    const result = await measure(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
     await checkLedger(api, customerId, sent);
     return result;
   } finally {

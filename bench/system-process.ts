@@ -14,7 +14,7 @@ export interface TimedStart {
   readyMs: number;
   /** The process's user + system CPU time when `/readyz` first answered 200. */
   readyCpuMs: number;
-  /** The same by thread: `main` (gateway), `services` (the worker thread), `other` (V8 and libuv helpers). */
+  /** The same by thread (cpuByThread): `main` (gateway), each service's thread, `other` (V8 and libuv helpers). */
   readyCpuByThreadMs: Record<string, number>;
   /** The machine's 1-minute load average when the start began (2 cores: above 2, the start queued for a core). */
   loadAverage: number;
@@ -39,14 +39,18 @@ export async function freePort(): Promise<number> {
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU ms of each thread of a process, from /proc (Linux); the worker threads are named after the program. */
-function cpuByThread(pid: number): Record<string, number> {
+/**
+ * CPU ms of each thread of a process, from /proc (Linux), by name: `main` (the gateway), each
+ * service's thread by the name it gives itself (`grid-auth`, `grid-accounts`, `grid-quotes-tx`,
+ * `grid-notify`), `other` (V8 and libuv helpers).
+ */
+export function cpuByThread(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
       const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const key = tid === String(pid) ? 'main' : comm === 'node' ? 'services' : 'other';
+      const key = tid === String(pid) ? 'main' : comm.startsWith('grid-') ? comm : 'other';
       out[key] = (out[key] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
     } catch {
       // the thread ended meanwhile

@@ -177,10 +177,10 @@ export function readConfig<S extends ConfigSchema>(schema: S, env: Env = process
   return out as ConfigOf<S>;
 }
 
-/** How the gateway reaches the services thread in the all-in-one mode. */
+/** How the gateway reaches the service threads in the all-in-one mode. */
 export function readServicesThreadTransport(env: Env): 'port' | 'grpc' {
   return readConfig({
-    /** How the gateway calls the services in the all-in-one mode (`all`): `port`, the same protobuf messages over a MessagePort between its thread and the services' thread; `grpc`, gRPC over loopback HTTP/2 as between separate components. The services' gRPC servers listen either way (health probes, external clients) */
+    /** How the gateway calls the services in the all-in-one mode (`all`): `port`, the same protobuf messages over a MessagePort between its thread and each service's thread; `grpc`, gRPC over loopback HTTP/2 as between separate components. The services call each other over MessagePorts, and their gRPC servers listen, either way (health probes, external clients) */
     SERVICES_THREAD_TRANSPORT: setting.oneOf(['port', 'grpc'] as const, 'port'),
   }, env).SERVICES_THREAD_TRANSPORT;
 }

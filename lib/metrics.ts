@@ -12,7 +12,7 @@ import { readConfig, setting } from './config';
  */
 export function readMetricsSettings(env: NodeJS.ProcessEnv) {
   return readConfig({
-    /** Port of the Prometheus endpoint `/metrics` (a separate listener from the API and gRPC); unset: no metrics are served or recorded. In the all-in-one process the services' thread serves the next port */
+    /** Port of the Prometheus endpoint `/metrics` (a separate listener from the API and gRPC); unset: no metrics are served or recorded. In the all-in-one process each service's thread serves a port of its own after it: auth + 1, accounts + 2, quotes-transactions + 3, notifications + 4 */
     METRICS_PORT: setting.optionalInt(0, 65535),
     /** Address the metrics listener binds */
     METRICS_HOST: setting.string('0.0.0.0'),

@@ -5,8 +5,9 @@ import { clientOf, outgoingHeaders, type ClientOptions, type ServiceClient } fro
 import type { LocalService } from './in-process-client';
 
 /**
- * Unary calls between two threads of one process over a MessagePort: the `all` mode's hop from
- * the gateway (main thread) to the services (their worker thread), without grpc-js and HTTP/2.
+ * Unary calls between two threads of one process over a MessagePort: the `all` mode's hops from
+ * the gateway (main thread) to each service (a worker thread each) and between services, without
+ * grpc-js and HTTP/2.
  * A call carries what it carries over gRPC: the method path, the request's protobuf bytes, the
  * metadata (internal token, caller context, trace context) and a deadline. The reply is the
  * response's protobuf bytes or a gRPC status with its trailers, so errors (grpc-status-details-bin
@@ -35,7 +36,7 @@ interface PortStatus {
 
 type PortReply = { id: number; response: Uint8Array } | { id: number; status: PortStatus };
 
-const UNAVAILABLE: PortStatus = { code: GrpcStatus.UNAVAILABLE, details: 'the services thread is not serving', trailers: {} };
+const UNAVAILABLE: PortStatus = { code: GrpcStatus.UNAVAILABLE, details: 'the service\'s thread is not serving', trailers: {} };
 
 /**
  * The bytes in an ArrayBuffer of their own, which postMessage can transfer instead of copying.
@@ -54,7 +55,7 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
  * Collects the messages of one event-loop turn and posts them as one array (at `setImmediate`,
  * right after the turn's I/O callbacks), their byte buffers transferred.
  */
-function batcher<T>(port: MessagePort): (message: T, bytes?: Uint8Array) => void {
+export function batcher<T>(port: MessagePort): (message: T, bytes?: Uint8Array) => void {
   let batch: T[] = [];
   // A set: a buffer listed twice would make postMessage throw.
   let transfer = new Set<ArrayBuffer>();

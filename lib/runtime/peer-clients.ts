@@ -75,13 +75,14 @@ export type PeerClients = { [K in keyof Definitions]: ServiceClient<Definitions[
  * Clients are created on first use from `addresses`, which the runtime fills in once every
  * server has bound (embedded mode binds port 0), so modules can be built before that. A service
  * found in `local` (hosted by this thread) is called in-process, without the HTTP/2 transport;
- * with `servicesPort` (the `all` mode's gateway), every other one over that MessagePort.
+ * one found in `ports` (the `all` mode: each service on a thread of its own) over that
+ * MessagePort; any other over gRPC.
  */
 export function createPeerClients(
   addresses: Partial<Record<ServiceName, string>>,
   internalToken: string,
   local: ReadonlyMap<string, LocalService> = new Map(),
-  servicesPort?: PortChannel,
+  ports: Partial<Record<ServiceName, PortChannel>> = {},
 ): PeerClients & { closeAll(): void } {
   const made = new Map<string, { close(): void }>();
   const clients = {} as PeerClients & { closeAll(): void };
@@ -93,9 +94,10 @@ export function createPeerClients(
         if (!client) {
           const hosted = local.get(serviceNameOf(definition));
           const address = addresses[owner];
-          if (!hosted && !servicesPort && !address) throw new Error(`no address configured for the ${owner} service`);
+          const port = ports[owner];
+          if (!hosted && !port && !address) throw new Error(`no address configured for the ${owner} service`);
           client = hosted ? createInProcessClient(definition, hosted, { internalToken })
-            : servicesPort ? createPortClient(definition, servicesPort, { internalToken })
+            : port ? createPortClient(definition, port, { internalToken })
               : createServiceClient(definition, address!, { internalToken });
           made.set(key, client);
         }
