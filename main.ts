@@ -2,7 +2,8 @@ import { readGrpcTls } from './lib/grpc/transport-security';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { ConfigError, readConfig, readRunMode, readServicesThreadTransport, setting } from './lib/config';
+import { availableParallelism } from 'node:os';
+import { ConfigError, readConfig, readRunMode, readServiceThreadLayout, readServicesThreadTransport, setting } from './lib/config';
 import { createLogger } from './lib/log';
 import { logProcessWarnings } from './lib/runtime/process-warnings';
 import { IN_MEMORY } from './lib/runtime/in-memory';
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
   const component = readComponent();
   const { base, remoteAddresses, ...configured } = systemConfig(component, process.env);
   const servicesTransport = component === 'all' ? readServicesThreadTransport(process.env) : undefined;
+  const threadLayout = component === 'all' ? readServiceThreadLayout(process.env, availableParallelism()) : undefined;
   const logger = createLogger({ level: base.LOG_LEVEL });
   logProcessWarnings(logger);
   const servesGateway = component === 'all' || component === 'gateway';
@@ -174,7 +176,9 @@ async function main(): Promise<void> {
   // (modules are loaded when used, so no thread loads another's).
   // (Awaited before anything else is imported: the spawn must not wait for this thread's loading.)
   const servicesStarting = component === 'all'
-    ? (await import('./services-thread')).startServiceThreads({ internalToken, logLevel: base.LOG_LEVEL, telemetryName, logger })
+    ? (await import('./services-thread')).startServiceThreads({
+      internalToken, logLevel: base.LOG_LEVEL, telemetryName, logger, layout: threadLayout!,
+    })
     : undefined;
   if (servicesStarting) markStart('main: services thread spawned');
   servicesStarting?.catch(() => undefined); // awaited below
@@ -210,6 +214,7 @@ async function main(): Promise<void> {
     ...(data && data.dataDir !== IN_MEMORY ? { dataDir: data.dataDir, keysFromDataDir: data.keysFromDataDir } : {}),
     bus: base.KAFKA_BROKERS ? 'kafka' : 'in-process',
     ...(servicesTransport ? { servicesTransport } : {}),
+    ...(threadLayout ? { serviceThreads: threadLayout } : {}),
   });
 
   let stopping = false;

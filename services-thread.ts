@@ -9,40 +9,43 @@ import { logProcessWarnings } from './lib/runtime/process-warnings';
 import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
-import { nameThisThread, SERVICE_THREAD_NAMES } from './lib/runtime/thread-name';
+import { nameThisThread, SERVICE_THREAD_NAMES, SERVICES_THREAD_NAME } from './lib/runtime/thread-name';
 import { markStart, processStartEpochMs, startMarks, useProcessStart, type StartMark } from './lib/runtime/start-timeline';
 
 /**
- * The all-in-one mode runs each of the four services on a worker thread of its own and the gateway
- * on the main thread, so the process uses up to five cores. Each service listens on loopback gRPC
- * as a separate component does; the gateway calls each service over a MessagePort by default
- * (port-transport.ts: the same protobuf messages, metadata and internal token, without HTTP/2), or
- * over that gRPC with SERVICES_THREAD_TRANSPORT=grpc; services call each other over MessagePorts
- * (a channel per caller and callee). On the embedded bus, the in-process bus lives on the main
- * thread and each service thread reaches it over a port of its own (cross-thread-event-bus.ts);
- * with KAFKA_BROKERS each thread is a Kafka client of its own.
+ * The all-in-one mode runs the gateway on the main thread and the four services on worker threads:
+ * one thread for all four, or a thread per service so the process uses up to five cores
+ * (SERVICE_THREADS, readServiceThreadLayout). Each service listens on loopback gRPC as a separate
+ * component does; the gateway calls each service over a MessagePort by default (port-transport.ts:
+ * the same protobuf messages, metadata and internal token, without HTTP/2), or over that gRPC with
+ * SERVICES_THREAD_TRANSPORT=grpc. Services on one thread call each other in-process; services on
+ * different threads over MessagePorts (a channel per calling thread and callee). On the embedded bus
+ * with several threads, the in-process bus lives on the main thread and each service thread reaches
+ * it over a port of its own (cross-thread-event-bus.ts); one thread keeps its bus to itself; with
+ * KAFKA_BROKERS each thread is a Kafka client of its own.
  */
 interface ServiceThreadData {
   role: 'service';
-  name: ServiceName;
+  /** The services this thread hosts. */
+  names: ServiceName[];
   internalToken: string;
   logLevel: LogLevel;
   telemetryName: string;
   /** The process's start (epoch ms): the thread's start-up phases are timed from it. */
   processStart: number;
-  /** Calls to this service: the gateway's port, then one per other service. */
+  /** Calls to this thread's services: the gateway's port per service, then one per other thread and service. */
   servedPorts: MessagePort[];
-  /** This service's calls to each other service. */
+  /** This thread's calls to each service on another thread. */
   peerPorts: Partial<Record<ServiceName, MessagePort>>;
-  /** The main thread's event bus (absent with KAFKA_BROKERS). */
+  /** The main thread's event bus (absent with one thread or KAFKA_BROKERS). */
   busPort?: MessagePort;
-  /** This thread's metrics port (METRICS_PORT + 1 + its index in SERVICE_NAMES; 0 when METRICS_PORT is 0). */
+  /** This thread's metrics port (METRICS_PORT + 1 + the thread's index; 0 when METRICS_PORT is 0). */
   metricsPort?: number;
 }
 
 type ToService = { startRelays: true } | { stop: true };
 /** `failed` with `configVariable`: a setting refused (ConfigError), which stops the start with exit 2. */
-type FromService = { address: string; startMarks: StartMark[] } | { stopped: true } | { failed: string; configVariable?: string };
+type FromService = { addresses: Partial<Record<ServiceName, string>>; startMarks: StartMark[] } | { stopped: true } | { failed: string; configVariable?: string };
 
 export interface ServiceThreads {
   /** Where each service listens (loopback, a free port each). */
@@ -79,67 +82,88 @@ function configError(variable: string, message: string): ConfigError {
   return error;
 }
 
-/** The ports of every thread: one channel per caller (the gateway, each service) and callee. */
-function wirePorts() {
-  const served = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as MessagePort[]])) as Record<ServiceName, MessagePort[]>;
-  const peers = Object.fromEntries(SERVICE_NAMES.map((n) => [n, {}])) as Record<ServiceName, Partial<Record<ServiceName, MessagePort>>>;
+/** The services of each thread: all four on one, or one each (in SERVICE_NAMES order). */
+export function threadGroups(layout: 'one' | 'each'): ServiceName[][] {
+  return layout === 'one' ? [[...SERVICE_NAMES]] : SERVICE_NAMES.map((n) => [n]);
+}
+
+/** The ports of every thread: one channel per caller (the gateway, each other thread) and callee. */
+function wirePorts(groups: ServiceName[][]) {
+  const served = groups.map(() => [] as MessagePort[]);
+  const peers = groups.map(() => ({}) as Partial<Record<ServiceName, MessagePort>>);
   const gateway = {} as Record<ServiceName, MessagePort>;
-  for (const callee of SERVICE_NAMES) {
-    const fromGateway = new MessageChannel();
-    gateway[callee] = fromGateway.port1;
-    served[callee].push(fromGateway.port2);
-    for (const caller of SERVICE_NAMES.filter((n) => n !== callee)) {
-      const channel = new MessageChannel();
-      peers[caller][callee] = channel.port1;
-      served[callee].push(channel.port2);
+  groups.forEach((group, callee) => {
+    for (const service of group) {
+      const fromGateway = new MessageChannel();
+      gateway[service] = fromGateway.port1;
+      served[callee].push(fromGateway.port2);
+      groups.forEach((_, caller) => {
+        if (caller === callee) return;
+        const channel = new MessageChannel();
+        peers[caller][service] = channel.port1;
+        served[callee].push(channel.port2);
+      });
     }
-  }
+  });
   return { served, peers, gateway };
 }
 
-/** Starts each service on a worker thread of its own; resolves once every one of them listens. */
-export async function startServiceThreads(options: { internalToken: string; logLevel: LogLevel; telemetryName: string; logger: Logger }): Promise<ServiceThreads> {
-  const { logger, ...threadOptions } = options;
-  const wired = wirePorts();
-  const hub: EventBus | undefined = process.env.KAFKA_BROKERS?.trim() ? undefined : createInProcessEventBus({ logger });
+/** The label of a thread's start-up marks and log lines: its service, or `services` for all four. */
+const threadLabel = (names: ServiceName[]) => (names.length === 1 ? names[0] : 'services');
+
+/** Starts the services on worker threads (`layout`); resolves once every one of them listens. */
+export async function startServiceThreads(options: {
+  internalToken: string;
+  logLevel: LogLevel;
+  telemetryName: string;
+  logger: Logger;
+  layout: 'one' | 'each';
+}): Promise<ServiceThreads> {
+  const { logger, layout, ...threadOptions } = options;
+  const groups = threadGroups(layout);
+  const wired = wirePorts(groups);
+  const shareBus = groups.length > 1 && !process.env.KAFKA_BROKERS?.trim();
+  const hub: EventBus | undefined = shareBus ? createInProcessEventBus({ logger }) : undefined;
   const { METRICS_PORT } = readMetricsSettings(process.env);
-  const workers = SERVICE_NAMES.map((name, index) => {
+  const workers = groups.map((names, index) => {
     const bus = hub && new MessageChannel();
     if (bus) serveEventBus(bus.port1, hub!);
     const data: ServiceThreadData = {
-      role: 'service', name, ...threadOptions, processStart: processStartEpochMs(),
-      servedPorts: wired.served[name], peerPorts: wired.peers[name], busPort: bus?.port2,
+      role: 'service', names, ...threadOptions, processStart: processStartEpochMs(),
+      servedPorts: wired.served[index], peerPorts: wired.peers[index], busPort: bus?.port2,
       metricsPort: METRICS_PORT === undefined ? undefined : METRICS_PORT && METRICS_PORT + 1 + index,
     };
     const transferList = [...data.servedPorts, ...Object.values(data.peerPorts), ...(bus ? [bus.port2] : [])];
-    const worker = new Worker(__filename, { workerData: data, transferList, name: `grid ${name}` });
+    const worker = new Worker(__filename, { workerData: data, transferList, name: `grid ${threadLabel(names)}` });
     worker.on('error', (err) => {
-      process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'service thread crashed', service: name, error: String(err) })}\n`);
+      const crash = { level: 'error', msg: 'service thread crashed', services: names, error: String(err) };
+      process.stderr.write(`${JSON.stringify(crash)}\n`);
       process.exit(1);
     });
     return worker;
   });
-  const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => {
+  const ports = Object.fromEntries(groups.flatMap((names, i) => names.map((name) => {
     const port = createPortChannel(wired.gateway[name]);
     workers[i].once('exit', () => port.close());
     return [name, port];
-  })) as Record<ServiceName, PortChannel>;
+  }))) as Record<ServiceName, PortChannel>;
   // Every thread is waited for: a refused start names the first service, in SERVICE_NAMES order, that refused it.
-  const settled = await Promise.allSettled(workers.map((w) => messageFrom(w, (m) => 'address' in m)));
+  const settled = await Promise.allSettled(workers.map((w) => messageFrom(w, (m) => 'addresses' in m)));
   const refused = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (refused) {
     await Promise.all(workers.map((w) => w.terminate()));
     throw refused.reason;
   }
-  const started = settled.map((s) => (s as PromiseFulfilledResult<FromService>).value as Extract<FromService, { address: string }>);
+  const started = settled.map((s) => (s as PromiseFulfilledResult<FromService>).value as Extract<FromService, { addresses: unknown }>);
   // Every thread's subscribers have joined the bus: the outboxes may publish.
   for (const worker of workers) worker.postMessage({ startRelays: true } satisfies ToService);
   markStart('services: all listening');
   const marks = started.flatMap((s) => s.startMarks);
   const firstRunning = Math.min(...marks.filter((m) => m.phase.endsWith(': thread running')).map((m) => m.ms));
+  const firstMark = groups.length > 1 ? [{ phase: 'services: thread running', ms: firstRunning }] : [];
   return {
-    addresses: Object.fromEntries(SERVICE_NAMES.map((n, i) => [n, started[i].address])) as Record<ServiceName, string>,
-    startMarks: [...marks, { phase: 'services: thread running', ms: firstRunning }],
+    addresses: Object.assign({}, ...started.map((s) => s.addresses)) as Record<ServiceName, string>,
+    startMarks: [...marks, ...firstMark],
     ports,
     async stop() {
       // One after the other, in the order one thread stopped them all: a service's last outbox flush
@@ -155,36 +179,41 @@ export async function startServiceThreads(options: { internalToken: string; logL
   };
 }
 
-/** The worker's side: host one service, report its address, relay and stop when asked. */
-async function runService(data: ServiceThreadData): Promise<void> {
+/** The worker's side: host its services, report their addresses, relay and stop when asked. */
+async function runServices(data: ServiceThreadData): Promise<void> {
   useProcessStart(data.processStart);
-  markStart(`${data.name}: thread running`);
-  nameThisThread(SERVICE_THREAD_NAMES[data.name]);
+  const label = threadLabel(data.names);
+  markStart(`${label}: thread running`);
+  nameThisThread(data.names.length === 1 ? SERVICE_THREAD_NAMES[data.names[0]] : SERVICES_THREAD_NAME);
   const port = parentPort!;
   const logger = createLogger({ level: data.logLevel });
   logProcessWarnings(logger);
   startTelemetry({ serviceName: data.telemetryName });
   try {
     const { startSystem } = await import('./system');
-    markStart(`${data.name}: runtime modules loaded`);
+    markStart(`${label}: runtime modules loaded`);
     // The gateway's thread serves METRICS_PORT; each service thread's meters are its own, on a port of its own.
     const { METRICS_HOST } = readMetricsSettings(process.env);
-    const metricsEndpoint = data.metricsPort === undefined ? undefined : await startMetrics({ serviceName: data.telemetryName, port: data.metricsPort, host: METRICS_HOST });
+    const metricsEndpoint = data.metricsPort === undefined
+      ? undefined
+      : await startMetrics({ serviceName: data.telemetryName, port: data.metricsPort, host: METRICS_HOST });
     const metricsWarning = metricsEndpoint && metricsExposureWarning(METRICS_HOST, readRunMode(process.env));
-    if (metricsWarning && data.name === SERVICE_NAMES[0]) logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
+    if (metricsWarning && data.names.includes(SERVICE_NAMES[0])) logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
     const servicePorts = Object.fromEntries(Object.entries(data.peerPorts).map(([peer, p]) => [peer, createPortChannel(p)]));
     const system = await startSystem({
-      components: [data.name], env: process.env, logger, internalToken: data.internalToken,
+      components: data.names, env: process.env, logger, internalToken: data.internalToken,
       remoteAddresses: {}, bindAddress: () => '127.0.0.1:0', servicePorts,
       bus: data.busPort && connectEventBus(data.busPort), relaysWhenAsked: true,
     });
     for (const served of data.servedPorts) servePort(served, system.local);
     port.on('message', (m: ToService) => {
       if ('startRelays' in m) return system.startRelays();
-      void system.stop().then(stopTelemetry).then(() => metricsEndpoint?.stop()).finally(() => port.postMessage({ stopped: true } satisfies FromService));
+      void system.stop().then(stopTelemetry).then(() => metricsEndpoint?.stop())
+        .finally(() => port.postMessage({ stopped: true } satisfies FromService));
     });
-    markStart(`${data.name}: thread listening`);
-    port.postMessage({ address: system.services[0].address, startMarks: startMarks() } satisfies FromService);
+    markStart(`${label}: thread listening`);
+    const addresses = Object.fromEntries(system.services.map((s) => [s.name, s.address]));
+    port.postMessage({ addresses, startMarks: startMarks() } satisfies FromService);
   } catch (err) {
     port.postMessage({
       failed: err instanceof Error ? err.message : String(err),
@@ -194,5 +223,5 @@ async function runService(data: ServiceThreadData): Promise<void> {
 }
 
 if (!isMainThread && (workerData as ServiceThreadData | undefined)?.role === 'service') {
-  void runService(workerData as ServiceThreadData);
+  void runServices(workerData as ServiceThreadData);
 }

@@ -7,8 +7,8 @@ import { runServiceProcesses, samples } from './service-processes';
 
 /**
  * `npm run bench -- writes`: store operations per platform create + execute, by collection and
- * operation, counted from the services thread's own metrics (`store_operation_duration_seconds`,
- * METRICS_PORT + 1) over a fixed number of payments, each followed to COMPLETED (settlement
+ * operation, counted from the service threads' own metrics (`store_operation_duration_seconds`,
+ * METRICS_PORT + 1, to + 4 with a thread per service) over a fixed number of payments, each followed to COMPLETED (settlement
  * included); then, on a second system without metrics, the CPU per create + execute (every thread,
  * from /proc) from the start of a measured load until the system is idle again.
  * The count also gives the events the outbox relays published per payment, by topic.
@@ -26,8 +26,16 @@ const STEP_MS = '200';
 
 type Counts = Map<string, number>;
 
-async function scrape(port: number): Promise<{ counts: Counts; events: Counts }> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+/** The service threads' metrics: METRICS_PORT + 1 for one services thread, + 1 to + 4 for a thread each. */
+async function servicesMetrics(metricsPort: number): Promise<string> {
+  const texts = await Promise.all([1, 2, 3, 4].map((offset) =>
+    fetch(`http://127.0.0.1:${metricsPort + offset}/metrics`).then((r) => r.text(), () => '')
+  ));
+  return texts.join('\n');
+}
+
+async function scrape(metricsPort: number): Promise<{ counts: Counts; events: Counts }> {
+  const text = await servicesMetrics(metricsPort);
   const counts: Counts = new Map();
   for (const line of text.split('\n')) {
     if (!line.startsWith('store_operation_duration_seconds_count')) continue;
@@ -83,7 +91,7 @@ async function countWrites(payments: number) {
   try {
     await runLoad({ clients: 4, durationMs: 2_000, operation: counted.pay });
     await idle(counted.child.pid!);
-    const before = await scrape(metricsPort + 1);
+    const before = await scrape(metricsPort);
     let started = 0;
     let done = 0;
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
@@ -93,7 +101,7 @@ async function countWrites(payments: number) {
       }
     }));
     await idle(counted.child.pid!);
-    const after = await scrape(metricsPort + 1);
+    const after = await scrape(metricsPort);
     const rows = [...after.counts].map(([key, n]) => [key, (n - (before.counts.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
     const events = [...after.events].map(([topic, n]) => [topic, (n - (before.events.get(topic) ?? 0)) / done] as const)
       .filter(([, n]) => n > 0).sort();

@@ -177,6 +177,23 @@ export function readConfig<S extends ConfigSchema>(schema: S, env: Env = process
   return out as ConfigOf<S>;
 }
 
+/** How the all-in-one mode lays the four services out on worker threads. */
+export function readServiceThreadLayout(env: Env, cores: number): 'one' | 'each' {
+  const { SERVICE_THREADS } = readConfig({
+    /** The all-in-one mode's service threads: `one`, the four services on one worker thread (in-process calls and bus between them); `each`, a worker thread per service (calls and events between threads over MessagePorts), so the services use up to four cores; `auto`, `each` on a machine with 4 or more cores, else `one` */
+    SERVICE_THREADS: setting.oneOf(['auto', 'one', 'each'] as const, 'auto'),
+  }, env);
+  if (SERVICE_THREADS !== 'auto') return SERVICE_THREADS;
+  return cores >= EACH_THREAD_FROM_CORES ? 'each' : 'one';
+}
+
+/**
+ * From this many cores the services get a thread each: below it the gateway and one services thread
+ * already fill the machine, and each hop between threads costs a wake-up (2 cores: 12–40% more CPU per
+ * payment with a thread per service, docs/benchmarks.md).
+ */
+export const EACH_THREAD_FROM_CORES = 4;
+
 /** How the gateway reaches the service threads in the all-in-one mode. */
 export function readServicesThreadTransport(env: Env): 'port' | 'grpc' {
   return readConfig({

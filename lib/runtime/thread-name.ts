@@ -13,7 +13,10 @@ export function nameThisThread(name: string): void {
   }
 }
 
-/** The OS thread name of each service's thread in the all-in-one process. */
+/** The OS thread name of the all-in-one process's one services thread (SERVICE_THREADS=one). */
+export const SERVICES_THREAD_NAME = 'grid-services';
+
+/** The OS thread name of each service's thread in the all-in-one process (SERVICE_THREADS=each). */
 export const SERVICE_THREAD_NAMES = {
   auth: 'grid-auth', accounts: 'grid-accounts', 'quotes-transactions': 'grid-quotes-tx', notifications: 'grid-notify',
 } as const;

@@ -6,7 +6,8 @@ import { FAST_SETTLEMENT } from './payments-fixtures';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from '../reliability/system-process';
 
 /**
- * `node dist/main.js all` runs each service on a thread of its own: the threads are there under
+ * `node dist/main.js all` with SERVICE_THREADS=each (the default from 4 cores) runs each service on
+ * a thread of its own: the threads are there under
  * their names (what `top -H` shows), a payment crosses them (gateway → quotes-transactions →
  * accounts), and its events cross the bus from the quotes-transactions thread to the notifications
  * thread, which signs and delivers them as webhooks.
@@ -16,7 +17,9 @@ let system: SystemProcess;
 let receiver: WebhookReceiver | undefined;
 
 beforeAll(async () => {
-  system = await startSystemProcess({ DATA_DIR: ':memory:', ...FAST_SETTLEMENT, WEBHOOK_POLL_INTERVAL_MS: '20' });
+  system = await startSystemProcess({
+    DATA_DIR: ':memory:', ...FAST_SETTLEMENT, WEBHOOK_POLL_INTERVAL_MS: '20', SERVICE_THREADS: 'each',
+  });
 }, 180_000);
 afterAll(async () => {
   if (system) await killSystemProcess(system, 'SIGTERM');
@@ -36,6 +39,17 @@ const threadNames = (pid: number) => readdirSync(`/proc/${pid}/task`).map((tid) 
 (existsSync('/proc/self/task') ? test : test.skip)('each service runs on a thread of its own, named for top -H', () => {
   expect(threadNames(system.child.pid!)).toEqual(expect.arrayContaining(['grid-auth', 'grid-accounts', 'grid-quotes-tx', 'grid-notify']));
 });
+
+(existsSync('/proc/self/task') ? test : test.skip)('SERVICE_THREADS=one runs the four services on one thread', async () => {
+  const one = await startSystemProcess({ DATA_DIR: ':memory:', SERVICE_THREADS: 'one' });
+  try {
+    const names = threadNames(one.child.pid!);
+    expect(names).toContain('grid-services');
+    expect(names).not.toEqual(expect.arrayContaining(['grid-auth']));
+  } finally {
+    await killSystemProcess(one, 'SIGTERM');
+  }
+}, 120_000);
 
 test('a payment crosses the threads, and its events reach the notifications thread as signed webhooks', async () => {
   receiver = await startWebhookReceiver({ publicKeyPem: (await api('/webhooks/public-key')).body.publicKeyPem });
