@@ -76,8 +76,8 @@ function beneficiaryInput(type: string, individualRequires: readonly string[]): 
   if (!schema) {
     const individual = named(key ? `${pascal(type)}IndividualBeneficiaryInput` : 'IndividualBeneficiaryInput', Type.Object(individualMembers(RequestAddress, individualRequires)));
     schema = discriminated({
-      name: key ? `${pascal(type)}BeneficiaryInput` : 'BeneficiaryInput', tag: 'beneficiaryType', values: BENEFICIARY_TYPES,
-      branches: [individual, BusinessBeneficiaryInput],
+      name: key ? `${pascal(type)}BeneficiaryInput` : 'BeneficiaryInput',
+      tag: 'beneficiaryType', values: BENEFICIARY_TYPES, branches: [individual, BusinessBeneficiaryInput],
     });
     beneficiaryInputs.set(key, schema);
   }

@@ -31,7 +31,8 @@ export function agentAuth(authenticate: AuthenticateAgent, throttle: AuthThrottl
     try {
       const variant = `${requirement.permission ?? ''}/${requirement.allowPaused ? 'paused-ok' : ''}`;
       const agent = await verify({
-        credential: token, subject: OPAQUE, address: clientAddress(req), verify: () => authenticate(token, requirement), variant,
+        credential: token, subject: OPAQUE, address: clientAddress(req),
+        verify: () => authenticate(token, requirement), variant,
       });
       setCaller(res, { platformId: agent.platformId, tokenId: agent.id });
       res.locals.agent = agent;

@@ -86,7 +86,8 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   BDT_ACCOUNT: bankOrMobile({
     currency: 'BDT',
     members: {
-      accountNumber: text(34), bankName: text(255, true), branchCode: digits(5, 5), swiftCode: swiftCode(), phoneNumber: phone(),
+      accountNumber: text(34), bankName: text(255, true), branchCode: digits(5, 5), swiftCode: swiftCode(),
+      phoneNumber: phone(),
     },
     bankTransfer: ['accountNumber'],
     mobileMoney: ['phoneNumber'],
@@ -113,7 +114,9 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   }),
   COP_ACCOUNT: bankOrMobile({
     currency: 'COP',
-    members: { accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, bankName: text(255, true), phoneNumber: phone() },
+    members: {
+      accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, bankName: text(255, true), phoneNumber: phone(),
+    },
     bankTransfer: ['accountNumber', 'bankAccountType'],
     mobileMoney: ['phoneNumber'],
   }),
@@ -161,7 +164,8 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   PKR_ACCOUNT: bankOrMobile({
     currency: 'PKR',
     members: {
-      bankName: text(255, true), accountNumber: text(34), iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'), phoneNumber: phone(),
+      bankName: text(255, true), accountNumber: text(34), iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'),
+      phoneNumber: phone(),
     },
     bankTransfer: ['accountNumber'],
     mobileMoney: ['phoneNumber'],

@@ -38,7 +38,8 @@ export async function startSecuredBroker(options: SecuredBrokerOptions): Promise
   const onClient = (client: Socket) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    relay({ client, upstream: connect(upstreamPort, upstreamHost), options, advertised: () => advertised, counts, sockets });
+    const upstream = connect(upstreamPort, upstreamHost);
+    relay({ client, upstream, options, advertised: () => advertised, counts, sockets });
   };
   const server: Server = options.tls ? createTlsServer(options.tls, onClient) : createTcpServer(onClient);
   server.on('tlsClientError', () => undefined);

@@ -31,7 +31,8 @@ export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
       await proofs.verify({
         customer: c, challengeId: proof.challengeId, binding: bindingOf(c, externalAccountId, trust), proof,
       });
-      await deps.sca.trusted.set({ platformId, customerId: c.id, externalAccountId, trusted: trust, now: deps.clock().toISOString() });
+      const now = deps.clock().toISOString();
+      await deps.sca.trusted.set({ platformId, customerId: c.id, externalAccountId, trusted: trust, now });
       return { trusted: trust };
     },
 

@@ -183,7 +183,8 @@ export function createScaProofs(deps: ScaDeps) {
     const passkey = factors.find((f) => f.factor === 'PASSKEY' && f.credentialId === credentialId);
     if (!passkey) return false;
     const counter = await verifiedAssertion({
-      rp: settings.relyingParty, assertion: proof.passkeyAssertion, origin: proof.origin, challengeHex: challenge.challengeHex,
+      rp: settings.relyingParty, assertion: proof.passkeyAssertion, origin: proof.origin,
+      challengeHex: challenge.challengeHex,
       passkey: { credentialId: passkey.credentialId!, publicKey: passkey.publicKey!, counter: passkey.counter ?? 0 },
     });
     if (counter === undefined) return false;
@@ -223,7 +224,9 @@ export function createScaProofs(deps: ScaDeps) {
    * nothing. Each evaluation is claimed on the challenge (one at a time, at most `maxAttempts`) and
    * reserved against the customer's lockout before the proof is checked; only a wrong proof counts.
    */
-  async function verify({ customer: c, challengeId, binding, proof, earlierChallengeIds = [] }: ScaProofCheck): Promise<{ challenge: ScaChallengeRecord; repeated: boolean; completedAt: string }> {
+  async function verify(
+    { customer: c, challengeId, binding, proof, earlierChallengeIds = [] }: ScaProofCheck,
+  ): Promise<{ challenge: ScaChallengeRecord; repeated: boolean; completedAt: string }> {
     checkShape(proof);
     // In sandbox the fixed code is every challenge's code: it always answers the current step.
     const sandboxCode = settings.sandbox && proof.code === SANDBOX_SCA_CODE;

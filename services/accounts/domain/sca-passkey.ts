@@ -65,7 +65,9 @@ export interface PasskeyAssertion {
 }
 
 /** The new signature counter, or undefined for an assertion that does not verify. */
-export async function verifiedAssertion({ rp, assertion, origin, challengeHex, passkey }: PasskeyAssertion): Promise<number | undefined> {
+export async function verifiedAssertion(
+  { rp, assertion, origin, challengeHex, passkey }: PasskeyAssertion,
+): Promise<number | undefined> {
   if (!rp.origins.includes(origin)) return undefined;
   try {
     const result = await webauthn().verifyAuthenticationResponse({

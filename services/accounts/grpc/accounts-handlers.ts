@@ -67,7 +67,8 @@ export function bindAccountsService(uc: AccountsUseCases) {
     },
     async updateCustomer(req, ctx) {
       const outcome = await uc.customers.update({
-        platformId: requirePlatform(ctx), id: req.id, changes: req.changes, signature: req.signature ?? {}, shapeErrors: ctx.fieldErrors,
+        platformId: requirePlatform(ctx), id: req.id, changes: req.changes, signature: req.signature ?? {},
+        shapeErrors: ctx.fieldErrors,
       });
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
       if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
