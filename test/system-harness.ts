@@ -57,7 +57,13 @@ export async function startTestSystem(options: { env?: NodeJS.ProcessEnv; logger
       const text = await response.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
-      checkResponse(init.method ?? 'GET', apiUrl(path), response.status, parsed, response.headers.get('content-type'));
+      checkResponse({
+        method: init.method ?? 'GET',
+        url: apiUrl(path),
+        status: response.status,
+        body: parsed,
+        contentType: response.headers.get('content-type'),
+      });
       reportReferenceProblems(init.method ?? 'GET', apiUrl(path), response.status, parsed);
       assertReferenceAccepts(init.method ?? 'GET', apiUrl(path), response.status, parsed);
       return { status: response.status, body: parsed, headers: response.headers };

@@ -49,8 +49,16 @@ const businessMembers = (address: TSchema) => withRequired({
   ...contact(address),
 }, ['beneficiaryType', 'legalName']);
 
-/** A union of object schemas discriminated by one member, published with its mapping. */
-function discriminated(name: string, tag: string, values: readonly string[], branches: TSchema[], description?: string): TSchema {
+/** A union of object schemas discriminated by one member (`tag`, one of `values`), published with its mapping. */
+interface DiscriminatedUnion {
+  name: string;
+  tag: string;
+  values: readonly string[];
+  branches: TSchema[];
+  description?: string;
+}
+
+function discriminated({ name, tag, values, branches, description }: DiscriminatedUnion): TSchema {
   return named(name, Type.Unsafe({
     type: 'object', required: [tag], properties: { [tag]: StringEnum(values) },
     oneOf: branches, discriminator: { propertyName: tag }, ...(description ? { description } : {}),
@@ -67,16 +75,23 @@ function beneficiaryInput(type: string, individualRequires: readonly string[]): 
   let schema = beneficiaryInputs.get(key);
   if (!schema) {
     const individual = named(key ? `${pascal(type)}IndividualBeneficiaryInput` : 'IndividualBeneficiaryInput', Type.Object(individualMembers(RequestAddress, individualRequires)));
-    schema = discriminated(key ? `${pascal(type)}BeneficiaryInput` : 'BeneficiaryInput', 'beneficiaryType', BENEFICIARY_TYPES, [individual, BusinessBeneficiaryInput]);
+    schema = discriminated({
+      name: key ? `${pascal(type)}BeneficiaryInput` : 'BeneficiaryInput',
+      tag: 'beneficiaryType', values: BENEFICIARY_TYPES, branches: [individual, BusinessBeneficiaryInput],
+    });
     beneficiaryInputs.set(key, schema);
   }
   return schema;
 }
 
-const Beneficiary = discriminated('Beneficiary', 'beneficiaryType', BENEFICIARY_TYPES, [
-  named('IndividualBeneficiary', ClosedObject(individualMembers(Address))),
-  named('BusinessBeneficiary', ClosedObject(businessMembers(Address))),
-], 'The holder of the account');
+const Beneficiary = discriminated({
+  name: 'Beneficiary', tag: 'beneficiaryType', values: BENEFICIARY_TYPES,
+  branches: [
+    named('IndividualBeneficiary', ClosedObject(individualMembers(Address))),
+    named('BusinessBeneficiary', ClosedObject(businessMembers(Address))),
+  ],
+  description: 'The holder of the account',
+});
 
 function members(spec: AccountTypeSpec, required: (member: string) => boolean): Record<string, TSchema> {
   return Object.fromEntries(Object.entries(spec.members).map(([m, s]) => [m, required(m) ? memberSchema(s) : Type.Optional(memberSchema(s))]));
@@ -105,9 +120,15 @@ const specs = EXTERNAL_ACCOUNT_TYPE_NAMES.map((type) => [type, EXTERNAL_ACCOUNT_
 export const ExternalAccountType = named('ExternalAccountType', StringEnum(EXTERNAL_ACCOUNT_TYPE_NAMES, { description: 'Type of external account or wallet' }));
 
 /** `accountInfo` of a create request. */
-export const ExternalAccountCreateInfo = discriminated('ExternalAccountCreateInfoOneOf', 'accountType', EXTERNAL_ACCOUNT_TYPE_NAMES,
-  specs.map(([type, spec]) => createInfo(type, spec)), 'Bank or wallet details; members depend on `accountType`');
+export const ExternalAccountCreateInfo = discriminated({
+  name: 'ExternalAccountCreateInfoOneOf', tag: 'accountType', values: EXTERNAL_ACCOUNT_TYPE_NAMES,
+  branches: specs.map(([type, spec]) => createInfo(type, spec)),
+  description: 'Bank or wallet details; members depend on `accountType`',
+});
 
 /** `accountInfo` of an external account. */
-export const ExternalAccountInfo = discriminated('ExternalAccountInfoOneOf', 'accountType', EXTERNAL_ACCOUNT_TYPE_NAMES,
-  specs.map(([type, spec]) => info(type, spec)), 'Bank or wallet details; members depend on `accountType`');
+export const ExternalAccountInfo = discriminated({
+  name: 'ExternalAccountInfoOneOf', tag: 'accountType', values: EXTERNAL_ACCOUNT_TYPE_NAMES,
+  branches: specs.map(([type, spec]) => info(type, spec)),
+  description: 'Bank or wallet details; members depend on `accountType`',
+});

@@ -24,7 +24,17 @@ export interface WebhookKind {
 
 const withPrefix = (prefix: string, types: readonly string[]) => types.filter((t) => t.startsWith(prefix));
 
-function kind(name: string, summary: string, schemaName: string, types: readonly string[], data: TSchema | undefined, extension = false): WebhookKind {
+/** One kind's description: its body schema's name and the `data` it carries (none for the test webhook). */
+interface WebhookKindSpec {
+  name: string;
+  summary: string;
+  schemaName: string;
+  types: readonly string[];
+  data?: TSchema;
+  extension?: boolean;
+}
+
+function kind({ name, summary, schemaName, types, data, extension = false }: WebhookKindSpec): WebhookKind {
   const body = named(schemaName, ClosedObject({
     id: Type.String({ description: 'Webhook:<uuid>, the same on every retry (also the `webhook-id` header): de-duplicate by it' }),
     type: StringEnum(types),
@@ -54,26 +64,91 @@ const IncomingPaymentWebhookData = named('IncomingPaymentWebhookData', ClosedObj
 
 /** Every kind we send, the reference's first. */
 export const WEBHOOK_KINDS: readonly WebhookKind[] = [
-  kind('outgoing-payment', 'An outgoing payment changed status', 'OutgoingPaymentWebhook', withPrefix('OUTGOING_PAYMENT.', ref), Transaction),
-  kind('incoming-payment', 'An incoming payment changed status', 'IncomingPaymentWebhook', withPrefix('INCOMING_PAYMENT.', ref), IncomingPaymentWebhookData),
-  kind('test-webhook', 'The sandbox test webhook (POST /sandbox/webhooks/test)', 'TestWebhook', ['TEST'], undefined),
-  kind('bulk-upload', 'A bulk customer import finished', 'BulkUploadWebhook', withPrefix('BULK_UPLOAD.', ref), ImportJob),
-  kind('invitation-claimed', 'An UMA invitation was claimed', 'InvitationClaimedWebhook', withPrefix('INVITATION.', ref), UmaInvitation),
-  kind('customer-update', 'A customer\'s KYC or KYB status changed', 'CustomerWebhook', ref.filter((t) => /^CUSTOMER\.KY[CB]_/.test(t)), Customer),
-  kind('internal-account-status', 'An internal account\'s balance, status or funding instructions changed', 'InternalAccountStatusWebhook', withPrefix('INTERNAL_ACCOUNT.', ref), InternalAccount),
-  kind('external-account-status', 'An external account\'s status changed', 'ExternalAccountStatusWebhook', withPrefix('EXTERNAL_ACCOUNT.', ref), ExternalAccount),
-  kind('verification-update', 'A KYC/KYB verification changed status', 'VerificationWebhook', withPrefix('VERIFICATION.', ref), Verification),
-  kind('card-state-change', 'A card\'s lifecycle state changed', 'CardStateChangeWebhook', ['CARD.STATE_CHANGE'], Card),
-  kind('card-funding-source-change', 'A card\'s funding sources were replaced', 'CardFundingSourceChangeWebhook', ['CARD.FUNDING_SOURCE_CHANGE'], Card),
-  kind('card-transaction', 'A card transaction changed status', 'CardTransactionWebhook', withPrefix('CARD_TRANSACTION.', ref), CardTransaction),
-  kind('agent-action', 'An agent\'s action waits for the platform\'s approval', 'AgentActionWebhook', withPrefix('AGENT_ACTION.', ref), AgentAction),
-  kind('customer-lifecycle', 'Extension: a customer was created, updated or deleted', 'CustomerLifecycleWebhook', withPrefix('CUSTOMER.', ext), CustomerNotice, true),
-  kind('internal-account-created', 'Extension: an internal account was opened', 'InternalAccountCreatedWebhook', withPrefix('INTERNAL_ACCOUNT.', ext), InternalAccount, true),
-  kind('external-account-created', 'Extension: an external account was added', 'ExternalAccountCreatedWebhook', ['EXTERNAL_ACCOUNT.CREATED'], ExternalAccount, true),
-  kind('external-account-deleted', 'Extension: an external account was deleted', 'ExternalAccountDeletedWebhook', ['EXTERNAL_ACCOUNT.DELETED'], ExternalAccountDeleted, true),
-  kind('quote', 'Extension: a quote was created, executed or expired', 'QuoteWebhook', withPrefix('QUOTE.', ext), Quote, true),
-  kind('incoming-payment-expired', 'Extension: an incoming payment expired before it arrived', 'IncomingPaymentExpiredWebhook', withPrefix('INCOMING_PAYMENT.', ext), Transaction, true),
-  kind('platform-config-updated', 'Extension: the platform configuration changed (the members named)', 'PlatformConfigUpdatedWebhook', withPrefix('PLATFORM.', ext), PlatformConfigNotice, true),
+  kind({
+    name: 'outgoing-payment', summary: 'An outgoing payment changed status', schemaName: 'OutgoingPaymentWebhook',
+    types: withPrefix('OUTGOING_PAYMENT.', ref), data: Transaction,
+  }),
+  kind({
+    name: 'incoming-payment', summary: 'An incoming payment changed status', schemaName: 'IncomingPaymentWebhook',
+    types: withPrefix('INCOMING_PAYMENT.', ref), data: IncomingPaymentWebhookData,
+  }),
+  kind({
+    name: 'test-webhook', summary: 'The sandbox test webhook (POST /sandbox/webhooks/test)', schemaName: 'TestWebhook',
+    types: ['TEST'],
+  }),
+  kind({
+    name: 'bulk-upload', summary: 'A bulk customer import finished', schemaName: 'BulkUploadWebhook',
+    types: withPrefix('BULK_UPLOAD.', ref), data: ImportJob,
+  }),
+  kind({
+    name: 'invitation-claimed', summary: 'An UMA invitation was claimed', schemaName: 'InvitationClaimedWebhook',
+    types: withPrefix('INVITATION.', ref), data: UmaInvitation,
+  }),
+  kind({
+    name: 'customer-update', summary: 'A customer\'s KYC or KYB status changed', schemaName: 'CustomerWebhook',
+    types: ref.filter((t) => /^CUSTOMER\.KY[CB]_/.test(t)), data: Customer,
+  }),
+  kind({
+    name: 'internal-account-status', summary: 'An internal account\'s balance, status or funding instructions changed',
+    schemaName: 'InternalAccountStatusWebhook', types: withPrefix('INTERNAL_ACCOUNT.', ref), data: InternalAccount,
+  }),
+  kind({
+    name: 'external-account-status', summary: 'An external account\'s status changed',
+    schemaName: 'ExternalAccountStatusWebhook', types: withPrefix('EXTERNAL_ACCOUNT.', ref), data: ExternalAccount,
+  }),
+  kind({
+    name: 'verification-update', summary: 'A KYC/KYB verification changed status', schemaName: 'VerificationWebhook',
+    types: withPrefix('VERIFICATION.', ref), data: Verification,
+  }),
+  kind({
+    name: 'card-state-change', summary: 'A card\'s lifecycle state changed', schemaName: 'CardStateChangeWebhook',
+    types: ['CARD.STATE_CHANGE'], data: Card,
+  }),
+  kind({
+    name: 'card-funding-source-change', summary: 'A card\'s funding sources were replaced',
+    schemaName: 'CardFundingSourceChangeWebhook', types: ['CARD.FUNDING_SOURCE_CHANGE'], data: Card,
+  }),
+  kind({
+    name: 'card-transaction', summary: 'A card transaction changed status', schemaName: 'CardTransactionWebhook',
+    types: withPrefix('CARD_TRANSACTION.', ref), data: CardTransaction,
+  }),
+  kind({
+    name: 'agent-action', summary: 'An agent\'s action waits for the platform\'s approval',
+    schemaName: 'AgentActionWebhook', types: withPrefix('AGENT_ACTION.', ref), data: AgentAction,
+  }),
+  kind({
+    name: 'customer-lifecycle', summary: 'Extension: a customer was created, updated or deleted',
+    schemaName: 'CustomerLifecycleWebhook', types: withPrefix('CUSTOMER.', ext), data: CustomerNotice, extension: true,
+  }),
+  kind({
+    name: 'internal-account-created', summary: 'Extension: an internal account was opened',
+    schemaName: 'InternalAccountCreatedWebhook', types: withPrefix('INTERNAL_ACCOUNT.', ext), data: InternalAccount,
+    extension: true,
+  }),
+  kind({
+    name: 'external-account-created', summary: 'Extension: an external account was added',
+    schemaName: 'ExternalAccountCreatedWebhook', types: ['EXTERNAL_ACCOUNT.CREATED'], data: ExternalAccount,
+    extension: true,
+  }),
+  kind({
+    name: 'external-account-deleted', summary: 'Extension: an external account was deleted',
+    schemaName: 'ExternalAccountDeletedWebhook', types: ['EXTERNAL_ACCOUNT.DELETED'], data: ExternalAccountDeleted,
+    extension: true,
+  }),
+  kind({
+    name: 'quote', summary: 'Extension: a quote was created, executed or expired', schemaName: 'QuoteWebhook',
+    types: withPrefix('QUOTE.', ext), data: Quote, extension: true,
+  }),
+  kind({
+    name: 'incoming-payment-expired', summary: 'Extension: an incoming payment expired before it arrived',
+    schemaName: 'IncomingPaymentExpiredWebhook', types: withPrefix('INCOMING_PAYMENT.', ext), data: Transaction,
+    extension: true,
+  }),
+  kind({
+    name: 'platform-config-updated', summary: 'Extension: the platform configuration changed (the members named)',
+    schemaName: 'PlatformConfigUpdatedWebhook', types: withPrefix('PLATFORM.', ext), data: PlatformConfigNotice,
+    extension: true,
+  }),
 ];
 
 const byType = new Map(WEBHOOK_KINDS.flatMap((k) => k.types.map((t) => [t, k] as const)));

@@ -30,7 +30,10 @@ export function agentAuth(authenticate: AuthenticateAgent, throttle: AuthThrottl
     if (!token) return next(new AppError('UNAUTHORIZED', 'An agent access token is required: Authorization: Bearer <accessToken>'));
     try {
       const variant = `${requirement.permission ?? ''}/${requirement.allowPaused ? 'paused-ok' : ''}`;
-      const agent = await verify(token, OPAQUE, clientAddress(req), () => authenticate(token, requirement), variant);
+      const agent = await verify({
+        credential: token, subject: OPAQUE, address: clientAddress(req),
+        verify: () => authenticate(token, requirement), variant,
+      });
       setCaller(res, { platformId: agent.platformId, tokenId: agent.id });
       res.locals.agent = agent;
       next();

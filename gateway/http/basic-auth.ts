@@ -42,7 +42,10 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
     const credentials = parseBasic(header);
     if (!credentials || key === undefined) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
     try {
-      const caller = await verify(header!, credentials.tokenId, clientAddress(req), () => authenticate(credentials.tokenId, credentials.secret));
+      const caller = await verify({
+        credential: header!, subject: credentials.tokenId, address: clientAddress(req),
+        verify: () => authenticate(credentials.tokenId, credentials.secret),
+      });
       cache.set(key, caller);
       setCaller(res, caller);
       next();

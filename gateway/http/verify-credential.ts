@@ -5,6 +5,16 @@ import { isThrottled, type AuthThrottle } from './auth-throttle';
 /** SHA-256 of a credential, the key it is remembered under (the one-shot `hash` costs a third of a Hash object). */
 export const credentialDigest = (credential: string) => hash('sha256', credential, 'base64');
 
+/** One credential to check: `subject` and `address` are what the throttle counts failures against. */
+export interface CredentialCheck<T> {
+  credential: string;
+  subject: string;
+  address: string;
+  verify: () => Promise<T>;
+  /** What else the check depends on (an agent operation's requirement), so only identical checks are shared. */
+  variant?: string;
+}
+
 /**
  * Checks one credential under the failed-authentication throttle (auth-throttle.ts):
  * - a credential verified as correct before is checked without the throttle (a guess never has its digest);
@@ -36,8 +46,7 @@ export function credentialVerifier<T>(throttle: AuthThrottle, isGuess: (err: unk
     }
   }
 
-  /** `variant`: what else the check depends on (an agent operation's requirement), so only identical checks are shared. */
-  return (credential: string, subject: string, address: string, verify: () => Promise<T>, variant = ''): Promise<T> => {
+  return ({ credential, subject, address, verify, variant = '' }: CredentialCheck<T>): Promise<T> => {
     const digest = credentialDigest(credential);
     const key = `${digest}@${address}#${variant}`;
     const pending = inFlight.get(key);

@@ -77,6 +77,15 @@ export interface DeadLettersOptions {
   clock?: () => Date;
 }
 
+/** An event whose consumer failed every one of its `tried` attempts, the last with `err`. */
+interface FailedDelivery {
+  topic: string;
+  group: string;
+  event: DomainEvent;
+  tried: number;
+  err: unknown;
+}
+
 export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
   const letters = options.store.collection<DeadLetter>(DEAD_LETTERS_COLLECTION);
   const settings = options.settings ?? DEFAULT_DEAD_LETTER_SETTINGS;
@@ -88,7 +97,7 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
   let stopGauge: (() => void) | undefined;
 
   /** Raises when the letter cannot be stored: the bus then keeps the event (retried), nothing is lost. */
-  async function deadLetter(topic: string, group: string, event: DomainEvent, tried: number, err: unknown): Promise<void> {
+  async function deadLetter({ topic, group, event, tried, err }: FailedDelivery): Promise<void> {
     const letter: DeadLetter = {
       _id: `${group}:${event.id}`, topic, group, event, status: 'DEAD', attempts: tried,
       lastError: errorText(err), deadLetteredAt: clock().toISOString(),
@@ -123,7 +132,7 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
             return;
           } catch (err) {
             if (isOutage(err)) throw err;
-            if (attempt >= attempts) return deadLetter(topic, group, event, attempt, err);
+            if (attempt >= attempts) return deadLetter({ topic, group, event, tried: attempt, err });
             logger.warn('event handler failed; retrying', { topic, group, eventId: event.id, eventType: event.type, attempt, err });
           }
           await sleep(backoffDelay(attempt, settings.backoff));

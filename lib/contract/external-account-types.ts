@@ -63,8 +63,17 @@ const mobileMoney = (currency: string, phonePattern = PHONE, more: Record<string
 const swiftBank = (currency: string, rails: readonly string[], bankNameRequired = true) =>
   bank(currency, rails, { bankName: text(255, bankNameRequired), accountNumber: text(34, true), swiftCode: swiftCode(true) });
 
+/** A bank-transfer-or-mobile-money type: the members each rail requires, and any other part of its spec. */
+interface BankOrMobileSpec {
+  currency: string;
+  members: Record<string, MemberSpec>;
+  bankTransfer: readonly string[];
+  mobileMoney: readonly string[];
+  more?: Partial<AccountTypeSpec>;
+}
+
 /** Bank transfer or mobile money: which members are required depends on the rail. */
-const bankOrMobile = (currency: string, members: Record<string, MemberSpec>, bankTransfer: readonly string[], mobileMoney: readonly string[], more: Partial<AccountTypeSpec> = {}) =>
+const bankOrMobile = ({ currency, members, bankTransfer, mobileMoney, more = {} }: BankOrMobileSpec) =>
   bank(currency, ['BANK_TRANSFER', 'MOBILE_MONEY'], members, { railMembers: { BANK_TRANSFER: bankTransfer, MOBILE_MONEY: mobileMoney }, ...more });
 
 const STABLECOINS = ['USDC', 'USDT'];
@@ -74,9 +83,15 @@ const wallet = (currencies: readonly string[]): AccountTypeSpec => ({
 
 export const EXTERNAL_ACCOUNT_TYPES = {
   AED_ACCOUNT: bank('AED', ['BANK_TRANSFER'], { iban: iban([23, 23], '^AE[0-9]{21}$', true), swiftCode: swiftCode() }, { beneficiary: { individualRequires: ['address'] } }),
-  BDT_ACCOUNT: bankOrMobile('BDT', {
-    accountNumber: text(34), bankName: text(255, true), branchCode: digits(5, 5), swiftCode: swiftCode(), phoneNumber: phone(),
-  }, ['accountNumber'], ['phoneNumber']),
+  BDT_ACCOUNT: bankOrMobile({
+    currency: 'BDT',
+    members: {
+      accountNumber: text(34), bankName: text(255, true), branchCode: digits(5, 5), swiftCode: swiftCode(),
+      phoneNumber: phone(),
+    },
+    bankTransfer: ['accountNumber'],
+    mobileMoney: ['phoneNumber'],
+  }),
   BRL_ACCOUNT: bank('BRL', ['PIX'], {
     pixKey: { required: true, minLength: 1, maxLength: 77, check: 'pixKey' },
     pixKeyType: { required: true, enum: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] },
@@ -88,18 +103,40 @@ export const EXTERNAL_ACCOUNT_TYPES = {
     branchCode: { ...digits(5, 5, true), description: 'Transit (branch) number' },
     accountNumber: digits(7, 12, true),
   }),
-  CNY_ACCOUNT: bankOrMobile('CNY', { accountNumber: text(34), bankName: text(255, true), phoneNumber: phone() }, ['accountNumber'], ['phoneNumber'], {
-    beneficiary: { individualRequires: [], businessOnlyOnRails: ['BANK_TRANSFER'] },
+  CNY_ACCOUNT: bankOrMobile({
+    currency: 'CNY',
+    members: { accountNumber: text(34), bankName: text(255, true), phoneNumber: phone() },
+    bankTransfer: ['accountNumber'],
+    mobileMoney: ['phoneNumber'],
+    more: {
+      beneficiary: { individualRequires: [], businessOnlyOnRails: ['BANK_TRANSFER'] },
+    },
   }),
-  COP_ACCOUNT: bankOrMobile('COP', { accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, bankName: text(255, true), phoneNumber: phone() },
-    ['accountNumber', 'bankAccountType'], ['phoneNumber']),
+  COP_ACCOUNT: bankOrMobile({
+    currency: 'COP',
+    members: {
+      accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, bankName: text(255, true), phoneNumber: phone(),
+    },
+    bankTransfer: ['accountNumber', 'bankAccountType'],
+    mobileMoney: ['phoneNumber'],
+  }),
   DKK_ACCOUNT: bank('DKK', ['SEPA', 'SEPA_INSTANT'], { iban: iban([18, 18], '^DK[0-9]{16}$', true), swiftCode: swiftCode() }),
-  EGP_ACCOUNT: bankOrMobile('EGP', { iban: iban([29, 29], '^EG[0-9]{27}$'), bankName: text(255, true), phoneNumber: phone() }, ['iban'], ['phoneNumber']),
+  EGP_ACCOUNT: bankOrMobile({
+    currency: 'EGP',
+    members: { iban: iban([29, 29], '^EG[0-9]{27}$'), bankName: text(255, true), phoneNumber: phone() },
+    bankTransfer: ['iban'],
+    mobileMoney: ['phoneNumber'],
+  }),
   EUR_ACCOUNT: bank('EUR', ['SEPA', 'SEPA_INSTANT'], {
     iban: iban([15, 34], '^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$', true), swiftCode: swiftCode(),
   }, { beneficiary: { individualRequires: ['countryOfResidence'] } }),
   GBP_ACCOUNT: bank('GBP', ['FASTER_PAYMENTS'], { sortCode: digits(6, 6, true), accountNumber: digits(8, 8, true) }),
-  GHS_ACCOUNT: bankOrMobile('GHS', { accountNumber: text(34), bankName: text(255, true), phoneNumber: phone() }, ['accountNumber'], ['phoneNumber']),
+  GHS_ACCOUNT: bankOrMobile({
+    currency: 'GHS',
+    members: { accountNumber: text(34), bankName: text(255, true), phoneNumber: phone() },
+    bankTransfer: ['accountNumber'],
+    mobileMoney: ['phoneNumber'],
+  }),
   GTQ_ACCOUNT: bank('GTQ', ['BANK_TRANSFER'], { accountNumber: text(34, true), bankAccountType: { ...BANK_ACCOUNT_TYPE, required: true }, bankName: text(255, true) }, {
     beneficiary: { individualRequires: ['countryOfResidence', 'phoneNumber'] },
   }),
@@ -124,14 +161,24 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   MYR_ACCOUNT: swiftBank('MYR', ['BANK_TRANSFER']),
   NGN_ACCOUNT: bank('NGN', ['BANK_TRANSFER'], { accountNumber: digits(10, 10, true), bankName: text(255, true) }),
   PHP_ACCOUNT: bank('PHP', ['BANK_TRANSFER'], { bankName: text(255, true), accountNumber: digits(8, 16, true) }),
-  PKR_ACCOUNT: bankOrMobile('PKR', {
-    bankName: text(255, true), accountNumber: text(34), iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'), phoneNumber: phone(),
-  }, ['accountNumber'], ['phoneNumber']),
+  PKR_ACCOUNT: bankOrMobile({
+    currency: 'PKR',
+    members: {
+      bankName: text(255, true), accountNumber: text(34), iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'),
+      phoneNumber: phone(),
+    },
+    bankTransfer: ['accountNumber'],
+    mobileMoney: ['phoneNumber'],
+  }),
   RWF_ACCOUNT: mobileMoney('RWF', '^\\+250[0-9]{9}$'),
   SGD_ACCOUNT: bank('SGD', ['PAYNOW', 'FAST', 'BANK_TRANSFER'], { bankName: text(255), accountNumber: text(34, true), swiftCode: swiftCode(true) }),
   // El Salvador's currency is the US dollar.
-  SLV_ACCOUNT: bankOrMobile('USD', { bankName: text(255), accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, phoneNumber: phone() },
-    ['accountNumber', 'bankAccountType'], ['phoneNumber']),
+  SLV_ACCOUNT: bankOrMobile({
+    currency: 'USD',
+    members: { bankName: text(255), accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, phoneNumber: phone() },
+    bankTransfer: ['accountNumber', 'bankAccountType'],
+    mobileMoney: ['phoneNumber'],
+  }),
   THB_ACCOUNT: swiftBank('THB', ['BANK_TRANSFER']),
   TZS_ACCOUNT: mobileMoney('TZS', '^\\+255[0-9]{9}$'),
   UGX_ACCOUNT: mobileMoney('UGX'),

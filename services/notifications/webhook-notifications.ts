@@ -49,7 +49,8 @@ export function createWebhookNotifications(
   const policy = { baseDelayMs: settings.WEBHOOK_RETRY_BASE_MS, maxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS, retryWindowMs: settings.WEBHOOK_RETRY_WINDOW_MS, maxAttempts: settings.WEBHOOK_MAX_ATTEMPTS };
   const { deliver, deliverTo } = createDeliverWebhook({
     directory, sender: createWebhookHttpSender({ allowLocal: settings.WEBHOOK_ALLOW_LOCAL_ENDPOINTS, trusted: trusted.origins, trustedCa: trusted.ca }), sign: (body) => signWebhookBody(body, key.privateKey),
-    standardHeaders: (platformId, url, id, sentAt, body) => standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
+    standardHeaders: ({ platformId, url, id, sentAt, body }) =>
+      standardWebhooksHeaders(standardWebhooksSecret(key.secretSeed, platformId, url), id, sentAt, body),
     timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger,
   });
   const reportApprovalAnswer = createReportApprovalAnswer({ bus, logger });

@@ -15,7 +15,13 @@ describe('every HTTP test response is checked against our OpenAPI document', () 
   });
   afterAll(() => sys.stop());
 
-  const check = (body: unknown, status = 200) => () => checkResponse('GET', apiUrl(`/customers/${customer.id}`), status, body, JSON_TYPE);
+  const check = (body: unknown, status = 200) => () => checkResponse({
+    method: 'GET',
+    url: apiUrl(`/customers/${customer.id}`),
+    status,
+    body,
+    contentType: JSON_TYPE,
+  });
 
   it('accepts the record the server wrote', () => {
     expect(check(customer)).not.toThrow();
@@ -40,7 +46,13 @@ describe('every HTTP test response is checked against our OpenAPI document', () 
   });
 
   it('checks answers to paths no operation serves against the error envelope', async () => {
-    expect(() => checkResponse('GET', apiUrl('/no-such-resource'), 404, { status: 404, code: 'NOT_FOUND' }, JSON_TYPE)).toThrow(/message/);
+    expect(() => checkResponse({
+      method: 'GET',
+      url: apiUrl('/no-such-resource'),
+      status: 404,
+      body: { status: 404, code: 'NOT_FOUND' },
+      contentType: JSON_TYPE,
+    })).toThrow(/message/);
     await expect(sys.api('/no-such-resource')).resolves.toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 });

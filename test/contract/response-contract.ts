@@ -17,12 +17,21 @@ function describe(errors: ErrorObject[]): string {
   return errors.slice(0, 12).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('\n');
 }
 
+/** One request's method and URL, and the gateway's answer to it. */
+export interface GatewayAnswer {
+  method: string;
+  url: string;
+  status: number;
+  body: unknown;
+  contentType: string | null;
+}
+
 /**
  * Checks one gateway answer against the document: the status must be documented for the operation
  * and the body must match its schema. A request no operation serves must answer the error envelope.
  * Throws ContractViolation naming operation, status and what did not match.
  */
-export function checkResponse(method: string, url: string, status: number, body: unknown, contentType: string | null): void {
+export function checkResponse({ method, url, status, body, contentType }: GatewayAnswer): void {
   const path = new URL(url, 'http://gateway').pathname;
   const op = findOperation(method, path);
   const name = op ? `${op.operationId} (${method.toUpperCase()} ${op.path})` : `${method.toUpperCase()} ${path} (no operation)`;

@@ -54,7 +54,13 @@ async function api(path: string, body?: unknown, method = body === undefined ? '
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = await res.json() as any;
-  checkResponse(method, apiUrl(path), res.status, json, res.headers.get('content-type'));
+  checkResponse({
+    method,
+    url: apiUrl(path),
+    status: res.status,
+    body: json,
+    contentType: res.headers.get('content-type'),
+  });
   return { status: res.status, body: json };
 }
 

@@ -38,7 +38,8 @@ export async function startSecuredBroker(options: SecuredBrokerOptions): Promise
   const onClient = (client: Socket) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    relay(client, connect(upstreamPort, upstreamHost), options, () => advertised, counts, sockets);
+    const upstream = connect(upstreamPort, upstreamHost);
+    relay({ client, upstream, options, advertised: () => advertised, counts, sockets });
   };
   const server: Server = options.tls ? createTlsServer(options.tls, onClient) : createTcpServer(onClient);
   server.on('tlsClientError', () => undefined);
@@ -74,10 +75,17 @@ const int32 = (n: number) => { const b = Buffer.alloc(4); b.writeInt32BE(n); ret
 const kString = (s: string | null) => (s === null ? int16(-1) : Buffer.concat([int16(Buffer.byteLength(s)), Buffer.from(s)]));
 const kBytes = (b: Buffer) => Buffer.concat([int32(b.length), b]);
 
-function relay(
-  client: Socket, upstream: Socket, options: SecuredBrokerOptions, advertised: () => { host: string; port: number },
-  counts: { authenticated: number; rejected: number }, sockets: Set<Socket>,
-): void {
+/** One client connection and its connection to the broker, with the proxy's shared counts and open sockets. */
+interface Relay {
+  client: Socket;
+  upstream: Socket;
+  options: SecuredBrokerOptions;
+  advertised: () => { host: string; port: number };
+  counts: { authenticated: number; rejected: number };
+  sockets: Set<Socket>;
+}
+
+function relay({ client, upstream, options, advertised, counts, sockets }: Relay): void {
   sockets.add(upstream);
   upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
   client.on('close', () => upstream.destroy());

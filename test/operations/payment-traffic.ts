@@ -99,7 +99,7 @@ export async function startPaymentTraffic(api: Api): Promise<PaymentTraffic> {
   const payers: Payer[] = [];
   for (let i = 0; i < 2; i++) payers.push(await preparePayer(api, i));
   const acknowledged: Acknowledged = { transactions: new Set(), attempts: 0, failures: 0 };
-  const workload = startWorkload(api, payers, 2, acknowledged, PAUSE_BETWEEN_PAYMENTS_MS);
+  const workload = startWorkload({ api, payers, workers: 2, acknowledged, pauseMs: PAUSE_BETWEEN_PAYMENTS_MS });
   await until('webhooks flow', async () => receiver.accepted.length, (n) => n > 5, 60_000);
   return { receiver, acknowledged, stop: () => workload.stop(), endpointSetAt };
 }

@@ -35,7 +35,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const webhook = publicKeyPem ? verifyWebhook(Buffer.concat(chunks), req.headers['x-grid-signature'] as string | undefined, createPublicKey(publicKeyPem), 5 * 60_000) : undefined;
+      const webhook = publicKeyPem ? verifyWebhook({
+        rawBody: Buffer.concat(chunks), signature: req.headers['x-grid-signature'] as string | undefined,
+        publicKey: createPublicKey(publicKeyPem), toleranceMs: 5 * 60_000,
+      }) : undefined;
       received.push({ path: req.url ?? '', webhook });
       res.writeHead(webhook ? 200 : 401).end();
     });

@@ -77,7 +77,9 @@ async function runScenario({ signal, restarts }: Scenario) {
 
     const acknowledged: Acknowledged = { transactions: new Set(), attempts: 0, failures: 0 };
     let up = true;
-    const workload = startWorkload(api, payers, 8, acknowledged, 0, { money, coin, isUp: () => up, scaPayer });
+    const workload = startWorkload({
+      api, payers, workers: 8, acknowledged, pauseMs: 0, paths: { money, coin, isUp: () => up, scaPayer },
+    });
     for (let i = 0; i < restarts; i++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 1500));
       await killSystemProcess(system, signal);

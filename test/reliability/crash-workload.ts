@@ -93,16 +93,23 @@ async function paymentOf(api: Api, payer: Payer, kind: number): Promise<string |
   return res.status === 201 ? res.body.id : undefined;
 }
 
+/** The API the workers call, the payers they pay from, how many workers, and where acknowledgements go. */
+export interface Workload {
+  api: Api;
+  payers: Payer[];
+  workers: number;
+  acknowledged: Acknowledged;
+  pauseMs?: number;
+  paths?: { money: MoneyPaths; coin: Stablecoin; isUp: () => boolean; scaPayer: Payer };
+}
+
 /**
  * Workers paying until `stop()`; a request cut by a kill simply counts as unacknowledged. With
  * `paths` (payers equipped with a card and an agent, and a stablecoin) the workers take every
  * money path at once: payments, agent payments, card journeys and stablecoin mints and burns.
  * `pauseMs`: each worker waits this long after each payment (a paced load instead of as fast as possible).
  */
-export function startWorkload(
-  api: Api, payers: Payer[], workers: number, acknowledged: Acknowledged, pauseMs = 0,
-  paths?: { money: MoneyPaths; coin: Stablecoin; isUp: () => boolean; scaPayer: Payer },
-) {
+export function startWorkload({ api, payers, workers, acknowledged, pauseMs = 0, paths }: Workload) {
   let running = true;
   const observed: Api = async (path, ...rest) => {
     const res = await api(path, ...rest);

@@ -66,7 +66,7 @@ function envelopeProblem(status: number, body: any): string | undefined {
 /** What in the answer our OpenAPI document does not describe (status or body). */
 function contractProblem(request: FuzzRequest, status: number, body: unknown, contentType: string | null): string | undefined {
   try {
-    checkResponse(request.method, apiUrl(request.path), status, body, contentType);
+    checkResponse({ method: request.method, url: apiUrl(request.path), status, body, contentType });
     return undefined;
   } catch (err) {
     return err instanceof ContractViolation ? err.message.split('\n').slice(0, 3).join(' ') : `response check failed: ${String(err)}`;

@@ -16,8 +16,17 @@ export interface S3Settings {
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
+/** One request to sign at `now` with the bucket's credentials. */
+interface S3Request {
+  settings: S3Settings;
+  method: string;
+  url: URL;
+  payload: Uint8Array;
+  now: Date;
+}
+
 /** AWS Signature Version 4 headers for one request with the payload hash in `x-amz-content-sha256`. */
-function signedHeaders(s: S3Settings, method: string, url: URL, payload: Uint8Array, now: Date): Record<string, string> {
+function signedHeaders({ settings: s, method, url, payload, now }: S3Request): Record<string, string> {
   const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256(payload);
@@ -44,7 +53,7 @@ export function createS3DocumentStorage(s: S3Settings, fetchImpl: typeof fetch =
   const call = async (method: string, key: string, body: Uint8Array = new Uint8Array()) => {
     const url = urlOf(key);
     return fetchImpl(url, {
-      method, headers: signedHeaders(s, method, url, body, new Date()),
+      method, headers: signedHeaders({ settings: s, method, url, payload: body, now: new Date() }),
       ...(method === 'PUT' ? { body } : {}), signal: AbortSignal.timeout(30_000),
     });
   };

@@ -28,8 +28,11 @@ export function createBeneficiaryTrust(deps: ScaDeps, proofs: ScaProofs) {
     async confirm(platformId: string, externalAccountId: string, trust: boolean, proof: ScaProof & { challengeId?: string }) {
       const c = await owner(platformId, externalAccountId);
       if (!proof.challengeId) throw AppError.invalidInput('Invalid request', [{ field: 'challengeId', message: 'is required: the start issued a challenge' }]);
-      await proofs.verify(c, proof.challengeId, bindingOf(c, externalAccountId, trust), proof);
-      await deps.sca.trusted.set(platformId, c.id, externalAccountId, trust, deps.clock().toISOString());
+      await proofs.verify({
+        customer: c, challengeId: proof.challengeId, binding: bindingOf(c, externalAccountId, trust), proof,
+      });
+      const now = deps.clock().toISOString();
+      await deps.sca.trusted.set({ platformId, customerId: c.id, externalAccountId, trusted: trust, now });
       return { trusted: trust };
     },
 

@@ -24,13 +24,22 @@ export interface ListCustomersCommand extends CustomerQuery {
   cursor?: string;
 }
 
+/** A PATCH of one customer: the members to change, and the shape errors the contract already found. */
+export interface CustomerUpdate {
+  platformId: string;
+  id: string;
+  changes: CustomerFields | undefined;
+  signature?: WalletSignature;
+  shapeErrors?: FieldError[];
+}
+
 export interface Customers {
   /** `shapeErrors`: what the contract already refused in the request (and left out), reported with ours in one list. */
   create(platformId: string, fields: CustomerFields | undefined, shapeErrors?: FieldError[]): Promise<Customer>;
   get(platformId: string, id: string): Promise<Customer>;
   list(platformId: string, command: ListCustomersCommand): Promise<Page<Customer>>;
   /** A change of an email tied to wallet credentials follows the signed retry (`signature`). */
-  update(platformId: string, id: string, changes: CustomerFields | undefined, signature?: WalletSignature, shapeErrors?: FieldError[]): Promise<CustomerUpdateOutcome>;
+  update(update: CustomerUpdate): Promise<CustomerUpdateOutcome>;
   /** Marks the customer deleted, unless it holds funds (CONFLICT) or already is (CUSTOMER_DELETED). */
   remove(platformId: string, id: string): Promise<Customer>;
 }
@@ -148,7 +157,7 @@ export function createCustomers(deps: CustomersDeps): Customers {
       return next;
     },
 
-    async update(platformId, id, fields, signature = {}, shapeErrors = undefined) {
+    async update({ platformId, id, changes: fields, signature = {}, shapeErrors }) {
       const current = await get(platformId, id);
       // The write is conditional on the revision read, which a deletion moves on: it cannot win over one.
       if (current.isDeleted) throw customerIsDeleted();

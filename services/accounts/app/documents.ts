@@ -13,12 +13,21 @@ export interface UploadedFile {
   content: Uint8Array;
 }
 
+/** A document's new metadata and file (either may be absent), and the form members the contract refused. */
+export interface DocumentReplacement {
+  platformId: string;
+  id: string;
+  fields: DocumentFields | undefined;
+  file: UploadedFile | undefined;
+  shapeErrors?: FieldError[];
+}
+
 export interface Documents {
   /** `shapeErrors`: the form members the contract refused (and left out), reported with the file's problems in one list. */
   upload(platformId: string, fields: DocumentFields | undefined, file: UploadedFile | undefined, shapeErrors?: FieldError[]): Promise<StoredDocument>;
   get(platformId: string, id: string): Promise<StoredDocument>;
   list(platformId: string, query: { holder?: string; limit: number; cursor?: string }): Promise<Page<StoredDocument>>;
-  replace(platformId: string, id: string, fields: DocumentFields | undefined, file: UploadedFile | undefined, shapeErrors?: FieldError[]): Promise<StoredDocument>;
+  replace(replacement: DocumentReplacement): Promise<StoredDocument>;
   remove(platformId: string, id: string): Promise<void>;
   file(platformId: string, id: string): Promise<{ fileName: string; mediaType: string; content: Buffer }>;
 }
@@ -92,7 +101,7 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
       return store.documents.list(platformId, query.holder, pageQuery(query.limit, query.cursor));
     },
 
-    async replace(platformId, id, fields, file, shapeErrors) {
+    async replace({ platformId, id, fields, file, shapeErrors }) {
       const current = await get(platformId, id);
       const meta = validateAlongside(shapeErrors, () => validateDocumentMetadata(fields, file, false));
       if (file) accepted(file);

@@ -70,6 +70,15 @@ function lockedError(state: LoginSecurity): AppError {
 }
 
 /** The proofs every SCA flow shares: challenges, their SMS codes, TOTP and passkey checks, lockout. */
+/** A customer's proof for the challenge `challengeId` issued for `binding` (and the steps before it). */
+export interface ScaProofCheck {
+  customer: Customer;
+  challengeId: string | undefined;
+  binding: string;
+  proof: ScaProof;
+  earlierChallengeIds?: string[];
+}
+
 export function createScaProofs(deps: ScaDeps) {
   const { sca, settings } = deps;
   const evaluations = createEvaluations(deps);
@@ -173,8 +182,10 @@ export function createScaProofs(deps: ScaDeps) {
     const credentialId = assertionCredentialId(proof.passkeyAssertion);
     const passkey = factors.find((f) => f.factor === 'PASSKEY' && f.credentialId === credentialId);
     if (!passkey) return false;
-    const counter = await verifiedAssertion(settings.relyingParty, proof.passkeyAssertion, proof.origin, challenge.challengeHex, {
-      credentialId: passkey.credentialId!, publicKey: passkey.publicKey!, counter: passkey.counter ?? 0,
+    const counter = await verifiedAssertion({
+      rp: settings.relyingParty, assertion: proof.passkeyAssertion, origin: proof.origin,
+      challengeHex: challenge.challengeHex,
+      passkey: { credentialId: passkey.credentialId!, publicKey: passkey.publicKey!, counter: passkey.counter ?? 0 },
     });
     if (counter === undefined) return false;
     await sca.factors.setCounter(passkey.id, counter);
@@ -214,7 +225,7 @@ export function createScaProofs(deps: ScaDeps) {
    * reserved against the customer's lockout before the proof is checked; only a wrong proof counts.
    */
   async function verify(
-    c: Customer, challengeId: string | undefined, binding: string, proof: ScaProof, earlierChallengeIds: string[] = [],
+    { customer: c, challengeId, binding, proof, earlierChallengeIds = [] }: ScaProofCheck,
   ): Promise<{ challenge: ScaChallengeRecord; repeated: boolean; completedAt: string }> {
     checkShape(proof);
     // In sandbox the fixed code is every challenge's code: it always answers the current step.

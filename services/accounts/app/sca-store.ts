@@ -78,6 +78,15 @@ export interface ScaResetRecord {
   completedAt?: string;
 }
 
+/** Whether a customer trusts one of its external accounts as a payee, as of `now`. */
+export interface BeneficiaryTrust {
+  platformId: string;
+  customerId: string;
+  externalAccountId: string;
+  trusted: boolean;
+  now: string;
+}
+
 export interface ScaStore {
   factors: {
     list(platformId: string, customerId: string): Promise<ScaFactorRecord[]>;
@@ -133,6 +142,6 @@ export interface ScaStore {
   };
   trusted: {
     isTrusted(platformId: string, externalAccountId: string): Promise<boolean>;
-    set(platformId: string, customerId: string, externalAccountId: string, trusted: boolean, now: string): Promise<void>;
+    set(trust: BeneficiaryTrust): Promise<void>;
   };
 }

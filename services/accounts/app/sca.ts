@@ -134,7 +134,7 @@ export function createScaFactors(deps: ScaDeps, proofs: ScaProofs) {
       if (factor === 'SMS_OTP' && !proof.challengeId) throw invalidProof('is required for SMS_OTP', 'challengeId');
       const challengeId = factor === 'SMS_OTP' ? proof.challengeId : loginChallengeId(c, factor);
       // The session starts when the proof completed the challenge: a repeat of the proof answers the same one.
-      const { completedAt } = await proofs.verify(c, challengeId, loginBinding(c), proof);
+      const { completedAt } = await proofs.verify({ customer: c, challengeId, binding: loginBinding(c), proof });
       const security = await sca.security.find(platformId, customerId);
       if (security.sessionsRevokedAt && security.sessionsRevokedAt >= completedAt) throw invalidProof('has already been used', 'challengeId');
       const sessionExpiresAt = new Date(Date.parse(completedAt) + settings.sessionTtlMs).toISOString();

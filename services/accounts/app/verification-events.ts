@@ -20,12 +20,21 @@ export function verificationStatusChanged(newEvent: NewEvent, v: Verification): 
   return newEvent(`VERIFICATION.${v.status}`, 1, v.platformId, v.id, verificationRecord(v));
 }
 
+/** A customer's verification status changed to `status` at `now`; `type` is the event type to raise. */
+export interface CustomerStatusChange {
+  newEvent: NewEvent;
+  type: string;
+  customer: Customer;
+  status: CustomerVerificationStatus;
+  now: string;
+}
+
 /**
  * CUSTOMER.KYC_* / CUSTOMER.KYB_*: the event carries the customer's identifiers and new status only
  * (names, contacts and addresses stay out of events); the notifications service sends the customer
  * as GET /customers/{id} renders it (a business with its beneficial owners), at this status.
  */
-export function customerStatusChanged(newEvent: NewEvent, type: string, c: Customer, status: CustomerVerificationStatus, now: string): DomainEvent {
+export function customerStatusChanged({ newEvent, type, customer: c, status, now }: CustomerStatusChange): DomainEvent {
   const statusMember = c.customerType === 'BUSINESS' ? { kybStatus: status } : { kycStatus: status };
   return newEvent(type, 1, c.platformId, c.id, {
     id: c.id,

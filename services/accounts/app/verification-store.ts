@@ -52,6 +52,15 @@ export interface KycLinkStore {
   forgetExpired(before: string): Promise<number>;
 }
 
+/** The KYC status a business's verification gives its owners at `now`, and the owners screened apart (`own`). */
+export interface OwnersKycStatus {
+  platformId: string;
+  customerId: string;
+  status: CustomerVerificationStatus;
+  now: string;
+  own: Record<string, CustomerVerificationStatus>;
+}
+
 /** Beneficial owners of business customers. */
 export interface BeneficialOwnerStore {
   insert(owner: BeneficialOwner): Promise<void>;
@@ -62,7 +71,7 @@ export interface BeneficialOwnerStore {
   /** Writes `next` only if the stored revision is still `next.revision - 1`. */
   replace(next: BeneficialOwner): Promise<boolean>;
   /** Every owner of the customer takes the status its business's verification implies, except those in `own`. */
-  setKycStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string, own: Record<string, CustomerVerificationStatus>): Promise<void>;
+  setKycStatus(change: OwnersKycStatus): Promise<void>;
 }
 
 /** Document records (their files are in DocumentStorage). */

@@ -104,12 +104,14 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
     if (status && customer && customer.verificationStatus !== status) {
       const at = now();
       const type = customerStatusEventType(customer.customerType, status);
-      const events: DomainEvent[] = type ? [customerStatusChanged(newEvent, type, customer, status, at)] : [];
+      const events: DomainEvent[] = type ? [customerStatusChanged({ newEvent, type, customer, status, now: at })] : [];
       await store.customers.setVerificationStatus(v.platformId, v.customerId, status, at, events);
     }
     // A business's owners are verified with it: each takes its status, unless screened apart.
     if (status && v.customerType === 'BUSINESS') {
-      await store.beneficialOwners.setKycStatus(v.platformId, v.customerId, status, now(), v.ownerStatuses ?? {});
+      await store.beneficialOwners.setKycStatus({
+        platformId: v.platformId, customerId: v.customerId, status, now: now(), own: v.ownerStatuses ?? {},
+      });
     }
     await store.verifications.markCustomerStatusApplied(v.id, v.revision);
   };

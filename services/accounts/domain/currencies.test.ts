@@ -8,11 +8,11 @@ test('the accounts service knows the table\'s internal-account currencies, in it
 });
 
 test.each([
-  ['USD', 'United States Dollar', '$', 2, 'FIAT'],
-  ['INR', 'Indian Rupee', '₹', 2, 'FIAT'],
-  ['USDC', 'USD Coin', '', 6, 'CRYPTO'],
-  ['BTC', 'Bitcoin', '₿', 8, 'CRYPTO'],
-])('%s is %s (%s), %d decimals, %s', (code, name, symbol, decimals, kind) => {
+  { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2, kind: 'FIAT' },
+  { code: 'INR', name: 'Indian Rupee', symbol: '₹', decimals: 2, kind: 'FIAT' },
+  { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6, kind: 'CRYPTO' },
+  { code: 'BTC', name: 'Bitcoin', symbol: '₿', decimals: 8, kind: 'CRYPTO' },
+])('$code is $name ($symbol), $decimals decimals, $kind', ({ code, name, symbol, decimals, kind }) => {
   expect(currencyInfo(code)).toEqual({ code, name, symbol, decimals, kind });
 });
 

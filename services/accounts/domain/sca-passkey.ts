@@ -55,9 +55,18 @@ export async function verifiedRegistration(rp: RelyingParty, credential: unknown
   }
 }
 
+/** A passkey assertion made at `origin` for the challenge `challengeHex`, and the passkey it claims to be from. */
+export interface PasskeyAssertion {
+  rp: RelyingParty;
+  assertion: unknown;
+  origin: string;
+  challengeHex: string;
+  passkey: StoredScaPasskey;
+}
+
 /** The new signature counter, or undefined for an assertion that does not verify. */
 export async function verifiedAssertion(
-  rp: RelyingParty, assertion: unknown, origin: string, challengeHex: string, passkey: StoredScaPasskey,
+  { rp, assertion, origin, challengeHex, passkey }: PasskeyAssertion,
 ): Promise<number | undefined> {
   if (!rp.origins.includes(origin)) return undefined;
   try {

@@ -56,23 +56,41 @@ class Problems {
   }
 }
 
-function addressProblems(p: Problems, resourceId: string, prefix: string, address: Address | undefined, whose: string): void {
+/** An address to check, where it sits (`prefix`) in the resource `resourceId`, and whose it is in the messages. */
+interface AddressToCheck {
+  resourceId: string;
+  prefix: string;
+  address: Address | undefined;
+  whose: string;
+}
+
+function addressProblems(p: Problems, { resourceId, prefix, address, whose }: AddressToCheck): void {
   const members: [keyof Address, string][] = [['line1', 'line 1'], ['city', 'city'], ['postalCode', 'postal code'], ['country', 'country']];
   for (const [member, words] of members) {
     if (!address?.[member]) p.missing(resourceId, `${prefix}.address.${member}`, `${whose} address ${words} is required`);
   }
 }
 
+/** A customer's category list and the description member (`field`) that "OTHER" needs. */
+interface CategoryChoice {
+  customer: Customer;
+  categories: string[] | string | undefined;
+  description: string | undefined;
+  field: string;
+}
+
 /** "OTHER" in a category list needs its description. */
-function otherDescribed(p: Problems, c: Customer, categories: string[] | string | undefined, description: string | undefined, field: string): void {
+function otherDescribed(p: Problems, { customer: c, categories, description, field }: CategoryChoice): void {
   const chosen = Array.isArray(categories) ? categories : categories ? [categories] : [];
   if (chosen.includes('OTHER') && !description) p.missing(c.id, `customer.${field}`, `${field} is required when OTHER is chosen`);
 }
 
 function dueDiligenceProblems(p: Problems, c: Customer): void {
-  otherDescribed(p, c, c.sourceOfFundsCategories, c.sourceOfFundsOtherDescription, 'sourceOfFundsOtherDescription');
-  otherDescribed(p, c, c.sourceOfWealthCategories, c.sourceOfWealthOtherDescription, 'sourceOfWealthOtherDescription');
-  otherDescribed(p, c, c.purposeOfAccount, c.purposeOfAccountOtherDescription, 'purposeOfAccountOtherDescription');
+  const described = (categories: string[] | string | undefined, description: string | undefined, field: string) =>
+    otherDescribed(p, { customer: c, categories, description, field });
+  described(c.sourceOfFundsCategories, c.sourceOfFundsOtherDescription, 'sourceOfFundsOtherDescription');
+  described(c.sourceOfWealthCategories, c.sourceOfWealthOtherDescription, 'sourceOfWealthOtherDescription');
+  described(c.purposeOfAccount, c.purposeOfAccountOtherDescription, 'purposeOfAccountOtherDescription');
   const exposed = c.pepStatus !== undefined && c.pepStatus !== 'NONE';
   const highVolume = HIGH_VOLUMES.includes(c.expectedMonthlyTransactionVolume ?? '');
   if ((exposed || highVolume) && !c.sourceOfWealthCategories?.length) {
@@ -86,7 +104,7 @@ function individualProblems(p: Problems, c: Customer, docs: DocumentFacts[]): vo
   if (!c.fullName) p.missing(c.id, 'customer.fullName', 'Full name is required');
   if (!c.birthDate) p.missing(c.id, 'customer.birthDate', 'Date of birth is required');
   if (!c.nationality) p.missing(c.id, 'customer.nationality', 'Nationality is required');
-  addressProblems(p, c.id, 'customer', c.address, 'Residential');
+  addressProblems(p, { resourceId: c.id, prefix: 'customer', address: c.address, whose: 'Residential' });
   const usPerson = c.nationality === 'US' || c.region === 'US' || c.address?.country === 'US';
   if (usPerson && !c.sealedIdentifier) p.missing(c.id, 'customer.identifier', 'An SSN or ITIN is required for a US person');
   if (c.sealedIdentifier && !c.idType) p.missing(c.id, 'customer.idType', 'The type of the identification number is required');
@@ -103,7 +121,7 @@ function ownerProblems(p: Problems, o: OwnerFacts, docs: DocumentFacts[]): void 
   if (!info.lastName) p.missing(o.id, 'personalInfo.lastName', 'Last name is required for beneficial owners');
   if (!info.birthDate) p.missing(o.id, 'personalInfo.birthDate', 'Date of birth is required for beneficial owners');
   if (!info.nationality) p.missing(o.id, 'personalInfo.nationality', 'Nationality is required for beneficial owners');
-  addressProblems(p, o.id, 'personalInfo', info.address, 'Residential');
+  addressProblems(p, { resourceId: o.id, prefix: 'personalInfo', address: info.address, whose: 'Residential' });
   if (!info.hasIdentifier) p.missing(o.id, 'personalInfo.identifier', 'An identification number is required for beneficial owners');
   p.document(o.id, 'MISSING_IDENTITY_DOCUMENT', docs, 'An identity document is required for beneficial owners');
 }
@@ -115,7 +133,7 @@ function businessProblems(p: Problems, c: Customer, owners: OwnerFacts[], docs: 
   if (!b.country) p.missing(c.id, 'customer.businessInfo.country', 'Country of incorporation is required');
   if (!b.incorporatedOn) p.missing(c.id, 'customer.businessInfo.incorporatedOn', 'Date of incorporation is required');
   if (!b.countriesOfOperation?.length) p.missing(c.id, 'customer.businessInfo.countriesOfOperation', 'Countries of operation are required');
-  addressProblems(p, c.id, 'customer', c.address, 'Business');
+  addressProblems(p, { resourceId: c.id, prefix: 'customer', address: c.address, whose: 'Business' });
   if (b.sourceOfFundsCategories?.includes('OTHER') && !b.sourceOfFundsOtherDescription) {
     p.missing(c.id, 'customer.businessInfo.sourceOfFundsOtherDescription', 'sourceOfFundsOtherDescription is required when OTHER is chosen');
   }

@@ -66,7 +66,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { customers: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async updateCustomer(req, ctx) {
-      const outcome = await uc.customers.update(requirePlatform(ctx), req.id, req.changes, req.signature ?? {}, ctx.fieldErrors);
+      const outcome = await uc.customers.update({
+        platformId: requirePlatform(ctx), id: req.id, changes: req.changes, signature: req.signature ?? {},
+        shapeErrors: ctx.fieldErrors,
+      });
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
       if (outcome.kind === 'PROCESSING') return { processing: { message: outcome.message } };
       return { customer: customer(outcome.customer) };

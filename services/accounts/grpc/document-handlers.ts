@@ -28,7 +28,11 @@ export function bindDocumentService(documents: Documents) {
       return { documents: page.items.map(documentMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
     },
     async replaceDocument(req, ctx) {
-      return { document: documentMessage(await documents.replace(requirePlatform(ctx), req.id, req.fields, fileOf(req.file), ctx.fieldErrors)) };
+      const replaced = await documents.replace({
+        platformId: requirePlatform(ctx), id: req.id, fields: req.fields, file: fileOf(req.file),
+        shapeErrors: ctx.fieldErrors,
+      });
+      return { document: documentMessage(replaced) };
     },
     async deleteDocument(req, ctx) {
       await documents.remove(requirePlatform(ctx), req.id);

@@ -111,7 +111,10 @@ export function bindScaService(deps: {
       if (req.requireSession && !(await factors.session(c.platformId, c.id))) {
         throw new AppError('SCA_SESSION_REQUIRED', 'The customer\'s SCA login session is missing or expired: complete an SCA login, then authorize again');
       }
-      const { repeated, challenge } = await proofs.verify(c, req.challengeId, req.binding, proofOf(req.proof), req.earlierChallengeIds);
+      const { repeated, challenge } = await proofs.verify({
+        customer: c, challengeId: req.challengeId, binding: req.binding, proof: proofOf(req.proof),
+        earlierChallengeIds: req.earlierChallengeIds,
+      });
       return { repeated, completedChallengeId: challenge.id };
     },
   });

@@ -29,7 +29,7 @@ export function createBeneficialOwnerStore(owners: DocumentCollection): Benefici
       const result = await owners.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, { $set: fields });
       return result.matchedCount === 1;
     },
-    async setKycStatus(platformId, customerId, status, now, own) {
+    async setKycStatus({ platformId, customerId, status, now, own }) {
       const apart = Object.keys(own);
       await owners.updateMany(
         { platformId, customerId, kycStatus: { $ne: status }, ...(apart.length ? { _id: { $nin: apart } } : {}) },

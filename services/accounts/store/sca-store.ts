@@ -129,7 +129,7 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
     },
     trusted: {
       async isTrusted(platformId, externalAccountId) { return (await trusted.findOne({ _id: externalAccountId, platformId })) !== null; },
-      async set(platformId, customerId, externalAccountId, trust, now) {
+      async set({ platformId, customerId, externalAccountId, trusted: trust, now }) {
         if (trust) await trusted.updateOne({ _id: externalAccountId }, { $set: { platformId, customerId, trustedAt: now } }, { upsert: true });
         else await trusted.deleteOne({ _id: externalAccountId, platformId });
       },

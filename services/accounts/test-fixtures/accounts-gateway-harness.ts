@@ -39,7 +39,13 @@ export async function startAccountsGateway(env: NodeJS.ProcessEnv = {}, options:
       const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
       const text = await response.text();
       const body = (text ? JSON.parse(text) : undefined) as any;
-      checkResponse(init.method ?? 'GET', `/${API_VERSION}${path}`, response.status, body, response.headers.get('content-type'));
+      checkResponse({
+        method: init.method ?? 'GET',
+        url: `/${API_VERSION}${path}`,
+        status: response.status,
+        body,
+        contentType: response.headers.get('content-type'),
+      });
       return { status: response.status, body };
     },
     async stop() {

@@ -33,12 +33,21 @@ export interface Postponed {
 
 type Deliverable = Pick<WebhookNotification, 'id' | 'type' | 'dataJson' | 'platformId' | 'traceparent'>;
 
+/** One attempt to send the webhook `id` to a platform's endpoint `url` at `sentAt`, with its exact `body`. */
+export interface WebhookAttempt {
+  platformId: string;
+  url: string;
+  id: string;
+  sentAt: Date;
+  body: string;
+}
+
 export interface DeliverWebhookDeps {
   directory: WebhookEndpointDirectory;
   sender: WebhookSender;
   sign: (body: string) => string;
   /** The Standard Webhooks headers of one attempt to `url` (signed with that endpoint's secret). */
-  standardHeaders?: (platformId: string, url: string, id: string, sentAt: Date, body: string) => Record<string, string>;
+  standardHeaders?: (attempt: WebhookAttempt) => Record<string, string>;
   timeoutMs: number;
   logger: Logger;
   clock?: () => Date;
@@ -66,7 +75,7 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
     const body = webhookBody(notification, sentAt);
     const headers = {
       'content-type': 'application/json', 'user-agent': 'grid-payments-webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body),
-      ...deps.standardHeaders?.(notification.platformId, url, notification.id, sentAt, body),
+      ...deps.standardHeaders?.({ platformId: notification.platformId, url, id: notification.id, sentAt, body }),
     };
     const started = performance.now();
     const response = await deps.sender.post({ url, body, headers, timeoutMs });

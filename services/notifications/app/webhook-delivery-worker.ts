@@ -85,7 +85,9 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
       return false;
     }
     const { attempt } = result;
-    const next = stateAfterAttempt(claimed, attempt.outcome, clock(), options.policy, options.random);
+    const next = stateAfterAttempt({
+      delivery: claimed, outcome: attempt.outcome, now: clock(), policy: options.policy, random: options.random,
+    });
     const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
     if (kept) instruments().webhookDeliveries.add(1, { outcome: attempt.outcome, status: next.status });
     if (kept) await options.attempted?.(claimed, attempt, result.responseBody);

@@ -28,16 +28,22 @@ test('random delays stay within [0, cap] and spread over the range', () => {
 });
 
 test('gives up once the attempts are spent', () => {
-  expect(nextAttemptAt(4, 1_000, policy, () => 0.5)).toBe(1_000 + 4_000);
-  expect(nextAttemptAt(5, 1_000, policy, () => 0.5)).toBeUndefined();
+  expect(nextAttemptAt({ failedAttempts: 4, now: 1_000, policy, random: () => 0.5 })).toBe(1_000 + 4_000);
+  expect(nextAttemptAt({ failedAttempts: 5, now: 1_000, policy, random: () => 0.5 })).toBeUndefined();
 });
 
 test('gives up once the next attempt would fall after the retry window', () => {
   const start = 1_000;
   const lastChance = start + policy.retryWindowMs - 60_000;
-  expect(nextAttemptAt(2, lastChance, policy, () => 0.9999999999, start)).toBe(start + policy.retryWindowMs - 58_000);
-  expect(nextAttemptAt(4, start + policy.retryWindowMs - 5_000, policy, () => 0.9999999999, start)).toBeUndefined();
-  expect(nextAttemptAt(4, start + policy.retryWindowMs - 5_000, policy, () => 0, start)).toBe(start + policy.retryWindowMs - 5_000);
+  expect(nextAttemptAt({
+    failedAttempts: 2, now: lastChance, policy, random: () => 0.9999999999, firstAt: start,
+  })).toBe(start + policy.retryWindowMs - 58_000);
+  expect(nextAttemptAt({
+    failedAttempts: 4, now: start + policy.retryWindowMs - 5_000, policy, random: () => 0.9999999999, firstAt: start,
+  })).toBeUndefined();
+  expect(nextAttemptAt({
+    failedAttempts: 4, now: start + policy.retryWindowMs - 5_000, policy, random: () => 0, firstAt: start,
+  })).toBe(start + policy.retryWindowMs - 5_000);
 });
 
 describe("the default policy is Grid's: up to 7 days, at most 30 minutes apart", () => {
@@ -51,7 +57,9 @@ describe("the default policy is Grid's: up to 7 days, at most 30 minutes apart",
     const start = Date.parse('2026-01-01T00:00:00Z');
     const times = [start];
     for (let failures = 1; ; failures++) {
-      const next = nextAttemptAt(failures, times[times.length - 1], DEFAULT_RETRY_POLICY, random, start);
+      const next = nextAttemptAt({
+        failedAttempts: failures, now: times[times.length - 1], policy: DEFAULT_RETRY_POLICY, random, firstAt: start,
+      });
       if (next === undefined) break;
       times.push(next);
     }
@@ -66,19 +74,30 @@ describe("the default policy is Grid's: up to 7 days, at most 30 minutes apart",
 describe('the state after an attempt', () => {
   const now = new Date('2026-01-01T00:00:00Z');
   test('acknowledged: DELIVERED', () => {
-    expect(stateAfterAttempt({ attemptCount: 1, maxAttempts: 5 }, 'ACKNOWLEDGED', now, policy)).toEqual({ status: 'DELIVERED', deliveredAt: now.toISOString() });
+    expect(stateAfterAttempt({
+      delivery: { attemptCount: 1, maxAttempts: 5 }, outcome: 'ACKNOWLEDGED', now, policy,
+    })).toEqual({ status: 'DELIVERED', deliveredAt: now.toISOString() });
   });
   test('no endpoint: SKIPPED', () => {
-    expect(stateAfterAttempt({ attemptCount: 1, maxAttempts: 5 }, 'NO_ENDPOINT', now, policy)).toEqual({ status: 'SKIPPED' });
+    expect(stateAfterAttempt({
+      delivery: { attemptCount: 1, maxAttempts: 5 }, outcome: 'NO_ENDPOINT', now, policy,
+    })).toEqual({ status: 'SKIPPED' });
   });
   test.each(['REJECTED', 'UNREACHABLE'] as const)('%s with attempts left: PENDING within the cap', (outcome) => {
-    expect(stateAfterAttempt({ attemptCount: 2, maxAttempts: 5 }, outcome, now, policy, () => 0.9999999999)).toEqual({ status: 'PENDING', dueAt: now.getTime() + 2_000 });
+    expect(stateAfterAttempt({
+      delivery: { attemptCount: 2, maxAttempts: 5 }, outcome, now, policy, random: () => 0.9999999999,
+    })).toEqual({ status: 'PENDING', dueAt: now.getTime() + 2_000 });
   });
   test('the last attempt failing: FAILED', () => {
-    expect(stateAfterAttempt({ attemptCount: 5, maxAttempts: 5 }, 'REJECTED', now, policy)).toEqual({ status: 'FAILED' });
+    expect(stateAfterAttempt({
+      delivery: { attemptCount: 5, maxAttempts: 5 }, outcome: 'REJECTED', now, policy,
+    })).toEqual({ status: 'FAILED' });
   });
   test('a failure at the end of the retry window: FAILED', () => {
     const createdAt = new Date(now.getTime() - policy.retryWindowMs + 500).toISOString();
-    expect(stateAfterAttempt({ attemptCount: 3, maxAttempts: 5, createdAt }, 'UNREACHABLE', now, policy, () => 0.9999999999)).toEqual({ status: 'FAILED' });
+    expect(stateAfterAttempt({
+      delivery: { attemptCount: 3, maxAttempts: 5, createdAt }, outcome: 'UNREACHABLE', now, policy,
+      random: () => 0.9999999999,
+    })).toEqual({ status: 'FAILED' });
   });
 });

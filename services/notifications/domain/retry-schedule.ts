@@ -33,11 +33,22 @@ export function retryDelayMs(failedAttempts: number, policy: Pick<RetryPolicy, '
   return Math.floor(random() * (retryDelayCapMs(failedAttempts, policy) + 1));
 }
 
+/** A delivery that failed `failedAttempts` times, the last at `now` (epoch ms); its window opened at `firstAt`. */
+export interface FailedAttempts {
+  failedAttempts: number;
+  now: number;
+  policy: RetryPolicy;
+  random?: () => number;
+  firstAt?: number;
+}
+
 /**
  * When to try again after `failedAttempts` failures, or undefined once the policy gives up: the
  * attempts are spent, or the next one would fall after the retry window that opened at `firstAt`.
  */
-export function nextAttemptAt(failedAttempts: number, now: number, policy: RetryPolicy, random: () => number = Math.random, firstAt = now): number | undefined {
+export function nextAttemptAt(
+  { failedAttempts, now, policy, random = Math.random, firstAt = now }: FailedAttempts,
+): number | undefined {
   if (failedAttempts >= policy.maxAttempts) return undefined;
   const due = now + retryDelayMs(failedAttempts, policy, random);
   return due > firstAt + policy.retryWindowMs ? undefined : due;

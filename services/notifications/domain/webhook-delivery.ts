@@ -61,17 +61,23 @@ export interface NextState {
   deliveredAt?: string;
 }
 
+/** Attempt number `delivery.attemptCount` ending with `outcome` at `now`, under the retry `policy`. */
+export interface EndedAttempt {
+  delivery: Pick<WebhookDelivery, 'attemptCount' | 'maxAttempts'> & Partial<Pick<WebhookDelivery, 'createdAt'>>;
+  outcome: AttemptOutcome;
+  now: Date;
+  policy: RetryPolicy;
+  random?: () => number;
+}
+
 /** The state after attempt number `attemptCount` ended with `outcome`. */
-export function stateAfterAttempt(
-  delivery: Pick<WebhookDelivery, 'attemptCount' | 'maxAttempts'> & Partial<Pick<WebhookDelivery, 'createdAt'>>,
-  outcome: AttemptOutcome,
-  now: Date,
-  policy: RetryPolicy,
-  random?: () => number,
-): NextState {
+export function stateAfterAttempt({ delivery, outcome, now, policy, random }: EndedAttempt): NextState {
   if (outcome === 'ACKNOWLEDGED') return { status: 'DELIVERED', deliveredAt: now.toISOString() };
   if (outcome === 'NO_ENDPOINT') return { status: 'SKIPPED' };
   const firstAt = delivery.createdAt ? Date.parse(delivery.createdAt) : now.getTime();
-  const due = nextAttemptAt(delivery.attemptCount, now.getTime(), { ...policy, maxAttempts: delivery.maxAttempts }, random, firstAt);
+  const due = nextAttemptAt({
+    failedAttempts: delivery.attemptCount, now: now.getTime(), policy: { ...policy, maxAttempts: delivery.maxAttempts },
+    random, firstAt,
+  });
   return due === undefined ? { status: 'FAILED' } : { status: 'PENDING', dueAt: due };
 }

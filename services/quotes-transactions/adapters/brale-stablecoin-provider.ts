@@ -37,6 +37,15 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => { setTimeout(res
  * Grid accounts are matched to Brale addresses by the address `name`, which holds the Grid
  * account id (docs/api/stablecoins.md); the account's own (internal) address receives deposits.
  */
+/** One request to Brale's API with a platform's credentials; a POST carries its idempotency key. */
+interface BraleCall {
+  credentials: ProviderCredentials;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
 export function createBraleStablecoinProvider(options: BraleOptions): StablecoinProvider {
   const sleep = options.sleep ?? sleepFor;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
@@ -88,7 +97,7 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
     return token.access_token;
   }
 
-  async function call(credentials: ProviderCredentials, method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<unknown> {
+  async function call({ credentials, method, path, body, idempotencyKey }: BraleCall): Promise<unknown> {
     for (let round = 0; round < 2; round++) {
       const token = await accessToken(credentials, round > 0);
       if (!token) throw new ProviderCredentialsRevoked('Brale refused the client credentials (invalid_client)');
@@ -104,7 +113,9 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
   }
 
   async function addresses(credentials: ProviderCredentials, accountId: string): Promise<BraleAddress[]> {
-    const body = await call(credentials, 'GET', `/accounts/${encodeURIComponent(accountId)}/addresses`) as { addresses?: BraleAddress[] };
+    const body = await call({
+      credentials, method: 'GET', path: `/accounts/${encodeURIComponent(accountId)}/addresses`,
+    }) as { addresses?: BraleAddress[] };
     return body?.addresses ?? [];
   }
 
@@ -120,7 +131,9 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
     async verifyCredentials(credentials): Promise<CredentialCheck> {
       const token = await accessToken(credentials, true);
       if (!token) return { valid: false, reason: 'Brale refused the client credentials (invalid_client)', revoked: true };
-      const body = await call(credentials, 'GET', '/accounts') as { accounts?: Array<string | { id: string }> };
+      const body = await call({
+        credentials, method: 'GET', path: '/accounts',
+      }) as { accounts?: Array<string | { id: string }> };
       return { valid: true, accountIds: (body?.accounts ?? []).map((a) => (typeof a === 'string' ? a : a.id)) };
     },
 
@@ -131,7 +144,8 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
       if (!custodial) return undefined;
       try {
         const query = `transfer_type=${TOKEN_TRANSFER_TYPE}&value_type=${encodeURIComponent(valueType)}`;
-        await call(credentials, 'GET', `/accounts/${encodeURIComponent(accountId)}/addresses/${encodeURIComponent(custodial.id)}/balance?${query}`);
+        const address = `/accounts/${encodeURIComponent(accountId)}/addresses/${encodeURIComponent(custodial.id)}`;
+        await call({ credentials, method: 'GET', path: `${address}/balance?${query}` });
       } catch (err) {
         if (err instanceof ProviderRejected && (err.status === 404 || err.status === 400 || err.status === 422)) return undefined;
         throw err;
@@ -148,12 +162,18 @@ export function createBraleStablecoinProvider(options: BraleOptions): Stablecoin
         source: await endOf(credentials, accountId, request.source, known),
         destination: await endOf(credentials, accountId, request.destination, known),
       };
-      const transfer = await call(credentials, 'POST', `/accounts/${encodeURIComponent(accountId)}/transfers`, body, idempotencyKey) as BraleTransfer;
+      const transfer = await call({
+        credentials, method: 'POST', path: `/accounts/${encodeURIComponent(accountId)}/transfers`, body,
+        idempotencyKey,
+      }) as BraleTransfer;
       return viewOf(transfer, request, known);
     },
 
     async getTransfer(credentials, accountId, transferId) {
-      const transfer = await call(credentials, 'GET', `/accounts/${encodeURIComponent(accountId)}/transfers/${encodeURIComponent(transferId)}`) as BraleTransfer;
+      const transfer = await call({
+        credentials, method: 'GET',
+        path: `/accounts/${encodeURIComponent(accountId)}/transfers/${encodeURIComponent(transferId)}`,
+      }) as BraleTransfer;
       return { id: transfer.id, status: transfer.status };
     },
   };

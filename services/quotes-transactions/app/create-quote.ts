@@ -43,6 +43,21 @@ export interface CreateQuoteDeps {
   beforeStoring?: (p: Payment) => Promise<void>;
 }
 
+/** A quote being priced at `now`: the caller's request, its parties, and the platform's settings. */
+interface QuoteDraft {
+  caller: Caller;
+  request: QuoteRequest;
+  parties: Parties;
+  settings: PaymentSettings;
+  now: Date;
+}
+
+/** A quote to price and store, with the idempotency record and the agent that creates it, if any. */
+interface QuoteBuild extends QuoteDraft {
+  idempotency?: Payment['idempotency'];
+  agentId?: string;
+}
+
 export interface CreateQuoteCommand {
   caller: Caller;
   body: QuoteRequestMessage;
@@ -60,8 +75,11 @@ export interface CreateQuoteCommand {
  * currency (both AMOUNT_OUT_OF_RANGE), the single-transaction limit, ownership verification.
  */
 export function createCreateQuote(deps: CreateQuoteDeps) {
-  async function priced(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date) {
-    const lookup = request.lookupId ? await checkedLookup({ getLookup: deps.getLookup, signed: deps.signedLookups }, caller, request.lookupId, parties.destination, now) : undefined;
+  async function priced({ caller, request, parties, settings, now }: QuoteDraft) {
+    const lookups = { getLookup: deps.getLookup, signed: deps.signedLookups };
+    const lookup = request.lookupId
+      ? await checkedLookup({ lookups, caller, lookupId: request.lookupId, destination: parties.destination, now })
+      : undefined;
     const receivingCode = parties.destination.currency || lookup?.offers[0]?.currency.code || '';
     requireCurrency(parties.source.currency, 'Sending currency');
     requireCurrency(receivingCode, 'Receiving currency');
@@ -85,8 +103,9 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     return { result, sending, receiving };
   }
 
-  async function build(caller: Caller, request: QuoteRequest, parties: Parties, settings: PaymentSettings, now: Date, idempotency?: Payment['idempotency'], agentId?: string): Promise<Payment> {
-    const { result, sending, receiving } = await priced(caller, request, parties, settings, now);
+  async function build(draft: QuoteBuild): Promise<Payment> {
+    const { caller, request, parties, settings, now, idempotency, agentId } = draft;
+    const { result, sending, receiving } = await priced(draft);
     const id = newId('Transaction');
     const quoteId = newId('Quote');
     const reference = paymentReference(id);
@@ -142,7 +161,10 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
       ]);
     }
-    const built = await build(caller, request, parties, settings ?? (await deps.settings.get(caller)), deps.clock(), idempotency, command.agentId);
+    const built = await build({
+      caller, request, parties, settings: settings ?? (await deps.settings.get(caller)), now: deps.clock(),
+      idempotency, agentId: command.agentId,
+    });
     await deps.beforeStoring?.(built);
     const { payment, events } = deps.sca && built.source.sourceType === 'REALTIME_FUNDING'
       ? await deps.sca.holdNew(caller, built)

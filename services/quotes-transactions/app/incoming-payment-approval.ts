@@ -22,7 +22,9 @@ export function createIncomingPaymentApproval(deps: {
       const p = await deps.payments.get(platformId, transactionId);
       if (!p || !awaitsWebhookAnswer(p)) return;
       try {
-        await deps.runner.run(p, { change: answeredChange(p, decision, deps.clock(), deps.timing, deps.windows) });
+        const { timing, windows } = deps;
+        const change = answeredChange({ payment: p, decision, now: deps.clock(), timing, windows });
+        await deps.runner.run(p, { change });
         deps.logger.info('incoming payment approval answered', { transactionId, statusCode: answer.statusCode, decision: decision.kind });
         return;
       } catch (err) {

@@ -69,7 +69,10 @@ test('a hold applied twice (replayed after its marker was archived, from a later
   expect((await audit.run()).clean).toBe(true);
 
   // What recovery did when it replayed a hold from the time of its pass rather than the hold's.
-  await ledger.applyStep(PLATFORM, holdStep(decision.transaction.id, 0, PLATFORM, FIRST, 'USD', 300));
+  await ledger.applyStep(PLATFORM, holdStep({
+    transactionId: decision.transaction.id, attempt: 0, platformId: PLATFORM, accountId: FIRST,
+    currency: 'USD', amount: 300,
+  }));
   const report = await audit.run();
   expect(report.clean).toBe(false);
   expect(report.problems.map((p) => p.check).sort()).toEqual(['ACCOUNT_POSTINGS', 'CURRENCY_SUM', 'MARKER_TWICE']);

@@ -215,8 +215,12 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
   }
   const winning = entry.decision === 'APPROVED' ? sources.indexOf(entry.accountId) : -1;
   for (const [attempt, accountId] of sources.entries()) {
-    const step = decisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
-    const undo = undoDecisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
+    const move = {
+      kind, transactionId: entry.id, attempt, platformId: entry.platformId, accountId,
+      currency: entry.currency, amount: entry.authorizedAmount,
+    };
+    const step = decisionStep(move);
+    const undo = undoDecisionStep(move);
     if (!step || !undo) continue;
     if (attempt === winning) {
       [0, 1].forEach((i) => audit.explained.add(`${step.key}#${i}`));

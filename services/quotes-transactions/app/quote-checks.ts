@@ -6,8 +6,10 @@ import type { Lookup } from '../domain/lookup';
 import { convertDown, rateFromDecimal } from '../domain/money';
 import type { PaymentDestination } from '../domain/payment';
 import type { GetLookup } from './get-lookup';
-import type { Caller } from './payment-accounts';
-import { checkedSignedLookup, lookupExpired, lookupForAnotherReceiver, type CitedLookup, type SignedLookups } from './signed-lookups';
+import {
+  checkedSignedLookup, lookupExpired, lookupForAnotherReceiver,
+  type CitedLookup, type LookupCitation, type SignedLookups,
+} from './signed-lookups';
 
 /** Whether the lookup was made for this destination; UMA addresses compare without regard to case. */
 function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {
@@ -22,9 +24,10 @@ function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {
  * A signed lookup id proves this itself; any other id is a stored lookup.
  */
 export async function checkedLookup(
-  lookups: { getLookup: GetLookup; signed?: SignedLookups }, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date,
+  { lookups, ...citation }: LookupCitation & { lookups: { getLookup: GetLookup; signed?: SignedLookups } },
 ): Promise<CitedLookup> {
-  if (lookups.signed?.ids.isSigned(lookupId)) return checkedSignedLookup(lookups.signed, caller, lookupId, destination, now);
+  const { caller, lookupId, destination, now } = citation;
+  if (lookups.signed?.ids.isSigned(lookupId)) return checkedSignedLookup({ signed: lookups.signed, ...citation });
   const lookup = await lookups.getLookup({ caller, lookupId });
   if (now.getTime() >= Date.parse(lookup.expiresAt)) throw lookupExpired();
   if (!looksUp(lookup, destination)) throw lookupForAnotherReceiver(lookup.accountId ?? lookup.receiverUmaAddress);

@@ -112,6 +112,8 @@ export function createSettleToSameServer(deps: { receive: ReceiveSameServerPayme
   return async function beforeSettling(p: Payment, plan: PlannedChange, now: Date): Promise<PlannedChange> {
     if (plan.movement !== 'settle' || !paysAnUmaAddress(p)) return plan;
     const delivery = await deps.receive(p);
-    return delivery.kind === 'REFUSED' ? { change: failure(p, delivery.reason, now, deps.timing) } : plan;
+    return delivery.kind === 'REFUSED' ? { change: failure({
+      payment: p, reason: delivery.reason, now, timing: deps.timing,
+    }) } : plan;
   };
 }

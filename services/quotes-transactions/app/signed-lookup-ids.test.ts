@@ -48,10 +48,14 @@ test('a quote citing a signed lookup after its expiry is refused as for a stored
   const signed = { ids, recent: createRecentLookups({ now: () => expiresAt }) };
   const destination = { destinationType: 'ACCOUNT' as const, accountId: ACCOUNT.accountId, accountKind: 'EXTERNAL' as const, currency: 'MXN' };
   const before = new Date(expiresAt.getTime() - 1);
-  expect(checkedSignedLookup(signed, { platformId: PLATFORM }, id, destination, before)).toEqual({
+  expect(checkedSignedLookup({
+    signed, caller: { platformId: PLATFORM }, lookupId: id, destination, now: before,
+  })).toEqual({
     expiresAt: expiresAt.toISOString(), offers: [{ currency: expect.objectContaining({ code: 'MXN' }), min: expect.any(Number), max: expect.any(Number) }],
   });
-  expect(() => checkedSignedLookup(signed, { platformId: PLATFORM }, id, destination, expiresAt)).toThrow(expect.objectContaining({
+  expect(() => checkedSignedLookup({
+    signed, caller: { platformId: PLATFORM }, lookupId: id, destination, now: expiresAt,
+  })).toThrow(expect.objectContaining({
     code: 'INVALID_INPUT', details: { errors: [{ field: 'lookupId', message: 'has expired; look the receiver up again' }] },
   }));
 });

@@ -85,8 +85,17 @@ function fromUuid(uuid: string): { expirySeconds: number; packed: number; tag: B
   return { expirySeconds: bytes.readUInt32BE(0), packed, tag };
 }
 
+/** What a signed lookup id's tag covers: the platform, the receiver, the expiry, the currencies and the nonce. */
+interface SignedContent {
+  platformId: string;
+  target: LookupTarget;
+  expirySeconds: number;
+  codes: string[];
+  nonce: number;
+}
+
 export function createSignedLookupIds(key: Buffer): SignedLookupIds {
-  const tag = (platformId: string, target: LookupTarget, expirySeconds: number, codes: string[], nonce: number): Buffer =>
+  const tag = ({ platformId, target, expirySeconds, codes, nonce }: SignedContent): Buffer =>
     createHmac('sha256', key).update(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce])).digest().subarray(0, 8);
 
   return {
@@ -97,7 +106,7 @@ export function createSignedLookupIds(key: Buffer): SignedLookupIds {
       if (expirySeconds * 1000 !== expiresAt.getTime() || expirySeconds < 0 || expirySeconds >= 2 ** 32) return undefined;
       const nonce = randomInt(256);
       const packed = (((indexes[0] << 6 | (indexes[1] ?? 0)) << 6 | (indexes[2] ?? 0)) << 8) | nonce;
-      return `${PREFIX}${toUuid(expirySeconds, packed, tag(platformId, target, expirySeconds, codes, nonce))}`;
+      return `${PREFIX}${toUuid(expirySeconds, packed, tag({ platformId, target, expirySeconds, codes, nonce }))}`;
     },
     isSigned(lookupId) {
       return lookupId.startsWith(PREFIX) && UUID_V8.test(lookupId.slice(PREFIX.length).toLowerCase());
@@ -115,7 +124,8 @@ export function createSignedLookupIds(key: Buffer): SignedLookupIds {
         if (!code) return null;
         codes.push(code);
       }
-      if (!timingSafeEqual(claimed, tag(platformId, target, expirySeconds, codes, packed & 0xff))) return null;
+      const expected = tag({ platformId, target, expirySeconds, codes, nonce: packed & 0xff });
+      if (!timingSafeEqual(claimed, expected)) return null;
       return { expiresAt: new Date(expirySeconds * 1000), codes };
     },
   };

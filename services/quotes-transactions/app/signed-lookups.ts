@@ -28,13 +28,23 @@ export const lookupExpired = () => AppError.invalidInput('The lookup has expired
 export const lookupForAnotherReceiver = (madeFor: string | undefined) =>
   AppError.invalidInput('The lookup is for another receiver', [{ field: 'lookupId', message: madeFor ? `was made for ${madeFor}` : 'was made for another receiver' }]);
 
+/** A quote's caller citing the lookup `lookupId` for `destination` at `now`. */
+export interface LookupCitation {
+  caller: Caller;
+  lookupId: string;
+  destination: PaymentDestination;
+  now: Date;
+}
+
 /**
  * The checks of a quote citing a signed lookup, as for a stored one: made for this platform
  * (LOOKUP_REQUEST_NOT_FOUND otherwise), fresh, about this receiver. The id is verified against the
  * quote's own platform and receiver; when it does not verify but this process made it for the
  * platform, the answer names the receiver it was made for, as a stored lookup's would.
  */
-export function checkedSignedLookup(signed: SignedLookups, caller: Caller, lookupId: string, destination: PaymentDestination, now: Date): CitedLookup {
+export function checkedSignedLookup(
+  { signed, caller, lookupId, destination, now }: LookupCitation & { signed: SignedLookups },
+): CitedLookup {
   const verified = signed.ids.verify(caller.platformId, targetOf(destination), lookupId);
   if (!verified) {
     const made = signed.recent.find(caller.platformId, lookupId);

@@ -64,7 +64,9 @@ export function createTransactionActions(deps: { queries: TransactionQueries; ru
     if (!onBankRail(p)) throw AppError.invalidInput('Only bank-rail transfers can be cancelled', [{ field: 'transactionId', message: 'is not a bank-rail transfer' }]);
     if (neverFunded(p)) throw notFunded(p);
     if (!isCancellable(p) || p.pendingStep) throw new AppError('TRANSACTION_NOT_CANCELLABLE', `Transaction ${p.id} is past the point where it can be cancelled`, { status: p.status });
-    return { change: failure(p, undefined, now, deps.timing, { refundReason: 'USER_CANCELLATION' }) };
+    return { change: failure({
+      payment: p, now, timing: deps.timing, refundReason: 'USER_CANCELLATION',
+    }) };
   });
 
   const confirmReceiptDelivery = (caller: Caller, id: string, at?: string) => act(caller, id, (_p, now) => {

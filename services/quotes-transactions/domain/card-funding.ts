@@ -9,19 +9,23 @@ export interface FundingAccountView {
   status: string;
 }
 
+/** A card's proposed funding sources, the accounts they name, and the request member they came in (`field`). */
+export interface FundingSourcesCheck {
+  cardholderId: string;
+  sources: readonly string[];
+  accounts: ReadonlyMap<string, FundingAccountView>;
+  cardCurrency?: string;
+  field?: string;
+}
+
 /**
  * Checks a card's funding sources: each an active internal account of the cardholder (an
  * embedded wallet too: decisioning uses it only through an ACTIVE delegated key), all in one
  * card-eligible currency (the card's, once it has one). Answers that currency, or throws
  * FUNDING_SOURCE_INELIGIBLE listing every source refused.
  */
-export function fundingCurrency(
-  cardholderId: string,
-  sources: readonly string[],
-  accounts: ReadonlyMap<string, FundingAccountView>,
-  cardCurrency?: string,
-  field = 'fundingSources',
-): string {
+export function fundingCurrency(check: FundingSourcesCheck): string {
+  const { cardholderId, sources, accounts, cardCurrency, field = 'fundingSources' } = check;
   const errors: FieldError[] = [];
   const currency = cardCurrency ?? accounts.get(sources[0] ?? '')?.currency;
   sources.forEach((id, index) => {

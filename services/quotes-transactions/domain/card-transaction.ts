@@ -86,8 +86,24 @@ export function cardDeclineReason(card: Card, currency: string): CardDeclineReas
   return undefined;
 }
 
-/** The hold of an authorization on one funding source (`attempt`: its place in the card's order). */
-export function holdStep(transactionId: string, attempt: number, platformId: string, accountId: string, currency: string, amount: number): LedgerStep {
+/** A card transaction's `amount` moved on one funding source (`attempt`: its place in the card's order). */
+export interface FundingSourceMove {
+  transactionId: string;
+  attempt: number;
+  platformId: string;
+  accountId: string;
+  currency: string;
+  amount: number;
+}
+
+/** A move on one funding source for a decision of `kind`. */
+export interface DecisionMove extends FundingSourceMove {
+  kind: CardAuthorizationKind;
+}
+
+/** The hold of an authorization on one funding source. */
+export function holdStep(move: FundingSourceMove): LedgerStep {
+  const { transactionId, attempt, platformId, accountId, currency, amount } = move;
   return ledgerStep(`${transactionId}/hold/${attempt}`, [
     { account: accountId, currency, amount: -amount },
     { account: holdsAccount(currency, platformId), currency, amount },
@@ -99,9 +115,10 @@ export function holdStep(transactionId: string, attempt: number, platformId: str
  * a hold into card-holds, a single-message debit straight to the card network, or a credit from
  * the card network (new money: refused on a closed account, so the next source is tried).
  */
-export function decisionStep(kind: CardAuthorizationKind, transactionId: string, attempt: number, platformId: string, accountId: string, currency: string, amount: number): LedgerStep | undefined {
+export function decisionStep({ kind, ...move }: DecisionMove): LedgerStep | undefined {
+  const { transactionId, attempt, platformId, accountId, currency, amount } = move;
   if (kind === 'BALANCE_INQUIRY' || amount === 0) return undefined;
-  if (kind === 'AUTHORIZATION') return holdStep(transactionId, attempt, platformId, accountId, currency, amount);
+  if (kind === 'AUTHORIZATION') return holdStep(move);
   const network = networkAccount(currency, platformId);
   const key = `${transactionId}/hold/${attempt}`;
   if (isCreditKind(kind)) return ledgerStep(key, [{ account: accountId, currency, amount }, { account: network, currency, amount: -amount }]);
@@ -109,9 +126,10 @@ export function decisionStep(kind: CardAuthorizationKind, transactionId: string,
 }
 
 /** Undoes `decisionStep` (a decision that never completed); a credit is taken back with a guarded debit. */
-export function undoDecisionStep(kind: CardAuthorizationKind, transactionId: string, attempt: number, platformId: string, accountId: string, currency: string, amount: number): LedgerStep | undefined {
+export function undoDecisionStep({ kind, ...move }: DecisionMove): LedgerStep | undefined {
+  const { transactionId, attempt, platformId, accountId, currency, amount } = move;
   if (kind === 'BALANCE_INQUIRY' || amount === 0) return undefined;
-  if (kind === 'AUTHORIZATION') return releaseHoldStep(transactionId, attempt, platformId, accountId, currency, amount);
+  if (kind === 'AUTHORIZATION') return releaseHoldStep(move);
   const network = networkAccount(currency, platformId);
   const key = `${transactionId}/release/${attempt}`;
   if (isCreditKind(kind)) return ledgerStep(key, [{ account: accountId, currency, amount: -amount }, { account: network, currency, amount }]);
@@ -133,7 +151,8 @@ export function decidedTransaction(tx: CardTransaction, kind: CardAuthorizationK
 }
 
 /** Gives back a hold placed by a decision that never completed (a crash between the hold and its record). */
-export function releaseHoldStep(transactionId: string, attempt: number, platformId: string, accountId: string, currency: string, amount: number): LedgerStep {
+export function releaseHoldStep(move: FundingSourceMove): LedgerStep {
+  const { transactionId, attempt, platformId, accountId, currency, amount } = move;
   return ledgerStep(`${transactionId}/release/${attempt}`, [
     { account: holdsAccount(currency, platformId), currency, amount: -amount },
     { account: accountId, currency, amount },

@@ -62,13 +62,22 @@ describe('funding sources', () => {
   ]);
 
   test('the cardholder\'s accounts in one eligible currency give the card its currency', () => {
-    expect(fundingCurrency('Customer:1', ['InternalAccount:usd', 'InternalAccount:usd2'], accounts)).toBe('USD');
+    expect(fundingCurrency({
+      cardholderId: 'Customer:1', sources: ['InternalAccount:usd', 'InternalAccount:usd2'], accounts,
+    })).toBe('USD');
   });
 
   test('every ineligible source is listed', () => {
     let err: AppError | undefined;
     try {
-      fundingCurrency('Customer:1', ['InternalAccount:usd', 'InternalAccount:mxn', 'InternalAccount:other', 'InternalAccount:missing', 'InternalAccount:wallet', 'InternalAccount:usdb'], accounts);
+      fundingCurrency({
+        cardholderId: 'Customer:1',
+        sources: [
+          'InternalAccount:usd', 'InternalAccount:mxn', 'InternalAccount:other', 'InternalAccount:missing',
+          'InternalAccount:wallet', 'InternalAccount:usdb',
+        ],
+        accounts,
+      });
     } catch (e) { err = e as AppError; }
     expect(err?.code).toBe('FUNDING_SOURCE_INELIGIBLE');
     expect((err?.details?.errors as { field: string }[]).map((e) => e.field)).toEqual([
@@ -77,6 +86,8 @@ describe('funding sources', () => {
   });
 
   test('a new binding must be in the card\'s currency', () => {
-    expect(codeOf(() => fundingCurrency('Customer:1', ['InternalAccount:usdb'], accounts, 'USD'))).toBe('FUNDING_SOURCE_INELIGIBLE');
+    expect(codeOf(() => fundingCurrency({
+      cardholderId: 'Customer:1', sources: ['InternalAccount:usdb'], accounts, cardCurrency: 'USD',
+    }))).toBe('FUNDING_SOURCE_INELIGIBLE');
   });
 });

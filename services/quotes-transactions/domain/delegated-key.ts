@@ -84,6 +84,15 @@ export function cardFundingSourceId(cardId: string, accountId: string): string {
 
 export type DelegationRefusal = 'DELEGATED_KEY_REQUIRED' | 'SPENDING_LIMIT_EXCEEDED';
 
+/** A card's spend of `amount` from one of its embedded-wallet funding sources (`accountId`). */
+export interface WalletFundedSpend {
+  platformId: string;
+  cardId: string;
+  accountId: string;
+  currency: string;
+  amount: number;
+}
+
 /**
  * Whether an embedded-wallet funding source may fund an authorization: only through an ACTIVE
  * key, and within its limit for the currency (a currency without an entry is unlimited).

@@ -31,7 +31,7 @@ test.each([
 });
 
 test('an approval sends the payment on its rail', () => {
-  expect(answeredChange(waiting(), { kind: 'APPROVE' }, NOW, timing, windows)).toEqual({
+  expect(answeredChange({ payment: waiting(), decision: { kind: 'APPROVE' }, now: NOW, timing, windows })).toEqual({
     set: { stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z' }, unset: ['approval'], events: [],
   });
 });
@@ -46,28 +46,34 @@ test('a 200 body\'s receiverCustomerInfo is read; a malformed or absent one is n
 test('requested receiver fields: an approval with every mandatory one records them; one missing fails the payment', () => {
   const asking = waiting({ requestedReceiverFields: [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }] });
   const info = { NATIONALITY: 'FR' };
-  expect(answeredChange(asking, { kind: 'APPROVE', receiverCustomerInfo: info }, NOW, timing, windows)).toEqual({
+  expect(answeredChange({
+    payment: asking, decision: { kind: 'APPROVE', receiverCustomerInfo: info }, now: NOW, timing, windows,
+  })).toEqual({
     set: { stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z', receiverCustomerInfo: info }, unset: ['approval'], events: [],
   });
   for (const missing of [undefined, { POSTAL_ADDRESS: '1 rue X' }, { NATIONALITY: '' }]) {
-    const change = answeredChange(asking, { kind: 'APPROVE', receiverCustomerInfo: missing }, NOW, timing, windows);
+    const change = answeredChange({
+      payment: asking, decision: { kind: 'APPROVE', receiverCustomerInfo: missing }, now: NOW, timing, windows,
+    });
     expect(change.set).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR', refund: { status: 'PENDING' } });
     expect(change.unset).toContain('approval');
   }
   // Nothing mandatory asked: an approval without the optional field is fine.
   const optional = waiting({ requestedReceiverFields: [{ name: 'POSTAL_ADDRESS', mandatory: false }] });
-  expect(answeredChange(optional, { kind: 'APPROVE' }, NOW, timing, windows).set).toEqual({ stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z' });
+  expect(answeredChange({
+    payment: optional, decision: { kind: 'APPROVE' }, now: NOW, timing, windows,
+  }).set).toEqual({ stage: 'SUBMITTED', nextActionAt: '2026-01-01T12:00:01.000Z' });
 });
 
 test('a rejection fails the payment, refunds the sender and ends REJECTED', () => {
-  const change = answeredChange(waiting(), { kind: 'REJECT' }, NOW, timing, windows);
+  const change = answeredChange({ payment: waiting(), decision: { kind: 'REJECT' }, now: NOW, timing, windows });
   expect(change.set).toMatchObject({ status: 'FAILED', rejectedByPlatform: true, refund: { status: 'PENDING' } });
   expect(change.unset).toContain('approval');
   expect(change.events).toEqual(['INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING']);
 });
 
 test('a 202 opens the deferred window; when it passes unanswered: PAYMENT_APPROVAL_TIMED_OUT', () => {
-  const change = answeredChange(waiting(), { kind: 'DEFER' }, NOW, timing, windows);
+  const change = answeredChange({ payment: waiting(), decision: { kind: 'DEFER' }, now: NOW, timing, windows });
   expect(change.set).toEqual({ approval: { phase: 'DEFERRED' }, nextActionAt: '2026-01-01T12:00:05.000Z' });
   const deferred = waiting({ ...change.set });
   expect(approvalTimeout(deferred, new Date(NOW.getTime() + 4_999), timing)).toBeUndefined();
@@ -79,12 +85,17 @@ test('no answer at all before the deadline: PAYMENT_APPROVAL_WEBHOOK_ERROR', () 
 });
 
 test('a 422 has the sender supply the fields and asks again; asked for them again, the payment fails', () => {
-  const change = answeredChange(waiting(), { kind: 'REQUEST_FIELDS', fields: ['NATIONALITY', 'TAX_ID'] }, NOW, timing, windows);
+  const change = answeredChange({
+    payment: waiting(), decision: { kind: 'REQUEST_FIELDS', fields: ['NATIONALITY', 'TAX_ID'] }, now: NOW, timing,
+    windows,
+  });
   expect(change.events).toEqual([APPROVAL_REQUESTED_EVENT]);
   expect(change.set.counterpartyInformation).toEqual({ FULL_NAME: 'Sandbox Sender', NATIONALITY: 'US', TAX_ID: 'SANDBOX_TAX_ID' });
   const asked = waiting({ ...change.set });
   expect(awaitsWebhookAnswer(asked)).toBe(true);
-  expect(answeredChange(asked, { kind: 'REQUEST_FIELDS', fields: ['TAX_ID'] }, NOW, timing, windows).set).toMatchObject({ failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' });
+  expect(answeredChange({
+    payment: asked, decision: { kind: 'REQUEST_FIELDS', fields: ['TAX_ID'] }, now: NOW, timing, windows,
+  }).set).toMatchObject({ failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' });
 });
 
 test('a payment no longer waiting for the webhook is not decided by it', () => {

@@ -109,12 +109,12 @@ export function approvedChange(now: Date, timing: SettlementTiming): PaymentChan
 
 /** Rejected by the platform: the payment fails and its funds go back to the sender (refund), who is told so. */
 export function rejectedChange(p: Payment, now: Date, timing: SettlementTiming): PaymentChange {
-  const change = failure(p, undefined, now, timing, { rejectedByPlatform: true });
+  const change = failure({ payment: p, now, timing, rejectedByPlatform: true });
   return { ...change, unset: [...(change.unset ?? []), 'approval'] };
 }
 
 function failedChange(p: Payment, reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' | 'PAYMENT_APPROVAL_TIMED_OUT', now: Date, timing: SettlementTiming): PaymentChange {
-  const change = failure(p, reason, now, timing);
+  const change = failure({ payment: p, reason, now, timing });
   return { ...change, unset: [...(change.unset ?? []), 'approval'] };
 }
 
@@ -138,8 +138,17 @@ function approvedByAnswer(p: Payment, info: Record<string, unknown> | undefined,
   return info ? { ...change, set: { ...change.set, receiverCustomerInfo: info } } : change;
 }
 
+/** The decision taken at `now` on a payment awaiting the platform's answer, and the timing and windows it follows. */
+export interface AnsweredPayment {
+  payment: Payment;
+  decision: ApprovalDecision;
+  now: Date;
+  timing: SettlementTiming;
+  windows: ApprovalWindows;
+}
+
 /** The change the answer makes to a payment that awaits it. */
-export function answeredChange(p: Payment, decision: ApprovalDecision, now: Date, timing: SettlementTiming, windows: ApprovalWindows): PaymentChange {
+export function answeredChange({ payment: p, decision, now, timing, windows }: AnsweredPayment): PaymentChange {
   switch (decision.kind) {
     case 'APPROVE': return approvedByAnswer(p, decision.receiverCustomerInfo, now, timing);
     case 'REJECT': return rejectedChange(p, now, timing);

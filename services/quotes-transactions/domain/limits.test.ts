@@ -4,12 +4,24 @@ const usdWide = { currency: 'USD', maxSingleTransaction: 1_000, dailyVolume: 5_0
 const usdToMxn = { currency: 'USD', receivingCurrency: 'MXN', maxSingleTransaction: 500 };
 
 test.each([
-  ['no configuration: the USD defaults', [], 'USD', 'MXN', DEFAULT_LIMITS],
-  ['no configuration, EUR: unlimited', [], 'EUR', 'MXN', []],
-  ['the corridor and the currency-wide limit', [usdWide, usdToMxn], 'USD', 'MXN', [usdWide, usdToMxn]],
-  ['another corridor: the currency-wide limit only', [usdWide, usdToMxn], 'USD', 'EUR', [usdWide]],
-  ['a configured corridor replaces the defaults', [usdToMxn], 'USD', 'EUR', []],
-])('%s', (_name, configured, sending, receiving, expected) => {
+  {
+    name: 'no configuration: the USD defaults', configured: [], sending: 'USD', receiving: 'MXN',
+    expected: DEFAULT_LIMITS,
+  },
+  { name: 'no configuration, EUR: unlimited', configured: [], sending: 'EUR', receiving: 'MXN', expected: [] },
+  {
+    name: 'the corridor and the currency-wide limit', configured: [usdWide, usdToMxn], sending: 'USD', receiving: 'MXN',
+    expected: [usdWide, usdToMxn],
+  },
+  {
+    name: 'another corridor: the currency-wide limit only', configured: [usdWide, usdToMxn], sending: 'USD',
+    receiving: 'EUR', expected: [usdWide],
+  },
+  {
+    name: 'a configured corridor replaces the defaults', configured: [usdToMxn], sending: 'USD', receiving: 'EUR',
+    expected: [],
+  },
+])('$name', ({ configured, sending, receiving, expected }) => {
   expect(applicableLimits(configured, sending, receiving)).toEqual(expected);
 });
 

@@ -40,25 +40,25 @@ test.each([-1, 10001, 1.5])('%d bps is refused', (bps) => {
 
 // Converting rounds down; decimals scale.
 test.each([
-  [10000, 17.25, 2, 2, 172500],
-  [9990, 0.92, 2, 2, 9190], // 9190.8
-  [1, 0.92, 2, 2, 0],
-  [10000, 1, 2, 6, 100_000_000], // 100.00 USD → 100.000000 USDC
-  [100_000_000, 1, 6, 2, 10000],
-  [10000, 0.00001, 2, 8, 100_000], // $100 → 0.001 BTC = 100,000 sats
-  [172500, 0.05797101449, 2, 2, 9999], // 9999.999999 rounds down
-])('%d at %d (%d→%d decimals) converts down to %d', (amount, rate, from, to, expected) => {
+  { amount: 10000, rate: 17.25, from: 2, to: 2, expected: 172500 },
+  { amount: 9990, rate: 0.92, from: 2, to: 2, expected: 9190 }, // 9190.8
+  { amount: 1, rate: 0.92, from: 2, to: 2, expected: 0 },
+  { amount: 10000, rate: 1, from: 2, to: 6, expected: 100_000_000 }, // 100.00 USD → 100.000000 USDC
+  { amount: 100_000_000, rate: 1, from: 6, to: 2, expected: 10000 },
+  { amount: 10000, rate: 0.00001, from: 2, to: 8, expected: 100_000 }, // $100 → 0.001 BTC = 100,000 sats
+  { amount: 172500, rate: 0.05797101449, from: 2, to: 2, expected: 9999 }, // 9999.999999 rounds down
+])('$amount at $rate ($from→$to decimals) converts down to $expected', ({ amount, rate, from, to, expected }) => {
   expect(convertDown(amount, rateFromDecimal(rate), from, to)).toBe(expected);
 });
 
 // The amount to send for a locked received amount rounds up, and converts back to at least it.
 test.each([
-  [172500, 17.25, 2, 2, 10000],
-  [172501, 17.25, 2, 2, 10001],
-  [9200, 0.92, 2, 2, 10000],
-  [9201, 0.92, 2, 2, 10002], // 10001.08… → 10002
-  [100_000, 0.00001, 2, 8, 10000],
-])('receiving %d at %d needs %d sent', (received, rate, from, to, expected) => {
+  { received: 172500, rate: 17.25, from: 2, to: 2, expected: 10000 },
+  { received: 172501, rate: 17.25, from: 2, to: 2, expected: 10001 },
+  { received: 9200, rate: 0.92, from: 2, to: 2, expected: 10000 },
+  { received: 9201, rate: 0.92, from: 2, to: 2, expected: 10002 }, // 10001.08… → 10002
+  { received: 100_000, rate: 0.00001, from: 2, to: 8, expected: 10000 },
+])('receiving $received at $rate needs $expected sent', ({ received, rate, from, to, expected }) => {
   const r = rateFromDecimal(rate);
   const sent = sourceAmountFor(received, r, from, to);
   expect(sent).toBe(expected);

@@ -77,7 +77,9 @@ test.each([
 
 test("the platform's rejection of an incoming payment ends REJECTED once refunded", () => {
   const p = payment({ type: 'INCOMING', status: 'PENDING', stage: 'AWAITING_APPROVAL', appliedSteps: ['receive'] });
-  const rejected = applyChange(p, failure(p, undefined, NOW, timing, { rejectedByPlatform: true }), NOW);
+  const rejected = applyChange(p, failure({
+    payment: p, now: NOW, timing, rejectedByPlatform: true,
+  }), NOW);
   expect(rejected).toMatchObject({ status: 'FAILED', rejectedByPlatform: true, refund: { status: 'PENDING', reason: 'TRANSACTION_FAILED' } });
   expect(settle(rejected).last.status).toBe('REJECTED');
 });

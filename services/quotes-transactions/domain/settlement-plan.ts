@@ -27,14 +27,25 @@ export interface FailureOptions {
   rejectedByPlatform?: boolean;
 }
 
+/** A payment failing at `now`, and why. */
+export interface PaymentFailure extends FailureOptions {
+  payment: Payment;
+  reason?: FailureReason;
+  now: Date;
+  timing: SettlementTiming;
+}
+
 /**
  * A payment that failed (`reason` absent for a cancellation or a platform rejection). Money it
  * holds in transit goes back to where it came from by a refund that the worker completes next.
  */
-export function failure(p: Payment, reason: FailureReason | undefined, now: Date, timing: SettlementTiming, options: FailureOptions = {}): PaymentChange {
+export function failure({ payment: p, reason, now, timing, ...options }: PaymentFailure): PaymentChange {
   const kind = paymentKind(p);
   const refundReason = options.refundReason ?? 'TRANSACTION_FAILED';
-  const failed = { status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}), ...(options.rejectedByPlatform ? { rejectedByPlatform: true } : {}) };
+  const failed = {
+    status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}),
+    ...(options.rejectedByPlatform ? { rejectedByPlatform: true } : {}),
+  };
   if (!holdsFundsInTransit(p)) return { set: failed, unset: ['pendingReason', 'stage', 'nextActionAt'], events: [`${kind}.FAILED`] };
   return {
     set: { ...failed, nextActionAt: later(now, timing), refund: { reference: `${p.reference}-REFUND`, initiatedAt: now.toISOString(), status: 'PENDING', reason: refundReason } },
@@ -79,7 +90,7 @@ export function completion(p: Payment, now: Date, timing: SettlementTiming, repo
       unset: ['pendingReason', 'stage', 'nextActionAt'],
       events: [`${paymentKind(p)}.COMPLETED`],
     },
-    onVoid: failure(p, 'ACCOUNT_CANNOT_RECEIVE', now, timing),
+    onVoid: failure({ payment: p, reason: 'ACCOUNT_CANNOT_RECEIVE', now, timing }),
   };
 }
 
@@ -116,10 +127,14 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
         ? { change: { set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW', nextActionAt: later(now, timing) }, events: [statusKind(p)] } }
         : { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, events: [] } };
     case 'IN_REVIEW':
-      if (outcome.kind === 'REVIEWED' && !outcome.passes) return { change: failure(p, 'COMPLIANCE_REJECTED', now, timing) };
+      if (outcome.kind === 'REVIEWED' && !outcome.passes) return { change: failure({
+        payment: p, reason: 'COMPLIANCE_REJECTED', now, timing,
+      }) };
       return { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, unset: ['pendingReason'], events: [statusKind(p)] } };
     case 'SENT':
-      return outcome.kind === 'FAILS' ? { change: failure(p, outcome.reason, now, timing) } : completion(p, now, timing);
+      return outcome.kind === 'FAILS' ? { change: failure({
+        payment: p, reason: outcome.reason, now, timing,
+      }) } : completion(p, now, timing);
     default:
       return undefined;
   }

@@ -78,6 +78,8 @@ export function reportedChange(p: Payment, report: SettlementReport, now: Date, 
     case 'COMPLETED':
       return { kind: 'APPLY', plan: referenced(completion(p, now, timing, { railReference: report.railReference ?? p.rail.reference })) };
     case 'FAILED':
-      return { kind: 'APPLY', plan: referenced({ change: failure(p, report.failureReason as FailureReason, now, timing) }) };
+      return { kind: 'APPLY', plan: referenced({ change: failure({
+        payment: p, reason: report.failureReason as FailureReason, now, timing,
+      }) }) };
   }
 }

@@ -89,7 +89,11 @@ export function bindStablecoinService(useCases: { accounts: ProviderAccounts; st
       return { operation: operationMessage(op) };
     },
     async listStablecoinOperations(request, ctx) {
-      return pageOf(await operations.list(callerOf(ctx), request.stablecoinId, { operationType: present(request.operationType) }, ...pageArgs(request.page)), operationMessage);
+      const [limit, cursor] = pageArgs(request.page);
+      const filter = { operationType: present(request.operationType) };
+      const { stablecoinId } = request;
+      const page = await operations.list({ caller: callerOf(ctx), stablecoinId, filter, limit, cursor });
+      return pageOf(page, operationMessage);
     },
     async getStablecoinOperation(request, ctx) {
       return { operation: operationMessage(await operations.get(callerOf(ctx), request.id)) };

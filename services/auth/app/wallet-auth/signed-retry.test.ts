@@ -35,7 +35,10 @@ describe('at most once', () => {
       signer: { kind: 'none' }, context: {}, state: 'ISSUED', issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + 60_000).toISOString(),
     });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      records.claim('Request:1', { proof: `p${i}`, requestHash: 'h', claimedAt: now.toISOString() }, { id: `Operation:${i}`, state: 'PENDING', external: false, startedAt: now.toISOString() }, now)));
+      records.claim({
+        id: 'Request:1', claim: { proof: `p${i}`, requestHash: 'h', claimedAt: now.toISOString() },
+        run: { id: `Operation:${i}`, state: 'PENDING', external: false, startedAt: now.toISOString() }, now,
+      })));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await records.find(PLATFORM, 'Request:1'))?.run?.id).toBe(results.find(Boolean)!.run!.id);
   });

@@ -133,7 +133,9 @@ export function createSignedRetry(deps: SignedRetryDeps) {
       await checkSigner({ record, stamp, body: input.body, sessions: deps.sessions, checkAssertion: deps.checkAssertion, now });
       const contextPatch = (await input.beforeClaim?.(record)) ?? undefined;
       const claim = { proof: attempt.proof, requestHash: hash, claimedAt: now.toISOString() };
-      const claimed = await deps.store.claim(record.id, claim, newRun(input.external ?? false, now), now, contextPatch);
+      const claimed = await deps.store.claim({
+        id: record.id, claim, run: newRun(input.external ?? false, now), now, contextPatch,
+      });
       if (claimed) return { record: claimed, claimedNow: true };
       const winner = await deps.store.find(input.platformId, requestId);
       return judge(winner!) ?? Promise.reject(VERDICT_ERRORS.EXPIRED());

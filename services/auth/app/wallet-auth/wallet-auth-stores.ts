@@ -4,6 +4,15 @@ import type { WalletSession } from '../../domain/wallet-auth/wallet-session';
 
 /** Storage ports of the wallet-auth use cases; store/ implements them on the DocumentStore. */
 
+/** ISSUED -> CLAIMED: the challenge `id`, the proof that claims it, and the one operation it runs at `now`. */
+export interface RetryClaim {
+  id: string;
+  claim: NonNullable<SignedRetryRecord['claim']>;
+  run: OperationRun;
+  now: Date;
+  contextPatch?: Record<string, unknown>;
+}
+
 export interface SignedRetryStore {
   insert(record: SignedRetryRecord): Promise<void>;
   /** Challenges still ISSUED and unexpired at `now`, of the platform (and of one wallet: `context.accountId`). */
@@ -15,13 +24,7 @@ export interface SignedRetryStore {
   find(platformId: string, id: string): Promise<SignedRetryRecord | null>;
   findByDedupKey(dedupKey: string): Promise<SignedRetryRecord | null>;
   /** ISSUED and unexpired -> CLAIMED with its one operation, in one conditional write; null when it lost. */
-  claim(
-    id: string,
-    claim: NonNullable<SignedRetryRecord['claim']>,
-    run: OperationRun,
-    now: Date,
-    contextPatch?: Record<string, unknown>,
-  ): Promise<SignedRetryRecord | null>;
+  claim(claim: RetryClaim): Promise<SignedRetryRecord | null>;
   /** PENDING -> SETTLED or FAILED for that run; null when already settled. */
   settle(id: string, runId: string, outcome: Pick<OperationRun, 'state' | 'result' | 'error' | 'settledAt'>): Promise<SignedRetryRecord | null>;
   /** Claimed operations still PENDING at the wallet provider. */

@@ -12,19 +12,43 @@ const at = new Date('2026-01-01T00:05:00.000Z');
 
 describe('judgeRetry', () => {
   test.each([
-    ['issued, identical, in time', issued, attempt, before, 'VERIFY_AND_CLAIM'],
-    ['issued, at expiresAt', issued, attempt, at, 'EXPIRED'],
-    ['issued, other body', issued, { ...attempt, requestHash: 'h2' }, before, 'BODY_MISMATCH'],
-    ['issued, other body after expiry', issued, { ...attempt, requestHash: 'h2' }, at, 'BODY_MISMATCH'],
-    ['issued, other operation', issued, { ...attempt, operation: 'session.refresh' }, before, 'BODY_MISMATCH'],
-    ['issued, other target', issued, { ...attempt, targetId: 'Session:2' }, before, 'BODY_MISMATCH'],
-    ['issued, body bound on retry', { ...issued, requestHash: '' }, { ...attempt, requestHash: 'h9' }, before, 'VERIFY_AND_CLAIM'],
-    ['claimed, identical', claimed, attempt, before, 'CORRELATE'],
-    ['claimed, identical, after expiry', claimed, attempt, at, 'CORRELATE'],
-    ['claimed, other stamp', claimed, { ...attempt, proof: 'stamp-b' }, before, 'ALREADY_USED'],
-    ['claimed, other body', claimed, { ...attempt, requestHash: 'h2' }, before, 'ALREADY_USED'],
-    ['claimed, other endpoint', claimed, { ...attempt, operation: 'wallet.export' }, before, 'ALREADY_USED'],
-  ] as const)('%s -> %s', (_name, record, input, now, verdict) => {
+    { name: 'issued, identical, in time', record: issued, input: attempt, now: before, verdict: 'VERIFY_AND_CLAIM' },
+    { name: 'issued, at expiresAt', record: issued, input: attempt, now: at, verdict: 'EXPIRED' },
+    {
+      name: 'issued, other body', record: issued, input: { ...attempt, requestHash: 'h2' }, now: before,
+      verdict: 'BODY_MISMATCH',
+    },
+    {
+      name: 'issued, other body after expiry', record: issued, input: { ...attempt, requestHash: 'h2' }, now: at,
+      verdict: 'BODY_MISMATCH',
+    },
+    {
+      name: 'issued, other operation', record: issued, input: { ...attempt, operation: 'session.refresh' }, now: before,
+      verdict: 'BODY_MISMATCH',
+    },
+    {
+      name: 'issued, other target', record: issued, input: { ...attempt, targetId: 'Session:2' }, now: before,
+      verdict: 'BODY_MISMATCH',
+    },
+    {
+      name: 'issued, body bound on retry', record: { ...issued, requestHash: '' },
+      input: { ...attempt, requestHash: 'h9' }, now: before, verdict: 'VERIFY_AND_CLAIM',
+    },
+    { name: 'claimed, identical', record: claimed, input: attempt, now: before, verdict: 'CORRELATE' },
+    { name: 'claimed, identical, after expiry', record: claimed, input: attempt, now: at, verdict: 'CORRELATE' },
+    {
+      name: 'claimed, other stamp', record: claimed, input: { ...attempt, proof: 'stamp-b' }, now: before,
+      verdict: 'ALREADY_USED',
+    },
+    {
+      name: 'claimed, other body', record: claimed, input: { ...attempt, requestHash: 'h2' }, now: before,
+      verdict: 'ALREADY_USED',
+    },
+    {
+      name: 'claimed, other endpoint', record: claimed, input: { ...attempt, operation: 'wallet.export' }, now: before,
+      verdict: 'ALREADY_USED',
+    },
+  ] as const)('$name -> $verdict', ({ record, input, now, verdict }) => {
     expect(judgeRetry(record, input, now)).toBe(verdict);
   });
 });

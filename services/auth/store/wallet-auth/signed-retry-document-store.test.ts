@@ -24,8 +24,13 @@ describe('the signed-retry document store', () => {
     await store.ensureIndexes();
     await store.insert(base('Request:1'));
     const claim = { proof: 's', requestHash: 'h', claimedAt: '2026-01-01T00:01:00.000Z' };
-    expect(await store.claim('Request:1', claim, run('PENDING'), new Date('2026-01-01T00:05:00.000Z'))).toBeNull();
-    const claimed = await store.claim('Request:1', claim, run('PENDING'), new Date('2026-01-01T00:04:00.000Z'), { extra: 1 });
+    expect(await store.claim({
+      id: 'Request:1', claim, run: run('PENDING'), now: new Date('2026-01-01T00:05:00.000Z'),
+    })).toBeNull();
+    const claimed = await store.claim({
+      id: 'Request:1', claim, run: run('PENDING'), now: new Date('2026-01-01T00:04:00.000Z'),
+      contextPatch: { extra: 1 },
+    });
     expect(claimed).toMatchObject({ state: 'CLAIMED', context: { extra: 1 } });
     expect(await store.findPending(10)).toHaveLength(1);
     expect(await store.settle('Request:1', 'Operation:1', { state: 'SETTLED', result: { a: 1 }, settledAt: '2026-01-02T00:00:00.000Z' })).toMatchObject({ run: { state: 'SETTLED', result: { a: 1 } } });

@@ -43,7 +43,7 @@ export function createSignedRetryDocumentStore(store: DocumentStore): SignedRetr
     async findByDedupKey(dedupKey) {
       return read(await records.findOne({ dedupKey }));
     },
-    async claim(id, claim, run, now, contextPatch = {}) {
+    async claim({ id, claim, run, now, contextPatch = {} }) {
       const patch = Object.fromEntries(Object.entries(contextPatch).map(([key, value]) => [`context.${key}`, value]));
       return read(
         await records.findOneAndUpdate(

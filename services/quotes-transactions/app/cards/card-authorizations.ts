@@ -3,6 +3,7 @@ import { cardTransactionJson } from '../../../../lib/contract/card-transaction-j
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
+import type { WalletFundedSpend } from '../../domain/delegated-key';
 import { toCardTransactionView } from '../../domain/card-records';
 import {
   advicePlan, cardDeclineReason, clearingPlan, isCreditKind, decidedTransaction, decisionStep, expiryPlan, pullConfirmationPlan, returnPlan, returnReversalPlan, undoDecisionStep,
@@ -42,7 +43,7 @@ export function createCardAuthorizations(deps: {
   card: (caller: Caller, id: string) => Promise<Card>;
   platformCustomerId: (caller: Caller, customerId: string) => Promise<string>;
   /** Why an embedded-wallet source may not fund this amount (no ACTIVE delegated key, over its limit); absent: no wallet source funds. */
-  delegation?: (platformId: string, cardId: string, accountId: string, currency: string, amount: number) => Promise<CardDeclineReason | undefined>;
+  delegation?: (spend: WalletFundedSpend) => Promise<CardDeclineReason | undefined>;
 }) {
   const webhook = (tx: CardTransaction) => deps.newEvent(`CARD_TRANSACTION.${tx.status}`, 1, tx.platformId, tx.id, cardTransactionJson(toCardTransactionView(tx)));
 
@@ -83,14 +84,17 @@ export function createCardAuthorizations(deps: {
     for (const [attempt, accountId] of card.fundingSources.entries()) {
       const walletFunded = !isCreditKind(kind) && !!card.walletSources?.includes(accountId);
       if (walletFunded) {
-        const refusal = deps.delegation ? await deps.delegation(caller.platformId, cardId, accountId, currency, request.amount) : 'DELEGATED_KEY_REQUIRED';
+        const spend = { platformId: caller.platformId, cardId, accountId, currency, amount: request.amount };
+        const refusal = deps.delegation ? await deps.delegation(spend) : 'DELEGATED_KEY_REQUIRED';
         if (refusal) {
           walletRefusal ??= refusal;
           continue;
         }
       }
       balanceTried = true;
-      const step = decisionStep(kind, id, attempt, caller.platformId, accountId, currency, request.amount);
+      const step = decisionStep({
+        kind, transactionId: id, attempt, platformId: caller.platformId, accountId, currency, amount: request.amount,
+      });
       // The entry's creation is when its decision steps started: recovery replays them from the same time.
       if (step && (await deps.ledger.applyStep(caller.platformId, step, at)) !== 'APPLIED') continue;
       const transaction = decidedTransaction(stripEntry(entry), kind, accountId);
@@ -169,9 +173,13 @@ export function createCardAuthorizations(deps: {
       const kind = entry.kind ?? 'AUTHORIZATION';
       let undone = true;
       for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
-        const step = decisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount);
+        const move = {
+          kind, transactionId: entry.id, attempt, platformId: entry.platformId, accountId,
+          currency: entry.currency, amount: entry.authorizedAmount,
+        };
+        const step = decisionStep(move);
         if (!step || (await deps.ledger.applyStep(entry.platformId, step, entry.createdAt)) !== 'APPLIED') continue;
-        const undo = undoDecisionStep(kind, entry.id, attempt, entry.platformId, accountId, entry.currency, entry.authorizedAmount)!;
+        const undo = undoDecisionStep(move)!;
         // A credit already spent cannot be taken back yet: the entry stays releasing and the next pass tries again.
         if ((await deps.ledger.applyStep(entry.platformId, undo, entry.createdAt)) !== 'APPLIED') undone = false;
       }
@@ -211,7 +219,11 @@ export function createCardAuthorizations(deps: {
   async function advise(caller: Caller, cardId: string, transactionId: string, amount: number): Promise<CardTransaction> {
     const entry = await approved(caller, cardId, transactionId);
     const refusal = entry.walletFunded
-      ? deps.delegation ? await deps.delegation(caller.platformId, cardId, entry.accountId, entry.currency, amount) : 'DELEGATED_KEY_REQUIRED'
+      ? deps.delegation
+        ? await deps.delegation({
+          platformId: caller.platformId, cardId, accountId: entry.accountId, currency: entry.currency, amount,
+        })
+        : 'DELEGATED_KEY_REQUIRED'
       : undefined;
     return reconcile(caller, cardId, transactionId, (tx, at) => advicePlan(tx, amount, at, refusal));
   }

@@ -65,7 +65,7 @@ export function createCardUseCases(deps: {
     if (kycStatus !== 'APPROVED') {
       throw new AppError('CARDHOLDER_KYC_NOT_APPROVED', `The cardholder's KYC status is ${kycStatus}, not APPROVED`, { kycStatus });
     }
-    const currency = fundingCurrency(input.cardholderId, input.fundingSources, accounts);
+    const currency = fundingCurrency({ cardholderId: input.cardholderId, sources: input.fundingSources, accounts });
     const now = deps.clock().toISOString();
     const id = newId('Card');
     const card: Card = {
@@ -118,7 +118,9 @@ export function createCardUseCases(deps: {
       const next = platformChange(card, { state: input.state as RequestableCardState | undefined, fundingSources: input.fundingSources });
       if (input.fundingSources !== undefined) {
         const { accounts } = await deps.cardholders.read(caller, card.cardholderId, input.fundingSources);
-        fundingCurrency(card.cardholderId, input.fundingSources, accounts, card.currency);
+        fundingCurrency({
+          cardholderId: card.cardholderId, sources: input.fundingSources, accounts, cardCurrency: card.currency,
+        });
         next.walletSources = walletSourcesOf(input.fundingSources, accounts);
       }
       return { change: next, types: cardEventTypes(card, next, input.fundingSources !== undefined) };

@@ -4,7 +4,7 @@ import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
 import {
   cardFundingSourceId, checkRevocable, delegatedKeyRequestErrors, delegationRefusal, limitCurrencyErrors,
-  type DelegatedKey, type DelegatedKeyRequest, type DelegationRefusal,
+  type DelegatedKey, type DelegatedKeyRequest, type DelegationRefusal, type WalletFundedSpend,
 } from '../../domain/delegated-key';
 import type { Caller } from '../payment-accounts';
 import { ActiveKeyExists, type DelegatedKeyStore } from './delegated-key-store';
@@ -209,7 +209,8 @@ export function createDelegatedKeys(deps: {
   const purgeAbandoned = (olderThanMs: number) => deps.store.purgeCreating(new Date(deps.clock().getTime() - olderThanMs).toISOString());
 
   /** Decisioning's question for an embedded-wallet funding source of a card. */
-  async function refusal(platformId: string, cardId: string, accountId: string, currency: string, amount: number): Promise<DelegationRefusal | undefined> {
+  async function refusal(spend: WalletFundedSpend): Promise<DelegationRefusal | undefined> {
+    const { platformId, cardId, accountId, currency, amount } = spend;
     const key = await deps.store.active(platformId, cardFundingSourceId(cardId, accountId));
     return delegationRefusal(key, currency, amount);
   }

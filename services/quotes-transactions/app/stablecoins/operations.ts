@@ -39,6 +39,15 @@ export interface OperationDeps {
  * write), then handed to the provider. A keyed repeat answers the operation its key created, even
  * after a crash left that one CREATED (the worker submits or refunds it), and never creates a second.
  */
+/** One page of a stablecoin's operations, optionally of one type. */
+export interface OperationsPageRequest {
+  caller: Caller;
+  stablecoinId: string;
+  filter: { operationType?: string };
+  limit: number;
+  cursor?: string;
+}
+
 export function createStablecoinOperations(deps: OperationDeps) {
   async function create(caller: Caller, type: StablecoinOperationType, keyed: OperationRequest): Promise<OperationRecord> {
     const { idempotencyKey, ...request } = keyed;
@@ -124,7 +133,8 @@ export function createStablecoinOperations(deps: OperationDeps) {
     return record;
   }
 
-  async function list(caller: Caller, stablecoinId: string, filter: { operationType?: string }, limit: number, cursor?: string): Promise<Page<OperationRecord>> {
+  async function list(request: OperationsPageRequest): Promise<Page<OperationRecord>> {
+    const { caller, stablecoinId, filter, limit, cursor } = request;
     await deps.stablecoins.get(caller, stablecoinId);
     return deps.store.operations(caller.platformId, stablecoinId, filter, pageQuery(limit, cursor));
   }

@@ -53,7 +53,16 @@ function keyOf(name: string, value: string | undefined, env: NodeJS.ProcessEnv):
   return secp256k1.utils.randomSecretKey();
 }
 
-function chainOf(name: string, value: string | undefined, key: Uint8Array, domain: string, sandbox: boolean): string {
+/** The certificate chain setting `name` (its `value`, if set) for a private key of this server's `domain`. */
+interface CertificateChainSetting {
+  name: string;
+  value: string | undefined;
+  key: Uint8Array;
+  domain: string;
+  sandbox: boolean;
+}
+
+function chainOf({ name, value, key, domain, sandbox }: CertificateChainSetting): string {
   if (value) return value.replace(/\\n/g, '\n');
   if (!sandbox) throw new ConfigError(name, 'is required with GRID_MODE=production (the PEM certificate chain of the key, leaf first)');
   return selfSignedCertificate({ privateKey: key, commonName: domain, now: new Date() });
@@ -79,8 +88,12 @@ export function readUmaIdentity(env: NodeJS.ProcessEnv): UmaIdentity | undefined
   const domain = domainOf(config.UMA_DOMAIN, env);
   const signingKey = keyOf('UMA_SIGNING_PRIVATE_KEY', config.UMA_SIGNING_PRIVATE_KEY, env);
   const encryptionKey = keyOf('UMA_ENCRYPTION_PRIVATE_KEY', config.UMA_ENCRYPTION_PRIVATE_KEY, env);
-  const signingCertChainPem = chainOf('UMA_SIGNING_CERT_CHAIN', config.UMA_SIGNING_CERT_CHAIN, signingKey, domain, sandbox);
-  const encryptionCertChainPem = chainOf('UMA_ENCRYPTION_CERT_CHAIN', config.UMA_ENCRYPTION_CERT_CHAIN, encryptionKey, domain, sandbox);
+  const signingCertChainPem = chainOf({
+    name: 'UMA_SIGNING_CERT_CHAIN', value: config.UMA_SIGNING_CERT_CHAIN, key: signingKey, domain, sandbox,
+  });
+  const encryptionCertChainPem = chainOf({
+    name: 'UMA_ENCRYPTION_CERT_CHAIN', value: config.UMA_ENCRYPTION_CERT_CHAIN, key: encryptionKey, domain, sandbox,
+  });
   let keys: ReturnType<typeof getPubKeyResponse>;
   try {
     keys = getPubKeyResponse({ signingCertChainPem, encryptionCertChainPem });

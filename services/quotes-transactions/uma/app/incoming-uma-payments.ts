@@ -74,7 +74,9 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
   /** A 422 asked for counterparty fields: a real sender cannot be asked mid-request, so the payment fails and the sender is told which. */
   async function fieldsAsked(p: Payment): Promise<IncomingDecision | undefined> {
     try {
-      await deps.runner.run(p, { change: failure(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', deps.clock(), deps.timing) });
+      await deps.runner.run(p, { change: failure({
+        payment: p, reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now: deps.clock(), timing: deps.timing,
+      }) });
     } catch (err) {
       if (err instanceof PaymentMovedOn) return undefined;
       throw err;
@@ -86,7 +88,9 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
   /** No decision in time: the payment fails (unless the decision lands first), so no invoice is ever owed for it. */
   async function giveUp(p: Payment): Promise<IncomingDecision | undefined> {
     try {
-      await deps.runner.run(p, { change: failure(p, 'PAYMENT_APPROVAL_TIMED_OUT', deps.clock(), deps.timing) });
+      await deps.runner.run(p, { change: failure({
+        payment: p, reason: 'PAYMENT_APPROVAL_TIMED_OUT', now: deps.clock(), timing: deps.timing,
+      }) });
     } catch (err) {
       if (err instanceof PaymentMovedOn) return undefined;
       throw err;

@@ -35,7 +35,9 @@ export function createUmaSettlement(deps: UmaSettlementDeps) {
     if (!record) return plan;
     const state = await deps.lightning.invoiceState(record.paymentHash);
     if (state === 'PAID') return completion(p, now, deps.timing, { railReference: record.paymentHash });
-    if (state === 'CANCELED' || Date.parse(record.expiresAt) <= now.getTime()) return { change: failure(p, undefined, now, deps.timing) };
+    if (state === 'CANCELED' || Date.parse(record.expiresAt) <= now.getTime()) return { change: failure({
+      payment: p, now, timing: deps.timing,
+    }) };
     return hold(now, deps.pollMs);
   }
 
@@ -43,14 +45,18 @@ export function createUmaSettlement(deps: UmaSettlementDeps) {
     const record = await deps.records.outgoing(p.id);
     if (!record) return plan;
     const attempt = await deps.lightning.payInvoice({ invoice: record.invoice, maxFeeMsats: deps.maxFeeMsats });
-    if (attempt.status === 'FAILED') return { change: failure(p, 'QUOTE_EXECUTION_FAILED', now, deps.timing) };
+    if (attempt.status === 'FAILED') return { change: failure({
+      payment: p, reason: 'QUOTE_EXECUTION_FAILED', now, timing: deps.timing,
+    }) };
     if (attempt.status === 'IN_FLIGHT') return hold(now, deps.pollMs);
     if (!record.reportedAt && record.postTransactionCallback) {
       if (await deps.sender.reportPaid(record.postTransactionCallback, attempt.paymentHash, record.amountMsats)) {
         await deps.records.markReported(p.id, now.toISOString());
       } else if (deps.lightning.acceptPaymentProof) {
         // The sandbox's payment exists only once the receiver accepts the report.
-        if (Date.parse(record.giveUpAt) <= now.getTime()) return { change: failure(p, 'QUOTE_EXECUTION_FAILED', now, deps.timing) };
+        if (Date.parse(record.giveUpAt) <= now.getTime()) return { change: failure({
+          payment: p, reason: 'QUOTE_EXECUTION_FAILED', now, timing: deps.timing,
+        }) };
         return hold(now, deps.pollMs);
       }
     }
