@@ -6,6 +6,7 @@ import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad } from './load-loop';
 import { timeDocumentedFilters } from './scale-filters';
+import { runLivePhase, type LivePhaseResult } from './scale-live';
 import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './system-process';
 
 /**
@@ -24,6 +25,8 @@ import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './
  *    timeline (system-process.ts); a page of 100 transactions for one customer is timed through the gateway
  *    (median of 40 after 10 unmeasured); then, after real payments and list pages for random
  *    customers, the process's resident memory is read.
+ * 4. The live phase (bench/scale-live.ts), on a new data directory: resident memory and WAL sizes
+ *    under 12,000 real payments (SCALE_LIVE_PAYMENTS).
  */
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
 /** The history sizes measured; `SCALE_SIZES=2000,20000` for a quick run on a busy machine (the disk per payment does not depend on them). SCALE_DATA_DIR names a new (or empty) data directory that is kept after the run. */
@@ -58,6 +61,8 @@ export interface ScaleResult {
   sizes: ScaleFigures[];
   residentGrowthMb: number;
   readyGrowthMs: number;
+  /** Memory and WAL under live payments on a data directory of its own (bench/scale-live.ts; SCALE_LIVE_PAYMENTS). */
+  live?: LivePhaseResult;
 }
 
 const residentMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
@@ -282,6 +287,7 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
       sizes: figures,
       residentGrowthMb: figures[figures.length - 1].residentMb - figures[0].residentMb,
       readyGrowthMs: figures[figures.length - 1].readyAfterRestartMs - figures[0].readyAfterRestartMs,
+      live: await runLivePhase(root),
     };
   } finally {
     if (!kept) rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { GroupCommit } from './group-commit';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
 import { FREE_SPACE_TO_RECOVER, STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
 import { checkpointer } from './sqlite-checkpointer';
-import { DataDirectoryInUseError, LATEST_STORE_VERSION, openStoreFile, type SyncPolicy } from './sqlite-schema';
+import { DataDirectoryInUseError, LATEST_STORE_VERSION, WAL_LIMIT_PAGES, openStoreFile, walBytes, type SyncPolicy } from './sqlite-schema';
 import { prepareStatements } from './sqlite-statements';
 
 export interface SqliteStoreOptions {
@@ -17,6 +17,8 @@ export interface SqliteStoreOptions {
   sync?: SyncPolicy;
   /** Decoded documents kept in memory, across the store's collections. */
   cacheDocuments?: number;
+  /** The WAL's bound in frames (default WAL_LIMIT_PAGES, ≈49 MB; tests use less). */
+  walLimitPages?: number;
 }
 
 import { DEFAULT_CACHE_DOCUMENTS } from './store-defaults';
@@ -56,8 +58,11 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
   if (file !== undefined && openHere.has(file)) throw new DataDirectoryInUseError(options.path);
   const db = openStoreFile(options.path, options.sync ?? 'normal', LATEST_STORE_VERSION);
   if (file !== undefined) openHere.add(file);
+  const walLimitPages = options.walLimitPages ?? WAL_LIMIT_PAGES;
+  // A WAL that one large transaction grew past the bound is cut back to it when it next starts over.
+  db.pragma(`journal_size_limit = ${walBytes(walLimitPages, db.pragma('page_size', { simple: true }) as number)}`);
   // A `:memory:` database has no WAL to checkpoint.
-  const checkpoints = file === undefined ? undefined : checkpointer.attach(file);
+  const checkpoints = file === undefined ? undefined : checkpointer.attach(file, db, walLimitPages);
   const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
   let failingSince: number | undefined;
   /** A write was refused since the last commit: that commit does not prove the disk takes writes again. */

@@ -14,6 +14,17 @@ export type SyncPolicy = 'normal' | 'full';
  */
 export const WAL_CHECKPOINT_PAGES = 10_000;
 
+/**
+ * The WAL's bound, in frames (one page and a 24-byte header each): ≈49 MB at 4 KB pages. After a
+ * COMMIT that leaves this many, the store's connection completes a checkpoint before the next
+ * write (sqlite-checkpointer.ts, WalLimit), so the WAL file holds at most this plus one group
+ * commit's frames; `journal_size_limit` cuts a file that a larger transaction grew back to it.
+ */
+export const WAL_LIMIT_PAGES = 12_000;
+
+/** The WAL file's size at `pages` frames: its 32-byte header, then each frame's 24-byte header and page. */
+export const walBytes = (pages: number, pageSize: number): number => 32 + pages * (pageSize + 24);
+
 /** Thrown when another process holds the data file: the embedded store is single-replica. */
 export class DataDirectoryInUseError extends Error {
   constructor(readonly path: string) {
