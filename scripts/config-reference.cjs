@@ -110,13 +110,33 @@ function collect() {
   return { settings, direct, named };
 }
 
-/** `/** NAME: meaning *\/` lines describing the variables read directly (not through a schema). */
+/**
+ * The entries `NAME: { default, meaning, readBy? }` of lib/config-reference-notes.ts describing the variables read
+ * directly (not through a schema), read with the compiler so that their layout and quoting do not matter.
+ */
 function directNotes() {
-  const text = readFileSync(join(ROOT, 'lib', 'config-reference-notes.ts'), 'utf8');
+  const file = join(ROOT, 'lib', 'config-reference-notes.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
   const notes = new Map();
-  for (const m of text.matchAll(/^\s*([A-Z][A-Z0-9_]+):\s*\{\s*default:\s*'([^']*)',\s*meaning:\s*'((?:[^'\\]|\\.)*)'(?:,\s*readBy:\s*'([^']*)')?\s*\}/gm)) {
-    notes.set(m[1], { default: m[2], meaning: m[3].replace(/\\'/g, "'"), readBy: m[4] });
-  }
+  const visit = (node) => {
+    if (ts.isPropertyAssignment(node) && /^[A-Z][A-Z0-9_]+$/.test(node.name.getText())) {
+      let entry = node.initializer;
+      while (ts.isAsExpression(entry) || ts.isParenthesizedExpression(entry)) entry = entry.expression;
+      if (ts.isObjectLiteralExpression(entry)) {
+        const member = (key) => {
+          const found = entry.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === key);
+          return found && ts.isStringLiteralLike(found.initializer) ? found.initializer.text : undefined;
+        };
+        const [fallback, meaning] = [member('default'), member('meaning')];
+        if (fallback !== undefined && meaning !== undefined) {
+          notes.set(node.name.getText(), { default: fallback, meaning, readBy: member('readBy') });
+        }
+        return;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return notes;
 }
 
