@@ -84,7 +84,10 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   }
 
   async function pendingEvent(a: AgentAction) {
-    return deps.newEvent('AGENT_ACTION.PENDING_APPROVAL', 1, a.platformId, a.id, agentActionJson(await record(a)));
+    return deps.newEvent({
+      type: 'AGENT_ACTION.PENDING_APPROVAL', version: 1, platformId: a.platformId, aggregateId: a.id,
+      data: agentActionJson(await record(a)),
+    });
   }
 
   return { convert, perform, execute, record, pendingEvent, paymentOf, payment };
