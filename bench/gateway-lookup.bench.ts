@@ -72,7 +72,8 @@ export interface GatewayLookupResult {
 export async function runGatewayLookupBenchmark({ durationMs = 10_000, warmupMs = 5_000 } = {}): Promise<GatewayLookupResult> {
   const root = join(__dirname, '..');
   const barePort = await freePort();
-  const bare = await spawnAndWait(join(root, 'bench', 'bare-express-server.js'), [], barePort, '/ping');
+  const bareScript = join(root, 'bench', 'bare-express-server.js');
+  const bare = await spawnAndWait({ script: bareScript, args: [], port: barePort, probe: '/ping' });
   let bareExpress: GatewayLookupResult['bareExpress'];
   try {
     const ping = client(`http://127.0.0.1:${barePort}`);
@@ -84,9 +85,11 @@ export async function runGatewayLookupBenchmark({ durationMs = 10_000, warmupMs 
 
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', {
-    DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
-  }, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean));
+  const system = await spawnAndWait({
+    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
+  });
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, payee } = await preparePayments(api);

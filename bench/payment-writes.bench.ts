@@ -59,9 +59,11 @@ async function system(env: NodeJS.ProcessEnv) {
   const root = join(__dirname, '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-writes-'));
   const port = await freePort();
-  const child = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', {
-    DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: STEP_MS, ...env,
-  }, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean));
+  const child = await spawnAndWait({
+    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: STEP_MS, ...env },
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
+  });
   const api = client(`http://127.0.0.1:${port}/2025-10-13`);
   const parties = await preparePayments(api);
   const platformPay = async () => {

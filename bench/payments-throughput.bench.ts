@@ -56,7 +56,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function spawnAndWait(script: string, args: string[], port: number, probe: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<ChildProcess> {
+/** A Node script to start, with its arguments, environment and Node flags, served once `probe` answers on `port`. */
+export interface ServerLaunch {
+  script: string;
+  args: string[];
+  port: number;
+  probe: string;
+  env?: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+}
+
+export async function spawnAndWait(
+  { script, args, port, probe, env = {}, nodeArgs = [] }: ServerLaunch,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
   // Until served (503 while starting): a busy machine can take many seconds.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
@@ -192,7 +204,8 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   const root = join(__dirname, '..');
   const barePort = await freePort();
   const machine = { cores: availableParallelism(), systemCpus: process.env.BENCH_SYSTEM_CPUS?.trim() || 'all', loadAverage: Number(loadavg()[0].toFixed(2)) };
-  const bare = await spawnAndWait(join(root, 'bench', 'bare-express-server.js'), [], barePort, '/ping');
+  const bareScript = join(root, 'bench', 'bare-express-server.js');
+  const bare = await spawnAndWait({ script: bareScript, args: [], port: barePort, probe: '/ping' });
   pinToBenchCpus(bare.pid!);
   const ping = client(`http://127.0.0.1:${barePort}`);
   const bareExpress = await measure(bare.pid!, async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
@@ -201,7 +214,10 @@ export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_0
   // The default for people: data durable on disk (a data directory of the run's own).
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
+  const system = await spawnAndWait({
+    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
+  });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
@@ -287,7 +303,10 @@ export async function runOpenLoopBenchmark(): Promise<OpenLoopResult & { cpuMsPe
   const root = join(__dirname, '..');
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
+  const system = await spawnAndWait({
+    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
+  });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
@@ -346,7 +365,10 @@ export async function agentCreateAndExecute(agentApi: ReturnType<typeof client>,
 /** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */
 async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<MeasuredLoad> {
   const port = await freePort();
-  const system = await spawnAndWait(join(root, 'main.js'), ['all'], port, '/2025-10-13/customers?limit=1', { DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' });
+  const system = await spawnAndWait({
+    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    env: { DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
+  });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);

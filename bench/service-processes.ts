@@ -121,15 +121,19 @@ async function startComponents(brokers: string[], dataRoot: string, started: Com
     mkdirSync(dataDir, { recursive: true });
     const metricsPort = await freePort();
     // A service has no HTTP API: the probe is its metrics endpoint (spawnAndWait's port is the probe's).
-    const child = await spawnAndWait(main, [service], metricsPort, '/metrics', {
-      ...shared, DATA_DIR: dataDir, GRPC_ADDRESS: addresses[ADDRESS_VARS[service]], METRICS_PORT: String(metricsPort),
+    const child = await spawnAndWait({
+      script: main, args: [service], port: metricsPort, probe: '/metrics', env: {
+        ...shared, DATA_DIR: dataDir, GRPC_ADDRESS: addresses[ADDRESS_VARS[service]], METRICS_PORT: String(metricsPort),
+      },
     });
     started.push({ name: service, pid: child.pid!, metricsPort, stop: () => child.kill('SIGTERM') });
   }));
   const port = await freePort();
   const metricsPort = await freePort();
   const probe = `${API}/customers?limit=1`;
-  const gateway = await spawnAndWait(main, ['gateway'], port, probe, { ...shared, METRICS_PORT: String(metricsPort) });
+  const gateway = await spawnAndWait({
+    script: main, args: ['gateway'], port, probe, env: { ...shared, METRICS_PORT: String(metricsPort) },
+  });
   started.push({ name: 'gateway', pid: gateway.pid!, metricsPort, stop: () => gateway.kill('SIGTERM') });
   return port;
 }
@@ -178,9 +182,16 @@ interface Run {
   before: Scrape; after: Scrape; cpuBefore: Cpu; cpuAfter: Cpu; payments: number; seconds: number; webhooks: number;
 }
 
-async function measureRun(
-  components: Component[], pay: () => Promise<boolean>, count: number, idle: Idle, received: () => number,
-): Promise<Run> {
+/** `count` payments made by `pay`, measured against the components' `idle` load; `received` counts webhooks. */
+interface RunPlan {
+  components: Component[];
+  pay: () => Promise<boolean>;
+  count: number;
+  idle: Idle;
+  received: () => number;
+}
+
+async function measureRun({ components, pay, count, idle, received }: RunPlan): Promise<Run> {
   const before = await scrapeAll(components);
   const cpuBefore = cpuOf(components);
   const receivedBefore = received();
@@ -279,7 +290,7 @@ export async function runServiceProcesses(payments: number): Promise<ServiceProc
     for (let i = 0; i < WARM_UP_PAYMENTS; i++) await pay();
     await quiet(components, 400, receiver.received);
     const idle = await measureIdle(components);
-    const run = await measureRun(components, pay, payments, idle, receiver.received);
+    const run = await measureRun({ components, pay, count: payments, idle, received: receiver.received });
     return figuresOf(components, run, idle);
   } finally {
     for (const c of components) c.stop();

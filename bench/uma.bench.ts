@@ -34,8 +34,11 @@ async function startInstance(name: string): Promise<{ child: ChildProcess; api: 
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `uma-bench-${name}-`));
   const domain = `localhost:${port}`;
-  const child = await spawnAndWait(MAIN, ['all'], port, '/2025-10-13/config', {
-    DATA_DIR: dataDir, UMA_DOMAIN: domain, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: '0', MONGODB_URI: '', KAFKA_BROKERS: '',
+  const child = await spawnAndWait({
+    script: MAIN, args: ['all'], port, probe: '/2025-10-13/config', env: {
+      DATA_DIR: dataDir, UMA_DOMAIN: domain, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: '0',
+      MONGODB_URI: '', KAFKA_BROKERS: '',
+    },
   });
   const api = client(`http://127.0.0.1:${port}/2025-10-13`);
   const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: 1_000_000_000_000 }] });

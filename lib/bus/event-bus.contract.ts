@@ -138,7 +138,9 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
 }
 
 export function event(aggregateId: string, version: number, data: Record<string, unknown> = {}): DomainEvent {
-  return newEvent('TEST.HAPPENED', version, 'Platform:00000000-0000-4000-8000-000000000000', aggregateId, data);
+  return newEvent({
+    type: 'TEST.HAPPENED', version, platformId: 'Platform:00000000-0000-4000-8000-000000000000', aggregateId, data,
+  });
 }
 
 export function uniqueName(prefix: string): string {

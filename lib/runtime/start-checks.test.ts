@@ -2,15 +2,17 @@ import { createServer } from 'node:net';
 import { AddressInUseError, assertAddressFree, sandboxExposure } from './start-checks';
 
 test.each([
-  ['127.0.0.1', true, 'all', false, 'private'],
-  ['localhost', true, 'gateway', true, 'private'],
-  ['::1', true, 'gateway', false, 'private'],
-  ['0.0.0.0', false, 'gateway', true, 'private'],
-  ['0.0.0.0', true, 'all', false, 'exposed-sandbox'],
-  ['10.0.0.5', true, 'all', false, 'exposed-sandbox'],
-  ['0.0.0.0', true, 'all', true, 'exposed-production'],
-  ['0.0.0.0', true, 'gateway', false, 'exposed-production'],
-] as const)('HOST %s, published secret %s, %s, MongoDB %s: %s', (host, publishedSecret, component, mongodb, expected) => {
+  { host: '127.0.0.1', publishedSecret: true, component: 'all', mongodb: false, expected: 'private' },
+  { host: 'localhost', publishedSecret: true, component: 'gateway', mongodb: true, expected: 'private' },
+  { host: '::1', publishedSecret: true, component: 'gateway', mongodb: false, expected: 'private' },
+  { host: '0.0.0.0', publishedSecret: false, component: 'gateway', mongodb: true, expected: 'private' },
+  { host: '0.0.0.0', publishedSecret: true, component: 'all', mongodb: false, expected: 'exposed-sandbox' },
+  { host: '10.0.0.5', publishedSecret: true, component: 'all', mongodb: false, expected: 'exposed-sandbox' },
+  { host: '0.0.0.0', publishedSecret: true, component: 'all', mongodb: true, expected: 'exposed-production' },
+  { host: '0.0.0.0', publishedSecret: true, component: 'gateway', mongodb: false, expected: 'exposed-production' },
+] as const)('HOST $host, published secret $publishedSecret, $component, MongoDB $mongodb: $expected', (
+  { host, publishedSecret, component, mongodb, expected },
+) => {
   expect(sandboxExposure({ host, publishedSecret, component, mongodb })).toBe(expected);
 });
 

@@ -53,6 +53,15 @@ interface Change {
   after?: Doc;
 }
 
+/** A change's index entries to add, on row `seq`: all of them, or only those of the indexes in `only`. */
+interface EntryWrite extends Omit<Change, 'seq'> {
+  seq: number;
+  only?: Declared;
+}
+
+/** A plan chosen for explain: the fields it does not serve are the filtered ones. */
+type PlanChoice = Omit<QueryPlan, 'filtered'>;
+
 /** Field-index entries that are not values: the document holds the path / holds a shape the index does not model. */
 const PRESENT = '#P';
 const OPAQUE = '#O';
@@ -94,7 +103,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         for (let after = 0, page = this.scanPage(after); page.length; page = this.scanPage(after)) {
           for (const row of page) {
             const doc = decodeDocument(row.body);
-            this.writeEntries(row.seq, serializeValue(doc._id), undefined, doc, only);
+            this.writeEntries({ seq: row.seq, key: serializeValue(doc._id), after: doc, only });
           }
           after = page[page.length - 1].seq;
         }
@@ -126,7 +135,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       for (let after = 0, page = this.scanPage(after); page.length; page = this.scanPage(after)) {
         for (const row of page) {
           const doc = decodeDocument(row.body);
-          this.writeEntries(row.seq, serializeValue(doc._id), undefined, doc, added);
+          this.writeEntries({ seq: row.seq, key: serializeValue(doc._id), after: doc, only: added });
         }
         after = page[page.length - 1].seq;
       }
@@ -179,24 +188,30 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private explainNow(filter: Filter, options: ExplainOptions): QueryPlan {
     const normalized = cloneDocument(filter);
     const names = filterNames(conjuncts(normalized));
-    const plan = (source: QueryPlan['source'], index: string | undefined, served: string[], sorted: boolean, countedFromIndex?: boolean): QueryPlan => ({
+    const plan = ({ source, index, served, sorted, countedFromIndex }: PlanChoice): QueryPlan => ({
       source, ...(index ? { index } : {}), sorted, served, filtered: names.filter((name) => !served.includes(name)),
       ...(options.count ? { countedFromIndex: countedFromIndex ?? false } : {}),
     });
     if (options.count) {
-      if (names.length === 0) return plan('index', '_id_', [], false, true);
+      const counted = (index: string, served: string[]) =>
+        plan({ source: 'index', index, served, sorted: false, countedFromIndex: true });
+      if (names.length === 0) return counted('_id_', []);
       const sorted = this.sortCount(normalized);
-      if (sorted) return plan('index', sorted.index.name, names, false, true);
-      if (this.countFromEntries(normalized) !== undefined) return plan('index', 'fields', names, false, true);
+      if (sorted) return counted(sorted.index.name, names);
+      if (this.countFromEntries(normalized) !== undefined) return counted('fields', names);
     }
     const limit = Math.abs(options.limit ?? 0);
     const walk = options.sort && !options.count && limit > 0 ? this.walkPlan(normalized, sortFields(options.sort)) : undefined;
-    if (walk) return plan('index', walk.index.name, walk.served, true);
-    if ('_id' in normalized && idEqualities(normalized._id)) return plan('id', '_id_', ['_id'], false);
+    if (walk) return plan({ source: 'index', index: walk.index.name, served: walk.served, sorted: true });
+    if ('_id' in normalized && idEqualities(normalized._id)) {
+      return plan({ source: 'id', index: '_id_', served: ['_id'], sorted: false });
+    }
     const unique = this.uniqueIndexes.find((index) => !index.partialFilter && index.fields.every((field) => scalarEquality(normalized[field]) !== undefined));
-    if (unique) return plan('unique', unique.name, [...unique.fields], false);
+    if (unique) return plan({ source: 'unique', index: unique.name, served: [...unique.fields], sorted: false });
     const entries = this.plan(normalized);
-    return entries ? plan('index', `fields:${entries.serves.join(',')}`, entries.serves, false) : plan('scan', undefined, [], false);
+    return entries
+      ? plan({ source: 'index', index: `fields:${entries.serves.join(',')}`, served: entries.serves, sorted: false })
+      : plan({ source: 'scan', served: [], sorted: false });
   }
 
   /**
@@ -623,7 +638,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         }
       }
       changes.forEach((change, i) => this.removeEntries(seqs[i], change));
-      changes.forEach((change, i) => this.writeEntries(seqs[i], change.key, change.before, change.after));
+      changes.forEach((change, i) => this.writeEntries({ ...change, seq: seqs[i] }));
       return seqs;
     }, (seqs) => {
       changes.forEach((change, i) => {
@@ -665,7 +680,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * update that rewrites a field to an equal value, or changes a field beside the indexed path,
    * writes no entry.
    */
-  private writeEntries(seq: number, key: string, before: Doc | undefined, after: Doc | undefined, only?: Declared): void {
+  private writeEntries({ seq, key, before, after, only }: EntryWrite): void {
     if (!after) return;
     for (const index of only ? only.unique : this.uniqueIndexes) {
       if (before && index.reads && keeps(before, after, index.reads)) continue;

@@ -55,7 +55,12 @@ test('a poisoned balance event is dead-lettered with its metric; the account\'s 
   // On the account's own stream (its aggregate), ahead of its next balance events: an event whose id
   // is not a string, which the webhook recorder cannot turn into a delivery id however often it tries.
   const poisonId = 40_000 + Math.floor(Math.random() * 1_000);
-  const poisoned = { ...newEvent('INTERNAL_ACCOUNT.BALANCE_UPDATED', 1, sys.sandbox.platformId, holder.usdAccountId, { accountId: holder.usdAccountId, currency: 'USD', change: 1 }), id: poisonId as never };
+  const balanceUpdated = newEvent({
+    type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', version: 1, platformId: sys.sandbox.platformId,
+    aggregateId: holder.usdAccountId,
+    data: { accountId: holder.usdAccountId, currency: 'USD', change: 1 },
+  });
+  const poisoned = { ...balanceUpdated, id: poisonId as never };
   await sys.system.bus.publish('accounts.events.v1', [poisoned]);
   await fund(sys, holder.usdAccountId, 5_000);
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && w.data.id === holder.usdAccountId), 30_000);

@@ -95,9 +95,28 @@ export interface PlatformStore {
   findPendingProvisioning(query: PendingProvisioningQuery): Promise<Platform[]>;
 }
 
+/** One contact channel's new status for a customer. */
+export interface ContactStatusChange {
+  platformId: string;
+  customerId: string;
+  channel: ContactChannel;
+  status: ContactChannelStatus;
+  now: string;
+}
+
+/** A claim on a customer's email change, valid while the customer is still at `revision`. */
+export interface EmailChangeClaim {
+  platformId: string;
+  customerId: string;
+  revision: number;
+  change: PendingEmailChange;
+  /** A change started before this instant counts as abandoned. */
+  staleBefore: string;
+}
+
 export interface CustomerStore extends CustomerStatusWriter {
   /** Sets one contact channel's status, where the customer's contact verification has that channel. */
-  setContactStatus(platformId: string, customerId: string, channel: ContactChannel, status: ContactChannelStatus, now: string): Promise<void>;
+  setContactStatus(change: ContactStatusChange): Promise<void>;
   /** Replaces the phone number with one already proven (a 2FA reset), marking it VERIFIED where tracked. */
   setVerifiedPhone(platformId: string, customerId: string, phoneNumber: string, now: string): Promise<void>;
   insert(customer: Customer, events: DomainEvent[]): Promise<void>;
@@ -117,7 +136,7 @@ export interface CustomerStore extends CustomerStatusWriter {
    * Sets `emailChange` if the customer is still at `revision` and no other change started at or
    * after `staleBefore` is under way; false otherwise.
    */
-  claimEmailChange(platformId: string, customerId: string, revision: number, change: PendingEmailChange, staleBefore: string): Promise<boolean>;
+  claimEmailChange(claim: EmailChangeClaim): Promise<boolean>;
   /** Customers whose `emailChange` started before `plannedBefore`, in id order after `afterId`. */
   findEmailChangesStartedBefore(query: PendingProvisioningQuery): Promise<Customer[]>;
   /** Clears `emailChange` if it is still this request's. */

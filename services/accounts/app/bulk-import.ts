@@ -75,7 +75,9 @@ export function createBulkImport(deps: {
     const completedAt = now();
     const done = { ...job, status, completedAt };
     const record = importJobRecord(await view(done));
-    const event = deps.newEvent(`BULK_UPLOAD.${status}`, 1, job.platformId, job.id, record);
+    const event = deps.newEvent({
+      type: `BULK_UPLOAD.${status}`, version: 1, platformId: job.platformId, aggregateId: job.id, data: record,
+    });
     await store.setStatus(job, status, [event], completedAt);
   };
 

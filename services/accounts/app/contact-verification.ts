@@ -111,7 +111,8 @@ export function createContactVerification(deps: {
       if (challenge.failedAttempts >= settings.maxAttempts || !(await challenges.consume(id, challenge.codeHash))) {
         throw invalidCode('has already been used or tried too often: ask for a new one');
       }
-      await store.customers.setContactStatus(platformId, customerId, channel, 'VERIFIED', deps.clock().toISOString());
+      const now = deps.clock().toISOString();
+      await store.customers.setContactStatus({ platformId, customerId, channel, status: 'VERIFIED', now });
       return (await store.customers.find(platformId, customerId))!;
     },
   };

@@ -112,7 +112,11 @@ export function createCustomerEmailChange(deps: {
   async function changeBoth(change: SignedEmailChange, requestId: string): Promise<void> {
     const { platformId, current } = change;
     const now = deps.clock();
-    if (!(await store.customers.claimEmailChange(platformId, current.id, current.revision, { requestId, startedAt: now.toISOString() }, abandonedBefore(now)))) {
+    const claimed = await store.customers.claimEmailChange({
+      platformId, customerId: current.id, revision: current.revision,
+      change: { requestId, startedAt: now.toISOString() }, staleBefore: abandonedBefore(now),
+    });
+    if (!claimed) {
       throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
     }
     let consistent = true;
@@ -177,8 +181,11 @@ export function createCustomerEmailChange(deps: {
   async function reconcileAbandoned(customer: Customer): Promise<boolean> {
     const now = deps.clock();
     const requestId = `repair:${customer.emailChange?.requestId ?? ''}`;
-    const claim = { requestId, startedAt: now.toISOString() };
-    if (!(await store.customers.claimEmailChange(customer.platformId, customer.id, customer.revision, claim, abandonedBefore(now)))) return false;
+    const claimed = await store.customers.claimEmailChange({
+      platformId: customer.platformId, customerId: customer.id, revision: customer.revision,
+      change: { requestId, startedAt: now.toISOString() }, staleBefore: abandonedBefore(now),
+    });
+    if (!claimed) return false;
     await alignWithStoredEmail(customer.platformId, customer.id, await emailOtpWallets(customer.platformId, customer.id));
     await store.customers.releaseEmailChange(customer.platformId, customer.id, requestId);
     return true;

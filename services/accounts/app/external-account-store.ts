@@ -3,6 +3,32 @@ import type { ExternalAccount, ExternalAccountStatus } from '../domain/external-
 import type { OwnershipChallengeRecord } from '../domain/ownership-challenge';
 import type { ExternalAccountFilter, Page, PageQuery, PendingProvisioningQuery } from './accounts-store';
 
+/** A conditional status change of one external account, with the events recorded in the same write. */
+interface ExternalAccountWrite {
+  platformId: string;
+  id: string;
+  now: string;
+  events: DomainEvent[];
+}
+
+/** Moves the account from status `from` to `to`. */
+export interface ExternalAccountTransition extends ExternalAccountWrite {
+  from: ExternalAccountStatus;
+  to: ExternalAccountStatus;
+}
+
+/** Starts an ownership challenge on an account still in status `from`. */
+export interface OwnershipChallengeStart extends ExternalAccountWrite {
+  from: ExternalAccountStatus;
+  challenge: OwnershipChallengeRecord;
+}
+
+/** Completes the outstanding ownership challenge `nonce`, moving the account to `to`. */
+export interface OwnershipChallengeCompletion extends ExternalAccountWrite {
+  nonce: string;
+  to: ExternalAccountStatus;
+}
+
 /** The external-account storage the use cases need (implemented in store/). */
 export interface ExternalAccountStore {
   /**
@@ -22,11 +48,11 @@ export interface ExternalAccountStore {
   /** Deletes the account (kept as a tombstone for its event) if still present; false when it was not. */
   markDeleted(platformId: string, id: string, now: string, events: DomainEvent[]): Promise<boolean>;
   /** Sets `to` only if the status is still `from` (dropping any challenge); the updated account or null. */
-  transitionStatus(platformId: string, id: string, from: ExternalAccountStatus, to: ExternalAccountStatus, now: string, events: DomainEvent[]): Promise<ExternalAccount | null>;
+  transitionStatus(transition: ExternalAccountTransition): Promise<ExternalAccount | null>;
   /** Sets the challenge (and PENDING_OWNERSHIP_VERIFICATION) only if the status is still `from`. */
-  startOwnershipChallenge(platformId: string, id: string, from: ExternalAccountStatus, challenge: OwnershipChallengeRecord, now: string, events: DomainEvent[]): Promise<ExternalAccount | null>;
+  startOwnershipChallenge(start: OwnershipChallengeStart): Promise<ExternalAccount | null>;
   /** Sets `to` and drops the challenge only if challenge `nonce` is still outstanding. */
-  completeOwnershipChallenge(platformId: string, id: string, nonce: string, to: ExternalAccountStatus, now: string, events: DomainEvent[]): Promise<ExternalAccount | null>;
+  completeOwnershipChallenge(completion: OwnershipChallengeCompletion): Promise<ExternalAccount | null>;
   /** Accounts whose LIVENESS challenge is due to complete at `now` (sandbox simulation). */
   findDueLivenessChallenges(now: string, limit: number): Promise<ExternalAccount[]>;
 }

@@ -111,7 +111,8 @@ export function createExternalAccounts(deps: {
       assertTransition(current.status, to);
       const now = deps.clock().toISOString();
       const event = externalAccountStatusUpdated(newEvent, { ...current, status: to }, current.status);
-      const updated = await accounts.transitionStatus(platformId, id, current.status, to, now, [event]);
+      const transition = { platformId, id, from: current.status, to, now, events: [event] };
+      const updated = await accounts.transitionStatus(transition);
       if (updated) return updated;
       // Lost a race: report against the status that won.
       const latest = await get(platformId, id);

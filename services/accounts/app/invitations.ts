@@ -84,7 +84,10 @@ export function createInvitations(deps: {
       }
       const claimedAt = deps.clock().toISOString();
       return fromPending(inv, { status: 'CLAIMED', inviteeUma, claimedAt }, (claimed) => [
-        deps.newEvent(INVITATION_CLAIMED, 1, claimed.platformId, claimed.code, { ...invitationView(claimed, new Date(claimedAt)) }),
+        deps.newEvent({
+          type: INVITATION_CLAIMED, version: 1, platformId: claimed.platformId, aggregateId: claimed.code,
+          data: { ...invitationView(claimed, new Date(claimedAt)) },
+        }),
       ]);
     },
 

@@ -53,7 +53,9 @@ export function createOwnershipVerification(deps: { store: AccountsStore; newEve
 
   const settle = async (account: ExternalAccount, nonce: string, to: ExternalAccountStatus) => {
     const event = externalAccountStatusUpdated(deps.newEvent, { ...account, status: to }, account.status);
-    return accounts.completeOwnershipChallenge(account.platformId, account.id, nonce, to, deps.clock().toISOString(), [event]);
+    return accounts.completeOwnershipChallenge({
+      platformId: account.platformId, id: account.id, nonce, to, now: deps.clock().toISOString(), events: [event],
+    });
   };
 
   return {
@@ -68,7 +70,9 @@ export function createOwnershipVerification(deps: { store: AccountsStore; newEve
       const challenge = newOwnershipChallenge({ account, method, nonce: randomUUID(), now, ttlMs: settings.challengeTtlMs, liveness: settings.liveness });
       const to: ExternalAccountStatus = 'PENDING_OWNERSHIP_VERIFICATION';
       const events = account.status === to ? [] : [externalAccountStatusUpdated(deps.newEvent, { ...account, status: to }, account.status)];
-      const started = await accounts.startOwnershipChallenge(platformId, id, account.status, challenge, now.toISOString(), events);
+      const started = await accounts.startOwnershipChallenge({
+        platformId, id, from: account.status, challenge, now: now.toISOString(), events,
+      });
       if (!started) throw lostRace();
       return challengeView(challenge);
     },

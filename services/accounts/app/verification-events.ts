@@ -17,7 +17,10 @@ export function verificationRecord(v: Verification) {
 
 /** VERIFICATION.<status>: the webhook's data is the verification. */
 export function verificationStatusChanged(newEvent: NewEvent, v: Verification): DomainEvent {
-  return newEvent(`VERIFICATION.${v.status}`, 1, v.platformId, v.id, verificationRecord(v));
+  return newEvent({
+    type: `VERIFICATION.${v.status}`, version: 1, platformId: v.platformId, aggregateId: v.id,
+    data: verificationRecord(v),
+  });
 }
 
 /** A customer's verification status changed to `status` at `now`; `type` is the event type to raise. */
@@ -36,16 +39,19 @@ export interface CustomerStatusChange {
  */
 export function customerStatusChanged({ newEvent, type, customer: c, status, now }: CustomerStatusChange): DomainEvent {
   const statusMember = c.customerType === 'BUSINESS' ? { kybStatus: status } : { kycStatus: status };
-  return newEvent(type, 1, c.platformId, c.id, {
-    id: c.id,
-    platformCustomerId: c.platformCustomerId,
-    customerType: c.customerType,
-    umaAddress: c.umaAddress,
-    ...(c.region ? { region: c.region } : {}),
-    currencies: c.currencies,
-    ...statusMember,
-    isDeleted: c.isDeleted,
-    createdAt: c.createdAt,
-    updatedAt: now,
+  return newEvent({
+    type, version: 1, platformId: c.platformId, aggregateId: c.id,
+    data: {
+      id: c.id,
+      platformCustomerId: c.platformCustomerId,
+      customerType: c.customerType,
+      umaAddress: c.umaAddress,
+      ...(c.region ? { region: c.region } : {}),
+      currencies: c.currencies,
+      ...statusMember,
+      isDeleted: c.isDeleted,
+      createdAt: c.createdAt,
+      updatedAt: now,
+    },
   });
 }

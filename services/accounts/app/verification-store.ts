@@ -28,7 +28,16 @@ export interface VerificationStore {
 
 /** Sets the customer's KYC/KYB status (with its events) unless it already is `status`; true when it changed. */
 export interface CustomerStatusWriter {
-  setVerificationStatus(platformId: string, customerId: string, status: CustomerVerificationStatus, now: string, events: DomainEvent[]): Promise<boolean>;
+  setVerificationStatus(change: CustomerStatusChange): Promise<boolean>;
+}
+
+/** A customer's new KYC/KYB status with the events recorded in the same write. */
+export interface CustomerStatusChange {
+  platformId: string;
+  customerId: string;
+  status: CustomerVerificationStatus;
+  now: string;
+  events: DomainEvent[];
 }
 
 export interface KycLinkRecord {

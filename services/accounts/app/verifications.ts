@@ -105,7 +105,8 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
       const at = now();
       const type = customerStatusEventType(customer.customerType, status);
       const events: DomainEvent[] = type ? [customerStatusChanged({ newEvent, type, customer, status, now: at })] : [];
-      await store.customers.setVerificationStatus(v.platformId, v.customerId, status, at, events);
+      const { platformId, customerId } = v;
+      await store.customers.setVerificationStatus({ platformId, customerId, status, now: at, events });
     }
     // A business's owners are verified with it: each takes its status, unless screened apart.
     if (status && v.customerType === 'BUSINESS') {

@@ -98,7 +98,7 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     async findPendingProvisioning(query) {
       return (await customers.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(read);
     },
-    async claimEmailChange(platformId, customerId, revision, change, staleBefore) {
+    async claimEmailChange({ platformId, customerId, revision, change, staleBefore }) {
       const free = { $or: [{ emailChange: { $exists: false } }, { 'emailChange.startedAt': { $lt: staleBefore } }] };
       const result = await customers.updateOne({ _id: customerId, platformId, revision, ...free }, { $set: { emailChange: change } });
       return result.matchedCount === 1;
@@ -110,14 +110,14 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     async releaseEmailChange(platformId, customerId, requestId) {
       await customers.updateOne({ _id: customerId, platformId, 'emailChange.requestId': requestId }, { $unset: { emailChange: '' } });
     },
-    async setVerificationStatus(platformId, customerId, status, now, events) {
+    async setVerificationStatus({ platformId, customerId, status, now, events }) {
       const result = await customers.updateOne(
         { _id: customerId, platformId, verificationStatus: { $ne: status } },
         withEvents({ $set: { verificationStatus: status, updatedAt: now }, $inc: { revision: 1 } }, events),
       );
       return result.matchedCount === 1;
     },
-    async setContactStatus(platformId, customerId, channel, status, now) {
+    async setContactStatus({ platformId, customerId, channel, status, now }) {
       const member = `contactVerification.${channel}`;
       await customers.updateOne(
         { _id: customerId, platformId, [member]: { $exists: true } },

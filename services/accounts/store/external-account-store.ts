@@ -61,14 +61,14 @@ export function createExternalAccountStore(accounts: DocumentCollection): Extern
       const result = await accounts.updateOne(live(platformId, id), withEvents({ $set: { isDeleted: true, deletedAt: now, updatedAt: now } }, events));
       return result.matchedCount === 1;
     },
-    transitionStatus(platformId, id, from, to, now, events) {
+    transitionStatus({ platformId, id, from, to, now, events }) {
       return updated({ ...live(platformId, id), status: from }, withEvents({ $set: { status: to, updatedAt: now }, $unset: { ownershipChallenge: '' } }, events));
     },
-    startOwnershipChallenge(platformId, id, from, challenge, now, events) {
+    startOwnershipChallenge({ platformId, id, from, challenge, now, events }) {
       const update = { $set: { status: 'PENDING_OWNERSHIP_VERIFICATION', ownershipChallenge: challenge, updatedAt: now } };
       return updated({ ...live(platformId, id), status: from }, withEvents(update, events));
     },
-    completeOwnershipChallenge(platformId, id, nonce, to, now, events) {
+    completeOwnershipChallenge({ platformId, id, nonce, to, now, events }) {
       const filter = { ...live(platformId, id), status: 'PENDING_OWNERSHIP_VERIFICATION', 'ownershipChallenge.nonce': nonce };
       return updated(filter, withEvents({ $set: { status: to, updatedAt: now }, $unset: { ownershipChallenge: '' } }, events));
     },

@@ -96,7 +96,10 @@ export function createApiTokens(deps: {
         // Never handed out: deleted at once (gateways hear of it like any deletion).
         undo: async (record) => {
           await deps.store.markDeleted(platformId, record.id, at, (t) =>
-            deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>(API_TOKEN_DELETED, 1, t.platformId, t.id, { tokenId: t.id, clientId: t.clientId }));
+            deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>({
+              type: API_TOKEN_DELETED, version: 1, platformId: t.platformId, aggregateId: t.id,
+              data: { tokenId: t.id, clientId: t.clientId },
+            }));
         },
       });
       if (token.permissions.includes('MANAGE')) await deps.store.addManager(platformId, token.clientId);
@@ -136,7 +139,10 @@ export function createApiTokens(deps: {
       }
       const at = now().toISOString();
       const deleted = await deps.store.markDeleted(platformId, id, at, (t) =>
-        deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>(API_TOKEN_DELETED, 1, t.platformId, t.id, { tokenId: t.id, clientId: t.clientId }));
+        deps.newEvent<ApiTokenDeletedData & Record<string, unknown>>({
+          type: API_TOKEN_DELETED, version: 1, platformId: t.platformId, aggregateId: t.id,
+          data: { tokenId: t.id, clientId: t.clientId },
+        }));
       if (!deleted) throw notFound();
       return deleted;
     },

@@ -15,7 +15,10 @@ export function createReportApprovalAnswer(deps: { bus: EventBus; logger: Logger
     if (!delivery.approvalFor) return;
     const data = approvalAnswerOf(delivery.id, attempt, responseBody);
     try {
-      await deps.bus.publish(APPROVAL_ANSWERS_TOPIC, [newEvent(APPROVAL_ANSWERED_EVENT, 1, delivery.platformId, delivery.approvalFor, { ...data })]);
+      await deps.bus.publish(APPROVAL_ANSWERS_TOPIC, [newEvent({
+        type: APPROVAL_ANSWERED_EVENT, version: 1, platformId: delivery.platformId, aggregateId: delivery.approvalFor,
+        data: { ...data },
+      })]);
     } catch (err) {
       deps.logger.warn('the answer to an approval webhook could not be reported; the payment will time out', { webhookId: delivery.id, err });
     }

@@ -38,8 +38,11 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
 
   const balanceEvents = (platformId: string, posting: Posting, key: string): DomainEvent[] =>
     isGuarded(posting.account)
-      ? [deps.newEvent('INTERNAL_ACCOUNT.BALANCE_UPDATED', 1, platformId, posting.account, {
-        accountId: posting.account, currency: posting.currency, change: posting.amount, postingKey: key,
+      ? [deps.newEvent({
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', version: 1, platformId, aggregateId: posting.account,
+        data: {
+          accountId: posting.account, currency: posting.currency, change: posting.amount, postingKey: key,
+        },
       })]
       : [];
 

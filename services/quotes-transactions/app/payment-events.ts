@@ -21,10 +21,11 @@ function transactionData(p: Payment, kind: string) {
  * operator's rail integration reads it) with the settlement instruction.
  */
 export function paymentEvents(newEvent: NewEvent, p: Payment, kinds: readonly string[]): DomainEvent[] {
-  return kinds.map((kind) =>
-    kind === SETTLEMENT_SUBMITTED_EVENT ? newEvent(kind, 1, p.platformId, p.id, settlementInstruction(p))
-    : kind.startsWith('QUOTE.')
-      ? newEvent(kind, 1, p.platformId, p.quote!.id, quoteJson(toQuoteRecord(p)))
-      : newEvent(kind, 1, p.platformId, p.id, transactionData(p, kind)),
-  );
+  return kinds.map((kind) => {
+    const event = (aggregateId: string, data: Record<string, unknown>) =>
+      newEvent({ type: kind, version: 1, platformId: p.platformId, aggregateId, data });
+    if (kind === SETTLEMENT_SUBMITTED_EVENT) return event(p.id, settlementInstruction(p));
+    if (kind.startsWith('QUOTE.')) return event(p.quote!.id, quoteJson(toQuoteRecord(p)));
+    return event(p.id, transactionData(p, kind));
+  });
 }

@@ -37,7 +37,9 @@ export function bindAgentActionService(useCases: { payments: AgentPayments; appr
     createAgentTransfer(request, ctx) {
       const { idempotencyKey, ...body } = request.transfer ?? {};
       const direction = request.direction === 'IN' ? 'IN' : 'OUT';
-      return submitted(payments.transfer(callerOf(ctx), actingAgentOf(request.agent), direction, body, present(idempotencyKey)));
+      const caller = callerOf(ctx);
+      const agent = actingAgentOf(request.agent);
+      return submitted(payments.transfer({ caller, agent, direction, body, idempotencyKey: present(idempotencyKey) }));
     },
     async listAgentActions(request, ctx) {
       return many(await reads.listActions(callerOf(ctx), actingAgentOf(request.agent), { status: present(request.status), limit: request.limit, cursor: present(request.cursor) }));

@@ -47,7 +47,7 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
       const doc = await actions.findOne({ quoteClaim: quoteId, platformId, status: 'PENDING_APPROVAL' });
       return doc && toAction(doc);
     },
-    async transition(platformId, id, from, set, unset = []) {
+    async transition({ platformId, id, from, set, unset = [] }) {
       const state: Filter = from === 'EXECUTING' ? { status: 'APPROVED', executing: true } : { status: from };
       const update = withEvents({ $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, []);
       const doc = await actions.findOneAndUpdate({ _id: id, platformId, ...state }, update, { returnDocument: 'after' });

@@ -67,6 +67,17 @@ function provenUnapplied(marker: string, since: number, horizon: number | null |
 
 type Outcome = Exclude<PostingResult, 'APPLIED'> | { horizon: number | null };
 
+/** A posting's conditional write that missed, on balance document `id`; `credit` must stay within `ceiling`. */
+interface MissedWrite {
+  id: string;
+  currency?: string;
+  marker: string;
+  since: number;
+  shortOf?: number;
+  refusedIfClosed?: boolean;
+  credit?: { amount: number; ceiling: number };
+}
+
 export function createLedgerDocumentStore(store: DocumentStore, clock: () => Date = () => new Date()) {
   const balances = store.collection<BalanceDoc>(BALANCES_COLLECTION);
   const journal = store.collection<JournalDoc>(JOURNAL_COLLECTION);
@@ -77,7 +88,9 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
    * After a conditional write missed: the posting's fate, or the horizon to write against once the
    * archive is known not to hold it. `shortOf`: the debit the balance must cover (guarded postings).
    */
-  async function outcomeOf(id: string, currency: string | undefined, marker: string, since: number, shortOf?: number, refusedIfClosed = false, credit?: { amount: number; ceiling: number }): Promise<Outcome> {
+  async function outcomeOf(
+    { id, currency, marker, since, shortOf, refusedIfClosed = false, credit }: MissedWrite,
+  ): Promise<Outcome> {
     const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
     if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
     if (currency !== undefined && doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
@@ -130,7 +143,10 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
         const credit = input.ceiling !== undefined && input.posting.amount > 0
           ? { amount: input.posting.amount, ceiling: input.ceiling }
           : undefined;
-        const outcome = await outcomeOf(id, input.posting.currency, input.marker, input.since, shortOf, input.refusedIfClosed, credit);
+        const outcome = await outcomeOf({
+          id, currency: input.posting.currency, marker: input.marker, since: input.since, shortOf,
+          refusedIfClosed: input.refusedIfClosed, credit,
+        });
         if (typeof outcome === 'string') return outcome;
         horizon = outcome.horizon;
       }
@@ -155,7 +171,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err; // else: created concurrently, or the marker is in
         }
-        const outcome = await outcomeOf(id, undefined, marker, since);
+        const outcome = await outcomeOf({ id, marker, since });
         if (outcome === 'ALREADY_APPLIED' || outcome === 'UNCERTAIN') return outcome;
         if (typeof outcome === 'string') throw new Error(`system postings ${marker} found ${outcome}`);
         horizon = outcome.horizon;
@@ -173,7 +189,7 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
-        const outcome = await outcomeOf(id, posting.currency, marker, since);
+        const outcome = await outcomeOf({ id, currency: posting.currency, marker, since });
         const refusal = outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' || outcome === 'OUT_OF_RANGE';
         if (typeof outcome === 'string') return refusal ? 'UNCERTAIN' : outcome;
         horizon = outcome.horizon;

@@ -16,6 +16,15 @@ export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
 
 const reservationKey = (counter: string, paymentId: string) => `${counter}|${paymentId}`;
 
+/** A payment's amount to add to a counter under `key`, within `limit`. */
+interface CountedAmount {
+  counter: string;
+  key: string;
+  paymentId: string;
+  amount: number;
+  limit: number;
+}
+
 export function createVolumeDocumentStore(store: DocumentStore) {
   const counters = store.collection<CounterDoc>(VOLUMES_COLLECTION);
   const reservations = store.collection<ReservationDoc>(RESERVATIONS_COLLECTION);
@@ -31,7 +40,7 @@ export function createVolumeDocumentStore(store: DocumentStore) {
   }
 
   /** Adds the amount with the key if the counter stays within the limit and the key is not already being counted. */
-  async function count(counter: string, key: string, paymentId: string, amount: number, limit: number): Promise<boolean> {
+  async function count({ counter, key, paymentId, amount, limit }: CountedAmount): Promise<boolean> {
     const field = pending.field(paymentId);
     const add = async () => {
       const { ids, unset } = pending.removable(counter, paymentId);
@@ -76,7 +85,7 @@ export function createVolumeDocumentStore(store: DocumentStore) {
       const key = reservationKey(counter, paymentId);
       return oneAtATime.run(key, async () => {
         if (await reservations.findOne({ _id: key })) return true;
-        const counted = await count(counter, key, paymentId, amount, limit)
+        const counted = await count({ counter, key, paymentId, amount, limit })
           // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded it).
           || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pending.field(paymentId)]: { $exists: true } }] })) > 0;
         if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;

@@ -58,13 +58,18 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; payment?: Payment; error?: AppError }> {
     try {
       const payment = await perform(caller, approved);
-      const done = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, ['executing']);
+      const done = await deps.actions.transition({
+        platformId: caller.platformId, id: approved.id, from: 'EXECUTING',
+        set: { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, unset: ['executing'],
+      });
       if (done) return { action: done, payment };
       return { action: (await deps.actions.get(caller.platformId, approved.id)) ?? approved };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       const set = { status: 'FAILED' as const, failureMessage: err.message, updatedAt: deps.clock().toISOString() };
-      const failed = await deps.actions.transition(caller.platformId, approved.id, 'EXECUTING', set, ['executing', 'quoteClaim']);
+      const failed = await deps.actions.transition({
+        platformId: caller.platformId, id: approved.id, from: 'EXECUTING', set, unset: ['executing', 'quoteClaim'],
+      });
       if (failed) await deps.usage.release(approved.id);
       return { action: failed ?? approved, error: err };
     }
@@ -79,7 +84,10 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   }
 
   async function pendingEvent(a: AgentAction) {
-    return deps.newEvent('AGENT_ACTION.PENDING_APPROVAL', 1, a.platformId, a.id, agentActionJson(await record(a)));
+    return deps.newEvent({
+      type: 'AGENT_ACTION.PENDING_APPROVAL', version: 1, platformId: a.platformId, aggregateId: a.id,
+      data: agentActionJson(await record(a)),
+    });
   }
 
   return { convert, perform, execute, record, pendingEvent, paymentOf, payment };

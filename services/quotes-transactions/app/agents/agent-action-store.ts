@@ -55,6 +55,15 @@ export class AgentActionExists extends Error {
   }
 }
 
+/** A conditional move of one action out of status `from`, setting `set` and removing `unset`. */
+export interface AgentActionTransition {
+  platformId: string;
+  id: string;
+  from: AgentActionStatus | 'EXECUTING';
+  set: Partial<AgentAction>;
+  unset?: Array<keyof AgentAction>;
+}
+
 /** Storage port of agent actions; their events ride in the same write (outbox). */
 export interface AgentActionStore {
   insert(action: AgentAction, events: DomainEvent[]): Promise<void>;
@@ -62,7 +71,7 @@ export interface AgentActionStore {
   /** The action waiting for approval to execute the quote, if any (only a quote's action waits on a transaction). */
   pendingForQuote(platformId: string, quoteId: string): Promise<AgentAction | null>;
   /** Moves the action from `from` to the change, atomically: null when it was no longer in `from`. */
-  transition(platformId: string, id: string, from: AgentActionStatus | 'EXECUTING', set: Partial<AgentAction>, unset?: Array<keyof AgentAction>): Promise<AgentAction | null>;
+  transition(change: AgentActionTransition): Promise<AgentAction | null>;
   /** Approved actions still `executing` since before `before` (a crash between the decision and the payment). */
   interruptedExecutions(before: string, limit: number): Promise<AgentAction[]>;
   list(platformId: string, query: AgentActionQuery): Promise<{ actions: AgentAction[]; hasMore: boolean; totalCount: number }>;

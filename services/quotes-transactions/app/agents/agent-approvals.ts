@@ -30,7 +30,10 @@ export function createAgentApprovals(deps: { actions: AgentActionStore; usage: A
 
   async function decide(caller: Caller, action: AgentAction, set: Partial<AgentAction>): Promise<AgentAction> {
     const unset: Array<keyof AgentAction> = set.status === 'REJECTED' ? ['quoteClaim'] : [];
-    const decided = await deps.actions.transition(caller.platformId, action.id, 'PENDING_APPROVAL', { ...set, updatedAt: deps.clock().toISOString() }, unset);
+    const decided = await deps.actions.transition({
+      platformId: caller.platformId, id: action.id, from: 'PENDING_APPROVAL',
+      set: { ...set, updatedAt: deps.clock().toISOString() }, unset,
+    });
     if (decided) return decided;
     throw notPending((await deps.actions.get(caller.platformId, action.id)) ?? action);
   }

@@ -58,6 +58,15 @@ export interface Submitted {
   payment?: Payment;
 }
 
+/** An agent's transfer between its customer's internal account and an external one. */
+interface AgentTransfer {
+  caller: Caller;
+  agent: ActingAgent;
+  direction: 'IN' | 'OUT';
+  body: TransferRequestMessage;
+  idempotencyKey?: string;
+}
+
 /**
  * What an agent pays: quotes of its customer, their execution and transfers. Each payment is an
  * AgentAction: its amount is counted against the limits when submitted, then it is executed at
@@ -179,7 +188,7 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     }, idempotencyKey);
   }
 
-  async function transfer(caller: Caller, agent: ActingAgent, direction: 'IN' | 'OUT', body: TransferRequestMessage, idempotencyKey?: string): Promise<Submitted> {
+  async function transfer({ caller, agent, direction, body, idempotencyKey }: AgentTransfer): Promise<Submitted> {
     requirePermission(agent, 'CREATE_TRANSFERS');
     const t = parseTransferRequest(direction, body);
     const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);

@@ -45,7 +45,10 @@ export function createCardAuthorizations(deps: {
   /** Why an embedded-wallet source may not fund this amount (no ACTIVE delegated key, over its limit); absent: no wallet source funds. */
   delegation?: (spend: WalletFundedSpend) => Promise<CardDeclineReason | undefined>;
 }) {
-  const webhook = (tx: CardTransaction) => deps.newEvent(`CARD_TRANSACTION.${tx.status}`, 1, tx.platformId, tx.id, cardTransactionJson(toCardTransactionView(tx)));
+  const webhook = (tx: CardTransaction) => deps.newEvent({
+    type: `CARD_TRANSACTION.${tx.status}`, version: 1, platformId: tx.platformId, aggregateId: tx.id,
+    data: cardTransactionJson(toCardTransactionView(tx)),
+  });
 
   async function authorize(caller: Caller, cardId: string, request: AuthorizationRequest): Promise<AuthorizationDecision> {
     const kind = request.kind ?? 'AUTHORIZATION';

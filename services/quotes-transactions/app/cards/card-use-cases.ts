@@ -49,7 +49,9 @@ export function createCardUseCases(deps: {
   /** Cards not CLOSED one customer may hold; one more answers 409. */
   maxOpenCardsPerCustomer?: number;
 }) {
-  const events = (card: Card, types: string[]) => types.map((type) => deps.newEvent(type, 1, card.platformId, card.id, cardJson(toCardRecord(card))));
+  const events = (card: Card, types: string[]) => types.map((type) => deps.newEvent({
+    type, version: 1, platformId: card.platformId, aggregateId: card.id, data: cardJson(toCardRecord(card)),
+  }));
 
   async function issue(caller: Caller, input: IssueCardInput): Promise<Card> {
     const errors: FieldError[] = [];
