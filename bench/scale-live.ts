@@ -170,7 +170,15 @@ async function prepare(api: Api) {
  * Live payments, IN_FLIGHT at a time, until `total` completed; `at(n)` is called when the n-th
  * completes (synchronously, so the sample is taken at that count).
  */
-async function pay(api: Api, setup: Awaited<ReturnType<typeof prepare>>, total: number, at: (done: number) => void, unavailable: { count: number }): Promise<void> {
+interface LivePayments {
+  setup: Awaited<ReturnType<typeof prepare>>;
+  total: number;
+  at: (done: number) => void;
+  /** 503s answered so far (asked again, up to MAX_UNAVAILABLE in all). */
+  unavailable: { count: number };
+}
+
+async function pay(api: Api, { setup, total, at, unavailable }: LivePayments): Promise<void> {
   let started = 0;
   let done = 0;
   // A 503 (a deadline passed on an overloaded machine, or while a heap snapshot paused a thread) is counted and asked again.
@@ -242,13 +250,14 @@ export async function runLivePhase(root = join(__dirname, '..'), payments = live
     let end: LiveSample | undefined;
     const began = performance.now();
     const unavailable = { count: 0 };
-    await pay(api, setup, payments, (done) => {
+    const at = (done: number) => {
       if (done === halfAt) {
         half = take(done);
         snapshot('half');
       }
       if (done === payments) end = take(done);
-    }, unavailable);
+    };
+    await pay(api, { setup, total: payments, at, unavailable });
     const seconds = (performance.now() - began) / 1000;
     snapshot('end');
     if (snapshots) await snapshotsWritten(probeFile, 'end');

@@ -148,7 +148,7 @@ async function seedHistory(dataDir: string, target: number, from: number): Promi
       for (let i = base; i < Math.min(target, base + 500); i++) {
         const customerId = `Customer:seed-${Math.floor(i / PAYMENTS_PER_CUSTOMER)}`;
         if (i % PAYMENTS_PER_CUSTOMER === 0) {
-          writes.push(accounts.collection('customers').insertOne(copyCustomer(customerTemplate, customerId, i)));
+          writes.push(accounts.collection('customers').insertOne(copyCustomer(customerTemplate, { id: customerId, i, createdAt: new Date(start + i * 60_000) })));
           customerIds.push(customerId);
         }
         writes.push(payments.collection('payments').insertOne(copyPayment(templates[i % templates.length], i, customerId, new Date(start + i * 60_000))));
@@ -177,9 +177,13 @@ function copyPayment(template: Doc, i: number, customerId: string, createdAt: Da
   return copy;
 }
 
-function copyCustomer(template: Doc, id: string, i: number): Doc {
+/** A seeded customer: its own id, platform customer id, UMA address and creation time (pages sort on it). */
+function copyCustomer(template: Doc, seed: { id: string; i: number; createdAt: Date }): Doc {
+  const { id, i, createdAt } = seed;
   const copy = structuredClone(template) as Doc & Record<string, any>;
   copy._id = id;
+  copy.createdAt = typeof template.createdAt === 'string' ? createdAt.toISOString() : createdAt;
+  copy.updatedAt = copy.createdAt;
   copy.platformCustomerId = `seed-${i}`;
   for (const field of ['provisioning', 'emailChange']) delete copy[field];
   copy.umaAddress = `$seed${i}@example.com`;
@@ -196,7 +200,15 @@ async function timed(call: () => Promise<{ status: number }>): Promise<number> {
   return performance.now() - started;
 }
 
-async function measureSize(root: string, dataDir: string, payments: number, customers: string[], setup: Awaited<ReturnType<typeof prepare>>): Promise<ScaleFigures> {
+interface SizeRun {
+  root: string;
+  dataDir: string;
+  payments: number;
+  customers: string[];
+  setup: Awaited<ReturnType<typeof prepare>>;
+}
+
+async function measureSize({ root, dataDir, payments, customers, setup }: SizeRun): Promise<ScaleFigures> {
   const running: RunningSystem = await startSystem(root, dataDir);
   try {
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
@@ -274,7 +286,7 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
     for (const size of sizes) {
       customers.push(...(await seedHistory(dataDir, size, seeded)));
       seeded = size;
-      const measured = await measureSize(root, dataDir, size, customers, setup);
+      const measured = await measureSize({ root, dataDir, payments: size, customers, setup });
       measured.dataMb = Math.round(total(storeBytes(dataDir)) / 1024 / 1024);
       measured.storeCustomerPageMs = await storeCustomerPage(dataDir, customers[Math.floor(customers.length / 2)]);
       figures.push(measured);
