@@ -10,7 +10,13 @@ import { SERVICE_NAMES, type ServiceName } from './lib/runtime/service-module';
 import { startTelemetry, stopTelemetry } from './lib/telemetry';
 import { metricsExposureWarning, readMetricsSettings, startMetrics } from './lib/metrics';
 import { nameThisThread, SERVICE_THREAD_NAMES, SERVICES_THREAD_NAME } from './lib/runtime/thread-name';
-import { markStart, processStartEpochMs, startMarks, useProcessStart, type StartMark } from './lib/runtime/start-timeline';
+import {
+  markStart,
+  processStartEpochMs,
+  startMarks,
+  useProcessStart,
+  type StartMark,
+} from './lib/runtime/start-timeline';
 
 /**
  * The all-in-one mode runs the gateway on the main thread and the four services on worker threads:
@@ -45,7 +51,10 @@ interface ServiceThreadData {
 
 type ToService = { startRelays: true } | { stop: true };
 /** `failed` with `configVariable`: a setting refused (ConfigError), which stops the start with exit 2. */
-type FromService = { addresses: Partial<Record<ServiceName, string>>; startMarks: StartMark[] } | { stopped: true } | { failed: string; configVariable?: string };
+type FromService = { addresses: Partial<Record<ServiceName, string>>; startMarks: StartMark[] } | { stopped: true } | {
+  failed: string;
+  configVariable?: string;
+};
 
 export interface ServiceThreads {
   /** Where each service listens (loopback, a free port each). */
@@ -61,7 +70,15 @@ export interface ServiceThreads {
 function messageFrom(worker: Worker, want: (m: FromService) => boolean): Promise<FromService> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: FromService) => {
-      if ('failed' in m) return done(() => reject(m.configVariable !== undefined ? configError(m.configVariable, m.failed) : new Error(`a service thread failed to start: ${m.failed}`)));
+      if ('failed' in m) {
+        return done(() =>
+          reject(
+            m.configVariable !== undefined
+              ? configError(m.configVariable, m.failed)
+              : new Error(`a service thread failed to start: ${m.failed}`),
+          )
+        );
+      }
       if (want(m)) done(() => resolve(m));
     };
     const onExit = (code: number) => done(() => reject(new Error(`a service thread exited (${code})`)));
@@ -129,8 +146,13 @@ export async function startServiceThreads(options: {
     const bus = hub && new MessageChannel();
     if (bus) serveEventBus(bus.port1, hub!);
     const data: ServiceThreadData = {
-      role: 'service', names, ...threadOptions, processStart: processStartEpochMs(),
-      servedPorts: wired.served[index], peerPorts: wired.peers[index], busPort: bus?.port2,
+      role: 'service',
+      names,
+      ...threadOptions,
+      processStart: processStartEpochMs(),
+      servedPorts: wired.served[index],
+      peerPorts: wired.peers[index],
+      busPort: bus?.port2,
       metricsPort: METRICS_PORT === undefined ? undefined : METRICS_PORT && METRICS_PORT + 1 + index,
     };
     const transferList = [...data.servedPorts, ...Object.values(data.peerPorts), ...(bus ? [bus.port2] : [])];
@@ -142,11 +164,13 @@ export async function startServiceThreads(options: {
     });
     return worker;
   });
-  const ports = Object.fromEntries(groups.flatMap((names, i) => names.map((name) => {
-    const port = createPortChannel(wired.gateway[name]);
-    workers[i].once('exit', () => port.close());
-    return [name, port];
-  }))) as Record<ServiceName, PortChannel>;
+  const ports = Object.fromEntries(groups.flatMap((names, i) =>
+    names.map((name) => {
+      const port = createPortChannel(wired.gateway[name]);
+      workers[i].once('exit', () => port.close());
+      return [name, port];
+    })
+  )) as Record<ServiceName, PortChannel>;
   // Every thread is waited for: a refused start names the first service, in SERVICE_NAMES order, that refused it.
   const settled = await Promise.allSettled(workers.map((w) => messageFrom(w, (m) => 'addresses' in m)));
   const refused = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -154,7 +178,9 @@ export async function startServiceThreads(options: {
     await Promise.all(workers.map((w) => w.terminate()));
     throw refused.reason;
   }
-  const started = settled.map((s) => (s as PromiseFulfilledResult<FromService>).value as Extract<FromService, { addresses: unknown }>);
+  const started = settled.map((s) =>
+    (s as PromiseFulfilledResult<FromService>).value as Extract<FromService, { addresses: unknown }>
+  );
   // Every thread's subscribers have joined the bus: the outboxes may publish.
   for (const worker of workers) worker.postMessage({ startRelays: true } satisfies ToService);
   markStart('services: all listening');
@@ -198,12 +224,22 @@ async function runServices(data: ServiceThreadData): Promise<void> {
       ? undefined
       : await startMetrics({ serviceName: data.telemetryName, port: data.metricsPort, host: METRICS_HOST });
     const metricsWarning = metricsEndpoint && metricsExposureWarning(METRICS_HOST, readRunMode(process.env));
-    if (metricsWarning && data.names.includes(SERVICE_NAMES[0])) logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
-    const servicePorts = Object.fromEntries(Object.entries(data.peerPorts).map(([peer, p]) => [peer, createPortChannel(p)]));
+    if (metricsWarning && data.names.includes(SERVICE_NAMES[0])) {
+      logger.warn(metricsWarning, { metricsHost: METRICS_HOST });
+    }
+    const servicePorts = Object.fromEntries(
+      Object.entries(data.peerPorts).map(([peer, p]) => [peer, createPortChannel(p)]),
+    );
     const system = await startSystem({
-      components: data.names, env: process.env, logger, internalToken: data.internalToken,
-      remoteAddresses: {}, bindAddress: () => '127.0.0.1:0', servicePorts,
-      bus: data.busPort && connectEventBus(data.busPort), relaysWhenAsked: true,
+      components: data.names,
+      env: process.env,
+      logger,
+      internalToken: data.internalToken,
+      remoteAddresses: {},
+      bindAddress: () => '127.0.0.1:0',
+      servicePorts,
+      bus: data.busPort && connectEventBus(data.busPort),
+      relaysWhenAsked: true,
     });
     for (const served of data.servedPorts) servePort(served, system.local);
     port.on('message', (m: ToService) => {
@@ -215,10 +251,12 @@ async function runServices(data: ServiceThreadData): Promise<void> {
     const addresses = Object.fromEntries(system.services.map((s) => [s.name, s.address]));
     port.postMessage({ addresses, startMarks: startMarks() } satisfies FromService);
   } catch (err) {
-    port.postMessage({
-      failed: err instanceof Error ? err.message : String(err),
-      ...(err instanceof ConfigError ? { configVariable: err.variable } : {}),
-    } satisfies FromService);
+    port.postMessage(
+      {
+        failed: err instanceof Error ? err.message : String(err),
+        ...(err instanceof ConfigError ? { configVariable: err.variable } : {}),
+      } satisfies FromService,
+    );
   }
 }
 

@@ -36,9 +36,15 @@ export interface SystemOptions {
   /** host:port of services hosted elsewhere. */
   remoteAddresses: Partial<Record<ServiceName, string>>;
   internalToken?: string;
-  /** `all` mode: the MessagePort of each service's thread, called instead of gRPC (SERVICES_THREAD_TRANSPORT for the gateway's). */
+  /**
+   * `all` mode: the MessagePort of each service's thread, called instead of gRPC (SERVICES_THREAD_TRANSPORT for the
+   * gateway's).
+   */
   servicePorts?: Partial<Record<ServiceName, PortChannel>>;
-  /** The event bus to share (the `all` mode's threads: the main thread's hub); by default one is opened (Kafka or in-process). */
+  /**
+   * The event bus to share (the `all` mode's threads: the main thread's hub); by default one is opened (Kafka or
+   * in-process).
+   */
   bus?: EventBus;
   /**
    * The outbox relays wait for `startRelays()`: a service on a thread of its own starts relaying once
@@ -50,14 +56,20 @@ export interface SystemOptions {
 
 /** The gateway's code; `main.ts` loads it while the services thread starts. */
 export function loadGatewayModules() {
-  return Promise.all([import('./gateway/gateway-server'), import('./gateway/sandbox-bootstrap'), import('./gateway/sandbox-keeper')]);
+  return Promise.all([
+    import('./gateway/gateway-server'),
+    import('./gateway/sandbox-bootstrap'),
+    import('./gateway/sandbox-keeper'),
+  ]);
 }
 
 /** Starts the requested components; the all-in-one embedded mode asks for all five. */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   // Code is loaded for what this process runs only (a gateway alone loads no service, and back).
   const hostedNames = SERVICE_NAMES.filter((n) => options.components.includes(n));
-  const { SERVICE_REGISTRY } = hostedNames.length ? await import('./services/service-registry') : { SERVICE_REGISTRY: undefined };
+  const { SERVICE_REGISTRY } = hostedNames.length
+    ? await import('./services/service-registry')
+    : { SERVICE_REGISTRY: undefined };
   const registrations = await Promise.all(hostedNames.map((name) => SERVICE_REGISTRY![name]()));
   const { hostService } = hostedNames.length ? await import('./lib/runtime/service-host') : { hostService: undefined };
   if (hostedNames.length) markStart('services: service modules loaded');
@@ -75,8 +87,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   // in-process once it has started, and by address until then.
   const started = await Promise.allSettled(hostedNames.map(async (name, i) => {
     const hosted = await hostService!({
-      name, factory: registrations[i].factory, address: options.bindAddress(name), internalToken,
-      bus, peers: servicePeers, logger: options.logger, env: options.env,
+      name,
+      factory: registrations[i].factory,
+      address: options.bindAddress(name),
+      internalToken,
+      bus,
+      peers: servicePeers,
+      logger: options.logger,
+      env: options.env,
     });
     addresses[name] = hosted.address;
     for (const [service, served] of hosted.local) local.set(service, served);
@@ -88,7 +106,9 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     for (const hosted of services) await hosted.stop().catch(() => undefined);
     throw failed.reason;
   }
-  const startRelays = () => { for (const hosted of services) hosted.startRelay(); };
+  const startRelays = () => {
+    for (const hosted of services) hosted.startRelay();
+  };
   if (!options.relaysWhenAsked) startRelays();
 
   let gateway: RunningGateway | undefined;
@@ -100,7 +120,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     // The gateway listens at once and answers 503 until the sandbox credentials exist.
     const sandboxReady = ensureSandbox(peers, options.gateway.sandbox, options.logger);
     const started = startGateway({
-      host: options.gateway.host, port: options.gateway.port, peers, logger: options.logger, env: options.env, bus,
+      host: options.gateway.host,
+      port: options.gateway.port,
+      peers,
+      logger: options.logger,
+      env: options.env,
+      bus,
       serviceAddresses: SERVICE_NAMES.map((n) => addresses[n]).filter((a): a is string => !!a),
       services: addresses,
       canAuthenticate: () => keeper.authenticates(),

@@ -15,9 +15,20 @@ export interface BulkImportBenchmarkResult {
 }
 
 const HEADER = 'platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country';
-const person = (id: string, i: number) => ({ id, fullName: `Person ${i}`, birthDate: '1990-01-15', line1: `${i} Main St`, city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' });
+const person = (id: string, i: number) => ({
+  id,
+  fullName: `Person ${i}`,
+  birthDate: '1990-01-15',
+  line1: `${i} Main St`,
+  city: 'Austin',
+  state: 'TX',
+  postalCode: '78701',
+  country: 'US',
+});
 
-export async function runBulkImportBenchmark(rows = Number(process.env.BULK_BENCH_ROWS ?? 1000)): Promise<BulkImportBenchmarkResult> {
+export async function runBulkImportBenchmark(
+  rows = Number(process.env.BULK_BENCH_ROWS ?? 1000),
+): Promise<BulkImportBenchmarkResult> {
   const sys = await startTestSystem({ env: { ACCOUNTS_BULK_IMPORT_POLL_MS: '10', ACCOUNTS_REPAIR_INTERVAL_MS: '0' } });
   try {
     const auth = `Basic ${Buffer.from(`${sys.sandbox.tokenId}:${sys.sandbox.clientSecret}`).toString('base64')}`;
@@ -31,7 +42,10 @@ export async function runBulkImportBenchmark(rows = Number(process.env.BULK_BENC
       for (let i = next++; i < rows; i = next++) {
         const p = person(`single-${run}-${i}`, i);
         const res = await call('POST', '/customers', {
-          customerType: 'INDIVIDUAL', platformCustomerId: p.id, fullName: p.fullName, birthDate: p.birthDate,
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: p.id,
+          fullName: p.fullName,
+          birthDate: p.birthDate,
           address: { line1: p.line1, city: p.city, state: p.state, postalCode: p.postalCode, country: p.country },
         });
         if (res.status !== 201) throw new Error(`create answered ${res.status}`);
@@ -39,14 +53,23 @@ export async function runBulkImportBenchmark(rows = Number(process.env.BULK_BENC
     }));
     const singleSeconds = Number(process.hrtime.bigint() - singleStart) / 1e9;
 
-    const csv = [HEADER, ...Array.from({ length: rows }, (_, i) => {
-      const p = person(`bulk-${run}-${i}`, i);
-      return [p.id, 'INDIVIDUAL', p.fullName, p.birthDate, p.line1, p.city, p.state, p.postalCode, p.country].join(',');
-    })].join('\n');
+    const csv = [
+      HEADER,
+      ...Array.from({ length: rows }, (_, i) => {
+        const p = person(`bulk-${run}-${i}`, i);
+        return [p.id, 'INDIVIDUAL', p.fullName, p.birthDate, p.line1, p.city, p.state, p.postalCode, p.country].join(
+          ',',
+        );
+      }),
+    ].join('\n');
     const form = new FormData();
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
     const bulkStart = process.hrtime.bigint();
-    const upload = await fetch(`${sys.baseUrl}/customers/bulk/csv`, { method: 'POST', headers: { authorization: auth }, body: form });
+    const upload = await fetch(`${sys.baseUrl}/customers/bulk/csv`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: form,
+    });
     const { jobId } = (await upload.json()) as { jobId: string };
     for (;;) {
       const job = await call('GET', `/customers/bulk/jobs/${jobId}`);
@@ -59,7 +82,12 @@ export async function runBulkImportBenchmark(rows = Number(process.env.BULK_BENC
     const bulkSeconds = Number(process.hrtime.bigint() - bulkStart) / 1e9;
     const singlePostPerSecond = Math.round(rows / singleSeconds);
     const bulkRowsPerSecond = Math.round(rows / bulkSeconds);
-    return { rows, singlePostPerSecond, bulkRowsPerSecond, ratio: Number((bulkRowsPerSecond / singlePostPerSecond).toFixed(2)) };
+    return {
+      rows,
+      singlePostPerSecond,
+      bulkRowsPerSecond,
+      ratio: Number((bulkRowsPerSecond / singlePostPerSecond).toFixed(2)),
+    };
   } finally {
     await sys.stop();
   }

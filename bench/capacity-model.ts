@@ -28,7 +28,12 @@ export interface CapacityInputs {
   command: string;
   measuredAt: string;
   machine: {
-    description: string; cpus: number; cpuModel: string; node: string; uptimeBefore: string; uptimeAfter: string;
+    description: string;
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    uptimeBefore: string;
+    uptimeAfter: string;
   };
   /** `npm run bench -- writes`, its `paymentWrites` object as printed. */
   paymentWrites: {
@@ -67,7 +72,12 @@ export const ASSUMPTIONS = {
 export type Assumptions = typeof ASSUMPTIONS;
 
 const WRITE_OPERATIONS = new Set([
-  'insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany',
+  'insertOne',
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'deleteOne',
+  'deleteMany',
 ]);
 /** Where the figures sit in the inputs (docs/capacity-inputs.json). */
 export const SOURCE = 'paymentWrites.serviceProcesses';
@@ -88,13 +98,13 @@ export const SHARD_KEYS: Record<string, { key: string; why: string }> = {
     key: '{ platformId: 1 }',
     why: 'its unique indexes (platformId + quote.id, platformId + idempotency.key) must start with the shard key, '
       + 'and every read and update of a payment carries the platform: platforms spread over shards, but one '
-      + 'platform\'s payments stay on one shard. The outbox relay\'s removal of published events (`updateMany` '
+      + "platform's payments stay on one shard. The outbox relay's removal of published events (`updateMany` "
       + 'by `_id`) goes to every shard',
   },
   ledger_balances: {
     key: '{ _id: "hashed" }',
-    why: 'every update is by `_id` (an internal account, an account\'s shard `account#n`, or one of the '
-      + 'platform\'s 16 system documents `ledger-system:<platform>#n`)',
+    why: "every update is by `_id` (an internal account, an account's shard `account#n`, or one of the "
+      + "platform's 16 system documents `ledger-system:<platform>#n`)",
   },
   daily_volumes: {
     key: '{ _id: "hashed" }',
@@ -104,28 +114,49 @@ export const SHARD_KEYS: Record<string, { key: string; why: string }> = {
   daily_volume_reservations: { key: '{ _id: "hashed" }', why: 'written and read by `_id` (counter|payment)' },
   webhook_deliveries: {
     key: '{ _id: "hashed" }',
-    why: 'recorded and updated by `_id`; the worker\'s claim (by status and due time) carries no shard key, '
+    why: "recorded and updated by `_id`; the worker's claim (by status and due time) carries no shard key, "
       + 'which MongoDB 7.0 and later run as a query to every shard, then one write',
   },
   ledger_posting_archive: {
     key: '{ _id: "hashed" }',
-    why: 'written by `_id` (an upsert, which must carry the shard key); read by balance only when a step\'s '
+    why: "written by `_id` (an upsert, which must carry the shard key); read by balance only when a step's "
       + 'outcome is uncertain, then from every shard',
   },
   _leases: { key: 'none (unsharded)', why: 'a handful of documents, renewed every few seconds, not per payment' },
 };
 
 /** Figures per rate are arrays in the order of the assumed rates. */
-export interface ServiceRow { component: string; cpuMs: number; source: string; cores: number[]; replicas: number[] }
+export interface ServiceRow {
+  component: string;
+  cpuMs: number;
+  source: string;
+  cores: number[];
+  replicas: number[];
+}
 export interface TopicRow {
-  topic: string; perPayment: number; source: string; consumers: string[]; perSecond: number[]; partitions: number[];
+  topic: string;
+  perPayment: number;
+  source: string;
+  consumers: string[];
+  perSecond: number[];
+  partitions: number[];
 }
 export interface DatabaseRow {
-  service: string; writesPerPayment: number; readsPerPayment: number; source: string;
-  writesPerSecond: number[]; readsPerSecond: number[]; primaries: number[];
+  service: string;
+  writesPerPayment: number;
+  readsPerPayment: number;
+  source: string;
+  writesPerSecond: number[];
+  readsPerSecond: number[];
+  primaries: number[];
 }
 export interface CollectionRow {
-  service: string; collection: string; writesPerPayment: number; writesPerSecond: number[]; key: string; why: string;
+  service: string;
+  collection: string;
+  writesPerPayment: number;
+  writesPerSecond: number[];
+  key: string;
+  why: string;
 }
 
 export interface CapacityModel {
@@ -172,7 +203,11 @@ export function capacityModel(inputs: CapacityInputs, a: Assumptions = ASSUMPTIO
     const events = perSecond(perPayment);
     const consumers = consumersOf(topic);
     return {
-      topic, perPayment, source: `${SOURCE}.eventsPerPayment["${topic}"]`, consumers, perSecond: events,
+      topic,
+      perPayment,
+      source: `${SOURCE}.eventsPerPayment["${topic}"]`,
+      consumers,
+      perSecond: events,
       partitions: events.map((n, i) => partitionsFor(n, replicasOf(consumers, i), a)),
     };
   });
@@ -180,16 +215,24 @@ export function capacityModel(inputs: CapacityInputs, a: Assumptions = ASSUMPTIO
     const writes = sumOf(operations, isWrite);
     const writesPerSecond = perSecond(writes);
     return {
-      service, writesPerPayment: round(writes), readsPerPayment: round(sumOf(operations, isRead)),
-      source: `${SOURCE}.storeOperationsPerPayment["${service}"]`, writesPerSecond,
-      readsPerSecond: perSecond(sumOf(operations, isRead)), primaries: writesPerSecond.map((n) => primariesFor(n, a)),
+      service,
+      writesPerPayment: round(writes),
+      readsPerPayment: round(sumOf(operations, isRead)),
+      source: `${SOURCE}.storeOperationsPerPayment["${service}"]`,
+      writesPerSecond,
+      readsPerSecond: perSecond(sumOf(operations, isRead)),
+      primaries: writesPerSecond.map((n) => primariesFor(n, a)),
     };
   });
   const shardKeys = databases.filter((d) => d.primaries.some((p) => p > 1))
     .flatMap((d) => collectionsOf(d.service, figures.storeOperationsPerPayment[d.service], perSecond));
   const payments = figures.storeOperationsPerPayment['quotes-transactions'] ?? {};
   return {
-    rates, services, topics, databases, shardKeys,
+    rates,
+    services,
+    topics,
+    databases,
+    shardKeys,
     webhooksPerPayment: round(Object.values(figures.webhookDeliveriesPerPayment).reduce((t, n) => t + n, 0)),
     paymentsCollectionWritesPerPayment: round(sumOf(payments, (key) => key.startsWith('payments ') && isWrite(key))),
   };
@@ -206,7 +249,10 @@ function collectionsOf(service: string, operations: Record<string, number>, perS
   }
   const unknown = { key: '{ _id: "hashed" }', why: 'no key chosen for this collection yet: review its queries first' };
   return [...byCollection].sort(([x, m], [y, n]) => n - m || x.localeCompare(y)).map(([collection, writes]) => ({
-    service, collection, writesPerPayment: round(writes), writesPerSecond: perSecond(writes),
+    service,
+    collection,
+    writesPerPayment: round(writes),
+    writesPerSecond: perSecond(writes),
     ...(SHARD_KEYS[collection] ?? unknown),
   }));
 }

@@ -1,5 +1,10 @@
 import {
-  ASSUMPTIONS, capacityModel, SOURCE, type Assumptions, type CapacityInputs, type CapacityModel,
+  ASSUMPTIONS,
+  capacityModel,
+  SOURCE,
+  type Assumptions,
+  type CapacityInputs,
+  type CapacityModel,
 } from './capacity-model';
 
 /** docs/capacity.md's generated sections: the capacity model and its measured inputs as markdown. */
@@ -28,10 +33,12 @@ function summary(model: CapacityModel, a: Assumptions): string {
   });
   const paymentWrites = model.paymentsCollectionWritesPerPayment;
   if (paymentWrites > 0) {
-    lines.push('- **One platform** keeps its payments on one shard (the `payments` shard key is its platform, below): '
-      + `at ${paymentWrites} writes per payment to that collection, one platform reaches at most about `
-      + `${n(Math.floor(a.primaryWritesPerSecond / paymentWrites))} payments a second on one primary's budget, `
-      + 'whatever the shard count.');
+    lines.push(
+      '- **One platform** keeps its payments on one shard (the `payments` shard key is its platform, below): '
+        + `at ${paymentWrites} writes per payment to that collection, one platform reaches at most about `
+        + `${n(Math.floor(a.primaryWritesPerSecond / paymentWrites))} payments a second on one primary's budget, `
+        + 'whatever the shard count.',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -52,16 +59,17 @@ function measured(inputs: CapacityInputs): string {
   const oneProcess = inputs.paymentWrites.cpuMsPerCreateExecute;
   return [
     `Measured ${inputs.measuredAt} by ${code(inputs.command)} on a ${m.description} `
-      + `(${m.cpus} × ${m.cpuModel}, Node ${m.node}).`,
+    + `(${m.cpus} × ${m.cpuModel}, Node ${m.node}).`,
     `Load (\`uptime\`) before: ${code(m.uptimeBefore)}; after: ${code(m.uptimeAfter)}.`,
     `Separate processes on Kafka: ${n(f.payments)} create + execute by ${f.clients} clients, each settled and its `
-      + `webhooks delivered, ${n(f.wallMs)} ms (${f.perSecond}/s on this machine, not a capacity figure).`,
+    + `webhooks delivered, ${n(f.wallMs)} ms (${f.perSecond}/s on this machine, not a capacity figure).`,
     '',
     table(['Figure', 'Per payment', 'Source (`docs/capacity-inputs.json`)'], [
       ...byName(f.cpuMsPerPayment).map(([c, v]) => [`CPU, ${c}`, `${v} ms`, source('cpuMsPerPayment', c)]),
       ['CPU, all processes', `${f.cpuMsPerPaymentTotal} ms`, source('cpuMsPerPaymentTotal')],
       ...(oneProcess === undefined ? [] : [[
-        'CPU, the one-process system (`all`) for comparison', `${oneProcess} ms`,
+        'CPU, the one-process system (`all`) for comparison',
+        `${oneProcess} ms`,
         code('paymentWrites.cpuMsPerCreateExecute'),
       ]]),
       ...byName(f.storeWritesPerPayment)
@@ -95,29 +103,64 @@ export function capacitySections(inputs: CapacityInputs, a: Assumptions = ASSUMP
   return {
     'capacity-summary': summary(model, a) + machineNote(inputs),
     'capacity-measured': measured(inputs),
-    'capacity-writes-by-collection': table(['Database', 'Collection', 'Operation', 'Per payment'],
-      byName(operations).flatMap(([s, ops]) => Object.entries(ops)
-        .map(([key, v]) => [s, code(key.split(' ')[0]), key.split(' ')[1], v]))),
+    'capacity-writes-by-collection': table(
+      ['Database', 'Collection', 'Operation', 'Per payment'],
+      byName(operations).flatMap(([s, ops]) =>
+        Object.entries(ops)
+          .map(([key, v]) => [s, code(key.split(' ')[0]), key.split(' ')[1], v])
+      ),
+    ),
     'capacity-assumptions': assumptions(model, a),
     'capacity-replicas': table(
       ['Component', 'CPU per payment', ...at.flatMap((r) => [`Cores at ${r}`, `Replicas at ${r}`])],
-      model.services.map((s) => [s.component, `${s.cpuMs} ms`, ...s.cores.flatMap((c, i) => [c, s.replicas[i]])])),
+      model.services.map((s) => [s.component, `${s.cpuMs} ms`, ...s.cores.flatMap((c, i) => [c, s.replicas[i]])]),
+    ),
     'capacity-partitions': table(
       ['Topic', 'Events per payment', 'Consumed by', ...at.flatMap((r) => [`Events/s at ${r}`, `Partitions at ${r}`])],
-      model.topics.map((t) => [code(t.topic), t.perPayment, t.consumers.join(', '),
-        ...t.perSecond.flatMap((e, i) => [n(e), t.partitions[i]])])),
-    'capacity-mongodb': table(['Database (service)', 'Writes per payment', 'Reads per payment',
-      ...at.flatMap((r) => [`Writes/s at ${r}`, `Reads/s at ${r}`, `Primaries at ${r}`])],
-    model.databases.map((d) => [d.service, d.writesPerPayment, d.readsPerPayment,
-      ...d.writesPerSecond.flatMap((w, i) => [n(w), n(d.readsPerSecond[i]), d.primaries[i]])])),
-    'capacity-webhooks': table(['Webhook deliveries per payment', ...at.map((r) => `Deliveries/s at ${r}`), 'Source'],
-      [[model.webhooksPerPayment, ...model.rates.map((r) => n(Math.round(r * model.webhooksPerPayment))),
-        `${code(`${SOURCE}.webhookDeliveriesPerPayment`)} (sum)`]]),
+      model.topics.map((
+        t,
+      ) => [
+        code(t.topic),
+        t.perPayment,
+        t.consumers.join(', '),
+        ...t.perSecond.flatMap((e, i) => [n(e), t.partitions[i]]),
+      ]),
+    ),
+    'capacity-mongodb': table(
+      [
+        'Database (service)',
+        'Writes per payment',
+        'Reads per payment',
+        ...at.flatMap((r) => [`Writes/s at ${r}`, `Reads/s at ${r}`, `Primaries at ${r}`]),
+      ],
+      model.databases.map((
+        d,
+      ) => [
+        d.service,
+        d.writesPerPayment,
+        d.readsPerPayment,
+        ...d.writesPerSecond.flatMap((w, i) => [n(w), n(d.readsPerSecond[i]), d.primaries[i]]),
+      ]),
+    ),
+    'capacity-webhooks': table(['Webhook deliveries per payment', ...at.map((r) => `Deliveries/s at ${r}`), 'Source'], [
+      [
+        model.webhooksPerPayment,
+        ...model.rates.map((r) => n(Math.round(r * model.webhooksPerPayment))),
+        `${code(`${SOURCE}.webhookDeliveriesPerPayment`)} (sum)`,
+      ],
+    ]),
     'capacity-shard-keys': model.shardKeys.length === 0
       ? 'At these rates every database fits one primary: no collection needs a shard key.\n'
-      : table(['Database', 'Collection', 'Writes per payment', `Writes/s at ${at[last]}`, 'Shard key', 'Why'],
+      : table(
+        ['Database', 'Collection', 'Writes per payment', `Writes/s at ${at[last]}`, 'Shard key', 'Why'],
         model.shardKeys.map((c) => [
-          c.service, code(c.collection), c.writesPerPayment, n(c.writesPerSecond[last]), code(c.key), c.why,
-        ])),
+          c.service,
+          code(c.collection),
+          c.writesPerPayment,
+          n(c.writesPerSecond[last]),
+          code(c.key),
+          c.why,
+        ]),
+      ),
   };
 }

@@ -48,7 +48,10 @@ function benchWrites(): Promise<CapacityInputs['paymentWrites']> {
     const script = join(__dirname, 'run-benchmarks.js');
     const child = spawn(process.execPath, [script, 'writes'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; process.stderr.write(chunk); });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      process.stderr.write(chunk);
+    });
     child.once('exit', (code) => {
       if (code !== 0) return fail(new Error(`npm run bench -- writes exited with ${code}`));
       const last = out.trim().split('\n').pop() ?? '';
@@ -69,8 +72,11 @@ async function measure(): Promise<CapacityInputs> {
     measuredAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     machine: {
       description: process.env.CAPACITY_MACHINE ?? `${cpu.length}-core build machine, shared/noisy`,
-      cpus: cpu.length, cpuModel: cpu[0]?.model.trim() ?? 'unknown', node: process.version,
-      uptimeBefore, uptimeAfter: uptime(),
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+      node: process.version,
+      uptimeBefore,
+      uptimeAfter: uptime(),
     },
     paymentWrites,
   };
@@ -83,10 +89,15 @@ function updateDocs(inputs: CapacityInputs): void {
 }
 
 const UNRECORDED: Omit<CapacityInputs, 'paymentWrites'> = {
-  command: 'npm run bench -- writes', measuredAt: 'unknown',
+  command: 'npm run bench -- writes',
+  measuredAt: 'unknown',
   machine: {
-    description: 'unrecorded machine', cpus: 0, cpuModel: 'unknown', node: 'unknown',
-    uptimeBefore: 'unknown', uptimeAfter: 'unknown',
+    description: 'unrecorded machine',
+    cpus: 0,
+    cpuModel: 'unknown',
+    node: 'unknown',
+    uptimeBefore: 'unknown',
+    uptimeAfter: 'unknown',
   },
 };
 
@@ -103,6 +114,9 @@ async function main(args: string[]): Promise<void> {
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     () => process.exit(0),
-    (err: unknown) => { console.error(err); process.exit(1); },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
   );
 }

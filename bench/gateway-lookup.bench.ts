@@ -25,16 +25,31 @@ function threadCpuMs(pid: number): Map<number, number> {
   return cpu;
 }
 
-interface CpuSplit { total: number; gatewayThread: number; servicesThread: number; otherThreads: number }
+interface CpuSplit {
+  total: number;
+  gatewayThread: number;
+  servicesThread: number;
+  otherThreads: number;
+}
 
 /** CPU per operation over a measured load, split: main thread, busiest other thread, the rest (GC helpers, libuv). */
-function splitPerOperation(pid: number, before: Map<number, number>, after: Map<number, number>, operations: number): CpuSplit {
+function splitPerOperation(
+  pid: number,
+  before: Map<number, number>,
+  after: Map<number, number>,
+  operations: number,
+): CpuSplit {
   const used = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)] as const);
   const main = used.find(([tid]) => tid === pid)?.[1] ?? 0;
   const others = used.filter(([tid]) => tid !== pid).map(([, ms]) => ms).sort((a, b) => b - a);
   const per = (ms: number) => Number((ms / Math.max(1, operations)).toFixed(3));
   const rest = others.slice(1).reduce((a, b) => a + b, 0);
-  return { total: per(main + (others[0] ?? 0) + rest), gatewayThread: per(main), servicesThread: per(others[0] ?? 0), otherThreads: per(rest) };
+  return {
+    total: per(main + (others[0] ?? 0) + rest),
+    gatewayThread: per(main),
+    servicesThread: per(others[0] ?? 0),
+    otherThreads: per(rest),
+  };
 }
 
 const totalOf = (cpu: Map<number, number>) => [...cpu.values()].reduce((a, b) => a + b, 0);
@@ -57,8 +72,16 @@ async function measured(pid: number, operation: () => Promise<boolean>, duration
   const started = Date.now();
   const result = await runLoad({ clients: CLIENTS, durationMs, operation });
   const after = threadCpuMs(pid);
-  const netOfIdle = (totalOf(after) - totalOf(before) - (idle * (Date.now() - started)) / 1000) / Math.max(1, result.operations);
-  return { result, idleCpuMsPerSecond: idle, cpuMsPerRequest: { ...splitPerOperation(pid, before, after, result.operations), netOfIdle: Number(netOfIdle.toFixed(3)) } };
+  const netOfIdle = (totalOf(after) - totalOf(before) - (idle * (Date.now() - started)) / 1000)
+    / Math.max(1, result.operations);
+  return {
+    result,
+    idleCpuMsPerSecond: idle,
+    cpuMsPerRequest: {
+      ...splitPerOperation(pid, before, after, result.operations),
+      netOfIdle: Number(netOfIdle.toFixed(3)),
+    },
+  };
 }
 
 export interface GatewayLookupResult {
@@ -69,7 +92,9 @@ export interface GatewayLookupResult {
   lookupCpuToBareCpu: number;
 }
 
-export async function runGatewayLookupBenchmark({ durationMs = 10_000, warmupMs = 5_000 } = {}): Promise<GatewayLookupResult> {
+export async function runGatewayLookupBenchmark(
+  { durationMs = 10_000, warmupMs = 5_000 } = {},
+): Promise<GatewayLookupResult> {
   const root = join(__dirname, '..');
   const barePort = await freePort();
   const bareScript = join(root, 'bench', 'bare-express-server.js');
@@ -77,7 +102,12 @@ export async function runGatewayLookupBenchmark({ durationMs = 10_000, warmupMs 
   let bareExpress: GatewayLookupResult['bareExpress'];
   try {
     const ping = client(`http://127.0.0.1:${barePort}`);
-    const bareRun = await measured(bare.pid!, async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
+    const bareRun = await measured(
+      bare.pid!,
+      async () => (await ping('GET', '/ping')).status === 200,
+      durationMs,
+      warmupMs,
+    );
     bareExpress = { ...bareRun.result, cpuMsPerRequest: bareRun.cpuMsPerRequest.total };
   } finally {
     bare.kill('SIGTERM');
@@ -86,24 +116,41 @@ export async function runGatewayLookupBenchmark({ durationMs = 10_000, warmupMs 
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
   const system = await spawnAndWait({
-    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    script: join(root, 'main.js'),
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/customers?limit=1',
     env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
   try {
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, payee } = await preparePayments(api);
-    const lookupRun = await measured(system.pid!, async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200, durationMs, warmupMs);
-    const lookup = { ...lookupRun.result, cpuMsPerRequest: lookupRun.cpuMsPerRequest, idleCpuMsPerSecond: lookupRun.idleCpuMsPerSecond };
+    const lookupRun = await measured(
+      system.pid!,
+      async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200,
+      durationMs,
+      warmupMs,
+    );
+    const lookup = {
+      ...lookupRun.result,
+      cpuMsPerRequest: lookupRun.cpuMsPerRequest,
+      idleCpuMsPerSecond: lookupRun.idleCpuMsPerSecond,
+    };
     return {
-      bareExpress, lookup,
+      bareExpress,
+      lookup,
       lookupToBareExpress: Number((lookup.perSecond / bareExpress.perSecond).toFixed(3)),
-      lookupCpuToBareCpu: Number((lookup.cpuMsPerRequest.total / Math.max(0.001, bareExpress.cpuMsPerRequest)).toFixed(2)),
+      lookupCpuToBareCpu: Number(
+        (lookup.cpuMsPerRequest.total / Math.max(0.001, bareExpress.cpuMsPerRequest)).toFixed(2),
+      ),
     };
   } finally {
     system.kill('SIGTERM');
     // A profiled system writes its profiles on exit: give it the time.
-    if (system.exitCode === null && system.signalCode === null) await new Promise((resolve) => system.once('exit', resolve));
+    if (system.exitCode === null && system.signalCode === null) {
+      await new Promise((resolve) => system.once('exit', resolve));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -22,7 +22,9 @@ function summarize(path: string): Groups {
   const groups: Groups = new Map();
   for (let i = 0; i < snap.nodes.length; i += width) {
     const type = types[snap.nodes[i + typeAt]];
-    const name = type === 'object' || type === 'native' || type === 'closure' ? snap.strings[snap.nodes[i + nameAt]] : '';
+    const name = type === 'object' || type === 'native' || type === 'closure'
+      ? snap.strings[snap.nodes[i + nameAt]]
+      : '';
     const key = `${type}:${name.slice(0, 60)}`;
     const group = groups.get(key) ?? { bytes: 0, count: 0 };
     group.bytes += snap.nodes[i + sizeAt];
@@ -38,7 +40,9 @@ const total = (g: Groups) => [...g.values()].reduce((n, v) => n + v.bytes, 0);
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 if (!second) {
   console.log(`total ${kb(total(a))}`);
-  for (const [key, v] of [...a].sort((x, y) => y[1].bytes - x[1].bytes).slice(0, 30)) console.log(kb(v.bytes).padStart(10), String(v.count).padStart(9), key);
+  for (const [key, v] of [...a].sort((x, y) => y[1].bytes - x[1].bytes).slice(0, 30)) {
+    console.log(kb(v.bytes).padStart(10), String(v.count).padStart(9), key);
+  }
 } else {
   const b = summarize(second);
   console.log(`total ${kb(total(a))} → ${kb(total(b))}`);
@@ -48,5 +52,7 @@ if (!second) {
     const after = b.get(key) ?? { bytes: 0, count: 0 };
     return { key, bytes: after.bytes - before.bytes, count: after.count - before.count, after };
   });
-  for (const g of growth.sort((x, y) => y.bytes - x.bytes).slice(0, 30)) console.log(kb(g.bytes).padStart(10), String(g.count).padStart(9), kb(g.after.bytes).padStart(10), g.key);
+  for (const g of growth.sort((x, y) => y.bytes - x.bytes).slice(0, 30)) {
+    console.log(kb(g.bytes).padStart(10), String(g.count).padStart(9), kb(g.after.bytes).padStart(10), g.key);
+  }
 }

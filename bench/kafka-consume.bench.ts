@@ -15,8 +15,13 @@ const PAYLOAD = { transaction: 'x'.repeat(1_000) }; // about the size of a trans
 
 function backlog(n: number): DomainEvent[] {
   return Array.from({ length: n }, (_, i) => ({
-    id: `Event:${i}`, type: 'OUTGOING_PAYMENT.COMPLETED', version: 1, occurredAt: new Date().toISOString(),
-    platformId: 'Platform:bench', aggregateId: `Transaction:${i % 500}`, data: PAYLOAD,
+    id: `Event:${i}`,
+    type: 'OUTGOING_PAYMENT.COMPLETED',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    platformId: 'Platform:bench',
+    aggregateId: `Transaction:${i % 500}`,
+    data: PAYLOAD,
   }));
 }
 
@@ -37,7 +42,12 @@ async function timed(n: number, consume: (received: () => void) => Promise<() =>
 
 export async function runKafkaConsumeBenchmark(n = 9_000) {
   const cluster = await startKafkaMockCluster(['bench-consume:3']);
-  const options = { brokers: cluster.brokers, clientId: 'bench', logger: silentLogger, consumer: { maxWaitTimeInMs: 100 } };
+  const options = {
+    brokers: cluster.brokers,
+    clientId: 'bench',
+    logger: silentLogger,
+    consumer: { maxWaitTimeInMs: 100 },
+  };
   const bus = createKafkaEventBus(options);
   try {
     for (let i = 0; i < n; i += 500) await bus.publish('bench-consume', backlog(n).slice(i, i + 500));
@@ -48,7 +58,8 @@ export async function runKafkaConsumeBenchmark(n = 9_000) {
       await consumer.connect();
       await consumer.subscribe({ topics: ['bench-consume'], fromBeginning: true });
       await consumer.run({
-        autoCommit: false, partitionsConsumedConcurrently: 3,
+        autoCommit: false,
+        partitionsConsumedConcurrently: 3,
         eachMessage: async ({ topic, partition, message }) => {
           JSON.parse(message.value!.toString());
           await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
@@ -59,7 +70,12 @@ export async function runKafkaConsumeBenchmark(n = 9_000) {
     });
 
     const busMs = await timed(n, async (received) => {
-      const subscription = await bus.subscribe({ topic: 'bench-consume', group: 'bench-bus', fromBeginning: true, handler: async () => received() });
+      const subscription = await bus.subscribe({
+        topic: 'bench-consume',
+        group: 'bench-bus',
+        fromBeginning: true,
+        handler: async () => received(),
+      });
       return () => subscription.close();
     });
 

@@ -8,15 +8,26 @@ export function createKeepAliveClient(base: string, headers: Record<string, stri
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = request({
-        agent, host: url.hostname, port: url.port, method, path: `${url.pathname.replace(/\/$/, '')}${path}`,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: `${url.pathname.replace(/\/$/, '')}${path}`,
+        headers: {
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
       }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: unknown;
-          try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = text;
+          }
           resolve({ status: res.statusCode ?? 0, body: parsed });
         });
       });

@@ -11,7 +11,9 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-export async function runLoad(options: { clients: number; durationMs: number; operation: () => Promise<boolean> }): Promise<LoadResult> {
+export async function runLoad(
+  options: { clients: number; durationMs: number; operation: () => Promise<boolean> },
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const deadline = Date.now() + options.durationMs;
@@ -54,7 +56,9 @@ export interface OpenLoadResult {
  * scheduled arrival, so a system that falls behind is charged for the queue it builds (no
  * coordinated omission); operations still running at the end are waited for and counted.
  */
-export async function runOpenLoad(options: { ratePerSecond: number; durationMs: number; operation: () => Promise<boolean> }): Promise<OpenLoadResult> {
+export async function runOpenLoad(
+  options: { ratePerSecond: number; durationMs: number; operation: () => Promise<boolean> },
+): Promise<OpenLoadResult> {
   const intervalMs = 1000 / options.ratePerSecond;
   const total = Math.max(1, Math.round((options.durationMs / 1000) * options.ratePerSecond));
   const latencies: number[] = [];
@@ -65,10 +69,12 @@ export async function runOpenLoad(options: { ratePerSecond: number; durationMs: 
     const due = started + i * intervalMs;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    running.push(options.operation().catch(() => false).then((ok) => {
-      latencies.push(performance.now() - due);
-      if (!ok) errors += 1;
-    }));
+    running.push(
+      options.operation().catch(() => false).then((ok) => {
+        latencies.push(performance.now() - due);
+        if (!ok) errors += 1;
+      }),
+    );
   }
   await Promise.all(running);
   const seconds = (performance.now() - started) / 1000;

@@ -18,7 +18,10 @@ if (file) {
   const sample = () => {
     const { heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
     try {
-      appendFileSync(file, `${JSON.stringify({ thread, at: Date.now(), heapTotal, heapUsed, external, arrayBuffers })}\n`);
+      appendFileSync(
+        file,
+        `${JSON.stringify({ thread, at: Date.now(), heapTotal, heapUsed, external, arrayBuffers })}\n`,
+      );
       const tag = existsSync(trigger) ? readFileSync(trigger, 'utf8').trim() : '';
       if (tag && !taken.has(tag)) {
         taken.add(tag);

@@ -2,14 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from './load-loop';
-import { agentCreateAndExecute, client, connectAgent, cpuMsOf, freePort, preparePayments, spawnAndWait } from './payments-throughput.bench';
+import {
+  agentCreateAndExecute,
+  client,
+  connectAgent,
+  cpuMsOf,
+  freePort,
+  preparePayments,
+  spawnAndWait,
+} from './payments-throughput.bench';
 import { runServiceProcesses, samples } from './service-processes';
 
 /**
  * `npm run bench -- writes`: store operations per platform create + execute, by collection and
  * operation, counted from the service threads' own metrics (`store_operation_duration_seconds`,
- * METRICS_PORT + 1, to + 4 with a thread per service) over a fixed number of payments, each followed to COMPLETED (settlement
- * included); then, on a second system without metrics, the CPU per create + execute (every thread,
+ * METRICS_PORT + 1, to + 4 with a thread per service) over a fixed number of payments, each followed to COMPLETED
+ * (settlement included); then, on a second system without metrics, the CPU per create + execute (every thread,
  * from /proc) from the start of a measured load until the system is idle again.
  * The count also gives the events the outbox relays published per payment, by topic.
  * Then `serviceProcesses` (bench/service-processes.ts): the same payments with the gateway and each service in a
@@ -20,7 +28,14 @@ import { runServiceProcesses, samples } from './service-processes';
  * reason, where librdkafka's mock cluster cannot be built).
  * WRITES_BENCH_PATH=agent counts and times the agent's create + execute (Bearer, AUTO, limits counted) instead.
  */
-const WRITE_OPERATIONS = new Set(['insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany']);
+const WRITE_OPERATIONS = new Set([
+  'insertOne',
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'deleteOne',
+  'deleteMany',
+]);
 const CLIENTS = 16;
 const STEP_MS = '200';
 
@@ -28,9 +43,11 @@ type Counts = Map<string, number>;
 
 /** The service threads' metrics: METRICS_PORT + 1 for one services thread, + 1 to + 4 for a thread each. */
 async function servicesMetrics(metricsPort: number): Promise<string> {
-  const texts = await Promise.all([1, 2, 3, 4].map((offset) =>
-    fetch(`http://127.0.0.1:${metricsPort + offset}/metrics`).then((r) => r.text(), () => '')
-  ));
+  const texts = await Promise.all(
+    [1, 2, 3, 4].map((offset) =>
+      fetch(`http://127.0.0.1:${metricsPort + offset}/metrics`).then((r) => r.text(), () => '')
+    ),
+  );
   return texts.join('\n');
 }
 
@@ -60,7 +77,10 @@ async function system(env: NodeJS.ProcessEnv) {
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-writes-'));
   const port = await freePort();
   const child = await spawnAndWait({
-    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    script: join(root, 'main.js'),
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/customers?limit=1',
     env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: STEP_MS, ...env },
     nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
   });
@@ -68,8 +88,10 @@ async function system(env: NodeJS.ProcessEnv) {
   const parties = await preparePayments(api);
   const platformPay = async () => {
     const quote = await api('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: parties.source }, destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+      source: { sourceType: 'ACCOUNT', accountId: parties.source },
+      destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
     });
     if (quote.status !== 201) return false;
     return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
@@ -104,11 +126,15 @@ async function countWrites(payments: number) {
     }));
     await idle(counted.child.pid!);
     const after = await scrape(metricsPort);
-    const rows = [...after.counts].map(([key, n]) => [key, (n - (before.counts.get(key) ?? 0)) / done] as const).filter(([, n]) => n > 0).sort();
+    const rows = [...after.counts].map(([key, n]) => [key, (n - (before.counts.get(key) ?? 0)) / done] as const).filter(
+      ([, n]) => n > 0,
+    ).sort();
     const events = [...after.events].map(([topic, n]) => [topic, (n - (before.events.get(topic) ?? 0)) / done] as const)
       .filter(([, n]) => n > 0).sort();
     return {
-      writesPerPayment: Number(rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2)),
+      writesPerPayment: Number(
+        rows.filter(([key]) => WRITE_OPERATIONS.has(key.split(' ')[1])).reduce((sum, [, n]) => sum + n, 0).toFixed(2),
+      ),
       perCollection: Object.fromEntries(rows.map(([key, n]) => [key, Number(n.toFixed(2))])),
       eventsPerPayment: Object.fromEntries(events.map(([topic, n]) => [topic, Number(n.toFixed(2))])),
     };
@@ -117,7 +143,10 @@ async function countWrites(payments: number) {
   }
 }
 
-/** CPU (every thread) per create + execute, from the start of a measured load until the system is idle again, less what it spends idle. */
+/**
+ * CPU (every thread) per create + execute, from the start of a measured load until the system is idle again, less what
+ * it spends idle.
+ */
 async function cpuPerPayment(durationMs: number) {
   const timed = await system({});
   try {
@@ -132,13 +161,21 @@ async function cpuPerPayment(durationMs: number) {
     const load = await runLoad({ clients: CLIENTS, durationMs, operation: timed.pay });
     await idle(timed.child.pid!);
     const spent = cpuMsOf(timed.child.pid!) - before - idleMsPerSecond * ((Date.now() - started) / 1_000);
-    return { cpuMsPerCreateExecute: Number((spent / Math.max(1, load.operations)).toFixed(3)), idleMsPerSecond, operations: load.operations, perSecond: load.perSecond };
+    return {
+      cpuMsPerCreateExecute: Number((spent / Math.max(1, load.operations)).toFixed(3)),
+      idleMsPerSecond,
+      operations: load.operations,
+      perSecond: load.perSecond,
+    };
   } finally {
     timed.stop();
   }
 }
 
-/** Without librdkafka (its mock cluster is the Kafka here) the separate processes are left out, saying why; any other failure stands. */
+/**
+ * Without librdkafka (its mock cluster is the Kafka here) the separate processes are left out, saying why; any other
+ * failure stands.
+ */
 function kafkaMissing(err: unknown): { skipped: string } {
   if (!String(err).includes('kafka mock:')) throw err;
   return { skipped: String(err).split('\n')[0] };

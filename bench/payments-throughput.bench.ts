@@ -14,8 +14,8 @@ import { cpuByThread } from './system-process';
  * costs at least) and a quote created with `immediatelyExecute` (create + execute in one request). The
  * system runs in its own process (as `npm start` runs it) so the load generator does not share
  * its event loop. An agent case runs the same create + execute through the agent routes (Bearer token,
- * policy checks and limits counted) in the same run, reported as a ratio to the platform's. Each load is run once unmeasured first: what is measured is the steady state,
- * not V8 compiling the code paths.
+ * policy checks and limits counted) in the same run, reported as a ratio to the platform's. Each load is run once
+ * unmeasured first: what is measured is the steady state, not V8 compiling the code paths.
  *
  * Every measured load reports the cores the system kept busy: its process's CPU time (all threads,
  * from /proc) ÷ the load's wall time; create + execute also by thread (`main` is the gateway, each
@@ -33,7 +33,9 @@ export function benchClients(argv = process.argv, env = process.env): number {
   const wanted = at >= 0 ? argv[at + 1] : env.BENCH_CLIENTS;
   if (wanted === undefined || wanted === '') return 32;
   const clients = Number(wanted);
-  if (!Number.isInteger(clients) || clients < 1) throw new Error(`the client count must be a whole number above 0, got "${wanted}"`);
+  if (!Number.isInteger(clients) || clients < 1) {
+    throw new Error(`the client count must be a whole number above 0, got "${wanted}"`);
+  }
   return clients;
 }
 
@@ -69,10 +71,16 @@ export interface ServerLaunch {
 export async function spawnAndWait(
   { script, args, port, probe, env = {}, nodeArgs = [] }: ServerLaunch,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    stdio: 'ignore',
+  });
   // Until served (503 while starting): a busy machine can take many seconds.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-    const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}${probe}`, { headers: { authorization: AUTH } }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -86,14 +94,33 @@ export async function preparePayments(api: ReturnType<typeof client>) {
   const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: BENCH_DAILY_VOLUME }] });
   if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
   const terms = await api('GET', '/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const customer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${Date.now()}`, fullName: 'Bench Payer', email: 'bench@example.com', endUserTermsConsent: consent });
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customer.body.id}&type=INTERNAL_FIAT&currency=USD`);
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const customer = await api('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `bench-${Date.now()}`,
+    fullName: 'Bench Payer',
+    email: 'bench@example.com',
+    endUserTermsConsent: consent,
+  });
+  const accounts = await api(
+    'GET',
+    `/customers/internal-accounts?customerId=${customer.body.id}&type=INTERNAL_FIAT&currency=USD`,
+  );
   const source = accounts.body.data[0].id as string;
   await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: FUNDING });
   const payee = await api('POST', '/customers/external-accounts', {
-    customerId: customer.body.id, currency: 'MXN',
-    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+    customerId: customer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
   });
   return { customerId: customer.body.id as string, source, payee: payee.body.id as string };
 }
@@ -106,7 +133,10 @@ export interface MeasuredLoad extends LoadResult {
 
 export interface PaymentsBenchmarkResult {
   clients: number;
-  /** The machine's cores, the CPUs the systems were pinned to (BENCH_SYSTEM_CPUS, else all), and its 1-minute load average at the start. */
+  /**
+   * The machine's cores, the CPUs the systems were pinned to (BENCH_SYSTEM_CPUS, else all), and its 1-minute load
+   * average at the start.
+   */
   machine: { cores: number; systemCpus: string; loadAverage: number };
   bareExpress: MeasuredLoad;
   lookup: MeasuredLoad;
@@ -119,7 +149,9 @@ export interface PaymentsBenchmarkResult {
   quoteImmediatelyExecuted: MeasuredLoad;
   /** Create + execute by an agent (Bearer token, policy in AUTO mode, limits counted) through /agents/me/quotes. */
   agentQuoteCreateExecute: MeasuredLoad;
-  /** Agent create + execute per second / platform create + execute per second: what the agent's auth and policy cost. */
+  /**
+   * Agent create + execute per second / platform create + execute per second: what the agent's auth and policy cost.
+   */
   agentToPlatform: number;
   /** Create + execute on a second system keeping its data in memory only (DATA_DIR=:memory:). */
   quoteCreateExecuteInMemory: MeasuredLoad;
@@ -130,7 +162,10 @@ export interface PaymentsBenchmarkResult {
   cpuMsPerAgentCreateExecute: number;
   /** CPU per create + execute / CPU per two lookups (target <= 1.5). */
   createExecuteCpuToTwoLookupsCpu: number;
-  /** Create + execute at fixed arrival rates (open loop): latency percentiles at 50 and 100 offered per second, and the highest rate with p99 < 100 ms. */
+  /**
+   * Create + execute at fixed arrival rates (open loop): latency percentiles at 50 and 100 offered per second, and the
+   * highest rate with p99 < 100 ms.
+   */
   openLoop: OpenLoopResult;
   /** Durable create + execute per second / in-memory create + execute per second: what durability costs. */
   durableToInMemory: number;
@@ -169,13 +204,19 @@ async function measureWithCpu(pid: number, operation: () => Promise<boolean>, du
   return measureThreads(pid, operation, durationMs, warmupMs);
 }
 
-/** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`, with the process's CPU in all and by thread. */
+/**
+ * Runs the load unmeasured for `warmupMs`, then measured for `durationMs`, with the process's CPU in all and by thread.
+ */
 async function measureThreads(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number) {
   await runLoad({ clients: CLIENTS, durationMs: warmupMs, operation });
   const [before, threadsBefore, started] = [cpuMsOf(pid), cpuByThread(pid), performance.now()];
   const result = await runLoad({ clients: CLIENTS, durationMs, operation });
   const [spent, threadsAfter, wallMs] = [cpuMsOf(pid) - before, cpuByThread(pid), performance.now() - started];
-  const byThread = Object.fromEntries(Object.entries(threadsAfter).map(([name, ms]) => [name, Number(((ms - (threadsBefore[name] ?? 0)) / wallMs).toFixed(2))]));
+  const byThread = Object.fromEntries(
+    Object.entries(threadsAfter).map((
+      [name, ms],
+    ) => [name, Number(((ms - (threadsBefore[name] ?? 0)) / wallMs).toFixed(2))]),
+  );
   const measured: MeasuredLoad = {
     ...result,
     cpuMsPerOperation: Number((spent / Math.max(1, result.operations)).toFixed(3)),
@@ -188,70 +229,129 @@ const ratio = (a: LoadResult, b: LoadResult) => Number((a.perSecond / b.perSecon
 
 /** Reads the source's balance after the run and checks it to the unit: money is exact under load. */
 async function checkLedger(api: ReturnType<typeof client>, customerId: string, sent: number[]) {
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`);
+  const accounts = await api(
+    'GET',
+    `/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`,
+  );
   const balance = accounts.body.data[0].balance.amount as number;
   const expectedBalance = FUNDING - sent.reduce((sum, amount) => sum + amount, 0);
-  if (balance !== expectedBalance) throw new Error(`the source holds ${balance}, expected ${expectedBalance} after ${sent.length} payments`);
+  if (balance !== expectedBalance) {
+    throw new Error(`the source holds ${balance}, expected ${expectedBalance} after ${sent.length} payments`);
+  }
   return { executedPayments: sent.length, expectedBalance, balance };
 }
 
 /** Runs the load unmeasured for `warmupMs`, then measured for `durationMs`, with the CPU of process `pid` during it. */
-async function measure(pid: number, operation: () => Promise<boolean>, durationMs: number, warmupMs: number): Promise<MeasuredLoad> {
+async function measure(
+  pid: number,
+  operation: () => Promise<boolean>,
+  durationMs: number,
+  warmupMs: number,
+): Promise<MeasuredLoad> {
   return (await measureThreads(pid, operation, durationMs, warmupMs)).result;
 }
 
-export async function runPaymentsBenchmark({ durationMs = 10_000, warmupMs = 5_000 } = {}): Promise<PaymentsBenchmarkResult> {
+export async function runPaymentsBenchmark(
+  { durationMs = 10_000, warmupMs = 5_000 } = {},
+): Promise<PaymentsBenchmarkResult> {
   const root = join(__dirname, '..');
   const barePort = await freePort();
-  const machine = { cores: availableParallelism(), systemCpus: process.env.BENCH_SYSTEM_CPUS?.trim() || 'all', loadAverage: Number(loadavg()[0].toFixed(2)) };
+  const machine = {
+    cores: availableParallelism(),
+    systemCpus: process.env.BENCH_SYSTEM_CPUS?.trim() || 'all',
+    loadAverage: Number(loadavg()[0].toFixed(2)),
+  };
   const bareScript = join(root, 'bench', 'bare-express-server.js');
   const bare = await spawnAndWait({ script: bareScript, args: [], port: barePort, probe: '/ping' });
   pinToBenchCpus(bare.pid!);
   const ping = client(`http://127.0.0.1:${barePort}`);
-  const bareExpress = await measure(bare.pid!, async () => (await ping('GET', '/ping')).status === 200, durationMs, warmupMs);
+  const bareExpress = await measure(
+    bare.pid!,
+    async () => (await ping('GET', '/ping')).status === 200,
+    durationMs,
+    warmupMs,
+  );
   bare.kill('SIGTERM');
 
   // The default for people: data durable on disk (a data directory of the run's own).
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
   const system = await spawnAndWait({
-    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    script: join(root, 'main.js'),
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/customers?limit=1',
     env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
   });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
-    const lookupOnce = async () => (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200;
-    const quoteRequest = (immediatelyExecute: boolean) => api('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
-    });
+    const lookupOnce = async () =>
+      (await api('GET', `/receiver/external-account/${payee}?customerId=${customerId}`)).status === 200;
+    const quoteRequest = (immediatelyExecute: boolean) =>
+      api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: source },
+        destination: { destinationType: 'ACCOUNT', accountId: payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        ...(immediatelyExecute ? { immediatelyExecute } : {}),
+      });
     const sent: number[] = [];
     const lookup = await measure(system.pid!, lookupOnce, durationMs, warmupMs);
-    const twoLookupsMeasured = await measureWithCpu(system.pid!, async () => (await lookupOnce()) && lookupOnce(), durationMs, warmupMs);
+    const twoLookupsMeasured = await measureWithCpu(
+      system.pid!,
+      async () => (await lookupOnce()) && lookupOnce(),
+      durationMs,
+      warmupMs,
+    );
     const twoLookups = twoLookupsMeasured.result;
-    const createExecute = await measureWithCpu(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
+    const createExecute = await measureWithCpu(
+      system.pid!,
+      () => createAndExecute(api, quoteRequest, sent),
+      durationMs,
+      warmupMs,
+    );
     const openLoop = await measureOpenLoop(() => createAndExecute(api, quoteRequest, sent));
     const quoteCreateExecute = createExecute.result;
-    const quoteImmediatelyExecuted = await measure(system.pid!, async () => {
-      const quote = await quoteRequest(true);
-      if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
-      return quote.status === 201 && quote.body.status === 'PROCESSING';
-    }, durationMs, warmupMs);
+    const quoteImmediatelyExecuted = await measure(
+      system.pid!,
+      async () => {
+        const quote = await quoteRequest(true);
+        if (quote.status === 201) sent.push(quote.body.totalSendingAmount);
+        return quote.status === 201 && quote.body.status === 'PROCESSING';
+      },
+      durationMs,
+      warmupMs,
+    );
     const agentApi = await connectAgent(api, `http://127.0.0.1:${port}/2025-10-13`, customerId);
-    const agentMeasured = await measureWithCpu(system.pid!, () => agentCreateAndExecute(agentApi, source, payee, sent), durationMs, warmupMs);
+    const agentMeasured = await measureWithCpu(
+      system.pid!,
+      () => agentCreateAndExecute(agentApi, source, payee, sent),
+      durationMs,
+      warmupMs,
+    );
     const agentQuoteCreateExecute = agentMeasured.result;
     const ledger = await checkLedger(api, customerId, sent);
     system.kill('SIGTERM');
     const quoteCreateExecuteInMemory = await measureInMemory(root, durationMs, warmupMs);
     return {
-      clients: CLIENTS, machine, bareExpress, lookup, twoLookups, quoteCreateExecute, coresBusyByThread: createExecute.byThread,
-      quoteImmediatelyExecuted, agentQuoteCreateExecute, quoteCreateExecuteInMemory,
+      clients: CLIENTS,
+      machine,
+      bareExpress,
+      lookup,
+      twoLookups,
+      quoteCreateExecute,
+      coresBusyByThread: createExecute.byThread,
+      quoteImmediatelyExecuted,
+      agentQuoteCreateExecute,
+      quoteCreateExecuteInMemory,
       cpuMsPerCreateExecute: createExecute.cpuMsPerOperation,
       cpuMsPerTwoLookups: twoLookupsMeasured.cpuMsPerOperation,
       cpuMsPerAgentCreateExecute: agentMeasured.cpuMsPerOperation,
-      createExecuteCpuToTwoLookupsCpu: Number((createExecute.cpuMsPerOperation / twoLookupsMeasured.cpuMsPerOperation).toFixed(3)),
+      createExecuteCpuToTwoLookupsCpu: Number(
+        (createExecute.cpuMsPerOperation / twoLookupsMeasured.cpuMsPerOperation).toFixed(3),
+      ),
       openLoop,
       agentToPlatform: ratio(agentQuoteCreateExecute, quoteCreateExecute),
       durableToInMemory: ratio(quoteCreateExecute, quoteCreateExecuteInMemory),
@@ -295,7 +395,12 @@ async function measureOpenLoop(operation: () => Promise<boolean>, stepMs = 8_000
     // Let a queue left by an overloaded step drain before the next one.
     if (!within) await new Promise((r) => setTimeout(r, 2_000));
   }
-  return { at50: ramp.find((r) => r.offeredPerSecond === 50)!, at100: ramp.find((r) => r.offeredPerSecond === 100)!, highestRateUnder100msP99: highest, ramp };
+  return {
+    at50: ramp.find((r) => r.offeredPerSecond === 50)!,
+    at100: ramp.find((r) => r.offeredPerSecond === 100)!,
+    highestRateUnder100msP99: highest,
+    ramp,
+  };
 }
 
 /** `npm run bench -- open-loop`: only the open-loop create + execute, on a durable system of its own. */
@@ -304,22 +409,36 @@ export async function runOpenLoopBenchmark(): Promise<OpenLoopResult & { cpuMsPe
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-'));
   const port = await freePort();
   const system = await spawnAndWait({
-    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    script: join(root, 'main.js'),
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/customers?limit=1',
     env: { DATA_DIR: dataDir, GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
   });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
-    const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
-    });
+    const quoteRequest: QuoteRequest = (immediatelyExecute) =>
+      api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: source },
+        destination: { destinationType: 'ACCOUNT', accountId: payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        ...(immediatelyExecute ? { immediatelyExecute } : {}),
+      });
     const sent: number[] = [];
-    await runLoad({ clients: 8, durationMs: 3_000, operation: () => createAndExecute(api, quoteRequest, sent) }); // warm-up
+    // warm-up
+    await runLoad({ clients: 8, durationMs: 3_000, operation: () => createAndExecute(api, quoteRequest, sent) });
     const before = cpuMsOf(system.pid!);
-    const at100 = await runOpenLoad({ ratePerSecond: 100, durationMs: 8_000, operation: () => createAndExecute(api, quoteRequest, sent) });
-    const cpuMsPerCreateExecuteAt100 = Number(((cpuMsOf(system.pid!) - before) / Math.max(1, at100.operations)).toFixed(3));
+    const at100 = await runOpenLoad({
+      ratePerSecond: 100,
+      durationMs: 8_000,
+      operation: () => createAndExecute(api, quoteRequest, sent),
+    });
+    const cpuMsPerCreateExecuteAt100 = Number(
+      ((cpuMsOf(system.pid!) - before) / Math.max(1, at100.operations)).toFixed(3),
+    );
     const result = await measureOpenLoop(() => createAndExecute(api, quoteRequest, sent));
     await checkLedger(api, customerId, sent);
     return { ...result, cpuMsPerCreateExecuteAt100 };
@@ -331,7 +450,11 @@ export async function runOpenLoopBenchmark(): Promise<OpenLoopResult & { cpuMsPe
 
 type QuoteRequest = (immediatelyExecute: boolean) => ReturnType<ReturnType<typeof client>>;
 
-async function createAndExecute(api: ReturnType<typeof client>, quoteRequest: QuoteRequest, sent: number[]): Promise<boolean> {
+async function createAndExecute(
+  api: ReturnType<typeof client>,
+  quoteRequest: QuoteRequest,
+  sent: number[],
+): Promise<boolean> {
   const quote = await quoteRequest(false);
   if (quote.status !== 201) return false;
   const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
@@ -339,22 +462,40 @@ async function createAndExecute(api: ReturnType<typeof client>, quoteRequest: Qu
   return executed.status === 200;
 }
 
-/** An agent of the bench customer, AUTO, limits far above the run, connected by redeeming its device code: its Bearer client. */
+/**
+ * An agent of the bench customer, AUTO, limits far above the run, connected by redeeming its device code: its Bearer
+ * client.
+ */
 export async function connectAgent(api: ReturnType<typeof client>, base: string, customerId: string) {
   const created = await api('POST', '/agents', {
-    name: 'Bench agent', customerId,
-    policy: { permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000, dailyLimit: null, monthlyLimit: null } },
+    name: 'Bench agent',
+    customerId,
+    policy: {
+      permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000, dailyLimit: null, monthlyLimit: null },
+    },
   });
   if (created.status !== 201) throw new Error(`POST /agents answered ${created.status}`);
-  const redeemed = await createKeepAliveClient(base)('POST', `/agents/device-codes/${created.body.deviceCode.code}/redeem`);
+  const redeemed = await createKeepAliveClient(base)(
+    'POST',
+    `/agents/device-codes/${created.body.deviceCode.code}/redeem`,
+  );
   if (redeemed.status !== 200) throw new Error(`redeem answered ${redeemed.status}`);
   return createKeepAliveClient(base, { authorization: `Bearer ${redeemed.body.accessToken}` });
 }
 
-export async function agentCreateAndExecute(agentApi: ReturnType<typeof client>, source: string, payee: string, sent: number[]): Promise<boolean> {
+export async function agentCreateAndExecute(
+  agentApi: ReturnType<typeof client>,
+  source: string,
+  payee: string,
+  sent: number[],
+): Promise<boolean> {
   const quote = await agentApi('POST', '/agents/me/quotes', {
-    source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+    source: { sourceType: 'ACCOUNT', accountId: source },
+    destination: { destinationType: 'ACCOUNT', accountId: payee },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1000,
   });
   if (quote.status !== 201) return false;
   const action = await agentApi('POST', `/agents/me/quotes/${quote.body.id}/execute`);
@@ -362,21 +503,30 @@ export async function agentCreateAndExecute(agentApi: ReturnType<typeof client>,
   return action.status === 200 && action.body.status === 'APPROVED';
 }
 
-/** The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against. */
+/**
+ * The same create + execute load on a system that keeps nothing on disk: the baseline durability is measured against.
+ */
 async function measureInMemory(root: string, durationMs: number, warmupMs: number): Promise<MeasuredLoad> {
   const port = await freePort();
   const system = await spawnAndWait({
-    script: join(root, 'main.js'), args: ['all'], port, probe: '/2025-10-13/customers?limit=1',
+    script: join(root, 'main.js'),
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/customers?limit=1',
     env: { DATA_DIR: ':memory:', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' },
   });
   try {
     pinToBenchCpus(system.pid!);
     const api = client(`http://127.0.0.1:${port}/2025-10-13`);
     const { customerId, source, payee } = await preparePayments(api);
-    const quoteRequest: QuoteRequest = (immediatelyExecute) => api('POST', '/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, ...(immediatelyExecute ? { immediatelyExecute } : {}),
-    });
+    const quoteRequest: QuoteRequest = (immediatelyExecute) =>
+      api('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: source },
+        destination: { destinationType: 'ACCOUNT', accountId: payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        ...(immediatelyExecute ? { immediatelyExecute } : {}),
+      });
     const sent: number[] = [];
     const result = await measure(system.pid!, () => createAndExecute(api, quoteRequest, sent), durationMs, warmupMs);
     await checkLedger(api, customerId, sent);

@@ -1,5 +1,10 @@
 import { Struct } from '../gen/google/protobuf/struct';
-import { PaymentDestination_Type, PaymentSource_Type, Quote, Quote_Status } from '../gen/quotes_transactions/v1/payment_records';
+import {
+  PaymentDestination_Type,
+  PaymentSource_Type,
+  Quote,
+  Quote_Status,
+} from '../gen/quotes_transactions/v1/payment_records';
 import { quoteJson } from '../lib/contract/payment-record-json';
 
 /**
@@ -11,12 +16,24 @@ import { quoteJson } from '../lib/contract/payment-record-json';
 const SAMPLE: Quote = Quote.fromPartial({
   id: 'Quote:019542f5-b3e7-1d02-0000-000000000006',
   status: Quote_Status.PENDING,
-  createdAt: '2026-11-25T10:00:00.000Z', expiresAt: '2026-11-25T10:05:00.000Z',
-  source: { sourceType: PaymentSource_Type.ACCOUNT, accountId: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002', currency: 'USD' },
-  destination: { destinationType: PaymentDestination_Type.ACCOUNT, accountId: 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000003', currency: 'MXN' },
+  createdAt: '2026-11-25T10:00:00.000Z',
+  expiresAt: '2026-11-25T10:05:00.000Z',
+  source: {
+    sourceType: PaymentSource_Type.ACCOUNT,
+    accountId: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002',
+    currency: 'USD',
+  },
+  destination: {
+    destinationType: PaymentDestination_Type.ACCOUNT,
+    accountId: 'ExternalAccount:019542f5-b3e7-1d02-0000-000000000003',
+    currency: 'MXN',
+  },
   sendingCurrency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 },
   receivingCurrency: { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 },
-  totalSendingAmount: 10_000, totalReceivingAmount: 172_327, exchangeRate: 17.25, feesIncluded: 10,
+  totalSendingAmount: 10_000,
+  totalReceivingAmount: 172_327,
+  exchangeRate: 17.25,
+  feesIncluded: 10,
   transactionId: 'Transaction:019542f5-b3e7-1d02-0000-000000000005',
 });
 

@@ -32,16 +32,25 @@ export interface FilterContext {
 export const FILTER_TARGET_MS = 20;
 
 const NOT_FILTERS = new Set(['limit', 'cursor']);
-const COMPUTED = new Set(['listExchangeRates', 'listScaFactors', 'listCredentials', 'listSessions', 'listDelegatedKeys']);
+const COMPUTED = new Set([
+  'listExchangeRates',
+  'listScaFactors',
+  'listCredentials',
+  'listSessions',
+  'listDelegatedKeys',
+]);
 
 function listOperations(): Operation[] {
-  return OPERATIONS.filter((op) => op.method === 'get' && op.query && !op.agentAuth && !op.root && !op.path.includes('{')
-    && ('cursor' in op.query.properties || op.operationId.startsWith('list')) && !COMPUTED.has(op.operationId));
+  return OPERATIONS.filter((op) =>
+    op.method === 'get' && op.query && !op.agentAuth && !op.root && !op.path.includes('{')
+    && ('cursor' in op.query.properties || op.operationId.startsWith('list')) && !COMPUTED.has(op.operationId)
+  );
 }
 
 /** The values a filter is timed with: one each, two for a status (the rare and the common value). */
 function valuesOf(name: string, schema: TSchema, context: FilterContext): string[] {
-  const members = (schema.anyOf as TSchema[] | undefined)?.map((member) => member.const).filter((v) => v !== undefined) ?? (schema.enum as unknown[] | undefined);
+  const members = (schema.anyOf as TSchema[] | undefined)?.map((member) => member.const).filter((v) => v !== undefined)
+    ?? (schema.enum as unknown[] | undefined);
   const customer = context.customers[Math.floor(context.customers.length / 3)];
   const middle = new Date(Date.now() - 200 * 24 * 3600_000).toISOString();
   if (name === 'status' && !members?.length) return ['FAILED', 'COMPLETED'];
@@ -49,7 +58,9 @@ function valuesOf(name: string, schema: TSchema, context: FilterContext): string
   if (/(After|Before|Date)$/.test(name) || schema.format === 'date-time') return [middle];
   if (name === 'customerId' || name === 'cardholderId') return [customer];
   if (name === 'platformCustomerId') return [`seed-${Number(customer.split('-').pop()) * 10}`];
-  if (/AccountId$/.test(name) || /AccountIdentifier$/.test(name) || name === 'accountIdentifier' || name === 'accountId') return [context.account];
+  if (
+    /AccountId$/.test(name) || /AccountIdentifier$/.test(name) || name === 'accountIdentifier' || name === 'accountId'
+  ) return [context.account];
   if (name === 'currency') return ['USD'];
   if (name === 'region') return ['US'];
   if (name === 'type') return ['OUTGOING'];
@@ -86,7 +97,9 @@ export async function timeDocumentedFilters(api: Api, context: FilterContext): P
   for (const op of listOperations()) {
     const requests = [op.path];
     for (const name of Object.keys(op.query!.properties).filter((n) => !NOT_FILTERS.has(n))) {
-      for (const value of valuesOf(name, op.query!.properties[name], context)) requests.push(`${op.path}?${new URLSearchParams({ [name]: value })}`);
+      for (const value of valuesOf(name, op.query!.properties[name], context)) {
+        requests.push(`${op.path}?${new URLSearchParams({ [name]: value })}`);
+      }
     }
     for (const path of requests) {
       const timing = await timeRequest(api, path);
@@ -98,10 +111,18 @@ export async function timeDocumentedFilters(api: Api, context: FilterContext): P
   console.log(`scale-filters at ${context.payments} payments (median / max of 7, ms; rows on the page; totalCount):`);
   for (const t of timings) {
     const flag = t.medianMs > FILTER_TARGET_MS ? `  over ${FILTER_TARGET_MS} ms` : '';
-    console.log(`  ${t.request.padEnd(width)}  ${t.medianMs.toFixed(2).padStart(8)}  ${t.maxMs.toFixed(2).padStart(8)}  ${String(t.rows).padStart(3)}  ${t.totalCount ?? '-'}${flag}`);
+    console.log(
+      `  ${t.request.padEnd(width)}  ${t.medianMs.toFixed(2).padStart(8)}  ${t.maxMs.toFixed(2).padStart(8)}  ${
+        String(t.rows).padStart(3)
+      }  ${t.totalCount ?? '-'}${flag}`,
+    );
   }
   for (const line of refused) console.log(`  ${line}`);
   const over = timings.filter((t) => t.medianMs > FILTER_TARGET_MS).length;
-  console.log(`scale-filters: ${timings.length} requests, ${over} over ${FILTER_TARGET_MS} ms, slowest median ${Math.max(...timings.map((t) => t.medianMs)).toFixed(2)} ms`);
+  console.log(
+    `scale-filters: ${timings.length} requests, ${over} over ${FILTER_TARGET_MS} ms, slowest median ${
+      Math.max(...timings.map((t) => t.medianMs)).toFixed(2)
+    } ms`,
+  );
   return timings;
 }

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeepAliveClient } from './keep-alive-client';
@@ -27,7 +36,12 @@ const MAX_UNAVAILABLE = 100;
 
 export const livePayments = (): number => Number(process.env.SCALE_LIVE_PAYMENTS ?? 12_000);
 
-interface HeapSample { heapTotal: number; heapUsed: number; external: number; arrayBuffers: number }
+interface HeapSample {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
 
 export interface LiveSample {
   payments: number;
@@ -70,7 +84,8 @@ export interface LivePhaseResult {
 }
 
 const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));
-const residentBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+const residentBytes = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 const TICKS_PER_SECOND = 100;
 function cpuMs(pid: number): number {
@@ -92,7 +107,10 @@ function walSizes(dataDir: string): Record<string, number> {
 }
 
 function storeBytes(dataDir: string): number {
-  return readdirSync(dataDir).filter((n) => /\.sqlite(-wal)?$/.test(n)).reduce((n, name) => n + statSync(join(dataDir, name)).size, 0);
+  return readdirSync(dataDir).filter((n) => /\.sqlite(-wal)?$/.test(n)).reduce(
+    (n, name) => n + statSync(join(dataDir, name)).size,
+    0,
+  );
 }
 
 /** The latest heap sample of each thread the probe wrote. */
@@ -110,7 +128,9 @@ function latestHeaps(probeFile: string): HeapSample[] {
 /** Waits (up to 3 minutes) until every thread the probe knows wrote its snapshot of `tag`. */
 async function snapshotsWritten(probeFile: string, tag: string): Promise<void> {
   for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
-    const lines = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { thread: string; snapshot?: string });
+    const lines = readFileSync(probeFile, 'utf8').split('\n').filter(Boolean).map((l) =>
+      JSON.parse(l) as { thread: string; snapshot?: string }
+    );
     const threads = new Set(lines.map((l) => l.thread));
     const written = new Set(lines.filter((l) => l.snapshot === tag).map((l) => l.thread));
     if (written.size >= threads.size) return;
@@ -153,15 +173,34 @@ async function prepare(api: Api) {
   const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: 1_000_000_000_000 }] });
   if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
   const terms = await api('GET', '/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const payer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'live-payer', fullName: 'Live Payer', email: 'payer@example.com', endUserTermsConsent: consent });
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`);
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const payer = await api('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'live-payer',
+    fullName: 'Live Payer',
+    email: 'payer@example.com',
+    endUserTermsConsent: consent,
+  });
+  const accounts = await api(
+    'GET',
+    `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`,
+  );
   const source = accounts.body.data[0].id as string;
   const funded = await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
   if (funded.status !== 200) throw new Error(`fund answered ${funded.status}`);
   const payee = await api('POST', '/customers/external-accounts', {
-    customerId: payer.body.id, currency: 'MXN',
-    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+    customerId: payer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
   });
   return { consent, source, payee: payee.body.id as string };
 }
@@ -181,7 +220,8 @@ interface LivePayments {
 async function pay(api: Api, { setup, total, at, unavailable }: LivePayments): Promise<void> {
   let started = 0;
   let done = 0;
-  // A 503 (a deadline passed on an overloaded machine, or while a heap snapshot paused a thread) is counted and asked again.
+  // A 503 (a deadline passed on an overloaded machine, or while a heap snapshot paused a thread) is counted and asked
+  // again.
   const call = async (path: string, body: unknown) => {
     let answer = await api('POST', path, body);
     while (answer.status === 503 && unavailable.count++ < MAX_UNAVAILABLE) answer = await api('POST', path, body);
@@ -191,13 +231,23 @@ async function pay(api: Api, { setup, total, at, unavailable }: LivePayments): P
     while (started < total) {
       started += 1;
       if (started % PAYMENTS_PER_CUSTOMER === 0) {
-        const customer = await call('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `live-${started}`, fullName: 'Live Customer', endUserTermsConsent: setup.consent });
+        const customer = await call('/customers', {
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: `live-${started}`,
+          fullName: 'Live Customer',
+          endUserTermsConsent: setup.consent,
+        });
         // 409: a create answered 503 had been committed before its deadline passed, and was asked again.
-        if (customer.status !== 201 && !(customer.status === 409 && unavailable.count)) throw new Error(`POST /customers answered ${customer.status}: ${JSON.stringify(customer.body)}`);
+        if (customer.status !== 201 && !(customer.status === 409 && unavailable.count)) {
+          throw new Error(`POST /customers answered ${customer.status}: ${JSON.stringify(customer.body)}`);
+        }
       }
       const body = {
-        source: { sourceType: 'ACCOUNT', accountId: setup.source }, destination: { destinationType: 'ACCOUNT', accountId: setup.payee },
-        lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, immediatelyExecute: true,
+        source: { sourceType: 'ACCOUNT', accountId: setup.source },
+        destination: { destinationType: 'ACCOUNT', accountId: setup.payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        immediatelyExecute: true,
       };
       const quote = await call('/quotes', body);
       if (quote.status !== 201) throw new Error(`POST /quotes answered ${quote.status}: ${JSON.stringify(quote.body)}`);
@@ -208,15 +258,23 @@ async function pay(api: Api, { setup, total, at, unavailable }: LivePayments): P
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 
-export async function runLivePhase(root = join(__dirname, '..'), payments = livePayments()): Promise<LivePhaseResult | undefined> {
+export async function runLivePhase(
+  root = join(__dirname, '..'),
+  payments = livePayments(),
+): Promise<LivePhaseResult | undefined> {
   if (payments <= 0) return undefined;
   if (!existsSync(join(root, 'main.js'))) throw new Error('run `npm run build` first');
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-scale-live-'));
   const snapshots = process.env.SCALE_LIVE_HEAP_SNAPSHOTS?.trim();
   if (snapshots) mkdirSync(snapshots, { recursive: true });
   const probeFile = join(snapshots || dataDir, 'memory-probe.jsonl');
-  const snapshot = (tag: string) => { if (snapshots) writeFileSync(`${probeFile}.snapshot`, tag); };
-  const probe = { MEMORY_PROBE_FILE: probeFile, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'memory-probe.js')}`.trim() };
+  const snapshot = (tag: string) => {
+    if (snapshots) writeFileSync(`${probeFile}.snapshot`, tag);
+  };
+  const probe = {
+    MEMORY_PROBE_FILE: probeFile,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'memory-probe.js')}`.trim(),
+  };
   let running: RunningSystem | undefined;
   let wal: WalWatch | undefined;
   try {

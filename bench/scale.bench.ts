@@ -29,7 +29,10 @@ import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './
  *    under 12,000 real payments (SCALE_LIVE_PAYMENTS).
  */
 const AUTH = `Basic ${Buffer.from('sandbox-token:sandbox-secret-0000000000').toString('base64')}`;
-/** The history sizes measured; `SCALE_SIZES=2000,20000` for a quick run on a busy machine (the disk per payment does not depend on them). SCALE_DATA_DIR names a new (or empty) data directory that is kept after the run. */
+/**
+ * The history sizes measured; `SCALE_SIZES=2000,20000` for a quick run on a busy machine (the disk per payment does not
+ * depend on them). SCALE_DATA_DIR names a new (or empty) data directory that is kept after the run.
+ */
 const SIZES = process.env.SCALE_SIZES ? process.env.SCALE_SIZES.split(',').map(Number) : [10_000, 100_000];
 const REAL_PAYMENTS = 300;
 const PAYMENTS_PER_CUSTOMER = 10;
@@ -65,7 +68,8 @@ export interface ScaleResult {
   live?: LivePhaseResult;
 }
 
-const residentMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+const residentMb = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 /** Bytes of the store files (with their WAL) by service. */
 function storeBytes(dataDir: string): Record<string, number> {
@@ -82,7 +86,9 @@ const total = (sizes: Record<string, number>) => Object.values(sizes).reduce((a,
 async function deliveryShare(dataDir: string): Promise<number> {
   const store = createSqliteDocumentStore({ path: join(dataDir, 'notifications.sqlite') });
   try {
-    const rows = store.database.prepare("SELECT collection = 'webhook_deliveries' AS delivery, sum(length(body) + length(key)) AS bytes FROM documents GROUP BY 1").all() as Array<{ delivery: number; bytes: number }>;
+    const rows = store.database.prepare(
+      "SELECT collection = 'webhook_deliveries' AS delivery, sum(length(body) + length(key)) AS bytes FROM documents GROUP BY 1",
+    ).all() as Array<{ delivery: number; bytes: number }>;
     const delivery = rows.find((r) => r.delivery === 1)?.bytes ?? 0;
     const all = rows.reduce((n, r) => n + r.bytes, 0);
     return all ? delivery / all : 0;
@@ -97,20 +103,44 @@ async function prepare(api: Api) {
   const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: 1_000_000_000_000 }] });
   if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
   const terms = await api('GET', '/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const payer = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'scale-payer', fullName: 'Scale Payer', email: 'payer@example.com', endUserTermsConsent: consent });
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`);
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const payer = await api('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'scale-payer',
+    fullName: 'Scale Payer',
+    email: 'payer@example.com',
+    endUserTermsConsent: consent,
+  });
+  const accounts = await api(
+    'GET',
+    `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`,
+  );
   const source = accounts.body.data[0].id as string;
   await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
   const payee = await api('POST', '/customers/external-accounts', {
-    customerId: payer.body.id, currency: 'MXN',
-    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+    customerId: payer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
   });
   return { consent, source, payee: payee.body.id as string };
 }
 
 /** Real payments (16 in flight) and one new customer per 10 of them. */
-async function realTraffic(api: Api, setup: Awaited<ReturnType<typeof prepare>>, payments: number, tag: string): Promise<void> {
+async function realTraffic(
+  api: Api,
+  setup: Awaited<ReturnType<typeof prepare>>,
+  payments: number,
+  tag: string,
+): Promise<void> {
   let made = 0;
   let customers = 0;
   const worker = async () => {
@@ -118,11 +148,19 @@ async function realTraffic(api: Api, setup: Awaited<ReturnType<typeof prepare>>,
       made += 1;
       if (made % PAYMENTS_PER_CUSTOMER === 0) {
         customers += 1;
-        await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `scale-${tag}-${customers}`, fullName: 'Scale Customer', endUserTermsConsent: setup.consent });
+        await api('POST', '/customers', {
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: `scale-${tag}-${customers}`,
+          fullName: 'Scale Customer',
+          endUserTermsConsent: setup.consent,
+        });
       }
       const quote = await api('POST', '/quotes', {
-        source: { sourceType: 'ACCOUNT', accountId: setup.source }, destination: { destinationType: 'ACCOUNT', accountId: setup.payee },
-        lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, immediatelyExecute: true,
+        source: { sourceType: 'ACCOUNT', accountId: setup.source },
+        destination: { destinationType: 'ACCOUNT', accountId: setup.payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+        immediatelyExecute: true,
       });
       if (quote.status !== 201) throw new Error(`POST /quotes answered ${quote.status}: ${JSON.stringify(quote.body)}`);
     }
@@ -148,10 +186,18 @@ async function seedHistory(dataDir: string, target: number, from: number): Promi
       for (let i = base; i < Math.min(target, base + 500); i++) {
         const customerId = `Customer:seed-${Math.floor(i / PAYMENTS_PER_CUSTOMER)}`;
         if (i % PAYMENTS_PER_CUSTOMER === 0) {
-          writes.push(accounts.collection('customers').insertOne(copyCustomer(customerTemplate, { id: customerId, i, createdAt: new Date(start + i * 60_000) })));
+          writes.push(
+            accounts.collection('customers').insertOne(
+              copyCustomer(customerTemplate, { id: customerId, i, createdAt: new Date(start + i * 60_000) }),
+            ),
+          );
           customerIds.push(customerId);
         }
-        writes.push(payments.collection('payments').insertOne(copyPayment(templates[i % templates.length], i, customerId, new Date(start + i * 60_000))));
+        writes.push(
+          payments.collection('payments').insertOne(
+            copyPayment(templates[i % templates.length], i, customerId, new Date(start + i * 60_000)),
+          ),
+        );
       }
       await Promise.all(writes);
     }
@@ -215,7 +261,9 @@ async function measureSize({ root, dataDir, payments, customers, setup }: SizeRu
     const customer = customers[Math.floor(customers.length / 3)];
     const page = () => api('GET', `/transactions?customerId=${customer}&limit=100`);
     const first = await page();
-    if (first.status !== 200 || first.body.data.length !== PAYMENTS_PER_CUSTOMER) throw new Error(`customer page: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
+    if (first.status !== 200 || first.body.data.length !== PAYMENTS_PER_CUSTOMER) {
+      throw new Error(`customer page: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
+    }
     for (let i = 0; i < 10; i++) await timed(page);
     const customerTimes: number[] = [];
     for (let i = 0; i < 40; i++) customerTimes.push(await timed(page));
@@ -224,12 +272,23 @@ async function measureSize({ root, dataDir, payments, customers, setup }: SizeRu
     await timeDocumentedFilters(api, { payments, customers, account: setup.source });
     // Load at this size before memory is read: real payments and list pages for random customers.
     await realTraffic(api, setup, 200, `load-${payments}`);
-    await runLoad({ clients: 8, durationMs: 5_000, operation: async () => (await api('GET', `/transactions?customerId=${customers[Math.floor(Math.random() * customers.length)]}&limit=100`)).status === 200 });
+    await runLoad({
+      clients: 8,
+      durationMs: 5_000,
+      operation: async () =>
+        (await api(
+          'GET',
+          `/transactions?customerId=${customers[Math.floor(Math.random() * customers.length)]}&limit=100`,
+        )).status === 200,
+    });
     return {
       payments,
       readyAfterRestartMs: running.start.readyMs,
       restart: running.start,
-      customerPageMs: { median: Number(median(customerTimes).toFixed(2)), max: Number(Math.max(...customerTimes).toFixed(2)) },
+      customerPageMs: {
+        median: Number(median(customerTimes).toFixed(2)),
+        max: Number(Math.max(...customerTimes).toFixed(2)),
+      },
       platformPageMs: Number(median(platformTimes).toFixed(2)),
       residentMb: residentMb(running.child.pid!),
       dataMb: 0,
@@ -248,7 +307,10 @@ async function storeCustomerPage(dataDir: string, customerId: string): Promise<n
     const { platformId } = (await payments.findOne({ customerId })) as Doc;
     const filter = { $and: [{ platformId }, { customerId }] };
     const page = async () => {
-      const [docs] = await Promise.all([payments.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: 101 }), payments.countDocuments(filter)]);
+      const [docs] = await Promise.all([
+        payments.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: 101 }),
+        payments.countDocuments(filter),
+      ]);
       if (docs.length !== PAYMENTS_PER_CUSTOMER) throw new Error(`store page: ${docs.length} payments`);
       return { status: 200 };
     };

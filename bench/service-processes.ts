@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKafkaMockCluster } from '../test/kafka-mock/kafka-mock-cluster';
 import {
-  agentCreateAndExecute, client, connectAgent, cpuMsOf, freePort, preparePayments, spawnAndWait,
+  agentCreateAndExecute,
+  client,
+  connectAgent,
+  cpuMsOf,
+  freePort,
+  preparePayments,
+  spawnAndWait,
 } from './payments-throughput.bench';
 
 /**
@@ -22,12 +28,19 @@ export const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notificatio
 type Service = (typeof SERVICES)[number];
 type Name = Service | 'gateway';
 const ADDRESS_VARS: Record<Service, string> = {
-  auth: 'AUTH_ADDRESS', accounts: 'ACCOUNTS_ADDRESS',
-  'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS',
+  auth: 'AUTH_ADDRESS',
+  accounts: 'ACCOUNTS_ADDRESS',
+  'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS',
+  notifications: 'NOTIFICATIONS_ADDRESS',
 };
 const TOPICS = ['accounts.events.v1:3', 'auth.events.v1:3', 'payments.events.v1:6', 'notifications.events.v1:3'];
 const WRITE_OPERATIONS = new Set([
-  'insertOne', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany',
+  'insertOne',
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'deleteOne',
+  'deleteMany',
 ]);
 const CLIENTS = 8;
 const WARM_UP_PAYMENTS = 20;
@@ -56,18 +69,26 @@ const sum = (record: Record<string, number>, keep: (key: string) => boolean = ()
   fixed(Object.entries(record).filter(([key]) => keep(key)).reduce((total, [, n]) => total + n, 0));
 
 /** What the system does on its own, per second: measured between two scrapes `seconds` apart. */
-interface Idle { from: Scrape; to: Scrape; seconds: number; cpuMsPerSecond: Cpu }
+interface Idle {
+  from: Scrape;
+  to: Scrape;
+  seconds: number;
+  cpuMsPerSecond: Cpu;
+}
 
 /** Per payment: the increase of each series of component `of` over the run, less its idle rate over the run. */
 function perPayment(read: (text: string) => Series, of: Name, run: Run, idle?: Idle): Record<string, number> {
   const [after, before] = [read(run.after[of] ?? ''), read(run.before[of] ?? '')];
   const idleFrom = idle ? read(idle.from[of] ?? '') : new Map<string, number>();
   const idleTo = idle ? read(idle.to[of] ?? '') : new Map<string, number>();
-  const idleOf = (key: string) =>
-    (idle ? ((idleTo.get(key) ?? 0) - (idleFrom.get(key) ?? 0)) / idle.seconds * run.seconds : 0);
-  return Object.fromEntries([...after]
-    .map(([key, n]) => [key, fixed((n - (before.get(key) ?? 0) - idleOf(key)) / run.payments)] as const)
-    .filter(([, n]) => n > 0.005).sort(([a], [b]) => a.localeCompare(b)));
+  const idleOf = (
+    key: string,
+  ) => (idle ? ((idleTo.get(key) ?? 0) - (idleFrom.get(key) ?? 0)) / idle.seconds * run.seconds : 0);
+  return Object.fromEntries(
+    [...after]
+      .map(([key, n]) => [key, fixed((n - (before.get(key) ?? 0) - idleOf(key)) / run.payments)] as const)
+      .filter(([, n]) => n > 0.005).sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** A platform's webhook endpoint that acknowledges every delivery and counts them. */
@@ -75,25 +96,42 @@ async function startReceiver(): Promise<{ url: string; received: () => number; c
   let received = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => { received++; res.writeHead(200).end('{}'); });
+    req.on('end', () => {
+      received++;
+      res.writeHead(200).end('{}');
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     received: () => received,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-interface Component { name: Name; pid: number; metricsPort: number; stop: () => void }
+interface Component {
+  name: Name;
+  pid: number;
+  metricsPort: number;
+  stop: () => void;
+}
 
 const cpuOf = (components: Component[]): Cpu => Object.fromEntries(components.map((c) => [c.name, cpuMsOf(c.pid)]));
 const total = (cpu: Cpu) => Object.values(cpu).reduce((a, b) => a + b, 0);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function scrapeAll(components: Component[]): Promise<Scrape> {
-  return Object.fromEntries(await Promise.all(components.map(async (c) =>
-    [c.name, await (await fetch(`http://127.0.0.1:${c.metricsPort}/metrics`)).text()] as const)));
+  return Object.fromEntries(
+    await Promise.all(
+      components.map(async (c) =>
+        [c.name, await (await fetch(`http://127.0.0.1:${c.metricsPort}/metrics`)).text()] as const
+      ),
+    ),
+  );
 }
 
 /** Waits (at most 120 s) until the processes spend at most 60 ms of CPU a second above idle and no webhook arrives. */
@@ -109,12 +147,19 @@ async function quiet(components: Component[], idleMsPerSecond: number, received:
 /** Starts each service, then the gateway, each a process of its own (into `started`); answers the gateway's port. */
 async function startComponents(brokers: string[], dataRoot: string, started: Component[]): Promise<number> {
   const main = join(__dirname, '..', 'main.js');
-  const addresses: Record<string, string> = Object.fromEntries(await Promise.all(
-    SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`])));
+  const addresses: Record<string, string> = Object.fromEntries(
+    await Promise.all(
+      SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`]),
+    ),
+  );
   const shared = {
-    ...addresses, KAFKA_BROKERS: brokers.join(','), INTERNAL_TOKEN: 'capacity-bench-internal-token-0123456789abcdef',
-    MONGODB_URI: '', METRICS_HOST: '127.0.0.1',
-    GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: '200',
+    ...addresses,
+    KAFKA_BROKERS: brokers.join(','),
+    INTERNAL_TOKEN: 'capacity-bench-internal-token-0123456789abcdef',
+    MONGODB_URI: '',
+    METRICS_HOST: '127.0.0.1',
+    GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
+    SANDBOX_SETTLEMENT_STEP_MS: '200',
   };
   await Promise.all(SERVICES.map(async (service) => {
     const dataDir = join(dataRoot, service);
@@ -122,8 +167,15 @@ async function startComponents(brokers: string[], dataRoot: string, started: Com
     const metricsPort = await freePort();
     // A service has no HTTP API: the probe is its metrics endpoint (spawnAndWait's port is the probe's).
     const child = await spawnAndWait({
-      script: main, args: [service], port: metricsPort, probe: '/metrics', env: {
-        ...shared, DATA_DIR: dataDir, GRPC_ADDRESS: addresses[ADDRESS_VARS[service]], METRICS_PORT: String(metricsPort),
+      script: main,
+      args: [service],
+      port: metricsPort,
+      probe: '/metrics',
+      env: {
+        ...shared,
+        DATA_DIR: dataDir,
+        GRPC_ADDRESS: addresses[ADDRESS_VARS[service]],
+        METRICS_PORT: String(metricsPort),
       },
     });
     started.push({ name: service, pid: child.pid!, metricsPort, stop: () => child.kill('SIGTERM') });
@@ -132,7 +184,11 @@ async function startComponents(brokers: string[], dataRoot: string, started: Com
   const metricsPort = await freePort();
   const probe = `${API}/customers?limit=1`;
   const gateway = await spawnAndWait({
-    script: main, args: ['gateway'], port, probe, env: { ...shared, METRICS_PORT: String(metricsPort) },
+    script: main,
+    args: ['gateway'],
+    port,
+    probe,
+    env: { ...shared, METRICS_PORT: String(metricsPort) },
   });
   started.push({ name: 'gateway', pid: gateway.pid!, metricsPort, stop: () => gateway.kill('SIGTERM') });
   return port;
@@ -156,7 +212,8 @@ async function paymentOf(port: number, webhookUrl: string): Promise<() => Promis
     const quote = await api('POST', '/quotes', {
       source: { sourceType: 'ACCOUNT', accountId: parties.source },
       destination: { destinationType: 'ACCOUNT', accountId: parties.payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000,
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
     });
     if (quote.status !== 201) return false;
     return (await api('POST', `/quotes/${quote.body.id}/execute`)).status === 200;
@@ -179,7 +236,13 @@ async function measureIdle(components: Component[]): Promise<Idle> {
 
 /** One measured run: the scrapes and CPU around it, the payments that succeeded and the seconds it took. */
 interface Run {
-  before: Scrape; after: Scrape; cpuBefore: Cpu; cpuAfter: Cpu; payments: number; seconds: number; webhooks: number;
+  before: Scrape;
+  after: Scrape;
+  cpuBefore: Cpu;
+  cpuAfter: Cpu;
+  payments: number;
+  seconds: number;
+  webhooks: number;
 }
 
 /** `count` payments made by `pay`, measured against the components' `idle` load; `received` counts webhooks. */
@@ -247,7 +310,8 @@ function figuresOf(components: Component[], run: Run, idle: Idle): ServiceProces
     return [name, fixed(Math.max(0, spent) / run.payments)];
   }));
   const storeOperationsPerPayment = Object.fromEntries(
-    SERVICES.map((s) => [s, perPayment(storeOperations, s, run, idle)]));
+    SERVICES.map((s) => [s, perPayment(storeOperations, s, run, idle)]),
+  );
   const eventsPerPayment: Record<string, number> = {};
   for (const s of SERVICES) {
     for (const [topic, n] of Object.entries(perPayment(published, s, run))) {

@@ -34,14 +34,19 @@ function clientKey(): ClientKey {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const y = Buffer.from(jwk.y as string, 'base64url');
-  const compressed = Buffer.concat([Buffer.from([2 + (y[31] & 1)]), Buffer.from(jwk.x as string, 'base64url')]).toString('hex');
+  const compressed = Buffer.concat([Buffer.from([2 + (y[31] & 1)]), Buffer.from(jwk.x as string, 'base64url')])
+    .toString('hex');
   return { privateKey, publicKey, compressed };
 }
 
 /** The same header `@turnkey/api-key-stamper` produces. */
 function stampHeader(key: ClientKey, payload: string): string {
-  const signature = sign('sha256', Buffer.from(payload, 'utf8'), { key: key.privateKey, dsaEncoding: 'der' }).toString('hex');
-  return Buffer.from(JSON.stringify({ publicKey: key.compressed, scheme: STAMP_SCHEME, signature })).toString('base64url');
+  const signature = sign('sha256', Buffer.from(payload, 'utf8'), { key: key.privateKey, dsaEncoding: 'der' }).toString(
+    'hex',
+  );
+  return Buffer.from(JSON.stringify({ publicKey: key.compressed, scheme: STAMP_SCHEME, signature })).toString(
+    'base64url',
+  );
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -57,33 +62,65 @@ function perOpMicros(iterations: number, op: () => boolean): number {
 async function walletSession(sys: TestSystem): Promise<{ accountId: string; key: ClientKey }> {
   const customer = await sys.api('/customers', {
     method: 'POST',
-    json: { customerType: 'INDIVIDUAL', platformCustomerId: randomUUID(), email: 'bench@example.com', fullName: 'Bench', birthDate: '1990-01-15', nationality: 'US', currencies: ['USD'] },
+    json: {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: randomUUID(),
+      email: 'bench@example.com',
+      fullName: 'Bench',
+      birthDate: '1990-01-15',
+      nationality: 'US',
+      currencies: ['USD'],
+    },
   });
-  const accountId = (await sys.api(`/customers/internal-accounts?customerId=${customer.body.id}`)).body.data[0].id as string;
+  const accountId = (await sys.api(`/customers/internal-accounts?customerId=${customer.body.id}`)).body.data[0]
+    .id as string;
   const ctx = { platformId: sys.sandbox.platformId };
-  const { emailOtpCredential } = await sys.system.peers.walletAuth.provisionWallet({ accountId, platformId: ctx.platformId, customerEmail: 'bench@example.com' }, ctx);
+  const { emailOtpCredential } = await sys.system.peers.walletAuth.provisionWallet({
+    accountId,
+    platformId: ctx.platformId,
+    customerEmail: 'bench@example.com',
+  }, ctx);
   // Sign in with the sandbox code through the real client library, then keep its key.
   const { turnkeyCrypto } = await import('../services/auth/domain/wallet-crypto/turnkey-client.fixture');
   const pinned = (await sys.api('/auth/enclave-public-key')).body.enclaveQuorumPublic;
   const challenge = await sys.api(`/auth/credentials/${emailOtpCredential!.id}/challenge`, { method: 'POST' });
   const key = clientKey();
   const uncompressed = key.publicKey.export({ format: 'der', type: 'spki' }).subarray(-65).toString('hex');
-  const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await turnkeyCrypto.encryptOtpCodeToBundle('000000', challenge.body.otpEncryptionTargetBundle, uncompressed, pinned) };
+  const body = {
+    type: 'EMAIL_OTP',
+    encryptedOtpBundle: await turnkeyCrypto.encryptOtpCodeToBundle(
+      '000000',
+      challenge.body.otpEncryptionTargetBundle,
+      uncompressed,
+      pinned,
+    ),
+  };
   const path = `/auth/credentials/${emailOtpCredential!.id}/verify`;
   const first = await sys.api(path, { method: 'POST', json: body });
-  const done = await sys.api(path, { method: 'POST', json: body, headers: { 'Service-Wallet-Signature': stampHeader(key, first.body.payloadToSign), 'Request-Id': first.body.requestId } });
+  const done = await sys.api(path, {
+    method: 'POST',
+    json: body,
+    headers: {
+      'Service-Wallet-Signature': stampHeader(key, first.body.payloadToSign),
+      'Request-Id': first.body.requestId,
+    },
+  });
   if (done.status !== 200) throw new Error(`sign-in failed: ${done.status} ${JSON.stringify(done.body)}`);
   return { accountId, key };
 }
 
-export async function runSignedRetryBenchmark({ rounds = 200, verifyIterations = 5000 } = {}): Promise<SignedRetryBenchmarkResult> {
+export async function runSignedRetryBenchmark(
+  { rounds = 200, verifyIterations = 5000 } = {},
+): Promise<SignedRetryBenchmarkResult> {
   const sys = await startTestSystem({ logger: silentLogger, env: { WALLET_OTP_REISSUE_INTERVAL_MS: '0' } });
   try {
     const { accountId, key } = await walletSession(sys);
-    const payload = '{"organizationId":"Platform:x","parameters":{},"requestId":"Request:x","timestampMs":"1","type":"ACTIVITY_TYPE_X"}';
+    const payload =
+      '{"organizationId":"Platform:x","parameters":{},"requestId":"Request:x","timestampMs":"1","type":"ACTIVITY_TYPE_X"}';
     const signature = sign('sha256', Buffer.from(payload), { key: key.privateKey, dsaEncoding: 'der' });
     const header = stampHeader(key, payload);
-    const native = () => verify('sha256', Buffer.from(payload, 'utf8'), { key: key.publicKey, dsaEncoding: 'der' }, signature);
+    const native = () =>
+      verify('sha256', Buffer.from(payload, 'utf8'), { key: key.publicKey, dsaEncoding: 'der' }, signature);
     const stampCheck = () => verifyStamp(parseStamp(header), payload);
     perOpMicros(verifyIterations, native);
     perOpMicros(verifyIterations, stampCheck);
@@ -98,7 +135,10 @@ export async function runSignedRetryBenchmark({ rounds = 200, verifyIterations =
       const start = process.hrtime.bigint();
       const challenge = await sys.api(path, { method: 'PATCH', json });
       const firstMicros = micros(start);
-      const headers = { 'Service-Wallet-Signature': stampHeader(key, challenge.body.payloadToSign), 'Request-Id': challenge.body.requestId };
+      const headers = {
+        'Service-Wallet-Signature': stampHeader(key, challenge.body.payloadToSign),
+        'Request-Id': challenge.body.requestId,
+      };
       const retryStart = process.hrtime.bigint();
       const retry = await sys.api(path, { method: 'PATCH', json, headers });
       const retryMicros = micros(retryStart);

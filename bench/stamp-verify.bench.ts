@@ -26,7 +26,8 @@ function signedSample(payload: string): SignedSample {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const y = Buffer.from(jwk.y as string, 'base64url');
-  const compressed = Buffer.concat([Buffer.from([2 + (y[31] & 1)]), Buffer.from(jwk.x as string, 'base64url')]).toString('hex');
+  const compressed = Buffer.concat([Buffer.from([2 + (y[31] & 1)]), Buffer.from(jwk.x as string, 'base64url')])
+    .toString('hex');
   const signature = sign('sha256', Buffer.from(payload, 'utf8'), { key: privateKey, dsaEncoding: 'der' });
   const header = Buffer.from(
     JSON.stringify({ publicKey: compressed, scheme: STAMP_SCHEME, signature: signature.toString('hex') }),
@@ -51,7 +52,12 @@ function median(values: number[]): number {
 export function runStampBenchmark({ iterations = 5000, rounds = 7 } = {}): StampBenchmarkResult {
   const sample = signedSample('{"requestId":"Request:7c4a8d09-ca37-4d3c-9b6e-1f0f5c2b9a10","type":"EMAIL_OTP"}');
   const native = () =>
-    verify('sha256', Buffer.from(sample.payload, 'utf8'), { key: sample.publicKey, dsaEncoding: 'der' }, sample.signature);
+    verify(
+      'sha256',
+      Buffer.from(sample.payload, 'utf8'),
+      { key: sample.publicKey, dsaEncoding: 'der' },
+      sample.signature,
+    );
   const stamp = () => verifyStamp(parseStamp(sample.header), sample.payload);
 
   timeMicrosPerOp(iterations, native);

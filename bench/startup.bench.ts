@@ -27,11 +27,24 @@ export async function runStartupBenchmark(runs = Number(process.env.STARTUP_RUNS
       const running = await startSystem(root, dataDir);
       await stopSystem(running);
       starts.push(running.start);
-      console.log('startup:', JSON.stringify({ readyMs: running.start.readyMs, readyCpuMs: running.start.readyCpuMs, byThread: running.start.readyCpuByThreadMs, loadAverage: running.start.loadAverage }));
+      console.log(
+        'startup:',
+        JSON.stringify({
+          readyMs: running.start.readyMs,
+          readyCpuMs: running.start.readyCpuMs,
+          byThread: running.start.readyCpuByThreadMs,
+          loadAverage: running.start.loadAverage,
+        }),
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
   const sorted = [...starts].sort((a, b) => a.readyMs - b.readyMs);
-  return { runs, median: sorted[Math.floor(sorted.length / 2)], readyMs: starts.map((s) => s.readyMs), readyCpuMs: starts.map((s) => s.readyCpuMs) };
+  return {
+    runs,
+    median: sorted[Math.floor(sorted.length / 2)],
+    readyMs: starts.map((s) => s.readyMs),
+    readyCpuMs: starts.map((s) => s.readyCpuMs),
+  };
 }

@@ -22,16 +22,31 @@ export interface StoreWriteResult {
   durableToInMemory: number;
   durableFullSyncToInMemory: number;
   /** 16 concurrent writers (requests in flight), group commit. */
-  concurrent: { writers: number; inMemoryUsPerWrite: number; sqliteUsPerWrite: number; sqliteFullSyncUsPerWrite: number; sqliteToInMemory: number; sqliteFullSyncToInMemory: number };
+  concurrent: {
+    writers: number;
+    inMemoryUsPerWrite: number;
+    sqliteUsPerWrite: number;
+    sqliteFullSyncUsPerWrite: number;
+    sqliteToInMemory: number;
+    sqliteFullSyncToInMemory: number;
+  };
 }
 
 const WRITERS = 16;
 
 function paymentDocument(i: number) {
   return {
-    _id: `Transaction:${String(i).padStart(12, '0')}`, platformId: 'Platform:1', status: 'PENDING', version: 1, type: 'OUTGOING',
-    source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1', currency: 'USD' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:1', currency: 'MXN' },
-    sent: { amount: 10_000, currency: 'USD' }, received: { amount: 172_327, currency: 'MXN' }, createdAt: new Date().toISOString(), _outbox: [],
+    _id: `Transaction:${String(i).padStart(12, '0')}`,
+    platformId: 'Platform:1',
+    status: 'PENDING',
+    version: 1,
+    type: 'OUTGOING',
+    source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:1', currency: 'USD' },
+    destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:1', currency: 'MXN' },
+    sent: { amount: 10_000, currency: 'USD' },
+    received: { amount: 172_327, currency: 'MXN' },
+    createdAt: new Date().toISOString(),
+    _outbox: [],
   };
 }
 
@@ -43,7 +58,10 @@ async function usPerWrite(store: DocumentStore, writers = 1): Promise<number> {
   const writer = async () => {
     for (let i = next++; i < WRITES / 2; i = next++) {
       await payments.insertOne(paymentDocument(i));
-      await payments.updateOne({ _id: `Transaction:${String(i).padStart(12, '0')}`, version: 1 }, { $set: { status: 'PROCESSING', version: 2 }, $push: { _outbox: { id: `Event:${i}`, type: 'OUTGOING_PAYMENT.PROCESSING' } } });
+      await payments.updateOne({ _id: `Transaction:${String(i).padStart(12, '0')}`, version: 1 }, {
+        $set: { status: 'PROCESSING', version: 2 },
+        $push: { _outbox: { id: `Event:${i}`, type: 'OUTGOING_PAYMENT.PROCESSING' } },
+      });
     }
   };
   await Promise.all(Array.from({ length: writers }, writer));
@@ -57,18 +75,34 @@ export async function runStoreWriteBenchmark(): Promise<StoreWriteResult> {
   try {
     await usPerWrite(createEmbeddedDocumentStore()); // warm-up: the engine's code compiled before anything is measured
     const inMemoryUsPerWrite = await usPerWrite(createEmbeddedDocumentStore());
-    const durableUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'normal.sqlite'), sync: 'normal' }));
-    const durableFullSyncUsPerWrite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'full.sqlite'), sync: 'full' }));
+    const durableUsPerWrite = await usPerWrite(
+      createSqliteDocumentStore({ path: join(dir, 'normal.sqlite'), sync: 'normal' }),
+    );
+    const durableFullSyncUsPerWrite = await usPerWrite(
+      createSqliteDocumentStore({ path: join(dir, 'full.sqlite'), sync: 'full' }),
+    );
     const concurrentInMemory = await usPerWrite(createEmbeddedDocumentStore(), WRITERS);
-    const concurrentSqlite = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'concurrent.sqlite'), sync: 'normal' }), WRITERS);
-    const concurrentSqliteFull = await usPerWrite(createSqliteDocumentStore({ path: join(dir, 'concurrent-full.sqlite'), sync: 'full' }), WRITERS);
+    const concurrentSqlite = await usPerWrite(
+      createSqliteDocumentStore({ path: join(dir, 'concurrent.sqlite'), sync: 'normal' }),
+      WRITERS,
+    );
+    const concurrentSqliteFull = await usPerWrite(
+      createSqliteDocumentStore({ path: join(dir, 'concurrent-full.sqlite'), sync: 'full' }),
+      WRITERS,
+    );
     const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
     return {
-      writes: WRITES, inMemoryUsPerWrite, durableUsPerWrite, durableFullSyncUsPerWrite,
+      writes: WRITES,
+      inMemoryUsPerWrite,
+      durableUsPerWrite,
+      durableFullSyncUsPerWrite,
       durableToInMemory: ratio(durableUsPerWrite, inMemoryUsPerWrite),
       durableFullSyncToInMemory: ratio(durableFullSyncUsPerWrite, inMemoryUsPerWrite),
       concurrent: {
-        writers: WRITERS, inMemoryUsPerWrite: concurrentInMemory, sqliteUsPerWrite: concurrentSqlite, sqliteFullSyncUsPerWrite: concurrentSqliteFull,
+        writers: WRITERS,
+        inMemoryUsPerWrite: concurrentInMemory,
+        sqliteUsPerWrite: concurrentSqlite,
+        sqliteFullSyncUsPerWrite: concurrentSqliteFull,
         sqliteToInMemory: ratio(concurrentSqlite, concurrentInMemory),
         sqliteFullSyncToInMemory: ratio(concurrentSqliteFull, concurrentInMemory),
       },

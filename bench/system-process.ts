@@ -61,7 +61,7 @@ export function cpuByThread(pid: number): Record<string, number> {
 
 export async function startSystem(root: string, dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningSystem> {
   // The free port may be taken by another process before the system binds it (a busy machine): try another.
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       return await startOnce(root, dataDir, env);
     } catch (err) {
@@ -75,7 +75,17 @@ async function startOnce(root: string, dataDir: string, env: NodeJS.ProcessEnv):
   const loadAverage = Number(loadavg()[0].toFixed(2));
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'main.js'), 'all', '--startup-report'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', DATA_DIR: dataDir, MONGODB_URI: '', KAFKA_BROKERS: '', GATEWAY_RATE_LIMIT_REQUESTS: '100000000', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      DATA_DIR: dataDir,
+      MONGODB_URI: '',
+      KAFKA_BROKERS: '',
+      GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let timeline: Record<string, number> = {};
@@ -83,7 +93,10 @@ async function startOnce(root: string, dataDir: string, env: NodeJS.ProcessEnv):
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
     const line = /^\{"startupReport".*$/m.exec(stderr)?.[0];
-    if (line) timeline = (JSON.parse(line) as { startupReport: { msSinceProcessStart: Record<string, number> } }).startupReport.msSinceProcessStart;
+    if (line) {
+      timeline = (JSON.parse(line) as { startupReport: { msSinceProcessStart: Record<string, number> } }).startupReport
+        .msSinceProcessStart;
+    }
   });
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
@@ -93,9 +106,15 @@ async function startOnce(root: string, dataDir: string, env: NodeJS.ProcessEnv):
       const readyCpuMs = Object.values(byThread).reduce((a, b) => a + b, 0);
       // The report is written just before the gateway opens: wait for it only briefly.
       for (let i = 0; i < 100 && !Object.keys(timeline).length; i++) await new Promise((r) => setTimeout(r, 10));
-      return { child, base: `http://127.0.0.1:${port}/2025-10-13`, start: { readyMs, readyCpuMs, readyCpuByThreadMs: byThread, loadAverage, timeline } };
+      return {
+        child,
+        base: `http://127.0.0.1:${port}/2025-10-13`,
+        start: { readyMs, readyCpuMs, readyCpuByThreadMs: byThread, loadAverage, timeline },
+      };
     }
-    if (child.exitCode !== null || performance.now() - started > 180_000) throw new Error(`the system did not become ready: ${stderr.slice(-500)}`);
+    if (child.exitCode !== null || performance.now() - started > 180_000) {
+      throw new Error(`the system did not become ready: ${stderr.slice(-500)}`);
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
 }

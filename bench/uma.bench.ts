@@ -21,23 +21,48 @@ type Api = ReturnType<typeof client>;
 
 async function customer(api: Api, address: string, funded: boolean): Promise<{ id: string; usd: string }> {
   const terms = await api('GET', '/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const created = await api('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `uma-bench-${address}`, fullName: 'Bench Party', email: 'bench@example.com', endUserTermsConsent: consent, umaAddress: address });
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const created = await api('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `uma-bench-${address}`,
+    fullName: 'Bench Party',
+    email: 'bench@example.com',
+    endUserTermsConsent: consent,
+    umaAddress: address,
+  });
   if (created.status !== 201) throw new Error(`POST /customers answered ${created.status}`);
-  const accounts = await api('GET', `/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`);
+  const accounts = await api(
+    'GET',
+    `/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`,
+  );
   const usd = accounts.body.data[0].id as string;
   if (funded) await api('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDING });
   return { id: created.body.id, usd };
 }
 
-async function startInstance(name: string): Promise<{ child: ChildProcess; api: Api; domain: string; dataDir: string }> {
+async function startInstance(
+  name: string,
+): Promise<{ child: ChildProcess; api: Api; domain: string; dataDir: string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `uma-bench-${name}-`));
   const domain = `localhost:${port}`;
   const child = await spawnAndWait({
-    script: MAIN, args: ['all'], port, probe: '/2025-10-13/config', env: {
-      DATA_DIR: dataDir, UMA_DOMAIN: domain, GATEWAY_RATE_LIMIT_REQUESTS: '100000000', SANDBOX_SETTLEMENT_STEP_MS: '0',
-      MONGODB_URI: '', KAFKA_BROKERS: '',
+    script: MAIN,
+    args: ['all'],
+    port,
+    probe: '/2025-10-13/config',
+    env: {
+      DATA_DIR: dataDir,
+      UMA_DOMAIN: domain,
+      GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
+      SANDBOX_SETTLEMENT_STEP_MS: '0',
+      MONGODB_URI: '',
+      KAFKA_BROKERS: '',
     },
   });
   const api = client(`http://127.0.0.1:${port}/2025-10-13`);
@@ -51,8 +76,12 @@ function payment(api: Api, from: { id: string; usd: string }, to: string, transa
     const lookup = await api('GET', `/receiver/uma/${encodeURIComponent(to)}?customerId=${from.id}`);
     if (lookup.status !== 200) return false;
     const quote = await api('POST', '/quotes', {
-      lookupId: lookup.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: from.usd }, senderCustomerInfo: { FULL_NAME: 'Bench Party' },
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: to, currency: 'USD' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 100,
+      lookupId: lookup.body.lookupId,
+      source: { sourceType: 'ACCOUNT', accountId: from.usd },
+      senderCustomerInfo: { FULL_NAME: 'Bench Party' },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: to, currency: 'USD' },
+      lockedCurrencySide: 'RECEIVING',
+      lockedCurrencyAmount: 100,
     });
     if (quote.status !== 201) return false;
     const executed = await api('POST', `/quotes/${quote.body.id}/execute`);
@@ -61,7 +90,9 @@ function payment(api: Api, from: { id: string; usd: string }, to: string, transa
   };
 }
 
-export async function runUmaBenchmark(): Promise<{ betweenInstances: LoadResult; insideOneServer: LoadResult; ratio: number; completedBetweenInstances: string }> {
+export async function runUmaBenchmark(): Promise<
+  { betweenInstances: LoadResult; insideOneServer: LoadResult; ratio: number; completedBetweenInstances: string }
+> {
   const [a, b] = await Promise.all([startInstance('a'), startInstance('b')]);
   try {
     const alice = await customer(a.api, `$alice@${a.domain}`, true);
@@ -72,13 +103,22 @@ export async function runUmaBenchmark(): Promise<{ betweenInstances: LoadResult;
     // Unmeasured first: V8 compiles the paths.
     await runLoad({ clients: CLIENTS, durationMs: 3_000, operation: payment(a.api, alice, `$bob@${b.domain}`, []) });
     await runLoad({ clients: CLIENTS, durationMs: 3_000, operation: payment(a.api, alice, `$carol@${a.domain}`, []) });
-    const betweenInstances = await runLoad({ clients: CLIENTS, durationMs: DURATION_MS, operation: payment(a.api, alice, `$bob@${b.domain}`, between) });
-    const insideOneServer = await runLoad({ clients: CLIENTS, durationMs: DURATION_MS, operation: payment(a.api, alice, `$carol@${a.domain}`, inside) });
+    const betweenInstances = await runLoad({
+      clients: CLIENTS,
+      durationMs: DURATION_MS,
+      operation: payment(a.api, alice, `$bob@${b.domain}`, between),
+    });
+    const insideOneServer = await runLoad({
+      clients: CLIENTS,
+      durationMs: DURATION_MS,
+      operation: payment(a.api, alice, `$carol@${a.domain}`, inside),
+    });
     await new Promise((r) => setTimeout(r, 5_000));
     let completed = 0;
     for (const id of between) if ((await a.api('GET', `/transactions/${id}`)).body.status === 'COMPLETED') completed++;
     return {
-      betweenInstances, insideOneServer,
+      betweenInstances,
+      insideOneServer,
       ratio: Number((betweenInstances.perSecond / insideOneServer.perSecond).toFixed(3)),
       completedBetweenInstances: `${completed}/${between.length}`,
     };

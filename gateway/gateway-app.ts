@@ -94,8 +94,15 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
 
   const authenticate = async (tokenId: string, clientSecret: string) =>
     peers.apiTokens.authenticateApiToken({ tokenId, clientSecret });
-  const authenticateAgent = async (accessToken: string, requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean }) =>
-    (await peers.agents.authenticateAgent({ accessToken, permission: permissionOf(requirement), allowPaused: !!requirement.allowPaused })).agent!;
+  const authenticateAgent = async (
+    accessToken: string,
+    requirement: { permission?: Parameters<typeof permissionOf>[0]['permission']; allowPaused?: boolean },
+  ) =>
+    (await peers.agents.authenticateAgent({
+      accessToken,
+      permission: permissionOf(requirement),
+      allowPaused: !!requirement.allowPaused,
+    })).agent!;
   const basic = basicAuth(authenticate, { cache: credentialCache, throttle });
   const platformOrAgent = credentials(basic, agentAuth(authenticateAgent, throttle));
   // The dashboard (/dashboard): its session cookie stands for an API token's Basic credential (dashboard/).
@@ -103,11 +110,17 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   app.use('/dashboard', board.routes);
   app.use(
     `/${API_VERSION}`,
-    board.sessionCredential, platformOrAgent, requestRateLimit({
-      requests: edge.GATEWAY_RATE_LIMIT_REQUESTS, windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
+    board.sessionCredential,
+    platformOrAgent,
+    requestRateLimit({
+      requests: edge.GATEWAY_RATE_LIMIT_REQUESTS,
+      windowSeconds: edge.GATEWAY_RATE_LIMIT_WINDOW_SECONDS,
       platformRequests: edge.GATEWAY_PLATFORM_RATE_LIMIT_REQUESTS || 4 * edge.GATEWAY_RATE_LIMIT_REQUESTS,
-    }), requirePermission(),
-    jsonBody(), requestValidation(), idempotentRequests(() => peers.idempotency, logger),
+    }),
+    requirePermission(),
+    jsonBody(),
+    requestValidation(),
+    idempotentRequests(() => peers.idempotency, logger),
     operationRoutes(api, `/${API_VERSION}`),
   );
 
@@ -123,10 +136,15 @@ export function createGatewayApp(options: GatewayOptions): express.Express {
   });
   // Express recognises error middleware by its four parameters.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const raised = bodyParserError(err) ?? (err instanceof URIError ? AppError.invalidInput('Malformed URL encoding') : toAppError(err));
+    const raised = bodyParserError(err)
+      ?? (err instanceof URIError ? AppError.invalidInput('Malformed URL encoding') : toAppError(err));
     const error = withDeferredShapeErrors(res, raised);
     if (raised.code === 'INTERNAL_ERROR' || raised.code === 'UNAVAILABLE') {
-      logger.error('request failed', { code: raised.code, correlationId: res.locals.correlationId, cause: raised.cause ?? err });
+      logger.error('request failed', {
+        code: raised.code,
+        correlationId: res.locals.correlationId,
+        cause: raised.cause ?? err,
+      });
     }
     if (res.headersSent) return;
     sendError(res, error);

@@ -24,10 +24,10 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const failed = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new AddressInUseError(`${host}:${port}`) : err);
+    const failed = (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new AddressInUseError(`${host}:${port}`) : err);
     server.once('error', failed);
     server.listen(port, host, () => {
       server.off('error', failed);
@@ -41,7 +41,10 @@ export async function startGateway(options: {
   port: number;
   peers: PeerClients;
   serviceAddresses: string[];
-  /** The services by name (replaces serviceAddresses): readiness needs those on the payment path, notifications only degrades. */
+  /**
+   * The services by name (replaces serviceAddresses): readiness needs those on the payment path, notifications only
+   * degrades.
+   */
   services?: Partial<Record<ServiceName, string>>;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
@@ -55,26 +58,47 @@ export async function startGateway(options: {
   const env = options.env ?? {};
   const limits = readHttpLimits(env);
   const named = options.services ?? Object.fromEntries(options.serviceAddresses.map((a, i) => [`service-${i + 1}`, a]));
-  const probes = Object.entries(named).filter((e): e is [string, string] => !!e[1]).map(([name, address]) => ({ name, ...createHealthProbe(address) }));
+  const probes = Object.entries(named).filter((e): e is [string, string] => !!e[1]).map(([name, address]) => ({
+    name,
+    ...createHealthProbe(address),
+  }));
   let drain: ReturnType<typeof trackForDrain> | undefined;
-  const readiness = () => checkReadiness({ draining: () => drain?.draining ?? false, probes, canAuthenticate: options.canAuthenticate });
+  const readiness = () =>
+    checkReadiness({ draining: () => drain?.draining ?? false, probes, canAuthenticate: options.canAuthenticate });
   const servicesReady = async () => (await readiness()).ready;
   const credentialCache = createCredentialCache();
   let open = !options.opensWhen;
-  options.opensWhen?.then(() => { open = true; }, () => undefined);
-  const app = createGatewayApp({ acceptsRequests: () => open, peers: options.peers, logger: options.logger, servicesReady, readiness, authThrottle: readAuthThrottleLimits(env), credentialCache, edge: readEdgeSettings(env), sandbox: readRunMode(env) === 'sandbox' });
+  options.opensWhen?.then(() => {
+    open = true;
+  }, () => undefined);
+  const app = createGatewayApp({
+    acceptsRequests: () => open,
+    peers: options.peers,
+    logger: options.logger,
+    servicesReady,
+    readiness,
+    authThrottle: readAuthThrottleLimits(env),
+    credentialCache,
+    edge: readEdgeSettings(env),
+    sandbox: readRunMode(env) === 'sandbox',
+  });
   const server = createServer(serverOptions(limits), app);
   answerClientErrors(server, limits);
   drain = trackForDrain(server);
   await listen(server, options.port, options.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once meanwhile.
+  // Joined in the background (a Kafka group join takes seconds); this gateway forgets its own deletions at once
+  // meanwhile.
   const deletions = options.bus
-    ? forgetDeletedTokens(options.bus, credentialCache, replicaGroup(CREDENTIALS_GROUP, env, port), options.logger).catch((err: unknown) => {
-      options.logger.error('gateway could not subscribe to API-token deletions; other replicas\' deletions reach it only when its cache expires', { component: 'gateway', err });
-      return undefined;
-    })
+    ? forgetDeletedTokens(options.bus, credentialCache, replicaGroup(CREDENTIALS_GROUP, env, port), options.logger)
+      .catch((err: unknown) => {
+        options.logger.error(
+          "gateway could not subscribe to API-token deletions; other replicas' deletions reach it only when its cache expires",
+          { component: 'gateway', err },
+        );
+        return undefined;
+      })
     : undefined;
   options.logger.info('gateway listening', { component: 'gateway', url: `http://${options.host}:${port}` });
   return {
@@ -82,8 +106,13 @@ export async function startGateway(options: {
     async stop() {
       const started = Date.now();
       const cut = await drain!.drain(limits.GATEWAY_SHUTDOWN_GRACE_MS);
-      if (cut > 0) options.logger.warn('gateway drain: grace period over, connections cut', { component: 'gateway', cut, graceMs: limits.GATEWAY_SHUTDOWN_GRACE_MS });
-      else options.logger.info('gateway drained', { component: 'gateway', ms: Date.now() - started });
+      if (cut > 0) {
+        options.logger.warn('gateway drain: grace period over, connections cut', {
+          component: 'gateway',
+          cut,
+          graceMs: limits.GATEWAY_SHUTDOWN_GRACE_MS,
+        });
+      } else options.logger.info('gateway drained', { component: 'gateway', ms: Date.now() - started });
       probes.forEach((p) => p.close());
       await (await deletions)?.close();
     },

@@ -1,4 +1,7 @@
-/** The sandbox platform and API token the gateway keeps working (no dependencies: main.ts reads it before loading anything else). */
+/**
+ * The sandbox platform and API token the gateway keeps working (no dependencies: main.ts reads it before loading
+ * anything else).
+ */
 export interface SandboxIdentity {
   platformId: string;
   tokenId: string;

@@ -17,21 +17,38 @@ export interface SandboxKeeper {
  * an auth service that came back without them (a new embedded store, a restored database) gets the
  * platform and token ensured again, within `intervalMs` or at the next readiness probe.
  */
-export function createSandboxKeeper(peers: PeerClients, identity: SandboxIdentity, logger: Logger, intervalMs = 5_000): SandboxKeeper {
+export function createSandboxKeeper(
+  peers: PeerClients,
+  identity: SandboxIdentity,
+  logger: Logger,
+  intervalMs = 5_000,
+): SandboxKeeper {
   let inFlight: Promise<boolean> | undefined;
   const ensure = async () => {
-    await peers.accounts.ensurePlatform({ platformId: identity.platformId, name: 'Sandbox platform', embeddedWallets: true });
-    const { created } = await peers.apiTokens.ensureSandboxToken({
-      platformId: identity.platformId, tokenId: identity.tokenId, clientSecret: identity.clientSecret,
+    await peers.accounts.ensurePlatform({
+      platformId: identity.platformId,
+      name: 'Sandbox platform',
+      embeddedWallets: true,
     });
-    if (created) logger.warn('sandbox API token was missing and has been re-created', { apiTokenId: identity.tokenId, platformId: identity.platformId });
+    const { created } = await peers.apiTokens.ensureSandboxToken({
+      platformId: identity.platformId,
+      tokenId: identity.tokenId,
+      clientSecret: identity.clientSecret,
+    });
+    if (created) {
+      logger.warn('sandbox API token was missing and has been re-created', {
+        apiTokenId: identity.tokenId,
+        platformId: identity.platformId,
+      });
+    }
   };
   const check = async (): Promise<boolean> => {
     try {
       await peers.apiTokens.authenticateApiToken({ tokenId: identity.tokenId, clientSecret: identity.clientSecret });
       return true;
     } catch (err) {
-      if (!(err instanceof AppError) || !(err.code === 'UNAUTHORIZED' || isAbsent(err))) return false; // auth unreachable
+      // auth unreachable
+      if (!(err instanceof AppError) || !(err.code === 'UNAUTHORIZED' || isAbsent(err))) return false;
     }
     try {
       await ensure();
@@ -43,6 +60,11 @@ export function createSandboxKeeper(peers: PeerClients, identity: SandboxIdentit
     }
   };
   const authenticates = () => (inFlight ??= check().finally(() => (inFlight = undefined)));
-  const task = createPeriodicTask({ name: 'sandbox credentials check', intervalMs, logger, run: () => untraced(authenticates) });
+  const task = createPeriodicTask({
+    name: 'sandbox credentials check',
+    intervalMs,
+    logger,
+    run: () => untraced(authenticates),
+  });
   return { authenticates, start: () => task.start(), stop: () => task.stop() };
 }

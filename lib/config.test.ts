@@ -8,7 +8,12 @@ const schema = {
 };
 
 test('defaults apply when variables are unset or blank', () => {
-  expect(readConfig(schema, { TOKEN: 't', PORT: ' ' })).toEqual({ PORT: 8080, MODE: 'a', TOKEN: 't', BROKERS: undefined });
+  expect(readConfig(schema, { TOKEN: 't', PORT: ' ' })).toEqual({
+    PORT: 8080,
+    MODE: 'a',
+    TOKEN: 't',
+    BROKERS: undefined,
+  });
 });
 
 test.each([
@@ -19,7 +24,11 @@ test.each([
   [{ TOKEN: 't', BROKERS: 'localhost:9092,nope' }, 'configuration error: BROKERS must be host:port, got "nope"'],
 ])('a bad value stops with one line naming the variable: %j', (env, message) => {
   let error: unknown;
-  try { readConfig(schema, env); } catch (e) { error = e; }
+  try {
+    readConfig(schema, env);
+  } catch (e) {
+    error = e;
+  }
   expect(error).toBeInstanceOf(ConfigError);
   expect((error as Error).message).toBe(message);
   expect((error as Error).message).not.toContain('\n');
@@ -37,30 +46,44 @@ describe('GRID_MODE and the sandbox switches derived from it', () => {
     expect(readConfig(switches, { GRID_MODE: 'production' })).toEqual({ SIMULATOR: false });
     expect(readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'no' })).toEqual({ SIMULATOR: false });
     expect(() => readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'true' }))
-      .toThrow('configuration error: SIMULATOR turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false');
+      .toThrow(
+        'configuration error: SIMULATOR turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false',
+      );
   });
 
-  test('a simulator\'s tuning keeps its default in both modes and is refused set in production', () => {
+  test("a simulator's tuning keeps its default in both modes and is refused set in production", () => {
     const tuning = { SIMULATOR_STEP_MS: setting.sandboxOnly(setting.int(2000)) };
     expect(readConfig(tuning, {})).toEqual({ SIMULATOR_STEP_MS: 2000 });
     expect(readConfig(tuning, { SIMULATOR_STEP_MS: '10' })).toEqual({ SIMULATOR_STEP_MS: 10 });
     expect(readConfig(tuning, { GRID_MODE: 'production' })).toEqual({ SIMULATOR_STEP_MS: 2000 });
     expect(() => readConfig(tuning, { GRID_MODE: 'production', SIMULATOR_STEP_MS: '10' }))
-      .toThrow('configuration error: SIMULATOR_STEP_MS tunes a sandbox simulator, which GRID_MODE=production refuses: unset it');
+      .toThrow(
+        'configuration error: SIMULATOR_STEP_MS tunes a sandbox simulator, which GRID_MODE=production refuses: unset it',
+      );
   });
 
   test('a provider choice defaults to the simulator in the sandbox and to a real provider in production, which refuses the simulator', () => {
-    const choice = { PROVIDER: setting.providerChoice(['sandbox', 'real'] as const, { sandbox: 'sandbox', production: 'real' }, ['sandbox']) };
+    const choice = {
+      PROVIDER: setting.providerChoice(['sandbox', 'real'] as const, { sandbox: 'sandbox', production: 'real' }, [
+        'sandbox',
+      ]),
+    };
     expect(readConfig(choice, {})).toEqual({ PROVIDER: 'sandbox' });
     expect(readConfig(choice, { PROVIDER: 'real' })).toEqual({ PROVIDER: 'real' });
     expect(readConfig(choice, { GRID_MODE: 'production' })).toEqual({ PROVIDER: 'real' });
     expect(() => readConfig(choice, { GRID_MODE: 'production', PROVIDER: 'sandbox' }))
-      .toThrow('configuration error: PROVIDER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (real)');
-    expect(() => readConfig(choice, { PROVIDER: 'other' })).toThrow('configuration error: PROVIDER must be one of sandbox, real, got "other"');
+      .toThrow(
+        'configuration error: PROVIDER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (real)',
+      );
+    expect(() => readConfig(choice, { PROVIDER: 'other' })).toThrow(
+      'configuration error: PROVIDER must be one of sandbox, real, got "other"',
+    );
   });
 
   test('an unknown mode is refused by name', () => {
-    expect(() => readRunMode({ GRID_MODE: 'prod' })).toThrow('configuration error: GRID_MODE must be one of sandbox, production, got "prod"');
+    expect(() => readRunMode({ GRID_MODE: 'prod' })).toThrow(
+      'configuration error: GRID_MODE must be one of sandbox, production, got "prod"',
+    );
   });
 
   test('keys come from configuration with MongoDB or in production, and may be generated only in the embedded sandbox', () => {

@@ -31,11 +31,21 @@ function required<T>(parse: (value: string, name: string) => T): Setting<T> {
 }
 
 function withDefault<T>(parse: (value: string, name: string) => T, fallback: T): Setting<T> {
-  return { read: (name, env) => { const v = raw(name, env); return v === undefined ? fallback : parse(v, name); } };
+  return {
+    read: (name, env) => {
+      const v = raw(name, env);
+      return v === undefined ? fallback : parse(v, name);
+    },
+  };
 }
 
 function optional<T>(parse: (value: string, name: string) => T): Setting<T | undefined> {
-  return { read: (name, env) => { const v = raw(name, env); return v === undefined ? undefined : parse(v, name); } };
+  return {
+    read: (name, env) => {
+      const v = raw(name, env);
+      return v === undefined ? undefined : parse(v, name);
+    },
+  };
 }
 
 const parsers = {
@@ -51,8 +61,14 @@ const parsers = {
   url(protocols: string[]) {
     return (v: string, name: string) => {
       let u: URL;
-      try { u = new URL(v); } catch { throw new ConfigError(name, `must be a URL, got "${v}"`); }
-      if (!protocols.includes(u.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+      try {
+        u = new URL(v);
+      } catch {
+        throw new ConfigError(name, `must be a URL, got "${v}"`);
+      }
+      if (!protocols.includes(u.protocol)) {
+        throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+      }
       return v;
     };
   },
@@ -76,7 +92,9 @@ const parsers = {
   },
   hex(bytes: number) {
     return (v: string, name: string) => {
-      if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(v)) throw new ConfigError(name, `must be ${bytes} bytes of hex`);
+      if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(v)) {
+        throw new ConfigError(name, `must be ${bytes} bytes of hex`);
+      }
       return v.toLowerCase();
     };
   },
@@ -100,7 +118,12 @@ function sandboxSwitch(): Setting<boolean> {
       const mode = readRunMode(env);
       const v = raw(name, env);
       const on = v === undefined ? mode === 'sandbox' : parsers.bool(v, name);
-      if (on && mode === 'production') throw new ConfigError(name, 'turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false');
+      if (on && mode === 'production') {
+        throw new ConfigError(
+          name,
+          'turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false',
+        );
+      }
       return on;
     },
   };
@@ -126,14 +149,21 @@ function sandboxOnly<T>(inner: Setting<T>): Setting<T> {
  * The choice of a provider among real ones and simulated ones: the simulated default in the
  * sandbox, the real default in production, which refuses a simulated one.
  */
-function providerChoice<T extends string>(values: readonly T[], defaults: Record<RunMode, T>, simulated: readonly T[]): Setting<T> {
+function providerChoice<T extends string>(
+  values: readonly T[],
+  defaults: Record<RunMode, T>,
+  simulated: readonly T[],
+): Setting<T> {
   return {
     read(name, env) {
       const mode = readRunMode(env);
       const chosen = withDefault(parsers.oneOf(values), defaults[mode]).read(name, env);
       if (mode === 'production' && simulated.includes(chosen)) {
         const real = values.filter((v) => !simulated.includes(v)).join(', ');
-        throw new ConfigError(name, `is ${chosen}, a simulator, which GRID_MODE=production refuses: choose a real provider (${real})`);
+        throw new ConfigError(
+          name,
+          `is ${chosen}, a simulator, which GRID_MODE=production refuses: choose a real provider (${real})`,
+        );
       }
       return chosen;
     },
@@ -152,13 +182,17 @@ export function whyKeysAreRequired(env: Env): string | undefined {
 }
 
 export const setting = {
-  string: (fallback?: string) => (fallback === undefined ? required(parsers.string) : withDefault(parsers.string, fallback)),
+  string: (
+    fallback?: string,
+  ) => (fallback === undefined ? required(parsers.string) : withDefault(parsers.string, fallback)),
   optionalString: () => optional(parsers.string),
   int: (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => withDefault(parsers.int(min, max), fallback),
   optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) => optional(parsers.int(min, max)),
   port: (fallback: number) => withDefault(parsers.int(0, 65535), fallback),
   optionalUrl: (...protocols: string[]) => optional(parsers.url(protocols)),
-  hostPort: (fallback?: string) => (fallback === undefined ? required(parsers.hostPort) : withDefault(parsers.hostPort, fallback)),
+  hostPort: (
+    fallback?: string,
+  ) => (fallback === undefined ? required(parsers.hostPort) : withDefault(parsers.hostPort, fallback)),
   optionalHostPortList: () => optional(parsers.hostPortList),
   oneOf: <T extends string>(values: readonly T[], fallback: T) => withDefault(parsers.oneOf(values), fallback),
   bool: (fallback: boolean) => withDefault(parsers.bool, fallback),
@@ -180,7 +214,11 @@ export function readConfig<S extends ConfigSchema>(schema: S, env: Env = process
 /** How the all-in-one mode lays the four services out on worker threads. */
 export function readServiceThreadLayout(env: Env, cores: number): 'one' | 'each' {
   const { SERVICE_THREADS } = readConfig({
-    /** The all-in-one mode's service threads: `one`, the four services on one worker thread (in-process calls and bus between them); `each`, a worker thread per service (calls and events between threads over MessagePorts), so the services use up to four cores; `auto`, `each` on a machine with 4 or more cores, else `one` */
+    /**
+     * The all-in-one mode's service threads: `one`, the four services on one worker thread (in-process calls and bus
+     * between them); `each`, a worker thread per service (calls and events between threads over MessagePorts), so the
+     * services use up to four cores; `auto`, `each` on a machine with 4 or more cores, else `one`
+     */
     SERVICE_THREADS: setting.oneOf(['auto', 'one', 'each'] as const, 'auto'),
   }, env);
   if (SERVICE_THREADS !== 'auto') return SERVICE_THREADS;
@@ -197,7 +235,12 @@ export const EACH_THREAD_FROM_CORES = 4;
 /** How the gateway reaches the service threads in the all-in-one mode. */
 export function readServicesThreadTransport(env: Env): 'port' | 'grpc' {
   return readConfig({
-    /** How the gateway calls the services in the all-in-one mode (`all`): `port`, the same protobuf messages over a MessagePort between its thread and each service's thread; `grpc`, gRPC over loopback HTTP/2 as between separate components. The services call each other over MessagePorts, and their gRPC servers listen, either way (health probes, external clients) */
+    /**
+     * How the gateway calls the services in the all-in-one mode (`all`): `port`, the same protobuf messages over a
+     * MessagePort between its thread and each service's thread; `grpc`, gRPC over loopback HTTP/2 as between separate
+     * components. The services call each other over MessagePorts, and their gRPC servers listen, either way (health
+     * probes, external clients)
+     */
     SERVICES_THREAD_TRANSPORT: setting.oneOf(['port', 'grpc'] as const, 'port'),
   }, env).SERVICES_THREAD_TRANSPORT;
 }

@@ -1,5 +1,9 @@
 import { MAX_AMOUNT } from './contract/amount-bounds';
-import { EXTERNAL_ACCOUNT_TYPE_NAMES, EXTERNAL_ACCOUNT_TYPES, type AccountTypeSpec } from './contract/external-account-types';
+import {
+  EXTERNAL_ACCOUNT_TYPE_NAMES,
+  EXTERNAL_ACCOUNT_TYPES,
+  type AccountTypeSpec,
+} from './contract/external-account-types';
 import { CURRENCY_CODES, currencySpec } from './currencies';
 
 const ACCOUNT_TYPES: AccountTypeSpec[] = EXTERNAL_ACCOUNT_TYPE_NAMES.map((name) => EXTERNAL_ACCOUNT_TYPES[name]);

@@ -10,7 +10,7 @@ test.each(ERROR_CODES.map((code) => [code]))('%s has an error HTTP status and a 
   expect(status[grpc]).not.toBe(status.OK);
 });
 
-test('the codes are the table\'s keys, each once', () => {
+test("the codes are the table's keys, each once", () => {
   expect(ERROR_CODES).toEqual(Object.keys(ERROR_CODE_TABLE));
   expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
   expect(ERROR_CODES.length).toBeGreaterThan(90);
@@ -24,7 +24,13 @@ test('the gRPC mapping reads the table for every code', () => {
 });
 
 test('a code outside the table is no code', () => {
-  expect(['NO_SUCH_CODE', 'toString', 'constructor', '', undefined].map(isErrorCode)).toEqual([false, false, false, false, false]);
+  expect(['NO_SUCH_CODE', 'toString', 'constructor', '', undefined].map(isErrorCode)).toEqual([
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
   // @ts-expect-error a code without an entry in the table does not type-check
   expect(() => new AppError('NO_SUCH_CODE', 'm')).not.toThrow();
 });

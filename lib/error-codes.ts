@@ -111,5 +111,4 @@ export const ERROR_CODE_TABLE = {
   UNAVAILABLE: { grpc: 'UNAVAILABLE', http: 503 },
   // The data store's disk is full (retry after details.retryAfterSeconds)
   STORAGE_FULL: { grpc: 'RESOURCE_EXHAUSTED', http: 503 },
-
 } as const satisfies Record<string, ErrorCodeStatus>;

@@ -10,7 +10,9 @@ describe('unlessAbsent', () => {
   });
 
   it('still rejects with any other failure', async () => {
-    await expect(unlessAbsent(Promise.reject(new AppError('INTERNAL_ERROR', 'boom')))).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    await expect(unlessAbsent(Promise.reject(new AppError('INTERNAL_ERROR', 'boom')))).rejects.toMatchObject({
+      code: 'INTERNAL_ERROR',
+    });
     await expect(unlessAbsent(Promise.reject(new Error('network')))).rejects.toThrow('network');
   });
 });

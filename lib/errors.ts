@@ -37,7 +37,11 @@ export class AppError extends Error {
   static invalidInput(message: string, errors?: FieldError[]): AppError {
     if (!errors?.length) return new AppError('INVALID_INPUT', message);
     const omitted = errors.length - MAX_FIELD_ERRORS;
-    return new AppError('INVALID_INPUT', message, omitted > 0 ? { errors: errors.slice(0, MAX_FIELD_ERRORS), omittedErrors: omitted } : { errors });
+    return new AppError(
+      'INVALID_INPUT',
+      message,
+      omitted > 0 ? { errors: errors.slice(0, MAX_FIELD_ERRORS), omittedErrors: omitted } : { errors },
+    );
   }
 
   /**

@@ -1,7 +1,8 @@
 import { AppError, type FieldError } from './errors';
 
 /** `address.line1` lies within `address`; `currencies[1]` within `currencies`. */
-const within = (field: string, outer: string) => field === outer || field.startsWith(`${outer}.`) || field.startsWith(`${outer}[`);
+const within = (field: string, outer: string) =>
+  field === outer || field.startsWith(`${outer}.`) || field.startsWith(`${outer}[`);
 
 /**
  * Shape errors the gateway found (members it then left out) and the service's own: one list, the
@@ -23,7 +24,9 @@ export function validateAlongside<T>(earlier: readonly FieldError[] | undefined,
   try {
     validate();
   } catch (err) {
-    if (err instanceof AppError && err.code === 'INVALID_INPUT') found = (err.details?.errors as FieldError[] | undefined) ?? [];
+    if (err instanceof AppError && err.code === 'INVALID_INPUT') {
+      found = (err.details?.errors as FieldError[] | undefined) ?? [];
+    }
   }
   throw AppError.invalidInput('Invalid request', mergeFieldErrors(earlier, found));
 }

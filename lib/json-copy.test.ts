@@ -7,10 +7,18 @@ test('answers what a JSON round trip answers, member for member', () => {
   const samples: unknown[] = [
     { id: 'Transaction:1', amount: 1000, nested: { a: [1, 'two', true, null], gone: undefined, f: () => 1 }, at: when },
     [undefined, () => 1, Symbol('s'), NaN, Infinity, -0, 1.5],
-    { buffer: Buffer.from('hi'), map: new Map([['a', 1]]), set: new Set([1]), boxed: [new String('s'), new Number(2), new Boolean(false)] },
+    {
+      buffer: Buffer.from('hi'),
+      map: new Map([['a', 1]]),
+      set: new Set([1]),
+      boxed: [new String('s'), new Number(2), new Boolean(false)],
+    },
     { toJSON: () => ({ replaced: true }) },
     JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}'),
-    'text', 12, false, null,
+    'text',
+    12,
+    false,
+    null,
   ];
   for (const sample of samples) expect(jsonCopy(sample)).toEqual(viaText(sample));
   const proto = jsonCopy(JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;

@@ -35,8 +35,9 @@ function copyObject(value: object): unknown {
     const member = copy((value as Record<string, unknown>)[key]);
     if (member === undefined) continue;
     // JSON.parse makes "__proto__" an own member; an assignment would set the prototype instead.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
-    else out[key] = member;
+    if (key === '__proto__') {
+      Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    } else out[key] = member;
   }
   return out;
 }

@@ -3,7 +3,12 @@ import { createLogger } from './log';
 test('sensitive keys are redacted at any depth; other fields are kept', () => {
   const lines: string[] = [];
   const log = createLogger({ write: (l) => lines.push(l) });
-  log.info('x', { tokenId: 'visible-id', oidcToken: 'jwt', body: { clientSecret: 's3cret', nested: [{ encryptedOtpBundle: 'b' }] }, headers: { authorization: 'Basic abc' } });
+  log.info('x', {
+    tokenId: 'visible-id',
+    oidcToken: 'jwt',
+    body: { clientSecret: 's3cret', nested: [{ encryptedOtpBundle: 'b' }] },
+    headers: { authorization: 'Basic abc' },
+  });
   const entry = JSON.parse(lines[0]);
   expect(lines[0]).not.toMatch(/s3cret|Basic abc|"b"/);
   expect(entry.body.clientSecret).toBe('[redacted]');

@@ -5,7 +5,8 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-const SENSITIVE = /(secret|password|authorization|signature|stamp|token(?!_?id)|otp|privatekey|private_key|bundle|assertion|attestation|sessionsigningkey|cookie|apikey|clientdatajson)/i;
+const SENSITIVE =
+  /(secret|password|authorization|signature|stamp|token(?!_?id)|otp|privatekey|private_key|bundle|assertion|attestation|sessionsigningkey|cookie|apikey|clientdatajson)/i;
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -39,7 +40,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = options.base ?? {};
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < (ORDER[level] ?? 20)) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...(redact({ ...base, ...fields }) as object) }));
+    write(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level: lvl,
+        msg,
+        ...(redact({ ...base, ...fields }) as object),
+      }),
+    );
   };
   return {
     debug: (m, f) => emit('debug', m, f),

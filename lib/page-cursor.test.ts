@@ -1,8 +1,21 @@
 import { AppError } from './errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodePageCursor, encodePageCursor, nextPageCursor, pageLimit, pageLimitError, pageQuery } from './page-cursor';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  decodePageCursor,
+  encodePageCursor,
+  nextPageCursor,
+  pageLimit,
+  pageLimitError,
+  pageQuery,
+} from './page-cursor';
 
 const position = { createdAt: '2025-01-02T03:04:05.678Z', id: 'Customer:00000000-0000-4000-8000-000000000001' };
-const invalidCursor = { code: 'INVALID_INPUT', message: 'Invalid cursor', details: { errors: [{ field: 'cursor', message: 'is not a cursor returned by this API' }] } };
+const invalidCursor = {
+  code: 'INVALID_INPUT',
+  message: 'Invalid cursor',
+  details: { errors: [{ field: 'cursor', message: 'is not a cursor returned by this API' }] },
+};
 
 function thrown(run: () => unknown): AppError {
   try {
@@ -33,9 +46,17 @@ test.each([
 test('limit: 0 means the default; 1..100 are kept; anything else is INVALID_INPUT', () => {
   expect([pageLimit(0), pageLimit(1), pageLimit(MAX_PAGE_SIZE)]).toEqual([DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE]);
   for (const bad of [-1, 101, 1.5, Number.NaN]) {
-    expect(thrown(() => pageLimit(bad))).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid limit', details: { errors: [{ field: 'limit', message: 'must be an integer between 1 and 100' }] } });
+    expect(thrown(() => pageLimit(bad))).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'Invalid limit',
+      details: { errors: [{ field: 'limit', message: 'must be an integer between 1 and 100' }] },
+    });
   }
-  expect([pageLimitError(undefined), pageLimitError(0), pageLimitError(100)]).toEqual([undefined, undefined, undefined]);
+  expect([pageLimitError(undefined), pageLimitError(0), pageLimitError(100)]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+  ]);
   expect(pageLimitError(101)).toEqual({ field: 'limit', message: 'must be an integer between 1 and 100' });
 });
 

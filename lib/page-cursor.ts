@@ -19,7 +19,10 @@ export interface PageQuery {
 
 /** The INVALID_INPUT every list answers for a cursor it did not hand out. */
 export function invalidCursor(): AppError {
-  return AppError.invalidInput('Invalid cursor', [{ field: 'cursor', message: 'is not a cursor returned by this API' }]);
+  return AppError.invalidInput('Invalid cursor', [{
+    field: 'cursor',
+    message: 'is not a cursor returned by this API',
+  }]);
 }
 
 /** Opaque to clients: base64url of the position. */
@@ -30,7 +33,9 @@ export function encodePageCursor(position: PagePosition): string {
 export function decodePageCursor(cursor: string): PagePosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) return { createdAt: value[0], id: value[1] };
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return { createdAt: value[0], id: value[1] };
+    }
   } catch {
     // falls through to the error below
   }
@@ -45,7 +50,10 @@ function limitFieldError(): FieldError {
   return { field: 'limit', message: `must be an integer between 1 and ${MAX_PAGE_SIZE}` };
 }
 
-/** The problem with `limit`, if any, for callers that collect every problem: absent or 0 means the default; otherwise 1..100. */
+/**
+ * The problem with `limit`, if any, for callers that collect every problem: absent or 0 means the default; otherwise
+ * 1..100.
+ */
 export function pageLimitError(limit: number | undefined): FieldError | undefined {
   return limit === undefined || isPageLimit(limit) ? undefined : limitFieldError();
 }
@@ -68,8 +76,13 @@ export function nextPageCursor(items: readonly PagePosition[], hasMore: boolean)
 }
 
 /** Mongo filter for records after `position` in (createdAt, id) order. */
-export function afterPosition(position: PagePosition | undefined, order: 'asc' | 'desc' = 'asc'): Record<string, unknown> {
+export function afterPosition(
+  position: PagePosition | undefined,
+  order: 'asc' | 'desc' = 'asc',
+): Record<string, unknown> {
   if (!position) return {};
   const op = order === 'asc' ? '$gt' : '$lt';
-  return { $or: [{ createdAt: { [op]: position.createdAt } }, { createdAt: position.createdAt, _id: { [op]: position.id } }] };
+  return {
+    $or: [{ createdAt: { [op]: position.createdAt } }, { createdAt: position.createdAt, _id: { [op]: position.id } }],
+  };
 }

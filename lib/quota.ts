@@ -17,10 +17,19 @@ export interface Quota {
 export function quotaExceeded(quota: Quota): AppError {
   const details = { quota: quota.what, limit: quota.limit };
   return quota.retryAfterSeconds === undefined
-    ? new AppError('CONFLICT', `Quota reached: at most ${quota.limit} ${quota.what}; close or delete one first`, details)
-    : new AppError('RATE_LIMITED', `Quota reached: at most ${quota.limit} ${quota.what} at once; try again later, or delete one`, {
-      ...details, retryAfterSeconds: quota.retryAfterSeconds,
-    });
+    ? new AppError(
+      'CONFLICT',
+      `Quota reached: at most ${quota.limit} ${quota.what}; close or delete one first`,
+      details,
+    )
+    : new AppError(
+      'RATE_LIMITED',
+      `Quota reached: at most ${quota.limit} ${quota.what} at once; try again later, or delete one`,
+      {
+        ...details,
+        retryAfterSeconds: quota.retryAfterSeconds,
+      },
+    );
 }
 
 /**
@@ -31,9 +40,11 @@ export function quotaExceeded(quota: Quota): AppError {
  * `create` must make a new resource each time it is called (`undo` removes it).
  */
 export async function createWithinQuota<T>(quota: Quota, steps: {
-  count: () => Promise<number>; create: () => Promise<T>; undo: (created: T) => Promise<void>;
+  count: () => Promise<number>;
+  create: () => Promise<T>;
+  undo: (created: T) => Promise<void>;
 }): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0;; attempt += 1) {
     if ((await steps.count()) >= quota.limit) throw quotaExceeded(quota);
     const created = await steps.create();
     if ((await steps.count()) <= quota.limit) return created;

@@ -20,7 +20,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SANDBOX = { tokenId: 'image-check-token', secret: 'image-check-secret-0123456789' };
 const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'];
-const ADDRESS_VARS = { auth: 'AUTH_ADDRESS', accounts: 'ACCOUNTS_ADDRESS', 'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS' };
+const ADDRESS_VARS = {
+  auth: 'AUTH_ADDRESS',
+  accounts: 'ACCOUNTS_ADDRESS',
+  'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS',
+  notifications: 'NOTIFICATIONS_ADDRESS',
+};
 const START_TIMEOUT_MS = 90_000;
 
 const say = (line) => process.stdout.write(`check-image: ${line}\n`);
@@ -28,7 +33,9 @@ const say = (line) => process.stdout.write(`check-image: ${line}\n`);
 /** Dockerfile → stages of {op, args}; continuation lines joined, comments dropped. */
 export function parseDockerfile(text) {
   const stages = [];
-  const logical = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const logical = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((l) => l.trim()).filter((l) =>
+    l && !l.startsWith('#')
+  );
   for (const line of logical) {
     const [, op, args] = /^(\S+)\s*(.*)$/.exec(line);
     const upper = op.toUpperCase();
@@ -64,20 +71,29 @@ function runStage(stage, fsRoot, stageRoots) {
     } else if (op === 'COPY') {
       const { flags, sources, dest } = parseCopy(args);
       // From another stage: its folder; the build stage is this tree as `npm run build` leaves it.
-      const originOf = (source) => !flags.from ? join(ROOT, source)
-        : flags.from === 'build' ? join(ROOT, source.replace(/^\/app\/?/, ''))
+      const originOf = (source) =>
+        !flags.from
+          ? join(ROOT, source)
+          : flags.from === 'build'
+          ? join(ROOT, source.replace(/^\/app\/?/, ''))
           : join(stageRoots[flags.from], source);
       for (const source of sources) {
         const origin = originOf(source);
         if (!existsSync(origin)) throw new Error(`COPY ${args}: ${origin} is missing (run npm run build first)`);
-        const target = dest.endsWith('/') || sources.length > 1 ? join(inside(dest), source.split('/').at(-1)) : inside(dest);
+        const target = dest.endsWith('/') || sources.length > 1
+          ? join(inside(dest), source.split('/').at(-1))
+          : inside(dest);
         cpSync(origin, target, { recursive: true, dereference: false });
       }
     } else if (op === 'RUN') {
       // BuildKit mounts (a cache) change nothing inside the image; absolute paths point into this stage.
       const command = args.replace(/--mount=\S+\s*/g, '').replace(/(^|[\s=])\/(app|data)\b/g, `$1${fsRoot}/$2`);
       say(`[${stage.name}] RUN ${command.replaceAll(fsRoot, '')}`);
-      execFileSync('sh', ['-c', command], { cwd: inside(image.workdir), stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...image.env } });
+      execFileSync('sh', ['-c', command], {
+        cwd: inside(image.workdir),
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, ...image.env },
+      });
     } else if (op === 'USER') {
       image.user = args;
     } else if (op === 'ENTRYPOINT' || op === 'CMD') {
@@ -85,7 +101,9 @@ function runStage(stage, fsRoot, stageRoots) {
     } else if (op === 'VOLUME') {
       image.volumes.push(args);
     } else if (op !== 'EXPOSE') {
-      throw new Error(`${op} is not something this check can run: keep the runtime stages to the instructions it knows`);
+      throw new Error(
+        `${op} is not something this check can run: keep the runtime stages to the instructions it knows`,
+      );
     }
   }
   return image;
@@ -103,14 +121,24 @@ function startContainer(appRoot, image, args, env, label) {
   const logs = [];
   const output = [];
   const ready = new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${label}: not started within ${START_TIMEOUT_MS} ms\n${output.slice(-20).join('\n')}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`${label}: not started within ${START_TIMEOUT_MS} ms\n${output.slice(-20).join('\n')}`)),
+      START_TIMEOUT_MS,
+    );
     createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
     createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line);
       let entry;
-      try { entry = JSON.parse(line); } catch { return; }
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
       logs.push(entry);
-      if (entry.msg === 'started') { clearTimeout(timer); done(); }
+      if (entry.msg === 'started') {
+        clearTimeout(timer);
+        done();
+      }
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -119,7 +147,9 @@ function startContainer(appRoot, image, args, env, label) {
   });
   const exited = new Promise((done) => child.once('exit', (code, signal) => done(signal ?? code)));
   return {
-    label, logs, ready,
+    label,
+    logs,
+    ready,
     grpcAddress: () => logs.find((l) => l.msg === 'grpc server listening')?.address,
     gatewayUrl: () => logs.find((l) => l.msg === 'gateway listening')?.url,
     async stop() {
@@ -164,8 +194,10 @@ async function freePort() {
 async function checkAllInOne(appRoot, image) {
   const port = await freePort();
   const all = startContainer(appRoot, image, image.cmd, {
-    PORT: String(port), HOST: '127.0.0.1',
-    SANDBOX_API_TOKEN_ID: SANDBOX.tokenId, SANDBOX_API_CLIENT_SECRET: SANDBOX.secret,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SANDBOX_API_TOKEN_ID: SANDBOX.tokenId,
+    SANDBOX_API_CLIENT_SECRET: SANDBOX.secret,
   }, 'all');
   try {
     await all.ready;
@@ -187,23 +219,35 @@ async function checkSeparateComponents(appRoot, image, brokers) {
       mkdirSync(dataDir, { recursive: true });
       chownSync(dataDir, ...image.user.split(':').map(Number));
       const service = startContainer(appRoot, image, [name], {
-        ...addresses, GRPC_ADDRESS: addresses[ADDRESS_VARS[name]], INTERNAL_TOKEN: token,
-        KAFKA_BROKERS: brokers, DATA_DIR: dataDir,
+        ...addresses,
+        GRPC_ADDRESS: addresses[ADDRESS_VARS[name]],
+        INTERNAL_TOKEN: token,
+        KAFKA_BROKERS: brokers,
+        DATA_DIR: dataDir,
       }, name);
       started.push(service);
     }
     const port = await freePort();
     const gateway = startContainer(appRoot, image, ['gateway'], {
-      ...addresses, INTERNAL_TOKEN: token, PORT: String(port), HOST: '127.0.0.1',
-      SANDBOX_API_TOKEN_ID: SANDBOX.tokenId, SANDBOX_API_CLIENT_SECRET: SANDBOX.secret,
+      ...addresses,
+      INTERNAL_TOKEN: token,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SANDBOX_API_TOKEN_ID: SANDBOX.tokenId,
+      SANDBOX_API_CLIENT_SECRET: SANDBOX.secret,
     }, 'gateway');
     started.push(gateway);
     await Promise.all(started.map((s) => s.ready));
-    await waitForHealthyApi(`http://127.0.0.1:${port}`, 'gateway + auth, accounts, quotes-transactions, notifications as separate processes');
+    await waitForHealthyApi(
+      `http://127.0.0.1:${port}`,
+      'gateway + auth, accounts, quotes-transactions, notifications as separate processes',
+    );
   } finally {
     const results = await Promise.all(started.map(async (s) => [s.label, await s.stop()]));
     const unclean = results.filter(([, how]) => how !== 0);
-    if (unclean.length) throw new Error(`not a clean stop on SIGTERM: ${unclean.map(([l, h]) => `${l} ${h}`).join(', ')}`);
+    if (unclean.length) {
+      throw new Error(`not a clean stop on SIGTERM: ${unclean.map(([l, h]) => `${l} ${h}`).join(', ')}`);
+    }
   }
 }
 
@@ -223,10 +267,17 @@ async function main() {
       image = runStage(stage, roots[stage.name], roots);
     }
     const appRoot = roots[runtime.name];
-    if (!image.user || image.user.startsWith('0')) throw new Error('the runtime stage does not switch to a non-root USER');
-    say(`runtime: USER ${image.user}, ENTRYPOINT ${JSON.stringify(image.entrypoint)}, CMD ${JSON.stringify(image.cmd)}`);
+    if (!image.user || image.user.startsWith('0')) {
+      throw new Error('the runtime stage does not switch to a non-root USER');
+    }
+    say(
+      `runtime: USER ${image.user}, ENTRYPOINT ${JSON.stringify(image.entrypoint)}, CMD ${JSON.stringify(image.cmd)}`,
+    );
     // Production-only tree: nothing missing or extraneous against the lock file.
-    execFileSync('npm', ['ls', '--omit=dev', '--all', '--silent'], { cwd: join(appRoot, 'app'), stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['ls', '--omit=dev', '--all', '--silent'], {
+      cwd: join(appRoot, 'app'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     say('npm ls --omit=dev: the production tree is complete');
     await checkAllInOne(appRoot, image);
     const brokers = process.env.KAFKA_BROKERS?.trim();

@@ -21,7 +21,9 @@ function sourceFiles() {
   const out = [];
   const walk = (path) => {
     if (statSync(path).isDirectory()) return readdirSync(path).forEach((f) => walk(join(path, f)));
-    if (/\.ts$/.test(path) && !/\.(test|contract|fixture)\.ts$/.test(path) && !/test-fixtures/.test(path)) out.push(path);
+    if (/\.ts$/.test(path) && !/\.(test|contract|fixture)\.ts$/.test(path) && !/test-fixtures/.test(path)) {
+      out.push(path);
+    }
   };
   SOURCES.forEach((s) => walk(join(ROOT, s)));
   return out.sort();
@@ -40,7 +42,9 @@ function jsDocOf(node, source) {
   const ranges = ts.getLeadingCommentRanges(source.text, node.getFullStart()) ?? [];
   const docs = ranges.map((r) => source.text.slice(r.pos, r.end)).filter((c) => c.startsWith('/**'));
   if (!docs.length) return '';
-  return docs.at(-1).replace(/^\/\*\*|\*\/$/g, '').split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).filter(Boolean).join(' ');
+  return docs.at(-1).replace(/^\/\*\*|\*\/$/g, '').split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).filter(
+    Boolean,
+  ).join(' ');
 }
 
 /** The default a setting takes when unset, as the schema writes it (or `@default` in its doc). */
@@ -48,7 +52,9 @@ function defaultOf(kind, args, doc) {
   const tagged = /@default\s+(.+?)(?:\s+@|$)/.exec(doc);
   if (tagged) return tagged[1].trim();
   const first = args[0]?.getText();
-  if (['optionalString', 'optionalUrl', 'optionalHostPortList', 'optionalHex', 'optionalInt'].includes(kind)) return '(unset)';
+  if (['optionalString', 'optionalUrl', 'optionalHostPortList', 'optionalHex', 'optionalInt'].includes(kind)) {
+    return '(unset)';
+  }
   if ((kind === 'string' || kind === 'hostPort') && !first) return '**required**';
   if (kind === 'oneOf') return args[1]?.getText().replace(/^'|'$/g, '') ?? '';
   if (!first || first === "''") return '(empty)';
@@ -57,11 +63,17 @@ function defaultOf(kind, args, doc) {
 }
 
 function allowedOf(kind, args) {
-  if (kind === 'oneOf' || kind === 'providerChoice') return args[0].getText().replace(/\s+as const/, '').replace(/'/g, '').replace(/[[\]]/g, '').split(',').map((s) => s.trim()).join(' \\| ');
+  if (kind === 'oneOf' || kind === 'providerChoice') {
+    return args[0].getText().replace(/\s+as const/, '').replace(/'/g, '').replace(/[[\]]/g, '').split(',').map((s) =>
+      s.trim()
+    ).join(' \\| ');
+  }
   if (kind === 'bool' || kind === 'sandboxSwitch') return 'true \\| false';
   if (kind === 'int' || kind === 'optionalInt') {
     const [min, max] = kind === 'int' ? [args[1], args[2]] : [args[0], args[1]];
-    return `integer${min ? ` ≥ ${min.getText().replace(/_/g, '')}` : ''}${max ? `, ≤ ${max.getText().replace(/_/g, '')}` : ''}`;
+    return `integer${min ? ` ≥ ${min.getText().replace(/_/g, '')}` : ''}${
+      max ? `, ≤ ${max.getText().replace(/_/g, '')}` : ''
+    }`;
   }
   if (kind === 'port') return 'port';
   if (kind === 'hostPort') return 'host:port';
@@ -87,17 +99,32 @@ function collect() {
     const visit = (node) => {
       if (ts.isPropertyAssignment(node) && ts.isCallExpression(node.initializer)) {
         const callee = node.initializer.expression;
-        if (ts.isPropertyAccessExpression(callee) && callee.expression.getText() === 'setting' && !ts.isComputedPropertyName(node.name)) {
+        if (
+          ts.isPropertyAccessExpression(callee) && callee.expression.getText() === 'setting'
+          && !ts.isComputedPropertyName(node.name)
+        ) {
           const name = node.name.getText().replace(/['[\]]/g, '');
           // A sandbox simulator's tuning is documented as the setting it wraps.
-          const wrapped = callee.name.getText() === 'sandboxOnly' && ts.isCallExpression(node.initializer.arguments[0]) ? node.initializer.arguments[0] : node.initializer;
+          const wrapped = callee.name.getText() === 'sandboxOnly' && ts.isCallExpression(node.initializer.arguments[0])
+            ? node.initializer.arguments[0]
+            : node.initializer;
           const kind = wrapped.expression.name.getText();
           const args = wrapped.arguments;
           const doc = jsDocOf(node, source);
-          add(name, { kind, component, doc: doc.replace(/@default\s+.+?(?=\s+@|$)/, '').trim(), default: defaultOf(kind, args, doc), allowed: allowedOf(kind, args), file: relative(ROOT, file) });
+          add(name, {
+            kind,
+            component,
+            doc: doc.replace(/@default\s+.+?(?=\s+@|$)/, '').trim(),
+            default: defaultOf(kind, args, doc),
+            allowed: allowedOf(kind, args),
+            file: relative(ROOT, file),
+          });
         }
       }
-      if (ts.isPropertyAccessExpression(node) && /(^|\.)env$/.test(node.expression.getText()) && /^[A-Z][A-Z0-9_]+$/.test(node.name.getText())) {
+      if (
+        ts.isPropertyAccessExpression(node) && /(^|\.)env$/.test(node.expression.getText())
+        && /^[A-Z][A-Z0-9_]+$/.test(node.name.getText())
+      ) {
         const name = node.name.getText();
         if (!direct.has(name)) direct.set(name, new Set());
         direct.get(name).add(component);
@@ -155,19 +182,30 @@ function generateTable() {
   for (const [name, where] of direct) {
     if (settings.has(name)) continue;
     const note = notes.get(name);
-    if (!note) { problems.push(`${name} is read directly (env.${name}) but lib/config-reference-notes.ts does not describe it`); continue; }
+    if (!note) {
+      problems.push(`${name} is read directly (env.${name}) but lib/config-reference-notes.ts does not describe it`);
+      continue;
+    }
     rows.push({ name, components: components(where), default: note.default, allowed: '', meaning: note.meaning });
   }
   for (const [name, note] of notes) {
     if (direct.has(name) || settings.has(name)) continue;
-    if (!named.has(name)) { problems.push(`lib/config-reference-notes.ts describes ${name}, which no code reads`); continue; }
+    if (!named.has(name)) {
+      problems.push(`lib/config-reference-notes.ts describes ${name}, which no code reads`);
+      continue;
+    }
     rows.push({ name, components: note.readBy ?? 'all', default: note.default, allowed: '', meaning: note.meaning });
   }
-  rows.sort((a, b) => COMPONENT_ORDER.indexOf(a.components.split(',')[0]) - COMPONENT_ORDER.indexOf(b.components.split(',')[0]) || a.name.localeCompare(b.name));
+  rows.sort((a, b) =>
+    COMPONENT_ORDER.indexOf(a.components.split(',')[0]) - COMPONENT_ORDER.indexOf(b.components.split(',')[0])
+    || a.name.localeCompare(b.name)
+  );
   const cell = (v) => String(v ?? '').replace(/\|/g, '\\|').replace(/\\\\\|/g, '\\|');
   const lines = ['| Variable | Read by | Default | Values | Meaning |', '|---|---|---|---|---|'];
   const shown = (d) => (d.startsWith('**') || d.startsWith('(') || / /.test(d) ? cell(d) : `\`${cell(d)}\``);
-  for (const r of rows) lines.push(`| \`${r.name}\` | ${r.components} | ${shown(r.default)} | ${r.allowed} | ${cell(r.meaning)} |`);
+  for (const r of rows) {
+    lines.push(`| \`${r.name}\` | ${r.components} | ${shown(r.default)} | ${r.allowed} | ${cell(r.meaning)} |`);
+  }
   return { table: lines.join('\n'), problems, count: rows.length };
 }
 
@@ -192,7 +230,10 @@ if (require.main === module) {
   }
   const { current, next } = documentWith(table);
   if (process.argv.includes('--check')) {
-    if (current !== next) { process.stderr.write(`${TABLE_DOCUMENT} configuration table is stale: run node scripts/config-reference.cjs\n`); process.exit(1); }
+    if (current !== next) {
+      process.stderr.write(`${TABLE_DOCUMENT} configuration table is stale: run node scripts/config-reference.cjs\n`);
+      process.exit(1);
+    }
     process.stdout.write(`${TABLE_DOCUMENT} configuration table is current (${count} variables)\n`);
   } else {
     writeFileSync(join(ROOT, TABLE_DOCUMENT), next);

@@ -16,13 +16,27 @@ const DESCRIPTOR = join(ROOT, 'gen', 'descriptor.binpb');
 /** Written after a successful compile, dated when that compile started. */
 const COMPILED = join(ROOT, 'dist', '.compiled');
 const VALIDATORS = join(ROOT, 'dist', 'gateway', 'contract', 'contract-validators.generated.js');
-/** The dashboard's front end (dashboard/), built by Vite into dist/dashboard, which the gateway serves at /dashboard. */
+/**
+ * The dashboard's front end (dashboard/), built by Vite into dist/dashboard, which the gateway serves at /dashboard.
+ */
 const DASHBOARD_INPUTS = ['dashboard', 'package-lock.json'];
 const DASHBOARD_BUILT = join(ROOT, 'dist', 'dashboard', 'index.html');
 
 const PROTO_INPUTS = ['proto', 'buf.yaml', 'buf.gen.yaml', 'buf.lock'];
 /** What tsconfig.build.json includes, and the configuration that shapes its output. */
-const SOURCE_INPUTS = ['lib', 'gen', 'services', 'gateway', 'bench', 'main.ts', 'system.ts', 'services-thread.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const SOURCE_INPUTS = [
+  'lib',
+  'gen',
+  'services',
+  'gateway',
+  'bench',
+  'main.ts',
+  'system.ts',
+  'services-thread.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+];
 /** What tsconfig.build.json excludes: changing these never changes dist/. */
 const NOT_COMPILED = /(\.test\.ts|\.contract\.ts|\.fixture\.ts|\/test-fixtures\/.*)$/;
 
@@ -31,7 +45,11 @@ function filesOf(paths, keep) {
   const found = [];
   const visit = (path) => {
     let stat;
-    try { stat = statSync(path); } catch { return; } // an optional input (buf.lock) may be missing
+    try {
+      stat = statSync(path);
+    } catch {
+      return;
+    } // an optional input (buf.lock) may be missing
     if (stat.isDirectory()) {
       for (const entry of readdirSync(path)) visit(join(path, entry));
     } else if (keep(path)) {
@@ -70,7 +88,10 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
     run('npm', ['run', '--silent', 'generate']);
     steps.push('generate');
   }
-  const sources = changedSince(mtimeOf(COMPILED), filesOf(SOURCE_INPUTS, (p) => /\.(ts|json)$/.test(p) && !NOT_COMPILED.test(p)));
+  const sources = changedSince(
+    mtimeOf(COMPILED),
+    filesOf(SOURCE_INPUTS, (p) => /\.(ts|json)$/.test(p) && !NOT_COMPILED.test(p)),
+  );
   if (sources.count > 0) {
     say(`building: ${sources.shown} changed since the last compile: compiling (incremental)`);
     const compileStarted = new Date();
@@ -80,7 +101,8 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
     utimesSync(COMPILED, compileStarted, compileStarted);
     steps.push('compile');
   }
-  // The request validators, compiled ahead of time from the compiled contract (gateway/contract/compiled-validators.ts).
+  // The request validators, compiled ahead of time from the compiled contract
+  // (gateway/contract/compiled-validators.ts).
   if (steps.includes('compile') || !existsSync(VALIDATORS)) {
     run(process.execPath, [join(ROOT, 'dist', 'gateway', 'contract', 'compiled-validators.js')]);
     steps.push('validators');
@@ -88,7 +110,14 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
   const dashboard = changedSince(mtimeOf(DASHBOARD_BUILT), filesOf(DASHBOARD_INPUTS, () => true));
   if (dashboard.count > 0) {
     say(`building: ${dashboard.shown} changed since the dashboard was built: building it (vite)`);
-    run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--config', join(ROOT, 'dashboard', 'vite.config.mjs')]);
+    run(process.execPath, [
+      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+      '--config',
+      join(ROOT, 'dashboard', 'vite.config.mjs'),
+    ]);
     steps.push('dashboard');
   }
   if (steps.length === 0) say(`build is current (checked in ${Date.now() - started} ms)`);

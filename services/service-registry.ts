@@ -17,34 +17,76 @@ export interface ServiceRegistration {
 export const SERVICE_REGISTRY: Record<ServiceName, () => Promise<ServiceRegistration>> = {
   auth: async () => {
     const [{ createAuthService, pepperFrom }, { readWalletAuthConfig }] = await Promise.all([
-      import('./auth/auth-service'), import('./auth/wallet-auth-config'),
+      import('./auth/auth-service'),
+      import('./auth/wallet-auth-config'),
     ]);
-    return { factory: createAuthService, checkSettings: (env) => { pepperFrom(env); readWalletAuthConfig(env); } };
+    return {
+      factory: createAuthService,
+      checkSettings: (env) => {
+        pepperFrom(env);
+        readWalletAuthConfig(env);
+      },
+    };
   },
   accounts: async () => {
-    const [{ createAccountsService }, { readAccountsConfig }, { readPiiKey }, { readTrustedWebhookEndpoints }] = await Promise.all([
-      import('./accounts/accounts-service'), import('./accounts/accounts-config'), import('../lib/sealing/aes-gcm-sealer'),
-      import('../lib/net/trusted-webhook-endpoints'),
-    ]);
-    return { factory: createAccountsService, checkSettings: (env) => { readAccountsConfig(env); readPiiKey(env); readTrustedWebhookEndpoints(env); } };
+    const [{ createAccountsService }, { readAccountsConfig }, { readPiiKey }, { readTrustedWebhookEndpoints }] =
+      await Promise.all([
+        import('./accounts/accounts-service'),
+        import('./accounts/accounts-config'),
+        import('../lib/sealing/aes-gcm-sealer'),
+        import('../lib/net/trusted-webhook-endpoints'),
+      ]);
+    return {
+      factory: createAccountsService,
+      checkSettings: (env) => {
+        readAccountsConfig(env);
+        readPiiKey(env);
+        readTrustedWebhookEndpoints(env);
+      },
+    };
   },
   'quotes-transactions': async () => {
-    const [{ createQuotesTransactionsService }, { readPaymentsConfig }, { readStablecoinsConfig }, { readCardsConfig }, { readSealingKey }] = await Promise.all([
-      import('./quotes-transactions/quotes-transactions-service'), import('./quotes-transactions/payments-module'),
-      import('./quotes-transactions/stablecoins-module'), import('./quotes-transactions/cards-module'), import('../lib/sealing/aes-gcm-sealer'),
+    const [
+      { createQuotesTransactionsService },
+      { readPaymentsConfig },
+      { readStablecoinsConfig },
+      { readCardsConfig },
+      { readSealingKey },
+    ] = await Promise.all([
+      import('./quotes-transactions/quotes-transactions-service'),
+      import('./quotes-transactions/payments-module'),
+      import('./quotes-transactions/stablecoins-module'),
+      import('./quotes-transactions/cards-module'),
+      import('../lib/sealing/aes-gcm-sealer'),
     ]);
     return {
       factory: createQuotesTransactionsService,
       checkSettings: (env) => {
-        readPaymentsConfig(env); readStablecoinsConfig(env); readCardsConfig(env);
-        readSealingKey('STABLECOIN_SECRET_KEY', env); readSealingKey('CARDS_DATA_KEY', env);
+        readPaymentsConfig(env);
+        readStablecoinsConfig(env);
+        readCardsConfig(env);
+        readSealingKey('STABLECOIN_SECRET_KEY', env);
+        readSealingKey('CARDS_DATA_KEY', env);
       },
     };
   },
   notifications: async () => {
-    const [{ createNotificationsService, messageDeliveryUrl }, { readWebhookSettings }, { readTrustedWebhookEndpoints }] = await Promise.all([
-      import('./notifications/notifications-service'), import('./notifications/webhook-settings'), import('../lib/net/trusted-webhook-endpoints'),
+    const [
+      { createNotificationsService, messageDeliveryUrl },
+      { readWebhookSettings },
+      { readTrustedWebhookEndpoints },
+    ] = await Promise.all([
+      import('./notifications/notifications-service'),
+      import('./notifications/webhook-settings'),
+      import('../lib/net/trusted-webhook-endpoints'),
     ]);
-    return { factory: createNotificationsService, checkSettings: (env) => { readWebhookSettings(env); messageDeliveryUrl(env); readTrustedWebhookEndpoints(env); } };
+    return {
+      factory: createNotificationsService,
+      checkSettings: (env) => {
+        readWebhookSettings(env);
+        messageDeliveryUrl(env);
+        readTrustedWebhookEndpoints(env);
+      },
+    };
   },
 };

@@ -15,7 +15,10 @@ const HOOK_MS = Math.min(10 * 60_000, Math.max(2 * 60_000, TEST_MS));
 
 jest.setTimeout(TEST_MS);
 
-/** The budget of a test that starts `systems` systems itself (a restart test): what a hook gets for each, plus the quiet test budget. */
+/**
+ * The budget of a test that starts `systems` systems itself (a restart test): what a hook gets for each, plus the quiet
+ * test budget.
+ */
 export function budgetForStarting(systems: number): number {
   return Math.min(15 * 60_000, systems * HOOK_MS + TEST_MS);
 }
@@ -23,5 +26,6 @@ export function budgetForStarting(systems: number): number {
 type Hook = (fn: jest.ProvidesHookCallback, timeout?: number) => void;
 for (const name of ['beforeAll', 'afterAll', 'beforeEach', 'afterEach'] as const) {
   const original = globalThis[name] as Hook;
-  (globalThis as Record<string, unknown>)[name] = (fn: jest.ProvidesHookCallback, timeout?: number) => original(fn, timeout ?? HOOK_MS);
+  (globalThis as Record<string, unknown>)[name] = (fn: jest.ProvidesHookCallback, timeout?: number) =>
+    original(fn, timeout ?? HOOK_MS);
 }

@@ -5,7 +5,13 @@ import { dirname, join } from 'node:path';
 import { MISSING_REFERENCE, REFERENCE_OPENAPI } from './shared-reference.cjs';
 
 const ROOT = join(__dirname, '..');
-const COPIED = ['test/shared-reference.cjs', 'test/jest-global-setup.cjs', 'test/run-tests.sh', 'test/load-aware-timeouts.ts', 'jest.config.js'];
+const COPIED = [
+  'test/shared-reference.cjs',
+  'test/jest-global-setup.cjs',
+  'test/run-tests.sh',
+  'test/load-aware-timeouts.ts',
+  'jest.config.js',
+];
 
 /** A copy of the repository's test entry points in a fresh directory, with nothing beside it: no ../shared. */
 function cloneWithoutShared(): { parent: string; repo: string } {
@@ -26,7 +32,9 @@ function run(repo: string, command: string, args: string[]) {
 }
 
 let clone: { parent: string; repo: string };
-beforeAll(() => { clone = cloneWithoutShared(); });
+beforeAll(() => {
+  clone = cloneWithoutShared();
+});
 afterAll(() => rmSync(clone.parent, { recursive: true, force: true }));
 
 test('the path is ../shared/reference/grid-openapi.yaml beside the repository', () => {
@@ -35,7 +43,10 @@ test('the path is ../shared/reference/grid-openapi.yaml beside the repository', 
 });
 
 test('the check alone: one line and status 1 without the reference, silent and 0 with it', () => {
-  expect(run(clone.repo, process.execPath, ['test/shared-reference.cjs'])).toEqual({ status: 1, output: `${MISSING_REFERENCE}\n` });
+  expect(run(clone.repo, process.execPath, ['test/shared-reference.cjs'])).toEqual({
+    status: 1,
+    output: `${MISSING_REFERENCE}\n`,
+  });
   mkdirSync(join(clone.parent, 'shared/reference'), { recursive: true });
   writeFileSync(join(clone.parent, 'shared/reference/grid-openapi.yaml'), 'openapi: 3.1.0\n');
   try {
@@ -45,11 +56,14 @@ test('the check alone: one line and status 1 without the reference, silent and 0
   }
 });
 
-test('npm test\'s script stops before building, with the one line', () => {
+test("npm test's script stops before building, with the one line", () => {
   expect(run(clone.repo, 'bash', ['test/run-tests.sh'])).toEqual({ status: 1, output: `${MISSING_REFERENCE}\n` });
 });
 
 test('jest on one file stops in its global setup, with the one line', () => {
   const jest = join(ROOT, 'node_modules/jest/bin/jest.js');
-  expect(run(clone.repo, process.execPath, [jest, '--ci', 'test/any.test.ts'])).toEqual({ status: 1, output: `${MISSING_REFERENCE}\n` });
+  expect(run(clone.repo, process.execPath, [jest, '--ci', 'test/any.test.ts'])).toEqual({
+    status: 1,
+    output: `${MISSING_REFERENCE}\n`,
+  });
 }, 150_000);

@@ -17,7 +17,9 @@ export class ApiError extends Error {
 
 let session: Session | undefined;
 export const currentSession = () => session;
-export const setSession = (s: Session | undefined) => { session = s; };
+export const setSession = (s: Session | undefined) => {
+  session = s;
+};
 /** Whether the signed-in token may call this operation (the gateway's permission table decides; it refuses anyway). */
 export const can = (operationId: string) => !!session?.operations.includes(operationId);
 
@@ -26,7 +28,13 @@ async function call<T>(url: string, init: RequestInit & { json?: unknown } = {})
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && session) headers['x-csrf-token'] = session.csrfToken;
-  const res = await fetch(url, { method, headers, credentials: 'same-origin', cache: 'no-store', body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    cache: 'no-store',
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
   if (res.status === 204) return undefined as T;
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -37,9 +45,12 @@ async function call<T>(url: string, init: RequestInit & { json?: unknown } = {})
 }
 
 let onSignedOut = () => {};
-export const whenSignedOut = (f: () => void) => { onSignedOut = f; };
+export const whenSignedOut = (f: () => void) => {
+  onSignedOut = f;
+};
 
-export const api = <T = any>(path: string, init: RequestInit & { json?: unknown } = {}) => call<T>(`${session?.apiBase ?? ''}${path}`, init);
+export const api = <T = any>(path: string, init: RequestInit & { json?: unknown } = {}) =>
+  call<T>(`${session?.apiBase ?? ''}${path}`, init);
 
 export async function signIn(tokenId: string, clientSecret: string): Promise<Session> {
   session = await call<Session>('/dashboard/session', { json: { tokenId, clientSecret } });

@@ -9,11 +9,19 @@ export function navigate(path: string) {
 }
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
-  return <a href={`/dashboard${props.to}`} class={props.class} onClick={(e) => {
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    navigate(props.to);
-  }}>{props.children}</a>;
+  return (
+    <a
+      href={`/dashboard${props.to}`}
+      class={props.class}
+      onClick={(e) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate(props.to);
+      }}
+    >
+      {props.children}
+    </a>
+  );
 }
 
 /** Loads, then reloads every `everyMs` (live updates) while the page is shown. */
@@ -22,8 +30,11 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 10
   const [error, setError] = useState<string>();
   const loadRef = useRef(load);
   loadRef.current = load;
-  const refresh = useCallback(() => loadRef.current().then((d) => { setData(d); setError(undefined); },
-    (e: unknown) => setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e))), []);
+  const refresh = useCallback(() =>
+    loadRef.current().then((d) => {
+      setData(d);
+      setError(undefined);
+    }, (e: unknown) => setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e))), []);
   useEffect(() => {
     setData(undefined);
     void refresh();
@@ -35,7 +46,7 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 10
 }
 
 export function ErrorLine(props: { error?: string }) {
-  return props.error ? <p role="alert" class="error">{props.error}</p> : null;
+  return props.error ? <p role='alert' class='error'>{props.error}</p> : null;
 }
 
 /** Minor units shown in major units with the currency's decimals (2 unless told). */
@@ -48,17 +59,24 @@ export function money(amount: number | undefined, currency?: { code?: string; de
 
 export const when = (iso?: string) => (iso ? new Date(iso).toLocaleString() : '');
 
-export interface Column<T> { label: string; cell: (row: T) => ComponentChildren }
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => ComponentChildren;
+}
 
 export function Table<T>(props: { caption: string; columns: Column<T>[]; rows?: T[]; empty?: string }) {
-  if (!props.rows) return <p aria-live="polite">Loading {props.caption.toLowerCase()}…</p>;
+  if (!props.rows) return <p aria-live='polite'>Loading {props.caption.toLowerCase()}…</p>;
   if (props.rows.length === 0) return <p>{props.empty ?? `No ${props.caption.toLowerCase()}.`}</p>;
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
+    <div class='table-wrap' tabIndex={0} role='region' aria-label={props.caption}>
       <table>
         <caption>{props.caption}</caption>
-        <thead><tr>{props.columns.map((c) => <th scope="col">{c.label}</th>)}</tr></thead>
-        <tbody>{props.rows.map((r) => <tr>{props.columns.map((c) => <td data-label={c.label}>{c.cell(r)}</td>)}</tr>)}</tbody>
+        <thead>
+          <tr>{props.columns.map((c) => <th scope='col'>{c.label}</th>)}</tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => <tr>{props.columns.map((c) => <td data-label={c.label}>{c.cell(r)}</td>)}</tr>)}
+        </tbody>
       </table>
     </div>
   );
@@ -66,45 +84,70 @@ export function Table<T>(props: { caption: string; columns: Column<T>[]; rows?: 
 
 /** A read-only JSON view: text, never markup, so whatever it holds is shown escaped. */
 export function Json(props: { value: unknown; label: string }) {
-  return <pre class="json" aria-label={props.label} tabIndex={0}>{JSON.stringify(props.value, null, 2)}</pre>;
+  return <pre class='json' aria-label={props.label} tabIndex={0}>{JSON.stringify(props.value, null, 2)}</pre>;
 }
 
 export function Field(props: { label: string; children: ComponentChildren }) {
-  return <label class="field"><span>{props.label}</span>{props.children}</label>;
+  return (
+    <label class='field'>
+      <span>{props.label}</span>
+      {props.children}
+    </label>
+  );
 }
 
 /** A form whose submit calls `action`, showing its error or its outcome. */
-export function ActionForm(props: { label: string; submit: string; action: (data: FormData) => Promise<string | void>; children?: ComponentChildren }) {
+export function ActionForm(
+  props: {
+    label: string;
+    submit: string;
+    action: (data: FormData) => Promise<string | void>;
+    children?: ComponentChildren;
+  },
+) {
   const [state, setState] = useState<{ busy?: boolean; error?: string; done?: string }>({});
   return (
-    <form aria-label={props.label} class="action" onSubmit={async (e) => {
-      e.preventDefault();
-      const form = e.currentTarget as HTMLFormElement;
-      setState({ busy: true });
-      try {
-        setState({ done: (await props.action(new FormData(form))) ?? 'Done.' });
-      } catch (err) {
-        setState({ error: err instanceof ApiError ? `${err.code}: ${err.message}` : String(err) });
-      }
-    }}>
+    <form
+      aria-label={props.label}
+      class='action'
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const form = e.currentTarget as HTMLFormElement;
+        setState({ busy: true });
+        try {
+          setState({ done: (await props.action(new FormData(form))) ?? 'Done.' });
+        } catch (err) {
+          setState({ error: err instanceof ApiError ? `${err.code}: ${err.message}` : String(err) });
+        }
+      }}
+    >
       {props.children}
-      <button type="submit" disabled={state.busy}>{props.submit}</button>
-      {state.error ? <p role="alert" class="error">{state.error}</p> : null}
-      {state.done ? <p role="status">{state.done}</p> : null}
+      <button type='submit' disabled={state.busy}>{props.submit}</button>
+      {state.error ? <p role='alert' class='error'>{state.error}</p> : null}
+      {state.done ? <p role='status'>{state.done}</p> : null}
     </form>
   );
 }
 
 /** Cursor paging over a list endpoint: `Next page` follows nextCursor, `First page` goes back. */
-export function usePaged<T>(path: (cursor?: string) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string }>, deps: unknown[]) {
+export function usePaged<T>(
+  path: (cursor?: string) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string }>,
+  deps: unknown[],
+) {
   const [cursors, setCursors] = useState<string[]>([]);
   useEffect(() => setCursors([]), deps);
   const cursor = cursors[cursors.length - 1];
   const page = usePoll(() => path(cursor), [...deps, cursor]);
   const pager = (
-    <nav aria-label="Pages" class="pager">
-      <button type="button" disabled={!cursors.length} onClick={() => setCursors([])}>First page</button>
-      <button type="button" disabled={!page.data?.hasMore} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>Next page</button>
+    <nav aria-label='Pages' class='pager'>
+      <button type='button' disabled={!cursors.length} onClick={() => setCursors([])}>First page</button>
+      <button
+        type='button'
+        disabled={!page.data?.hasMore}
+        onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}
+      >
+        Next page
+      </button>
     </nav>
   );
   return { ...page, pager };

@@ -31,14 +31,34 @@ describe('validators compiled at build (ajv standalone)', () => {
     }
   });
 
-  it.each([
-    ['createQuote', 'body', {}],
-    ['createQuote', 'body', { source: { sourceType: 'ACCOUNT' }, destination: { destinationType: 'NOPE' }, lockedCurrencySide: 'UP', lockedCurrencyAmount: -1.5 }],
-    ['createQuote', 'body', { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' }, destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:y' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100 }],
-    ['createCustomer', 'body', { customerType: 'INDIVIDUAL', email: 'not an email', birthDate: '1990-13-45', address: { country: 'XX' } }],
-    ['listQuotes', 'query', { limit: 'many', status: 'SOMETIMES', createdAfter: 'yesterday' }],
-    ['updatePlatformConfig', 'body', { umaDomain: 'Not A Domain', limits: [{ currency: 'usd', dailyVolume: 'lots' }] }],
-  ] as const)('answer %s %s as the schemas compiled on use do', (id, part, value) => {
+  it.each(
+    [
+      ['createQuote', 'body', {}],
+      ['createQuote', 'body', {
+        source: { sourceType: 'ACCOUNT' },
+        destination: { destinationType: 'NOPE' },
+        lockedCurrencySide: 'UP',
+        lockedCurrencyAmount: -1.5,
+      }],
+      ['createQuote', 'body', {
+        source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:x' },
+        destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:y' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      }],
+      ['createCustomer', 'body', {
+        customerType: 'INDIVIDUAL',
+        email: 'not an email',
+        birthDate: '1990-13-45',
+        address: { country: 'XX' },
+      }],
+      ['listQuotes', 'query', { limit: 'many', status: 'SOMETIMES', createdAfter: 'yesterday' }],
+      ['updatePlatformConfig', 'body', {
+        umaDomain: 'Not A Domain',
+        limits: [{ currency: 'usd', dailyVolume: 'lots' }],
+      }],
+    ] as const,
+  )('answer %s %s as the schemas compiled on use do', (id, part, value) => {
     const expected = fieldErrors(onUse(op(id), part, structuredClone(value)));
     expect(fieldErrors(ahead(op(id), part, structuredClone(value)))).toEqual(expected);
   });

@@ -31,7 +31,9 @@ function loadCompiled(): Record<string, ValidateFunction> | undefined {
   try {
     const compiledAt = statSync(file).mtimeMs;
     const sources = [__dirname, join(__dirname, '../../lib/contract')]
-      .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.js') && f !== COMPILED_MODULE).map((f) => join(dir, f)))
+      .flatMap((dir) =>
+        readdirSync(dir).filter((f) => f.endsWith('.js') && f !== COMPILED_MODULE).map((f) => join(dir, f))
+      )
       .concat(require.resolve('../../lib/value-formats'));
     if (sources.some((source) => statSync(source).mtimeMs > compiledAt)) return undefined;
     return require(file) as Record<string, ValidateFunction>;

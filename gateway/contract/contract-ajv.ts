@@ -4,7 +4,10 @@ import standaloneCode from 'ajv/dist/standalone';
 import { newContractAjv } from '../../lib/contract/contract-ajv';
 import { schemaName } from './schema-kit';
 
-/** The contract's ajv, where a named part (as the OpenAPI document publishes it) becomes a reference, compiled once for every schema using it. */
+/**
+ * The contract's ajv, where a named part (as the OpenAPI document publishes it) becomes a reference, compiled once for
+ * every schema using it.
+ */
 function contractAjv(extra: Options = {}) {
   const ajv = newContractAjv(extra);
   const shared = new Set<string>();
@@ -21,9 +24,14 @@ function contractAjv(extra: Options = {}) {
       }
       return { $ref: id };
     }
-    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? properties(value as Record<string, unknown>) : referencing(value)]));
+    return Object.fromEntries(
+      Object.entries(schema).map((
+        [key, value],
+      ) => [key, key === 'properties' ? properties(value as Record<string, unknown>) : referencing(value)]),
+    );
   };
-  const properties = (members: Record<string, unknown>) => Object.fromEntries(Object.entries(members).map(([key, value]) => [key, referencing(value)]));
+  const properties = (members: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(members).map(([key, value]) => [key, referencing(value)]));
   return { ajv, referencing };
 }
 
@@ -52,7 +60,9 @@ export type { ErrorObject };
  * contract-formats.ts, required beside the module.
  */
 export function standaloneValidators(schemas: Record<string, TSchema>): string {
-  const { ajv, referencing } = contractAjv({ code: { source: true, formats: _`require("./contract-formats").CONTRACT_FORMATS` } });
+  const { ajv, referencing } = contractAjv({
+    code: { source: true, formats: _`require("./contract-formats").CONTRACT_FORMATS` },
+  });
   const exported: Record<string, string> = {};
   for (const [key, schema] of Object.entries(schemas)) {
     const rooted = referencing(schema) as Record<string, unknown>;

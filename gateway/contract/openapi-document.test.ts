@@ -9,7 +9,11 @@ import { createContractValidator } from './contract-ajv';
 import { buildOpenApiDocument } from './openapi-document';
 import { findOperation, OPERATIONS, servedPaths } from './operation-registry';
 
-interface Layer { route?: { path: string | string[]; methods: Record<string, boolean> }; handle: { stack?: Layer[] }; rawPath?: unknown }
+interface Layer {
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+  rawPath?: unknown;
+}
 
 /** Every `METHOD /path` the Express app routes, path parameters written as `{name}`. */
 function expressRoutes(app: Express): string[] {
@@ -17,11 +21,14 @@ function expressRoutes(app: Express): string[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-      // The dashboard's pages and session (gateway/dashboard/, docs/dashboard.md) are a browser application, not REST operations.
+      // The dashboard's pages and session (gateway/dashboard/, docs/dashboard.md) are a browser application, not REST
+      // operations.
       if (mount === '/dashboard') continue;
       if (layer.route) {
         for (const path of [layer.route.path].flat()) {
-          for (const method of Object.keys(layer.route.methods)) found.push(`${method.toUpperCase()} ${prefix}${path.replace(/:(\w+)/g, '{$1}')}`);
+          for (const method of Object.keys(layer.route.methods)) {
+            found.push(`${method.toUpperCase()} ${prefix}${path.replace(/:(\w+)/g, '{$1}')}`);
+          }
         }
       } else if (layer.handle.stack) {
         walk(layer.handle.stack, prefix + mount);
@@ -37,7 +44,9 @@ const documented = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => `${o
 
 describe('our OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', () => {
-    const output = execFileSync(process.execPath, ['test/contract/validate-openapi.mjs'], { input: JSON.stringify(buildOpenApiDocument()) });
+    const output = execFileSync(process.execPath, ['test/contract/validate-openapi.mjs'], {
+      input: JSON.stringify(buildOpenApiDocument()),
+    });
     const result = JSON.parse(output.toString());
     expect(result.errors).toEqual([]);
     expect(result).toMatchObject({ valid: true, version: '3.1' });
@@ -50,16 +59,22 @@ describe('our OpenAPI document', () => {
 
   it('compiles every request and response schema (a schema ajv refuses would answer 500)', () => {
     const validate = createContractValidator();
-    const schemas = OPERATIONS.flatMap((op) => [op.query, op.body?.schema, ...Object.values(op.responses)]).filter((s) => s);
+    const schemas = OPERATIONS.flatMap((op) => [op.query, op.body?.schema, ...Object.values(op.responses)]).filter((
+      s,
+    ) => s);
     expect(schemas.length).toBeGreaterThan(300);
     for (const schema of schemas) expect(() => validate(schema!, {})).not.toThrow();
   });
 
   it('finds the operation of a request, fixed path segments before parameters', () => {
     expect(findOperation('GET', `/${API_VERSION}/customers/end-user-terms`)?.operationId).toBe('getEndUserTerms');
-    expect(findOperation('GET', `/${API_VERSION}/customers/external-accounts`)?.operationId).toBe('listExternalAccounts');
+    expect(findOperation('GET', `/${API_VERSION}/customers/external-accounts`)?.operationId).toBe(
+      'listExternalAccounts',
+    );
     expect(findOperation('GET', `/${API_VERSION}/customers/Customer:1`)?.operationId).toBe('getCustomer');
-    expect(findOperation('POST', `/${API_VERSION}/platform/external-accounts/x/verify`)?.operationId).toBe('verifyPlatformOwnership');
+    expect(findOperation('POST', `/${API_VERSION}/platform/external-accounts/x/verify`)?.operationId).toBe(
+      'verifyPlatformOwnership',
+    );
     expect(findOperation('PUT', `/${API_VERSION}/customers`)).toBeUndefined();
     expect(findOperation('GET', '/customers')).toBeUndefined();
   });

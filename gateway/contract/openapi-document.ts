@@ -22,7 +22,11 @@ function publish(schema: unknown, components: Json, isComponentRoot = false): un
     }
     return { $ref: `#/components/schemas/${name}` };
   }
-  const published = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' ? publishProperties(value as Json, components) : publish(value, components)]));
+  const published = Object.fromEntries(
+    Object.entries(schema).map((
+      [key, value],
+    ) => [key, key === 'properties' ? publishProperties(value as Json, components) : publish(value, components)]),
+  );
   return withDiscriminatorMapping(schema as Json, published);
 }
 
@@ -48,17 +52,37 @@ function parameters(op: Operation, components: Json): Json[] {
   const list = (where: 'path' | 'query', schema: TObject | undefined) =>
     Object.entries(schema?.properties ?? {}).map(([name, s]) => {
       const { description, ...rest } = publish(s, components) as Json;
-      return { name, in: where, required: where === 'path' || (schema?.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
+      return {
+        name,
+        in: where,
+        required: where === 'path' || (schema?.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      };
     });
-  const headers = (op.headers ?? []).map((key) => ({ name: HEADERS[key].name, in: 'header', required: false, description: HEADERS[key].description, schema: { type: 'string' } }));
+  const headers = (op.headers ?? []).map((key) => ({
+    name: HEADERS[key].name,
+    in: 'header',
+    required: false,
+    description: HEADERS[key].description,
+    schema: { type: 'string' },
+  }));
   return [...list('path', op.pathParams), ...list('query', op.query), ...headers];
 }
 
 function responses(op: Operation, components: Json): Json {
-  return Object.fromEntries(Object.entries(op.responses).map(([status, schema]) => [status, {
-    description: STATUS_CODES[Number(status)] ?? status,
-    ...(schema ? { content: { [op.responseMediaTypes?.[Number(status)] ?? 'application/json']: { schema: publish(schema, components) } } } : {}),
-  }]));
+  return Object.fromEntries(
+    Object.entries(op.responses).map(([status, schema]) => [status, {
+      description: STATUS_CODES[Number(status)] ?? status,
+      ...(schema
+        ? {
+          content: {
+            [op.responseMediaTypes?.[Number(status)] ?? 'application/json']: { schema: publish(schema, components) },
+          },
+        }
+        : {}),
+    }]),
+  );
 }
 
 function operationObject(op: Operation, components: Json): Json {
@@ -71,7 +95,16 @@ function operationObject(op: Operation, components: Json): Json {
       ? { 'x-required-permission': requiredPermission(op), ...(op.agentAuth ? { security: [{ agentAuth: [] }] } : {}) }
       : { security: [] }),
     ...(params.length ? { parameters: params } : {}),
-    ...(op.body ? { requestBody: { required: op.body.required, content: { [op.bodyMediaType ?? 'application/json']: { schema: publish(op.body.schema as TSchema, components) } } } } : {}),
+    ...(op.body
+      ? {
+        requestBody: {
+          required: op.body.required,
+          content: {
+            [op.bodyMediaType ?? 'application/json']: { schema: publish(op.body.schema as TSchema, components) },
+          },
+        },
+      }
+      : {}),
     responses: responses(op, components),
   };
 }
@@ -85,7 +118,13 @@ function webhookObject(k: WebhookKind, components: Json): Json {
       operationId: `${k.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
       summary: k.summary,
       tags: ['Webhooks'],
-      ...(k.extension ? { 'x-extension': true, description: 'Not in the reference: sent only to platforms that list its types in PATCH /config `webhookExtensionTypes`.' } : {}),
+      ...(k.extension
+        ? {
+          'x-extension': true,
+          description:
+            'Not in the reference: sent only to platforms that list its types in PATCH /config `webhookExtensionTypes`.',
+        }
+        : {}),
       parameters: SIGNATURE_HEADERS.map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
       requestBody: { required: true, content: { 'application/json': { schema: publish(k.body, components) } } },
       responses: {
@@ -117,7 +156,8 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'grid-payments',
       version: API_VERSION,
-      description: 'The REST API of grid-payments: customers, accounts, quotes, transactions, embedded wallets and webhooks. '
+      description:
+        'The REST API of grid-payments: customers, accounts, quotes, transactions, embedded wallets and webhooks. '
         + 'Errors answer `{status, code, message, details?}`; invalid input lists every invalid field in `details.errors`.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
@@ -129,7 +169,11 @@ export function buildOpenApiDocument(): Json {
     components: {
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'API token id and client secret' },
-        agentAuth: { type: 'http', scheme: 'bearer', description: 'The accessToken an agent received by redeeming its device code' },
+        agentAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The accessToken an agent received by redeeming its device code',
+        },
       },
       schemas: JSON.parse(JSON.stringify(components)),
     },

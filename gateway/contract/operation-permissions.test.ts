@@ -17,7 +17,9 @@ test('PUBLIC is exactly the operations served without credentials', () => {
 });
 
 test('an operation without an entry is refused, whatever the token holds', () => {
-  expect(permissionRefusal({ operationId: 'somethingNew' }, ['VIEW', 'TRANSACT', 'MANAGE'])).toMatchObject({ code: 'FORBIDDEN' });
+  expect(permissionRefusal({ operationId: 'somethingNew' }, ['VIEW', 'TRANSACT', 'MANAGE'])).toMatchObject({
+    code: 'FORBIDDEN',
+  });
 });
 
 test('any permission reads; paying takes TRANSACT and configuring takes MANAGE', () => {
@@ -25,5 +27,8 @@ test('any permission reads; paying takes TRANSACT and configuring takes MANAGE',
   expect(permits([], 'VIEW')).toBe(false);
   expect(permits(['VIEW', 'MANAGE'], 'TRANSACT')).toBe(false);
   expect(permits(['TRANSACT'], 'MANAGE')).toBe(false);
-  expect(permissionRefusal({ operationId: 'createQuote' }, ['VIEW'])).toMatchObject({ code: 'FORBIDDEN', details: { requiredPermission: 'TRANSACT' } });
+  expect(permissionRefusal({ operationId: 'createQuote' }, ['VIEW'])).toMatchObject({
+    code: 'FORBIDDEN',
+    details: { requiredPermission: 'TRANSACT' },
+  });
 });

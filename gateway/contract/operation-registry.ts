@@ -62,7 +62,12 @@ const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 function matcherOf(op: Operation, path: string): Matcher {
   const segments = path.split('/').filter(Boolean);
   const source = segments.map((s) => (s.startsWith('{') ? '[^/]+' : escape(s))).join('/');
-  return { op, pattern: new RegExp(`^/${source}/?$`, 'i'), literalSegments: segments.filter((s) => !s.startsWith('{')).length, segments: segments.length };
+  return {
+    op,
+    pattern: new RegExp(`^/${source}/?$`, 'i'),
+    literalSegments: segments.filter((s) => !s.startsWith('{')).length,
+    segments: segments.length,
+  };
 }
 
 const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matcherOf(op, path)));
@@ -70,7 +75,9 @@ const MATCHERS = OPERATIONS.flatMap((op) => servedPaths(op).map((path) => matche
 /** How many segments a path has (`/a/{b}/` has 2): a matcher can only match paths of its own count. */
 const segmentCount = (path: string) => path.split('/').filter(Boolean).length;
 
-/** The matchers by method and segment count, in MATCHERS order: a request is tested against a handful, not every path. */
+/**
+ * The matchers by method and segment count, in MATCHERS order: a request is tested against a handful, not every path.
+ */
 const MATCHERS_BY_SHAPE = new Map<string, Matcher[]>();
 for (const matcher of MATCHERS) {
   const key = `${matcher.op.method} ${matcher.segments}`;
@@ -95,7 +102,9 @@ export function findOperation(method: string, urlPath: string): Operation | unde
 
 /** The methods served at a path (for a 405's Allow header); HEAD wherever GET is. */
 export function methodsServedAt(urlPath: string): string[] {
-  const methods = new Set(MATCHERS.filter((matcher) => matcher.pattern.test(urlPath)).map((matcher) => matcher.op.method.toUpperCase()));
+  const methods = new Set(
+    MATCHERS.filter((matcher) => matcher.pattern.test(urlPath)).map((matcher) => matcher.op.method.toUpperCase()),
+  );
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
 }

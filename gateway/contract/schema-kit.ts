@@ -14,7 +14,8 @@ export function Id(type: IdType, options: SchemaOptions = {}) {
  * Money in the currency's smallest unit, at most MAX_AMOUNT (below 2^53: exact as a JS number).
  * A request amount beyond it is answered 400 INVALID_AMOUNT (request-validation.ts).
  */
-export const MinorUnits = (options: SchemaOptions = {}) => Type.Integer({ description: 'Amount in the smallest unit of its currency', maximum: MAX_AMOUNT, ...options });
+export const MinorUnits = (options: SchemaOptions = {}) =>
+  Type.Integer({ description: 'Amount in the smallest unit of its currency', maximum: MAX_AMOUNT, ...options });
 
 /** A currency code as list filters take it. */
 export const CurrencyCode = Type.String({ pattern: '^[A-Z0-9]{3,5}$', description: 'Currency code' });
@@ -23,6 +24,5 @@ export const CurrencyCode = Type.String({ pattern: '^[A-Z0-9]{3,5}$', descriptio
 export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
-
 
 export type { Static, TSchema };

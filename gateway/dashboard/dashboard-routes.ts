@@ -32,14 +32,19 @@ export function defaultAssetsDir(): string {
  * Every dashboard response: a strict CSP (own scripts and styles only, no framing), no sniffing,
  * no referrer, nothing cached. The browser loads only what this gateway serves.
  */
-export const DASHBOARD_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
   + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   res.locals.dashboardSession = true;
   res.set({
-    'Content-Security-Policy': DASHBOARD_CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer', 'Cross-Origin-Opener-Policy': 'same-origin', 'Cache-Control': 'no-store',
+    'Content-Security-Policy': DASHBOARD_CSP,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
   });
   next();
 }
@@ -49,29 +54,47 @@ const isSimulator = (path: string) => path.startsWith('/sandbox/') && !path.star
 
 /** The operations this caller may call: the dashboard shows an action only when its operation is here. */
 function allowedOperations(caller: Caller, sandbox: boolean): string[] {
-  return OPERATIONS.filter((op) => !op.agentAuth && op.authenticated !== false && !permissionRefusal(op, caller.permissions ?? [])
-    && (sandbox || !isSimulator(op.path))).map((op) => op.operationId);
+  return OPERATIONS.filter((op) =>
+    !op.agentAuth && op.authenticated !== false && !permissionRefusal(op, caller.permissions ?? [])
+    && (sandbox || !isSimulator(op.path))
+  ).map((op) => op.operationId);
 }
 
 function sessionJson(caller: Caller, session: DashboardSession, sandbox: boolean) {
   return {
-    tokenId: caller.tokenId, permissions: caller.permissions ?? [], operations: allowedOperations(caller, sandbox),
-    csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString(), sandbox, apiBase: `/${API_VERSION}`,
+    tokenId: caller.tokenId,
+    permissions: caller.permissions ?? [],
+    operations: allowedOperations(caller, sandbox),
+    csrfToken: session.csrfToken,
+    expiresAt: new Date(session.expiresAt).toISOString(),
+    sandbox,
+    apiBase: `/${API_VERSION}`,
   };
 }
 
 /** Sign-in answers only JSON from this origin: a cross-site form cannot send it without a preflight we never grant. */
 function requireJsonFromHere(req: Request) {
-  if (!req.is('application/json')) throw AppError.invalidInput('Sign-in takes application/json', [{ field: 'content-type', message: 'application/json' }]);
+  if (!req.is('application/json')) {
+    throw AppError.invalidInput('Sign-in takes application/json', [{
+      field: 'content-type',
+      message: 'application/json',
+    }]);
+  }
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`) throw new AppError('FORBIDDEN', 'Sign-in from another origin is refused');
+  if (origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`) {
+    throw new AppError('FORBIDDEN', 'Sign-in from another origin is refused');
+  }
 }
 
 function credentialsOf(body: unknown): { tokenId: string; clientSecret: string } {
   const { tokenId, clientSecret } = (body ?? {}) as Record<string, unknown>;
   const errors = [
-    ...(typeof tokenId === 'string' && tokenId.length > 0 && tokenId.length <= 200 && !tokenId.includes(':') ? [] : [{ field: 'tokenId', message: 'a non-empty API token id without ":"' }]),
-    ...(typeof clientSecret === 'string' && clientSecret.length > 0 && clientSecret.length <= 500 ? [] : [{ field: 'clientSecret', message: 'the token\'s client secret' }]),
+    ...(typeof tokenId === 'string' && tokenId.length > 0 && tokenId.length <= 200 && !tokenId.includes(':')
+      ? []
+      : [{ field: 'tokenId', message: 'a non-empty API token id without ":"' }]),
+    ...(typeof clientSecret === 'string' && clientSecret.length > 0 && clientSecret.length <= 500
+      ? []
+      : [{ field: 'clientSecret', message: "the token's client secret" }]),
   ];
   if (errors.length) throw AppError.invalidInput('Sign-in needs tokenId and clientSecret', errors);
   return { tokenId: tokenId as string, clientSecret: clientSecret as string };
@@ -113,10 +136,18 @@ function sessionRoutes(options: DashboardOptions): express.Router {
 function frontEnd(assetsDir: string): express.Router {
   const router = express.Router();
   const index = join(assetsDir, 'index.html');
-  router.use('/assets', express.static(join(assetsDir, 'assets'), { index: false, redirect: false, dotfiles: 'deny',
-    setHeaders: (res) => res.set('Cache-Control', 'public, max-age=31536000, immutable') }), (req: Request) => {
-    throw new AppError('NOT_FOUND', `No dashboard asset ${req.path}`);
-  });
+  router.use(
+    '/assets',
+    express.static(join(assetsDir, 'assets'), {
+      index: false,
+      redirect: false,
+      dotfiles: 'deny',
+      setHeaders: (res) => res.set('Cache-Control', 'public, max-age=31536000, immutable'),
+    }),
+    (req: Request) => {
+      throw new AppError('NOT_FOUND', `No dashboard asset ${req.path}`);
+    },
+  );
   // Every other GET is a page of the single-page application: its index.
   router.get('/{*page}', (_req, res) => {
     if (!existsSync(index)) throw new AppError('UNAVAILABLE', 'The dashboard is not built: run `npm run build`');

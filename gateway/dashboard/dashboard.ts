@@ -20,18 +20,19 @@ export interface DashboardSetup {
  */
 export function dashboard(setup: DashboardSetup) {
   const store = createSessionStore(setup.sessions);
-  const verify: VerifyCredential = (req: Request, res: Response, authorization: string) => new Promise<Caller>((done, fail) => {
-    const sent = req.headers.authorization;
-    req.headers.authorization = authorization;
-    void setup.basic(req, res, (err?: unknown) => {
-      if (sent === undefined) delete req.headers.authorization;
-      else req.headers.authorization = sent;
-      const caller = callerOf(res);
-      if (err) fail(err);
-      else if (!caller) fail(new AppError('UNAUTHORIZED', 'Credentials are required'));
-      else done(caller);
+  const verify: VerifyCredential = (req: Request, res: Response, authorization: string) =>
+    new Promise<Caller>((done, fail) => {
+      const sent = req.headers.authorization;
+      req.headers.authorization = authorization;
+      void setup.basic(req, res, (err?: unknown) => {
+        if (sent === undefined) delete req.headers.authorization;
+        else req.headers.authorization = sent;
+        const caller = callerOf(res);
+        if (err) fail(err);
+        else if (!caller) fail(new AppError('UNAUTHORIZED', 'Credentials are required'));
+        else done(caller);
+      });
     });
-  });
   return {
     routes: dashboardRoutes({ store, verify, sandbox: setup.sandbox, assetsDir: setup.assetsDir }),
     sessionCredential: sessionCredential(store),

@@ -23,7 +23,13 @@ export function hasSessionCookie(req: Request): boolean {
 }
 
 export function setSessionCookie(req: Request, res: Response, sessionId: string, maxAgeMs: number): void {
-  res.cookie(SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'strict', secure: cookieIsSecure(req), path: '/', maxAge: maxAgeMs });
+  res.cookie(SESSION_COOKIE, sessionId, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: cookieIsSecure(req),
+    path: '/',
+    maxAge: maxAgeMs,
+  });
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {

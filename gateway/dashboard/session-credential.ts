@@ -18,7 +18,10 @@ export function checkCsrf(req: Request, session: DashboardSession): void {
   if (SAFE_METHODS.has(req.method)) return;
   const sent = req.headers['x-csrf-token'];
   if (typeof sent !== 'string' || !sameSecret(sent, session.csrfToken)) {
-    throw new AppError('FORBIDDEN', 'A state-changing request made with the dashboard session needs its X-CSRF-Token header');
+    throw new AppError(
+      'FORBIDDEN',
+      'A state-changing request made with the dashboard session needs its X-CSRF-Token header',
+    );
   }
 }
 

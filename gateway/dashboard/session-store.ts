@@ -1,7 +1,10 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Caller } from '../http/call-context';
 
-/** A signed-in dashboard session, held by this gateway process only (never sent to the browser but its id and CSRF token). */
+/**
+ * A signed-in dashboard session, held by this gateway process only (never sent to the browser but its id and CSRF
+ * token).
+ */
 export interface DashboardSession {
   /** The Basic credential the session stands for: each API call is authenticated with it as if sent by the client. */
   authorization: string;

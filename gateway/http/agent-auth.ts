@@ -10,9 +10,9 @@ import { credentialVerifier } from './verify-credential';
 
 export type AuthenticateAgent = (accessToken: string, requirement: AgentAuth) => Promise<Agent>;
 
-
 /** Only an unknown token is a guess: a paused agent's is a known one. */
-const isUnknownToken = (err: unknown) => err instanceof AppError && err.code === 'UNAUTHORIZED' && !err.details?.agentPaused;
+const isUnknownToken = (err: unknown) =>
+  err instanceof AppError && err.code === 'UNAUTHORIZED' && !err.details?.agentPaused;
 
 function bearerToken(header: string | undefined): string | undefined {
   return /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header ?? '')?.[1];
@@ -27,12 +27,19 @@ export function agentAuth(authenticate: AuthenticateAgent, throttle: AuthThrottl
   const verify = credentialVerifier<Agent>(throttle, isUnknownToken);
   return async (req: Request, res: Response, next: NextFunction, requirement: AgentAuth) => {
     const token = bearerToken(req.headers.authorization);
-    if (!token) return next(new AppError('UNAUTHORIZED', 'An agent access token is required: Authorization: Bearer <accessToken>'));
+    if (!token) {
+      return next(
+        new AppError('UNAUTHORIZED', 'An agent access token is required: Authorization: Bearer <accessToken>'),
+      );
+    }
     try {
       const variant = `${requirement.permission ?? ''}/${requirement.allowPaused ? 'paused-ok' : ''}`;
       const agent = await verify({
-        credential: token, subject: OPAQUE, address: clientAddress(req),
-        verify: () => authenticate(token, requirement), variant,
+        credential: token,
+        subject: OPAQUE,
+        address: clientAddress(req),
+        verify: () => authenticate(token, requirement),
+        variant,
       });
       setCaller(res, { platformId: agent.platformId, tokenId: agent.id });
       res.locals.agent = agent;
@@ -55,4 +62,6 @@ export function agentContext(res: Response): AgentContext {
   return { agentId: agent.id, customerId: agent.customerId, policy: agent.policy };
 }
 
-export const permissionOf = (requirement: AgentAuth) => (requirement.permission ? AgentPolicy_Permission[requirement.permission] : undefined);
+export const permissionOf = (
+  requirement: AgentAuth,
+) => (requirement.permission ? AgentPolicy_Permission[requirement.permission] : undefined);

@@ -1,7 +1,10 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface AuthThrottleLimits {
-  /** Failed checks one API token id may have from one client address per window before that pair is refused for the rest of it. */
+  /**
+   * Failed checks one API token id may have from one client address per window before that pair is refused for the rest
+   * of it.
+   */
   perToken: number;
   /** Failed checks one client address may have per window (any credentials). */
   perAddress: number;
@@ -23,7 +26,9 @@ export interface Attempt {
   release(): void;
 }
 
-/** The subject of credentials that name no token id (agent tokens, device codes): all of one address's share one count. */
+/**
+ * The subject of credentials that name no token id (agent tokens, device codes): all of one address's share one count.
+ */
 export const OPAQUE = 'opaque-credentials';
 
 /** How long credentials proven correct are remembered as such, and how many. */
@@ -92,7 +97,9 @@ export function createAuthThrottle(limits: AuthThrottleLimits = DEFAULT_AUTH_THR
       }
       let settled = false;
       return {
-        failed: () => { settled = true; },
+        failed: () => {
+          settled = true;
+        },
         release: () => {
           if (settled) return;
           settled = true;

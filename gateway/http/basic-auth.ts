@@ -25,7 +25,10 @@ const isWrongSecret = (err: unknown) => err instanceof AppError && err.code === 
  * Failed checks are throttled per (token id, client address) and per client address (429 with
  * Retry-After; verify-credential.ts): guesses from elsewhere never refuse the owner's correct secret.
  */
-export function basicAuth(authenticate: Authenticate, options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle; cache?: CredentialCache } = {}) {
+export function basicAuth(
+  authenticate: Authenticate,
+  options: { cacheMs?: number; maxEntries?: number; throttle?: AuthThrottle; cache?: CredentialCache } = {},
+) {
   const throttle = options.throttle ?? createAuthThrottle();
   const cache = options.cache ?? createCredentialCache(options);
   const verify = credentialVerifier<Caller>(throttle, isWrongSecret);
@@ -40,10 +43,14 @@ export function basicAuth(authenticate: Authenticate, options: { cacheMs?: numbe
       return next();
     }
     const credentials = parseBasic(header);
-    if (!credentials || key === undefined) return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
+    if (!credentials || key === undefined) {
+      return next(new AppError('UNAUTHORIZED', 'HTTP Basic credentials (API token id and client secret) are required'));
+    }
     try {
       const caller = await verify({
-        credential: header!, subject: credentials.tokenId, address: clientAddress(req),
+        credential: header!,
+        subject: credentials.tokenId,
+        address: clientAddress(req),
         verify: () => authenticate(credentials.tokenId, credentials.secret),
       });
       cache.set(key, caller);

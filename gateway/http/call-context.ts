@@ -23,5 +23,9 @@ export function setCaller(res: Response, caller: Caller): void {
 export function callContext(res: Response): CallContext {
   const caller = res.locals.caller as Caller | undefined;
   if (!caller) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  return { platformId: caller.platformId, correlationId: res.locals.correlationId as string | undefined, fieldErrors: deferredShapeErrors(res) };
+  return {
+    platformId: caller.platformId,
+    correlationId: res.locals.correlationId as string | undefined,
+    fieldErrors: deferredShapeErrors(res),
+  };
 }

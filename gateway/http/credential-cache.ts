@@ -1,5 +1,9 @@
 import type { EventBus, Subscription } from '../../lib/bus/event-bus';
-import { API_TOKEN_DELETED, API_TOKEN_EVENTS_TOPIC, type ApiTokenDeletedData } from '../../lib/contract/api-token-events';
+import {
+  API_TOKEN_DELETED,
+  API_TOKEN_EVENTS_TOPIC,
+  type ApiTokenDeletedData,
+} from '../../lib/contract/api-token-events';
 import type { Logger } from '../../lib/log';
 import type { Caller } from './call-context';
 
@@ -37,7 +41,12 @@ export const CREDENTIALS_GROUP = 'gateway-credentials';
  * token events in a consumer group of its own (`group`, from replicaGroup), so each one receives
  * every deletion; the group is the replica's, kept across its restarts and deleted on a clean stop.
  */
-export function forgetDeletedTokens(bus: EventBus, cache: CredentialCache, group: string, logger: Logger): Promise<Subscription> {
+export function forgetDeletedTokens(
+  bus: EventBus,
+  cache: CredentialCache,
+  group: string,
+  logger: Logger,
+): Promise<Subscription> {
   return bus.subscribe({
     topic: API_TOKEN_EVENTS_TOPIC,
     group,
@@ -48,7 +57,10 @@ export function forgetDeletedTokens(bus: EventBus, cache: CredentialCache, group
       if (event.type !== API_TOKEN_DELETED) return;
       const { clientId } = event.data as unknown as ApiTokenDeletedData;
       cache.forget(clientId);
-      logger.debug('forgot a deleted API token', { component: 'gateway', tokenId: (event.data as unknown as ApiTokenDeletedData).tokenId });
+      logger.debug('forgot a deleted API token', {
+        component: 'gateway',
+        tokenId: (event.data as unknown as ApiTokenDeletedData).tokenId,
+      });
     },
   });
 }

@@ -37,7 +37,9 @@ export function trackForDrain(server: Server): Drain {
   });
 
   return {
-    get draining() { return draining; },
+    get draining() {
+      return draining;
+    },
     async drain(graceMs) {
       draining = true;
       for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;

@@ -16,9 +16,14 @@ export const HTTP_LIMIT_SETTINGS = {
   GATEWAY_MAX_HEADER_BYTES: setting.int(16_384, 1_024, 1_048_576),
   /** Open connections at once; further ones are closed as they arrive. */
   GATEWAY_MAX_CONNECTIONS: setting.int(1_024, 1, 1_000_000),
-  /** Open connections at once from one client address (the proxy's, behind one); further ones are closed as they arrive. */
+  /**
+   * Open connections at once from one client address (the proxy's, behind one); further ones are closed as they arrive.
+   */
   GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: setting.int(256, 1, 1_000_000),
-  /** On SIGTERM: how long requests already received may take to be answered before the remaining connections are cut (keep it below Kubernetes' terminationGracePeriodSeconds less the preStop pause). */
+  /**
+   * On SIGTERM: how long requests already received may take to be answered before the remaining connections are cut
+   * (keep it below Kubernetes' terminationGracePeriodSeconds less the preStop pause).
+   */
   GATEWAY_SHUTDOWN_GRACE_MS: setting.int(20_000, 0, 600_000),
 };
 
@@ -26,7 +31,10 @@ export type HttpLimits = ConfigOf<typeof HTTP_LIMIT_SETTINGS>;
 
 export function readHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
   const limits = readConfig(HTTP_LIMIT_SETTINGS, env);
-  return { ...limits, GATEWAY_HEADERS_TIMEOUT_MS: Math.min(limits.GATEWAY_HEADERS_TIMEOUT_MS, limits.GATEWAY_REQUEST_TIMEOUT_MS) };
+  return {
+    ...limits,
+    GATEWAY_HEADERS_TIMEOUT_MS: Math.min(limits.GATEWAY_HEADERS_TIMEOUT_MS, limits.GATEWAY_REQUEST_TIMEOUT_MS),
+  };
 }
 
 /** The options `http.createServer` takes for these limits; timeouts are checked every second. */
@@ -56,8 +64,11 @@ function refusal(code: string | undefined): AppError {
 function rawResponse(error: AppError): string {
   const envelope = toEnvelope(error);
   const body = JSON.stringify(envelope);
-  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[envelope.status] ?? 'Error';
-  return `HTTP/1.1 ${envelope.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[envelope.status]
+    ?? 'Error';
+  return `HTTP/1.1 ${envelope.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${
+    Buffer.byteLength(body)
+  }\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /**

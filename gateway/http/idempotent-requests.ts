@@ -26,14 +26,23 @@ function sendJsonText(res: Response, status: number, text: string): void {
 export function idempotentRequests(records: () => Records, logger: Logger) {
   const keyed = async (req: Request, res: Response, next: NextFunction, raw: string) => {
     const key = readIdempotencyKey(raw);
-    // Request validation, which runs first, refuses a malformed key; should it not have, this fails closed the same way.
-    if (key === undefined) return next(AppError.invalidInput('Invalid request', [{ ...INVALID_IDEMPOTENCY_KEY, constraint: { ...INVALID_IDEMPOTENCY_KEY.constraint } }]));
+    // Request validation, which runs first, refuses a malformed key; should it not have, this fails closed the same
+    // way.
+    if (key === undefined) {
+      return next(
+        AppError.invalidInput('Invalid request', [{
+          ...INVALID_IDEMPOTENCY_KEY,
+          constraint: { ...INVALID_IDEMPOTENCY_KEY.constraint },
+        }]),
+      );
+    }
     const agentId = (res.locals.agent as { id?: string } | undefined)?.id;
     const scope = { key, ...(agentId ? { agentId } : {}) };
     try {
       const ctx = callContext(res);
       const begun = await records().beginKeyedRequest(
-        { ...scope, operation: `${req.method} ${req.path}`, fingerprint: requestFingerprint(req.body ?? {}) }, ctx,
+        { ...scope, operation: `${req.method} ${req.path}`, fingerprint: requestFingerprint(req.body ?? {}) },
+        ctx,
       );
       if (begun.outcome === BeginKeyedRequestResponse_Outcome.REPLAY && begun.response) {
         res.set('Idempotent-Replayed', 'true');
@@ -46,7 +55,12 @@ export function idempotentRequests(records: () => Records, logger: Logger) {
         const text = JSON.stringify(body);
         const status = res.statusCode;
         records().completeKeyedRequest({ ...scope, claim: begun.claim, response: { status, body: text } }, ctx)
-          .catch((err: unknown) => logger.warn('idempotency key not stored; it frees itself when its lease ends', { err, correlationId: res.locals.correlationId }))
+          .catch((err: unknown) =>
+            logger.warn('idempotency key not stored; it frees itself when its lease ends', {
+              err,
+              correlationId: res.locals.correlationId,
+            })
+          )
           .finally(() => sendJsonText(res, status, text));
         return res;
       };

@@ -26,7 +26,11 @@ export interface MultipartBody {
 export function readMultipart(req: Request, limits: MultipartLimits): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     if (!req.is('multipart/form-data')) {
-      reject(AppError.invalidInput(`Content-Type must be multipart/form-data, got "${req.headers['content-type'] ?? 'none'}"`));
+      reject(
+        AppError.invalidInput(
+          `Content-Type must be multipart/form-data, got "${req.headers['content-type'] ?? 'none'}"`,
+        ),
+      );
       return;
     }
     let parser: busboy.Busboy;
@@ -34,7 +38,13 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
       parser = busboy({
         headers: req.headers,
         // busboy reports 'limit' once a file reaches fileSize: one byte more, so maxFileBytes itself is accepted.
-        limits: { fileSize: limits.maxFileBytes + 1, files: 1, fields: limits.maxFields, fieldSize: limits.maxFieldBytes, parts: limits.maxFields + 1 },
+        limits: {
+          fileSize: limits.maxFileBytes + 1,
+          files: 1,
+          fields: limits.maxFields,
+          fieldSize: limits.maxFieldBytes,
+          parts: limits.maxFields + 1,
+        },
       });
     } catch {
       reject(AppError.invalidInput('Malformed multipart/form-data body (boundary missing)'));
@@ -47,23 +57,48 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
       failure ??= error;
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(AppError.invalidInput('Invalid document', [{ field: name, message: `must be at most ${limits.maxFieldBytes} bytes` }]));
-      else fields[name] = value;
+      if (info.valueTruncated) {
+        fail(
+          AppError.invalidInput('Invalid document', [{
+            field: name,
+            message: `must be at most ${limits.maxFieldBytes} bytes`,
+          }]),
+        );
+      } else fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       // A truncated body ends the file stream with an error; the parser reports it too.
       stream.on('error', () => fail(AppError.invalidInput('Malformed or truncated multipart/form-data body')));
-      stream.on('limit', () => fail(AppError.invalidInput('File too large', [{ field: name, message: `must be at most ${limits.words}` }])));
+      stream.on(
+        'limit',
+        () =>
+          fail(AppError.invalidInput('File too large', [{ field: name, message: `must be at most ${limits.words}` }])),
+      );
       stream.on('close', () => {
-        if (name !== limits.fileField) fail(AppError.invalidInput('Unexpected file', [{ field: name, message: `files go in "${limits.fileField}"` }]));
-        else file = { fileName: info.filename ?? '', mimeType: info.mimeType, content: Buffer.concat(chunks) };
+        if (name !== limits.fileField) {
+          fail(
+            AppError.invalidInput('Unexpected file', [{ field: name, message: `files go in "${limits.fileField}"` }]),
+          );
+        } else file = { fileName: info.filename ?? '', mimeType: info.mimeType, content: Buffer.concat(chunks) };
       });
     });
-    parser.on('filesLimit', () => fail(AppError.invalidInput('Only one file may be sent', [{ field: limits.fileField, message: 'only one file may be sent' }])));
+    parser.on(
+      'filesLimit',
+      () =>
+        fail(
+          AppError.invalidInput('Only one file may be sent', [{
+            field: limits.fileField,
+            message: 'only one file may be sent',
+          }]),
+        ),
+    );
     parser.on('fieldsLimit', () => fail(AppError.invalidInput(`At most ${limits.maxFields} form members may be sent`)));
-    parser.on('partsLimit', () => fail(AppError.invalidInput(`At most ${limits.maxFields + 1} form parts may be sent`)));
+    parser.on(
+      'partsLimit',
+      () => fail(AppError.invalidInput(`At most ${limits.maxFields + 1} form parts may be sent`)),
+    );
     parser.on('error', () => reject(AppError.invalidInput('Malformed or truncated multipart/form-data body')));
     parser.on('close', () => (failure ? reject(failure) : resolve({ fields, ...(file ? { file } : {}) })));
     req.on('aborted', () => reject(AppError.invalidInput('The request body was not received completely')));

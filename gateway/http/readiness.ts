@@ -41,5 +41,11 @@ export async function checkReadiness(options: {
   const draining = options.draining();
   const ready = !draining && !Object.values(dependencies).includes('unavailable');
   const degraded = Object.values(dependencies).includes('degraded');
-  return { ready, body: { status: !ready ? 'not ready' : degraded ? 'degraded' : 'ready', dependencies: Object.fromEntries(Object.entries(dependencies).sort()) } };
+  return {
+    ready,
+    body: {
+      status: !ready ? 'not ready' : degraded ? 'degraded' : 'ready',
+      dependencies: Object.fromEntries(Object.entries(dependencies).sort()),
+    },
+  };
 }

@@ -27,7 +27,9 @@ export function jsonBody() {
     }
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
-      if (jsonDepth(req.body) > MAX_JSON_DEPTH) return next(AppError.invalidInput(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`));
+      if (jsonDepth(req.body) > MAX_JSON_DEPTH) {
+        return next(AppError.invalidInput(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`));
+      }
       next();
     });
   };
@@ -63,7 +65,9 @@ export function bodyParserError(err: unknown): AppError | undefined {
   }
   if (e.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     const compressed = typeof e.code === 'string' && e.code.startsWith('Z_');
-    return AppError.invalidInput(compressed ? 'Request body does not decompress with its Content-Encoding' : 'Request body could not be read');
+    return AppError.invalidInput(
+      compressed ? 'Request body does not decompress with its Content-Encoding' : 'Request body could not be read',
+    );
   }
   return undefined;
 }

@@ -21,7 +21,9 @@ export interface RequestRateLimit {
  */
 export function requestRateLimit(limit: RequestRateLimit) {
   const limiter = new RateLimiterMemory({ points: limit.requests, duration: limit.windowSeconds });
-  const platformLimiter = limit.platformRequests ? new RateLimiterMemory({ points: limit.platformRequests, duration: limit.windowSeconds }) : undefined;
+  const platformLimiter = limit.platformRequests
+    ? new RateLimiterMemory({ points: limit.platformRequests, duration: limit.windowSeconds })
+    : undefined;
   const policy = `"default";q=${limit.requests};w=${limit.windowSeconds}`;
   const describe = (res: Response, state: RateLimiterRes) => {
     const resetSeconds = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
@@ -38,7 +40,13 @@ export function requestRateLimit(limit: RequestRateLimit) {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) return next(rejection);
       const retryAfterSeconds = Math.max(1, describe(res, rejection));
-      return next(new AppError('RATE_LIMITED', `This credential made more than ${limit.requests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`, { retryAfterSeconds }));
+      return next(
+        new AppError(
+          'RATE_LIMITED',
+          `This credential made more than ${limit.requests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
+          { retryAfterSeconds },
+        ),
+      );
     }
     if (!platformLimiter) return next();
     // The platform's own rate: more tokens do not multiply what one platform may ask.
@@ -48,9 +56,16 @@ export function requestRateLimit(limit: RequestRateLimit) {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) return next(rejection);
       const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      next(new AppError('RATE_LIMITED', `This platform's credentials made more than ${limit.platformRequests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`, {
-        retryAfterSeconds, limit: 'platform',
-      }));
+      next(
+        new AppError(
+          'RATE_LIMITED',
+          `This platform's credentials made more than ${limit.platformRequests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
+          {
+            retryAfterSeconds,
+            limit: 'platform',
+          },
+        ),
+      );
     }
   };
 }

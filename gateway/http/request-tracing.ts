@@ -17,7 +17,10 @@ export function requestTracing(logger: Logger) {
     if (PROBES.has(req.path)) return void untraced(next);
     const started = process.hrtime.bigint();
     const parent = extractTraceContext(req.headers as Record<string, string>);
-    const span = tracer().startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.method': req.method } }, parent);
+    const span = tracer().startSpan(`HTTP ${req.method}`, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.method': req.method },
+    }, parent);
     res.on('finish', () => {
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       span.updateName(`${req.method} ${route}`);
@@ -26,14 +29,22 @@ export function requestTracing(logger: Logger) {
       span.end();
       const spanContext = span.spanContext();
       logger.info('request', {
-        method: req.method, route, status: res.statusCode, correlationId: res.locals.correlationId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        correlationId: res.locals.correlationId,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         ...(isSpanContextValid(spanContext) ? { traceId: spanContext.traceId } : {}),
       });
       if (metricsEnabled()) {
         // Found once by request validation; requests refused before it (401, 429) are looked up here.
-        const operation = (res.locals.operationId as string | undefined) ?? findOperation(req.method, req.originalUrl.split('?')[0])?.operationId ?? 'unmatched';
-        instruments().httpRequests.record(secondsSince(started), { operation, 'http.request.method': req.method, 'http.response.status_code': res.statusCode });
+        const operation = (res.locals.operationId as string | undefined)
+          ?? findOperation(req.method, req.originalUrl.split('?')[0])?.operationId ?? 'unmatched';
+        instruments().httpRequests.record(secondsSince(started), {
+          operation,
+          'http.request.method': req.method,
+          'http.response.status_code': res.statusCode,
+        });
       }
     });
     context.with(trace.setSpan(parent, span), next);

@@ -28,7 +28,9 @@ function headerErrors(req: Request, op: Operation): FieldError[] {
  * every invalid member of the body is such an amount, the 400 carries that code and lists them.
  */
 function amountOutOfRange(raw: ErrorObject[], bodyErrors: FieldError[]): AppError | undefined {
-  const tooLarge = new Set(fieldErrors(raw.filter((e) => e.keyword === 'maximum' && e.params.limit === MAX_AMOUNT)).map((e) => e.field));
+  const tooLarge = new Set(
+    fieldErrors(raw.filter((e) => e.keyword === 'maximum' && e.params.limit === MAX_AMOUNT)).map((e) => e.field),
+  );
   if (!bodyErrors.length || !bodyErrors.every((e) => tooLarge.has(e.field))) return undefined;
   return new AppError('INVALID_AMOUNT', `Amounts are at most ${MAX_AMOUNT} (minor units)`, { errors: bodyErrors });
 }
@@ -46,14 +48,18 @@ export function requestValidation() {
     const op = requestOperation(req);
     if (!op) return next();
     res.locals.operationId = op.operationId; // the request's metrics label (request-tracing.ts)
-    if (op.validatedWithUseCase && headerErrors(req, op).length) return next(AppError.invalidInput('Invalid request', headerErrors(req, op)));
+    if (op.validatedWithUseCase && headerErrors(req, op).length) {
+      return next(AppError.invalidInput('Invalid request', headerErrors(req, op)));
+    }
     const queryErrors = op.query ? fieldErrors(validate(op, 'query', { ...req.query })) : [];
     let bodyErrors: FieldError[] = [];
     if (op.body && req.body !== undefined) {
       if (!isObject(req.body)) return next(AppError.invalidInput('Request body must be a JSON object'));
       const raw = validate(op, 'body', req.body);
       bodyErrors = inMemberOrder(fieldErrors(raw), op.body.schema as Schema);
-      const outOfRange = queryErrors.length || headerErrors(req, op).length ? undefined : amountOutOfRange(raw, bodyErrors);
+      const outOfRange = queryErrors.length || headerErrors(req, op).length
+        ? undefined
+        : amountOutOfRange(raw, bodyErrors);
       if (outOfRange) return next(outOfRange);
     }
     if (op.validatedWithUseCase && !queryErrors.length && bodyErrors.length) {

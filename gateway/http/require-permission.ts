@@ -22,7 +22,11 @@ export function requirePermission() {
     if (!caller) return next(new AppError('UNAUTHORIZED', 'Credentials are required'));
     const isAgent = res.locals.agent !== undefined;
     if ((required === 'AGENT') !== isAgent) {
-      return next(new AppError('FORBIDDEN', `${op.operationId} is not available to this credential`, { operationId: op.operationId }));
+      return next(
+        new AppError('FORBIDDEN', `${op.operationId} is not available to this credential`, {
+          operationId: op.operationId,
+        }),
+      );
     }
     next(permissionRefusal(op, caller.permissions ?? []));
   };
@@ -33,10 +37,15 @@ function unserved(req: Request, res: Response, path: string): AppError {
   const allowed = methodsServedAt(path);
   if (!allowed.length) return new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);
   res.set('Allow', allowed.join(', '));
-  return new AppError('METHOD_NOT_ALLOWED', `${req.method} is not served at ${req.path}; use ${allowed.join(', ')}`, { allowedMethods: allowed });
+  return new AppError('METHOD_NOT_ALLOWED', `${req.method} is not served at ${req.path}; use ${allowed.join(', ')}`, {
+    allowedMethods: allowed,
+  });
 }
 
-/** For the routes served without credentials outside the version prefix: a method no operation serves never reaches them. */
+/**
+ * For the routes served without credentials outside the version prefix: a method no operation serves never reaches
+ * them.
+ */
 export function refuseUnservedMethods() {
   return (req: Request, res: Response, next: NextFunction) => {
     next(requestOperation(req) ? undefined : unserved(req, res, req.baseUrl + req.path));

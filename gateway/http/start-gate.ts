@@ -14,6 +14,11 @@ export function startGate(isOpen: () => boolean) {
   return (_req: Request, res: Response, next: NextFunction) => {
     if (isOpen()) return next();
     // Answered here rather than passed on: the error handler logs UNAVAILABLE as a failure.
-    sendError(res, new AppError('UNAVAILABLE', 'The gateway is starting; retry shortly', { retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS }));
+    sendError(
+      res,
+      new AppError('UNAVAILABLE', 'The gateway is starting; retry shortly', {
+        retryAfterSeconds: STARTING_RETRY_AFTER_SECONDS,
+      }),
+    );
   };
 }

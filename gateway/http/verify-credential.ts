@@ -33,7 +33,9 @@ export function credentialVerifier<T>(throttle: AuthThrottle, isGuess: (err: unk
       });
     }
     const attempt = await throttle.reserve(subject, address);
-    if (isThrottled(attempt)) throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...attempt });
+    if (isThrottled(attempt)) {
+      throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts; try again later', { ...attempt });
+    }
     try {
       const verified = await verify();
       attempt.release();

@@ -16,7 +16,10 @@ export function walletSignatureStamp(req: Request): string | undefined {
   const ours = req.get(WALLET_SIGNATURE_HEADER);
   const grids = req.get(GRID_WALLET_SIGNATURE_HEADER);
   if (ours !== undefined && grids !== undefined && ours !== grids) {
-    throw new AppError('WALLET_SIGNATURE_MALFORMED', `${WALLET_SIGNATURE_HEADER} and ${GRID_WALLET_SIGNATURE_HEADER} carry different stamps; send one`);
+    throw new AppError(
+      'WALLET_SIGNATURE_MALFORMED',
+      `${WALLET_SIGNATURE_HEADER} and ${GRID_WALLET_SIGNATURE_HEADER} carry different stamps; send one`,
+    );
   }
   return ours ?? grids;
 }

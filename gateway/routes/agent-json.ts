@@ -10,20 +10,37 @@ export function policyJson(p: AgentPolicy) {
     permissions: p.permissions,
     defaultExecutionMode: p.defaultExecutionMode,
     spendingLimits: withoutAbsent({
-      currency: limits.currency, perTransactionLimit: limits.perTransactionLimit,
-      dailyLimit: limits.dailyLimit ?? null, dailyTransactionLimit: limits.dailyTransactionLimit, monthlyLimit: limits.monthlyLimit ?? null,
+      currency: limits.currency,
+      perTransactionLimit: limits.perTransactionLimit,
+      dailyLimit: limits.dailyLimit ?? null,
+      dailyTransactionLimit: limits.dailyTransactionLimit,
+      monthlyLimit: limits.monthlyLimit ?? null,
     }),
     accountRestrictions: p.accountRestrictions && {
       allowedAccountIds: p.accountRestrictions.allowedAccountIds?.ids ?? null,
-      accountRules: p.accountRestrictions.accountRules.map((r) => withoutAbsent({ accountId: r.accountId, executionMode: r.executionMode, perTransactionLimit: r.perTransactionLimit ?? null })),
+      accountRules: p.accountRestrictions.accountRules.map((r) =>
+        withoutAbsent({
+          accountId: r.accountId,
+          executionMode: r.executionMode,
+          perTransactionLimit: r.perTransactionLimit ?? null,
+        })
+      ),
     },
-    approvalThresholds: p.approvalThresholds && withoutAbsent({ currency: p.approvalThresholds.currency, amount: p.approvalThresholds.amount ?? null }),
+    approvalThresholds: p.approvalThresholds
+      && withoutAbsent({ currency: p.approvalThresholds.currency, amount: p.approvalThresholds.amount ?? null }),
   });
 }
 
 export function agentJson(a: Agent, usage: AgentUsage) {
   return {
-    id: a.id, name: a.name, customerId: a.customerId, isPaused: a.isPaused, isConnected: a.isConnected,
-    policy: policyJson(a.policy!), usage, createdAt: a.createdAt, updatedAt: a.updatedAt,
+    id: a.id,
+    name: a.name,
+    customerId: a.customerId,
+    isPaused: a.isPaused,
+    isConnected: a.isConnected,
+    policy: policyJson(a.policy!),
+    usage,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
   };
 }

@@ -24,7 +24,9 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   const routes = new OperationHandlers();
 
   const withUsage = async (agent: Agent, res: Response) => {
-    const { usage } = await peers.agentActions.getAgentUsage({ agent: { agentId: agent.id, customerId: agent.customerId, policy: agent.policy } }, callContext(res));
+    const { usage } = await peers.agentActions.getAgentUsage({
+      agent: { agentId: agent.id, customerId: agent.customerId, policy: agent.policy },
+    }, callContext(res));
     return agentJson(agent, usage!);
   };
 
@@ -37,25 +39,45 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     const q = new RestRequestReader(req);
     const flag = (name: string) => (q.query(name) === undefined ? undefined : q.boolean(name));
     const request = {
-      customerId: q.query('customerId'), isPaused: flag('isPaused'), isConnected: flag('isConnected'),
-      createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'), updatedAfter: q.query('updatedAfter'), updatedBefore: q.query('updatedBefore'),
-      limit: q.limit(), cursor: q.query('cursor'),
+      customerId: q.query('customerId'),
+      isPaused: flag('isPaused'),
+      isConnected: flag('isConnected'),
+      createdAfter: q.query('createdAfter'),
+      createdBefore: q.query('createdBefore'),
+      updatedAfter: q.query('updatedAfter'),
+      updatedBefore: q.query('updatedBefore'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
     };
     q.done();
     const page = await peers.agents.listAgents(request, callContext(res));
     const data = await Promise.all(page.agents.map((a) => withUsage(a, res)));
-    res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }),
+    );
   });
 
   routes.on('listAgentApprovals', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
-      agentId: q.query('agentId'), customerId: q.query('customerId'), startDate: q.query('startDate'), endDate: q.query('endDate'),
-      sortOrder: q.query('sortOrder'), limit: q.limit(), cursor: q.query('cursor'),
+      agentId: q.query('agentId'),
+      customerId: q.query('customerId'),
+      startDate: q.query('startDate'),
+      endDate: q.query('endDate'),
+      sortOrder: q.query('sortOrder'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
     };
     q.done();
     const page = await peers.agentActions.listAgentApprovals(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.actions.map(agentActionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.actions.map(agentActionJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getAgentDeviceCodeStatus', async (req, res) => {
@@ -65,8 +87,12 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   // No platform credentials: the code is the proof. Failures count against the client address.
   routes.on('redeemAgentDeviceCode', async (req, res) => {
     const attempt = await throttle?.reserve(OPAQUE, clientAddress(req));
-    if (attempt && isThrottled(attempt)) throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...attempt });
-    const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, { correlationId: res.locals.correlationId as string | undefined })
+    if (attempt && isThrottled(attempt)) {
+      throw new AppError('RATE_LIMITED', 'Too many failed redemptions; try again later', { ...attempt });
+    }
+    const { agent, accessToken } = await peers.agents.redeemDeviceCode({ code: req.params.code }, {
+      correlationId: res.locals.correlationId as string | undefined,
+    })
       .catch((err: unknown) => {
         // Only an unknown code is a guess (a redeemed or expired one is a real code).
         if (isAbsent(err)) attempt?.failed();
@@ -76,7 +102,12 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     attempt?.release();
     // The agent's first requests are its holder's: never refused for other credentials' failures.
     throttle?.rememberGood(credentialDigest(accessToken));
-    res.status(200).json({ agentId: agent!.id, agentName: agent!.name, accessToken, policy: policyJson(agent!.policy!) });
+    res.status(200).json({
+      agentId: agent!.id,
+      agentName: agent!.name,
+      accessToken,
+      policy: policyJson(agent!.policy!),
+    });
   });
 
   routes.on('getAgentById', async (req, res) => {
@@ -85,7 +116,10 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   });
 
   routes.on('updateAgent', async (req, res) => {
-    const { agent } = await peers.agents.updateAgent(updateAgentRequest(req.params.agentId, jsonBodyOf(req)), callContext(res));
+    const { agent } = await peers.agents.updateAgent(
+      updateAgentRequest(req.params.agentId, jsonBodyOf(req)),
+      callContext(res),
+    );
     res.status(200).json(await withUsage(agent!, res));
   });
 
@@ -95,7 +129,10 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   });
 
   routes.on('updateAgentPolicy', async (req, res) => {
-    const { agent } = await peers.agents.updateAgentPolicy(updatePolicyRequest(req.params.agentId, jsonBodyOf(req)), callContext(res));
+    const { agent } = await peers.agents.updateAgentPolicy(
+      updatePolicyRequest(req.params.agentId, jsonBodyOf(req)),
+      callContext(res),
+    );
     res.status(200).json(await withUsage(agent!, res));
   });
 
@@ -105,13 +142,20 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   });
 
   routes.on('approveAgentAction', async (req, res) => {
-    const { action } = await peers.agentActions.approveAgentAction({ agentId: req.params.agentId, actionId: req.params.actionId }, callContext(res));
+    const { action } = await peers.agentActions.approveAgentAction({
+      agentId: req.params.agentId,
+      actionId: req.params.actionId,
+    }, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
   routes.on('rejectAgentAction', async (req, res) => {
     const reason = optionalBody(req).reason;
-    const request = { agentId: req.params.agentId, actionId: req.params.actionId, reason: typeof reason === 'string' && reason ? reason : undefined };
+    const request = {
+      agentId: req.params.agentId,
+      actionId: req.params.actionId,
+      reason: typeof reason === 'string' && reason ? reason : undefined,
+    };
     const { action } = await peers.agentActions.rejectAgentAction(request, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });

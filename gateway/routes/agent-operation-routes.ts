@@ -33,18 +33,34 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
   routes.on('agentListTransactions', async (req, res) => {
     const q = new RestRequestReader(req);
     const filters = {
-      accountIdentifier: q.query('accountIdentifier'), senderAccountIdentifier: q.query('senderAccountIdentifier'),
-      receiverAccountIdentifier: q.query('receiverAccountIdentifier'), status: q.query('status'), type: q.query('type'), reference: q.query('reference'),
-      startDate: q.query('startDate'), endDate: q.query('endDate'), limit: q.limit(), cursor: q.query('cursor'), sortOrder: q.query('sortOrder'),
+      accountIdentifier: q.query('accountIdentifier'),
+      senderAccountIdentifier: q.query('senderAccountIdentifier'),
+      receiverAccountIdentifier: q.query('receiverAccountIdentifier'),
+      status: q.query('status'),
+      type: q.query('type'),
+      reference: q.query('reference'),
+      startDate: q.query('startDate'),
+      endDate: q.query('endDate'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+      sortOrder: q.query('sortOrder'),
     };
     q.done();
-    const page = await peers.agentActions.listAgentTransactions({ agent: agentContext(res), filters }, callContext(res));
+    const page = await peers.agentActions.listAgentTransactions(
+      { agent: agentContext(res), filters },
+      callContext(res),
+    );
     const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
-    res.status(200).json(withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }),
+    );
   });
 
   routes.on('agentGetTransaction', async (req, res) => {
-    const { transaction, cardTransaction } = await peers.agentActions.getAgentTransaction({ agent: agentContext(res), transactionId: req.params.transactionId }, callContext(res));
+    const { transaction, cardTransaction } = await peers.agentActions.getAgentTransaction({
+      agent: agentContext(res),
+      transactionId: req.params.transactionId,
+    }, callContext(res));
     res.status(200).json(cardTransaction ? cardTransactionRecordJson(cardTransaction) : transactionJson(transaction!));
   });
 
@@ -55,31 +71,57 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('agentGetQuote', async (req, res) => {
-    const { quote } = await peers.agentActions.getAgentQuote({ agent: agentContext(res), quoteId: req.params.quoteId }, callContext(res));
+    const { quote } = await peers.agentActions.getAgentQuote(
+      { agent: agentContext(res), quoteId: req.params.quoteId },
+      callContext(res),
+    );
     res.status(200).json(quoteJson(quote!));
   });
 
   routes.on('agentExecuteQuote', async (req, res) => {
-    const request = { agent: agentContext(res), quoteId: req.params.quoteId, idempotencyKey: header(req, 'Idempotency-Key') };
+    const request = {
+      agent: agentContext(res),
+      quoteId: req.params.quoteId,
+      idempotencyKey: header(req, 'Idempotency-Key'),
+    };
     const { action } = await peers.agentActions.executeAgentQuote(request, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
   routes.on('agentListActions', async (req, res) => {
     const q = new RestRequestReader(req);
-    const request = { agent: agentContext(res), status: q.query('status'), limit: q.limit(), cursor: q.query('cursor') };
+    const request = {
+      agent: agentContext(res),
+      status: q.query('status'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
     q.done();
     const page = await peers.agentActions.listAgentActions(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.actions.map(agentActionJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.actions.map(agentActionJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('agentGetAction', async (req, res) => {
-    const { action } = await peers.agentActions.getAgentAction({ agent: agentContext(res), actionId: req.params.actionId }, callContext(res));
+    const { action } = await peers.agentActions.getAgentAction({
+      agent: agentContext(res),
+      actionId: req.params.actionId,
+    }, callContext(res));
     res.status(200).json(agentActionJson(action!));
   });
 
   const transfer = (direction: CreateAgentTransferRequest_Direction) => async (req: Request, res: Response) => {
-    const request = { agent: agentContext(res), direction, transfer: createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')) };
+    const request = {
+      agent: agentContext(res),
+      direction,
+      transfer: createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+    };
     const { action } = await peers.agentActions.createAgentTransfer(request, callContext(res));
     res.status(201).json(agentActionJson(action!));
   };
@@ -92,7 +134,11 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
     // The policy's allowedAccountIds limit what the agent sees as well as what it pays from.
     const allowed = agent.policy?.accountRestrictions?.allowedAccountIds;
     const request = {
-      customerId: agent.customerId, currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor'),
+      customerId: agent.customerId,
+      currency: q.query('currency'),
+      type: q.query('type'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
       ...(allowed ? { onlyAccountIds: { ids: allowed.ids } } : {}),
     };
     q.done();
@@ -102,7 +148,12 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('agentListExternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
-    const request = { customerId: agentOf(res).customerId, currency: q.query('currency'), limit: q.limit(), cursor: q.query('cursor') };
+    const request = {
+      customerId: agentOf(res).customerId,
+      currency: q.query('currency'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
     q.done();
     const page = await peers.accounts.listExternalAccounts(request, callContext(res));
     res.status(200).json(listJson(page, page.accounts, externalAccountJson));
@@ -111,7 +162,9 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
   routes.on('agentCreateExternalAccount', async (req, res) => {
     const customerId = agentOf(res).customerId;
     const request = createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER');
-    if (request.customerId && request.customerId !== customerId) throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
+    if (request.customerId && request.customerId !== customerId) {
+      throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
+    }
     const { account } = await peers.accounts.createExternalAccount({ ...request, customerId }, callContext(res));
     res.status(201).json(externalAccountJson(account!));
   });

@@ -1,5 +1,8 @@
 import type {
-  AgentAccountRestrictionsInput, AgentPolicyInput, CreateAgentRequest, UpdateAgentRequest,
+  AgentAccountRestrictionsInput,
+  AgentPolicyInput,
+  CreateAgentRequest,
+  UpdateAgentRequest,
 } from '../../gen/auth/v1/agents';
 import { RestBody } from './rest-body';
 
@@ -10,7 +13,9 @@ function restrictions(b: RestBody): AgentAccountRestrictionsInput {
   return {
     allowedAccountIds: allowed && { ids: allowed.values },
     accountRules: b.objectList('accountRules', (r) => ({
-      accountId: r.string('accountId'), executionMode: r.string('executionMode'), perTransactionLimit: r.nullableInteger('perTransactionLimit'),
+      accountId: r.string('accountId'),
+      executionMode: r.string('executionMode'),
+      perTransactionLimit: r.nullableInteger('perTransactionLimit'),
     }))?.values ?? [],
   };
 }
@@ -21,17 +26,27 @@ export function policyInput(b: RestBody): AgentPolicyInput {
     permissionsGiven: b.has('permissions'),
     defaultExecutionMode: b.string('defaultExecutionMode'),
     spendingLimits: b.object('spendingLimits', (l) => ({
-      currency: l.string('currency'), perTransactionLimit: l.integer('perTransactionLimit'), dailyTransactionLimit: l.integer('dailyTransactionLimit'),
-      dailyLimit: l.nullableInteger('dailyLimit'), monthlyLimit: l.nullableInteger('monthlyLimit'),
+      currency: l.string('currency'),
+      perTransactionLimit: l.integer('perTransactionLimit'),
+      dailyTransactionLimit: l.integer('dailyTransactionLimit'),
+      dailyLimit: l.nullableInteger('dailyLimit'),
+      monthlyLimit: l.nullableInteger('monthlyLimit'),
     })),
     accountRestrictions: b.object('accountRestrictions', restrictions),
-    approvalThresholds: b.object('approvalThresholds', (t) => ({ currency: t.string('currency'), amount: t.nullableInteger('amount') })),
+    approvalThresholds: b.object(
+      'approvalThresholds',
+      (t) => ({ currency: t.string('currency'), amount: t.nullableInteger('amount') }),
+    ),
   };
 }
 
 export function createAgentRequest(body: unknown): CreateAgentRequest {
   const b = RestBody.of(body);
-  const request = { name: b.string('name'), customerId: b.string('customerId'), policy: b.object('policy', policyInput) };
+  const request = {
+    name: b.string('name'),
+    customerId: b.string('customerId'),
+    policy: b.object('policy', policyInput),
+  };
   b.done('Invalid agent');
   return request;
 }

@@ -9,8 +9,13 @@ import { OperationHandlers } from './operation-routes';
 /** ApiToken record → REST JSON; `clientSecret` only in the creation answer. */
 export function apiTokenJson(t: ApiToken) {
   return withoutAbsent({
-    id: t.id, name: t.name, permissions: t.permissions, clientId: t.clientId, clientSecret: t.clientSecret,
-    createdAt: t.createdAt, updatedAt: t.updatedAt,
+    id: t.id,
+    name: t.name,
+    permissions: t.permissions,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
   });
 }
 
@@ -29,8 +34,13 @@ export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: strin
   routes.on('listTokens', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
-      name: q.query('name'), createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'),
-      updatedAfter: q.query('updatedAfter'), updatedBefore: q.query('updatedBefore'), limit: q.limit(), cursor: q.query('cursor'),
+      name: q.query('name'),
+      createdAfter: q.query('createdAfter'),
+      createdBefore: q.query('createdBefore'),
+      updatedAfter: q.query('updatedAfter'),
+      updatedBefore: q.query('updatedBefore'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
     };
     q.done();
     const page = await peers.apiTokens.listApiTokens(request, callContext(res));

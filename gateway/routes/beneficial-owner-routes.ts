@@ -8,7 +8,18 @@ import { ownerJson } from '../../lib/contract/beneficial-owner-json';
 import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-const PERSONAL_TEXT = ['firstName', 'middleName', 'lastName', 'birthDate', 'nationality', 'email', 'phoneNumber', 'idType', 'identifier', 'countryOfIssuance'] as const;
+const PERSONAL_TEXT = [
+  'firstName',
+  'middleName',
+  'lastName',
+  'birthDate',
+  'nationality',
+  'email',
+  'phoneNumber',
+  'idType',
+  'identifier',
+  'countryOfIssuance',
+] as const;
 
 const personalInfo = (b: RestBody): PersonalInfoFields => ({
   ...Object.fromEntries(PERSONAL_TEXT.map((k) => [k, b.string(k)])),
@@ -18,7 +29,9 @@ const personalInfo = (b: RestBody): PersonalInfoFields => ({
 function ownerFields(body: unknown): BeneficialOwnerFields {
   const b = RestBody.of(body);
   const fields = {
-    customerId: b.string('customerId'), roles: b.stringList('roles'), ownershipPercentage: b.integer('ownershipPercentage'),
+    customerId: b.string('customerId'),
+    roles: b.stringList('roles'),
+    ownershipPercentage: b.integer('ownershipPercentage'),
     personalInfo: b.object('personalInfo', personalInfo),
   };
   b.done('Invalid beneficial owner');
@@ -29,7 +42,10 @@ export function beneficialOwnerRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('createBeneficialOwner', async (req, res) => {
-    const { owner } = await peers.beneficialOwners.createBeneficialOwner({ owner: ownerFields(jsonBodyOf(req)) }, callContext(res));
+    const { owner } = await peers.beneficialOwners.createBeneficialOwner(
+      { owner: ownerFields(jsonBodyOf(req)) },
+      callContext(res),
+    );
     res.status(201).json(ownerJson(owner!));
   });
 
@@ -53,7 +69,10 @@ export function beneficialOwnerRoutes(peers: PeerClients): OperationHandlers {
     const q = new RestRequestReader(req);
     const id = q.pathId('beneficialOwnerId', 'BeneficialOwner');
     q.done();
-    const { owner } = await peers.beneficialOwners.updateBeneficialOwner({ id, changes: ownerFields(jsonBodyOf(req)) }, callContext(res));
+    const { owner } = await peers.beneficialOwners.updateBeneficialOwner(
+      { id, changes: ownerFields(jsonBodyOf(req)) },
+      callContext(res),
+    );
     res.status(200).json(ownerJson(owner!));
   });
 

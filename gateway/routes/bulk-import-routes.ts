@@ -14,10 +14,16 @@ export function importJobJson(job: CustomerImportJob) {
     id: job.id,
     status: job.status,
     progress: job.progress,
-    errors: job.errors.map((e) => withoutAbsent({
-      correlationId: e.correlationId, code: e.code, message: e.message,
-      details: e.fieldErrors.length ? { errors: e.fieldErrors.map((f) => ({ field: f.field, message: f.message })) } : undefined,
-    })),
+    errors: job.errors.map((e) =>
+      withoutAbsent({
+        correlationId: e.correlationId,
+        code: e.code,
+        message: e.message,
+        details: e.fieldErrors.length
+          ? { errors: e.fieldErrors.map((f) => ({ field: f.field, message: f.message })) }
+          : undefined,
+      })
+    ),
     completedAt: job.completedAt,
   });
 }
@@ -29,7 +35,10 @@ export function bulkImportRoutes(peers: PeerClients): OperationHandlers {
   routes.on('uploadCustomersCsv', async (req, res) => {
     const { file } = await readMultipart(req, LIMITS);
     if (!file) throw AppError.invalidInput('Invalid upload', [{ field: 'file', message: 'is required' }]);
-    const started = await peers.bulkImport.startCustomerImport({ fileName: file.fileName, content: file.content }, callContext(res));
+    const started = await peers.bulkImport.startCustomerImport(
+      { fileName: file.fileName, content: file.content },
+      callContext(res),
+    );
     res.status(202).json({ jobId: started.jobId, status: started.status });
   });
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /** The card reveal page's HTML: no script, no external resource; its one style block is allowed by hash. */
-const STYLE = 'body{font-family:system-ui,sans-serif;margin:1rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}'
+const STYLE =
+  'body{font-family:system-ui,sans-serif;margin:1rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}'
   + 'dt{color:#555}dd{margin:0;font-family:ui-monospace,monospace;font-size:1.2rem;user-select:all}';
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
@@ -21,12 +22,18 @@ const digitsOnly = (value: string) => value.replace(/[^0-9]/g, '');
 export function cardPage(card: { pan: string; cvv: string; expMonth: number; expYear: number }): string {
   const pan = digitsOnly(card.pan).replace(/(\d{4})(?=\d)/g, '$1 ');
   const expiry = `${String(Math.trunc(card.expMonth)).padStart(2, '0')}/${Math.trunc(card.expYear)}`;
-  return page('Card details', '<dl>'
-    + `<dt>Card number</dt><dd id="pan">${pan}</dd>`
-    + `<dt>Expiry</dt><dd id="expiry">${expiry}</dd>`
-    + `<dt>CVV</dt><dd id="cvv">${digitsOnly(card.cvv)}</dd></dl>`);
+  return page(
+    'Card details',
+    '<dl>'
+      + `<dt>Card number</dt><dd id="pan">${pan}</dd>`
+      + `<dt>Expiry</dt><dd id="expiry">${expiry}</dd>`
+      + `<dt>CVV</dt><dd id="cvv">${digitsOnly(card.cvv)}</dd></dl>`,
+  );
 }
 
 export function refusedPage(): string {
-  return page('Card details unavailable', '<h1>Card details unavailable</h1><p>This link is unknown, already used or expired. Request a new reveal.</p>');
+  return page(
+    'Card details unavailable',
+    '<h1>Card details unavailable</h1><p>This link is unknown, already used or expired. Request a new reveal.</p>',
+  );
 }

@@ -28,7 +28,9 @@ export function cardRevealRoutes(peers: PeerClients): OperationHandlers {
     // A HEAD (link previews, prefetchers) shows nothing, so it does not spend the single use either.
     if (req.method === 'HEAD') return html(res, 200, [], '');
     try {
-      const card = await peers.cardReveals.openCardReveal({ token: req.params.token }, { correlationId: res.locals.correlationId as string | undefined });
+      const card = await peers.cardReveals.openCardReveal({ token: req.params.token }, {
+        correlationId: res.locals.correlationId as string | undefined,
+      });
       html(res, 200, card.frameAncestors, cardPage(card));
     } catch (err) {
       if (!isAbsent(toAppError(err))) throw err;

@@ -13,8 +13,11 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
   routes.on('createCard', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
     const request = {
-      cardholderId: body.string('cardholderId') ?? '', platformCardId: body.string('platformCardId'), form: body.string('form') ?? '',
-      fundingSources: body.strings('fundingSources'), threeDSecurePassword: body.string('threeDSecurePassword'),
+      cardholderId: body.string('cardholderId') ?? '',
+      platformCardId: body.string('platformCardId'),
+      form: body.string('form') ?? '',
+      fundingSources: body.strings('fundingSources'),
+      threeDSecurePassword: body.string('threeDSecurePassword'),
     };
     body.done('Invalid card');
     const { card } = await peers.cards.createCard(request, callContext(res));
@@ -24,12 +27,24 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
   routes.on('listCards', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
-      cardholderId: q.query('cardholderId'), accountId: q.query('accountId'), platformCardId: q.query('platformCardId'),
-      state: q.query('state'), sortOrder: q.query('sortOrder'), limit: q.limit(), cursor: q.query('cursor'),
+      cardholderId: q.query('cardholderId'),
+      accountId: q.query('accountId'),
+      platformCardId: q.query('platformCardId'),
+      state: q.query('state'),
+      sortOrder: q.query('sortOrder'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
     };
     q.done();
     const page = await peers.cards.listCards(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.cards.map(cardJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.cards.map(cardJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getCardById', async (req, res) => {
@@ -39,7 +54,12 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('updateCardById', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
-    const request = { id: req.params.id, state: body.string('state'), fundingSourcesGiven: body.has('fundingSources'), fundingSources: body.strings('fundingSources') };
+    const request = {
+      id: req.params.id,
+      state: body.string('state'),
+      fundingSourcesGiven: body.has('fundingSources'),
+      fundingSources: body.strings('fundingSources'),
+    };
     body.done('Invalid card update');
     const { card } = await peers.cards.updateCard(request, callContext(res));
     res.status(200).json(cardJson(card!));
@@ -48,15 +68,24 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
   // The actor audited with the reveal is the API token that asked (its client id, never its secret).
   routes.on('revealCard', async (req, res) => {
     const tokenId = callerOf(res)?.tokenId;
-    const reveal = await peers.cardReveals.revealCard({ cardId: req.params.id, actor: tokenId ? `apiToken.clientId:${tokenId}` : '' }, callContext(res));
-    res.status(200).set('Cache-Control', 'no-store').json({ panEmbedUrl: reveal.panEmbedUrl, expiresAt: reveal.expiresAt });
+    const reveal = await peers.cardReveals.revealCard({
+      cardId: req.params.id,
+      actor: tokenId ? `apiToken.clientId:${tokenId}` : '',
+    }, callContext(res));
+    res.status(200).set('Cache-Control', 'no-store').json({
+      panEmbedUrl: reveal.panEmbedUrl,
+      expiresAt: reveal.expiresAt,
+    });
   });
 
   return routes;
 }
 
 const merchantOf = (body: RestBody) =>
-  body.object('merchant', (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') }));
+  body.object(
+    'merchant',
+    (m) => ({ descriptor: m.string('descriptor') ?? '', mcc: m.string('mcc'), country: m.string('country') }),
+  );
 
 /** The sandbox card simulations: each answers 202 with the issuer transaction token; the outcome comes as webhooks. */
 export function cardSandboxRoutes(peers: PeerClients): OperationHandlers {
@@ -72,7 +101,8 @@ export function cardSandboxRoutes(peers: PeerClients): OperationHandlers {
     routes.on(operationId, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const request = {
-        cardId: req.params.id, amount: body.integer('amount') ?? 0,
+        cardId: req.params.id,
+        amount: body.integer('amount') ?? 0,
         currencyCode: body.object('currency', (c) => c.string('code')) ?? '',
         merchant: merchantOf(body),
       };
@@ -87,13 +117,18 @@ export function cardSandboxRoutes(peers: PeerClients): OperationHandlers {
     res.status(202).json(await peers.cardSandbox.simulateCardBalanceInquiry(request, callContext(res)));
   });
   const onTransaction = [
-    ['sandboxSimulateCardClearing', 'simulateCardClearing'], ['sandboxSimulateCardReturn', 'simulateCardReturn'],
+    ['sandboxSimulateCardClearing', 'simulateCardClearing'],
+    ['sandboxSimulateCardReturn', 'simulateCardReturn'],
     ['sandboxSimulateCardAuthorizationAdvice', 'simulateCardAuthorizationAdvice'],
   ] as const;
   for (const [operationId, call] of onTransaction) {
     routes.on(operationId, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
-      const request = { cardId: req.params.id, cardTransactionId: body.string('cardTransactionId') ?? '', amount: body.integer('amount') ?? 0 };
+      const request = {
+        cardId: req.params.id,
+        cardTransactionId: body.string('cardTransactionId') ?? '',
+        amount: body.integer('amount') ?? 0,
+      };
       body.done('Invalid simulation');
       res.status(202).json(await peers.cardSandbox[call](request, callContext(res)));
     });

@@ -28,8 +28,13 @@ export function contactVerificationRoutes(peers: PeerClients): OperationHandlers
       const body = RestBody.of(jsonBodyOf(req));
       const code = body.string('code');
       body.done('Invalid code');
-      const { customer } = await peers.contactVerification.confirmContactCode({ customerId, channel, code }, callContext(res));
-      res.status(200).json(customerJson(customer!, (await businessOwners(peers, callContext(res), [customer!])).get(customer!.id)));
+      const { customer } = await peers.contactVerification.confirmContactCode(
+        { customerId, channel, code },
+        callContext(res),
+      );
+      res.status(200).json(
+        customerJson(customer!, (await businessOwners(peers, callContext(res), [customer!])).get(customer!.id)),
+      );
     });
   }
   return routes;

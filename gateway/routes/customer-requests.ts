@@ -5,28 +5,65 @@ import { RestBody } from './rest-body';
 /* REST bodies of POST /customers and PATCH /customers/{id} → CustomerFields. */
 
 const consent = (b: RestBody): TermsConsentFields => ({
-  acceptedAt: b.string('acceptedAt'), ipAddress: b.string('ipAddress'), termsVersion: b.string('termsVersion'), acceptanceMethod: b.string('acceptanceMethod'),
+  acceptedAt: b.string('acceptedAt'),
+  ipAddress: b.string('ipAddress'),
+  termsVersion: b.string('termsVersion'),
+  acceptanceMethod: b.string('acceptanceMethod'),
 });
 
-const textMembers = <K extends string>(b: RestBody, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, b.string(k)])) as Record<K, string | undefined>;
+const textMembers = <K extends string>(b: RestBody, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, b.string(k)])) as Record<K, string | undefined>;
 
 const BUSINESS_TEXT = [
-  'legalName', 'doingBusinessAs', 'country', 'registrationNumber', 'incorporatedOn', 'entityType', 'taxId', 'businessType', 'purposeOfAccount',
-  'sourceOfFunds', 'expectedMonthlyTransactionCount', 'expectedMonthlyTransactionVolume', 'naicsCode', 'sourceOfFundsOtherDescription',
-  'purposeOfAccountOtherDescription', 'primaryContactFirstName', 'primaryContactLastName',
+  'legalName',
+  'doingBusinessAs',
+  'country',
+  'registrationNumber',
+  'incorporatedOn',
+  'entityType',
+  'taxId',
+  'businessType',
+  'purposeOfAccount',
+  'sourceOfFunds',
+  'expectedMonthlyTransactionCount',
+  'expectedMonthlyTransactionVolume',
+  'naicsCode',
+  'sourceOfFundsOtherDescription',
+  'purposeOfAccountOtherDescription',
+  'primaryContactFirstName',
+  'primaryContactLastName',
 ] as const;
 
 const businessInfo = (b: RestBody): BusinessInfoFields => ({
   ...textMembers(b, BUSINESS_TEXT),
-  countriesOfOperation: b.stringList('countriesOfOperation'), expectedRecipientJurisdictions: b.stringList('expectedRecipientJurisdictions'),
-  sourceOfFundsCategories: b.stringList('sourceOfFundsCategories'), expectedCounterpartyCountries: b.stringList('expectedCounterpartyCountries'),
+  countriesOfOperation: b.stringList('countriesOfOperation'),
+  expectedRecipientJurisdictions: b.stringList('expectedRecipientJurisdictions'),
+  sourceOfFundsCategories: b.stringList('sourceOfFundsCategories'),
+  expectedCounterpartyCountries: b.stringList('expectedCounterpartyCountries'),
 });
 
 const CUSTOMER_TEXT = [
-  'customerType', 'platformCustomerId', 'region', 'email', 'phoneNumber', 'umaAddress', 'fullName', 'birthDate', 'nationality', 'idType',
-  'identifier', 'countryOfIssuance', 'sourceOfFundsOtherDescription', 'sourceOfWealthOtherDescription', 'purposeOfAccount',
-  'purposeOfAccountOtherDescription', 'expectedMonthlyTransactionCount', 'expectedMonthlyTransactionVolume', 'annualIncomeRange',
-  'netWorthRange', 'pepStatus',
+  'customerType',
+  'platformCustomerId',
+  'region',
+  'email',
+  'phoneNumber',
+  'umaAddress',
+  'fullName',
+  'birthDate',
+  'nationality',
+  'idType',
+  'identifier',
+  'countryOfIssuance',
+  'sourceOfFundsOtherDescription',
+  'sourceOfWealthOtherDescription',
+  'purposeOfAccount',
+  'purposeOfAccountOtherDescription',
+  'expectedMonthlyTransactionCount',
+  'expectedMonthlyTransactionVolume',
+  'annualIncomeRange',
+  'netWorthRange',
+  'pepStatus',
 ] as const;
 
 export function customerFields(body: unknown, message: string): CustomerFields {

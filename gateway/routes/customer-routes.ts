@@ -18,10 +18,13 @@ const CUSTOMER_SUBRESOURCES = new Set(['internal-accounts', 'external-accounts',
 /** Customers: create, list, get, update. Unknown or other-platform customers are 404 USER_NOT_FOUND. */
 export function customerRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
-  const withOwners = async (res: Response, customer: Customer) => customerJson(customer, (await businessOwners(peers, callContext(res), [customer])).get(customer.id));
+  const withOwners = async (res: Response, customer: Customer) =>
+    customerJson(customer, (await businessOwners(peers, callContext(res), [customer])).get(customer.id));
 
   routes.on('createCustomer', async (req, res) => {
-    const { customer } = await peers.accounts.createCustomer({ customer: customerFields(jsonBodyOf(req), 'Invalid customer') }, callContext(res));
+    const { customer } = await peers.accounts.createCustomer({
+      customer: customerFields(jsonBodyOf(req), 'Invalid customer'),
+    }, callContext(res));
     res.status(201).json(await withOwners(res, customer!));
   });
 
@@ -67,7 +70,11 @@ export function customerRoutes(peers: PeerClients): OperationHandlers {
     const q = new RestRequestReader(req);
     const id = q.pathId('customerId', 'Customer');
     q.done();
-    const request = { id, changes: customerFields(jsonBodyOf(req), 'Invalid customer update'), signature: walletSignature(req) };
+    const request = {
+      id,
+      changes: customerFields(jsonBodyOf(req), 'Invalid customer update'),
+      signature: walletSignature(req),
+    };
     const { customer, challenge, processing } = await peers.accounts.updateCustomer(request, callContext(res));
     if (challenge) res.status(202).json(challengeJson(challenge));
     else if (processing) res.status(200).json({ status: 'PROCESSING', message: processing.message });

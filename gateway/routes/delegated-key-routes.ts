@@ -19,10 +19,17 @@ export function delegatedKeyRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('createDelegatedKey', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
-    const limits = body.objectList('spendingLimits', (l) => ({ currencyCode: l.string('currencyCode') ?? '', maxPerTransaction: l.integer('maxPerTransaction') ?? 0 }));
+    const limits = body.objectList(
+      'spendingLimits',
+      (l) => ({ currencyCode: l.string('currencyCode') ?? '', maxPerTransaction: l.integer('maxPerTransaction') ?? 0 }),
+    );
     const request = {
-      cardId: body.string('cardId') ?? '', internalAccountId: body.string('internalAccountId') ?? '', nickname: body.string('nickname') ?? '',
-      spendingLimits: limits?.values ?? [], spendingLimitsGiven: limits !== undefined, signature: walletSignature(req),
+      cardId: body.string('cardId') ?? '',
+      internalAccountId: body.string('internalAccountId') ?? '',
+      nickname: body.string('nickname') ?? '',
+      spendingLimits: limits?.values ?? [],
+      spendingLimitsGiven: limits !== undefined,
+      signature: walletSignature(req),
     };
     body.done('Invalid delegated key');
     const { outcome } = await peers.delegatedKeys.createDelegatedKey(request, callContext(res));

@@ -6,9 +6,18 @@ import { OperationHandlers } from './operation-routes';
 
 function umaProviderJson(p: UmaProvider) {
   return withoutAbsent({
-    name: p.name, supportedRegions: p.supportedRegions, domain: p.domain, logoUrl: p.logoUrl,
-    supportedCurrencies: p.supportedCurrencies.map(({ code, name, symbol, decimals }) => ({ code, name, symbol, decimals })),
-    lei: p.lei, allowListStatus: p.allowListStatus,
+    name: p.name,
+    supportedRegions: p.supportedRegions,
+    domain: p.domain,
+    logoUrl: p.logoUrl,
+    supportedCurrencies: p.supportedCurrencies.map(({ code, name, symbol, decimals }) => ({
+      code,
+      name,
+      symbol,
+      decimals,
+    })),
+    lei: p.lei,
+    allowListStatus: p.allowListStatus,
   });
 }
 
@@ -20,9 +29,12 @@ export function directoryRoutes(peers: PeerClients): OperationHandlers {
     const q = new RestRequestReader(req);
     const blocked = q.query('hasBlockedProviders');
     const request = {
-      countryCode: q.query('countryCode'), currencyCode: q.query('currencyCode'),
+      countryCode: q.query('countryCode'),
+      currencyCode: q.query('currencyCode'),
       hasBlockedProviders: blocked === undefined ? undefined : q.boolean('hasBlockedProviders'),
-      limit: q.limit(), cursor: q.query('cursor'), sortOrder: q.query('sortOrder'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+      sortOrder: q.query('sortOrder'),
     };
     q.done();
     const page = await peers.directory.listUmaProviders(request, callContext(res));
@@ -34,7 +46,9 @@ export function directoryRoutes(peers: PeerClients): OperationHandlers {
     const request = { country: q.query('country'), currency: q.query('currency') };
     q.done();
     const { data } = await peers.directory.listDiscoveries(request, callContext(res));
-    res.status(200).json({ data: data.map(({ bankName, displayName, country, currency }) => ({ bankName, displayName, country, currency })) });
+    res.status(200).json({
+      data: data.map(({ bankName, displayName, country, currency }) => ({ bankName, displayName, country, currency })),
+    });
   });
 
   return routes;

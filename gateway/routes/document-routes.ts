@@ -11,13 +11,27 @@ import { readMultipart } from '../http/multipart-body';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-const LIMITS = { fileField: 'file', maxFileBytes: 10 * 1024 * 1024, maxFields: 10, maxFieldBytes: 1024, words: '10 MB' };
+const LIMITS = {
+  fileField: 'file',
+  maxFileBytes: 10 * 1024 * 1024,
+  maxFields: 10,
+  maxFieldBytes: 1024,
+  words: '10 MB',
+};
 
 /** The REST Document. */
 export function documentJson(d: Document) {
   return withoutAbsent({
-    id: d.id, documentHolder: d.documentHolder, documentType: d.documentType, side: d.side, country: d.country,
-    documentNumber: d.documentNumber, issuingAuthority: d.issuingAuthority, fileName: d.fileName, createdAt: d.createdAt, updatedAt: d.updatedAt,
+    id: d.id,
+    documentHolder: d.documentHolder,
+    documentType: d.documentType,
+    side: d.side,
+    country: d.country,
+    documentNumber: d.documentNumber,
+    issuingAuthority: d.issuingAuthority,
+    fileName: d.fileName,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   });
 }
 
@@ -28,12 +42,20 @@ const validate = createContractValidator();
  * request-validation.ts (a multipart body is read here, after it): the refused members are left
  * out and their errors go along to the service, which answers them with the file's problems.
  */
-function checkedForm(req: Request, res: Response, form: Record<string, string>, hasFile: boolean): Record<string, string> {
+function checkedForm(
+  req: Request,
+  res: Response,
+  form: Record<string, string>,
+  hasFile: boolean,
+): Record<string, string> {
   const op = findOperation(req.method, req.baseUrl + req.path);
   const schema = op?.body?.schema as TSchema | undefined;
   if (!schema) return form;
   const members = { ...form };
-  const errors = inMemberOrder(fieldErrors(validate(schema, hasFile ? { ...members, file: '' } : members)), schema as unknown as Record<string, unknown>);
+  const errors = inMemberOrder(
+    fieldErrors(validate(schema, hasFile ? { ...members, file: '' } : members)),
+    schema as unknown as Record<string, unknown>,
+  );
   if (errors.length) deferShapeErrors(res, members, errors);
   return members;
 }
@@ -42,10 +64,15 @@ async function documentForm(req: Request, res: Response) {
   const body = await readMultipart(req, LIMITS);
   const f = checkedForm(req, res, body.fields, body.file !== undefined);
   const fields: DocumentFields = {
-    documentHolder: f.documentHolder, documentType: f.documentType, side: f.side, country: f.country,
-    documentNumber: f.documentNumber, issuingAuthority: f.issuingAuthority,
+    documentHolder: f.documentHolder,
+    documentType: f.documentType,
+    side: f.side,
+    country: f.country,
+    documentNumber: f.documentNumber,
+    issuingAuthority: f.issuingAuthority,
   };
-  const file = body.file && { fileName: body.file.fileName, declaredMediaType: body.file.mimeType, content: body.file.content };
+  const file = body.file
+    && { fileName: body.file.fileName, declaredMediaType: body.file.mimeType, content: body.file.content };
   return { fields, file };
 }
 
@@ -80,13 +107,19 @@ export function documentRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('getDocumentFile', async (req, res) => {
     const file = await peers.documents.getDocumentFile({ id: documentId(req) }, callContext(res));
-    res.status(200).type(file.mediaType).set('Content-Disposition', 'attachment').set('Cache-Control', 'private, no-store')
+    res.status(200).type(file.mediaType).set('Content-Disposition', 'attachment').set(
+      'Cache-Control',
+      'private, no-store',
+    )
       .set('X-Content-Type-Options', 'nosniff').send(Buffer.from(file.content));
   });
 
   routes.on('replaceDocument', async (req, res) => {
     const id = documentId(req);
-    const { document } = await peers.documents.replaceDocument({ id, ...(await documentForm(req, res)) }, callContext(res));
+    const { document } = await peers.documents.replaceDocument(
+      { id, ...(await documentForm(req, res)) },
+      callContext(res),
+    );
     res.status(200).json(documentJson(document!));
   });
 

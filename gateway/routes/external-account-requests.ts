@@ -1,4 +1,9 @@
-import type { AddressFields, Beneficiary, Beneficiary_Type, ExternalAccountInfo } from '../../gen/accounts/v1/external_account_info';
+import type {
+  AddressFields,
+  Beneficiary,
+  Beneficiary_Type,
+  ExternalAccountInfo,
+} from '../../gen/accounts/v1/external_account_info';
 import type { CreateExternalAccountRequest } from '../../gen/accounts/v1/external_account_requests';
 import { ACCOUNT_INFO_MEMBERS } from '../../lib/contract/external-account-types';
 import { RestBody } from './rest-body';
@@ -7,15 +12,26 @@ import { RestBody } from './rest-body';
 
 /** A postal address member (beneficiaries here, customers too). */
 export const address = (b: RestBody): AddressFields => ({
-  line1: b.string('line1'), line2: b.string('line2'), city: b.string('city'), state: b.string('state'),
-  postalCode: b.string('postalCode'), country: b.string('country'),
+  line1: b.string('line1'),
+  line2: b.string('line2'),
+  city: b.string('city'),
+  state: b.string('state'),
+  postalCode: b.string('postalCode'),
+  country: b.string('country'),
 });
 
 const beneficiary = (b: RestBody): Beneficiary => ({
-  beneficiaryType: b.string<Beneficiary_Type>('beneficiaryType'), email: b.string('email'), phoneNumber: b.string('phoneNumber'),
-  address: b.object('address', address), fullName: b.string('fullName'), birthDate: b.string('birthDate'),
-  nationality: b.string('nationality'), countryOfResidence: b.string('countryOfResidence'), legalName: b.string('legalName'),
-  registrationNumber: b.string('registrationNumber'), taxId: b.string('taxId'),
+  beneficiaryType: b.string<Beneficiary_Type>('beneficiaryType'),
+  email: b.string('email'),
+  phoneNumber: b.string('phoneNumber'),
+  address: b.object('address', address),
+  fullName: b.string('fullName'),
+  birthDate: b.string('birthDate'),
+  nationality: b.string('nationality'),
+  countryOfResidence: b.string('countryOfResidence'),
+  legalName: b.string('legalName'),
+  registrationNumber: b.string('registrationNumber'),
+  taxId: b.string('taxId'),
 });
 
 /** Every text member of every account type (the table's), each a member of the request message. */
@@ -28,12 +44,19 @@ const accountInfo = (b: RestBody): ExternalAccountInfo => ({
 });
 
 /** POST /customers/external-accounts and POST /platform/external-accounts (the latter without the customer members). */
-export function createExternalAccountRequest(body: unknown, owner: 'CUSTOMER' | 'PLATFORM'): CreateExternalAccountRequest {
+export function createExternalAccountRequest(
+  body: unknown,
+  owner: 'CUSTOMER' | 'PLATFORM',
+): CreateExternalAccountRequest {
   const b = RestBody.of(body);
   const request: CreateExternalAccountRequest = {
-    currency: b.string('currency'), platformAccountId: b.string('platformAccountId'), ownershipType: b.string('ownershipType'),
+    currency: b.string('currency'),
+    platformAccountId: b.string('platformAccountId'),
+    ownershipType: b.string('ownershipType'),
     accountInfo: b.object('accountInfo', accountInfo),
-    ...(owner === 'CUSTOMER' ? { customerId: b.string('customerId'), defaultUmaDepositAccount: b.boolean('defaultUmaDepositAccount') } : {}),
+    ...(owner === 'CUSTOMER'
+      ? { customerId: b.string('customerId'), defaultUmaDepositAccount: b.boolean('defaultUmaDepositAccount') }
+      : {}),
   };
   b.done('Invalid external account');
   return request;

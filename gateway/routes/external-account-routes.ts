@@ -23,7 +23,12 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
 
   const list = (owner: Owner) => async (req: Request, res: Response) => {
     const q = new RestRequestReader(req);
-    const request = { customerId: owner === 'CUSTOMER' ? q.query('customerId') : undefined, currency: q.query('currency'), limit: q.limit(), cursor: q.query('cursor') };
+    const request = {
+      customerId: owner === 'CUSTOMER' ? q.query('customerId') : undefined,
+      currency: q.query('currency'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
     q.done();
     const page = owner === 'CUSTOMER'
       ? await peers.accounts.listExternalAccounts(request, callContext(res))
@@ -51,13 +56,20 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
   };
 
   const verify = (owner: Owner) => async (req: Request, res: Response) => {
-    const { account } = await peers.accounts.verifyOwnership({ id: accountId(req), owner, ...ownershipVerifyBody(jsonBodyOf(req)) }, callContext(res));
+    const { account } = await peers.accounts.verifyOwnership({
+      id: accountId(req),
+      owner,
+      ...ownershipVerifyBody(jsonBodyOf(req)),
+    }, callContext(res));
     res.status(200).json(externalAccountJson(account!));
   };
 
   routes.on('listExternalAccounts', list('CUSTOMER'));
   routes.on('createExternalAccount', async (req, res) => {
-    const { account } = await peers.accounts.createExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER'), callContext(res));
+    const { account } = await peers.accounts.createExternalAccount(
+      createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER'),
+      callContext(res),
+    );
     res.status(201).json(externalAccountJson(account!));
   });
   routes.on('getExternalAccount', get('CUSTOMER'));
@@ -67,7 +79,10 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('listPlatformExternalAccounts', list('PLATFORM'));
   routes.on('createPlatformExternalAccount', async (req, res) => {
-    const { account } = await peers.accounts.createPlatformExternalAccount(createExternalAccountRequest(jsonBodyOf(req), 'PLATFORM'), callContext(res));
+    const { account } = await peers.accounts.createPlatformExternalAccount(
+      createExternalAccountRequest(jsonBodyOf(req), 'PLATFORM'),
+      callContext(res),
+    );
     res.status(201).json(externalAccountJson(account!));
   });
   routes.on('getPlatformExternalAccount', get('PLATFORM'));

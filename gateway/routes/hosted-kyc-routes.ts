@@ -50,11 +50,17 @@ export function hostedKycRoutes(
     let outcome: CompleteHostedKycRequest_Outcome;
     if (options.sandbox) {
       const chosen = fields.outcome;
-      if (typeof chosen !== 'string' || !(chosen in OUTCOME_LABELS)) return html(res, 400, closedPage('Choose one of the outcomes.'));
+      if (typeof chosen !== 'string' || !(chosen in OUTCOME_LABELS)) {
+        return html(res, 400, closedPage('Choose one of the outcomes.'));
+      }
       outcome = chosen as CompleteHostedKycRequest_Outcome;
     } else {
-      if (fields.outcome !== undefined) return html(res, 403, closedPage('Choosing a verification outcome is only possible in the sandbox.'));
-      if (fields.action !== SUBMIT_ACTION) return html(res, 400, closedPage('Submit the application from the verification page.'));
+      if (fields.outcome !== undefined) {
+        return html(res, 403, closedPage('Choosing a verification outcome is only possible in the sandbox.'));
+      }
+      if (fields.action !== SUBMIT_ACTION) {
+        return html(res, 400, closedPage('Submit the application from the verification page.'));
+      }
       // Outside the sandbox the accounts service lets no outcome decide: the application waits for review.
       outcome = CompleteHostedKycRequest_Outcome.MANUAL_REVIEW;
     }

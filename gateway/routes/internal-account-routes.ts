@@ -10,7 +10,13 @@ export function internalAccountRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('listCustomerInternalAccounts', async (req, res) => {
     const q = new RestRequestReader(req);
-    const request = { customerId: q.query('customerId'), currency: q.query('currency'), type: q.query('type'), limit: q.limit(), cursor: q.query('cursor') };
+    const request = {
+      customerId: q.query('customerId'),
+      currency: q.query('currency'),
+      type: q.query('type'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
+    };
     q.done();
     const page = await peers.accounts.listInternalAccounts(request, callContext(res));
     res.status(200).json(listJson(page, page.accounts, internalAccountJson));

@@ -9,11 +9,27 @@ import { OperationHandlers } from './operation-routes';
 /** UmaInvitation record → REST JSON. */
 export function invitationJson(i: UmaInvitation) {
   const amount = i.amountToSend?.currency
-    ? { amount: i.amountToSend.amount, currency: { code: i.amountToSend.currency.code, name: i.amountToSend.currency.name, symbol: i.amountToSend.currency.symbol, decimals: i.amountToSend.currency.decimals } }
+    ? {
+      amount: i.amountToSend.amount,
+      currency: {
+        code: i.amountToSend.currency.code,
+        name: i.amountToSend.currency.name,
+        symbol: i.amountToSend.currency.symbol,
+        decimals: i.amountToSend.currency.decimals,
+      },
+    }
     : undefined;
   return withoutAbsent({
-    code: i.code, createdAt: i.createdAt, claimedAt: i.claimedAt, url: i.url, expiresAt: i.expiresAt, inviterUma: i.inviterUma,
-    inviteeUma: i.inviteeUma, status: i.status, firstName: i.firstName, amountToSend: amount,
+    code: i.code,
+    createdAt: i.createdAt,
+    claimedAt: i.claimedAt,
+    url: i.url,
+    expiresAt: i.expiresAt,
+    inviterUma: i.inviterUma,
+    inviteeUma: i.inviteeUma,
+    status: i.status,
+    firstName: i.firstName,
+    amountToSend: amount,
   });
 }
 
@@ -23,7 +39,12 @@ export function invitationRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('createInvitation', async (req, res) => {
     const body = RestBody.of(jsonBodyOf(req));
-    const request = { inviterUma: body.string('inviterUma'), firstName: body.string('firstName'), amountToSend: body.integer('amountToSend'), expiresAt: body.string('expiresAt') };
+    const request = {
+      inviterUma: body.string('inviterUma'),
+      firstName: body.string('firstName'),
+      amountToSend: body.integer('amountToSend'),
+      expiresAt: body.string('expiresAt'),
+    };
     body.done();
     const { invitation } = await peers.invitations.createInvitation(request, callContext(res));
     res.status(201).json(invitationJson(invitation!));
@@ -43,7 +64,10 @@ export function invitationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('cancelInvitation', async (req, res) => {
-    const { invitation } = await peers.invitations.cancelInvitation({ code: req.params.invitationCode }, callContext(res));
+    const { invitation } = await peers.invitations.cancelInvitation(
+      { code: req.params.invitationCode },
+      callContext(res),
+    );
     res.status(200).json(invitationJson(invitation!));
   });
 

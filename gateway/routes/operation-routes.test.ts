@@ -10,10 +10,11 @@ import { operationHandlerSets } from '../gateway-app';
 import { OperationHandlers, operationRoutes, requireEveryOperationServed } from './operation-routes';
 
 const unused = new Proxy({}, { get: () => new Proxy({}, { get: () => () => undefined }) }) as PeerClients;
-const sets = () => operationHandlerSets(
-  { peers: unused, logger: silentLogger, servicesReady: async () => true },
-  { forgetToken: () => undefined, throttle: createAuthThrottle() },
-);
+const sets = () =>
+  operationHandlerSets(
+    { peers: unused, logger: silentLogger, servicesReady: async () => true },
+    { forgetToken: () => undefined, throttle: createAuthThrottle() },
+  );
 
 test('every operation of the contract has exactly one handler, and every handler an operation', () => {
   const handled = Object.values(sets()).flatMap((set) => [...set.byId.keys()]);
@@ -64,7 +65,7 @@ describe('served from the contract', () => {
     return [response.status, await response.json()];
   };
 
-  it('at the contract\'s path, with its parameters, fixed segments before parameters', async () => {
+  it("at the contract's path, with its parameters, fixed segments before parameters", async () => {
     expect(await get('/customers/Customer:1')).toEqual([200, { operation: 'getCustomer', customerId: 'Customer:1' }]);
     expect(await get('/customers/end-user-terms')).toEqual([200, { operation: 'getEndUserTerms' }]);
   });

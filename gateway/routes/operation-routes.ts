@@ -52,7 +52,9 @@ export function operationRoutes(handlers: OperationHandlers, mount = '') {
   for (const [operationId, chain] of handlers.byId) {
     const op = BY_ID.get(operationId)!;
     const route = Router();
-    const paths = servedPaths(op).filter((path) => path.startsWith(`${mount}/`)).map((path) => path.slice(mount.length));
+    const paths = servedPaths(op).filter((path) => path.startsWith(`${mount}/`)).map((path) =>
+      path.slice(mount.length)
+    );
     for (const path of paths) route[op.method](expressPath(path), ...(chain as RequestHandler[]));
     routeOf.set(op, route);
     all.use(route);

@@ -1,7 +1,20 @@
-import type { PaymentDestination, PaymentDestination_Type, PaymentSource, PaymentSource_Type } from '../../gen/quotes_transactions/v1/payment_records';
-import type { FundInternalAccountRequest, SimulateSendRequest, SimulateUmaReceiveRequest } from '../../gen/quotes_transactions/v1/payments_sandbox';
 import type {
-  CreateQuoteRequest, CreateQuoteRequest_LockedCurrencySide, CreateTransferOutRequest, PlatformFeeOverride, TransferEnd,
+  PaymentDestination,
+  PaymentDestination_Type,
+  PaymentSource,
+  PaymentSource_Type,
+} from '../../gen/quotes_transactions/v1/payment_records';
+import type {
+  FundInternalAccountRequest,
+  SimulateSendRequest,
+  SimulateUmaReceiveRequest,
+} from '../../gen/quotes_transactions/v1/payments_sandbox';
+import type {
+  CreateQuoteRequest,
+  CreateQuoteRequest_LockedCurrencySide,
+  CreateTransferOutRequest,
+  PlatformFeeOverride,
+  TransferEnd,
 } from '../../gen/quotes_transactions/v1/quotes';
 import { RestBody } from './rest-body';
 
@@ -9,26 +22,38 @@ import { RestBody } from './rest-body';
 
 function source(b: RestBody): PaymentSource {
   return {
-    sourceType: b.string<PaymentSource_Type>('sourceType'), accountId: b.string('accountId'),
-    customerId: b.string('customerId'), currency: b.string('currency'), cryptoNetwork: b.string('cryptoNetwork'),
+    sourceType: b.string<PaymentSource_Type>('sourceType'),
+    accountId: b.string('accountId'),
+    customerId: b.string('customerId'),
+    currency: b.string('currency'),
+    cryptoNetwork: b.string('cryptoNetwork'),
   };
 }
 
 function destination(b: RestBody): PaymentDestination {
   return {
-    destinationType: b.string<PaymentDestination_Type>('destinationType'), accountId: b.string('accountId'),
-    paymentRail: b.string('paymentRail'), umaAddress: b.string('umaAddress'), currency: b.string('currency'),
+    destinationType: b.string<PaymentDestination_Type>('destinationType'),
+    accountId: b.string('accountId'),
+    paymentRail: b.string('paymentRail'),
+    umaAddress: b.string('umaAddress'),
+    currency: b.string('currency'),
   };
 }
 
 function feeOverride(b: RestBody): PlatformFeeOverride {
   return {
-    platformFixedFee: b.object('platformFixedFee', (f) => ({ amount: f.integer('amount'), currency: f.string('currency') })),
+    platformFixedFee: b.object(
+      'platformFixedFee',
+      (f) => ({ amount: f.integer('amount'), currency: f.string('currency') }),
+    ),
     platformVariableFeeBps: b.integer('platformVariableFeeBps'),
   };
 }
 
-const transferEnd = (b: RestBody): TransferEnd => ({ accountId: b.string('accountId'), paymentRail: b.string('paymentRail') });
+const transferEnd = (b: RestBody): TransferEnd => ({
+  accountId: b.string('accountId'),
+  paymentRail: b.string('paymentRail'),
+});
 
 export function createQuoteRequest(body: unknown, idempotencyKey?: string): CreateQuoteRequest {
   const b = RestBody.of(body);
@@ -74,7 +99,11 @@ export function fundInternalAccountRequest(accountId: string, body: unknown): Fu
 
 export function simulateSendRequest(body: unknown): SimulateSendRequest {
   const b = RestBody.of(body);
-  const request = { quoteId: b.string('quoteId'), currencyCode: b.string('currencyCode'), currencyAmount: b.integer('currencyAmount') };
+  const request = {
+    quoteId: b.string('quoteId'),
+    currencyCode: b.string('currencyCode'),
+    currencyAmount: b.integer('currencyAmount'),
+  };
   b.done('Invalid sandbox send request');
   return request;
 }
@@ -82,8 +111,11 @@ export function simulateSendRequest(body: unknown): SimulateSendRequest {
 export function simulateUmaReceiveRequest(body: unknown): SimulateUmaReceiveRequest {
   const b = RestBody.of(body);
   const request = {
-    senderUmaAddress: b.string('senderUmaAddress'), receiverUmaAddress: b.string('receiverUmaAddress'), customerId: b.string('customerId'),
-    receivingCurrencyCode: b.string('receivingCurrencyCode'), receivingCurrencyAmount: b.integer('receivingCurrencyAmount'),
+    senderUmaAddress: b.string('senderUmaAddress'),
+    receiverUmaAddress: b.string('receiverUmaAddress'),
+    customerId: b.string('customerId'),
+    receivingCurrencyCode: b.string('receivingCurrencyCode'),
+    receivingCurrencyAmount: b.integer('receivingCurrencyAmount'),
   };
   b.done('Invalid sandbox receive request');
   return request;

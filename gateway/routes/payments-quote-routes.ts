@@ -20,7 +20,12 @@ export function header(req: Request, name: string): string | undefined {
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 function exchangeRateJson(r: ExchangeRate) {
-  const currency = (c: ExchangeRate['sourceCurrency']) => ({ code: c!.code, name: c!.name, symbol: c!.symbol, decimals: c!.decimals });
+  const currency = (c: ExchangeRate['sourceCurrency']) => ({
+    code: c!.code,
+    name: c!.name,
+    symbol: c!.symbol,
+    decimals: c!.decimals,
+  });
   return {
     sourceCurrency: currency(r.sourceCurrency),
     sendingAmount: r.sendingAmount,
@@ -40,7 +45,12 @@ function destinationCurrencies(req: Request): string[] {
   const value = req.query.destinationCurrency;
   if (value === undefined || value === '') return [];
   const list = Array.isArray(value) ? value : [value];
-  if (!list.every((v): v is string => typeof v === 'string')) throw AppError.invalidInput('Invalid destinationCurrency', [{ field: 'destinationCurrency', message: 'must be currency codes' }]);
+  if (!list.every((v): v is string => typeof v === 'string')) {
+    throw AppError.invalidInput('Invalid destinationCurrency', [{
+      field: 'destinationCurrency',
+      message: 'must be currency codes',
+    }]);
+  }
   return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
@@ -55,20 +65,37 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('createQuote', async (req, res) => {
-    const { quote } = await peers.quotes.createQuote(createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
+    const { quote } = await peers.quotes.createQuote(
+      createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      callContext(res),
+    );
     res.status(201).json(quoteJson(quote!));
   });
 
   routes.on('listQuotes', async (req, res) => {
     const q = new RestRequestReader(req);
     const request = {
-      customerId: q.query('customerId'), sendingAccountId: q.query('sendingAccountId'), receivingAccountId: q.query('receivingAccountId'),
-      sendingUmaAddress: q.query('sendingUmaAddress'), receivingUmaAddress: q.query('receivingUmaAddress'), status: q.query('status'),
-      createdAfter: q.query('createdAfter'), createdBefore: q.query('createdBefore'), limit: q.limit(), cursor: q.query('cursor'),
+      customerId: q.query('customerId'),
+      sendingAccountId: q.query('sendingAccountId'),
+      receivingAccountId: q.query('receivingAccountId'),
+      sendingUmaAddress: q.query('sendingUmaAddress'),
+      receivingUmaAddress: q.query('receivingUmaAddress'),
+      status: q.query('status'),
+      createdAfter: q.query('createdAfter'),
+      createdBefore: q.query('createdBefore'),
+      limit: q.limit(),
+      cursor: q.query('cursor'),
     };
     q.done();
     const page = await peers.quotes.listQuotes(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.quotes.map(quoteJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.quotes.map(quoteJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getQuote', async (req, res) => {
@@ -101,12 +128,18 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('transferIn', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferIn(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
+    const { transaction } = await peers.quotes.createTransferIn(
+      createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      callContext(res),
+    );
     res.status(201).json(transactionJson(transaction!));
   });
 
   routes.on('transferOut', async (req, res) => {
-    const { transaction } = await peers.quotes.createTransferOut(createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')), callContext(res));
+    const { transaction } = await peers.quotes.createTransferOut(
+      createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      callContext(res),
+    );
     res.status(201).json(transactionJson(transaction!));
   });
 
@@ -115,9 +148,15 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
     const sourceCurrency = q.query('sourceCurrency');
     const amount = q.query('sendingAmount');
     q.done();
-    if (amount !== undefined && !/^\d{1,16}$/.test(amount)) throw new AppError('INVALID_AMOUNT', 'sendingAmount must be an integer ≥ 0 (minor units)');
+    if (amount !== undefined && !/^\d{1,16}$/.test(amount)) {
+      throw new AppError('INVALID_AMOUNT', 'sendingAmount must be an integer ≥ 0 (minor units)');
+    }
     const { rates } = await peers.quotes.listExchangeRates(
-      { sourceCurrency, destinationCurrencies: destinationCurrencies(req), sendingAmount: amount === undefined ? undefined : Number(amount) },
+      {
+        sourceCurrency,
+        destinationCurrencies: destinationCurrencies(req),
+        sendingAmount: amount === undefined ? undefined : Number(amount),
+      },
       callContext(res),
     );
     res.status(200).json({ data: rates.map(exchangeRateJson) });

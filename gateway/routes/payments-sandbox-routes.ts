@@ -16,7 +16,10 @@ export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
     const accountId = q.pathId('accountId', 'InternalAccount');
     q.done();
     const ctx = callContext(res);
-    const funded = await peers.paymentsSandbox.fundInternalAccount(fundInternalAccountRequest(accountId, jsonBodyOf(req)), ctx);
+    const funded = await peers.paymentsSandbox.fundInternalAccount(
+      fundInternalAccountRequest(accountId, jsonBodyOf(req)),
+      ctx,
+    );
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
     const json = internalAccountJson(account!);
     // The ledger is the source of truth for balances, whatever the account record caches.
@@ -28,12 +31,18 @@ export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('simulateSend', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateSend(simulateSendRequest(jsonBodyOf(req)), callContext(res));
+    const { transaction } = await peers.paymentsSandbox.simulateSend(
+      simulateSendRequest(jsonBodyOf(req)),
+      callContext(res),
+    );
     res.status(200).json(transactionJson(transaction!));
   });
 
   routes.on('simulateUmaReceive', async (req, res) => {
-    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(simulateUmaReceiveRequest(jsonBodyOf(req)), callContext(res));
+    const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(
+      simulateUmaReceiveRequest(jsonBodyOf(req)),
+      callContext(res),
+    );
     res.status(200).json(transactionJson(transaction!));
   });
 

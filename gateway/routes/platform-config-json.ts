@@ -24,14 +24,18 @@ export function platformConfigJson(c: PlatformConfig) {
     supportedCurrencies: c.supportedCurrencies.map(currencyConfigJson),
     isRegulatedFinancialInstitution: c.isRegulatedFinancialInstitution,
     embeddedWalletConfig: c.embeddedWalletConfig ? withoutAbsent({ ...c.embeddedWalletConfig }) : undefined,
-    cardTokenization2faConfig: card ? withoutAbsent({
-      displayName: card.displayName,
-      logoUrl: card.logoUrl,
-      email: card.email ? withoutAbsent({ ...card.email }) : undefined,
-      sms: card.sms ? withoutAbsent({ ...card.sms }) : undefined,
-    }) : undefined,
+    cardTokenization2faConfig: card
+      ? withoutAbsent({
+        displayName: card.displayName,
+        logoUrl: card.logoUrl,
+        email: card.email ? withoutAbsent({ ...card.email }) : undefined,
+        sms: card.sms ? withoutAbsent({ ...card.sms }) : undefined,
+      })
+      : undefined,
     feeConfigs: c.feeConfigs.map((f) => ({
-      feeType: f.feeType, sourceCurrency: f.sourceCurrency, variableFeeBps: f.variableFeeBps,
+      feeType: f.feeType,
+      sourceCurrency: f.sourceCurrency,
+      variableFeeBps: f.variableFeeBps,
       fixedFee: { amount: f.fixedFee?.amount ?? 0, currency: f.fixedFee?.currency ?? f.sourceCurrency },
     })),
     limits: c.limits.map((l) => withoutAbsent({ ...l })),

@@ -15,7 +15,10 @@ export function platformConfigRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('updatePlatformConfig', async (req, res) => {
-    const { config } = await peers.accounts.updatePlatformConfig({ changes: platformConfigChanges(jsonBodyOf(req)) }, callContext(res));
+    const { config } = await peers.accounts.updatePlatformConfig(
+      { changes: platformConfigChanges(jsonBodyOf(req)) },
+      callContext(res),
+    );
     res.status(200).json(platformConfigJson(config!));
   });
 

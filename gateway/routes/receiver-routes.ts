@@ -9,7 +9,9 @@ import { OperationHandlers } from './operation-routes';
 function queryParam(req: Request, name: string): string {
   const value = req.query[name];
   if (value === undefined) return '';
-  if (typeof value !== 'string') throw AppError.invalidInput(`Invalid query parameter ${name}`, [{ field: name, message: 'must be given once' }]);
+  if (typeof value !== 'string') {
+    throw AppError.invalidInput(`Invalid query parameter ${name}`, [{ field: name, message: 'must be given once' }]);
+  }
   return value;
 }
 
@@ -26,7 +28,10 @@ function toReceiverLookupJson(response: LookupExternalAccountResponse | LookupUm
         max: preference.max,
       };
     }),
-    requiredPayerDataFields: response.requiredPayerDataFields.map((field) => ({ name: field.name, mandatory: field.mandatory })),
+    requiredPayerDataFields: response.requiredPayerDataFields.map((field) => ({
+      name: field.name,
+      mandatory: field.mandatory,
+    })),
     lookupId: response.lookupId,
   };
 }
@@ -46,14 +51,22 @@ export function receiverRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
   routes.on('lookupExternalAccount', async (req, res) => {
     const response = await peers.lookup.lookupExternalAccount(
-      { accountId: req.params.accountId, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
+      {
+        accountId: req.params.accountId,
+        senderUmaAddress: queryParam(req, 'senderUmaAddress'),
+        customerId: queryParam(req, 'customerId'),
+      },
       callContext(res),
     );
     res.status(200).json(toExternalAccountLookupJson(response));
   });
   routes.on('lookupUma', async (req, res) => {
     const response = await peers.lookup.lookupUma(
-      { receiverUmaAddress: req.params.receiverUmaAddress, senderUmaAddress: queryParam(req, 'senderUmaAddress'), customerId: queryParam(req, 'customerId') },
+      {
+        receiverUmaAddress: req.params.receiverUmaAddress,
+        senderUmaAddress: queryParam(req, 'senderUmaAddress'),
+        customerId: queryParam(req, 'customerId'),
+      },
       callContext(res),
     );
     res.status(200).json(toUmaLookupJson(response));

@@ -48,7 +48,9 @@ export class RestRequestReader {
   pathId(name: string, type: IdType): string {
     const value = String(this.req.params[name] ?? '');
     const pattern = idPattern(type);
-    if (!new RegExp(pattern).test(value)) this.errors.push({ field: name, message: `must be a ${type} id`, constraint: { pattern } });
+    if (!new RegExp(pattern).test(value)) {
+      this.errors.push({ field: name, message: `must be a ${type} id`, constraint: { pattern } });
+    }
     return value;
   }
 
@@ -61,6 +63,15 @@ export class RestRequestReader {
 export { nonEmpty, withoutAbsent };
 
 /** The reference's list envelope. */
-export function listJson<T, J>(page: { hasMore: boolean; nextCursor?: string; totalCount: number }, data: T[], encode: (item: T) => J) {
-  return withoutAbsent({ data: data.map(encode), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount });
+export function listJson<T, J>(
+  page: { hasMore: boolean; nextCursor?: string; totalCount: number },
+  data: T[],
+  encode: (item: T) => J,
+) {
+  return withoutAbsent({
+    data: data.map(encode),
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+    totalCount: page.totalCount,
+  });
 }

@@ -23,8 +23,11 @@ const opaque = (body: RestBody, key: string) => {
 /** The proof members every confirm shares (ScaAuthorization). */
 export function scaProofOf(body: RestBody): ScaProof {
   return {
-    code: body.string('code'), passkeyAssertionJson: opaque(body, 'passkeyAssertion'), origin: body.string('origin'),
-    endUserIpAddress: body.string('endUserIpAddress'), challengeId: body.string('challengeId'),
+    code: body.string('code'),
+    passkeyAssertionJson: opaque(body, 'passkeyAssertion'),
+    origin: body.string('origin'),
+    endUserIpAddress: body.string('endUserIpAddress'),
+    challengeId: body.string('challengeId'),
   };
 }
 
@@ -41,29 +44,46 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     const body = RestBody.of(jsonBodyOf(req));
     const type = body.string('type') ?? '';
     body.done();
-    res.status(200).json(enrollmentStartJson(await peers.sca.startScaEnrollment({ customerId, type }, callContext(res))));
+    res.status(200).json(
+      enrollmentStartJson(await peers.sca.startScaEnrollment({ customerId, type }, callContext(res))),
+    );
   });
   routes.on('confirmScaFactorEnrollment', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const request = {
-      customerId, type: body.string('type') ?? '', secret: body.string('secret'), code: body.string('code'),
-      origin: body.string('origin'), credentialJson: opaque(body, 'credential'),
+      customerId,
+      type: body.string('type') ?? '',
+      secret: body.string('secret'),
+      code: body.string('code'),
+      origin: body.string('origin'),
+      credentialJson: opaque(body, 'credential'),
     };
     body.done();
     const r = await peers.sca.confirmScaEnrollment(request, callContext(res));
-    res.status(200).json(r.type === 'TOTP' ? { type: 'TOTP', recoveryCodes: r.recoveryCodes } : { type: 'PASSKEY', factor: withoutAbsent({ ...r.factor! }) });
+    res.status(200).json(
+      r.type === 'TOTP'
+        ? { type: 'TOTP', recoveryCodes: r.recoveryCodes }
+        : { type: 'PASSKEY', factor: withoutAbsent({ ...r.factor! }) },
+    );
   });
   routes.on('startTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const factor = body.string('factor') ?? '';
     body.done();
-    res.status(201).json(withoutAbsent({ ...(await peers.sca.startTwoFactorReset({ customerId, factor }, callContext(res))) }));
+    res.status(201).json(
+      withoutAbsent({ ...(await peers.sca.startTwoFactorReset({ customerId, factor }, callContext(res))) }),
+    );
   });
   routes.on('getTwoFactorResetStatus', async (req, res) => {
-    const r = await peers.sca.getTwoFactorReset({ customerId: customerOf(req), resetId: req.params.resetId }, callContext(res));
-    res.status(200).json(withoutAbsent({ ...r, enrollmentStatus: r.enrollmentStatus ?? null, completedAt: r.completedAt ?? null }));
+    const r = await peers.sca.getTwoFactorReset(
+      { customerId: customerOf(req), resetId: req.params.resetId },
+      callContext(res),
+    );
+    res.status(200).json(
+      withoutAbsent({ ...r, enrollmentStatus: r.enrollmentStatus ?? null, completedAt: r.completedAt ?? null }),
+    );
   });
   routes.on('completeTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
@@ -73,12 +93,18 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     body.done();
     const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
     await peers.sca.completeTwoFactorReset({
-      customerId, resetId: req.params.resetId, mobileCountryCode: text(mobile?.countryCode), mobileNumber: text(mobile?.number),
+      customerId,
+      resetId: req.params.resetId,
+      mobileCountryCode: text(mobile?.countryCode),
+      mobileNumber: text(mobile?.number),
     }, callContext(res));
     res.status(204).end();
   });
   routes.on('deleteScaFactor', async (req, res) => {
-    await peers.sca.deleteScaFactor({ customerId: customerOf(req), credentialId: req.params.credentialId }, callContext(res));
+    await peers.sca.deleteScaFactor(
+      { customerId: customerOf(req), credentialId: req.params.credentialId },
+      callContext(res),
+    );
     res.status(204).end();
   });
   routes.on('startScaLogin', async (req, res) => {
@@ -101,18 +127,30 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     const eventType = body.string('eventType') ?? '';
     body.done();
     const r = await peers.sca.recordSecurityEvent({ customerId, eventType }, callContext(res));
-    res.status(200).json({ eventType: r.eventType, suspended: r.suspended, lockedUntil: r.lockedUntil ?? null, failedAttempts: r.failedAttempts });
+    res.status(200).json({
+      eventType: r.eventType,
+      suspended: r.suspended,
+      lockedUntil: r.lockedUntil ?? null,
+      failedAttempts: r.failedAttempts,
+    });
   });
   for (const [trust, Verb] of [[true, 'Trust'], [false, 'Untrust']] as const) {
     routes.on(`startBeneficiary${Verb}`, async (req, res) => {
-      const { challenge } = await peers.sca.startBeneficiaryTrust({ externalAccountId: req.params.externalAccountId, trust }, callContext(res));
+      const { challenge } = await peers.sca.startBeneficiaryTrust({
+        externalAccountId: req.params.externalAccountId,
+        trust,
+      }, callContext(res));
       res.status(200).json(challenge ? { scaChallenge: scaChallengeJson(challenge) } : {});
     });
     routes.on(`confirmBeneficiary${Verb}`, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
       const proof = scaProofOf(body);
       body.done();
-      const r = await peers.sca.confirmBeneficiaryTrust({ externalAccountId: req.params.externalAccountId, trust, proof }, callContext(res));
+      const r = await peers.sca.confirmBeneficiaryTrust({
+        externalAccountId: req.params.externalAccountId,
+        trust,
+        proof,
+      }, callContext(res));
       res.status(200).json({ trusted: r.trusted });
     });
   }

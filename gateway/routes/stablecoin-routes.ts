@@ -14,7 +14,10 @@ type Json = Record<string, any>;
 /** The reference requires an Idempotency-Key on every POST of the Stablecoins tag. */
 function requireIdempotencyKey(req: Request): void {
   if (req.get('Idempotency-Key') === undefined) {
-    throw AppError.invalidInput('Idempotency-Key is required', [{ field: 'Idempotency-Key', message: 'is required on every POST of the Stablecoins API' }]);
+    throw AppError.invalidInput('Idempotency-Key is required', [{
+      field: 'Idempotency-Key',
+      message: 'is required on every POST of the Stablecoins API',
+    }]);
   }
 }
 
@@ -31,7 +34,10 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { account } = await peers.stablecoins.linkStablecoinProviderAccount({
-      provider: b.provider, apiClientId: b.apiClientId, apiClientSecret: b.apiClientSecret, providerAccountId: b.providerAccountId,
+      provider: b.provider,
+      apiClientId: b.apiClientId,
+      apiClientSecret: b.apiClientSecret,
+      providerAccountId: b.providerAccountId,
     }, callContext(res));
     res.status(201).json(stablecoinProviderAccountJson(account!));
   });
@@ -41,11 +47,20 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     const request = { provider: q.query('provider'), status: q.query('status'), page: pageOf(q) };
     q.done();
     const page = await peers.stablecoins.listStablecoinProviderAccounts(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinProviderAccountJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.data.map(stablecoinProviderAccountJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getStablecoinProviderAccount', async (req, res) => {
-    const { account } = await peers.stablecoins.getStablecoinProviderAccount({ id: req.params.stablecoinProviderAccountId }, callContext(res));
+    const { account } = await peers.stablecoins.getStablecoinProviderAccount({
+      id: req.params.stablecoinProviderAccountId,
+    }, callContext(res));
     res.status(200).json(stablecoinProviderAccountJson(account!));
   });
 
@@ -53,7 +68,9 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { stablecoin } = await peers.stablecoins.registerStablecoin({
-      providerTokenIdentifier: b.providerTokenIdentifier, networkTokenIdentifier: b.networkTokenIdentifier, network: b.network,
+      providerTokenIdentifier: b.providerTokenIdentifier,
+      networkTokenIdentifier: b.networkTokenIdentifier,
+      network: b.network,
       stablecoinProviderAccountId: b.stablecoinProviderAccountId,
     }, callContext(res));
     res.status(201).json(stablecoinJson(stablecoin!));
@@ -61,10 +78,22 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('listStablecoins', async (req, res) => {
     const q = new RestRequestReader(req);
-    const request = { issuanceStatus: q.query('issuanceStatus'), gridOperationsStatus: q.query('gridOperationsStatus'), provider: q.query('provider'), page: pageOf(q) };
+    const request = {
+      issuanceStatus: q.query('issuanceStatus'),
+      gridOperationsStatus: q.query('gridOperationsStatus'),
+      provider: q.query('provider'),
+      page: pageOf(q),
+    };
     q.done();
     const page = await peers.stablecoins.listStablecoins(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.data.map(stablecoinJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getStablecoin', async (req, res) => {
@@ -76,8 +105,12 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { operation } = await peers.stablecoins.createStablecoinMint({
-      stablecoinId: req.params.stablecoinId, amount: b.amount, fundingSource: b.fundingSource,
-      destination: { accountId: b.destination.accountId }, description: b.description, idempotencyKey: idempotencyKeyOf(req),
+      stablecoinId: req.params.stablecoinId,
+      amount: b.amount,
+      fundingSource: b.fundingSource,
+      destination: { accountId: b.destination.accountId },
+      description: b.description,
+      idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
     res.status(201).json(stablecoinOperationJson(operation!));
   });
@@ -86,8 +119,11 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     requireIdempotencyKey(req);
     const b = jsonBodyOf(req) as Json;
     const { operation } = await peers.stablecoins.createStablecoinBurn({
-      stablecoinId: req.params.stablecoinId, amount: b.amount, source: b.source,
-      destination: { accountId: b.destination.externalAccountId, rail: b.destination.rail }, description: b.description,
+      stablecoinId: req.params.stablecoinId,
+      amount: b.amount,
+      source: b.source,
+      destination: { accountId: b.destination.externalAccountId, rail: b.destination.rail },
+      description: b.description,
       idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
     res.status(201).json(stablecoinOperationJson(operation!));
@@ -98,11 +134,21 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     const request = { stablecoinId: req.params.stablecoinId, operationType: q.query('operationType'), page: pageOf(q) };
     q.done();
     const page = await peers.stablecoins.listStablecoinOperations(request, callContext(res));
-    res.status(200).json(withoutAbsent({ data: page.data.map(stablecoinOperationJson), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }));
+    res.status(200).json(
+      withoutAbsent({
+        data: page.data.map(stablecoinOperationJson),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      }),
+    );
   });
 
   routes.on('getStablecoinOperation', async (req, res) => {
-    const { operation } = await peers.stablecoins.getStablecoinOperation({ id: req.params.stablecoinOperationId }, callContext(res));
+    const { operation } = await peers.stablecoins.getStablecoinOperation(
+      { id: req.params.stablecoinOperationId },
+      callContext(res),
+    );
     res.status(200).json(stablecoinOperationJson(operation!));
   });
 

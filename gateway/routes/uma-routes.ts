@@ -10,9 +10,15 @@ export const UMA_BODY_LIMIT_BYTES = 16 * 1024;
 /** A body too large or unreadable is refused in the protocol's own error form. */
 function refuseBody(err: unknown, res: Response, next: NextFunction): void {
   const type = (err as { type?: string } | undefined)?.type;
-  if (!type?.startsWith('entity.') && !type?.startsWith('request.') && !type?.startsWith('charset.') && !type?.startsWith('encoding.')) return next(err);
+  if (
+    !type?.startsWith('entity.') && !type?.startsWith('request.') && !type?.startsWith('charset.')
+    && !type?.startsWith('encoding.')
+  ) return next(err);
   const tooLarge = type === 'entity.too.large';
-  const refusal = new UmaError(tooLarge ? `the body exceeds ${UMA_BODY_LIMIT_BYTES} bytes` : 'the body could not be read', ErrorCode.INVALID_REQUEST_FORMAT);
+  const refusal = new UmaError(
+    tooLarge ? `the body exceeds ${UMA_BODY_LIMIT_BYTES} bytes` : 'the body could not be read',
+    ErrorCode.INVALID_REQUEST_FORMAT,
+  );
   res.status(tooLarge ? 413 : 400).type('application/json').send(refusal.toJSON());
 }
 
@@ -24,7 +30,8 @@ function refuseBody(err: unknown, res: Response, next: NextFunction): void {
 export function umaRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
   const text = express.text({ type: () => true, limit: UMA_BODY_LIMIT_BYTES });
-  const body: OperationHandler = (req, res, next) => text(req, res, (err?: unknown) => (err ? refuseBody(err, res, next) : next()));
+  const body: OperationHandler = (req, res, next) =>
+    text(req, res, (err?: unknown) => (err ? refuseBody(err, res, next) : next()));
 
   const answer = (endpoint: AnswerRequest_Endpoint) => async (req: Request, res: Response) => {
     const { httpStatus, jsonBody } = await peers.umaProtocol.answer(

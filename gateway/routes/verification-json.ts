@@ -7,9 +7,15 @@ export function verificationJson(v: Verification) {
     id: v.id,
     customerId: v.customerId,
     verificationStatus: v.verificationStatus,
-    errors: v.errors.map((e) => withoutAbsent({
-      resourceId: e.resourceId, type: e.type, field: e.field, acceptedDocumentTypes: nonEmpty(e.acceptedDocumentTypes), reason: e.reason,
-    })),
+    errors: v.errors.map((e) =>
+      withoutAbsent({
+        resourceId: e.resourceId,
+        type: e.type,
+        field: e.field,
+        acceptedDocumentTypes: nonEmpty(e.acceptedDocumentTypes),
+        reason: e.reason,
+      })
+    ),
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
   });

@@ -12,7 +12,12 @@ import { OperationHandlers } from './operation-routes';
 
 function internalAccountId(req: Request): string {
   const id = String(req.params.id ?? '');
-  if (!isId('InternalAccount', id)) throw AppError.invalidInput('id must be an InternalAccount:<uuid> id', [{ field: 'id', message: 'must be an InternalAccount:<uuid> id' }]);
+  if (!isId('InternalAccount', id)) {
+    throw AppError.invalidInput('id must be an InternalAccount:<uuid> id', [{
+      field: 'id',
+      message: 'must be an InternalAccount:<uuid> id',
+    }]);
+  }
   return id;
 }
 
@@ -21,14 +26,22 @@ export function walletAccountRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('exportWallet', async (req, res) => {
-    const request = { accountId: internalAccountId(req), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
+    const request = {
+      accountId: internalAccountId(req),
+      ...clientKeyBody(jsonBodyOf(req), false),
+      signature: walletSignature(req),
+    };
     sendWalletOutcome(res, (await peers.walletAuth.exportWallet(request, callContext(res))).outcome, 200);
   });
 
   routes.on('updateInternalAccount', async (req, res) => {
     const ctx = callContext(res);
     const accountId = internalAccountId(req);
-    const { outcome } = await peers.walletAuth.updateWalletPrivacy({ accountId, ...walletPrivacyBody(jsonBodyOf(req)), signature: walletSignature(req) }, ctx);
+    const { outcome } = await peers.walletAuth.updateWalletPrivacy({
+      accountId,
+      ...walletPrivacyBody(jsonBodyOf(req)),
+      signature: walletSignature(req),
+    }, ctx);
     if (outcome?.outcome?.$case !== 'walletPrivacy') return sendWalletOutcome(res, outcome, 200);
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
     if (!account) throw AppError.notFound('Internal account');

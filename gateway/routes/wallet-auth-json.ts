@@ -5,20 +5,37 @@ import { withoutAbsent } from './rest-request';
 
 export function authMethodJson(m: AuthMethod) {
   return withoutAbsent({
-    id: m.id, accountId: m.accountId, type: m.type, nickname: m.nickname, credentialId: m.credentialId,
-    otpEncryptionTargetBundle: m.otpEncryptionTargetBundle, createdAt: m.createdAt, updatedAt: m.updatedAt,
+    id: m.id,
+    accountId: m.accountId,
+    type: m.type,
+    nickname: m.nickname,
+    credentialId: m.credentialId,
+    otpEncryptionTargetBundle: m.otpEncryptionTargetBundle,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
   });
 }
 
 export function authSessionJson(s: AuthSession) {
   return withoutAbsent({
-    id: s.id, accountId: s.accountId, type: s.type, nickname: s.nickname, encryptedSessionSigningKey: s.encryptedSessionSigningKey,
-    createdAt: s.createdAt, updatedAt: s.updatedAt, expiresAt: s.expiresAt,
+    id: s.id,
+    accountId: s.accountId,
+    type: s.type,
+    nickname: s.nickname,
+    encryptedSessionSigningKey: s.encryptedSessionSigningKey,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    expiresAt: s.expiresAt,
   });
 }
 
 export function challengeJson(c: SignedRetryChallenge) {
-  return withoutAbsent({ type: c.type, payloadToSign: c.payloadToSign, requestId: c.requestId, expiresAt: c.expiresAt });
+  return withoutAbsent({
+    type: c.type,
+    payloadToSign: c.payloadToSign,
+    requestId: c.requestId,
+    expiresAt: c.expiresAt,
+  });
 }
 
 /**
@@ -42,11 +59,19 @@ export function sendWalletOutcome(res: Response, wrapped: WalletAuthOutcome | un
       return;
     case 'passkeyChallenge': {
       const { authMethod, challenge, requestId, expiresAt } = outcome.value;
-      res.status(successStatus).json({ ...(authMethod ? authMethodJson(authMethod) : {}), challenge, requestId, expiresAt });
+      res.status(successStatus).json({
+        ...(authMethod ? authMethodJson(authMethod) : {}),
+        challenge,
+        requestId,
+        expiresAt,
+      });
       return;
     }
     case 'walletExport':
-      res.status(successStatus).json({ id: outcome.value.id, encryptedWalletCredentials: outcome.value.encryptedWalletCredentials });
+      res.status(successStatus).json({
+        id: outcome.value.id,
+        encryptedWalletCredentials: outcome.value.encryptedWalletCredentials,
+      });
       return;
     case 'done':
       res.status(204).end();

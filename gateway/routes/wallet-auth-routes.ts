@@ -15,7 +15,10 @@ function accountIdQuery(req: Request): string {
   const accountId = q.query('accountId');
   q.done();
   if (!isId('InternalAccount', accountId)) {
-    throw AppError.invalidInput('accountId must be an InternalAccount:<uuid> id', [{ field: 'accountId', message: 'must be an InternalAccount:<uuid> id' }]);
+    throw AppError.invalidInput('accountId must be an InternalAccount:<uuid> id', [{
+      field: 'accountId',
+      message: 'must be an InternalAccount:<uuid> id',
+    }]);
   }
   return accountId;
 }
@@ -32,19 +35,32 @@ export function walletAuthRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('listCredentials', async (req, res) => {
-    const { credentials } = await peers.walletAuth.listCredentials({ accountId: accountIdQuery(req) }, callContext(res));
+    const { credentials } = await peers.walletAuth.listCredentials(
+      { accountId: accountIdQuery(req) },
+      callContext(res),
+    );
     res.status(200).json({ data: credentials.map(authMethodJson) });
   });
   routes.on('createCredential', async (req, res) => {
-    const response = await peers.walletAuth.createCredential({ ...createCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) }, callContext(res));
+    const response = await peers.walletAuth.createCredential({
+      ...createCredentialBody(jsonBodyOf(req)),
+      signature: walletSignature(req),
+    }, callContext(res));
     sendWalletOutcome(res, response.outcome, 201);
   });
   routes.on('challengeCredential', async (req, res) => {
-    const response = await peers.walletAuth.challengeCredential({ id: pathId(req, 'AuthMethod'), ...clientKeyBody(jsonBodyOf(req), true) }, callContext(res));
+    const response = await peers.walletAuth.challengeCredential({
+      id: pathId(req, 'AuthMethod'),
+      ...clientKeyBody(jsonBodyOf(req), true),
+    }, callContext(res));
     sendWalletOutcome(res, response.outcome, 200);
   });
   routes.on('verifyCredential', async (req, res) => {
-    const request = { id: pathId(req, 'AuthMethod'), ...verifyCredentialBody(jsonBodyOf(req)), signature: walletSignature(req) };
+    const request = {
+      id: pathId(req, 'AuthMethod'),
+      ...verifyCredentialBody(jsonBodyOf(req)),
+      signature: walletSignature(req),
+    };
     sendWalletOutcome(res, (await peers.walletAuth.verifyCredential(request, callContext(res))).outcome, 200);
   });
   routes.on('revokeCredential', async (req, res) => {
@@ -61,7 +77,11 @@ export function walletAuthRoutes(peers: PeerClients): OperationHandlers {
     sendWalletOutcome(res, (await peers.walletAuth.revokeSession(request, callContext(res))).outcome, 204);
   });
   routes.on('refreshSession', async (req, res) => {
-    const request = { id: pathId(req, 'Session'), ...clientKeyBody(jsonBodyOf(req), false), signature: walletSignature(req) };
+    const request = {
+      id: pathId(req, 'Session'),
+      ...clientKeyBody(jsonBodyOf(req), false),
+      signature: walletSignature(req),
+    };
     sendWalletOutcome(res, (await peers.walletAuth.refreshSession(request, callContext(res))).outcome, 201);
   });
 

@@ -17,10 +17,17 @@ export function toWebhookDeliveryJson(d: WebhookDelivery) {
     nextAttemptAt: d.nextAttemptAt || undefined,
     deliveredAt: d.deliveredAt || undefined,
     data: d.dataJson ? JSON.parse(d.dataJson) : undefined,
-    attempts: d.attempts.map((a) => withoutAbsent({
-      attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url || undefined, statusCode: a.statusCode,
-      error: a.error || undefined, durationMs: a.durationMs, outcome: a.outcome,
-    })),
+    attempts: d.attempts.map((a) =>
+      withoutAbsent({
+        attempt: a.attempt,
+        attemptedAt: a.attemptedAt,
+        url: a.url || undefined,
+        statusCode: a.statusCode,
+        error: a.error || undefined,
+        durationMs: a.durationMs,
+        outcome: a.outcome,
+      })
+    ),
   });
 }
 
@@ -39,18 +46,35 @@ export function webhookRoutes(peers: PeerClients): OperationHandlers {
   routes.on('sendTestWebhookUnprefixed', sendTestWebhook);
   routes.on('getWebhookSigningSecret', async (_req, res) => {
     const found = await peers.webhooks.getWebhookSigningSecret({}, callContext(res));
-    res.status(200).json({ scheme: found.scheme, secret: found.secret, url: found.url, headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'] });
+    res.status(200).json({
+      scheme: found.scheme,
+      secret: found.secret,
+      url: found.url,
+      headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    });
   });
   routes.on('getWebhookPublicKey', async (_req, res) => {
     const key = await peers.webhooks.getWebhookPublicKey({}, callContext(res));
-    res.status(200).json({ algorithm: key.algorithm, signatureHeader: key.signatureHeader, publicKeyPem: key.publicKeyPem, publicKeyHex: key.publicKeyHex });
+    res.status(200).json({
+      algorithm: key.algorithm,
+      signatureHeader: key.signatureHeader,
+      publicKeyPem: key.publicKeyPem,
+      publicKeyHex: key.publicKeyHex,
+    });
   });
   routes.on('listWebhookDeliveries', async (req, res) => {
     const read = new RestRequestReader(req);
-    const query = { limit: read.limit(), cursor: read.query('cursor') ?? '', status: read.query('status') ?? '', type: read.query('type') ?? '' };
+    const query = {
+      limit: read.limit(),
+      cursor: read.query('cursor') ?? '',
+      status: read.query('status') ?? '',
+      type: read.query('type') ?? '',
+    };
     read.done();
     const page = await peers.webhooks.listWebhookDeliveries(query, callContext(res));
-    res.status(200).json(listJson({ ...page, nextCursor: page.nextCursor || undefined }, page.deliveries, toWebhookDeliveryJson));
+    res.status(200).json(
+      listJson({ ...page, nextCursor: page.nextCursor || undefined }, page.deliveries, toWebhookDeliveryJson),
+    );
   });
   routes.on('resendWebhookDelivery', async (req, res) => {
     const read = new RestRequestReader(req);

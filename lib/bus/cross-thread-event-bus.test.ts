@@ -21,7 +21,13 @@ function hubWithThreads(threads: number) {
 
 describeEventBusContract('cross-thread (hub over a MessagePort)', () => {
   const { hub, ends: [end] } = hubWithThreads(1);
-  return { ...end.bus, close: async () => { await end.bus.close(); await hub.close(); } } satisfies EventBus;
+  return {
+    ...end.bus,
+    close: async () => {
+      await end.bus.close();
+      await hub.close();
+    },
+  } satisfies EventBus;
 });
 
 describe('cross-thread event bus', () => {
@@ -47,7 +53,14 @@ describe('cross-thread event bus', () => {
     serveEventBus(channel.port1, hub);
     const bus = connectEventBus(channel.port2);
     let calls = 0;
-    await bus.subscribe({ topic: 't', group: 'g', handler: async () => { calls += 1; throw new Error('refused here'); } });
+    await bus.subscribe({
+      topic: 't',
+      group: 'g',
+      handler: async () => {
+        calls += 1;
+        throw new Error('refused here');
+      },
+    });
     await expect(bus.publish('t', [event('a', 1)])).rejects.toThrow('refused here');
     expect(calls).toBe(3);
     await bus.close();
@@ -58,8 +71,12 @@ describe('cross-thread event bus', () => {
     const { hub, ends: [subscriber, publisher] } = hubWithThreads(2);
     const seen: number[] = [];
     await subscriber.bus.subscribe({
-      topic: 't', group: 'g',
-      handler: async (e) => { await new Promise((r) => setTimeout(r, e.version % 2 ? 5 : 0)); seen.push(e.version); },
+      topic: 't',
+      group: 'g',
+      handler: async (e) => {
+        await new Promise((r) => setTimeout(r, e.version % 2 ? 5 : 0));
+        seen.push(e.version);
+      },
     });
     await Promise.all([1, 2, 3, 4, 5].map((v) => publisher.bus.publish('t', [event('same', v)])));
     expect(seen).toEqual([1, 2, 3, 4, 5]);

@@ -42,7 +42,8 @@ function portRpc(port: MessagePort, serve: (request: Request) => Promise<void>, 
       if ('call' in message) {
         serve(message.request).then(
           () => open && send({ answer: message.call }),
-          (err: unknown) => open && send({ answer: message.call, error: err instanceof Error ? err.message : String(err) }),
+          (err: unknown) =>
+            open && send({ answer: message.call, error: err instanceof Error ? err.message : String(err) }),
         );
         continue;
       }
@@ -56,7 +57,7 @@ function portRpc(port: MessagePort, serve: (request: Request) => Promise<void>, 
   const close = () => {
     if (!open) return;
     open = false;
-    for (const call of waiting.values()) call.reject(new Error('the event bus\'s thread is gone'));
+    for (const call of waiting.values()) call.reject(new Error("the event bus's thread is gone"));
     waiting.clear();
     port.close();
     onClose();
@@ -102,7 +103,9 @@ export function serveEventBus(port: MessagePort, bus: EventBus): { close(): void
     }
     if ('unsubscribe' in request) return leave(request.unsubscribe);
     throw new Error('the hub delivers events, it takes none');
-  }, () => { for (const sub of [...subscriptions.keys()]) void leave(sub)?.catch(() => undefined); });
+  }, () => {
+    for (const sub of [...subscriptions.keys()]) void leave(sub)?.catch(() => undefined);
+  });
   return { close: () => rpc.close() };
 }
 

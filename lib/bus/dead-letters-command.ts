@@ -13,12 +13,20 @@ import { createServiceClient } from '../grpc/grpc-client';
  * use mutual TLS) and prints JSON. Exit 0 on success, 1 when the call failed or a replay failed
  * again (the letter printed is still DEAD, with the new error), 2 on a usage error.
  */
-const USAGE = 'usage: dead-letters-command <service address> list [DEAD|REPLAYED] [--group <group>] | show <id> | replay <id>';
+const USAGE =
+  'usage: dead-letters-command <service address> list [DEAD|REPLAYED] [--group <group>] | show <id> | replay <id>';
 
-export async function runDeadLettersCommand(argv: string[], env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
+export async function runDeadLettersCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  print: (line: string) => void,
+): Promise<number> {
   const [address, action, ...rest] = argv;
   const token = env.INTERNAL_TOKEN?.trim();
-  const usage = (why: string) => { print(`${why}\n${USAGE}`); return 2; };
+  const usage = (why: string) => {
+    print(`${why}\n${USAGE}`);
+    return 2;
+  };
   if (!address || !action) return usage('a service address and an action are needed');
   if (!token) return usage('INTERNAL_TOKEN must be set (the token the services share)');
   const client = createServiceClient(DeadLetterServiceService, address, { internalToken: token });
@@ -35,7 +43,9 @@ export async function runDeadLettersCommand(argv: string[], env: NodeJS.ProcessE
       return 0;
     }
     if ((action === 'show' || action === 'replay') && rest[0]) {
-      const answer = action === 'show' ? await client.getDeadLetter({ id: rest[0] }) : await client.replayDeadLetter({ id: rest[0] });
+      const answer = action === 'show'
+        ? await client.getDeadLetter({ id: rest[0] })
+        : await client.replayDeadLetter({ id: rest[0] });
       const letter = answer.deadLetter!;
       print(JSON.stringify({ ...letter, eventJson: undefined, event: JSON.parse(letter.eventJson) }, null, 2));
       return action === 'replay' && letter.status !== 'REPLAYED' ? 1 : 0; // a replay that failed again

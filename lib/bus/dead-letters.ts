@@ -37,7 +37,10 @@ export interface DeadLetterSettings {
   backoff: Required<RetryBackoff>;
 }
 
-export const DEFAULT_DEAD_LETTER_SETTINGS: DeadLetterSettings = { attempts: 5, backoff: { initialMs: 200, maxMs: 5_000 } };
+export const DEFAULT_DEAD_LETTER_SETTINGS: DeadLetterSettings = {
+  attempts: 5,
+  backoff: { initialMs: 200, maxMs: 5_000 },
+};
 
 export interface DeadLetterQuery {
   status?: DeadLetterStatus;
@@ -53,7 +56,9 @@ export interface DeadLetters {
   guard(options: { topic: string; group: string; handler: EventHandler }): EventHandler;
   list(query?: DeadLetterQuery): Promise<DeadLetter[]>;
   get(id: string): Promise<DeadLetter>;
-  /** Runs the group's handler on the event once more: REPLAYED on success; on failure it stays DEAD with the new error. */
+  /**
+   * Runs the group's handler on the event once more: REPLAYED on success; on failure it stays DEAD with the new error.
+   */
   replay(id: string): Promise<DeadLetter>;
   /** Indexes, and the `events_dead_letters` gauge (scraped). */
   prepare(): Promise<void>;
@@ -65,7 +70,8 @@ export interface DeadLetters {
  * would fail alike, so it goes back to the bus, which retries it for as long as the outage lasts
  * (Kafka in place, heartbeating; the in-process bus and then the outbox), without counting attempts.
  */
-const isOutage = (err: unknown) => err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'STORAGE_FULL');
+const isOutage = (err: unknown) =>
+  err instanceof AppError && (err.code === 'UNAVAILABLE' || err.code === 'STORAGE_FULL');
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2_000);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -99,8 +105,14 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
   /** Raises when the letter cannot be stored: the bus then keeps the event (retried), nothing is lost. */
   async function deadLetter({ topic, group, event, tried, err }: FailedDelivery): Promise<void> {
     const letter: DeadLetter = {
-      _id: `${group}:${event.id}`, topic, group, event, status: 'DEAD', attempts: tried,
-      lastError: errorText(err), deadLetteredAt: clock().toISOString(),
+      _id: `${group}:${event.id}`,
+      topic,
+      group,
+      event,
+      status: 'DEAD',
+      attempts: tried,
+      lastError: errorText(err),
+      deadLetteredAt: clock().toISOString(),
     };
     try {
       await letters.insertOne(letter);
@@ -112,7 +124,12 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
     }
     instruments().eventsDeadLettered.add(1, { topic, group, type: event.type });
     logger.error('event dead-lettered: its consumer failed every attempt; the events behind it go on', {
-      topic, group, eventId: event.id, eventType: event.type, attempts: tried, err,
+      topic,
+      group,
+      eventId: event.id,
+      eventType: event.type,
+      attempts: tried,
+      err,
     });
   }
 
@@ -126,14 +143,21 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
     guard({ topic, group, handler }) {
       handlers.set(group, handler);
       return async (event) => {
-        for (let attempt = 1; ; attempt++) {
+        for (let attempt = 1;; attempt++) {
           try {
             await handler(event);
             return;
           } catch (err) {
             if (isOutage(err)) throw err;
             if (attempt >= attempts) return deadLetter({ topic, group, event, tried: attempt, err });
-            logger.warn('event handler failed; retrying', { topic, group, eventId: event.id, eventType: event.type, attempt, err });
+            logger.warn('event handler failed; retrying', {
+              topic,
+              group,
+              eventId: event.id,
+              eventType: event.type,
+              attempt,
+              err,
+            });
           }
           await sleep(backoffDelay(attempt, settings.backoff));
         }
@@ -141,7 +165,10 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
     },
 
     async list(query = {}) {
-      const filter = { ...(query.status ? { status: query.status } : {}), ...(query.group ? { group: query.group } : {}) };
+      const filter = {
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.group ? { group: query.group } : {}),
+      };
       const limit = Math.min(Math.max(1, query.limit ?? 100), 1_000);
       return letters.find(filter, { sort: { deadLetteredAt: -1 }, limit });
     },
@@ -150,7 +177,9 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
 
     async replay(id) {
       const letter = await dead(id);
-      if (letter.status !== 'DEAD') throw new AppError('INVALID_STATE', `Dead letter ${id} was replayed at ${letter.replayedAt}`);
+      if (letter.status !== 'DEAD') {
+        throw new AppError('INVALID_STATE', `Dead letter ${id} was replayed at ${letter.replayedAt}`);
+      }
       const handler = handlers.get(letter.group);
       if (!handler) throw new AppError('INVALID_STATE', `No consumer of group ${letter.group} runs in this service`);
       try {
@@ -158,7 +187,11 @@ export function createDeadLetters(options: DeadLettersOptions): DeadLetters {
       } catch (err) {
         const lastError = errorText(err);
         await letters.updateOne({ _id: id }, { $set: { lastError }, $inc: { attempts: 1 } });
-        logger.warn('dead letter replayed and failed again; it stays dead', { group: letter.group, eventId: letter.event.id, err });
+        logger.warn('dead letter replayed and failed again; it stays dead', {
+          group: letter.group,
+          eventId: letter.event.id,
+          err,
+        });
         return { ...letter, lastError, attempts: letter.attempts + 1 };
       }
       const replayedAt = clock().toISOString();

@@ -25,7 +25,12 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
       const after = event('a-1', 2);
       await bus.publish(topic, [before]);
       const received: DomainEvent[] = [];
-      await bus.subscribe({ topic, group: uniqueName('g'), fromBeginning: true, handler: async (e) => void received.push(e) });
+      await bus.subscribe({
+        topic,
+        group: uniqueName('g'),
+        fromBeginning: true,
+        handler: async (e) => void received.push(e),
+      });
       await bus.publish(topic, [after]);
 
       await waitFor(() => received.length >= 2);
@@ -62,7 +67,9 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
       const handled: string[] = [];
       let failuresLeft = 2;
       await bus.subscribe({
-        topic, group: uniqueName('g'), fromBeginning: true,
+        topic,
+        group: uniqueName('g'),
+        fromBeginning: true,
         handler: async (e) => {
           attempts.push(e.data.label as string);
           if (e.data.label === 'x' && failuresLeft-- > 0) throw new Error('transient');
@@ -80,7 +87,9 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
       const topic = uniqueName('order');
       const seen = new Map<string, number[]>();
       await bus.subscribe({
-        topic, group: uniqueName('g'), fromBeginning: true,
+        topic,
+        group: uniqueName('g'),
+        fromBeginning: true,
         handler: async (e) => {
           await sleep(Math.random() * 3);
           seen.set(e.aggregateId, [...(seen.get(e.aggregateId) ?? []), e.data.seq as number]);
@@ -106,13 +115,18 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
 
       const inHandler: Array<{ traceparent?: string; active?: string }> = [];
       await bus.subscribe({
-        topic, group: uniqueName('g'), fromBeginning: true,
+        topic,
+        group: uniqueName('g'),
+        fromBeginning: true,
         handler: async (e) => void inHandler.push({ traceparent: e.traceparent, active: activeTraceparent() }),
       });
       await bus.publish(topic, [published, event('t-1', 2)]);
 
       await waitFor(() => inHandler.length >= 2);
-      expect(inHandler).toEqual([{ traceparent: published.traceparent, active: published.traceparent }, { traceparent: undefined, active: undefined }]);
+      expect(inHandler).toEqual([{ traceparent: published.traceparent, active: published.traceparent }, {
+        traceparent: undefined,
+        active: undefined,
+      }]);
     });
 
     it('waits for in-flight handlers on close, then refuses to publish', async () => {
@@ -120,7 +134,9 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
       let started = false;
       let finished = false;
       await bus.subscribe({
-        topic, group: uniqueName('g'), fromBeginning: true,
+        topic,
+        group: uniqueName('g'),
+        fromBeginning: true,
         handler: async () => {
           started = true;
           await sleep(300);
@@ -139,7 +155,11 @@ export function describeEventBusContract(name: string, makeBus: () => EventBus |
 
 export function event(aggregateId: string, version: number, data: Record<string, unknown> = {}): DomainEvent {
   return newEvent({
-    type: 'TEST.HAPPENED', version, platformId: 'Platform:00000000-0000-4000-8000-000000000000', aggregateId, data,
+    type: 'TEST.HAPPENED',
+    version,
+    platformId: 'Platform:00000000-0000-4000-8000-000000000000',
+    aggregateId,
+    data,
   });
 }
 

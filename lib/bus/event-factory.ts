@@ -14,7 +14,9 @@ export interface EventContent<T extends Record<string, unknown>> {
 
 export type NewEvent = <T extends Record<string, unknown>>(content: EventContent<T>) => DomainEvent<T>;
 
-/** Builds events with a fresh `Event:<uuid>` id, the time, and the traceparent of the active span; `data` is plain JSON. */
+/**
+ * Builds events with a fresh `Event:<uuid>` id, the time, and the traceparent of the active span; `data` is plain JSON.
+ */
 export function createEventFactory(options: { clock?: () => Date } = {}): NewEvent {
   const clock = options.clock ?? (() => new Date());
   return ({ type, version, platformId, aggregateId, data }) => {

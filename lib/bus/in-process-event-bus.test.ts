@@ -5,7 +5,10 @@ import { createInProcessEventBus } from './in-process-event-bus';
 
 const fastRetry = { initialMs: 5, maxMs: 20 };
 
-describeEventBusContract('in-process', () => createInProcessEventBus({ logger: createLogger({ write: () => undefined }), retry: fastRetry }));
+describeEventBusContract(
+  'in-process',
+  () => createInProcessEventBus({ logger: createLogger({ write: () => undefined }), retry: fastRetry }),
+);
 
 describe('in-process event bus', () => {
   it('refuses events for a group whose members all left, so the publisher keeps them, and delivers again once one subscribes', async () => {
@@ -25,9 +28,14 @@ describe('in-process event bus', () => {
     const logger = createLogger({ level: 'error', write: (line) => void lines.push(JSON.parse(line)) });
     const bus = createInProcessEventBus({ logger, retry: fastRetry });
     let release!: () => void;
-    const blocked = new Promise<void>((resolve) => { release = resolve; });
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: () => blocked });
-    const published = bus.publish('t', [event('a', 1), event('a', 2), event('a', 3)]).then(() => 'published', (err: Error) => err.message);
+    const published = bus.publish('t', [event('a', 1), event('a', 2), event('a', 3)]).then(
+      () => 'published',
+      (err: Error) => err.message,
+    );
     await sleep(20);
     const left = subscription.close();
     release();
@@ -35,11 +43,16 @@ describe('in-process event bus', () => {
     await bus.close();
     expect(await published).toMatch('the bus closed');
     expect(lines.map(({ msg, topic, group, count }) => ({ msg, topic, group, count }))).toEqual([
-      { msg: 'events not delivered: their group had no subscriber left when the bus closed', topic: 't', group: 'g', count: 2 },
+      {
+        msg: 'events not delivered: their group had no subscriber left when the bus closed',
+        topic: 't',
+        group: 'g',
+        count: 2,
+      },
     ]);
   });
 
-  it('runs no handler inside publish\'s own turn, and answers once the subscribed groups handled the events', async () => {
+  it("runs no handler inside publish's own turn, and answers once the subscribed groups handled the events", async () => {
     const bus = createInProcessEventBus({ retry: fastRetry });
     const handled: string[] = [];
     await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void handled.push(`g:${e.version}`) });
@@ -58,7 +71,8 @@ describe('in-process event bus', () => {
     const attempts: number[] = [];
     const handled: number[] = [];
     await bus.subscribe({
-      topic: 't', group: 'g',
+      topic: 't',
+      group: 'g',
       handler: async (e) => {
         attempts.push(e.version);
         if (e.version === 1) throw new Error('permanent');
@@ -73,7 +87,12 @@ describe('in-process event bus', () => {
     expect(attempts).toEqual([1, 1, 1, 1, 2]);
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.attempt)).toEqual([1, 2, 3]);
     expect(lines.filter((l) => l.level === 'error')).toEqual([
-      expect.objectContaining({ msg: 'event handler failed; the publisher keeps the event to publish it again', eventId: poison.id, group: 'g', attempt: 4 }),
+      expect.objectContaining({
+        msg: 'event handler failed; the publisher keeps the event to publish it again',
+        eventId: poison.id,
+        group: 'g',
+        attempt: 4,
+      }),
     ]);
     await bus.close();
   });
@@ -112,7 +131,14 @@ describe('in-process event bus', () => {
   it('drains queued deliveries on close', async () => {
     const bus = createInProcessEventBus({ retry: fastRetry });
     const handled: number[] = [];
-    await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => { await sleep(5); handled.push(e.version); } });
+    await bus.subscribe({
+      topic: 't',
+      group: 'g',
+      handler: async (e) => {
+        await sleep(5);
+        handled.push(e.version);
+      },
+    });
     await bus.publish('t', [1, 2, 3, 4, 5].map((v) => event('a', v)));
     await bus.close();
     expect(handled).toEqual([1, 2, 3, 4, 5]);

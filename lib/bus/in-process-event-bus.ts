@@ -49,7 +49,7 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
 
   const topicState = (name: string): Topic => {
     let topic = topics.get(name);
-    if (!topic) topics.set(name, (topic = { recent: [], groups: new Map() }));
+    if (!topic) topics.set(name, topic = { recent: [], groups: new Map() });
     return topic;
   };
 
@@ -61,7 +61,7 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
 
   /** Resolves once a member handled the event; rejects when every attempt failed or the bus closed first. */
   const deliver = async (topic: string, groupName: string, group: Group, json: string): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const member = await nextMember(group);
       const event = JSON.parse(json) as DomainEvent;
       const fields = { topic, group: groupName, eventId: event.id, eventType: event.type, attempt };
@@ -112,7 +112,9 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
       const state = topicState(topic);
       // The bus keeps nothing across a restart: a group that lost its members cannot take events now.
       const orphaned = [...state.groups].filter(([, group]) => !group.members.length).map(([name]) => name);
-      if (orphaned.length) throw new Error(`no subscriber in ${orphaned.join(', ')} for ${topic}: the events stay with the publisher`);
+      if (orphaned.length) {
+        throw new Error(`no subscriber in ${orphaned.join(', ')} for ${topic}: the events stay with the publisher`);
+      }
       const handled: Promise<void>[] = [];
       for (const event of events) {
         const json = JSON.stringify(event);
@@ -153,7 +155,9 @@ export function createInProcessEventBus(options: InProcessEventBusOptions = {}):
       }
       while (pending.size) await Promise.allSettled([...pending]);
       // One line per group, not per event: a busy process can stop with thousands queued.
-      for (const tally of undelivered.values()) logger.error('events not delivered: their group had no subscriber left when the bus closed', tally);
+      for (const tally of undelivered.values()) {
+        logger.error('events not delivered: their group had no subscriber left when the bus closed', tally);
+      }
       undelivered.clear();
     },
   };

@@ -9,7 +9,8 @@ describe('createIdempotentHandler', () => {
     const applied: DomainEvent[] = [];
     let fail = true;
     const handler = createIdempotentHandler({
-      collection: inbox, group: 'ledger',
+      collection: inbox,
+      group: 'ledger',
       handler: async (e) => {
         if (fail) throw new Error('down');
         applied.push(e);
@@ -25,7 +26,11 @@ describe('createIdempotentHandler', () => {
     expect(applied).toEqual([e]);
     expect(await inbox.findOne({ _id: `ledger:${e.id}` })).toMatchObject({ group: 'ledger', eventId: e.id });
 
-    const otherGroup = createIdempotentHandler({ collection: inbox, group: 'mailer', handler: async (ev) => void applied.push(ev) });
+    const otherGroup = createIdempotentHandler({
+      collection: inbox,
+      group: 'mailer',
+      handler: async (ev) => void applied.push(ev),
+    });
     await otherGroup(e);
     expect(applied).toEqual([e, e]);
   });

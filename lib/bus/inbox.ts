@@ -14,8 +14,15 @@ export function createIdempotentHandler({ collection, group, handler }: Idempote
     const _id = `${group}:${event.id}`;
     if (await collection.findOne({ _id })) return;
     await handler(event);
-    // Recorded after success: a crash in between means a redelivery runs the handler again (so handlers must be idempotent), never that a failed event is marked done.
-    const receipt: Doc = { _id, group, eventId: event.id, eventType: event.type, processedAt: new Date().toISOString() };
+    // Recorded after success: a crash in between means a redelivery runs the handler again (so handlers must be
+    // idempotent), never that a failed event is marked done.
+    const receipt: Doc = {
+      _id,
+      group,
+      eventId: event.id,
+      eventType: event.type,
+      processedAt: new Date().toISOString(),
+    };
     try {
       await collection.insertOne(receipt);
     } catch (err) {

@@ -42,7 +42,10 @@ describe('kafka event bus', () => {
     expect(messages.map((m) => m.key?.toString())).toEqual(['agg-h', 'agg-h']);
     expect(JSON.parse(messages[0].value!.toString())).toEqual(traced);
     expect(headers(messages[0])).toEqual({
-      'event-id': traced.id, 'event-type': 'TEST.HAPPENED', 'event-version': '3', traceparent: traced.traceparent,
+      'event-id': traced.id,
+      'event-type': 'TEST.HAPPENED',
+      'event-version': '3',
+      traceparent: traced.traceparent,
     });
     expect(headers(messages[1])).not.toHaveProperty('traceparent');
   });
@@ -54,7 +57,9 @@ describe('kafka event bus', () => {
     const pending = event('c-1', 2);
     const firstSaw: string[] = [];
     const first = await bus.subscribe({
-      topic, group, fromBeginning: true,
+      topic,
+      group,
+      fromBeginning: true,
       handler: async (e) => {
         firstSaw.push(e.id);
         if (e.id === pending.id) throw new Error('down');
@@ -77,7 +82,12 @@ describe('kafka event bus', () => {
 describe('kafka event bus with a stalled broker', () => {
   it('fails a publish the broker does not acknowledge in time, and publishes on a new connection afterwards', async () => {
     const stalled = await startKafkaMockCluster(['bus-stall:1']);
-    const bus = createKafkaEventBus({ brokers: stalled.brokers, clientId: 'bus-stall', logger: silentLogger, publishTimeoutMs: 1_000 });
+    const bus = createKafkaEventBus({
+      brokers: stalled.brokers,
+      clientId: 'bus-stall',
+      logger: silentLogger,
+      publishTimeoutMs: 1_000,
+    });
     try {
       await bus.publish('bus-stall', [event('s-1', 1)]); // connected
       await stalled.freeze();

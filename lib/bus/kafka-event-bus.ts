@@ -1,4 +1,13 @@
-import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type KafkaMessage, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type IHeaders,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import { createLogger, type Logger } from '../log';
 import type { DomainEvent, EventBus, EventHandler, Subscription } from './event-bus';
 import { inConsumerSpan, startProducerSpans } from './messaging-spans';
@@ -19,14 +28,24 @@ export interface KafkaEventBusOptions {
   /** Backoff of a failing handler. The message is retried in place until it succeeds (or its consumer stops). */
   retry?: RetryBackoff;
   /** Consumer-group timings (kafkajs names); tests shorten them. */
-  consumer?: { sessionTimeout?: number; heartbeatInterval?: number; maxWaitTimeInMs?: number; partitionsConsumedConcurrently?: number };
+  consumer?: {
+    sessionTimeout?: number;
+    heartbeatInterval?: number;
+    maxWaitTimeInMs?: number;
+    partitionsConsumedConcurrently?: number;
+  };
   /** A consumer in its group that neither fetched nor heartbeated for this long counts as not running. */
   stallMs?: number;
   /** A publish not acknowledged within this long fails and the next one uses a new connection (default 120 s). */
   publishTimeoutMs?: number;
 }
 
-export const EVENT_HEADERS = { id: 'event-id', type: 'event-type', version: 'event-version', traceparent: 'traceparent' } as const;
+export const EVENT_HEADERS = {
+  id: 'event-id',
+  type: 'event-type',
+  version: 'event-version',
+  traceparent: 'traceparent',
+} as const;
 
 /** After this many failed attempts of one message, each further failure is logged as an error. */
 const LOUD_AFTER_ATTEMPTS = 5;
@@ -46,7 +65,10 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
     ...(options.security?.ssl ? { ssl: options.security.ssl } : {}),
     ...(options.security?.sasl ? { sasl: options.security.sasl } : {}),
     logLevel: logLevel.INFO,
-    logCreator: () => { const limit = createLogRateLimit(); return (entry) => forwardLog(logger, entry, limit); },
+    logCreator: () => {
+      const limit = createLogRateLimit();
+      return (entry) => forwardLog(logger, entry, limit);
+    },
   });
   const subscriptions = new Set<Subscription>();
   let producer: Promise<Producer> | undefined;
@@ -54,15 +76,18 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
   const consumed = new Map<Subscription, { topic: string; group: string }>();
   const stopLagGauge = observeConsumerLag(kafka, () => [...consumed.values()]);
 
-  const connectedProducer = (): Promise<Producer> =>
-    (producer ??= (async () => {
-      const p = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, maxInFlightRequests: 1, allowAutoTopicCreation: true });
-      await p.connect();
-      return p;
-    })().catch((err) => {
-      producer = undefined; // let the next publish try again
-      throw err;
-    }));
+  const connectedProducer = (): Promise<Producer> => (producer ??= (async () => {
+    const p = kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: true,
+    });
+    await p.connect();
+    return p;
+  })().catch((err) => {
+    producer = undefined; // let the next publish try again
+    throw err;
+  }));
 
   return {
     async publish(topic, events) {
@@ -73,7 +98,11 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       const spans = startProducerSpans(topic, events);
       try {
         // kafkajs times out each request and retries; the deadline is for a send that never settles at all.
-        const sent = p.send({ topic, acks: -1, messages: events.map((event, i) => encode(event, spans.traceparentOf(i))) });
+        const sent = p.send({
+          topic,
+          acks: -1,
+          messages: events.map((event, i) => encode(event, spans.traceparentOf(i))),
+        });
         await withDeadline(sent, options.publishTimeoutMs ?? 120_000, `publish to ${topic}`);
         spans.end();
       } catch (err) {
@@ -96,10 +125,15 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
       const sessionMs = timings.sessionTimeout ?? 30_000;
       // A transient (per-replica cache) group carries invalidations that every replica must apply
       // within seconds: its fetches wait at most 1 s for a record, whatever the broker's long-poll does.
-      const maxWaitTimeInMs = transient ? Math.min(TRANSIENT_MAX_WAIT_MS, timings.maxWaitTimeInMs ?? 5_000) : timings.maxWaitTimeInMs;
+      const maxWaitTimeInMs = transient
+        ? Math.min(TRANSIENT_MAX_WAIT_MS, timings.maxWaitTimeInMs ?? 5_000)
+        : timings.maxWaitTimeInMs;
       const stallMs = options.stallMs ?? Math.max(sessionMs, 2 * (maxWaitTimeInMs ?? 5_000));
       const member = superviseConsumer({
-        kafka, topic, fromBeginning: fromBeginning ?? false, log,
+        kafka,
+        topic,
+        fromBeginning: fromBeginning ?? false,
+        log,
         restartBackoff: backoff,
         stallMs,
         joinGraceMs: 2 * sessionMs + stallMs,
@@ -164,7 +198,11 @@ export function createKafkaEventBus(options: KafkaEventBusOptions): EventBus {
 async function deleteGroup(kafka: Kafka, group: string, log: Logger): Promise<void> {
   const admin = kafka.admin();
   try {
-    await withDeadline(admin.connect().then(() => admin.deleteGroups([group])), 5_000, `delete consumer group ${group}`);
+    await withDeadline(
+      admin.connect().then(() => admin.deleteGroups([group])),
+      5_000,
+      `delete consumer group ${group}`,
+    );
   } catch (err) {
     log.debug('consumer group left for the broker to expire', { err });
   } finally {
@@ -185,7 +223,9 @@ function encode(event: DomainEvent, traceparent: string | undefined) {
 function decode(message: KafkaMessage): DomainEvent | undefined {
   try {
     const event = JSON.parse(message.value?.toString() ?? '') as DomainEvent;
-    if (!event || typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.aggregateId !== 'string') return undefined;
+    if (
+      !event || typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.aggregateId !== 'string'
+    ) return undefined;
     const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
     return traceparent && !event.traceparent ? { ...event, traceparent } : event;
   } catch {
@@ -211,13 +251,22 @@ function observeConsumerLag(kafka: Kafka, groups: () => Array<{ topic: string; g
     const a = kafka.admin();
     await a.connect();
     return a;
-  })().catch((err) => { admin = undefined; throw err; }));
-  const stop = observeGauge('messaging.kafka.consumer.lag', { description: 'Messages of a topic not yet committed by a consumer group' }, async (observe) => {
+  })().catch((err) => {
+    admin = undefined;
+    throw err;
+  }));
+  const stop = observeGauge('messaging.kafka.consumer.lag', {
+    description: 'Messages of a topic not yet committed by a consumer group',
+  }, async (observe) => {
     const wanted = groups();
     if (!wanted.length) return;
     const a = await withDeadline(connected(), 5_000, 'connect the metrics admin client');
     await Promise.all(wanted.map(async ({ topic, group }) => {
-      const [ends, committed] = await withDeadline(Promise.all([a.fetchTopicOffsets(topic), a.fetchOffsets({ groupId: group, topics: [topic] })]), 5_000, 'read consumer offsets');
+      const [ends, committed] = await withDeadline(
+        Promise.all([a.fetchTopicOffsets(topic), a.fetchOffsets({ groupId: group, topics: [topic] })]),
+        5_000,
+        'read consumer offsets',
+      );
       const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       let lag = 0;
       for (const end of ends) {
@@ -236,7 +285,11 @@ function observeConsumerLag(kafka: Kafka, groups: () => Array<{ topic: string; g
 }
 
 /** One message in its consumer span: handled in place until it succeeds; false when the consumer stopped first. */
-async function consumeMessage({ topic, group, partition, message }: ConsumedMessage, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
+async function consumeMessage(
+  { topic, group, partition, message }: ConsumedMessage,
+  handler: EventHandler,
+  ctx: RetryContext,
+): Promise<boolean> {
   const event = decode(message);
   const at = { partition, offset: message.offset };
   const traceparent = message.headers?.[EVENT_HEADERS.traceparent]?.toString();
@@ -256,7 +309,7 @@ interface RetryContext {
 
 /** Retries until the handler succeeds; false when the consumer stopped first (message left uncommitted). */
 async function handleInPlace(event: DomainEvent, handler: EventHandler, ctx: RetryContext): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       await handler(event); // in the consumer span (inConsumerSpan)
       return true;
@@ -301,12 +354,20 @@ function createLatch(): Latch {
   return latch;
 }
 
-function forwardLog(logger: Logger, { namespace, level, log }: LogEntry, limit: ReturnType<typeof createLogRateLimit>): void {
+function forwardLog(
+  logger: Logger,
+  { namespace, level, log }: LogEntry,
+  limit: ReturnType<typeof createLogRateLimit>,
+): void {
   const { message, timestamp: _timestamp, logger: _name, ...fields } = log as LogEntry['log'] & { logger?: string };
   // An unreachable broker: kafkajs retries every connection several times a second; one line per 10 s is enough.
   const admitted = level <= logLevel.WARN ? limit.admit(`${namespace}:${message}`) : { write: true, suppressed: 0 };
   if (!admitted.write) return;
-  const withNamespace = { kafkajs: namespace, ...fields, ...(admitted.suppressed ? { repeatedMeanwhile: admitted.suppressed } : {}) };
+  const withNamespace = {
+    kafkajs: namespace,
+    ...fields,
+    ...(admitted.suppressed ? { repeatedMeanwhile: admitted.suppressed } : {}),
+  };
   if (level === logLevel.ERROR) logger.error(message, withNamespace);
   else if (level === logLevel.WARN) logger.warn(message, withNamespace);
   else logger.debug(message, withNamespace);

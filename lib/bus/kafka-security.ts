@@ -14,7 +14,10 @@ export interface KafkaSecurity {
 }
 
 const SCHEMA = {
-  /** TLS to the Kafka brokers, verified against the system's CAs unless KAFKA_TLS_CA_FILE is set; setting any KAFKA_TLS_*_FILE turns it on */
+  /**
+   * TLS to the Kafka brokers, verified against the system's CAs unless KAFKA_TLS_CA_FILE is set; setting any
+   * KAFKA_TLS_*_FILE turns it on
+   */
   KAFKA_TLS: setting.bool(false),
   /** PEM file of the CA certificate(s) that signed the brokers' certificates (instead of the system's CAs) */
   KAFKA_TLS_CA_FILE: setting.optionalString(),
@@ -43,7 +46,11 @@ export function readKafkaSecurity(env: NodeJS.ProcessEnv): KafkaSecurity {
     if (c.KAFKA_TLS_CA_FILE) security.ssl.ca = certificates('KAFKA_TLS_CA_FILE', c.KAFKA_TLS_CA_FILE);
     if (Boolean(c.KAFKA_TLS_CERT_FILE) !== Boolean(c.KAFKA_TLS_KEY_FILE)) {
       const missing = c.KAFKA_TLS_CERT_FILE ? 'KAFKA_TLS_KEY_FILE' : 'KAFKA_TLS_CERT_FILE';
-      throw new ConfigError(missing, 'is required with ' + (c.KAFKA_TLS_CERT_FILE ? 'KAFKA_TLS_CERT_FILE' : 'KAFKA_TLS_KEY_FILE') + ' (a client certificate needs its key)');
+      throw new ConfigError(
+        missing,
+        'is required with ' + (c.KAFKA_TLS_CERT_FILE ? 'KAFKA_TLS_CERT_FILE' : 'KAFKA_TLS_KEY_FILE')
+          + ' (a client certificate needs its key)',
+      );
     }
     if (c.KAFKA_TLS_CERT_FILE && c.KAFKA_TLS_KEY_FILE) {
       const cert = certificates('KAFKA_TLS_CERT_FILE', c.KAFKA_TLS_CERT_FILE);
@@ -57,16 +64,33 @@ export function readKafkaSecurity(env: NodeJS.ProcessEnv): KafkaSecurity {
   if (c.KAFKA_SASL_MECHANISM) {
     const mechanism = c.KAFKA_SASL_MECHANISM.toLowerCase() as SaslMechanism;
     if (!SASL_MECHANISMS.includes(mechanism)) {
-      throw new ConfigError('KAFKA_SASL_MECHANISM', `must be one of ${SASL_MECHANISMS.join(', ')}, got "${c.KAFKA_SASL_MECHANISM}"`);
+      throw new ConfigError(
+        'KAFKA_SASL_MECHANISM',
+        `must be one of ${SASL_MECHANISMS.join(', ')}, got "${c.KAFKA_SASL_MECHANISM}"`,
+      );
     }
-    if (!c.KAFKA_SASL_USERNAME) throw new ConfigError('KAFKA_SASL_USERNAME', `is required with KAFKA_SASL_MECHANISM=${mechanism}`);
-    if (!c.KAFKA_SASL_PASSWORD) throw new ConfigError('KAFKA_SASL_PASSWORD', `is required with KAFKA_SASL_MECHANISM=${mechanism}`);
+    if (!c.KAFKA_SASL_USERNAME) {
+      throw new ConfigError('KAFKA_SASL_USERNAME', `is required with KAFKA_SASL_MECHANISM=${mechanism}`);
+    }
+    if (!c.KAFKA_SASL_PASSWORD) {
+      throw new ConfigError('KAFKA_SASL_PASSWORD', `is required with KAFKA_SASL_MECHANISM=${mechanism}`);
+    }
     if (mechanism === 'plain' && !security.ssl) {
-      throw new ConfigError('KAFKA_SASL_MECHANISM', 'plain sends the password in clear: turn on TLS (KAFKA_TLS=true or KAFKA_TLS_CA_FILE), or use scram-sha-256/512');
+      throw new ConfigError(
+        'KAFKA_SASL_MECHANISM',
+        'plain sends the password in clear: turn on TLS (KAFKA_TLS=true or KAFKA_TLS_CA_FILE), or use scram-sha-256/512',
+      );
     }
-    security.sasl = { mechanism, username: c.KAFKA_SASL_USERNAME, password: c.KAFKA_SASL_PASSWORD } as KafkaSecurity['sasl'];
+    security.sasl = {
+      mechanism,
+      username: c.KAFKA_SASL_USERNAME,
+      password: c.KAFKA_SASL_PASSWORD,
+    } as KafkaSecurity['sasl'];
   } else if (c.KAFKA_SASL_USERNAME || c.KAFKA_SASL_PASSWORD) {
-    throw new ConfigError('KAFKA_SASL_MECHANISM', 'is required with KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD (plain, scram-sha-256 or scram-sha-512)');
+    throw new ConfigError(
+      'KAFKA_SASL_MECHANISM',
+      'is required with KAFKA_SASL_USERNAME/KAFKA_SASL_PASSWORD (plain, scram-sha-256 or scram-sha-512)',
+    );
   }
   return security;
 }

@@ -18,12 +18,19 @@ export interface ProducerSpans {
 
 export function startProducerSpans(topic: string, events: DomainEvent[]): ProducerSpans {
   const spans: Span[] = events.map((event) => {
-    const parent = event.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: event.traceparent }) : ROOT_CONTEXT;
+    const parent = event.traceparent
+      ? propagation.extract(ROOT_CONTEXT, { traceparent: event.traceparent })
+      : ROOT_CONTEXT;
     return tracer().startSpan(`send ${topic}`, {
       kind: SpanKind.PRODUCER,
       attributes: {
-        ...SYSTEM, 'messaging.operation.type': 'send', 'messaging.operation.name': 'send', 'messaging.destination.name': topic,
-        'messaging.message.id': event.id, 'messaging.kafka.message.key': event.aggregateId, 'messaging.batch.message_count': events.length,
+        ...SYSTEM,
+        'messaging.operation.type': 'send',
+        'messaging.operation.name': 'send',
+        'messaging.destination.name': topic,
+        'messaging.message.id': event.id,
+        'messaging.kafka.message.key': event.aggregateId,
+        'messaging.batch.message_count': events.length,
       },
     }, parent);
   });
@@ -57,14 +64,22 @@ export interface Delivery {
 
 /** Runs `fn` in a CONSUMER span for one delivered message; the span ends with it. */
 export async function inConsumerSpan<T>(delivery: Delivery, fn: () => Promise<T>): Promise<T> {
-  const parent = delivery.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceparent }) : ROOT_CONTEXT;
+  const parent = delivery.traceparent
+    ? propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceparent })
+    : ROOT_CONTEXT;
   const span = tracer().startSpan(`process ${delivery.topic}`, {
     kind: SpanKind.CONSUMER,
     attributes: {
-      ...SYSTEM, 'messaging.operation.type': 'process', 'messaging.operation.name': 'process',
-      'messaging.destination.name': delivery.topic, 'messaging.consumer.group.name': delivery.group,
-      'messaging.destination.partition.id': String(delivery.partition), 'messaging.kafka.offset': Number(delivery.offset),
-      ...(delivery.event ? { 'messaging.message.id': delivery.event.id, 'messaging.kafka.message.key': delivery.event.aggregateId } : {}),
+      ...SYSTEM,
+      'messaging.operation.type': 'process',
+      'messaging.operation.name': 'process',
+      'messaging.destination.name': delivery.topic,
+      'messaging.consumer.group.name': delivery.group,
+      'messaging.destination.partition.id': String(delivery.partition),
+      'messaging.kafka.offset': Number(delivery.offset),
+      ...(delivery.event
+        ? { 'messaging.message.id': delivery.event.id, 'messaging.kafka.message.key': delivery.event.aggregateId }
+        : {}),
     },
   }, parent);
   try {

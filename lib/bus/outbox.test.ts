@@ -31,7 +31,11 @@ describe('withEvents', () => {
 describe('withInitialEvents', () => {
   it('puts the events in the new document', () => {
     const a = event('x', 1);
-    expect(withInitialEvents({ _id: 'Customer:1', name: 'n' }, [a])).toEqual({ _id: 'Customer:1', name: 'n', _outbox: [a] });
+    expect(withInitialEvents({ _id: 'Customer:1', name: 'n' }, [a])).toEqual({
+      _id: 'Customer:1',
+      name: 'n',
+      _outbox: [a],
+    });
   });
 });
 
@@ -56,7 +60,11 @@ describe('outbox relay', () => {
   it('writes a state change and its events in one conditional update, or neither', async () => {
     await customers.insertOne(withInitialEvents({ _id: 'Customer:1', status: 'PENDING' }, [event('Customer:1', 1)]));
     const approved = event('Customer:1', 2);
-    const approve = () => customers.updateOne({ _id: 'Customer:1', status: 'PENDING' }, withEvents({ $set: { status: 'APPROVED' } }, [approved]));
+    const approve = () =>
+      customers.updateOne(
+        { _id: 'Customer:1', status: 'PENDING' },
+        withEvents({ $set: { status: 'APPROVED' } }, [approved]),
+      );
 
     expect((await approve()).modifiedCount).toBe(1);
     expect((await approve()).modifiedCount).toBe(0); // lost race: no state change and no second event
@@ -81,14 +89,33 @@ describe('outbox relay', () => {
   });
 
   it('with several replicas, only the lease holder relays, and another takes over when it dies holding the lease', async () => {
-    const lease = (holder: string) => createLease({ collection: store.collection(LEASES_COLLECTION), name: 'outbox relay customers', holder, ttlMs: 1_500 });
+    const lease = (holder: string) =>
+      createLease({
+        collection: store.collection(LEASES_COLLECTION),
+        name: 'outbox relay customers',
+        holder,
+        ttlMs: 1_500,
+      });
     // A replica that took the lease and died: it never renews or gives it back.
     expect(await lease('dead').acquire()).toBe(true);
-    const relays = ['a', 'b', 'c'].map((holder) => createOutboxRelay({ collections: [customers], bus, topic: 'customers', logger: quiet, intervalMs: 5, lease: lease(holder) }));
-    for (let n = 1; n <= 20; n++) await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    const relays = ['a', 'b', 'c'].map((holder) =>
+      createOutboxRelay({
+        collections: [customers],
+        bus,
+        topic: 'customers',
+        logger: quiet,
+        intervalMs: 5,
+        lease: lease(holder),
+      })
+    );
+    for (let n = 1; n <= 20; n++) {
+      await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    }
     expect(await Promise.all(relays.map((r) => r.flush()))).toEqual([0, 0, 0]); // the dead replica's lease still holds
     relays.forEach((r) => r.start());
-    for (let n = 21; n <= 40; n++) await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    for (let n = 21; n <= 40; n++) {
+      await customers.insertOne(withInitialEvents({ _id: `Customer:${n}` }, [event(`Customer:${n}`, 1)]));
+    }
     await waitFor(() => received.length >= 40, 10_000);
     await Promise.all(relays.map((r) => r.stop()));
     expect(received).toHaveLength(40);
@@ -102,7 +129,9 @@ describe('outbox relay', () => {
     const racingBus: EventBus = {
       ...bus,
       async publish(topic, events) {
-        if (events[0].version === 1) await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { s: 1 } }, [late]));
+        if (events[0].version === 1) {
+          await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { s: 1 } }, [late]));
+        }
         await bus.publish(topic, events);
       },
     };
@@ -114,7 +143,9 @@ describe('outbox relay', () => {
   });
 
   it('removes what one pass published from all its documents by one write, leaving events added since', async () => {
-    for (let i = 1; i <= 5; i++) await customers.insertOne(withInitialEvents({ _id: `Customer:${i}` }, [event(`Customer:${i}`, 1)]));
+    for (let i = 1; i <= 5; i++) {
+      await customers.insertOne(withInitialEvents({ _id: `Customer:${i}` }, [event(`Customer:${i}`, 1)]));
+    }
     const writes = { one: 0, many: 0 };
     const counted = new Proxy(customers, {
       get(target, prop, receiver) {
@@ -129,7 +160,9 @@ describe('outbox relay', () => {
       ...bus,
       async publish(topic, events) {
         // The entity gains an event while its first is being published.
-        if (events[0].aggregateId === 'Customer:1' && events[0].version === 1) await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { seen: true } }, [late]));
+        if (events[0].aggregateId === 'Customer:1' && events[0].version === 1) {
+          await customers.updateOne({ _id: 'Customer:1' }, withEvents({ $set: { seen: true } }, [late]));
+        }
         await bus.publish(topic, events);
       },
     };
@@ -144,12 +177,22 @@ describe('outbox relay', () => {
     const applied: string[] = [];
     const inbox = store.collection('inbox');
     await bus.subscribe({
-      topic: 'customers', group: 'ledger',
-      handler: createIdempotentHandler({ collection: inbox, group: 'ledger', handler: async (e) => void applied.push(e.id) }),
+      topic: 'customers',
+      group: 'ledger',
+      handler: createIdempotentHandler({
+        collection: inbox,
+        group: 'ledger',
+        handler: async (e) => void applied.push(e.id),
+      }),
     });
     const created = event('Customer:1', 1);
     await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [created]));
-    const crashing = createOutboxRelay({ collections: [crashOnPull(customers)], bus, topic: 'customers', logger: quiet });
+    const crashing = createOutboxRelay({
+      collections: [crashOnPull(customers)],
+      bus,
+      topic: 'customers',
+      logger: quiet,
+    });
 
     await expect(crashing.flush()).rejects.toThrow('crash');
     const restarted = createOutboxRelay({ collections: [customers], bus, topic: 'customers', logger: quiet });
@@ -172,7 +215,13 @@ describe('outbox relay', () => {
         await bus.publish(topic, events);
       },
     };
-    const relay = createOutboxRelay({ collections: [customers], bus: flakyBus, topic: 'customers', intervalMs: 10, logger: quiet });
+    const relay = createOutboxRelay({
+      collections: [customers],
+      bus: flakyBus,
+      topic: 'customers',
+      intervalMs: 10,
+      logger: quiet,
+    });
 
     await expect(relay.flush()).rejects.toThrow('broker unavailable');
     relay.start();
@@ -198,7 +247,12 @@ describe('outbox relay', () => {
         await bus.publish(topic, events);
       },
     };
-    const relay = createOutboxRelay({ collections: [accounts, customers], bus: refusing, topic: 'customers', logger: quiet });
+    const relay = createOutboxRelay({
+      collections: [accounts, customers],
+      bus: refusing,
+      topic: 'customers',
+      logger: quiet,
+    });
     await expect(relay.flush()).rejects.toThrow('refused');
     expect(received).toEqual([behind]);
     expect(await accounts.countDocuments({ '_outbox.0': { $exists: true } })).toBe(1);
@@ -208,8 +262,21 @@ describe('outbox relay', () => {
   it('stops flowing once publishing has failed for stallMs, and flows again after a drain succeeds', async () => {
     await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
     let down = true;
-    const flakyBus: EventBus = { ...bus, publish: async (topic, events) => (down ? Promise.reject(new Error('broker unavailable')) : bus.publish(topic, events)) };
-    const relay = createOutboxRelay({ collections: [customers], bus: flakyBus, topic: 'customers', intervalMs: 10, stallMs: 200, logger: quiet });
+    const flakyBus: EventBus = {
+      ...bus,
+      publish: async (
+        topic,
+        events,
+      ) => (down ? Promise.reject(new Error('broker unavailable')) : bus.publish(topic, events)),
+    };
+    const relay = createOutboxRelay({
+      collections: [customers],
+      bus: flakyBus,
+      topic: 'customers',
+      intervalMs: 10,
+      stallMs: 200,
+      logger: quiet,
+    });
 
     relay.start();
     await new Promise((r) => setTimeout(r, 50));
@@ -225,8 +292,21 @@ describe('outbox relay', () => {
     await customers.insertOne(withInitialEvents({ _id: 'Customer:1' }, [event('Customer:1', 1)]));
     let release!: () => void;
     const hanging = new Promise<void>((r) => (release = r));
-    const stuckBus: EventBus = { ...bus, publish: async (topic, events) => { await hanging; await bus.publish(topic, events); } };
-    const relay = createOutboxRelay({ collections: [customers], bus: stuckBus, topic: 'customers', intervalMs: 10, stallMs: 200, logger: quiet });
+    const stuckBus: EventBus = {
+      ...bus,
+      publish: async (topic, events) => {
+        await hanging;
+        await bus.publish(topic, events);
+      },
+    };
+    const relay = createOutboxRelay({
+      collections: [customers],
+      bus: stuckBus,
+      topic: 'customers',
+      intervalMs: 10,
+      stallMs: 200,
+      logger: quiet,
+    });
 
     relay.start();
     await waitFor(() => !relay.isFlowing());
@@ -239,7 +319,11 @@ describe('outbox relay', () => {
 function crashOnPull(collection: DocumentCollection): DocumentCollection {
   return new Proxy(collection, {
     get(target, prop, receiver) {
-      if (prop === 'updateOne' || prop === 'updateMany') return async () => { throw new Error('crash'); };
+      if (prop === 'updateOne' || prop === 'updateMany') {
+        return async () => {
+          throw new Error('crash');
+        };
+      }
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -75,7 +75,11 @@ const MAX_PASSES = 10;
  * pending, not the size of the collection.
  */
 const PENDING_EVENTS = { [`${OUTBOX_FIELD}.id`]: { $exists: true } };
-export const OUTBOX_INDEX: IndexSpec = { keys: { [`${OUTBOX_FIELD}.id`]: 1 }, partialFilter: PENDING_EVENTS, name: 'outbox_pending' };
+export const OUTBOX_INDEX: IndexSpec = {
+  keys: { [`${OUTBOX_FIELD}.id`]: 1 },
+  partialFilter: PENDING_EVENTS,
+  name: 'outbox_pending',
+};
 
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const logger = options.logger ?? createLogger();
@@ -97,7 +101,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     if (done.length) {
       const eventIds = done.flatMap((d) => d.events.map((e) => e.id));
-      await collection.updateMany({ _id: { $in: done.map((d) => d.id) } }, { $pull: { [OUTBOX_FIELD]: { id: { $in: eventIds } } } });
+      await collection.updateMany({ _id: { $in: done.map((d) => d.id) } }, {
+        $pull: { [OUTBOX_FIELD]: { id: { $in: eventIds } } },
+      });
     }
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -110,7 +116,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     // Once, before the first poll; without the index the poll still works, scanning.
     indexed ??= Promise.all(options.collections.map((c) => c.createIndex(OUTBOX_INDEX))).then(
       () => undefined,
-      (err: unknown) => logger.warn('outbox relay could not create its index; polling scans the collections', { topic: options.topic, err }),
+      (err: unknown) =>
+        logger.warn('outbox relay could not create its index; polling scans the collections', {
+          topic: options.topic,
+          err,
+        }),
     );
     await indexed;
     // A collection whose publishing fails does not hold back the others; the first failure is raised at the end.
@@ -137,7 +147,13 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
 
   // One drain at a time: two overlapping runs would publish the same documents twice.
-  const task = createPeriodicTask({ name: `outbox relay (${options.topic})`, intervalMs: options.intervalMs ?? 500, run: drain.run, logger, ...(options.lease ? { lease: options.lease } : {}) });
+  const task = createPeriodicTask({
+    name: `outbox relay (${options.topic})`,
+    intervalMs: options.intervalMs ?? 500,
+    run: drain.run,
+    logger,
+    ...(options.lease ? { lease: options.lease } : {}),
+  });
   const flush = async (): Promise<number> => {
     const before = published;
     await task.runNow();
@@ -150,7 +166,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     start() {
       task.start();
       // Documents with events still to publish (the index above serves the count), read when scraped.
-      stopGauge ??= observeGauge('outbox.pending', { description: 'Documents whose events wait in the outbox, by topic' }, async (observe) => {
+      stopGauge ??= observeGauge('outbox.pending', {
+        description: 'Documents whose events wait in the outbox, by topic',
+      }, async (observe) => {
         const counts = await Promise.all(options.collections.map((c) => c.countDocuments(PENDING_EVENTS)));
         observe(counts.reduce((sum, n) => sum + n, 0), { topic: options.topic });
       });
@@ -175,7 +193,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
  * Wraps the drain to tell whether events flow: not when one drain has been running for `stallMs`
  * or drains have failed for that long since the last one that succeeded. `changed` hears each flip.
  */
-function watchDrains(drain: () => Promise<void>, stallMs: number, changed: (flowing: boolean, troubleForMs: number) => void) {
+function watchDrains(
+  drain: () => Promise<void>,
+  stallMs: number,
+  changed: (flowing: boolean, troubleForMs: number) => void,
+) {
   let runningSince: number | undefined;
   let failingSince: number | undefined;
   let flowing = true;

@@ -6,17 +6,36 @@ test('the plan: every event topic, with the partitions, replication and retentio
   const defaults = topicPlan({});
   expect(defaults.topics.map((t) => t.topic)).toEqual([...EVENT_TOPICS]);
   expect(defaults.topics[0]).toEqual({
-    topic: 'auth.events.v1', numPartitions: 6, replicationFactor: 3,
-    configEntries: [{ name: 'retention.ms', value: '604800000' }, { name: 'min.insync.replicas', value: '2' }, { name: 'cleanup.policy', value: 'delete' }],
+    topic: 'auth.events.v1',
+    numPartitions: 6,
+    replicationFactor: 3,
+    configEntries: [{ name: 'retention.ms', value: '604800000' }, { name: 'min.insync.replicas', value: '2' }, {
+      name: 'cleanup.policy',
+      value: 'delete',
+    }],
   });
-  const small = topicPlan({ KAFKA_TOPIC_PARTITIONS: '3', KAFKA_TOPIC_REPLICATION_FACTOR: '1', KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1', KAFKA_TOPIC_RETENTION_MS: '86400000' });
-  expect(small.topics[2]).toMatchObject({ topic: 'accounts.events.v1', numPartitions: 3, replicationFactor: 1, configEntries: expect.arrayContaining([{ name: 'retention.ms', value: '86400000' }]) });
+  const small = topicPlan({
+    KAFKA_TOPIC_PARTITIONS: '3',
+    KAFKA_TOPIC_REPLICATION_FACTOR: '1',
+    KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1',
+    KAFKA_TOPIC_RETENTION_MS: '86400000',
+  });
+  expect(small.topics[2]).toMatchObject({
+    topic: 'accounts.events.v1',
+    numPartitions: 3,
+    replicationFactor: 1,
+    configEntries: expect.arrayContaining([{ name: 'retention.ms', value: '86400000' }]),
+  });
 });
 
 test('refuses settings no broker could honour, naming them', () => {
-  expect(() => topicPlan({ KAFKA_TOPIC_REPLICATION_FACTOR: '1' })).toThrow(/^configuration error: KAFKA_TOPIC_MIN_INSYNC_REPLICAS must not exceed KAFKA_TOPIC_REPLICATION_FACTOR \(1\)/);
+  expect(() => topicPlan({ KAFKA_TOPIC_REPLICATION_FACTOR: '1' })).toThrow(
+    /^configuration error: KAFKA_TOPIC_MIN_INSYNC_REPLICAS must not exceed KAFKA_TOPIC_REPLICATION_FACTOR \(1\)/,
+  );
   expect(() => topicPlan({ KAFKA_TOPIC_PARTITIONS: '0' })).toThrow(ConfigError);
-  expect(() => topicPlan({ KAFKA_TOPIC_RETENTION_MS: '1000' })).toThrow(/KAFKA_TOPIC_RETENTION_MS must be between 3600000/);
+  expect(() => topicPlan({ KAFKA_TOPIC_RETENTION_MS: '1000' })).toThrow(
+    /KAFKA_TOPIC_RETENTION_MS must be between 3600000/,
+  );
   return expect(provisionTopics({}, () => undefined)).rejects.toThrow(/KAFKA_BROKERS is required to provision topics/);
 });
 

@@ -1,4 +1,9 @@
-import type { CurrencyAmount, ExternalAccount, InternalAccount, PaymentInstructions } from '../../gen/accounts/v1/accounts';
+import type {
+  CurrencyAmount,
+  ExternalAccount,
+  InternalAccount,
+  PaymentInstructions,
+} from '../../gen/accounts/v1/accounts';
 import type { OwnershipChallenge } from '../../gen/accounts/v1/external_account_requests';
 import { withoutAbsent } from './json-members';
 
@@ -10,7 +15,11 @@ function currencyAmountJson(a: CurrencyAmount | undefined) {
 }
 
 function paymentInstructionsJson(p: PaymentInstructions) {
-  return withoutAbsent({ instructionsNotes: p.instructionsNotes, isPlatformAccount: p.isPlatformAccount, accountOrWalletInfo: p.accountOrWalletInfo ?? {} });
+  return withoutAbsent({
+    instructionsNotes: p.instructionsNotes,
+    isPlatformAccount: p.isPlatformAccount,
+    accountOrWalletInfo: p.accountOrWalletInfo ?? {},
+  });
 }
 
 /** The REST InternalAccount, member by member. */
@@ -41,11 +50,20 @@ export function externalAccountJson(a: ExternalAccount) {
     defaultUmaDepositAccount: a.defaultUmaDepositAccount,
     beneficiaryVerificationStatus: a.beneficiaryVerificationStatus,
     // Wallets have no rails: the list is left out, as the reference's wallet kinds have none.
-    accountInfo: { ...a.accountInfo, paymentRails: a.accountInfo?.paymentRails.length ? a.accountInfo.paymentRails : undefined },
+    accountInfo: {
+      ...a.accountInfo,
+      paymentRails: a.accountInfo?.paymentRails.length ? a.accountInfo.paymentRails : undefined,
+    },
   });
 }
 
 /** The REST OwnershipChallenge: WalletSignatureChallenge or LivenessChallenge by `method`. */
 export function ownershipChallengeJson(c: OwnershipChallenge) {
-  return withoutAbsent({ method: c.method, messageToSign: c.messageToSign, verificationLink: c.verificationLink, token: c.token, expiresAt: c.expiresAt });
+  return withoutAbsent({
+    method: c.method,
+    messageToSign: c.messageToSign,
+    verificationLink: c.verificationLink,
+    token: c.token,
+    expiresAt: c.expiresAt,
+  });
 }

@@ -29,25 +29,50 @@ export interface CardTransactionView {
 export function cardTransactionJson(t: CardTransactionView) {
   const money = (amount: number) => ({ amount, currency: t.currency });
   return {
-    type: 'CARD' as const, id: t.id, cardId: t.cardId, customerId: t.customerId, platformCustomerId: t.platformCustomerId,
-    issuerTransactionToken: t.issuerTransactionToken, status: t.status, direction: t.direction ?? 'DEBIT',
-    merchant: { descriptor: t.merchant.descriptor, ...(t.merchant.mcc ? { mcc: t.merchant.mcc } : {}), ...(t.merchant.country ? { country: t.merchant.country } : {}) },
+    type: 'CARD' as const,
+    id: t.id,
+    cardId: t.cardId,
+    customerId: t.customerId,
+    platformCustomerId: t.platformCustomerId,
+    issuerTransactionToken: t.issuerTransactionToken,
+    status: t.status,
+    direction: t.direction ?? 'DEBIT',
+    merchant: {
+      descriptor: t.merchant.descriptor,
+      ...(t.merchant.mcc ? { mcc: t.merchant.mcc } : {}),
+      ...(t.merchant.country ? { country: t.merchant.country } : {}),
+    },
     authorizedAmount: money(t.authorizedAmount),
     ...(t.settlements.count ? { settledAmount: money(t.settled) } : {}),
     ...(t.refunds.count ? { refundedAmount: money(t.refunded) } : {}),
     accountId: t.accountId,
     pullSummary: { count: t.pulls.count, totalAmount: t.pulls.totalAmount, pendingCount: t.pendingPulls ?? 0 },
-    refundSummary: { ...t.refunds }, settlementSummary: { ...t.settlements },
-    authorizedAt: t.authorizedAt, ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
+    refundSummary: { ...t.refunds },
+    settlementSummary: { ...t.settlements },
+    authorizedAt: t.authorizedAt,
+    ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
   };
 }
 
 /** The REST CardTransaction of its typed record (the transaction list and GET /transactions/{id}). */
 export function cardTransactionRecordJson(r: CardTransactionRecord) {
-  const tally = (t: { count: number; totalAmount: number } | undefined) => ({ count: t?.count ?? 0, totalAmount: t?.totalAmount ?? 0 });
+  const tally = (t: { count: number; totalAmount: number } | undefined) => ({
+    count: t?.count ?? 0,
+    totalAmount: t?.totalAmount ?? 0,
+  });
   return cardTransactionJson({
-    ...r, merchant: { descriptor: r.merchant?.descriptor ?? '', ...(r.merchant?.mcc ? { mcc: r.merchant.mcc } : {}), ...(r.merchant?.country ? { country: r.merchant.country } : {}) },
-    currency: r.currency ?? { code: '', name: '', symbol: '', decimals: 0 }, direction: r.direction === 'CREDIT' ? 'CREDIT' : 'DEBIT',
-    pulls: tally(r.pulls), settlements: tally(r.settlements), refunds: tally(r.refunds),
+    ...r,
+    merchant: {
+      descriptor: r.merchant?.descriptor ?? '',
+      ...(r.merchant?.mcc ? { mcc: r.merchant.mcc } : {}),
+      ...(r.merchant?.country ? { country: r.merchant.country } : {}),
+    },
+    currency: r.currency ?? { code: '', name: '', symbol: '', decimals: 0 },
+    direction: r.direction === 'CREDIT' ? 'CREDIT' : 'DEBIT',
+    pulls: tally(r.pulls),
+    settlements: tally(r.settlements),
+    refunds: tally(r.refunds),
   });
 }

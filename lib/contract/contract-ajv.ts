@@ -10,7 +10,15 @@ import { CONTRACT_FORMATS } from './contract-formats';
  */
 export function newContractAjv(extra: Options = {}): Ajv {
   const ajv = new Ajv({
-    allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, discriminator: true, inlineRefs: false, ...extra,
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    discriminator: true,
+    inlineRefs: false,
+    ...extra,
   });
   for (const [name, format] of Object.entries(CONTRACT_FORMATS)) ajv.addFormat(name, format);
   return ajv;

@@ -16,7 +16,9 @@ function fieldOf(instancePath: string, member?: string): string {
 }
 
 function lengthMessage(min: unknown, max: unknown): string {
-  if (typeof min === 'number' && typeof max === 'number') return min === max ? `must be exactly ${min} characters` : `must be between ${min} and ${max} characters`;
+  if (typeof min === 'number' && typeof max === 'number') {
+    return min === max ? `must be exactly ${min} characters` : `must be between ${min} and ${max} characters`;
+  }
   return typeof min === 'number' ? `must be at least ${min} characters` : `must be at most ${max} characters`;
 }
 
@@ -24,19 +26,36 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 
 /** The one FieldError for a member whose schema failed, in the words the services use. */
 function describeValue(field: string, schema: Schema, keywords: Set<string>, fallback: string): FieldError {
-  const pick = (...names: (keyof Constraint)[]) => Object.fromEntries(names.filter((n) => schema[n] !== undefined).map((n) => [n, schema[n]])) as Constraint;
-  if (Array.isArray(schema.enum)) return { field, message: `must be one of ${schema.enum.join(', ')}`, constraint: { enum: schema.enum } };
+  const pick = (...names: (keyof Constraint)[]) =>
+    Object.fromEntries(names.filter((n) => schema[n] !== undefined).map((n) => [n, schema[n]])) as Constraint;
+  if (Array.isArray(schema.enum)) {
+    return { field, message: `must be one of ${schema.enum.join(', ')}`, constraint: { enum: schema.enum } };
+  }
   if (schema.type === 'integer' && (keywords.has('type') || keywords.has('minimum') || keywords.has('maximum'))) {
     const min = schema.minimum ?? Number.MIN_SAFE_INTEGER;
     const max = schema.maximum ?? Number.MAX_SAFE_INTEGER;
     return { field, message: `must be an integer between ${min} and ${max}` };
   }
-  if (keywords.has('type') && typeof schema.type === 'string') return { field, message: `must be ${article(schema.type)}` };
-  if (keywords.has('minLength') || keywords.has('maxLength')) return { field, message: lengthMessage(schema.minLength, schema.maxLength), constraint: pick('minLength', 'maxLength') };
-  if (keywords.has('pattern')) return { field, message: `must match ${schema.pattern}`, constraint: pick('pattern', 'format') };
+  if (keywords.has('type') && typeof schema.type === 'string') {
+    return { field, message: `must be ${article(schema.type)}` };
+  }
+  if (keywords.has('minLength') || keywords.has('maxLength')) {
+    return {
+      field,
+      message: lengthMessage(schema.minLength, schema.maxLength),
+      constraint: pick('minLength', 'maxLength'),
+    };
+  }
+  if (keywords.has('pattern')) {
+    return { field, message: `must match ${schema.pattern}`, constraint: pick('pattern', 'format') };
+  }
   if (keywords.has('format')) {
     const format = String(schema.format);
-    return { field, message: FORMAT_CHECKS[format as keyof typeof FORMAT_CHECKS]?.message ?? `must be a valid ${format}`, constraint: { format } };
+    return {
+      field,
+      message: FORMAT_CHECKS[format as keyof typeof FORMAT_CHECKS]?.message ?? `must be a valid ${format}`,
+      constraint: { format },
+    };
   }
   return { field, message: fallback };
 }
@@ -50,21 +69,31 @@ export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byField = new Map<string, { schema: Schema; keywords: Set<string>; message: string; required?: FieldError }>();
   for (const e of errors) {
     const parent = (e.parentSchema ?? {}) as Schema;
-    if (e.keyword === 'anyOf' || e.keyword === 'if' || e.keyword === 'discriminator' || (e.keyword === 'type' && parent.type === 'null')) continue;
+    if (
+      e.keyword === 'anyOf' || e.keyword === 'if' || e.keyword === 'discriminator'
+      || (e.keyword === 'type' && parent.type === 'null')
+    ) continue;
     if (e.keyword === 'required') {
       const member = String(e.params.missingProperty);
       const field = fieldOf(e.instancePath, member);
       const memberSchema = ((parent.properties ?? {}) as Record<string, Schema>)[member] ?? {};
-      const required: FieldError = Array.isArray(memberSchema.enum) ? { field, message: 'is required', constraint: { enum: memberSchema.enum } } : { field, message: 'is required' };
-      if (!byField.has(field)) byField.set(field, { schema: memberSchema, keywords: new Set(), message: 'is required', required });
+      const required: FieldError = Array.isArray(memberSchema.enum)
+        ? { field, message: 'is required', constraint: { enum: memberSchema.enum } }
+        : { field, message: 'is required' };
+      if (!byField.has(field)) {
+        byField.set(field, { schema: memberSchema, keywords: new Set(), message: 'is required', required });
+      }
       continue;
     }
     const field = fieldOf(e.instancePath);
-    const entry = byField.get(field) ?? { schema: parent, keywords: new Set<string>(), message: e.message ?? 'is invalid' };
+    const entry = byField.get(field)
+      ?? { schema: parent, keywords: new Set<string>(), message: e.message ?? 'is invalid' };
     entry.keywords.add(e.keyword);
     byField.set(field, entry);
   }
-  return [...byField.entries()].map(([field, entry]) => entry.required ?? describeValue(field, entry.schema, entry.keywords, entry.message));
+  return [...byField.entries()].map(([field, entry]) =>
+    entry.required ?? describeValue(field, entry.schema, entry.keywords, entry.message)
+  );
 }
 
 /** Top-level member names in schema order: own properties, then those of `allOf` branches and their `then`. */

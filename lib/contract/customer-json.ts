@@ -4,11 +4,23 @@ import { ownerJson } from './beneficial-owner-json';
 import { nonEmpty, withoutAbsent } from './json-members';
 
 function addressJson(a: Address) {
-  return withoutAbsent({ line1: a.line1, line2: a.line2, city: a.city, state: a.state, postalCode: a.postalCode, country: a.country });
+  return withoutAbsent({
+    line1: a.line1,
+    line2: a.line2,
+    city: a.city,
+    state: a.state,
+    postalCode: a.postalCode,
+    country: a.country,
+  });
 }
 
 function consentJson(c: EndUserTermsConsent) {
-  return { acceptedAt: c.acceptedAt, ipAddress: c.ipAddress, termsVersion: c.termsVersion, acceptanceMethod: c.acceptanceMethod };
+  return {
+    acceptedAt: c.acceptedAt,
+    ipAddress: c.ipAddress,
+    termsVersion: c.termsVersion,
+    acceptanceMethod: c.acceptanceMethod,
+  };
 }
 
 function businessInfoJson(b: BusinessInfo) {
@@ -37,7 +49,10 @@ function businessInfoJson(b: BusinessInfo) {
   });
 }
 
-/** The REST IndividualCustomer or BusinessCustomer, member by member; a business embeds its beneficial `owners` when given. */
+/**
+ * The REST IndividualCustomer or BusinessCustomer, member by member; a business embeds its beneficial `owners` when
+ * given.
+ */
 export function customerJson(c: Customer, owners?: BeneficialOwner[]) {
   const common = {
     id: c.id,
@@ -53,11 +68,16 @@ export function customerJson(c: Customer, owners?: BeneficialOwner[]) {
     updatedAt: c.updatedAt,
     isDeleted: c.isDeleted,
     address: c.address ? addressJson(c.address) : undefined,
-    contactVerification: c.contactVerification ? withoutAbsent({ email: c.contactVerification.email, phone: c.contactVerification.phone }) : undefined,
+    contactVerification: c.contactVerification
+      ? withoutAbsent({ email: c.contactVerification.email, phone: c.contactVerification.phone })
+      : undefined,
   };
   if (c.customerType === 'BUSINESS') {
     return withoutAbsent({
-      ...common, kybStatus: c.kybStatus, businessInfo: c.businessInfo ? businessInfoJson(c.businessInfo) : undefined, beneficialOwners: owners?.map(ownerJson),
+      ...common,
+      kybStatus: c.kybStatus,
+      businessInfo: c.businessInfo ? businessInfoJson(c.businessInfo) : undefined,
+      beneficialOwners: owners?.map(ownerJson),
     });
   }
   return withoutAbsent({

@@ -4,9 +4,20 @@ import type { FieldError } from '../errors';
 import { newContractAjv } from './contract-ajv';
 import { fieldErrors, inMemberOrder } from './contract-errors';
 import {
-  ANNUAL_INCOME_RANGES as INCOME_RANGES, BUSINESS_SOURCE_OF_FUNDS as BUSINESS_SOURCES_OF_FUNDS, BUSINESS_TYPES, CUSTOMER_TYPES, ENTITY_TYPES, ID_TYPES,
-  INDIVIDUAL_SOURCE_OF_FUNDS as INDIVIDUAL_SOURCES_OF_FUNDS, MONTHLY_TRANSACTION_COUNTS as MONTHLY_COUNTS, MONTHLY_TRANSACTION_VOLUMES as MONTHLY_VOLUMES,
-  NET_WORTH_RANGES, PEP_STATUSES, PURPOSES_OF_ACCOUNT, SOURCE_OF_WEALTH as SOURCES_OF_WEALTH, TERMS_ACCEPTANCE_METHODS,
+  ANNUAL_INCOME_RANGES as INCOME_RANGES,
+  BUSINESS_SOURCE_OF_FUNDS as BUSINESS_SOURCES_OF_FUNDS,
+  BUSINESS_TYPES,
+  CUSTOMER_TYPES,
+  ENTITY_TYPES,
+  ID_TYPES,
+  INDIVIDUAL_SOURCE_OF_FUNDS as INDIVIDUAL_SOURCES_OF_FUNDS,
+  MONTHLY_TRANSACTION_COUNTS as MONTHLY_COUNTS,
+  MONTHLY_TRANSACTION_VOLUMES as MONTHLY_VOLUMES,
+  NET_WORTH_RANGES,
+  PEP_STATUSES,
+  PURPOSES_OF_ACCOUNT,
+  SOURCE_OF_WEALTH as SOURCES_OF_WEALTH,
+  TERMS_ACCEPTANCE_METHODS,
 } from './customer-vocabulary';
 import { ClosedObject, Country, DateTime, named, StringEnum } from './schema-kit';
 
@@ -22,17 +33,31 @@ const Text = (maxLength = 255) => Type.String({ minLength: 1, maxLength });
 const UMA_ADDRESS = '^\\$[a-zA-Z0-9._+-]{1,64}@([a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+|localhost:[0-9]{1,5})$';
 const E164 = '^\\+[1-9]\\d{1,14}$';
 
-export const Address = named('Address', ClosedObject({
-  line1: Text(), line2: Type.Optional(Text()), city: Type.Optional(Text()), state: Type.Optional(Text()),
-  postalCode: Text(20), country: Country(),
-}));
+export const Address = named(
+  'Address',
+  ClosedObject({
+    line1: Text(),
+    line2: Type.Optional(Text()),
+    city: Type.Optional(Text()),
+    state: Type.Optional(Text()),
+    postalCode: Text(20),
+    country: Country(),
+  }),
+);
 
-export const TermsConsent = named('EndUserTermsConsent', ClosedObject({
-  acceptedAt: DateTime(),
-  ipAddress: Type.String({ maxLength: 45, format: 'ip', description: 'IPv4 or IPv6 address the terms were accepted from' }),
-  termsVersion: Text(64),
-  acceptanceMethod: StringEnum(TERMS_ACCEPTANCE_METHODS),
-}));
+export const TermsConsent = named(
+  'EndUserTermsConsent',
+  ClosedObject({
+    acceptedAt: DateTime(),
+    ipAddress: Type.String({
+      maxLength: 45,
+      format: 'ip',
+      description: 'IPv4 or IPv6 address the terms were accepted from',
+    }),
+    termsVersion: Text(64),
+    acceptanceMethod: StringEnum(TERMS_ACCEPTANCE_METHODS),
+  }),
+);
 
 /** Members of the individual due-diligence profile (requests and records alike). */
 export const individualProfile = {
@@ -84,7 +109,9 @@ const BusinessInfoUpdate = named('BusinessInfoUpdate', Type.Partial(Type.Object(
 
 /** Members of create and update requests. Unknown members are ignored, as the service does. */
 const contactMembers = {
-  currencies: Type.Optional(Type.Array(Type.String(), { description: 'Drawn from the platform\'s supported currencies' })),
+  currencies: Type.Optional(
+    Type.Array(Type.String(), { description: "Drawn from the platform's supported currencies" }),
+  ),
   email: Type.Optional(Type.String({ format: 'email' })),
   phoneNumber: Type.Optional(Type.String({ pattern: E164, format: 'e.164' })),
   umaAddress: Type.Optional(Type.String({ maxLength: 255, pattern: UMA_ADDRESS })),
@@ -95,22 +122,49 @@ const contactMembers = {
 /** Members that apply to one customer type only (the service ignores them on the other). */
 const byCustomerType = (businessInfo: typeof BusinessInfoCreate | typeof BusinessInfoUpdate) => ({
   allOf: [
-    { if: { properties: { customerType: { const: 'INDIVIDUAL' } }, required: ['customerType'] }, then: Type.Object({ ...individualProfile, identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The number of the identification document (never returned)' })) }) },
-    { if: { properties: { customerType: { const: 'BUSINESS' } }, required: ['customerType'] }, then: Type.Object({ businessInfo: Type.Optional(businessInfo) }) },
+    {
+      if: { properties: { customerType: { const: 'INDIVIDUAL' } }, required: ['customerType'] },
+      then: Type.Object({
+        ...individualProfile,
+        identifier: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 64,
+            description: 'The number of the identification document (never returned)',
+          }),
+        ),
+      }),
+    },
+    {
+      if: { properties: { customerType: { const: 'BUSINESS' } }, required: ['customerType'] },
+      then: Type.Object({ businessInfo: Type.Optional(businessInfo) }),
+    },
   ],
 });
 
-export const CustomerCreateRequest = named('CustomerCreateRequest', Type.Object({
-  customerType: StringEnum(CUSTOMER_TYPES),
-  platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The platform\'s own id for the customer' })),
-  region: Type.Optional(Country()),
-  ...contactMembers,
-}, { description: 'The profile members of the customer\'s type apply: INDIVIDUAL ones, or `businessInfo` (required for BUSINESS)', ...byCustomerType(BusinessInfoCreate) }));
+export const CustomerCreateRequest = named(
+  'CustomerCreateRequest',
+  Type.Object({
+    customerType: StringEnum(CUSTOMER_TYPES),
+    platformCustomerId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: "The platform's own id for the customer" }),
+    ),
+    region: Type.Optional(Country()),
+    ...contactMembers,
+  }, {
+    description:
+      "The profile members of the customer's type apply: INDIVIDUAL ones, or `businessInfo` (required for BUSINESS)",
+    ...byCustomerType(BusinessInfoCreate),
+  }),
+);
 
-export const CustomerUpdateRequest = named('CustomerUpdateRequest', Type.Object({
-  customerType: StringEnum(CUSTOMER_TYPES, { description: 'Must be the customer\'s own type' }),
-  ...contactMembers,
-}, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }));
+export const CustomerUpdateRequest = named(
+  'CustomerUpdateRequest',
+  Type.Object({
+    customerType: StringEnum(CUSTOMER_TYPES, { description: "Must be the customer's own type" }),
+    ...contactMembers,
+  }, { description: 'Email and phone number change in separate requests', ...byCustomerType(BusinessInfoUpdate) }),
+);
 
 let createValidator: ValidateFunction | undefined;
 
@@ -121,5 +175,8 @@ let createValidator: ValidateFunction | undefined;
 export function customerCreateShapeErrors(body: Record<string, unknown>): FieldError[] {
   createValidator ??= newContractAjv().compile(CustomerCreateRequest);
   if (createValidator(body)) return [];
-  return inMemberOrder(fieldErrors([...(createValidator.errors ?? [])]), CustomerCreateRequest as unknown as Record<string, unknown>);
+  return inMemberOrder(
+    fieldErrors([...(createValidator.errors ?? [])]),
+    CustomerCreateRequest as unknown as Record<string, unknown>,
+  );
 }

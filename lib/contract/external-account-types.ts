@@ -8,7 +8,16 @@
  */
 
 /** A domain rule beyond the format, named here and implemented by the accounts domain. */
-export type MemberCheck = 'iban' | 'bic' | 'abaRouting' | 'clabe' | 'brazilianTaxId' | 'pixKey' | 'walletAddress' | 'bolt11' | 'bolt12';
+export type MemberCheck =
+  | 'iban'
+  | 'bic'
+  | 'abaRouting'
+  | 'clabe'
+  | 'brazilianTaxId'
+  | 'pixKey'
+  | 'walletAddress'
+  | 'bolt11'
+  | 'bolt12';
 
 export interface MemberSpec {
   required?: boolean;
@@ -40,19 +49,51 @@ export interface AccountTypeSpec {
 const SWIFT = '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$';
 const PHONE = '^\\+[0-9]{6,14}$';
 
-const text = (maxLength = 255, required = false): MemberSpec => ({ minLength: 1, maxLength, ...(required ? { required } : {}) });
-const digits = (min: number, max: number, required = false): MemberSpec => ({
-  minLength: min, maxLength: max, pattern: min === max ? `^[0-9]{${min}}$` : `^[0-9]{${min},${max}}$`, ...(required ? { required } : {}),
+const text = (maxLength = 255, required = false): MemberSpec => ({
+  minLength: 1,
+  maxLength,
+  ...(required ? { required } : {}),
 });
-const swiftCode = (required = false): MemberSpec => ({ minLength: 8, maxLength: 11, pattern: SWIFT, check: 'bic', ...(required ? { required } : {}) });
-const phone = (required = false, pattern = PHONE): MemberSpec => ({ minLength: 7, maxLength: 15, pattern, ...(required ? { required } : {}) });
+const digits = (min: number, max: number, required = false): MemberSpec => ({
+  minLength: min,
+  maxLength: max,
+  pattern: min === max ? `^[0-9]{${min}}$` : `^[0-9]{${min},${max}}$`,
+  ...(required ? { required } : {}),
+});
+const swiftCode = (required = false): MemberSpec => ({
+  minLength: 8,
+  maxLength: 11,
+  pattern: SWIFT,
+  check: 'bic',
+  ...(required ? { required } : {}),
+});
+const phone = (required = false, pattern = PHONE): MemberSpec => ({
+  minLength: 7,
+  maxLength: 15,
+  pattern,
+  ...(required ? { required } : {}),
+});
 const iban = (length: [number, number], pattern: string, required = false): MemberSpec => ({
-  minLength: length[0], maxLength: length[1], pattern, check: 'iban', ...(required ? { required } : {}),
+  minLength: length[0],
+  maxLength: length[1],
+  pattern,
+  check: 'iban',
+  ...(required ? { required } : {}),
 });
 const BANK_ACCOUNT_TYPE: MemberSpec = { enum: ['CHECKING', 'SAVINGS'] };
 
-const bank = (currency: string, rails: readonly string[], members: Record<string, MemberSpec>, more: Partial<AccountTypeSpec> = {}): AccountTypeSpec => ({
-  kind: 'BANK', currencies: [currency], rails, members, beneficiary: { individualRequires: [] }, ...more,
+const bank = (
+  currency: string,
+  rails: readonly string[],
+  members: Record<string, MemberSpec>,
+  more: Partial<AccountTypeSpec> = {},
+): AccountTypeSpec => ({
+  kind: 'BANK',
+  currencies: [currency],
+  rails,
+  members,
+  beneficiary: { individualRequires: [] },
+  ...more,
 });
 
 /** Mobile money: a phone number and the provider (M-Pesa, MTN, Airtel...). */
@@ -61,7 +102,11 @@ const mobileMoney = (currency: string, phonePattern = PHONE, more: Record<string
 
 /** Bank account by name, number and SWIFT/BIC code. */
 const swiftBank = (currency: string, rails: readonly string[], bankNameRequired = true) =>
-  bank(currency, rails, { bankName: text(255, bankNameRequired), accountNumber: text(34, true), swiftCode: swiftCode(true) });
+  bank(currency, rails, {
+    bankName: text(255, bankNameRequired),
+    accountNumber: text(34, true),
+    swiftCode: swiftCode(true),
+  });
 
 /** A bank-transfer-or-mobile-money type: the members each rail requires, and any other part of its spec. */
 interface BankOrMobileSpec {
@@ -74,19 +119,30 @@ interface BankOrMobileSpec {
 
 /** Bank transfer or mobile money: which members are required depends on the rail. */
 const bankOrMobile = ({ currency, members, bankTransfer, mobileMoney, more = {} }: BankOrMobileSpec) =>
-  bank(currency, ['BANK_TRANSFER', 'MOBILE_MONEY'], members, { railMembers: { BANK_TRANSFER: bankTransfer, MOBILE_MONEY: mobileMoney }, ...more });
+  bank(currency, ['BANK_TRANSFER', 'MOBILE_MONEY'], members, {
+    railMembers: { BANK_TRANSFER: bankTransfer, MOBILE_MONEY: mobileMoney },
+    ...more,
+  });
 
 const STABLECOINS = ['USDC', 'USDT'];
 const wallet = (currencies: readonly string[]): AccountTypeSpec => ({
-  kind: 'WALLET', currencies, rails: [], members: { address: { required: true, minLength: 1, maxLength: 128, check: 'walletAddress' } },
+  kind: 'WALLET',
+  currencies,
+  rails: [],
+  members: { address: { required: true, minLength: 1, maxLength: 128, check: 'walletAddress' } },
 });
 
 export const EXTERNAL_ACCOUNT_TYPES = {
-  AED_ACCOUNT: bank('AED', ['BANK_TRANSFER'], { iban: iban([23, 23], '^AE[0-9]{21}$', true), swiftCode: swiftCode() }, { beneficiary: { individualRequires: ['address'] } }),
+  AED_ACCOUNT: bank('AED', ['BANK_TRANSFER'], { iban: iban([23, 23], '^AE[0-9]{21}$', true), swiftCode: swiftCode() }, {
+    beneficiary: { individualRequires: ['address'] },
+  }),
   BDT_ACCOUNT: bankOrMobile({
     currency: 'BDT',
     members: {
-      accountNumber: text(34), bankName: text(255, true), branchCode: digits(5, 5), swiftCode: swiftCode(),
+      accountNumber: text(34),
+      bankName: text(255, true),
+      branchCode: digits(5, 5),
+      swiftCode: swiftCode(),
       phoneNumber: phone(),
     },
     bankTransfer: ['accountNumber'],
@@ -115,12 +171,18 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   COP_ACCOUNT: bankOrMobile({
     currency: 'COP',
     members: {
-      accountNumber: text(34), bankAccountType: BANK_ACCOUNT_TYPE, bankName: text(255, true), phoneNumber: phone(),
+      accountNumber: text(34),
+      bankAccountType: BANK_ACCOUNT_TYPE,
+      bankName: text(255, true),
+      phoneNumber: phone(),
     },
     bankTransfer: ['accountNumber', 'bankAccountType'],
     mobileMoney: ['phoneNumber'],
   }),
-  DKK_ACCOUNT: bank('DKK', ['SEPA', 'SEPA_INSTANT'], { iban: iban([18, 18], '^DK[0-9]{16}$', true), swiftCode: swiftCode() }),
+  DKK_ACCOUNT: bank('DKK', ['SEPA', 'SEPA_INSTANT'], {
+    iban: iban([18, 18], '^DK[0-9]{16}$', true),
+    swiftCode: swiftCode(),
+  }),
   EGP_ACCOUNT: bankOrMobile({
     currency: 'EGP',
     members: { iban: iban([29, 29], '^EG[0-9]{27}$'), bankName: text(255, true), phoneNumber: phone() },
@@ -128,7 +190,8 @@ export const EXTERNAL_ACCOUNT_TYPES = {
     mobileMoney: ['phoneNumber'],
   }),
   EUR_ACCOUNT: bank('EUR', ['SEPA', 'SEPA_INSTANT'], {
-    iban: iban([15, 34], '^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$', true), swiftCode: swiftCode(),
+    iban: iban([15, 34], '^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$', true),
+    swiftCode: swiftCode(),
   }, { beneficiary: { individualRequires: ['countryOfResidence'] } }),
   GBP_ACCOUNT: bank('GBP', ['FASTER_PAYMENTS'], { sortCode: digits(6, 6, true), accountNumber: digits(8, 8, true) }),
   GHS_ACCOUNT: bankOrMobile({
@@ -137,23 +200,38 @@ export const EXTERNAL_ACCOUNT_TYPES = {
     bankTransfer: ['accountNumber'],
     mobileMoney: ['phoneNumber'],
   }),
-  GTQ_ACCOUNT: bank('GTQ', ['BANK_TRANSFER'], { accountNumber: text(34, true), bankAccountType: { ...BANK_ACCOUNT_TYPE, required: true }, bankName: text(255, true) }, {
+  GTQ_ACCOUNT: bank('GTQ', ['BANK_TRANSFER'], {
+    accountNumber: text(34, true),
+    bankAccountType: { ...BANK_ACCOUNT_TYPE, required: true },
+    bankName: text(255, true),
+  }, {
     beneficiary: { individualRequires: ['countryOfResidence', 'phoneNumber'] },
   }),
   HKD_ACCOUNT: swiftBank('HKD', ['BANK_TRANSFER']),
   HTG_ACCOUNT: bank('HTG', ['MOBILE_MONEY'], { phoneNumber: phone(true) }),
   IDR_ACCOUNT: bank('IDR', ['BANK_TRANSFER'], {
-    bankName: text(255, true), accountNumber: text(34, true), swiftCode: swiftCode(true), phoneNumber: phone(true, '^\\+62[0-9]{9,12}$'),
+    bankName: text(255, true),
+    accountNumber: text(34, true),
+    swiftCode: swiftCode(true),
+    phoneNumber: phone(true, '^\\+62[0-9]{9,12}$'),
   }),
   INR_ACCOUNT: bank('INR', ['UPI', 'NEFT', 'RTGS'], {
     vpa: { minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9.\\-_]+@[a-zA-Z0-9]+$', description: 'UPI id' },
     accountNumber: digits(9, 18),
-    ifsc: { minLength: 11, maxLength: 11, pattern: '^[A-Z]{4}0[A-Z0-9]{6}$', description: 'Indian Financial System Code of the branch' },
+    ifsc: {
+      minLength: 11,
+      maxLength: 11,
+      pattern: '^[A-Z]{4}0[A-Z0-9]{6}$',
+      description: 'Indian Financial System Code of the branch',
+    },
     rail: text(32),
     bankName: text(255),
   }, { railMembers: { UPI: ['vpa'], NEFT: ['accountNumber', 'ifsc'], RTGS: ['accountNumber', 'ifsc'] } }),
   JMD_ACCOUNT: bank('JMD', ['BANK_TRANSFER'], {
-    accountNumber: text(34, true), branchCode: digits(5, 5, true), bankAccountType: { ...BANK_ACCOUNT_TYPE, required: true }, bankName: text(255, true),
+    accountNumber: text(34, true),
+    branchCode: digits(5, 5, true),
+    bankAccountType: { ...BANK_ACCOUNT_TYPE, required: true },
+    bankName: text(255, true),
   }, { beneficiary: { individualRequires: ['address', 'phoneNumber'] } }),
   KES_ACCOUNT: mobileMoney('KES', '^\\+254[0-9]{9}$'),
   MWK_ACCOUNT: mobileMoney('MWK'),
@@ -164,14 +242,20 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   PKR_ACCOUNT: bankOrMobile({
     currency: 'PKR',
     members: {
-      bankName: text(255, true), accountNumber: text(34), iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'),
+      bankName: text(255, true),
+      accountNumber: text(34),
+      iban: iban([24, 24], '^PK[0-9]{2}[A-Z]{4}[0-9]{16}$'),
       phoneNumber: phone(),
     },
     bankTransfer: ['accountNumber'],
     mobileMoney: ['phoneNumber'],
   }),
   RWF_ACCOUNT: mobileMoney('RWF', '^\\+250[0-9]{9}$'),
-  SGD_ACCOUNT: bank('SGD', ['PAYNOW', 'FAST', 'BANK_TRANSFER'], { bankName: text(255), accountNumber: text(34, true), swiftCode: swiftCode(true) }),
+  SGD_ACCOUNT: bank('SGD', ['PAYNOW', 'FAST', 'BANK_TRANSFER'], {
+    bankName: text(255),
+    accountNumber: text(34, true),
+    swiftCode: swiftCode(true),
+  }),
   // El Salvador's currency is the US dollar.
   SLV_ACCOUNT: bankOrMobile({
     currency: 'USD',
@@ -192,12 +276,22 @@ export const EXTERNAL_ACCOUNT_TYPES = {
     fiToFiInformation: { maxLength: 210 },
   }),
   VND_ACCOUNT: swiftBank('VND', ['BANK_TRANSFER']),
-  XAF_ACCOUNT: mobileMoney('XAF', PHONE, { region: { required: true, minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', enum: ['CM', 'CG'] } }),
-  XOF_ACCOUNT: mobileMoney('XOF', PHONE, { region: { required: true, minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', enum: ['BJ', 'CI', 'SN', 'TG'] } }),
+  XAF_ACCOUNT: mobileMoney('XAF', PHONE, {
+    region: { required: true, minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', enum: ['CM', 'CG'] },
+  }),
+  XOF_ACCOUNT: mobileMoney('XOF', PHONE, {
+    region: { required: true, minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', enum: ['BJ', 'CI', 'SN', 'TG'] },
+  }),
   ZAR_ACCOUNT: bank('ZAR', ['BANK_TRANSFER'], { accountNumber: digits(9, 13, true), bankName: text(255, true) }),
   ZMW_ACCOUNT: mobileMoney('ZMW', '^\\+260[0-9]{9}$'),
   SWIFT_ACCOUNT: bank('USD', ['SWIFT'], {
-    country: { required: true, minLength: 2, maxLength: 2, pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country of the bank' },
+    country: {
+      required: true,
+      minLength: 2,
+      maxLength: 2,
+      pattern: '^[A-Z]{2}$',
+      description: 'ISO 3166-1 alpha-2 country of the bank',
+    },
     swiftCode: swiftCode(true),
     bankName: text(255, true),
     accountNumber: text(34),
@@ -206,7 +300,9 @@ export const EXTERNAL_ACCOUNT_TYPES = {
   BASE_WALLET: wallet(STABLECOINS),
   ETHEREUM_WALLET: wallet(STABLECOINS),
   LIGHTNING: {
-    kind: 'WALLET', currencies: ['BTC'], rails: [],
+    kind: 'WALLET',
+    currencies: ['BTC'],
+    rails: [],
     members: {
       invoice: { minLength: 1, maxLength: 4096, check: 'bolt11', description: 'BOLT 11 invoice' },
       bolt12: { minLength: 1, maxLength: 4096, check: 'bolt12', description: 'BOLT 12 offer' },
@@ -226,14 +322,18 @@ export const EXTERNAL_ACCOUNT_TYPE_NAMES = Object.keys(EXTERNAL_ACCOUNT_TYPES) a
 
 /** The spec of a type, or undefined for a name that is none. */
 export function accountTypeSpec(type: string | undefined): AccountTypeSpec | undefined {
-  return type !== undefined && Object.hasOwn(EXTERNAL_ACCOUNT_TYPES, type) ? (EXTERNAL_ACCOUNT_TYPES as Record<string, AccountTypeSpec>)[type] : undefined;
+  return type !== undefined && Object.hasOwn(EXTERNAL_ACCOUNT_TYPES, type)
+    ? (EXTERNAL_ACCOUNT_TYPES as Record<string, AccountTypeSpec>)[type]
+    : undefined;
 }
 
 /** The currencies of the local bank accounts; a SWIFT account may hold any of them. */
-export const BANK_CURRENCIES: readonly string[] = [...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => {
-  const spec: AccountTypeSpec = EXTERNAL_ACCOUNT_TYPES[t];
-  return spec.kind === 'BANK' ? spec.currencies : [];
-}))];
+export const BANK_CURRENCIES: readonly string[] = [
+  ...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => {
+    const spec: AccountTypeSpec = EXTERNAL_ACCOUNT_TYPES[t];
+    return spec.kind === 'BANK' ? spec.currencies : [];
+  })),
+];
 
 /** The currencies an account of this type may hold. */
 export function accountCurrencies(type: string): readonly string[] {
@@ -242,6 +342,8 @@ export function accountCurrencies(type: string): readonly string[] {
 }
 
 /** Every member any type has (besides accountType, paymentRails and beneficiary). */
-export const ACCOUNT_INFO_MEMBERS: readonly string[] = [...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => Object.keys(EXTERNAL_ACCOUNT_TYPES[t].members)))];
+export const ACCOUNT_INFO_MEMBERS: readonly string[] = [
+  ...new Set(EXTERNAL_ACCOUNT_TYPE_NAMES.flatMap((t) => Object.keys(EXTERNAL_ACCOUNT_TYPES[t].members))),
+];
 
 export const BENEFICIARY_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const;

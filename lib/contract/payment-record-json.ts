@@ -7,7 +7,10 @@ import { Quote, Transaction, type PaymentInstruction } from '../../gen/quotes_tr
  */
 function instructionJson(i: PaymentInstruction) {
   const info = i.accountOrWalletInfo!;
-  return { ...i, accountOrWalletInfo: { ...info, paymentRails: info.paymentRails.length ? info.paymentRails : undefined } };
+  return {
+    ...i,
+    accountOrWalletInfo: { ...info, paymentRails: info.paymentRails.length ? info.paymentRails : undefined },
+  };
 }
 
 /**
@@ -38,5 +41,10 @@ export function quoteJson(record: Quote) {
 /** The reference's ScaChallenge: the passkey options are opaque WebAuthn JSON. */
 function scaChallengeJson(c: NonNullable<Quote['scaChallenge']>) {
   const { passkeyAssertionOptionsJson, ...rest } = c;
-  return { ...rest, ...(passkeyAssertionOptionsJson ? { passkeyAssertionOptions: JSON.parse(passkeyAssertionOptionsJson) as Record<string, unknown> } : {}) };
+  return {
+    ...rest,
+    ...(passkeyAssertionOptionsJson
+      ? { passkeyAssertionOptions: JSON.parse(passkeyAssertionOptionsJson) as Record<string, unknown> }
+      : {}),
+  };
 }

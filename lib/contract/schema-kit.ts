@@ -5,7 +5,10 @@ import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/
  * gateway's contract adds its own in gateway/contract/schema-kit.ts). Enums are one `enum` keyword
  * (not a union of literals) so a validator reports one error naming the allowed values.
  */
-export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: SchemaOptions = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
@@ -30,4 +33,5 @@ export function named<T extends TSchema>(name: string, schema: T): T {
   (schema as unknown as Record<symbol, string>)[SCHEMA_NAME] = name;
   return schema;
 }
-export const schemaName = (schema: object): string | undefined => (schema as Record<symbol, string | undefined>)[SCHEMA_NAME];
+export const schemaName = (schema: object): string | undefined =>
+  (schema as Record<symbol, string | undefined>)[SCHEMA_NAME];

@@ -2,13 +2,27 @@
  * The enumerations of the Stablecoins resources, written once: the contract publishes them and the
  * quotes-transactions domain (services/quotes-transactions/domain/stablecoin-operation.ts) uses them.
  */
-export const STABLECOIN_OPERATION_STATUSES = ['CREATED', 'PENDING_FUNDING', 'PENDING_PROVIDER', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export const STABLECOIN_OPERATION_STATUSES = [
+  'CREATED',
+  'PENDING_FUNDING',
+  'PENDING_PROVIDER',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+] as const;
 export type StablecoinOperationStatus = (typeof STABLECOIN_OPERATION_STATUSES)[number];
 
 export const STABLECOIN_OPERATION_TYPES = ['MINT', 'BURN'] as const;
 export type StablecoinOperationType = (typeof STABLECOIN_OPERATION_TYPES)[number];
 
-export const MINT_FUNDING_SOURCE_TYPES = ['WIRE', 'ACH_DEBIT', 'SAME_DAY_ACH_DEBIT', 'GRID_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const;
+export const MINT_FUNDING_SOURCE_TYPES = [
+  'WIRE',
+  'ACH_DEBIT',
+  'SAME_DAY_ACH_DEBIT',
+  'GRID_INTERNAL_ACCOUNT',
+  'PROVIDER_INTERNAL_BALANCE',
+] as const;
 export const BURN_SOURCE_TYPES = ['EXTERNAL_ACCOUNT', 'GRID_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const;
 export const BURN_RAILS = ['WIRE', 'ACH_CREDIT', 'SAME_DAY_ACH_CREDIT', 'RTP_CREDIT'] as const;
 export type BurnRail = (typeof BURN_RAILS)[number];

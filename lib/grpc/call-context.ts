@@ -40,7 +40,11 @@ export function contextFromMetadata(metadata: Metadata): CallContext {
     const value = metadata.get(key)[0];
     return typeof value === 'string' && value.length > 0 ? value : undefined;
   };
-  return { platformId: first(METADATA.platformId), correlationId: first(METADATA.correlationId), fieldErrors: fieldErrorsOf(first(METADATA.fieldErrors)) };
+  return {
+    platformId: first(METADATA.platformId),
+    correlationId: first(METADATA.correlationId),
+    fieldErrors: fieldErrorsOf(first(METADATA.fieldErrors)),
+  };
 }
 
 export function contextToMetadata(ctx: CallContext, metadata = new Metadata()): Metadata {

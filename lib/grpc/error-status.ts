@@ -26,8 +26,14 @@ export function grpcStatusOf(code: ErrorCode): GrpcStatus {
 function badRequestDetail(error: AppError): Any[] {
   const errors = error.details?.errors as FieldError[] | undefined;
   if (error.code !== 'INVALID_INPUT' || !errors?.length) return [];
-  const fieldViolations = errors.map((e) => ({ field: e.field, description: e.message ?? '', reason: Object.keys(e.constraint ?? {})[0] ?? '' }));
-  return [Any.fromPartial({ typeUrl: BAD_REQUEST_TYPE, value: Buffer.from(BadRequest.encode({ fieldViolations }).finish()) })];
+  const fieldViolations = errors.map((e) => ({
+    field: e.field,
+    description: e.message ?? '',
+    reason: Object.keys(e.constraint ?? {})[0] ?? '',
+  }));
+  return [
+    Any.fromPartial({ typeUrl: BAD_REQUEST_TYPE, value: Buffer.from(BadRequest.encode({ fieldViolations }).finish()) }),
+  ];
 }
 
 /** Internal errors are sent without their cause; the cause is logged by the caller. */

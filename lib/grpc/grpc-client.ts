@@ -1,5 +1,11 @@
 import { channelCredentials, type TlsChoice } from './transport-security';
-import { Metadata, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  makeGenericClientConstructor,
+  type Client,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { AppError } from '../errors';
 import { injectTraceContext, inSpan, SpanKind } from '../telemetry';
 import { contextToHeaders, METADATA, type CallContext } from './call-context';
@@ -9,9 +15,11 @@ type RequestOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R :
 type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
 
 /** A promise-returning client whose methods are typed from the proto service definition. */
-export type ServiceClient<D> = {
-  [K in keyof D]: (request: RequestOf<D[K]>, ctx?: CallContext) => Promise<ResponseOf<D[K]>>;
-} & { close(): void; waitForReady(deadlineMs: number): Promise<void> };
+export type ServiceClient<D> =
+  & {
+    [K in keyof D]: (request: RequestOf<D[K]>, ctx?: CallContext) => Promise<ResponseOf<D[K]>>;
+  }
+  & { close(): void; waitForReady(deadlineMs: number): Promise<void> };
 
 export interface ClientOptions {
   internalToken: string;
@@ -51,7 +59,11 @@ export function clientOf<D extends ServiceDefinition>(
   const out: Record<string, unknown> = { ...lifecycle };
   for (const [method, spec] of Object.entries(definition)) {
     out[method] = (request: unknown, ctx: CallContext = {}) =>
-      inSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, () => call(method, spec, request, ctx));
+      inSpan(
+        spec.path,
+        { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } },
+        () => call(method, spec, request, ctx),
+      );
   }
   return out as ServiceClient<D>;
 }
@@ -81,7 +93,11 @@ export function createServiceClient<D extends ServiceDefinition>(
     const metadata = outgoingMetadata(ctx, options.internalToken);
     return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
-        spec.path, spec.requestSerialize, spec.responseDeserialize, request, metadata,
+        spec.path,
+        spec.requestSerialize,
+        spec.responseDeserialize,
+        request,
+        metadata,
         { deadline: Date.now() + timeoutMs },
         (err: ServiceError | null, response?: unknown) => (err ? reject(fromServiceError(err)) : resolve(response)),
       );
@@ -89,7 +105,9 @@ export function createServiceClient<D extends ServiceDefinition>(
   }, {
     close: () => client.close(),
     waitForReady: (deadlineMs: number) =>
-      new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + deadlineMs, (e) => (e ? reject(e) : resolve()))),
+      new Promise<void>((resolve, reject) =>
+        client.waitForReady(Date.now() + deadlineMs, (e) => (e ? reject(e) : resolve()))
+      ),
   });
 }
 

@@ -26,25 +26,45 @@ let channel: PortChannel;
 
 beforeAll(async () => {
   server = await startGrpcServer({
-    name: 'test', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    name: 'test',
+    internalToken: TOKEN,
+    logger: silentLogger,
+    address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
       async authenticateApiToken(req, ctx) {
         seenContexts.push(ctx);
-        if (req.tokenId === 'invalid') throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
+        if (req.tokenId === 'invalid') {
+          throw AppError.invalidInput('bad', [{ field: 'tokenId', constraint: { minLength: 3 } }]);
+        }
         if (req.tokenId === 'slow') await new Promise((r) => setTimeout(r, 300));
         if (req.tokenId === 'crash') throw new Error('database exploded with secret=hunter2');
         return { platformId: ctx.platformId ?? '', tokenId: req.tokenId, permissions: [] };
       },
-      async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
-      async createApiToken() { return {}; }, async getApiToken() { return {}; },
-      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
+      async ensureSandboxToken(req) {
+        return { tokenId: req.tokenId, created: true };
+      },
+      async createApiToken() {
+        return {};
+      },
+      async getApiToken() {
+        return {};
+      },
+      async listApiTokens() {
+        return { data: [], hasMore: false, totalCount: 0 };
+      },
+      async deleteApiToken() {
+        return { clientId: '' };
+      },
     })],
   });
   const { port1, port2 } = new MessageChannel();
   servePort(port2, server.local);
   channel = createPortChannel(port1);
 });
-afterAll(async () => { channel.close(); await server.shutdown(); });
+afterAll(async () => {
+  channel.close();
+  await server.shutdown();
+});
 
 const transports = {
   'gRPC': (internalToken = TOKEN) => createServiceClient(ApiTokenServiceService, server.address, { internalToken }),
@@ -56,7 +76,11 @@ describe.each(Object.entries(transports))('over %s', (_transport, connect) => {
     const client = connect();
     seenContexts.length = 0;
     const fieldErrors = [{ field: 'amount', message: 'must be positive' }];
-    const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1', correlationId: 'corr-1', fieldErrors });
+    const res = await client.authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, {
+      platformId: 'Platform:p1',
+      correlationId: 'corr-1',
+      fieldErrors,
+    });
     expect(res).toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
     expect(seenContexts).toEqual([{ platformId: 'Platform:p1', correlationId: 'corr-1', fieldErrors }]);
     client.close();
@@ -117,8 +141,16 @@ test('server reflection lists the services', async () => {
   // ServerReflectionRequest { list_services = 7 } and the reply's ListServiceResponse carry plain strings.
   const request = Buffer.from([0x3a, 0x00]);
   const names = await new Promise<string>((resolve, reject) => {
-    const call = client.makeBidiStreamRequest('/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', (b: Buffer) => b, (b: Buffer) => b, {});
-    call.on('data', (reply: Buffer) => { resolve(reply.toString('latin1')); call.end(); });
+    const call = client.makeBidiStreamRequest(
+      '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      {},
+    );
+    call.on('data', (reply: Buffer) => {
+      resolve(reply.toString('latin1'));
+      call.end();
+    });
     call.on('error', reject);
     call.write(request);
   });
@@ -133,8 +165,16 @@ test('server reflection finds the file that declares a message, with the files i
   const symbol = Buffer.from('auth.v1.AuthenticateApiTokenRequest');
   const request = Buffer.concat([Buffer.from([0x22, symbol.length]), symbol]);
   const reply = await new Promise<string>((resolve, reject) => {
-    const call = client.makeBidiStreamRequest('/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', (b: Buffer) => b, (b: Buffer) => b, {});
-    call.on('data', (r: Buffer) => { resolve(r.toString('latin1')); call.end(); });
+    const call = client.makeBidiStreamRequest(
+      '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo',
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      {},
+    );
+    call.on('data', (r: Buffer) => {
+      resolve(r.toString('latin1'));
+      call.end();
+    });
     call.on('error', reject);
     call.write(request);
   });
@@ -145,21 +185,42 @@ test('server reflection finds the file that declares a message, with the files i
 
 test('the descriptor set splits into its files without decoding them', () => {
   const files = splitFileDescriptorSet(readFileSync(join(__dirname, '..', '..', 'gen', 'descriptor.binpb')));
-  const names = files.map((f) => f.subarray(2, 2 + f[1]).toString());  // field 1 (name) comes first
+  const names = files.map((f) => f.subarray(2, 2 + f[1]).toString()); // field 1 (name) comes first
   expect(names).toEqual(expect.arrayContaining(['auth/v1/api_tokens.proto', 'google/rpc/status.proto']));
   expect(() => splitFileDescriptorSet(Buffer.from([0x12, 0x00]))).toThrow(/unexpected field/);
 });
 
 test('shutdown drains a call in flight, then refuses new ones', async () => {
   let received!: () => void;
-  const arrived = new Promise<void>((r) => { received = r; });
+  const arrived = new Promise<void>((r) => {
+    received = r;
+  });
   const own = await startGrpcServer({
-    name: 'drain', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    name: 'drain',
+    internalToken: TOKEN,
+    logger: silentLogger,
+    address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
-      async authenticateApiToken(req) { received(); await new Promise((r) => setTimeout(r, 300)); return { platformId: 'p', tokenId: req.tokenId, permissions: [] }; },
-      async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: false }; },
-      async createApiToken() { return {}; }, async getApiToken() { return {}; },
-      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
+      async authenticateApiToken(req) {
+        received();
+        await new Promise((r) => setTimeout(r, 300));
+        return { platformId: 'p', tokenId: req.tokenId, permissions: [] };
+      },
+      async ensureSandboxToken(req) {
+        return { tokenId: req.tokenId, created: false };
+      },
+      async createApiToken() {
+        return {};
+      },
+      async getApiToken() {
+        return {};
+      },
+      async listApiTokens() {
+        return { data: [], hasMore: false, totalCount: 0 };
+      },
+      async deleteApiToken() {
+        return { clientId: '' };
+      },
     })],
   });
   const client = createServiceClient(ApiTokenServiceService, own.address, { internalToken: TOKEN, timeoutMs: 2000 });
@@ -168,18 +229,27 @@ test('shutdown drains a call in flight, then refuses new ones', async () => {
   const stopped = own.shutdown();
   await expect(inFlight).resolves.toEqual({ platformId: 'p', tokenId: 'slow', permissions: [] });
   await stopped;
-  await expect(client.authenticateApiToken({ tokenId: 'late', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  await expect(client.authenticateApiToken({ tokenId: 'late', clientSecret: '' })).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+  });
   client.close();
 });
 
 test('INVALID_INPUT carries its field list as a standard google.rpc.BadRequest beside the ErrorInfo', () => {
   const error = AppError.invalidInput('Invalid quote request', [
     { field: 'source.accountId', message: 'is required' },
-    { field: 'lockedCurrencySide', message: 'must be one of SENDING, RECEIVING', constraint: { enum: ['SENDING', 'RECEIVING'] } },
+    {
+      field: 'lockedCurrencySide',
+      message: 'must be one of SENDING, RECEIVING',
+      constraint: { enum: ['SENDING', 'RECEIVING'] },
+    },
   ]);
   const raw = toStatusObject(error).metadata!.get('grpc-status-details-bin')[0] as Buffer;
   const details = Status.decode(raw).details;
-  expect(details.map((d) => d.typeUrl)).toEqual(['type.googleapis.com/google.rpc.ErrorInfo', 'type.googleapis.com/google.rpc.BadRequest']);
+  expect(details.map((d) => d.typeUrl)).toEqual([
+    'type.googleapis.com/google.rpc.ErrorInfo',
+    'type.googleapis.com/google.rpc.BadRequest',
+  ]);
   expect(BadRequest.decode(details[1].value).fieldViolations).toEqual([
     { field: 'source.accountId', description: 'is required', reason: '' },
     { field: 'lockedCurrencySide', description: 'must be one of SENDING, RECEIVING', reason: 'enum' },

@@ -1,4 +1,10 @@
-import { Server, type handleBidiStreamingCall, type ServerDuplexStream, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  type handleBidiStreamingCall,
+  type ServerDuplexStream,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { serverCredentials, type TlsChoice } from './transport-security';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -11,7 +17,10 @@ import type { LocalService } from './in-process-client';
 import type { BindingRuntime, ServiceBinding } from './service-binding';
 
 // From source (lib/grpc) and from the build (dist/lib/grpc) alike: gen/ sits at the project root.
-const DESCRIPTOR_SET = [join(__dirname, '..', '..', 'gen', 'descriptor.binpb'), join(__dirname, '..', '..', '..', 'gen', 'descriptor.binpb')]
+const DESCRIPTOR_SET = [
+  join(__dirname, '..', '..', 'gen', 'descriptor.binpb'),
+  join(__dirname, '..', '..', '..', 'gen', 'descriptor.binpb'),
+]
   .find((path) => existsSync(path));
 
 export interface GrpcServerOptions {
@@ -26,7 +35,10 @@ export interface GrpcServerOptions {
   isReady?: () => Promise<boolean>;
   /** How often isReady is polled. */
   readinessIntervalMs?: number;
-  /** The event pipeline (consumers, outbox) flows; reported as HEALTH_EVENTS, apart from readiness: a stall degrades, it does not unready. */
+  /**
+   * The event pipeline (consumers, outbox) flows; reported as HEALTH_EVENTS, apart from readiness: a stall degrades, it
+   * does not unready.
+   */
   eventsFlowing?: () => Promise<boolean>;
   /** Mutual TLS (transport-security.ts): this process's GRPC_TLS_* settings unless given; null for plaintext. */
   tls?: TlsChoice;
@@ -58,7 +70,7 @@ export function splitFileDescriptorSet(set: Buffer): Buffer[] {
   let at = 0;
   const varint = () => {
     let value = 0;
-    for (let shift = 0; ; shift += 7) {
+    for (let shift = 0;; shift += 7) {
       const byte = set[at++];
       if (byte === undefined) throw new Error('descriptor set truncated');
       value += (byte & 0x7f) * 2 ** shift;
@@ -80,7 +92,9 @@ type ReflectionServices = Array<{ definition: ServiceDefinition; implementation:
 /** The services (v1 and v1alpha) a ReflectionService adds to a server, as it adds them. */
 function servicesOf(reflection: ReflectionService): ReflectionServices {
   const added: ReflectionServices = [];
-  reflection.addToServer({ addService: (definition, implementation) => void added.push({ definition, implementation }) });
+  reflection.addToServer({
+    addService: (definition, implementation) => void added.push({ definition, implementation }),
+  });
   return added;
 }
 
@@ -99,15 +113,19 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
     return;
   }
   // The reflection service reads only `fileDescriptorProtos` of the definitions it is given.
-  const definition = { files: { fileDescriptorProtos: readDescriptorFiles(DESCRIPTOR_SET) } } as unknown as ConstructorParameters<typeof ReflectionService>[0];
+  const definition = {
+    files: { fileDescriptorProtos: readDescriptorFiles(DESCRIPTOR_SET) },
+  } as unknown as ConstructorParameters<typeof ReflectionService>[0];
   let indexed: ReflectionServices | undefined;
-  const served = (path: string) => (indexed ??= servicesOf(new ReflectionService(definition, { services: names })))
-    .find((s) => pathOf(s.definition) === path)!.implementation;
+  const served = (path: string) =>
+    (indexed ??= servicesOf(new ReflectionService(definition, { services: names })))
+      .find((s) => pathOf(s.definition) === path)!.implementation;
   reflectionDefinitions ??= servicesOf(new ReflectionService({}, { services: [] })).map((s) => s.definition);
   for (const version of reflectionDefinitions) {
     const [method] = Object.keys(version);
     server.addService(version, {
-      [method]: (call: ServerDuplexStream<unknown, unknown>) => (served(pathOf(version))[method] as handleBidiStreamingCall<unknown, unknown>)(call),
+      [method]: (call: ServerDuplexStream<unknown, unknown>) =>
+        (served(pathOf(version))[method] as handleBidiStreamingCall<unknown, unknown>)(call),
     });
   }
 }
@@ -116,9 +134,11 @@ function addReflection(server: Server, names: string[], logger: Logger): void {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   // Messages up to 16 MB: an uploaded document (at most 10 MB) travels in one message.
   const server = new Server({
-    'grpc.max_metadata_size': MAX_METADATA_BYTES, 'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.max_metadata_size': MAX_METADATA_BYTES,
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
     // Clients reconnect every few minutes, resolving the name again: replicas added since then get calls too.
-    'grpc.max_connection_age_ms': 300_000, 'grpc.max_connection_age_grace_ms': 30_000,
+    'grpc.max_connection_age_ms': 300_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
   });
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -127,7 +147,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     internalToken: options.internalToken,
     inFlight: {
       started: () => void inFlight++,
-      finished: () => { inFlight--; if (inFlight === 0) drained?.(); },
+      finished: () => {
+        inFlight--;
+        if (inFlight === 0) drained?.();
+      },
     },
   };
   const bindings = options.bindings.map((bind) => bind(runtime));
@@ -136,31 +159,47 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const names = bindings.map((b) => b.name);
   const health = new HealthImplementation({
     ...Object.fromEntries(['', ...names].map((n) => [n, 'NOT_SERVING' as const])),
-    [HEALTH_LIVENESS]: 'SERVING', [HEALTH_EVENTS]: 'NOT_SERVING',
+    [HEALTH_LIVENESS]: 'SERVING',
+    [HEALTH_EVENTS]: 'NOT_SERVING',
   });
   health.addToServer(server);
   addReflection(server, names, options.logger);
 
   let serving = true;
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(options.address, serverCredentials(options.tls), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(options.address, serverCredentials(options.tls), (err, p) => (err ? reject(err) : resolve(p)))
   );
   const host = options.address.slice(0, options.address.lastIndexOf(':'));
   const address = `${host}:${port}`;
 
-  const local = new Map(bindings.map((b): [string, LocalService] => [b.name, { definition: b.definition, implementation: b.implementation, isServing: () => serving }]));
+  const local = new Map(
+    bindings.map((
+      b,
+    ): [string, LocalService] => [b.name, {
+      definition: b.definition,
+      implementation: b.implementation,
+      isServing: () => serving,
+    }]),
+  );
   const setAll = (status: 'SERVING' | 'NOT_SERVING') => ['', ...names].forEach((n) => health.setStatus(n, status));
   let reported: string | undefined;
   let reportedEvents: string | undefined;
   const refreshReadiness = async () => {
     const status = (await options.isReady?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING';
     if (!serving) return;
-    if (reported !== undefined && status !== reported) options.logger[status === 'SERVING' ? 'info' : 'warn']('health changed', { component: options.name, status });
+    if (reported !== undefined && status !== reported) {
+      options.logger[status === 'SERVING' ? 'info' : 'warn']('health changed', { component: options.name, status });
+    }
     reported = status;
     setAll(status);
     const events = (await options.eventsFlowing?.().catch(() => false)) ?? true ? 'SERVING' : 'NOT_SERVING';
     if (!serving) return;
-    if (reportedEvents !== undefined && events !== reportedEvents) options.logger[events === 'SERVING' ? 'info' : 'warn']('event pipeline health changed', { component: options.name, status: events });
+    if (reportedEvents !== undefined && events !== reportedEvents) {
+      options.logger[events === 'SERVING' ? 'info' : 'warn']('event pipeline health changed', {
+        component: options.name,
+        status: events,
+      });
+    }
     reportedEvents = events;
     health.setStatus(HEALTH_EVENTS, events);
   };

@@ -26,16 +26,20 @@ function checkRequest(service: string): Buffer {
  */
 export function createHealthProbe(address: string, tls?: TlsChoice) {
   const client = new Client(address, channelCredentials(tls));
-  const status = (service = '', timeoutMs = 1000): Promise<ProbedStatus> => new Promise((resolve) => {
-    client.makeUnaryRequest(
-      '/grpc.health.v1.Health/Check',
-      () => checkRequest(service),
-      (buf: Buffer) => (buf.length >= 2 && buf[0] === 0x08 ? buf[1] : 0),
-      {},
-      { deadline: Date.now() + timeoutMs },
-      (err, value) => resolve(err ? (err.code === 5 ? 'not serving' : 'unreachable') : value === SERVING ? 'serving' : 'not serving'),
-    );
-  });
+  const status = (service = '', timeoutMs = 1000): Promise<ProbedStatus> =>
+    new Promise((resolve) => {
+      client.makeUnaryRequest(
+        '/grpc.health.v1.Health/Check',
+        () => checkRequest(service),
+        (buf: Buffer) => (buf.length >= 2 && buf[0] === 0x08 ? buf[1] : 0),
+        {},
+        { deadline: Date.now() + timeoutMs },
+        (err, value) =>
+          resolve(
+            err ? (err.code === 5 ? 'not serving' : 'unreachable') : value === SERVING ? 'serving' : 'not serving',
+          ),
+      );
+    });
   return {
     status,
     isServing: async (timeoutMs = 1000) => (await status('', timeoutMs)) === 'serving',

@@ -1,4 +1,10 @@
-import { type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { AppError } from '../errors';
 import { fromServiceError } from './error-status';
 import { clientOf, outgoingMetadata, type ClientOptions, type ServiceClient } from './grpc-client';
@@ -11,7 +17,10 @@ export interface LocalService {
   isServing(): boolean;
 }
 
-type UnaryImplementation = (call: Pick<ServerUnaryCall<unknown, unknown>, 'request' | 'metadata'>, callback: sendUnaryData<unknown>) => void;
+type UnaryImplementation = (
+  call: Pick<ServerUnaryCall<unknown, unknown>, 'request' | 'metadata'>,
+  callback: sendUnaryData<unknown>,
+) => void;
 
 /**
  * A client of a service hosted in the same process, with the network client's contract: the
@@ -19,14 +28,24 @@ type UnaryImplementation = (call: Pick<ServerUnaryCall<unknown, unknown>, 'reque
  * and trace context, errors arrive as gRPC statuses, calls have a deadline, and a service that
  * stopped serving answers UNAVAILABLE. Only the HTTP/2 transport is left out.
  */
-export function createInProcessClient<D extends ServiceDefinition>(definition: D, target: LocalService, options: ClientOptions): ServiceClient<D> {
+export function createInProcessClient<D extends ServiceDefinition>(
+  definition: D,
+  target: LocalService,
+  options: ClientOptions,
+): ServiceClient<D> {
   const timeoutMs = options.timeoutMs ?? 10000;
   return clientOf(definition, (method, spec, request, ctx) => {
     if (!target.isServing()) return Promise.reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable'));
-    const call = { request: spec.requestDeserialize(spec.requestSerialize(request)), metadata: outgoingMetadata(ctx, options.internalToken) };
+    const call = {
+      request: spec.requestDeserialize(spec.requestSerialize(request)),
+      metadata: outgoingMetadata(ctx, options.internalToken),
+    };
     const handle = target.implementation[method] as unknown as UnaryImplementation;
     return new Promise((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable (deadline exceeded)')), timeoutMs);
+      const deadline = setTimeout(
+        () => reject(new AppError('UNAVAILABLE', 'A dependent service is unavailable (deadline exceeded)')),
+        timeoutMs,
+      );
       handle(call, (err, response) => {
         clearTimeout(deadline);
         if (err) reject(fromServiceError(err as ServiceError));

@@ -17,25 +17,49 @@ let release: () => void = () => undefined;
 
 beforeAll(async () => {
   server = await startGrpcServer({
-    name: 'test', internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    name: 'test',
+    internalToken: TOKEN,
+    logger: silentLogger,
+    address: '127.0.0.1:0',
     bindings: [bindService(ApiTokenServiceService, {
       async authenticateApiToken(req) {
-        if (req.tokenId === 'held') await new Promise<void>((r) => { release = r; });
+        if (req.tokenId === 'held') {
+          await new Promise<void>((r) => {
+            release = r;
+          });
+        }
         return { platformId: 'p', tokenId: req.tokenId, permissions: [] };
       },
-      async ensureSandboxToken(req) { return { tokenId: req.tokenId, created: true }; },
-      async createApiToken() { return {}; }, async getApiToken(req) { return { token: { id: req.id, permissions: [] } } as never; },
-      async listApiTokens() { return { data: [], hasMore: false, totalCount: 0 }; }, async deleteApiToken() { return { clientId: '' }; },
+      async ensureSandboxToken(req) {
+        return { tokenId: req.tokenId, created: true };
+      },
+      async createApiToken() {
+        return {};
+      },
+      async getApiToken(req) {
+        return { token: { id: req.id, permissions: [] } } as never;
+      },
+      async listApiTokens() {
+        return { data: [], hasMore: false, totalCount: 0 };
+      },
+      async deleteApiToken() {
+        return { clientId: '' };
+      },
     })],
   });
 });
-afterAll(async () => { release(); await server.shutdown(); });
+afterAll(async () => {
+  release();
+  await server.shutdown();
+});
 
 test('calls in flight when the other thread exits are rejected UNAVAILABLE, and so is every later call', async () => {
   const { port1, port2 } = new MessageChannel();
   // A thread that takes the port and exits on its first call, without answering it.
   const worker = new Worker("require('node:worker_threads').workerData.port.on('message', () => process.exit(0))", {
-    eval: true, workerData: { port: port2 }, transferList: [port2],
+    eval: true,
+    workerData: { port: port2 },
+    transferList: [port2],
   });
   const channel = createPortChannel(port1);
   const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN, timeoutMs: 60_000 });
@@ -44,7 +68,9 @@ test('calls in flight when the other thread exits are rejected UNAVAILABLE, and 
   expect(error).toBeInstanceOf(AppError);
   expect(error.code).toBe('UNAVAILABLE');
   expect(channel.pending).toBe(0);
-  await expect(client.authenticateApiToken({ tokenId: 't', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  await expect(client.authenticateApiToken({ tokenId: 't', clientSecret: '' })).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+  });
   await worker.terminate();
 });
 
@@ -53,7 +79,9 @@ test('a service the other side does not host answers UNAVAILABLE', async () => {
   servePort(port2, new Map());
   const channel = createPortChannel(port1);
   const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN });
-  await expect(client.authenticateApiToken({ tokenId: 't', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  await expect(client.authenticateApiToken({ tokenId: 't', clientSecret: '' })).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+  });
   channel.close();
 });
 
@@ -62,11 +90,17 @@ test('a call past its deadline fails UNAVAILABLE; its late reply is dropped and 
   servePort(port2, server.local);
   const channel = createPortChannel(port1);
   const impatient = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN, timeoutMs: 50 });
-  await expect(impatient.authenticateApiToken({ tokenId: 'held', clientSecret: '' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  await expect(impatient.authenticateApiToken({ tokenId: 'held', clientSecret: '' })).rejects.toMatchObject({
+    code: 'UNAVAILABLE',
+  });
   expect(channel.pending).toBe(0);
   release();
   const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN });
-  await expect(client.authenticateApiToken({ tokenId: 'after', clientSecret: '' })).resolves.toEqual({ platformId: 'p', tokenId: 'after', permissions: [] });
+  await expect(client.authenticateApiToken({ tokenId: 'after', clientSecret: '' })).resolves.toEqual({
+    platformId: 'p',
+    tokenId: 'after',
+    permissions: [],
+  });
   channel.close();
 });
 
@@ -76,10 +110,13 @@ test('calls made in one turn (one batch) are each answered with their own reply,
   const channel = createPortChannel(port1);
   const client = createPortClient(ApiTokenServiceService, channel, { internalToken: TOKEN });
   const replies = await Promise.all([
-    client.createApiToken({ permissions: [] } as never), client.createApiToken({ permissions: [] } as never),
-    client.getApiToken({ id: 'a' }), client.getApiToken({ id: 'b' }),
+    client.createApiToken({ permissions: [] } as never),
+    client.createApiToken({ permissions: [] } as never),
+    client.getApiToken({ id: 'a' }),
+    client.getApiToken({ id: 'b' }),
     client.authenticateApiToken({ tokenId: 'c', clientSecret: '' }),
   ]);
-  expect(replies.map((r) => (r as { token?: { id: string } }).token?.id ?? (r as { tokenId?: string }).tokenId)).toEqual([undefined, undefined, 'a', 'b', 'c']);
+  expect(replies.map((r) => (r as { token?: { id: string } }).token?.id ?? (r as { tokenId?: string }).tokenId))
+    .toEqual([undefined, undefined, 'a', 'b', 'c']);
   channel.close();
 });

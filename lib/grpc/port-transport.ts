@@ -1,5 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
-import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as GrpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { fromServiceError } from './error-status';
 import { clientOf, outgoingHeaders, type ClientOptions, type ServiceClient } from './grpc-client';
 import type { LocalService } from './in-process-client';
@@ -36,7 +43,11 @@ interface PortStatus {
 
 type PortReply = { id: number; response: Uint8Array } | { id: number; status: PortStatus };
 
-const UNAVAILABLE: PortStatus = { code: GrpcStatus.UNAVAILABLE, details: 'the service\'s thread is not serving', trailers: {} };
+const UNAVAILABLE: PortStatus = {
+  code: GrpcStatus.UNAVAILABLE,
+  details: "the service's thread is not serving",
+  trailers: {},
+};
 
 /**
  * The bytes in an ArrayBuffer of their own, which postMessage can transfer instead of copying.
@@ -44,7 +55,8 @@ const UNAVAILABLE: PortStatus = { code: GrpcStatus.UNAVAILABLE, details: 'the se
  * whole pool, transferring it would detach the pool. One copy of the message's own bytes is less.
  */
 function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      && !(bytes.buffer instanceof SharedArrayBuffer)
     ? bytes
     : new Uint8Array(bytes);
 }
@@ -74,8 +86,14 @@ export function batcher<T>(port: MessagePort): (message: T, bytes?: Uint8Array) 
 
 function serviceError(status: PortStatus): ServiceError {
   const metadata = new Metadata();
-  for (const [key, value] of Object.entries(status.trailers)) metadata.set(key, typeof value === 'string' ? value : asBuffer(value));
-  return Object.assign(new Error(`${status.code} ${GrpcStatus[status.code]}: ${status.details}`), { code: status.code, details: status.details, metadata });
+  for (const [key, value] of Object.entries(status.trailers)) {
+    metadata.set(key, typeof value === 'string' ? value : asBuffer(value));
+  }
+  return Object.assign(new Error(`${status.code} ${GrpcStatus[status.code]}: ${status.details}`), {
+    code: status.code,
+    details: status.details,
+    metadata,
+  });
 }
 
 interface Pending {
@@ -122,7 +140,9 @@ export function createPortChannel(port: MessagePort): PortChannel {
   // Calls in flight hold the process through their deadline timers; an idle port holds nothing.
   port.unref();
   return {
-    get pending() { return pending.size; },
+    get pending() {
+      return pending.size;
+    },
     close,
     call(path, request, headers, timeoutMs) {
       return new Promise((resolve, reject) => {
@@ -130,7 +150,9 @@ export function createPortChannel(port: MessagePort): PortChannel {
         const id = nextId++;
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded', trailers: {} } satisfies PortStatus);
+          reject(
+            { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded', trailers: {} } satisfies PortStatus,
+          );
         }, timeoutMs);
         pending.set(id, { resolve, reject, timer });
         const bytes = ownBytes(request);
@@ -141,24 +163,43 @@ export function createPortChannel(port: MessagePort): PortChannel {
 }
 
 /** A client with the network client's contract (grpc-client.ts) over a PortChannel. */
-export function createPortClient<D extends ServiceDefinition>(definition: D, channel: PortChannel, options: ClientOptions): ServiceClient<D> {
+export function createPortClient<D extends ServiceDefinition>(
+  definition: D,
+  channel: PortChannel,
+  options: ClientOptions,
+): ServiceClient<D> {
   const timeoutMs = options.timeoutMs ?? 10000;
-  return clientOf(definition, (_method, spec, request, ctx) =>
-    channel.call(spec.path, spec.requestSerialize(request), outgoingHeaders(ctx, options.internalToken), timeoutMs).then(
-      (response) => {
-        try {
-          return spec.responseDeserialize(response);
-        } catch {
-          // As grpc-js answers a response it cannot parse.
-          throw fromServiceError(serviceError({ code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', trailers: {} }));
-        }
-      },
-      (status: PortStatus) => { throw fromServiceError(serviceError(status)); },
-    ));
+  return clientOf(
+    definition,
+    (_method, spec, request, ctx) =>
+      channel.call(spec.path, spec.requestSerialize(request), outgoingHeaders(ctx, options.internalToken), timeoutMs)
+        .then(
+          (response) => {
+            try {
+              return spec.responseDeserialize(response);
+            } catch {
+              // As grpc-js answers a response it cannot parse.
+              throw fromServiceError(
+                serviceError({ code: GrpcStatus.INTERNAL, details: 'Failed to parse server response', trailers: {} }),
+              );
+            }
+          },
+          (status: PortStatus) => {
+            throw fromServiceError(serviceError(status));
+          },
+        ),
+  );
 }
 
-type UnaryImplementation = (call: Pick<ServerUnaryCall<unknown, unknown>, 'request' | 'metadata'>, callback: sendUnaryData<unknown>) => void;
-interface Method { service: LocalService; handle: UnaryImplementation; spec: ServiceDefinition[string] }
+type UnaryImplementation = (
+  call: Pick<ServerUnaryCall<unknown, unknown>, 'request' | 'metadata'>,
+  callback: sendUnaryData<unknown>,
+) => void;
+interface Method {
+  service: LocalService;
+  handle: UnaryImplementation;
+  spec: ServiceDefinition[string];
+}
 
 /**
  * The services' end: each call is dispatched to the implementation the service's gRPC server
@@ -174,21 +215,36 @@ export function servePort(port: MessagePort, services: ReadonlyMap<string, Local
     const service = services.get(path.split('/')[1] ?? '');
     if (!service) return null; // not bound yet, or unknown: not remembered
     const entry = Object.entries(service.definition).find(([, spec]) => spec.path === path);
-    found = entry ? { service, handle: service.implementation[entry[0]] as unknown as UnaryImplementation, spec: entry[1] } : null;
+    found = entry
+      ? { service, handle: service.implementation[entry[0]] as unknown as UnaryImplementation, spec: entry[1] }
+      : null;
     methods.set(path, found);
     return found;
   };
   const send = batcher<PortReply>(port);
   const reply = (id: number, status: PortStatus) => send({ id, status });
-  port.on('message', (calls: PortCall[]) => { for (const call of calls) dispatch(call); });
+  port.on('message', (calls: PortCall[]) => {
+    for (const call of calls) dispatch(call);
+  });
   const dispatch = (call: PortCall) => {
     const method = methodOf(call.path);
     if (!method) {
       const known = services.has(call.path.split('/')[1] ?? '');
-      return reply(call.id, known ? { code: GrpcStatus.UNIMPLEMENTED, details: `The server does not implement the method ${call.path}`, trailers: {} } : UNAVAILABLE);
+      return reply(
+        call.id,
+        known
+          ? {
+            code: GrpcStatus.UNIMPLEMENTED,
+            details: `The server does not implement the method ${call.path}`,
+            trailers: {},
+          }
+          : UNAVAILABLE,
+      );
     }
     if (!method.service.isServing()) return reply(call.id, UNAVAILABLE);
-    if (Date.now() >= call.deadline) return reply(call.id, { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded', trailers: {} });
+    if (Date.now() >= call.deadline) {
+      return reply(call.id, { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded', trailers: {} });
+    }
     let request: unknown;
     const metadata = new Metadata();
     try {
@@ -201,7 +257,11 @@ export function servePort(port: MessagePort, services: ReadonlyMap<string, Local
       if (err) {
         const status = err as Partial<ServiceError>;
         const trailers = (status.metadata?.getMap() ?? {}) as Record<string, string | Uint8Array>;
-        return reply(call.id, { code: status.code ?? GrpcStatus.UNKNOWN, details: status.details ?? status.message ?? '', trailers });
+        return reply(call.id, {
+          code: status.code ?? GrpcStatus.UNKNOWN,
+          details: status.details ?? status.message ?? '',
+          trailers,
+        });
       }
       const bytes = ownBytes(method.spec.responseSerialize(response));
       send({ id: call.id, response: bytes }, bytes);

@@ -7,16 +7,25 @@ async function replica(name: string): Promise<{ server: Server; port: number }> 
   const server = new Server();
   server.addService(WebhookServiceService, {
     getWebhookPublicKey: (_call: unknown, callback: (err: null, response: object) => void) =>
-      callback(null, { algorithm: 'ECDSA-P256-SHA256', signatureHeader: 'X-Grid-Signature', publicKeyPem: name, publicKeyHex: '' }),
+      callback(null, {
+        algorithm: 'ECDSA-P256-SHA256',
+        signatureHeader: 'X-Grid-Signature',
+        publicKeyPem: name,
+        publicKeyHex: '',
+      }),
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p)))
+  );
   return { server, port };
 }
 
 test('calls are spread over every address the target resolves to (client-side round robin)', async () => {
   const [a, b] = await Promise.all([replica('a'), replica('b')]);
   // A headless Service's name resolves to one address per pod; the ipv4 scheme gives the same list without DNS.
-  const client = createServiceClient(WebhookServiceService, `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`, { internalToken: 't' });
+  const client = createServiceClient(WebhookServiceService, `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`, {
+    internalToken: 't',
+  });
   try {
     await client.waitForReady(10_000);
     const answered: string[] = [];
@@ -28,7 +37,9 @@ test('calls are spread over every address the target resolves to (client-side ro
     // A replica that goes away takes no more calls; the other answers them all.
     a.server.forceShutdown();
     const after: string[] = [];
-    for (let i = 0; i < 10; i++) after.push(await client.getWebhookPublicKey({}).then((r) => r.publicKeyPem, () => 'failed'));
+    for (let i = 0; i < 10; i++) {
+      after.push(await client.getWebhookPublicKey({}).then((r) => r.publicKeyPem, () => 'failed'));
+    }
     expect(after.slice(-5)).toEqual(['b', 'b', 'b', 'b', 'b']);
   } finally {
     client.close();

@@ -1,4 +1,10 @@
-import type { Metadata, sendUnaryData, ServerUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type {
+  Metadata,
+  sendUnaryData,
+  ServerUnaryCall,
+  ServiceDefinition,
+  UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { timingSafeEqual, hash } from 'node:crypto';
 import { AppError, toAppError } from '../errors';
 import type { Logger } from '../log';
@@ -74,7 +80,8 @@ export function bindService<D extends ServiceDefinition>(
         let code = 'OK';
         const parent = extractTraceContext(call.metadata.getMap() as Record<string, string>);
         const ctx = contextFromMetadata(call.metadata);
-        // The gateway's request id (X-Correlation-Id): its log line and this service's share it in every mode, traced or not.
+        // The gateway's request id (X-Correlation-Id): its log line and this service's share it in every mode, traced
+        // or not.
         const ids = ctx.correlationId ? { correlationId: ctx.correlationId } : {};
         inSpan(spec.path, { kind: SpanKind.SERVER, parent, attributes: { 'rpc.system': 'grpc' } }, async (span) => {
           const spanContext = span.spanContext();
@@ -86,15 +93,29 @@ export function bindService<D extends ServiceDefinition>(
           .catch((err: unknown) => {
             const error = toAppError(err);
             code = error.code;
-            if (error.code === 'INTERNAL_ERROR') runtime.logger.error('rpc failed', { rpc: spec.path, ...ids, cause: error.cause ?? err });
-            if (error.code === 'STORAGE_FULL') runtime.logger.error('rpc refused: the data store cannot write (disk full)', { rpc: spec.path, ...ids, cause: error.cause });
+            if (error.code === 'INTERNAL_ERROR') {
+              runtime.logger.error('rpc failed', { rpc: spec.path, ...ids, cause: error.cause ?? err });
+            }
+            if (error.code === 'STORAGE_FULL') {
+              runtime.logger.error('rpc refused: the data store cannot write (disk full)', {
+                rpc: spec.path,
+                ...ids,
+                cause: error.cause,
+              });
+            }
             callback(toStatusObject(error));
           })
           .finally(() => {
             runtime.inFlight.finished();
             const seconds = secondsSince(started);
             instruments().rpcServer.record(seconds, { 'rpc.service': service, 'rpc.method': method, code });
-            runtime.logger.debug('rpc', { rpc: spec.path, code, durationMs: seconds * 1000, ...ids, ...(traceId ? { traceId } : {}) });
+            runtime.logger.debug('rpc', {
+              rpc: spec.path,
+              code,
+              durationMs: seconds * 1000,
+              ...ids,
+              ...(traceId ? { traceId } : {}),
+            });
           });
       };
     }

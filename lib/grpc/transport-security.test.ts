@@ -16,13 +16,27 @@ certs.issue('accounts');
 certs.issue('gateway');
 certs.issue('stranger', 'other-ca');
 
-const configError = (env: NodeJS.ProcessEnv) => { try { readGrpcTls(env); } catch (err) { return err instanceof ConfigError ? err.message : String(err); } return undefined; };
+const configError = (env: NodeJS.ProcessEnv) => {
+  try {
+    readGrpcTls(env);
+  } catch (err) {
+    return err instanceof ConfigError ? err.message : String(err);
+  }
+  return undefined;
+};
 
 let server: RunningGrpcServer;
 let gateway: GrpcTls;
 
 beforeAll(async () => {
-  server = await startGrpcServer({ name: 'accounts', bindings: [], internalToken: 'token', logger: silentLogger, address: '127.0.0.1:0', tls: readGrpcTls(settings('accounts')) });
+  server = await startGrpcServer({
+    name: 'accounts',
+    bindings: [],
+    internalToken: 'token',
+    logger: silentLogger,
+    address: '127.0.0.1:0',
+    tls: readGrpcTls(settings('accounts')),
+  });
   gateway = readGrpcTls(settings('gateway'))!;
 });
 afterAll(async () => {
@@ -37,12 +51,24 @@ describe('settings, checked at start', () => {
   });
 
   test('each problem names its setting', () => {
-    expect(configError({ GRPC_TLS_CA_FILE: at('grid-ca.crt') })).toMatch(/^configuration error: GRPC_TLS_CERT_FILE is required with GRPC_TLS_CA_FILE/);
-    expect(configError({ ...settings('gateway'), GRPC_TLS_KEY_FILE: undefined })).toMatch(/^configuration error: GRPC_TLS_KEY_FILE is required/);
-    expect(configError({ ...settings('gateway'), GRPC_TLS_CA_FILE: at('missing.crt') })).toMatch(/^configuration error: GRPC_TLS_CA_FILE cannot be read/);
-    expect(configError({ ...settings('gateway'), GRPC_TLS_CERT_FILE: at('gateway.key') })).toMatch(/^configuration error: GRPC_TLS_CERT_FILE holds no PEM certificate/);
-    expect(configError({ ...settings('gateway'), GRPC_TLS_KEY_FILE: at('accounts.key') })).toMatch(/^configuration error: GRPC_TLS_KEY_FILE is not the private key of the certificate/);
-    expect(configError({ ...settings('stranger'), GRPC_TLS_CA_FILE: at('grid-ca.crt') })).toMatch(/^configuration error: GRPC_TLS_CERT_FILE is not signed by the CA/);
+    expect(configError({ GRPC_TLS_CA_FILE: at('grid-ca.crt') })).toMatch(
+      /^configuration error: GRPC_TLS_CERT_FILE is required with GRPC_TLS_CA_FILE/,
+    );
+    expect(configError({ ...settings('gateway'), GRPC_TLS_KEY_FILE: undefined })).toMatch(
+      /^configuration error: GRPC_TLS_KEY_FILE is required/,
+    );
+    expect(configError({ ...settings('gateway'), GRPC_TLS_CA_FILE: at('missing.crt') })).toMatch(
+      /^configuration error: GRPC_TLS_CA_FILE cannot be read/,
+    );
+    expect(configError({ ...settings('gateway'), GRPC_TLS_CERT_FILE: at('gateway.key') })).toMatch(
+      /^configuration error: GRPC_TLS_CERT_FILE holds no PEM certificate/,
+    );
+    expect(configError({ ...settings('gateway'), GRPC_TLS_KEY_FILE: at('accounts.key') })).toMatch(
+      /^configuration error: GRPC_TLS_KEY_FILE is not the private key of the certificate/,
+    );
+    expect(configError({ ...settings('stranger'), GRPC_TLS_CA_FILE: at('grid-ca.crt') })).toMatch(
+      /^configuration error: GRPC_TLS_CERT_FILE is not signed by the CA/,
+    );
   });
 });
 
@@ -54,7 +80,10 @@ describe('a server with mutual TLS', () => {
     } finally {
       probe.close();
     }
-    const client = createServiceClient(HealthService, server.address, { internalToken: 'token', tls: gateway }) as unknown as { Check(r: object, ctx: object): Promise<{ status: unknown }>; close(): void };
+    const client = createServiceClient(HealthService, server.address, {
+      internalToken: 'token',
+      tls: gateway,
+    }) as unknown as { Check(r: object, ctx: object): Promise<{ status: unknown }>; close(): void };
     try {
       expect(await client.Check({ service: '' }, {})).toMatchObject({ status: 'SERVING' });
     } finally {
@@ -74,7 +103,11 @@ describe('a server with mutual TLS', () => {
     const { Client } = await import('@grpc/grpc-js');
     const anonymous = new Client(server.address, credentials.createSsl(gateway.ca));
     try {
-      const outcome = await new Promise<string>((resolve) => anonymous.makeUnaryRequest('/grpc.health.v1.Health/Check', () => Buffer.alloc(0), (b: Buffer) => b, {}, { deadline: Date.now() + 3000 }, (err) => resolve(err ? 'refused' : 'answered')));
+      const outcome = await new Promise<string>((resolve) =>
+        anonymous.makeUnaryRequest('/grpc.health.v1.Health/Check', () => Buffer.alloc(0), (b: Buffer) => b, {}, {
+          deadline: Date.now() + 3000,
+        }, (err) => resolve(err ? 'refused' : 'answered'))
+      );
       expect(outcome).toBe('refused');
     } finally {
       anonymous.close();

@@ -1,5 +1,11 @@
 import type { LookupAddress } from 'node:dns';
-import { endpointProblem, endpointUrlProblem, forbiddenAddress, guardedLookup, type LookupAll } from './endpoint-safety';
+import {
+  endpointProblem,
+  endpointUrlProblem,
+  forbiddenAddress,
+  guardedLookup,
+  type LookupAll,
+} from './endpoint-safety';
 
 const outside = { allowLocal: false };
 const sandbox = { allowLocal: true };
@@ -14,15 +20,36 @@ function fakeDns(table: Record<string, string[]>): LookupAll {
 }
 
 test.each([
-  '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '169.254.1.1', '100.100.100.200',
-  '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '[::1]',
+  '127.0.0.1',
+  '127.8.9.10',
+  '10.1.2.3',
+  '172.16.0.1',
+  '172.31.255.255',
+  '192.168.1.1',
+  '169.254.169.254',
+  '169.254.1.1',
+  '100.100.100.200',
+  '0.0.0.0',
+  '255.255.255.255',
+  '224.0.0.1',
+  '::1',
+  '::',
+  'fe80::1',
+  'fd00:ec2::254',
+  'fc00::1',
+  '::ffff:127.0.0.1',
+  '::ffff:10.0.0.1',
+  '[::1]',
 ])('%s is forbidden', (address) => {
   expect(forbiddenAddress(address)).toEqual(expect.any(String));
 });
 
-test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('%s is allowed', (address) => {
-  expect(forbiddenAddress(address)).toBeUndefined();
-});
+test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])(
+  '%s is allowed',
+  (address) => {
+    expect(forbiddenAddress(address)).toBeUndefined();
+  },
+);
 
 describe('the URL, outside the sandbox', () => {
   test.each([
@@ -48,10 +75,18 @@ describe('the URL, outside the sandbox', () => {
 });
 
 describe('at configuration time the host is resolved', () => {
-  const dns = fakeDns({ 'hooks.example.com': ['93.184.216.34'], 'rebind.example.com': ['93.184.216.34', '127.0.0.1'], 'internal.example.com': ['10.0.0.7'] });
+  const dns = fakeDns({
+    'hooks.example.com': ['93.184.216.34'],
+    'rebind.example.com': ['93.184.216.34', '127.0.0.1'],
+    'internal.example.com': ['10.0.0.7'],
+  });
   test('a host that resolves to a forbidden address is refused', async () => {
-    expect(await endpointProblem('https://internal.example.com/x', outside, dns)).toMatch('must not resolve to 10.0.0.7');
-    expect(await endpointProblem('https://rebind.example.com/x', outside, dns)).toMatch('must not resolve to 127.0.0.1');
+    expect(await endpointProblem('https://internal.example.com/x', outside, dns)).toMatch(
+      'must not resolve to 10.0.0.7',
+    );
+    expect(await endpointProblem('https://rebind.example.com/x', outside, dns)).toMatch(
+      'must not resolve to 127.0.0.1',
+    );
   });
   test('a public host, or one that does not resolve yet, is accepted (every connection checks again)', async () => {
     expect(await endpointProblem('https://hooks.example.com/x', outside, dns)).toBeUndefined();
@@ -62,7 +97,9 @@ describe('at configuration time the host is resolved', () => {
     expect(await endpointProblem('https://vm.:8443/hook', outside, hosts)).toMatch('must not resolve to 127.0.0.1');
     expect(await endpointProblem('https://hooks.example.com./x', outside, hosts)).toBeUndefined();
     const production = { allowLocal: false, requireResolvable: true };
-    expect(await endpointProblem('https://later.example.com/x', production, hosts)).toMatch('must name a host that resolves');
+    expect(await endpointProblem('https://later.example.com/x', production, hosts)).toMatch(
+      'must name a host that resolves',
+    );
     expect(await endpointProblem('https://hooks.example.com/x', production, hosts)).toBeUndefined();
   });
   test('the sandbox does not resolve at all', async () => {
@@ -71,10 +108,13 @@ describe('at configuration time the host is resolved', () => {
 });
 
 describe('the guarded lookup a connection resolves with', () => {
-  const lookup = guardedLookup(fakeDns({ 'evil.example.com': ['127.0.0.1'], 'good.example.com': ['93.184.216.34', '2606:2800::1'] }));
+  const lookup = guardedLookup(
+    fakeDns({ 'evil.example.com': ['127.0.0.1'], 'good.example.com': ['93.184.216.34', '2606:2800::1'] }),
+  );
   const resolve = (host: string, options: { all?: boolean; family?: number } = {}) =>
     new Promise<{ err: NodeJS.ErrnoException | null; address: unknown; family?: number }>((done) =>
-      lookup(host, options as never, (err, address, family) => done({ err, address, family })));
+      lookup(host, options as never, (err, address, family) => done({ err, address, family }))
+    );
   test('refuses a host resolving to 127.0.0.1', async () => {
     const { err } = await resolve('evil.example.com');
     expect(err?.code).toBe('EFORBIDDENADDRESS');

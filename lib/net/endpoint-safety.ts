@@ -8,14 +8,37 @@ import { isTrustedEndpoint } from './trusted-webhook-endpoints';
  * them), and addresses that are not routable on the internet at all.
  */
 const FORBIDDEN = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+for (
+  const [net, prefix] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const
+) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
+for (
+  const [net, prefix] of [
+    ['::', 128],
+    ['::1', 128],
+    ['64:ff9b::', 96],
+    ['100::', 64],
+    ['2001:db8::', 32],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['fec0::', 10],
+    ['ff00::', 8],
+  ] as const
+) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
 
 const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 
@@ -60,7 +83,10 @@ export function endpointUrlProblem(value: string, rules: EndpointRules): string 
   return undefined;
 }
 
-type LookupAll = (hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type LookupAll = (
+  hostname: string,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 const systemLookupAll: LookupAll = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
@@ -76,10 +102,14 @@ export function guardedLookup(resolveAll: LookupAll = systemLookupAll): LookupFu
   return (hostname, options, callback) => {
     resolveAll(hostname, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+      const wanted = options.family === 4 || options.family === 6
+        ? addresses.filter((a) => a.family === options.family)
+        : addresses;
       const bad = addresses.map((a) => forbiddenAddress(a.address)).find(Boolean);
       if (bad || wanted.length === 0) {
-        const refused = Object.assign(new Error(`${hostname}: ${bad ?? 'no address'}`), { code: bad ? FORBIDDEN_ADDRESS_CODE : 'ENOTFOUND' });
+        const refused = Object.assign(new Error(`${hostname}: ${bad ?? 'no address'}`), {
+          code: bad ? FORBIDDEN_ADDRESS_CODE : 'ENOTFOUND',
+        });
         return callback(refused, '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, wanted);
@@ -98,7 +128,11 @@ const resolved = (resolveAll: LookupAll, host: string) =>
  * refused. A name that resolves to nothing is refused where `requireResolvable` (production), and
  * otherwise accepted (every connection resolves it again and refuses what is forbidden).
  */
-export async function endpointProblem(value: string, rules: EndpointRules, resolveAll: LookupAll = systemLookupAll): Promise<string | undefined> {
+export async function endpointProblem(
+  value: string,
+  rules: EndpointRules,
+  resolveAll: LookupAll = systemLookupAll,
+): Promise<string | undefined> {
   const problem = endpointUrlProblem(value, rules);
   if (problem || rules.allowLocal || isTrustedEndpoint(value, rules.trusted)) return problem;
   const host = new URL(value).hostname.replace(/^\[|\]$/g, '');

@@ -8,9 +8,16 @@ import { ConfigError, readConfig, setting } from '../config';
  * and the CA that signed their certificates. Everything else keeps the production rules.
  */
 export const TRUSTED_WEBHOOK_SETTINGS = {
-  /** Operator-approved webhook endpoints (comma-separated https origins, e.g. `https://receiver.internal:8443`): a platform's endpoint on one of these origins may be on this machine or a private network, even in production; every other endpoint keeps the rules of WEBHOOK_ALLOW_LOCAL_ENDPOINTS */
+  /**
+   * Operator-approved webhook endpoints (comma-separated https origins, e.g. `https://receiver.internal:8443`): a
+   * platform's endpoint on one of these origins may be on this machine or a private network, even in production; every
+   * other endpoint keeps the rules of WEBHOOK_ALLOW_LOCAL_ENDPOINTS
+   */
   WEBHOOK_TRUSTED_ENDPOINTS: setting.string(''),
-  /** PEM file of the CA (or CAs) that signed the trusted endpoints' certificates, trusted besides the public CAs for those endpoints only */
+  /**
+   * PEM file of the CA (or CAs) that signed the trusted endpoints' certificates, trusted besides the public CAs for
+   * those endpoints only
+   */
   WEBHOOK_TRUSTED_CA_FILE: setting.optionalString(),
 };
 
@@ -28,9 +35,14 @@ function originOf(value: string): string {
   } catch {
     throw new ConfigError('WEBHOOK_TRUSTED_ENDPOINTS', `lists "${value}", which is not a URL`);
   }
-  if (url.protocol !== 'https:') throw new ConfigError('WEBHOOK_TRUSTED_ENDPOINTS', `lists "${value}": trusted endpoints use https too`);
+  if (url.protocol !== 'https:') {
+    throw new ConfigError('WEBHOOK_TRUSTED_ENDPOINTS', `lists "${value}": trusted endpoints use https too`);
+  }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.username || url.password) {
-    throw new ConfigError('WEBHOOK_TRUSTED_ENDPOINTS', `lists "${value}": name an origin (https://host:port), without path, query or credentials`);
+    throw new ConfigError(
+      'WEBHOOK_TRUSTED_ENDPOINTS',
+      `lists "${value}": name an origin (https://host:port), without path, query or credentials`,
+    );
   }
   return url.origin;
 }
@@ -45,8 +57,12 @@ export function readTrustedWebhookEndpoints(env: NodeJS.ProcessEnv): TrustedWebh
   } catch (err) {
     throw new ConfigError('WEBHOOK_TRUSTED_CA_FILE', `cannot be read: ${(err as Error).message}`);
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('WEBHOOK_TRUSTED_CA_FILE', 'holds no PEM certificate');
-  if (!origins.length) throw new ConfigError('WEBHOOK_TRUSTED_CA_FILE', 'is set but WEBHOOK_TRUSTED_ENDPOINTS lists no endpoint for it');
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError('WEBHOOK_TRUSTED_CA_FILE', 'holds no PEM certificate');
+  }
+  if (!origins.length) {
+    throw new ConfigError('WEBHOOK_TRUSTED_CA_FILE', 'is set but WEBHOOK_TRUSTED_ENDPOINTS lists no endpoint for it');
+  }
   return { origins, ca: [...rootCertificates, pem] };
 }
 

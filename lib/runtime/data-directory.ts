@@ -7,9 +7,14 @@ const hex32 = () => randomBytes(32).toString('hex');
 // A P-256 private scalar; the curve library is loaded only when a key is made (not on a restart).
 // (Not node:crypto's generateKeyPairSync + JWK export: on Node 20 a GC during that export can
 // deadlock the thread in the key generation job's destructor; seen in the crash suite.)
-const p256Key = () => Buffer.from((require('@noble/curves/nist') as typeof import('@noble/curves/nist')).p256.utils.randomSecretKey()).toString('hex');
+const p256Key = () =>
+  Buffer.from((require('@noble/curves/nist') as typeof import('@noble/curves/nist')).p256.utils.randomSecretKey())
+    .toString('hex');
 // A secp256k1 private scalar (UMA's curve).
-const secp256k1Key = () => Buffer.from((require('@noble/curves/secp256k1') as typeof import('@noble/curves/secp256k1')).secp256k1.utils.randomSecretKey()).toString('hex');
+const secp256k1Key = () =>
+  Buffer.from(
+    (require('@noble/curves/secp256k1') as typeof import('@noble/curves/secp256k1')).secp256k1.utils.randomSecretKey(),
+  ).toString('hex');
 
 /**
  * Keys that seal, sign or hash data the embedded store keeps. When one is not configured, the
@@ -20,7 +25,10 @@ const GENERATED_KEYS: Record<ServiceName, Record<string, () => string>> = {
   auth: { API_SECRET_PEPPER: hex32, WALLET_STORAGE_KEY: hex32, WALLET_ENCLAVE_PRIVATE_KEY: p256Key },
   accounts: { ACCOUNTS_PII_KEY: hex32 },
   'quotes-transactions': {
-    STABLECOIN_SECRET_KEY: hex32, CARDS_DATA_KEY: hex32, UMA_SIGNING_PRIVATE_KEY: secp256k1Key, UMA_ENCRYPTION_PRIVATE_KEY: secp256k1Key,
+    STABLECOIN_SECRET_KEY: hex32,
+    CARDS_DATA_KEY: hex32,
+    UMA_SIGNING_PRIVATE_KEY: secp256k1Key,
+    UMA_ENCRYPTION_PRIVATE_KEY: secp256k1Key,
   },
   notifications: { WEBHOOK_SIGNING_PRIVATE_KEY: p256Key },
 };
@@ -30,7 +38,11 @@ const GENERATED_KEYS: Record<ServiceName, Record<string, () => string>> = {
  * creating the missing ones (files readable by this user only; their values are never logged).
  * Answers the names it took from the directory.
  */
-export function useDataDirectoryKeys(dataDir: string, env: NodeJS.ProcessEnv, services: readonly ServiceName[]): string[] {
+export function useDataDirectoryKeys(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  services: readonly ServiceName[],
+): string[] {
   const wanted = services.flatMap((s) => Object.entries(GENERATED_KEYS[s]));
   if (!wanted.length) return [];
   const folder = join(dataDir, 'keys');

@@ -34,7 +34,10 @@ test('a released lease is taken at once by another replica', async () => {
 });
 
 test('racing replicas: exactly one takes a free lease', async () => {
-  const leases = Array.from({ length: 8 }, (_, i) => createLease({ collection, name: 'race', holder: `r${i}`, ttlMs: 60_000 }));
+  const leases = Array.from(
+    { length: 8 },
+    (_, i) => createLease({ collection, name: 'race', holder: `r${i}`, ttlMs: 60_000 }),
+  );
   const taken = await Promise.all(leases.map((l) => l.acquire()));
   expect(taken.filter(Boolean)).toHaveLength(1);
 });
@@ -54,20 +57,25 @@ test('periodic tasks of several replicas sharing a lease never run at the same t
   let concurrent = 0;
   let overlap = false;
   const runsBy = new Map<string, number>();
-  const replica = (holder: string) => createPeriodicTask({
-    name: 'pass', intervalMs: 2, logger: silentLogger,
-    lease: createLease({ collection, name: 'pass', holder, ttlMs: 5_000 }),
-    run: async () => {
-      concurrent++;
-      overlap ||= concurrent > 1;
-      runsBy.set(holder, (runsBy.get(holder) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, 3));
-      concurrent--;
-    },
-  });
+  const replica = (holder: string) =>
+    createPeriodicTask({
+      name: 'pass',
+      intervalMs: 2,
+      logger: silentLogger,
+      lease: createLease({ collection, name: 'pass', holder, ttlMs: 5_000 }),
+      run: async () => {
+        concurrent++;
+        overlap ||= concurrent > 1;
+        runsBy.set(holder, (runsBy.get(holder) ?? 0) + 1);
+        await new Promise((r) => setTimeout(r, 3));
+        concurrent--;
+      },
+    });
   const tasks = ['x', 'y', 'z'].map(replica);
   tasks.forEach((t) => t.start());
-  const waitFor = async (condition: () => boolean) => { while (!condition()) await new Promise((r) => setTimeout(r, 5)); };
+  const waitFor = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((r) => setTimeout(r, 5));
+  };
   await waitFor(() => runsBy.size > 0);
   const [first] = [...runsBy.keys()];
   await tasks[['x', 'y', 'z'].indexOf(first)].stop(); // gives the lease back
@@ -80,7 +88,10 @@ test('a holder polling often writes its lease at most once per third of its life
   let writes = 0;
   const counting = new Proxy(collection, {
     get: (object, prop) => (prop === 'findOneAndUpdate'
-      ? (...args: Parameters<typeof collection.findOneAndUpdate>) => { writes++; return object.findOneAndUpdate(...args); }
+      ? (...args: Parameters<typeof collection.findOneAndUpdate>) => {
+        writes++;
+        return object.findOneAndUpdate(...args);
+      }
       : Reflect.get(object, prop)),
   });
   let now = 0;

@@ -85,16 +85,22 @@ export function createLease(options: LeaseOptions): Lease {
 export function leasesIn(store: DocumentStore, options: { ttlMs?: number; holder?: string } = {}) {
   const collection = store.collection(LEASES_COLLECTION);
   const holder = options.holder ?? randomUUID();
-  return (name: string): Lease => createLease({ collection, name, holder, ...(options.ttlMs ? { ttlMs: options.ttlMs } : {}) });
+  return (name: string): Lease =>
+    createLease({ collection, name, holder, ...(options.ttlMs ? { ttlMs: options.ttlMs } : {}) });
 }
 
 /**
  * Runs `work` if this replica holds (or can take) the lease, renewing it every third of its
  * lifetime until `work` settles; resolves `{ ran: false }` without running when another replica holds it.
  */
-export async function underLease<T>(lease: Lease, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+export async function underLease<T>(
+  lease: Lease,
+  work: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
   if (!(await lease.acquire())) return { ran: false };
-  const renewal = setInterval(() => { lease.acquire().catch(() => undefined); }, Math.max(10, Math.floor(lease.ttlMs / 3)));
+  const renewal = setInterval(() => {
+    lease.acquire().catch(() => undefined);
+  }, Math.max(10, Math.floor(lease.ttlMs / 3)));
   renewal.unref();
   try {
     return { ran: true, value: await work() };

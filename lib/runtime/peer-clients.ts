@@ -96,15 +96,20 @@ export function createPeerClients(
           const address = addresses[owner];
           const port = ports[owner];
           if (!hosted && !port && !address) throw new Error(`no address configured for the ${owner} service`);
-          client = hosted ? createInProcessClient(definition, hosted, { internalToken })
-            : port ? createPortClient(definition, port, { internalToken })
-              : createServiceClient(definition, address!, { internalToken });
+          client = hosted
+            ? createInProcessClient(definition, hosted, { internalToken })
+            : port
+            ? createPortClient(definition, port, { internalToken })
+            : createServiceClient(definition, address!, { internalToken });
           made.set(key, client);
         }
         return client;
       },
     });
   }
-  clients.closeAll = () => { for (const c of made.values()) c.close(); made.clear(); };
+  clients.closeAll = () => {
+    for (const c of made.values()) c.close();
+    made.clear();
+  };
   return clients;
 }

@@ -8,9 +8,13 @@ test('runs repeatedly without overlap and keeps going after a failure', async ()
   let maxConcurrent = 0;
   let runs = 0;
   const task = createPeriodicTask({
-    name: 'test', intervalMs: 5, logger: silentLogger,
+    name: 'test',
+    intervalMs: 5,
+    logger: silentLogger,
     run: async () => {
-      concurrent++; maxConcurrent = Math.max(maxConcurrent, concurrent); runs++;
+      concurrent++;
+      maxConcurrent = Math.max(maxConcurrent, concurrent);
+      runs++;
       await sleep(10);
       concurrent--;
       if (runs === 2) throw new Error('transient');
@@ -29,7 +33,15 @@ test('runs repeatedly without overlap and keeps going after a failure', async ()
 
 test('stop waits for the run in progress', async () => {
   let finished = false;
-  const task = createPeriodicTask({ name: 'test', intervalMs: 1, logger: silentLogger, run: async () => { await sleep(30); finished = true; } });
+  const task = createPeriodicTask({
+    name: 'test',
+    intervalMs: 1,
+    logger: silentLogger,
+    run: async () => {
+      await sleep(30);
+      finished = true;
+    },
+  });
   task.start();
   await sleep(5);
   await task.stop();

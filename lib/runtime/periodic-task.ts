@@ -12,7 +12,10 @@ export interface PeriodicTask {
 
 /** The background loop every worker shares: no overlap, failures logged and retried next tick. */
 export function createPeriodicTask(options: {
-  name: string; intervalMs: number; run: () => Promise<unknown>; logger: Logger;
+  name: string;
+  intervalMs: number;
+  run: () => Promise<unknown>;
+  logger: Logger;
   /** With several replicas: only the holder of this lease runs (see lease.ts); it is given back on stop. */
   lease?: Lease;
 }): PeriodicTask {
@@ -31,7 +34,9 @@ export function createPeriodicTask(options: {
     timer = setTimeout(() => {
       runNow()
         .catch((err) => options.logger.warn(`${options.name} failed; will retry`, { err }))
-        .finally(() => { if (active) schedule(); });
+        .finally(() => {
+          if (active) schedule();
+        });
     }, options.intervalMs);
     timer.unref();
   };
@@ -46,7 +51,9 @@ export function createPeriodicTask(options: {
       active = false;
       clearTimeout(timer);
       await current;
-      await lease?.release().catch((err: unknown) => options.logger.warn(`${options.name} could not give its lease back; it lapses`, { err }));
+      await lease?.release().catch((err: unknown) =>
+        options.logger.warn(`${options.name} could not give its lease back; it lapses`, { err })
+      );
     },
     runNow,
   };

@@ -11,7 +11,8 @@ export function logProcessWarnings(logger: Logger): void {
   process.removeAllListeners('warning');
   process.on('warning', (warning: Error & { code?: string }) => {
     const entry = { name: warning.name, code: warning.code, warning: warning.message };
-    if (warning.code === 'DEP0123') logger.debug('node warning: TLS to an IP address sends it as the server name', entry);
-    else logger.warn('node warning', entry);
+    if (warning.code === 'DEP0123') {
+      logger.debug('node warning: TLS to an IP address sends it as the server name', entry);
+    } else logger.warn('node warning', entry);
   });
 }

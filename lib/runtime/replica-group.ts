@@ -10,7 +10,11 @@ import { readConfig, setting } from '../config';
  */
 export function replicaGroup(base: string, env: NodeJS.ProcessEnv, port: number | string): string {
   const { REPLICA_NAME } = readConfig({
-    /** This replica's name in its own consumer groups (the gateway's credential cache, the notifications endpoint cache): stable across its restarts, distinct per replica @default <host name>.<port> (in Kubernetes the host name is the pod name) */
+    /**
+     * This replica's name in its own consumer groups (the gateway's credential cache, the notifications endpoint
+     * cache): stable across its restarts, distinct per replica @default <host name>.<port> (in Kubernetes the host name
+     * is the pod name)
+     */
     REPLICA_NAME: setting.optionalString(),
   }, env);
   // Port 0 (a port the system picks at each start) names nothing stable: the process stands in.

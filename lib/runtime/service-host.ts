@@ -44,11 +44,21 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   markStart(`${options.name}: store open`);
   const subscriptions: Subscription[] = [];
   const { OUTBOX_STALL_MS, WORKER_LEASE_MS, EVENT_HANDLER_ATTEMPTS, EVENT_RETRY_BASE_MS } = readConfig({
-    /** Events stuck this long in a service's outbox (publishing hangs or keeps failing) make its event pipeline NOT_SERVING (degraded, still ready) */
+    /**
+     * Events stuck this long in a service's outbox (publishing hangs or keeps failing) make its event pipeline
+     * NOT_SERVING (degraded, still ready)
+     */
     OUTBOX_STALL_MS: setting.int(60_000, 1_000),
-    /** Lifetime of a worker lease (outbox relay, settlement and recovery passes): with several replicas, one whose holder died is taken over after this long. Renewed every third of it while held */
+    /**
+     * Lifetime of a worker lease (outbox relay, settlement and recovery passes): with several replicas, one whose
+     * holder died is taken over after this long. Renewed every third of it while held
+     */
     WORKER_LEASE_MS: setting.int(15_000, 1_000),
-    /** Attempts a consumer group makes at one event before it dead-letters it and goes on with the next (docs/reliability.md); an outage (UNAVAILABLE, STORAGE_FULL) is retried without counting. Keep the attempts' backoff within the Kafka session timeout */
+    /**
+     * Attempts a consumer group makes at one event before it dead-letters it and goes on with the next
+     * (docs/reliability.md); an outage (UNAVAILABLE, STORAGE_FULL) is retried without counting. Keep the attempts'
+     * backoff within the Kafka session timeout
+     */
     EVENT_HANDLER_ATTEMPTS: setting.int(5, 1),
     /** Delay before a consumer's first retry of a failing event; doubles up to 5 s */
     EVENT_RETRY_BASE_MS: setting.int(200, 1),
@@ -57,18 +67,38 @@ export async function hostService(options: HostOptions): Promise<HostedService> 
   const deadLetters = createDeadLetters({ store, logger, settings: { attempts: EVENT_HANDLER_ATTEMPTS, backoff } });
   // The embedded store is opened by one process at a time (the store lock): a restarted process is
   // the same holder and takes its leases back at once instead of waiting for them to lapse.
-  const leases = leasesIn(store, { ttlMs: WORKER_LEASE_MS, ...(options.env.MONGODB_URI?.trim() ? {} : { holder: 'the process holding the store lock' }) });
+  const leases = leasesIn(store, {
+    ttlMs: WORKER_LEASE_MS,
+    ...(options.env.MONGODB_URI?.trim() ? {} : { holder: 'the process holding the store lock' }),
+  });
   await deadLetters.prepare();
-  const module = options.factory({ store, bus: trackSubscriptions(options.bus, subscriptions, deadLetters), logger, peers: options.peers, env: options.env, leases });
+  const module = options.factory({
+    store,
+    bus: trackSubscriptions(options.bus, subscriptions, deadLetters),
+    logger,
+    peers: options.peers,
+    env: options.env,
+    leases,
+  });
   markStart(`${options.name}: module created`);
   await module.start?.();
   markStart(`${options.name}: started (indexes, workers)`);
   const relay = module.eventsTopic && module.outboxCollections?.length
-    ? createOutboxRelay({ collections: module.outboxCollections, bus: options.bus, topic: module.eventsTopic, logger, stallMs: OUTBOX_STALL_MS, lease: leases(`outbox relay ${module.eventsTopic}`) })
+    ? createOutboxRelay({
+      collections: module.outboxCollections,
+      bus: options.bus,
+      topic: module.eventsTopic,
+      logger,
+      stallMs: OUTBOX_STALL_MS,
+      lease: leases(`outbox relay ${module.eventsTopic}`),
+    })
     : undefined;
   const server = await startGrpcServer({
-    name: options.name, bindings: [...module.bindings, bindDeadLetterService(deadLetters)], internalToken: options.internalToken,
-    logger, address: options.address,
+    name: options.name,
+    bindings: [...module.bindings, bindDeadLetterService(deadLetters)],
+    internalToken: options.internalToken,
+    logger,
+    address: options.address,
     // Ready: the store answers. A stalled consumer or outbox degrades (HEALTH_EVENTS) without taking requests away.
     isReady: () => store.ping(),
     eventsFlowing: async () => subscriptions.every((s) => s.isRunning?.() ?? true) && (relay?.isFlowing() ?? true),

@@ -10,11 +10,17 @@ import { dirname, join } from 'node:path';
 /** Why a directory (or the nearest one that exists above it) cannot be written, in words. */
 function unwritableReason(code: string | undefined): string {
   switch (code) {
-    case 'EROFS': return 'is on a read-only file system (EROFS)';
-    case 'EACCES': case 'EPERM': return `is not writable by this user (${code}, uid ${process.getuid?.() ?? '?'})`;
-    case 'ENOSPC': return 'is on a full file system (ENOSPC)';
-    case 'ENOTDIR': return 'is not a directory (ENOTDIR)';
-    default: return `cannot be written (${code ?? 'unknown error'})`;
+    case 'EROFS':
+      return 'is on a read-only file system (EROFS)';
+    case 'EACCES':
+    case 'EPERM':
+      return `is not writable by this user (${code}, uid ${process.getuid?.() ?? '?'})`;
+    case 'ENOSPC':
+      return 'is on a full file system (ENOSPC)';
+    case 'ENOTDIR':
+      return 'is not a directory (ENOTDIR)';
+    default:
+      return `cannot be written (${code ?? 'unknown error'})`;
   }
 }
 
@@ -44,7 +50,11 @@ export function assertWritableDirectory(dir: string): void {
     } catch (inner) {
       code = (inner as NodeJS.ErrnoException).code ?? code;
     }
-    throw new Error(`the data directory ${dir} ${unwritableReason(code)}: mount a writable volume there or set DATA_DIR to a writable directory (DATA_DIR=:memory: keeps nothing)`);
+    throw new Error(
+      `the data directory ${dir} ${
+        unwritableReason(code)
+      }: mount a writable volume there or set DATA_DIR to a writable directory (DATA_DIR=:memory: keeps nothing)`,
+    );
   }
 }
 
@@ -82,7 +92,9 @@ export type SandboxExposure = 'private' | 'exposed-sandbox' | 'exposed-productio
  * with a loud warning; anywhere else (MongoDB, or a component run on its own, as in Kubernetes)
  * the start is refused.
  */
-export function sandboxExposure(options: { host: string; publishedSecret: boolean; component: string; mongodb: boolean }): SandboxExposure {
+export function sandboxExposure(
+  options: { host: string; publishedSecret: boolean; component: string; mongodb: boolean },
+): SandboxExposure {
   if (!options.publishedSecret || LOOPBACK.test(options.host)) return 'private';
   return options.component === 'all' && !options.mongodb ? 'exposed-sandbox' : 'exposed-production';
 }

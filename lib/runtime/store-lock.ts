@@ -27,7 +27,7 @@ const heldHere = new Set<string>();
  */
 export function lockStoreFiles(file: string, service: string): StoreLock {
   if (heldHere.has(file)) throw refused(service, file, { pid: process.pid, host: hostname(), since: 'now' });
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     const fd = tryCreate(file);
     if (fd !== undefined) {
       writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
@@ -42,7 +42,9 @@ export function lockStoreFiles(file: string, service: string): StoreLock {
   heldHere.add(file);
   const touch = setInterval(() => {
     const now = new Date();
-    try { utimesSync(file, now, now); } catch { /* removed by an operator: the next start re-creates it */ }
+    try {
+      utimesSync(file, now, now);
+    } catch { /* removed by an operator: the next start re-creates it */ }
   }, LOCK_REFRESH_MS).unref();
   return {
     release() {
@@ -73,7 +75,11 @@ function readOwner(file: string): LockOwner | undefined {
 
 function isStale(file: string, owner: LockOwner): boolean {
   let touchedAt: number;
-  try { touchedAt = statSync(file).mtimeMs; } catch { return true; }
+  try {
+    touchedAt = statSync(file).mtimeMs;
+  } catch {
+    return true;
+  }
   if (Date.now() - touchedAt > LOCK_ABANDONED_AFTER_MS) return true;
   if (owner.host !== hostname()) return false;
   if (owner.pid === process.pid) return true; // this pid cannot be two live processes: a previous life's
@@ -92,8 +98,10 @@ function processExists(pid: number): boolean {
 /** Another process holds a service's embedded store: this one does not start (exit 1, one line). */
 export class StoreLockedError extends Error {
   constructor(readonly service: string, readonly file: string, readonly owner: LockOwner) {
-    super(`${file} is in use by another process: the embedded store serves one replica (${service} is held by pid ${owner.pid} on ${owner.host}; `
-      + 'stop the other process, or give this one its own DATA_DIR; run several replicas on MONGODB_URI)');
+    super(
+      `${file} is in use by another process: the embedded store serves one replica (${service} is held by pid ${owner.pid} on ${owner.host}; `
+        + 'stop the other process, or give this one its own DATA_DIR; run several replicas on MONGODB_URI)',
+    );
     this.name = 'StoreLockedError';
   }
 }

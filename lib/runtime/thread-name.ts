@@ -18,5 +18,8 @@ export const SERVICES_THREAD_NAME = 'grid-services';
 
 /** The OS thread name of each service's thread in the all-in-one process (SERVICE_THREADS=each). */
 export const SERVICE_THREAD_NAMES = {
-  auth: 'grid-auth', accounts: 'grid-accounts', 'quotes-transactions': 'grid-quotes-tx', notifications: 'grid-notify',
+  auth: 'grid-auth',
+  accounts: 'grid-accounts',
+  'quotes-transactions': 'grid-quotes-tx',
+  notifications: 'grid-notify',
 } as const;

@@ -24,7 +24,8 @@ describe('AES-256-GCM sealing of personal data', () => {
     expect(() => sealer.open(sealed, 'Customer:other')).toThrow();
     const body = Buffer.from(sealed.split('.')[3], 'base64url');
     body[0] ^= 1;
-    expect(() => sealer.open([...sealed.split('.').slice(0, 3), body.toString('base64url')].join('.'), CUSTOMER)).toThrow();
+    expect(() => sealer.open([...sealed.split('.').slice(0, 3), body.toString('base64url')].join('.'), CUSTOMER))
+      .toThrow();
     expect(() => createAesGcmSealer(Buffer.alloc(32, 8)).open(sealed, CUSTOMER)).toThrow(/another key/);
   });
 });
@@ -43,7 +44,11 @@ describe('ACCOUNTS_PII_KEY', () => {
 
   test('is required with MONGODB_URI, and must be 32 bytes of hex: ConfigError naming the variable', () => {
     expect(() => readPiiKey({ MONGODB_URI: 'mongodb://db' })).toThrow(ConfigError);
-    expect(() => readPiiKey({ MONGODB_URI: 'mongodb://db' })).toThrow(/ACCOUNTS_PII_KEY is required when MONGODB_URI is set/);
-    expect(() => readPiiKey({ ACCOUNTS_PII_KEY: 'abcd' })).toThrow(expect.objectContaining({ variable: 'ACCOUNTS_PII_KEY' }) as Error);
+    expect(() => readPiiKey({ MONGODB_URI: 'mongodb://db' })).toThrow(
+      /ACCOUNTS_PII_KEY is required when MONGODB_URI is set/,
+    );
+    expect(() => readPiiKey({ ACCOUNTS_PII_KEY: 'abcd' })).toThrow(
+      expect.objectContaining({ variable: 'ACCOUNTS_PII_KEY' }) as Error,
+    );
   });
 });

@@ -29,7 +29,9 @@ export function createAesGcmSealer(key: Buffer): Sealer {
       if (version !== VERSION || !nonce || !body) throw new Error('not a sealed value');
       if (id !== keyId) throw new Error(`sealed under another key (${id})`);
       const data = Buffer.from(body, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url')).setAAD(Buffer.from(context, 'utf8'));
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url')).setAAD(
+        Buffer.from(context, 'utf8'),
+      );
       decipher.setAuthTag(data.subarray(data.length - 16));
       return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
     },
@@ -44,7 +46,9 @@ export function createAesGcmSealer(key: Buffer): Sealer {
 export function readSealingKey(name: string, env: NodeJS.ProcessEnv): Buffer {
   const value = env[name]?.trim();
   if (value) {
-    if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new ConfigError(name, 'must be 32 bytes of hex (64 hexadecimal characters)');
+    if (!/^[0-9a-fA-F]{64}$/.test(value)) {
+      throw new ConfigError(name, 'must be 32 bytes of hex (64 hexadecimal characters)');
+    }
     return Buffer.from(value, 'hex');
   }
   const why = whyKeysAreRequired(env);

@@ -19,7 +19,9 @@ export function assertUpdateDocument(update: Update): asserts update is Modifier
   }
   for (const op of operators) {
     if (op !== '$setOnInsert' && !mingoEngine.hasUpdateOperator(op)) throw new Error(`Unknown modifier: ${op}`);
-    if (!isPlainObject(update[op])) throw new Error(`Modifiers operate on fields but we found a ${typeof update[op]} instead: ${op}`);
+    if (!isPlainObject(update[op])) {
+      throw new Error(`Modifiers operate on fields but we found a ${typeof update[op]} instead: ${op}`);
+    }
   }
 }
 
@@ -90,7 +92,9 @@ function topFieldsOf(op: string, fields: Record<string, unknown>): string[] {
 function takeIdUpdate(doc: Record<string, unknown>, modifier: Modifier): { value: unknown } | undefined {
   let newId: { value: unknown } | undefined;
   for (const [op, fields] of Object.entries(modifier)) {
-    const targets = op === '$rename' ? [...Object.keys(fields), ...Object.values(fields).map(String)] : Object.keys(fields);
+    const targets = op === '$rename'
+      ? [...Object.keys(fields), ...Object.values(fields).map(String)]
+      : Object.keys(fields);
     for (const path of targets) {
       if (path !== '_id' && !path.startsWith('_id.')) continue;
       if (op !== '$set' || path !== '_id') throw immutableId();

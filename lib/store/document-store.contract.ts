@@ -54,7 +54,9 @@ export function describeDocumentStoreContract(
         await c.insertOne({ _id: 'b', email: 'y@example.com', name: 'B' });
         await duplicateKey(c.updateOne({ _id: 'b' }, { $set: { email: 'x@example.com', name: 'changed' } }));
         await duplicateKey(
-          c.findOneAndUpdate({ _id: 'b' }, { $set: { email: 'x@example.com', name: 'changed' } }, { returnDocument: 'after' }),
+          c.findOneAndUpdate({ _id: 'b' }, { $set: { email: 'x@example.com', name: 'changed' } }, {
+            returnDocument: 'after',
+          }),
         );
         expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
           { _id: 'a', email: 'x@example.com', name: 'A' },
@@ -97,7 +99,11 @@ export function describeDocumentStoreContract(
 
       test('a partial index on field existence lets documents without the field repeat', async () => {
         const c = fresh('requests');
-        await c.createIndex({ keys: { idempotencyKey: 1 }, unique: true, partialFilter: { idempotencyKey: { $exists: true } } });
+        await c.createIndex({
+          keys: { idempotencyKey: 1 },
+          unique: true,
+          partialFilter: { idempotencyKey: { $exists: true } },
+        });
         await c.insertOne({ _id: '1' });
         await c.insertOne({ _id: '2' });
         await c.insertOne({ _id: '3', idempotencyKey: 'k' });
@@ -164,13 +170,21 @@ export function describeDocumentStoreContract(
               { _id: 'acct', balance: { $gte: 10 } },
               { $inc: { balance: -10 } },
               { returnDocument: 'after' },
-            ),
-          ),
+            )),
         );
         const succeeded = results.filter((doc): doc is Doc => doc !== null);
         expect(succeeded).toHaveLength(10);
         expect(succeeded.map((doc) => doc.balance).sort((a, b) => Number(a) - Number(b))).toEqual([
-          0, 10, 20, 30, 40, 50, 60, 70, 80, 90,
+          0,
+          10,
+          20,
+          30,
+          40,
+          50,
+          60,
+          70,
+          80,
+          90,
         ]);
         expect(await c.findOne({ _id: 'acct' })).toEqual({ _id: 'acct', balance: 0 });
       });
@@ -179,8 +193,9 @@ export function describeDocumentStoreContract(
         const c = fresh('quotes');
         await c.insertOne({ _id: 'q', state: 'PENDING' });
         const results = await Promise.all(
-          Array.from({ length: 5 }, (_, i) =>
-            c.updateOne({ _id: 'q', state: 'PENDING' }, { $set: { state: 'EXECUTED', by: i } }),
+          Array.from(
+            { length: 5 },
+            (_, i) => c.updateOne({ _id: 'q', state: 'PENDING' }, { $set: { state: 'EXECUTED', by: i } }),
           ),
         );
         expect(results.map((r) => r.modifiedCount).reduce((a, b) => a + b, 0)).toBe(1);
@@ -294,7 +309,8 @@ export function describeDocumentStoreContract(
         await c.insertOne({ _id: 'text', v: '5', tags: 'p' });
         await c.insertOne({ _id: 'nested', v: { w: 5 }, tags: [['p']] });
         await c.insertOne({ _id: 'missing' });
-        const ids = async (filter: Record<string, unknown>) => (await c.find(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
+        const ids = async (filter: Record<string, unknown>) =>
+          (await c.find(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
         expect(await ids({ v: { $gt: 1, $lt: 5 } })).toEqual(['list']);
         expect(await ids({ v: { $gte: '5' } })).toEqual(['list', 'text']);
         expect(await ids({ v: { $lte: 5 } })).toEqual(['list']);
@@ -305,7 +321,8 @@ export function describeDocumentStoreContract(
         expect(await ids({ 'tags.1': { $exists: true } })).toEqual(['list']);
         expect(await ids({ 'tags.0': 'p' })).toEqual(['list', 'nested']);
         expect(await ids({ 'v.1': { $gt: 5 } })).toEqual(['list']);
-        expect(await ids({ v: { $exists: true }, $or: [{ 'tags.0': { $exists: false } }, { at: { $exists: true } }] })).toEqual(['empty', 'list', 'null', 'text']);
+        expect(await ids({ v: { $exists: true }, $or: [{ 'tags.0': { $exists: false } }, { at: { $exists: true } }] }))
+          .toEqual(['empty', 'list', 'null', 'text']);
         expect(await ids({ at: { $gte: '' } })).toEqual([]);
       });
 
@@ -337,11 +354,19 @@ export function describeDocumentStoreContract(
         await c.createIndex({ keys: { group: 1, rank: -1 }, name: 'group_rank' });
         for (let i = 0; i < 20; i++) await c.insertOne({ _id: `d${i}`, group: `g${i % 4}`, rank: i, other: i % 3 });
         const indexed = await c.explain({ group: 'g1' }, { sort: { rank: -1 }, limit: 3 });
-        expect(indexed).toMatchObject({ source: 'index', index: 'group_rank', sorted: true, served: ['group'], filtered: [] });
+        expect(indexed).toMatchObject({
+          source: 'index',
+          index: 'group_rank',
+          sorted: true,
+          served: ['group'],
+          filtered: [],
+        });
         const scanned = await c.explain({ other: 1 }, { sort: { rank: -1 }, limit: 3 });
         expect(scanned).toMatchObject({ source: 'scan', served: [], filtered: ['other'] });
         expect(await c.find({ group: 'g1' }, { sort: { rank: -1 }, limit: 3 })).toEqual([
-          { _id: 'd17', group: 'g1', rank: 17, other: 2 }, { _id: 'd13', group: 'g1', rank: 13, other: 1 }, { _id: 'd9', group: 'g1', rank: 9, other: 0 },
+          { _id: 'd17', group: 'g1', rank: 17, other: 2 },
+          { _id: 'd13', group: 'g1', rank: 13, other: 1 },
+          { _id: 'd9', group: 'g1', rank: 9, other: 0 },
         ]);
       });
     });
@@ -351,12 +376,22 @@ export function describeDocumentStoreContract(
         const c = fresh('projection');
         await c.insertOne({ _id: 'p1', kind: 'a', available: 5, markers: ['m1', 'm2'], nested: { list: [1] } });
         await c.insertOne({ _id: 'p2', kind: 'a', available: 7 });
-        expect(await c.findOne({ _id: 'p1' }, { projection: { available: 1, nested: 1, missing: 1 } })).toEqual({ _id: 'p1', available: 5, nested: { list: [1] } });
+        expect(await c.findOne({ _id: 'p1' }, { projection: { available: 1, nested: 1, missing: 1 } })).toEqual({
+          _id: 'p1',
+          available: 5,
+          nested: { list: [1] },
+        });
         const found = await c.find({ kind: 'a' }, { sort: { available: -1 }, projection: { available: 1 } });
         expect(found).toEqual([{ _id: 'p2', available: 7 }, { _id: 'p1', available: 5 }]);
         const read = await c.findOne({ _id: 'p1' }, { projection: { nested: 1 } });
         (read?.nested as { list: number[] }).list.push(2);
-        expect(await c.findOne({ _id: 'p1' })).toEqual({ _id: 'p1', kind: 'a', available: 5, markers: ['m1', 'm2'], nested: { list: [1] } });
+        expect(await c.findOne({ _id: 'p1' })).toEqual({
+          _id: 'p1',
+          kind: 'a',
+          available: 5,
+          markers: ['m1', 'm2'],
+          nested: { list: [1] },
+        });
       });
     });
 
@@ -375,7 +410,10 @@ export function describeDocumentStoreContract(
         });
         await c.updateOne({ _id: 'l' }, { $pull: { tags: 'b', items: { qty: { $lte: 1 } } } });
         expect(await c.findOne({ _id: 'l' })).toEqual({ _id: 'l', tags: ['a', 'c'], items: [{ sku: 's2', qty: 3 }] });
-        expect(await c.updateOne({ _id: 'l' }, { $addToSet: { tags: 'a' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await c.updateOne({ _id: 'l' }, { $addToSet: { tags: 'a' } })).toEqual({
+          matchedCount: 1,
+          modifiedCount: 0,
+        });
         await c.updateOne({ _id: 'l' }, { $addToSet: { tags: { $each: ['c', 'd'] } } });
         expect((await c.findOne({ _id: 'l' }))?.tags).toEqual(['a', 'c', 'd']);
       });
@@ -407,8 +445,14 @@ export function describeDocumentStoreContract(
       test('$min and $max change only when the new value is beyond the old one', async () => {
         const c = fresh('bounds');
         await c.insertOne({ _id: 'b', lo: 5, hi: 5 });
-        expect(await c.updateOne({ _id: 'b' }, { $min: { lo: 3 }, $max: { hi: 9 } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
-        expect(await c.updateOne({ _id: 'b' }, { $min: { lo: 4 }, $max: { hi: 8 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await c.updateOne({ _id: 'b' }, { $min: { lo: 3 }, $max: { hi: 9 } })).toEqual({
+          matchedCount: 1,
+          modifiedCount: 1,
+        });
+        expect(await c.updateOne({ _id: 'b' }, { $min: { lo: 4 }, $max: { hi: 8 } })).toEqual({
+          matchedCount: 1,
+          modifiedCount: 0,
+        });
         expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', lo: 3, hi: 9 });
       });
 
@@ -418,9 +462,15 @@ export function describeDocumentStoreContract(
         await c.insertOne({ _id: '2', status: 'a', flag: true });
         await c.insertOne({ _id: '3', status: 'a' });
         await c.insertOne({ _id: '4', status: 'b' });
-        expect(await c.updateMany({ status: 'a' }, { $set: { flag: true } })).toEqual({ matchedCount: 3, modifiedCount: 2 });
+        expect(await c.updateMany({ status: 'a' }, { $set: { flag: true } })).toEqual({
+          matchedCount: 3,
+          modifiedCount: 2,
+        });
         expect(await c.countDocuments({ flag: true })).toBe(3);
-        expect(await c.updateMany({ status: 'zz' }, { $set: { flag: true } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await c.updateMany({ status: 'zz' }, { $set: { flag: true } })).toEqual({
+          matchedCount: 0,
+          modifiedCount: 0,
+        });
       });
 
       test('invalid updates are rejected and change nothing', async () => {
@@ -439,8 +489,14 @@ export function describeDocumentStoreContract(
         const c = fresh('versions');
         await c.insertOne({ _id: 'r', v: 1 });
         expect(await c.findOneAndUpdate({ _id: 'r' }, { $inc: { v: 1 } })).toEqual({ _id: 'r', v: 1 });
-        expect(await c.findOneAndUpdate({ _id: 'r' }, { $inc: { v: 1 } }, { returnDocument: 'before' })).toEqual({ _id: 'r', v: 2 });
-        expect(await c.findOneAndUpdate({ _id: 'r' }, { $inc: { v: 1 } }, { returnDocument: 'after' })).toEqual({ _id: 'r', v: 4 });
+        expect(await c.findOneAndUpdate({ _id: 'r' }, { $inc: { v: 1 } }, { returnDocument: 'before' })).toEqual({
+          _id: 'r',
+          v: 2,
+        });
+        expect(await c.findOneAndUpdate({ _id: 'r' }, { $inc: { v: 1 } }, { returnDocument: 'after' })).toEqual({
+          _id: 'r',
+          v: 4,
+        });
         expect(await c.findOneAndUpdate({ _id: 'missing' }, { $inc: { v: 1 } })).toBeNull();
       });
 
@@ -456,7 +512,9 @@ export function describeDocumentStoreContract(
           { sort: { priority: -1 }, returnDocument: 'after' },
         );
         expect(taken).toEqual({ _id: 'j2', state: 'taken', priority: 3 });
-        const next = await c.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { priority: 1 } });
+        const next = await c.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, {
+          sort: { priority: 1 },
+        });
         expect(next).toEqual({ _id: 'j1', state: 'ready', priority: 1 });
       });
     });
@@ -485,7 +543,9 @@ export function describeDocumentStoreContract(
         const [found] = await c.find({});
         (found.nested as { list: number[] }).list.push(4);
         const value = { list: [5] };
-        const returned = await c.findOneAndUpdate({ _id: 'x' }, { $set: { other: value } }, { returnDocument: 'after' });
+        const returned = await c.findOneAndUpdate({ _id: 'x' }, { $set: { other: value } }, {
+          returnDocument: 'after',
+        });
         value.list.push(6);
         (returned?.other as { list: number[] }).list.push(7);
         expect(await c.findOne({ _id: 'x' })).toEqual({ _id: 'x', nested: { list: [1] }, other: { list: [5] } });
@@ -494,14 +554,23 @@ export function describeDocumentStoreContract(
       test('the document before an update is handed out whole and apart from the stored one', async () => {
         const c = fresh('before');
         await c.insertOne({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a'], moved: { n: 1 } });
-        const before = await c.findOneAndUpdate({ _id: 'b' }, { $push: { log: 'b' }, $rename: { 'moved.n': 'renamed' } });
+        const before = await c.findOneAndUpdate({ _id: 'b' }, {
+          $push: { log: 'b' },
+          $rename: { 'moved.n': 'renamed' },
+        });
         expect(before).toEqual({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a'], moved: { n: 1 } });
         (before?.kept as { list: number[] }).list.push(2);
         (before?.kept as { at: Date }).at.setTime(9);
         (before?.log as string[]).push('z');
         const unchanged = await c.findOneAndUpdate({ _id: 'b' }, { $set: { 'kept.list': [1] } });
         (unchanged?.kept as { list: number[] }).list.push(3);
-        expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', kept: { list: [1], at: new Date(5) }, log: ['a', 'b'], moved: {}, renamed: 1 });
+        expect(await c.findOne({ _id: 'b' })).toEqual({
+          _id: 'b',
+          kept: { list: [1], at: new Date(5) },
+          log: ['a', 'b'],
+          moved: {},
+          renamed: 1,
+        });
       });
 
       test('indexes follow updates that leave their fields alone and those that move onto a kept key', async () => {
@@ -518,7 +587,14 @@ export function describeDocumentStoreContract(
         await duplicateKey(c.updateOne({ _id: '1' }, { $set: { live: true } }));
         await c.updateOne({ _id: '1' }, { $set: { rank: 0 } });
         expect((await c.find({ group: 'g' }, { sort: { rank: 1 }, limit: 1 })).map((doc) => doc._id)).toEqual(['1']);
-        expect(await c.find({ code: 'a', live: true })).toEqual([{ _id: '2', code: 'a', live: true, group: 'g', rank: 1, n: 1 }]);
+        expect(await c.find({ code: 'a', live: true })).toEqual([{
+          _id: '2',
+          code: 'a',
+          live: true,
+          group: 'g',
+          rank: 1,
+          n: 1,
+        }]);
       });
 
       test('an update refused by a unique index leaves the fields it touched and the rest as they were', async () => {
@@ -526,7 +602,9 @@ export function describeDocumentStoreContract(
         await c.createIndex({ keys: { 'tag.name': 1 }, unique: true });
         await c.insertOne({ _id: '1', tag: { name: 'a' }, items: [{ n: 1 }], other: { deep: [[1]] } });
         await c.insertOne({ _id: '2', tag: { name: 'b' }, items: [{ n: 2 }], other: { deep: [[2]] } });
-        await duplicateKey(c.updateOne({ _id: '2' }, { $set: { 'tag.name': 'a', 'other.deep.0.0': 7 }, $push: { items: { n: 9 } } }));
+        await duplicateKey(
+          c.updateOne({ _id: '2' }, { $set: { 'tag.name': 'a', 'other.deep.0.0': 7 }, $push: { items: { n: 9 } } }),
+        );
         expect(await c.find({})).toEqual([
           { _id: '1', tag: { name: 'a' }, items: [{ n: 1 }], other: { deep: [[1]] } },
           { _id: '2', tag: { name: 'b' }, items: [{ n: 2 }], other: { deep: [[2]] } },

@@ -12,5 +12,8 @@ const IN_MEMORY_DATABASE = ':memory:';
  * in-memory one differ only by durability (the file, its WAL and DATA_SYNC).
  */
 export function createEmbeddedDocumentStore(options: { cacheDocuments?: number } = {}): DocumentStore {
-  return createSqliteDocumentStore({ path: IN_MEMORY_DATABASE, cacheDocuments: options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS });
+  return createSqliteDocumentStore({
+    path: IN_MEMORY_DATABASE,
+    cacheDocuments: options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS,
+  });
 }

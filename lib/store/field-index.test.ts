@@ -4,7 +4,10 @@ import { FieldIndex } from './field-index';
 import { mingoEngine } from './mingo-engine';
 import { sortDocuments } from './sort-documents';
 
-/** Shapes an index has to get right: missing, null, arrays, nested arrays, arrays of subdocuments, dates, class instances. */
+/**
+ * Shapes an index has to get right: missing, null, arrays, nested arrays, arrays of subdocuments, dates, class
+ * instances.
+ */
 const CORPUS: Doc[] = [
   { _id: 'missing' },
   { _id: 'null', status: null, a: null },
@@ -21,7 +24,11 @@ const CORPUS: Doc[] = [
   { _id: 'buffer', status: Buffer.from('PENDING'), a: { b: Buffer.from('x') } },
   { _id: 'outbox-empty', _outbox: [] },
   { _id: 'outbox', _outbox: [{ id: 'e1' }, { id: 'e2' }] },
-  { _id: 'long', status: Array.from({ length: 40 }, (_, i) => (i === 39 ? 'PENDING' : `S${i}`)), a: Array.from({ length: 40 }, (_, i) => ({ b: i === 39 ? 'x' : i })) },
+  {
+    _id: 'long',
+    status: Array.from({ length: 40 }, (_, i) => (i === 39 ? 'PENDING' : `S${i}`)),
+    a: Array.from({ length: 40 }, (_, i) => ({ b: i === 39 ? 'x' : i })),
+  },
 ];
 
 const FILTERS: Filter[] = [
@@ -79,7 +86,9 @@ describe('field indexes of the embedded store', () => {
       const scanned = (await plain.find(filter)).map((d) => d._id);
       expect({ filter, ids: (await indexed.find(filter)).map((d) => d._id) }).toEqual({ filter, ids: scanned });
       expect(await indexed.countDocuments(filter)).toBe(scanned.length);
-      expect((await indexed.find(filter, { sort: { dueAt: 1 }, limit: 2 })).map((d) => d._id)).toEqual((await plain.find(filter, { sort: { dueAt: 1 }, limit: 2 })).map((d) => d._id));
+      expect((await indexed.find(filter, { sort: { dueAt: 1 }, limit: 2 })).map((d) => d._id)).toEqual(
+        (await plain.find(filter, { sort: { dueAt: 1 }, limit: 2 })).map((d) => d._id),
+      );
     }
   });
 
@@ -96,7 +105,10 @@ describe('field indexes of the embedded store', () => {
       await c.insertOne({ _id: 'array', status: 'PENDING' });
     }
     for (const filter of FILTERS) {
-      expect({ filter, ids: (await indexed.find(filter)).map((d) => d._id) }).toEqual({ filter, ids: (await plain.find(filter)).map((d) => d._id) });
+      expect({ filter, ids: (await indexed.find(filter)).map((d) => d._id) }).toEqual({
+        filter,
+        ids: (await plain.find(filter)).map((d) => d._id),
+      });
     }
     expect((await indexed.find({ status: 'PENDING' })).map((d) => d._id)).toEqual(['missing', 'up', 'array']);
     expect((await indexed.find({ '_outbox.id': { $exists: true } })).map((d) => d._id)).toEqual(['outbox-empty']);
@@ -132,7 +144,9 @@ describe('sorted queries of the embedded store', () => {
   /** The definition: every match, stably sorted, then the page. */
   const reference = ({ docs, filter, sort, skip, limit }: SortedQuery) => {
     const query = mingoEngine.compileFilter(filter);
-    return sortDocuments(docs.filter((d) => query.test(d)), sort).slice(skip, limit ? skip + limit : undefined).map((d) => d._id);
+    return sortDocuments(docs.filter((d) => query.test(d)), sort).slice(skip, limit ? skip + limit : undefined).map((
+      d,
+    ) => d._id);
   };
 
   it('return the first matches in sort order, ties in insertion order, with or without an index', async () => {
@@ -157,8 +171,12 @@ describe('sorted queries of the embedded store', () => {
       await indexed.insertOne(doc);
     }
     const filters: Filter[] = [
-      {}, { status: { $in: ['PENDING', 'DELIVERING'] } }, { status: 'DONE', dueAt: { $lte: 1 } }, { dueAt: { $gte: 'a' } },
-      { $and: [{ status: { $eq: 'PENDING' } }, { dueAt: { $ne: null } }] }, { status: null },
+      {},
+      { status: { $in: ['PENDING', 'DELIVERING'] } },
+      { status: 'DONE', dueAt: { $lte: 1 } },
+      { dueAt: { $gte: 'a' } },
+      { $and: [{ status: { $eq: 'PENDING' } }, { dueAt: { $ne: null } }] },
+      { status: null },
     ];
     const sorts: Array<Record<string, 1 | -1>> = [{ dueAt: 1 }, { dueAt: -1 }, { status: 1, dueAt: -1 }, { _id: -1 }];
     const compare = async () => {
@@ -168,7 +186,13 @@ describe('sorted queries of the embedded store', () => {
           for (const [skip, limit] of [[0, 0], [0, 1], [0, 5], [3, 4]]) {
             const expected = reference({ docs: current, filter, sort, skip, limit });
             for (const c of [plain, indexed]) {
-              expect({ filter, sort, skip, limit, ids: (await c.find(filter, { sort, skip, limit })).map((d) => d._id) }).toEqual({ filter, sort, skip, limit, ids: expected });
+              expect({
+                filter,
+                sort,
+                skip,
+                limit,
+                ids: (await c.find(filter, { sort, skip, limit })).map((d) => d._id),
+              }).toEqual({ filter, sort, skip, limit, ids: expected });
             }
           }
         }
@@ -189,7 +213,9 @@ describe('sorted queries of the embedded store', () => {
     }
     await compare();
     for (const c of [plain, indexed]) {
-      const claimed = await c.findOneAndUpdate({ status: { $in: ['PENDING', 'DELIVERING'] } }, { $set: { status: 'CLAIMED' } }, { sort: { dueAt: 1 } });
+      const claimed = await c.findOneAndUpdate({ status: { $in: ['PENDING', 'DELIVERING'] } }, {
+        $set: { status: 'CLAIMED' },
+      }, { sort: { dueAt: 1 } });
       const filter = { status: { $in: ['PENDING', 'DELIVERING'] } };
       const due = reference({ docs, filter, sort: { dueAt: 1 }, skip: 0, limit: 1 });
       expect(claimed?._id).toBe(due[0]);

@@ -95,7 +95,7 @@ export class FieldIndex {
     for (const value of now?.keys ?? []) {
       if (old?.keys.has(value)) continue;
       let bucket = this.buckets.get(value);
-      if (!bucket) this.buckets.set(value, (bucket = new Set()));
+      if (!bucket) this.buckets.set(value, bucket = new Set());
       bucket.add(key);
     }
   }
@@ -107,8 +107,12 @@ export class FieldIndex {
     if (!isPlainObject(condition)) return undefined;
     const operators = Object.keys(condition);
     if (operators.length === 0 || operators.some((op) => !op.startsWith('$'))) return undefined;
-    if ('$eq' in condition && scalarValue(condition.$eq) !== undefined) return this.valuesPlan([condition.$eq as string]);
-    if (Array.isArray(condition.$in) && condition.$in.every((v) => scalarValue(v) !== undefined)) return this.valuesPlan(condition.$in);
+    if ('$eq' in condition && scalarValue(condition.$eq) !== undefined) {
+      return this.valuesPlan([condition.$eq as string]);
+    }
+    if (Array.isArray(condition.$in) && condition.$in.every((v) => scalarValue(v) !== undefined)) {
+      return this.valuesPlan(condition.$in);
+    }
     if (RANGE_OPERATORS.some((op) => op in condition && isRangeBound(condition[op])) || condition.$exists === true) {
       return { size: this.present.size + this.opaque.size, keys: () => union([this.present, this.opaque]) };
     }
@@ -116,7 +120,9 @@ export class FieldIndex {
   }
 
   private valuesPlan(values: unknown[]): Plan {
-    const sets = [...new Set(values.map(serializeValue))].map((v) => this.buckets.get(v)).filter((s): s is Set<string> => !!s);
+    const sets = [...new Set(values.map(serializeValue))].map((v) => this.buckets.get(v)).filter((
+      s,
+    ): s is Set<string> => !!s);
     sets.push(this.opaque);
     return { size: sets.reduce((n, s) => n + s.size, 0), keys: () => union(sets) };
   }
@@ -151,7 +157,10 @@ function collect(value: unknown, parts: readonly string[], depth: number, entry:
       return;
     }
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (Array.isArray(item) || (item !== null && typeof item === 'object' && !isPlainObject(item) && !(item instanceof Date))) entry.opaque = true;
+      if (
+        Array.isArray(item)
+        || (item !== null && typeof item === 'object' && !isPlainObject(item) && !(item instanceof Date))
+      ) entry.opaque = true;
       else entry.keys.add(serializeValue(item));
     }
     return;

@@ -17,7 +17,10 @@ interface Waiter {
 export class GroupCommit {
   private waiting: Waiter[] = [];
   private scheduled = false;
-  private readonly sql: Record<'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback', Database.Statement>;
+  private readonly sql: Record<
+    'begin' | 'savepoint' | 'release' | 'rollbackTo' | 'commit' | 'rollback',
+    Database.Statement
+  >;
 
   constructor(
     private readonly db: Database.Database,
@@ -27,8 +30,12 @@ export class GroupCommit {
     private readonly onCommitted: () => void = () => undefined,
   ) {
     this.sql = {
-      begin: db.prepare('BEGIN IMMEDIATE'), savepoint: db.prepare('SAVEPOINT operation'), release: db.prepare('RELEASE operation'),
-      rollbackTo: db.prepare('ROLLBACK TO operation'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      savepoint: db.prepare('SAVEPOINT operation'),
+      release: db.prepare('RELEASE operation'),
+      rollbackTo: db.prepare('ROLLBACK TO operation'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
     };
   }
 

@@ -72,11 +72,15 @@ export function serializeValue(value: unknown): string {
     case 'object':
       if (Array.isArray(value)) return `[${value.map(serializeValue).join(',')}]`;
       if (value instanceof Date) return `t${value.getTime()}`;
-      if (value instanceof Uint8Array) return `x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+      if (value instanceof Uint8Array) {
+        return `x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+      }
       if (value instanceof RegExp) return `r${JSON.stringify(String(value))}`;
-      return `{${Object.entries(value)
-        .map(([key, field]) => `${JSON.stringify(key)}:${serializeValue(field)}`)
-        .join(',')}}`;
+      return `{${
+        Object.entries(value)
+          .map(([key, field]) => `${JSON.stringify(key)}:${serializeValue(field)}`)
+          .join(',')
+      }}`;
     default:
       return `?${JSON.stringify(String(value))}`;
   }

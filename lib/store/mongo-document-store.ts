@@ -31,8 +31,14 @@ const PING_TIMEOUT_MS = 2000;
  * The DocumentStore over a MongoDB server, with the official driver. Connects before resolving.
  * `client` (tests: one with command monitoring) replaces the client made from `uri`.
  */
-export async function createMongoDocumentStore(options: { uri: string; dbName?: string; client?: MongoClient; serverSelectionTimeoutMS?: number }): Promise<DocumentStore> {
-  const client = options.client ?? new MongoClient(options.uri, options.serverSelectionTimeoutMS ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : undefined);
+export async function createMongoDocumentStore(
+  options: { uri: string; dbName?: string; client?: MongoClient; serverSelectionTimeoutMS?: number },
+): Promise<DocumentStore> {
+  const client = options.client
+    ?? new MongoClient(
+      options.uri,
+      options.serverSelectionTimeoutMS ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : undefined,
+    );
   await client.connect();
   const db = client.db(options.dbName);
   const collections = new Map<string, MongoCollection>();
@@ -81,7 +87,10 @@ class MongoCollection implements DocumentCollection<Doc> {
   }
 
   async findOne(filter: Filter, options: { projection?: Projection } = {}): Promise<Doc | null> {
-    return (await this.collection.findOne(filter as MongoFilter<Document>, options.projection ? { projection: options.projection } : {})) as Doc | null;
+    return (await this.collection.findOne(
+      filter as MongoFilter<Document>,
+      options.projection ? { projection: options.projection } : {},
+    )) as Doc | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
@@ -100,7 +109,10 @@ class MongoCollection implements DocumentCollection<Doc> {
   async explain(filter: Filter, options: ExplainOptions = {}): Promise<QueryPlan> {
     const explained = options.count
       ? await this.collection.db.command({ explain: { count: this.name, query: filter }, verbosity: 'queryPlanner' })
-      : await this.collection.find(filter as MongoFilter<Document>, { ...(options.sort ? { sort: options.sort } : {}), ...(options.limit ? { limit: options.limit } : {}) }).explain('queryPlanner');
+      : await this.collection.find(filter as MongoFilter<Document>, {
+        ...(options.sort ? { sort: options.sort } : {}),
+        ...(options.limit ? { limit: options.limit } : {}),
+      }).explain('queryPlanner');
     return mongoPlan(filter, explained.queryPlanner?.winningPlan as Document | undefined, options.count ?? false);
   }
 
@@ -112,16 +124,18 @@ class MongoCollection implements DocumentCollection<Doc> {
     const result = await this.run(() =>
       this.collection.updateOne(filter as MongoFilter<Document>, withUpsertId(filter, update, options.upsert), {
         upsert: options.upsert ?? false,
-      }),
+      })
     );
     const counts: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
-    if (result.upsertedId !== null && result.upsertedId !== undefined) counts.upsertedId = result.upsertedId as unknown as string;
+    if (result.upsertedId !== null && result.upsertedId !== undefined) {
+      counts.upsertedId = result.upsertedId as unknown as string;
+    }
     return counts;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     const result = await this.run(() =>
-      this.collection.updateMany(filter as MongoFilter<Document>, update as UpdateFilter<Document>),
+      this.collection.updateMany(filter as MongoFilter<Document>, update as UpdateFilter<Document>)
     );
     return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
   }
@@ -137,7 +151,7 @@ class MongoCollection implements DocumentCollection<Doc> {
         upsert: options.upsert ?? false,
         ...(options.sort ? { sort: options.sort } : {}),
         includeResultMetadata: false,
-      }),
+      })
     );
     return doc as Doc | null;
   }
@@ -169,7 +183,9 @@ class MongoCollection implements DocumentCollection<Doc> {
 function withUpsertId(filter: Filter, update: Update, upsert: boolean | undefined): UpdateFilter<Document> {
   if (!upsert || !isPlainObject(update) || '_id' in upsertSeed(filter)) return update as UpdateFilter<Document>;
   const setOnInsert = isPlainObject(update.$setOnInsert) ? update.$setOnInsert : {};
-  if ('_id' in setOnInsert || (isPlainObject(update.$set) && '_id' in update.$set)) return update as UpdateFilter<Document>;
+  if ('_id' in setOnInsert || (isPlainObject(update.$set) && '_id' in update.$set)) {
+    return update as UpdateFilter<Document>;
+  }
   return { ...update, $setOnInsert: { ...setOnInsert, _id: newDocumentId() } } as UpdateFilter<Document>;
 }
 
@@ -188,7 +204,10 @@ function duplicateIndexName(error: unknown): string {
   return 'unknown';
 }
 
-/** Our QueryPlan of a MongoDB winning plan: its index stage (IXSCAN, COUNT_SCAN, IDHACK/EXPRESS) and whether it sorts in memory. */
+/**
+ * Our QueryPlan of a MongoDB winning plan: its index stage (IXSCAN, COUNT_SCAN, IDHACK/EXPRESS) and whether it sorts in
+ * memory.
+ */
 function mongoPlan(filter: Filter, winning: Document | undefined, count: boolean): QueryPlan {
   const stages: Document[] = [];
   const visit = (stage: Document | undefined) => {
@@ -204,7 +223,12 @@ function mongoPlan(filter: Filter, winning: Document | undefined, count: boolean
   const sorted = !stages.some((stage) => String(stage.stage).includes('SORT'));
   const fetchFilter = stages.find((stage) => stage.stage === 'FETCH' && stage.filter);
   const filtered = fetchFilter ? names.filter((name) => JSON.stringify(fetchFilter.filter).includes(`"${name}"`)) : [];
-  const base = { sorted, filtered, served: names.filter((name) => !filtered.includes(name)), ...(count ? { countedFromIndex: !stages.some((stage) => stage.stage === 'FETCH') } : {}) };
+  const base = {
+    sorted,
+    filtered,
+    served: names.filter((name) => !filtered.includes(name)),
+    ...(count ? { countedFromIndex: !stages.some((stage) => stage.stage === 'FETCH') } : {}),
+  };
   if (byId) return { source: 'id', index: '_id_', ...base };
   if (scan) return { source: 'index', index: String(scan.indexName), ...base };
   return { source: 'scan', sorted, served: [], filtered: names, ...(count ? { countedFromIndex: false } : {}) };
@@ -214,9 +238,13 @@ function mongoPlan(filter: Filter, winning: Document | undefined, count: boolean
 function conditionNames(filter: Filter): string[] {
   const names: string[] = [];
   for (const [field, condition] of Object.entries(filter)) {
-    if (field === '$and' && Array.isArray(condition)) names.push(...condition.filter(isPlainObject).flatMap(conditionNames));
-    else if (field === '$or' && Array.isArray(condition)) names.push(`$or(${condition.map((branch) => (isPlainObject(branch) ? conditionNames(branch).join('&') : '?')).join('|')})`);
-    else names.push(field);
+    if (field === '$and' && Array.isArray(condition)) {
+      names.push(...condition.filter(isPlainObject).flatMap(conditionNames));
+    } else if (field === '$or' && Array.isArray(condition)) {
+      names.push(
+        `$or(${condition.map((branch) => (isPlainObject(branch) ? conditionNames(branch).join('&') : '?')).join('|')})`,
+      );
+    } else names.push(field);
   }
   return [...new Set(names)];
 }

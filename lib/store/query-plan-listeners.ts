@@ -20,7 +20,12 @@ export function observeQueryPlans(listener: (query: ObservedQuery) => void): () 
   return () => planListeners.delete(listener);
 }
 
-export function notifyPlan(collection: string, operation: ObservedQuery['operation'], filter: Filter, explain: () => QueryPlan): void {
+export function notifyPlan(
+  collection: string,
+  operation: ObservedQuery['operation'],
+  filter: Filter,
+  explain: () => QueryPlan,
+): void {
   const query = { collection, operation, filter, plan: explain() };
   for (const listener of planListeners) listener(query);
 }

@@ -9,7 +9,9 @@ export function projected(doc: Doc, projection: Projection | undefined): Doc {
   if (!projection) return doc;
   const picked: Doc = { _id: doc._id };
   for (const field of Object.keys(projection)) {
-    if (field.includes('.') || projection[field] !== 1) throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
+    if (field.includes('.') || projection[field] !== 1) {
+      throw new Error(`unsupported projection of ${field}: top-level inclusions only`);
+    }
     if (field in doc) picked[field] = doc[field];
   }
   return picked;
@@ -28,5 +30,7 @@ export function idEqualities(condition: unknown): unknown[] | undefined {
 
 /** A string, finite number or boolean an equality condition requires, else undefined. */
 export function scalarEquality(condition: unknown): string | number | boolean | undefined {
-  return scalarValue(isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition);
+  return scalarValue(
+    isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition,
+  );
 }

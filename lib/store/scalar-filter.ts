@@ -8,7 +8,10 @@ interface Found {
   present: boolean;
   /** The value, or the elements of an array value (one level, as MongoDB expands a path's last array). */
   values: readonly unknown[];
-  /** Whether no value is one a number may equal or order with in ways not modelled (64-bit integers, NaN, class instances); asked once. */
+  /**
+   * Whether no value is one a number may equal or order with in ways not modelled (64-bit integers, NaN, class
+   * instances); asked once.
+   */
   plainNumbers?: boolean;
 }
 
@@ -24,8 +27,10 @@ const RANGES: Record<string, (order: number) => boolean> = {
   $lte: (order) => order <= 0,
 };
 
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 const own = (o: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
 /**
@@ -36,8 +41,8 @@ const own = (o: Record<string, unknown>, key: string) => Object.prototype.hasOwn
  *
  * The test answers undefined for a document whose values it does not model: a path through an
  * array (except a last numeric step into an array of scalars) or a non-plain object, and, for a
- * number operand, 64-bit integers, NaN, infinities and class instances other than dates. Everything else follows MongoDB: a
- * scalar operand meets only values of its own type (no null, object, array or date equals or
+ * number operand, 64-bit integers, NaN, infinities and class instances other than dates. Everything else follows
+ * MongoDB: a scalar operand meets only values of its own type (no null, object, array or date equals or
  * orders with it), an array's elements are met one by one, each operator of a condition may be
  * met by a different element, `$ne`/`$nin` match what `$eq`/`$in` do not (missing fields
  * included), and strings order by code point.
@@ -109,7 +114,9 @@ function compileCondition(condition: unknown): Condition[] | undefined {
     const operand = condition[op];
     if (op === '$eq' && isScalar(operand)) conditions.push(equals(operand));
     else if (op === '$ne' && isScalar(operand)) conditions.push(not(equals(operand)));
-    else if (op in RANGES && (typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))) conditions.push(range(RANGES[op], operand));
+    else if (
+      op in RANGES && (typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))
+    ) conditions.push(range(RANGES[op], operand));
     else if (op === '$in' && Array.isArray(operand) && operand.every(isScalar)) conditions.push(within(operand));
     else if (op === '$nin' && Array.isArray(operand) && operand.every(isScalar)) conditions.push(not(within(operand)));
     else if (op === '$exists' && typeof operand === 'boolean') conditions.push((found) => found.present === operand);
@@ -138,7 +145,9 @@ const FEW_OPERANDS = 8;
 function within(operands: Scalar[]): Condition {
   const set = new Set<unknown>(operands);
   const numeric = operands.some((operand) => typeof operand === 'number');
-  const holds = (values: readonly unknown[]) => (operands.length <= FEW_OPERANDS && values.length > operands.length
+  const holds = (
+    values: readonly unknown[],
+  ) => (operands.length <= FEW_OPERANDS && values.length > operands.length
     ? operands.some((operand) => values.includes(operand))
     : values.some((value) => set.has(value)));
   return (found) => (numeric && !numbersModelled(found) ? undefined : holds(found.values));
@@ -146,9 +155,12 @@ function within(operands: Scalar[]): Condition {
 
 function range(holds: (order: number) => boolean, operand: string | number): Condition {
   if (typeof operand === 'number') {
-    return (found) => numbersModelled(found)
-      ? found.values.some((value) => typeof value === 'number' && holds(value < operand ? -1 : value > operand ? 1 : 0))
-      : undefined;
+    return (found) =>
+      numbersModelled(found)
+        ? found.values.some((value) =>
+          typeof value === 'number' && holds(value < operand ? -1 : value > operand ? 1 : 0)
+        )
+        : undefined;
   }
   return (found) => found.values.some((value) => typeof value === 'string' && holds(compareStrings(value, operand)));
 }
@@ -163,7 +175,9 @@ function resolve(doc: unknown, parts: readonly string[]): Found | undefined {
       current = current[part];
     } else if (Array.isArray(current)) {
       // `list.N` as the last step into scalars: the element at N (no element can hold a field N).
-      if (i !== parts.length - 1 || !/^\d+$/.test(part) || !current.every((v) => v === null || typeof v !== 'object')) return undefined;
+      if (i !== parts.length - 1 || !/^\d+$/.test(part) || !current.every((v) => v === null || typeof v !== 'object')) {
+        return undefined;
+      }
       current = own(current as unknown as Record<string, unknown>, part) ? current[Number(part)] : undefined;
     } else if (current === null || typeof current !== 'object') {
       return NOTHING;

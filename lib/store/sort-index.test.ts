@@ -38,7 +38,11 @@ describe('sort entries of compound indexes', () => {
     payments = createEmbeddedDocumentStore().collection('payments');
     await payments.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
     await payments.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'status_created' });
-    await payments.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 }, partialFilter: { 'quote.id': { $exists: true } }, name: 'quotes' });
+    await payments.createIndex({
+      keys: { platformId: 1, createdAt: -1, _id: -1 },
+      partialFilter: { 'quote.id': { $exists: true } },
+      name: 'quotes',
+    });
     for (const doc of DOCS) await payments.insertOne(doc);
   });
 
@@ -47,9 +51,17 @@ describe('sort entries of compound indexes', () => {
     ['a rare status', { $and: [{ platformId: 'plat' }, { status: 'REFUNDED' }] }],
     ['a common status', { $and: [{ platformId: 'plat' }, { status: 'COMPLETED' }] }],
     ['statuses', { $and: [{ platformId: 'plat' }, { status: { $in: ['FAILED', 'PENDING'] } }] }],
-    ['a date range', { $and: [{ platformId: 'plat' }, { createdAt: { $gte: DOCS[100].createdAt } }, { createdAt: { $lt: middle } }] }],
-    ['a status after a cursor', { $and: [{ platformId: 'plat', status: 'FAILED' }, { $or: [{ createdAt: { $lt: middle } }, { createdAt: middle, _id: { $lt: 'p0200' } }] }] }],
-    ['quotes only', { $and: [{ platformId: 'plat' }, { 'quote.id': { $exists: true } }, { createdAt: { $lte: middle } }] }],
+    ['a date range', {
+      $and: [{ platformId: 'plat' }, { createdAt: { $gte: DOCS[100].createdAt } }, { createdAt: { $lt: middle } }],
+    }],
+    ['a status after a cursor', {
+      $and: [{ platformId: 'plat', status: 'FAILED' }, {
+        $or: [{ createdAt: { $lt: middle } }, { createdAt: middle, _id: { $lt: 'p0200' } }],
+      }],
+    }],
+    ['quotes only', {
+      $and: [{ platformId: 'plat' }, { 'quote.id': { $exists: true } }, { createdAt: { $lte: middle } }],
+    }],
   ];
 
   it.each(cases)('%s: the same pages and counts as a scan, from an index', async (_label, filter) => {
@@ -63,11 +75,16 @@ describe('sort entries of compound indexes', () => {
     }
     expect(await payments.countDocuments(filter)).toBe(expected(filter, { _id: 1 }, DOCS.length).length);
     // A list counts its filter without the cursor's $or: such a count is one of index entries.
-    if (!JSON.stringify(filter).includes('$or')) expect(await payments.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
+    if (!JSON.stringify(filter).includes('$or')) {
+      expect(await payments.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
+    }
   });
 
   it('answers a rare status from its own entries, not by walking the platform', async () => {
-    const plan = await payments.explain({ $and: [{ platformId: 'plat' }, { status: 'REFUNDED' }] }, { sort: { createdAt: -1, _id: -1 }, limit: 2 });
+    const plan = await payments.explain({ $and: [{ platformId: 'plat' }, { status: 'REFUNDED' }] }, {
+      sort: { createdAt: -1, _id: -1 },
+      limit: 2,
+    });
     expect(plan).toMatchObject({ index: 'status_created', served: ['platformId', 'status'], filtered: [] });
   });
 
@@ -75,7 +92,10 @@ describe('sort entries of compound indexes', () => {
     const plan = await payments.explain({ platformId: 'plat' }, { sort: { createdAt: -1, _id: -1 }, limit: 5 });
     expect(plan.index).not.toBe('quotes');
     const quotes = { platformId: 'plat', 'quote.id': { $exists: true } };
-    expect(await payments.explain(quotes, { sort: { createdAt: -1, _id: -1 }, limit: 5 })).toMatchObject({ index: 'quotes', filtered: [] });
+    expect(await payments.explain(quotes, { sort: { createdAt: -1, _id: -1 }, limit: 5 })).toMatchObject({
+      index: 'quotes',
+      filtered: [],
+    });
   });
 
   it('keeps the entries when a document moves between leading values', async () => {
@@ -85,7 +105,8 @@ describe('sort entries of compound indexes', () => {
     await moving.insertOne({ _id: 'a', platformId: 'p', status: 'PENDING', createdAt: '2026-01-01' });
     await moving.insertOne({ _id: 'b', platformId: 'p', status: 'PENDING', createdAt: '2026-01-02' });
     await moving.updateOne({ _id: 'a' }, { $set: { status: 'FAILED' } });
-    const page = async (status: string) => (await moving.find({ platformId: 'p', status }, { sort: { createdAt: -1 }, limit: 5 })).map((doc) => doc._id);
+    const page = async (status: string) =>
+      (await moving.find({ platformId: 'p', status }, { sort: { createdAt: -1 }, limit: 5 })).map((doc) => doc._id);
     expect(await page('FAILED')).toEqual(['a']);
     expect(await page('PENDING')).toEqual(['b']);
     expect(await moving.countDocuments({ platformId: 'p', status: 'PENDING' })).toBe(1);
@@ -105,16 +126,23 @@ describe('a store file of format 3', () => {
       await store.close();
       // What format 3 left: no entries under the index's new id (its entries were led by platformId alone).
       const db = new Database(path);
-      db.exec("DELETE FROM sort_entries; DROP TABLE sort_builds; PRAGMA user_version = 3");
+      db.exec('DELETE FROM sort_entries; DROP TABLE sort_builds; PRAGMA user_version = 3');
       db.close();
 
       store = createSqliteDocumentStore({ path });
       payments = store.collection('payments');
       const filter = { platformId: 'plat', status: 'COMPLETED' };
       const sort: Sort = { createdAt: -1 };
-      expect((await payments.find(filter, { sort, limit: 10 })).map((doc) => doc._id)).toEqual(expected(filter, sort, DOCS.length).filter((id) => Number(id.slice(1)) < 60).slice(0, 10));
-      expect(await payments.explain(filter, { sort, limit: 10 })).toMatchObject({ index: 'status_created', sorted: true });
-      expect(await payments.countDocuments(filter)).toBe(DOCS.slice(0, 60).filter((doc) => doc.platformId === 'plat' && doc.status === 'COMPLETED').length);
+      expect((await payments.find(filter, { sort, limit: 10 })).map((doc) => doc._id)).toEqual(
+        expected(filter, sort, DOCS.length).filter((id) => Number(id.slice(1)) < 60).slice(0, 10),
+      );
+      expect(await payments.explain(filter, { sort, limit: 10 })).toMatchObject({
+        index: 'status_created',
+        sorted: true,
+      });
+      expect(await payments.countDocuments(filter)).toBe(
+        DOCS.slice(0, 60).filter((doc) => doc.platformId === 'plat' && doc.status === 'COMPLETED').length,
+      );
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -159,7 +187,9 @@ describe('counts from field entries', () => {
     expect(await c.countDocuments(touching)).toBe(3);
     expect(await c.countDocuments(quoted)).toBe(3);
     expect(await c.countDocuments({ $and: [...quoted.$and, { sender: 'x' }] })).toBe(2);
-    for (const filter of [touching, quoted]) expect(await c.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
+    for (const filter of [touching, quoted]) {
+      expect(await c.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
+    }
     await store.close();
   });
 });

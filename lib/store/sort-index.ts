@@ -30,7 +30,12 @@ export const IRREGULAR_SORT = '';
 const TOP_KEY = 'Z';
 
 /** The sort index a declared index keeps, if it keeps one. */
-export function sortIndexOf(fields: readonly string[], unique: boolean, name: string, partialFilter?: Filter): SortIndex | undefined {
+export function sortIndexOf(
+  fields: readonly string[],
+  unique: boolean,
+  name: string,
+  partialFilter?: Filter,
+): SortIndex | undefined {
   if (unique || fields.length < 2) return undefined;
   // A partial filter of top-level conditions only: which fields a write must change to move a document in or out.
   if (partialFilter && Object.keys(partialFilter).some((field) => field.startsWith('$'))) return undefined;
@@ -58,7 +63,9 @@ function tester(filter: Filter): (doc: unknown) => boolean {
 /** Whether a filter's conjuncts imply the index's partial filter: each of its conditions is one of theirs. */
 export function implies(parts: Filter[], index: SortIndex): boolean {
   if (!index.partial) return true;
-  return Object.entries(index.partial.filter).every(([field, condition]) => parts.some((part) => field in part && serializeValue(part[field]) === serializeValue(condition)));
+  return Object.entries(index.partial.filter).every(([field, condition]) =>
+    parts.some((part) => field in part && serializeValue(part[field]) === serializeValue(condition))
+  );
 }
 
 /** The id the sort entries of a compound index had when only its first field led (store format 3 and before). */
@@ -131,7 +138,9 @@ export function pinnedLeads(parts: Filter[], index: SortIndex, most = 64): strin
   let leads = [''];
   for (const field of index.leading) {
     // Several conditions pinning the field: a document matches them all, so only the values they share.
-    const pins = parts.map((part) => (field in part ? pinnedValues(part[field]) : undefined)).filter((values) => values !== undefined);
+    const pins = parts.map((part) => (field in part ? pinnedValues(part[field]) : undefined)).filter((values) =>
+      values !== undefined
+    );
     if (pins.length === 0) return undefined;
     const sets = pins.map((pinned) => new Set(pinned.map(serializeValue)));
     const values = [...sets[0]].filter((value) => sets.every((set) => set.has(value)));
@@ -161,7 +170,11 @@ function bracket(value: unknown): [string, string] | undefined {
 
 /** The keys one condition on the sort field allows; EVERY_KEY when it is not a range or an equality the keys order. */
 function conditionRange(condition: unknown): KeyRange {
-  const equal = scalarValue(condition) !== undefined || condition instanceof Date ? condition : isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : undefined;
+  const equal = scalarValue(condition) !== undefined || condition instanceof Date
+    ? condition
+    : isPlainObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition
+    ? condition.$eq
+    : undefined;
   if (equal !== undefined) {
     const key = bracket(equal) && orderedKey(equal);
     return key === undefined ? EVERY_KEY : { low: key, high: `${key}\u0000`, bounded: true };
@@ -183,7 +196,11 @@ function conditionRange(condition: unknown): KeyRange {
 }
 
 function intersect(a: KeyRange, b: KeyRange): KeyRange {
-  return { low: a.low > b.low ? a.low : b.low, high: a.high < b.high ? a.high : b.high, bounded: a.bounded || b.bounded };
+  return {
+    low: a.low > b.low ? a.low : b.low,
+    high: a.high < b.high ? a.high : b.high,
+    bounded: a.bounded || b.bounded,
+  };
 }
 
 /**
@@ -195,7 +212,9 @@ export function keyRange(parts: Filter[], field: string): KeyRange {
   for (const part of parts) {
     if (field in part) range = intersect(range, conditionRange(part[field]));
     if (Array.isArray(part.$or) && part.$or.length > 0) {
-      const branches = part.$or.map((branch) => (isPlainObject(branch) ? keyRange(conjuncts(branch), field) : EVERY_KEY));
+      const branches = part.$or.map((
+        branch,
+      ) => (isPlainObject(branch) ? keyRange(conjuncts(branch), field) : EVERY_KEY));
       if (branches.every((b) => b.bounded)) {
         range = intersect(range, {
           low: branches.reduce((low, b) => (b.low < low ? b.low : low), TOP_KEY),

@@ -121,7 +121,9 @@ class Checkpointer {
         this.open.add(id);
       }
       inFlight = true;
-      this.waiting.set(id, () => { inFlight = false; });
+      this.waiting.set(id, () => {
+        inFlight = false;
+      });
       worker.postMessage({ id, checkpoint: true });
     };
     return {
@@ -144,7 +146,9 @@ class Checkpointer {
     const worker = this.worker;
     if (!worker || !this.open.has(id)) return;
     await new Promise<void>((resolve) => {
-      this.waiting.set(id, (reply) => { if (reply.closed) resolve(); });
+      this.waiting.set(id, (reply) => {
+        if (reply.closed) resolve();
+      });
       worker.postMessage({ id, close: true });
     });
     this.waiting.delete(id);
@@ -157,7 +161,10 @@ class Checkpointer {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), pages: CHECKPOINT_PAGES } });
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { driver: require.resolve('better-sqlite3'), pages: CHECKPOINT_PAGES },
+    });
     worker.unref();
     worker.on('message', (reply: Reply) => this.waiting.get(reply.id)?.(reply));
     // A thread that failed leaves the checkpoints to SQLite's automatic one on the store's connection.
@@ -218,7 +225,9 @@ class WalLimit {
     this.shm = undefined;
   }
 
-  /** The WAL index's header (-shm, sqlite.org/walformat.html): frames in the WAL (mxFrame), frames copied (nBackfill). */
+  /**
+   * The WAL index's header (-shm, sqlite.org/walformat.html): frames in the WAL (mxFrame), frames copied (nBackfill).
+   */
   private frames(): { inWal: number; copied: number } | undefined {
     try {
       this.shm ??= openSync(`${this.path}-shm`, 'r');

@@ -23,7 +23,17 @@ import { idEqualities, projected, scalarEquality } from './query-shapes';
 import { mingoEngine } from './mingo-engine';
 import { newDocumentId } from './new-document-id';
 import { compareSortKeys, sortFields, sortKeysOf, type SortFields } from './sort-documents';
-import { conjuncts, implies, IRREGULAR_LEAD, keyRange, pinnedLeads, sortIndexOf, sortPlace, type KeyRange, type SortIndex } from './sort-index';
+import {
+  conjuncts,
+  implies,
+  IRREGULAR_LEAD,
+  keyRange,
+  pinnedLeads,
+  sortIndexOf,
+  sortPlace,
+  type KeyRange,
+  type SortIndex,
+} from './sort-index';
 import { notifyPlan, planListeners } from './query-plan-listeners';
 import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
 import { UniqueIndex } from './unique-index';
@@ -87,11 +97,16 @@ export class SqliteCollection implements DocumentCollection<Doc> {
 
   constructor(readonly name: string, private readonly context: SqliteContext) {
     this.s = context.statements;
-    for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) this.declare(JSON.parse(row.spec) as IndexSpec);
+    for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) {
+      this.declare(JSON.parse(row.spec) as IndexSpec);
+    }
     this.buildPendingSortEntries();
   }
 
-  /** Builds the sort entries a format upgrade left to build (table `sort_builds`, store format 4, sqlite-schema.ts): one pass over the collection. */
+  /**
+   * Builds the sort entries a format upgrade left to build (table `sort_builds`, store format 4, sqlite-schema.ts): one
+   * pass over the collection.
+   */
   private buildPendingSortEntries(): void {
     const pending = new Set(this.s.pendingSortBuilds.all(this.name) as string[]);
     const sort = this.sortIndexes.filter((index) => pending.has(index.id));
@@ -116,16 +131,21 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const fields = Object.keys(spec.keys);
     if (fields.length === 0) throw new Error('Index keys cannot be empty');
     const entry = indexEntry(spec);
-    const sameKeys = this.indexes.find((index) => index.keys === entry.keys && index.partialFilter === entry.partialFilter);
+    const sameKeys = this.indexes.find((index) =>
+      index.keys === entry.keys && index.partialFilter === entry.partialFilter
+    );
     if (sameKeys) {
       if (sameKeys.name === '_id_') return;
       if (sameKeys.name === entry.name && sameKeys.unique === entry.unique) return;
       throw new Error(`Index already exists with different options or name: ${sameKeys.name}`);
     }
     if (this.indexes.some((index) => index.name === entry.name)) {
-      throw new Error(`An existing index has the same name as the requested index but different options: ${entry.name}`);
+      throw new Error(
+        `An existing index has the same name as the requested index but different options: ${entry.name}`,
+      );
     }
-    // A schema change commits on its own: the writes of the open group first, then the entries of every stored document.
+    // A schema change commits on its own: the writes of the open group first, then the entries of every stored
+    // document.
     this.context.writes.flush();
     const stored = { ...spec, ...(spec.partialFilter ? { partialFilter: cloneDocument(spec.partialFilter) } : {}) };
     const build = this.context.db.transaction(() => {
@@ -177,7 +197,16 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (planListeners.size) notifyPlan(this.name, 'count', filter, () => this.explainNow(filter, { count: true }));
     if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
     const sorted = this.sortCount(filter);
-    if (sorted) return this.s.sortCount.get(this.name, sorted.index.id, JSON.stringify(sorted.leads), sorted.range.low, sorted.range.high, -1) as number;
+    if (sorted) {
+      return this.s.sortCount.get(
+        this.name,
+        sorted.index.id,
+        JSON.stringify(sorted.leads),
+        sorted.range.low,
+        sorted.range.high,
+        -1,
+      ) as number;
+    }
     return this.countFromEntries(filter) ?? this.match(filter).length;
   }
 
@@ -189,7 +218,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const normalized = cloneDocument(filter);
     const names = filterNames(conjuncts(normalized));
     const plan = ({ source, index, served, sorted, countedFromIndex }: PlanChoice): QueryPlan => ({
-      source, ...(index ? { index } : {}), sorted, served, filtered: names.filter((name) => !served.includes(name)),
+      source,
+      ...(index ? { index } : {}),
+      sorted,
+      served,
+      filtered: names.filter((name) => !served.includes(name)),
       ...(options.count ? { countedFromIndex: countedFromIndex ?? false } : {}),
     });
     if (options.count) {
@@ -201,12 +234,16 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (this.countFromEntries(normalized) !== undefined) return counted('fields', names);
     }
     const limit = Math.abs(options.limit ?? 0);
-    const walk = options.sort && !options.count && limit > 0 ? this.walkPlan(normalized, sortFields(options.sort)) : undefined;
+    const walk = options.sort && !options.count && limit > 0
+      ? this.walkPlan(normalized, sortFields(options.sort))
+      : undefined;
     if (walk) return plan({ source: 'index', index: walk.index.name, served: walk.served, sorted: true });
     if ('_id' in normalized && idEqualities(normalized._id)) {
       return plan({ source: 'id', index: '_id_', served: ['_id'], sorted: false });
     }
-    const unique = this.uniqueIndexes.find((index) => !index.partialFilter && index.fields.every((field) => scalarEquality(normalized[field]) !== undefined));
+    const unique = this.uniqueIndexes.find((index) =>
+      !index.partialFilter && index.fields.every((field) => scalarEquality(normalized[field]) !== undefined)
+    );
     if (unique) return plan({ source: 'unique', index: unique.name, served: [...unique.fields], sorted: false });
     const entries = this.plan(normalized);
     return entries
@@ -223,13 +260,20 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const parts = conjuncts(filter);
     for (const index of this.sortIndexes) {
       if (!implies(parts, index)) continue;
-      const exact = parts.every((part) => Object.entries(part).every(([field, condition]) => field === '$and'
-        || (field in (index.partial?.filter ?? {}) && serializeValue(condition) === serializeValue(index.partial!.filter[field]))
-        || (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined)
-        || (field === index.sortField && isRangeCondition(condition))));
+      const exact = parts.every((part) =>
+        Object.entries(part).every(([field, condition]) =>
+          field === '$and'
+          || (field in (index.partial?.filter ?? {})
+            && serializeValue(condition) === serializeValue(index.partial!.filter[field]))
+          || (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined)
+          || (field === index.sortField && isRangeCondition(condition))
+        )
+      );
       if (!exact) continue;
       const leads = pinnedLeads(parts, index);
-      if (!leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      if (
+        !leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))
+      ) continue;
       return { index, leads, range: keyRange(parts, index.sortField) };
     }
     return undefined;
@@ -290,36 +334,49 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (!this.fieldPaths.has(field)) return undefined;
       const value = scalarEquality(condition);
       if (value !== undefined) return [field, serializeValue(value)];
-      return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true ? [field, PRESENT] : undefined;
+      return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true
+        ? [field, PRESENT]
+        : undefined;
     };
-    const collect = (part: Filter, into: Condition[]): boolean => Object.entries(part).every(([field, condition]) => {
-      if (field === '$and') return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c, into));
-      if (field === '$or') {
-        // One $or of two branches, counted by inclusion and exclusion.
-        if (into !== conditions || either || !Array.isArray(condition) || condition.length !== 2) return false;
-        either = [[], []];
-        return condition.every((branch, i) => isPlainObject(branch) && collect(branch, either![i]) && either![i].length > 0);
-      }
-      const entry = entryOf(field, condition);
-      if (entry) into.push(entry);
-      return entry !== undefined;
-    });
+    const collect = (part: Filter, into: Condition[]): boolean =>
+      Object.entries(part).every(([field, condition]) => {
+        if (field === '$and') {
+          return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c, into));
+        }
+        if (field === '$or') {
+          // One $or of two branches, counted by inclusion and exclusion.
+          if (into !== conditions || either || !Array.isArray(condition) || condition.length !== 2) return false;
+          either = [[], []];
+          return condition.every((branch, i) =>
+            isPlainObject(branch) && collect(branch, either![i]) && either![i].length > 0
+          );
+        }
+        const entry = entryOf(field, condition);
+        if (entry) into.push(entry);
+        return entry !== undefined;
+      });
     if (!collect(filter, conditions)) return undefined;
-    const sets = (either ? [[...conditions, ...either[0]], [...conditions, ...either[1]], [...conditions, ...either[0], ...either[1]]] : [conditions])
-      .map((set) => [...new Map(set.map((c) => [JSON.stringify(c), c])).values()]);
+    const sets =
+      (either
+        ? [[...conditions, ...either[0]], [...conditions, ...either[1]], [...conditions, ...either[0], ...either[1]]]
+        : [conditions])
+        .map((set) => [...new Map(set.map((c) => [JSON.stringify(c), c])).values()]);
     if (sets.some((set) => set.length === 0 || set.length > this.s.countMatching.length)) return undefined;
     if (sets.flat().some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
     const counts = sets.map((set) => this.countAll(set));
     return either ? counts[0] + counts[1] - counts[2] : counts[0];
   }
 
-  /** Documents holding every one of these field entries; the rarest drives the count, the others are checked for its documents. */
+  /**
+   * Documents holding every one of these field entries; the rarest drives the count, the others are checked for its
+   * documents.
+   */
   private countAll(conditions: Array<[string, string]>): number {
-    const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number })).sort((a, b) => a.size - b.size);
+    const sized = conditions.map((c) => ({ c, size: this.s.fieldSize.get(this.name, c[0], c[1], SIZE_CAP) as number }))
+      .sort((a, b) => a.size - b.size);
     const [[path, value], ...others] = sized.map(({ c }) => c);
     return this.s.countMatching[others.length].get(this.name, path, value, ...others.flat()) as number;
   }
-
 
   /**
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
@@ -343,7 +400,12 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     return found;
   }
 
-  private matchSorted(filter: Filter, query: { test(doc: unknown): boolean }, fields: SortFields, max: number): StoredDoc[] {
+  private matchSorted(
+    filter: Filter,
+    query: { test(doc: unknown): boolean },
+    fields: SortFields,
+    max: number,
+  ): StoredDoc[] {
     const walk = max > 0 ? this.walkPlan(filter, fields) : undefined;
     const found: StoredDoc[] = [];
     if (walk) {
@@ -354,7 +416,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       }
       return found;
     }
-    const entries = [...this.candidates(filter)].filter((stored) => query.test(stored.doc)).map((stored) => ({ stored, keys: sortKeysOf(stored.doc, fields) }));
+    const entries = [...this.candidates(filter)].filter((stored) => query.test(stored.doc)).map((stored) => ({
+      stored,
+      keys: sortKeysOf(stored.doc, fields),
+    }));
     entries.sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.stored.seq - b.stored.seq);
     return (max ? entries.slice(0, max) : entries).map((entry) => entry.stored);
   }
@@ -371,13 +436,17 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const narrow = this.plan(filter);
     const size = narrow?.sizeUpTo(SIZE_CAP);
     // Equal sizes: a few documents sorted in memory, the filter answered, rather than a walk testing it.
-    return size !== undefined && size < SIZE_CAP && (size < walk.size || (size === walk.size && size < FIRST_COUNT)) ? undefined : walk;
+    return size !== undefined && size < SIZE_CAP && (size < walk.size || (size === walk.size && size < FIRST_COUNT))
+      ? undefined
+      : walk;
   }
 
   /** Whether the filter pins `_id` or a unique key: a lookup finds its few documents. */
   private pinsKey(filter: Filter): boolean {
     if ('_id' in filter && idEqualities(filter._id)) return true;
-    return this.uniqueIndexes.some((index) => !index.partialFilter && index.fields.every((field) => scalarEquality(filter[field]) !== undefined));
+    return this.uniqueIndexes.some((index) =>
+      !index.partialFilter && index.fields.every((field) => scalarEquality(filter[field]) !== undefined)
+    );
   }
 
   /**
@@ -393,12 +462,29 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of this.sortIndexes) {
       if (index.sortField !== field || !implies(parts, index)) continue;
       const leads = pinnedLeads(parts, index);
-      if (!leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      if (
+        !leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))
+      ) continue;
       const range = keyRange(parts, field);
-      const size = this.s.sortCount.get(this.name, index.id, JSON.stringify(leads), range.low, range.high, SIZE_CAP) as number;
+      const size = this.s.sortCount.get(
+        this.name,
+        index.id,
+        JSON.stringify(leads),
+        range.low,
+        range.high,
+        SIZE_CAP,
+      ) as number;
       const served = servedByWalk(parts, index, range);
       if (best && (size > best.size || (size === best.size && served.length <= best.served.length))) continue;
-      best = { index, leads, range, direction, size, served, exact: filterNames(parts).every((name) => served.includes(name)) };
+      best = {
+        index,
+        leads,
+        range,
+        direction,
+        size,
+        served,
+        exact: filterNames(parts).every((name) => served.includes(name)),
+      };
     }
     return best;
   }
@@ -416,9 +502,20 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private *walk(plan: Walk, fields: SortFields): Iterable<StoredDoc> {
     const { index, leads, range, direction } = plan;
     const rows = (leads.length === 1
-      ? (direction === 1 ? this.s.sortAscending : this.s.sortDescending).iterate(this.name, index.id, leads[0], range.low, range.high)
-      : (direction === 1 ? this.s.sortManyAscending : this.s.sortManyDescending).iterate(this.name, index.id, JSON.stringify(leads), range.low, range.high)
-    ) as IterableIterator<{ seq: number; sortKey: string }>;
+      ? (direction === 1 ? this.s.sortAscending : this.s.sortDescending).iterate(
+        this.name,
+        index.id,
+        leads[0],
+        range.low,
+        range.high,
+      )
+      : (direction === 1 ? this.s.sortManyAscending : this.s.sortManyDescending).iterate(
+        this.name,
+        index.id,
+        JSON.stringify(leads),
+        range.low,
+        range.high,
+      )) as IterableIterator<{ seq: number; sortKey: string }>;
     let run: StoredDoc[] = [];
     let runKey: string | undefined;
     const ordered = (docs: StoredDoc[]) => {
@@ -451,7 +548,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (!index.holdsEveryKeyed || index.fields.some((field) => /(^|\.)\d+(\.|$)/.test(field))) continue;
       const values = index.fields.map((field) => scalarEquality(filter[field]));
       if (values.some((value) => value === undefined)) continue;
-      const owner = this.s.uniqueOwner.get(this.name, index.name, values.map(serializeValue).join(',')) as string | undefined;
+      const owner = this.s.uniqueOwner.get(this.name, index.name, values.map(serializeValue).join(',')) as
+        | string
+        | undefined;
       if (owner !== undefined) yield* this.byKeys([owner]);
       return;
     }
@@ -461,7 +560,8 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       return;
     }
     for (const row of this.s.scan.iterate(this.name) as Iterable<{ seq: number; key: string; body: Buffer }>) {
-      yield this.context.cache.get(this.name, row.seq) ?? this.remember({ seq: row.seq, key: row.key, doc: decodeDocument(row.body) });
+      yield this.context.cache.get(this.name, row.seq)
+        ?? this.remember({ seq: row.seq, key: row.key, doc: decodeDocument(row.body) });
     }
   }
 
@@ -474,7 +574,12 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         continue;
       }
       const row = this.s.byKey.get(this.name, key) as { seq: number; body: Buffer } | undefined;
-      if (row) found.push(this.context.cache.get(this.name, row.seq) ?? this.remember({ seq: row.seq, key, doc: decodeDocument(row.body) }));
+      if (row) {
+        found.push(
+          this.context.cache.get(this.name, row.seq)
+            ?? this.remember({ seq: row.seq, key, doc: decodeDocument(row.body) }),
+        );
+      }
     }
     return found.sort((a, b) => a.seq - b.seq);
   }
@@ -507,15 +612,21 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (whole) for (const plan of this.rangePlans(filter)) consider(plan);
     for (const [field, condition] of Object.entries(filter)) {
       if (field === '$and') {
-        if (Array.isArray(condition)) for (const part of condition) if (isPlainObject(part)) consider(this.plan(part, false));
+        if (Array.isArray(condition)) {
+          for (const part of condition) if (isPlainObject(part)) consider(this.plan(part, false));
+        }
       } else if (field === '$or') {
         if (Array.isArray(condition)) consider(this.orPlan(condition));
       } else if (field !== '_id' && this.fieldPaths.has(field)) {
         consider(this.fieldPlan(field, condition));
-      } else if (isPlainObject(condition) && isPlainObject(condition.$elemMatch) && Object.keys(condition).length === 1) {
+      } else if (
+        isPlainObject(condition) && isPlainObject(condition.$elemMatch) && Object.keys(condition).length === 1
+      ) {
         // An element matching {sub: c} holds `field.sub` matching c: the entries of that path narrow it.
         for (const [sub, inner] of Object.entries(condition.$elemMatch)) {
-          if (!sub.startsWith('$') && this.fieldPaths.has(`${field}.${sub}`)) consider(this.fieldPlan(`${field}.${sub}`, inner));
+          if (!sub.startsWith('$') && this.fieldPaths.has(`${field}.${sub}`)) {
+            consider(this.fieldPlan(`${field}.${sub}`, inner));
+          }
         }
       }
     }
@@ -532,12 +643,17 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of this.sortIndexes) {
       const leads = implies(parts, index) ? pinnedLeads(parts, index) : undefined;
       const range = leads && keyRange(parts, index.sortField);
-      if (!leads || !range?.bounded || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) continue;
+      if (
+        !leads || !range?.bounded || this.irregularSort(index, IRREGULAR_LEAD)
+        || leads.some((lead) => this.irregularSort(index, lead))
+      ) continue;
       const json = JSON.stringify(leads);
       plans.push(seqPlan(
         servedByWalk(parts, index, range),
         (cap) => this.s.sortCount.get(this.name, index.id, json, range.low, range.high, cap) as number,
-        () => (this.s.sortManyAscending.all(this.name, index.id, json, range.low, range.high) as Array<{ seq: number }>).map((row) => row.seq).sort((a, b) => a - b),
+        () =>
+          (this.s.sortManyAscending.all(this.name, index.id, json, range.low, range.high) as Array<{ seq: number }>)
+            .map((row) => row.seq).sort((a, b) => a - b),
       ));
     }
     return plans;
@@ -550,7 +666,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (!plan) return undefined;
       plans.push(plan);
     }
-    return seqPlan([orName(branches)], (cap) => plans.reduce((n, p) => n + p.sizeUpTo(cap), 0), () => sortedUnion(plans.map((p) => p.seqs())));
+    return seqPlan(
+      [orName(branches)],
+      (cap) => plans.reduce((n, p) => n + p.sizeUpTo(cap), 0),
+      () => sortedUnion(plans.map((p) => p.seqs())),
+    );
   }
 
   /** As FieldIndex.plan: equality to scalars, or the conditions that need the field present. */
@@ -561,7 +681,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     const operators = Object.keys(condition);
     if (operators.length === 0 || operators.some((op) => !op.startsWith('$'))) return undefined;
     if ('$eq' in condition && scalarValue(condition.$eq) !== undefined) return this.valuesPlan(path, [condition.$eq]);
-    if (Array.isArray(condition.$in) && condition.$in.every((v) => scalarValue(v) !== undefined)) return this.valuesPlan(path, condition.$in);
+    if (Array.isArray(condition.$in) && condition.$in.every((v) => scalarValue(v) !== undefined)) {
+      return this.valuesPlan(path, condition.$in);
+    }
     const range = ['$lt', '$lte', '$gt', '$gte'].some((op) => op in condition && isRangeBound(condition[op]));
     if (range || condition.$exists === true) return this.entriesPlan(path, [PRESENT, OPAQUE]);
     return undefined;
@@ -577,7 +699,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       (cap) => values.reduce((n, value) => n + (this.s.fieldSize.get(this.name, path, value, cap) as number), 0),
       () => {
         const seqs = new Set<number>();
-        for (const value of values) for (const seq of this.s.fieldSeqs.all(this.name, path, value) as number[]) seqs.add(seq);
+        for (const value of values) {
+          for (const seq of this.s.fieldSeqs.all(this.name, path, value) as number[]) seqs.add(seq);
+        }
         return [...seqs].sort((a, b) => a - b);
       },
     );
@@ -662,16 +786,22 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (!before) return;
     for (const index of this.uniqueIndexes) {
       if (after && index.reads && keeps(before, after, index.reads)) continue;
-      for (const value of without(index.keysOf(before), after && index.keysOf(after))) this.s.removeUnique.run(this.name, index.name, value, change.key);
+      for (const value of without(index.keysOf(before), after && index.keysOf(after))) {
+        this.s.removeUnique.run(this.name, index.name, value, change.key);
+      }
     }
     for (const [path, parts] of this.fieldPaths) {
       if (after && keeps(before, after, [parts[0]])) continue;
-      for (const value of without(fieldValues(before, parts), after && fieldValues(after, parts))) this.s.removeField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(before, parts), after && fieldValues(after, parts))) {
+        this.s.removeField.run(this.name, path, value, seq);
+      }
     }
     for (const index of this.sortIndexes) {
       if (after && keeps(before, after, index.reads)) continue;
       const place = sortPlace(before, index);
-      if (place && !(after && samePlace(place, sortPlace(after, index)))) this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(after && samePlace(place, sortPlace(after, index)))) {
+        this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      }
     }
   }
 
@@ -694,12 +824,16 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
     for (const [path, parts] of only ? only.fields : this.fieldPaths) {
       if (before && keeps(before, after, [parts[0]])) continue;
-      for (const value of without(fieldValues(after, parts), before && fieldValues(before, parts))) this.s.addField.run(this.name, path, value, seq);
+      for (const value of without(fieldValues(after, parts), before && fieldValues(before, parts))) {
+        this.s.addField.run(this.name, path, value, seq);
+      }
     }
     for (const index of only ? only.sort : this.sortIndexes) {
       if (before && keeps(before, after, index.reads)) continue;
       const place = sortPlace(after, index);
-      if (place && !(before && samePlace(place, sortPlace(before, index)))) this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      if (place && !(before && samePlace(place, sortPlace(before, index)))) {
+        this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      }
     }
   }
 
@@ -730,7 +864,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   /** Forgets an index whose creation failed (its entries were rolled back with it). */
   private undeclare(name: string): void {
     this.indexes.splice(0, this.indexes.length, ...this.indexes.filter((index) => index.name !== name));
-    this.uniqueIndexes.splice(0, this.uniqueIndexes.length, ...this.uniqueIndexes.filter((index) => index.name !== name));
+    this.uniqueIndexes.splice(
+      0,
+      this.uniqueIndexes.length,
+      ...this.uniqueIndexes.filter((index) => index.name !== name),
+    );
     this.fieldPaths.clear();
     this.sortIndexes.splice(0);
     const remaining = this.indexes.filter((index) => index.name !== '_id_');
@@ -756,12 +894,18 @@ interface Walk {
   exact: boolean;
 }
 
-/** A condition of only range operators with bounds the sort keys order (string, number, date), or an equality to one. */
+/**
+ * A condition of only range operators with bounds the sort keys order (string, number, date), or an equality to one.
+ */
 function isRangeCondition(condition: unknown): boolean {
-  const bound = (value: unknown) => typeof value === 'string' || (typeof value === 'number' && !Number.isNaN(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+  const bound = (value: unknown) =>
+    typeof value === 'string' || (typeof value === 'number' && !Number.isNaN(value))
+    || (value instanceof Date && !Number.isNaN(value.getTime()));
   if (bound(condition)) return true;
   if (!isPlainObject(condition) || Object.keys(condition).length === 0) return false;
-  return Object.entries(condition).every(([op, value]) => ['$gt', '$gte', '$lt', '$lte', '$eq'].includes(op) && bound(value));
+  return Object.entries(condition).every(([op, value]) =>
+    ['$gt', '$gte', '$lt', '$lte', '$eq'].includes(op) && bound(value)
+  );
 }
 
 /** The names of a filter's conditions: each field of its conjuncts, an `$or` as `$or(a|b&c)`. */
@@ -777,18 +921,29 @@ export function filterNames(parts: Filter[]): string[] {
 }
 
 function orName(branches: unknown[]): string {
-  return `$or(${branches.map((branch) => (isPlainObject(branch) ? filterNames(conjuncts(branch)).join('&') : '?')).join('|')})`;
+  return `$or(${
+    branches.map((branch) => (isPlainObject(branch) ? filterNames(conjuncts(branch)).join('&') : '?')).join('|')
+  })`;
 }
 
-/** The conditions a walk answers: its pinned leading fields, and the ranges (an `$or` of ranges too) of its sort field. */
+/**
+ * The conditions a walk answers: its pinned leading fields, and the ranges (an `$or` of ranges too) of its sort field.
+ */
 function servedByWalk(parts: Filter[], index: SortIndex, range: KeyRange): string[] {
   const served: string[] = [];
   for (const part of parts) {
     for (const [field, condition] of Object.entries(part)) {
-      if (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined) served.push(field);
-      else if (index.partial && field in index.partial.filter && serializeValue(condition) === serializeValue(index.partial.filter[field])) served.push(field);
-      else if (field === index.sortField && range.bounded && keyRange([{ [field]: condition }], field).bounded) served.push(field);
-      else if (field === '$or' && Array.isArray(condition) && keyRange([{ $or: condition }], index.sortField).bounded) served.push(orName(condition));
+      if (index.leading.includes(field) && pinnedLeads([part], { ...index, leading: [field] }) !== undefined) {
+        served.push(field);
+      } else if (
+        index.partial && field in index.partial.filter
+        && serializeValue(condition) === serializeValue(index.partial.filter[field])
+      ) served.push(field);
+      else if (field === index.sortField && range.bounded && keyRange([{ [field]: condition }], field).bounded) {
+        served.push(field);
+      } else if (
+        field === '$or' && Array.isArray(condition) && keyRange([{ $or: condition }], index.sortField).bounded
+      ) served.push(orName(condition));
     }
   }
   return [...new Set(served)];
@@ -853,7 +1008,10 @@ function indexEntry(spec: IndexSpec): IndexEntry {
   };
 }
 
-/** The field entries of a document at a path: its scalar values, PRESENT when it holds the path, OPAQUE for shapes not modelled. */
+/**
+ * The field entries of a document at a path: its scalar values, PRESENT when it holds the path, OPAQUE for shapes not
+ * modelled.
+ */
 function fieldValues(doc: Doc, parts: string[]): string[] {
   const entry = readPath(doc, parts);
   const values = [...entry.keys];
@@ -886,4 +1044,3 @@ function sortedUnion(lists: number[][]): number[] {
 }
 
 const isConstraint = (err: unknown) => String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
-

@@ -30,7 +30,9 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 function writeJournalFile(path: string, collection: string, docs: Array<Record<string, unknown>>): void {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))');
+  db.exec(
+    'CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))',
+  );
   const insert = db.prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)');
   for (const doc of docs) insert.run(collection, serializeValue(doc._id), BSON.serialize(doc));
   db.pragma('user_version = 1');
@@ -38,7 +40,10 @@ function writeJournalFile(path: string, collection: string, docs: Array<Record<s
 }
 
 describeDocumentStoreContract('SQLite engine', async () => createSqliteDocumentStore({ path: freshPath() }));
-describeDocumentStoreContract('SQLite engine, no cache', async () => createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 0 }));
+describeDocumentStoreContract(
+  'SQLite engine, no cache',
+  async () => createSqliteDocumentStore({ path: freshPath(), cacheDocuments: 0 }),
+);
 
 describe('SQLite engine across a reopen', () => {
   it('serves exactly what was acknowledged, in insertion order, with its unique indexes, nothing read back at open', async () => {
@@ -46,7 +51,13 @@ describe('SQLite engine across a reopen', () => {
     const first = createSqliteDocumentStore({ path });
     const accounts = first.collection('accounts');
     await accounts.createIndex({ keys: { email: 1 }, unique: true });
-    await accounts.insertOne({ _id: 'b', email: 'b@example.com', balance: 10, openedAt: new Date('2026-01-01T00:00:00Z'), key: Buffer.from('k') });
+    await accounts.insertOne({
+      _id: 'b',
+      email: 'b@example.com',
+      balance: 10,
+      openedAt: new Date('2026-01-01T00:00:00Z'),
+      key: Buffer.from('k'),
+    });
     await accounts.insertOne({ _id: 'a', email: 'a@example.com', balance: 5 });
     await accounts.insertOne({ _id: 'gone', email: 'gone@example.com', balance: 0 });
     await accounts.updateOne({ _id: 'b' }, { $inc: { balance: 7 } });
@@ -61,9 +72,19 @@ describe('SQLite engine across a reopen', () => {
     await reopened.createIndex({ keys: { email: 1 }, unique: true });
     const docs = await reopened.find({});
     expect(docs.map((d) => d._id)).toEqual(['b', 'a']);
-    expect(docs[0]).toEqual({ _id: 'b', email: 'b@example.com', balance: 17, openedAt: new Date('2026-01-01T00:00:00Z'), key: Buffer.from('k') });
+    expect(docs[0]).toEqual({
+      _id: 'b',
+      email: 'b@example.com',
+      balance: 17,
+      openedAt: new Date('2026-01-01T00:00:00Z'),
+      key: Buffer.from('k'),
+    });
     expect(Buffer.isBuffer(docs[0].key)).toBe(true);
-    expect(await reopened.findOne({ email: 'a@example.com' })).toEqual({ _id: 'a', email: 'a@example.com', balance: 5 });
+    expect(await reopened.findOne({ email: 'a@example.com' })).toEqual({
+      _id: 'a',
+      email: 'a@example.com',
+      balance: 5,
+    });
     expect(await reopened.countDocuments({})).toBe(2);
     await second.close();
   });
@@ -94,7 +115,12 @@ describe('WAL checkpoints on their own thread', () => {
     // About 2 × CHECKPOINT_PAGES pages: far below the size at which the store's own connection would checkpoint.
     const documents = Math.ceil((2 * CHECKPOINT_PAGES * 4_096) / 4_000);
     for (let batch = 0; batch < documents / 100; batch++) {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => items.insertOne({ _id: `i${batch * 100 + i}`, pad: randomBytes(3_000).toString('base64') })));
+      await Promise.all(
+        Array.from(
+          { length: 100 },
+          (_, i) => items.insertOne({ _id: `i${batch * 100 + i}`, pad: randomBytes(3_000).toString('base64') }),
+        ),
+      );
     }
     expect(existsSync(`${path}-wal`)).toBe(true);
     await until(() => statSync(path).size > sizeAtStart + CHECKPOINT_PAGES * 4_096);
@@ -109,7 +135,9 @@ describe('WAL checkpoints on their own thread', () => {
 
   it('closes every store of the thread, the checkpoint thread with them, whatever the order', async () => {
     const stores = [freshPath(), freshPath()].map((path) => ({ path, store: createSqliteDocumentStore({ path }) }));
-    for (const { store } of stores) for (let i = 0; i < 20; i++) await store.collection('x').insertOne({ _id: `${i}`, pad: 'p'.repeat(2_000) });
+    for (const { store } of stores) {
+      for (let i = 0; i < 20; i++) await store.collection('x').insertOne({ _id: `${i}`, pad: 'p'.repeat(2_000) });
+    }
     await new Promise((r) => setTimeout(r, 400));
     await Promise.all([stores[1].store.close(), stores[0].store.close(), stores[0].store.close()]);
     for (const { path } of stores) expect(existsSync(`${path}-wal`)).toBe(false);
@@ -119,7 +147,14 @@ describe('WAL checkpoints on their own thread', () => {
 describe('versioned format', () => {
   it('upgrades a journal file (format 1) once, in place: its documents, then its indexes when declared', async () => {
     const path = freshPath();
-    writeJournalFile(path, 'customers', Array.from({ length: 30 }, (_, i) => ({ _id: `c${i}`, platformId: `p${i % 3}`, email: `e${i}`, createdAt: new Date(1_000 + i) })));
+    writeJournalFile(
+      path,
+      'customers',
+      Array.from(
+        { length: 30 },
+        (_, i) => ({ _id: `c${i}`, platformId: `p${i % 3}`, email: `e${i}`, createdAt: new Date(1_000 + i) }),
+      ),
+    );
 
     const upgraded = createSqliteDocumentStore({ path });
     expect(upgraded.database.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION);
@@ -137,14 +172,21 @@ describe('versioned format', () => {
     await reopened.close();
   });
 
-  it('stores a large document deflated (format 3) and reads bodies of either form, a journal\'s plain BSON included', async () => {
+  it("stores a large document deflated (format 3) and reads bodies of either form, a journal's plain BSON included", async () => {
     const path = freshPath();
-    const large = { _id: 'large', platformId: 'p1', notes: Array.from({ length: 60 }, (_, i) => `posting marker ${i} of a busy balance`), at: new Date(5_000) };
+    const large = {
+      _id: 'large',
+      platformId: 'p1',
+      notes: Array.from({ length: 60 }, (_, i) => `posting marker ${i} of a busy balance`),
+      at: new Date(5_000),
+    };
     writeJournalFile(path, 'balances', [large]);
 
     const upgraded = createSqliteDocumentStore({ path });
     const balances = upgraded.collection('balances');
-    const body = () => upgraded.database.prepare("SELECT body FROM documents WHERE collection = 'balances' AND key LIKE '%large%'").pluck().get() as Buffer;
+    const body = () =>
+      upgraded.database.prepare("SELECT body FROM documents WHERE collection = 'balances' AND key LIKE '%large%'")
+        .pluck().get() as Buffer;
     expect(body().readInt32LE(0)).toBe(body().length); // written by the journal: plain BSON, read as it is
     expect(await balances.findOne({ _id: 'large' })).toEqual(large);
     await balances.updateOne({ _id: 'large' }, { $push: { notes: 'one more' } });
@@ -154,7 +196,10 @@ describe('versioned format', () => {
     await upgraded.close();
 
     const reopened = createSqliteDocumentStore({ path, cacheDocuments: 0 });
-    expect(await reopened.collection('balances').find({ platformId: 'p1' })).toEqual([{ ...large, notes: [...large.notes, 'one more'] }, { _id: 'small', platformId: 'p1' }]);
+    expect(await reopened.collection('balances').find({ platformId: 'p1' })).toEqual([{
+      ...large,
+      notes: [...large.notes, 'one more'],
+    }, { _id: 'small', platformId: 'p1' }]);
     await reopened.close();
   });
 
@@ -162,12 +207,21 @@ describe('versioned format', () => {
     const path = freshPath();
     const store = createSqliteDocumentStore({ path });
     await store.collection('x').insertOne({ _id: '1' });
-    expect(store.database.prepare('SELECT release, format FROM store_writer').get()).toEqual({ release: releaseVersion(), format: LATEST_STORE_VERSION });
+    expect(store.database.prepare('SELECT release, format FROM store_writer').get()).toEqual({
+      release: releaseVersion(),
+      format: LATEST_STORE_VERSION,
+    });
     store.database.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
     store.database.prepare('UPDATE store_writer SET release = ?, format = ?').run('9.4.0', LATEST_STORE_VERSION + 1);
     await store.close();
-    expect(() => createSqliteDocumentStore({ path })).toThrow(new RegExp(`was written by a newer release, grid-payments 9\\.4\\.0, in store format ${LATEST_STORE_VERSION + 1}; `
-      + `this release \\(grid-payments ${releaseVersion().replaceAll('.', '\\.')}\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`));
+    expect(() => createSqliteDocumentStore({ path })).toThrow(
+      new RegExp(
+        `was written by a newer release, grid-payments 9\\.4\\.0, in store format ${LATEST_STORE_VERSION + 1}; `
+          + `this release \\(grid-payments ${
+            releaseVersion().replaceAll('.', '\\.')
+          }\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`,
+      ),
+    );
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION + 1);
     expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(1);
@@ -182,7 +236,13 @@ describe('group commit', () => {
     const items = store.collection('items');
     await items.createIndex({ keys: { code: 1 }, unique: true });
     let acknowledged = 0;
-    const writes = Array.from({ length: 20 }, (_, i) => items.insertOne({ _id: `i${i}`, code: i === 7 ? 'c3' : `c${i}` }).then(() => { acknowledged += 1; }));
+    const writes = Array.from(
+      { length: 20 },
+      (_, i) =>
+        items.insertOne({ _id: `i${i}`, code: i === 7 ? 'c3' : `c${i}` }).then(() => {
+          acknowledged += 1;
+        }),
+    );
     expect(store.database.inTransaction).toBe(true);
     await Promise.resolve();
     expect(acknowledged).toBe(0);
@@ -208,7 +268,10 @@ describe('group commit', () => {
     for (const result of refused) {
       expect(result.status).toBe('rejected');
       expect((result as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
-      expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'STORAGE_FULL', details: { retryAfterSeconds: 30 } });
+      expect((result as PromiseRejectedResult).reason).toMatchObject({
+        code: 'STORAGE_FULL',
+        details: { retryAfterSeconds: 30 },
+      });
     }
     expect(await store.ping()).toBe(false);
     store.database.pragma(`max_page_count = ${pages * 100}`);
@@ -225,7 +288,20 @@ describe('the same answers with and without index entries', () => {
     // The oracle: no declared index, so every query scans in insertion order, tests each document
     // against the filter and sorts in memory.
     const scanned = createEmbeddedDocumentStore({ cacheDocuments: 0 });
-    const values = [new Date(5), new Date(3), '2026-01-01', 7, -2.5, null, undefined, ['x', 1], true, { o: 1 }, new Date(5), 0];
+    const values = [
+      new Date(5),
+      new Date(3),
+      '2026-01-01',
+      7,
+      -2.5,
+      null,
+      undefined,
+      ['x', 1],
+      true,
+      { o: 1 },
+      new Date(5),
+      0,
+    ];
     for (const store of [sqlite, scanned]) {
       const c = store.collection('payments');
       if (store === sqlite) {
@@ -242,7 +318,11 @@ describe('the same answers with and without index entries', () => {
           ...(createdAt === undefined ? {} : { createdAt }),
           dueAt: new Date(10_000 - ((i * 13) % 50)),
           customerId: `c${i % 11}`,
-          ...(i % 4 === 0 ? { steps: [{ at: new Date(i) }, { at: 'later' }] } : i % 4 === 1 ? { steps: { at: new Date(i) } } : {}),
+          ...(i % 4 === 0
+            ? { steps: [{ at: new Date(i) }, { at: 'later' }] }
+            : i % 4 === 1
+            ? { steps: { at: new Date(i) } }
+            : {}),
         });
       }
       await c.updateMany({ customerId: 'c3' }, { $set: { status: 'DONE', dueAt: new Date(1) } });
@@ -262,12 +342,20 @@ describe('the same answers with and without index entries', () => {
     for (const [filter, sort, limit] of queries) {
       const expected = await scanned.collection('payments').find(filter, { sort, limit });
       expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(expected);
-      expect(await sqlite.collection('payments').countDocuments(filter)).toBe(await scanned.collection('payments').countDocuments(filter));
+      expect(await sqlite.collection('payments').countDocuments(filter)).toBe(
+        await scanned.collection('payments').countDocuments(filter),
+      );
     }
     // Without the irregular documents, the same pages come from the sort entries alone.
-    for (const store of [sqlite, scanned]) await store.collection('payments').deleteMany({ $or: [{ platformId: { $size: 2 } }, { createdAt: { $type: 'array' } }, { createdAt: { $type: 'object' } }] });
+    for (const store of [sqlite, scanned]) {
+      await store.collection('payments').deleteMany({
+        $or: [{ platformId: { $size: 2 } }, { createdAt: { $type: 'array' } }, { createdAt: { $type: 'object' } }],
+      });
+    }
     for (const [filter, sort, limit] of queries) {
-      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(await scanned.collection('payments').find(filter, { sort, limit }));
+      expect(await sqlite.collection('payments').find(filter, { sort, limit })).toEqual(
+        await scanned.collection('payments').find(filter, { sort, limit }),
+      );
     }
     await sqlite.close();
     await scanned.close();

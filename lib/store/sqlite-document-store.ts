@@ -8,7 +8,14 @@ import { GroupCommit } from './group-commit';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
 import { FREE_SPACE_TO_RECOVER, STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
 import { checkpointer } from './sqlite-checkpointer';
-import { DataDirectoryInUseError, LATEST_STORE_VERSION, WAL_LIMIT_PAGES, openStoreFile, walBytes, type SyncPolicy } from './sqlite-schema';
+import {
+  DataDirectoryInUseError,
+  LATEST_STORE_VERSION,
+  WAL_LIMIT_PAGES,
+  openStoreFile,
+  walBytes,
+  type SyncPolicy,
+} from './sqlite-schema';
 import { prepareStatements } from './sqlite-statements';
 
 export interface SqliteStoreOptions {
@@ -71,8 +78,12 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
     if (!isStorageFull(err)) return err;
     failingSince ??= Date.now();
     refusedSinceCommit = true;
-    return new AppError('STORAGE_FULL', 'The data store cannot write: its disk is full. Nothing was changed; retry later',
-      { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS }, { cause: err });
+    return new AppError(
+      'STORAGE_FULL',
+      'The data store cannot write: its disk is full. Nothing was changed; retry later',
+      { retryAfterSeconds: STORAGE_FULL_RETRY_AFTER_SECONDS },
+      { cause: err },
+    );
   };
   const committed = () => {
     // Requests' writes committed with none refused: the disk takes writes again (ready, see ping).
@@ -134,12 +145,12 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
   };
 
   async function closeStore() {
-      if (!db.open) return;
-      writes.flush();
-      // The checkpoint thread's connection first: the last one to close copies the WAL into the file and removes it.
-      await checkpoints?.close();
-      if (!db.open) return;
-      db.close();
-      if (file !== undefined) openHere.delete(file);
+    if (!db.open) return;
+    writes.flush();
+    // The checkpoint thread's connection first: the last one to close copies the WAL into the file and removes it.
+    await checkpoints?.close();
+    if (!db.open) return;
+    db.close();
+    if (file !== undefined) openHere.delete(file);
   }
 }

@@ -28,7 +28,9 @@ export const walBytes = (pages: number, pageSize: number): number => 32 + pages 
 /** Thrown when another process holds the data file: the embedded store is single-replica. */
 export class DataDirectoryInUseError extends Error {
   constructor(readonly path: string) {
-    super(`${path} is in use by another process: the embedded store serves one replica (stop the other process, or give this one its own DATA_DIR)`);
+    super(
+      `${path} is in use by another process: the embedded store serves one replica (stop the other process, or give this one its own DATA_DIR)`,
+    );
     this.name = 'DataDirectoryInUseError';
   }
 }
@@ -36,9 +38,15 @@ export class DataDirectoryInUseError extends Error {
 /** Thrown when a store file was written by a newer release than this one reads. */
 export class StoreVersionError extends Error {
   constructor(readonly path: string, readonly found: number, readonly supported: number, readonly writtenBy?: string) {
-    super(`${path} was written by a newer release${writtenBy ? `, grid-payments ${writtenBy},` : ''} in store format ${found}; `
-      + `this release (grid-payments ${releaseVersion()}) reads store formats up to ${supported}. Nothing was changed: `
-      + `run ${writtenBy ? `${writtenBy} or later` : 'that release'}, or restore the backup taken before the upgrade (docs/operating.md, "Upgrades")`);
+    super(
+      `${path} was written by a newer release${
+        writtenBy ? `, grid-payments ${writtenBy},` : ''
+      } in store format ${found}; `
+        + `this release (grid-payments ${releaseVersion()}) reads store formats up to ${supported}. Nothing was changed: `
+        + `run ${
+          writtenBy ? `${writtenBy} or later` : 'that release'
+        }, or restore the backup taken before the upgrade (docs/operating.md, "Upgrades")`,
+    );
     this.name = 'StoreVersionError';
   }
 }
@@ -54,13 +62,15 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
   {
     version: 1,
     what: 'every document of every collection as BSON, in insertion order (rowid)',
-    up: (db) => db.exec(`CREATE TABLE IF NOT EXISTS documents (
+    up: (db) =>
+      db.exec(`CREATE TABLE IF NOT EXISTS documents (
       collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))`),
   },
   {
     version: 2,
     what: 'declared indexes and their entries: field values, unique keys, sort keys',
-    up: (db) => db.exec(`
+    up: (db) =>
+      db.exec(`
       CREATE TABLE store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
       CREATE TABLE field_entries (collection TEXT NOT NULL, path TEXT NOT NULL, value TEXT NOT NULL, seq INTEGER NOT NULL,
         PRIMARY KEY (collection, path, value, seq)) WITHOUT ROWID;
@@ -71,21 +81,35 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
   },
   {
     version: 3,
-    what: 'large document bodies stored deflated (four zero bytes, then the raw deflate of the BSON); the tables are unchanged',
+    what:
+      'large document bodies stored deflated (four zero bytes, then the raw deflate of the BSON); the tables are unchanged',
     // Nothing to rewrite: bodies of version 2 stay readable and are compressed when next written.
     // The version tells an older release that it cannot read this file's bodies.
     up: () => undefined,
   },
   {
     version: 4,
-    what: 'sort entries of a compound index led by every field before its sort field (not only the first): rebuilt when each collection next opens',
+    what:
+      'sort entries of a compound index led by every field before its sort field (not only the first): rebuilt when each collection next opens',
     up: (db) => {
-      db.exec('CREATE TABLE sort_builds (collection TEXT NOT NULL, idx TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID');
-      const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<{ collection: string; name: string; spec: string }>;
+      db.exec(
+        'CREATE TABLE sort_builds (collection TEXT NOT NULL, idx TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID',
+      );
+      const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<
+        { collection: string; name: string; spec: string }
+      >;
       const declared = rows.map((row) => {
-        const spec = JSON.parse(row.spec) as { keys: Record<string, number>; unique?: boolean; partialFilter?: Record<string, unknown> };
+        const spec = JSON.parse(row.spec) as {
+          keys: Record<string, number>;
+          unique?: boolean;
+          partialFilter?: Record<string, unknown>;
+        };
         const fields = Object.keys(spec.keys);
-        return { collection: row.collection, now: sortIndexOf(fields, spec.unique ?? false, row.name, spec.partialFilter)?.id, before: formerSortIndexId(fields, spec.unique ?? false) };
+        return {
+          collection: row.collection,
+          now: sortIndexOf(fields, spec.unique ?? false, row.name, spec.partialFilter)?.id,
+          before: formerSortIndexId(fields, spec.unique ?? false),
+        };
       });
       const pending = db.prepare('INSERT OR IGNORE INTO sort_builds (collection, idx) VALUES (?, ?)');
       const drop = db.prepare('DELETE FROM sort_entries WHERE collection = ? AND idx = ?');
@@ -145,15 +169,21 @@ export function migrate(db: Database.Database, path: string, target: number): vo
     for (const migration of MIGRATIONS) if (migration.version > found && migration.version <= target) migration.up(db);
     db.pragma(`user_version = ${target}`);
     // Outside the numbered formats: a table older releases ignore, read only to name a newer writer.
-    db.exec('CREATE TABLE IF NOT EXISTS store_writer (id INTEGER PRIMARY KEY CHECK (id = 1), release TEXT NOT NULL, format INTEGER NOT NULL)');
-    db.prepare('INSERT OR REPLACE INTO store_writer (id, release, format) VALUES (1, ?, ?)').run(releaseVersion(), target);
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS store_writer (id INTEGER PRIMARY KEY CHECK (id = 1), release TEXT NOT NULL, format INTEGER NOT NULL)',
+    );
+    db.prepare('INSERT OR REPLACE INTO store_writer (id, release, format) VALUES (1, ?, ?)').run(
+      releaseVersion(),
+      target,
+    );
   }).immediate();
 }
 
 /** The release that last opened the file for writing, when it recorded itself. */
 function lastWriter(db: Database.Database): string | undefined {
   try {
-    return (db.prepare('SELECT release FROM store_writer WHERE id = 1').pluck().get() as string | undefined) ?? undefined;
+    return (db.prepare('SELECT release FROM store_writer WHERE id = 1').pluck().get() as string | undefined)
+      ?? undefined;
   } catch {
     return undefined; // no such table: written before releases recorded themselves
   }

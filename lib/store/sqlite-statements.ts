@@ -17,7 +17,9 @@ export function prepareStatements(db: Database.Database) {
     byKey: prepare('SELECT rowid AS seq, body FROM documents WHERE collection = ? AND key = ?'),
     bySeq: prepare('SELECT key, body FROM documents WHERE rowid = ? AND collection = ?'),
     scan: prepare('SELECT rowid AS seq, key, body FROM documents WHERE collection = ? ORDER BY rowid'),
-    scanPage: prepare('SELECT rowid AS seq, body FROM documents WHERE collection = ? AND rowid > ? ORDER BY rowid LIMIT 500'),
+    scanPage: prepare(
+      'SELECT rowid AS seq, body FROM documents WHERE collection = ? AND rowid > ? ORDER BY rowid LIMIT 500',
+    ),
     count: prepare('SELECT count(*) AS n FROM documents WHERE collection = ?').pluck(),
     insert: prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)'),
     replace: prepare('UPDATE documents SET body = ? WHERE rowid = ?'),
@@ -30,29 +32,54 @@ export function prepareStatements(db: Database.Database) {
     removeField: prepare('DELETE FROM field_entries WHERE collection = ? AND path = ? AND value = ? AND seq = ?'),
     fieldSeqs: prepare('SELECT seq FROM field_entries WHERE collection = ? AND path = ? AND value = ?').pluck(),
     /** How many entries a value has, counted no further than the cap (enough to pick the narrowest plan). */
-    fieldSize: prepare('SELECT count(*) FROM (SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT ?)').pluck(),
+    fieldSize: prepare(
+      'SELECT count(*) FROM (SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT ?)',
+    ).pluck(),
     hasValue: prepare('SELECT 1 FROM field_entries WHERE collection = ? AND path = ? AND value = ? LIMIT 1').pluck(),
     /** Documents holding a value at a path and, for index i, at i more paths. */
-    countMatching: [0, 1, 2, 3].map((more) => prepare(`SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
-      Array.from({ length: more }, (_, i) => ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`).join('')}`).pluck()),
+    countMatching: [0, 1, 2, 3].map((more) =>
+      prepare(
+        `SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
+          Array.from({ length: more }, (_, i) =>
+            ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`)
+            .join('')
+        }`,
+      ).pluck()
+    ),
 
     addUnique: prepare('INSERT INTO unique_entries (collection, name, value, key) VALUES (?, ?, ?, ?)'),
     removeUnique: prepare('DELETE FROM unique_entries WHERE collection = ? AND name = ? AND value = ? AND key = ?'),
     uniqueOwner: prepare('SELECT key FROM unique_entries WHERE collection = ? AND name = ? AND value = ?').pluck(),
 
-    addSort: prepare('INSERT OR IGNORE INTO sort_entries (collection, idx, lead, sort_key, seq) VALUES (?, ?, ?, ?, ?)'),
-    removeSort: prepare('DELETE FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = ? AND seq = ?'),
+    addSort: prepare(
+      'INSERT OR IGNORE INTO sort_entries (collection, idx, lead, sort_key, seq) VALUES (?, ?, ?, ?, ?)',
+    ),
+    removeSort: prepare(
+      'DELETE FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = ? AND seq = ?',
+    ),
     /** A walk of the sort entries of one leading value within a half-open key range [low, high). */
-    sortAscending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC'),
-    sortDescending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC'),
+    sortAscending: prepare(
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
+    ),
+    sortDescending: prepare(
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
+    ),
     /** The same for several leading values (a JSON array). */
-    sortManyAscending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC'),
-    sortManyDescending: prepare('SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC'),
+    sortManyAscending: prepare(
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
+    ),
+    sortManyDescending: prepare(
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
+    ),
     /** How many sort entries such a walk holds, counted no further than the cap (the last argument); -1: all. */
-    sortCount: prepare('SELECT count(*) FROM (SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? LIMIT ?)').pluck(),
+    sortCount: prepare(
+      'SELECT count(*) FROM (SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? LIMIT ?)',
+    ).pluck(),
     pendingSortBuilds: prepare('SELECT idx FROM sort_builds WHERE collection = ?').pluck(),
     doneSortBuild: prepare('DELETE FROM sort_builds WHERE collection = ? AND idx = ?'),
-    sortIrregular: prepare("SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = '' LIMIT 1").pluck(),
+    sortIrregular: prepare(
+      "SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key = '' LIMIT 1",
+    ).pluck(),
   };
 }
 
@@ -71,7 +98,8 @@ const COMPRESSED = Buffer.alloc(4);
 export function encodeDocument(doc: Doc): Uint8Array {
   const bson = BSON.serialize(doc);
   if (bson.length < COMPRESS_FROM_BYTES || holdsPendingEvents(doc)) return bson;
-  // A 4 KB window: a payment compresses as well as with the default 32 KB, and zlib sets up an eighth of the state per call.
+  // A 4 KB window: a payment compresses as well as with the default 32 KB, and zlib sets up an eighth of the state per
+  // call.
   return Buffer.concat([COMPRESSED, deflateRawSync(bson, { level: 1, windowBits: 12 })]);
 }
 

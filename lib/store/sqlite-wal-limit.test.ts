@@ -21,7 +21,11 @@ const walSize = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}
  * incompressible document inserted and an earlier one rewritten per operation, about 15 MB of WAL
  * frames in all. Returns the largest WAL file seen after any commit.
  */
-async function burst(path: string, walLimitPages?: number, rounds = 150): Promise<{ maxWal: number; documents: number }> {
+async function burst(
+  path: string,
+  walLimitPages?: number,
+  rounds = 150,
+): Promise<{ maxWal: number; documents: number }> {
   const store = createSqliteDocumentStore({ path, walLimitPages });
   const items = store.collection('items');
   await items.createIndex({ keys: { group: 1, at: 1 } });
@@ -30,7 +34,11 @@ async function burst(path: string, walLimitPages?: number, rounds = 150): Promis
     await Promise.all(Array.from({ length: 16 }, async (_, i) => {
       const id = `d${round * 16 + i}`;
       await items.insertOne({ _id: id, group: i, at: round, pad: randomBytes(2_300).toString('base64') });
-      if (round > 0) await items.updateOne({ _id: `d${(round - 1) * 16 + i}` }, { $set: { pad: randomBytes(2_300).toString('base64') } });
+      if (round > 0) {
+        await items.updateOne({ _id: `d${(round - 1) * 16 + i}` }, {
+          $set: { pad: randomBytes(2_300).toString('base64') },
+        });
+      }
     }));
     maxWal = Math.max(maxWal, walSize(path));
   }

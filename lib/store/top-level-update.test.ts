@@ -1,13 +1,18 @@
 import { applyUpdate } from './apply-update';
 import { cloneDocument } from './clone-document';
 
-const updateOperators = require('mingo/operators/update') as Record<string, (expr: Record<string, unknown>) => (doc: Record<string, unknown>) => string[]>;
+const updateOperators = require('mingo/operators/update') as Record<
+  string,
+  (expr: Record<string, unknown>) => (doc: Record<string, unknown>) => string[]
+>;
 
 /** What mingo alone makes of the update, on its own deep copy (the embedded store's former way). */
 function withMingo(doc: Record<string, unknown>, update: Record<string, Record<string, unknown>>) {
   const copy = cloneDocument(doc);
   let changed = false;
-  for (const [op, fields] of Object.entries(update)) changed = updateOperators[op](cloneDocument(fields))(copy).length > 0 || changed;
+  for (const [op, fields] of Object.entries(update)) {
+    changed = updateOperators[op](cloneDocument(fields))(copy).length > 0 || changed;
+  }
   return { doc: copy, changed };
 }
 
@@ -19,18 +24,50 @@ const DOCS: Array<Record<string, unknown>> = [
 ];
 
 const UPDATES: Array<Record<string, Record<string, unknown>>> = [
-  { $set: { n: 1 } }, { $set: { n: 2, s: 'y', fresh: { a: [1] } } }, { $set: { obj: { a: 2, b: 1 } } }, { $set: { z: null, list: ['p', 'q'] } },
-  { $set: { 'nested.list': [3] } }, { $set: { 'list.0': 'r' } }, { $set: { nested: { list: [1, 2], at: new Date(0) } } }, { $set: { at: new Date(1) } },
-  { $unset: { n: '', missing: '' } }, { $unset: { z: 1 } }, { $unset: { 'nested.list': '' } }, { $unset: { list: '', obj: '' } },
-  { $inc: { n: 1 } }, { $inc: { n: 0 } }, { $inc: { fresh: 0 } }, { $inc: { fresh: 2, n: -1.5 } }, { $inc: { nan: 1 } }, { $inc: { big: 1 } }, { $inc: { 'nested.count': 1 } },
-  { $push: { list: 'r' } }, { $push: { list: { $each: ['r', 's'], $slice: -2 } } }, { $push: { list: { $each: ['r'], $slice: 2 } } },
-  { $push: { list: { $each: [], $slice: -5 } } }, { $push: { list: { $each: [] } } }, { $push: { list: { $each: ['r'], $slice: 0 } } },
-  { $push: { fresh: { $each: ['r', 's'], $slice: -1 } } }, { $push: { fresh: 1 } }, { $push: { list: { k: 9 } } }, { $push: { list: { $each: [{ k: 0 }], $sort: { k: 1 } } } },
-  { $push: { list: { $each: ['r'], $position: 0 } } }, { $push: { 'nested.list': 3 } }, { $push: { list: [1, 2] } },
-  { $pull: { list: { k: 2 } } }, { $pull: { list: { k: { $in: [1, 3, 7] } } } }, { $pull: { list: { k: { $in: [] } } } }, { $pull: { list: { k: 2, j: 1 } } },
-  { $pull: { list: { k: { $in: ['1'] } } } }, { $pull: { list: { k: 9 }, fresh: { k: 1 } } }, { $pull: { list: 'p' } }, { $pull: { 'nested.list': { k: 1 } } },
-  { $pull: { list: { k: { $gte: 2 } } } }, { $pull: { n: { k: 1 } } },
-  { $set: { s: 'y' }, $inc: { n: 1 }, $push: { list: 'x' }, $unset: { z: '' } }, { $set: { 'nested.deep.v.0.w': 2 }, $push: { list: { $each: ['t'], $slice: -1 } } },
+  { $set: { n: 1 } },
+  { $set: { n: 2, s: 'y', fresh: { a: [1] } } },
+  { $set: { obj: { a: 2, b: 1 } } },
+  { $set: { z: null, list: ['p', 'q'] } },
+  { $set: { 'nested.list': [3] } },
+  { $set: { 'list.0': 'r' } },
+  { $set: { nested: { list: [1, 2], at: new Date(0) } } },
+  { $set: { at: new Date(1) } },
+  { $unset: { n: '', missing: '' } },
+  { $unset: { z: 1 } },
+  { $unset: { 'nested.list': '' } },
+  { $unset: { list: '', obj: '' } },
+  { $inc: { n: 1 } },
+  { $inc: { n: 0 } },
+  { $inc: { fresh: 0 } },
+  { $inc: { fresh: 2, n: -1.5 } },
+  { $inc: { nan: 1 } },
+  { $inc: { big: 1 } },
+  { $inc: { 'nested.count': 1 } },
+  { $push: { list: 'r' } },
+  { $push: { list: { $each: ['r', 's'], $slice: -2 } } },
+  { $push: { list: { $each: ['r'], $slice: 2 } } },
+  { $push: { list: { $each: [], $slice: -5 } } },
+  { $push: { list: { $each: [] } } },
+  { $push: { list: { $each: ['r'], $slice: 0 } } },
+  { $push: { fresh: { $each: ['r', 's'], $slice: -1 } } },
+  { $push: { fresh: 1 } },
+  { $push: { list: { k: 9 } } },
+  { $push: { list: { $each: [{ k: 0 }], $sort: { k: 1 } } } },
+  { $push: { list: { $each: ['r'], $position: 0 } } },
+  { $push: { 'nested.list': 3 } },
+  { $push: { list: [1, 2] } },
+  { $pull: { list: { k: 2 } } },
+  { $pull: { list: { k: { $in: [1, 3, 7] } } } },
+  { $pull: { list: { k: { $in: [] } } } },
+  { $pull: { list: { k: 2, j: 1 } } },
+  { $pull: { list: { k: { $in: ['1'] } } } },
+  { $pull: { list: { k: 9 }, fresh: { k: 1 } } },
+  { $pull: { list: 'p' } },
+  { $pull: { 'nested.list': { k: 1 } } },
+  { $pull: { list: { k: { $gte: 2 } } } },
+  { $pull: { n: { k: 1 } } },
+  { $set: { s: 'y' }, $inc: { n: 1 }, $push: { list: 'x' }, $unset: { z: '' } },
+  { $set: { 'nested.deep.v.0.w': 2 }, $push: { list: { $each: ['t'], $slice: -1 } } },
 ];
 
 describe('applyUpdate on a document sharing its values with a stored one', () => {

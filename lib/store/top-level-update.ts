@@ -2,7 +2,8 @@ const { isEqual } = require('mingo/util') as typeof import('mingo/types/util');
 
 const PUSH_MODIFIERS = ['$each', '$slice', '$sort', '$position'];
 
-const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && (v as object).constructor === Object;
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && (v as object).constructor === Object;
 const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
 /**
@@ -14,12 +15,22 @@ const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, 
  * (dotted or positional paths, other operators, `$push` with `$sort` or `$position`, a `$pull`
  * other than by scalar members of documents, operands mingo would reject), which is left to mingo.
  */
-export function applyTopLevel(op: string, values: Record<string, unknown>, doc: Record<string, unknown>): boolean | undefined {
+export function applyTopLevel(
+  op: string,
+  values: Record<string, unknown>,
+  doc: Record<string, unknown>,
+): boolean | undefined {
   const fields = Object.keys(values);
-  if (fields.some((field) => field === '' || field === '__proto__' || field.includes('.') || field.includes('$'))) return undefined;
+  if (fields.some((field) => field === '' || field === '__proto__' || field.includes('.') || field.includes('$'))) {
+    return undefined;
+  }
   if (op === '$set') return set(fields, values, doc);
   if (op === '$unset') return unset(fields, doc);
-  if (op === '$inc') return fields.every((field) => typeof values[field] === 'number' && !Number.isNaN(values[field])) ? inc(fields, values, doc) : undefined;
+  if (op === '$inc') {
+    return fields.every((field) => typeof values[field] === 'number' && !Number.isNaN(values[field]))
+      ? inc(fields, values, doc)
+      : undefined;
+  }
   if (op === '$push') return push(fields, values, doc);
   if (op === '$pull') return pull(fields, values, doc);
   return undefined;
@@ -96,7 +107,8 @@ function push(fields: string[], values: Record<string, unknown>, doc: Record<str
 }
 
 type Scalar = string | number | boolean;
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
+const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
 
 /**
  * `$pull` of the documents whose top-level members equal a scalar or one of `$in`'s scalars (the
@@ -122,14 +134,19 @@ function pull(fields: string[], values: Record<string, unknown>, doc: Record<str
   return plans.length > 0;
 }
 
-/** A test of a document's members against `{name: scalar | {$in: scalars}}`; undefined for any other condition or member. */
+/**
+ * A test of a document's members against `{name: scalar | {$in: scalars}}`; undefined for any other condition or
+ * member.
+ */
 function memberTest(condition: unknown): ((element: Record<string, unknown>) => boolean | undefined) | undefined {
   if (!isPlain(condition)) return undefined;
   const tests: Array<[string, Scalar[]]> = [];
   for (const [name, wanted] of Object.entries(condition)) {
     if (name === '' || name === '__proto__' || name.includes('.') || name.startsWith('$')) return undefined;
     if (isScalar(wanted)) tests.push([name, [wanted]]);
-    else if (isPlain(wanted) && Object.keys(wanted).length === 1 && Array.isArray(wanted.$in) && wanted.$in.every(isScalar)) tests.push([name, wanted.$in]);
+    else if (
+      isPlain(wanted) && Object.keys(wanted).length === 1 && Array.isArray(wanted.$in) && wanted.$in.every(isScalar)
+    ) tests.push([name, wanted.$in]);
     else return undefined;
   }
   if (tests.length === 0) return undefined;

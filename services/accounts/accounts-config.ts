@@ -14,7 +14,10 @@ const SCHEMA = {
   ACCOUNTS_EMBEDDED_WALLET_CURRENCY: setting.string('USD'),
   /** The current End User Terms version and where it is published. */
   ACCOUNTS_END_USER_TERMS_VERSION: setting.string('V1'),
-  /** Where the current End User Terms are published; GRID_MODE=production refuses to start without it @default https://grid.sandbox.local/legal/end-user-terms/<version> in the sandbox */
+  /**
+   * Where the current End User Terms are published; GRID_MODE=production refuses to start without it @default
+   * https://grid.sandbox.local/legal/end-user-terms/<version> in the sandbox
+   */
   ACCOUNTS_END_USER_TERMS_URL: setting.optionalUrl('https:', 'http:'),
   /** Earlier versions a consent may still name (comma-separated); quotes need the current one. */
   ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS: setting.string(''),
@@ -22,7 +25,11 @@ const SCHEMA = {
   ACCOUNTS_REPAIR_INTERVAL_MS: setting.int(5000, 0, 3_600_000),
   /** Work younger than this is left to the request still doing it. */
   ACCOUNTS_REPAIR_GRACE_MS: setting.int(10_000, 0, 3_600_000),
-  /** Sandbox: hosted liveness, non-EVM wallet signatures and KYC/KYB decisions are simulated, contact codes are 123456; off, KYC/KYB applications wait in PENDING_MANUAL_REVIEW (no real provider yet). @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  /**
+   * Sandbox: hosted liveness, non-EVM wallet signatures and KYC/KYB decisions are simulated, contact codes are 123456;
+   * off, KYC/KYB applications wait in PENDING_MANUAL_REVIEW (no real provider yet). @default true with
+   * GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true)
+   */
   ACCOUNTS_SANDBOX: setting.sandboxSwitch(),
   /** Lifetime of an external-account ownership challenge */
   ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: setting.int(900_000, 1000, 86_400_000),
@@ -72,7 +79,12 @@ function currencyList(value: string): string[] {
   const codes = [...new Set(value.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean))];
   const unknown = codes.filter((c) => !CURRENCY_CODES.includes(c));
   if (!codes.length || unknown.length) {
-    throw new ConfigError('ACCOUNTS_PLATFORM_CURRENCIES', `must list currencies among ${CURRENCY_CODES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+    throw new ConfigError(
+      'ACCOUNTS_PLATFORM_CURRENCIES',
+      `must list currencies among ${CURRENCY_CODES.join(', ')}${
+        unknown.length ? `; unknown: ${unknown.join(', ')}` : ''
+      }`,
+    );
   }
   return codes;
 }
@@ -80,7 +92,10 @@ function currencyList(value: string): string[] {
 function termsOf(version: string, url: string | undefined, previous: string): EndUserTermsCatalogue {
   const versions = [version, ...previous.split(',').map((v) => v.trim()).filter((v) => v && v !== version)];
   if (versions.some((v) => !/^[A-Za-z0-9._-]{1,64}$/.test(v))) {
-    throw new ConfigError('ACCOUNTS_END_USER_TERMS_VERSION', 'and ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS must be versions of letters, digits, . _ -');
+    throw new ConfigError(
+      'ACCOUNTS_END_USER_TERMS_VERSION',
+      'and ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS must be versions of letters, digits, . _ -',
+    );
   }
   return { version, url: url ?? `https://grid.sandbox.local/legal/end-user-terms/${version}`, knownVersions: versions };
 }
@@ -88,28 +103,52 @@ function termsOf(version: string, url: string | undefined, previous: string): En
 /** Production shows customers their UMA address and the terms' URL: the sandbox placeholders are refused. */
 function refuseSandboxPlaceholders(umaDomain: string, termsUrl: string | undefined): void {
   if (SANDBOX_HOST.test(umaDomain.trim())) {
-    throw new ConfigError('ACCOUNTS_UMA_DOMAIN', `is ${umaDomain}, the sandbox's placeholder, which GRID_MODE=production refuses: set the domain your customers' UMA addresses live on`);
+    throw new ConfigError(
+      'ACCOUNTS_UMA_DOMAIN',
+      `is ${umaDomain}, the sandbox's placeholder, which GRID_MODE=production refuses: set the domain your customers' UMA addresses live on`,
+    );
   }
   if (termsUrl === undefined) {
-    throw new ConfigError('ACCOUNTS_END_USER_TERMS_URL', 'is required with GRID_MODE=production: set the https URL where your End User Terms are published');
+    throw new ConfigError(
+      'ACCOUNTS_END_USER_TERMS_URL',
+      'is required with GRID_MODE=production: set the https URL where your End User Terms are published',
+    );
   }
   if (SANDBOX_HOST.test(new URL(termsUrl).hostname)) {
-    throw new ConfigError('ACCOUNTS_END_USER_TERMS_URL', `is on ${new URL(termsUrl).hostname}, the sandbox's placeholder, which GRID_MODE=production refuses`);
+    throw new ConfigError(
+      'ACCOUNTS_END_USER_TERMS_URL',
+      `is on ${new URL(termsUrl).hostname}, the sandbox's placeholder, which GRID_MODE=production refuses`,
+    );
   }
 }
 
 /** The accounts service's settings from the environment, validated at start. */
 export function readAccountsConfig(env: NodeJS.ProcessEnv) {
   const c = readConfig(SCHEMA, env);
-  if (readRunMode(env) === 'production') refuseSandboxPlaceholders(c.ACCOUNTS_UMA_DOMAIN, c.ACCOUNTS_END_USER_TERMS_URL);
+  if (readRunMode(env) === 'production') {
+    refuseSandboxPlaceholders(c.ACCOUNTS_UMA_DOMAIN, c.ACCOUNTS_END_USER_TERMS_URL);
+  }
   const walletCurrency = c.ACCOUNTS_EMBEDDED_WALLET_CURRENCY.toUpperCase();
-  if (!CURRENCY_CODES.includes(walletCurrency)) throw new ConfigError('ACCOUNTS_EMBEDDED_WALLET_CURRENCY', `must be one of ${CURRENCY_CODES.join(', ')}`);
+  if (!CURRENCY_CODES.includes(walletCurrency)) {
+    throw new ConfigError('ACCOUNTS_EMBEDDED_WALLET_CURRENCY', `must be one of ${CURRENCY_CODES.join(', ')}`);
+  }
   return {
-    platformDefaults: { supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES), umaDomain: c.ACCOUNTS_UMA_DOMAIN, walletCurrency },
-    terms: termsOf(c.ACCOUNTS_END_USER_TERMS_VERSION, c.ACCOUNTS_END_USER_TERMS_URL, c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS),
+    platformDefaults: {
+      supportedCurrencies: currencyList(c.ACCOUNTS_PLATFORM_CURRENCIES),
+      umaDomain: c.ACCOUNTS_UMA_DOMAIN,
+      walletCurrency,
+    },
+    terms: termsOf(
+      c.ACCOUNTS_END_USER_TERMS_VERSION,
+      c.ACCOUNTS_END_USER_TERMS_URL,
+      c.ACCOUNTS_END_USER_TERMS_PREVIOUS_VERSIONS,
+    ),
     invitationUrlBase: c.ACCOUNTS_INVITATION_URL_BASE.replace(/\/+$/, ''),
     kyc: {
-      /** The sandbox KYC/KYB provider decides (the hosted page's choice, the applicant's name); off, applications wait in manual review. */
+      /**
+       * The sandbox KYC/KYB provider decides (the hosted page's choice, the applicant's name); off, applications wait
+       * in manual review.
+       */
       simulated: c.ACCOUNTS_SANDBOX,
       stepMs: c.ACCOUNTS_KYC_STEP_MS,
       linkTtlMs: c.ACCOUNTS_KYC_LINK_TTL_MS,
@@ -130,7 +169,8 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
       sessionTtlMs: c.ACCOUNTS_SCA_SESSION_TTL_MS,
       resetTtlMs: c.ACCOUNTS_SCA_RESET_TTL_MS,
       relyingParty: {
-        id: c.ACCOUNTS_SCA_RELYING_PARTY_ID, name: c.ACCOUNTS_SCA_TOTP_ISSUER,
+        id: c.ACCOUNTS_SCA_RELYING_PARTY_ID,
+        name: c.ACCOUNTS_SCA_TOTP_ISSUER,
         origins: c.ACCOUNTS_SCA_PASSKEY_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
       },
       totpIssuer: c.ACCOUNTS_SCA_TOTP_ISSUER,
@@ -140,7 +180,10 @@ export function readAccountsConfig(env: NodeJS.ProcessEnv) {
     ownership: {
       sandbox: c.ACCOUNTS_SANDBOX,
       challengeTtlMs: c.ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS,
-      liveness: { baseUrl: c.ACCOUNTS_LIVENESS_URL ?? 'https://liveness.sandbox.local', delayMs: c.ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS },
+      liveness: {
+        baseUrl: c.ACCOUNTS_LIVENESS_URL ?? 'https://liveness.sandbox.local',
+        delayMs: c.ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS,
+      },
     },
   };
 }

@@ -57,41 +57,124 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
   const store = createAccountsDocumentStore(environment.store);
   const clock = () => new Date();
   const logger = environment.logger;
-  const provisioning = createAccountProvisioning({ store, newEvent, clock, logger, wallets: createAuthWalletProvisioner(environment.peers) });
+  const provisioning = createAccountProvisioning({
+    store,
+    newEvent,
+    clock,
+    logger,
+    wallets: createAuthWalletProvisioner(environment.peers),
+  });
   const platforms = createPlatforms({ store, provisioning, newEvent, clock, defaults: config.platformDefaults });
   const ownership = createOwnershipVerification({ store, newEvent, clock, settings: config.ownership });
   const wallets = createAuthWalletCredentials(environment.peers);
-  const emailChange = createCustomerEmailChange({ store, credentials: wallets, retries: createAuthSignedRetries(environment.peers), clock, logger });
-  const repair = createRepairWorker({ store, provisioning, ownership, emailChange, clock, logger, ...config.repair, ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}) });
-  const platformConfigs = createPlatformConfigs({ store, provisioning, newEvent, clock, webhookEndpoints: {
-    allowLocal: config.ownership.sandbox, requireResolvable: readRunMode(environment.env) === 'production',
-    trusted: readTrustedWebhookEndpoints(environment.env).origins,
-  } });
+  const emailChange = createCustomerEmailChange({
+    store,
+    credentials: wallets,
+    retries: createAuthSignedRetries(environment.peers),
+    clock,
+    logger,
+  });
+  const repair = createRepairWorker({
+    store,
+    provisioning,
+    ownership,
+    emailChange,
+    clock,
+    logger,
+    ...config.repair,
+    ...(environment.leases ? { lease: environment.leases('accounts repair') } : {}),
+  });
+  const platformConfigs = createPlatformConfigs({
+    store,
+    provisioning,
+    newEvent,
+    clock,
+    webhookEndpoints: {
+      allowLocal: config.ownership.sandbox,
+      requireResolvable: readRunMode(environment.env) === 'production',
+      trusted: readTrustedWebhookEndpoints(environment.env).origins,
+    },
+  });
   const balances = createLedgerBalanceSource({ peers: environment.peers, logger });
-  const customers = createCustomers({ store, platforms, provisioning, emailChange, sealer, terms: config.terms, newEvent, clock, balances });
+  const customers = createCustomers({
+    store,
+    platforms,
+    provisioning,
+    emailChange,
+    sealer,
+    terms: config.terms,
+    newEvent,
+    clock,
+    balances,
+  });
   const scaStore = createScaStore(environment.store);
-  const externalAccounts = createExternalAccounts({ store, newEvent, clock, isTrustedBeneficiary: (platformId, id) => scaStore.trusted.isTrusted(platformId, id) });
+  const externalAccounts = createExternalAccounts({
+    store,
+    newEvent,
+    clock,
+    isTrustedBeneficiary: (platformId, id) => scaStore.trusted.isTrusted(platformId, id),
+  });
   const invitations = createInvitations({
-    store: store.invitations, customers: store.customers, webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
-    newEvent, clock, urlBase: config.invitationUrlBase,
+    store: store.invitations,
+    customers: store.customers,
+    webhookEndpoint: (platformId) => platformConfigs.webhookEndpoint(platformId),
+    newEvent,
+    clock,
+    urlBase: config.invitationUrlBase,
   });
   const documentStorage = documentStorageFromEnv(environment.env);
-  const documents = createDocuments({ store, storage: documentStorage.storage, sandbox: config.ownership.sandbox, clock });
-  const verifications = createVerifications({
-    store, provider: config.kyc.simulated ? createSandboxKycProvider() : createManualReviewKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent, clock, settings: config.kyc,
+  const documents = createDocuments({
+    store,
+    storage: documentStorage.storage,
+    sandbox: config.ownership.sandbox,
+    clock,
   });
-  const bulkImport = createBulkImport({ store: store.imports, customers, newEvent, clock, logger, claimTimeoutMs: config.bulkImport.claimTimeoutMs });
-  const importWorker = createPeriodicTask({ name: 'customer imports', logger, intervalMs: config.bulkImport.pollMs, run: () => bulkImport.work() });
+  const verifications = createVerifications({
+    store,
+    provider: config.kyc.simulated ? createSandboxKycProvider() : createManualReviewKycProvider(),
+    facts: createComplianceFacts(store),
+    assertContactVerified,
+    newEvent,
+    clock,
+    settings: config.kyc,
+  });
+  const bulkImport = createBulkImport({
+    store: store.imports,
+    customers,
+    newEvent,
+    clock,
+    logger,
+    claimTimeoutMs: config.bulkImport.claimTimeoutMs,
+  });
+  const importWorker = createPeriodicTask({
+    name: 'customer imports',
+    logger,
+    intervalMs: config.bulkImport.pollMs,
+    run: () => bulkImport.work(),
+  });
   const verificationWorker = createPeriodicTask({
-    name: 'verification steps', logger, intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
+    name: 'verification steps',
+    logger,
+    intervalMs: Math.min(1000, Math.max(50, Math.floor(config.kyc.stepMs / 2))),
     run: () => verifications.advanceDue(),
     ...(environment.leases ? { lease: environment.leases('verification steps') } : {}),
   });
-  const messenger = { send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) => void (await environment.peers.delivery.sendMessage(message)) };
+  const messenger = {
+    send: async (message: Parameters<typeof environment.peers.delivery.sendMessage>[0]) =>
+      void (await environment.peers.delivery.sendMessage(message)),
+  };
   const scaDeps = { store, sca: scaStore, sealer, messenger, settings: config.sca, clock };
   const scaProofs = createScaProofs(scaDeps);
-  const liveness = createSandboxLivenessProvider({ delayMs: config.ownership.liveness.delayMs, linkBase: `${config.ownership.liveness.baseUrl}/sca-reset` });
-  const linkRetention = createPeriodicTask({ name: 'expired KYC links', logger, intervalMs: 600_000, run: () => verifications.forgetExpiredLinks() });
+  const liveness = createSandboxLivenessProvider({
+    delayMs: config.ownership.liveness.delayMs,
+    linkBase: `${config.ownership.liveness.baseUrl}/sca-reset`,
+  });
+  const linkRetention = createPeriodicTask({
+    name: 'expired KYC links',
+    logger,
+    intervalMs: 600_000,
+    run: () => verifications.forgetExpiredLinks(),
+  });
   return {
     name: 'accounts',
     eventsTopic: 'accounts.events.v1',
@@ -117,15 +200,20 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       bindBulkImportService(bulkImport),
       bindContactVerificationService(
         createContactVerification({
-          store, clock, settings: config.contact,
+          store,
+          clock,
+          settings: config.contact,
           challenges: createContactChallengeStore(environment.store.collection('contact_challenges')),
           messenger,
         }),
         (c) => customerMessage(c, config.terms, config.kyc.paymentsRequireApproval),
       ),
       bindScaService({
-        factors: createScaFactors(scaDeps, scaProofs), proofs: scaProofs, trust: createBeneficiaryTrust(scaDeps, scaProofs),
-        resets: createTwoFactorResets({ ...scaDeps, liveness }, scaProofs), origins: config.sca.relyingParty.origins,
+        factors: createScaFactors(scaDeps, scaProofs),
+        proofs: scaProofs,
+        trust: createBeneficiaryTrust(scaDeps, scaProofs),
+        resets: createTwoFactorResets({ ...scaDeps, liveness }, scaProofs),
+        origins: config.sca.relyingParty.origins,
       }),
     ],
     repair,
@@ -134,7 +222,9 @@ export function createAccountsService(environment: ServiceEnvironment): ServiceM
       logger.info('document files', { where: documentStorage.where });
       await scaStore.createIndexes();
       const sealed = await store.customers.sealLegacyIdentifiers((plain, id) => sealer.seal(plain, id));
-      if (sealed) logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
+      if (sealed) {
+        logger.info('sealed identification numbers stored in plain text by an earlier version', { count: sealed });
+      }
       repair.start();
       verificationWorker.start();
       importWorker.start();

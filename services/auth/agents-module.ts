@@ -20,9 +20,13 @@ export function createAgentsModule(environment: ServiceEnvironment) {
     store,
     clock: () => new Date(),
     deviceCodeTtlMs: config.AGENT_DEVICE_CODE_TTL_SECONDS * 1000,
-    quotas: { agentsPerPlatform: config.AUTH_MAX_AGENTS_PER_PLATFORM, deviceCodesPerPlatformPerHour: config.AUTH_MAX_DEVICE_CODES_PER_PLATFORM_PER_HOUR },
+    quotas: {
+      agentsPerPlatform: config.AUTH_MAX_AGENTS_PER_PLATFORM,
+      deviceCodesPerPlatformPerHour: config.AUTH_MAX_DEVICE_CODES_PER_PLATFORM_PER_HOUR,
+    },
     customerExists: async (platformId, customerId) => {
-      const customer = (await unlessAbsent(environment.peers.accounts.getCustomer({ id: customerId }, { platformId })))?.customer;
+      const customer = (await unlessAbsent(environment.peers.accounts.getCustomer({ id: customerId }, { platformId })))
+        ?.customer;
       if (customer?.isDeleted) throw new AppError('CUSTOMER_DELETED', `Customer ${customerId} has been deleted`);
       return !!customer;
     },

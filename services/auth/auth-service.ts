@@ -30,16 +30,29 @@ export function createAuthService(environment: ServiceEnvironment): ServiceModul
     AUTH_MAX_API_TOKENS_PER_PLATFORM: setting.int(100, 1, 100_000),
   }, environment.env);
   const apiTokens = createApiTokens({
-    store: tokenStore, pepper: pepperFrom(environment.env), newEvent, maxTokensPerPlatform: quotas.AUTH_MAX_API_TOKENS_PER_PLATFORM,
+    store: tokenStore,
+    pepper: pepperFrom(environment.env),
+    newEvent,
+    maxTokensPerPlatform: quotas.AUTH_MAX_API_TOKENS_PER_PLATFORM,
   });
   // Token events go to their own topic (gateways, not webhooks), so they have their own relay.
-  const tokenEvents = createOutboxRelay({ collections: [tokenStore.tokens], bus: environment.bus, topic: API_TOKEN_EVENTS_TOPIC, logger: environment.logger });
+  const tokenEvents = createOutboxRelay({
+    collections: [tokenStore.tokens],
+    bus: environment.bus,
+    topic: API_TOKEN_EVENTS_TOPIC,
+    logger: environment.logger,
+  });
   const walletAuth = createWalletAuth(environment);
   const agents = createAgentsModule(environment);
   return {
     name: 'auth',
     eventsTopic: 'auth.events.v1',
-    bindings: [bindApiTokenService(apiTokens), bindWalletAuthService(walletAuth), bindSignedRetryService(walletAuth.external), agents.binding],
+    bindings: [
+      bindApiTokenService(apiTokens),
+      bindWalletAuthService(walletAuth),
+      bindSignedRetryService(walletAuth.external),
+      agents.binding,
+    ],
     async start() {
       await tokenStore.createIndexes();
       await agents.start();

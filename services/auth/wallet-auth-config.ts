@@ -3,9 +3,15 @@ import { ConfigError, readConfig, setting, whyKeysAreRequired } from '../../lib/
 import { generateEnclaveSigningKey, loadEnclaveSigningKey } from './domain/wallet-crypto/enclave-key';
 
 const schema = {
-  /** P-256 private key signing OTP target bundles (clients pin its public key); required with MONGODB_URI @default generated in DATA_DIR/keys */
+  /**
+   * P-256 private key signing OTP target bundles (clients pin its public key); required with MONGODB_URI @default
+   * generated in DATA_DIR/keys
+   */
   WALLET_ENCLAVE_PRIVATE_KEY: setting.optionalHex(32),
-  /** AES-256-GCM key for OTP targets and wallet secrets at rest; required with MONGODB_URI @default generated in DATA_DIR/keys */
+  /**
+   * AES-256-GCM key for OTP targets and wallet secrets at rest; required with MONGODB_URI @default generated in
+   * DATA_DIR/keys
+   */
   WALLET_STORAGE_KEY: setting.optionalHex(32),
   /** Embedded wallet provider: delay before an operation settles */
   WALLET_PROVIDER_SETTLE_MS: setting.int(0, 0, 3_600_000),
@@ -23,7 +29,10 @@ const schema = {
   WALLET_SESSION_TTL_MS: setting.int(900_000, 1000, 30 * 86_400_000),
   /** Minimum time between two codes of one credential (429 + Retry-After) */
   WALLET_OTP_REISSUE_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
-  /** Sandbox: OTP code 000000, nothing delivered, OIDC signatures not checked @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+  /**
+   * Sandbox: OTP code 000000, nothing delivered, OIDC signatures not checked @default true with GRID_MODE=sandbox,
+   * false with GRID_MODE=production (which refuses true)
+   */
   EMBEDDED_WALLET_SANDBOX: setting.sandboxSwitch(),
   /** OIDC issuers accepted for OAUTH credentials (comma-separated) */
   WALLET_OIDC_ALLOWED_ISSUERS: setting.string('https://accounts.google.com,https://appleid.apple.com'),
@@ -78,18 +87,26 @@ export function readWalletAuthConfig(env: NodeJS.ProcessEnv): WalletAuthConfig {
     throw new ConfigError('WALLET_ENCLAVE_PRIVATE_KEY', 'is not a P-256 private key');
   }
   return {
-    enclavePrivateKey, enclavePublicKey,
+    enclavePrivateKey,
+    enclavePublicKey,
     generatedKeys: !c.WALLET_ENCLAVE_PRIVATE_KEY || !c.WALLET_STORAGE_KEY,
     storageKey: c.WALLET_STORAGE_KEY ? Buffer.from(c.WALLET_STORAGE_KEY, 'hex') : randomBytes(32),
     settleMs: c.WALLET_PROVIDER_SETTLE_MS,
     reconcileIntervalMs: c.WALLET_RECONCILE_INTERVAL_MS,
     signedRetryTtlMs: c.SIGNED_RETRY_TTL_MS,
     signedRetryRetentionMs: c.SIGNED_RETRY_RETENTION_MS,
-    pendingSignedRetries: { perWallet: c.SIGNED_RETRY_MAX_PENDING_PER_WALLET, perPlatform: c.SIGNED_RETRY_MAX_PENDING_PER_PLATFORM },
+    pendingSignedRetries: {
+      perWallet: c.SIGNED_RETRY_MAX_PENDING_PER_WALLET,
+      perPlatform: c.SIGNED_RETRY_MAX_PENDING_PER_PLATFORM,
+    },
     sessionTtlMs: c.WALLET_SESSION_TTL_MS,
     otpReissueIntervalMs: c.WALLET_OTP_REISSUE_INTERVAL_MS,
     sandbox: c.EMBEDDED_WALLET_SANDBOX,
     oidc: { issuers: list(c.WALLET_OIDC_ALLOWED_ISSUERS), audiences: list(c.WALLET_OIDC_ALLOWED_AUDIENCES) },
-    passkey: { rpIds: list(c.WALLET_PASSKEY_RP_IDS), origins: list(c.WALLET_PASSKEY_ORIGINS), requireUserVerification: c.WALLET_PASSKEY_REQUIRE_USER_VERIFICATION },
+    passkey: {
+      rpIds: list(c.WALLET_PASSKEY_RP_IDS),
+      origins: list(c.WALLET_PASSKEY_ORIGINS),
+      requireUserVerification: c.WALLET_PASSKEY_REQUIRE_USER_VERIFICATION,
+    },
   };
 }

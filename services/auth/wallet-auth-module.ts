@@ -42,42 +42,87 @@ export function createWalletAuth(environment: ServiceEnvironment, options: Walle
   const sessions = createSessionDocumentStore(store);
   const wallets = createWalletDocumentStore(store);
   const embedded = createEmbeddedWalletProvider({
-    store, settleMs: config.settleMs, storageKey: config.storageKey, enclavePrivateKey: config.enclavePrivateKey, now,
+    store,
+    settleMs: config.settleMs,
+    storageKey: config.storageKey,
+    enclavePrivateKey: config.enclavePrivateKey,
+    now,
   });
   const provider = options.provider ? options.provider(embedded) : embedded;
   const platforms = createPlatformSettingsSource({
-    peers, logger, defaults: { sandbox: config.sandbox, oidc: config.oidc, passkey: config.passkey },
+    peers,
+    logger,
+    defaults: { sandbox: config.sandbox, oidc: config.oidc, passkey: config.passkey },
   });
-  const settings = { enclavePrivateKey: config.enclavePrivateKey, storageKey: config.storageKey, sessionTtlMs: config.sessionTtlMs, otpReissueIntervalMs: config.otpReissueIntervalMs };
+  const settings = {
+    enclavePrivateKey: config.enclavePrivateKey,
+    storageKey: config.storageKey,
+    sessionTtlMs: config.sessionTtlMs,
+    otpReissueIntervalMs: config.otpReissueIntervalMs,
+  };
   const otp = createOtpIssuer({ credentials, platforms, sender: createDeliveryMessageSender(peers), settings, now });
   const lock = createKeyedLock();
-  const executors = createWalletExecutors({ credentials, sessions, wallets, otp, provider, sessionTtlMs: config.sessionTtlMs, now });
+  const executors = createWalletExecutors({
+    credentials,
+    sessions,
+    wallets,
+    otp,
+    provider,
+    sessionTtlMs: config.sessionTtlMs,
+    now,
+  });
   const runner = createOperationRunner({ store: signedRetries, provider, executors, lock, now, logger });
   const signedRetry = createSignedRetry({
-    store: signedRetries, sessions, lock, ttlMs: config.signedRetryTtlMs, now, maxPending: config.pendingSignedRetries,
+    store: signedRetries,
+    sessions,
+    lock,
+    ttlMs: config.signedRetryTtlMs,
+    now,
+    maxPending: config.pendingSignedRetries,
     checkAssertion: createPasskeyAssertionCheck({ credentials, platforms }),
   });
   const flow = createSignedFlow({ signedRetry, runner });
   const oidc = createOidcVerifier();
   const reconciler = createReconciler({
-    runner, intervalMs: config.reconcileIntervalMs, logger,
+    runner,
+    intervalMs: config.reconcileIntervalMs,
+    logger,
     ...(environment.leases ? { lease: environment.leases('wallet operation reconciliation') } : {}),
-    purge: () => signedRetries.purge({
-      // A minute's grace past expiry: a retry racing the deadline still finds its challenge and is told it expired.
-      unusedBefore: new Date(now().getTime() - 60_000),
-      settledBefore: new Date(now().getTime() - config.signedRetryRetentionMs),
-    }),
+    purge: () =>
+      signedRetries.purge({
+        // A minute's grace past expiry: a retry racing the deadline still finds its challenge and is told it expired.
+        unusedBefore: new Date(now().getTime() - 60_000),
+        settledBefore: new Date(now().getTime() - config.signedRetryRetentionMs),
+      }),
   });
 
   return {
     enclavePublicKey: config.enclavePublicKey,
-    credentials: createCredentials({ credentials, wallets, flow, registration: createCredentialRegistration({ credentials, platforms, oidc, now }) }),
+    credentials: createCredentials({
+      credentials,
+      wallets,
+      flow,
+      registration: createCredentialRegistration({ credentials, platforms, oidc, now }),
+    }),
     challenge: createCredentialChallenge({ credentials, otp, signedRetry }),
-    verify: createCredentialVerify({ credentials, otp, flow, platforms, oidc, otpReissueIntervalMs: config.otpReissueIntervalMs, now }),
+    verify: createCredentialVerify({
+      credentials,
+      otp,
+      flow,
+      platforms,
+      oidc,
+      otpReissueIntervalMs: config.otpReissueIntervalMs,
+      now,
+    }),
     sessions: createSessions({ sessions, flow, now }),
     wallet: createWalletActions({ wallets, flow }),
     provisioning: createWalletProvisioning({ credentials, wallets, provider, now }),
-    external: createExternalSignedRetry({ signedRetry, store: signedRetries, internalOperations: Object.keys(executors), now }),
+    external: createExternalSignedRetry({
+      signedRetry,
+      store: signedRetries,
+      internalOperations: Object.keys(executors),
+      now,
+    }),
     runner,
     async ensureIndexes() {
       await Promise.all([signedRetries.ensureIndexes(), credentials.ensureIndexes(), sessions.ensureIndexes()]);
@@ -86,7 +131,9 @@ export function createWalletAuth(environment: ServiceEnvironment, options: Walle
       await this.ensureIndexes();
       logger.info('embedded-wallet enclave key', {
         enclaveQuorumPublic: config.enclavePublicKey,
-        ...(config.generatedKeys ? { note: 'generated at start: set WALLET_ENCLAVE_PRIVATE_KEY and WALLET_STORAGE_KEY to keep them' } : {}),
+        ...(config.generatedKeys
+          ? { note: 'generated at start: set WALLET_ENCLAVE_PRIVATE_KEY and WALLET_STORAGE_KEY to keep them' }
+          : {}),
       });
       reconciler.start();
     },

@@ -12,7 +12,10 @@ import { createWebhookNotifications } from './webhook-notifications';
 export function messageDeliveryUrl(env: NodeJS.ProcessEnv): string | undefined {
   const endpoint = env.MESSAGE_DELIVERY_URL?.trim();
   if (!endpoint && readRunMode(env) === 'production') {
-    throw new ConfigError('MESSAGE_DELIVERY_URL', 'is required with GRID_MODE=production: without it messages (one-time and contact codes) are kept in memory and never delivered');
+    throw new ConfigError(
+      'MESSAGE_DELIVERY_URL',
+      'is required with GRID_MODE=production: without it messages (one-time and contact codes) are kept in memory and never delivered',
+    );
   }
   return endpoint || undefined;
 }
@@ -22,9 +25,13 @@ export function createNotificationsService(environment: ServiceEnvironment): Ser
   const endpoint = messageDeliveryUrl(environment.env);
   const delivery = endpoint ? createHttpDelivery(endpoint) : outbox;
   const sendMessage = createSendMessage({ store: environment.store, delivery });
-  const endpoints = createWebhookEndpointCache(createAccountsEndpointDirectory({
-    getWebhookEndpoint: (request, ctx) => environment.peers.accounts.getWebhookEndpoint(request, ctx), // resolved per call: peers bind later
-  }), { ttlMs: readWebhookSettings(environment.env).WEBHOOK_ENDPOINT_CACHE_MS });
+  const endpoints = createWebhookEndpointCache(
+    createAccountsEndpointDirectory({
+      // resolved per call: peers bind later
+      getWebhookEndpoint: (request, ctx) => environment.peers.accounts.getWebhookEndpoint(request, ctx),
+    }),
+    { ttlMs: readWebhookSettings(environment.env).WEBHOOK_ENDPOINT_CACHE_MS },
+  );
   const webhooks = createWebhookNotifications(environment, endpoints);
   return {
     name: 'notifications',

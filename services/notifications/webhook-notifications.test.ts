@@ -26,7 +26,10 @@ beforeEach(async () => {
   offsetMs = 0;
   webhooks = createWebhookNotifications(
     { store, bus, logger: silentLogger, peers: {} as PeerClients, env },
-    { endpointOf: async (platformId) => endpoints.get(platformId), extensionTypesOf: async (platformId) => (platformId === OTHER ? ['CUSTOMER.CREATED'] : []) },
+    {
+      endpointOf: async (platformId) => endpoints.get(platformId),
+      extensionTypesOf: async (platformId) => (platformId === OTHER ? ['CUSTOMER.CREATED'] : []),
+    },
     { clock: () => new Date(Date.now() + offsetMs) },
   );
   await webhooks.start();
@@ -42,9 +45,16 @@ afterEach(async () => {
 
 test('every topic is consumed; each event reaches its platform once, signed, as {id, type, timestamp, data}', async () => {
   const kinds = ['CUSTOMER.KYC_APPROVED', 'VERIFICATION.APPROVED', 'OUTGOING_PAYMENT.COMPLETED'];
-  const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({ topic, event: newEvent({
-    type: kinds[i], version: 1, platformId: PLATFORM, aggregateId: `Agg:${i}`, data: { n: i },
-  }) }));
+  const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({
+    topic,
+    event: newEvent({
+      type: kinds[i],
+      version: 1,
+      platformId: PLATFORM,
+      aggregateId: `Agg:${i}`,
+      data: { n: i },
+    }),
+  }));
   for (const { topic, event } of events) await bus.publish(topic, [event]);
   await receiver.waitFor(() => receiver.accepted.length === events.length);
   expect(receiver.accepted.map((w) => w.type).sort()).toEqual(events.map(({ event }) => event.type).sort());
@@ -57,7 +67,10 @@ test('every topic is consumed; each event reaches its platform once, signed, as 
 
 test('the same event delivered again (the bus is at-least-once) is not notified again', async () => {
   const event = newEvent({
-    type: 'OUTGOING_PAYMENT.COMPLETED', version: 1, platformId: PLATFORM, aggregateId: 'Transaction:1',
+    type: 'OUTGOING_PAYMENT.COMPLETED',
+    version: 1,
+    platformId: PLATFORM,
+    aggregateId: 'Transaction:1',
     data: { id: 'Transaction:1' },
   });
   await bus.publish('payments.events.v1', [event]);
@@ -65,7 +78,11 @@ test('the same event delivered again (the bus is at-least-once) is not notified 
   await receiver.waitFor(() => receiver.accepted.length === 1);
   await bus.publish('payments.events.v1', [event]);
   const marker = newEvent({
-    type: 'OUTGOING_PAYMENT.FAILED', version: 1, platformId: PLATFORM, aggregateId: 'Transaction:1', data: {},
+    type: 'OUTGOING_PAYMENT.FAILED',
+    version: 1,
+    platformId: PLATFORM,
+    aggregateId: 'Transaction:1',
+    data: {},
   });
   await bus.publish('payments.events.v1', [marker]); // same aggregate: handled after the duplicates
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.FAILED'));
@@ -74,9 +91,14 @@ test('the same event delivered again (the bus is at-least-once) is not notified 
 
 test('a receiver that fails, then recovers, gets every event exactly once', async () => {
   receiver.setFailures(7, 503);
-  const events = Array.from({ length: 5 }, (_, i) => newEvent({
-    type: 'CUSTOMER.KYC_PENDING', version: 1, platformId: PLATFORM, aggregateId: `Customer:${i}`, data: { i },
-  }));
+  const events = Array.from({ length: 5 }, (_, i) =>
+    newEvent({
+      type: 'CUSTOMER.KYC_PENDING',
+      version: 1,
+      platformId: PLATFORM,
+      aggregateId: `Customer:${i}`,
+      data: { i },
+    }));
   await bus.publish('accounts.events.v1', events);
   await receiver.waitFor(() => receiver.accepted.length === events.length);
   expect(receiver.accepted.map((w) => w.data.i).sort()).toEqual([0, 1, 2, 3, 4]);
@@ -86,10 +108,18 @@ test('a receiver that fails, then recovers, gets every event exactly once', asyn
 
 test('events of a platform without an endpoint are skipped, not sent elsewhere', async () => {
   await bus.publish('accounts.events.v1', [newEvent({
-    type: 'CUSTOMER.KYC_PENDING', version: 1, platformId: OTHER, aggregateId: 'Customer:x', data: { to: 'other' },
+    type: 'CUSTOMER.KYC_PENDING',
+    version: 1,
+    platformId: OTHER,
+    aggregateId: 'Customer:x',
+    data: { to: 'other' },
   })]);
   await bus.publish('accounts.events.v1', [newEvent({
-    type: 'CUSTOMER.KYC_PENDING', version: 1, platformId: PLATFORM, aggregateId: 'Customer:y', data: { to: 'platform' },
+    type: 'CUSTOMER.KYC_PENDING',
+    version: 1,
+    platformId: PLATFORM,
+    aggregateId: 'Customer:y',
+    data: { to: 'platform' },
   })]);
   await receiver.waitFor(() => receiver.accepted.length === 1);
   expect(receiver.accepted[0].data).toEqual({ to: 'platform' });
@@ -101,19 +131,32 @@ test('delivery records are purged after the retention period (30 days by default
   failing.setFailures(1_000_000, 503);
   endpoints.set(OTHER, failing.url);
   try {
-    const events = Array.from({ length: 4 }, (_, i) => newEvent({
-      type: 'OUTGOING_PAYMENT.COMPLETED', version: 1, platformId: PLATFORM, aggregateId: `Transaction:${i}`,
-      data: { i },
-    }));
-    await bus.publish('payments.events.v1', [...events, newEvent({
-      type: 'OUTGOING_PAYMENT.COMPLETED', version: 1, platformId: OTHER, aggregateId: 'Transaction:x', data: {},
-    })]);
+    const events = Array.from({ length: 4 }, (_, i) =>
+      newEvent({
+        type: 'OUTGOING_PAYMENT.COMPLETED',
+        version: 1,
+        platformId: PLATFORM,
+        aggregateId: `Transaction:${i}`,
+        data: { i },
+      }));
+    await bus.publish('payments.events.v1', [
+      ...events,
+      newEvent({
+        type: 'OUTGOING_PAYMENT.COMPLETED',
+        version: 1,
+        platformId: OTHER,
+        aggregateId: 'Transaction:x',
+        data: {},
+      }),
+    ]);
     await receiver.waitFor(() => receiver.accepted.length === 4);
     await failing.waitFor(() => failing.arrivals.length >= 1);
     const records = store.collection('webhook_deliveries');
     const stored = async () => (await records.find({}, {})).map((d) => [d.platformId, d.status]);
-    for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 20))) {
-      const delivered = (await stored()).filter(([platformId, status]) => platformId === PLATFORM && status === 'DELIVERED');
+    for (const end = Date.now() + 10_000;; await new Promise((r) => setTimeout(r, 20))) {
+      const delivered = (await stored()).filter(([platformId, status]) =>
+        platformId === PLATFORM && status === 'DELIVERED'
+      );
       if (delivered.length === 4) break;
       if (Date.now() > end) throw new Error('deliveries not recorded in time');
     }
@@ -138,17 +181,41 @@ test('a type the reference does not have reaches only a platform that opted into
   const other = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
   endpoints.set(OTHER, other.url);
   try {
-    const extension = (platformId: string) => newEvent({
-      type: 'CUSTOMER.CREATED', version: 1, platformId, aggregateId: 'Customer:z', data: { to: platformId },
-    });
-    await bus.publish('accounts.events.v1', [extension(PLATFORM), extension(OTHER), newEvent({
-      type: 'SOMETHING.ELSE', version: 1, platformId: OTHER, aggregateId: 'Customer:z', data: {},
-    })]);
-    await bus.publish('accounts.events.v1', [newEvent({
-      type: 'CUSTOMER.KYC_PENDING', version: 1, platformId: PLATFORM, aggregateId: 'Customer:z', data: {},
-    }), newEvent({
-      type: 'CUSTOMER.KYC_PENDING', version: 1, platformId: OTHER, aggregateId: 'Customer:z', data: {},
-    })]);
+    const extension = (platformId: string) =>
+      newEvent({
+        type: 'CUSTOMER.CREATED',
+        version: 1,
+        platformId,
+        aggregateId: 'Customer:z',
+        data: { to: platformId },
+      });
+    await bus.publish('accounts.events.v1', [
+      extension(PLATFORM),
+      extension(OTHER),
+      newEvent({
+        type: 'SOMETHING.ELSE',
+        version: 1,
+        platformId: OTHER,
+        aggregateId: 'Customer:z',
+        data: {},
+      }),
+    ]);
+    await bus.publish('accounts.events.v1', [
+      newEvent({
+        type: 'CUSTOMER.KYC_PENDING',
+        version: 1,
+        platformId: PLATFORM,
+        aggregateId: 'Customer:z',
+        data: {},
+      }),
+      newEvent({
+        type: 'CUSTOMER.KYC_PENDING',
+        version: 1,
+        platformId: OTHER,
+        aggregateId: 'Customer:z',
+        data: {},
+      }),
+    ]);
     await receiver.waitFor(() => receiver.accepted.length === 1 && other.accepted.length === 2);
     expect(receiver.accepted.map((w) => w.type)).toEqual(['CUSTOMER.KYC_PENDING']);
     expect(other.accepted.map((w) => w.type)).toEqual(['CUSTOMER.CREATED', 'CUSTOMER.KYC_PENDING']);

@@ -22,9 +22,21 @@ import { createAgentUsageDocumentStore } from './store/agent-usage-document-stor
 
 /** Agents' payments, built on the quote, execute and transfer use cases of the payments module. */
 export function createAgentActionsModule(deps: {
-  store: DocumentStore; logger: Logger; recoverAfterMs: number; leases?: (name: string) => Lease; payments: PaymentStore; accounts: PaymentAccounts; rates: RateSource; newEvent: NewEvent; clock: () => Date;
+  store: DocumentStore;
+  logger: Logger;
+  recoverAfterMs: number;
+  leases?: (name: string) => Lease;
+  payments: PaymentStore;
+  accounts: PaymentAccounts;
+  rates: RateSource;
+  newEvent: NewEvent;
+  clock: () => Date;
   agents: AgentRegistry;
-  createQuote: CreateQuote; executeQuote: ExecuteQuote; createTransfer: CreateTransfer; queries: TransactionQueries; entries: TransactionEntries;
+  createQuote: CreateQuote;
+  executeQuote: ExecuteQuote;
+  createTransfer: CreateTransfer;
+  queries: TransactionQueries;
+  entries: TransactionEntries;
 }) {
   const actionStore = createAgentActionDocumentStore(deps.store);
   const actions = actionStore.port;
@@ -34,7 +46,9 @@ export function createAgentActionsModule(deps: {
   const approvals = createAgentApprovals({ actions, usage, runner, agents: deps.agents, clock: deps.clock });
   const reads = createAgentReads({ actions, entries: deps.entries, agents: deps.agents });
   const recovery = createPeriodicTask({
-    name: 'agent approval recovery', intervalMs: Math.max(1_000, deps.recoverAfterMs), logger: deps.logger,
+    name: 'agent approval recovery',
+    intervalMs: Math.max(1_000, deps.recoverAfterMs),
+    logger: deps.logger,
     run: () => approvals.finishInterrupted(deps.recoverAfterMs),
     ...(deps.leases ? { lease: deps.leases('agent approval recovery') } : {}),
   });

@@ -18,11 +18,18 @@ async function audit(env: NodeJS.ProcessEnv): Promise<LedgerAuditReport> {
   const address = env.QUOTES_TRANSACTIONS_ADDRESS?.trim();
   if (address) {
     const internalToken = env.INTERNAL_TOKEN;
-    if (!internalToken) throw new ConfigError('INTERNAL_TOKEN', 'is required to call the service at QUOTES_TRANSACTIONS_ADDRESS');
-    const client = createServiceClient(LedgerServiceService, address, { internalToken, tls: readGrpcTls(env) ?? null, timeoutMs: 600_000 });
+    if (!internalToken) {
+      throw new ConfigError('INTERNAL_TOKEN', 'is required to call the service at QUOTES_TRANSACTIONS_ADDRESS');
+    }
+    const client = createServiceClient(LedgerServiceService, address, {
+      internalToken,
+      tls: readGrpcTls(env) ?? null,
+      timeoutMs: 600_000,
+    });
     try {
       const answer = await client.auditLedger({});
-      const counts = answer.counts ?? { balances: 0, markers: 0, journalSteps: 0, payments: 0, cardTransactions: 0, internalAccounts: 0 };
+      const counts = answer.counts
+        ?? { balances: 0, markers: 0, journalSteps: 0, payments: 0, cardTransactions: 0, internalAccounts: 0 };
       const problems = answer.problems.map((p) => ({ ...p, check: p.check as AuditCheck }));
       return { clean: answer.clean, problems, inFlight: answer.inFlight, counts };
     } finally {

@@ -23,7 +23,11 @@ import { createLedger } from './app/ledger';
 import type { PaymentSettingsSource } from './app/payment-settings';
 import { createPlatformConfigSettings } from './adapters/platform-config-settings';
 import { createSandboxPayments } from './app/sandbox-payments';
-import { createReceiveSameServerPayment, createSettleToSameServer, type UmaAddressDirectory } from './app/same-server-payments';
+import {
+  createReceiveSameServerPayment,
+  createSettleToSameServer,
+  type UmaAddressDirectory,
+} from './app/same-server-payments';
 import { createSettlementWorker } from './app/settlement-worker';
 import { createSandboxSettlementRail } from './app/settlement-rail';
 import { createReportSettlementOutcome } from './app/report-settlement-outcome';
@@ -57,19 +61,36 @@ export function readPaymentsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** How long a quote can be executed */
     QUOTE_VALIDITY_SECONDS: setting.int(300, 1, 86_400),
-    /** What settles payments: `sandbox`, the timer simulator (SANDBOX_SETTLEMENT_STEP_MS), or `operator`, the operator's rail integration (SETTLEMENT.SUBMITTED events out, SettlementRailService.ReportSettlementOutcome in; docs/settlement-rails.md) @default sandbox with GRID_MODE=sandbox, operator with GRID_MODE=production (which refuses sandbox) */
-    SETTLEMENT_RAIL: setting.providerChoice(['sandbox', 'operator'] as const, { sandbox: 'sandbox', production: 'operator' }, ['sandbox']),
+    /**
+     * What settles payments: `sandbox`, the timer simulator (SANDBOX_SETTLEMENT_STEP_MS), or `operator`, the operator's
+     * rail integration (SETTLEMENT.SUBMITTED events out, SettlementRailService.ReportSettlementOutcome in;
+     * docs/settlement-rails.md) @default sandbox with GRID_MODE=sandbox, operator with GRID_MODE=production (which
+     * refuses sandbox)
+     */
+    SETTLEMENT_RAIL: setting.providerChoice(['sandbox', 'operator'] as const, {
+      sandbox: 'sandbox',
+      production: 'operator',
+    }, ['sandbox']),
     /** Sandbox rails: time between two settlement stages of a payment (GRID_MODE=production refuses it set) */
     SANDBOX_SETTLEMENT_STEP_MS: setting.sandboxOnly(setting.int(2_000, 0, 3_600_000)),
     /** How often the settlement worker looks for due payments */
     SETTLEMENT_POLL_MS: setting.int(250, 10, 60_000),
     /** A ledger step still pending this long is finished or compensated by the recovery worker */
     LEDGER_RECOVERY_AFTER_MS: setting.int(10_000, 0, 3_600_000),
-    /** Serve the /sandbox payment simulations (fund, send, receive); off, they answer 403 FORBIDDEN @default true with GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true) */
+    /**
+     * Serve the /sandbox payment simulations (fund, send, receive); off, they answer 403 FORBIDDEN @default true with
+     * GRID_MODE=sandbox, false with GRID_MODE=production (which refuses true)
+     */
     SANDBOX_PAYMENTS_ENABLED: setting.sandboxSwitch(),
-    /** How long an incoming UMA payment waits for the answer to its incoming-payment webhook before it fails with PAYMENT_APPROVAL_WEBHOOK_ERROR */
+    /**
+     * How long an incoming UMA payment waits for the answer to its incoming-payment webhook before it fails with
+     * PAYMENT_APPROVAL_WEBHOOK_ERROR
+     */
     INCOMING_APPROVAL_ANSWER_MS: setting.int(30_000, 100, 3_600_000),
-    /** After a 202 answer: the time to call POST /transactions/{id}/approve or /reject before PAYMENT_APPROVAL_TIMED_OUT (the reference: 5 seconds) */
+    /**
+     * After a 202 answer: the time to call POST /transactions/{id}/approve or /reject before PAYMENT_APPROVAL_TIMED_OUT
+     * (the reference: 5 seconds)
+     */
     INCOMING_APPROVAL_DEFERRED_MS: setting.int(5_000, 100, 3_600_000),
   }, env);
 }
@@ -88,7 +109,9 @@ export interface PaymentsAdapters {
   asksApproval?: (platformId: string) => Promise<boolean>;
   umaDirectory?: UmaAddressDirectory;
   sca?: ScaGate;
-  /** Runs after the same-server delivery, before a settlement step (UMA between servers: pay or wait for the invoice). */
+  /**
+   * Runs after the same-server delivery, before a settlement step (UMA between servers: pay or wait for the invoice).
+   */
   settlementHold?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
   /** Before a quote is stored (UMA between servers: the pay request to the receiver's VASP). */
   beforeQuoteStored?: (p: Payment) => Promise<void>;
@@ -120,53 +143,153 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
   // A test system given its own accounts port has no accounts service to ask about SCA.
   const scaGate = adapters.sca ?? (adapters.accounts ? undefined : createAccountsScaGate(environment.peers));
   const queries = createTransactionQueries({
-    payments, clock, ...(scaGate ? { scaReads: (caller, customerId) => scaGate.requirement(caller, customerId) } : {}),
+    payments,
+    clock,
+    ...(scaGate ? { scaReads: (caller, customerId) => scaGate.requirement(caller, customerId) } : {}),
   });
   const quoteAuthorization = scaGate
-    ? createQuoteAuthorization({ gate: scaGate, payments, newEvent, clock, execute: (command) => executeQuote(command) })
+    ? createQuoteAuthorization({
+      gate: scaGate,
+      payments,
+      newEvent,
+      clock,
+      execute: (command) => executeQuote(command),
+    })
     : undefined;
-  const executeQuote = createExecuteQuote({ payments, runner, ledger, reserveDailyVolume, clock, timing, wallets: adapters.wallets, sca: quoteAuthorization });
+  const executeQuote = createExecuteQuote({
+    payments,
+    runner,
+    ledger,
+    reserveDailyVolume,
+    clock,
+    timing,
+    wallets: adapters.wallets,
+    sca: quoteAuthorization,
+  });
   const createQuote = createCreateQuote({
     ...(quoteAuthorization ? { sca: quoteAuthorization } : {}),
-    accounts, getLookup: adapters.getLookup, ...(adapters.signedLookups ? { signedLookups: adapters.signedLookups } : {}), rates: adapters.rates, settings, payments, newEvent, clock,
-    quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000, executeQuote,
+    accounts,
+    getLookup: adapters.getLookup,
+    ...(adapters.signedLookups ? { signedLookups: adapters.signedLookups } : {}),
+    rates: adapters.rates,
+    settings,
+    payments,
+    newEvent,
+    clock,
+    quoteValidityMs: config.QUOTE_VALIDITY_SECONDS * 1000,
+    executeQuote,
     ...(adapters.beforeQuoteStored ? { beforeStoring: adapters.beforeQuoteStored } : {}),
     ...(adapters.wallets ? { walletChallenge: adapters.wallets.challenge } : {}),
   });
-  const createTransfer = createTransfers({ accounts, ledger, payments, runner, settings, reserveDailyVolume, rates: adapters.rates, newEvent, clock, timing });
-  const approvalWindows = { webhookAnswerMs: config.INCOMING_APPROVAL_ANSWER_MS, deferredMs: config.INCOMING_APPROVAL_DEFERRED_MS };
-  const asksApproval = adapters.asksApproval ?? (adapters.accounts ? undefined : createWebhookEndpointProbe(environment.peers));
-  const sandbox = createSandboxPayments({
-    enabled: config.SANDBOX_PAYMENTS_ENABLED, accounts, ledger, payments, runner, reserveDailyVolume, newEvent, clock, timing, asksApproval, approvalWindows,
+  const createTransfer = createTransfers({
+    accounts,
+    ledger,
+    payments,
+    runner,
+    settings,
+    reserveDailyVolume,
+    rates: adapters.rates,
+    newEvent,
+    clock,
+    timing,
   });
-  const incomingApproval = createIncomingPaymentApproval({ payments, runner, clock, timing, windows: approvalWindows, logger: environment.logger });
+  const approvalWindows = {
+    webhookAnswerMs: config.INCOMING_APPROVAL_ANSWER_MS,
+    deferredMs: config.INCOMING_APPROVAL_DEFERRED_MS,
+  };
+  const asksApproval = adapters.asksApproval
+    ?? (adapters.accounts ? undefined : createWebhookEndpointProbe(environment.peers));
+  const sandbox = createSandboxPayments({
+    enabled: config.SANDBOX_PAYMENTS_ENABLED,
+    accounts,
+    ledger,
+    payments,
+    runner,
+    reserveDailyVolume,
+    newEvent,
+    clock,
+    timing,
+    asksApproval,
+    approvalWindows,
+  });
+  const incomingApproval = createIncomingPaymentApproval({
+    payments,
+    runner,
+    clock,
+    timing,
+    windows: approvalWindows,
+    logger: environment.logger,
+  });
   let approvalAnswers: Subscription | undefined;
   const actions = createTransactionActions({ queries, runner, clock, timing });
   const listExchangeRates = createExchangeRates({ rates: adapters.rates, settings, clock });
-  const entries = createTransactionEntries({ queries, cards: createCardTransactionDocumentStore(environment.store).port });
+  const entries = createTransactionEntries({
+    queries,
+    cards: createCardTransactionDocumentStore(environment.store).port,
+  });
   const agents = createAgentActionsModule({
-    store: environment.store, logger: environment.logger, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS, ...(environment.leases ? { leases: environment.leases } : {}), payments, accounts, rates: adapters.rates, newEvent, clock, createQuote, executeQuote, createTransfer, queries, entries,
+    store: environment.store,
+    logger: environment.logger,
+    recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
+    ...(environment.leases ? { leases: environment.leases } : {}),
+    payments,
+    accounts,
+    rates: adapters.rates,
+    newEvent,
+    clock,
+    createQuote,
+    executeQuote,
+    createTransfer,
+    queries,
+    entries,
     agents: adapters.agents ?? createAgentsPeerRegistry(environment.peers),
   });
   const umaDirectory = adapters.umaDirectory ?? createAccountsUmaDirectory(environment.peers);
-  const receiveSameServerPayment = createReceiveSameServerPayment({ directory: umaDirectory, accounts, payments, runner, clock });
+  const receiveSameServerPayment = createReceiveSameServerPayment({
+    directory: umaDirectory,
+    accounts,
+    payments,
+    runner,
+    clock,
+  });
   const rail = config.SETTLEMENT_RAIL === 'operator'
     ? createOperatorSettlementRail({
       timing,
-      settlesHere: async (p) => paysAnUmaAddress(p) && umaReceiverFor(await umaDirectory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE',
+      settlesHere: async (p) =>
+        paysAnUmaAddress(p)
+        && umaReceiverFor(await umaDirectory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE',
     })
     : createSandboxSettlementRail(timing);
-  const reportSettlementOutcome = createReportSettlementOutcome({ payments, runner, clock, timing, logger: environment.logger });
+  const reportSettlementOutcome = createReportSettlementOutcome({
+    payments,
+    runner,
+    clock,
+    timing,
+    logger: environment.logger,
+  });
   const worker = createSettlementWorker({
-    payments, runner, ledger, clock, timing, rail, logger: environment.logger,
-    beforeSettling: withHold(createSettleToSameServer({ receive: receiveSameServerPayment, timing }), adapters.settlementHold),
-    intervalMs: config.SETTLEMENT_POLL_MS, recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
+    payments,
+    runner,
+    ledger,
+    clock,
+    timing,
+    rail,
+    logger: environment.logger,
+    beforeSettling: withHold(
+      createSettleToSameServer({ receive: receiveSameServerPayment, timing }),
+      adapters.settlementHold,
+    ),
+    intervalMs: config.SETTLEMENT_POLL_MS,
+    recoverAfterMs: config.LEDGER_RECOVERY_AFTER_MS,
     ...(environment.leases ? { lease: environment.leases('settlement') } : {}),
   });
 
   return {
     bindings: [
-      bindLedgerService({ ledger, audit: createLedgerAudit({ source: createLedgerSnapshotReader(environment.store) }) }),
+      bindLedgerService({
+        ledger,
+        audit: createLedgerAudit({ source: createLedgerSnapshotReader(environment.store) }),
+      }),
       bindQuoteService({ createQuote, executeQuote, queries, createTransfer, listExchangeRates, quoteAuthorization }),
       bindTransactionService({ queries, entries, actions, agentApprovals: agents.approvals }),
       agents.binding,
@@ -177,14 +300,40 @@ export function createPaymentsModule(environment: ServiceEnvironment, adapters: 
     outboxCollections: [paymentStore.collection, ledgerStore.collection, agents.outboxCollection],
     settlementRail: rail.name,
     ports: { payments, runner, newEvent, timing, approvalWindows, ...(asksApproval ? { asksApproval } : {}) },
-    useCases: { reportSettlementOutcome, incomingApproval, ledger, createQuote, executeQuote, createTransfer, queries, actions, sandbox, listExchangeRates, receiveSameServerPayment },
+    useCases: {
+      reportSettlementOutcome,
+      incomingApproval,
+      ledger,
+      createQuote,
+      executeQuote,
+      createTransfer,
+      queries,
+      actions,
+      sandbox,
+      listExchangeRates,
+      receiveSameServerPayment,
+    },
     worker,
     async start() {
-      await Promise.all([ledgerStore.ledger.ensureIndexes(), paymentStore.payments.ensureIndexes(), volumeStore.ensureIndexes(), agents.start()]);
-      approvalAnswers = await environment.bus.subscribe({ topic: APPROVAL_ANSWERS_TOPIC, group: 'payments-approval-answers', handler: incomingApproval.onEvent });
+      await Promise.all([
+        ledgerStore.ledger.ensureIndexes(),
+        paymentStore.payments.ensureIndexes(),
+        volumeStore.ensureIndexes(),
+        agents.start(),
+      ]);
+      approvalAnswers = await environment.bus.subscribe({
+        topic: APPROVAL_ANSWERS_TOPIC,
+        group: 'payments-approval-answers',
+        handler: incomingApproval.onEvent,
+      });
       worker.start();
       environment.logger.info('settlement rail', { rail: rail.name });
     },
-    stop: async () => { await approvalAnswers?.close(); approvalAnswers = undefined; await agents.stop(); await worker.stop(); },
+    stop: async () => {
+      await approvalAnswers?.close();
+      approvalAnswers = undefined;
+      await agents.stop();
+      await worker.stop();
+    },
   };
 }

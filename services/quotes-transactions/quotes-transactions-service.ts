@@ -62,7 +62,10 @@ export function createQuotesTransactionsService(
   // A receiver on this server answers for itself; any other address is the outside counterparty's.
   // Outside this server: another VASP over the UMA protocol, or the simulator (uma/uma-module.ts decides; bound below).
   let outside: UmaCounterparty = adapters.umaCounterparty;
-  const umaCounterparty = createSameServerUmaCounterparty({ directory: umaDirectory, outside: { lookupUma: (request) => outside.lookupUma(request) } });
+  const umaCounterparty = createSameServerUmaCounterparty({
+    directory: umaDirectory,
+    outside: { lookupUma: (request) => outside.lookupUma(request) },
+  });
   const lookups = createLookupDocumentStore(environment.store);
   // Lookup ids prove themselves (no write per lookup), keyed from the service's data-directory key.
   const signedLookups = {
@@ -70,20 +73,39 @@ export function createQuotesTransactionsService(
     recent: createRecentLookups({ now: adapters.now }),
   };
   const getLookup = createGetLookup({ store: lookups, signed: signedLookups });
-  const lookupRetention = createLookupRetention({ store: lookups, now: adapters.now, keepAfterExpiryMs: 3_600_000, logger: environment.logger });
+  const lookupRetention = createLookupRetention({
+    store: lookups,
+    now: adapters.now,
+    keepAfterExpiryMs: 3_600_000,
+    logger: environment.logger,
+  });
   // The UMA module's hold is bound once both modules exist (it uses the payments module's store and runner).
   let umaHold: ReturnType<typeof createUmaModule>['settlementHold'];
   const payments = createPaymentsModule(environment, {
-    ...adapters, getLookup, signedLookups, accounts: overrides.accounts, wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers), umaDirectory,
+    ...adapters,
+    getLookup,
+    signedLookups,
+    accounts: overrides.accounts,
+    wallets: overrides.wallets ?? createSignedRetryWalletAuthorizer(environment.peers),
+    umaDirectory,
     settlementHold: async (p, plan, now) => (umaHold ? umaHold(p, plan, now) : plan),
     beforeQuoteStored: (p) => uma.quoteUma(p),
   });
   const idempotency = createIdempotencyModule(environment, adapters.now);
-  const stablecoins = createStablecoinsModule(environment, { ledger: payments.useCases.ledger, now: adapters.now, accounts: overrides.accounts, provider: overrides.stablecoinProvider });
+  const stablecoins = createStablecoinsModule(environment, {
+    ledger: payments.useCases.ledger,
+    now: adapters.now,
+    accounts: overrides.accounts,
+    provider: overrides.stablecoinProvider,
+  });
   const cards = createCardsModule(environment, { now: adapters.now, ledger: payments.useCases.ledger });
   const uma = createUmaModule(environment, {
-    directory: umaDirectory, rates: adapters.rates, clock: adapters.now, payments: payments.ports,
-    accounts: overrides.accounts ?? createPaymentAccountsPeer(environment.peers), simulated: adapters.umaCounterparty,
+    directory: umaDirectory,
+    rates: adapters.rates,
+    clock: adapters.now,
+    payments: payments.ports,
+    accounts: overrides.accounts ?? createPaymentAccountsPeer(environment.peers),
+    simulated: adapters.umaCounterparty,
   });
   umaHold = uma.settlementHold;
   outside = uma.counterparty;
@@ -93,8 +115,22 @@ export function createQuotesTransactionsService(
     eventsTopic: 'payments.events.v1',
     bindings: [
       bindLookupService({
-        lookupExternalAccount: createLookupExternalAccount({ accounts, counterparty: adapters.counterparty, rates: adapters.rates, store: lookups, now: adapters.now, signed: signedLookups }),
-        lookupUma: createLookupUma({ accounts, counterparty: umaCounterparty, rates: adapters.rates, store: lookups, now: adapters.now, signed: signedLookups }),
+        lookupExternalAccount: createLookupExternalAccount({
+          accounts,
+          counterparty: adapters.counterparty,
+          rates: adapters.rates,
+          store: lookups,
+          now: adapters.now,
+          signed: signedLookups,
+        }),
+        lookupUma: createLookupUma({
+          accounts,
+          counterparty: umaCounterparty,
+          rates: adapters.rates,
+          store: lookups,
+          now: adapters.now,
+          signed: signedLookups,
+        }),
         getLookup,
       }),
       ...payments.bindings,

@@ -14,9 +14,17 @@ test('answers the reference does not describe (an operation of ours only) are no
 
 test('answers to the operations completed by the reference are asserted, not just reported', async () => {
   const { assertReferenceAccepts } = await import('./reference-contract');
-  expect(() => assertReferenceAccepts('GET', QUOTE_PATH, 200, { id: 7, status: 'PENDING' })).toThrow(/the reference refuses this answer/);
-  expect(() => assertReferenceAccepts('GET', QUOTE_PATH, 404, { status: 404, code: 'QUOTE_NOT_FOUND', message: 'Quote not found' })).not.toThrow();
-  expect(() => assertReferenceAccepts('GET', QUOTE_PATH, 404, { status: 404, code: 'NOT_FOUND', message: 'Quote not found' })).toThrow(/code/);
+  expect(() => assertReferenceAccepts('GET', QUOTE_PATH, 200, { id: 7, status: 'PENDING' })).toThrow(
+    /the reference refuses this answer/,
+  );
+  expect(() =>
+    assertReferenceAccepts('GET', QUOTE_PATH, 404, { status: 404, code: 'QUOTE_NOT_FOUND', message: 'Quote not found' })
+  ).not.toThrow();
+  expect(() =>
+    assertReferenceAccepts('GET', QUOTE_PATH, 404, { status: 404, code: 'NOT_FOUND', message: 'Quote not found' })
+  ).toThrow(/code/);
   // Others are only reported (REFERENCE_REPORT) until their resources are completed.
-  expect(() => assertReferenceAccepts('GET', '/2025-10-13/agents/Agent:00000000-0000-4000-8000-000000000000', 200, { id: 7 })).not.toThrow();
+  expect(() =>
+    assertReferenceAccepts('GET', '/2025-10-13/agents/Agent:00000000-0000-4000-8000-000000000000', 200, { id: 7 })
+  ).not.toThrow();
 });

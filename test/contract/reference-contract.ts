@@ -12,7 +12,10 @@ import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
  */
 
 interface ReferenceDocument {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
+  >;
 }
 
 let loaded: { document: ReferenceDocument; ajv: Ajv2020 } | undefined;
@@ -37,7 +40,16 @@ function validatorFor(method: string, template: string, status: number): Validat
     const { document, ajv } = reference();
     const response = document.paths[template]?.[method]?.responses?.[String(status)];
     const described = response?.content?.['application/json']?.schema !== undefined;
-    compiled.set(key, described ? ajv.compile({ $ref: `reference#/${pointer('paths', template, method, 'responses', String(status), 'content', 'application/json', 'schema')}` }) : null);
+    compiled.set(
+      key,
+      described
+        ? ajv.compile({
+          $ref: `reference#/${
+            pointer('paths', template, method, 'responses', String(status), 'content', 'application/json', 'schema')
+          }`,
+        })
+        : null,
+    );
   }
   return compiled.get(key)!;
 }
@@ -48,7 +60,11 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
   if (!op) return [];
   const validate = validatorFor(method.toLowerCase(), op.path, status);
   if (!validate || validate(body)) return [];
-  return (validate.errors ?? []).slice(0, 8).map((e) => `${method.toUpperCase()} ${op.path} ${status}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).slice(0, 8).map((e) =>
+    `${method.toUpperCase()} ${op.path} ${status}: ${e.instancePath || '(body)'} ${e.message} ${
+      JSON.stringify(e.params)
+    }`
+  );
 }
 
 /**
@@ -58,25 +74,59 @@ export function referenceProblems(method: string, urlPath: string, status: numbe
  * reference's IncomingTransactionFailureReason.
  */
 const STRICT_OPERATIONS = new Set([
-  'createQuote', 'getQuote', 'listQuotes', 'executeQuote', 'transferIn', 'transferOut', 'sandboxSend',
-  'createBeneficialOwner', 'listBeneficialOwners', 'getBeneficialOwner', 'updateBeneficialOwner',
-  'createCard', 'listCards', 'getCardById', 'updateCardById',
-  'sandboxSimulateCardAuthorization', 'sandboxSimulateCardClearing', 'sandboxSimulateCardReturn',
+  'createQuote',
+  'getQuote',
+  'listQuotes',
+  'executeQuote',
+  'transferIn',
+  'transferOut',
+  'sandboxSend',
+  'createBeneficialOwner',
+  'listBeneficialOwners',
+  'getBeneficialOwner',
+  'updateBeneficialOwner',
+  'createCard',
+  'listCards',
+  'getCardById',
+  'updateCardById',
+  'sandboxSimulateCardAuthorization',
+  'sandboxSimulateCardClearing',
+  'sandboxSimulateCardReturn',
 ]);
 const STRICT_SUCCESSES = new Set<string>([
   // Strong Customer Authentication (docs/api/sca.md)
-  'listScaFactors', 'startScaFactorEnrollment', 'confirmScaFactorEnrollment', 'startScaLogin', 'completeScaLogin', 'recordSecurityEvent',
-  'startTwoFactorReset', 'getTwoFactorResetStatus', 'startBeneficiaryTrust', 'confirmBeneficiaryTrust', 'startBeneficiaryUntrust',
-  'confirmBeneficiaryUntrust', 'authorizeQuote',
+  'listScaFactors',
+  'startScaFactorEnrollment',
+  'confirmScaFactorEnrollment',
+  'startScaLogin',
+  'completeScaLogin',
+  'recordSecurityEvent',
+  'startTwoFactorReset',
+  'getTwoFactorResetStatus',
+  'startBeneficiaryTrust',
+  'confirmBeneficiaryTrust',
+  'startBeneficiaryUntrust',
+  'confirmBeneficiaryUntrust',
+  'authorizeQuote',
 ]);
 
 /** Error codes of ours that docs/where-we-differ.md lists where the reference has no code for the case. */
-const DOCUMENTED_EXTRA_CODES = new Set(['INSUFFICIENT_BALANCE', 'INVALID_STATE', 'USER_NOT_READY', 'FORBIDDEN', 'CUSTOMER_DELETED', 'IDEMPOTENCY_KEY_REUSED', 'STORAGE_FULL',
-  // Named by the reference's createCard and updateCardById descriptions, missing from its Error400 enum (docs/api/cards.md).
-  'FUNDING_SOURCE_INELIGIBLE']);
+const DOCUMENTED_EXTRA_CODES = new Set([
+  'INSUFFICIENT_BALANCE',
+  'INVALID_STATE',
+  'USER_NOT_READY',
+  'FORBIDDEN',
+  'CUSTOMER_DELETED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'STORAGE_FULL',
+  // Named by the reference's createCard and updateCardById descriptions, missing from its Error400 enum
+  // (docs/api/cards.md).
+  'FUNDING_SOURCE_INELIGIBLE',
+]);
 
 const isDocumentedExtraError = (status: number, body: unknown) =>
-  status >= 400 && typeof body === 'object' && body !== null && DOCUMENTED_EXTRA_CODES.has(String((body as { code?: unknown }).code));
+  status >= 400 && typeof body === 'object' && body !== null
+  && DOCUMENTED_EXTRA_CODES.has(String((body as { code?: unknown }).code));
 
 /** The reference's validator for one of its component schemas (a request body an SDK sends). */
 export function referenceSchemaValidator(name: string): ValidateFunction {
@@ -99,11 +149,16 @@ export function assertReferenceAccepts(method: string, url: string, status: numb
 export function reportReferenceProblems(method: string, url: string, status: number, body: unknown): void {
   const file = process.env.REFERENCE_REPORT;
   if (!file) return;
-  for (const problem of referenceProblems(method, new URL(url, 'http://gateway').pathname, status, body)) appendFileSync(file, `${problem}\n`);
+  for (const problem of referenceProblems(method, new URL(url, 'http://gateway').pathname, status, body)) {
+    appendFileSync(file, `${problem}\n`);
+  }
 }
 
 interface ReferenceWebhooks {
-  webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }
+  >;
   components: { schemas: Record<string, { allOf?: { properties?: { type?: { enum?: string[] } } }[] }> };
 }
 
@@ -139,7 +194,11 @@ export function referenceWebhookTypes(): string[] {
 export function referenceWebhookProblems(webhook: { type?: unknown }): string[] {
   const type = String(webhook.type);
   const found = referenceWebhookKinds().get(type);
-  if (!referenceWebhookTypes().includes(type) || !found) return [`webhook ${type}: not a type of the reference's WebhookType list`];
+  if (!referenceWebhookTypes().includes(type) || !found) {
+    return [`webhook ${type}: not a type of the reference's WebhookType list`];
+  }
   if (found.validate(webhook)) return [];
-  return (found.validate.errors ?? []).slice(0, 8).map((e) => `webhook ${found.kind} ${type}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+  return (found.validate.errors ?? []).slice(0, 8).map((e) =>
+    `webhook ${found.kind} ${type}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`
+  );
 }

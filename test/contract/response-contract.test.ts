@@ -9,19 +9,23 @@ describe('every HTTP test response is checked against our OpenAPI document', () 
   let customer: Record<string, unknown>;
   beforeAll(async () => {
     sys = await startTestSystem();
-    const created = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'contract-check' } });
+    const created = await sys.api('/customers', {
+      method: 'POST',
+      json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'contract-check' },
+    });
     expect(created.status).toBe(201);
     customer = created.body;
   });
   afterAll(() => sys.stop());
 
-  const check = (body: unknown, status = 200) => () => checkResponse({
-    method: 'GET',
-    url: apiUrl(`/customers/${customer.id}`),
-    status,
-    body,
-    contentType: JSON_TYPE,
-  });
+  const check = (body: unknown, status = 200) => () =>
+    checkResponse({
+      method: 'GET',
+      url: apiUrl(`/customers/${customer.id}`),
+      status,
+      body,
+      contentType: JSON_TYPE,
+    });
 
   it('accepts the record the server wrote', () => {
     expect(check(customer)).not.toThrow();
@@ -40,19 +44,25 @@ describe('every HTTP test response is checked against our OpenAPI document', () 
   });
 
   it('refuses a status the operation does not document, and an error outside the envelope', () => {
-    expect(check({ status: 409, code: 'CONFLICT', message: 'x' }, 409)).toThrow(/answered 409, which the OpenAPI document does not list/);
-    expect(check({ status: 404, code: 'CONFLICT', message: 'x' }, 404)).toThrow(/code must be equal to one of the allowed values/);
+    expect(check({ status: 409, code: 'CONFLICT', message: 'x' }, 409)).toThrow(
+      /answered 409, which the OpenAPI document does not list/,
+    );
+    expect(check({ status: 404, code: 'CONFLICT', message: 'x' }, 404)).toThrow(
+      /code must be equal to one of the allowed values/,
+    );
     expect(check({ code: 'USER_NOT_FOUND', message: 'x' }, 404)).toThrow(/must have required property 'status'/);
   });
 
   it('checks answers to paths no operation serves against the error envelope', async () => {
-    expect(() => checkResponse({
-      method: 'GET',
-      url: apiUrl('/no-such-resource'),
-      status: 404,
-      body: { status: 404, code: 'NOT_FOUND' },
-      contentType: JSON_TYPE,
-    })).toThrow(/message/);
+    expect(() =>
+      checkResponse({
+        method: 'GET',
+        url: apiUrl('/no-such-resource'),
+        status: 404,
+        body: { status: 404, code: 'NOT_FOUND' },
+        contentType: JSON_TYPE,
+      })
+    ).toThrow(/message/);
     await expect(sys.api('/no-such-resource')).resolves.toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 });

@@ -14,7 +14,11 @@ export class ContractViolation extends Error {
 }
 
 function describe(errors: ErrorObject[]): string {
-  return errors.slice(0, 12).map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('\n');
+  return errors.slice(0, 12).map((e) =>
+    `  ${e.instancePath || '(body)'} ${e.message}${
+      e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''
+    }`
+  ).join('\n');
 }
 
 /** One request's method and URL, and the gateway's answer to it. */
@@ -34,19 +38,33 @@ export interface GatewayAnswer {
 export function checkResponse({ method, url, status, body, contentType }: GatewayAnswer): void {
   const path = new URL(url, 'http://gateway').pathname;
   const op = findOperation(method, path);
-  const name = op ? `${op.operationId} (${method.toUpperCase()} ${op.path})` : `${method.toUpperCase()} ${path} (no operation)`;
+  const name = op
+    ? `${op.operationId} (${method.toUpperCase()} ${op.path})`
+    : `${method.toUpperCase()} ${path} (no operation)`;
   const schema = op ? op.responses[status] : ErrorEnvelope(status);
   if (schema === undefined) {
-    throw new ContractViolation(`${name} answered ${status}, which the OpenAPI document does not list for it (documented: ${Object.keys(op!.responses).join(', ')})\n  body: ${JSON.stringify(body)?.slice(0, 500)}`);
+    throw new ContractViolation(
+      `${name} answered ${status}, which the OpenAPI document does not list for it (documented: ${
+        Object.keys(op!.responses).join(', ')
+      })\n  body: ${JSON.stringify(body)?.slice(0, 500)}`,
+    );
   }
   if (schema === null) {
-    if (body !== undefined && body !== '') throw new ContractViolation(`${name} answered ${status} with a body, documented without one`);
+    if (body !== undefined && body !== '') {
+      throw new ContractViolation(`${name} answered ${status} with a body, documented without one`);
+    }
     return;
   }
-  if (!contentType?.startsWith('application/json')) throw new ContractViolation(`${name} answered ${status} with Content-Type ${contentType}, not JSON`);
+  if (!contentType?.startsWith('application/json')) {
+    throw new ContractViolation(`${name} answered ${status} with Content-Type ${contentType}, not JSON`);
+  }
   const errors = validate(schema, body);
   if (errors.length) {
-    throw new ContractViolation(`${name} answered ${status} with a body that does not match the OpenAPI document:\n${describe(errors)}\n  body: ${JSON.stringify(body)?.slice(0, 800)}`);
+    throw new ContractViolation(
+      `${name} answered ${status} with a body that does not match the OpenAPI document:\n${describe(errors)}\n  body: ${
+        JSON.stringify(body)?.slice(0, 800)
+      }`,
+    );
   }
 }
 

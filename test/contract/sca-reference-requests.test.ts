@@ -8,11 +8,29 @@ import { referenceSchemaValidator } from './reference-contract';
 const REQUESTS: [string, unknown][] = [
   ['ScaFactorEnrollRequestOneOf', { type: 'TOTP' }],
   ['ScaFactorEnrollRequestOneOf', { type: 'PASSKEY' }],
-  ['ScaFactorConfirmRequestOneOf', { type: 'TOTP', secret: '3132333435363738393031323334353637383930', code: '123456' }],
-  ['ScaFactorConfirmRequestOneOf', { type: 'PASSKEY', origin: 'https://app.example.com', credential: { id: 'abc', rawId: 'abc', type: 'public-key', response: {} } }],
+  ['ScaFactorConfirmRequestOneOf', {
+    type: 'TOTP',
+    secret: '3132333435363738393031323334353637383930',
+    code: '123456',
+  }],
+  ['ScaFactorConfirmRequestOneOf', {
+    type: 'PASSKEY',
+    origin: 'https://app.example.com',
+    credential: { id: 'abc', rawId: 'abc', type: 'public-key', response: {} },
+  }],
   ['ScaLoginStartRequest', { factor: 'SMS_OTP' }],
-  ['ScaLoginCompleteRequest', { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: 'ScaChallenge:1', code: '123456' }],
-  ['ScaLoginCompleteRequest', { factor: 'PASSKEY', endUserIpAddress: '203.0.113.4', passkeyAssertion: { id: 'abc' }, origin: 'https://app.example.com' }],
+  ['ScaLoginCompleteRequest', {
+    factor: 'SMS_OTP',
+    endUserIpAddress: '203.0.113.4',
+    challengeId: 'ScaChallenge:1',
+    code: '123456',
+  }],
+  ['ScaLoginCompleteRequest', {
+    factor: 'PASSKEY',
+    endUserIpAddress: '203.0.113.4',
+    passkeyAssertion: { id: 'abc' },
+    origin: 'https://app.example.com',
+  }],
   ['RecordSecurityEventRequest', { eventType: 'FAILED_LOGIN_ATTEMPT' }],
   ['TwoFactorResetStartRequest', { factor: 'SMS_OTP' }],
   ['TwoFactorResetCompleteRequest', { mobile: { countryCode: '+33', number: '698765432' } }],

@@ -11,7 +11,11 @@ export function ourWebhookProblems(webhook: { type?: unknown; [member: string]: 
   const type = String(webhook.type);
   const kind = webhookKindOf(type);
   if (!kind) return [`webhook ${type}: no kind of our OpenAPI document's webhooks describes this type`];
-  return validate(kind.body, webhook).slice(0, 8).map((e) => `webhook ${kind.name} ${type} (our document): ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(kind.body, webhook).slice(0, 8).map((e) =>
+    `webhook ${kind.name} ${type} (our document): ${e.instancePath || '(body)'} ${e.message} ${
+      JSON.stringify(e.params)
+    }`
+  );
 }
 
 /**
@@ -19,11 +23,20 @@ export function ourWebhookProblems(webhook: { type?: unknown; [member: string]: 
  * incoming payment may fail with one the reference's IncomingTransactionFailureReason lacks
  * (docs/where-we-differ.md); that one difference is not a problem here.
  */
-const INTERFACE_FAILURE_REASONS = new Set(['QUOTE_EXECUTION_FAILED', 'PAYOUT_RETURNED', 'LIMIT_EXCEEDED', 'ACCOUNT_CANNOT_RECEIVE', 'ACCOUNT_INVALID', 'COMPLIANCE_REJECTED', 'SCA_NOT_COMPLETED']);
+const INTERFACE_FAILURE_REASONS = new Set([
+  'QUOTE_EXECUTION_FAILED',
+  'PAYOUT_RETURNED',
+  'LIMIT_EXCEEDED',
+  'ACCOUNT_CANNOT_RECEIVE',
+  'ACCOUNT_INVALID',
+  'COMPLIANCE_REJECTED',
+  'SCA_NOT_COMPLETED',
+]);
 
 function isInterfaceFailureReason(webhook: { [member: string]: unknown }, problem: string): boolean {
   const reason = (webhook.data as { failureReason?: unknown } | undefined)?.failureReason;
-  return problem.includes('/data/failureReason must be equal to one of the allowed values') && INTERFACE_FAILURE_REASONS.has(String(reason));
+  return problem.includes('/data/failureReason must be equal to one of the allowed values')
+    && INTERFACE_FAILURE_REASONS.has(String(reason));
 }
 
 /**

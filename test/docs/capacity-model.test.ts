@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ASSUMPTIONS, capacityModel, partitionsFor, primariesFor, replicasFor, type CapacityInputs,
+  ASSUMPTIONS,
+  capacityModel,
+  partitionsFor,
+  primariesFor,
+  replicasFor,
+  type CapacityInputs,
 } from '../../bench/capacity-model';
 import { capacitySections } from '../../bench/capacity-tables';
 import { DOC, readInputs, rewriteSections } from '../../bench/capacity';
@@ -63,9 +68,11 @@ test('the model follows what a payment costs: twice the CPU, twice the cores; tw
   const base = capacityModel(inputs);
   const twice = capacityModel(doubled);
   base.services.forEach((s, i) => s.cores.forEach((c, r) => expect(twice.services[i].cores[r]).toBeCloseTo(2 * c, 0)));
-  base.databases.forEach((db, i) => db.writesPerSecond.forEach((w, r) => {
-    expect(Math.abs(twice.databases[i].writesPerSecond[r] - 2 * w)).toBeLessThanOrEqual(1);
-  }));
+  base.databases.forEach((db, i) =>
+    db.writesPerSecond.forEach((w, r) => {
+      expect(Math.abs(twice.databases[i].writesPerSecond[r] - 2 * w)).toBeLessThanOrEqual(1);
+    })
+  );
 });
 
 test('a database over one primary gets a shard key for each collection it writes, the busiest first', () => {

@@ -17,35 +17,50 @@ const docs = new Map<string, DocFile>(docFiles(ROOT).map((file) => [file, readDo
 const runnable = (doc: DocFile) => doc.blocks.filter((b) => !b.skip);
 // DOC_TEST_ONLY=docs/a.md,docs/b.md runs those files only (while writing a doc)
 const only = process.env.DOC_TEST_ONLY?.split(',').filter(Boolean);
-const toRun = [...docs.values()].filter((doc) => runnable(doc).length > 0 && (!only || only.includes(doc.file))).map((doc) => doc.file);
+const toRun = [...docs.values()].filter((doc) => runnable(doc).length > 0 && (!only || only.includes(doc.file))).map((
+  doc,
+) => doc.file);
 const tally = { run: 0, skipped: [] as string[] };
 
 test('every doc-test marker is well formed: a skip names its reason, a continued file exists', () => {
   const problems = [...docs.values()].flatMap((doc) => [
     ...doc.problems,
-    ...(doc.continues && !docs.has(doc.continues) ? [`${doc.file}: continues ${doc.continues}, which is not a doc`] : []),
+    ...(doc.continues && !docs.has(doc.continues)
+      ? [`${doc.file}: continues ${doc.continues}, which is not a doc`]
+      : []),
   ]);
   expect(problems).toEqual([]);
 });
 
-(toRun.length ? test.each(toRun) : test.skip.each(['(none: DOC_TEST_ONLY names no doc with examples)']))('the examples of %s run as written', async (file) => {
-  const doc = docs.get(file)!;
-  const before = doc.continues ? runnable(docs.get(doc.continues)!) : [];
-  const commands = commandsOf([...before, ...runnable(doc)]);
-  // the port is known before the start: the links the server makes (hosted KYC, card reveal) name it, as under npm start
-  const port = await freePort();
-  const sys = await startTestSystem({ port, env: { PORT: String(port) } });
-  try {
-    const ports = { gateway: port, receiver: await freePort() };
-    const run = await runCommands(commands, { ports, timeoutMs: 150_000 });
-    tally.run += runnable(doc).length;
-    expect(runProblems(commands, run, ports)).toEqual([]);
-  } finally {
-    await sys.stop();
-  }
-}, 240_000);
+(toRun.length ? test.each(toRun) : test.skip.each(['(none: DOC_TEST_ONLY names no doc with examples)']))(
+  'the examples of %s run as written',
+  async (file) => {
+    const doc = docs.get(file)!;
+    const before = doc.continues ? runnable(docs.get(doc.continues)!) : [];
+    const commands = commandsOf([...before, ...runnable(doc)]);
+    // the port is known before the start: the links the server makes (hosted KYC, card reveal) name it, as under npm
+    // start
+    const port = await freePort();
+    const sys = await startTestSystem({ port, env: { PORT: String(port) } });
+    try {
+      const ports = { gateway: port, receiver: await freePort() };
+      const run = await runCommands(commands, { ports, timeoutMs: 150_000 });
+      tally.run += runnable(doc).length;
+      expect(runProblems(commands, run, ports)).toEqual([]);
+    } finally {
+      await sys.stop();
+    }
+  },
+  240_000,
+);
 
 afterAll(() => {
-  for (const doc of docs.values()) for (const b of doc.blocks) if (b.skip) tally.skipped.push(`${b.file}:${b.line}: ${b.skip}`);
-  process.stdout.write(`doc examples: ${tally.run} blocks run, ${tally.skipped.length} skipped:\n${tally.skipped.map((s) => `  ${s}`).join('\n')}\n`);
+  for (const doc of docs.values()) {
+    for (const b of doc.blocks) if (b.skip) tally.skipped.push(`${b.file}:${b.line}: ${b.skip}`);
+  }
+  process.stdout.write(
+    `doc examples: ${tally.run} blocks run, ${tally.skipped.length} skipped:\n${
+      tally.skipped.map((s) => `  ${s}`).join('\n')
+    }\n`,
+  );
 });

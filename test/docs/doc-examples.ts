@@ -49,10 +49,11 @@ export interface DocFile {
 
 /** README.md and every docs/**.md, relative to root, sorted. */
 export function docFiles(root: string): string[] {
-  const walk = (dir: string): string[] => readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [path] : [];
-  });
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).sort().flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [path] : [];
+    });
   return ['README.md', ...walk(join(root, 'docs')).map((p) => relative(root, p))];
 }
 
@@ -68,11 +69,17 @@ export function parseDoc(file: string, markdown: string): DocFile {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (/^\s*<!--\s*doc-test/.test(line) && !SKIP_MARKER.test(line) && !CONTINUES_MARKER.test(line)) {
-      problems.push(`${file}:${i + 1}: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: ${line.trim()}`);
+      problems.push(
+        `${file}:${
+          i + 1
+        }: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: ${line.trim()}`,
+      );
     }
     const skipReason = SKIP_MARKER.exec(line)?.[1].trim();
     if (skipReason === '') problems.push(`${file}:${i + 1}: a skip marker needs its reason in the parentheses`);
-    if (SKIP_MARKER.test(line) && !/^\s*```/.test(lines[i + 1] ?? '')) problems.push(`${file}:${i + 1}: a skip marker must be directly above a fenced block`);
+    if (SKIP_MARKER.test(line) && !/^\s*```/.test(lines[i + 1] ?? '')) {
+      problems.push(`${file}:${i + 1}: a skip marker must be directly above a fenced block`);
+    }
     const c = CONTINUES_MARKER.exec(line);
     if (c) continues = c[1];
     const fence = /^(\s*)(`{3,})\s*([\w-]*)/.exec(line);
@@ -81,9 +88,12 @@ export function parseDoc(file: string, markdown: string): DocFile {
     const close = end < 0 ? lines.length : end;
     const language = fence[3].toLowerCase();
     if (RUNNABLE_LANGUAGES.includes(language)) {
-      const code = lines.slice(i + 1, close).map((l) => l.slice(Math.min(fence[1].length, l.length - l.trimStart().length))).join('\n');
+      const code = lines.slice(i + 1, close).map((l) =>
+        l.slice(Math.min(fence[1].length, l.length - l.trimStart().length))
+      ).join('\n');
       const marker = SKIP_MARKER.exec(lines[i - 1] ?? '');
-      const commands = language === 'http' ? [httpCommand(code, i + 2)]
+      const commands = language === 'http'
+        ? [httpCommand(code, i + 2)]
         : splitCommands(language === 'console' ? consoleAsShell(code) : code, i + 2);
       blocks.push({ file, line: i + 1, language, code, commands, ...(marker ? { skip: marker[1].trim() } : {}) });
     }
@@ -110,7 +120,8 @@ export function splitCommands(code: string, firstLine: number): DocCommand[] {
       if (last.expected.unreadable) last.expected = expectationOf(`${last.expected.shown} ${comment.trim()}`);
       else if (EXPECTATION_START.test(comment.trim()) && !last.expected.shown) last.expected = expectationOf(comment);
     }
-    text = ''; comment = '';
+    text = '';
+    comment = '';
   };
   for (let i = 0; i < code.length; i++) {
     const ch = code[i];
@@ -125,9 +136,22 @@ export function splitCommands(code: string, firstLine: number): DocCommand[] {
       text += ch;
       continue;
     }
-    if (single) { if (ch === "'") single = false; text += ch; continue; }
-    if (ch === '\\' && i + 1 < code.length) { text += ch + code[i + 1]; if (code[i + 1] === '\n') line++; i++; continue; }
-    if (double) { if (ch === '"') double = false; text += ch; continue; }
+    if (single) {
+      if (ch === "'") single = false;
+      text += ch;
+      continue;
+    }
+    if (ch === '\\' && i + 1 < code.length) {
+      text += ch + code[i + 1];
+      if (code[i + 1] === '\n') line++;
+      i++;
+      continue;
+    }
+    if (double) {
+      if (ch === '"') double = false;
+      text += ch;
+      continue;
+    }
     if (ch === "'") single = true;
     else if (ch === '"') double = true;
     else if (ch === '$' && code[i + 1] === '(') depth++;
@@ -165,12 +189,18 @@ export function httpCommand(code: string, firstLine: number): DocCommand {
   const url = target.startsWith('/') ? `http://localhost:8080${target}` : target;
   const auth = headers.some((h) => /^authorization:/i.test(h)) ? '' : ' -u "$AUTH"';
   const body = rest.join('\n\n').trim();
-  const text = `curl -s -X ${method}${auth} ${quote(url)}${headers.map((h) => ` -H ${quote(h.trim())}`).join('')}${body ? ` --data-binary ${quote(body)}` : ''}`;
+  const text = `curl -s -X ${method}${auth} ${quote(url)}${headers.map((h) => ` -H ${quote(h.trim())}`).join('')}${
+    body ? ` --data-binary ${quote(body)}` : ''
+  }`;
   const response = responseAt < 0 ? '' : lines.slice(responseAt).join('\n');
   const [statusLine, ...responseRest] = response.split('\n');
   const responseBody = responseRest.join('\n').split(/\n\s*\n/).slice(1).join('\n').trim();
   const status = /^HTTP\/[\d.]+\s+(\d{3})/.exec(statusLine)?.[1];
-  return { line: firstLine, text, expected: status ? { ...expectationOf(`${status} ${responseBody}`.trim()), shown: response.trim() } : {} };
+  return {
+    line: firstLine,
+    text,
+    expected: status ? { ...expectationOf(`${status} ${responseBody}`.trim()), shown: response.trim() } : {},
+  };
 }
 
 const EXPECTATION_START = /^(→|HTTP\/[\d.]+\s|[1-5]\d\d\b|\{|\[)/;
@@ -199,24 +229,39 @@ export function expectationOf(comment: string): Expectation {
 }
 
 /** A JSON value as a doc shows it: `…` (or `...`) stands for what is left out. */
-export type Shape = { kind: 'any' } | { kind: 'pattern'; text: string } | { kind: 'value'; value: number | boolean | null }
-  | { kind: 'object'; members: Record<string, Shape> } | { kind: 'array'; items: Shape[] };
+export type Shape =
+  | { kind: 'any' }
+  | { kind: 'pattern'; text: string }
+  | { kind: 'value'; value: number | boolean | null }
+  | { kind: 'object'; members: Record<string, Shape> }
+  | { kind: 'array'; items: Shape[] };
 
 /** Reads the first JSON-like value of text; undefined when it is not one. */
 export function parseShape(text: string): Shape | undefined {
   let i = 0;
-  const ws = () => { while (i < text.length && /\s/.test(text[i])) i++; };
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i])) i++;
+  };
   const ellipsis = () => {
     ws();
-    if (text.startsWith('…', i)) { i += 1; return true; }
-    if (text.startsWith('...', i)) { i += 3; return true; }
+    if (text.startsWith('…', i)) {
+      i += 1;
+      return true;
+    }
+    if (text.startsWith('...', i)) {
+      i += 3;
+      return true;
+    }
     return false;
   };
   const str = (): string => {
     let out = '';
     i++;
     while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') { out += text[i + 1]; i += 2; } else out += text[i++];
+      if (text[i] === '\\') {
+        out += text[i + 1];
+        i += 2;
+      } else out += text[i++];
     }
     if (text[i] !== '"') throw new Error('unterminated string');
     i++;
@@ -231,8 +276,15 @@ export function parseShape(text: string): Shape | undefined {
       const members: Record<string, Shape> = {};
       for (;;) {
         ws();
-        if (text[i] === '}') { i++; return { kind: 'object', members }; }
-        if (ellipsis()) { ws(); if (text[i] === ',') i++; continue; }
+        if (text[i] === '}') {
+          i++;
+          return { kind: 'object', members };
+        }
+        if (ellipsis()) {
+          ws();
+          if (text[i] === ',') i++;
+          continue;
+        }
         if (text[i] !== '"') throw new Error('expected a member name');
         const key = str();
         ws();
@@ -248,7 +300,10 @@ export function parseShape(text: string): Shape | undefined {
       const items: Shape[] = [];
       for (;;) {
         ws();
-        if (text[i] === ']') { i++; return { kind: 'array', items }; }
+        if (text[i] === ']') {
+          i++;
+          return { kind: 'array', items };
+        }
         const item = value();
         if (item.kind !== 'any') items.push(item);
         ws();
@@ -269,19 +324,35 @@ export function parseShape(text: string): Shape | undefined {
 }
 
 /** Where actual differs from what the doc shows, or undefined when it fits. */
-export function shapeMismatch(shape: Shape, actual: unknown, path = '$', rewrite: (text: string) => string = (t) => t): string | undefined {
+export function shapeMismatch(
+  shape: Shape,
+  actual: unknown,
+  path = '$',
+  rewrite: (text: string) => string = (t) => t,
+): string | undefined {
   switch (shape.kind) {
     case 'any':
       return undefined;
     case 'value':
-      return actual === shape.value ? undefined : `${path}: the doc shows ${JSON.stringify(shape.value)}, the answer has ${JSON.stringify(actual)}`;
+      return actual === shape.value
+        ? undefined
+        : `${path}: the doc shows ${JSON.stringify(shape.value)}, the answer has ${JSON.stringify(actual)}`;
     case 'pattern': {
-      const pattern = new RegExp(`^${rewrite(shape.text).split(/…|\.\.\.|<[^<>]*>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`);
+      const pattern = new RegExp(
+        `^${
+          rewrite(shape.text).split(/…|\.\.\.|<[^<>]*>/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[\\s\\S]*')
+        }$`,
+      );
       const text = typeof actual === 'string' ? actual : typeof actual === 'number' ? String(actual) : undefined;
-      return text !== undefined && pattern.test(text) ? undefined : `${path}: the doc shows ${JSON.stringify(rewrite(shape.text))}, the answer has ${JSON.stringify(actual)}`;
+      return text !== undefined && pattern.test(text)
+        ? undefined
+        : `${path}: the doc shows ${JSON.stringify(rewrite(shape.text))}, the answer has ${JSON.stringify(actual)}`;
     }
     case 'object': {
-      if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return `${path}: the doc shows an object, the answer has ${JSON.stringify(actual)}`;
+      if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
+        return `${path}: the doc shows an object, the answer has ${JSON.stringify(actual)}`;
+      }
       for (const [key, member] of Object.entries(shape.members)) {
         if (!(key in actual)) return `${path}.${key}: the doc shows this member, the answer has none`;
         const problem = shapeMismatch(member, (actual as Record<string, unknown>)[key], `${path}.${key}`, rewrite);
@@ -293,7 +364,9 @@ export function shapeMismatch(shape: Shape, actual: unknown, path = '$', rewrite
       if (!Array.isArray(actual)) return `${path}: the doc shows an array, the answer has ${JSON.stringify(actual)}`;
       for (const [index, item] of shape.items.entries()) {
         if (!actual.some((a) => shapeMismatch(item, a, path, rewrite) === undefined)) {
-          return `${path}[${index}]: no element of the answer fits the doc's (${shapeMismatch(item, actual[index], `${path}[${index}]`, rewrite) ?? 'missing'})`;
+          return `${path}[${index}]: no element of the answer fits the doc's (${
+            shapeMismatch(item, actual[index], `${path}[${index}]`, rewrite) ?? 'missing'
+          })`;
         }
       }
       return undefined;

@@ -17,7 +17,10 @@ export function slugsOf(markdown: string): Set<string> {
     if (/^\s*```/.test(line)) fenced = !fenced;
     const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const base = heading[1].toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = heading[1].toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(
+      /\s/g,
+      '-',
+    );
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     slugs.add(n ? `${base}-${n}` : base);
@@ -45,8 +48,14 @@ test('every relative link and anchor in the docs leads somewhere', () => {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
       const [path, anchor] = target.split('#');
       const resolved = path ? normalize(join(dirname(join(ROOT, file)), decodeURIComponent(path))) : join(ROOT, file);
-      if (!existsSync(resolved)) { broken.push(`${file}:${line}: ${target}: no such file`); continue; }
-      if (anchor && resolved.endsWith('.md') && statSync(resolved).isFile() && !slugsOf(readFileSync(resolved, 'utf8')).has(anchor)) {
+      if (!existsSync(resolved)) {
+        broken.push(`${file}:${line}: ${target}: no such file`);
+        continue;
+      }
+      if (
+        anchor && resolved.endsWith('.md') && statSync(resolved).isFile()
+        && !slugsOf(readFileSync(resolved, 'utf8')).has(anchor)
+      ) {
         broken.push(`${file}:${line}: ${target}: no heading #${anchor}`);
       }
     }

@@ -8,7 +8,8 @@ import { readInputs } from '../../bench/capacity';
 /**
  * The parts of the docs that are facts about the contract's registry compared with the reference
  * OpenAPI, and docs/capacity.md's model from the saved benchmark figures: written between
- * `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by generated-sections.test.ts and rewritten by it with UPDATE_DOCS=1.
+ * `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by generated-sections.test.ts and rewritten by it with
+ * UPDATE_DOCS=1.
  */
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -16,7 +17,11 @@ const keyOf = (method: string, path: string) => `${method.toUpperCase()} ${path.
 
 export function referenceOperations(): Set<string> {
   const document = parse(readFileSync(REFERENCE_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-  return new Set(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => keyOf(m, path))));
+  return new Set(
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => keyOf(m, path))
+    ),
+  );
 }
 
 /** Our operations the reference does not define, as `METHOD /path` (root ones marked). */
@@ -30,7 +35,9 @@ export function generatedSections(): Record<string, string> {
   const added = addedOperations();
   return {
     'operation-count': String(OPERATIONS.length),
-    'added-operations': `${added.length} operations the reference does not define:\n\n${added.map((a) => `- ${a}`).join('\n')}\n`,
+    'added-operations': `${added.length} operations the reference does not define:\n\n${
+      added.map((a) => `- ${a}`).join('\n')
+    }\n`,
     // docs/capacity.md: the capacity model from the saved benchmark figures (`npm run capacity`).
     ...capacitySections(readInputs()),
   };

@@ -24,7 +24,17 @@ const logs: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
   child = spawn(process.execPath, [MAIN, 'all'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SANDBOX_SETTLEMENT_STEP_MS: '50', SETTLEMENT_POLL_MS: '20', MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SANDBOX_SETTLEMENT_STEP_MS: '50',
+      SETTLEMENT_POLL_MS: '20',
+      MONGODB_URI: '',
+      KAFKA_BROKERS: '',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   base = await new Promise<string>((resolve, reject) => {
@@ -50,7 +60,8 @@ afterAll(() => {
 
 async function api(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
   const res = await fetch(`${base}${path}`, {
-    method, headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = await res.json() as any;
@@ -67,21 +78,40 @@ async function api(path: string, body?: unknown, method = body === undefined ? '
 test('a payment made through the one-command system settles; SIGTERM drains both threads', async () => {
   expect(logs.find((l) => l.msg === 'started')).toMatchObject({ servicesTransport: 'port' });
   const terms = await api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
   const payer = await api('/customers', {
-    customerType: 'INDIVIDUAL', platformCustomerId: 'one-process-payer', fullName: 'Jane Smith', email: 'jane@example.com',
-    birthDate: '1990-01-15', nationality: 'US', endUserTermsConsent: consent,
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'one-process-payer',
+    fullName: 'Jane Smith',
+    email: 'jane@example.com',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    endUserTermsConsent: consent,
   });
   expect([payer.status, payer.body]).toEqual([201, expect.objectContaining({ id: expect.any(String) })]);
-  const source = (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].id;
+  const source =
+    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+      .id;
   expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
   const payee = await api('/customers/external-accounts', {
-    customerId: payer.body.id, currency: 'MXN',
-    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+    customerId: payer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
   });
   const quote = await api('/quotes', {
-    source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000,
+    source: { sourceType: 'ACCOUNT', accountId: source },
+    destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
   });
   expect(quote.status).toBe(201);
   const executed = await api(`/quotes/${quote.body.id}/execute`, {});
@@ -93,10 +123,15 @@ test('a payment made through the one-command system settles; SIGTERM drains both
     status = (await api(`/transactions/${executed.body.transactionId}`)).body.status;
   }
   expect(status).toBe('COMPLETED');
-  expect((await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].balance.amount).toBe(50_000 - quote.body.totalSendingAmount);
+  expect(
+    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+      .balance.amount,
+  ).toBe(50_000 - quote.body.totalSendingAmount);
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
-  expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['grpc server listening', 'gateway listening', 'started', 'draining', 'stopped']));
+  expect(logs.map((l) => l.msg)).toEqual(
+    expect.arrayContaining(['grpc server listening', 'gateway listening', 'started', 'draining', 'stopped']),
+  );
 });

@@ -16,7 +16,10 @@ const CARDS_DATA_KEY = randomBytes(32).toString('hex');
 let sys: TestSystem;
 let browser: Browser;
 let embedder: Server;
-/** The embedding page, served on one port: http://localhost:<port> is the allowed origin, http://127.0.0.1:<port> another. */
+/**
+ * The embedding page, served on one port: http://localhost:<port> is the allowed origin, http://127.0.0.1:<port>
+ * another.
+ */
 let allowedOrigin: string;
 let otherOrigin: string;
 const logLines: string[] = [];
@@ -25,7 +28,9 @@ let holder: { customerId: string; usdAccountId: string };
 beforeAll(async () => {
   embedder = createServer((req, res) => {
     const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>platform</title><iframe id="card" src="${src.replace(/"/g, '&quot;')}"></iframe>`);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(
+      `<!doctype html><title>platform</title><iframe id="card" src="${src.replace(/"/g, '&quot;')}"></iframe>`,
+    );
   });
   await new Promise<void>((done) => embedder.listen(0, '127.0.0.1', done));
   const port = (embedder.address() as AddressInfo).port;
@@ -45,7 +50,15 @@ afterAll(async () => {
 
 let seq = 0;
 async function activeCard(cardholderId = holder.customerId, fundingSource = holder.usdAccountId) {
-  const res = await sys.api('/cards', { method: 'POST', json: { cardholderId, platformCardId: `reveal-${process.pid}-${seq++}`, form: 'VIRTUAL', fundingSources: [fundingSource] } });
+  const res = await sys.api('/cards', {
+    method: 'POST',
+    json: {
+      cardholderId,
+      platformCardId: `reveal-${process.pid}-${seq++}`,
+      form: 'VIRTUAL',
+      fundingSources: [fundingSource],
+    },
+  });
   expect(res.status).toBe(201);
   return cardWhen(sys, res.body.id, (c) => c.state === 'ACTIVE');
 }
@@ -72,7 +85,9 @@ test('in a real browser the URL shows PAN, CVV and expiry once, under a strict C
   const shown = await page.goto(url);
   expect(shown!.status()).toBe(200);
   const headers = shown!.headers();
-  expect(headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors http:\/\/localhost:\d+$/);
+  expect(headers['content-security-policy']).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors http:\/\/localhost:\d+$/,
+  );
   expect(headers['cache-control']).toBe('no-store');
   expect(headers['referrer-policy']).toBe('no-referrer');
   const pan = (await textOf(page, '#pan'))!;
@@ -106,7 +121,13 @@ test('a tampered URL refuses (and leaves the real one usable); an expired URL re
   const page = await browser.newPage();
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
   const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString('base64url');
-  for (const forged of [`${head}.${longer}.${signature}`, `${head}.${payload}.${signature.split('').reverse().join('')}`, `${head}.${payload}.`]) {
+  for (
+    const forged of [
+      `${head}.${longer}.${signature}`,
+      `${head}.${payload}.${signature.split('').reverse().join('')}`,
+      `${head}.${payload}.`,
+    ]
+  ) {
     expect((await page.goto(`${sys.rootUrl}/card-reveal/${forged}`))!.status()).toBe(404);
   }
   expect((await page.goto(url))!.status()).toBe(200);
@@ -114,13 +135,18 @@ test('a tampered URL refuses (and leaves the real one usable); an expired URL re
 
   // Expired: the same reveal's claims signed with the system's key, with an expiry already past.
   const fresh = await reveal(card.id);
-  const sub = JSON.parse(Buffer.from(new URL(fresh.url).pathname.split('/').pop()!.split('.')[1], 'base64url').toString()).sub;
-  const expired = await signRevealToken(revealSigningKey(Buffer.from(CARDS_DATA_KEY, 'hex')), sub, new Date(Date.now() - 1000));
+  const sub =
+    JSON.parse(Buffer.from(new URL(fresh.url).pathname.split('/').pop()!.split('.')[1], 'base64url').toString()).sub;
+  const expired = await signRevealToken(
+    revealSigningKey(Buffer.from(CARDS_DATA_KEY, 'hex')),
+    sub,
+    new Date(Date.now() - 1000),
+  );
   expect((await page.goto(`${sys.rootUrl}/card-reveal/${expired}`))!.status()).toBe(404);
   expect(await textOf(page, 'h1')).toBe('Card details unavailable');
 });
 
-test('the page is framed by the configured origin only: another origin\'s iframe is blocked', async () => {
+test("the page is framed by the configured origin only: another origin's iframe is blocked", async () => {
   const card = await activeCard();
   /** The platform's page at `origin` framing a fresh reveal URL, once the gateway has answered the frame's request. */
   const framed = async (origin: string) => {
@@ -130,7 +156,8 @@ test('the page is framed by the configured origin only: another origin\'s iframe
     page.on('console', (m) => console.push(m.text()));
     const answered = page.waitForEvent('response', (r) => r.url() === url);
     await page.goto(`${origin}/embed?src=${encodeURIComponent(url)}`);
-    expect((await answered).status()).toBe(200); // the gateway served the card page: only the browser stands between it and the frame
+    // the gateway served the card page: only the browser stands between it and the frame
+    expect((await answered).status()).toBe(200);
     await page.waitForLoadState('load');
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     return { frame, console };
@@ -160,12 +187,21 @@ test('who may reveal: a VIEW token may not; a FROZEN card may be revealed, a CLO
   const created = await sys.api('/tokens', { method: 'POST', json: { name: 'viewer', permissions: ['VIEW'] } });
   expect(created.status).toBe(201);
   const card = await activeCard();
-  expectError(await sys.api(`/cards/${card.id}/reveal`, { method: 'POST', auth: basicAuthHeader(created.body.clientId, created.body.clientSecret) }), 403, 'FORBIDDEN');
+  expectError(
+    await sys.api(`/cards/${card.id}/reveal`, {
+      method: 'POST',
+      auth: basicAuthHeader(created.body.clientId, created.body.clientSecret),
+    }),
+    403,
+    'FORBIDDEN',
+  );
   expect((await sys.api(`/cards/${card.id}`, { method: 'PATCH', json: { state: 'FROZEN' } })).status).toBe(200);
   expect((await sys.api(`/cards/${card.id}/reveal`, { method: 'POST' })).status).toBe(200);
   expect((await sys.api(`/cards/${card.id}`, { method: 'PATCH', json: { state: 'CLOSED' } })).status).toBe(200);
   expectError(await sys.api(`/cards/${card.id}/reveal`, { method: 'POST' }), 409, 'CARD_ALREADY_CLOSED');
-  expect((await sys.api('/cards/Card:019542f5-b3e7-1d02-0000-000000000999/reveal', { method: 'POST' })).status).toBe(404);
+  expect((await sys.api('/cards/Card:019542f5-b3e7-1d02-0000-000000000999/reveal', { method: 'POST' })).status).toBe(
+    404,
+  );
 });
 
 test('a URL minted before the card was closed no longer shows it', async () => {
@@ -177,27 +213,51 @@ test('a URL minted before the card was closed no longer shows it', async () => {
 
 /** An EU customer (under SCA) with verified contacts, approved through the hosted KYC page. */
 async function euCardholder(name: string, number: string) {
-  const customer = await createCustomer(sys, { fullName: name, region: 'FR', nationality: 'FR', phoneNumber: `+3361234${number}`, email: `c${number}@example.com` });
+  const customer = await createCustomer(sys, {
+    fullName: name,
+    region: 'FR',
+    nationality: 'FR',
+    phoneNumber: `+3361234${number}`,
+    email: `c${number}@example.com`,
+  });
   // The EU's KYC starts once both contact channels are verified; the verified phone is the SMS_OTP factor.
   for (const channel of ['verify-email', 'verify-phone']) {
     expect((await sys.api(`/customers/${customer.id}/${channel}`, { method: 'POST' })).status).toBe(204);
-    expect((await sys.api(`/customers/${customer.id}/${channel}/confirm`, { method: 'POST', json: { code: '123456' } })).status).toBe(200);
+    expect(
+      (await sys.api(`/customers/${customer.id}/${channel}/confirm`, { method: 'POST', json: { code: '123456' } }))
+        .status,
+    ).toBe(200);
   }
-  const link = await sys.api(`/customers/${customer.id}/kyc-link`, { method: 'POST', json: { redirectUri: 'https://app.example.com/done' } });
+  const link = await sys.api(`/customers/${customer.id}/kyc-link`, {
+    method: 'POST',
+    json: { redirectUri: 'https://app.example.com/done' },
+  });
   expect(link.status).toBe(201);
   expect((await chooseOutcome(sys, link.body.kycUrl, 'APPROVE')).status).toBe(303);
-  for (let read = await sys.api(`/customers/${customer.id}`); read.body.kycStatus !== 'APPROVED'; read = await sys.api(`/customers/${customer.id}`)) {
+  for (
+    let read = await sys.api(`/customers/${customer.id}`);
+    read.body.kycStatus !== 'APPROVED';
+    read = await sys.api(`/customers/${customer.id}`)
+  ) {
     await new Promise((r) => setTimeout(r, 25));
   }
   return { customerId: customer.id as string, usdAccountId: await usdAccountOf(sys, customer.id) };
 }
 
-test('SCA rail: an EU cardholder\'s reveal needs its own live SCA login session', async () => {
+test("SCA rail: an EU cardholder's reveal needs its own live SCA login session", async () => {
   const [eu, other] = [await euCardholder('Carte Titulaire', '5678'), await euCardholder('Autre Titulaire', '5679')];
-  const sca = (path: string, customerId: string, json: unknown) => sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: 'POST', json });
+  const sca = (path: string, customerId: string, json: unknown) =>
+    sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: 'POST', json });
   const login = async (customerId: string) => {
     const start = await sca('/sca/login/start', customerId, { factor: 'SMS_OTP' });
-    expect((await sca('/sca/login/complete', customerId, { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' })).status).toBe(200);
+    expect(
+      (await sca('/sca/login/complete', customerId, {
+        factor: 'SMS_OTP',
+        endUserIpAddress: '203.0.113.4',
+        challengeId: start.body.challengeId,
+        code: '123456',
+      })).status,
+    ).toBe(200);
   };
   const card = await activeCard(eu.customerId, eu.usdAccountId);
   expectError(await sys.api(`/cards/${card.id}/reveal`, { method: 'POST' }), 409, 'SCA_SESSION_REQUIRED');

@@ -21,9 +21,17 @@ afterAll(async () => {
 });
 
 let seq = 0;
-const issue = (extra: Record<string, unknown> = {}) => sys.api('/cards', { method: 'POST', json: {
-  cardholderId: holder.customerId, platformCardId: `card-${process.pid}-${seq++}`, form: 'VIRTUAL', fundingSources: [holder.usdAccountId], ...extra,
-} });
+const issue = (extra: Record<string, unknown> = {}) =>
+  sys.api('/cards', {
+    method: 'POST',
+    json: {
+      cardholderId: holder.customerId,
+      platformCardId: `card-${process.pid}-${seq++}`,
+      form: 'VIRTUAL',
+      fundingSources: [holder.usdAccountId],
+      ...extra,
+    },
+  });
 const patch = (id: string, json: unknown) => sys.api(`/cards/${id}`, { method: 'PATCH', json });
 const cardWebhooks = (id: string) => receiver.accepted.filter((w) => w.data.id === id && w.type.startsWith('CARD.'));
 
@@ -32,13 +40,43 @@ describe('POST /cards', () => {
     const res = await issue({ platformCardId: 'card-emp-aary-001' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      id: expect.stringMatching(/^Card:/), cardholderId: holder.customerId, platformCardId: 'card-emp-aary-001',
-      state: 'PROCESSING', stateReason: null, form: 'VIRTUAL', fundingSources: [holder.usdAccountId], currency: 'USD',
+      id: expect.stringMatching(/^Card:/),
+      cardholderId: holder.customerId,
+      platformCardId: 'card-emp-aary-001',
+      state: 'PROCESSING',
+      stateReason: null,
+      form: 'VIRTUAL',
+      fundingSources: [holder.usdAccountId],
+      currency: 'USD',
     });
     const active = await cardWhen(sys, res.body.id, (c) => c.state === 'ACTIVE');
-    expect(active).toMatchObject({ stateReason: null, brand: 'VISA', last4: expect.stringMatching(/^\d{4}$/), expMonth: expect.any(Number), expYear: expect.any(Number), processorRef: expect.any(String) });
+    expect(active).toMatchObject({
+      stateReason: null,
+      brand: 'VISA',
+      last4: expect.stringMatching(/^\d{4}$/),
+      expMonth: expect.any(Number),
+      expYear: expect.any(Number),
+      processorRef: expect.any(String),
+    });
     // No card data on the resource.
-    expect(Object.keys(active).sort()).toEqual(['brand', 'cardholderId', 'createdAt', 'currency', 'expMonth', 'expYear', 'form', 'fundingSources', 'id', 'issuerRef', 'last4', 'platformCardId', 'processorRef', 'state', 'stateReason', 'updatedAt']);
+    expect(Object.keys(active).sort()).toEqual([
+      'brand',
+      'cardholderId',
+      'createdAt',
+      'currency',
+      'expMonth',
+      'expYear',
+      'form',
+      'fundingSources',
+      'id',
+      'issuerRef',
+      'last4',
+      'platformCardId',
+      'processorRef',
+      'state',
+      'stateReason',
+      'updatedAt',
+    ]);
     await receiver.waitFor(() => cardWebhooks(res.body.id).length >= 1);
     const [hook] = cardWebhooks(res.body.id);
     expect(hook.type).toBe('CARD.STATE_CHANGE');
@@ -55,16 +93,22 @@ describe('POST /cards', () => {
 
   test('a cardholder whose KYC is not APPROVED gets no card (CARDHOLDER_KYC_NOT_APPROVED)', async () => {
     const { customerId, usdAccountId } = await payingCustomer(sys);
-    const res = await sys.api('/cards', { method: 'POST', json: { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usdAccountId] } });
+    const res = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usdAccountId] },
+    });
     expectError(res, 400, 'CARDHOLDER_KYC_NOT_APPROVED');
     expect((await sys.api(`/cards?cardholderId=${customerId}`)).body.data).toEqual([]);
   });
 
-  test('a funding source that is not the cardholder\'s is FUNDING_SOURCE_INELIGIBLE, listing it', async () => {
+  test("a funding source that is not the cardholder's is FUNDING_SOURCE_INELIGIBLE, listing it", async () => {
     const other = await payingCustomer(sys);
     const res = await issue({ fundingSources: [holder.usdAccountId, other.usdAccountId] });
     expectError(res, 400, 'FUNDING_SOURCE_INELIGIBLE');
-    expect(res.body.details.errors).toEqual([{ field: 'fundingSources[1]', message: 'is not an internal account of the cardholder' }]);
+    expect(res.body.details.errors).toEqual([{
+      field: 'fundingSources[1]',
+      message: 'is not an internal account of the cardholder',
+    }]);
   });
 
   test('invalid bodies list every invalid member', async () => {
@@ -74,12 +118,22 @@ describe('POST /cards', () => {
     expect(fields).toEqual(expect.arrayContaining(['cardholderId', 'form', 'fundingSources']));
     const password = await issue({ threeDSecurePassword: 'AbCd1234EfGh5678' });
     expectError(password, 400, 'INVALID_INPUT');
-    expect(password.body.details.errors).toEqual([{ field: 'threeDSecurePassword', message: 'this card program has no static-password 3-D Secure factor' }]);
-    const unknown = await sys.api('/cards', { method: 'POST', json: { cardholderId: 'Customer:00000000-0000-4000-8000-00000000dead', form: 'VIRTUAL', fundingSources: [holder.usdAccountId] } });
+    expect(password.body.details.errors).toEqual([{
+      field: 'threeDSecurePassword',
+      message: 'this card program has no static-password 3-D Secure factor',
+    }]);
+    const unknown = await sys.api('/cards', {
+      method: 'POST',
+      json: {
+        cardholderId: 'Customer:00000000-0000-4000-8000-00000000dead',
+        form: 'VIRTUAL',
+        fundingSources: [holder.usdAccountId],
+      },
+    });
     expectError(unknown, 400, 'INVALID_INPUT');
   });
 
-  test('a platformCardId is the platform\'s own: used twice is 409', async () => {
+  test("a platformCardId is the platform's own: used twice is 409", async () => {
     const first = await issue({ platformCardId: 'dup-card' });
     expect(first.status).toBe(201);
     expectError(await issue({ platformCardId: 'dup-card' }), 409, 'CONFLICT');
@@ -114,7 +168,10 @@ describe('PATCH /cards/{id}', () => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ state: 'FROZEN', fundingSources: usd });
     await receiver.waitFor(() => cardWebhooks(created.id).some((w) => w.type === 'CARD.FUNDING_SOURCE_CHANGE'));
-    expect(cardWebhooks(created.id).find((w) => w.type === 'CARD.FUNDING_SOURCE_CHANGE')!.data).toMatchObject({ fundingSources: usd, state: 'FROZEN' });
+    expect(cardWebhooks(created.id).find((w) => w.type === 'CARD.FUNDING_SOURCE_CHANGE')!.data).toMatchObject({
+      fundingSources: usd,
+      state: 'FROZEN',
+    });
 
     const stranger = await payingCustomer(sys);
     expectError(await patch(created.id, { fundingSources: [stranger.usdAccountId] }), 400, 'FUNDING_SOURCE_INELIGIBLE');
@@ -126,7 +183,11 @@ describe('PATCH /cards/{id}', () => {
   });
 
   test('an unknown card is 404', async () => {
-    expectError(await patch('Card:00000000-0000-4000-8000-00000000dead', { state: 'FROZEN' }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await patch('Card:00000000-0000-4000-8000-00000000dead', { state: 'FROZEN' }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await sys.api('/cards/Card:00000000-0000-4000-8000-00000000dead'), 404, 'REFERENCE_NOT_FOUND');
   });
 });
@@ -136,7 +197,15 @@ describe('GET /cards', () => {
     const other = await approvedCardholder(sys);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await sys.api('/cards', { method: 'POST', json: { cardholderId: other.customerId, platformCardId: `page-${i}`, form: 'VIRTUAL', fundingSources: [other.usdAccountId] } });
+      const res = await sys.api('/cards', {
+        method: 'POST',
+        json: {
+          cardholderId: other.customerId,
+          platformCardId: `page-${i}`,
+          form: 'VIRTUAL',
+          fundingSources: [other.usdAccountId],
+        },
+      });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
@@ -147,7 +216,9 @@ describe('GET /cards', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const res = await sys.api(`/cards?cardholderId=${other.customerId}&limit=2&sortOrder=${order}${cursor ? `&cursor=${cursor}` : ''}`);
+        const res = await sys.api(
+          `/cards?cardholderId=${other.customerId}&limit=2&sortOrder=${order}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         expect(res.status).toBe(200);
         expect(res.body.totalCount).toBe(5);
         seen.push(...res.body.data.map((c: any) => c.id));
@@ -159,7 +230,8 @@ describe('GET /cards', () => {
     expect(await walk('desc')).toEqual([...ids].reverse());
     expect((await sys.api(`/cards?accountId=${other.usdAccountId}`)).body.data).toHaveLength(5);
     expect((await sys.api(`/cards?platformCardId=page-3`)).body.data.map((c: any) => c.id)).toEqual([ids[3]]);
-    expect((await sys.api(`/cards?cardholderId=${other.customerId}&state=FROZEN`)).body.data.map((c: any) => c.id)).toEqual([ids[1]]);
+    expect((await sys.api(`/cards?cardholderId=${other.customerId}&state=FROZEN`)).body.data.map((c: any) => c.id))
+      .toEqual([ids[1]]);
     expectError(await sys.api('/cards?state=MELTED'), 400, 'INVALID_INPUT');
     expectError(await sys.api('/cards?cursor=nonsense'), 400, 'INVALID_INPUT');
   });
@@ -171,14 +243,19 @@ describe('GET /cards', () => {
 });
 
 describe('sandbox card simulations', () => {
-  const simulate = (cardId: string, what: string, json: unknown) => sys.api(`/sandbox/cards/${cardId}/simulate/${what}`, { method: 'POST', json });
-  const txWebhooks = (token: string) => receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
+  const simulate = (cardId: string, what: string, json: unknown) =>
+    sys.api(`/sandbox/cards/${cardId}/simulate/${what}`, { method: 'POST', json });
+  const txWebhooks = (token: string) =>
+    receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
   const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
 
   test('authorization → partial clearing → clearing → return → return reversal, the balance exact at each step, every webhook valid; a frozen card is declined', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     const cardId = created.body.id;
     await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
     const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
@@ -189,7 +266,15 @@ describe('sandbox card simulations', () => {
     await receiver.waitFor(() => txWebhooks(token).length >= 1);
     const authorized = txWebhooks(token)[0];
     expect(authorized.type).toBe('CARD_TRANSACTION.AUTHORIZED');
-    expect(authorized.data).toMatchObject({ type: 'CARD', cardId, customerId: buyer.customerId, status: 'AUTHORIZED', accountId: buyer.usdAccountId, authorizedAmount: { amount: 3_000, currency: { code: 'USD' } }, merchant });
+    expect(authorized.data).toMatchObject({
+      type: 'CARD',
+      cardId,
+      customerId: buyer.customerId,
+      status: 'AUTHORIZED',
+      accountId: buyer.usdAccountId,
+      authorizedAmount: { amount: 3_000, currency: { code: 'USD' } },
+      merchant,
+    });
     const transactionId = authorized.data.id as string;
     expect(await balance()).toBe(7_000);
 
@@ -200,7 +285,11 @@ describe('sandbox card simulations', () => {
     expectError(await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId }), 400, 'INVALID_STATE');
     expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 500 })).status).toBe(202);
     expect(await balance()).toBe(7_500);
-    expectError(await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }), 400, 'INVALID_STATE');
+    expectError(
+      await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }),
+      400,
+      'INVALID_STATE',
+    );
     expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_500 })).status).toBe(202);
     expect(await balance()).toBe(10_000);
     await receiver.waitFor(() => txWebhooks(token).some((w) => w.type === 'CARD_TRANSACTION.REFUNDED'));
@@ -212,9 +301,23 @@ describe('sandbox card simulations', () => {
     expect(await balance()).toBe(7_500);
 
     await receiver.waitFor(() => txWebhooks(token).length >= 5);
-    expect(txWebhooks(token).map((w) => w.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.REFUNDED', 'CARD_TRANSACTION.SETTLED']);
-    expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({ refundedAmount: { amount: 3_000 }, settledAmount: { amount: 3_000 } });
-    expect(txWebhooks(token)[4].data).toMatchObject({ status: 'SETTLED', settledAmount: { amount: 3_000 }, refundedAmount: { amount: 500 }, refundSummary: { count: 1, totalAmount: 500 } });
+    expect(txWebhooks(token).map((w) => w.type)).toEqual([
+      'CARD_TRANSACTION.AUTHORIZED',
+      'CARD_TRANSACTION.PARTIALLY_SETTLED',
+      'CARD_TRANSACTION.SETTLED',
+      'CARD_TRANSACTION.REFUNDED',
+      'CARD_TRANSACTION.SETTLED',
+    ]);
+    expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({
+      refundedAmount: { amount: 3_000 },
+      settledAmount: { amount: 3_000 },
+    });
+    expect(txWebhooks(token)[4].data).toMatchObject({
+      status: 'SETTLED',
+      settledAmount: { amount: 3_000 },
+      refundedAmount: { amount: 500 },
+      refundSummary: { count: 1, totalAmount: 500 },
+    });
 
     await patch(cardId, { state: 'FROZEN' });
     const frozen = await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
@@ -227,31 +330,50 @@ describe('sandbox card simulations', () => {
   test('balance inquiry, financial and credit authorizations, and authorization advice move the ledger as described', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     const cardId = created.body.id;
     await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
     const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
-    const usd = (amount: number, descriptor = 'ACME MARKETPLACE') => ({ amount, currency: { code: 'USD' }, merchant: { descriptor, mcc: '5942', country: 'US' } });
+    const usd = (amount: number, descriptor = 'ACME MARKETPLACE') => ({
+      amount,
+      currency: { code: 'USD' },
+      merchant: { descriptor, mcc: '5942', country: 'US' },
+    });
     const only = async (token: string) => {
       await receiver.waitFor(() => txWebhooks(token).length >= 1);
       return txWebhooks(token)[0];
     };
 
-    const inquiry = await simulate(cardId, 'balance_inquiry', { merchant: { descriptor: 'SHELL OIL 12345678', mcc: '5541', country: 'US' } });
+    const inquiry = await simulate(cardId, 'balance_inquiry', {
+      merchant: { descriptor: 'SHELL OIL 12345678', mcc: '5541', country: 'US' },
+    });
     expect(inquiry.status).toBe(202);
-    expect((await only(inquiry.body.issuerTransactionToken)).data).toMatchObject({ status: 'AUTHORIZED', authorizedAmount: { amount: 0 }, direction: 'DEBIT' });
+    expect((await only(inquiry.body.issuerTransactionToken)).data).toMatchObject({
+      status: 'AUTHORIZED',
+      authorizedAmount: { amount: 0 },
+      direction: 'DEBIT',
+    });
     expect(await balance()).toBe(10_000);
 
     const atm = await simulate(cardId, 'financial_authorization', usd(8_000, 'ATM WITHDRAWAL 24TH ST'));
     expect(atm.status).toBe(202);
-    expect(await only(atm.body.issuerTransactionToken)).toMatchObject({ type: 'CARD_TRANSACTION.SETTLED', data: { settledAmount: { amount: 8_000 }, direction: 'DEBIT' } });
+    expect(await only(atm.body.issuerTransactionToken)).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: { settledAmount: { amount: 8_000 }, direction: 'DEBIT' },
+    });
     expect(await balance()).toBe(2_000);
 
     let expected = 2_000;
     for (const path of ['credit_authorization', 'financial_credit_authorization', 'credit_authorization_advice']) {
       const credit = await simulate(cardId, path, usd(2_500));
       expect(credit.status).toBe(202);
-      expect(await only(credit.body.issuerTransactionToken)).toMatchObject({ type: 'CARD_TRANSACTION.SETTLED', data: { direction: 'CREDIT', settledAmount: { amount: 2_500 } } });
+      expect(await only(credit.body.issuerTransactionToken)).toMatchObject({
+        type: 'CARD_TRANSACTION.SETTLED',
+        data: { direction: 'CREDIT', settledAmount: { amount: 2_500 } },
+      });
       expected += 2_500;
       expect(await balance()).toBe(expected);
     }
@@ -265,32 +387,55 @@ describe('sandbox card simulations', () => {
     expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 1_200 })).status).toBe(202);
     expect(await balance()).toBe(expected - 1_200);
     await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 3);
-    expect(txWebhooks(auth.body.issuerTransactionToken).map((w) => (w.data.authorizedAmount as { amount: number }).amount)).toEqual([1_000, 2_000, 1_200]);
+    expect(
+      txWebhooks(auth.body.issuerTransactionToken).map((w) => (w.data.authorizedAmount as { amount: number }).amount),
+    ).toEqual([1_000, 2_000, 1_200]);
     // Re-sizing beyond the balance: EXCEPTION, nothing moved.
-    expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 1_000_000 })).status).toBe(202);
+    expect((await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 1_000_000 })).status).toBe(
+      202,
+    );
     expect(await balance()).toBe(expected - 1_200);
-    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).some((w) => w.type === 'CARD_TRANSACTION.EXCEPTION'));
-    expectError(await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 5 }), 400, 'INVALID_STATE');
+    await receiver.waitFor(() =>
+      txWebhooks(auth.body.issuerTransactionToken).some((w) => w.type === 'CARD_TRANSACTION.EXCEPTION')
+    );
+    expectError(
+      await simulate(cardId, 'authorization_advice', { cardTransactionId: id, amount: 5 }),
+      400,
+      'INVALID_STATE',
+    );
     expect(receiver.contractProblems).toEqual([]);
   });
 
   test('suffix 006: the pull is approved then its confirmation fails: EXCEPTION, the hold given back', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 1_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
-    const failed = await simulate(created.body.id, 'authorization', { amount: 400, currency: { code: 'USD' }, merchant: { descriptor: 'UBER EATS-006' } });
+    const failed = await simulate(created.body.id, 'authorization', {
+      amount: 400,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'UBER EATS-006' },
+    });
     expect(failed.status).toBe(202);
     await receiver.waitFor(() => txWebhooks(failed.body.issuerTransactionToken).length >= 2);
-    expect(txWebhooks(failed.body.issuerTransactionToken).map((w) => w.type)).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION']);
+    expect(txWebhooks(failed.body.issuerTransactionToken).map((w) => w.type)).toEqual([
+      'CARD_TRANSACTION.AUTHORIZED',
+      'CARD_TRANSACTION.EXCEPTION',
+    ]);
     expect(await balanceOf(sys, buyer.customerId, buyer.usdAccountId)).toBe(1_000);
     expect(receiver.contractProblems).toEqual([]);
   });
 
-  test('card transactions are read in GET /transactions (type CARD) with the reference\'s filters and cursor pages, and by id', async () => {
+  test("card transactions are read in GET /transactions (type CARD) with the reference's filters and cursor pages, and by id", async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     const cardId = created.body.id;
     await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
     const tokens: string[] = [];
@@ -298,7 +443,11 @@ describe('sandbox card simulations', () => {
       const auth = await simulate(cardId, 'authorization', { amount: 100 + i, currency: { code: 'USD' }, merchant });
       tokens.push(auth.body.issuerTransactionToken);
     }
-    await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'DECLINED-002' } });
+    await simulate(cardId, 'authorization', {
+      amount: 100,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'DECLINED-002' },
+    });
     await receiver.waitFor(() => tokens.every((t) => txWebhooks(t).length >= 1));
     const ids = tokens.map((t) => txWebhooks(t)[0].data.id as string);
 
@@ -313,24 +462,42 @@ describe('sandbox card simulations', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await sys.api(`/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await sys.api(
+        `/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.data.map((t: any) => t.id));
       cursor = page.body.hasMore ? page.body.nextCursor : undefined;
     } while (cursor);
     expect(seen).toEqual([...listed.body.data.map((t: any) => t.id)].reverse());
 
-    expect((await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) => t.type === 'CARD')).toEqual([]);
+    expect(
+      (await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) =>
+        t.type === 'CARD'
+      ),
+    ).toEqual([]);
     const one = await sys.api(`/transactions/${ids[0]}`);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ type: 'CARD', id: ids[0], status: 'AUTHORIZED', authorizedAmount: { amount: 100 } });
-    expectError(await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'), 404, 'TRANSACTION_NOT_FOUND');
+    expect(one.body).toMatchObject({
+      type: 'CARD',
+      id: ids[0],
+      status: 'AUTHORIZED',
+      authorizedAmount: { amount: 100 },
+    });
+    expectError(
+      await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'),
+      404,
+      'TRANSACTION_NOT_FOUND',
+    );
   });
 
   test('an agent of the cardholder lists and reads its card transactions (type CARD) when their funding account is one it may see', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
     const auth = await simulate(created.body.id, 'authorization', { amount: 250, currency: { code: 'USD' }, merchant });
     await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 1);
@@ -338,7 +505,11 @@ describe('sandbox card simulations', () => {
     const platformList = (await sys.api(`/transactions?customerId=${buyer.customerId}`)).body;
 
     const agentSees = async (accountRestrictions?: { allowedAccountIds: string[] }) => {
-      const { bearer } = await connectedAgent(sys, buyer.customerId, policy(accountRestrictions ? { accountRestrictions } : {}));
+      const { bearer } = await connectedAgent(
+        sys,
+        buyer.customerId,
+        policy(accountRestrictions ? { accountRestrictions } : {}),
+      );
       const me = asAgent(sys, bearer);
       const res = await me('/agents/me/transactions');
       expect(res.status).toBe(200);
@@ -359,18 +530,33 @@ describe('sandbox card simulations', () => {
     // Another customer's agent does not find it.
     const stranger = await approvedCardholder(sys);
     const { bearer } = await connectedAgent(sys, stranger.customerId);
-    expectError(await asAgent(sys, bearer)(`/agents/me/transactions/${authorized.data.id}`), 404, 'TRANSACTION_NOT_FOUND');
+    expectError(
+      await asAgent(sys, bearer)(`/agents/me/transactions/${authorized.data.id}`),
+      404,
+      'TRANSACTION_NOT_FOUND',
+    );
   });
 
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 5_000);
-    const created = await sys.api('/cards', { method: 'POST', json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] } });
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+    });
     await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
-    const declined = await simulate(created.body.id, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant: { descriptor: 'AMAZON RETAIL US-002' } });
+    const declined = await simulate(created.body.id, 'authorization', {
+      amount: 100,
+      currency: { code: 'USD' },
+      merchant: { descriptor: 'AMAZON RETAIL US-002' },
+    });
     expect(declined.status).toBe(202);
     await patch(created.body.id, { state: 'FROZEN' });
-    const paused = await simulate(created.body.id, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
+    const paused = await simulate(created.body.id, 'authorization', {
+      amount: 100,
+      currency: { code: 'USD' },
+      merchant,
+    });
     expect(paused.status).toBe(202);
     expect(await balanceOf(sys, buyer.customerId, buyer.usdAccountId)).toBe(5_000);
     expect(txWebhooks(declined.body.issuerTransactionToken)).toEqual([]);
@@ -378,20 +564,46 @@ describe('sandbox card simulations', () => {
   });
 
   test('an unknown card or transaction is 404; a bad body lists its fields', async () => {
-    expectError(await simulate('Card:00000000-0000-4000-8000-00000000dead', 'authorization', { amount: 1, currency: { code: 'USD' }, merchant }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await simulate('Card:00000000-0000-4000-8000-00000000dead', 'authorization', {
+        amount: 1,
+        currency: { code: 'USD' },
+        merchant,
+      }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     const { body: created } = await issue();
-    expectError(await simulate(created.id, 'clearing', { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead', amount: 1 }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await simulate(created.id, 'clearing', {
+        cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead',
+        amount: 1,
+      }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await simulate(created.id, 'authorization', { amount: 0, merchant: {} }), 400, 'INVALID_INPUT');
     const ghost = 'Card:00000000-0000-4000-8000-00000000dead';
     const auth = { amount: 1, currency: { code: 'USD' }, merchant };
-    for (const path of ['credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'credit_authorization_advice']) {
+    for (
+      const path of [
+        'credit_authorization',
+        'financial_authorization',
+        'financial_credit_authorization',
+        'credit_authorization_advice',
+      ]
+    ) {
       expectError(await simulate(ghost, path, auth), 404, 'REFERENCE_NOT_FOUND');
       expectError(await simulate(created.id, path, { amount: -1 }), 400, 'INVALID_INPUT');
     }
     expectError(await simulate(ghost, 'balance_inquiry', { merchant }), 404, 'REFERENCE_NOT_FOUND');
     expectError(await simulate(created.id, 'balance_inquiry', {}), 400, 'INVALID_INPUT');
     const missing = { cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000dead' };
-    expectError(await simulate(created.id, 'authorization_advice', { ...missing, amount: 5 }), 404, 'REFERENCE_NOT_FOUND');
+    expectError(
+      await simulate(created.id, 'authorization_advice', { ...missing, amount: 5 }),
+      404,
+      'REFERENCE_NOT_FOUND',
+    );
     expectError(await simulate(created.id, 'return_reversal', missing), 404, 'REFERENCE_NOT_FOUND');
     expectError(await simulate(created.id, 'return_reversal', {}), 400, 'INVALID_INPUT');
   });

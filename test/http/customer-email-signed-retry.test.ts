@@ -5,11 +5,18 @@ import { expectError, newKeyPair, signedHeaders, signInWithOtp, stamp, type KeyP
 const CHALLENGE_TTL_MS = 3000;
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startTestSystem({ env: { SIGNED_RETRY_TTL_MS: String(CHALLENGE_TTL_MS), WALLET_OTP_REISSUE_INTERVAL_MS: '0' } });
-  const configured = await sys.api('/config', { method: 'PATCH', json: { embeddedWalletConfig: { appName: 'Email change test' } } });
+  sys = await startTestSystem({
+    env: { SIGNED_RETRY_TTL_MS: String(CHALLENGE_TTL_MS), WALLET_OTP_REISSUE_INTERVAL_MS: '0' },
+  });
+  const configured = await sys.api('/config', {
+    method: 'PATCH',
+    json: { embeddedWalletConfig: { appName: 'Email change test' } },
+  });
   expect(configured.status).toBe(200);
 });
-afterAll(async () => { await sys.stop(); });
+afterAll(async () => {
+  await sys.stop();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const patch = (c: WalletCustomer, json: unknown, headers: Record<string, string> = {}) =>
@@ -26,7 +33,10 @@ async function signedInCustomer(): Promise<WalletCustomer & { key: KeyPair }> {
 async function challenged(c: WalletCustomer & { key: KeyPair }, json: unknown) {
   const first = await patch(c, json);
   expect(first.status).toBe(202);
-  return { challenge: first.body, headers: signedHeaders(await stamp(c.key, first.body.payloadToSign), first.body.requestId) };
+  return {
+    challenge: first.body,
+    headers: signedHeaders(await stamp(c.key, first.body.payloadToSign), first.body.requestId),
+  };
 }
 
 async function expectEmails(c: WalletCustomer, email: string) {
@@ -37,7 +47,15 @@ async function expectEmails(c: WalletCustomer, email: string) {
 test('accounts-driven provisioning: a customer with an email gets an ACTIVE EMBEDDED_WALLET with its EMAIL_OTP credential', async () => {
   const c = await walletCustomer(sys);
   const wallet = await sys.api(`/customers/internal-accounts?customerId=${c.customerId}&type=EMBEDDED_WALLET`);
-  expect(wallet.body.data).toEqual([expect.objectContaining({ id: c.walletId, customerId: c.customerId, type: 'EMBEDDED_WALLET', status: 'ACTIVE', privateEnabled: false })]);
+  expect(wallet.body.data).toEqual([
+    expect.objectContaining({
+      id: c.walletId,
+      customerId: c.customerId,
+      type: 'EMBEDDED_WALLET',
+      status: 'ACTIVE',
+      privateEnabled: false,
+    }),
+  ]);
   expect((await sys.api(`/auth/credentials?accountId=${c.walletId}`)).body.data).toEqual([
     expect.objectContaining({ id: c.emailCredentialId, accountId: c.walletId, type: 'EMAIL_OTP', nickname: c.email }),
   ]);
@@ -48,7 +66,12 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
     const c = await signedInCustomer();
     const json = { customerType: 'INDIVIDUAL', email: newEmail('moved') };
     const { challenge, headers } = await challenged(c, json);
-    expect(challenge).toEqual({ type: 'EMAIL_OTP', payloadToSign: expect.stringContaining(json.email), requestId: expect.stringMatching(/^Request:/), expiresAt: expect.any(String) });
+    expect(challenge).toEqual({
+      type: 'EMAIL_OTP',
+      payloadToSign: expect.stringContaining(json.email),
+      requestId: expect.stringMatching(/^Request:/),
+      expiresAt: expect.any(String),
+    });
     await expectEmails(c, c.email);
 
     const retry = await patch(c, json, headers);
@@ -57,7 +80,9 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
     await expectEmails(c, json.email);
     // The identical signed retry answers the same customer; the new email signs in.
     expect((await patch(c, json, headers)).body).toEqual(retry.body);
-    await expect(signInWithOtp(sys.api, c.emailCredentialId)).resolves.toMatchObject({ session: { nickname: json.email } });
+    await expect(signInWithOtp(sys.api, c.emailCredentialId)).resolves.toMatchObject({
+      session: { nickname: json.email },
+    });
   });
 
   test('the credentials cannot take the email: 424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED and both keep the old email', async () => {
@@ -80,9 +105,11 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
     await expectEmails(c, c.email);
   });
 
-  describe('the signed retry\'s errors', () => {
+  describe("the signed retry's errors", () => {
     let c: WalletCustomer & { key: KeyPair };
-    beforeAll(async () => { c = await signedInCustomer(); });
+    beforeAll(async () => {
+      c = await signedInCustomer();
+    });
     const json = () => ({ customerType: 'INDIVIDUAL', email: newEmail('err') });
 
     test('a different body: 401 WALLET_SIGNATURE_BODY_MISMATCH', async () => {
@@ -95,16 +122,28 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
       const body = json();
       const { headers } = await challenged(c, body);
       expectError(await patch(c, body, { 'Request-Id': headers['Request-Id'] }), 401, 'WALLET_SIGNATURE_MISSING');
-      expectError(await patch(c, body, { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] }), 401, 'REQUEST_ID_MISSING');
-      expectError(await patch(c, body, signedHeaders('%%%not-a-stamp%%%', headers['Request-Id'])), 401, 'WALLET_SIGNATURE_MALFORMED');
+      expectError(
+        await patch(c, body, { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] }),
+        401,
+        'REQUEST_ID_MISSING',
+      );
+      expectError(
+        await patch(c, body, signedHeaders('%%%not-a-stamp%%%', headers['Request-Id'])),
+        401,
+        'WALLET_SIGNATURE_MALFORMED',
+      );
     });
 
-    test('a key that is no session, or a session of another customer\'s wallet: 401 WALLET_SIGNATURE_INVALID', async () => {
+    test("a key that is no session, or a session of another customer's wallet: 401 WALLET_SIGNATURE_INVALID", async () => {
       const body = json();
       const { challenge } = await challenged(c, body);
       const stranger = await signedInCustomer();
       for (const key of [newKeyPair(), stranger.key]) {
-        expectError(await patch(c, body, signedHeaders(await stamp(key, challenge.payloadToSign), challenge.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+        expectError(
+          await patch(c, body, signedHeaders(await stamp(key, challenge.payloadToSign), challenge.requestId)),
+          401,
+          'WALLET_SIGNATURE_INVALID',
+        );
       }
       await expectEmails(c, c.email);
     });
@@ -132,12 +171,19 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
   });
 });
 
-test('the signed retry under the reference\'s header name, Grid-Wallet-Signature, is the same retry', async () => {
+test("the signed retry under the reference's header name, Grid-Wallet-Signature, is the same retry", async () => {
   const c = await signedInCustomer();
   const json = { customerType: 'INDIVIDUAL', email: newEmail('grid-header') };
   const { headers } = await challenged(c, json);
-  const gridHeaders = { 'Grid-Wallet-Signature': headers['Service-Wallet-Signature'], 'Request-Id': headers['Request-Id'] };
-  expectError(await patch(c, json, { ...gridHeaders, 'Service-Wallet-Signature': 'another' }), 401, 'WALLET_SIGNATURE_MALFORMED');
+  const gridHeaders = {
+    'Grid-Wallet-Signature': headers['Service-Wallet-Signature'],
+    'Request-Id': headers['Request-Id'],
+  };
+  expectError(
+    await patch(c, json, { ...gridHeaders, 'Service-Wallet-Signature': 'another' }),
+    401,
+    'WALLET_SIGNATURE_MALFORMED',
+  );
   const retry = await patch(c, json, gridHeaders);
   expect(retry.status).toBe(200);
   expect(retry.body.email).toBe(json.email);
@@ -147,9 +193,17 @@ test('the signed retry under the reference\'s header name, Grid-Wallet-Signature
 describe('updates that need no signature', () => {
   test('a customer whose email is tied to no credential (platform without embedded wallets): 200 at once', async () => {
     const other = await sys.createPlatform();
-    const created = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', email: newEmail('plain') }, auth: other.auth });
+    const created = await sys.api('/customers', {
+      method: 'POST',
+      json: { customerType: 'INDIVIDUAL', email: newEmail('plain') },
+      auth: other.auth,
+    });
     const email = newEmail('plain2');
-    const updated = await sys.api(`/customers/${created.body.id}`, { method: 'PATCH', json: { customerType: 'INDIVIDUAL', email }, auth: other.auth });
+    const updated = await sys.api(`/customers/${created.body.id}`, {
+      method: 'PATCH',
+      json: { customerType: 'INDIVIDUAL', email },
+      auth: other.auth,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.email).toBe(email);
   });

@@ -24,7 +24,10 @@ async function eventually<T>(read: () => Promise<T | undefined>, what: string, t
 export const newEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
 /** The customer's EMAIL_OTP credential (nickname included), as list credentials shows it. */
-export async function emailCredentialOf(sys: TestSystem, walletId: string): Promise<{ id: string; nickname: string } | undefined> {
+export async function emailCredentialOf(
+  sys: TestSystem,
+  walletId: string,
+): Promise<{ id: string; nickname: string } | undefined> {
   const listed = await sys.api(`/auth/credentials?accountId=${walletId}`);
   return listed.body.data?.find((c: { type: string }) => c.type === 'EMAIL_OTP');
 }
@@ -34,8 +37,13 @@ export async function emailCredentialOf(sys: TestSystem, walletId: string): Prom
  * its EMBEDDED_WALLET account and has the auth service provision it with an EMAIL_OTP credential.
  */
 export async function walletCustomer(sys: TestSystem, email = newEmail('wallet')): Promise<WalletCustomer> {
-  const created = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', email, fullName: 'Ana Lima' } });
-  if (created.status !== 201) throw new Error(`customer create answered ${created.status} ${JSON.stringify(created.body)}`);
+  const created = await sys.api('/customers', {
+    method: 'POST',
+    json: { customerType: 'INDIVIDUAL', email, fullName: 'Ana Lima' },
+  });
+  if (created.status !== 201) {
+    throw new Error(`customer create answered ${created.status} ${JSON.stringify(created.body)}`);
+  }
   const customerId: string = created.body.id;
   const wallet = await eventually(async () => {
     const listed = await sys.api(`/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`);

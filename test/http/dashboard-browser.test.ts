@@ -15,7 +15,9 @@ import { approvedCardholder, cardWhen } from './card-fixtures';
  * may not, sign-out, accessibility (axe-core) on every page, and the attacks a browser can mount.
  * A failing test leaves a screenshot in .tools/screenshots/.
  */
-/** What the functions passed to page.evaluate see (they run in the page; this project compiles without the DOM's types). */
+/**
+ * What the functions passed to page.evaluate see (they run in the page; this project compiles without the DOM's types).
+ */
 declare const window: any, document: any, localStorage: any, sessionStorage: any;
 
 jest.setTimeout(15 * 60_000); // a fresh machine installs Chromium first
@@ -34,16 +36,25 @@ const secretsSeen: string[] = [];
 
 beforeAll(async () => {
   sys = await startTestSystem({
-    env: { SANDBOX_SETTLEMENT_STEP_MS: '600', SETTLEMENT_POLL_MS: '50', WEBHOOK_POLL_INTERVAL_MS: '50', ACCOUNTS_KYC_STEP_MS: '30' },
+    env: {
+      SANDBOX_SETTLEMENT_STEP_MS: '600',
+      SETTLEMENT_POLL_MS: '50',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      ACCOUNTS_KYC_STEP_MS: '30',
+    },
     logger: createLogger({ level: 'debug', write: (line) => logLines.push(line) }),
   });
   secretsSeen.push(sys.sandbox.clientSecret);
-  receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem, checkContract: false });
+  receiver = await startWebhookReceiver({
+    publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem,
+    checkContract: false,
+  });
   attacker = createServer((req, res) => {
     const target = sys.rootUrl;
     const pages: Record<string, string> = {
       '/frame': `<!doctype html><title>framing</title><iframe id="victim" src="${target}/dashboard/"></iframe>`,
-      '/csrf': `<!doctype html><title>csrf</title><form id="f" method="post" action="${target}/2025-10-13/customers" enctype="text/plain">`
+      '/csrf':
+        `<!doctype html><title>csrf</title><form id="f" method="post" action="${target}/2025-10-13/customers" enctype="text/plain">`
         + `<input name='{"customerType":"INDIVIDUAL","platformCustomerId":"csrf-victim","x":"' value='"}'></form><script>document.getElementById('f').submit()</script>`,
     };
     res.writeHead(200, { 'content-type': 'text/html' }).end(pages[req.url ?? ''] ?? '');
@@ -60,7 +71,11 @@ afterAll(async () => {
 });
 
 /** A fresh browser profile; on failure the page's screenshot is saved under the test's name. */
-async function inBrowser(name: string, run: (page: Page, context: BrowserContext) => Promise<void>, options: { bypassCSP?: boolean } = {}) {
+async function inBrowser(
+  name: string,
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+  options: { bypassCSP?: boolean } = {},
+) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   try {
@@ -117,7 +132,11 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
     await status.waitFor();
     const navigations: string[] = [];
     page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
-    await page.waitForFunction(() => document.querySelector('[data-testid="transaction-status"]')?.textContent === 'COMPLETED', undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="transaction-status"]')?.textContent === 'COMPLETED',
+      undefined,
+      { timeout: 30_000 },
+    );
     expect(navigations).toEqual([]); // live: the page was never reloaded
     const timeline = await page.locator('ol.timeline li').allTextContents();
     expect(timeline[0]).toMatch(/^CREATED /);
@@ -125,10 +144,24 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
     expect(await page.getByRole('link', { name: quoteId }).count()).toBe(1);
     // Its ledger postings (debit, then settle) and its webhooks, shown without a reload.
     const postings = page.getByRole('table', { name: 'Ledger postings' });
-    await page.waitForFunction(() => [...document.querySelectorAll('table')].some((t: any) => t.caption?.textContent === 'Ledger postings' && t.textContent.includes('settle')), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('table')].some((t: any) =>
+          t.caption?.textContent === 'Ledger postings' && t.textContent.includes('settle')
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await postings.locator('tbody tr').first().textContent()).toMatch(/^debit.*-100\.00 USD$/);
     const webhooks = page.getByRole('table', { name: 'Webhooks about this transaction' });
-    await page.waitForFunction(() => [...document.querySelectorAll('table')].some((t: any) => t.caption?.textContent === 'Webhooks about this transaction' && t.textContent.includes('COMPLETED')), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('table')].some((t: any) =>
+          t.caption?.textContent === 'Webhooks about this transaction' && t.textContent.includes('COMPLETED')
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await webhooks.textContent()).toContain('OUTGOING_PAYMENT');
     if (process.env.DASHBOARD_SCREENSHOT) {
       await page.goto(`${sys.rootUrl}/dashboard/`);
@@ -138,9 +171,17 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
   });
 });
 
-test('the sandbox panel funds an account and simulates a card authorization, which the card\'s page then lists', async () => {
+test("the sandbox panel funds an account and simulates a card authorization, which the card's page then lists", async () => {
   const holder = await approvedCardholder(sys);
-  const issued = await sys.api('/cards', { method: 'POST', json: { cardholderId: holder.customerId, platformCardId: `dash-${Date.now()}`, form: 'VIRTUAL', fundingSources: [holder.usdAccountId] } });
+  const issued = await sys.api('/cards', {
+    method: 'POST',
+    json: {
+      cardholderId: holder.customerId,
+      platformCardId: `dash-${Date.now()}`,
+      form: 'VIRTUAL',
+      fundingSources: [holder.usdAccountId],
+    },
+  });
   expect(issued.status).toBe(201);
   const card = await cardWhen(sys, issued.body.id, (c) => c.state === 'ACTIVE');
   await inBrowser('sandbox', async (page) => {
@@ -151,7 +192,9 @@ test('the sandbox panel funds an account and simulates a card authorization, whi
     await fund.getByLabel('Amount (minor units)').fill('5000');
     await fund.getByRole('button', { name: 'Fund account' }).click();
     await fund.getByRole('status').waitFor();
-    const balance = (await sys.api(`/customers/internal-accounts?customerId=${holder.customerId}&currency=USD`)).body.data[0].balance.amount;
+    const balance =
+      (await sys.api(`/customers/internal-accounts?customerId=${holder.customerId}&currency=USD`)).body.data[0].balance
+        .amount;
     expect(balance).toBe(5000);
 
     const simulate = page.getByRole('form', { name: 'Simulate a card event' });
@@ -172,9 +215,18 @@ test('every page passes axe-core (no serious or critical violation) at desktop a
   await connectedAgent(sys, agentOwner.customerId);
   await inBrowser('axe', async (page) => {
     await signIn(page);
-    const pages: Array<[string, string | RegExp]> = [['Overview', 'Overview'], ['Customers', 'Customers'], ['Accounts', 'Accounts'],
-      ['Transactions', 'Transactions'], ['Quotes', 'Quotes'], ['Webhooks', 'Webhooks'], ['API tokens', 'API tokens'], ['Agents', 'Agents'],
-      ['Cards', 'Cards'], ['Sandbox', 'Sandbox']];
+    const pages: Array<[string, string | RegExp]> = [
+      ['Overview', 'Overview'],
+      ['Customers', 'Customers'],
+      ['Accounts', 'Accounts'],
+      ['Transactions', 'Transactions'],
+      ['Quotes', 'Quotes'],
+      ['Webhooks', 'Webhooks'],
+      ['API tokens', 'API tokens'],
+      ['Agents', 'Agents'],
+      ['Cards', 'Cards'],
+      ['Sandbox', 'Sandbox'],
+    ];
     const problems: string[] = [];
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
@@ -184,9 +236,13 @@ test('every page passes axe-core (no serious or critical violation) at desktop a
         await page.waitForLoadState('networkidle').catch(() => undefined);
         await page.waitForTimeout(150);
         for (const v of await axeViolations(page)) problems.push(`${link} @${width}: ${v}`);
-        for (const alert of await page.locator('main [role=alert]').allTextContents()) problems.push(`${link} @${width} shows an error: ${alert}`);
+        for (const alert of await page.locator('main [role=alert]').allTextContents()) {
+          problems.push(`${link} @${width} shows an error: ${alert}`);
+        }
         if (width === 360) {
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const overflow = await page.evaluate(() =>
+            document.documentElement.scrollWidth - document.documentElement.clientWidth
+          );
           if (overflow > 0) problems.push(`${link} @360: the page scrolls sideways by ${overflow}px`);
         }
       }
@@ -194,8 +250,10 @@ test('every page passes axe-core (no serious or critical violation) at desktop a
     // The pages of one item each: a transaction, a customer, a quote, a webhook delivery, a card (when there is one).
     const first = async (path: string) => (await sys.api(path)).body.data[0]?.id as string | undefined;
     const items: Array<[string, string | undefined, string | RegExp]> = [
-      ['transactions', await first('/transactions?limit=1'), /^Transaction /], ['customers', agentOwner.customerId, /^Customer /],
-      ['quotes', await first('/quotes?limit=1'), /^Quote /], ['webhooks', await first('/webhooks/deliveries?limit=1'), /^Webhook delivery /],
+      ['transactions', await first('/transactions?limit=1'), /^Transaction /],
+      ['customers', agentOwner.customerId, /^Customer /],
+      ['quotes', await first('/quotes?limit=1'), /^Quote /],
+      ['webhooks', await first('/webhooks/deliveries?limit=1'), /^Webhook delivery /],
       ['cards', await first('/cards?limit=1'), /^Card /],
     ];
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -206,7 +264,9 @@ test('every page passes axe-core (no serious or critical violation) at desktop a
       await page.waitForLoadState('networkidle').catch(() => undefined);
       await page.waitForTimeout(300);
       for (const v of await axeViolations(page)) problems.push(`${section}/${id}: ${v}`);
-      for (const alert of await page.locator('main [role=alert]').allTextContents()) problems.push(`${section}/${id} shows an error: ${alert}`);
+      for (const alert of await page.locator('main [role=alert]').allTextContents()) {
+        problems.push(`${section}/${id} shows an error: ${alert}`);
+      }
     }
     expect(problems).toEqual([]);
   }, { bypassCSP: true }); // axe-core is injected as an inline script, which the dashboard's CSP forbids
@@ -220,9 +280,13 @@ test('the keyboard reaches every navigation link and the sign-out button', async
       await page.keyboard.press('Tab');
       focused.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
     }
-    expect(focused).toEqual(expect.arrayContaining(['Skip to content', 'Customers', 'Webhooks', 'API tokens', 'Sandbox', 'Sign out']));
+    expect(focused).toEqual(
+      expect.arrayContaining(['Skip to content', 'Customers', 'Webhooks', 'API tokens', 'Sandbox', 'Sign out']),
+    );
     // Back to the Cards link with Shift+Tab, then Enter follows it.
-    while ((await page.evaluate(() => document.activeElement?.textContent?.trim())) !== 'Cards') await page.keyboard.press('Shift+Tab');
+    while ((await page.evaluate(() => document.activeElement?.textContent?.trim())) !== 'Cards') {
+      await page.keyboard.press('Shift+Tab');
+    }
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Cards' }).waitFor();
   });
@@ -238,15 +302,27 @@ test('a token is created (its secret shown once) and revoked; the webhook endpoi
     const tokenId = (await page.getByTestId('new-token-id').textContent())!;
     expect(secret.length).toBeGreaterThan(20);
     secretsSeen.push(secret);
-    expect((await fetch(`${sys.baseUrl}/customers`, { headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${sys.baseUrl}/customers`, {
+        headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
+      })).status,
+    ).toBe(200);
     // Nothing of it in the browser's storage; once dismissed, nowhere on the page.
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)).not.toContain(secret);
+    expect(
+      await page.evaluate(() =>
+        JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie
+      ),
+    ).not.toContain(secret);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.content()).not.toContain(secret);
 
     await page.getByRole('button', { name: 'Revoke ci-reader' }).click();
     await page.getByRole('button', { name: 'Revoke ci-reader' }).waitFor({ state: 'detached' });
-    expect((await fetch(`${sys.baseUrl}/customers`, { headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${sys.baseUrl}/customers`, {
+        headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
+      })).status,
+    ).toBe(401);
 
     await go(page, 'Webhooks', 'Webhooks');
     await page.getByLabel('Webhook endpoint URL').fill(receiver.url);
@@ -266,15 +342,21 @@ test('a token is created (its secret shown once) and revoked; the webhook endpoi
     await attempts.first().waitFor();
     expect(await attempts.count()).toBe(1);
     await page.getByRole('button', { name: 'Resend' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, {
+      timeout: 15_000,
+    });
     expect(await attempts.nth(1).textContent()).toContain('ACKNOWLEDGED');
     await receiver.waitFor(() => receiver.arrivalsOf(delivery.id) === 2);
   });
 });
 
-test('an agent\'s payment waiting for approval is approved from the Agents page', async () => {
+test("an agent's payment waiting for approval is approved from the Agents page", async () => {
   const c = await agentCustomer(sys);
-  const { bearer } = await connectedAgent(sys, c.customerId, policy({ approvalThresholds: { currency: 'USD', amount: 10_000 } }));
+  const { bearer } = await connectedAgent(
+    sys,
+    c.customerId,
+    policy({ approvalThresholds: { currency: 'USD', amount: 10_000 } }),
+  );
   const me = asAgent(sys, bearer);
   const quote = await me('/agents/me/quotes', { method: 'POST', json: quoteBody(c.usdAccountId, c.mxnPayee, 20_000) });
   const action = (await me(`/agents/me/quotes/${quote.body.id}/execute`, { method: 'POST' })).body;
@@ -295,7 +377,8 @@ test('a VIEW token sees no write button and its writes are refused; sign-out end
   await inBrowser('view-token', async (page, context) => {
     await signIn(page, viewer.clientId, viewer.clientSecret);
     await go(page, 'Webhooks', 'Webhooks');
-    await page.getByRole('table', { name: 'Webhook deliveries' }).or(page.getByText('No webhook deliveries.')).first().waitFor();
+    await page.getByRole('table', { name: 'Webhook deliveries' }).or(page.getByText('No webhook deliveries.')).first()
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Save endpoint' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Send test webhook' }).count()).toBe(0);
     await go(page, 'API tokens', 'API tokens');
@@ -305,8 +388,11 @@ test('a VIEW token sees no write button and its writes are refused; sign-out end
     // The server refuses the write anyway, even with the session's CSRF token.
     const refused = await page.evaluate(async () => {
       const s: any = await (await fetch('/dashboard/session')).json();
-      const r = await fetch('/2025-10-13/customers', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
-        body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-in-browser' }) });
+      const r = await fetch('/2025-10-13/customers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+        body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-in-browser' }),
+      });
       return r.status;
     });
     expect(refused).toBe(403);
@@ -328,12 +414,18 @@ test('a VIEW token sees no write button and its writes are refused; sign-out end
 
 test('attacks: a cross-site form post without the CSRF token, script in a customer name and in a webhook payload, framing by another site', async () => {
   const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
-  const customer = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss } });
+  const customer = await sys.api('/customers', {
+    method: 'POST',
+    json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss },
+  });
   expect(customer.status).toBe(201);
   await inBrowser('attacks', async (page) => {
     await signIn(page);
-    // Cross-site form post (another port of the same host is the same site: SameSite sends the cookie; the CSRF token stops it).
-    const posted = page.waitForResponse((r) => r.url().endsWith('/2025-10-13/customers') && r.request().method() === 'POST');
+    // Cross-site form post (another port of the same host is the same site: SameSite sends the cookie; the CSRF token
+    // stops it).
+    const posted = page.waitForResponse((r) =>
+      r.url().endsWith('/2025-10-13/customers') && r.request().method() === 'POST'
+    );
     await page.goto(`${attackerUrl}/csrf`);
     const response = await posted;
     expect(response.status()).toBe(403);
@@ -350,18 +442,24 @@ test('attacks: a cross-site form post without the CSRF token, script in a custom
     // A webhook payload holding markup (a payment's description), shown on its delivery's page as text.
     expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
     const c = await agentCustomer(sys, 100_000);
-    const quote = await sys.api('/quotes', { method: 'POST', json: { ...quoteBody(c.usdAccountId, c.mxnPayee, 1_000), description: xss } });
+    const quote = await sys.api('/quotes', {
+      method: 'POST',
+      json: { ...quoteBody(c.usdAccountId, c.mxnPayee, 1_000), description: xss },
+    });
     expect(quote.status).toBe(201);
     expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
     let marked: any;
     for (let i = 0; i < 200 && !marked; i++) {
-      marked = (await sys.api('/webhooks/deliveries?limit=50')).body.data.find((d: any) => JSON.stringify(d.data ?? {}).includes('__pwned'));
+      marked = (await sys.api('/webhooks/deliveries?limit=50')).body.data.find((d: any) =>
+        JSON.stringify(d.data ?? {}).includes('__pwned')
+      );
       if (!marked) await new Promise((r) => setTimeout(r, 50));
     }
     expect(marked).toBeDefined();
     await page.goto(`${sys.rootUrl}/dashboard/webhooks/${encodeURIComponent(marked.id)}`);
     await page.getByLabel('Payload (data)').waitFor();
-    expect(await page.getByLabel('Payload (data)').textContent()).toContain(JSON.stringify(xss).slice(1, -1)); // shown as JSON text
+    // shown as JSON text
+    expect(await page.getByLabel('Payload (data)').textContent()).toContain(JSON.stringify(xss).slice(1, -1));
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
     expect(await page.locator('main img, main script').count()).toBe(0);
 

@@ -12,16 +12,24 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => sys?.stop());
 
-const signInRaw = (body: unknown, headers: Record<string, string> = {}) => fetch(`${sys.rootUrl}/dashboard/session`, {
-  method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
-});
+const signInRaw = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${sys.rootUrl}/dashboard/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 async function signIn(tokenId = sys.sandbox.tokenId, clientSecret = sys.sandbox.clientSecret) {
   const res = await signInRaw({ tokenId, clientSecret });
   expect(res.status).toBe(201);
   const setCookie = res.headers.get('set-cookie')!;
   const cookie = setCookie.split(';')[0];
-  return { res, setCookie, cookie, session: (await res.json()) as { csrfToken: string; permissions: string[]; operations: string[]; sandbox: boolean } };
+  return {
+    res,
+    setCookie,
+    cookie,
+    session: (await res.json()) as { csrfToken: string; permissions: string[]; operations: string[]; sandbox: boolean },
+  };
 }
 
 const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
@@ -29,7 +37,9 @@ const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
 
 test('sign-in answers a session cookie: HttpOnly, SameSite=Strict, path /, with an expiry; nothing secret in the answer', async () => {
   const { setCookie, session, res } = await signIn();
-  expect(setCookie).toMatch(/^grid_dashboard_session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/);
+  expect(setCookie).toMatch(
+    /^grid_dashboard_session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/,
+  );
   expect(res.headers.get('cache-control')).toBe('no-store');
   const text = JSON.stringify(session);
   expect(text).not.toContain(sys.sandbox.clientSecret);
@@ -42,8 +52,17 @@ test('outside localhost the cookie is Secure as well', async () => {
   const body = JSON.stringify({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret });
   const { port } = new URL(sys.rootUrl);
   const setCookie = await new Promise<string>((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path: '/dashboard/session', method: 'POST',
-      headers: { host: 'payments.example.com', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/dashboard/session',
+      method: 'POST',
+      headers: {
+        host: 'payments.example.com',
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    }, (res) => {
       res.resume();
       done(String(res.headers['set-cookie']));
     });
@@ -59,11 +78,19 @@ test('a wrong secret, a bad body, a form post or another origin are refused, eac
   expect(wrong.headers.get('set-cookie')).toBeNull();
   const bad = await signInRaw({ tokenId: '', clientSecret: 7 });
   expect(bad.status).toBe(400);
-  expect(((await bad.json()) as any).details.errors.map((e: { field: string }) => e.field)).toEqual(['tokenId', 'clientSecret']);
-  const form = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }).toString() });
+  expect(((await bad.json()) as any).details.errors.map((e: { field: string }) => e.field)).toEqual([
+    'tokenId',
+    'clientSecret',
+  ]);
+  const form = await fetch(`${sys.rootUrl}/dashboard/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }).toString(),
+  });
   expect(form.status).toBe(400);
-  const elsewhere = await signInRaw({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }, { origin: 'https://evil.example' });
+  const elsewhere = await signInRaw({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }, {
+    origin: 'https://evil.example',
+  });
   expect(elsewhere.status).toBe(403);
   expect(elsewhere.headers.get('set-cookie')).toBeNull();
 });
@@ -71,10 +98,12 @@ test('a wrong secret, a bad body, a form post or another origin are refused, eac
 test('the cookie reads the API; a write needs the CSRF token; sign-out ends the session for a stolen copy too', async () => {
   const { cookie, session } = await signIn();
   expect((await withCookie('/customers', cookie)).status).toBe(200);
-  const create = (headers: Record<string, string>) => withCookie('/customers', cookie, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: `dash-${Date.now()}-${Math.random()}` }),
-  });
+  const create = (headers: Record<string, string>) =>
+    withCookie('/customers', cookie, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: `dash-${Date.now()}-${Math.random()}` }),
+    });
   const noToken = await create({});
   expect(noToken.status).toBe(403);
   expect(((await noToken.json()) as any).code).toBe('FORBIDDEN');
@@ -83,7 +112,10 @@ test('the cookie reads the API; a write needs the CSRF token; sign-out ends the 
 
   const signOutWithout = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'DELETE', headers: { cookie } });
   expect(signOutWithout.status).toBe(403);
-  const out = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': session.csrfToken } });
+  const out = await fetch(`${sys.rootUrl}/dashboard/session`, {
+    method: 'DELETE',
+    headers: { cookie, 'x-csrf-token': session.csrfToken },
+  });
   expect(out.status).toBe(204);
   expect(out.headers.get('set-cookie')).toMatch(/^grid_dashboard_session=; Path=\/; Expires=Thu, 01 Jan 1970/);
   // The cookie kept by someone else after sign-out: refused everywhere.
@@ -92,7 +124,7 @@ test('the cookie reads the API; a write needs the CSRF token; sign-out ends the 
   expect((await create({ 'x-csrf-token': session.csrfToken })).status).toBe(401);
 });
 
-test('a VIEW token\'s session lists no write operation and the API refuses its writes', async () => {
+test("a VIEW token's session lists no write operation and the API refuses its writes", async () => {
   const token = await sys.api('/tokens', { method: 'POST', json: { name: 'dashboard viewer', permissions: ['VIEW'] } });
   expect(token.status).toBe(201);
   const { cookie, session } = await signIn(token.body.clientId, token.body.clientSecret);
@@ -100,8 +132,11 @@ test('a VIEW token\'s session lists no write operation and the API refuses its w
   expect(session.operations).toContain('listCustomers');
   expect(session.operations).not.toContain('createCustomer');
   expect(session.operations).not.toContain('createToken');
-  const write = await withCookie('/customers', cookie, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
-    body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-write' }) });
+  const write = await withCookie('/customers', cookie, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+    body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-write' }),
+  });
   expect(write.status).toBe(403);
   expect(((await write.json()) as any).details.requiredPermission).toBe('MANAGE');
 
@@ -112,8 +147,11 @@ test('a VIEW token\'s session lists no write operation and the API refuses its w
 
 test('signing in again from the same browser ends its previous session', async () => {
   const first = await signIn();
-  const again = await fetch(`${sys.rootUrl}/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: first.cookie },
-    body: JSON.stringify({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }) });
+  const again = await fetch(`${sys.rootUrl}/dashboard/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: first.cookie },
+    body: JSON.stringify({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret }),
+  });
   expect(again.status).toBe(201);
   const second = again.headers.get('set-cookie')!.split(';')[0];
   expect(second).not.toBe(first.cookie);
@@ -124,11 +162,16 @@ test('signing in again from the same browser ends its previous session', async (
 test('an unknown or malformed cookie is refused, never ignored; the Authorization header wins over a cookie', async () => {
   expect((await withCookie('/customers', 'grid_dashboard_session=' + 'A'.repeat(43))).status).toBe(401);
   expect((await withCookie('/customers', 'grid_dashboard_session=<script>')).status).toBe(401);
-  const res = await fetch(`${sys.baseUrl}/customers`, { headers: { cookie: 'grid_dashboard_session=nope', authorization: `Basic ${Buffer.from(`${sys.sandbox.tokenId}:${sys.sandbox.clientSecret}`).toString('base64')}` } });
+  const res = await fetch(`${sys.baseUrl}/customers`, {
+    headers: {
+      cookie: 'grid_dashboard_session=nope',
+      authorization: `Basic ${Buffer.from(`${sys.sandbox.tokenId}:${sys.sandbox.clientSecret}`).toString('base64')}`,
+    },
+  });
   expect(res.status).toBe(200);
 });
 
-test('dashboard pages forbid framing and load only the gateway\'s own scripts', async () => {
+test("dashboard pages forbid framing and load only the gateway's own scripts", async () => {
   const res = await fetch(`${sys.rootUrl}/dashboard/transactions`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

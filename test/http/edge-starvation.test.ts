@@ -14,7 +14,9 @@ const POLITE_REQUESTS = LONG ? 60 : 20;
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startTestSystem({ env: LONG ? {} : { GATEWAY_MAX_CONNECTIONS: '60', GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '20' } });
+  sys = await startTestSystem({
+    env: LONG ? {} : { GATEWAY_MAX_CONNECTIONS: '60', GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '20' },
+  });
 }, 120_000);
 afterAll(() => sys.stop());
 
@@ -47,7 +49,15 @@ function greedyClient(port: number, count: number) {
 /** One request on a new connection from 127.0.0.2 (another client address on loopback): whether it was answered 200. */
 function politeRequest(port: number, auth: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, localAddress: '127.0.0.2', path: '/2025-10-13/customers?limit=1', agent: false, headers: { authorization: auth }, timeout: 5_000 }, (res) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      localAddress: '127.0.0.2',
+      path: '/2025-10-13/customers?limit=1',
+      agent: false,
+      headers: { authorization: auth },
+      timeout: 5_000,
+    }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode === 200));
     });
@@ -68,7 +78,9 @@ test(`a polite client is served while a greedy one holds ${GREEDY_SOCKETS} socke
     while (greedy.held() < cap && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     let served = 0;
     for (let i = 0; i < POLITE_REQUESTS; i++) if (await politeRequest(port, polite.auth)) served++;
-    console.log(`polite client: ${served}/${POLITE_REQUESTS} answered 200 while the greedy client held ${greedy.held()} of its ${GREEDY_SOCKETS} sockets`);
+    console.log(
+      `polite client: ${served}/${POLITE_REQUESTS} answered 200 while the greedy client held ${greedy.held()} of its ${GREEDY_SOCKETS} sockets`,
+    );
     expect(served).toBe(POLITE_REQUESTS);
   } finally {
     greedy.stop();

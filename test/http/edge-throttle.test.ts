@@ -11,8 +11,11 @@ let sys: TestSystem;
 beforeAll(async () => {
   sys = await startTestSystem({
     env: {
-      GATEWAY_TRUST_PROXY: 'loopback', GATEWAY_AUTH_FAILURES_PER_TOKEN: '3', GATEWAY_AUTH_FAILURES_PER_ADDRESS: '6',
-      GATEWAY_RATE_LIMIT_REQUESTS: '25', GATEWAY_RATE_LIMIT_WINDOW_SECONDS: '60',
+      GATEWAY_TRUST_PROXY: 'loopback',
+      GATEWAY_AUTH_FAILURES_PER_TOKEN: '3',
+      GATEWAY_AUTH_FAILURES_PER_ADDRESS: '6',
+      GATEWAY_RATE_LIMIT_REQUESTS: '25',
+      GATEWAY_RATE_LIMIT_WINDOW_SECONDS: '60',
     },
   });
 }, 120_000);
@@ -22,7 +25,7 @@ const from = (address: string, auth: string) => ({ auth, headers: { 'x-forwarded
 const tokenIdOf = (auth: string) => Buffer.from(auth.slice('Basic '.length), 'base64').toString().split(':')[0];
 
 describe('failed authentication never refuses the owner', () => {
-  it('guesses at a token id from another address leave the owner\'s first correct request alone', async () => {
+  it("guesses at a token id from another address leave the owner's first correct request alone", async () => {
     const owner = await sys.createPlatform();
     const wrong = basicAuthHeader(tokenIdOf(owner.auth), 'wrong-secret-0000000000');
     for (let i = 0; i < 3; i++) expect((await sys.api('/customers', from('203.0.113.9', wrong))).status).toBe(401);
@@ -44,9 +47,19 @@ describe('failed authentication never refuses the owner', () => {
 
   it('an address over its failure limit still gets one check for a token id not tried from it, so its other tokens work', async () => {
     const neighbour = await sys.createPlatform();
-    for (let i = 0; i < 6; i++) expect((await sys.api('/customers', from('192.0.2.60', basicAuthHeader(`token-guess-${i}`, 'wrong-secret-0000000000')))).status).toBe(401);
+    for (let i = 0; i < 6; i++) {
+      expect(
+        (await sys.api(
+          '/customers',
+          from('192.0.2.60', basicAuthHeader(`token-guess-${i}`, 'wrong-secret-0000000000')),
+        )).status,
+      ).toBe(401);
+    }
     // A guessed id already refused from there stays refused; more failures add nothing.
-    expect((await sys.api('/customers', from('192.0.2.60', basicAuthHeader('token-guess-0', 'wrong-secret-0000000000')))).status).toBe(429);
+    expect(
+      (await sys.api('/customers', from('192.0.2.60', basicAuthHeader('token-guess-0', 'wrong-secret-0000000000'))))
+        .status,
+    ).toBe(429);
     // The neighbour behind the same address, seen for the first time, is served.
     expect((await sys.api('/customers?limit=1', from('192.0.2.60', neighbour.auth))).status).toBe(200);
   });
@@ -54,7 +67,9 @@ describe('failed authentication never refuses the owner', () => {
   it('guesses in flight at once cannot exceed the limit: each attempt is reserved before the check', async () => {
     const owner = await sys.createPlatform();
     const wrong = (i: number) => basicAuthHeader(tokenIdOf(owner.auth), `wrong-secret-${i}-00000000000`);
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => sys.api('/customers', from('203.0.113.20', wrong(i)))));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => sys.api('/customers', from('203.0.113.20', wrong(i)))),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(13);
@@ -62,12 +77,17 @@ describe('failed authentication never refuses the owner', () => {
 
   it('many concurrent first requests of the owner share one check and are all served', async () => {
     const owner = await sys.createPlatform();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => sys.api('/customers?limit=1', from('198.51.100.30', owner.auth))));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => sys.api('/customers?limit=1', from('198.51.100.30', owner.auth))),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
   });
 
   it('bad agent tokens lock out no agent already connected behind that address', async () => {
-    const customer = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', platformCustomerId: 'throttled-agent', fullName: 'Agent Owner' } });
+    const customer = await sys.api('/customers', {
+      method: 'POST',
+      json: { customerType: 'INDIVIDUAL', platformCustomerId: 'throttled-agent', fullName: 'Agent Owner' },
+    });
     const agent = await connectedAgent(sys, customer.body.id, policy());
     for (let i = 0; i < 4; i++) await sys.api('/agents/me', from('127.0.0.1', `Bearer gat_guess${i}`));
     expect((await sys.api('/agents/me', from('127.0.0.1', 'Bearer gat_guess9'))).status).toBe(429);
@@ -78,7 +98,9 @@ describe('failed authentication never refuses the owner', () => {
   it('X-Forwarded-For names the client only because GATEWAY_TRUST_PROXY trusts loopback; "true" is refused', () => {
     expect(readEdgeSettings({}).GATEWAY_TRUST_PROXY).toBe(false);
     expect(readEdgeSettings({ GATEWAY_TRUST_PROXY: '1' }).GATEWAY_TRUST_PROXY).toBe(1);
-    expect(readEdgeSettings({ GATEWAY_TRUST_PROXY: '10.0.0.0/8, loopback' }).GATEWAY_TRUST_PROXY).toBe('10.0.0.0/8,loopback');
+    expect(readEdgeSettings({ GATEWAY_TRUST_PROXY: '10.0.0.0/8, loopback' }).GATEWAY_TRUST_PROXY).toBe(
+      '10.0.0.0/8,loopback',
+    );
     expect(() => readEdgeSettings({ GATEWAY_TRUST_PROXY: 'true' })).toThrow('GATEWAY_TRUST_PROXY');
     expect(() => readEdgeSettings({ GATEWAY_TRUST_PROXY: 'not-an-address' })).toThrow('GATEWAY_TRUST_PROXY');
   });

@@ -1,11 +1,19 @@
-import { EXTERNAL_ACCOUNT_TYPE_NAMES, EXTERNAL_ACCOUNT_TYPES, type AccountTypeSpec, type ExternalAccountType } from '../../lib/contract/external-account-types';
+import {
+  EXTERNAL_ACCOUNT_TYPE_NAMES,
+  EXTERNAL_ACCOUNT_TYPES,
+  type AccountTypeSpec,
+  type ExternalAccountType,
+} from '../../lib/contract/external-account-types';
 import { externalAccountBody } from '../../services/accounts/test-fixtures/request-bodies';
 import { apiUrl } from '../contract/response-contract';
 import { referenceProblems } from '../contract/reference-contract';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { accountQuote, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
 
-/* Every account type of the reference: created from a valid example, refused with every broken member listed, paid to COMPLETED. */
+/*
+ * Every account type of the reference: created from a valid example, refused with every broken member listed, paid to
+ * COMPLETED.
+ */
 
 let sys: TestSystem;
 let customerId: string;
@@ -32,7 +40,13 @@ function broken(type: ExternalAccountType): { accountInfo: Record<string, unknow
   }
   if (spec.beneficiary) {
     accountInfo.beneficiary = { ...(accountInfo.beneficiary as object), fullName: '', legalName: '' };
-    fields.push(`accountInfo.beneficiary.${(accountInfo.beneficiary as { beneficiaryType: string }).beneficiaryType === 'BUSINESS' ? 'legalName' : 'fullName'}`);
+    fields.push(
+      `accountInfo.beneficiary.${
+        (accountInfo.beneficiary as { beneficiaryType: string }).beneficiaryType === 'BUSINESS'
+          ? 'legalName'
+          : 'fullName'
+      }`,
+    );
   }
   return { accountInfo, fields };
 }
@@ -43,26 +57,41 @@ test('the published document enumerates every type, each with its members', asyn
   expect(union.properties.accountType.enum).toEqual(EXTERNAL_ACCOUNT_TYPE_NAMES);
   expect(Object.keys(union.discriminator.mapping).sort()).toEqual([...EXTERNAL_ACCOUNT_TYPE_NAMES].sort());
   expect(union.oneOf).toHaveLength(46);
-  expect(doc.components.schemas.GbpExternalAccountCreateInfo.required).toEqual(['accountType', 'sortCode', 'accountNumber', 'beneficiary']);
+  expect(doc.components.schemas.GbpExternalAccountCreateInfo.required).toEqual([
+    'accountType',
+    'sortCode',
+    'accountNumber',
+    'beneficiary',
+  ]);
 });
 
-test.each(EXTERNAL_ACCOUNT_TYPE_NAMES)('%s: created as the reference describes it, refused listing each broken member, paid to COMPLETED', async (type) => {
-  const body = { ...externalAccountBody(type), customerId };
-  const created = await sys.api('/customers/external-accounts', { method: 'POST', json: body });
-  expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ currency: body.currency, accountInfo: { accountType: type } });
-  expect(referenceProblems('POST', apiUrl('/customers/external-accounts'), 201, created.body)).toEqual([]);
+test.each(EXTERNAL_ACCOUNT_TYPE_NAMES)(
+  '%s: created as the reference describes it, refused listing each broken member, paid to COMPLETED',
+  async (type) => {
+    const body = { ...externalAccountBody(type), customerId };
+    const created = await sys.api('/customers/external-accounts', { method: 'POST', json: body });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ currency: body.currency, accountInfo: { accountType: type } });
+    expect(referenceProblems('POST', apiUrl('/customers/external-accounts'), 201, created.body)).toEqual([]);
 
-  const { accountInfo, fields } = broken(type);
-  const refused = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...body, accountInfo } });
-  expect(refused.status).toBe(400);
-  expect(refused.body.code).toBe('INVALID_INPUT');
-  expect(refused.body.details.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(fields));
+    const { accountInfo, fields } = broken(type);
+    const refused = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...body, accountInfo } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('INVALID_INPUT');
+    expect(refused.body.details.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(fields));
 
-  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, created.body.id, 5_000, { immediatelyExecute: true }) });
-  expect(quote.status).toBe(201);
-  expect(quote.body.receivingCurrency.code).toBe(body.currency);
-  expect(quote.body.totalReceivingAmount).toBeGreaterThan(0);
-  const paid = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'COMPLETED' || t.status === 'FAILED');
-  expect(paid.status).toBe('COMPLETED');
-});
+    const quote = await sys.api('/quotes', {
+      method: 'POST',
+      json: accountQuote(usdAccountId, created.body.id, 5_000, { immediatelyExecute: true }),
+    });
+    expect(quote.status).toBe(201);
+    expect(quote.body.receivingCurrency.code).toBe(body.currency);
+    expect(quote.body.totalReceivingAmount).toBeGreaterThan(0);
+    const paid = await transactionWhen(
+      sys,
+      quote.body.transactionId,
+      (t) => t.status === 'COMPLETED' || t.status === 'FAILED',
+    );
+    expect(paid.status).toBe('COMPLETED');
+  },
+);

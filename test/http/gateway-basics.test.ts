@@ -3,8 +3,12 @@ import { gunzipSync } from 'node:zlib';
 import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-harness';
 
 let sys: TestSystem;
-beforeAll(async () => { sys = await startTestSystem(); });
-afterAll(async () => { await sys.stop(); });
+beforeAll(async () => {
+  sys = await startTestSystem();
+});
+afterAll(async () => {
+  await sys.stop();
+});
 
 function expectEnvelope(res: { status: number; body: any }, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -16,7 +20,11 @@ describe('liveness and readiness', () => {
   test('GET /healthz and GET /livez answer 200 without credentials', async () => {
     for (const path of ['/healthz', '/livez']) {
       const res = await fetch(`${sys.rootUrl}${path}`);
-      expect({ path, status: res.status, body: await res.json() }).toEqual({ path, status: 200, body: { status: 'ok' } });
+      expect({ path, status: res.status, body: await res.json() }).toEqual({
+        path,
+        status: 200,
+        body: { status: 'ok' },
+      });
     }
   });
   test('GET /readyz answers 200 once the credentials authenticate and every service passes its gRPC health check, naming each dependency', async () => {
@@ -36,7 +44,9 @@ describe('HTTP Basic authentication', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
   });
   test('wrong secret: 401', async () => {
-    const res = await sys.api('/customers', { auth: basicAuthHeader(sys.sandbox.tokenId, 'wrong-secret-wrong-secret') });
+    const res = await sys.api('/customers', {
+      auth: basicAuthHeader(sys.sandbox.tokenId, 'wrong-secret-wrong-secret'),
+    });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
   });
   test('unknown token id: 401', async () => {
@@ -63,7 +73,11 @@ describe('error envelope', () => {
     expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
   });
   test('malformed JSON: 400 INVALID_INPUT naming the problem', async () => {
-    const res = await sys.api('/customers', { method: 'POST', body: '{"a":', headers: { 'content-type': 'application/json' } });
+    const res = await sys.api('/customers', {
+      method: 'POST',
+      body: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'INVALID_INPUT');
     expect(res.body.message).toMatch(/Malformed JSON/);
   });
@@ -77,13 +91,21 @@ describe('error envelope', () => {
     expect(json.body.message).toMatch(/Content-Type must be application\/json, got "multipart\/form-data/);
   });
   test('wrong content type: 400 INVALID_INPUT', async () => {
-    const res = await sys.api('/customers', { method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await sys.api('/customers', {
+      method: 'POST',
+      body: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectEnvelope(res, 400, 'INVALID_INPUT');
     expect(res.body.message).toMatch(/Content-Type/);
   });
   test('oversized body: 400 INVALID_INPUT', async () => {
     const big = JSON.stringify({ fullName: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await sys.api('/customers', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    const res = await sys.api('/customers', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'INVALID_INPUT');
   });
   test('malformed percent-encoding in the path: 400, not 500', async () => {
@@ -96,7 +118,7 @@ describe('error envelope', () => {
     const echoed = await sys.api('/no-such-thing', { headers: { 'x-correlation-id': 'abc-123' } });
     expect(echoed.headers.get('x-correlation-id')).toBe('abc-123');
   });
-  test('the same id as request-id, the header Grid\'s SDK reports as err.requestID: on errors and successes', async () => {
+  test("the same id as request-id, the header Grid's SDK reports as err.requestID: on errors and successes", async () => {
     const failed = await sys.api('/customers/Customer:00000000-0000-4000-8000-000000000000');
     expect(failed.status).toBe(404);
     expect(failed.headers.get('request-id')).toBe(failed.headers.get('x-correlation-id'));
@@ -108,7 +130,10 @@ describe('error envelope', () => {
 
 describe('compression', () => {
   /** A raw GET (fetch would ask for and undo the compression itself). */
-  function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  function rawGet(
+    path: string,
+    headers: Record<string, string>,
+  ): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const auth = basicAuthHeader(sys.sandbox.tokenId, sys.sandbox.clientSecret);
       request(`${sys.rootUrl}${path}`, { headers: { authorization: auth, ...headers } }, (res) => {

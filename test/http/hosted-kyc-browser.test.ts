@@ -27,7 +27,12 @@ test('in a real browser: the hosted page offers the outcomes, a click approves t
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   await page.goto(`${sys.rootUrl}${new URL(link.body.kycUrl).pathname}`);
   expect(await page.title()).toBe('Identity verification (KYC)');
-  expect(await page.getByRole('button').allInnerTexts()).toEqual(['Approve', 'Reject', 'Send to manual review', 'Ask for more information']);
+  expect(await page.getByRole('button').allInnerTexts()).toEqual([
+    'Approve',
+    'Reject',
+    'Send to manual review',
+    'Ask for more information',
+  ]);
 
   await Promise.all([page.waitForURL(landing), page.getByRole('button', { name: 'Approve' }).click()]);
   expect(await page.textContent('body')).toContain('"status":"ok"');
@@ -47,7 +52,10 @@ test('in a real browser without redirectUri: "Ask for more information" shows th
   const link = await sys.api(`/customers/${customer.id}/kyc-link`, { method: 'POST' });
   const page = await browser.newPage();
   await page.goto(`${sys.rootUrl}${new URL(link.body.kycUrl).pathname}`);
-  await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Ask for more information' }).click()]);
+  await Promise.all([
+    page.waitForLoadState('load'),
+    page.getByRole('button', { name: 'Ask for more information' }).click(),
+  ]);
   await page.waitForSelector('#status');
   expect(await page.textContent('#status')).toBe('IN_PROGRESS');
   const [verification] = (await sys.api(`/verifications?customerId=${customer.id}`)).body.data;

@@ -12,8 +12,14 @@ beforeAll(async () => {
   sys = await startTestSystem({ env: { WEBHOOK_POLL_INTERVAL_MS: '20' } });
   receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
   ({ auth } = await sys.createPlatform());
-  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookEndpoint: receiver.url } })).status).toBe(200);
-  const customer = await sys.api('/customers', { method: 'POST', auth, json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'inviter' } });
+  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookEndpoint: receiver.url } })).status).toBe(
+    200,
+  );
+  const customer = await sys.api('/customers', {
+    method: 'POST',
+    auth,
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'inviter' },
+  });
   inviterUma = customer.body.umaAddress;
 });
 afterAll(async () => {
@@ -21,15 +27,22 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const invite = (json: Record<string, unknown> = {}, as = auth) => sys.api('/invitations', { method: 'POST', auth: as, json: { inviterUma, ...json } });
-const claim = (code: string, inviteeUma: string) => sys.api(`/invitations/${code}/claim`, { method: 'POST', json: { inviteeUma } });
+const invite = (json: Record<string, unknown> = {}, as = auth) =>
+  sys.api('/invitations', { method: 'POST', auth: as, json: { inviterUma, ...json } });
+const claim = (code: string, inviteeUma: string) =>
+  sys.api(`/invitations/${code}/claim`, { method: 'POST', json: { inviteeUma } });
 
-test('an invitation is created PENDING with its link, the inviter, and the amount to show in the inviter\'s currency', async () => {
+test("an invitation is created PENDING with its link, the inviter, and the amount to show in the inviter's currency", async () => {
   const created = await invite({ firstName: 'Alice', amountToSend: 12_550, expiresAt: '2099-09-01T14:30:00Z' });
   expect(created.status).toBe(201);
   expect(created.body).toEqual({
-    code: expect.stringMatching(/^[0-9a-f]{12}$/), createdAt: expect.any(String), url: `https://uma.me/i/${created.body.code}`,
-    expiresAt: '2099-09-01T14:30:00.000Z', inviterUma, status: 'PENDING', firstName: 'Alice',
+    code: expect.stringMatching(/^[0-9a-f]{12}$/),
+    createdAt: expect.any(String),
+    url: `https://uma.me/i/${created.body.code}`,
+    expiresAt: '2099-09-01T14:30:00.000Z',
+    inviterUma,
+    status: 'PENDING',
+    firstName: 'Alice',
     amountToSend: { amount: 12_550, currency: { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 } },
   });
   expect((await sys.api(`/invitations/${created.body.code}`)).body).toEqual(created.body);
@@ -37,14 +50,21 @@ test('an invitation is created PENDING with its link, the inviter, and the amoun
 
 test('create errors: INVITATIONS_NOT_CONFIGURED without a webhook endpoint, INVALID_UMA_ADDRESS, INVALID_INPUT', async () => {
   const bare = await sys.createPlatform();
-  const bareCustomer = await sys.api('/customers', { method: 'POST', auth: bare.auth, json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'bare' } });
+  const bareCustomer = await sys.api('/customers', {
+    method: 'POST',
+    auth: bare.auth,
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'bare' },
+  });
   expectError(await invite({ inviterUma: bareCustomer.body.umaAddress }, bare.auth), 400, 'INVITATIONS_NOT_CONFIGURED');
   expectError(await invite({ inviterUma: 'not-an-address' }), 400, 'INVALID_UMA_ADDRESS');
   expectError(await invite({ inviterUma: '$nobody@uma.sandbox.local' }), 400, 'INVALID_UMA_ADDRESS');
   expectError(await invite({ inviterUma: bareCustomer.body.umaAddress }), 400, 'INVALID_UMA_ADDRESS');
   const invalid = await invite({ amountToSend: 0, firstName: '' });
   expectError(invalid, 400, 'INVALID_INPUT');
-  expect(invalid.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amountToSend', 'firstName']);
+  expect(invalid.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+    'amountToSend',
+    'firstName',
+  ]);
   const past = await invite({ expiresAt: '2001-01-01T00:00:00Z' });
   expectError(past, 400, 'INVALID_INPUT');
   expect(past.body.details.errors).toEqual([{ field: 'expiresAt', message: 'must be in the future' }]);
@@ -67,17 +87,26 @@ test('concurrent claims of one invitation: exactly one succeeds, the others are 
   expect(won).toHaveLength(1);
   for (const lost of results.filter((r) => r.status !== 200)) expectError(lost, 400, 'INVITATION_ALREADY_CLAIMED');
   const winner = won[0].body;
-  expect(winner).toMatchObject({ code, status: 'CLAIMED', inviteeUma: expect.stringMatching(/^\$invitee\d+@other\.example$/), claimedAt: expect.any(String) });
+  expect(winner).toMatchObject({
+    code,
+    status: 'CLAIMED',
+    inviteeUma: expect.stringMatching(/^\$invitee\d+@other\.example$/),
+    claimedAt: expect.any(String),
+  });
   expect((await sys.api(`/invitations/${code}`)).body).toEqual(winner);
   await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code));
   await new Promise((r) => setTimeout(r, 200));
   const webhooks = receiver.accepted.filter((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code);
   expect(webhooks).toHaveLength(1);
   expect(webhooks[0].data).toEqual(winner);
-  expectError(await sys.api(`/invitations/${code}/cancel`, { method: 'POST', auth }), 400, 'INVITATION_ALREADY_CLAIMED');
+  expectError(
+    await sys.api(`/invitations/${code}/cancel`, { method: 'POST', auth }),
+    400,
+    'INVITATION_ALREADY_CLAIMED',
+  );
 });
 
-test('claim errors: INVALID_UMA_ADDRESS for a malformed or the inviter\'s own address', async () => {
+test("claim errors: INVALID_UMA_ADDRESS for a malformed or the inviter's own address", async () => {
   const { code } = (await invite()).body;
   expectError(await claim(code, 'bob'), 400, 'INVALID_UMA_ADDRESS');
   expectError(await claim(code, inviterUma), 400, 'INVALID_UMA_ADDRESS');

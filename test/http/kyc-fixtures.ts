@@ -5,9 +5,14 @@ let seq = 0;
 
 /** A customer created over the API; `fields` override the individual defaults. */
 export async function createCustomer(sys: TestSystem, fields: Record<string, unknown> = {}): Promise<any> {
-  const res = await sys.api('/customers', { method: 'POST', json: {
-    customerType: 'INDIVIDUAL', platformCustomerId: `kyc-${process.pid}-${Date.now()}-${seq++}`, ...fields,
-  } });
+  const res = await sys.api('/customers', {
+    method: 'POST',
+    json: {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `kyc-${process.pid}-${Date.now()}-${seq++}`,
+      ...fields,
+    },
+  });
   if (res.status !== 201) throw new Error(`customer not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
@@ -20,12 +25,19 @@ export function hostedPath(kycUrl: string): string {
 /** Submits the hosted page's form as a browser would (no redirect followed). */
 export async function chooseOutcome(sys: TestSystem, kycUrl: string, outcome: string): Promise<Response> {
   return fetch(`${sys.rootUrl}${hostedPath(kycUrl)}`, {
-    method: 'POST', redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ outcome }).toString(),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ outcome }).toString(),
   });
 }
 
-export async function verificationWhen(sys: TestSystem, id: string, done: (v: any) => boolean, timeoutMs = 10_000): Promise<any> {
+export async function verificationWhen(
+  sys: TestSystem,
+  id: string,
+  done: (v: any) => boolean,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await sys.api(`/verifications/${id}`);

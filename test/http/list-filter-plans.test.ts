@@ -16,11 +16,15 @@ import { accountQuote, externalAccount, fund, payingCustomer } from './payments-
 /** Paging and ordering: not filters (sortOrder is still checked, as a variant of the unfiltered list). */
 const NOT_FILTERS = new Set(['limit', 'cursor']);
 
-/** List operations: a documented page of records (a `cursor`), or a list named so. Agent calls take an agent's token. */
+/**
+ * List operations: a documented page of records (a `cursor`), or a list named so. Agent calls take an agent's token.
+ */
 function listOperations(): Operation[] {
-  return OPERATIONS.filter((op) => op.method === 'get' && op.query && !op.agentAuth && !op.root
+  return OPERATIONS.filter((op) =>
+    op.method === 'get' && op.query && !op.agentAuth && !op.root
     && ('cursor' in op.query.properties || op.operationId.startsWith('list'))
-    && !op.path.includes('{'));
+    && !op.path.includes('{')
+  );
 }
 
 /** Operations whose lists are computed, not read from a store. */
@@ -32,16 +36,24 @@ interface Sample {
   accountId: string;
 }
 
-/** A value the parameter accepts: an enum's first member, a date, or a seeded record's id where the name says what it is. */
+/**
+ * A value the parameter accepts: an enum's first member, a date, or a seeded record's id where the name says what it
+ * is.
+ */
 function sampleValue(name: string, schema: TSchema, sample: Sample): string {
-  const members = (schema.anyOf as TSchema[] | undefined)?.map((member) => member.const).filter((v) => v !== undefined) ?? (schema.enum as unknown[] | undefined);
+  const members = (schema.anyOf as TSchema[] | undefined)?.map((member) => member.const).filter((v) => v !== undefined)
+    ?? (schema.enum as unknown[] | undefined);
   if (members?.length) return String(members[members.length > 1 && members[0] === 'asc' ? 1 : 0]);
-  if (schema.format === 'date-time' || /(After|Before|Date)$/.test(name)) return name.includes('After') || name === 'startDate' ? '2020-01-01T00:00:00.000Z' : '2100-01-01T00:00:00.000Z';
+  if (schema.format === 'date-time' || /(After|Before|Date)$/.test(name)) {
+    return name.includes('After') || name === 'startDate' ? '2020-01-01T00:00:00.000Z' : '2100-01-01T00:00:00.000Z';
+  }
   if (name === 'customerId' || name === 'cardholderId') return sample.customerId;
   if (name === 'platformCustomerId') return sample.platformCustomerId;
   // An account no payment names: its entries are then fewer than the platform's (ids of records a
   // request checks come from the seeded records above).
-  if (/AccountId$/.test(name) || /AccountIdentifier$/.test(name) || name === 'accountIdentifier' || name === 'accountId') return 'InternalAccount:probe';
+  if (
+    /AccountId$/.test(name) || /AccountIdentifier$/.test(name) || name === 'accountIdentifier' || name === 'accountId'
+  ) return 'InternalAccount:probe';
   if (name === 'type') return 'OUTGOING';
   if (name === 'sortOrder') return 'asc';
   if (name === 'currency') return 'USD';
@@ -67,10 +79,17 @@ describe('documented list filters are answered from indexes', () => {
     const payer = await payingCustomer(sys);
     const payee = await payingCustomer(sys);
     await fund(sys, payer.usdAccountId, 10_000);
-    const quote = await sys.api('/quotes', { method: 'POST', json: { ...accountQuote(payer.usdAccountId, payee.usdAccountId, 1_000), immediatelyExecute: true } });
+    const quote = await sys.api('/quotes', {
+      method: 'POST',
+      json: { ...accountQuote(payer.usdAccountId, payee.usdAccountId, 1_000), immediatelyExecute: true },
+    });
     expect(quote.status).toBe(201);
     await externalAccount(sys, payee.customerId);
-    sample = { customerId: payer.customerId, platformCustomerId: payer.customer.platformCustomerId, accountId: payer.usdAccountId };
+    sample = {
+      customerId: payer.customerId,
+      platformCustomerId: payer.customer.platformCustomerId,
+      accountId: payer.usdAccountId,
+    };
   });
   afterAll(() => sys?.stop());
 
@@ -84,7 +103,10 @@ describe('documented list filters are answered from indexes', () => {
     } finally {
       stop();
     }
-    if (required) expect({ op: op.operationId, params, status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ op: op.operationId, params, status: 200, body: undefined });
+    if (required) {
+      expect({ op: op.operationId, params, status: res.status, body: res.status === 200 ? undefined : res.body })
+        .toEqual({ op: op.operationId, params, status: 200, body: undefined });
+    }
     return { queries, lists: queries.filter((q) => q.plan.source !== 'id' && q.plan.source !== 'unique') };
   }
 
@@ -96,13 +118,23 @@ describe('documented list filters are answered from indexes', () => {
    * reads: an index answers the filter, or a narrower one serves the query.
    */
   function problems(label: string, observed: Observed, baseline: Observed): string[] {
-    const found = observed.queries.filter((q) => q.plan.source === 'scan').map((q) => `${label}: ${q.collection} ${q.operation} scans (${JSON.stringify(q.filter)})`);
+    const found = observed.queries.filter((q) => q.plan.source === 'scan').map((q) =>
+      `${label}: ${q.collection} ${q.operation} scans (${JSON.stringify(q.filter)})`
+    );
     for (const query of observed.lists) {
       const base = baseline.lists.find((q) => q.collection === query.collection && q.operation === query.operation);
       const added = names(query).filter((name) => !base || !names(base).includes(name));
-      const sameAsUnfiltered = base !== undefined && base.plan.index === query.plan.index && query.plan.served.every((name) => base.plan.served.includes(name));
-      if (added.length > 0 && added.every((name) => query.plan.filtered.includes(name)) && (sameAsUnfiltered || query.plan.served.length === 0)) {
-        found.push(`${label}: ${query.collection} ${query.operation} tests ${added.join(', ')} on every document the unfiltered list reads (${JSON.stringify(query.plan)})`);
+      const sameAsUnfiltered = base !== undefined && base.plan.index === query.plan.index
+        && query.plan.served.every((name) => base.plan.served.includes(name));
+      if (
+        added.length > 0 && added.every((name) => query.plan.filtered.includes(name))
+        && (sameAsUnfiltered || query.plan.served.length === 0)
+      ) {
+        found.push(
+          `${label}: ${query.collection} ${query.operation} tests ${
+            added.join(', ')
+          } on every document the unfiltered list reads (${JSON.stringify(query.plan)})`,
+        );
       }
     }
     return found;
@@ -110,8 +142,19 @@ describe('documented list filters are answered from indexes', () => {
 
   it('covers every list operation of the contract', () => {
     const covered = listOperations().filter((op) => !COMPUTED.has(op.operationId)).map((op) => op.operationId);
-    for (const id of ['listTransactions', 'listQuotes', 'listCustomers', 'listCustomerInternalAccounts', 'listPlatformInternalAccounts',
-      'listExternalAccounts', 'listPlatformExternalAccounts', 'listCards', 'listWebhookDeliveries']) expect(covered).toContain(id);
+    for (
+      const id of [
+        'listTransactions',
+        'listQuotes',
+        'listCustomers',
+        'listCustomerInternalAccounts',
+        'listPlatformInternalAccounts',
+        'listExternalAccounts',
+        'listPlatformExternalAccounts',
+        'listCards',
+        'listWebhookDeliveries',
+      ]
+    ) expect(covered).toContain(id);
   });
 
   for (const op of listOperations().filter((candidate) => !COMPUTED.has(candidate.operationId))) {
@@ -130,7 +173,9 @@ describe('documented list filters are answered from indexes', () => {
         for (let j = i + 1; j < pairable.length; j++) {
           const [a, b] = [pairable[i], pairable[j]];
           // A pair: one condition may be tested on the candidates the other's index gives.
-          found.push(...problems(`${op.operationId}?${a}&${b}`, await observe(op, { [a]: value(a), [b]: value(b) }), baseline));
+          found.push(
+            ...problems(`${op.operationId}?${a}&${b}`, await observe(op, { [a]: value(a), [b]: value(b) }), baseline),
+          );
         }
       }
       expect(found).toEqual([]);

@@ -7,21 +7,35 @@ let seq = 0;
 
 beforeAll(async () => {
   sys = await startTestSystem();
-  const customer = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'lookup-sender' } });
+  const customer = await sys.api('/customers', {
+    method: 'POST',
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'lookup-sender' },
+  });
   customerId = customer.body.id;
 });
-afterAll(async () => { await sys.stop(); });
+afterAll(async () => {
+  await sys.stop();
+});
 
 async function mxnAccount(beneficiaryName = 'Maria Lopez', auth?: string): Promise<string> {
   const body = externalAccountBody('MXN_ACCOUNT');
   (body.accountInfo.beneficiary as Record<string, unknown>).fullName = beneficiaryName;
-  const owner = await sys.api('/customers', { method: 'POST', auth, json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `receiver-${seq++}` } });
-  const res = await sys.api('/customers/external-accounts', { method: 'POST', auth, json: { ...body, customerId: owner.body.id } });
+  const owner = await sys.api('/customers', {
+    method: 'POST',
+    auth,
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `receiver-${seq++}` },
+  });
+  const res = await sys.api('/customers/external-accounts', {
+    method: 'POST',
+    auth,
+    json: { ...body, customerId: owner.body.id },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
-const lookup = (accountId: string, query: string, auth?: string) => sys.api(`/receiver/external-account/${accountId}?${query}`, { auth });
+const lookup = (accountId: string, query: string, auth?: string) =>
+  sys.api(`/receiver/external-account/${accountId}?${query}`, { auth });
 
 test('200: currencies with positive rates and integer bounds, payer fields, and a lookup id', async () => {
   const accountId = await mxnAccount();
@@ -65,7 +79,10 @@ describe('400 INVALID_INPUT', () => {
 });
 
 test('401 without credentials', async () => {
-  const res = await sys.api(`/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-000000000000?customerId=${customerId}`, { auth: false });
+  const res = await sys.api(
+    `/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-000000000000?customerId=${customerId}`,
+    { auth: false },
+  );
   expect(res.status).toBe(401);
   expect(res.body.code).toBe('UNAUTHORIZED');
 });
@@ -82,7 +99,9 @@ describe('404', () => {
     const res = await lookup(foreign, `customerId=${customerId}`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe(unknown.body.code);
-    expect(res.body.message.replace(foreign, 'ID')).toBe(unknown.body.message.replace('ExternalAccount:00000000-0000-4000-8000-000000000000', 'ID'));
+    expect(res.body.message.replace(foreign, 'ID')).toBe(
+      unknown.body.message.replace('ExternalAccount:00000000-0000-4000-8000-000000000000', 'ID'),
+    );
   });
   test('an unknown sender customer: USER_NOT_FOUND', async () => {
     const res = await lookup(await mxnAccount(), 'customerId=Customer:00000000-0000-4000-8000-000000000000');
@@ -109,9 +128,14 @@ describe('counterparty failures, triggered by sandbox magic beneficiary names', 
 test("the estimated rate is from the sender's currency: its first declared currency", async () => {
   const accountId = await mxnAccount();
   const usd = await lookup(accountId, `customerId=${customerId}`);
-  const euroSender = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'euro-sender', currencies: ['EUR'] } });
+  const euroSender = await sys.api('/customers', {
+    method: 'POST',
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'euro-sender', currencies: ['EUR'] },
+  });
   const eur = await lookup(accountId, `customerId=${euroSender.body.id}`);
-  const rate = (res: { body: any }) => res.body.supportedCurrencies.find((c: { currency: { code: string } }) => c.currency.code === 'MXN').estimatedExchangeRate;
+  const rate = (res: { body: any }) =>
+    res.body.supportedCurrencies.find((c: { currency: { code: string } }) => c.currency.code === 'MXN')
+      .estimatedExchangeRate;
   expect(rate(usd)).toBe(17.25);
   expect(rate(eur)).toBeCloseTo(17.25 / 0.92, 6);
 });

@@ -9,7 +9,10 @@ export function expectError(res: { status: number; body: any }, status: number, 
 }
 
 /** A quote that can no longer be executed: 409 CONFLICT, the case in `details.reason`. */
-export function expectQuoteConflict(res: { status: number; body: any }, reason: 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_EXECUTED'): void {
+export function expectQuoteConflict(
+  res: { status: number; body: any },
+  reason: 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_EXECUTED',
+): void {
   expectError(res, 409, 'CONFLICT');
   expect(res.body.details?.reason).toBe(reason);
 }
@@ -17,20 +20,43 @@ export function expectQuoteConflict(res: { status: number; body: any }, reason: 
 /** A customer who accepted the current End User Terms, with its USD internal account. */
 export async function payingCustomer(sys: TestSystem, options: { acceptTerms?: boolean; umaAddress?: string } = {}) {
   const terms = await sys.api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const created = await sys.api('/customers', { method: 'POST', json: {
-    ...INDIVIDUAL_CUSTOMER, platformCustomerId: `payer-${process.pid}-${seq++}`,
-    ...(options.acceptTerms === false ? {} : { endUserTermsConsent: consent }),
-    ...(options.umaAddress ? { umaAddress: options.umaAddress } : {}),
-  } });
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const created = await sys.api('/customers', {
+    method: 'POST',
+    json: {
+      ...INDIVIDUAL_CUSTOMER,
+      platformCustomerId: `payer-${process.pid}-${seq++}`,
+      ...(options.acceptTerms === false ? {} : { endUserTermsConsent: consent }),
+      ...(options.umaAddress ? { umaAddress: options.umaAddress } : {}),
+    },
+  });
   expect(created.status).toBe(201);
-  const accounts = await sys.api(`/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`);
+  const accounts = await sys.api(
+    `/customers/internal-accounts?customerId=${created.body.id}&type=INTERNAL_FIAT&currency=USD`,
+  );
   expect(accounts.status).toBe(200);
-  return { customerId: created.body.id as string, usdAccountId: accounts.body.data[0].id as string, customer: created.body };
+  return {
+    customerId: created.body.id as string,
+    usdAccountId: accounts.body.data[0].id as string,
+    customer: created.body,
+  };
 }
 
-export async function externalAccount(sys: TestSystem, customerId: string, variant: Parameters<typeof externalAccountBody>[0] = 'MXN_ACCOUNT', extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await sys.api('/customers/external-accounts', { method: 'POST', json: { ...externalAccountBody(variant), customerId, ...extra } });
+export async function externalAccount(
+  sys: TestSystem,
+  customerId: string,
+  variant: Parameters<typeof externalAccountBody>[0] = 'MXN_ACCOUNT',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await sys.api('/customers/external-accounts', {
+    method: 'POST',
+    json: { ...externalAccountBody(variant), customerId, ...extra },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -50,12 +76,19 @@ export function accountQuote(source: string, destination: string, amount: number
   return {
     source: { sourceType: 'ACCOUNT', accountId: source },
     destination: { destinationType: 'ACCOUNT', accountId: destination },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...extra,
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: amount,
+    ...extra,
   };
 }
 
 /** Polls GET /transactions/{id} until `done` holds (settlement is asynchronous). */
-export async function transactionWhen(sys: TestSystem, id: string, done: (t: any) => boolean, timeoutMs = 10_000): Promise<any> {
+export async function transactionWhen(
+  sys: TestSystem,
+  id: string,
+  done: (t: any) => boolean,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await sys.api(`/transactions/${id}`);

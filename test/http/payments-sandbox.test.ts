@@ -15,10 +15,15 @@ beforeAll(async () => {
   bank = await externalAccount(sys, customerId, 'USD_ACCOUNT');
   await fund(sys, usd, 1_000_000);
 });
-afterAll(async () => { await sys.stop(); });
+afterAll(async () => {
+  await sys.stop();
+});
 
 async function paid(amount: number, destination = mxn) {
-  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usd, destination, amount, { immediatelyExecute: true }) });
+  const quote = await sys.api('/quotes', {
+    method: 'POST',
+    json: accountQuote(usd, destination, amount, { immediatelyExecute: true }),
+  });
   expect(quote.status).toBe(201);
   return quote.body.transactionId as string;
 }
@@ -27,7 +32,11 @@ test('an amount ending in 904 is paid, returned (PAYOUT_RETURNED) and refunded',
   const before = await balanceOf(sys, customerId, usd);
   const id = await paid(10_904);
   const t = await transactionWhen(sys, id, (x) => x.refund?.status === 'COMPLETED');
-  expect(t).toMatchObject({ status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: { reason: 'TRANSACTION_FAILED', settledAt: expect.any(String) } });
+  expect(t).toMatchObject({
+    status: 'FAILED',
+    failureReason: 'PAYOUT_RETURNED',
+    refund: { reason: 'TRANSACTION_FAILED', settledAt: expect.any(String) },
+  });
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
 });
 
@@ -44,9 +53,18 @@ test('a payout to a wallet reports its onChainTransaction once settled', async (
 });
 
 test('a realtime-funded quote settles once /sandbox/send delivers the funds', async () => {
-  const quote = await sys.api('/quotes', { method: 'POST', json: { ...accountQuote(usd, mxn, 5_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId } } });
-  expect(quote.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', reference: expect.any(String) });
-  const sent = await sys.api('/sandbox/send', { method: 'POST', json: { quoteId: quote.body.id, currencyCode: 'USD', currencyAmount: 5_000 } });
+  const quote = await sys.api('/quotes', {
+    method: 'POST',
+    json: { ...accountQuote(usd, mxn, 5_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId } },
+  });
+  expect(quote.body.paymentInstructions[0].accountOrWalletInfo).toMatchObject({
+    accountType: 'USD_ACCOUNT',
+    reference: expect.any(String),
+  });
+  const sent = await sys.api('/sandbox/send', {
+    method: 'POST',
+    json: { quoteId: quote.body.id, currencyCode: 'USD', currencyAmount: 5_000 },
+  });
   expect(sent.status).toBe(200);
   expect(sent.body.status).toBe('PROCESSING');
   await transactionWhen(sys, quote.body.transactionId, (x) => x.status === 'COMPLETED');
@@ -54,17 +72,32 @@ test('a realtime-funded quote settles once /sandbox/send delivers the funds', as
 
 test('a transfer-out can be cancelled before it is sent; the debit comes back', async () => {
   const before = await balanceOf(sys, customerId, usd);
-  const out = await sys.api('/transfer-out', { method: 'POST', json: { source: { accountId: usd }, destination: { accountId: bank, paymentRail: 'ACH' }, amount: 2_000 } });
-  const cancelled = await sys.api(`/transactions/${out.body.id}/cancel`, { method: 'POST', json: { reason: 'REQUESTED_AFTER_HOURS' } });
+  const out = await sys.api('/transfer-out', {
+    method: 'POST',
+    json: { source: { accountId: usd }, destination: { accountId: bank, paymentRail: 'ACH' }, amount: 2_000 },
+  });
+  const cancelled = await sys.api(`/transactions/${out.body.id}/cancel`, {
+    method: 'POST',
+    json: { reason: 'REQUESTED_AFTER_HOURS' },
+  });
   expect(cancelled.status).toBe(200);
-  expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', reason: 'USER_CANCELLATION' } });
+  expect(cancelled.body).toMatchObject({
+    status: 'FAILED',
+    refund: { status: 'PENDING', reason: 'USER_CANCELLATION' },
+  });
   await transactionWhen(sys, out.body.id, (x) => x.refund?.status === 'COMPLETED');
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
 });
 
 test('confirm records when the receipt was delivered', async () => {
-  const out = await sys.api('/transfer-out', { method: 'POST', json: { source: { accountId: usd }, destination: { accountId: bank }, amount: 100 } });
-  const res = await sys.api(`/transactions/${out.body.id}/confirm`, { method: 'POST', json: { receiptDeliveryConfirmedAt: '2025-08-15T14:31:00Z' } });
+  const out = await sys.api('/transfer-out', {
+    method: 'POST',
+    json: { source: { accountId: usd }, destination: { accountId: bank }, amount: 100 },
+  });
+  const res = await sys.api(`/transactions/${out.body.id}/confirm`, {
+    method: 'POST',
+    json: { receiptDeliveryConfirmedAt: '2025-08-15T14:31:00Z' },
+  });
   expect(res.status).toBe(200);
   expect(res.body.receiptDeliveryConfirmedAt).toBe('2025-08-15T14:31:00.000Z');
   // Settled before the next test reads the same account's balance.
@@ -72,15 +105,26 @@ test('confirm records when the receipt was delivered', async () => {
 });
 
 describe('/sandbox/uma/receive', () => {
-  const receive = (sender: string) => sys.api('/sandbox/uma/receive', { method: 'POST', json: {
-    senderUmaAddress: sender, receiverUmaAddress: '$sandbox.payer@sandbox.example.com', receivingCurrencyCode: 'USD', receivingCurrencyAmount: 1_000,
-  } });
+  const receive = (sender: string) =>
+    sys.api('/sandbox/uma/receive', {
+      method: 'POST',
+      json: {
+        senderUmaAddress: sender,
+        receiverUmaAddress: '$sandbox.payer@sandbox.example.com',
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 1_000,
+      },
+    });
 
   test('$success… credits the receiver: its holding account, never its embedded wallet in the same currency', async () => {
     const before = await balanceOf(sys, customerId, usd);
     const res = await receive('$success.usd@sandbox.grid.uma.money');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ type: 'INCOMING', status: 'PENDING', source: { sourceType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.grid.uma.money' } });
+    expect(res.body).toMatchObject({
+      type: 'INCOMING',
+      status: 'PENDING',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.grid.uma.money' },
+    });
     expect(res.body.destination.accountId).toBe(usd);
     await transactionWhen(sys, res.body.id, (x) => x.status === 'COMPLETED');
     expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_000);
@@ -111,10 +155,14 @@ describe('/sandbox/uma/receive', () => {
 
   test('$approval… then reject: FAILED, then REJECTED once refunded to the sender', async () => {
     const res = await receive('$approval.usd@sandbox.grid.uma.money');
-    const rejected = await sys.api(`/transactions/${res.body.id}/reject`, { method: 'POST', json: { reason: 'RESTRICTED_JURISDICTION' } });
+    const rejected = await sys.api(`/transactions/${res.body.id}/reject`, {
+      method: 'POST',
+      json: { reason: 'RESTRICTED_JURISDICTION' },
+    });
     expect(rejected.body.status).toBe('FAILED');
     const returned = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'COMPLETED');
     expect(returned.status).toBe('REJECTED');
-    expect((await sys.api(`/transactions?status=REJECTED&type=INCOMING`)).body.data.map((t: { id: string }) => t.id)).toContain(res.body.id);
+    expect((await sys.api(`/transactions?status=REJECTED&type=INCOMING`)).body.data.map((t: { id: string }) => t.id))
+      .toContain(res.body.id);
   });
 });

@@ -1,6 +1,14 @@
 import { referenceProblems } from '../contract/reference-contract';
 import { startTestSystem, type TestSystem } from '../system-harness';
-import { balanceOf, expectError, externalAccount, FAST_SETTLEMENT, fund, payingCustomer, transactionWhen } from './payments-fixtures';
+import {
+  balanceOf,
+  expectError,
+  externalAccount,
+  FAST_SETTLEMENT,
+  fund,
+  payingCustomer,
+  transactionWhen,
+} from './payments-fixtures';
 
 const RECEIVER = '$maria.mxn@uma.example.com';
 const MXN = { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 };
@@ -14,13 +22,17 @@ beforeAll(async () => {
   ({ customerId, usdAccountId: usd } = await payingCustomer(sys));
   await fund(sys, usd, 100_000);
 });
-afterAll(async () => { await sys.stop(); });
+afterAll(async () => {
+  await sys.stop();
+});
 
 const lookupUma = (address: string, query = `customerId=${customerId}`) => sys.api(`/receiver/uma/${address}?${query}`);
 const umaQuote = (lookupId: string | undefined, amount: number, destination: Record<string, unknown> = {}) => ({
   source: { sourceType: 'ACCOUNT', accountId: usd },
   destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, ...destination },
-  lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount, ...(lookupId ? { lookupId } : {}),
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  ...(lookupId ? { lookupId } : {}),
 });
 
 test('GET /receiver/uma/{address}: the currencies the receiver takes, with rates, bounds, payer fields and a lookup id', async () => {
@@ -52,7 +64,11 @@ test.each([
 
 test('GET /receiver/uma/{address} without a sender is 400 INVALID_INPUT; an unknown sender customer is 404 USER_NOT_FOUND', async () => {
   expectError(await lookupUma(RECEIVER, ''), 400, 'INVALID_INPUT');
-  expectError(await lookupUma(RECEIVER, 'customerId=Customer:99999999-9999-4999-8999-999999999999'), 404, 'USER_NOT_FOUND');
+  expectError(
+    await lookupUma(RECEIVER, 'customerId=Customer:99999999-9999-4999-8999-999999999999'),
+    404,
+    'USER_NOT_FOUND',
+  );
 });
 
 test('lookup → quote to the UMA address → execute → the transaction settles', async () => {
@@ -60,8 +76,13 @@ test('lookup → quote to the UMA address → execute → the transaction settle
   const quote = await sys.api('/quotes', { method: 'POST', json: umaQuote(lookupId, 10_000) });
   expect(quote.status).toBe(201);
   expect(quote.body).toMatchObject({
-    status: 'PENDING', destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, currency: 'MXN' },
-    sendingCurrency: { code: 'USD' }, receivingCurrency: MXN, totalSendingAmount: 10_000, totalReceivingAmount: 172_327, exchangeRate: 17.25,
+    status: 'PENDING',
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, currency: 'MXN' },
+    sendingCurrency: { code: 'USD' },
+    receivingCurrency: MXN,
+    totalSendingAmount: 10_000,
+    totalReceivingAmount: 172_327,
+    exchangeRate: 17.25,
   });
   const executed = await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' });
   expect([executed.status, executed.body.status]).toEqual([200, 'PROCESSING']);
@@ -69,10 +90,16 @@ test('lookup → quote to the UMA address → execute → the transaction settle
 
   const settled = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'COMPLETED');
   expect(settled).toMatchObject({
-    type: 'OUTGOING', quoteId: quote.body.id, destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, currency: 'MXN' },
-    sentAmount: { amount: 10_000 }, receivedAmount: { amount: 172_327, currency: { code: 'MXN' } },
+    type: 'OUTGOING',
+    quoteId: quote.body.id,
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress: RECEIVER, currency: 'MXN' },
+    sentAmount: { amount: 10_000 },
+    receivedAmount: { amount: 172_327, currency: { code: 'MXN' } },
     // The interface: reconciliationInstructions.transactionHash reports the UMA payment's settlement leg.
-    reconciliationInstructions: { reference: expect.any(String), transactionHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    reconciliationInstructions: {
+      reference: expect.any(String),
+      transactionHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    },
   });
   expect(referenceProblems('GET', `/2025-10-13/transactions/${settled.id}`, 200, settled)).toEqual([]);
 });
@@ -81,11 +108,17 @@ test('a quote to an UMA address needs a lookup of that address, in a currency it
   expectError(await sys.api('/quotes', { method: 'POST', json: umaQuote(undefined, 10_000) }), 400, 'INVALID_INPUT');
   const other = (await lookupUma('$luis.mxn@uma.example.com')).body.lookupId;
   expectError(await sys.api('/quotes', { method: 'POST', json: umaQuote(other, 10_000) }), 400, 'INVALID_INPUT');
-  const account = (await sys.api(`/receiver/external-account/${await externalAccount(sys, customerId)}?customerId=${customerId}`)).body.lookupId;
+  const account =
+    (await sys.api(`/receiver/external-account/${await externalAccount(sys, customerId)}?customerId=${customerId}`))
+      .body.lookupId;
   expectError(await sys.api('/quotes', { method: 'POST', json: umaQuote(account, 10_000) }), 400, 'INVALID_INPUT');
   // Addresses match without regard to case.
   const { lookupId } = (await lookupUma('$Maria.MXN@UMA.example.com')).body;
-  expectError(await sys.api('/quotes', { method: 'POST', json: umaQuote(lookupId, 10_000, { currency: 'EUR' }) }), 400, 'INVALID_CURRENCY');
+  expectError(
+    await sys.api('/quotes', { method: 'POST', json: umaQuote(lookupId, 10_000, { currency: 'EUR' }) }),
+    400,
+    'INVALID_CURRENCY',
+  );
   expectError(await sys.api('/quotes', { method: 'POST', json: umaQuote(lookupId, 50) }), 400, 'AMOUNT_OUT_OF_RANGE');
   expect((await sys.api('/quotes', { method: 'POST', json: umaQuote(lookupId, 10_000) })).status).toBe(201);
 });

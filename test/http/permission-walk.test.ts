@@ -25,7 +25,10 @@ beforeAll(async () => {
   const managed = await token(['MANAGE']);
   manage = managed.auth;
   tokenId = managed.id;
-  const customer = await sys.api('/customers', { method: 'POST', json: { customerType: 'INDIVIDUAL', platformCustomerId: 'walk-1', fullName: 'Walk Er' } });
+  const customer = await sys.api('/customers', {
+    method: 'POST',
+    json: { customerType: 'INDIVIDUAL', platformCustomerId: 'walk-1', fullName: 'Walk Er' },
+  });
   expect(customer.status).toBe(201);
   customerId = customer.body.id;
   agent = (await connectedAgent(sys, customerId, policy())).bearer;
@@ -41,7 +44,12 @@ function concretePaths(): string[] {
   const paths = new Set<string>();
   for (const op of OPERATIONS) {
     for (const template of servedPaths(op)) {
-      paths.add(template.replace(/\{customerId\}/g, customerId).replace(/\{tokenId\}/g, tokenId).replace(/\{[^}]+\}/g, 'Unknown:1'));
+      paths.add(
+        template.replace(/\{customerId\}/g, customerId).replace(/\{tokenId\}/g, tokenId).replace(
+          /\{[^}]+\}/g,
+          'Unknown:1',
+        ),
+      );
     }
   }
   return [...paths];
@@ -50,7 +58,10 @@ function concretePaths(): string[] {
 /** What the table allows a credential for the operation at (method, path), or undefined when no operation is served. */
 function allowed(method: string, path: string, credential: Credential): boolean {
   const m = method === 'HEAD' ? 'get' : method.toLowerCase();
-  const op = OPERATIONS.find((o) => o.method === m && servedPaths(o).some((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)) && mostSpecific(o, path));
+  const op = OPERATIONS.find((o) =>
+    o.method === m && servedPaths(o).some((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+    && mostSpecific(o, path)
+  );
   if (!op) return false;
   const required = (OPERATION_PERMISSIONS as Record<string, string>)[op.operationId];
   if (required === 'PUBLIC') return true;
@@ -63,28 +74,40 @@ function allowed(method: string, path: string, credential: Credential): boolean 
 /** Fixed segments win over parameters (`/customers/kyc-link` over `/customers/{customerId}`). */
 function mostSpecific(op: (typeof OPERATIONS)[number], path: string): boolean {
   const literal = (t: string) => t.split('/').filter((s) => s && !s.startsWith('{')).length;
-  const matching = OPERATIONS.filter((o) => o.method === op.method && servedPaths(o).some((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)));
+  const matching = OPERATIONS.filter((o) =>
+    o.method === op.method && servedPaths(o).some((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+  );
   const best = Math.max(...matching.flatMap((o) => servedPaths(o).map(literal)));
   return servedPaths(op).some((t) => literal(t) === best);
 }
 
 function authOf(credential: Credential): Record<string, string> {
   switch (credential) {
-    case 'none': return {};
-    case 'view': return { authorization: view };
-    case 'manage': return { authorization: manage };
-    case 'agent': return { authorization: agent };
+    case 'none':
+      return {};
+    case 'view':
+      return { authorization: view };
+    case 'manage':
+      return { authorization: manage };
+    case 'agent':
+      return { authorization: agent };
   }
 }
 
 async function send(method: string, path: string, credential: Credential) {
   const body = ['POST', 'PUT', 'PATCH', 'PROPFIND'].includes(method) ? '{}' : undefined;
   const res = await fetch(`${sys.rootUrl}${path}`, {
-    method, body, headers: { ...authOf(credential), ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    body,
+    headers: { ...authOf(credential), ...(body ? { 'content-type': 'application/json' } : {}) },
   });
   const text = await res.text();
   let parsed: any;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, code: parsed?.code as string | undefined, allow: res.headers.get('allow') };
 }
 
@@ -103,38 +126,46 @@ async function snapshot() {
   };
 }
 
-test('a request the table does not allow is refused before any handler, whatever its method, and changes nothing', async () => {
-  const before = await snapshot();
-  const refusedWrongly: string[] = [];
-  const crashed: string[] = [];
-  let sent = 0;
-  for (const path of concretePaths()) {
-    const requests = METHODS.flatMap((method) => CREDENTIALS.map((credential) => ({ method, credential })));
-    await Promise.all(requests.map(async ({ method, credential }) => {
-      if (allowed(method, path, credential)) return;
-      const res = await send(method, path, credential);
-      sent++;
-      if (res.status >= 500) crashed.push(`${method} ${path} as ${credential}: ${res.status}`);
-      const refusals = ['UNAUTHORIZED', 'FORBIDDEN', 'METHOD_NOT_ALLOWED', 'NOT_FOUND'];
-      // HEAD answers carry no body: the status alone says it was refused.
-      const refused = method === 'HEAD' ? [401, 403, 404, 405].includes(res.status) : refusals.includes(res.code ?? '') && res.status < 500;
-      if (!refused) refusedWrongly.push(`${method} ${path} as ${credential}: ${res.status} ${res.code ?? ''}`);
-    }));
-  }
-  expect(crashed).toEqual([]);
-  expect(refusedWrongly).toEqual([]);
-  expect(sent).toBeGreaterThan(1_000);
-  expect(await snapshot()).toEqual(before);
-}, 180_000);
+test(
+  'a request the table does not allow is refused before any handler, whatever its method, and changes nothing',
+  async () => {
+    const before = await snapshot();
+    const refusedWrongly: string[] = [];
+    const crashed: string[] = [];
+    let sent = 0;
+    for (const path of concretePaths()) {
+      const requests = METHODS.flatMap((method) => CREDENTIALS.map((credential) => ({ method, credential })));
+      await Promise.all(requests.map(async ({ method, credential }) => {
+        if (allowed(method, path, credential)) return;
+        const res = await send(method, path, credential);
+        sent++;
+        if (res.status >= 500) crashed.push(`${method} ${path} as ${credential}: ${res.status}`);
+        const refusals = ['UNAUTHORIZED', 'FORBIDDEN', 'METHOD_NOT_ALLOWED', 'NOT_FOUND'];
+        // HEAD answers carry no body: the status alone says it was refused.
+        const refused = method === 'HEAD'
+          ? [401, 403, 404, 405].includes(res.status)
+          : refusals.includes(res.code ?? '') && res.status < 500;
+        if (!refused) refusedWrongly.push(`${method} ${path} as ${credential}: ${res.status} ${res.code ?? ''}`);
+      }));
+    }
+    expect(crashed).toEqual([]);
+    expect(refusedWrongly).toEqual([]);
+    expect(sent).toBeGreaterThan(1_000);
+    expect(await snapshot()).toEqual(before);
+  },
+  180_000,
+);
 
 test('a request the table allows never answers 5xx, whatever its method', async () => {
   const crashed: string[] = [];
   for (const path of concretePaths()) {
-    await Promise.all(METHODS.flatMap((method) => CREDENTIALS.map(async (credential) => {
-      if (!allowed(method, path, credential) || credential === 'manage') return;
-      const res = await send(method, path, credential);
-      if (res.status >= 500) crashed.push(`${method} ${path} as ${credential}: ${res.status}`);
-    })));
+    await Promise.all(METHODS.flatMap((method) =>
+      CREDENTIALS.map(async (credential) => {
+        if (!allowed(method, path, credential) || credential === 'manage') return;
+        const res = await send(method, path, credential);
+        if (res.status >= 500) crashed.push(`${method} ${path} as ${credential}: ${res.status}`);
+      })
+    ));
   }
   expect(crashed).toEqual([]);
 }, 180_000);
@@ -153,7 +184,10 @@ describe('HEAD', () => {
   });
 
   it('answers as the GET of its path, without a body, where the token may GET', async () => {
-    const res = await fetch(`${sys.baseUrl}/customers/${customerId}`, { method: 'HEAD', headers: { authorization: view } });
+    const res = await fetch(`${sys.baseUrl}/customers/${customerId}`, {
+      method: 'HEAD',
+      headers: { authorization: view },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
   });

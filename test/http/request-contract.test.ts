@@ -27,30 +27,66 @@ test('every member the document marks invalid is listed at once, with dot paths 
   });
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.details.errors).toEqual([
-    { field: 'destination.umaAddress', message: expect.stringMatching(/^must match /), constraint: { pattern: expect.any(String) } },
-    { field: 'lockedCurrencySide', message: 'must be one of SENDING, RECEIVING', constraint: { enum: ['SENDING', 'RECEIVING'] } },
+    {
+      field: 'destination.umaAddress',
+      message: expect.stringMatching(/^must match /),
+      constraint: { pattern: expect.any(String) },
+    },
+    {
+      field: 'lockedCurrencySide',
+      message: 'must be one of SENDING, RECEIVING',
+      constraint: { enum: ['SENDING', 'RECEIVING'] },
+    },
     { field: 'description', message: 'must be a string' },
     { field: 'remittanceInformation', message: 'must be at most 80 characters', constraint: { maxLength: 80 } },
     { field: 'platformFeeOverride.platformVariableFeeBps', message: 'is required' },
-    { field: 'platformFeeOverride.platformFixedFee.amount', message: 'must be an integer between 0 and 9000000000000000' },
+    {
+      field: 'platformFeeOverride.platformFixedFee.amount',
+      message: 'must be an integer between 0 and 9000000000000000',
+    },
   ]);
 });
 
 test('list items are named field[i], and nested members field[i].member', async () => {
-  const res = await sys.api('/config', { method: 'PATCH', json: { supportedCurrencies: [{ currencyCode: 'USD', minAmount: 'ten', maxAmount: 10, requiredCounterpartyFields: [{ name: 'SHOE_SIZE', mandatory: true }], enabledTransactionTypes: ['OUTGOING'] }] } });
+  const res = await sys.api('/config', {
+    method: 'PATCH',
+    json: {
+      supportedCurrencies: [{
+        currencyCode: 'USD',
+        minAmount: 'ten',
+        maxAmount: 10,
+        requiredCounterpartyFields: [{ name: 'SHOE_SIZE', mandatory: true }],
+        enabledTransactionTypes: ['OUTGOING'],
+      }],
+    },
+  });
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.details.errors).toEqual([
     { field: 'supportedCurrencies[0].minAmount', message: 'must be an integer between 0 and 9000000000000000' },
-    { field: 'supportedCurrencies[0].requiredCounterpartyFields[0].name', message: expect.stringMatching(/^must be one of FULL_NAME, /), constraint: { enum: expect.arrayContaining(['FULL_NAME']) } },
+    {
+      field: 'supportedCurrencies[0].requiredCounterpartyFields[0].name',
+      message: expect.stringMatching(/^must be one of FULL_NAME, /),
+      constraint: { enum: expect.arrayContaining(['FULL_NAME']) },
+    },
   ]);
 });
 
 test('formats are checked as the services check them', async () => {
-  const res = await post('/customers', { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'format-check', email: 'jane@', birthDate: '1990-02-30', address: { line1: 'x', postalCode: '1', country: 'de' } });
+  const res = await post('/customers', {
+    ...INDIVIDUAL_CUSTOMER,
+    platformCustomerId: 'format-check',
+    email: 'jane@',
+    birthDate: '1990-02-30',
+    address: { line1: 'x', postalCode: '1', country: 'de' },
+  });
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.details.errors).toEqual([
     { field: 'email', message: 'must be a valid email address', constraint: { format: 'email' } },
-    { field: 'address.country', message: 'must be an ISO 3166-1 alpha-2 country code', constraint: { format: 'iso3166-1-alpha-2' } },
+    {
+      field: 'address.country',
+      message: 'must be an ISO 3166-1 alpha-2 country code',
+      constraint: { format: 'iso3166-1-alpha-2' },
+    },
     { field: 'birthDate', message: 'must be a calendar date YYYY-MM-DD', constraint: { format: 'date' } },
   ]);
 });
@@ -69,7 +105,11 @@ test('what is left to the services keeps its own code: a non-positive amount is 
 });
 
 test('members the document does not name are ignored, as the services ignore them', async () => {
-  const res = await post('/customers', { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'extra-members', favouriteColour: 'teal' });
+  const res = await post('/customers', {
+    ...INDIVIDUAL_CUSTOMER,
+    platformCustomerId: 'extra-members',
+    favouriteColour: 'teal',
+  });
   expect(res.status).toBe(201);
   expect(res.body).not.toHaveProperty('favouriteColour');
 });
@@ -91,7 +131,10 @@ test("the gateway's shape errors and the service's own rules arrive in one list"
 });
 
 test('an update with shape errors of a customer that does not exist still answers the field list', async () => {
-  const res = await sys.api('/customers/Customer:00000000-0000-4000-8000-00000000dead', { method: 'PATCH', json: { customerType: 'INDIVIDUAL', fullName: 7 } });
+  const res = await sys.api('/customers/Customer:00000000-0000-4000-8000-00000000dead', {
+    method: 'PATCH',
+    json: { customerType: 'INDIVIDUAL', fullName: 7 },
+  });
   expectError(res, 400, 'INVALID_INPUT');
   expect(res.body.details.errors).toEqual([{ field: 'fullName', message: 'must be a string' }]);
 });

@@ -12,16 +12,28 @@ const IP = '203.0.113.4';
 let sys: TestSystem;
 beforeAll(async () => {
   sys = await startTestSystem({
-    env: { ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN, ACCOUNTS_SCA_MAX_ATTEMPTS: '5', ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: '0' },
+    env: {
+      ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID,
+      ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN,
+      ACCOUNTS_SCA_MAX_ATTEMPTS: '5',
+      ACCOUNTS_SANDBOX_LIVENESS_DELAY_MS: '0',
+    },
   });
 }, 120_000);
 afterAll(() => sys.stop());
 
 const sca = (path: string, customerId: string, json?: unknown) =>
-  sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, { method: json === undefined ? 'GET' : 'POST', json });
+  sys.api(`${path}?customerId=${encodeURIComponent(customerId)}`, {
+    method: json === undefined ? 'GET' : 'POST',
+    json,
+  });
 
 async function euCustomer() {
-  return createCustomer(sys, { region: 'FR', fullName: 'Marie Curie', email: `m-${Date.now()}-${Math.random()}@example.com` });
+  return createCustomer(sys, {
+    region: 'FR',
+    fullName: 'Marie Curie',
+    email: `m-${Date.now()}-${Math.random()}@example.com`,
+  });
 }
 
 /** Enrolls TOTP and answers the authenticator app (otpauth, from the totpUri the start returned). */
@@ -29,14 +41,19 @@ async function withTotp(customerId: string): Promise<TOTP> {
   const start = await sca('/sca/factors', customerId, { type: 'TOTP' });
   const app = URI.parse(start.body.totpUri) as TOTP;
   expect(app.secret.hex).toBe(Secret.fromHex(start.body.secret).hex);
-  expect((await sca('/sca/factors/confirm', customerId, { type: 'TOTP', secret: start.body.secret, code: app.generate() })).status).toBe(200);
+  expect(
+    (await sca('/sca/factors/confirm', customerId, { type: 'TOTP', secret: start.body.secret, code: app.generate() }))
+      .status,
+  ).toBe(200);
   return app;
 }
 
 /** A code the app never shows now (not the previous, current or next step's). */
 function wrongCode(app: TOTP, i: number): string {
   const near = new Set([-1, 0, 1].map((d) => app.generate({ timestamp: Date.now() + d * 30_000 })));
-  for (let n = 100_000 + i; ; n += 7919) if (!near.has(String(n % 1_000_000).padStart(6, '0'))) return String(n % 1_000_000).padStart(6, '0');
+  for (let n = 100_000 + i;; n += 7919) {
+    if (!near.has(String(n % 1_000_000).padStart(6, '0'))) return String(n % 1_000_000).padStart(6, '0');
+  }
 }
 
 /** The customer's failed-attempt count, read by recording one more failed attempt (the count it answers, less one). */
@@ -45,7 +62,8 @@ async function failedAttempts(customerId: string): Promise<number> {
   return (r.status === 200 ? r.body.failedAttempts : r.body.details.failedAttempts) - 1;
 }
 
-const complete = (customerId: string, code: string) => sca('/sca/login/complete', customerId, { factor: 'TOTP', endUserIpAddress: IP, code });
+const complete = (customerId: string, code: string) =>
+  sca('/sca/login/complete', customerId, { factor: 'TOTP', endUserIpAddress: IP, code });
 
 test('10 concurrent submits of the right code succeed once and lock nothing; repeats later answer the same success', async () => {
   const eu = await euCustomer();
@@ -99,7 +117,9 @@ test('a loop of recorded password resets reopens no guessing: no more codes are 
   // The documented unlock is a factor reset that passes liveness (rate limited: 5 a day).
   const started = await sca('/sca/factors/reset', eu.id, { factor: 'SMS_OTP' });
   expect(started.status).toBe(201);
-  const done = await sca(`/sca/factors/reset/${started.body.resetId}/complete`, eu.id, { mobile: { countryCode: '+33', number: '612345678' } });
+  const done = await sca(`/sca/factors/reset/${started.body.resetId}/complete`, eu.id, {
+    mobile: { countryCode: '+33', number: '612345678' },
+  });
   expect(done.status).toBe(204);
   expect((await sca('/sca/login/start', eu.id, { factor: 'TOTP' })).status).toBe(200);
   for (let i = 0; i < 4; i += 1) expect((await sca('/sca/factors/reset', eu.id, { factor: 'TOTP' })).status).toBe(201);
@@ -112,26 +132,69 @@ test('a passkey assertion without user verification is refused with a clear erro
   const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
   expect(enroll.body.options.authenticatorSelection.userVerification).toBe('required');
   const credentialOf = (made: ReturnType<typeof authenticator.createCredential>) => ({
-    id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {},
+    id: made.credentialId,
+    rawId: made.credentialId,
+    type: 'public-key',
+    clientExtensionResults: {},
     response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject },
   });
   // A registration without user verification does not enroll.
-  const unverified = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge, userVerified: false });
-  expectError(await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(unverified) }), 400, 'INVALID_INPUT');
-  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: enroll.body.options.challenge });
-  expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(made) })).status).toBe(200);
+  const unverified = authenticator.createCredential({
+    rpId: RP_ID,
+    origin: ORIGIN,
+    challenge: enroll.body.options.challenge,
+    userVerified: false,
+  });
+  expectError(
+    await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(unverified) }),
+    400,
+    'INVALID_INPUT',
+  );
+  const made = authenticator.createCredential({
+    rpId: RP_ID,
+    origin: ORIGIN,
+    challenge: enroll.body.options.challenge,
+  });
+  expect(
+    (await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(made) }))
+      .status,
+  ).toBe(200);
 
   const login = await sca('/sca/login/start', eu.id, { factor: 'PASSKEY' });
   expect(login.body.passkeyOptions.userVerification).toBe('required');
   const challengeHex = Buffer.from(login.body.passkeyOptions.challenge, 'base64url').toString('utf8');
   const assertionOf = (userVerified: boolean) => {
-    const s = authenticator.getAssertion({ rpId: RP_ID, origin: ORIGIN, challengeHex, credentialId: made.credentialId, userVerified });
-    return { id: s.credentialId, rawId: s.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature } };
+    const s = authenticator.getAssertion({
+      rpId: RP_ID,
+      origin: ORIGIN,
+      challengeHex,
+      credentialId: made.credentialId,
+      userVerified,
+    });
+    return {
+      id: s.credentialId,
+      rawId: s.credentialId,
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature },
+    };
   };
-  const refused = await sca('/sca/login/complete', eu.id, { factor: 'PASSKEY', endUserIpAddress: IP, passkeyAssertion: assertionOf(false), origin: ORIGIN });
+  const refused = await sca('/sca/login/complete', eu.id, {
+    factor: 'PASSKEY',
+    endUserIpAddress: IP,
+    passkeyAssertion: assertionOf(false),
+    origin: ORIGIN,
+  });
   expectError(refused, 400, 'INVALID_INPUT');
-  expect(refused.body.details.errors).toEqual([expect.objectContaining({ field: 'passkeyAssertion', message: expect.stringMatching(/user verification/) })]);
+  expect(refused.body.details.errors).toEqual([
+    expect.objectContaining({ field: 'passkeyAssertion', message: expect.stringMatching(/user verification/) }),
+  ]);
   expect(await failedAttempts(eu.id)).toBe(0);
-  const done = await sca('/sca/login/complete', eu.id, { factor: 'PASSKEY', endUserIpAddress: IP, passkeyAssertion: assertionOf(true), origin: ORIGIN });
+  const done = await sca('/sca/login/complete', eu.id, {
+    factor: 'PASSKEY',
+    endUserIpAddress: IP,
+    passkeyAssertion: assertionOf(true),
+    origin: ORIGIN,
+  });
   expect(done.status).toBe(200);
 });

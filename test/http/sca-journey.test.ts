@@ -15,7 +15,9 @@ const ORIGIN = 'https://app.example.com';
 const RP_ID = 'app.example.com';
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startTestSystem({ env: { ...FAST_SETTLEMENT, ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN } });
+  sys = await startTestSystem({
+    env: { ...FAST_SETTLEMENT, ACCOUNTS_SCA_RELYING_PARTY_ID: RP_ID, ACCOUNTS_SCA_PASSKEY_ORIGINS: ORIGIN },
+  });
 }, 120_000);
 afterAll(() => sys.stop());
 
@@ -29,14 +31,28 @@ function rfc6238(secretHex: string, at = Date.now()): string {
 
 async function newCustomer(region: string) {
   const terms = await sys.api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const created = await sys.api('/customers', { method: 'POST', json: {
-    ...INDIVIDUAL_CUSTOMER, region, nationality: region, phoneNumber: '+33612345678', email: `journey-${region}-${Date.now()}@example.com`,
-    platformCustomerId: `sca-journey-${region}-${process.pid}`, endUserTermsConsent: consent,
-  } });
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const created = await sys.api('/customers', {
+    method: 'POST',
+    json: {
+      ...INDIVIDUAL_CUSTOMER,
+      region,
+      nationality: region,
+      phoneNumber: '+33612345678',
+      email: `journey-${region}-${Date.now()}@example.com`,
+      platformCustomerId: `sca-journey-${region}-${process.pid}`,
+      endUserTermsConsent: consent,
+    },
+  });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  const usd = (await sys.api(`/customers/internal-accounts?customerId=${id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].id as string;
+  const usd = (await sys.api(`/customers/internal-accounts?customerId=${id}&type=INTERNAL_FIAT&currency=USD`)).body
+    .data[0].id as string;
   await fund(sys, usd, 100_000);
   return { id, usd, payee: await externalAccount(sys, id) };
 }
@@ -48,30 +64,70 @@ test('an EU customer enrolls TOTP and a passkey, logs in, pays an untrusted paye
   const eu = await newCustomer('FR');
   // SMS_OTP comes with the verified phone.
   expect((await sys.api(`/customers/${eu.id}/verify-phone`, { method: 'POST' })).status).toBe(204);
-  expect((await sys.api(`/customers/${eu.id}/verify-phone/confirm`, { method: 'POST', json: { code: '123456' } })).status).toBe(200);
+  expect(
+    (await sys.api(`/customers/${eu.id}/verify-phone/confirm`, { method: 'POST', json: { code: '123456' } })).status,
+  ).toBe(200);
   expect((await sca('/sca/factors', eu.id)).body).toEqual({ factors: [{ factor: 'SMS_OTP' }] });
 
   // TOTP, as an authenticator app would compute it.
   const totp = await sca('/sca/factors', eu.id, { type: 'TOTP' });
   expect(totp.body.totpUri).toMatch(/^otpauth:\/\/totp\//);
-  const totpDone = await sca('/sca/factors/confirm', eu.id, { type: 'TOTP', secret: totp.body.secret, code: rfc6238(totp.body.secret) });
+  const totpDone = await sca('/sca/factors/confirm', eu.id, {
+    type: 'TOTP',
+    secret: totp.body.secret,
+    code: rfc6238(totp.body.secret),
+  });
   expect(totpDone.status).toBe(200);
   expect(totpDone.body.recoveryCodes).toHaveLength(10);
 
   // A passkey from the software authenticator.
   const authenticator = createSoftwareAuthenticator();
   const passkey = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
-  const made = authenticator.createCredential({ rpId: RP_ID, origin: ORIGIN, challenge: passkey.body.options.challenge });
-  const credential = { id: made.credentialId, rawId: made.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject } };
+  const made = authenticator.createCredential({
+    rpId: RP_ID,
+    origin: ORIGIN,
+    challenge: passkey.body.options.challenge,
+  });
+  const credential = {
+    id: made.credentialId,
+    rawId: made.credentialId,
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject },
+  };
   expect((await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential })).status).toBe(200);
-  expect((await sca('/sca/factors', eu.id)).body.factors.map((f: any) => f.factor)).toEqual(['SMS_OTP', 'TOTP', 'PASSKEY']);
+  expect((await sca('/sca/factors', eu.id)).body.factors.map((f: any) => f.factor)).toEqual([
+    'SMS_OTP',
+    'TOTP',
+    'PASSKEY',
+  ]);
 
   // Log in with the passkey: the SCA session.
   const login = await sca('/sca/login/start', eu.id, { factor: 'PASSKEY' });
   const challengeHex = Buffer.from(login.body.passkeyOptions.challenge, 'base64url').toString('utf8');
-  const signed = authenticator.getAssertion({ rpId: RP_ID, origin: ORIGIN, challengeHex, credentialId: made.credentialId });
-  const passkeyAssertion = { id: signed.credentialId, rawId: signed.credentialId, type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: signed.clientDataJson, authenticatorData: signed.authenticatorData, signature: signed.signature } };
-  const session = await sca('/sca/login/complete', eu.id, { factor: 'PASSKEY', endUserIpAddress: '203.0.113.4', passkeyAssertion, origin: ORIGIN });
+  const signed = authenticator.getAssertion({
+    rpId: RP_ID,
+    origin: ORIGIN,
+    challengeHex,
+    credentialId: made.credentialId,
+  });
+  const passkeyAssertion = {
+    id: signed.credentialId,
+    rawId: signed.credentialId,
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: {
+      clientDataJSON: signed.clientDataJson,
+      authenticatorData: signed.authenticatorData,
+      signature: signed.signature,
+    },
+  };
+  const session = await sca('/sca/login/complete', eu.id, {
+    factor: 'PASSKEY',
+    endUserIpAddress: '203.0.113.4',
+    passkeyAssertion,
+    origin: ORIGIN,
+  });
   expect(session.status).toBe(200);
   expect(session.body).toEqual({ status: 'SUCCESS', sessionExpiresAt: expect.any(String) });
 
@@ -92,7 +148,10 @@ test('an EU customer enrolls TOTP and a passkey, logs in, pays an untrusted paye
   // Trust the payee (an SCA proof bound to that change), then pay it without a challenge.
   const trust = await sys.api(`/customers/external-accounts/${eu.payee}/trust`, { method: 'POST' });
   expect(trust.body.scaChallenge).toMatchObject({ id: expect.any(String) });
-  const trusted = await sys.api(`/customers/external-accounts/${eu.payee}/trust/confirm`, { method: 'POST', json: { challengeId: trust.body.scaChallenge.id, code: '123456' } });
+  const trusted = await sys.api(`/customers/external-accounts/${eu.payee}/trust/confirm`, {
+    method: 'POST',
+    json: { challengeId: trust.body.scaChallenge.id, code: '123456' },
+  });
   expect(trusted.body).toEqual({ trusted: true });
   const second = (await sys.api('/quotes', { method: 'POST', json: accountQuote(eu.usd, eu.payee, 2000) })).body;
   const paid = await sys.api(`/quotes/${second.id}/execute`, { method: 'POST' });
@@ -108,5 +167,9 @@ test('an EU customer enrolls TOTP and a passkey, logs in, pays an untrusted paye
   const usQuote = (await sys.api('/quotes', { method: 'POST', json: accountQuote(us.usd, us.payee, 1000) })).body;
   const usPaid = await sys.api(`/quotes/${usQuote.id}/execute`, { method: 'POST' });
   expect(usPaid.body.status).toBe('PROCESSING');
-  expectError(await sys.api(`/quotes/${usQuote.id}/authorize`, { method: 'POST', json: { code: '123456' } }), 409, 'CONFLICT');
+  expectError(
+    await sys.api(`/quotes/${usQuote.id}/authorize`, { method: 'POST', json: { code: '123456' } }),
+    409,
+    'CONFLICT',
+  );
 });

@@ -13,24 +13,48 @@ import { FAST_SETTLEMENT, transactionWhen } from './payments-fixtures';
  * schema for it, which is what the SDK's types declare.
  */
 let sys: TestSystem;
-beforeAll(async () => { sys = await startTestSystem({ env: FAST_SETTLEMENT }); });
-afterAll(async () => { await sys.stop(); });
+beforeAll(async () => {
+  sys = await startTestSystem({ env: FAST_SETTLEMENT });
+});
+afterAll(async () => {
+  await sys.stop();
+});
 
 /** What the reference's schemas refused, over every answer of a test. */
 let refused: string[] = [];
-beforeEach(() => { refused = []; });
-afterEach(() => { expect(refused).toEqual([]); });
+beforeEach(() => {
+  refused = [];
+});
+afterEach(() => {
+  expect(refused).toEqual([]);
+});
 
 const SDK_HEADERS = {
-  Accept: 'application/json', 'User-Agent': 'Grid/JS 0.7.0', 'X-Stainless-Retry-Count': '0', 'X-Stainless-Lang': 'js',
-  'X-Stainless-Package-Version': '0.7.0', 'X-Stainless-OS': 'Linux', 'X-Stainless-Arch': 'x64', 'X-Stainless-Runtime': 'node',
+  Accept: 'application/json',
+  'User-Agent': 'Grid/JS 0.7.0',
+  'X-Stainless-Retry-Count': '0',
+  'X-Stainless-Lang': 'js',
+  'X-Stainless-Package-Version': '0.7.0',
+  'X-Stainless-OS': 'Linux',
+  'X-Stainless-Arch': 'x64',
+  'X-Stainless-Runtime': 'node',
   'X-Stainless-Runtime-Version': process.version,
 };
 
 /** One SDK call: query values as the SDK's query stringifier writes them, a JSON body only when given. */
-async function sdk(method: string, path: string, options: { query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string> } = {}) {
-  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-  const res = await sys.api(`${path}${query}`, { method, headers: { ...SDK_HEADERS, ...options.headers }, ...(options.body === undefined ? {} : { json: options.body }) });
+async function sdk(
+  method: string,
+  path: string,
+  options: { query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const query = options.query
+    ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}`
+    : '';
+  const res = await sys.api(`${path}${query}`, {
+    method,
+    headers: { ...SDK_HEADERS, ...options.headers },
+    ...(options.body === undefined ? {} : { json: options.body }),
+  });
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   refused.push(...referenceProblems(method, `${sys.baseUrl.replace(sys.rootUrl, '')}${path}`, res.status, res.body));
   return res.body;
@@ -52,47 +76,91 @@ test('config, customers and their accounts: retrieve, update, create, list (walk
   expect((await sdk('GET', '/config')).id).toBeDefined();
   expect((await sdk('PATCH', '/config', { body: { umaDomain: 'sdk.example.com' } })).umaDomain).toBe('sdk.example.com');
   const created = [];
-  for (let i = 0; i < 3; i++) created.push(await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `sdk-${i}` } }));
+  for (let i = 0; i < 3; i++) {
+    created.push(await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `sdk-${i}` } }));
+  }
   expect((await sdk('GET', `/customers/${created[0].id}`)).platformCustomerId).toBe('sdk-0');
-  expect((await sdk('PATCH', `/customers/${created[0].id}`, { body: { customerType: 'INDIVIDUAL', fullName: 'Renamed' } })).fullName).toBe('Renamed');
+  expect(
+    (await sdk('PATCH', `/customers/${created[0].id}`, { body: { customerType: 'INDIVIDUAL', fullName: 'Renamed' } }))
+      .fullName,
+  ).toBe('Renamed');
   const walked = await walk('/customers', { limit: 1 });
   expect(created.every((c) => walked.some((w) => w.id === c.id))).toBe(true);
   const internal = await sdk('GET', '/customers/internal-accounts', { query: { customerId: created[0].id } });
   expect(internal.data.length).toBeGreaterThan(0);
-  const account = await sdk('POST', '/customers/external-accounts', { body: externalAccountBody('MXN_ACCOUNT', { customerId: created[0].id }) });
+  const account = await sdk('POST', '/customers/external-accounts', {
+    body: externalAccountBody('MXN_ACCOUNT', { customerId: created[0].id }),
+  });
   expect(account.accountInfo.paymentRails).toEqual(['SPEI']);
-  expect((await sdk('GET', '/customers/external-accounts', { query: { customerId: created[0].id } })).data).toHaveLength(1);
+  expect((await sdk('GET', '/customers/external-accounts', { query: { customerId: created[0].id } })).data)
+    .toHaveLength(1);
   expect((await sdk('GET', '/platform/internal-accounts')).data.length).toBeGreaterThan(0);
-  const platformAccount = await sdk('POST', '/platform/external-accounts', { body: externalAccountBody('USD_ACCOUNT') });
-  expect((await sdk('GET', '/platform/external-accounts')).data.map((a: { id: string }) => a.id)).toContain(platformAccount.id);
+  const platformAccount = await sdk('POST', '/platform/external-accounts', {
+    body: externalAccountBody('USD_ACCOUNT'),
+  });
+  expect((await sdk('GET', '/platform/external-accounts')).data.map((a: { id: string }) => a.id)).toContain(
+    platformAccount.id,
+  );
 });
 
 test('receiver lookups, quotes (create, retrieve, list, execute without a body), transactions, transfers and the test webhook', async () => {
   const payer = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-payer' } });
   const terms = await sdk('GET', '/customers/end-user-terms');
   await sdk('PATCH', `/customers/${payer.id}`, {
-    body: { customerType: 'INDIVIDUAL', endUserTermsConsent: { acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.7', termsVersion: terms.version, acceptanceMethod: 'CHECKBOX' } },
+    body: {
+      customerType: 'INDIVIDUAL',
+      endUserTermsConsent: {
+        acceptedAt: '2026-01-01T00:00:00Z',
+        ipAddress: '203.0.113.7',
+        termsVersion: terms.version,
+        acceptanceMethod: 'CHECKBOX',
+      },
+    },
   });
-  const usd = (await sdk('GET', '/customers/internal-accounts', { query: { customerId: payer.id, type: 'INTERNAL_FIAT', currency: 'USD' } })).data[0].id;
+  const usd = (await sdk('GET', '/customers/internal-accounts', {
+    query: { customerId: payer.id, type: 'INTERNAL_FIAT', currency: 'USD' },
+  })).data[0].id;
   await sdk('POST', `/sandbox/internal-accounts/${usd}/fund`, { body: { amount: 100_000 } });
-  const payee = await sdk('POST', '/customers/external-accounts', { body: externalAccountBody('MXN_ACCOUNT', { customerId: payer.id }) });
+  const payee = await sdk('POST', '/customers/external-accounts', {
+    body: externalAccountBody('MXN_ACCOUNT', { customerId: payer.id }),
+  });
   const lookup = await sdk('GET', `/receiver/external-account/${payee.id}`, { query: { customerId: payer.id } });
   expect(lookup.lookupId).toMatch(/^Lookup:/);
-  expect((await sdk('GET', '/receiver/uma/$success.usd@sandbox.grid.uma.money', { query: { customerId: payer.id } })).lookupId).toMatch(/^Lookup:/);
+  expect(
+    (await sdk('GET', '/receiver/uma/$success.usd@sandbox.grid.uma.money', { query: { customerId: payer.id } }))
+      .lookupId,
+  ).toMatch(/^Lookup:/);
 
   const quote = await sdk('POST', '/quotes', {
-    body: { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payee.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 },
+    body: {
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    },
   });
   expect((await sdk('GET', `/quotes/${quote.id}`)).id).toBe(quote.id);
   expect((await walk('/quotes', { customerId: payer.id, limit: 1 })).map((q) => q.id)).toEqual([quote.id]);
   expect((await sdk('POST', `/quotes/${quote.id}/execute`)).transactionId).toBe(quote.transactionId);
   expect((await sdk('GET', `/transactions/${quote.transactionId}`)).id).toBe(quote.transactionId);
   await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
-  expect((await walk('/transactions', { customerId: payer.id, limit: 1 })).map((t) => t.id)).toContain(quote.transactionId);
+  expect((await walk('/transactions', { customerId: payer.id, limit: 1 })).map((t) => t.id)).toContain(
+    quote.transactionId,
+  );
 
-  const bank = await sdk('POST', '/customers/external-accounts', { body: externalAccountBody('USD_ACCOUNT', { customerId: payer.id }) });
-  expect((await sdk('POST', '/transfer-out', { body: { source: { accountId: usd }, destination: { accountId: bank.id, paymentRail: 'ACH' }, amount: 100 } })).type).toBe('OUTGOING');
-  expect((await sdk('POST', '/transfer-in', { body: { source: { accountId: bank.id }, destination: { accountId: usd }, amount: 100 } })).type).toBe('INCOMING');
+  const bank = await sdk('POST', '/customers/external-accounts', {
+    body: externalAccountBody('USD_ACCOUNT', { customerId: payer.id }),
+  });
+  expect(
+    (await sdk('POST', '/transfer-out', {
+      body: { source: { accountId: usd }, destination: { accountId: bank.id, paymentRail: 'ACH' }, amount: 100 },
+    })).type,
+  ).toBe('OUTGOING');
+  expect(
+    (await sdk('POST', '/transfer-in', {
+      body: { source: { accountId: bank.id }, destination: { accountId: usd }, amount: 100 },
+    })).type,
+  ).toBe('INCOMING');
   expect((await sdk('GET', '/exchange-rates', { query: { sourceCurrency: 'USD' } })).data.length).toBeGreaterThan(0);
 });
 
@@ -105,13 +173,26 @@ test('API tokens: create, retrieve, list (walked), delete with Accept */*', asyn
 });
 
 test('invitations: create, retrieve, claim, cancel (a POST without a body), and UMA providers walked page by page', async () => {
-  const receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
+  const receiver = await startWebhookReceiver({
+    publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem,
+  });
   try {
     await sdk('PATCH', '/config', { body: { webhookEndpoint: receiver.url } });
-    const inviter = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-inviter' } });
-    const first = await sdk('POST', '/invitations', { body: { inviterUma: inviter.umaAddress, firstName: 'Alice', amountToSend: 12_550, expiresAt: '2099-09-01T14:30:00Z' } });
+    const inviter = await sdk('POST', '/customers', {
+      body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-inviter' },
+    });
+    const first = await sdk('POST', '/invitations', {
+      body: {
+        inviterUma: inviter.umaAddress,
+        firstName: 'Alice',
+        amountToSend: 12_550,
+        expiresAt: '2099-09-01T14:30:00Z',
+      },
+    });
     expect((await sdk('GET', `/invitations/${first.code}`)).status).toBe('PENDING');
-    expect((await sdk('POST', `/invitations/${first.code}/claim`, { body: { inviteeUma: '$invitee@uma.example' } })).status).toBe('CLAIMED');
+    expect(
+      (await sdk('POST', `/invitations/${first.code}/claim`, { body: { inviteeUma: '$invitee@uma.example' } })).status,
+    ).toBe('CLAIMED');
     const second = await sdk('POST', '/invitations', { body: { inviterUma: inviter.umaAddress } });
     expect((await sdk('POST', `/invitations/${second.code}/cancel`)).status).toBe('CANCELLED');
   } finally {
@@ -120,7 +201,15 @@ test('invitations: create, retrieve, claim, cancel (a POST without a body), and 
   const names: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await sdk('GET', '/uma-providers', { query: { limit: 2, countryCode: 'US', hasBlockedProviders: true, sortOrder: 'asc', ...(cursor ? { cursor } : {}) } });
+    const page = await sdk('GET', '/uma-providers', {
+      query: {
+        limit: 2,
+        countryCode: 'US',
+        hasBlockedProviders: true,
+        sortOrder: 'asc',
+        ...(cursor ? { cursor } : {}),
+      },
+    });
     names.push(...page.data.map((p: { name: string }) => p.name));
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);
@@ -136,6 +225,12 @@ test('errors reach the SDK as its error classes expect: the envelope, and reques
 
 test("customers.getKYCLink: GET /customers/kyc-link with the SDK's query answers the hosted link", async () => {
   const customer = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-kyc' } });
-  const link = await sdk('GET', '/customers/kyc-link', { query: { platformCustomerId: 'sdk-kyc', redirectUri: 'https://app.example.com/done' } });
-  expect(link).toMatchObject({ customerId: customer.id, platformCustomerId: 'sdk-kyc', kycUrl: expect.stringMatching(/^https?:\/\//) });
+  const link = await sdk('GET', '/customers/kyc-link', {
+    query: { platformCustomerId: 'sdk-kyc', redirectUri: 'https://app.example.com/done' },
+  });
+  expect(link).toMatchObject({
+    customerId: customer.id,
+    platformCustomerId: 'sdk-kyc',
+    kycUrl: expect.stringMatching(/^https?:\/\//),
+  });
 });

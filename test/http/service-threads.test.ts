@@ -18,7 +18,10 @@ let receiver: WebhookReceiver | undefined;
 
 beforeAll(async () => {
   system = await startSystemProcess({
-    DATA_DIR: ':memory:', ...FAST_SETTLEMENT, WEBHOOK_POLL_INTERVAL_MS: '20', SERVICE_THREADS: 'each',
+    DATA_DIR: ':memory:',
+    ...FAST_SETTLEMENT,
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+    SERVICE_THREADS: 'each',
   });
 }, 180_000);
 afterAll(async () => {
@@ -28,53 +31,86 @@ afterAll(async () => {
 
 async function api(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') {
   const res = await fetch(`${system.rootUrl}/2025-10-13${path}`, {
-    method, headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() as any };
 }
 
-const threadNames = (pid: number) => readdirSync(`/proc/${pid}/task`).map((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
+const threadNames = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).map((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim());
 
 (existsSync('/proc/self/task') ? test : test.skip)('each service runs on a thread of its own, named for top -H', () => {
-  expect(threadNames(system.child.pid!)).toEqual(expect.arrayContaining(['grid-auth', 'grid-accounts', 'grid-quotes-tx', 'grid-notify']));
+  expect(threadNames(system.child.pid!)).toEqual(
+    expect.arrayContaining(['grid-auth', 'grid-accounts', 'grid-quotes-tx', 'grid-notify']),
+  );
 });
 
-(existsSync('/proc/self/task') ? test : test.skip)('SERVICE_THREADS=one runs the four services on one thread', async () => {
-  const one = await startSystemProcess({ DATA_DIR: ':memory:', SERVICE_THREADS: 'one' });
-  try {
-    const names = threadNames(one.child.pid!);
-    expect(names).toContain('grid-services');
-    expect(names).not.toEqual(expect.arrayContaining(['grid-auth']));
-  } finally {
-    await killSystemProcess(one, 'SIGTERM');
-  }
-}, 120_000);
+(existsSync('/proc/self/task') ? test : test.skip)(
+  'SERVICE_THREADS=one runs the four services on one thread',
+  async () => {
+    const one = await startSystemProcess({ DATA_DIR: ':memory:', SERVICE_THREADS: 'one' });
+    try {
+      const names = threadNames(one.child.pid!);
+      expect(names).toContain('grid-services');
+      expect(names).not.toEqual(expect.arrayContaining(['grid-auth']));
+    } finally {
+      await killSystemProcess(one, 'SIGTERM');
+    }
+  },
+  120_000,
+);
 
 test('a payment crosses the threads, and its events reach the notifications thread as signed webhooks', async () => {
   receiver = await startWebhookReceiver({ publicKeyPem: (await api('/webhooks/public-key')).body.publicKeyPem });
   expect((await api('/config', { webhookEndpoint: receiver.url }, 'PATCH')).status).toBe(200);
   const terms = await api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
   const payer = await api('/customers', {
-    customerType: 'INDIVIDUAL', platformCustomerId: 'threads-payer', fullName: 'Jane Smith', email: 'jane@example.com', endUserTermsConsent: consent,
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'threads-payer',
+    fullName: 'Jane Smith',
+    email: 'jane@example.com',
+    endUserTermsConsent: consent,
   });
   expect(payer.status).toBe(201);
-  const source = (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].id;
+  const source =
+    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+      .id;
   expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
   const payee = await api('/customers/external-accounts', {
-    customerId: payer.body.id, currency: 'MXN',
-    accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '032180000118359719', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' } },
+    customerId: payer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
   });
   const quote = await api('/quotes', {
-    source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
-    lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, immediatelyExecute: true,
+    source: { sourceType: 'ACCOUNT', accountId: source },
+    destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+    immediatelyExecute: true,
   });
   expect(quote.status).toBe(201);
   const transactionId = quote.body.transactionId as string;
   const hooks = receiver;
-  await hooks.waitFor(() => hooks.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED' && w.data.id === transactionId), 60_000);
+  await hooks.waitFor(
+    () => hooks.accepted.some((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED' && w.data.id === transactionId),
+    60_000,
+  );
   expect((await api(`/transactions/${transactionId}`)).body.status).toBe('COMPLETED');
-  expect((await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0].balance.amount)
+  expect(
+    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+      .balance.amount,
+  )
     .toBe(50_000 - quote.body.totalSendingAmount);
 }, 120_000);

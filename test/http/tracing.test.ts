@@ -6,8 +6,12 @@ const exporter = new InMemorySpanExporter();
 startTelemetry({ serviceName: 'test', exporter });
 
 let sys: TestSystem;
-beforeAll(async () => { sys = await startTestSystem(); });
-afterAll(async () => { await sys.stop(); });
+beforeAll(async () => {
+  sys = await startTestSystem();
+});
+afterAll(async () => {
+  await sys.stop();
+});
 
 test('one REST request is one trace across the gateway and the gRPC calls it makes', async () => {
   exporter.reset();

@@ -1,5 +1,11 @@
 import {
-  getPayRequest, getPostTransactionCallback, InMemoryNonceValidator, KycStatus, PayReqResponse, PubKeyResponse, verifyPayReqResponseSignature,
+  getPayRequest,
+  getPostTransactionCallback,
+  InMemoryNonceValidator,
+  KycStatus,
+  PayReqResponse,
+  PubKeyResponse,
+  verifyPayReqResponseSignature,
 } from '@uma-sdk/core';
 import { startForeignVasp, type ForeignVasp } from '../fixtures/foreign-vasp';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../fixtures/webhook-receiver';
@@ -25,27 +31,49 @@ const answers = new Map<number, ReceiverAnswer>();
 
 const alice = () => `$alice@${vasp.domain}`;
 
-async function payRequest(amountCents: number, options: { sender?: ForeignVasp; trInfo?: string; requestedPayeeData?: Record<string, { mandatory: boolean }> } = {}) {
+async function payRequest(
+  amountCents: number,
+  options: { sender?: ForeignVasp; trInfo?: string; requestedPayeeData?: Record<string, { mandatory: boolean }> } = {},
+) {
   const from = options.sender ?? vasp;
   return getPayRequest({
-    receiverEncryptionPubKey: ourKeys.getEncryptionPubKey(), sendingVaspPrivateKey: from.signing.privateKey,
-    receivingCurrencyCode: 'USD', amount: amountCents, isAmountInReceivingCurrency: true, payerIdentifier: `$alice@${from.domain}`,
-    payerKycStatus: KycStatus.Verified, umaMajorVersion: 1, trInfo: options.trInfo ?? JSON.stringify(TRAVEL_RULE),
+    receiverEncryptionPubKey: ourKeys.getEncryptionPubKey(),
+    sendingVaspPrivateKey: from.signing.privateKey,
+    receivingCurrencyCode: 'USD',
+    amount: amountCents,
+    isAmountInReceivingCurrency: true,
+    payerIdentifier: `$alice@${from.domain}`,
+    payerKycStatus: KycStatus.Verified,
+    umaMajorVersion: 1,
+    trInfo: options.trInfo ?? JSON.stringify(TRAVEL_RULE),
     payerData: { name: 'Alice Foreign' },
     ...(options.requestedPayeeData ? { requestedPayeeData: options.requestedPayeeData } : {}),
   });
 }
 
 async function post(path: string, body: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sys.rootUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${sys.rootUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, body: await res.json().catch(() => undefined) };
 }
 
-const incomingOf = async () => (await sys.api(`/transactions?customerId=${bob.customerId}&type=INCOMING&limit=100`)).body.data as any[];
+const incomingOf = async () =>
+  (await sys.api(`/transactions?customerId=${bob.customerId}&type=INCOMING&limit=100`)).body.data as any[];
 
 beforeAll(async () => {
   vasp = await startForeignVasp();
-  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', INCOMING_APPROVAL_ANSWER_MS: '12000', UMA_APPROVAL_WAIT_MS: '3000' } });
+  sys = await startTestSystem({
+    env: {
+      UMA_DOMAIN,
+      ...FAST_SETTLEMENT,
+      UMA_SETTLEMENT_POLL_MS: '20',
+      INCOMING_APPROVAL_ANSWER_MS: '12000',
+      UMA_APPROVAL_WAIT_MS: '3000',
+    },
+  });
   receiver = await startWebhookReceiver({ publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem });
   receiver.answerWith((w) => {
     const amount = (w.data as { receivedAmount?: { amount?: number } }).receivedAmount?.amount;
@@ -70,25 +98,50 @@ describe('a foreign VASP pays our customer over UMA', () => {
     const answered = await post('/uma/payreq/bob.pay', request.toJsonString());
     expect(answered.status).toBe(200);
     const response = PayReqResponse.fromJson(JSON.stringify(answered.body));
-    expect(await verifyPayReqResponseSignature(response, alice(), BOB, ourKeys, new InMemoryNonceValidator(Date.now() - 60_000))).toBe(true);
-    expect(response.converted).toEqual(expect.objectContaining({ amount: 1_234, currencyCode: 'USD', multiplier: 10_000, fee: 0 }));
+    expect(
+      await verifyPayReqResponseSignature(
+        response,
+        alice(),
+        BOB,
+        ourKeys,
+        new InMemoryNonceValidator(Date.now() - 60_000),
+      ),
+    ).toBe(true);
+    expect(response.converted).toEqual(
+      expect.objectContaining({ amount: 1_234, currencyCode: 'USD', multiplier: 10_000, fee: 0 }),
+    );
 
     // The platform was asked, with the sender's travel-rule data decrypted.
-    const asked = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 1_234)!;
-    expect(asked.data).toMatchObject({ status: 'PENDING', type: 'INCOMING', counterpartyInformation: { FULL_NAME: 'Alice Foreign', COUNTRY_OF_RESIDENCE: 'FR' } });
+    const asked = receiver.arrivals.find((w) =>
+      w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 1_234
+    )!;
+    expect(asked.data).toMatchObject({
+      status: 'PENDING',
+      type: 'INCOMING',
+      counterpartyInformation: { FULL_NAME: 'Alice Foreign', COUNTRY_OF_RESIDENCE: 'FR' },
+    });
     const id = asked.data.id as string;
     // Nothing is credited before the invoice is paid.
     await new Promise((r) => setTimeout(r, 300));
     expect(await balanceOf(sys, bob.customerId, bob.usdAccountId)).toBe(before);
 
     const paymentHash = response.pr.split(':')[1];
-    const callback = await getPostTransactionCallback({ utxos: [{ utxo: `${paymentHash}:0`, amountMsats: 12_340_000 }], vaspDomain: vasp.domain, signingPrivateKey: vasp.signing.privateKey });
-    const reported = await post(response.payeeData!.compliance!.utxoCallback!.replace(`http://${UMA_DOMAIN}`, ''), JSON.stringify(callback));
+    const callback = await getPostTransactionCallback({
+      utxos: [{ utxo: `${paymentHash}:0`, amountMsats: 12_340_000 }],
+      vaspDomain: vasp.domain,
+      signingPrivateKey: vasp.signing.privateKey,
+    });
+    const reported = await post(
+      response.payeeData!.compliance!.utxoCallback!.replace(`http://${UMA_DOMAIN}`, ''),
+      JSON.stringify(callback),
+    );
     expect(reported.status).toBe(200);
     const done = await transactionWhen(sys, id, (t) => t.status === 'COMPLETED');
     expect(done.source).toEqual(expect.objectContaining({ sourceType: 'UMA_ADDRESS', umaAddress: alice() }));
     expect(await balanceOf(sys, bob.customerId, bob.usdAccountId)).toBe(before + 1_234);
-    await receiver.waitFor(() => receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id));
+    await receiver.waitFor(() =>
+      receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)
+    );
 
     // The same callback again (a replay) is refused and credits nothing more.
     expect((await post(`/uma/post-transaction/${id}`, JSON.stringify(callback))).body.code).toBe('INVALID_NONCE');
@@ -100,7 +153,10 @@ describe('a foreign VASP pays our customer over UMA', () => {
     answers.set(1_235, { status: 403, body: {} });
     const before = await balanceOf(sys, bob.customerId, bob.usdAccountId);
     const answered = await post('/uma/payreq/bob.pay', (await payRequest(1_235)).toJsonString());
-    expect(answered).toEqual({ status: 400, body: expect.objectContaining({ status: 'ERROR', code: 'SENDER_NOT_ACCEPTED' }) });
+    expect(answered).toEqual({
+      status: 400,
+      body: expect.objectContaining({ status: 'ERROR', code: 'SENDER_NOT_ACCEPTED' }),
+    });
     const failed = (await incomingOf()).find((t) => t.receivedAmount.amount === 1_235);
     expect(failed.status).toBe('FAILED');
     expect(await balanceOf(sys, bob.customerId, bob.usdAccountId)).toBe(before);
@@ -109,14 +165,21 @@ describe('a foreign VASP pays our customer over UMA', () => {
   it('a platform that does not decide within UMA_APPROVAL_WAIT_MS (202, then nothing): refused, the payment failed', async () => {
     answers.set(1_236, { status: 202, body: {} });
     const answered = await post('/uma/payreq/bob.pay', (await payRequest(1_236)).toJsonString());
-    expect(answered).toEqual({ status: 400, body: expect.objectContaining({ code: 'SENDER_NOT_ACCEPTED', reason: 'the receiving platform did not decide in time' }) });
+    expect(answered).toEqual({
+      status: 400,
+      body: expect.objectContaining({
+        code: 'SENDER_NOT_ACCEPTED',
+        reason: 'the receiving platform did not decide in time',
+      }),
+    });
     const failed = (await incomingOf()).find((t) => t.receivedAmount.amount === 1_236);
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' });
   });
 
   it('refuses bad pay requests, each with its code, creating no transaction', async () => {
     const count = (await incomingOf()).length;
-    // The protocol signs the payer identifier, nonce and timestamp: a signature not made by the sender's key is refused.
+    // The protocol signs the payer identifier, nonce and timestamp: a signature not made by the sender's key is
+    // refused.
     const tampered = JSON.parse((await payRequest(1_300)).toJsonString());
     const signature: string = tampered.payerData.compliance.signature;
     tampered.payerData.compliance.signature = signature.slice(0, -4) + (signature.endsWith('0000') ? '1111' : '0000');
@@ -126,26 +189,51 @@ describe('a foreign VASP pays our customer over UMA', () => {
     await post('/uma/payreq/bob.pay', once);
     expect((await post('/uma/payreq/bob.pay', once)).body.code).toBe('INVALID_NONCE');
     expect((await post('/uma/payreq/bob.pay', '{"amount": "lots"')).body.code).toBe('PARSE_PAYREQ_REQUEST_ERROR');
-    expect((await post('/uma/payreq/bob.pay', JSON.stringify({ amount: 5, convert: 'USD' }))).body.code).toBe('NON_UMA_LNURL_NOT_SUPPORTED');
+    expect((await post('/uma/payreq/bob.pay', JSON.stringify({ amount: 5, convert: 'USD' }))).body.code).toBe(
+      'NON_UMA_LNURL_NOT_SUPPORTED',
+    );
     const oversize = await post('/uma/payreq/bob.pay', JSON.stringify({ padding: 'x'.repeat(20_000) }));
     expect(oversize).toEqual({ status: 413, body: expect.objectContaining({ code: 'INVALID_REQUEST_FORMAT' }) });
-    expect((await post('/uma/payreq/nobody', (await payRequest(1_302)).toJsonString())).body.code).toBe('USER_NOT_FOUND');
+    expect((await post('/uma/payreq/nobody', (await payRequest(1_302)).toJsonString())).body.code).toBe(
+      'USER_NOT_FOUND',
+    );
     expect((await post('/uma/payreq/%E0%A4%A', (await payRequest(1_303)).toJsonString())).status).toBe(400);
     expect((await post('/uma/post-transaction/%E0%A4%A', '{}')).status).toBe(400);
     expect((await incomingOf()).length).toBe(count + 1);
   });
 
   it("sends back the payee data the sender asked for, from the platform's receiverCustomerInfo, still signed", async () => {
-    answers.set(1_240, { status: 200, body: { receiverCustomerInfo: { FULL_NAME: 'Bob Payee', EMAIL: 'bob@pay.example', BIRTH_DATE: '1990-01-01' } } });
+    answers.set(1_240, {
+      status: 200,
+      body: { receiverCustomerInfo: { FULL_NAME: 'Bob Payee', EMAIL: 'bob@pay.example', BIRTH_DATE: '1990-01-01' } },
+    });
     const request = await payRequest(1_240, {
-      requestedPayeeData: { name: { mandatory: true }, email: { mandatory: false }, identifier: { mandatory: true }, compliance: { mandatory: true } },
+      requestedPayeeData: {
+        name: { mandatory: true },
+        email: { mandatory: false },
+        identifier: { mandatory: true },
+        compliance: { mandatory: true },
+      },
     });
     const answered = await post('/uma/payreq/bob.pay', request.toJsonString());
     expect(answered.status).toBe(200);
-    const asked = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 1_240)!;
-    expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }]);
+    const asked = receiver.arrivals.find((w) =>
+      w.type === 'INCOMING_PAYMENT.PENDING' && (w.data as any).receivedAmount?.amount === 1_240
+    )!;
+    expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'FULL_NAME', mandatory: true }, {
+      name: 'EMAIL',
+      mandatory: false,
+    }]);
     const response = PayReqResponse.fromJson(JSON.stringify(answered.body));
-    expect(await verifyPayReqResponseSignature(response, alice(), BOB, ourKeys, new InMemoryNonceValidator(Date.now() - 60_000))).toBe(true);
+    expect(
+      await verifyPayReqResponseSignature(
+        response,
+        alice(),
+        BOB,
+        ourKeys,
+        new InMemoryNonceValidator(Date.now() - 60_000),
+      ),
+    ).toBe(true);
     expect(response.payeeData).toMatchObject({ name: 'Bob Payee', email: 'bob@pay.example' });
     expect(response.payeeData).not.toHaveProperty('birthDate');
     expect(JSON.stringify(answered.body)).not.toContain('1990-01-01');
@@ -162,7 +250,8 @@ describe('a foreign VASP pays our customer over UMA', () => {
     const blocked = await post('/uma/payreq/dora.pay', (await payRequest(1_304)).toJsonString());
     const unknown = await post('/uma/payreq/nobody.pay', (await payRequest(1_305)).toJsonString());
     expect(blocked.status).toBe(404);
-    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('dora.pay', 'nobody.pay') } }).toEqual(unknown);
+    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('dora.pay', 'nobody.pay') } })
+      .toEqual(unknown);
     const incoming = await sys.api(`/transactions?customerId=${dora.customerId}&type=INCOMING`);
     expect(incoming.body.data).toEqual([]);
   });

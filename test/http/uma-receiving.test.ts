@@ -1,6 +1,13 @@
 import {
-  encodeToUrl, getSignableLnurlpRequestPayload, getSignedLnurlpRequestUrl, InMemoryNonceValidator, LnurlpResponse, PubKeyResponse,
-  signPayload, verifyUmaLnurlpResponseSignature, type LnurlpRequest,
+  encodeToUrl,
+  getSignableLnurlpRequestPayload,
+  getSignedLnurlpRequestUrl,
+  InMemoryNonceValidator,
+  LnurlpResponse,
+  PubKeyResponse,
+  signPayload,
+  verifyUmaLnurlpResponseSignature,
+  type LnurlpRequest,
 } from '@uma-sdk/core';
 import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
 import { startForeignVasp, type ForeignVasp } from '../fixtures/foreign-vasp';
@@ -26,14 +33,25 @@ async function get(url: URL): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
-const signedLookup = (receiverAddress = BOB, umaVersionOverride?: string) => getSignedLnurlpRequestUrl({
-  isSubjectToTravelRule: true, receiverAddress, senderVaspDomain: vasp.domain, signingPrivateKey: vasp.signing.privateKey, umaVersionOverride,
-});
+const signedLookup = (receiverAddress = BOB, umaVersionOverride?: string) =>
+  getSignedLnurlpRequestUrl({
+    isSubjectToTravelRule: true,
+    receiverAddress,
+    senderVaspDomain: vasp.domain,
+    signingPrivateKey: vasp.signing.privateKey,
+    umaVersionOverride,
+  });
 
 /** A request signed by the SDK with a timestamp of our choosing. */
 async function signedAt(timestamp: Date): Promise<URL> {
   const request: LnurlpRequest = {
-    receiverAddress: BOB, isSubjectToTravelRule: true, vaspDomain: vasp.domain, timestamp, nonce: `n-${Math.random()}`, signature: '', umaVersion: '1.0',
+    receiverAddress: BOB,
+    isSubjectToTravelRule: true,
+    vaspDomain: vasp.domain,
+    timestamp,
+    nonce: `n-${Math.random()}`,
+    signature: '',
+    umaVersion: '1.0',
   };
   request.signature = await signPayload(getSignableLnurlpRequestPayload(request), vasp.signing.privateKey);
   return encodeToUrl(request);
@@ -42,13 +60,26 @@ async function signedAt(timestamp: Date): Promise<URL> {
 /** A customer's consent to the current end-user terms. */
 async function consent() {
   const terms = await sys.api('/customers/end-user-terms');
-  return { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
+  return {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
 }
 
 beforeAll(async () => {
   vasp = await startForeignVasp();
   sys = await startTestSystem({ env: { UMA_DOMAIN } });
-  const created = await sys.api('/customers', { method: 'POST', json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `uma-recv-${process.pid}`, endUserTermsConsent: await consent(), umaAddress: BOB } });
+  const created = await sys.api('/customers', {
+    method: 'POST',
+    json: {
+      ...INDIVIDUAL_CUSTOMER,
+      platformCustomerId: `uma-recv-${process.pid}`,
+      endUserTermsConsent: await consent(),
+      umaAddress: BOB,
+    },
+  });
   expect(created).toEqual(expect.objectContaining({ status: 201 }));
   const keys = await fetch(`${sys.rootUrl}/.well-known/lnurlpubkey`);
   expect(keys.status).toBe(200);
@@ -71,7 +102,8 @@ describe('our UMA receiving side, driven by the SDK', () => {
     const { status, body } = await get(await signedLookup());
     expect(status).toBe(200);
     const response = LnurlpResponse.fromJson(JSON.stringify(body));
-    expect(await verifyUmaLnurlpResponseSignature(response, ourKeys, new InMemoryNonceValidator(Date.now() - 60_000))).toBe(true);
+    expect(await verifyUmaLnurlpResponseSignature(response, ourKeys, new InMemoryNonceValidator(Date.now() - 60_000)))
+      .toBe(true);
     expect(response.compliance?.receiverIdentifier).toBe(BOB);
     expect(response.umaVersion).toBe('1.0');
     const usd = response.currencies?.find((c) => c.code === 'USD');
@@ -85,17 +117,27 @@ describe('our UMA receiving side, driven by the SDK', () => {
   it("asks for the payer data the receiving platform's configuration requires, on top of compliance's", async () => {
     const config = await sys.api('/config');
     const supportedCurrencies = config.body.supportedCurrencies.map((c: Record<string, unknown>) => ({
-      currencyCode: c.currencyCode, minAmount: c.minAmount, maxAmount: c.maxAmount, enabledTransactionTypes: c.enabledTransactionTypes,
+      currencyCode: c.currencyCode,
+      minAmount: c.minAmount,
+      maxAmount: c.maxAmount,
+      enabledTransactionTypes: c.enabledTransactionTypes,
       requiredCounterpartyFields: c.currencyCode === 'USD'
-        ? [{ name: 'BIRTH_DATE', mandatory: true }, { name: 'TAX_ID', mandatory: false }, { name: 'FULL_NAME', mandatory: true }]
+        ? [{ name: 'BIRTH_DATE', mandatory: true }, { name: 'TAX_ID', mandatory: false }, {
+          name: 'FULL_NAME',
+          mandatory: true,
+        }]
         : c.requiredCounterpartyFields,
     }));
     expect((await sys.api('/config', { method: 'PATCH', json: { supportedCurrencies } })).status).toBe(200);
     const { status, body } = await get(await signedLookup());
     expect(status).toBe(200);
     expect(LnurlpResponse.fromJson(JSON.stringify(body)).payerData).toEqual({
-      identifier: { mandatory: true }, compliance: { mandatory: true }, email: { mandatory: false },
-      name: { mandatory: true }, birthDate: { mandatory: true }, TAX_ID: { mandatory: false },
+      identifier: { mandatory: true },
+      compliance: { mandatory: true },
+      email: { mandatory: false },
+      name: { mandatory: true },
+      birthDate: { mandatory: true },
+      TAX_ID: { mandatory: false },
     });
   });
 
@@ -122,7 +164,12 @@ describe('our UMA receiving side, driven by the SDK', () => {
   it('answers an unsupported version with the versions it supports (the negotiation answer)', async () => {
     const { status, body } = await get(await signedLookup(BOB, '9.0'));
     expect(status).toBe(412);
-    expect(body).toEqual(expect.objectContaining({ code: 'UNSUPPORTED_UMA_VERSION', supportedMajorVersions: expect.arrayContaining([1, 0]) }));
+    expect(body).toEqual(
+      expect.objectContaining({
+        code: 'UNSUPPORTED_UMA_VERSION',
+        supportedMajorVersions: expect.arrayContaining([1, 0]),
+      }),
+    );
   });
 
   it('refuses a request without the UMA parameters, or with only some of them', async () => {
@@ -140,10 +187,15 @@ describe('our UMA receiving side, driven by the SDK', () => {
 
   it('answers for a customer whose KYC was rejected exactly as for an unknown address', async () => {
     const carol = `$carol.kyc@${UMA_DOMAIN}`;
-    const created = await sys.api('/customers', { method: 'POST', json: {
-      ...INDIVIDUAL_CUSTOMER, platformCustomerId: `uma-kyc-${process.pid}`, umaAddress: carol,
-      endUserTermsConsent: await consent(),
-    } });
+    const created = await sys.api('/customers', {
+      method: 'POST',
+      json: {
+        ...INDIVIDUAL_CUSTOMER,
+        platformCustomerId: `uma-kyc-${process.pid}`,
+        umaAddress: carol,
+        endUserTermsConsent: await consent(),
+      },
+    });
     expect(created.status).toBe(201);
     expect((await get(await signedLookup(carol))).status).toBe(200);
     const link = await sys.api(`/customers/${created.body.id}/kyc-link`, { method: 'POST' });
@@ -155,17 +207,31 @@ describe('our UMA receiving side, driven by the SDK', () => {
     const blocked = await get(await signedLookup(carol));
     const unknown = await get(await signedLookup(`$carol.nobody@${UMA_DOMAIN}`));
     expect(blocked.status).toBe(404);
-    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('carol.kyc', 'carol.nobody') } }).toEqual(unknown);
+    expect({ ...blocked, body: { ...blocked.body, reason: blocked.body.reason.replace('carol.kyc', 'carol.nobody') } })
+      .toEqual(unknown);
   });
 
   it('refuses a sending VASP whose key endpoint fails, or lies about its key', async () => {
     const other = await startForeignVasp();
     try {
       other.state.keyAnswer = 'FAIL';
-      const url = await getSignedLnurlpRequestUrl({ isSubjectToTravelRule: true, receiverAddress: BOB, senderVaspDomain: other.domain, signingPrivateKey: other.signing.privateKey });
-      expect(await get(url)).toEqual({ status: 424, body: expect.objectContaining({ code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR' }) });
+      const url = await getSignedLnurlpRequestUrl({
+        isSubjectToTravelRule: true,
+        receiverAddress: BOB,
+        senderVaspDomain: other.domain,
+        signingPrivateKey: other.signing.privateKey,
+      });
+      expect(await get(url)).toEqual({
+        status: 424,
+        body: expect.objectContaining({ code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR' }),
+      });
       other.state.keyAnswer = 'LIE';
-      const lied = await getSignedLnurlpRequestUrl({ isSubjectToTravelRule: true, receiverAddress: BOB, senderVaspDomain: other.domain, signingPrivateKey: other.signing.privateKey });
+      const lied = await getSignedLnurlpRequestUrl({
+        isSubjectToTravelRule: true,
+        receiverAddress: BOB,
+        senderVaspDomain: other.domain,
+        signingPrivateKey: other.signing.privateKey,
+      });
       expect(await get(lied)).toEqual({ status: 401, body: expect.objectContaining({ code: 'INVALID_SIGNATURE' }) });
     } finally {
       await other.stop();

@@ -1,8 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  Currency, getLnurlpResponse, getPayReqResponse, InMemoryNonceValidator, InMemoryPublicKeyCache, KycStatus, parseLnurlpRequest,
-  parsePostTransactionCallback, PayRequest, PubKeyResponse, UmaError, UnsupportedVersionError, verifyPayReqSignature,
-  verifyPostTransactionCallbackSignature, verifyUmaLnurlpQuerySignature, type PostTransactionCallback,
+  Currency,
+  getLnurlpResponse,
+  getPayReqResponse,
+  InMemoryNonceValidator,
+  InMemoryPublicKeyCache,
+  KycStatus,
+  parseLnurlpRequest,
+  parsePostTransactionCallback,
+  PayRequest,
+  PubKeyResponse,
+  UmaError,
+  UnsupportedVersionError,
+  verifyPayReqSignature,
+  verifyPostTransactionCallbackSignature,
+  verifyUmaLnurlpQuerySignature,
+  type PostTransactionCallback,
 } from '@uma-sdk/core';
 import { decrypt } from 'eciesjs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,7 +41,8 @@ const state = {
   callbacks: [] as PostTransactionCallback[],
 };
 
-const json = (res: ServerResponse, status: number, body: string) => void res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+const json = (res: ServerResponse, status: number, body: string) =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(body);
 const refuse = (res: ServerResponse, err: unknown) => {
   if (err instanceof UmaError) return json(res, err.toHttpStatusCode(), err.toJSON());
   json(res, 500, JSON.stringify({ status: 'ERROR', reason: String(err) }));
@@ -39,13 +53,21 @@ async function lnurlp(req: IncomingMessage, _body: string, res: ServerResponse) 
   try {
     if (state.behaviour === 'NO_VERSION') throw new UnsupportedVersionError('1.0', []);
     const request = parseLnurlpRequest(new URL(req.url!, `http://${vasp.domain}`));
-    if (!(await verifyUmaLnurlpQuerySignature(request, ourKeys(), nonces))) return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    if (!(await verifyUmaLnurlpQuerySignature(request, ourKeys(), nonces))) {
+      return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    }
     const signer = state.behaviour === 'WRONG_SIGNER' ? randomBytes(32) : vasp.signing.privateKey;
     const response = await getLnurlpResponse({
-      request, privateKeyBytes: signer, requiresTravelRuleInfo: true, callback: `http://${vasp.domain}/payreq/carol`,
-      encodedMetadata: JSON.stringify([['text/plain', 'Pay carol']]), minSendableSats: 1, maxSendableSats: 10_000_000,
+      request,
+      privateKeyBytes: signer,
+      requiresTravelRuleInfo: true,
+      callback: `http://${vasp.domain}/payreq/carol`,
+      encodedMetadata: JSON.stringify([['text/plain', 'Pay carol']]),
+      minSendableSats: 1,
+      maxSendableSats: 10_000_000,
       payerDataOptions: { name: { mandatory: true }, identifier: { mandatory: true }, compliance: { mandatory: true } },
-      currencyOptions: [new Currency('EUR', 'Euros', '€', 11_000, 250, 400_000, 2)], receiverKycStatus: KycStatus.Verified,
+      currencyOptions: [new Currency('EUR', 'Euros', '€', 11_000, 250, 400_000, 2)],
+      receiverKycStatus: KycStatus.Verified,
     });
     json(res, 200, response.toJsonString());
   } catch (err) {
@@ -56,15 +78,33 @@ async function lnurlp(req: IncomingMessage, _body: string, res: ServerResponse) 
 async function payreq(_req: IncomingMessage, body: string, res: ServerResponse) {
   try {
     const request = PayRequest.fromJson(body);
-    if (!(await verifyPayReqSignature(request, ourKeys(), nonces))) return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    if (!(await verifyPayReqSignature(request, ourKeys(), nonces))) {
+      return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    }
     const encrypted = request.payerData?.compliance?.encryptedTravelRuleInfo;
-    if (encrypted) state.travelRule.push(Buffer.from(decrypt(vasp.encryption.privateKey, Buffer.from(encrypted, 'hex'))).toString('utf8'));
-    if (state.behaviour === 'REFUSE') return json(res, 400, '{"status":"ERROR","reason":"not this sender","code":"SENDER_NOT_ACCEPTED"}');
+    if (encrypted) {
+      state.travelRule.push(
+        Buffer.from(decrypt(vasp.encryption.privateKey, Buffer.from(encrypted, 'hex'))).toString('utf8'),
+      );
+    }
+    if (state.behaviour === 'REFUSE') {
+      return json(res, 400, '{"status":"ERROR","reason":"not this sender","code":"SENDER_NOT_ACCEPTED"}');
+    }
     const response = await getPayReqResponse({
-      request, conversionRate: 11_000, receivingCurrencyCode: 'EUR', receivingCurrencyDecimals: 2, receiverFeesMillisats: 0,
-      receiverChannelUtxos: [], receivingVaspPrivateKey: vasp.signing.privateKey, payeeIdentifier: `$carol@${vasp.domain}`,
-      metadata: JSON.stringify([['text/plain', 'Pay carol']]), utxoCallback: `http://${vasp.domain}/utxo/1`,
-      invoiceCreator: { createUmaInvoice: async (msats) => `lnsandbox${msats}:${createHash('sha256').update(randomBytes(32)).digest('hex')}` },
+      request,
+      conversionRate: 11_000,
+      receivingCurrencyCode: 'EUR',
+      receivingCurrencyDecimals: 2,
+      receiverFeesMillisats: 0,
+      receiverChannelUtxos: [],
+      receivingVaspPrivateKey: vasp.signing.privateKey,
+      payeeIdentifier: `$carol@${vasp.domain}`,
+      metadata: JSON.stringify([['text/plain', 'Pay carol']]),
+      utxoCallback: `http://${vasp.domain}/utxo/1`,
+      invoiceCreator: {
+        createUmaInvoice: async (msats) =>
+          `lnsandbox${msats}:${createHash('sha256').update(randomBytes(32)).digest('hex')}`,
+      },
     });
     json(res, 200, response.toJsonString());
   } catch (err) {
@@ -76,7 +116,9 @@ async function utxo(_req: IncomingMessage, body: string, res: ServerResponse) {
   try {
     if (state.behaviour === 'CALLBACK_DOWN') return json(res, 503, '{"status":"ERROR","reason":"down"}');
     const callback = parsePostTransactionCallback(body);
-    if (!(await verifyPostTransactionCallbackSignature(callback, ourKeys(), nonces))) return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    if (!(await verifyPostTransactionCallbackSignature(callback, ourKeys(), nonces))) {
+      return json(res, 401, '{"status":"ERROR","code":"INVALID_SIGNATURE"}');
+    }
     state.callbacks.push(callback);
     json(res, 200, '{}');
   } catch (err) {
@@ -84,17 +126,31 @@ async function utxo(_req: IncomingMessage, body: string, res: ServerResponse) {
   }
 }
 
-const lookup = (address: string) => sys.api(`/receiver/uma/${encodeURIComponent(address)}?customerId=${alice.customerId}`);
-const quote = (lookupId: string, address: string) => sys.api('/quotes', { method: 'POST', json: {
-  lookupId, source: { sourceType: 'ACCOUNT', accountId: alice.usdAccountId }, senderCustomerInfo: { FULL_NAME: 'Alice Sender' },
-  destination: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 1_000,
-} });
+const lookup = (address: string) =>
+  sys.api(`/receiver/uma/${encodeURIComponent(address)}?customerId=${alice.customerId}`);
+const quote = (lookupId: string, address: string) =>
+  sys.api('/quotes', {
+    method: 'POST',
+    json: {
+      lookupId,
+      source: { sourceType: 'ACCOUNT', accountId: alice.usdAccountId },
+      senderCustomerInfo: { FULL_NAME: 'Alice Sender' },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR' },
+      lockedCurrencySide: 'RECEIVING',
+      lockedCurrencyAmount: 1_000,
+    },
+  });
 
 beforeAll(async () => {
   vasp = await startForeignVasp({ routes: { '/.well-known/lnurlp/': lnurlp, '/payreq/': payreq, '/utxo/': utxo } });
-  sys = await startTestSystem({ env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', UMA_PAYMENT_GIVE_UP_SECONDS: '3' } });
+  sys = await startTestSystem({
+    env: { UMA_DOMAIN, ...FAST_SETTLEMENT, UMA_SETTLEMENT_POLL_MS: '20', UMA_PAYMENT_GIVE_UP_SECONDS: '3' },
+  });
   // The foreign VASP knows our keys (read from our /.well-known/lnurlpubkey; our domain here is a name only).
-  cache.addPublicKeyForVasp(UMA_DOMAIN, PubKeyResponse.fromJson(await (await fetch(`${sys.rootUrl}/.well-known/lnurlpubkey`)).text()));
+  cache.addPublicKeyForVasp(
+    UMA_DOMAIN,
+    PubKeyResponse.fromJson(await (await fetch(`${sys.rootUrl}/.well-known/lnurlpubkey`)).text()),
+  );
   alice = await payingCustomer(sys, { umaAddress: `$alice@${UMA_DOMAIN}` });
   await fund(sys, alice.usdAccountId, 100_000);
 }, 120_000);
@@ -104,7 +160,9 @@ afterAll(async () => {
   await vasp?.stop();
 });
 
-beforeEach(() => { state.behaviour = 'NORMAL'; });
+beforeEach(() => {
+  state.behaviour = 'NORMAL';
+});
 
 describe('our sending side against a foreign VASP made of the SDK', () => {
   it('looks up, quotes (pay request with encrypted travel-rule data), executes: the invoice paid once, the callback signed', async () => {
@@ -130,16 +188,23 @@ describe('our sending side against a foreign VASP made of the SDK', () => {
     const eur = found.body.supportedCurrencies.find((c: { currency: { code: string } }) => c.currency.code === 'EUR');
     expect(eur).toMatchObject({ min: 250, max: 400_000 });
     const payRequests = state.travelRule.length;
-    const tooMuch = await sys.api('/quotes', { method: 'POST', json: {
-      lookupId: found.body.lookupId, source: { sourceType: 'ACCOUNT', accountId: alice.usdAccountId }, senderCustomerInfo: { FULL_NAME: 'Alice Sender' },
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: carol, currency: 'EUR' }, lockedCurrencySide: 'RECEIVING', lockedCurrencyAmount: 400_001,
-    } });
+    const tooMuch = await sys.api('/quotes', {
+      method: 'POST',
+      json: {
+        lookupId: found.body.lookupId,
+        source: { sourceType: 'ACCOUNT', accountId: alice.usdAccountId },
+        senderCustomerInfo: { FULL_NAME: 'Alice Sender' },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: carol, currency: 'EUR' },
+        lockedCurrencySide: 'RECEIVING',
+        lockedCurrencyAmount: 400_001,
+      },
+    });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', details: { min: 250, max: 400_000 } });
     expect(state.travelRule).toHaveLength(payRequests);
   });
 
-  it('maps the counterparty\'s failures: a bad signature, a failing key endpoint, no common version, a refusal', async () => {
+  it("maps the counterparty's failures: a bad signature, a failing key endpoint, no common version, a refusal", async () => {
     const carol = `$carol@${vasp.domain}`;
     const before = await balanceOf(sys, alice.customerId, alice.usdAccountId);
     state.behaviour = 'WRONG_SIGNER';
@@ -156,18 +221,27 @@ describe('our sending side against a foreign VASP made of the SDK', () => {
     expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
   });
 
-  it('a payment the receiver never hears of (sandbox) is given up after UMA_PAYMENT_GIVE_UP_SECONDS and refunded once', async () => {
-    const carol = `$carol@${vasp.domain}`;
-    const before = await balanceOf(sys, alice.customerId, alice.usdAccountId);
-    const quoted = await quote((await lookup(carol)).body.lookupId, carol);
-    expect(quoted.status).toBe(201);
-    state.behaviour = 'CALLBACK_DOWN';
-    expect((await sys.api(`/quotes/${quoted.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before - quoted.body.totalSendingAmount);
-    const failed = await transactionWhen(sys, quoted.body.transactionId, (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED', 20_000);
-    expect(failed).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
-    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
-  }, 40_000);
+  it(
+    'a payment the receiver never hears of (sandbox) is given up after UMA_PAYMENT_GIVE_UP_SECONDS and refunded once',
+    async () => {
+      const carol = `$carol@${vasp.domain}`;
+      const before = await balanceOf(sys, alice.customerId, alice.usdAccountId);
+      const quoted = await quote((await lookup(carol)).body.lookupId, carol);
+      expect(quoted.status).toBe(201);
+      state.behaviour = 'CALLBACK_DOWN';
+      expect((await sys.api(`/quotes/${quoted.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+      expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before - quoted.body.totalSendingAmount);
+      const failed = await transactionWhen(
+        sys,
+        quoted.body.transactionId,
+        (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED',
+        20_000,
+      );
+      expect(failed).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
+      expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(before);
+    },
+    40_000,
+  );
 });

@@ -1,4 +1,12 @@
-import { newKeyPair, otpFirstLeg, provisionWallet, signedHeaders, signInWithOtp, stamp, type WalletFixture } from './wallet-client';
+import {
+  newKeyPair,
+  otpFirstLeg,
+  provisionWallet,
+  signedHeaders,
+  signInWithOtp,
+  stamp,
+  type WalletFixture,
+} from './wallet-client';
 import { startWalletTestSystem, type WalletTestSystem } from './wallet-test-system';
 
 let sys: WalletTestSystem;
@@ -19,7 +27,14 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
     const res = await sys.api(`/auth/credentials?accountId=${wallet.accountId}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      { id: wallet.emailCredentialId, accountId: wallet.accountId, type: 'EMAIL_OTP', nickname: wallet.email, createdAt: expect.any(String), updatedAt: expect.any(String) },
+      {
+        id: wallet.emailCredentialId,
+        accountId: wallet.accountId,
+        type: 'EMAIL_OTP',
+        nickname: wallet.email,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
     ]);
   });
 
@@ -37,17 +52,29 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
   test('verify: 202 challenge, then the retry stamped by the bundle key: 200 AuthSession without a sealed key', async () => {
     const { key, body, first } = await otpFirstLeg(sys.api, wallet.emailCredentialId);
     expect(first.status).toBe(202);
-    expect(first.body).toEqual({ type: 'EMAIL_OTP', payloadToSign: expect.any(String), requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/), expiresAt: expect.any(String) });
+    expect(first.body).toEqual({
+      type: 'EMAIL_OTP',
+      payloadToSign: expect.any(String),
+      requestId: expect.stringMatching(/^Request:[0-9a-f-]{36}$/),
+      expiresAt: expect.any(String),
+    });
     const ttl = Date.parse(first.body.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(290_000);
     expect(ttl).toBeLessThanOrEqual(300_000);
     const retry = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, {
-      method: 'POST', json: body, headers: signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId),
+      method: 'POST',
+      json: body,
+      headers: signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId),
     });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({
-      id: expect.stringMatching(/^Session:/), accountId: wallet.accountId, type: 'EMAIL_OTP', nickname: wallet.email,
-      createdAt: expect.any(String), updatedAt: expect.any(String), expiresAt: expect.any(String),
+      id: expect.stringMatching(/^Session:/),
+      accountId: wallet.accountId,
+      type: 'EMAIL_OTP',
+      nickname: wallet.email,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      expiresAt: expect.any(String),
     });
     const sessions = await sys.api(`/auth/sessions?accountId=${wallet.accountId}`);
     expect(sessions.body.data.map((s: { id: string }) => s.id)).toContain(retry.body.id);
@@ -60,7 +87,10 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
     const challenge = await sys.api(path, { method: 'DELETE' });
     expect(challenge.status).toBe(202);
     expect(challenge.body.type).toBe('EMAIL_OTP');
-    const retry = await sys.api(path, { method: 'DELETE', headers: signedHeaders(await stamp(key, challenge.body.payloadToSign), challenge.body.requestId) });
+    const retry = await sys.api(path, {
+      method: 'DELETE',
+      headers: signedHeaders(await stamp(key, challenge.body.payloadToSign), challenge.body.requestId),
+    });
     expect(retry.status).toBe(204);
     const sessions = await sys.api(`/auth/sessions?accountId=${wallet.accountId}`);
     expect(sessions.body.data.map((s: { id: string }) => s.id)).not.toContain(session.id);
@@ -77,8 +107,16 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
     const old = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/challenge`, { method: 'POST' });
     await sys.api(`/auth/credentials/${wallet.emailCredentialId}/challenge`, { method: 'POST' });
     const { turnkeyCrypto } = await import('../../services/auth/domain/wallet-crypto/turnkey-client.fixture');
-    const bundle = await turnkeyCrypto.encryptOtpCodeToBundle('000000', old.body.otpEncryptionTargetBundle, newKeyPair().publicKeyUncompressed, pinned);
-    const res = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: { type: 'EMAIL_OTP', encryptedOtpBundle: bundle } });
+    const bundle = await turnkeyCrypto.encryptOtpCodeToBundle(
+      '000000',
+      old.body.otpEncryptionTargetBundle,
+      newKeyPair().publicKeyUncompressed,
+      pinned,
+    );
+    const res = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, {
+      method: 'POST',
+      json: { type: 'EMAIL_OTP', encryptedOtpBundle: bundle },
+    });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('WALLET_SIGNATURE_INVALID');
   });
@@ -88,8 +126,16 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
     const pinned = (await sys.api('/auth/enclave-public-key')).body.enclaveQuorumPublic;
     const challenge = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/challenge`, { method: 'POST' });
     const attempt = async (code: string) => {
-      const encryptedOtpBundle = await turnkeyCrypto.encryptOtpCodeToBundle(code, challenge.body.otpEncryptionTargetBundle, newKeyPair().publicKeyUncompressed, pinned);
-      return sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: { type: 'EMAIL_OTP', encryptedOtpBundle } });
+      const encryptedOtpBundle = await turnkeyCrypto.encryptOtpCodeToBundle(
+        code,
+        challenge.body.otpEncryptionTargetBundle,
+        newKeyPair().publicKeyUncompressed,
+        pinned,
+      );
+      return sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, {
+        method: 'POST',
+        json: { type: 'EMAIL_OTP', encryptedOtpBundle },
+      });
     };
     for (let i = 0; i < 5; i += 1) expect((await attempt('999999')).status).toBe(401);
     const sixth = await attempt('000000');

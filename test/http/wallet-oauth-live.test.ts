@@ -1,5 +1,16 @@
 import { startLocalOidcIssuer, type LocalOidcIssuer } from '../fixtures/local-oidc-issuer';
-import { enclavePublicKey, expectError, newKeyPair, openWalletExport, provisionWallet, signedHeaders, signedRetry, stamp, type KeyPair, type WalletFixture } from './wallet-client';
+import {
+  enclavePublicKey,
+  expectError,
+  newKeyPair,
+  openWalletExport,
+  provisionWallet,
+  signedHeaders,
+  signedRetry,
+  stamp,
+  type KeyPair,
+  type WalletFixture,
+} from './wallet-client';
 import { sessionKeyFrom } from './wallet-passkey';
 import { turnkeyCrypto } from '../../services/auth/domain/wallet-crypto/turnkey-client.fixture';
 import { startWalletTestSystem, type WalletTestSystem } from './wallet-test-system';
@@ -11,7 +22,9 @@ let wallet: WalletFixture;
 beforeAll(async () => {
   issuer = await startLocalOidcIssuer();
   sys = await startWalletTestSystem({
-    EMBEDDED_WALLET_SANDBOX: 'false', WALLET_OIDC_ALLOWED_ISSUERS: issuer.issuer, WALLET_OIDC_ALLOWED_AUDIENCES: AUDIENCE,
+    EMBEDDED_WALLET_SANDBOX: 'false',
+    WALLET_OIDC_ALLOWED_ISSUERS: issuer.issuer,
+    WALLET_OIDC_ALLOWED_AUDIENCES: AUDIENCE,
   });
   wallet = await provisionWallet(sys);
 });
@@ -29,9 +42,22 @@ async function signInWithDeliveredCode(): Promise<{ session: any; key: KeyPair }
   const code = /verification code is ([0-9]+)/.exec(messages[messages.length - 1].body)![1];
   expect(code).toMatch(/^[0-9]{6}$/);
   const key = newKeyPair();
-  const bundleFor = (otp: string) => turnkeyCrypto.encryptOtpCodeToBundle(otp, challenge.body.otpEncryptionTargetBundle, key.publicKeyUncompressed, pinned);
-  const verify = (body: unknown, headers?: Record<string, string>) => sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: body, headers });
-  if (code !== '000000') expectError(await verify({ type: 'EMAIL_OTP', encryptedOtpBundle: await bundleFor('000000') }), 401, 'WALLET_SIGNATURE_INVALID');
+  const bundleFor = (otp: string) =>
+    turnkeyCrypto.encryptOtpCodeToBundle(
+      otp,
+      challenge.body.otpEncryptionTargetBundle,
+      key.publicKeyUncompressed,
+      pinned,
+    );
+  const verify = (body: unknown, headers?: Record<string, string>) =>
+    sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: body, headers });
+  if (code !== '000000') {
+    expectError(
+      await verify({ type: 'EMAIL_OTP', encryptedOtpBundle: await bundleFor('000000') }),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+  }
   const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await bundleFor(code) };
   const first = await verify(body);
   expect(first.status).toBe(202);
@@ -55,35 +81,72 @@ describe('outside the sandbox', () => {
 
   test('adds an OAUTH credential: the token is verified against the issuer key set; nickname = email claim', async () => {
     const oidcToken = await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE, email: 'oauth@example.com' });
-    const call = { method: 'POST', path: '/auth/credentials', json: { type: 'OAUTH', accountId: wallet.accountId, oidcToken } };
+    const call = {
+      method: 'POST',
+      path: '/auth/credentials',
+      json: { type: 'OAUTH', accountId: wallet.accountId, oidcToken },
+    };
     const { retry } = await signedRetry(sys.api, call, email.key);
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ type: 'OAUTH', nickname: 'oauth@example.com' });
     oauthId = retry.body.id;
     expect(issuer.requests.jwks).toBeGreaterThan(0);
     const again = await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE, email: 'oauth@example.com' });
-    expectError(await sys.api('/auth/credentials', { method: 'POST', json: { ...call.json, oidcToken: again } }), 400, 'INVALID_INPUT');
+    expectError(
+      await sys.api('/auth/credentials', { method: 'POST', json: { ...call.json, oidcToken: again } }),
+      400,
+      'INVALID_INPUT',
+    );
   });
 
   test('verifies OAUTH with a fresh token: 200 session sealed to the client key, which then authorizes an export', async () => {
     const clientKey = newKeyPair();
-    const body = { type: 'OAUTH', oidcToken: await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE }), clientPublicKey: clientKey.publicKeyUncompressed };
+    const body = {
+      type: 'OAUTH',
+      oidcToken: await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE }),
+      clientPublicKey: clientKey.publicKeyUncompressed,
+    };
     const res = await sys.api(`/auth/credentials/${oauthId}/verify`, { method: 'POST', json: body });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type: 'OAUTH', encryptedSessionSigningKey: expect.any(String) });
-    expect((await sys.api(`/auth/credentials/${oauthId}/verify`, { method: 'POST', json: body })).body.id).toBe(res.body.id);
+    expect((await sys.api(`/auth/credentials/${oauthId}/verify`, { method: 'POST', json: body })).body.id).toBe(
+      res.body.id,
+    );
     const key = sessionKeyFrom(res.body.encryptedSessionSigningKey, clientKey);
     const exportKey = newKeyPair();
-    const { retry } = await signedRetry(sys.api, { method: 'POST', path: `/internal-accounts/${wallet.accountId}/export`, json: { clientPublicKey: exportKey.publicKeyUncompressed } }, key);
+    const { retry } = await signedRetry(sys.api, {
+      method: 'POST',
+      path: `/internal-accounts/${wallet.accountId}/export`,
+      json: { clientPublicKey: exportKey.publicKeyUncompressed },
+    }, key);
     expect(retry.status).toBe(200);
-    expect(await openWalletExport(retry.body.encryptedWalletCredentials, exportKey, wallet.accountId, await enclavePublicKey(sys.api))).toMatch(/^[0-9a-f]{64}$/);
+    expect(
+      await openWalletExport(
+        retry.body.encryptedWalletCredentials,
+        exportKey,
+        wallet.accountId,
+        await enclavePublicKey(sys.api),
+      ),
+    ).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('verify with another identity: 401; with a stale token: 400', async () => {
     const clientPublicKey = newKeyPair().publicKeyUncompressed;
     const stranger = await issuer.issueToken({ sub: 'user-2', aud: AUDIENCE });
-    expect((await sys.api(`/auth/credentials/${oauthId}/verify`, { method: 'POST', json: { type: 'OAUTH', oidcToken: stranger, clientPublicKey } })).status).toBe(401);
+    expect(
+      (await sys.api(`/auth/credentials/${oauthId}/verify`, {
+        method: 'POST',
+        json: { type: 'OAUTH', oidcToken: stranger, clientPublicKey },
+      })).status,
+    ).toBe(401);
     const stale = await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE, iatOffsetSeconds: -120 });
-    expectError(await sys.api(`/auth/credentials/${oauthId}/verify`, { method: 'POST', json: { type: 'OAUTH', oidcToken: stale, clientPublicKey } }), 400, 'INVALID_INPUT');
+    expectError(
+      await sys.api(`/auth/credentials/${oauthId}/verify`, {
+        method: 'POST',
+        json: { type: 'OAUTH', oidcToken: stale, clientPublicKey },
+      }),
+      400,
+      'INVALID_INPUT',
+    );
   });
 });

@@ -12,5 +12,10 @@ export interface WalletTestSystem extends TestSystem {
 export async function startWalletTestSystem(env: NodeJS.ProcessEnv = {}): Promise<WalletTestSystem> {
   const sys = await startTestSystem({ env });
   const { peers } = sys.system;
-  return Object.assign(sys, { walletAuth: peers.walletAuth, signedRetry: peers.signedRetry, delivery: peers.delivery, platformId: sys.sandbox.platformId });
+  return Object.assign(sys, {
+    walletAuth: peers.walletAuth,
+    signedRetry: peers.signedRetry,
+    delivery: peers.delivery,
+    platformId: sys.sandbox.platformId,
+  });
 }

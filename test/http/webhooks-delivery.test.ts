@@ -9,7 +9,12 @@ let seq = 0;
 
 beforeAll(async () => {
   sys = await startTestSystem({
-    env: { WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_RETRY_MAX_DELAY_MS: '100', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '1000' },
+    env: {
+      WEBHOOK_RETRY_BASE_MS: '20',
+      WEBHOOK_RETRY_MAX_DELAY_MS: '100',
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+      WEBHOOK_TIMEOUT_MS: '1000',
+    },
   });
   publicKeyPem = (await sys.api('/webhooks/public-key')).body.publicKeyPem;
 });
@@ -19,31 +24,49 @@ afterAll(async () => {
 });
 
 /** A new platform whose webhook endpoint is a fresh receiver, opted into CUSTOMER.CREATED. */
-async function platformWithReceiver(options: Parameters<typeof startWebhookReceiver>[0] extends infer O ? Omit<O, 'publicKeyPem'> : never) {
+async function platformWithReceiver(
+  options: Parameters<typeof startWebhookReceiver>[0] extends infer O ? Omit<O, 'publicKeyPem'> : never,
+) {
   const receiver = await startWebhookReceiver({ publicKeyPem, ...options });
   receivers.push(receiver);
   const { auth } = await sys.createPlatform();
   // CUSTOMER.CREATED (an extension type, opted into) is the event these tests make deliveries of.
-  expect((await sys.api('/config', { method: 'PATCH', auth, json: { webhookEndpoint: receiver.url, webhookExtensionTypes: ['CUSTOMER.CREATED'] } })).status).toBe(200);
+  expect(
+    (await sys.api('/config', {
+      method: 'PATCH',
+      auth,
+      json: { webhookEndpoint: receiver.url, webhookExtensionTypes: ['CUSTOMER.CREATED'] },
+    })).status,
+  ).toBe(200);
   return { auth, receiver };
 }
 
 async function createCustomer(auth: string): Promise<string> {
-  const res = await sys.api('/customers', { method: 'POST', auth, json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `webhooks-${seq++}` } });
+  const res = await sys.api('/customers', {
+    method: 'POST',
+    auth,
+    json: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `webhooks-${seq++}` },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
 const customerWebhooks = (receiver: WebhookReceiver) => receiver.accepted.filter((w) => w.type === 'CUSTOMER.CREATED');
 
-interface DeliveryJson { id: string; status: string; attempts: Array<{ statusCode?: number }> }
+interface DeliveryJson {
+  id: string;
+  status: string;
+  attempts: Array<{ statusCode?: number }>;
+}
 
 /** The whole log of the platform once nothing is left to attempt. */
 async function settledLog(auth: string): Promise<DeliveryJson[]> {
   for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
     const res = await sys.api('/webhooks/deliveries?limit=100', { auth });
     expect(res.status).toBe(200);
-    if (res.body.data.every((d: DeliveryJson) => d.status !== 'PENDING' && d.status !== 'DELIVERING')) return res.body.data;
+    if (res.body.data.every((d: DeliveryJson) => d.status !== 'PENDING' && d.status !== 'DELIVERING')) {
+      return res.body.data;
+    }
   }
   throw new Error('deliveries still pending');
 }
@@ -67,14 +90,31 @@ test('a receiver that fails, then recovers, gets every event once, each verified
 });
 
 test('a timed-out attempt is retried; the receiver answering 409 for an id it has closes the delivery', async () => {
-  const { auth, receiver } = await platformWithReceiver({ delayFirst: 1, delayMs: 1_500, affects: (w) => w.type === 'CUSTOMER.CREATED' });
+  const { auth, receiver } = await platformWithReceiver({
+    delayFirst: 1,
+    delayMs: 1_500,
+    affects: (w) => w.type === 'CUSTOMER.CREATED',
+  });
   await createCustomer(auth);
-  await receiver.waitFor(() => customerWebhooks(receiver).length === 1 && receiver.arrivalsOf(customerWebhooks(receiver)[0].id) === 2, 20_000);
+  await receiver.waitFor(
+    () => customerWebhooks(receiver).length === 1 && receiver.arrivalsOf(customerWebhooks(receiver)[0].id) === 2,
+    20_000,
+  );
   const id = customerWebhooks(receiver)[0].id;
   const res = await sys.api(`/webhooks/deliveries/${id}`, { auth });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ id, type: 'CUSTOMER.CREATED', status: 'DELIVERED', attemptCount: 2, deliveredAt: expect.any(String) });
-  expect(res.body.attempts.map((a: { outcome: string; statusCode?: number; error?: string }) => [a.outcome, a.statusCode, a.error])).toEqual([
+  expect(res.body).toMatchObject({
+    id,
+    type: 'CUSTOMER.CREATED',
+    status: 'DELIVERED',
+    attemptCount: 2,
+    deliveredAt: expect.any(String),
+  });
+  expect(
+    res.body.attempts.map((
+      a: { outcome: string; statusCode?: number; error?: string },
+    ) => [a.outcome, a.statusCode, a.error]),
+  ).toEqual([
     ['UNREACHABLE', undefined, 'no answer within 1000 ms'],
     ['ACKNOWLEDGED', 409, undefined],
   ]);
@@ -92,7 +132,9 @@ describe('the delivery log', () => {
   test('pages newest first with a cursor', async () => {
     const first = await sys.api('/webhooks/deliveries?type=CUSTOMER.CREATED&limit=2', { auth });
     expect(first.body).toMatchObject({ hasMore: true, totalCount: 3, nextCursor: expect.any(String) });
-    const second = await sys.api(`/webhooks/deliveries?type=CUSTOMER.CREATED&limit=2&cursor=${first.body.nextCursor}`, { auth });
+    const second = await sys.api(`/webhooks/deliveries?type=CUSTOMER.CREATED&limit=2&cursor=${first.body.nextCursor}`, {
+      auth,
+    });
     expect(second.body).toMatchObject({ hasMore: false, totalCount: 3 });
     const ids = [...first.body.data, ...second.body.data].map((d: { id: string }) => d.id);
     expect(new Set(ids)).toEqual(new Set(customerWebhooks(receiver).map((w) => w.id)));

@@ -33,7 +33,12 @@ const sendTest = (auth?: string) => sys.api('/sandbox/webhooks/test', { method: 
 test('the public key: P-256 SPKI PEM, with the algorithm and header named', async () => {
   const res = await sys.api('/webhooks/public-key');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ algorithm: 'ECDSA-P256-SHA256', signatureHeader: 'X-Grid-Signature', publicKeyPem: expect.any(String), publicKeyHex: expect.stringMatching(/^04[0-9a-f]{128}$/) });
+  expect(res.body).toEqual({
+    algorithm: 'ECDSA-P256-SHA256',
+    signatureHeader: 'X-Grid-Signature',
+    publicKeyPem: expect.any(String),
+    publicKeyHex: expect.stringMatching(/^04[0-9a-f]{128}$/),
+  });
   const key = createPublicKey(res.body.publicKeyPem);
   expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
 });
@@ -47,15 +52,33 @@ test('200: the TEST webhook reaches the endpoint signed; the answer gives its st
   expect(JSON.stringify(res.body)).not.toContain('received');
   // Events of the new platform may arrive too; the TEST webhook is the one this call sent.
   const tests = r.accepted.filter((w) => w.type === 'TEST');
-  expect(tests).toEqual([{ id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/), type: 'TEST', timestamp: expect.any(String), data: {} }]);
+  expect(tests).toEqual([{
+    id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/),
+    type: 'TEST',
+    timestamp: expect.any(String),
+    data: {},
+  }]);
   expect(r.refused).toBe(0);
 
   const log = await sys.api('/webhooks/deliveries?type=TEST', { auth });
   expect(log.status).toBe(200);
   expect(log.body.data).toHaveLength(1);
-  expect(log.body.data[0]).toMatchObject({ id: tests[0].id, type: 'TEST', status: 'DELIVERED', attemptCount: 1, maxAttempts: 1 });
+  expect(log.body.data[0]).toMatchObject({
+    id: tests[0].id,
+    type: 'TEST',
+    status: 'DELIVERED',
+    attemptCount: 1,
+    maxAttempts: 1,
+  });
   expect(log.body.data[0].attempts).toEqual([
-    { attempt: 1, attemptedAt: expect.any(String), url: r.url, statusCode: 200, durationMs: expect.any(Number), outcome: 'ACKNOWLEDGED' },
+    {
+      attempt: 1,
+      attemptedAt: expect.any(String),
+      url: r.url,
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      outcome: 'ACKNOWLEDGED',
+    },
   ]);
 });
 
@@ -81,7 +104,11 @@ describe('400 WEBHOOK_DELIVERY_ERROR', () => {
     const res = await sendTest(await platformWithEndpoint(r.url));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('WEBHOOK_DELIVERY_ERROR');
-    expect(res.body.details).toEqual({ url: r.url, error: expect.stringMatching(/^connection failed/), durationMs: expect.any(Number) });
+    expect(res.body.details).toEqual({
+      url: r.url,
+      error: expect.stringMatching(/^connection failed/),
+      durationMs: expect.any(Number),
+    });
   });
   test('the test webhook is not retried', async () => {
     const r = await receiver({ failFirst: 1, failStatus: 503 });

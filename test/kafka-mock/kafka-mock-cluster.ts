@@ -10,22 +10,32 @@ import { createInterface } from 'node:readline';
  */
 export interface KafkaMockCluster {
   brokers: string[];
-  /** SIGSTOP: the broker keeps its connections but answers nothing (a stalled broker). Resolves once every thread stopped. */
+  /**
+   * SIGSTOP: the broker keeps its connections but answers nothing (a stalled broker). Resolves once every thread
+   * stopped.
+   */
   freeze(): Promise<void>;
   /** SIGCONT after freeze(). */
   thaw(): void;
-  /** The broker goes down (connections closed, new ones refused) and keeps its data, as a killed broker with its log. */
+  /**
+   * The broker goes down (connections closed, new ones refused) and keeps its data, as a killed broker with its log.
+   */
   kill(): Promise<void>;
   /** The broker after kill() comes back on the same address. */
   restart(): Promise<void>;
-  /** Every consumer group a client joined or committed for so far (only with `trackGroups`: the mock has no ListGroups). */
+  /**
+   * Every consumer group a client joined or committed for so far (only with `trackGroups`: the mock has no ListGroups).
+   */
   groups(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
 const HEADER = '/usr/include/librdkafka/rdkafka_mock.h';
 // The repository root, whether this runs from test/kafka-mock (jest) or dist/test/kafka-mock (the benchmark).
-const ROOT = [resolve(__dirname, '../..'), resolve(__dirname, '../../..')].find((dir) => existsSync(join(dir, 'test/kafka-mock/mock-cluster.c'))) ?? resolve(__dirname, '../..');
+const ROOT =
+  [resolve(__dirname, '../..'), resolve(__dirname, '../../..')].find((dir) =>
+    existsSync(join(dir, 'test/kafka-mock/mock-cluster.c'))
+  ) ?? resolve(__dirname, '../..');
 const SOURCE = join(ROOT, 'test/kafka-mock/mock-cluster.c');
 const TOOLS = join(ROOT, '.tools');
 const BINARY = join(TOOLS, 'kafka-mock-cluster');
@@ -34,7 +44,10 @@ const START_TIMEOUT_MS = 15_000;
 
 let prepared: Promise<string> | undefined;
 
-export async function startKafkaMockCluster(topics: string[], options: { trackGroups?: boolean } = {}): Promise<KafkaMockCluster> {
+export async function startKafkaMockCluster(
+  topics: string[],
+  options: { trackGroups?: boolean } = {},
+): Promise<KafkaMockCluster> {
   const binary = await (prepared ??= prepareBinary().catch((err) => {
     prepared = undefined; // let a later call try again
     throw err;
@@ -50,12 +63,15 @@ async function prepareBinary(): Promise<string> {
 
 async function installLibrdkafka(): Promise<void> {
   if (process.getuid?.() !== 0) {
-    throw new Error(`kafka mock: ${HEADER} is missing and this process is not root; run "apt-get install -y librdkafka-dev"`);
+    throw new Error(
+      `kafka mock: ${HEADER} is missing and this process is not root; run "apt-get install -y librdkafka-dev"`,
+    );
   }
   mkdirSync(TOOLS, { recursive: true });
   // flock: parallel jest workers install once; the apt lock timeout covers other apt users of the machine.
   const apt = 'apt-get -o DPkg::Lock::Timeout=300';
-  const script = `test -e ${HEADER} || { ${apt} update || echo "apt-get update failed; trying the install anyway" >&2; ${apt} install -y --no-install-recommends librdkafka-dev; }`;
+  const script =
+    `test -e ${HEADER} || { ${apt} update || echo "apt-get update failed; trying the install anyway" >&2; ${apt} install -y --no-install-recommends librdkafka-dev; }`;
   await run('flock', [join(TOOLS, 'apt.lock'), 'sh', '-c', script], 'apt-get install librdkafka-dev');
   if (!existsSync(HEADER)) throw new Error(`kafka mock: librdkafka-dev installed but ${HEADER} is still missing`);
 }
@@ -77,7 +93,11 @@ function run(command: string, args: string[], what: string): Promise<void> {
     execFile(
       command,
       args,
-      { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+      {
+        timeout: INSTALL_TIMEOUT_MS,
+        maxBuffer: 32 * 1024 * 1024,
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      },
       (err, _stdout, stderr) => {
         if (!err) return done();
         const tail = String(stderr).trim().split('\n').slice(-15).join('\n');
@@ -111,11 +131,17 @@ function launch(binary: string, topics: string[], trackGroups: boolean): Promise
       fail(new Error(`kafka mock: exited before ready (code ${code}, signal ${signal})\n${stderr}`));
     });
     const answers: Array<(line: string) => void> = [];
-    const ask = (what: string) => new Promise<string>((ok, bad) => {
-      answers.push((line) => (line === `ok ${what}` || line.startsWith(`ok ${what} `) ? ok(line.slice(`ok ${what}`.length).trim()) : bad(new Error(`kafka mock: ${what} answered "${line}"`))));
-      child.stdin!.write(`${what}\n`);
-    });
-    const command = async (what: string) => { await ask(what); };
+    const ask = (what: string) =>
+      new Promise<string>((ok, bad) => {
+        answers.push((line) => (line === `ok ${what}` || line.startsWith(`ok ${what} `)
+          ? ok(line.slice(`ok ${what}`.length).trim())
+          : bad(new Error(`kafka mock: ${what} answered "${line}"`)))
+        );
+        child.stdin!.write(`${what}\n`);
+      });
+    const command = async (what: string) => {
+      await ask(what);
+    };
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.on('line', (answer) => answers.shift()?.(answer.trim()));
@@ -137,7 +163,10 @@ function launch(binary: string, topics: string[], trackGroups: boolean): Promise
           if (!trackGroups) throw new Error('kafka mock: started without trackGroups');
           return (await ask('groups')).split(' ').filter(Boolean);
         },
-        stop: () => { child.kill('SIGCONT'); return stopChild(child, exited); },
+        stop: () => {
+          child.kill('SIGCONT');
+          return stopChild(child, exited);
+        },
       });
     });
   });

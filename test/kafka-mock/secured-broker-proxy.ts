@@ -31,7 +31,10 @@ const SASL_AUTHENTICATION_FAILED = 58;
 const UNSUPPORTED_SASL_MECHANISM = 33;
 
 export async function startSecuredBroker(options: SecuredBrokerOptions): Promise<SecuredBroker> {
-  const [upstreamHost, upstreamPort] = [options.upstream.slice(0, options.upstream.lastIndexOf(':')), Number(options.upstream.slice(options.upstream.lastIndexOf(':') + 1))];
+  const [upstreamHost, upstreamPort] = [
+    options.upstream.slice(0, options.upstream.lastIndexOf(':')),
+    Number(options.upstream.slice(options.upstream.lastIndexOf(':') + 1)),
+  ];
   const counts = { authenticated: 0, rejected: 0 };
   const sockets = new Set<Socket>();
   let advertised = { host: 'localhost', port: 0 };
@@ -49,10 +52,11 @@ export async function startSecuredBroker(options: SecuredBrokerOptions): Promise
     brokers: [`localhost:${advertised.port}`],
     authenticated: () => counts.authenticated,
     rejected: () => counts.rejected,
-    stop: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -70,9 +74,19 @@ function frames(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
 }
 
 const framed = (body: Buffer) => Buffer.concat([int32(body.length), body]);
-const int16 = (n: number) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b; };
-const int32 = (n: number) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; };
-const kString = (s: string | null) => (s === null ? int16(-1) : Buffer.concat([int16(Buffer.byteLength(s)), Buffer.from(s)]));
+const int16 = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeInt16BE(n);
+  return b;
+};
+const int32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+};
+const kString = (
+  s: string | null,
+) => (s === null ? int16(-1) : Buffer.concat([int16(Buffer.byteLength(s)), Buffer.from(s)]));
 const kBytes = (b: Buffer) => Buffer.concat([int32(b.length), b]);
 
 /** One client connection and its connection to the broker, with the proxy's shared counts and open sockets. */
@@ -87,7 +101,10 @@ interface Relay {
 
 function relay({ client, upstream, options, advertised, counts, sockets }: Relay): void {
   sockets.add(upstream);
-  upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+  upstream.on('close', () => {
+    sockets.delete(upstream);
+    client.destroy();
+  });
   client.on('close', () => upstream.destroy());
   upstream.on('error', () => client.destroy());
   client.on('error', () => upstream.destroy());
@@ -96,54 +113,73 @@ function relay({ client, upstream, options, advertised, counts, sockets }: Relay
   let handshaken = false;
   const scram = options.sasl && options.sasl.mechanism !== 'plain' ? scramServer(options.sasl) : undefined;
 
-  client.on('data', frames((frame) => {
-    const apiKey = frame.readInt16BE(0);
-    const version = frame.readInt16BE(2);
-    const correlationId = frame.readInt32BE(4);
-    const clientIdLength = frame.readInt16BE(8);
-    const body = frame.subarray(10 + Math.max(0, clientIdLength));
-    const answer = (payload: Buffer) => client.write(framed(Buffer.concat([int32(correlationId), payload])));
-    if (apiKey === API.saslHandshake && options.sasl) {
-      const mechanism = body.subarray(2, 2 + body.readInt16BE(0)).toString();
-      handshaken = mechanism.toLowerCase() === options.sasl.mechanism;
-      answer(Buffer.concat([int16(handshaken ? 0 : UNSUPPORTED_SASL_MECHANISM), int32(1), kString(options.sasl.mechanism.toUpperCase())]));
-      return;
-    }
-    if (apiKey === API.saslAuthenticate && options.sasl && handshaken) {
-      const token = body.subarray(4, 4 + body.readInt32BE(0));
-      const step = options.sasl.mechanism === 'plain' ? plainStep(options.sasl, token) : scram!(token);
-      const lifetime = version >= 1 ? Buffer.alloc(8) : Buffer.alloc(0);
-      if (step.ok === false) {
-        counts.rejected++;
-        answer(Buffer.concat([int16(SASL_AUTHENTICATION_FAILED), kString('Authentication failed: invalid credentials'), kBytes(Buffer.alloc(0)), lifetime]));
-        client.end();
+  client.on(
+    'data',
+    frames((frame) => {
+      const apiKey = frame.readInt16BE(0);
+      const version = frame.readInt16BE(2);
+      const correlationId = frame.readInt32BE(4);
+      const clientIdLength = frame.readInt16BE(8);
+      const body = frame.subarray(10 + Math.max(0, clientIdLength));
+      const answer = (payload: Buffer) => client.write(framed(Buffer.concat([int32(correlationId), payload])));
+      if (apiKey === API.saslHandshake && options.sasl) {
+        const mechanism = body.subarray(2, 2 + body.readInt16BE(0)).toString();
+        handshaken = mechanism.toLowerCase() === options.sasl.mechanism;
+        answer(
+          Buffer.concat([
+            int16(handshaken ? 0 : UNSUPPORTED_SASL_MECHANISM),
+            int32(1),
+            kString(options.sasl.mechanism.toUpperCase()),
+          ]),
+        );
         return;
       }
-      if (step.done) {
-        authenticated = true;
-        counts.authenticated++;
+      if (apiKey === API.saslAuthenticate && options.sasl && handshaken) {
+        const token = body.subarray(4, 4 + body.readInt32BE(0));
+        const step = options.sasl.mechanism === 'plain' ? plainStep(options.sasl, token) : scram!(token);
+        const lifetime = version >= 1 ? Buffer.alloc(8) : Buffer.alloc(0);
+        if (step.ok === false) {
+          counts.rejected++;
+          answer(
+            Buffer.concat([
+              int16(SASL_AUTHENTICATION_FAILED),
+              kString('Authentication failed: invalid credentials'),
+              kBytes(Buffer.alloc(0)),
+              lifetime,
+            ]),
+          );
+          client.end();
+          return;
+        }
+        if (step.done) {
+          authenticated = true;
+          counts.authenticated++;
+        }
+        answer(Buffer.concat([int16(0), kString(null), kBytes(step.reply), lifetime]));
+        return;
       }
-      answer(Buffer.concat([int16(0), kString(null), kBytes(step.reply), lifetime]));
-      return;
-    }
-    if (!authenticated && apiKey !== API.apiVersions) {
-      client.destroy();
-      return;
-    }
-    inFlight.set(correlationId, { apiKey, version });
-    upstream.write(framed(frame));
-  }));
+      if (!authenticated && apiKey !== API.apiVersions) {
+        client.destroy();
+        return;
+      }
+      inFlight.set(correlationId, { apiKey, version });
+      upstream.write(framed(frame));
+    }),
+  );
 
-  upstream.on('data', frames((frame) => {
-    const correlationId = frame.readInt32BE(0);
-    const request = inFlight.get(correlationId);
-    inFlight.delete(correlationId);
-    let body = frame.subarray(4);
-    if (request?.apiKey === API.apiVersions && options.sasl) body = withSaslApis(body);
-    if (request?.apiKey === API.metadata) body = rewriteMetadata(body, request.version, advertised());
-    if (request?.apiKey === API.findCoordinator) body = rewriteCoordinator(body, request.version, advertised());
-    client.write(framed(Buffer.concat([int32(correlationId), body])));
-  }));
+  upstream.on(
+    'data',
+    frames((frame) => {
+      const correlationId = frame.readInt32BE(0);
+      const request = inFlight.get(correlationId);
+      inFlight.delete(correlationId);
+      let body = frame.subarray(4);
+      if (request?.apiKey === API.apiVersions && options.sasl) body = withSaslApis(body);
+      if (request?.apiKey === API.metadata) body = rewriteMetadata(body, request.version, advertised());
+      if (request?.apiKey === API.findCoordinator) body = rewriteCoordinator(body, request.version, advertised());
+      client.write(framed(Buffer.concat([int32(correlationId), body])));
+    }),
+  );
 }
 
 /** ApiVersions v0–v2: error, [apiKey, min, max], (v1+) throttle. */
@@ -152,7 +188,14 @@ function withSaslApis(body: Buffer): Buffer {
   const count = body.readInt32BE(2);
   const entries = body.subarray(6, 6 + count * 6);
   const rest = body.subarray(6 + count * 6);
-  const extra = Buffer.concat([int16(API.saslHandshake), int16(0), int16(1), int16(API.saslAuthenticate), int16(0), int16(1)]);
+  const extra = Buffer.concat([
+    int16(API.saslHandshake),
+    int16(0),
+    int16(1),
+    int16(API.saslAuthenticate),
+    int16(0),
+    int16(1),
+  ]);
   return Buffer.concat([int16(0), int32(count + 2), entries, extra, rest]);
 }
 
@@ -195,7 +238,8 @@ const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual
 /** PLAIN (RFC 4616): authzid NUL authcid NUL password. */
 function plainStep(expected: { username: string; password: string }, token: Buffer): Step {
   const [, user, password] = token.toString().split('\0');
-  const ok = user !== undefined && password !== undefined && equal(Buffer.from(user), Buffer.from(expected.username)) && equal(Buffer.from(password), Buffer.from(expected.password));
+  const ok = user !== undefined && password !== undefined && equal(Buffer.from(user), Buffer.from(expected.username))
+    && equal(Buffer.from(password), Buffer.from(expected.password));
   return ok ? { ok: true, done: true, reply: Buffer.alloc(0) } : { ok: false };
 }
 

@@ -5,8 +5,17 @@ import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafk
 import { apiOf } from '../reliability/crash-workload';
 import { killSystemProcess, startComponentProcess, type SystemProcess } from '../reliability/system-process';
 import {
-  busLogLines, EVENT_TOPICS, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness, readinessReport, startPaymentTraffic, until,
-  watchConsumerLag, type PaymentTraffic,
+  busLogLines,
+  EVENT_TOPICS,
+  expectEveryChangeAnnounced,
+  FAST_KAFKA_SYSTEM,
+  PAYMENTS_TOPIC,
+  readiness,
+  readinessReport,
+  startPaymentTraffic,
+  until,
+  watchConsumerLag,
+  type PaymentTraffic,
 } from './payment-traffic';
 import { freePort } from '../fixtures/free-port';
 
@@ -20,7 +29,12 @@ import { freePort } from '../fixtures/free-port';
 jest.setTimeout(15 * 60_000);
 
 const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'] as const;
-const ADDRESS_VARS = { auth: 'AUTH_ADDRESS', accounts: 'ACCOUNTS_ADDRESS', 'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS', notifications: 'NOTIFICATIONS_ADDRESS' };
+const ADDRESS_VARS = {
+  auth: 'AUTH_ADDRESS',
+  accounts: 'ACCOUNTS_ADDRESS',
+  'quotes-transactions': 'QUOTES_TRANSACTIONS_ADDRESS',
+  notifications: 'NOTIFICATIONS_ADDRESS',
+};
 type Component = (typeof SERVICES)[number] | 'gateway';
 
 let cluster: KafkaMockCluster;
@@ -46,9 +60,16 @@ async function kill(component: Component): Promise<void> {
 beforeAll(async () => {
   cluster = await startKafkaMockCluster(EVENT_TOPICS);
   dataRoot = mkdtempSync(join(tmpdir(), 'grid-components-'));
-  const addresses = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`])));
+  const addresses = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`])),
+  );
   const port = String(await freePort());
-  const shared = { ...FAST_KAFKA_SYSTEM, ...addresses, KAFKA_BROKERS: cluster.brokers.join(','), INTERNAL_TOKEN: 'components-test-internal-token-0123456789' };
+  const shared = {
+    ...FAST_KAFKA_SYSTEM,
+    ...addresses,
+    KAFKA_BROKERS: cluster.brokers.join(','),
+    INTERNAL_TOKEN: 'components-test-internal-token-0123456789',
+  };
   envOf = (component) => {
     if (component === 'gateway') return { ...shared, PORT: port };
     const dataDir = join(dataRoot, component);
@@ -77,12 +98,23 @@ test('each component killed and started again while payments flow: nothing ackno
     traffic = await startPaymentTraffic(api);
     for (const component of [...SERVICES, 'gateway'] as const) {
       await kill(component);
-      // Health tells the truth: without a service on the path of a payment the API is not ready (without the gateway there is no one to ask).
+      // Health tells the truth: without a service on the path of a payment the API is not ready (without the gateway
+      // there is no one to ask).
       if (component === 'notifications') {
         // Webhooks wait in the outbox: the gateway stays ready, naming what is degraded, and payments go on.
         const paidBefore = traffic.acknowledged.transactions.size;
-        await until('/readyz 200 naming notifications degraded', () => readinessReport(rootUrl()), (r) => r.status === 200 && r.body.dependencies.notifications === 'degraded', 15_000);
-        await until('payments without notifications', async () => traffic!.acknowledged.transactions.size - paidBefore, (n) => n >= 3, 60_000);
+        await until(
+          '/readyz 200 naming notifications degraded',
+          () => readinessReport(rootUrl()),
+          (r) => r.status === 200 && r.body.dependencies.notifications === 'degraded',
+          15_000,
+        );
+        await until(
+          'payments without notifications',
+          async () => traffic!.acknowledged.transactions.size - paidBefore,
+          (n) => n >= 3,
+          60_000,
+        );
         paidWithoutNotifications = traffic.acknowledged.transactions.size - paidBefore;
         expect((await readinessReport(rootUrl())).status).toBe(200);
       } else if (component !== 'gateway') {
@@ -97,11 +129,20 @@ test('each component killed and started again while payments flow: nothing ackno
     }
     await traffic.stop();
 
-    const { backlogDrainedMs } = await expectEveryChangeAnnounced(api, traffic, async () =>
-      `${lag.describe()}\n${busLogLines([...logs, ...[...running.values()].flatMap((p) => p.logs)])}`);
+    const { backlogDrainedMs } = await expectEveryChangeAnnounced(
+      api,
+      traffic,
+      async () => `${lag.describe()}\n${busLogLines([...logs, ...[...running.values()].flatMap((p) => p.logs)])}`,
+    );
     const figures = {
-      payments: traffic.acknowledged.transactions.size, attempts: traffic.acknowledged.attempts, failedDuringRestarts: traffic.acknowledged.failures,
-      webhooks: traffic.receiver.accepted.length, backlogDrainedMs, maxConsumerLag: lag.maxLag, readyAgainMs, paidWithoutNotifications,
+      payments: traffic.acknowledged.transactions.size,
+      attempts: traffic.acknowledged.attempts,
+      failedDuringRestarts: traffic.acknowledged.failures,
+      webhooks: traffic.receiver.accepted.length,
+      backlogDrainedMs,
+      maxConsumerLag: lag.maxLag,
+      readyAgainMs,
+      paidWithoutNotifications,
     };
     process.stdout.write(`component restarts: ${JSON.stringify(figures)}\n`);
   } finally {
@@ -109,4 +150,3 @@ test('each component killed and started again while payments flow: nothing ackno
     await traffic?.receiver.close();
   }
 });
-

@@ -21,9 +21,22 @@ describe(`the configuration table (${TABLE_DOCUMENT})`, () => {
     expect(current === next).toBe(true);
   });
 
-  it.each(['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_MAX_ATTEMPTS', 'WEBHOOK_RETRY_BASE_MS', 'WEBHOOK_POLL_INTERVAL_MS', 'WEBHOOK_DELIVERY_CONCURRENCY',
-    'QUOTE_VALIDITY_SECONDS', 'LEDGER_RECOVERY_AFTER_MS', 'SETTLEMENT_POLL_MS', 'SANDBOX_PAYMENTS_ENABLED', 'ACCOUNTS_UMA_DOMAIN',
-    'KAFKA_BROKERS', 'KAFKA_STALL_MS', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'DATA_DIR'])('lists %s', (name) => {
+  it.each([
+    'WEBHOOK_TIMEOUT_MS',
+    'WEBHOOK_MAX_ATTEMPTS',
+    'WEBHOOK_RETRY_BASE_MS',
+    'WEBHOOK_POLL_INTERVAL_MS',
+    'WEBHOOK_DELIVERY_CONCURRENCY',
+    'QUOTE_VALIDITY_SECONDS',
+    'LEDGER_RECOVERY_AFTER_MS',
+    'SETTLEMENT_POLL_MS',
+    'SANDBOX_PAYMENTS_ENABLED',
+    'ACCOUNTS_UMA_DOMAIN',
+    'KAFKA_BROKERS',
+    'KAFKA_STALL_MS',
+    'OTEL_EXPORTER_OTLP_PROTOCOL',
+    'DATA_DIR',
+  ])('lists %s', (name) => {
     const document = readFileSync(join(__dirname, '..', '..', TABLE_DOCUMENT), 'utf8');
     expect(document).toMatch(new RegExp(`^\\| \`${name}\` \\| [^|]+ \\| [^|]+ \\|`, 'm'));
   });

@@ -2,12 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-/** The rendered overlays: components call each other through headless Services (gRPC balances over replicas), and each is scraped for metrics. */
+/**
+ * The rendered overlays: components call each other through headless Services (gRPC balances over replicas), and each
+ * is scraped for metrics.
+ */
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 const SERVICES = ['auth', 'accounts', 'quotes-transactions', 'notifications'];
 type K8sObject = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: any };
 const render = (dir: string) =>
-  parseAllDocuments(execFileSync('kubectl', ['kustomize', join(DEPLOY, dir)], { encoding: 'utf8' })).map((d) => d.toJSON() as K8sObject).filter(Boolean);
+  parseAllDocuments(execFileSync('kubectl', ['kustomize', join(DEPLOY, dir)], { encoding: 'utf8' })).map((d) =>
+    d.toJSON() as K8sObject
+  ).filter(Boolean);
 
 describe.each(['base', 'overlays/dev', 'overlays/production'])('%s', (dir) => {
   const objects = render(dir);
@@ -21,7 +26,9 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('%s', (dir) => {
       const headless = find('Service', host);
       expect({ service, clusterIP: headless?.spec.clusterIP }).toEqual({ service, clusterIP: 'None' });
       const pods = find('Deployment', service)!.spec.template.metadata.labels;
-      for (const [key, value] of Object.entries(headless!.spec.selector as Record<string, string>)) expect(pods[key]).toBe(value);
+      for (const [key, value] of Object.entries(headless!.spec.selector as Record<string, string>)) {
+        expect(pods[key]).toBe(value);
+      }
       expect(headless!.spec.ports).toContainEqual(expect.objectContaining({ port: Number(port) }));
       // The ClusterIP Service is still there for anything else that uses it.
       expect(find('Service', service)?.spec.type).toBe('ClusterIP');
@@ -35,7 +42,9 @@ describe.each(['base', 'overlays/dev', 'overlays/production'])('%s', (dir) => {
       expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });
       expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: 9464 }));
       expect(pod.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464' });
-      expect(find('Service', `${component}-pods`)!.spec.ports).toContainEqual(expect.objectContaining({ name: 'metrics', port: 9464 }));
+      expect(find('Service', `${component}-pods`)!.spec.ports).toContainEqual(
+        expect.objectContaining({ name: 'metrics', port: 9464 }),
+      );
     }
     const scrape = find('NetworkPolicy', 'metrics-scrape')!.spec;
     expect(scrape.ingress).toEqual([expect.objectContaining({ ports: [{ port: 9464, protocol: 'TCP' }] })]);

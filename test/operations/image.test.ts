@@ -12,15 +12,30 @@ jest.setTimeout(15 * 60_000);
 
 let cluster: KafkaMockCluster;
 beforeAll(async () => {
-  cluster = await startKafkaMockCluster(['accounts.events.v1:3', 'auth.events.v1:3', 'payments.events.v1:3', 'notifications.events.v1:3']);
+  cluster = await startKafkaMockCluster([
+    'accounts.events.v1:3',
+    'auth.events.v1:3',
+    'payments.events.v1:3',
+    'notifications.events.v1:3',
+  ]);
 }, 10 * 60_000);
-afterAll(async () => { await cluster?.stop(); });
+afterAll(async () => {
+  await cluster?.stop();
+});
 
 test('the runtime image starts every component as a non-root user', async () => {
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(process.execPath, [join(__dirname, '..', '..', 'scripts', 'check-image.mjs')], {
-      env: { ...process.env, KAFKA_BROKERS: cluster.brokers.join(',') }, maxBuffer: 64 * 1024 * 1024, timeout: 14 * 60_000,
-    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}\n${stderr}` }));
+    execFile(
+      process.execPath,
+      [join(__dirname, '..', '..', 'scripts', 'check-image.mjs')],
+      {
+        env: { ...process.env, KAFKA_BROKERS: cluster.brokers.join(',') },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 14 * 60_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
   });
   if (code !== 0) throw new Error(`check-image failed (${code}):\n${output.slice(-6000)}`);
   expect(output).toContain('npm ls --omit=dev: the production tree is complete');

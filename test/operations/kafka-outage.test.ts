@@ -5,8 +5,19 @@ import { startKafkaMockCluster, type KafkaMockCluster } from '../kafka-mock/kafk
 import { apiOf, type Api } from '../reliability/crash-workload';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from '../reliability/system-process';
 import {
-  busLogLines, EVENT_TOPICS, eventsInTopic, expectEveryChangeAnnounced, FAST_KAFKA_SYSTEM, PAYMENTS_TOPIC, readiness as readinessOf,
-  readinessReport, startPaymentTraffic, until, watchConsumerLag, watchReadiness, type PaymentTraffic,
+  busLogLines,
+  EVENT_TOPICS,
+  eventsInTopic,
+  expectEveryChangeAnnounced,
+  FAST_KAFKA_SYSTEM,
+  PAYMENTS_TOPIC,
+  readiness as readinessOf,
+  readinessReport,
+  startPaymentTraffic,
+  until,
+  watchConsumerLag,
+  watchReadiness,
+  type PaymentTraffic,
 } from './payment-traffic';
 
 /**
@@ -22,16 +33,35 @@ const OUTAGES = process.env.KAFKA_OUTAGE === '1' || process.env.KAFKA_OUTAGE_LON
 const LONG = process.env.KAFKA_OUTAGE_LONG === '1';
 jest.setTimeout(15 * 60_000);
 
-interface Outage { name: string; seconds: number; begin(c: KafkaMockCluster): Promise<void> | void; end(c: KafkaMockCluster): Promise<void> | void }
-const frozen = (seconds: number): Outage => ({ name: `broker frozen ${seconds} s`, seconds, begin: (c) => c.freeze(), end: (c) => c.thaw() });
-const down = (seconds: number): Outage => ({ name: `broker killed, restarted after ${seconds} s`, seconds, begin: (c) => c.kill(), end: (c) => c.restart() });
+interface Outage {
+  name: string;
+  seconds: number;
+  begin(c: KafkaMockCluster): Promise<void> | void;
+  end(c: KafkaMockCluster): Promise<void> | void;
+}
+const frozen = (seconds: number): Outage => ({
+  name: `broker frozen ${seconds} s`,
+  seconds,
+  begin: (c) => c.freeze(),
+  end: (c) => c.thaw(),
+});
+const down = (seconds: number): Outage => ({
+  name: `broker killed, restarted after ${seconds} s`,
+  seconds,
+  begin: (c) => c.kill(),
+  end: (c) => c.restart(),
+});
 
 const readiness = (system: SystemProcess) => readinessOf(system.rootUrl);
 
 async function runOutage(outage: Outage) {
   const cluster = await startKafkaMockCluster(EVENT_TOPICS);
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-kafka-outage-'));
-  const system = await startSystemProcess({ DATA_DIR: dataDir, KAFKA_BROKERS: cluster.brokers.join(','), ...FAST_KAFKA_SYSTEM }, 120_000);
+  const system = await startSystemProcess({
+    DATA_DIR: dataDir,
+    KAFKA_BROKERS: cluster.brokers.join(','),
+    ...FAST_KAFKA_SYSTEM,
+  }, 120_000);
   const api: Api = apiOf(() => system.rootUrl);
   const lag = watchConsumerLag(cluster, PAYMENTS_TOPIC, `notifications-webhooks.${PAYMENTS_TOPIC}`);
   let traffic: PaymentTraffic | undefined;
@@ -48,7 +78,12 @@ async function runOutage(outage: Outage) {
     const paidDuringOutage = traffic.acknowledged.transactions.size - paidBeforeOutage;
     await outage.end(cluster);
     const ended = Date.now();
-    await until('/readyz names no degraded dependency after the outage', async () => (await readinessReport(system.rootUrl)).body.status, (s) => s === 'ready', 180_000);
+    await until(
+      '/readyz names no degraded dependency after the outage',
+      async () => (await readinessReport(system.rootUrl)).body.status,
+      (s) => s === 'ready',
+      180_000,
+    );
     const healedMs = Date.now() - ended;
     await watch.stop();
     await new Promise((r) => setTimeout(r, 1_000));
@@ -60,10 +95,19 @@ async function runOutage(outage: Outage) {
     });
     const count = (msg: string) => system.logs.filter((l) => l.msg === msg).length;
     const figures = {
-      outage: outage.name, payments: traffic.acknowledged.transactions.size, paidBeforeOutageEnded: paidDuringOutage,
-      webhooks: traffic.receiver.accepted.length, paidDuringOutage, readinessPolls: watch.polls, notReadyAnswers: watch.notReady.length,
-      degraded: [...watch.degraded], healedAfterMs: healedMs,
-      backlogDrainedMs, maxConsumerLag: lag.maxLag, consumerCrashes: count('event consumer crashed'), consumersRebuilt: count('event consumer will be rebuilt'),
+      outage: outage.name,
+      payments: traffic.acknowledged.transactions.size,
+      paidBeforeOutageEnded: paidDuringOutage,
+      webhooks: traffic.receiver.accepted.length,
+      paidDuringOutage,
+      readinessPolls: watch.polls,
+      notReadyAnswers: watch.notReady.length,
+      degraded: [...watch.degraded],
+      healedAfterMs: healedMs,
+      backlogDrainedMs,
+      maxConsumerLag: lag.maxLag,
+      consumerCrashes: count('event consumer crashed'),
+      consumersRebuilt: count('event consumer will be rebuilt'),
       coordinatorForgotMember: system.logs.filter((l) => /not aware of this member/.test(String(l.msg))).length,
     };
     process.stdout.write(`kafka outage: ${JSON.stringify(figures)}\n`);
@@ -86,7 +130,11 @@ test('the system starts and is ready while the broker is unreachable; once it an
   let system: SystemProcess | undefined;
   try {
     const began = Date.now();
-    system = await startSystemProcess({ DATA_DIR: dataDir, KAFKA_BROKERS: cluster.brokers.join(','), ...FAST_KAFKA_SYSTEM }, 30_000);
+    system = await startSystemProcess({
+      DATA_DIR: dataDir,
+      KAFKA_BROKERS: cluster.brokers.join(','),
+      ...FAST_KAFKA_SYSTEM,
+    }, 30_000);
     const startedMs = Date.now() - began;
     const api = apiOf(() => system!.rootUrl);
     expect((await api('/customers')).status).toBe(200); // gRPC serves: the gateway reaches accounts
@@ -95,13 +143,22 @@ test('the system starts and is ready while the broker is unreachable; once it an
     cluster.thaw();
     const traffic = await startPaymentTraffic(api);
     try {
-      await until('some payments after the thaw', async () => traffic.acknowledged.transactions.size, (n) => n >= 5, 120_000);
+      await until(
+        'some payments after the thaw',
+        async () => traffic.acknowledged.transactions.size,
+        (n) => n >= 5,
+        120_000,
+      );
       await traffic.stop();
       await expectEveryChangeAnnounced(api, traffic, async () => busLogLines(system!.logs));
     } finally {
       await traffic.receiver.close();
     }
-    process.stdout.write(`kafka outage: started in ${startedMs} ms with the broker frozen; /readyz then: ${JSON.stringify(frozenReport.body)}\n`);
+    process.stdout.write(
+      `kafka outage: started in ${startedMs} ms with the broker frozen; /readyz then: ${
+        JSON.stringify(frozenReport.body)
+      }\n`,
+    );
   } finally {
     cluster.thaw();
     if (system) await killSystemProcess(system, 'SIGKILL');
@@ -114,9 +171,12 @@ test('the broker frozen for 10 s', async () => {
   await runOutage(frozen(10));
 });
 
-(OUTAGES ? test : test.skip)('the broker frozen for 35 s (past the session timeout: "the coordinator is not aware of this member")', async () => {
-  await runOutage(frozen(35));
-});
+(OUTAGES ? test : test.skip)(
+  'the broker frozen for 35 s (past the session timeout: "the coordinator is not aware of this member")',
+  async () => {
+    await runOutage(frozen(35));
+  },
+);
 
 (OUTAGES ? test : test.skip)('the broker killed and restarted', async () => {
   await runOutage(down(15));

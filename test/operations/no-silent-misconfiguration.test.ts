@@ -17,7 +17,11 @@ jest.setTimeout(120_000);
 const dirs: string[] = [];
 const processes: SystemProcess[] = [];
 const systems: RunningSystem[] = [];
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'grid-ops-')); dirs.push(d); return d; };
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'grid-ops-'));
+  dirs.push(d);
+  return d;
+};
 afterAll(async () => {
   for (const p of processes) await killSystemProcess(p, 'SIGKILL');
   for (const s of systems.reverse()) await s.stop().catch(() => undefined);
@@ -26,18 +30,27 @@ afterAll(async () => {
 
 function runMain(args: string[], env: NodeJS.ProcessEnv) {
   return spawnSync(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', INTERNAL_TOKEN: 'x'.repeat(32), ...env }, encoding: 'utf8', timeout: 60_000,
+    env: { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', INTERNAL_TOKEN: 'x'.repeat(32), ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
 }
 
 describe('a service run on its own', () => {
-  it.each(['auth', 'accounts', 'quotes-transactions', 'notifications'])('%s refuses to start without KAFKA_BROKERS', (service) => {
-    const run = runMain([service], {
-      DATA_DIR: tempDir(), AUTH_ADDRESS: '127.0.0.1:1', ACCOUNTS_ADDRESS: '127.0.0.1:1', QUOTES_TRANSACTIONS_ADDRESS: '127.0.0.1:1', NOTIFICATIONS_ADDRESS: '127.0.0.1:1',
-    });
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/KAFKA_BROKERS is required when .+ runs on its own/);
-  });
+  it.each(['auth', 'accounts', 'quotes-transactions', 'notifications'])(
+    '%s refuses to start without KAFKA_BROKERS',
+    (service) => {
+      const run = runMain([service], {
+        DATA_DIR: tempDir(),
+        AUTH_ADDRESS: '127.0.0.1:1',
+        ACCOUNTS_ADDRESS: '127.0.0.1:1',
+        QUOTES_TRANSACTIONS_ADDRESS: '127.0.0.1:1',
+        NOTIFICATIONS_ADDRESS: '127.0.0.1:1',
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/KAFKA_BROKERS is required when .+ runs on its own/);
+    },
+  );
 });
 
 describe('the embedded store is single-replica', () => {
@@ -51,7 +64,9 @@ describe('the embedded store is single-replica', () => {
     const second = runMain(['all'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
     expect(second.status).toBe(1);
     expect(second.stderr).toContain(`is in use by another process`);
-    expect(second.stderr).toContain(`the embedded store serves one replica (auth is held by pid ${first.child.pid} on ${hostname()};`);
+    expect(second.stderr).toContain(
+      `the embedded store serves one replica (auth is held by pid ${first.child.pid} on ${hostname()};`,
+    );
     // The first one is untouched and still serves.
     expect((await fetch(`${first.rootUrl}/readyz`)).status).toBe(200);
 
@@ -84,7 +99,10 @@ describe('the embedded store is single-replica', () => {
 
   it('refuses a fresh lock of another host', () => {
     const dataDir = tempDir();
-    writeFileSync(join(dataDir, 'auth.lock'), JSON.stringify({ pid: 4242, host: 'replica-2', since: new Date().toISOString() }));
+    writeFileSync(
+      join(dataDir, 'auth.lock'),
+      JSON.stringify({ pid: 4242, host: 'replica-2', since: new Date().toISOString() }),
+    );
     const run = runMain(['all'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('pid 4242 on replica-2');
@@ -104,9 +122,15 @@ describe('auth restarted without its data', () => {
     const env = { ...process.env, MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: ':memory:' };
     const token = 'internal-token-for-the-restart-test';
     const addresses: Partial<Record<ServiceName, string>> = {};
-    const start = (name: ServiceName, address: string) => startSystem({
-      components: [name], env, logger: silentLogger, internalToken: token, bindAddress: () => address, remoteAddresses: addresses,
-    });
+    const start = (name: ServiceName, address: string) =>
+      startSystem({
+        components: [name],
+        env,
+        logger: silentLogger,
+        internalToken: token,
+        bindAddress: () => address,
+        remoteAddresses: addresses,
+      });
     const authAddress = `127.0.0.1:${await freePort()}`;
     let auth = await start('auth', authAddress);
     addresses.auth = authAddress;
@@ -116,13 +140,19 @@ describe('auth restarted without its data', () => {
       systems.push(component);
     }
     const gateway = await startSystem({
-      components: ['gateway'], env, logger: silentLogger, internalToken: token, bindAddress: () => '127.0.0.1:0', remoteAddresses: addresses,
+      components: ['gateway'],
+      env,
+      logger: silentLogger,
+      internalToken: token,
+      bindAddress: () => '127.0.0.1:0',
+      remoteAddresses: addresses,
       gateway: { host: '127.0.0.1', port: 0, sandbox: DEFAULT_SANDBOX },
     });
     systems.push(gateway);
     const base = `http://127.0.0.1:${gateway.gateway!.port}`;
     const authorization = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
-    const listCustomers = () => fetch(`${base}/2025-10-13/customers`, { headers: { authorization } }).then((r) => r.status);
+    const listCustomers = () =>
+      fetch(`${base}/2025-10-13/customers`, { headers: { authorization } }).then((r) => r.status);
     expect(await listCustomers()).toBe(200);
 
     await auth.stop();
@@ -131,8 +161,12 @@ describe('auth restarted without its data', () => {
     auth = await start('auth', authAddress); // an empty store: the token is gone
     systems.push(auth);
     // Asked of auth itself (the gateway caches credentials it saw succeed).
-    const authenticates = () => gateway.peers.apiTokens.authenticateApiToken({ tokenId: DEFAULT_SANDBOX.tokenId, clientSecret: DEFAULT_SANDBOX.clientSecret })
-      .then(() => true, () => false);
+    const authenticates = () =>
+      gateway.peers.apiTokens.authenticateApiToken({
+        tokenId: DEFAULT_SANDBOX.tokenId,
+        clientSecret: DEFAULT_SANDBOX.clientSecret,
+      })
+        .then(() => true, () => false);
     await until('auth knows the sandbox token again', authenticates);
     expect(await listCustomers()).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

@@ -21,7 +21,9 @@ const VERSION = '2025-10-13';
 
 let system: TestSystem;
 const dataDir = mkdtempSync(join(tmpdir(), 'grid-start-up-'));
-beforeAll(async () => { system = await startTestSystem(); });
+beforeAll(async () => {
+  system = await startTestSystem();
+});
 afterAll(async () => {
   await system.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -32,7 +34,12 @@ describe('a gateway that cannot authenticate yet', () => {
   let server: Server;
   let root: string;
   beforeAll(async () => {
-    const app = createGatewayApp({ peers: system.system.peers, logger: silentLogger, servicesReady: async () => open, acceptsRequests: () => open });
+    const app = createGatewayApp({
+      peers: system.system.peers,
+      logger: silentLogger,
+      servicesReady: async () => open,
+      acceptsRequests: () => open,
+    });
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     root = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -41,9 +48,18 @@ describe('a gateway that cannot authenticate yet', () => {
 
   test('answers valid, wrong and missing credentials alike with 503 UNAVAILABLE and Retry-After, then serves them once open', async () => {
     for (const authorization of [AUTH, basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000'), undefined]) {
-      const res = await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: authorization ? { authorization } : {} });
+      const res = await fetch(`${root}/${VERSION}/customers?limit=1`, {
+        headers: authorization ? { authorization } : {},
+      });
       expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([
-        503, '1', { status: 503, code: 'UNAVAILABLE', message: expect.stringMatching(/starting/), details: { retryAfterSeconds: 1 } },
+        503,
+        '1',
+        {
+          status: 503,
+          code: 'UNAVAILABLE',
+          message: expect.stringMatching(/starting/),
+          details: { retryAfterSeconds: 1 },
+        },
       ]);
     }
     // Probes and the public document answer meanwhile.
@@ -52,58 +68,82 @@ describe('a gateway that cannot authenticate yet', () => {
     expect((await fetch(`${root}/openapi.json`)).status).toBe(200);
 
     open = true;
-    expect((await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } })).status).toBe(200);
-    expect((await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: { authorization: basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000') } })).status).toBe(401);
+    expect((await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } })).status).toBe(
+      200,
+    );
+    expect(
+      (await fetch(`${root}/${VERSION}/customers?limit=1`, {
+        headers: { authorization: basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000') },
+      })).status,
+    ).toBe(401);
   });
 });
 
-test('`node dist/main.js all` on an empty data directory: every answer to valid credentials is 503 with Retry-After until the first 200, never 401; --startup-report gives its phases', async () => {
-  const child = spawn(process.execPath, [MAIN, 'all', '--startup-report'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONGODB_URI: '', KAFKA_BROKERS: '', DATA_DIR: join(dataDir, 'empty') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const report = new Promise<Record<string, unknown>>((resolve) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      if (line.startsWith('{"startupReport"')) resolve((JSON.parse(line) as { startupReport: Record<string, unknown> }).startupReport);
+test(
+  '`node dist/main.js all` on an empty data directory: every answer to valid credentials is 503 with Retry-After until the first 200, never 401; --startup-report gives its phases',
+  async () => {
+    const child = spawn(process.execPath, [MAIN, 'all', '--startup-report'], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        MONGODB_URI: '',
+        KAFKA_BROKERS: '',
+        DATA_DIR: join(dataDir, 'empty'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-  });
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the gateway did not listen')), 120_000);
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        if (entry.msg === 'gateway listening') {
-          clearTimeout(timer);
-          resolve(String(entry.url));
+    const report = new Promise<Record<string, unknown>>((resolve) => {
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        if (line.startsWith('{"startupReport"')) {
+          resolve((JSON.parse(line) as { startupReport: Record<string, unknown> }).startupReport);
         }
       });
     });
-    const answers: Array<[number, string | null]> = [];
-    // A readiness wait, not a timed assertion: ask until served (docs/startup.md gives the figures).
-    for (let served = false; !served;) {
-      const res = await fetch(`${url}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } });
-      await res.arrayBuffer();
-      answers.push([res.status, res.headers.get('retry-after')]);
-      served = res.status !== 503;
-    }
-    expect(answers.at(-1)).toEqual([200, null]);
-    expect(answers.slice(0, -1).every(([status, retryAfter]) => status === 503 && retryAfter === '1')).toBe(true);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the gateway did not listen')), 120_000);
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          if (entry.msg === 'gateway listening') {
+            clearTimeout(timer);
+            resolve(String(entry.url));
+          }
+        });
+      });
+      const answers: Array<[number, string | null]> = [];
+      // A readiness wait, not a timed assertion: ask until served (docs/startup.md gives the figures).
+      for (let served = false; !served;) {
+        const res = await fetch(`${url}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } });
+        await res.arrayBuffer();
+        answers.push([res.status, res.headers.get('retry-after')]);
+        served = res.status !== 503;
+      }
+      expect(answers.at(-1)).toEqual([200, null]);
+      expect(answers.slice(0, -1).every(([status, retryAfter]) => status === 503 && retryAfter === '1')).toBe(true);
 
-    // The start-up timeline of both threads, in ms since the process started, in the order things happen.
-    const { component, msSinceProcessStart: at, cpuMs } = (await report) as { component: string; msSinceProcessStart: Record<string, number>; cpuMs: number };
-    expect(component).toBe('all');
-    expect(cpuMs).toBeGreaterThan(0);
-    for (const service of ['auth', 'accounts', 'quotes-transactions', 'notifications']) {
-      expect(at[`${service}: store open`]).toBeLessThanOrEqual(at[`${service}: gRPC listening`]);
-      expect(at[`${service}: gRPC listening`]).toBeLessThanOrEqual(at['services: all listening']);
+      // The start-up timeline of both threads, in ms since the process started, in the order things happen.
+      const { component, msSinceProcessStart: at, cpuMs } = (await report) as {
+        component: string;
+        msSinceProcessStart: Record<string, number>;
+        cpuMs: number;
+      };
+      expect(component).toBe('all');
+      expect(cpuMs).toBeGreaterThan(0);
+      for (const service of ['auth', 'accounts', 'quotes-transactions', 'notifications']) {
+        expect(at[`${service}: store open`]).toBeLessThanOrEqual(at[`${service}: gRPC listening`]);
+        expect(at[`${service}: gRPC listening`]).toBeLessThanOrEqual(at['services: all listening']);
+      }
+      expect(at['main: services thread spawned']).toBeLessThanOrEqual(at['services: thread running']);
+      expect(at['services: all listening']).toBeLessThanOrEqual(at['main: services thread listening']);
+      expect(at['gateway: listening']).toBeLessThanOrEqual(at['gateway: sandbox credentials ensured (open)']);
+    } finally {
+      child.kill('SIGKILL');
     }
-    expect(at['main: services thread spawned']).toBeLessThanOrEqual(at['services: thread running']);
-    expect(at['services: all listening']).toBeLessThanOrEqual(at['main: services thread listening']);
-    expect(at['gateway: listening']).toBeLessThanOrEqual(at['gateway: sandbox credentials ensured (open)']);
-  } finally {
-    child.kill('SIGKILL');
-  }
-}, 180_000);
+  },
+  180_000,
+);
 
 /** Runs scripts/ensure-built.cjs (what `npm start` runs first); answers what it said. */
 function ensureBuilt(): string {

@@ -22,7 +22,10 @@ test('an older release on a directory a newer release upgraded refuses to start,
     expect(files.length).toBeGreaterThanOrEqual(4);
     for (const file of files) {
       const db = new Database(join(dataDir, file));
-      expect(db.prepare('SELECT release, format FROM store_writer').get()).toEqual({ release: releaseVersion(), format: LATEST_STORE_VERSION });
+      expect(db.prepare('SELECT release, format FROM store_writer').get()).toEqual({
+        release: releaseVersion(),
+        format: LATEST_STORE_VERSION,
+      });
       db.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
       db.prepare('UPDATE store_writer SET release = ?, format = ?').run('9.4.0', LATEST_STORE_VERSION + 1);
       db.close();
@@ -30,11 +33,20 @@ test('an older release on a directory a newer release upgraded refuses to start,
 
     const refused = await startSystemProcess({ DATA_DIR: dataDir }).then(() => undefined, (err: Error) => err.message);
     expect(refused).toMatch(/^the system exited \(1\) before it started: cannot start: /);
-    expect(refused).toMatch(new RegExp(`\\.sqlite was written by a newer release, grid-payments 9\\.4\\.0, in store format ${LATEST_STORE_VERSION + 1}; this release \\(grid-payments [^)]+\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`));
+    expect(refused).toMatch(
+      new RegExp(
+        `\\.sqlite was written by a newer release, grid-payments 9\\.4\\.0, in store format ${
+          LATEST_STORE_VERSION + 1
+        }; this release \\(grid-payments [^)]+\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`,
+      ),
+    );
     expect(refused).not.toMatch(/bson/i);
     for (const file of files) {
       const db = new Database(join(dataDir, file), { readonly: true });
-      expect({ file, format: db.pragma('user_version', { simple: true }) }).toEqual({ file, format: LATEST_STORE_VERSION + 1 });
+      expect({ file, format: db.pragma('user_version', { simple: true }) }).toEqual({
+        file,
+        format: LATEST_STORE_VERSION + 1,
+      });
       db.close();
     }
   } finally {

@@ -4,8 +4,12 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const problems = [];
 for (const object of JSON.parse(Buffer.concat(chunks).toString('utf8'))) {
-  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];
-  const path = group ? `kubernetes-models/${group}/${version}/${object.kind}` : `kubernetes-models/${version}/${object.kind}`;
+  const [group, version] = object.apiVersion.includes('/')
+    ? object.apiVersion.split('/')
+    : [undefined, object.apiVersion];
+  const path = group
+    ? `kubernetes-models/${group}/${version}/${object.kind}`
+    : `kubernetes-models/${version}/${object.kind}`;
   try {
     const Model = (await import(path))[object.kind];
     new Model(object).validate();

@@ -6,16 +6,31 @@ import { decodeDocument } from '../../lib/store/sqlite-statements';
 import { balanceRecordsOf } from '../../services/quotes-transactions/store/ledger-document-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import {
-  allDeliveries, allTransactions, apiOf, expectedBalance, FUNDING, isSettled, preparePayer, startWorkload,
-  type Acknowledged, type Payer,
+  allDeliveries,
+  allTransactions,
+  apiOf,
+  expectedBalance,
+  FUNDING,
+  isSettled,
+  preparePayer,
+  startWorkload,
+  type Acknowledged,
+  type Payer,
 } from './crash-workload';
-import { equipPayer, newMoneyPaths, prepareScaPayer, prepareStablecoin, replayUnanswered, type MoneyPaths } from './money-paths';
+import {
+  equipPayer,
+  newMoneyPaths,
+  prepareScaPayer,
+  prepareStablecoin,
+  replayUnanswered,
+  type MoneyPaths,
+} from './money-paths';
 import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess } from './system-process';
 
 /**
  * The one-command system killed while every money path is in flight at once (payments and
- * transfers, SCA-authorized payments, agent payments, card authorizations, clearings, returns and the stale-hold expiry,
- * stablecoin mints and burns under Idempotency-Keys sent again after the kills), with settlement
+ * transfers, SCA-authorized payments, agent payments, card authorizations, clearings, returns and the stale-hold
+ * expiry, stablecoin mints and burns under Idempotency-Keys sent again after the kills), with settlement
  * and webhooks, then started again on the same data directory, many times: nothing it
  * acknowledged is lost, nothing applies twice, every balance is what the settled transactions say,
  * money is conserved, nothing is stuck, every event of a committed change reaches the webhook
@@ -25,23 +40,43 @@ import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess 
 const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 const PLATFORM_FUNDING = 1_000_000_000;
 const FAST = {
-  CARDS_AUTHORIZATION_EXPIRY_MS: '8000', CARDS_EXPIRY_POLL_MS: '500', STABLECOIN_POLL_MS: '50',
-  SANDBOX_SETTLEMENT_STEP_MS: '40', SETTLEMENT_POLL_MS: '20', QUOTE_VALIDITY_SECONDS: '15', LEDGER_RECOVERY_AFTER_MS: '500',
-  WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_MAX_DELAY_MS: '1000', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_INTERVAL_MS: '50',
+  CARDS_AUTHORIZATION_EXPIRY_MS: '8000',
+  CARDS_EXPIRY_POLL_MS: '500',
+  STABLECOIN_POLL_MS: '50',
+  SANDBOX_SETTLEMENT_STEP_MS: '40',
+  SETTLEMENT_POLL_MS: '20',
+  QUOTE_VALIDITY_SECONDS: '15',
+  LEDGER_RECOVERY_AFTER_MS: '500',
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
   GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
 };
 
 jest.setTimeout(30 * 60_000);
 
-interface Scenario { signal: NodeJS.Signals; restarts: number }
+interface Scenario {
+  signal: NodeJS.Signals;
+  restarts: number;
+}
 
 /** Polls `read` until `done` holds; on timeout the error shows what `read` last saw that was not done. */
-async function until<T>(what: string, read: () => Promise<T[]>, done: (item: T) => boolean, timeoutMs: number): Promise<T[]> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T[]>,
+  done: (item: T) => boolean,
+  timeoutMs: number,
+): Promise<T[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await read();
     if (items.every(done)) return items;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms: ${JSON.stringify(items.filter((i) => !done(i)).slice(0, 5))}`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${what}: not reached in ${timeoutMs} ms: ${JSON.stringify(items.filter((i) => !done(i)).slice(0, 5))}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -50,7 +85,9 @@ async function until<T>(what: string, read: () => Promise<T[]>, done: (item: T) 
 function ledgerBalances(dataDir: string): Array<{ account: string; currency: string; available: number }> {
   const db = new Database(join(dataDir, 'quotes-transactions.sqlite'), { readonly: true });
   try {
-    const rows = db.prepare("SELECT body FROM documents WHERE collection = 'ledger_balances'").all() as Array<{ body: Buffer }>;
+    const rows = db.prepare("SELECT body FROM documents WHERE collection = 'ledger_balances'").all() as Array<
+      { body: Buffer }
+    >;
     return rows.flatMap((r) => balanceRecordsOf(decodeDocument(r.body) as Record<string, unknown>));
   } finally {
     db.close();
@@ -62,7 +99,10 @@ async function runScenario({ signal, restarts }: Scenario) {
   let system: SystemProcess = await startSystemProcess({ DATA_DIR: dataDir, ...FAST });
   const api = apiOf(() => system.rootUrl);
   const key = await api('/webhooks/public-key');
-  const receiver: WebhookReceiver = await startWebhookReceiver({ publicKeyPem: key.body.publicKeyPem ?? key.body.publicKey, toleranceMs: 10 * 60_000 });
+  const receiver: WebhookReceiver = await startWebhookReceiver({
+    publicKeyPem: key.body.publicKeyPem ?? key.body.publicKey,
+    toleranceMs: 10 * 60_000,
+  });
   try {
     expect((await api('/config', { webhookEndpoint: receiver.url }, 'PATCH')).status).toBe(200);
     // Events before this (the platform's own accounts, created at start) had no endpoint to go to: they
@@ -78,7 +118,12 @@ async function runScenario({ signal, restarts }: Scenario) {
     const acknowledged: Acknowledged = { transactions: new Set(), attempts: 0, failures: 0 };
     let up = true;
     const workload = startWorkload({
-      api, payers, workers: 8, acknowledged, pauseMs: 0, paths: { money, coin, isUp: () => up, scaPayer },
+      api,
+      payers,
+      workers: 8,
+      acknowledged,
+      pauseMs: 0,
+      paths: { money, coin, isUp: () => up, scaPayer },
     });
     for (let i = 0; i < restarts; i++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 1500));
@@ -99,22 +144,31 @@ async function runScenario({ signal, restarts }: Scenario) {
     expect([...acknowledged.transactions].filter((id) => !ids.has(id))).toEqual([]);
 
     // Stale card authorizations expire (their holds given back) before the balances are read.
-    await until('every card authorization cleared or expired', () => allTransactions(api).then((all) => all.filter((t) => t.type === 'CARD')),
-      (t) => t.status !== 'AUTHORIZED' && t.status !== 'PARTIALLY_SETTLED', 120_000);
+    await until(
+      'every card authorization cleared or expired',
+      () => allTransactions(api).then((all) => all.filter((t) => t.type === 'CARD')),
+      (t) => t.status !== 'AUTHORIZED' && t.status !== 'PARTIALLY_SETTLED',
+      120_000,
+    );
     const exact = await moneyPathsExact(api, money, coin, transactions);
 
     // Each payer's balance is exactly what its settled transactions say.
     const settled = await allTransactions(api);
     for (const payer of [...payers, scaPayer]) {
-      const account = await api(`/customers/internal-accounts?customerId=${payer.customerId}&type=INTERNAL_FIAT&currency=USD`);
+      const account = await api(
+        `/customers/internal-accounts?customerId=${payer.customerId}&type=INTERNAL_FIAT&currency=USD`,
+      );
       expect({ account: payer.usdAccount, balance: account.body.data[0].balance.amount })
         .toEqual({ account: payer.usdAccount, balance: expectedBalance(payer, settled) });
     }
 
     // Every event of a committed change is delivered: each recorded delivery acknowledged by the
     // receiver, and each settled payment's final state among what the receiver got.
-    const delivered = (d: { id: string; status: string; createdAt: string }) => d.status === 'DELIVERED' || (d.status === 'SKIPPED' && d.createdAt < endpointSetAt);
-    const deliveries = (await until('every webhook delivered', () => allDeliveries(api), delivered, 180_000)).filter((d) => d.status === 'DELIVERED');
+    const delivered = (d: { id: string; status: string; createdAt: string }) =>
+      d.status === 'DELIVERED' || (d.status === 'SKIPPED' && d.createdAt < endpointSetAt);
+    const deliveries = (await until('every webhook delivered', () => allDeliveries(api), delivered, 180_000)).filter((
+      d,
+    ) => d.status === 'DELIVERED');
     const received = new Set(receiver.accepted.map((w) => w.id));
     expect(deliveries.filter((d) => !received.has(d.id)).map((d) => d.id)).toEqual([]);
     const finalStates = new Set(receiver.accepted.map((w) => `${w.data.id}/${w.data.status}`));
@@ -134,7 +188,14 @@ async function runScenario({ signal, restarts }: Scenario) {
     expect(audit.problems).toEqual([]);
     expect(audit).toMatchObject({ clean: true, inFlight: [] });
 
-    return { acknowledged: acknowledged.transactions.size, transactions: transactions.length, deliveries: deliveries.length, money, exact, audit };
+    return {
+      acknowledged: acknowledged.transactions.size,
+      transactions: transactions.length,
+      deliveries: deliveries.length,
+      money,
+      exact,
+      audit,
+    };
   } finally {
     await killSystemProcess(system, 'SIGKILL');
     await receiver.close();
@@ -148,7 +209,12 @@ async function runScenario({ signal, restarts }: Scenario) {
  * a mint or burn names exactly one operation, and every operation is one key's; every operation
  * ends; the platform's USD account paid exactly the completed mints.
  */
-async function moneyPathsExact(api: ReturnType<typeof apiOf>, money: MoneyPaths, coin: { id: string; usd: string }, transactions: any[]) {
+async function moneyPathsExact(
+  api: ReturnType<typeof apiOf>,
+  money: MoneyPaths,
+  coin: { id: string; usd: string },
+  transactions: any[],
+) {
   const cards = new Map(transactions.filter((t) => t.type === 'CARD').map((t) => [t.id, t]));
   const lost: string[] = [];
   const doubled: string[] = [];
@@ -156,19 +222,30 @@ async function moneyPathsExact(api: ReturnType<typeof apiOf>, money: MoneyPaths,
     const t = cards.get(id);
     const settled = t?.settledAmount?.amount ?? 0;
     const refunded = t?.refundedAmount?.amount ?? 0;
-    if (!t || settled < e.clearedAcked || refunded < e.returnedAcked) lost.push(`${id}: settled ${settled}/${e.clearedAcked}, refunded ${refunded}/${e.returnedAcked}`);
-    if (settled > e.clearedSent || refunded > e.returnedSent) doubled.push(`${id}: settled ${settled} of ${e.clearedSent} sent, refunded ${refunded} of ${e.returnedSent} sent`);
+    if (!t || settled < e.clearedAcked || refunded < e.returnedAcked) {
+      lost.push(`${id}: settled ${settled}/${e.clearedAcked}, refunded ${refunded}/${e.returnedAcked}`);
+    }
+    if (settled > e.clearedSent || refunded > e.returnedSent) {
+      doubled.push(
+        `${id}: settled ${settled} of ${e.clearedSent} sent, refunded ${refunded} of ${e.returnedSent} sent`,
+      );
+    }
   }
-  const operations = await until('every stablecoin operation ended', async () => {
-    const all: any[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await api(`/stablecoins/${coin.id}/operations?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-      all.push(...page.body.data);
-      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
-    } while (cursor);
-    return all;
-  }, (o) => ['COMPLETED', 'FAILED', 'EXPIRED'].includes(o.status), 180_000);
+  const operations = await until(
+    'every stablecoin operation ended',
+    async () => {
+      const all: any[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api(`/stablecoins/${coin.id}/operations?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+        all.push(...page.body.data);
+        cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+      } while (cursor);
+      return all;
+    },
+    (o) => ['COMPLETED', 'FAILED', 'EXPIRED'].includes(o.status),
+    180_000,
+  );
   const keyed = new Set<string>();
   for (const [key, ids] of money.operationKeys) {
     if (ids.size === 0) lost.push(`${key}: no operation`);
@@ -176,8 +253,12 @@ async function moneyPathsExact(api: ReturnType<typeof apiOf>, money: MoneyPaths,
     ids.forEach((id) => keyed.add(id));
   }
   for (const o of operations) if (!keyed.has(o.id)) doubled.push(`${o.id}: an operation no key answered`);
-  const minted = operations.filter((o) => o.operationType === 'MINT' && o.status === 'COMPLETED').reduce((sum, o) => sum + Number(o.amount) / 10_000, 0);
-  const usd = (await api('/platform/internal-accounts?currency=USD')).body.data.find((a: any) => a.id === coin.usd).balance.amount as number;
+  const minted = operations.filter((o) => o.operationType === 'MINT' && o.status === 'COMPLETED').reduce(
+    (sum, o) => sum + Number(o.amount) / 10_000,
+    0,
+  );
+  const usd = (await api('/platform/internal-accounts?currency=USD')).body.data.find((a: any) => a.id === coin.usd)
+    .balance.amount as number;
   expect({ lost, doubled, usd }).toEqual({ lost: [], doubled: [], usd: PLATFORM_FUNDING - minted });
   return { operations: operations.length, minted, lost: lost.length, doubled: doubled.length };
 }
@@ -185,11 +266,13 @@ async function moneyPathsExact(api: ReturnType<typeof apiOf>, money: MoneyPaths,
 test(`SIGKILL at random moments, ${KILLS} times, under every money path: nothing lost, nothing twice, the audit clean`, async () => {
   const f = await runScenario({ signal: 'SIGKILL', restarts: KILLS });
   const byPath = Object.entries(f.money.counts).map(([path, c]) => `${path} ${c.acknowledged}/${c.sent}`).join(', ');
-  process.stdout.write(`crash test: ${KILLS} kills; acknowledged/attempted by path: ${byPath}; ${f.money.keysReplayed} keys sent again after no answer (${f.money.replays} requests), `
-    + `${f.exact.operations} stablecoin operations; ${f.transactions} transactions and ${f.deliveries} webhooks checked; `
-    + `lost: ${f.exact.lost}, double-applied: ${f.exact.doubled}; audit: ${f.audit.clean ? 'clean' : 'PROBLEMS'} `
-    + `(${f.audit.counts.markers} markers, ${f.audit.counts.internalAccounts} internal accounts, ${f.audit.counts.cardTransactions} card transactions)\n`
-    + `answers other than 2xx: ${JSON.stringify(f.money.refusals)}\n`);
+  process.stdout.write(
+    `crash test: ${KILLS} kills; acknowledged/attempted by path: ${byPath}; ${f.money.keysReplayed} keys sent again after no answer (${f.money.replays} requests), `
+      + `${f.exact.operations} stablecoin operations; ${f.transactions} transactions and ${f.deliveries} webhooks checked; `
+      + `lost: ${f.exact.lost}, double-applied: ${f.exact.doubled}; audit: ${f.audit.clean ? 'clean' : 'PROBLEMS'} `
+      + `(${f.audit.counts.markers} markers, ${f.audit.counts.internalAccounts} internal accounts, ${f.audit.counts.cardTransactions} card transactions)\n`
+      + `answers other than 2xx: ${JSON.stringify(f.money.refusals)}\n`,
+  );
 });
 
 test('clean SIGTERM restarts lose nothing either', async () => {

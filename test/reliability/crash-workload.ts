@@ -1,20 +1,42 @@
 import { basicAuthHeader } from '../system-harness';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { externalAccountBody, INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
-import { agentPayment, cardDebit, cardJourney, scaPayment, stablecoinOperation, type MoneyPaths, type Stablecoin } from './money-paths';
+import {
+  agentPayment,
+  cardDebit,
+  cardJourney,
+  scaPayment,
+  stablecoinOperation,
+  type MoneyPaths,
+  type Stablecoin,
+} from './money-paths';
 
 const AUTH = basicAuthHeader(DEFAULT_SANDBOX.tokenId, DEFAULT_SANDBOX.clientSecret);
 export const FUNDING = 50_000_000;
 
-export interface ApiAnswer { status: number; body: any }
-export type Api = (path: string, body?: unknown, method?: string, headers?: Record<string, string>) => Promise<ApiAnswer>;
+export interface ApiAnswer {
+  status: number;
+  body: any;
+}
+export type Api = (
+  path: string,
+  body?: unknown,
+  method?: string,
+  headers?: Record<string, string>,
+) => Promise<ApiAnswer>;
 
 /** A client of `{rootUrl}/2025-10-13` for whichever process is up now. */
 export function apiOf(rootUrl: () => string): Api {
   return async (path, body, method = body === undefined ? 'GET' : 'POST', headers = {}) => {
     const res = await fetch(`${rootUrl()}/2025-10-13${path}`, {
-      method, headers: { authorization: AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000),
+      method,
+      headers: {
+        authorization: AUTH,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
@@ -34,8 +56,17 @@ export interface Payer {
 /** A payer who accepted the terms, its funded USD account, and two destinations. */
 export async function preparePayer(api: Api, index: number): Promise<Payer> {
   const terms = await api('/customers/end-user-terms');
-  const consent = { acceptedAt: new Date().toISOString(), ipAddress: '203.0.113.7', termsVersion: terms.body.version, acceptanceMethod: 'CHECKBOX' };
-  const customer = await api('/customers', { ...INDIVIDUAL_CUSTOMER, platformCustomerId: `crash-payer-${index}`, endUserTermsConsent: consent });
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const customer = await api('/customers', {
+    ...INDIVIDUAL_CUSTOMER,
+    platformCustomerId: `crash-payer-${index}`,
+    endUserTermsConsent: consent,
+  });
   if (customer.status !== 201) throw new Error(`customer: ${customer.status} ${JSON.stringify(customer.body)}`);
   const customerId = customer.body.id as string;
   const accounts = await api(`/customers/internal-accounts?customerId=${customerId}&type=INTERNAL_FIAT&currency=USD`);
@@ -77,8 +108,10 @@ async function paymentOf(api: Api, payer: Payer, kind: number): Promise<string |
   if (kind < 12) {
     const amount = pick(10) === 0 ? 1000 * (1 + pick(9)) + 901 : 1000 + pick(20_000);
     const quote = await api('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: payer.usdAccount }, destination: { destinationType: 'ACCOUNT', accountId: payer.mxnPayee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
+      source: { sourceType: 'ACCOUNT', accountId: payer.usdAccount },
+      destination: { destinationType: 'ACCOUNT', accountId: payer.mxnPayee },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: amount,
     });
     if (quote.status !== 201) return undefined;
     const executed = await api(`/quotes/${quote.body.id}/execute`, {});
@@ -114,7 +147,9 @@ export function startWorkload({ api, payers, workers, acknowledged, pauseMs = 0,
   const observed: Api = async (path, ...rest) => {
     const res = await api(path, ...rest);
     if (paths && res.status >= 300) {
-      const what = `${path.split('?')[0].replace(/[A-Za-z]+:[0-9a-f-]{36}/g, '{id}')} ${res.status} ${res.body?.code ?? ''}`;
+      const what = `${path.split('?')[0].replace(/[A-Za-z]+:[0-9a-f-]{36}/g, '{id}')} ${res.status} ${
+        res.body?.code ?? ''
+      }`;
       paths.money.refusals[what] = (paths.money.refusals[what] ?? 0) + 1;
     }
     return res;
@@ -131,7 +166,8 @@ export function startWorkload({ api, payers, workers, acknowledged, pauseMs = 0,
   const loops = Array.from({ length: workers }, async (_, i) => {
     while (running) {
       if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
-      // Nothing is sent while the system is known down (between a kill and the restart): what a kill cuts is what was in flight.
+      // Nothing is sent while the system is known down (between a kill and the restart): what a kill cuts is what was
+      // in flight.
       if (paths && !paths.isUp()) {
         await new Promise((r) => setTimeout(r, 50));
         continue;
@@ -143,14 +179,21 @@ export function startWorkload({ api, payers, workers, acknowledged, pauseMs = 0,
       } catch (err) {
         acknowledged.failures++;
         if (paths) {
-          const what = `no answer: ${String((err as Error).cause ?? (err as Error).message).replace(/:\d+$/, '').slice(0, 80)}`;
+          const what = `no answer: ${
+            String((err as Error).cause ?? (err as Error).message).replace(/:\d+$/, '').slice(0, 80)
+          }`;
           paths.money.refusals[what] = (paths.money.refusals[what] ?? 0) + 1;
         }
         await new Promise((r) => setTimeout(r, 20));
       }
     }
   });
-  return { stop: async () => { running = false; await Promise.all(loops); } };
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
 }
 
 /** Every transaction of the platform, oldest first. */
@@ -183,17 +226,27 @@ export async function allDeliveries(api: Api): Promise<any[]> {
 export function isSettled(t: any): boolean {
   // A card transaction moves only on the issuer's events (or the stale-hold expiry): wherever it is, it is at rest.
   if (t.type === 'CARD') return true;
-  if (t.status === 'COMPLETED' || t.status === 'EXPIRED' || t.status === 'REJECTED' || t.status === 'REFUNDED') return true;
+  if (t.status === 'COMPLETED' || t.status === 'EXPIRED' || t.status === 'REJECTED' || t.status === 'REFUNDED') {
+    return true;
+  }
   // A payment never authorized (SCA) fails before anything moved: there is nothing to refund.
-  return t.status === 'FAILED' && (t.type === 'INCOMING' || t.refund?.status === 'COMPLETED' || t.failureReason === 'SCA_NOT_COMPLETED');
+  return t.status === 'FAILED'
+    && (t.type === 'INCOMING' || t.refund?.status === 'COMPLETED' || t.failureReason === 'SCA_NOT_COMPLETED');
 }
 
-/** What a payer's USD account must hold after the settled transactions: funding, minus what left it (card transactions too), plus what came in. */
+/**
+ * What a payer's USD account must hold after the settled transactions: funding, minus what left it (card transactions
+ * too), plus what came in.
+ */
 export function expectedBalance(payer: Payer, transactions: any[]): number {
   let balance = FUNDING;
   for (const t of transactions) {
-    if (t.type === 'OUTGOING' && t.source?.accountId === payer.usdAccount && t.status === 'COMPLETED') balance -= t.sentAmount.amount;
-    if (t.type === 'INCOMING' && t.destination?.accountId === payer.usdAccount && t.status === 'COMPLETED') balance += t.receivedAmount.amount;
+    if (t.type === 'OUTGOING' && t.source?.accountId === payer.usdAccount && t.status === 'COMPLETED') {
+      balance -= t.sentAmount.amount;
+    }
+    if (t.type === 'INCOMING' && t.destination?.accountId === payer.usdAccount && t.status === 'COMPLETED') {
+      balance += t.receivedAmount.amount;
+    }
     if (t.type === 'CARD' && t.accountId === payer.usdAccount) balance -= cardDebit(t);
   }
   return balance;

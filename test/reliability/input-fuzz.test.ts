@@ -20,7 +20,13 @@ jest.setTimeout(60 * 60_000);
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startTestSystem({ env: { GATEWAY_AUTH_FAILURES_PER_TOKEN: '1000000', GATEWAY_AUTH_FAILURES_PER_ADDRESS: '1000000', GATEWAY_RATE_LIMIT_REQUESTS: '100000000' } });
+  sys = await startTestSystem({
+    env: {
+      GATEWAY_AUTH_FAILURES_PER_TOKEN: '1000000',
+      GATEWAY_AUTH_FAILURES_PER_ADDRESS: '1000000',
+      GATEWAY_RATE_LIMIT_REQUESTS: '100000000',
+    },
+  });
 });
 afterAll(() => sys.stop());
 
@@ -39,14 +45,27 @@ const heapMb = () => {
 function send(request: FuzzRequest): Promise<{ status: number; body: unknown; contentType: string | null }> {
   const auth = `Basic ${Buffer.from(`${sys.sandbox.tokenId}:${sys.sandbox.clientSecret}`).toString('base64')}`;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${sys.baseUrl}${request.path}`, { method: request.method, headers: { authorization: auth, ...request.headers }, timeout: 30_000, agent: false }, (res) => {
+    const req = httpRequest(`${sys.baseUrl}${request.path}`, {
+      method: request.method,
+      headers: { authorization: auth, ...request.headers },
+      timeout: 30_000,
+      agent: false,
+    }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let body: unknown;
-        try { body = JSON.parse(text); } catch { body = text; }
-        resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : body, contentType: res.headers['content-type'] ?? null });
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text === '' ? undefined : body,
+          contentType: res.headers['content-type'] ?? null,
+        });
       });
     });
     req.on('timeout', () => req.destroy(new Error('no answer in 30 s')));
@@ -59,17 +78,26 @@ function envelopeProblem(status: number, body: any): string | undefined {
   if (status >= 500) return `answered ${status}`;
   if (status < 400) return undefined;
   if (typeof body !== 'object' || body === null) return 'error without a JSON envelope';
-  if (body.status !== status || typeof body.code !== 'string' || typeof body.message !== 'string') return `error outside the envelope: ${JSON.stringify(body).slice(0, 200)}`;
+  if (body.status !== status || typeof body.code !== 'string' || typeof body.message !== 'string') {
+    return `error outside the envelope: ${JSON.stringify(body).slice(0, 200)}`;
+  }
   return undefined;
 }
 
 /** What in the answer our OpenAPI document does not describe (status or body). */
-function contractProblem(request: FuzzRequest, status: number, body: unknown, contentType: string | null): string | undefined {
+function contractProblem(
+  request: FuzzRequest,
+  status: number,
+  body: unknown,
+  contentType: string | null,
+): string | undefined {
   try {
     checkResponse({ method: request.method, url: apiUrl(request.path), status, body, contentType });
     return undefined;
   } catch (err) {
-    return err instanceof ContractViolation ? err.message.split('\n').slice(0, 3).join(' ') : `response check failed: ${String(err)}`;
+    return err instanceof ContractViolation
+      ? err.message.split('\n').slice(0, 3).join(' ')
+      : `response check failed: ${String(err)}`;
   }
 }
 
@@ -86,10 +114,17 @@ test(`${REQUESTS} fuzzed requests across every served route: no 5xx, every answe
     'POST /quotes': accountQuote(payer.usdAccountId, payee, 1000),
     'POST /transfer-out': { source: { accountId: payer.usdAccountId }, destination: { accountId: bank }, amount: 100 },
     'POST /transfer-in': { source: { accountId: bank }, destination: { accountId: payer.usdAccountId }, amount: 100 },
-    'PATCH /config': { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10 }] },
+    'PATCH /config': {
+      feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10 }],
+    },
     'POST /sandbox/internal-accounts/:accountId/fund': { amount: 100 },
     'POST /auth/credentials': { type: 'EMAIL_OTP', accountId: payer.usdAccountId },
-    'POST /sandbox/uma/receive': { senderUmaAddress: '$sender@uma.example', receiverUmaAddress: '$receiver@uma.example', amount: 100, currency: 'USD' },
+    'POST /sandbox/uma/receive': {
+      senderUmaAddress: '$sender@uma.example',
+      receiverUmaAddress: '$receiver@uma.example',
+      amount: 100,
+      currency: 'USD',
+    },
   };
   const routes = servedRoutes();
   expect(routes.length).toBeGreaterThan(50);
@@ -117,5 +152,9 @@ test(`${REQUESTS} fuzzed requests across every served route: no 5xx, every answe
   expect((await sys.api('/customers?limit=1')).status).toBe(200);
   // What the requests created (customers, accounts) stays; what they sent must not: a few MB at most.
   expect(after - before).toBeLessThan(48);
-  process.stdout.write(`fuzz: ${REQUESTS} requests over ${routes.length} routes (seed ${SEED}), statuses ${JSON.stringify(Object.fromEntries(statuses))}, heap ${before.toFixed(1)} → ${after.toFixed(1)} MB\n`);
+  process.stdout.write(
+    `fuzz: ${REQUESTS} requests over ${routes.length} routes (seed ${SEED}), statuses ${
+      JSON.stringify(Object.fromEntries(statuses))
+    }, heap ${before.toFixed(1)} → ${after.toFixed(1)} MB\n`,
+  );
 });

@@ -22,10 +22,14 @@ test('a lookup answered before a SIGKILL is still taken by a quote after the res
     await killSystemProcess(system, 'SIGKILL');
     system = await startSystemProcess({ DATA_DIR: dataDir });
 
-    const quote = (lookupId: string) => api('/quotes', {
-      source: { sourceType: 'ACCOUNT', accountId: payer.usdAccount }, destination: { destinationType: 'ACCOUNT', accountId: payer.mxnPayee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000, lookupId,
-    });
+    const quote = (lookupId: string) =>
+      api('/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: payer.usdAccount },
+        destination: { destinationType: 'ACCOUNT', accountId: payer.mxnPayee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+        lookupId,
+      });
     const taken = await quote(lookup.body.lookupId);
     expect([taken.status, taken.body.status]).toEqual([201, 'PENDING']);
     const changed = await quote(lookup.body.lookupId.replace(/.$/, (c: string) => (c === '0' ? '1' : '0')));

@@ -23,14 +23,22 @@ jest.setTimeout(300_000);
 const dataDir = mkdtempSync(join(tmpdir(), 'grid-sigterm-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Outcome { id: string; sentAt: number; status?: number; connection?: string; error?: string }
+interface Outcome {
+  id: string;
+  sentAt: number;
+  status?: number;
+  connection?: string;
+  error?: string;
+}
 
 function createCustomer(url: URL, agent: Agent, id: string): Promise<Outcome> {
   const body = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: id, fullName: 'Drain Test' });
   return new Promise((resolve) => {
     const outcome: Outcome = { id, sentAt: 0 };
     const req = request(new URL('/2025-10-13/customers', url), {
-      method: 'POST', agent, headers: { authorization: AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      method: 'POST',
+      agent,
+      headers: { authorization: AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     }, (res) => {
       res.resume();
       res.on('end', () => resolve({ ...outcome, status: res.statusCode, connection: String(res.headers.connection) }));
@@ -59,9 +67,15 @@ async function client(url: URL, name: string, all: Outcome[], stop: { now: boole
 function slowRequest(url: URL, id: string): { sendBody(): void; answer: Promise<string> } {
   const body = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: id, fullName: 'Slow Body' });
   const socket: Socket = connect(Number(url.port), url.hostname);
-  socket.write(`POST /2025-10-13/customers HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  socket.write(
+    `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: ${
+      Buffer.byteLength(body)
+    }\r\n\r\n`,
+  );
   let text = '';
-  socket.on('data', (chunk) => { text += chunk; });
+  socket.on('data', (chunk) => {
+    text += chunk;
+  });
   const answer = new Promise<string>((resolve) => {
     socket.on('close', () => resolve(text));
     socket.on('error', () => undefined);
@@ -113,13 +127,21 @@ test(`SIGTERM under keep-alive load (${CLIENTS} clients, ${ROUNDS} stop${ROUNDS 
     expect(outcomes.some((o) => o.status === 201 && o.connection === 'close')).toBe(true);
     expect(await slow.answer).toMatch(/^HTTP\/1\.1 201 [\s\S]*\r\nConnection: close\r\n/i);
     expect(await stuck.answer).toBe('');
-    expect(system.logs).toContainEqual(expect.objectContaining({ msg: 'gateway drain: grace period over, connections cut', cut: 1 }));
+    expect(system.logs).toContainEqual(
+      expect.objectContaining({ msg: 'gateway drain: grace period over, connections cut', cut: 1 }),
+    );
     answered += outcomes.filter((o) => o.status === 201).length + 1;
     const afterSignal = outcomes.filter((o) => o.sentAt >= sigtermAt);
-    console.info(`SIGTERM round ${round + 1}: ${sentBefore.length} requests sent before the signal, all answered 201; `
-      + `${afterSignal.filter((o) => o.status === 201).length} of ${afterSignal.length} sent after it answered (with Connection: close: `
-      + `${outcomes.filter((o) => o.connection === 'close').length}), the others refused at connect (${[...new Set(afterSignal.filter((o) => o.error).map((o) => o.error))].join(', ') || 'none'}); `
-      + `the slow body answered; 1 stuck request cut after ${GRACE_MS} ms`);
+    console.info(
+      `SIGTERM round ${round + 1}: ${sentBefore.length} requests sent before the signal, all answered 201; `
+        + `${
+          afterSignal.filter((o) => o.status === 201).length
+        } of ${afterSignal.length} sent after it answered (with Connection: close: `
+        + `${outcomes.filter((o) => o.connection === 'close').length}), the others refused at connect (${
+          [...new Set(afterSignal.filter((o) => o.error).map((o) => o.error))].join(', ') || 'none'
+        }); `
+        + `the slow body answered; 1 stuck request cut after ${GRACE_MS} ms`,
+    );
 
     // Nothing committed without an answer: the store holds exactly the customers clients were told of.
     const after = await startSystemProcess({ DATA_DIR: dataDir });

@@ -26,14 +26,28 @@ export function startSystemProcess(env: NodeJS.ProcessEnv, timeoutMs = 150_000):
 }
 
 /** One component as Kubernetes runs it (`node dist/main.js <component>`); `rootUrl` is the gateway's, else empty. */
-export async function startComponentProcess(component: string, env: NodeJS.ProcessEnv, timeoutMs = 150_000): Promise<SystemProcess> {
+export async function startComponentProcess(
+  component: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 150_000,
+): Promise<SystemProcess> {
   if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test does)');
   const child = spawn(process.execPath, [MAIN, component], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONGODB_URI: '', KAFKA_BROKERS: '', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      MONGODB_URI: '',
+      KAFKA_BROKERS: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code))
+  );
   const stderr: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
   const rootUrl = await new Promise<string>((resolve, reject) => {
@@ -41,7 +55,11 @@ export async function startComponentProcess(component: string, env: NodeJS.Proce
     let url = '';
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>;
-      try { entry = JSON.parse(line) as Record<string, unknown>; } catch { return; }
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
       logs.push(entry);
       if (entry.msg === 'gateway listening') url = String(entry.url);
       if (entry.msg === 'started') {
@@ -57,7 +75,10 @@ export async function startComponentProcess(component: string, env: NodeJS.Proce
   return { child, rootUrl, logs, stderr, exited };
 }
 
-export async function killSystemProcess(system: SystemProcess, signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null> {
+export async function killSystemProcess(
+  system: SystemProcess,
+  signal: NodeJS.Signals,
+): Promise<number | NodeJS.Signals | null> {
   if (system.child.exitCode === null && system.child.signalCode === null) system.child.kill(signal);
   return system.exited;
 }
@@ -65,9 +86,14 @@ export async function killSystemProcess(system: SystemProcess, signal: NodeJS.Si
 const AUDIT_COMMAND = join(__dirname, '..', '..', 'dist', 'services', 'quotes-transactions', 'ledger-audit-command.js');
 
 /** `npm run ledger:audit` on a stopped system's data directory: its JSON report. */
-export function ledgerAudit(dataDir: string): Promise<{ clean: boolean; problems: unknown[]; inFlight: string[]; counts: Record<string, number> }> {
+export function ledgerAudit(
+  dataDir: string,
+): Promise<{ clean: boolean; problems: unknown[]; inFlight: string[]; counts: Record<string, number> }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [AUDIT_COMMAND], { env: { ...process.env, DATA_DIR: dataDir, MONGODB_URI: '' }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [AUDIT_COMMAND], {
+      env: { ...process.env, DATA_DIR: dataDir, MONGODB_URI: '' },
+      maxBuffer: 16 * 1024 * 1024,
+    }, (err, stdout, stderr) => {
       if (err && !stdout) return reject(new Error(`ledger audit: ${stderr || err.message}`));
       resolve(JSON.parse(stdout));
     });

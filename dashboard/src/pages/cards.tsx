@@ -9,12 +9,18 @@ export function Cards() {
     <>
       <h1>Cards</h1>
       <ErrorLine error={list.error} />
-      <Table caption="Cards" rows={list.data?.data} columns={[
-        { label: 'Card', cell: (c: any) => <Link to={`/cards/${encodeURIComponent(c.id)}`}>{c.id}</Link> },
-        { label: 'Last four', cell: (c: any) => c.last4 ?? '' }, { label: 'State', cell: (c: any) => c.state },
-        { label: 'Form', cell: (c: any) => c.form }, { label: 'Cardholder', cell: (c: any) => c.cardholderId },
-        { label: 'Created', cell: (c: any) => when(c.createdAt) },
-      ]} />
+      <Table
+        caption='Cards'
+        rows={list.data?.data}
+        columns={[
+          { label: 'Card', cell: (c: any) => <Link to={`/cards/${encodeURIComponent(c.id)}`}>{c.id}</Link> },
+          { label: 'Last four', cell: (c: any) => c.last4 ?? '' },
+          { label: 'State', cell: (c: any) => c.state },
+          { label: 'Form', cell: (c: any) => c.form },
+          { label: 'Cardholder', cell: (c: any) => c.cardholderId },
+          { label: 'Created', cell: (c: any) => when(c.createdAt) },
+        ]}
+      />
       {list.pager}
     </>
   );
@@ -30,12 +36,14 @@ export function CardPage(props: { id: string }) {
   }, [props.id, card.data?.cardholderId]);
   return (
     <>
-      <h1>Card <span class="mono">{props.id}</span></h1>
+      <h1>
+        Card <span class='mono'>{props.id}</span>
+      </h1>
       <ErrorLine error={card.error} />
-      {card.data ? <Json label="Card" value={card.data} /> : null}
+      {card.data ? <Json label='Card' value={card.data} /> : null}
       <h2>Transactions</h2>
       <ErrorLine error={txs.error} />
-      <TransactionTable caption="Card transactions" rows={txs.data} />
+      <TransactionTable caption='Card transactions' rows={txs.data} />
     </>
   );
 }

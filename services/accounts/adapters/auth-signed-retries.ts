@@ -12,8 +12,12 @@ export function createAuthSignedRetries(peers: PeerClients): SignedRetries {
     },
     async complete(platformId, request) {
       const answer = await peers.signedRetry.completeSignedRetry(request, { platformId });
-      if (answer.state === 'SETTLED') return { state: 'SETTLED', requestId: answer.requestId, result: answer.result ?? {} };
-      if (answer.state === 'CLAIMED' || answer.state === 'PROCESSING') return { state: answer.state, requestId: answer.requestId };
+      if (answer.state === 'SETTLED') {
+        return { state: 'SETTLED', requestId: answer.requestId, result: answer.result ?? {} };
+      }
+      if (answer.state === 'CLAIMED' || answer.state === 'PROCESSING') {
+        return { state: answer.state, requestId: answer.requestId };
+      }
       throw new AppError('INTERNAL_ERROR', `CompleteSignedRetry answered an unknown state ${answer.state}`);
     },
     async settle(platformId, requestId, outcome) {

@@ -21,7 +21,9 @@ export function createAuthWalletCredentials(peers: PeerClients): WalletCredentia
       }
     },
     async privacyOf(platformId, accountIds) {
-      const answers = await Promise.all(accountIds.map((accountId) => peers.walletAuth.getWalletPrivacy({ accountId }, { platformId })));
+      const answers = await Promise.all(
+        accountIds.map((accountId) => peers.walletAuth.getWalletPrivacy({ accountId }, { platformId })),
+      );
       return new Map(accountIds.map((id, i) => [id, answers[i].privateEnabled]));
     },
   };

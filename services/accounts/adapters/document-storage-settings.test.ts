@@ -5,7 +5,12 @@ import { ConfigError } from '../../../lib/config';
 import { createDiskDocumentStorage } from './disk-document-storage';
 import { documentStorageFromEnv } from './document-storage-settings';
 
-const S3 = { S3_BUCKET: 'kyc', S3_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' };
+const S3 = {
+  S3_BUCKET: 'kyc',
+  S3_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+  AWS_SECRET_ACCESS_KEY: 'secret',
+};
 
 describe('where document files go', () => {
   const opened: Array<{ close(): Promise<void> }> = [];
@@ -18,7 +23,13 @@ describe('where document files go', () => {
 
   test('with MongoDB: GridFS in the accounts database, beside the records (the prefix followed, the bucket configurable)', () => {
     expect(select({ MONGODB_URI: 'mongodb://db.internal:27017' })).toBe('gridfs://grid_accounts/documents');
-    expect(select({ MONGODB_URI: 'mongodb+srv://cluster.example', MONGODB_DB_PREFIX: 'prod', DOCUMENTS_GRIDFS_BUCKET: 'kyc' })).toBe('gridfs://prod_accounts/kyc');
+    expect(
+      select({
+        MONGODB_URI: 'mongodb+srv://cluster.example',
+        MONGODB_DB_PREFIX: 'prod',
+        DOCUMENTS_GRIDFS_BUCKET: 'kyc',
+      }),
+    ).toBe('gridfs://prod_accounts/kyc');
   });
 
   test('S3 when configured, whatever holds the records', () => {
@@ -33,15 +44,23 @@ describe('where document files go', () => {
 
   test('refuses to start with nowhere durable to put them, naming the setting', () => {
     expect(() => documentStorageFromEnv({})).toThrow(ConfigError);
-    expect(() => documentStorageFromEnv({ DATA_DIR: '  ' })).toThrow(/^configuration error: DATA_DIR is required for KYC document files when neither MONGODB_URI \(GridFS\) nor S3_BUCKET is set/);
-    expect(() => documentStorageFromEnv({ MONGODB_URI: 'postgres://db' })).toThrow(/MONGODB_URI must start with mongodb:\/\//);
-    expect(() => documentStorageFromEnv({ S3_BUCKET: 'kyc', MONGODB_URI: 'mongodb://db' })).toThrow(/S3_REGION is required/);
+    expect(() => documentStorageFromEnv({ DATA_DIR: '  ' })).toThrow(
+      /^configuration error: DATA_DIR is required for KYC document files when neither MONGODB_URI \(GridFS\) nor S3_BUCKET is set/,
+    );
+    expect(() => documentStorageFromEnv({ MONGODB_URI: 'postgres://db' })).toThrow(
+      /MONGODB_URI must start with mongodb:\/\//,
+    );
+    expect(() => documentStorageFromEnv({ S3_BUCKET: 'kyc', MONGODB_URI: 'mongodb://db' })).toThrow(
+      /S3_REGION is required/,
+    );
   });
 });
 
 describe('disk storage shared by two processes (one volume)', () => {
   let root: string;
-  beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'documents-')); });
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'documents-'));
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   test('each sees what the other wrote and removed, and a new instance (a restart) reads what was kept', async () => {

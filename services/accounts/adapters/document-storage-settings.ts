@@ -45,11 +45,18 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocume
   if (c.S3_BUCKET) {
     const region = c.S3_REGION ?? c.AWS_REGION;
     if (!region) throw new ConfigError('S3_REGION', 'is required with S3_BUCKET (or AWS_REGION)');
-    if (!c.AWS_ACCESS_KEY_ID || !c.AWS_SECRET_ACCESS_KEY) throw new ConfigError('AWS_ACCESS_KEY_ID', 'and AWS_SECRET_ACCESS_KEY are required with S3_BUCKET');
+    if (!c.AWS_ACCESS_KEY_ID || !c.AWS_SECRET_ACCESS_KEY) {
+      throw new ConfigError('AWS_ACCESS_KEY_ID', 'and AWS_SECRET_ACCESS_KEY are required with S3_BUCKET');
+    }
     return {
       storage: createS3DocumentStorage({
-        bucket: c.S3_BUCKET, region, accessKeyId: c.AWS_ACCESS_KEY_ID, secretAccessKey: c.AWS_SECRET_ACCESS_KEY,
-        sessionToken: c.AWS_SESSION_TOKEN, endpoint: c.S3_ENDPOINT, prefix: c.S3_PREFIX,
+        bucket: c.S3_BUCKET,
+        region,
+        accessKeyId: c.AWS_ACCESS_KEY_ID,
+        secretAccessKey: c.AWS_SECRET_ACCESS_KEY,
+        sessionToken: c.AWS_SESSION_TOKEN,
+        endpoint: c.S3_ENDPOINT,
+        prefix: c.S3_PREFIX,
       }),
       where: `s3://${c.S3_BUCKET}/${c.S3_PREFIX}`,
       close: nothingToClose,
@@ -57,13 +64,17 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocume
   }
   const mongodbUri = env.MONGODB_URI?.trim();
   if (mongodbUri) {
-    if (!/^mongodb(\+srv)?:\/\//.test(mongodbUri)) throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+    if (!/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
+      throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://');
+    }
     // The accounts service's own database (lib/runtime/adapters.ts names it the same way).
     const dbName = `${env.MONGODB_DB_PREFIX?.trim() || 'grid'}_accounts`;
     // Connects on first use; the accounts store has connected to the same server before any upload.
     // The driver is loaded only here: the embedded mode's start does not pay for it.
     const { MongoClient } = require('mongodb') as typeof import('mongodb');
-    const { createGridFsDocumentStorage } = require('./gridfs-document-storage') as typeof import('./gridfs-document-storage');
+    const { createGridFsDocumentStorage } = require(
+      './gridfs-document-storage',
+    ) as typeof import('./gridfs-document-storage');
     const client = new MongoClient(mongodbUri);
     return {
       storage: createGridFsDocumentStorage(client.db(dbName), c.DOCUMENTS_GRIDFS_BUCKET),
@@ -71,9 +82,14 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocume
       close: () => client.close(),
     };
   }
-  if (c.DATA_DIR === ':memory:') return { storage: createMemoryDocumentStorage(), where: 'memory', close: nothingToClose };
+  if (c.DATA_DIR === ':memory:') {
+    return { storage: createMemoryDocumentStorage(), where: 'memory', close: nothingToClose };
+  }
   if (!c.DATA_DIR) {
-    throw new ConfigError('DATA_DIR', 'is required for KYC document files when neither MONGODB_URI (GridFS) nor S3_BUCKET is set: refusing to keep them in memory');
+    throw new ConfigError(
+      'DATA_DIR',
+      'is required for KYC document files when neither MONGODB_URI (GridFS) nor S3_BUCKET is set: refusing to keep them in memory',
+    );
   }
   const root = join(c.DATA_DIR, 'documents');
   return { storage: createDiskDocumentStorage(root), where: root, close: nothingToClose };

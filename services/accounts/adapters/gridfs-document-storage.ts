@@ -11,7 +11,9 @@ import type { DocumentStorage } from '../app/document-storage';
 export function createGridFsDocumentStorage(db: Db, bucketName = 'documents'): DocumentStorage {
   const bucket = new GridFSBucket(db, { bucketName });
   const idsOf = async (key: string): Promise<ObjectId[]> =>
-    (await bucket.find({ filename: key }, { sort: { uploadDate: -1 }, projection: { _id: 1 } }).toArray()).map((f) => f._id);
+    (await bucket.find({ filename: key }, { sort: { uploadDate: -1 }, projection: { _id: 1 } }).toArray()).map((f) =>
+      f._id
+    );
   const removeAll = async (ids: ObjectId[]) => {
     for (const id of ids) {
       try {

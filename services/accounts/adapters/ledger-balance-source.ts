@@ -29,7 +29,9 @@ export function createLedgerBalanceSource(deps: { peers: PeerClients; logger: Lo
     async balancesOf(platformId, accountIds) {
       try {
         const { balances } = await deps.peers.ledger.getBalances({ accountIds }, { platformId });
-        return new Map<string, AccountBalance>(balances.map((b) => [b.accountId, { available: b.available, total: b.total }]));
+        return new Map<string, AccountBalance>(
+          balances.map((b) => [b.accountId, { available: b.available, total: b.total }]),
+        );
       } catch (err) {
         if (!isUnimplemented(err)) throw err;
         if (!warned) deps.logger.warn('the ledger does not serve GetBalances yet; showing stored balances');
@@ -40,7 +42,10 @@ export function createLedgerBalanceSource(deps: { peers: PeerClients; logger: Lo
     async closeAccounts(platformId, accounts) {
       try {
         const { closed, holding } = await deps.peers.ledger.closeAccounts({ accounts }, { platformId });
-        return { closed, holding: new Map(holding.map((b) => [b.accountId, { available: b.available, total: b.total }])) };
+        return {
+          closed,
+          holding: new Map(holding.map((b) => [b.accountId, { available: b.available, total: b.total }])),
+        };
       } catch (err) {
         if (!isUnimplemented(err)) throw err;
         // A ledger that cannot close accounts yet: only their balances are checked (not race-free).

@@ -31,16 +31,31 @@ function signedHeaders({ settings: s, method, url, payload, now }: S3Request): R
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256(payload);
   const headers: Record<string, string> = {
-    host: url.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate,
+    host: url.host,
+    'x-amz-content-sha256': payloadHash,
+    'x-amz-date': amzDate,
     ...(s.sessionToken ? { 'x-amz-security-token': s.sessionToken } : {}),
   };
   const names = Object.keys(headers).sort();
-  const canonical = [method, url.pathname, '', ...names.map((n) => `${n}:${headers[n]}`), '', names.join(';'), payloadHash].join('\n');
+  const canonical = [
+    method,
+    url.pathname,
+    '',
+    ...names.map((n) => `${n}:${headers[n]}`),
+    '',
+    names.join(';'),
+    payloadHash,
+  ].join('\n');
   const scope = `${day}/${s.region}/s3/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${s.secretAccessKey}`, day), s.region), 's3'), 'aws4_request');
   const signature = createHmac('sha256', key).update(toSign).digest('hex');
-  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${s.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}` };
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${s.accessKeyId}/${scope}, SignedHeaders=${
+      names.join(';')
+    }, Signature=${signature}`,
+  };
 }
 
 /**
@@ -49,12 +64,15 @@ function signedHeaders({ settings: s, method, url, payload, now }: S3Request): R
  */
 export function createS3DocumentStorage(s: S3Settings, fetchImpl: typeof fetch = fetch): DocumentStorage {
   const base = (s.endpoint ?? `https://s3.${s.region}.amazonaws.com`).replace(/\/+$/, '');
-  const urlOf = (key: string) => new URL(`${base}/${encodeURIComponent(s.bucket)}/${(s.prefix + key).split('/').map(encodeURIComponent).join('/')}`);
+  const urlOf = (key: string) =>
+    new URL(`${base}/${encodeURIComponent(s.bucket)}/${(s.prefix + key).split('/').map(encodeURIComponent).join('/')}`);
   const call = async (method: string, key: string, body: Uint8Array = new Uint8Array()) => {
     const url = urlOf(key);
     return fetchImpl(url, {
-      method, headers: signedHeaders({ settings: s, method, url, payload: body, now: new Date() }),
-      ...(method === 'PUT' ? { body } : {}), signal: AbortSignal.timeout(30_000),
+      method,
+      headers: signedHeaders({ settings: s, method, url, payload: body, now: new Date() }),
+      ...(method === 'PUT' ? { body } : {}),
+      signal: AbortSignal.timeout(30_000),
     });
   };
   return {

@@ -7,25 +7,43 @@ import type { Directory, DiscoveryEntry, UmaProviderEntry } from '../app/directo
  */
 export const SANDBOX_UMA_PROVIDERS: readonly UmaProviderEntry[] = [
   {
-    name: 'Grid Sandbox', domain: 'sandbox.grid.uma.money', supportedRegions: ['US', 'MX', 'BR', 'IN', 'DE', 'FR', 'ES', 'NL'],
-    supportedCurrencies: ['USD', 'MXN', 'BRL', 'INR', 'EUR', 'USDC', 'USDT', 'BTC'], logoUrl: 'https://sandbox.grid.uma.money/logo.png',
-    lei: '5493000SANDBOX00GRID1', allowListStatus: true,
+    name: 'Grid Sandbox',
+    domain: 'sandbox.grid.uma.money',
+    supportedRegions: ['US', 'MX', 'BR', 'IN', 'DE', 'FR', 'ES', 'NL'],
+    supportedCurrencies: ['USD', 'MXN', 'BRL', 'INR', 'EUR', 'USDC', 'USDT', 'BTC'],
+    logoUrl: 'https://sandbox.grid.uma.money/logo.png',
+    lei: '5493000SANDBOX00GRID1',
+    allowListStatus: true,
   },
   {
-    name: 'Sandbox LatAm Wallet', domain: 'latam.sandbox.grid.uma.money', supportedRegions: ['MX', 'BR'],
-    supportedCurrencies: ['MXN', 'BRL', 'USD'], allowListStatus: true,
+    name: 'Sandbox LatAm Wallet',
+    domain: 'latam.sandbox.grid.uma.money',
+    supportedRegions: ['MX', 'BR'],
+    supportedCurrencies: ['MXN', 'BRL', 'USD'],
+    allowListStatus: true,
   },
   {
-    name: 'Sandbox Euro Pay', domain: 'eu.sandbox.grid.uma.money', supportedRegions: ['DE', 'FR', 'ES', 'NL'],
-    supportedCurrencies: ['EUR'], allowListStatus: true,
+    name: 'Sandbox Euro Pay',
+    domain: 'eu.sandbox.grid.uma.money',
+    supportedRegions: ['DE', 'FR', 'ES', 'NL'],
+    supportedCurrencies: ['EUR'],
+    allowListStatus: true,
   },
   {
-    name: 'Sandbox Blocked VASP', domain: 'blocked.sandbox.grid.uma.money', supportedRegions: ['US'],
-    supportedCurrencies: ['USD'], allowListStatus: false,
+    name: 'Sandbox Blocked VASP',
+    domain: 'blocked.sandbox.grid.uma.money',
+    supportedRegions: ['US'],
+    supportedCurrencies: ['USD'],
+    allowListStatus: false,
   },
 ];
 
-const bank = (country: string, currency: string, bankName: string, displayName = bankName): DiscoveryEntry => ({ bankName, displayName, country, currency });
+const bank = (country: string, currency: string, bankName: string, displayName = bankName): DiscoveryEntry => ({
+  bankName,
+  displayName,
+  country,
+  currency,
+});
 
 /**
  * Banks and payment providers per corridor: every bank-account variant the sandbox accepts
@@ -51,7 +69,12 @@ export const SANDBOX_DISCOVERIES: readonly DiscoveryEntry[] = [
 
 export function createSandboxDirectory(): Directory {
   return {
-    umaProviders: async () => SANDBOX_UMA_PROVIDERS.map((p) => ({ ...p, supportedRegions: [...p.supportedRegions], supportedCurrencies: [...p.supportedCurrencies] })),
+    umaProviders: async () =>
+      SANDBOX_UMA_PROVIDERS.map((p) => ({
+        ...p,
+        supportedRegions: [...p.supportedRegions],
+        supportedCurrencies: [...p.supportedCurrencies],
+      })),
     discoveries: async () => SANDBOX_DISCOVERIES.map((d) => ({ ...d })),
   };
 }

@@ -23,7 +23,11 @@ export interface AccountProvisioning {
 }
 
 export function createAccountProvisioning(deps: {
-  store: AccountsStore; newEvent: NewEvent; clock: () => Date; wallets: WalletProvisioner; logger: Logger;
+  store: AccountsStore;
+  newEvent: NewEvent;
+  clock: () => Date;
+  wallets: WalletProvisioner;
+  logger: Logger;
 }): AccountProvisioning {
   const { store, newEvent } = deps;
   const now = () => deps.clock().toISOString();
@@ -39,12 +43,16 @@ export function createAccountProvisioning(deps: {
     if (!account || account.walletProvisioned) return true;
     try {
       await deps.wallets.provision({
-        accountId: account.id, platformId: customer.platformId, customerEmail: customer.email, customerPhone: customer.phoneNumber,
+        accountId: account.id,
+        platformId: customer.platformId,
+        customerEmail: customer.email,
+        customerPhone: customer.phoneNumber,
       });
     } catch (err) {
       // The error may quote the request: log its code only, never the customer's contact data.
       deps.logger.warn('embedded wallet not provisioned yet; the repair worker retries', {
-        accountId: account.id, code: (err as { code?: string }).code ?? 'UNKNOWN',
+        accountId: account.id,
+        code: (err as { code?: string }).code ?? 'UNKNOWN',
       });
       return false;
     }

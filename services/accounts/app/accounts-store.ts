@@ -7,7 +7,13 @@ import type { InternalAccount } from '../domain/internal-account';
 import type { PlatformSettings } from '../domain/platform-config';
 import type { ProvisioningStep } from '../domain/provisioning-plan';
 import type { ExternalAccountStore } from './external-account-store';
-import type { BeneficialOwnerStore, CustomerStatusWriter, DocumentRecordStore, KycLinkStore, VerificationStore } from './verification-store';
+import type {
+  BeneficialOwnerStore,
+  CustomerStatusWriter,
+  DocumentRecordStore,
+  KycLinkStore,
+  VerificationStore,
+} from './verification-store';
 
 /**
  * The storage the use cases need, owned here and implemented in store/. Every read and write is

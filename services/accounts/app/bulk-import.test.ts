@@ -18,8 +18,14 @@ function fakeCustomers(clock: () => Date) {
   const customers = {
     async create(_platformId: string, body: unknown) {
       const { platformCustomerId } = body as { platformCustomerId: string };
-      if (byPlatformId.has(platformCustomerId)) throw new AppError('CONFLICT', 'taken', { field: 'platformCustomerId' });
-      const customer = { id: `Customer:${platformCustomerId}`, platformCustomerId, createdAt: clock().toISOString() } as Customer;
+      if (byPlatformId.has(platformCustomerId)) {
+        throw new AppError('CONFLICT', 'taken', { field: 'platformCustomerId' });
+      }
+      const customer = {
+        id: `Customer:${platformCustomerId}`,
+        platformCustomerId,
+        createdAt: clock().toISOString(),
+      } as Customer;
       byPlatformId.set(platformCustomerId, customer);
       if (crashAfterCreate) {
         crashAfterCreate = false;
@@ -32,7 +38,13 @@ function fakeCustomers(clock: () => Date) {
       return { items: found ? [found] : [], hasMore: false, totalCount: found ? 1 : 0 };
     },
   } as unknown as Customers;
-  return { customers, crashNext: () => { crashAfterCreate = true; }, count: () => byPlatformId.size };
+  return {
+    customers,
+    crashNext: () => {
+      crashAfterCreate = true;
+    },
+    count: () => byPlatformId.size,
+  };
 }
 
 async function setUp() {
@@ -42,8 +54,21 @@ async function setUp() {
   let now = new Date('2026-01-01T00:00:00Z');
   const clock = () => now;
   const fake = fakeCustomers(clock);
-  const imports = createBulkImport({ store, customers: fake.customers, newEvent, clock, logger: silentLogger, claimTimeoutMs: 1000 });
-  return { imports, fake, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };
+  const imports = createBulkImport({
+    store,
+    customers: fake.customers,
+    newEvent,
+    clock,
+    logger: silentLogger,
+    claimTimeoutMs: 1000,
+  });
+  return {
+    imports,
+    fake,
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+  };
 }
 
 test('a row whose customer was created just before a stop is finished DONE after the restart, not failed as a duplicate', async () => {

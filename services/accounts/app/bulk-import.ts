@@ -3,7 +3,15 @@ import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, toAppError, type FieldError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { Logger } from '../../../lib/log';
-import { correlationIdOf, customerRequestOf, readCustomerCsv, rowToCustomerBody, type ImportJob, type ImportRow, type ImportRowError } from '../domain/bulk-import';
+import {
+  correlationIdOf,
+  customerRequestOf,
+  readCustomerCsv,
+  rowToCustomerBody,
+  type ImportJob,
+  type ImportRow,
+  type ImportRowError,
+} from '../domain/bulk-import';
 import type { Customers } from './customers';
 
 export interface ImportProgress {
@@ -23,7 +31,10 @@ export interface ImportStore {
   rowsToDo(jobId: string, claimedBefore: string, limit: number): Promise<ImportRow[]>;
   /** Claims a row if it is still as read (state and attempts); false if another worker has it. */
   claim(row: ImportRow, now: string): Promise<boolean>;
-  finishRow(rowId: string, outcome: { state: 'DONE'; customerId: string } | { state: 'FAILED'; error: ImportRowError }): Promise<void>;
+  finishRow(
+    rowId: string,
+    outcome: { state: 'DONE'; customerId: string } | { state: 'FAILED'; error: ImportRowError },
+  ): Promise<void>;
   progress(jobId: string, total: number): Promise<ImportProgress>;
   failedRows(jobId: string): Promise<ImportRow[]>;
   /** Moves the job from PENDING/PROCESSING to `status` with its events; false if it already moved. */
@@ -49,8 +60,17 @@ const CONCURRENCY = 8;
 /** The webhook's data: the REST BulkCustomerImportJob. */
 export function importJobRecord(view: ImportJobView) {
   return {
-    id: view.job.id, status: view.job.status, progress: view.progress,
-    errors: view.errors.map((e) => ({ correlationId: e.correlationId, code: e.code, message: e.message, ...(e.fieldErrors?.length ? { details: { errors: e.fieldErrors.map((f) => ({ field: f.field, message: f.message ?? '' })) } } : {}) })),
+    id: view.job.id,
+    status: view.job.status,
+    progress: view.progress,
+    errors: view.errors.map((e) => ({
+      correlationId: e.correlationId,
+      code: e.code,
+      message: e.message,
+      ...(e.fieldErrors?.length
+        ? { details: { errors: e.fieldErrors.map((f) => ({ field: f.field, message: f.message ?? '' })) } }
+        : {}),
+    })),
     ...(view.job.completedAt ? { completedAt: view.job.completedAt } : {}),
   };
 }
@@ -61,14 +81,23 @@ export function importJobRecord(view: ImportJobView) {
  * DONE or FAILED, so a restart resumes where it stopped; progress is counted from the rows.
  */
 export function createBulkImport(deps: {
-  store: ImportStore; customers: Customers; newEvent: NewEvent; clock: () => Date; logger: Logger; claimTimeoutMs: number;
+  store: ImportStore;
+  customers: Customers;
+  newEvent: NewEvent;
+  clock: () => Date;
+  logger: Logger;
+  claimTimeoutMs: number;
 }): BulkImport {
   const { store } = deps;
   const now = () => deps.clock().toISOString();
 
   const view = async (job: ImportJob): Promise<ImportJobView> => {
     const [progress, failed] = await Promise.all([store.progress(job.id, job.total), store.failedRows(job.id)]);
-    return { job, progress, errors: [...(job.fileError ? [job.fileError] : []), ...failed.map((r) => r.error!).filter(Boolean)] };
+    return {
+      job,
+      progress,
+      errors: [...(job.fileError ? [job.fileError] : []), ...failed.map((r) => r.error!).filter(Boolean)],
+    };
   };
 
   const finishJob = async (job: ImportJob, status: 'COMPLETED' | 'FAILED') => {
@@ -76,7 +105,11 @@ export function createBulkImport(deps: {
     const done = { ...job, status, completedAt };
     const record = importJobRecord(await view(done));
     const event = deps.newEvent({
-      type: `BULK_UPLOAD.${status}`, version: 1, platformId: job.platformId, aggregateId: job.id, data: record,
+      type: `BULK_UPLOAD.${status}`,
+      version: 1,
+      platformId: job.platformId,
+      aggregateId: job.id,
+      data: record,
     });
     await store.setStatus(job, status, [event], completedAt);
   };
@@ -84,7 +117,10 @@ export function createBulkImport(deps: {
   const createRow = async (job: ImportJob, row: ImportRow) => {
     if (!row.body) {
       const fieldErrors: FieldError[] = row.rowErrors ?? [];
-      return store.finishRow(row.id, { state: 'FAILED', error: { correlationId: row.correlationId, code: 'INVALID_INPUT', message: 'Invalid row', fieldErrors } });
+      return store.finishRow(row.id, {
+        state: 'FAILED',
+        error: { correlationId: row.correlationId, code: 'INVALID_INPUT', message: 'Invalid row', fieldErrors },
+      });
     }
     try {
       const { fields, shapeErrors } = customerRequestOf(row.body);
@@ -94,14 +130,26 @@ export function createBulkImport(deps: {
       const e = toAppError(err);
       // A row retried after a stop may already have created its customer before the stop.
       if (e.code === 'CONFLICT' && row.attempts > 0 && e.details?.field === 'platformCustomerId') {
-        const existing = await deps.customers.list(job.platformId, { platformCustomerId: String(row.body.platformCustomerId), includeDeleted: false, limit: 1 });
+        const existing = await deps.customers.list(job.platformId, {
+          platformCustomerId: String(row.body.platformCustomerId),
+          includeDeleted: false,
+          limit: 1,
+        });
         if (existing.items[0] && existing.items[0].createdAt >= job.createdAt) {
           return store.finishRow(row.id, { state: 'DONE', customerId: existing.items[0].id });
         }
       }
       if (e.code === 'INTERNAL_ERROR' || e.code === 'UNAVAILABLE') throw err; // retried on a later pass
       const fieldErrors = e.details?.errors as FieldError[] | undefined;
-      await store.finishRow(row.id, { state: 'FAILED', error: { correlationId: row.correlationId, code: e.code, message: e.message, ...(fieldErrors ? { fieldErrors } : {}) } });
+      await store.finishRow(row.id, {
+        state: 'FAILED',
+        error: {
+          correlationId: row.correlationId,
+          code: e.code,
+          message: e.message,
+          ...(fieldErrors ? { fieldErrors } : {}),
+        },
+      });
     }
   };
 
@@ -111,15 +159,17 @@ export function createBulkImport(deps: {
     const rows = await store.rowsToDo(job.id, claimedBefore, ROWS_PER_PASS);
     let done = 0;
     for (let i = 0; i < rows.length; i += CONCURRENCY) {
-      await Promise.all(rows.slice(i, i + CONCURRENCY).map(async (row) => {
-        if (!(await store.claim(row, now()))) return;
-        try {
-          await createRow(job, row);
-          done++;
-        } catch (err) {
-          deps.logger.warn('import row failed; retried on a later pass', { jobId: job.id, row: row.index, err });
-        }
-      }));
+      await Promise.all(
+        rows.slice(i, i + CONCURRENCY).map(async (row) => {
+          if (!(await store.claim(row, now()))) return;
+          try {
+            await createRow(job, row);
+            done++;
+          } catch (err) {
+            deps.logger.warn('import row failed; retried on a later pass', { jobId: job.id, row: row.index, err });
+          }
+        }),
+      );
     }
     const progress = await store.progress(job.id, job.total);
     if (progress.processed === job.total) await finishJob(job, progress.successful === 0 ? 'FAILED' : 'COMPLETED');
@@ -128,7 +178,9 @@ export function createBulkImport(deps: {
 
   return {
     async start(platformId, content) {
-      if (!content.length) throw AppError.invalidInput('Invalid upload', [{ field: 'file', message: 'must not be empty' }]);
+      if (!content.length) {
+        throw AppError.invalidInput('Invalid upload', [{ field: 'file', message: 'must not be empty' }]);
+      }
       const id = newId('BulkUploadJob');
       const createdAt = now();
       const parsed = readCustomerCsv(content);
@@ -139,7 +191,13 @@ export function createBulkImport(deps: {
         return job;
       }
       const rows: ImportRow[] = parsed.rows.map((r, index) => ({
-        id: `${id}:${index}`, jobId: id, platformId, index, correlationId: correlationIdOf(r, index), state: 'PENDING', attempts: 0,
+        id: `${id}:${index}`,
+        jobId: id,
+        platformId,
+        index,
+        correlationId: correlationIdOf(r, index),
+        state: 'PENDING',
+        attempts: 0,
         ...rowToCustomerBody(r),
       }));
       const job: ImportJob = { id, platformId, status: 'PENDING', total: rows.length, createdAt };

@@ -9,7 +9,11 @@ export function createComplianceFacts(store: AccountsStore): ComplianceFacts {
       return (await store.beneficialOwners.ofCustomer(platformId, customerId)).map(ownerFacts);
     },
     async documentsOf(platformId, holderIds) {
-      return (await store.documents.ofHolders(platformId, holderIds)).map((d) => ({ id: d.id, holderId: d.documentHolder, documentType: d.documentType }));
+      return (await store.documents.ofHolders(platformId, holderIds)).map((d) => ({
+        id: d.id,
+        holderId: d.documentHolder,
+        documentType: d.documentType,
+      }));
     },
   };
 }

@@ -27,7 +27,9 @@ export interface ContactChallengeStore {
 
 /** The message-delivery port (the notifications service). */
 export interface ContactMessenger {
-  send(message: { channel: 'EMAIL' | 'SMS'; to: string; subject: string; body: string; idempotencyKey: string }): Promise<void>;
+  send(
+    message: { channel: 'EMAIL' | 'SMS'; to: string; subject: string; body: string; idempotencyKey: string },
+  ): Promise<void>;
 }
 
 export interface ContactVerificationSettings {
@@ -57,7 +59,11 @@ function invalidCode(message: string): AppError {
  * `maxAttempts` tries each and one send per channel per `resendIntervalMs` (429 with Retry-After).
  */
 export function createContactVerification(deps: {
-  store: AccountsStore; challenges: ContactChallengeStore; messenger: ContactMessenger; settings: ContactVerificationSettings; clock: () => Date;
+  store: AccountsStore;
+  challenges: ContactChallengeStore;
+  messenger: ContactMessenger;
+  settings: ContactVerificationSettings;
+  clock: () => Date;
 }): ContactVerification {
   const { store, challenges, settings } = deps;
 
@@ -65,7 +71,9 @@ export function createContactVerification(deps: {
     const customer = await store.customers.find(platformId, customerId);
     if (!customer || customer.isDeleted) throw AppError.notFound('Customer', 'USER_NOT_FOUND');
     const status = customer.contactVerification?.[channel];
-    if (!status) throw new AppError('CONFLICT', `This customer's region does not require ${WORDS[channel]} verification`);
+    if (!status) {
+      throw new AppError('CONFLICT', `This customer's region does not require ${WORDS[channel]} verification`);
+    }
     if (status === 'VERIFIED') throw new AppError('CONFLICT', `The ${WORDS[channel]} is already verified`);
     return customer;
   };
@@ -74,21 +82,36 @@ export function createContactVerification(deps: {
     async send(platformId, customerId, channel) {
       const customer = await required(platformId, customerId, channel);
       const to = channel === 'email' ? customer.email : customer.phoneNumber;
-      if (!to) throw new AppError('MISSING_MANDATORY_USER_INFO', `The customer has no ${channel === 'email' ? 'email' : 'phoneNumber'} to verify`);
+      if (!to) {
+        throw new AppError(
+          'MISSING_MANDATORY_USER_INFO',
+          `The customer has no ${channel === 'email' ? 'email' : 'phoneNumber'} to verify`,
+        );
+      }
       const now = deps.clock();
       const code = settings.sandbox ? SANDBOX_CONTACT_CODE : String(randomInt(0, 1_000_000)).padStart(6, '0');
       const salt = randomBytes(16).toString('hex');
       const challenge: ContactChallenge = {
-        id: `${customerId}:${channel}`, platformId, codeHash: hashOf(salt, code), salt, failedAttempts: 0,
-        sentAt: now.toISOString(), expiresAt: new Date(now.getTime() + settings.codeTtlMs).toISOString(),
+        id: `${customerId}:${channel}`,
+        platformId,
+        codeHash: hashOf(salt, code),
+        salt,
+        failedAttempts: 0,
+        sentAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + settings.codeTtlMs).toISOString(),
       };
       if (!(await challenges.issue(challenge, new Date(now.getTime() - settings.resendIntervalMs).toISOString()))) {
         const previous = await challenges.find(challenge.id);
-        const waitMs = previous ? Date.parse(previous.sentAt) + settings.resendIntervalMs - now.getTime() : settings.resendIntervalMs;
-        throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
+        const waitMs = previous
+          ? Date.parse(previous.sentAt) + settings.resendIntervalMs - now.getTime()
+          : settings.resendIntervalMs;
+        throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', {
+          retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+        });
       }
       await deps.messenger.send({
-        channel: channel === 'email' ? 'EMAIL' : 'SMS', to,
+        channel: channel === 'email' ? 'EMAIL' : 'SMS',
+        to,
         subject: 'Your verification code',
         body: `Your verification code is ${code}. It expires in ${Math.round(settings.codeTtlMs / 60_000)} minutes.`,
         idempotencyKey: `contact-verification:${challenge.id}:${salt}`,

@@ -4,7 +4,12 @@ import { MAX_PAGE_SIZE } from '../../../lib/page-cursor';
 import type { Customer } from '../domain/customer';
 import type { AccountsStore } from './accounts-store';
 import {
-  SyncOutcomeUnknown, type SignedRetries, type SignedRetryChallenge, type SignedRetryOutcome, type WalletCredentials, type WalletSignature,
+  SyncOutcomeUnknown,
+  type SignedRetries,
+  type SignedRetryChallenge,
+  type SignedRetryOutcome,
+  type WalletCredentials,
+  type WalletSignature,
 } from './service-ports';
 
 export const CUSTOMER_UPDATE_OPERATION = 'customer.update';
@@ -45,7 +50,7 @@ export interface SignedEmailChange extends TiedEmailChange {
 const isFirstCall = (s: WalletSignature) => s.stamp === undefined && s.requestId === undefined;
 
 async function attempt<T>(times: number, run: () => Promise<T>): Promise<T> {
-  for (let i = 1; ; i++) {
+  for (let i = 1;; i++) {
     try {
       return await run();
     } catch (err) {
@@ -62,20 +67,29 @@ async function attempt<T>(times: number, run: () => Promise<T>): Promise<T> {
  * the customer record taken before the credentials change.
  */
 export function createCustomerEmailChange(deps: {
-  store: AccountsStore; credentials: WalletCredentials; retries: SignedRetries; clock: () => Date; logger: Logger;
+  store: AccountsStore;
+  credentials: WalletCredentials;
+  retries: SignedRetries;
+  clock: () => Date;
+  logger: Logger;
 }) {
   const { store, credentials } = deps;
 
   /** The customer's provisioned EMBEDDED_WALLET accounts that have an EMAIL_OTP credential. */
   async function emailOtpWallets(platformId: string, customerId: string): Promise<string[]> {
-    const wallets = await store.internalAccounts.list(platformId, { owner: customerId, type: 'EMBEDDED_WALLET' }, { limit: MAX_PAGE_SIZE });
+    const wallets = await store.internalAccounts.list(platformId, { owner: customerId, type: 'EMBEDDED_WALLET' }, {
+      limit: MAX_PAGE_SIZE,
+    });
     const provisioned = wallets.items.filter((a) => a.walletProvisioned).map((a) => a.id);
     return provisioned.length ? credentials.emailOtpAccounts(platformId, provisioned) : [];
   }
 
   /** The change, when `newEmail` (from the request) must carry the customer's credentials along. */
   async function tiedEmailChange(
-    platformId: string, current: Customer, newEmail: string | undefined, signature: WalletSignature,
+    platformId: string,
+    current: Customer,
+    newEmail: string | undefined,
+    signature: WalletSignature,
   ): Promise<TiedEmailChange | undefined> {
     if (!current.email || newEmail === undefined) return undefined;
     // An identical signed retry re-sent after the change finds the email already changed.
@@ -97,7 +111,10 @@ export function createCustomerEmailChange(deps: {
       return true;
     } catch (err) {
       deps.logger.error('EMAIL_OTP credentials may not carry the customer email; left to the repair sweep', {
-        customerId: change.current.id, accountIds: change.accountIds, requestId, code: toAppError(err).code,
+        customerId: change.current.id,
+        accountIds: change.accountIds,
+        requestId,
+        code: toAppError(err).code,
       });
       return false;
     }
@@ -106,15 +123,19 @@ export function createCustomerEmailChange(deps: {
   async function release(platformId: string, customerId: string, requestId: string): Promise<void> {
     // A claim left behind only delays the next change; the repair sweep clears it.
     await store.customers.releaseEmailChange(platformId, customerId, requestId).catch((err) =>
-      deps.logger.warn('email-change claim not released', { customerId, requestId, code: toAppError(err).code }));
+      deps.logger.warn('email-change claim not released', { customerId, requestId, code: toAppError(err).code })
+    );
   }
 
   async function changeBoth(change: SignedEmailChange, requestId: string): Promise<void> {
     const { platformId, current } = change;
     const now = deps.clock();
     const claimed = await store.customers.claimEmailChange({
-      platformId, customerId: current.id, revision: current.revision,
-      change: { requestId, startedAt: now.toISOString() }, staleBefore: abandonedBefore(now),
+      platformId,
+      customerId: current.id,
+      revision: current.revision,
+      change: { requestId, startedAt: now.toISOString() },
+      staleBefore: abandonedBefore(now),
     });
     if (!claimed) {
       throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
@@ -142,7 +163,10 @@ export function createCustomerEmailChange(deps: {
     try {
       await attempt(ATTEMPTS, () => deps.retries.settle(platformId, requestId, outcome));
     } catch (err) {
-      deps.logger.error('signed retry not settled; identical retries keep answering PROCESSING', { requestId, code: toAppError(err).code });
+      deps.logger.error('signed retry not settled; identical retries keep answering PROCESSING', {
+        requestId,
+        code: toAppError(err).code,
+      });
     }
   }
 
@@ -151,14 +175,24 @@ export function createCustomerEmailChange(deps: {
     const request = { operation: CUSTOMER_UPDATE_OPERATION, targetId: current.id, body: change.body };
     if (isFirstCall(signature)) {
       const challenge = await deps.retries.begin(platformId, {
-        ...request, signerAccountIds: change.accountIds, type: 'EMAIL_OTP', parameters: { userEmail: change.newEmail, accountIds: change.accountIds },
+        ...request,
+        signerAccountIds: change.accountIds,
+        type: 'EMAIL_OTP',
+        parameters: { userEmail: change.newEmail, accountIds: change.accountIds },
       });
       return { kind: 'CHALLENGE', challenge };
     }
     const answer = await deps.retries.complete(platformId, { ...request, signature });
-    if (answer.state === 'PROCESSING') return { kind: 'PROCESSING', message: 'The customer update is being applied; re-send the identical signed request' };
+    if (answer.state === 'PROCESSING') {
+      return {
+        kind: 'PROCESSING',
+        message: 'The customer update is being applied; re-send the identical signed request',
+      };
+    }
     if (answer.state === 'SETTLED') return { kind: 'UPDATED', customer: await change.reread() };
-    let outcome: SignedRetryOutcome = { error: { code: 'INTERNAL_ERROR', message: 'The customer update did not complete' } };
+    let outcome: SignedRetryOutcome = {
+      error: { code: 'INTERNAL_ERROR', message: 'The customer update did not complete' },
+    };
     try {
       await changeBoth(change, answer.requestId);
       // Identical retries re-read the customer: no customer data is kept by the auth service.
@@ -182,11 +216,18 @@ export function createCustomerEmailChange(deps: {
     const now = deps.clock();
     const requestId = `repair:${customer.emailChange?.requestId ?? ''}`;
     const claimed = await store.customers.claimEmailChange({
-      platformId: customer.platformId, customerId: customer.id, revision: customer.revision,
-      change: { requestId, startedAt: now.toISOString() }, staleBefore: abandonedBefore(now),
+      platformId: customer.platformId,
+      customerId: customer.id,
+      revision: customer.revision,
+      change: { requestId, startedAt: now.toISOString() },
+      staleBefore: abandonedBefore(now),
     });
     if (!claimed) return false;
-    await alignWithStoredEmail(customer.platformId, customer.id, await emailOtpWallets(customer.platformId, customer.id));
+    await alignWithStoredEmail(
+      customer.platformId,
+      customer.id,
+      await emailOtpWallets(customer.platformId, customer.id),
+    );
     await store.customers.releaseEmailChange(customer.platformId, customer.id, requestId);
     return true;
   }

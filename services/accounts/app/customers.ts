@@ -50,7 +50,11 @@ export function customerIsDeleted(): AppError {
 }
 
 function duplicateError(err: DuplicateRecordError): AppError {
-  if (err.key === 'platformCustomerId') return new AppError('CONFLICT', 'A customer with this platformCustomerId already exists', { field: 'platformCustomerId' });
+  if (err.key === 'platformCustomerId') {
+    return new AppError('CONFLICT', 'A customer with this platformCustomerId already exists', {
+      field: 'platformCustomerId',
+    });
+  }
   return new AppError('CONFLICT', 'This UMA address is already taken', { field: 'umaAddress' });
 }
 
@@ -86,17 +90,29 @@ export function createCustomers(deps: CustomersDeps): Customers {
   const { store, newEvent, sealer } = deps;
 
   /** Closes the accounts in the ledger; a ledger that cannot close yet is only asked for their balances. */
-  async function closeAll(platformId: string, accounts: Array<{ id: string; currency: string }>): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }> {
+  async function closeAll(
+    platformId: string,
+    accounts: Array<{ id: string; currency: string }>,
+  ): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }> {
     if (!deps.balances) return { closed: true, holding: new Map() };
-    if (deps.balances.closeAccounts) return deps.balances.closeAccounts(platformId, accounts.map((a) => ({ accountId: a.id, currency: a.currency })));
+    if (deps.balances.closeAccounts) {
+      return deps.balances.closeAccounts(platformId, accounts.map((a) => ({ accountId: a.id, currency: a.currency })));
+    }
     const balances = await deps.balances.balancesOf(platformId, accounts.map((a) => a.id));
     const holding = new Map([...balances].filter(([, b]) => b.total !== 0 || b.available !== 0));
     return { closed: holding.size === 0, holding };
   }
 
   /** A wallet for customers of platforms with embedded-wallet support, once they have an email. */
-  const walletSteps = (settings: PlatformSettingsView, customer: Customer, hadEmail: boolean, now: string): ProvisioningStep[] =>
-    settings.embeddedWallets && customer.email && !hadEmail ? [embeddedWalletStep(customer.id, settings.walletCurrency, now)] : [];
+  const walletSteps = (
+    settings: PlatformSettingsView,
+    customer: Customer,
+    hadEmail: boolean,
+    now: string,
+  ): ProvisioningStep[] =>
+    settings.embeddedWallets && customer.email && !hadEmail
+      ? [embeddedWalletStep(customer.id, settings.walletCurrency, now)]
+      : [];
 
   const get = async (platformId: string, id: string) => {
     const customer = await store.customers.find(platformId, id);
@@ -115,14 +131,22 @@ export function createCustomers(deps: CustomersDeps): Customers {
       const id = newId('Customer');
       const now = deps.clock().toISOString();
       const { identifier } = draft.profile;
-      const customer = newCustomer(draft, {
-        id,
-        platformId,
-        platformCustomerId: id.slice('Customer:'.length),
-        umaAddress: `$${randomBytes(6).toString('hex')}@${settings.umaDomain}`,
-        ...(identifier !== undefined ? { sealedIdentifier: sealer.seal(identifier, id) } : {}),
-      }, settings.supportedCurrencies, now);
-      customer.provisioning = [...holdingAccountSteps(id, customer.currencies, now), ...walletSteps(settings, customer, false, now)];
+      const customer = newCustomer(
+        draft,
+        {
+          id,
+          platformId,
+          platformCustomerId: id.slice('Customer:'.length),
+          umaAddress: `$${randomBytes(6).toString('hex')}@${settings.umaDomain}`,
+          ...(identifier !== undefined ? { sealedIdentifier: sealer.seal(identifier, id) } : {}),
+        },
+        settings.supportedCurrencies,
+        now,
+      );
+      customer.provisioning = [
+        ...holdingAccountSteps(id, customer.currencies, now),
+        ...walletSteps(settings, customer, false, now),
+      ];
       await written(() => store.customers.insert(customer, [customerCreated(newEvent, customer)]));
       await deps.provisioning.completeCustomer(customer, customer.provisioning);
       const { provisioning: _marker, ...created } = customer;
@@ -145,7 +169,11 @@ export function createCustomers(deps: CustomersDeps): Customers {
       const closing = await closeAll(platformId, accounts);
       if (!closing.closed) {
         throw new AppError('CONFLICT', 'The customer still holds funds: move them out before deleting it', {
-          accounts: accounts.filter((a) => closing.holding.has(a.id)).map((a) => ({ id: a.id, currency: a.currency, totalBalance: closing.holding.get(a.id)!.total })),
+          accounts: accounts.filter((a) => closing.holding.has(a.id)).map((a) => ({
+            id: a.id,
+            currency: a.currency,
+            totalBalance: closing.holding.get(a.id)!.total,
+          })),
         });
       }
       const now = deps.clock().toISOString();
@@ -169,14 +197,21 @@ export function createCustomers(deps: CustomersDeps): Customers {
       });
       const now = deps.clock().toISOString();
       const { identifier } = changes.profile;
-      const next = applyCustomerChanges(current, changes, now, identifier !== undefined ? sealer.seal(identifier, id) : undefined);
+      const next = applyCustomerChanges(
+        current,
+        changes,
+        now,
+        identifier !== undefined ? sealer.seal(identifier, id) : undefined,
+      );
       const changedFields = [...Object.keys(changes.profile), ...(changes.currencies ? ['currencies'] : [])];
       const steps = [
         ...holdingAccountSteps(id, addedCurrencies(current.currencies, next.currencies), now),
         ...walletSteps(settings, next, current.email !== undefined, now),
       ];
       const write = async () => {
-        const saved = await written(() => store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)], steps));
+        const saved = await written(() =>
+          store.customers.replace(next, [customerUpdated(newEvent, next, changedFields)], steps)
+        );
         if (!saved) throw new AppError('CONFLICT', 'The customer was changed by another request; retry');
       };
       const completed = async (): Promise<Customer> => {
@@ -188,7 +223,13 @@ export function createCustomers(deps: CustomersDeps): Customers {
       if (tied) {
         // The signature binds the request in its REST shape.
         const request = { platformId, current, next, body: restShape(fields), signature };
-        return deps.emailChange.signedUpdate({ ...tied, ...request, write, completed, reread: () => get(platformId, id) });
+        return deps.emailChange.signedUpdate({
+          ...tied,
+          ...request,
+          write,
+          completed,
+          reread: () => get(platformId, id),
+        });
       }
       await write();
       return { kind: 'UPDATED', customer: await completed() };

@@ -52,7 +52,11 @@ export function createDirectoryQueries(directory: Directory) {
     /** Providers by name (desc by default), filtered by region, currency and allowlist, offset-paginated. */
     async listUmaProviders(q: UmaProviderQuery) {
       if (q.sortOrder && q.sortOrder !== 'asc' && q.sortOrder !== 'desc') {
-        throw AppError.invalidInput('Invalid sort order', [{ field: 'sortOrder', message: 'must be one of asc, desc', constraint: { enum: ['asc', 'desc'] } }]);
+        throw AppError.invalidInput('Invalid sort order', [{
+          field: 'sortOrder',
+          message: 'must be one of asc, desc',
+          constraint: { enum: ['asc', 'desc'] },
+        }]);
       }
       const limit = pageLimit(q.limit);
       const country = upper(q.countryCode);
@@ -66,8 +70,12 @@ export function createDirectoryQueries(directory: Directory) {
       const items = matching.slice(offset, offset + limit);
       const hasMore = offset + limit < matching.length;
       return {
-        items: items.map((p) => ({ ...p, supportedCurrencies: p.supportedCurrencies.map(currencyInfo) as CurrencyInfo[] })),
-        hasMore, totalCount: matching.length,
+        items: items.map((p) => ({
+          ...p,
+          supportedCurrencies: p.supportedCurrencies.map(currencyInfo) as CurrencyInfo[],
+        })),
+        hasMore,
+        totalCount: matching.length,
         ...(hasMore ? { nextCursor: Buffer.from(String(offset + limit), 'utf8').toString('base64url') } : {}),
       };
     },
@@ -76,7 +84,9 @@ export function createDirectoryQueries(directory: Directory) {
     async listDiscoveries(q: { country?: string; currency?: string }): Promise<DiscoveryEntry[]> {
       const country = upper(q.country);
       const currency = upper(q.currency);
-      return (await directory.discoveries()).filter((d) => (!country || d.country === country) && (!currency || d.currency === currency));
+      return (await directory.discoveries()).filter((d) =>
+        (!country || d.country === country) && (!currency || d.currency === currency)
+      );
     },
   };
 }

@@ -23,8 +23,15 @@ export interface DocumentReplacement {
 }
 
 export interface Documents {
-  /** `shapeErrors`: the form members the contract refused (and left out), reported with the file's problems in one list. */
-  upload(platformId: string, fields: DocumentFields | undefined, file: UploadedFile | undefined, shapeErrors?: FieldError[]): Promise<StoredDocument>;
+  /**
+   * `shapeErrors`: the form members the contract refused (and left out), reported with the file's problems in one list.
+   */
+  upload(
+    platformId: string,
+    fields: DocumentFields | undefined,
+    file: UploadedFile | undefined,
+    shapeErrors?: FieldError[],
+  ): Promise<StoredDocument>;
   get(platformId: string, id: string): Promise<StoredDocument>;
   list(platformId: string, query: { holder?: string; limit: number; cursor?: string }): Promise<Page<StoredDocument>>;
   replace(replacement: DocumentReplacement): Promise<StoredDocument>;
@@ -37,10 +44,14 @@ export interface Documents {
  * a refused or failed write removes the file again, so nothing half-stored is ever served. A
  * replaced or deleted document's old file is removed after its record changed.
  */
-export function createDocuments(deps: { store: AccountsStore; storage: DocumentStorage; sandbox: boolean; clock: () => Date }): Documents {
+export function createDocuments(
+  deps: { store: AccountsStore; storage: DocumentStorage; sandbox: boolean; clock: () => Date },
+): Documents {
   const { store, storage } = deps;
   const keyOf = (platformId: string, id: string) =>
-    `${createHash('sha256').update(platformId).digest('hex').slice(0, 16)}/${id.slice('Document:'.length)}-${randomBytes(6).toString('hex')}`;
+    `${createHash('sha256').update(platformId).digest('hex').slice(0, 16)}/${id.slice('Document:'.length)}-${
+      randomBytes(6).toString('hex')
+    }`;
 
   const get = async (platformId: string, id: string) => {
     const doc = await store.documents.find(platformId, id);
@@ -74,7 +85,11 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
   };
 
   const fileMembers = (file: UploadedFile, mediaType: string, key: string) => ({
-    fileName: file.fileName, mediaType, size: file.content.length, sha256: createHash('sha256').update(file.content).digest('hex'), storageKey: key,
+    fileName: file.fileName,
+    mediaType,
+    size: file.content.length,
+    sha256: createHash('sha256').update(file.content).digest('hex'),
+    storageKey: key,
   });
 
   return {
@@ -86,10 +101,18 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
       const now = deps.clock().toISOString();
       const key = keyOf(platformId, id);
       const doc: StoredDocument = {
-        id, platformId, documentHolder: meta.documentHolder!, documentType: meta.documentType!, country: meta.country!,
-        ...(meta.side ? { side: meta.side } : {}), ...(meta.documentNumber ? { documentNumber: meta.documentNumber } : {}),
+        id,
+        platformId,
+        documentHolder: meta.documentHolder!,
+        documentType: meta.documentType!,
+        country: meta.country!,
+        ...(meta.side ? { side: meta.side } : {}),
+        ...(meta.documentNumber ? { documentNumber: meta.documentNumber } : {}),
         ...(meta.issuingAuthority ? { issuingAuthority: meta.issuingAuthority } : {}),
-        ...fileMembers(file!, meta.mediaType!, key), createdAt: now, updatedAt: now, revision: 1,
+        ...fileMembers(file!, meta.mediaType!, key),
+        createdAt: now,
+        updatedAt: now,
+        revision: 1,
       };
       await withStoredFile(key, file!, () => store.documents.insert(doc));
       return doc;
@@ -106,9 +129,16 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
       const meta = validateAlongside(shapeErrors, () => validateDocumentMetadata(fields, file, false));
       if (file) accepted(file);
       const { mediaType, documentHolder: _fixed, ...changes } = meta;
-      const next: StoredDocument = { ...current, ...changes, updatedAt: deps.clock().toISOString(), revision: current.revision + 1 };
+      const next: StoredDocument = {
+        ...current,
+        ...changes,
+        updatedAt: deps.clock().toISOString(),
+        revision: current.revision + 1,
+      };
       const write = async () => {
-        if (!(await store.documents.replace(next))) throw new AppError('CONFLICT', 'The document was changed by another request; retry');
+        if (!(await store.documents.replace(next))) {
+          throw new AppError('CONFLICT', 'The document was changed by another request; retry');
+        }
       };
       if (!file) {
         await write();
@@ -123,7 +153,9 @@ export function createDocuments(deps: { store: AccountsStore; storage: DocumentS
 
     async remove(platformId, id) {
       const current = await get(platformId, id);
-      if (!(await store.documents.remove(platformId, id, current.revision))) throw new AppError('CONFLICT', 'The document was changed by another request; retry');
+      if (!(await store.documents.remove(platformId, id, current.revision))) {
+        throw new AppError('CONFLICT', 'The document was changed by another request; retry');
+      }
       await storage.delete(current.storageKey).catch(() => undefined);
     },
 

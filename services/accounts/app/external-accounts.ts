@@ -5,10 +5,18 @@ import { validateAlongside } from '../../../lib/field-error-list';
 import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
 import {
-  accountFingerprint, assertTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccount,
+  accountFingerprint,
+  assertTransition,
+  EXTERNAL_ACCOUNT_STATUSES,
+  initialStatus,
+  type ExternalAccount,
   type ExternalAccountStatus,
 } from '../domain/external-account';
-import { validateExternalAccountCreate, type ExternalAccountCreate, type ExternalAccountOwner } from '../domain/external-account-validation';
+import {
+  validateExternalAccountCreate,
+  type ExternalAccountCreate,
+  type ExternalAccountOwner,
+} from '../domain/external-account-validation';
 import { externalAccountCreated, externalAccountDeleted, externalAccountStatusUpdated } from './account-events';
 import { DuplicateRecordError, type AccountsStore, type Page } from './accounts-store';
 import { readAccountFilter } from './list-filters';
@@ -22,9 +30,18 @@ export interface ListExternalAccountsCommand {
 
 export interface ExternalAccounts {
   /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
-  create(platformId: string, request: ExternalAccountCreate, owner: ExternalAccountOwner, shapeErrors?: FieldError[]): Promise<ExternalAccount>;
+  create(
+    platformId: string,
+    request: ExternalAccountCreate,
+    owner: ExternalAccountOwner,
+    shapeErrors?: FieldError[],
+  ): Promise<ExternalAccount>;
   get(platformId: string, id: string): Promise<ExternalAccount>;
-  list(platformId: string, owner: ExternalAccountOwner, command: ListExternalAccountsCommand): Promise<Page<ExternalAccount>>;
+  list(
+    platformId: string,
+    owner: ExternalAccountOwner,
+    command: ListExternalAccountsCommand,
+  ): Promise<Page<ExternalAccount>>;
   /** `owner` restricts which kind of account may be deleted (the REST path); undefined allows either. */
   delete(platformId: string, id: string, owner?: ExternalAccountOwner): Promise<void>;
   updateStatus(platformId: string, id: string, status: string): Promise<ExternalAccount>;
@@ -39,7 +56,9 @@ function ownedBy(account: ExternalAccount, owner: ExternalAccountOwner | undefin
 }
 
 export function createExternalAccounts(deps: {
-  store: AccountsStore; newEvent: NewEvent; clock: () => Date;
+  store: AccountsStore;
+  newEvent: NewEvent;
+  clock: () => Date;
   /** Whether the account is a trusted SCA beneficiary (then it cannot be deleted). */
   isTrustedBeneficiary?: (platformId: string, id: string) => Promise<boolean>;
 }): ExternalAccounts {
@@ -96,15 +115,24 @@ export function createExternalAccounts(deps: {
       const account = await get(platformId, id);
       if (!ownedBy(account, owner)) throw notFound();
       if (await deps.isTrustedBeneficiary?.(platformId, id)) {
-        throw new AppError('BENEFICIARY_TRUSTED', 'The account is a trusted beneficiary: untrust it first (POST /customers/external-accounts/{id}/untrust)');
+        throw new AppError(
+          'BENEFICIARY_TRUSTED',
+          'The account is a trusted beneficiary: untrust it first (POST /customers/external-accounts/{id}/untrust)',
+        );
       }
-      const deleted = await accounts.markDeleted(platformId, id, deps.clock().toISOString(), [externalAccountDeleted(newEvent, account)]);
+      const deleted = await accounts.markDeleted(platformId, id, deps.clock().toISOString(), [
+        externalAccountDeleted(newEvent, account),
+      ]);
       if (!deleted) throw notFound();
     },
 
     async updateStatus(platformId, id, status) {
       if (!(EXTERNAL_ACCOUNT_STATUSES as readonly string[]).includes(status)) {
-        throw AppError.invalidInput('Invalid status', [{ field: 'status', message: `must be one of ${EXTERNAL_ACCOUNT_STATUSES.join(', ')}`, constraint: { enum: [...EXTERNAL_ACCOUNT_STATUSES] } }]);
+        throw AppError.invalidInput('Invalid status', [{
+          field: 'status',
+          message: `must be one of ${EXTERNAL_ACCOUNT_STATUSES.join(', ')}`,
+          constraint: { enum: [...EXTERNAL_ACCOUNT_STATUSES] },
+        }]);
       }
       const to = status as ExternalAccountStatus;
       const current = await get(platformId, id);

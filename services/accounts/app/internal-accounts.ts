@@ -28,18 +28,25 @@ export interface InternalAccounts {
  * privacy of embedded wallets from the auth service.
  */
 export function createInternalAccounts(deps: {
-  store: AccountsStore; balances: BalanceSource; wallets: Pick<WalletCredentials, 'privacyOf'>;
+  store: AccountsStore;
+  balances: BalanceSource;
+  wallets: Pick<WalletCredentials, 'privacyOf'>;
 }): InternalAccounts {
   const accounts = deps.store.internalAccounts;
   const withPrivacy = async (platformId: string, items: InternalAccount[]): Promise<InternalAccount[]> => {
     const provisioned = items.filter((a) => a.type === 'EMBEDDED_WALLET' && a.walletProvisioned).map((a) => a.id);
-    const privacy = provisioned.length ? await deps.wallets.privacyOf(platformId, provisioned) : new Map<string, boolean>();
+    const privacy = provisioned.length
+      ? await deps.wallets.privacyOf(platformId, provisioned)
+      : new Map<string, boolean>();
     // A wallet not provisioned yet starts with privacy off.
     return items.map((a) => (a.type === 'EMBEDDED_WALLET' ? { ...a, privateEnabled: privacy.get(a.id) ?? false } : a));
   };
   const withBalancesAndPrivacy = async (platformId: string, items: InternalAccount[]): Promise<InternalAccount[]> => {
     if (!items.length) return items;
-    const [balances, withWalletPrivacy] = await Promise.all([deps.balances.balancesOf(platformId, items.map((a) => a.id)), withPrivacy(platformId, items)]);
+    const [balances, withWalletPrivacy] = await Promise.all([
+      deps.balances.balancesOf(platformId, items.map((a) => a.id)),
+      withPrivacy(platformId, items),
+    ]);
     return withWalletPrivacy.map((a) => {
       const balance = balances.get(a.id);
       return balance ? { ...a, availableBalance: balance.available, totalBalance: balance.total } : a;
@@ -54,7 +61,11 @@ export function createInternalAccounts(deps: {
     async listForCustomers(platformId, command) {
       const filter = readAccountFilter(command);
       const only = command.onlyAccountIds ? { ids: command.onlyAccountIds.ids } : {};
-      const page = await accounts.list(platformId, { ...filter, ...only, owner: filter.customerId ?? 'ANY_CUSTOMER' }, pageQuery(command.limit, command.cursor));
+      const page = await accounts.list(
+        platformId,
+        { ...filter, ...only, owner: filter.customerId ?? 'ANY_CUSTOMER' },
+        pageQuery(command.limit, command.cursor),
+      );
       return { ...page, items: await withBalancesAndPrivacy(platformId, page.items) };
     },
     async listForPlatform(platformId, command) {

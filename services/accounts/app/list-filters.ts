@@ -20,8 +20,19 @@ const TIME_BOUNDS = ['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBe
 /** Stored timestamps are toISOString() strings, so bounds are normalised the same way to compare. */
 function normalisedTimes(query: CustomerQuery): Pick<CustomerFilter, (typeof TIME_BOUNDS)[number]> {
   const unreadable = TIME_BOUNDS.filter((k) => query[k] !== undefined && Number.isNaN(Date.parse(query[k]!)));
-  if (unreadable.length) throw AppError.invalidInput('Invalid list parameters', unreadable.map((field) => ({ field, message: 'must be an RFC 3339 date-time', constraint: { format: 'date-time' } })));
-  return Object.fromEntries(TIME_BOUNDS.map((k) => [k, query[k] === undefined ? undefined : new Date(query[k]!).toISOString()]));
+  if (unreadable.length) {
+    throw AppError.invalidInput(
+      'Invalid list parameters',
+      unreadable.map((field) => ({
+        field,
+        message: 'must be an RFC 3339 date-time',
+        constraint: { format: 'date-time' },
+      })),
+    );
+  }
+  return Object.fromEntries(
+    TIME_BOUNDS.map((k) => [k, query[k] === undefined ? undefined : new Date(query[k]!).toISOString()]),
+  );
 }
 
 export function readCustomerFilter(query: CustomerQuery): CustomerFilter {

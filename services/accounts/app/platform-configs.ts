@@ -5,7 +5,11 @@ import { validateAlongside } from '../../../lib/field-error-list';
 import { endpointProblem, type LookupAll } from '../../../lib/net/endpoint-safety';
 import { platformConfigId } from '../domain/name-based-id';
 import {
-  applyConfigChanges, changedConfigFields, type PlatformConfigChanges, type PlatformCurrencyConfig, type PlatformSettings,
+  applyConfigChanges,
+  changedConfigFields,
+  type PlatformConfigChanges,
+  type PlatformCurrencyConfig,
+  type PlatformSettings,
 } from '../domain/platform-config';
 import { validatePlatformConfigUpdate } from '../domain/platform-config-validation';
 import { holdingAccountSteps } from '../domain/provisioning-plan';
@@ -30,7 +34,11 @@ export interface PlatformConfigs {
   /** The extension webhook types the platform opted into (none by default). */
   webhookExtensionTypes(platformId: string): Promise<string[]>;
   /** `shapeErrors`: what the gateway already refused in the body, reported with ours in one list. */
-  update(platformId: string, changes: PlatformConfigChangesMessage, shapeErrors?: FieldError[]): Promise<PlatformConfigView>;
+  update(
+    platformId: string,
+    changes: PlatformConfigChangesMessage,
+    shapeErrors?: FieldError[],
+  ): Promise<PlatformConfigView>;
 }
 
 /** Concurrent PATCHes re-apply their own changes on the winner's result this many times. */
@@ -39,8 +47,12 @@ const ATTEMPTS = 3;
 export function platformConfigView(platform: Platform): PlatformConfigView {
   const { currencyConfigs, ...settings } = settingsOfPlatform(platform);
   return {
-    id: platformConfigId(platform.id), umaDomain: platform.umaDomain, ...settings, supportedCurrencies: currencyConfigs,
-    createdAt: platform.createdAt, updatedAt: platform.updatedAt,
+    id: platformConfigId(platform.id),
+    umaDomain: platform.umaDomain,
+    ...settings,
+    supportedCurrencies: currencyConfigs,
+    createdAt: platform.createdAt,
+    updatedAt: platform.updatedAt,
   };
 }
 
@@ -56,7 +68,11 @@ export interface WebhookEndpointPolicy {
 }
 
 export function createPlatformConfigs(deps: {
-  store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date; webhookEndpoints?: WebhookEndpointPolicy;
+  store: AccountsStore;
+  provisioning: AccountProvisioning;
+  newEvent: NewEvent;
+  clock: () => Date;
+  webhookEndpoints?: WebhookEndpointPolicy;
 }): PlatformConfigs {
   const { store } = deps;
   const endpointRules = deps.webhookEndpoints ?? { allowLocal: true };
@@ -64,7 +80,9 @@ export function createPlatformConfigs(deps: {
   const checkEndpoint = async (url: string | undefined) => {
     if (!url) return;
     const problem = await endpointProblem(url, endpointRules, endpointRules.resolveAll);
-    if (problem) throw AppError.invalidInput('Invalid platform configuration', [{ field: 'webhookEndpoint', message: problem }]);
+    if (problem) {
+      throw AppError.invalidInput('Invalid platform configuration', [{ field: 'webhookEndpoint', message: problem }]);
+    }
   };
   const find = async (platformId: string) => {
     const platform = await store.platforms.find(platformId);
@@ -78,7 +96,11 @@ export function createPlatformConfigs(deps: {
     const currencies = settings.currencyConfigs.map((c) => c.currencyCode);
     const added = currencies.filter((c) => !platform.supportedCurrencies.includes(c));
     const next: Platform = {
-      ...platform, settings, supportedCurrencies: currencies, updatedAt: now, configRevision: (platform.configRevision ?? 0) + 1,
+      ...platform,
+      settings,
+      supportedCurrencies: currencies,
+      updatedAt: now,
+      configRevision: (platform.configRevision ?? 0) + 1,
       ...(changes.umaDomain !== undefined ? { umaDomain: changes.umaDomain } : {}),
     };
     return { next, steps: holdingAccountSteps(platform.id, added, now) };

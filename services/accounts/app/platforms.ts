@@ -23,7 +23,9 @@ export interface PlatformSettingsView {
 }
 
 export interface Platforms {
-  ensure(input: { platformId: string; name: string; umaDomain?: string; embeddedWallets?: boolean }): Promise<{ platform: Platform; created: boolean }>;
+  ensure(
+    input: { platformId: string; name: string; umaDomain?: string; embeddedWallets?: boolean },
+  ): Promise<{ platform: Platform; created: boolean }>;
   get(platformId: string): Promise<Platform>;
   /** The platform's settings; the service defaults when the platform was never ensured. */
   settingsOf(platformId: string): Promise<PlatformSettingsView>;
@@ -35,13 +37,19 @@ export function settingsOfPlatform(platform: Platform): PlatformSettings {
 }
 
 export function createPlatforms(deps: {
-  store: AccountsStore; provisioning: AccountProvisioning; newEvent: NewEvent; clock: () => Date; defaults: PlatformDefaults;
+  store: AccountsStore;
+  provisioning: AccountProvisioning;
+  newEvent: NewEvent;
+  clock: () => Date;
+  defaults: PlatformDefaults;
 }): Platforms {
   const { store, defaults } = deps;
   return {
     async ensure(input) {
       const problems = [];
-      if (!isId('Platform', input.platformId)) problems.push({ field: 'platformId', message: 'must be a platform id (Platform:<uuid>)' });
+      if (!isId('Platform', input.platformId)) {
+        problems.push({ field: 'platformId', message: 'must be a platform id (Platform:<uuid>)' });
+      }
       if (!input.name.trim()) problems.push({ field: 'name', message: 'is required' });
       if (problems.length) throw AppError.invalidInput('Invalid platform', problems);
       const now = deps.clock().toISOString();

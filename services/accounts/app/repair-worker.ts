@@ -30,7 +30,9 @@ const PAGE = 100;
 
 /** Visits every record matching the query, page by page in id order. */
 async function eachPending<T extends { id: string }>(
-  find: (query: PendingProvisioningQuery) => Promise<T[]>, plannedBefore: string, visit: (record: T) => Promise<void>,
+  find: (query: PendingProvisioningQuery) => Promise<T[]>,
+  plannedBefore: string,
+  visit: (record: T) => Promise<void>,
 ): Promise<void> {
   let afterId: string | undefined;
   for (;;) {
@@ -48,8 +50,14 @@ async function eachPending<T extends { id: string }>(
  * are due. Every repair is idempotent, so a sweep racing a request or another replica does no harm.
  */
 export function createRepairWorker(deps: {
-  store: AccountsStore; provisioning: AccountProvisioning; ownership: OwnershipVerification; emailChange: CustomerEmailChange;
-  clock: () => Date; logger: Logger; intervalMs: number; graceMs: number;
+  store: AccountsStore;
+  provisioning: AccountProvisioning;
+  ownership: OwnershipVerification;
+  emailChange: CustomerEmailChange;
+  clock: () => Date;
+  logger: Logger;
+  intervalMs: number;
+  graceMs: number;
   /**
    * With several replicas: only the holder sweeps, and its start-up sweep keeps the grace (the
    * work marked now may be another live replica's request, not an earlier process's leftover).
@@ -62,7 +70,14 @@ export function createRepairWorker(deps: {
   let stopped = true;
 
   async function sweep(options: { graceMs?: number } = {}): Promise<RepairReport> {
-    const report: RepairReport = { completed: 0, pending: 0, defaultsCleared: 0, livenessCompleted: 0, emailChangesReconciled: 0, failed: 0 };
+    const report: RepairReport = {
+      completed: 0,
+      pending: 0,
+      defaultsCleared: 0,
+      livenessCompleted: 0,
+      emailChangesReconciled: 0,
+      failed: 0,
+    };
     const now = deps.clock();
     const before = new Date(now.getTime() - (options.graceMs ?? deps.graceMs)).toISOString();
     const attempt = async (what: string, recordId: string, work: () => Promise<void>) => {
@@ -73,23 +88,46 @@ export function createRepairWorker(deps: {
         logger.warn('repair failed; retried on the next sweep', { what, recordId, err });
       }
     };
-    const add = (r: { completed: number; pending: number }) => { report.completed += r.completed; report.pending += r.pending; };
-    await eachPending((q) => store.customers.findPendingProvisioning(q), before, (customer) =>
-      attempt('customer provisioning', customer.id, async () => add(await deps.provisioning.completeCustomer(customer, customer.provisioning ?? []))),
+    const add = (r: { completed: number; pending: number }) => {
+      report.completed += r.completed;
+      report.pending += r.pending;
+    };
+    await eachPending(
+      (q) => store.customers.findPendingProvisioning(q),
+      before,
+      (customer) =>
+        attempt(
+          'customer provisioning',
+          customer.id,
+          async () => add(await deps.provisioning.completeCustomer(customer, customer.provisioning ?? [])),
+        ),
     );
-    await eachPending((q) => store.platforms.findPendingProvisioning(q), before, (platform) =>
-      attempt('platform provisioning', platform.id, async () => add(await deps.provisioning.completePlatform(platform, platform.provisioning ?? []))),
+    await eachPending(
+      (q) => store.platforms.findPendingProvisioning(q),
+      before,
+      (platform) =>
+        attempt(
+          'platform provisioning',
+          platform.id,
+          async () => add(await deps.provisioning.completePlatform(platform, platform.provisioning ?? [])),
+        ),
     );
-    await eachPending((q) => store.externalAccounts.findPendingDefaultClearing(q), before, (account) =>
-      attempt('default UMA deposit clearing', account.id, async () => {
-        await store.externalAccounts.clearPreviousDefaults(account, now.toISOString());
-        report.defaultsCleared++;
-      }),
+    await eachPending(
+      (q) => store.externalAccounts.findPendingDefaultClearing(q),
+      before,
+      (account) =>
+        attempt('default UMA deposit clearing', account.id, async () => {
+          await store.externalAccounts.clearPreviousDefaults(account, now.toISOString());
+          report.defaultsCleared++;
+        }),
     );
-    await eachPending((q) => store.customers.findEmailChangesStartedBefore(q), abandonedBefore(now), (customer) =>
-      attempt('abandoned email change', customer.id, async () => {
-        if (await deps.emailChange.reconcileAbandoned(customer)) report.emailChangesReconciled++;
-      }),
+    await eachPending(
+      (q) => store.customers.findEmailChangesStartedBefore(q),
+      abandonedBefore(now),
+      (customer) =>
+        attempt('abandoned email change', customer.id, async () => {
+          if (await deps.emailChange.reconcileAbandoned(customer)) report.emailChangesReconciled++;
+        }),
     );
     report.livenessCompleted = await deps.ownership.completeDueLiveness(PAGE);
     return report;
@@ -97,7 +135,9 @@ export function createRepairWorker(deps: {
 
   const lease = deps.lease;
   const run = (graceMs?: number) => {
-    const pass = async (): Promise<unknown> => (lease ? underLease(lease, () => sweep({ graceMs })) : sweep({ graceMs }));
+    const pass = async (): Promise<
+      unknown
+    > => (lease ? underLease(lease, () => sweep({ graceMs })) : sweep({ graceMs }));
     running = running.then(pass).catch((err) => logger.error('repair sweep failed', { err }));
     return running;
   };
@@ -124,7 +164,9 @@ export function createRepairWorker(deps: {
       stopped = true;
       clearTimeout(timer);
       await running;
-      await lease?.release().catch((err: unknown) => logger.warn('the repair worker could not give its lease back; it lapses', { err }));
+      await lease?.release().catch((err: unknown) =>
+        logger.warn('the repair worker could not give its lease back; it lapses', { err })
+      );
     },
   };
 }

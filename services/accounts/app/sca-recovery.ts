@@ -7,7 +7,9 @@ import type { ScaResetRecord } from './sca-store';
 
 /** The liveness-provider port: opens a check, and says how it ended. */
 export interface LivenessProvider {
-  open(reset: { id: string; customerId: string; applicantName: string }): Promise<{ accessToken: string; verificationLink?: string }>;
+  open(
+    reset: { id: string; customerId: string; applicantName: string },
+  ): Promise<{ accessToken: string; verificationLink?: string }>;
   /** PASSED, FAILED, or PENDING while the end user has not finished. */
   outcome(accessToken: string): Promise<'PASSED' | 'FAILED' | 'PENDING'>;
 }
@@ -45,41 +47,86 @@ export function createTwoFactorResets(deps: ScaDeps & { liveness: LivenessProvid
       const c = await proofs.scaCustomer(platformId, customerId);
       const factor = factorOf(factorValue);
       const now = deps.clock();
-      if ((await sca.resets.countSince(platformId, customerId, new Date(now.getTime() - DAY_MS).toISOString())) >= RESETS_PER_DAY) {
+      if (
+        (await sca.resets.countSince(platformId, customerId, new Date(now.getTime() - DAY_MS).toISOString()))
+          >= RESETS_PER_DAY
+      ) {
         throw new AppError('RATE_LIMITED', 'At most 5 resets may be started in 24 hours', { retryAfterSeconds: 3600 });
       }
       const id = `ScaReset:${randomUUID()}`;
-      const opened = await deps.liveness.open({ id, customerId: c.id, applicantName: (c.customerType === 'BUSINESS' ? c.businessInfo?.legalName : c.fullName) ?? '' });
+      const opened = await deps.liveness.open({
+        id,
+        customerId: c.id,
+        applicantName: (c.customerType === 'BUSINESS' ? c.businessInfo?.legalName : c.fullName) ?? '',
+      });
       const reset: ScaResetRecord = {
-        id, platformId, customerId, factor, status: 'INITIATED', livenessToken: opened.accessToken,
-        expiresAt: new Date(now.getTime() + deps.settings.resetTtlMs).toISOString(), createdAt: now.toISOString(),
+        id,
+        platformId,
+        customerId,
+        factor,
+        status: 'INITIATED',
+        livenessToken: opened.accessToken,
+        expiresAt: new Date(now.getTime() + deps.settings.resetTtlMs).toISOString(),
+        createdAt: now.toISOString(),
       };
       await sca.resets.insert(reset);
-      return { resetId: id, livenessAccessToken: opened.accessToken, verificationLink: opened.verificationLink, expiresAt: reset.expiresAt };
+      return {
+        resetId: id,
+        livenessAccessToken: opened.accessToken,
+        verificationLink: opened.verificationLink,
+        expiresAt: reset.expiresAt,
+      };
     },
 
     async get(platformId: string, customerId: string, resetId: string) {
       await proofs.scaCustomer(platformId, customerId);
       const reset = await find(platformId, customerId, resetId);
-      const enrollmentStatus = reset.factor === 'SMS_OTP' ? undefined
-        : reset.status !== 'COMPLETED' ? 'PENDING' : (await proofs.enrolled(await proofs.scaCustomer(platformId, customerId))).kinds.includes(reset.factor) ? 'COMPLETED' : 'PENDING';
-      return { status: reset.status, factor: reset.factor, enrollmentStatus, expiresAt: reset.expiresAt, completedAt: reset.completedAt };
+      const enrollmentStatus = reset.factor === 'SMS_OTP'
+        ? undefined
+        : reset.status !== 'COMPLETED'
+        ? 'PENDING'
+        : (await proofs.enrolled(await proofs.scaCustomer(platformId, customerId))).kinds.includes(reset.factor)
+        ? 'COMPLETED'
+        : 'PENDING';
+      return {
+        status: reset.status,
+        factor: reset.factor,
+        enrollmentStatus,
+        expiresAt: reset.expiresAt,
+        completedAt: reset.completedAt,
+      };
     },
 
-    async complete(platformId: string, customerId: string, resetId: string, mobile?: { countryCode?: string; number?: string }) {
+    async complete(
+      platformId: string,
+      customerId: string,
+      resetId: string,
+      mobile?: { countryCode?: string; number?: string },
+    ) {
       const c = await proofs.scaCustomer(platformId, customerId);
       const reset = await find(platformId, customerId, resetId);
-      if (reset.status !== 'LIVENESS_PASSED') throw AppError.invalidInput(`The reset is ${reset.status}: liveness has not passed`, [{ field: 'resetId', message: `is ${reset.status}` }]);
+      if (reset.status !== 'LIVENESS_PASSED') {
+        throw AppError.invalidInput(`The reset is ${reset.status}: liveness has not passed`, [{
+          field: 'resetId',
+          message: `is ${reset.status}`,
+        }]);
+      }
       let phone: string | undefined;
       if (reset.factor === 'SMS_OTP') {
-        const country = mobile?.countryCode; const number = mobile?.number;
+        const country = mobile?.countryCode;
+        const number = mobile?.number;
         if (!country || !/^\+[1-9][0-9]{0,3}$/.test(country) || !number || !/^[0-9]{4,14}$/.test(number)) {
-          throw AppError.invalidInput('An SMS_OTP reset needs the new mobile number', [{ field: 'mobile', message: 'must have countryCode (+ and digits) and number (digits)' }]);
+          throw AppError.invalidInput('An SMS_OTP reset needs the new mobile number', [{
+            field: 'mobile',
+            message: 'must have countryCode (+ and digits) and number (digits)',
+          }]);
         }
         phone = `${country}${number}`;
       }
       const now = deps.clock().toISOString();
-      if (!(await sca.resets.transition(reset.id, ['LIVENESS_PASSED'], 'COMPLETED', { completedAt: now }))) throw new AppError('CONFLICT', 'The reset has already completed');
+      if (!(await sca.resets.transition(reset.id, ['LIVENESS_PASSED'], 'COMPLETED', { completedAt: now }))) {
+        throw new AppError('CONFLICT', 'The reset has already completed');
+      }
       if (phone) await deps.store.customers.setVerifiedPhone(platformId, c.id, phone, now);
       else await sca.factors.remove(platformId, c.id, { factor: reset.factor });
       // Liveness proved the customer: the lock, the suspension and the failure count are cleared.
@@ -87,4 +134,3 @@ export function createTwoFactorResets(deps: ScaDeps & { liveness: LivenessProvid
     },
   };
 }
-

@@ -112,7 +112,10 @@ export interface ScaStore {
      * Claims the evaluation of the proof `proof` (a digest) if the challenge is not completed, fewer
      * than `max` proofs were evaluated, and no other evaluation began after `staleBefore`: false otherwise.
      */
-    claimEvaluation(id: string, claim: { max: number; proof: string; now: string; staleBefore: string }): Promise<boolean>;
+    claimEvaluation(
+      id: string,
+      claim: { max: number; proof: string; now: string; staleBefore: string },
+    ): Promise<boolean>;
     /**
      * Ends the evaluation of `proof`: COMPLETED marks the challenge used by it (true exactly once),
      * FAILED records it as wrong, RELEASED gives the attempt back (it was not evaluated).
@@ -138,7 +141,12 @@ export interface ScaStore {
     find(platformId: string, customerId: string, id: string): Promise<ScaResetRecord | null>;
     countSince(platformId: string, customerId: string, since: string): Promise<number>;
     /** Moves the reset from one of `from` to `to`: false when it was not in one. */
-    transition(id: string, from: ScaResetRecord['status'][], to: ScaResetRecord['status'], set?: Partial<ScaResetRecord>): Promise<boolean>;
+    transition(
+      id: string,
+      from: ScaResetRecord['status'][],
+      to: ScaResetRecord['status'],
+      set?: Partial<ScaResetRecord>,
+    ): Promise<boolean>;
   };
   trusted: {
     isTrusted(platformId: string, externalAccountId: string): Promise<boolean>;

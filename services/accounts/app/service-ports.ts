@@ -34,7 +34,10 @@ export interface BalanceSource {
    * it checks (so a concurrent credit and the closing never both succeed); all or none: when
    * some hold funds nothing stays closed and their balances are answered.
    */
-  closeAccounts?(platformId: string, accounts: Array<{ accountId: string; currency: string }>): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }>;
+  closeAccounts?(
+    platformId: string,
+    accounts: Array<{ accountId: string; currency: string }>,
+  ): Promise<{ closed: boolean; holding: Map<string, AccountBalance> }>;
   reopenAccounts?(platformId: string, accountIds: string[]): Promise<void>;
 }
 
@@ -89,7 +92,10 @@ export type SignedRetryOutcome = { result: Record<string, unknown> } | { error: 
  * caller performs the operation and must `settle` it (identical retries see PROCESSING until then).
  */
 export interface SignedRetries {
-  begin(platformId: string, request: SignedRequest & { signerAccountIds: string[]; type?: string; parameters?: Record<string, unknown> }): Promise<SignedRetryChallenge>;
+  begin(
+    platformId: string,
+    request: SignedRequest & { signerAccountIds: string[]; type?: string; parameters?: Record<string, unknown> },
+  ): Promise<SignedRetryChallenge>;
   complete(platformId: string, request: SignedRequest & { signature: WalletSignature }): Promise<SignedRetryCompletion>;
   settle(platformId: string, requestId: string, outcome: SignedRetryOutcome): Promise<void>;
 }

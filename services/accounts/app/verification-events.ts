@@ -18,7 +18,10 @@ export function verificationRecord(v: Verification) {
 /** VERIFICATION.<status>: the webhook's data is the verification. */
 export function verificationStatusChanged(newEvent: NewEvent, v: Verification): DomainEvent {
   return newEvent({
-    type: `VERIFICATION.${v.status}`, version: 1, platformId: v.platformId, aggregateId: v.id,
+    type: `VERIFICATION.${v.status}`,
+    version: 1,
+    platformId: v.platformId,
+    aggregateId: v.id,
     data: verificationRecord(v),
   });
 }
@@ -40,7 +43,10 @@ export interface CustomerStatusChange {
 export function customerStatusChanged({ newEvent, type, customer: c, status, now }: CustomerStatusChange): DomainEvent {
   const statusMember = c.customerType === 'BUSINESS' ? { kybStatus: status } : { kycStatus: status };
   return newEvent({
-    type, version: 1, platformId: c.platformId, aggregateId: c.id,
+    type,
+    version: 1,
+    platformId: c.platformId,
+    aggregateId: c.id,
     data: {
       id: c.id,
       platformCustomerId: c.platformCustomerId,

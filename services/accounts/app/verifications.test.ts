@@ -24,15 +24,36 @@ async function setUp(options: { failStatusWritesOnce?: boolean } = {}) {
     return setStatus(...args);
   };
   const verifications = createVerifications({
-    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
-    clock: () => clock, settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+    store,
+    provider: createSandboxKycProvider(),
+    facts: createComplianceFacts(store),
+    assertContactVerified,
+    newEvent,
+    clock: () => clock,
+    settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
   });
-  const customer = newCustomer({ customerType: 'INDIVIDUAL', profile: { fullName: 'Unit Person' } }, {
-    id: 'Customer:00000000-0000-4000-8000-0000000000aa', platformId: PLATFORM, umaAddress: '$unit@uma.test', platformCustomerId: 'unit-1',
-  }, ['USD'], clock.toISOString());
+  const customer = newCustomer(
+    { customerType: 'INDIVIDUAL', profile: { fullName: 'Unit Person' } },
+    {
+      id: 'Customer:00000000-0000-4000-8000-0000000000aa',
+      platformId: PLATFORM,
+      umaAddress: '$unit@uma.test',
+      platformCustomerId: 'unit-1',
+    },
+    ['USD'],
+    clock.toISOString(),
+  );
   await store.customers.insert(customer, []);
   const status = async () => (await store.customers.find(PLATFORM, customer.id))!.verificationStatus;
-  return { store, verifications, customer, status, advance: (ms: number) => { clock = new Date(clock.getTime() + ms); } };
+  return {
+    store,
+    verifications,
+    customer,
+    status,
+    advance: (ms: number) => {
+      clock = new Date(clock.getTime() + ms);
+    },
+  };
 }
 
 const tokenOf = (kycUrl: string) => kycUrl.slice(kycUrl.lastIndexOf('/') + 1);
@@ -41,7 +62,9 @@ test('a link is single use: the second completion is refused and starts nothing'
   const { verifications, customer } = await setUp();
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
   await verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE');
-  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'REJECT')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'REJECT')).rejects.toMatchObject({
+    code: 'REFERENCE_NOT_FOUND',
+  });
   expect(await verifications.hostedState(tokenOf(link.kycUrl))).toMatchObject({ state: 'USED' });
 });
 
@@ -50,7 +73,9 @@ test('an expired link is refused', async () => {
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
   advance(60_001);
   expect(await verifications.hostedState(tokenOf(link.kycUrl))).toMatchObject({ state: 'EXPIRED' });
-  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+  await expect(verifications.completeHosted(tokenOf(link.kycUrl), 'APPROVE')).rejects.toMatchObject({
+    code: 'REFERENCE_NOT_FOUND',
+  });
 });
 
 test('expired links are forgotten a day after they expired', async () => {
@@ -91,14 +116,22 @@ test('a crash between a step and the customer write is completed by the worker',
   expect(await status()).toBe('PENDING');
 });
 
-test('two replicas\' workers over one store apply each step once (conditional writes), even without their lease', async () => {
+test("two replicas' workers over one store apply each step once (conditional writes), even without their lease", async () => {
   const { store, verifications, customer, status, advance } = await setUp();
   let elapsed = 0;
   const other = createVerifications({
-    store, provider: createSandboxKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
-    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed), settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+    store,
+    provider: createSandboxKycProvider(),
+    facts: createComplianceFacts(store),
+    assertContactVerified,
+    newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed),
+    settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
   });
-  const step = (ms: number) => { elapsed += ms; advance(ms); };
+  const step = (ms: number) => {
+    elapsed += ms;
+    advance(ms);
+  };
   const link = await verifications.createLink(PLATFORM, { customerId: customer.id });
   const { verification } = await verifications.completeHosted(tokenOf(link.kycUrl), 'MANUAL_REVIEW');
   step(1000);
@@ -111,12 +144,17 @@ test('two replicas\' workers over one store apply each step once (conditional wr
   expect(await status()).toBe('APPROVED');
 });
 
-test('outside the sandbox nobody is decided by a simulator: the hosted page\'s APPROVE and an API submission both wait in manual review', async () => {
+test("outside the sandbox nobody is decided by a simulator: the hosted page's APPROVE and an API submission both wait in manual review", async () => {
   const { store, customer, status, advance } = await setUp();
   let elapsed = 0;
   const live = createVerifications({
-    store, provider: createManualReviewKycProvider(), facts: createComplianceFacts(store), assertContactVerified, newEvent,
-    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed), settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+    store,
+    provider: createManualReviewKycProvider(),
+    facts: createComplianceFacts(store),
+    assertContactVerified,
+    newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed),
+    settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
   });
   const link = await live.createLink(PLATFORM, { customerId: customer.id });
   expect(link.token).toBeUndefined();

@@ -6,8 +6,15 @@ import { newId } from '../../../lib/ids';
 import { pageQuery } from '../../../lib/page-cursor';
 import type { Customer } from '../domain/customer';
 import {
-  customerStatusEventType, customerStatusFor, FINAL_STATES, RESUBMITTABLE_STATES, sentToProvider, takeProviderStep,
-  type ProviderStep, type Verification, type VerificationState,
+  customerStatusEventType,
+  customerStatusFor,
+  FINAL_STATES,
+  RESUBMITTABLE_STATES,
+  sentToProvider,
+  takeProviderStep,
+  type ProviderStep,
+  type Verification,
+  type VerificationState,
 } from '../domain/verification';
 import { verificationProblems, type DocumentFacts, type OwnerFacts } from '../domain/verification-requirements';
 import type { AccountsStore, Page } from './accounts-store';
@@ -38,15 +45,23 @@ export interface KycLink {
   platformCustomerId: string;
 }
 
-export type HostedState = { state: 'OPEN' | 'USED' | 'EXPIRED'; customerType: string; expiresAt: string } | { state: 'UNKNOWN' };
+export type HostedState = { state: 'OPEN' | 'USED' | 'EXPIRED'; customerType: string; expiresAt: string } | {
+  state: 'UNKNOWN';
+};
 
 export interface Verifications {
-  createLink(platformId: string, request: { customerId?: string; platformCustomerId?: string; redirectUri?: string }): Promise<KycLink>;
+  createLink(
+    platformId: string,
+    request: { customerId?: string; platformCustomerId?: string; redirectUri?: string },
+  ): Promise<KycLink>;
   hostedState(token: string): Promise<HostedState>;
   completeHosted(token: string, outcome: HostedOutcome): Promise<{ redirectUri?: string; verification: Verification }>;
   submit(platformId: string, customerId: string): Promise<Verification>;
   get(platformId: string, id: string): Promise<Verification>;
-  list(platformId: string, query: { customerId?: string; status?: string; limit: number; cursor?: string }): Promise<Page<Verification>>;
+  list(
+    platformId: string,
+    query: { customerId?: string; status?: string; limit: number; cursor?: string },
+  ): Promise<Page<Verification>>;
   /** The worker's pass: due provider steps, then customer statuses still to follow. Answers how many moved. */
   advanceDue(limit?: number): Promise<number>;
   /** Forgets links a day after they expired. */
@@ -72,7 +87,13 @@ function redirectUriOf(value: string | undefined): string | undefined {
   try {
     ok = ['https:', 'http:'].includes(new URL(value).protocol) && value.length <= 2048;
   } catch { /* not a URL */ }
-  if (!ok) throw AppError.invalidInput('Invalid redirectUri', [{ field: 'redirectUri', message: 'must be an https:// (or http://) URL', constraint: { format: 'url' } }]);
+  if (!ok) {
+    throw AppError.invalidInput('Invalid redirectUri', [{
+      field: 'redirectUri',
+      message: 'must be an https:// (or http://) URL',
+      constraint: { format: 'url' },
+    }]);
+  }
   return value;
 }
 
@@ -111,7 +132,11 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
     // A business's owners are verified with it: each takes its status, unless screened apart.
     if (status && v.customerType === 'BUSINESS') {
       await store.beneficialOwners.setKycStatus({
-        platformId: v.platformId, customerId: v.customerId, status, now: now(), own: v.ownerStatuses ?? {},
+        platformId: v.platformId,
+        customerId: v.customerId,
+        status,
+        now: now(),
+        own: v.ownerStatuses ?? {},
       });
     }
     await store.verifications.markCustomerStatusApplied(v.id, v.revision);
@@ -120,15 +145,26 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
   const fresh = (customer: Customer): Verification => {
     const at = now();
     return {
-      id: newId('Verification'), platformId: customer.platformId, customerId: customer.id, customerType: customer.customerType,
-      status: 'READY_FOR_VERIFICATION', errors: [], attempts: 0, pending: [], createdAt: at, updatedAt: at, revision: 0,
+      id: newId('Verification'),
+      platformId: customer.platformId,
+      customerId: customer.id,
+      customerType: customer.customerType,
+      status: 'READY_FOR_VERIFICATION',
+      errors: [],
+      attempts: 0,
+      pending: [],
+      createdAt: at,
+      updatedAt: at,
+      revision: 0,
     };
   };
 
   /** Stores `next` (a first verification or a move of `current`), then lets the customer follow it. */
   const save = async (current: Verification | null, next: Verification): Promise<Verification> => {
     const events = [verificationStatusChanged(newEvent, next)];
-    const saved = current ? await store.verifications.replace(next, events) : await store.verifications.insert(next, events);
+    const saved = current
+      ? await store.verifications.replace(next, events)
+      : await store.verifications.insert(next, events);
     if (!saved) throw new AppError('CONFLICT', 'The verification was changed by another request; retry');
     await applyCustomerStatus(next);
     return next;
@@ -136,15 +172,20 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
 
   const toProvider = async (customer: Customer, current: Verification | null, hostedOutcome?: HostedOutcome) => {
     const base = { ...(current ?? fresh(customer)), ...(hostedOutcome ? { viaHostedFlow: true } : {}) };
-    const owners = customer.customerType === 'BUSINESS' ? await deps.facts.ownersOf(customer.platformId, customer.id) : [];
+    const owners = customer.customerType === 'BUSINESS'
+      ? await deps.facts.ownersOf(customer.platformId, customer.id)
+      : [];
     const steps: ProviderStep[] = deps.provider.submit({
-      customer, attempt: base.attempts + 1, hostedOutcome,
+      customer,
+      attempt: base.attempts + 1,
+      hostedOutcome,
       owners: owners.map((o) => ({ id: o.id, firstName: o.personalInfo.firstName, lastName: o.personalInfo.lastName })),
     });
     return save(current, sentToProvider(base, steps, now(), settings.stepMs));
   };
 
-  const sameProblems = (a: Verification, b: Verification) => a.status === b.status && JSON.stringify(a.errors) === JSON.stringify(b.errors);
+  const sameProblems = (a: Verification, b: Verification) =>
+    a.status === b.status && JSON.stringify(a.errors) === JSON.stringify(b.errors);
 
   return {
     async createLink(platformId, request) {
@@ -157,14 +198,23 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
       const createdAt = now();
       const expiresAt = new Date(Date.parse(createdAt) + settings.linkTtlMs).toISOString();
       const link: KycLinkRecord = {
-        tokenHash: hashOf(token), platformId, customerId: customer.id, customerType: customer.customerType, expiresAt, createdAt,
+        tokenHash: hashOf(token),
+        platformId,
+        customerId: customer.id,
+        customerType: customer.customerType,
+        expiresAt,
+        createdAt,
         ...(redirectUri ? { redirectUri } : {}),
       };
       await store.kycLinks.insert(link);
       const sdkToken = deps.provider.sdkToken(customer);
       return {
-        kycUrl: `${settings.linkBaseUrl.replace(/\/+$/, '')}/kyc/${token}`, expiresAt, provider: deps.provider.name,
-        ...(sdkToken ? { token: sdkToken } : {}), customerId: customer.id, platformCustomerId: customer.platformCustomerId,
+        kycUrl: `${settings.linkBaseUrl.replace(/\/+$/, '')}/kyc/${token}`,
+        expiresAt,
+        provider: deps.provider.name,
+        ...(sdkToken ? { token: sdkToken } : {}),
+        customerId: customer.id,
+        platformCustomerId: customer.platformCustomerId,
       };
     },
 
@@ -177,7 +227,9 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
 
     async completeHosted(token, outcome) {
       const link = await store.kycLinks.claim(hashOf(token), now());
-      if (!link) throw new AppError('REFERENCE_NOT_FOUND', 'This verification link is unknown, already used or expired');
+      if (!link) {
+        throw new AppError('REFERENCE_NOT_FOUND', 'This verification link is unknown, already used or expired');
+      }
       const customer = await customerOf(link.platformId, link.customerId);
       const current = await store.verifications.findForCustomer(link.platformId, customer.id);
       const busy = current && !RESUBMITTABLE_STATES.includes(current.status);
@@ -196,7 +248,13 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
       const problems = verificationProblems(customer, owners, documents);
       if (!problems.length) return toProvider(customer, current);
       const base = current ?? fresh(customer);
-      const next: Verification = { ...base, status: 'RESOLVE_ERRORS', errors: problems, updatedAt: now(), revision: base.revision + 1 };
+      const next: Verification = {
+        ...base,
+        status: 'RESOLVE_ERRORS',
+        errors: problems,
+        updatedAt: now(),
+        revision: base.revision + 1,
+      };
       if (current && sameProblems(current, next)) return current;
       return save(current, next);
     },
@@ -208,7 +266,11 @@ export function createVerifications(deps: VerificationsDeps): Verifications {
     },
 
     list(platformId, query) {
-      return store.verifications.list(platformId, { customerId: query.customerId, status: query.status }, pageQuery(query.limit, query.cursor));
+      return store.verifications.list(
+        platformId,
+        { customerId: query.customerId, status: query.status },
+        pageQuery(query.limit, query.cursor),
+      );
     },
 
     forgetExpiredLinks() {

@@ -78,13 +78,19 @@ const PIX_RANDOM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export function checkPixKey(type: PixKeyType, value: string): string | undefined {
   switch (type) {
     case 'CPF':
-      return /^\d{11}$/.test(value) && cpfValid(value) ? undefined : 'must be a valid CPF (11 digits) for pixKeyType CPF';
+      return /^\d{11}$/.test(value) && cpfValid(value)
+        ? undefined
+        : 'must be a valid CPF (11 digits) for pixKeyType CPF';
     case 'CNPJ':
-      return /^\d{14}$/.test(value) && cnpjValid(value) ? undefined : 'must be a valid CNPJ (14 digits) for pixKeyType CNPJ';
+      return /^\d{14}$/.test(value) && cnpjValid(value)
+        ? undefined
+        : 'must be a valid CNPJ (14 digits) for pixKeyType CNPJ';
     case 'EMAIL':
       return PIX_EMAIL.test(value) ? undefined : 'must be an email address for pixKeyType EMAIL';
     case 'PHONE':
-      return PIX_PHONE.test(value) ? undefined : 'must be a Brazilian phone number +55 followed by 10 or 11 digits for pixKeyType PHONE';
+      return PIX_PHONE.test(value)
+        ? undefined
+        : 'must be a Brazilian phone number +55 followed by 10 or 11 digits for pixKeyType PHONE';
     case 'RANDOM':
       return PIX_RANDOM.test(value) ? undefined : 'must be a UUID for pixKeyType RANDOM';
   }

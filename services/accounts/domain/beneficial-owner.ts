@@ -45,20 +45,43 @@ export interface OwnerDraft {
   personalInfo?: PersonalInfo;
 }
 
-const PERSONAL_REQUIRED = ['firstName', 'lastName', 'birthDate', 'nationality', 'address', 'idType', 'identifier'] as const;
+const PERSONAL_REQUIRED = [
+  'firstName',
+  'lastName',
+  'birthDate',
+  'nationality',
+  'address',
+  'idType',
+  'identifier',
+] as const;
 const ADDRESS_REQUIRED = ['line1', 'postalCode', 'country'] as const;
 
 const absent = (value: unknown) => value === undefined || value === '';
 
 function addressOf(a: AddressFields): Address {
-  return defined({ line1: a.line1 ?? '', line2: a.line2, city: a.city, state: a.state, postalCode: a.postalCode ?? '', country: a.country ?? '' });
+  return defined({
+    line1: a.line1 ?? '',
+    line2: a.line2,
+    city: a.city,
+    state: a.state,
+    postalCode: a.postalCode ?? '',
+    country: a.country ?? '',
+  });
 }
 
 function personalInfoOf(p: PersonalInfoFields): PersonalInfo {
   return defined({
-    firstName: p.firstName, middleName: p.middleName, lastName: p.lastName, birthDate: p.birthDate, nationality: p.nationality,
-    email: p.email, phoneNumber: p.phoneNumber, address: p.address && addressOf(p.address), idType: p.idType,
-    identifier: p.identifier, countryOfIssuance: p.countryOfIssuance,
+    firstName: p.firstName,
+    middleName: p.middleName,
+    lastName: p.lastName,
+    birthDate: p.birthDate,
+    nationality: p.nationality,
+    email: p.email,
+    phoneNumber: p.phoneNumber,
+    address: p.address && addressOf(p.address),
+    idType: p.idType,
+    identifier: p.identifier,
+    countryOfIssuance: p.countryOfIssuance,
   });
 }
 
@@ -83,9 +106,15 @@ export function validateOwnerRequest(fields: BeneficialOwnerFields | undefined, 
   const f = fields ?? {};
   const errors = creating ? missingOnCreate(f) : [];
   const percentage = f.ownershipPercentage;
-  if (percentage !== undefined && (percentage < 0 || percentage > 100)) errors.push({ field: 'ownershipPercentage', message: 'must be an integer between 0 and 100' });
-  if (f.roles && !f.roles.values.length && !creating) errors.push({ field: 'roles', message: 'must list at least one role', constraint: { enum: [...OWNER_ROLES] } });
-  if (errors.length) throw AppError.invalidInput(creating ? 'Invalid beneficial owner' : 'Invalid beneficial owner update', errors);
+  if (percentage !== undefined && (percentage < 0 || percentage > 100)) {
+    errors.push({ field: 'ownershipPercentage', message: 'must be an integer between 0 and 100' });
+  }
+  if (f.roles && !f.roles.values.length && !creating) {
+    errors.push({ field: 'roles', message: 'must list at least one role', constraint: { enum: [...OWNER_ROLES] } });
+  }
+  if (errors.length) {
+    throw AppError.invalidInput(creating ? 'Invalid beneficial owner' : 'Invalid beneficial owner update', errors);
+  }
   return defined({
     customerId: f.customerId ?? '',
     roles: f.roles && [...new Set(f.roles.values)],
@@ -95,7 +124,12 @@ export function validateOwnerRequest(fields: BeneficialOwnerFields | undefined, 
 }
 
 /** The owner after an update: personalInfo members merge, the rest replace. */
-export function applyOwnerChanges(owner: BeneficialOwner, changes: OwnerDraft, now: string, sealedIdentifier?: string): BeneficialOwner {
+export function applyOwnerChanges(
+  owner: BeneficialOwner,
+  changes: OwnerDraft,
+  now: string,
+  sealedIdentifier?: string,
+): BeneficialOwner {
   const { identifier: _plain, ...info } = changes.personalInfo ?? {};
   return {
     ...owner,
@@ -110,7 +144,11 @@ export function applyOwnerChanges(owner: BeneficialOwner, changes: OwnerDraft, n
 
 /** What verification reads of an owner. */
 export function ownerFacts(o: BeneficialOwner): OwnerFacts {
-  return { id: o.id, roles: o.roles, personalInfo: { ...o.personalInfo, hasIdentifier: o.sealedIdentifier !== undefined } };
+  return {
+    id: o.id,
+    roles: o.roles,
+    personalInfo: { ...o.personalInfo, hasIdentifier: o.sealedIdentifier !== undefined },
+  };
 }
 
 /** What a reader sees of an identification number: only its last four characters, and none of a short one. */

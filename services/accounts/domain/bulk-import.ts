@@ -42,9 +42,24 @@ export interface ImportRow {
 
 /** The reference's columns (and `businessIncorporatedOn`, which our business customers require). */
 export const CSV_COLUMNS = [
-  'umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'addressLine2', 'city', 'state',
-  'postalCode', 'country', 'platformAccountId', 'description', 'email', 'businessLegalName', 'businessRegistrationNumber',
-  'businessTaxId', 'businessIncorporatedOn',
+  'umaAddress',
+  'platformCustomerId',
+  'customerType',
+  'fullName',
+  'birthDate',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'platformAccountId',
+  'description',
+  'email',
+  'businessLegalName',
+  'businessRegistrationNumber',
+  'businessTaxId',
+  'businessIncorporatedOn',
 ] as const;
 const REQUIRED_HEADERS = ['platformCustomerId', 'customerType'];
 const REQUIRED_BY_TYPE: Record<(typeof CUSTOMER_TYPES)[number], string[]> = {
@@ -81,23 +96,47 @@ export function rowToCustomerBody(row: Row): { body?: Record<string, unknown>; r
   const type = value(row, 'customerType')?.toUpperCase();
   const known = CUSTOMER_TYPES.find((t) => t === type);
   const required = [...REQUIRED_HEADERS, ...(known ? REQUIRED_BY_TYPE[known] : [])];
-  const rowErrors: FieldError[] = required.filter((c) => !value(row, c)).map((field) => ({ field, message: 'is required' }));
-  if (type && !known) rowErrors.push({ field: 'customerType', message: `must be one of ${CUSTOMER_TYPES.join(', ')}`, constraint: { enum: [...CUSTOMER_TYPES] } });
+  const rowErrors: FieldError[] = required.filter((c) => !value(row, c)).map((field) => ({
+    field,
+    message: 'is required',
+  }));
+  if (type && !known) {
+    rowErrors.push({
+      field: 'customerType',
+      message: `must be one of ${CUSTOMER_TYPES.join(', ')}`,
+      constraint: { enum: [...CUSTOMER_TYPES] },
+    });
+  }
   if (rowErrors.length) return { rowErrors };
   const uma = value(row, 'umaAddress');
   const address = prune({
-    line1: value(row, 'addressLine1'), line2: value(row, 'addressLine2'), city: value(row, 'city'), state: value(row, 'state'),
-    postalCode: value(row, 'postalCode'), country: value(row, 'country'),
+    line1: value(row, 'addressLine1'),
+    line2: value(row, 'addressLine2'),
+    city: value(row, 'city'),
+    state: value(row, 'state'),
+    postalCode: value(row, 'postalCode'),
+    country: value(row, 'country'),
   });
   const common = prune({
-    customerType: type, platformCustomerId: value(row, 'platformCustomerId'), umaAddress: uma && !uma.startsWith('$') ? `$${uma}` : uma,
-    email: value(row, 'email'), address,
+    customerType: type,
+    platformCustomerId: value(row, 'platformCustomerId'),
+    umaAddress: uma && !uma.startsWith('$') ? `$${uma}` : uma,
+    email: value(row, 'email'),
+    address,
   });
   if (type === 'BUSINESS') {
-    return { body: { ...common, businessInfo: prune({
-      legalName: value(row, 'businessLegalName'), registrationNumber: value(row, 'businessRegistrationNumber'), taxId: value(row, 'businessTaxId'),
-      incorporatedOn: value(row, 'businessIncorporatedOn'), country: value(row, 'country'),
-    }) } };
+    return {
+      body: {
+        ...common,
+        businessInfo: prune({
+          legalName: value(row, 'businessLegalName'),
+          registrationNumber: value(row, 'businessRegistrationNumber'),
+          taxId: value(row, 'businessTaxId'),
+          incorporatedOn: value(row, 'businessIncorporatedOn'),
+          country: value(row, 'country'),
+        }),
+      },
+    };
   }
   return { body: { ...common, ...prune({ fullName: value(row, 'fullName'), birthDate: value(row, 'birthDate') }) } };
 }
@@ -107,7 +146,9 @@ export function rowToCustomerBody(row: Row): { body?: Record<string, unknown>; r
  * own schema, as the gateway checks POST /customers) and the request as its typed message, which
  * the create use case then holds to the customer rules, both lists reported as one.
  */
-export function customerRequestOf(body: Record<string, unknown>): { fields: CustomerFields; shapeErrors: FieldError[] } {
+export function customerRequestOf(
+  body: Record<string, unknown>,
+): { fields: CustomerFields; shapeErrors: FieldError[] } {
   // A row's members are strings and objects of strings (rowToCustomerBody): no list to wrap.
   return { fields: CustomerFields.fromPartial(body as CustomerFields), shapeErrors: customerCreateShapeErrors(body) };
 }
@@ -116,16 +157,39 @@ export function customerRequestOf(body: Record<string, unknown>): { fields: Cust
 export function readCustomerCsv(content: Buffer): { rows: Row[] } | { error: ImportRowError } {
   let rows: Row[];
   try {
-    rows = parse(content, { columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, bom: true, relax_column_count: true, max_record_size: 64 * 1024 });
+    rows = parse(content, {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      skip_empty_lines: true,
+      bom: true,
+      relax_column_count: true,
+      max_record_size: 64 * 1024,
+    });
   } catch (err) {
-    return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `The file is not readable CSV: ${(err as Error).message.slice(0, 200)}` } };
+    return {
+      error: {
+        correlationId: 'file',
+        code: 'INVALID_INPUT',
+        message: `The file is not readable CSV: ${(err as Error).message.slice(0, 200)}`,
+      },
+    };
   }
   if (!rows.length) return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: 'The file has no rows' } };
   const missing = REQUIRED_HEADERS.filter((h) => !(h in rows[0]));
   if (missing.length) {
-    return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `The header lacks required columns: ${missing.join(', ')}`, fieldErrors: missing.map((field) => ({ field, message: 'column is required' })) } };
+    return {
+      error: {
+        correlationId: 'file',
+        code: 'INVALID_INPUT',
+        message: `The header lacks required columns: ${missing.join(', ')}`,
+        fieldErrors: missing.map((field) => ({ field, message: 'column is required' })),
+      },
+    };
   }
-  if (rows.length > MAX_IMPORT_ROWS) return { error: { correlationId: 'file', code: 'INVALID_INPUT', message: `At most ${MAX_IMPORT_ROWS} rows per file` } };
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return {
+      error: { correlationId: 'file', code: 'INVALID_INPUT', message: `At most ${MAX_IMPORT_ROWS} rows per file` },
+    };
+  }
   return { rows };
 }
 

@@ -11,8 +11,36 @@ export interface ContactVerificationState {
 
 /** Regions (EU and EEA) whose provider requires both email and phone to be verified before KYC. */
 export const CONTACT_VERIFICATION_REGIONS: readonly string[] = [
-  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL',
-  'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO',
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
 ];
 
 /** The state a new customer of `region` starts with; undefined where nothing is required. */
@@ -24,8 +52,12 @@ export function initialContactVerification(region: string | undefined): ContactV
 export function assertContactVerified(customer: { contactVerification?: ContactVerificationState }): void {
   const state = customer.contactVerification;
   if (!state) return;
-  const pending = (Object.entries(state) as [ContactChannel, ContactChannelStatus][]).filter(([, s]) => s !== 'VERIFIED').map(([c]) => c);
+  const pending = (Object.entries(state) as [ContactChannel, ContactChannelStatus][]).filter(([, s]) =>
+    s !== 'VERIFIED'
+  ).map(([c]) => c);
   if (pending.length) {
-    throw new AppError('CONFLICT', `Contact verification is incomplete: verify ${pending.join(' and ')} first`, { pendingChannels: pending });
+    throw new AppError('CONFLICT', `Contact verification is incomplete: verify ${pending.join(' and ')} first`, {
+      pendingChannels: pending,
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { CURRENCY_CODES as TABLE_CODES, currencySpec } from '../../../lib/currencies';
 import { CURRENCY_CODES, currencyInfo } from './currencies';
 
-test('the accounts service knows the table\'s internal-account currencies, in its order', () => {
+test("the accounts service knows the table's internal-account currencies, in its order", () => {
   expect(CURRENCY_CODES).toEqual(TABLE_CODES.filter((code) => currencySpec(code)!.internalAccounts));
   expect(CURRENCY_CODES).toEqual(expect.arrayContaining(['USD', 'EUR', 'MXN', 'BRL', 'INR', 'USDC', 'USDT', 'BTC']));
   expect(CURRENCY_CODES).toHaveLength(8);

@@ -22,9 +22,21 @@ const required = (field: string): FieldError => ({ field, message: 'is required'
 function currenciesOf(f: CustomerFields, supported: readonly string[], errors: FieldError[]): string[] | undefined {
   if (!f.currencies) return undefined;
   const values = f.currencies.values;
-  if (!values.length) errors.push({ field: 'currencies', message: 'must list at least one currency', constraint: { enum: [...supported] } });
+  if (!values.length) {
+    errors.push({
+      field: 'currencies',
+      message: 'must list at least one currency',
+      constraint: { enum: [...supported] },
+    });
+  }
   values.forEach((c, i) => {
-    if (!supported.includes(c)) errors.push({ field: `currencies[${i}]`, message: `must be one of ${supported.join(', ')}`, constraint: { enum: [...supported] } });
+    if (!supported.includes(c)) {
+      errors.push({
+        field: `currencies[${i}]`,
+        message: `must be one of ${supported.join(', ')}`,
+        constraint: { enum: [...supported] },
+      });
+    }
   });
   return [...new Set(values)];
 }
@@ -35,7 +47,9 @@ function missingMembers(f: CustomerFields, type: CustomerType | undefined, creat
   return [
     ...(address ? ADDRESS_REQUIRED.filter((k) => absent(address[k])).map((k) => required(`address.${k}`)) : []),
     ...(creating && type === 'BUSINESS' && !business ? [required('businessInfo')] : []),
-    ...(creating && type === 'BUSINESS' && business ? BUSINESS_REQUIRED_ON_CREATE.filter((k) => absent(business[k])).map((k) => required(`businessInfo.${k}`)) : []),
+    ...(creating && type === 'BUSINESS' && business
+      ? BUSINESS_REQUIRED_ON_CREATE.filter((k) => absent(business[k])).map((k) => required(`businessInfo.${k}`))
+      : []),
   ];
 }
 
@@ -46,20 +60,30 @@ function profileOf(f: CustomerFields, type: CustomerType | undefined, errors: Fi
     errors.push(...dueDiligenceProblems(profile));
     return profile;
   }
-  if (type === 'BUSINESS') return defined({ ...contact, businessInfo: f.businessInfo && businessInfoOf(f.businessInfo) });
+  if (type === 'BUSINESS') {
+    return defined({ ...contact, businessInfo: f.businessInfo && businessInfoOf(f.businessInfo) });
+  }
   return contact;
 }
 
-function customerTypeOf(f: CustomerFields, allowed: readonly CustomerType[], errors: FieldError[]): CustomerType | undefined {
+function customerTypeOf(
+  f: CustomerFields,
+  allowed: readonly CustomerType[],
+  errors: FieldError[],
+): CustomerType | undefined {
   const constraint = { enum: [...allowed] };
   if (absent(f.customerType)) errors.push({ field: 'customerType', message: 'is required', constraint });
-  else if (!allowed.includes(f.customerType as CustomerType)) errors.push({ field: 'customerType', message: `must be one of ${allowed.join(', ')}`, constraint });
-  else return f.customerType as CustomerType;
+  else if (!allowed.includes(f.customerType as CustomerType)) {
+    errors.push({ field: 'customerType', message: `must be one of ${allowed.join(', ')}`, constraint });
+  } else return f.customerType as CustomerType;
   return undefined;
 }
 
 /** A customer create request (REST CustomerCreateRequest, INDIVIDUAL or BUSINESS): every broken rule at once. */
-export function validateCustomerCreate(fields: CustomerFields | undefined, supportedCurrencies: readonly string[]): CustomerDraft {
+export function validateCustomerCreate(
+  fields: CustomerFields | undefined,
+  supportedCurrencies: readonly string[],
+): CustomerDraft {
   const f = fields ?? {};
   const errors: FieldError[] = [];
   const customerType = customerTypeOf(f, CUSTOMER_TYPES, errors);
@@ -67,21 +91,33 @@ export function validateCustomerCreate(fields: CustomerFields | undefined, suppo
   errors.push(...missingMembers(f, customerType, true));
   const profile = profileOf(f, customerType, errors);
   if (errors.length) throw AppError.invalidInput('Invalid customer', errors);
-  return defined({ customerType: customerType!, platformCustomerId: f.platformCustomerId, region: f.region, currencies, profile });
+  return defined({
+    customerType: customerType!,
+    platformCustomerId: f.platformCustomerId,
+    region: f.region,
+    currencies,
+    profile,
+  });
 }
 
 /**
  * A customer update request (REST CustomerUpdateRequest). `customerType` must be the customer's
  * own type; email and phone number change in separate requests.
  */
-export function validateCustomerUpdate(fields: CustomerFields | undefined, currentType: CustomerType, supportedCurrencies: readonly string[]): CustomerChanges {
+export function validateCustomerUpdate(
+  fields: CustomerFields | undefined,
+  currentType: CustomerType,
+  supportedCurrencies: readonly string[],
+): CustomerChanges {
   const f = fields ?? {};
   const errors: FieldError[] = [];
   customerTypeOf(f, [currentType], errors);
   const currencies = currenciesOf(f, supportedCurrencies, errors);
   errors.push(...missingMembers(f, currentType, false));
   const profile = profileOf(f, currentType, errors);
-  if (f.email !== undefined && f.phoneNumber !== undefined) errors.push({ field: 'phoneNumber', message: 'email and phoneNumber must be updated in separate requests' });
+  if (f.email !== undefined && f.phoneNumber !== undefined) {
+    errors.push({ field: 'phoneNumber', message: 'email and phoneNumber must be updated in separate requests' });
+  }
   if (errors.length) throw AppError.invalidInput('Invalid customer update', errors);
   return defined({ currencies, profile });
 }

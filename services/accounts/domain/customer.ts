@@ -128,7 +128,12 @@ export interface NewCustomerFacts {
   sealedIdentifier?: string;
 }
 
-export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defaultCurrencies: string[], now: string): Customer {
+export function newCustomer(
+  draft: CustomerDraft,
+  facts: NewCustomerFacts,
+  defaultCurrencies: string[],
+  now: string,
+): Customer {
   const { identifier: _plain, ...profile } = draft.profile;
   return {
     ...profile,
@@ -141,7 +146,9 @@ export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defau
     currencies: draft.currencies ?? defaultCurrencies,
     umaAddress: draft.profile.umaAddress ?? facts.umaAddress,
     verificationStatus: 'UNVERIFIED',
-    ...(initialContactVerification(draft.region) ? { contactVerification: initialContactVerification(draft.region) } : {}),
+    ...(initialContactVerification(draft.region)
+      ? { contactVerification: initialContactVerification(draft.region) }
+      : {}),
     isDeleted: false,
     createdAt: now,
     updatedAt: now,
@@ -153,7 +160,12 @@ export function newCustomer(draft: CustomerDraft, facts: NewCustomerFacts, defau
  * The customer after `changes`; businessInfo members merge, every other member replaces. A new
  * identification number arrives already sealed.
  */
-export function applyCustomerChanges(customer: Customer, changes: CustomerChanges, now: string, sealedIdentifier?: string): Customer {
+export function applyCustomerChanges(
+  customer: Customer,
+  changes: CustomerChanges,
+  now: string,
+  sealedIdentifier?: string,
+): Customer {
   const { businessInfo, identifier: _plain, ...rest } = changes.profile;
   const next: Customer = { ...customer, ...rest, updatedAt: now, revision: customer.revision + 1 };
   if (sealedIdentifier !== undefined) next.sealedIdentifier = sealedIdentifier;

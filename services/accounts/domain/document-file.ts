@@ -11,7 +11,8 @@ const PNG_IEND = [0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x
 const PDF_TAIL_BYTES = 1024;
 
 const startsWith = (content: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => content[at + i] === b);
-const ascii = (content: Uint8Array, from: number, to: number) => Buffer.from(content.buffer, content.byteOffset + from, Math.max(0, to - from)).toString('latin1');
+const ascii = (content: Uint8Array, from: number, to: number) =>
+  Buffer.from(content.buffer, content.byteOffset + from, Math.max(0, to - from)).toString('latin1');
 
 /** The type its first bytes announce, or undefined. */
 export function mediaTypeOf(content: Uint8Array): DocumentMediaType | undefined {
@@ -39,11 +40,15 @@ export function incompleteFileProblem(content: Uint8Array, mediaType: DocumentMe
     }
     case 'image/jpeg': {
       const end = endWithoutPadding(content);
-      return end >= 4 && content[end - 2] === 0xff && content[end - 1] === 0xd9 ? undefined : 'is not a complete JPEG image (end-of-image marker missing)';
+      return end >= 4 && content[end - 2] === 0xff && content[end - 1] === 0xd9
+        ? undefined
+        : 'is not a complete JPEG image (end-of-image marker missing)';
     }
     case 'application/pdf': {
       const end = content.length;
-      return ascii(content, Math.max(0, end - PDF_TAIL_BYTES), end).includes('%%EOF') ? undefined : 'is not a complete PDF file (%%EOF missing)';
+      return ascii(content, Math.max(0, end - PDF_TAIL_BYTES), end).includes('%%EOF')
+        ? undefined
+        : 'is not a complete PDF file (%%EOF missing)';
     }
   }
 }

@@ -7,7 +7,14 @@ export const DOCUMENT_SIDES = ['FRONT', 'BACK'] as const;
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 /** Why a document is refused (400 codes of the interface). */
-export const REJECTION_REASONS = ['LOW_QUALITY', 'DATA_MISMATCH', 'EXPIRED', 'SUSPECTED_FRAUD', 'UNSUITABLE_DOCUMENT', 'INCOMPLETE'] as const;
+export const REJECTION_REASONS = [
+  'LOW_QUALITY',
+  'DATA_MISMATCH',
+  'EXPIRED',
+  'SUSPECTED_FRAUD',
+  'UNSUITABLE_DOCUMENT',
+  'INCOMPLETE',
+] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 export interface DocumentMetadata {
@@ -19,7 +26,8 @@ export interface DocumentMetadata {
   issuingAuthority?: string;
 }
 
-export interface StoredDocument extends Required<Pick<DocumentMetadata, 'documentHolder' | 'documentType' | 'country'>> {
+export interface StoredDocument
+  extends Required<Pick<DocumentMetadata, 'documentHolder' | 'documentType' | 'country'>> {
   id: string;
   platformId: string;
   side?: string;
@@ -53,9 +61,15 @@ function fileCheck(file: { fileName: string; content: Uint8Array }): { problem: 
  * at the gateway); here the file's rules, and on upload the members a caller skipping the contract
  * left out. Every problem at once.
  */
-export function validateDocumentMetadata(fields: DocumentFields | undefined, file: { fileName: string; content: Uint8Array } | undefined, creating: boolean): DocumentMetadata & { mediaType?: string } {
+export function validateDocumentMetadata(
+  fields: DocumentFields | undefined,
+  file: { fileName: string; content: Uint8Array } | undefined,
+  creating: boolean,
+): DocumentMetadata & { mediaType?: string } {
   const f = fields ?? {};
-  const errors: FieldError[] = creating ? CREATE_REQUIRED.filter((k) => !f[k]).map((field) => ({ field, message: 'is required' })) : [];
+  const errors: FieldError[] = creating
+    ? CREATE_REQUIRED.filter((k) => !f[k]).map((field) => ({ field, message: 'is required' }))
+    : [];
   let mediaType: string | undefined;
   if (!file) {
     if (creating) errors.push({ field: 'file', message: 'is required' });
@@ -63,12 +77,20 @@ export function validateDocumentMetadata(fields: DocumentFields | undefined, fil
     const checked = fileCheck(file);
     if ('problem' in checked) errors.push({ field: 'file', message: checked.problem });
     else mediaType = checked.mediaType;
-    if (file.fileName.length === 0 || file.fileName.length > 255) errors.push({ field: 'file', message: 'must have a file name of 1 to 255 characters' });
+    if (file.fileName.length === 0 || file.fileName.length > 255) {
+      errors.push({ field: 'file', message: 'must have a file name of 1 to 255 characters' });
+    }
   }
-  if (errors.length) throw AppError.invalidInput(creating ? 'Invalid document' : 'Invalid document replacement', errors);
+  if (errors.length) {
+    throw AppError.invalidInput(creating ? 'Invalid document' : 'Invalid document replacement', errors);
+  }
   const metadata = defined({
-    documentHolder: creating ? f.documentHolder : undefined, documentType: f.documentType, side: f.side, country: f.country,
-    documentNumber: f.documentNumber, issuingAuthority: f.issuingAuthority,
+    documentHolder: creating ? f.documentHolder : undefined,
+    documentType: f.documentType,
+    side: f.side,
+    country: f.country,
+    documentNumber: f.documentNumber,
+    issuingAuthority: f.issuingAuthority,
   });
   return { ...metadata, ...(mediaType ? { mediaType } : {}) };
 }

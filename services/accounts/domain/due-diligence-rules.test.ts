@@ -17,22 +17,43 @@ describe('due-diligence rules on customer create and update', () => {
     [{ idType: 'ITIN', identifier: '123-45-6789' }, ['identifier']],
     [{ idType: 'SSN', identifier: '123-45-6789', countryOfIssuance: 'MX' }, ['countryOfIssuance']],
     [{ idType: 'NON_US_TAX_ID', identifier: 'XAXX010101000', countryOfIssuance: 'MX' }, []],
-    [{ sourceOfFundsCategories: ['SALARY'], sourceOfFundsOtherDescription: 'lottery' }, ['sourceOfFundsOtherDescription']],
+    [{ sourceOfFundsCategories: ['SALARY'], sourceOfFundsOtherDescription: 'lottery' }, [
+      'sourceOfFundsOtherDescription',
+    ]],
     [{ sourceOfFundsCategories: ['SALARY', 'OTHER'], sourceOfFundsOtherDescription: 'lottery' }, []],
-    [{ sourceOfWealthCategories: ['SAVINGS'], sourceOfWealthOtherDescription: 'x' }, ['sourceOfWealthOtherDescription']],
-    [{ purposeOfAccount: 'P2P_TRANSFERS', purposeOfAccountOtherDescription: 'x' }, ['purposeOfAccountOtherDescription']],
+    [{ sourceOfWealthCategories: ['SAVINGS'], sourceOfWealthOtherDescription: 'x' }, [
+      'sourceOfWealthOtherDescription',
+    ]],
+    [{ purposeOfAccount: 'P2P_TRANSFERS', purposeOfAccountOtherDescription: 'x' }, [
+      'purposeOfAccountOtherDescription',
+    ]],
     [{ purposeOfAccount: 'OTHER', purposeOfAccountOtherDescription: 'household budget' }, []],
   ])('%j → %j', (body, expected) => {
     expect(fields(body)).toEqual(expected);
   });
 
-  test('every problem is listed at once, beside the members\' own shape errors', () => {
-    expect(fields({ idType: 'SSN', identifier: 'nope', countryOfIssuance: 'CA', pepStatus: 'MAYBE', purposeOfAccount: 'SAVING', purposeOfAccountOtherDescription: 'x' }))
+  test("every problem is listed at once, beside the members' own shape errors", () => {
+    expect(
+      fields({
+        idType: 'SSN',
+        identifier: 'nope',
+        countryOfIssuance: 'CA',
+        pepStatus: 'MAYBE',
+        purposeOfAccount: 'SAVING',
+        purposeOfAccountOtherDescription: 'x',
+      }),
+    )
       .toEqual(expect.arrayContaining(['identifier', 'countryOfIssuance', 'pepStatus', 'purposeOfAccount']));
   });
 
   test('the same rules hold on update', () => {
-    const errors = fieldErrorsOf(() => validateCustomerUpdate(createFieldsOf({ customerType: 'INDIVIDUAL', idType: 'ITIN', identifier: '111-11-1111' }), 'INDIVIDUAL', SUPPORTED));
+    const errors = fieldErrorsOf(() =>
+      validateCustomerUpdate(
+        createFieldsOf({ customerType: 'INDIVIDUAL', idType: 'ITIN', identifier: '111-11-1111' }),
+        'INDIVIDUAL',
+        SUPPORTED,
+      )
+    );
     expect(errors.map((e) => e.field)).toEqual(['identifier']);
   });
 });

@@ -12,9 +12,14 @@ export interface EndUserTermsCatalogue {
 /** END_USER_TERMS_VERSION_NOT_FOUND unless the consent names a known version. */
 export function assertKnownTermsVersion(terms: EndUserTermsCatalogue, consent: EndUserTermsConsent | undefined): void {
   if (consent && !terms.knownVersions.includes(consent.termsVersion)) {
-    throw new AppError('END_USER_TERMS_VERSION_NOT_FOUND', `End User Terms version ${consent.termsVersion} is not supported; the current version is ${terms.version}`, {
-      field: 'endUserTermsConsent.termsVersion', currentVersion: terms.version,
-    });
+    throw new AppError(
+      'END_USER_TERMS_VERSION_NOT_FOUND',
+      `End User Terms version ${consent.termsVersion} is not supported; the current version is ${terms.version}`,
+      {
+        field: 'endUserTermsConsent.termsVersion',
+        currentVersion: terms.version,
+      },
+    );
   }
 }
 

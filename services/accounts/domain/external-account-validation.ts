@@ -1,9 +1,20 @@
 import { AppError, type FieldError } from '../../../lib/errors';
 import {
-  accountCurrencies, accountTypeSpec, EXTERNAL_ACCOUNT_TYPE_NAMES, type AccountTypeSpec, type MemberCheck,
+  accountCurrencies,
+  accountTypeSpec,
+  EXTERNAL_ACCOUNT_TYPE_NAMES,
+  type AccountTypeSpec,
+  type MemberCheck,
 } from '../../../lib/contract/external-account-types';
 import {
-  checkAbaRoutingNumber, checkBic, checkBrazilianTaxId, checkClabe, checkIban, checkPixKey, PIX_KEY_TYPES, type PixKeyType,
+  checkAbaRoutingNumber,
+  checkBic,
+  checkBrazilianTaxId,
+  checkClabe,
+  checkIban,
+  checkPixKey,
+  PIX_KEY_TYPES,
+  type PixKeyType,
 } from './bank-identifiers';
 import { OWNERSHIP_TYPES, type ExternalAccountDraft } from './external-account';
 import { checkBolt11Invoice, checkBolt12Offer, checkWalletAddress, type WalletAccountType } from './wallet-addresses';
@@ -32,18 +43,26 @@ type Info = Record<string, unknown>;
 /** The domain rule each `check` of the table names. */
 function checkMember(check: MemberCheck, value: string, info: Info): string | undefined {
   switch (check) {
-    case 'iban': return checkIban(value);
-    case 'bic': return checkBic(value);
-    case 'abaRouting': return /^[0-9]{9}$/.test(value) ? checkAbaRoutingNumber(value) : 'must be 9 digits';
-    case 'clabe': return /^[0-9]{18}$/.test(value) ? checkClabe(value) : 'must be 18 digits';
-    case 'brazilianTaxId': return /^[0-9]+$/.test(value) ? checkBrazilianTaxId(value) : 'must be digits';
+    case 'iban':
+      return checkIban(value);
+    case 'bic':
+      return checkBic(value);
+    case 'abaRouting':
+      return /^[0-9]{9}$/.test(value) ? checkAbaRoutingNumber(value) : 'must be 9 digits';
+    case 'clabe':
+      return /^[0-9]{18}$/.test(value) ? checkClabe(value) : 'must be 18 digits';
+    case 'brazilianTaxId':
+      return /^[0-9]+$/.test(value) ? checkBrazilianTaxId(value) : 'must be digits';
     case 'pixKey': {
       const type = info.pixKeyType as PixKeyType;
       return PIX_KEY_TYPES.includes(type) ? checkPixKey(type, value) : undefined;
     }
-    case 'walletAddress': return checkWalletAddress(info.accountType as WalletAccountType, value);
-    case 'bolt11': return checkBolt11Invoice(value);
-    case 'bolt12': return checkBolt12Offer(value);
+    case 'walletAddress':
+      return checkWalletAddress(info.accountType as WalletAccountType, value);
+    case 'bolt11':
+      return checkBolt11Invoice(value);
+    case 'bolt12':
+      return checkBolt12Offer(value);
   }
 }
 
@@ -74,11 +93,20 @@ function present(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, present(v)]));
 }
 
-function railErrors(spec: AccountTypeSpec, info: Info, asked: string[], fail: (field: string, message: string) => void): string[] {
-  for (const rail of asked) if (!spec.rails.includes(rail)) fail('accountInfo.paymentRails', `must each be one of ${spec.rails.join(', ')}`);
+function railErrors(
+  spec: AccountTypeSpec,
+  info: Info,
+  asked: string[],
+  fail: (field: string, message: string) => void,
+): string[] {
+  for (const rail of asked) {
+    if (!spec.rails.includes(rail)) fail('accountInfo.paymentRails', `must each be one of ${spec.rails.join(', ')}`);
+  }
   if (asked.length) {
     for (const rail of asked) {
-      for (const m of spec.railMembers?.[rail] ?? []) if (!given(info, m)) fail(`accountInfo.${m}`, `is required for ${rail}`);
+      for (const m of spec.railMembers?.[rail] ?? []) {
+        if (!given(info, m)) fail(`accountInfo.${m}`, `is required for ${rail}`);
+      }
     }
     return [...new Set(asked)];
   }
@@ -86,7 +114,11 @@ function railErrors(spec: AccountTypeSpec, info: Info, asked: string[], fail: (f
   if (!rails.length) {
     const options = spec.rails.map((rail) => `${rail}: ${(spec.railMembers?.[rail] ?? []).join(', ')}`).join('; ');
     const first = spec.rails[0];
-    for (const m of spec.railMembers?.[first] ?? []) if (!given(info, m)) fail(`accountInfo.${m}`, `is required for ${first} (the members each rail needs: ${options})`);
+    for (const m of spec.railMembers?.[first] ?? []) {
+      if (!given(info, m)) {
+        fail(`accountInfo.${m}`, `is required for ${first} (the members each rail needs: ${options})`);
+      }
+    }
   }
   return rails;
 }
@@ -96,7 +128,10 @@ function readAccountInfo(raw: Info, fail: (field: string, message: string) => vo
   const type = raw.accountType as string | undefined;
   const spec = accountTypeSpec(type);
   if (!spec) {
-    fail('accountInfo.accountType', type === undefined ? 'is required' : `must be one of ${EXTERNAL_ACCOUNT_TYPE_NAMES.join(', ')}`);
+    fail(
+      'accountInfo.accountType',
+      type === undefined ? 'is required' : `must be one of ${EXTERNAL_ACCOUNT_TYPE_NAMES.join(', ')}`,
+    );
     return undefined;
   }
   const info: Info = { accountType: type };
@@ -110,8 +145,12 @@ function readAccountInfo(raw: Info, fail: (field: string, message: string) => vo
     const problem = rule.check && checkMember(rule.check, value, { ...raw, accountType: type });
     if (problem) fail(`accountInfo.${member}`, problem);
   }
-  if (spec.exactlyOneOf && spec.exactlyOneOf.filter((m) => given(info, m)).length !== 1) fail('accountInfo', `exactly one of ${spec.exactlyOneOf.join(', ')} is required`);
-  if (spec.atLeastOneOf && !spec.atLeastOneOf.some((m) => given(info, m))) fail('accountInfo', `at least one of ${spec.atLeastOneOf.join(', ')} is required`);
+  if (spec.exactlyOneOf && spec.exactlyOneOf.filter((m) => given(info, m)).length !== 1) {
+    fail('accountInfo', `exactly one of ${spec.exactlyOneOf.join(', ')} is required`);
+  }
+  if (spec.atLeastOneOf && !spec.atLeastOneOf.some((m) => given(info, m))) {
+    fail('accountInfo', `at least one of ${spec.atLeastOneOf.join(', ')} is required`);
+  }
 
   const beneficiary = present(raw.beneficiary) as Info | undefined;
   if (spec.kind === 'BANK' && !beneficiary?.beneficiaryType) fail('accountInfo.beneficiary', 'is required');
@@ -133,16 +172,25 @@ function readAccountInfo(raw: Info, fail: (field: string, message: string) => vo
  * platform's own account) or the platform form (no `customerId`, no `defaultUmaDepositAccount`).
  * Every broken rule is reported at once.
  */
-export function validateExternalAccountCreate(request: ExternalAccountCreate, owner: ExternalAccountOwner): ExternalAccountDraft {
+export function validateExternalAccountCreate(
+  request: ExternalAccountCreate,
+  owner: ExternalAccountOwner,
+): ExternalAccountDraft {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
   const byCustomer = owner === 'CUSTOMER';
-  const accountInfo = request.accountInfo ? readAccountInfo(request.accountInfo as Info, fail) : (fail('accountInfo', 'is required'), undefined);
+  const accountInfo = request.accountInfo
+    ? readAccountInfo(request.accountInfo as Info, fail)
+    : (fail('accountInfo', 'is required'), undefined);
   const type = accountInfo?.accountType as string | undefined;
   const currencies = type ? accountCurrencies(type) : [];
   if (!request.currency) fail('currency', 'is required');
   else if (type && !currencies.includes(request.currency)) {
-    errors.push({ field: 'currency', message: `must be one of ${currencies.join(', ')}`, constraint: { enum: [...currencies] } });
+    errors.push({
+      field: 'currency',
+      message: `must be one of ${currencies.join(', ')}`,
+      constraint: { enum: [...currencies] },
+    });
   }
   if (request.ownershipType !== undefined && !(OWNERSHIP_TYPES as readonly string[]).includes(request.ownershipType)) {
     fail('ownershipType', `must be one of ${OWNERSHIP_TYPES.join(', ')}`);

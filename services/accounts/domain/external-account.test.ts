@@ -1,7 +1,12 @@
 import { AppError } from '../../../lib/errors';
 import { ACCOUNT_INFO } from '../test-fixtures/request-bodies';
 import {
-  accountFingerprint, assertTransition, canTransition, EXTERNAL_ACCOUNT_STATUSES, initialStatus, type ExternalAccountStatus,
+  accountFingerprint,
+  assertTransition,
+  canTransition,
+  EXTERNAL_ACCOUNT_STATUSES,
+  initialStatus,
+  type ExternalAccountStatus,
 } from './external-account';
 
 describe('verification status machine', () => {
@@ -16,13 +21,18 @@ describe('verification status machine', () => {
     const expected = allowed.some(([f, t]) => f === from && t === to);
     expect(canTransition(from, to)).toBe(expected);
     if (expected) expect(() => assertTransition(from, to)).not.toThrow();
-    else expect(() => assertTransition(from, to)).toThrow(expect.objectContaining({ code: 'INVALID_STATE' }) as AppError);
+    else {expect(() => assertTransition(from, to)).toThrow(
+        expect.objectContaining({ code: 'INVALID_STATE' }) as AppError,
+      );}
   });
 });
 
 describe('initial status', () => {
   const draft = (variant: keyof typeof ACCOUNT_INFO, ownershipType?: string) => ({
-    currency: ACCOUNT_INFO[variant].currency, accountInfo: { ...ACCOUNT_INFO[variant].info }, defaultUmaDepositAccount: false, ownershipType,
+    currency: ACCOUNT_INFO[variant].currency,
+    accountInfo: { ...ACCOUNT_INFO[variant].info },
+    defaultUmaDepositAccount: false,
+    ownershipType,
   });
 
   test.each<[keyof typeof ACCOUNT_INFO, string | undefined, ExternalAccountStatus]>([
@@ -40,7 +50,13 @@ describe('initial status', () => {
 test('the fingerprint names the destination, not the beneficiary; hex addresses ignore case, base58 does not', () => {
   const usd = ACCOUNT_INFO.USD_ACCOUNT.info;
   expect(accountFingerprint(usd)).toBe('USD_ACCOUNT|routingNumber=021000021|accountNumber=12345678901');
-  expect(accountFingerprint({ ...usd, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Other' } })).toBe(accountFingerprint(usd));
-  expect(accountFingerprint({ accountType: 'ETHEREUM_WALLET', address: '0xABC' })).toBe(accountFingerprint({ accountType: 'ETHEREUM_WALLET', address: '0xabc' }));
-  expect(accountFingerprint({ accountType: 'SOLANA_WALLET', address: 'AbC' })).not.toBe(accountFingerprint({ accountType: 'SOLANA_WALLET', address: 'abc' }));
+  expect(accountFingerprint({ ...usd, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Other' } })).toBe(
+    accountFingerprint(usd),
+  );
+  expect(accountFingerprint({ accountType: 'ETHEREUM_WALLET', address: '0xABC' })).toBe(
+    accountFingerprint({ accountType: 'ETHEREUM_WALLET', address: '0xabc' }),
+  );
+  expect(accountFingerprint({ accountType: 'SOLANA_WALLET', address: 'AbC' })).not.toBe(
+    accountFingerprint({ accountType: 'SOLANA_WALLET', address: 'abc' }),
+  );
 });

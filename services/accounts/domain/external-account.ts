@@ -3,7 +3,12 @@ import type { OwnershipChallengeRecord } from './ownership-challenge';
 import { isSelfCustodyWallet } from './wallet-account-info';
 
 export const EXTERNAL_ACCOUNT_STATUSES = [
-  'PENDING', 'ACTIVE', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'UNDER_REVIEW', 'INACTIVE',
+  'PENDING',
+  'ACTIVE',
+  'PENDING_OWNERSHIP_VERIFICATION',
+  'UNVERIFIED',
+  'UNDER_REVIEW',
+  'INACTIVE',
 ] as const;
 export type ExternalAccountStatus = (typeof EXTERNAL_ACCOUNT_STATUSES)[number];
 export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
@@ -40,19 +45,38 @@ export interface ExternalAccountDraft {
 
 /** Members of each variant that identify the destination itself (a BIC only where no IBAN does). */
 const IDENTIFYING_MEMBERS = [
-  'routingNumber', 'accountNumber', 'clabeNumber', 'iban', 'pixKey', 'ifsc', 'vpa', 'address', 'invoice', 'bolt12', 'lightningAddress',
-  'sortCode', 'bankCode', 'branchCode', 'phoneNumber', 'provider', 'region', 'country',
+  'routingNumber',
+  'accountNumber',
+  'clabeNumber',
+  'iban',
+  'pixKey',
+  'ifsc',
+  'vpa',
+  'address',
+  'invoice',
+  'bolt12',
+  'lightningAddress',
+  'sortCode',
+  'bankCode',
+  'branchCode',
+  'phoneNumber',
+  'provider',
+  'region',
+  'country',
 ];
 
 /** Hex (EVM) addresses, emails and bank codes compare without case; base58 and bech32 values keep it. */
 function canonical(key: string, value: string): string {
-  const caseless = value.startsWith('0x') || value.includes('@') || key === 'iban' || key === 'ifsc' || key === 'invoice' || key === 'bolt12';
+  const caseless = value.startsWith('0x') || value.includes('@') || key === 'iban' || key === 'ifsc'
+    || key === 'invoice' || key === 'bolt12';
   return caseless ? value.toLowerCase() : value;
 }
 
 export function accountFingerprint(accountInfo: Record<string, unknown>): string {
   const members = accountInfo.iban === undefined ? [...IDENTIFYING_MEMBERS, 'swiftCode'] : IDENTIFYING_MEMBERS;
-  const parts = members.filter((k) => typeof accountInfo[k] === 'string').map((k) => `${k}=${canonical(k, accountInfo[k] as string)}`);
+  const parts = members.filter((k) => typeof accountInfo[k] === 'string').map((k) =>
+    `${k}=${canonical(k, accountInfo[k] as string)}`
+  );
   return [String(accountInfo.accountType), ...parts].join('|');
 }
 
@@ -62,7 +86,9 @@ export function accountFingerprint(accountInfo: Record<string, unknown>): string
  */
 export function initialStatus(draft: ExternalAccountDraft): ExternalAccountStatus {
   const type = String(draft.accountInfo.accountType);
-  return draft.ownershipType === 'FIRST_PARTY' && isSelfCustodyWallet(type) ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
+  return draft.ownershipType === 'FIRST_PARTY' && isSelfCustodyWallet(type)
+    ? 'PENDING_OWNERSHIP_VERIFICATION'
+    : 'ACTIVE';
 }
 
 /**
@@ -80,6 +106,8 @@ export function canTransition(from: ExternalAccountStatus, to: ExternalAccountSt
 
 export function assertTransition(from: ExternalAccountStatus, to: ExternalAccountStatus): void {
   if (!canTransition(from, to)) {
-    throw new AppError('INVALID_STATE', `External account status cannot change from ${from} to ${to}`, { status: from });
+    throw new AppError('INVALID_STATE', `External account status cannot change from ${from} to ${to}`, {
+      status: from,
+    });
   }
 }

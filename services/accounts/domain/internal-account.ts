@@ -36,7 +36,12 @@ export function holdingAccountType(currency: string): 'INTERNAL_FIAT' | 'INTERNA
  * (it cannot send or receive) until its wallet is provisioned.
  */
 export function openInternalAccount(input: {
-  id: string; platformId: string; customerId?: string; currency: string; type?: InternalAccountType; now: string;
+  id: string;
+  platformId: string;
+  customerId?: string;
+  currency: string;
+  type?: InternalAccountType;
+  now: string;
 }): InternalAccount {
   const type = input.type ?? holdingAccountType(input.currency);
   const wallet = type === 'EMBEDDED_WALLET';

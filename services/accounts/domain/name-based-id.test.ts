@@ -3,7 +3,9 @@ import { internalAccountId, nameBasedUuid, platformConfigId } from './name-based
 
 describe('name-based ids', () => {
   test('match RFC 4122 version 5 (the DNS namespace vector for www.example.com)', () => {
-    expect(nameBasedUuid('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    expect(nameBasedUuid('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe(
+      '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+    );
   });
 
   test('an internal account id is a valid InternalAccount id, the same every time for one owner, currency and type', () => {
@@ -23,7 +25,9 @@ describe('name-based ids', () => {
   });
 
   test('a platform config id is stable per platform', () => {
-    expect(platformConfigId('Platform:x')).toMatch(/^PlatformConfig:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(platformConfigId('Platform:x')).toMatch(
+      /^PlatformConfig:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(platformConfigId('Platform:x')).toBe(platformConfigId('Platform:x'));
     expect(platformConfigId('Platform:x')).not.toBe(platformConfigId('Platform:y'));
   });

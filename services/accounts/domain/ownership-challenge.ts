@@ -36,15 +36,23 @@ const CHALLENGEABLE: readonly ExternalAccountStatus[] = ['PENDING_OWNERSHIP_VERI
 export function assertOwnershipChallengeable(account: ExternalAccount): void {
   const type = String(account.accountInfo.accountType);
   if (account.ownershipType !== 'FIRST_PARTY' || !isSelfCustodyWallet(type)) {
-    throw new AppError('CONFLICT', 'Ownership verification applies only to FIRST_PARTY self-custody wallet accounts', { status: account.status });
+    throw new AppError('CONFLICT', 'Ownership verification applies only to FIRST_PARTY self-custody wallet accounts', {
+      status: account.status,
+    });
   }
   if (!CHALLENGEABLE.includes(account.status)) {
-    throw new AppError('CONFLICT', `Ownership verification does not apply to an account in status ${account.status}`, { status: account.status });
+    throw new AppError('CONFLICT', `Ownership verification does not apply to an account in status ${account.status}`, {
+      status: account.status,
+    });
   }
 }
 
 export function newOwnershipChallenge(input: {
-  account: ExternalAccount; method: OwnershipMethod; nonce: string; now: Date; ttlMs: number;
+  account: ExternalAccount;
+  method: OwnershipMethod;
+  nonce: string;
+  now: Date;
+  ttlMs: number;
   liveness: { baseUrl: string; delayMs: number };
 }): OwnershipChallengeRecord {
   const { account, method, nonce, now } = input;
@@ -52,7 +60,11 @@ export function newOwnershipChallenge(input: {
   const base = { method, nonce, issuedAt: now.toISOString(), expiresAt };
   if (method === 'WALLET_SIGNATURE') {
     const address = String(account.accountInfo.address);
-    return { ...base, messageToSign: `I verify that I control this wallet ${address} (${account.id}). Nonce: ${nonce}. Expires: ${expiresAt}` };
+    return {
+      ...base,
+      messageToSign:
+        `I verify that I control this wallet ${address} (${account.id}). Nonce: ${nonce}. Expires: ${expiresAt}`,
+    };
   }
   return {
     ...base,
@@ -71,7 +83,10 @@ export function challengeView(c: OwnershipChallengeRecord): OwnershipChallengeVi
 export function outstandingSignatureChallenge(account: ExternalAccount): OwnershipChallengeRecord {
   const challenge = account.ownershipChallenge;
   if (account.status !== 'PENDING_OWNERSHIP_VERIFICATION' || challenge?.method !== 'WALLET_SIGNATURE') {
-    throw new AppError('CONFLICT', 'No WALLET_SIGNATURE challenge is outstanding for this external account; start a challenge first');
+    throw new AppError(
+      'CONFLICT',
+      'No WALLET_SIGNATURE challenge is outstanding for this external account; start a challenge first',
+    );
   }
   return challenge;
 }

@@ -24,7 +24,9 @@ export function recoverPersonalSignAddress(message: string, signature: string): 
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery !== 0 && recovery !== 1) return undefined;
   try {
-    const point = secp256k1.Signature.fromCompact(hex.slice(0, 128)).addRecoveryBit(recovery).recoverPublicKey(personalSignDigest(message));
+    const point = secp256k1.Signature.fromCompact(hex.slice(0, 128)).addRecoveryBit(recovery).recoverPublicKey(
+      personalSignDigest(message),
+    );
     const publicKey = point.toRawBytes(false).subarray(1);
     return `0x${Buffer.from(keccak_256(publicKey).subarray(12)).toString('hex')}`;
   } catch {
@@ -36,7 +38,12 @@ export function recoverPersonalSignAddress(message: string, signature: string): 
  * Whether `signature` proves control of `address` over `message`: EVM wallets by EIP-191
  * recovery; other chains by the sandbox simulation (any signature but the magic one).
  */
-export function signatureProvesOwnership(accountType: string, address: string, message: string, signature: string): boolean {
+export function signatureProvesOwnership(
+  accountType: string,
+  address: string,
+  message: string,
+  signature: string,
+): boolean {
   if (hasSignatureCheck(accountType)) return recoverPersonalSignAddress(message, signature) === address.toLowerCase();
   return signature.trim() !== '' && signature.trim().toLowerCase() !== SANDBOX_INVALID_SIGNATURE;
 }

@@ -87,7 +87,12 @@ export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
 }
 
 export function defaultSettings(currencies: readonly string[]): PlatformSettings {
-  return { currencyConfigs: currencies.map(defaultCurrencyConfig), isRegulatedFinancialInstitution: false, feeConfigs: [], limits: [] };
+  return {
+    currencyConfigs: currencies.map(defaultCurrencyConfig),
+    isRegulatedFinancialInstitution: false,
+    feeConfigs: [],
+    limits: [],
+  };
 }
 
 /** What a platform created with embedded wallets on starts with; PATCH /config changes any member. */
@@ -118,21 +123,34 @@ export function applyConfigChanges(current: PlatformSettings, changes: PlatformC
   if (changes.webhookEndpoint !== undefined) next.webhookEndpoint = changes.webhookEndpoint;
   if (changes.currencyConfigs) next.currencyConfigs = changes.currencyConfigs;
   if (changes.webhookExtensionTypes) next.webhookExtensionTypes = changes.webhookExtensionTypes;
-  if (changes.embeddedWalletConfig) next.embeddedWalletConfig = { ...current.embeddedWalletConfig, ...changes.embeddedWalletConfig };
+  if (changes.embeddedWalletConfig) {
+    next.embeddedWalletConfig = { ...current.embeddedWalletConfig, ...changes.embeddedWalletConfig };
+  }
   if (changes.cardTokenization2faConfig) {
     const was = current.cardTokenization2faConfig ?? {};
     const now = changes.cardTokenization2faConfig;
     next.cardTokenization2faConfig = {
-      ...was, ...now,
+      ...was,
+      ...now,
       ...(was.email || now.email ? { email: { ...was.email, ...now.email } } : {}),
       ...(was.sms || now.sms ? { sms: { ...was.sms, ...now.sms } } : {}),
     };
   }
   if (changes.feeConfigs) {
-    next.feeConfigs = mergeByKey(current.feeConfigs, changes.feeConfigs, feeKey, (f) => f.variableFeeBps === 0 && f.fixedFee.amount === 0);
+    next.feeConfigs = mergeByKey(
+      current.feeConfigs,
+      changes.feeConfigs,
+      feeKey,
+      (f) => f.variableFeeBps === 0 && f.fixedFee.amount === 0,
+    );
   }
   if (changes.limits) {
-    next.limits = mergeByKey(current.limits, changes.limits, limitKey, (l) => l.maxSingleTransaction === undefined && l.dailyVolume === undefined);
+    next.limits = mergeByKey(
+      current.limits,
+      changes.limits,
+      limitKey,
+      (l) => l.maxSingleTransaction === undefined && l.dailyVolume === undefined,
+    );
   }
   return next;
 }
@@ -140,5 +158,7 @@ export function applyConfigChanges(current: PlatformSettings, changes: PlatformC
 /** The names of the members a PATCH changes, for the event. */
 export function changedConfigFields(changes: PlatformConfigChanges): string[] {
   const rename: Record<string, string> = { currencyConfigs: 'supportedCurrencies' };
-  return Object.keys(changes).filter((k) => changes[k as keyof PlatformConfigChanges] !== undefined).map((k) => rename[k] ?? k);
+  return Object.keys(changes).filter((k) => changes[k as keyof PlatformConfigChanges] !== undefined).map((k) =>
+    rename[k] ?? k
+  );
 }

@@ -1,4 +1,9 @@
-import { holdingAccountType, openInternalAccount, type InternalAccount, type InternalAccountType } from './internal-account';
+import {
+  holdingAccountType,
+  openInternalAccount,
+  type InternalAccount,
+  type InternalAccountType,
+} from './internal-account';
 import { internalAccountId } from './name-based-id';
 
 /**
@@ -22,11 +27,26 @@ export function holdingAccountSteps(ownerId: string, currencies: readonly string
 }
 
 export function embeddedWalletStep(customerId: string, currency: string, now: string): ProvisioningStep {
-  return { accountId: internalAccountId(customerId, currency, 'EMBEDDED_WALLET'), currency, type: 'EMBEDDED_WALLET', plannedAt: now };
+  return {
+    accountId: internalAccountId(customerId, currency, 'EMBEDDED_WALLET'),
+    currency,
+    type: 'EMBEDDED_WALLET',
+    plannedAt: now,
+  };
 }
 
 /** The account a step opens. */
-export function accountOfStep(step: ProvisioningStep, owner: { platformId: string; customerId?: string }, now: string): InternalAccount {
-  return openInternalAccount({ id: step.accountId, platformId: owner.platformId, customerId: owner.customerId, currency: step.currency, type: step.type, now });
+export function accountOfStep(
+  step: ProvisioningStep,
+  owner: { platformId: string; customerId?: string },
+  now: string,
+): InternalAccount {
+  return openInternalAccount({
+    id: step.accountId,
+    platformId: owner.platformId,
+    customerId: owner.customerId,
+    currency: step.currency,
+    type: step.type,
+    now,
+  });
 }
-

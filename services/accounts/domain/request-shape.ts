@@ -4,7 +4,9 @@
  * matters) as its array.
  */
 export function restShape(message: object | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(message ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, memberShape(v)]));
+  return Object.fromEntries(
+    Object.entries(message ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, memberShape(v)]),
+  );
 }
 
 function isList(v: object): v is { values: unknown[] } {

@@ -1,4 +1,13 @@
-import { afterEvent, afterFactorReset, afterSettled, attemptsLeft, isLocked, NO_LOCKOUT, withReservation, type LoginSecurity } from './sca-lockout';
+import {
+  afterEvent,
+  afterFactorReset,
+  afterSettled,
+  attemptsLeft,
+  isLocked,
+  NO_LOCKOUT,
+  withReservation,
+  type LoginSecurity,
+} from './sca-lockout';
 
 const t0 = new Date('2026-01-01T00:00:00Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);

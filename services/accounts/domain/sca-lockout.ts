@@ -41,7 +41,9 @@ export const NO_LOCKOUT: LoginSecurity = { failedAttempts: 0, suspended: false }
 export function afterFailedAttempt(state: LoginSecurity, now: Date): LoginSecurity {
   const failedAttempts = state.failedAttempts + 1;
   const lastFailedAt = now.toISOString();
-  if (failedAttempts >= SUSPEND_AT) return { ...state, failedAttempts, lastFailedAt, suspended: true, lockedUntil: undefined };
+  if (failedAttempts >= SUSPEND_AT) {
+    return { ...state, failedAttempts, lastFailedAt, suspended: true, lockedUntil: undefined };
+  }
   const minutes = LOCK_MINUTES[failedAttempts];
   return minutes
     ? { ...state, failedAttempts, lastFailedAt, lockedUntil: new Date(now.getTime() + minutes * 60_000).toISOString() }
@@ -80,7 +82,11 @@ export function attemptsLeft(state: LoginSecurity, now: Date): number {
 }
 
 /** The state holding one more reservation, or undefined when no attempt is left. */
-export function withReservation(state: LoginSecurity, reservation: AttemptReservation, now: Date): LoginSecurity | undefined {
+export function withReservation(
+  state: LoginSecurity,
+  reservation: AttemptReservation,
+  now: Date,
+): LoginSecurity | undefined {
   if (attemptsLeft(state, now) === 0) return undefined;
   return { ...state, reservations: [...liveReservations(state, now), reservation] };
 }

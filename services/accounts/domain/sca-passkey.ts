@@ -24,10 +24,19 @@ export interface StoredScaPasskey {
 const challengeBytes = (challengeHex: string) => new Uint8Array(Buffer.from(challengeHex, 'utf8'));
 export const webauthnChallenge = (challengeHex: string) => Buffer.from(challengeHex, 'utf8').toString('base64url');
 
-export async function registrationOptions(rp: RelyingParty, user: { id: string; name: string }, challengeHex: string, exclude: string[]) {
+export async function registrationOptions(
+  rp: RelyingParty,
+  user: { id: string; name: string },
+  challengeHex: string,
+  exclude: string[],
+) {
   return webauthn().generateRegistrationOptions({
-    rpName: rp.name, rpID: rp.id, userName: user.name, userID: new Uint8Array(Buffer.from(user.id, 'utf8')),
-    challenge: challengeBytes(challengeHex), attestationType: 'none',
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: user.name,
+    userID: new Uint8Array(Buffer.from(user.id, 'utf8')),
+    challenge: challengeBytes(challengeHex),
+    attestationType: 'none',
     excludeCredentials: exclude.map((id) => ({ id })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
   });
@@ -35,17 +44,28 @@ export async function registrationOptions(rp: RelyingParty, user: { id: string; 
 
 export async function assertionOptions(rp: RelyingParty, challengeHex: string, credentialIds: string[]) {
   return webauthn().generateAuthenticationOptions({
-    rpID: rp.id, challenge: challengeBytes(challengeHex), allowCredentials: credentialIds.map((id) => ({ id })), userVerification: 'required',
+    rpID: rp.id,
+    challenge: challengeBytes(challengeHex),
+    allowCredentials: credentialIds.map((id) => ({ id })),
+    userVerification: 'required',
   });
 }
 
 /** The verified credential, or undefined for one that does not verify (never throws on bad input). */
-export async function verifiedRegistration(rp: RelyingParty, credential: unknown, origin: string, challengeHex: string): Promise<StoredScaPasskey | undefined> {
+export async function verifiedRegistration(
+  rp: RelyingParty,
+  credential: unknown,
+  origin: string,
+  challengeHex: string,
+): Promise<StoredScaPasskey | undefined> {
   if (!rp.origins.includes(origin)) return undefined;
   try {
     const result = await webauthn().verifyRegistrationResponse({
-      response: credential as RegistrationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
-      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: true,
+      response: credential as RegistrationResponseJSON,
+      expectedChallenge: webauthnChallenge(challengeHex),
+      expectedOrigin: origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
     });
     if (!result.verified || !result.registrationInfo) return undefined;
     const c = result.registrationInfo.credential;
@@ -71,9 +91,16 @@ export async function verifiedAssertion(
   if (!rp.origins.includes(origin)) return undefined;
   try {
     const result = await webauthn().verifyAuthenticationResponse({
-      response: assertion as AuthenticationResponseJSON, expectedChallenge: webauthnChallenge(challengeHex),
-      expectedOrigin: origin, expectedRPID: rp.id, requireUserVerification: true,
-      credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter },
+      response: assertion as AuthenticationResponseJSON,
+      expectedChallenge: webauthnChallenge(challengeHex),
+      expectedOrigin: origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+        counter: passkey.counter,
+      },
     });
     return result.verified ? result.authenticationInfo.newCounter : undefined;
   } catch {

@@ -25,10 +25,27 @@ export interface DocumentFacts {
 
 /** Which document types satisfy each document requirement (the reference's table). */
 export const ACCEPTED_DOCUMENTS = {
-  MISSING_LEGAL_PRESENCE_DOCUMENT: ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT'],
-  MISSING_CONTROL_STRUCTURE_DOCUMENT: ['DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT'],
+  MISSING_LEGAL_PRESENCE_DOCUMENT: [
+    'CERTIFICATE_OF_INCORPORATION',
+    'ARTICLES_OF_INCORPORATION',
+    'ARTICLES_OF_ASSOCIATION',
+    'STATE_REGISTRY_EXCERPT',
+  ],
+  MISSING_CONTROL_STRUCTURE_DOCUMENT: [
+    'DIRECTOR_REGISTRY',
+    'TRUST_AGREEMENT',
+    'STATE_COMPANY_REGISTRY',
+    'PARTNERSHIP_CONTROL_AGREEMENT',
+  ],
   MISSING_OWNERSHIP_STRUCTURE_DOCUMENT: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'],
-  MISSING_PROOF_OF_ADDRESS_DOCUMENT: ['UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN', 'PROOF_OF_ADDRESS'],
+  MISSING_PROOF_OF_ADDRESS_DOCUMENT: [
+    'UTILITY_BILL',
+    'RENT_OR_LEASE_AGREEMENT',
+    'ELECTRICITY_BILL',
+    'BANK_STATEMENT',
+    'TAX_RETURN',
+    'PROOF_OF_ADDRESS',
+  ],
   MISSING_IDENTITY_DOCUMENT: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
 } as const;
 type DocumentRequirement = keyof typeof ACCEPTED_DOCUMENTS;
@@ -65,9 +82,14 @@ interface AddressToCheck {
 }
 
 function addressProblems(p: Problems, { resourceId, prefix, address, whose }: AddressToCheck): void {
-  const members: [keyof Address, string][] = [['line1', 'line 1'], ['city', 'city'], ['postalCode', 'postal code'], ['country', 'country']];
+  const members: [keyof Address, string][] = [['line1', 'line 1'], ['city', 'city'], ['postalCode', 'postal code'], [
+    'country',
+    'country',
+  ]];
   for (const [member, words] of members) {
-    if (!address?.[member]) p.missing(resourceId, `${prefix}.address.${member}`, `${whose} address ${words} is required`);
+    if (!address?.[member]) {
+      p.missing(resourceId, `${prefix}.address.${member}`, `${whose} address ${words} is required`);
+    }
   }
 }
 
@@ -82,7 +104,9 @@ interface CategoryChoice {
 /** "OTHER" in a category list needs its description. */
 function otherDescribed(p: Problems, { customer: c, categories, description, field }: CategoryChoice): void {
   const chosen = Array.isArray(categories) ? categories : categories ? [categories] : [];
-  if (chosen.includes('OTHER') && !description) p.missing(c.id, `customer.${field}`, `${field} is required when OTHER is chosen`);
+  if (chosen.includes('OTHER') && !description) {
+    p.missing(c.id, `customer.${field}`, `${field} is required when OTHER is chosen`);
+  }
 }
 
 function dueDiligenceProblems(p: Problems, c: Customer): void {
@@ -94,10 +118,20 @@ function dueDiligenceProblems(p: Problems, c: Customer): void {
   const exposed = c.pepStatus !== undefined && c.pepStatus !== 'NONE';
   const highVolume = HIGH_VOLUMES.includes(c.expectedMonthlyTransactionVolume ?? '');
   if ((exposed || highVolume) && !c.sourceOfWealthCategories?.length) {
-    p.missing(c.id, 'customer.sourceOfWealthCategories', exposed ? 'Source of wealth is required for a politically exposed person' : 'Source of wealth is required at this expected volume');
+    p.missing(
+      c.id,
+      'customer.sourceOfWealthCategories',
+      exposed
+        ? 'Source of wealth is required for a politically exposed person'
+        : 'Source of wealth is required at this expected volume',
+    );
   }
-  if (highVolume && !c.annualIncomeRange) p.missing(c.id, 'customer.annualIncomeRange', 'Annual income is required at this expected volume');
-  if (highVolume && !c.netWorthRange) p.missing(c.id, 'customer.netWorthRange', 'Net worth is required at this expected volume');
+  if (highVolume && !c.annualIncomeRange) {
+    p.missing(c.id, 'customer.annualIncomeRange', 'Annual income is required at this expected volume');
+  }
+  if (highVolume && !c.netWorthRange) {
+    p.missing(c.id, 'customer.netWorthRange', 'Net worth is required at this expected volume');
+  }
 }
 
 function individualProblems(p: Problems, c: Customer, docs: DocumentFacts[]): void {
@@ -106,8 +140,12 @@ function individualProblems(p: Problems, c: Customer, docs: DocumentFacts[]): vo
   if (!c.nationality) p.missing(c.id, 'customer.nationality', 'Nationality is required');
   addressProblems(p, { resourceId: c.id, prefix: 'customer', address: c.address, whose: 'Residential' });
   const usPerson = c.nationality === 'US' || c.region === 'US' || c.address?.country === 'US';
-  if (usPerson && !c.sealedIdentifier) p.missing(c.id, 'customer.identifier', 'An SSN or ITIN is required for a US person');
-  if (c.sealedIdentifier && !c.idType) p.missing(c.id, 'customer.idType', 'The type of the identification number is required');
+  if (usPerson && !c.sealedIdentifier) {
+    p.missing(c.id, 'customer.identifier', 'An SSN or ITIN is required for a US person');
+  }
+  if (c.sealedIdentifier && !c.idType) {
+    p.missing(c.id, 'customer.idType', 'The type of the identification number is required');
+  }
   if ((c.idType === 'SSN' || c.idType === 'ITIN') && c.countryOfIssuance && c.countryOfIssuance !== 'US') {
     p.invalid(c.id, 'customer.countryOfIssuance', 'An SSN or ITIN is issued by the US');
   }
@@ -122,7 +160,9 @@ function ownerProblems(p: Problems, o: OwnerFacts, docs: DocumentFacts[]): void 
   if (!info.birthDate) p.missing(o.id, 'personalInfo.birthDate', 'Date of birth is required for beneficial owners');
   if (!info.nationality) p.missing(o.id, 'personalInfo.nationality', 'Nationality is required for beneficial owners');
   addressProblems(p, { resourceId: o.id, prefix: 'personalInfo', address: info.address, whose: 'Residential' });
-  if (!info.hasIdentifier) p.missing(o.id, 'personalInfo.identifier', 'An identification number is required for beneficial owners');
+  if (!info.hasIdentifier) {
+    p.missing(o.id, 'personalInfo.identifier', 'An identification number is required for beneficial owners');
+  }
   p.document(o.id, 'MISSING_IDENTITY_DOCUMENT', docs, 'An identity document is required for beneficial owners');
 }
 
@@ -132,17 +172,29 @@ function businessProblems(p: Problems, c: Customer, owners: OwnerFacts[], docs: 
   if (!b.taxId) p.missing(c.id, 'customer.businessInfo.taxId', 'Tax identification number is required');
   if (!b.country) p.missing(c.id, 'customer.businessInfo.country', 'Country of incorporation is required');
   if (!b.incorporatedOn) p.missing(c.id, 'customer.businessInfo.incorporatedOn', 'Date of incorporation is required');
-  if (!b.countriesOfOperation?.length) p.missing(c.id, 'customer.businessInfo.countriesOfOperation', 'Countries of operation are required');
+  if (!b.countriesOfOperation?.length) {
+    p.missing(c.id, 'customer.businessInfo.countriesOfOperation', 'Countries of operation are required');
+  }
   addressProblems(p, { resourceId: c.id, prefix: 'customer', address: c.address, whose: 'Business' });
   if (b.sourceOfFundsCategories?.includes('OTHER') && !b.sourceOfFundsOtherDescription) {
-    p.missing(c.id, 'customer.businessInfo.sourceOfFundsOtherDescription', 'sourceOfFundsOtherDescription is required when OTHER is chosen');
+    p.missing(
+      c.id,
+      'customer.businessInfo.sourceOfFundsOtherDescription',
+      'sourceOfFundsOtherDescription is required when OTHER is chosen',
+    );
   }
-  if (!owners.some((o) => o.roles.includes('CONTROL_PERSON'))) p.other(c.id, 'MISSING_CONTROL_PERSON', 'One control person is required');
+  if (!owners.some((o) => o.roles.includes('CONTROL_PERSON'))) {
+    p.other(c.id, 'MISSING_CONTROL_PERSON', 'One control person is required');
+  }
   const needsOwners = !NO_UBO_ENTITIES.includes(b.entityType ?? '');
-  if (needsOwners && !owners.some((o) => o.roles.includes('UBO'))) p.other(c.id, 'MISSING_BENEFICIAL_OWNER', 'Every owner of 25% or more is required');
+  if (needsOwners && !owners.some((o) => o.roles.includes('UBO'))) {
+    p.other(c.id, 'MISSING_BENEFICIAL_OWNER', 'Every owner of 25% or more is required');
+  }
   p.document(c.id, 'MISSING_LEGAL_PRESENCE_DOCUMENT', docs, 'A company formation document is required');
   p.document(c.id, 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', docs, 'Proof of address document is required');
-  if (needsOwners) p.document(c.id, 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', docs, 'Proof of the ownership structure is required');
+  if (needsOwners) {
+    p.document(c.id, 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', docs, 'Proof of the ownership structure is required');
+  }
   for (const owner of owners) ownerProblems(p, owner, docs);
 }
 
@@ -150,7 +202,11 @@ function businessProblems(p: Problems, c: Customer, owners: OwnerFacts[], docs: 
  * Everything still missing before a customer can go to the provider: one entry per problem,
  * naming the field (dot path from the resource) or the document types that would do.
  */
-export function verificationProblems(customer: Customer, owners: OwnerFacts[], documents: DocumentFacts[]): VerificationProblem[] {
+export function verificationProblems(
+  customer: Customer,
+  owners: OwnerFacts[],
+  documents: DocumentFacts[],
+): VerificationProblem[] {
   const p = new Problems();
   if (customer.customerType === 'BUSINESS') businessProblems(p, customer, owners, documents);
   else individualProblems(p, customer, documents);

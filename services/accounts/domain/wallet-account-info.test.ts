@@ -17,8 +17,16 @@ test.each<[WalletAccountType, string, string | undefined]>([
   ['TRON_WALLET', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', undefined],
   ['TRON_WALLET', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8', 'must be a base58check Tron address starting with T'],
   ['SPARK_WALLET', 'spark1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', undefined],
-  ['SPARK_WALLET', 'bc1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', 'must be a Spark address (spark1 followed by bech32 characters)'],
-  ['SPARK_WALLET', 'spark1bgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', 'must be a Spark address (spark1 followed by bech32 characters)'],
+  [
+    'SPARK_WALLET',
+    'bc1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu',
+    'must be a Spark address (spark1 followed by bech32 characters)',
+  ],
+  [
+    'SPARK_WALLET',
+    'spark1bgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu',
+    'must be a Spark address (spark1 followed by bech32 characters)',
+  ],
 ])('%s %s', (type, address, problem) => {
   expect(checkWalletAddress(type, address)).toBe(problem);
 });
@@ -29,6 +37,8 @@ test('base58 keeps leading zero bytes', () => {
 });
 
 test('the address checks cover every single-address wallet of the table of account types', () => {
-  const wallets = EXTERNAL_ACCOUNT_TYPE_NAMES.filter((t) => EXTERNAL_ACCOUNT_TYPES[t].kind === 'WALLET' && t !== 'LIGHTNING');
+  const wallets = EXTERNAL_ACCOUNT_TYPE_NAMES.filter((t) =>
+    EXTERNAL_ACCOUNT_TYPES[t].kind === 'WALLET' && t !== 'LIGHTNING'
+  );
   expect([...WALLET_ACCOUNT_TYPES].sort()).toEqual(wallets.sort());
 });

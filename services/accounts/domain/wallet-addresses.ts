@@ -4,7 +4,13 @@ import { decodeBech32, hasBech32Charset } from './bech32';
 
 /** Crypto wallet account types that are a single on-chain (or Spark) address. */
 export const WALLET_ACCOUNT_TYPES = [
-  'BASE_WALLET', 'ETHEREUM_WALLET', 'POLYGON_WALLET', 'PLASMA_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET',
+  'BASE_WALLET',
+  'ETHEREUM_WALLET',
+  'POLYGON_WALLET',
+  'PLASMA_WALLET',
+  'SOLANA_WALLET',
+  'SPARK_WALLET',
+  'TRON_WALLET',
 ] as const;
 export type WalletAccountType = (typeof WALLET_ACCOUNT_TYPES)[number];
 
@@ -94,7 +100,9 @@ export function checkBolt11Invoice(invoice: string): string | undefined {
 /** BOLT 12 offer: `lno1` then bech32 characters, no checksum; `+` joins split parts. */
 export function checkBolt12Offer(offer: string): string | undefined {
   const joined = offer.replace(/\+\s*/g, '').toLowerCase();
-  return joined.startsWith('lno1') && joined.length > 4 && hasBech32Charset(joined) ? undefined : 'must be a BOLT 12 offer (lno1...)';
+  return joined.startsWith('lno1') && joined.length > 4 && hasBech32Charset(joined)
+    ? undefined
+    : 'must be a BOLT 12 offer (lno1...)';
 }
 
 export const LIGHTNING_ADDRESS = /^[a-zA-Z0-9._+-]+@[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+$/;

@@ -12,7 +12,13 @@ import type { EndUserTermsCatalogue } from '../domain/end-user-terms';
 import { platformConfigMessage } from './config-mappers';
 import { externalAccountHandlers } from './external-account-handlers';
 import { pageOf } from './page-message';
-import { customerMessage, externalAccountMessage, internalAccountMessage, internalAccountSummaryMessage, platformMessage } from './proto-mappers';
+import {
+  customerMessage,
+  externalAccountMessage,
+  internalAccountMessage,
+  internalAccountSummaryMessage,
+  platformMessage,
+} from './proto-mappers';
 
 export interface AccountsUseCases {
   platforms: Platforms;
@@ -30,7 +36,8 @@ export interface AccountsUseCases {
 
 /** Decode, call one use case with the caller's platform, encode. */
 export function bindAccountsService(uc: AccountsUseCases) {
-  const customer = (c: Parameters<typeof customerMessage>[0]) => customerMessage(c, uc.terms, uc.paymentsRequireKycApproval);
+  const customer = (c: Parameters<typeof customerMessage>[0]) =>
+    customerMessage(c, uc.terms, uc.paymentsRequireKycApproval);
   return bindService(AccountsServiceService, {
     async ensurePlatform(req) {
       const { platform, created } = await uc.platforms.ensure(req);
@@ -44,11 +51,18 @@ export function bindAccountsService(uc: AccountsUseCases) {
     },
     async getWebhookEndpoint(_req, ctx) {
       const platformId = requirePlatform(ctx);
-      const [url, extensionTypes] = await Promise.all([uc.platformConfigs.webhookEndpoint(platformId), uc.platformConfigs.webhookExtensionTypes(platformId)]);
+      const [url, extensionTypes] = await Promise.all([
+        uc.platformConfigs.webhookEndpoint(platformId),
+        uc.platformConfigs.webhookExtensionTypes(platformId),
+      ]);
       return { url: url ?? '', extensionTypes };
     },
     async updatePlatformConfig(req, ctx) {
-      return { config: platformConfigMessage(await uc.platformConfigs.update(requirePlatform(ctx), req.changes ?? {}, ctx.fieldErrors)) };
+      return {
+        config: platformConfigMessage(
+          await uc.platformConfigs.update(requirePlatform(ctx), req.changes ?? {}, ctx.fieldErrors),
+        ),
+      };
     },
     async getEndUserTerms() {
       return { version: uc.terms.version, url: uc.terms.url };
@@ -67,7 +81,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
     },
     async updateCustomer(req, ctx) {
       const outcome = await uc.customers.update({
-        platformId: requirePlatform(ctx), id: req.id, changes: req.changes, signature: req.signature ?? {},
+        platformId: requirePlatform(ctx),
+        id: req.id,
+        changes: req.changes,
+        signature: req.signature ?? {},
         shapeErrors: ctx.fieldErrors,
       });
       if (outcome.kind === 'CHALLENGE') return { challenge: outcome.challenge };
@@ -83,7 +100,10 @@ export function bindAccountsService(uc: AccountsUseCases) {
       return { account: internalAccountMessage(await uc.internalAccounts.get(requirePlatform(ctx), req.id)) };
     },
     async listInternalAccounts(req, ctx) {
-      const page = pageOf(await uc.internalAccounts.listForCustomers(requirePlatform(ctx), req), internalAccountMessage);
+      const page = pageOf(
+        await uc.internalAccounts.listForCustomers(requirePlatform(ctx), req),
+        internalAccountMessage,
+      );
       return { accounts: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async listPlatformInternalAccounts(req, ctx) {
@@ -103,7 +123,11 @@ export function bindAccountsService(uc: AccountsUseCases) {
     async findUmaAddressHolders(req) {
       const holders = await uc.findUmaAddressHolders(req.umaAddress);
       return {
-        holders: holders.map((h) => ({ platformId: h.platformId, customer: customer(h.customer), holdingAccounts: h.holdingAccounts.map(internalAccountSummaryMessage) })),
+        holders: holders.map((h) => ({
+          platformId: h.platformId,
+          customer: customer(h.customer),
+          holdingAccounts: h.holdingAccounts.map(internalAccountSummaryMessage),
+        })),
       };
     },
 

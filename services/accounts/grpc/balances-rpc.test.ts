@@ -5,7 +5,10 @@ describe('internal account balances come from the ledger', () => {
   test('one batched GetBalances per list page; the ledger amounts are shown', async () => {
     const h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,BTC' });
     const p = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
+    const { customer } = await h.client.createCustomer(
+      { customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) },
+      p,
+    );
     const { accounts } = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, p);
     const usd = accounts.find((a) => a.balance!.currency!.code === 'USD')!;
     h.ledger.balances.set(usd.id, { available: 12550, total: 13000, currency: 'USD' });
@@ -14,7 +17,11 @@ describe('internal account balances come from the ledger', () => {
     const page = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, p);
     expect(h.ledger.calls).toEqual([page.accounts.map((a) => a.id)]);
     const shown = page.accounts.find((a) => a.id === usd.id)!;
-    expect([shown.balance!.amount, shown.totalBalance!.amount, shown.balance!.currency!.code]).toEqual([12550, 13000, 'USD']);
+    expect([shown.balance!.amount, shown.totalBalance!.amount, shown.balance!.currency!.code]).toEqual([
+      12550,
+      13000,
+      'USD',
+    ]);
     expect((await h.client.getInternalAccount({ id: usd.id }, p)).account!.balance!.amount).toBe(12550);
     const platformAccounts = await h.client.listPlatformInternalAccounts({}, p);
     expect(h.ledger.calls.at(-1)).toEqual(platformAccounts.accounts.map((a) => a.id));

@@ -8,7 +8,11 @@ export function platformConfigMessage(c: PlatformConfigView): PlatformConfig {
     id: c.id,
     umaDomain: c.umaDomain,
     webhookEndpoint: c.webhookEndpoint,
-    supportedCurrencies: c.supportedCurrencies.map((s) => ({ ...s, providerRequiredCustomerFields: [], providerRequiredCounterpartyCustomerFields: [] })),
+    supportedCurrencies: c.supportedCurrencies.map((s) => ({
+      ...s,
+      providerRequiredCustomerFields: [],
+      providerRequiredCounterpartyCustomerFields: [],
+    })),
     isRegulatedFinancialInstitution: c.isRegulatedFinancialInstitution,
     embeddedWalletConfig: c.embeddedWalletConfig,
     cardTokenization2faConfig: c.cardTokenization2faConfig,
@@ -21,5 +25,10 @@ export function platformConfigMessage(c: PlatformConfigView): PlatformConfig {
 }
 
 export function ownershipChallengeMessage(c: OwnershipChallengeView): OwnershipChallenge {
-  return { method: c.method, messageToSign: c.messageToSign, verificationLink: c.verificationLink, expiresAt: c.expiresAt };
+  return {
+    method: c.method,
+    messageToSign: c.messageToSign,
+    verificationLink: c.verificationLink,
+    expiresAt: c.expiresAt,
+  };
 }

@@ -12,14 +12,21 @@ function channelOf(c: ContactChannel): 'email' | 'phone' {
   throw AppError.invalidInput('Invalid channel', [{ field: 'channel', message: 'must be EMAIL or PHONE' }]);
 }
 
-export function bindContactVerificationService(contact: ContactVerification, customer: (c: Customer) => CustomerMessage) {
+export function bindContactVerificationService(
+  contact: ContactVerification,
+  customer: (c: Customer) => CustomerMessage,
+) {
   return bindService(ContactVerificationServiceService, {
     async sendContactCode(req, ctx) {
       await contact.send(requirePlatform(ctx), req.customerId, channelOf(req.channel));
       return {};
     },
     async confirmContactCode(req, ctx) {
-      return { customer: customer(await contact.confirm(requirePlatform(ctx), req.customerId, channelOf(req.channel), req.code)) };
+      return {
+        customer: customer(
+          await contact.confirm(requirePlatform(ctx), req.customerId, channelOf(req.channel), req.code),
+        ),
+      };
     },
   });
 }

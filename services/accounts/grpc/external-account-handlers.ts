@@ -7,32 +7,57 @@ import { ownershipChallengeMessage } from './config-mappers';
 import { externalAccountMessage } from './proto-mappers';
 
 type ExternalAccountRpcs =
-  | 'createExternalAccount' | 'createPlatformExternalAccount' | 'getExternalAccount' | 'listExternalAccounts'
-  | 'listPlatformExternalAccounts' | 'deleteExternalAccount' | 'updateExternalAccountStatus' | 'startOwnershipChallenge' | 'verifyOwnership';
+  | 'createExternalAccount'
+  | 'createPlatformExternalAccount'
+  | 'getExternalAccount'
+  | 'listExternalAccounts'
+  | 'listPlatformExternalAccounts'
+  | 'deleteExternalAccount'
+  | 'updateExternalAccountStatus'
+  | 'startOwnershipChallenge'
+  | 'verifyOwnership';
 
 function ownerOf(value: string): ExternalAccountOwner | undefined {
   if (value === '') return undefined;
   if (value === 'CUSTOMER' || value === 'PLATFORM') return value;
-  throw AppError.invalidInput('Invalid owner', [{ field: 'owner', message: 'must be CUSTOMER or PLATFORM', constraint: { enum: ['CUSTOMER', 'PLATFORM'] } }]);
+  throw AppError.invalidInput('Invalid owner', [{
+    field: 'owner',
+    message: 'must be CUSTOMER or PLATFORM',
+    constraint: { enum: ['CUSTOMER', 'PLATFORM'] },
+  }]);
 }
 
 export function externalAccountHandlers(uc: AccountsUseCases): Pick<AccountsHandlers, ExternalAccountRpcs> {
   return {
     async createExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'CUSTOMER', ctx.fieldErrors)) };
+      return {
+        account: externalAccountMessage(
+          await uc.externalAccounts.create(requirePlatform(ctx), req, 'CUSTOMER', ctx.fieldErrors),
+        ),
+      };
     },
     async createPlatformExternalAccount(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.create(requirePlatform(ctx), req, 'PLATFORM', ctx.fieldErrors)) };
+      return {
+        account: externalAccountMessage(
+          await uc.externalAccounts.create(requirePlatform(ctx), req, 'PLATFORM', ctx.fieldErrors),
+        ),
+      };
     },
     async getExternalAccount(req, ctx) {
       return { account: externalAccountMessage(await uc.externalAccounts.get(requirePlatform(ctx), req.id)) };
     },
     async listExternalAccounts(req, ctx) {
-      const page = pageOf(await uc.externalAccounts.list(requirePlatform(ctx), 'CUSTOMER', req), externalAccountMessage);
+      const page = pageOf(
+        await uc.externalAccounts.list(requirePlatform(ctx), 'CUSTOMER', req),
+        externalAccountMessage,
+      );
       return { accounts: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async listPlatformExternalAccounts(req, ctx) {
-      const page = pageOf(await uc.externalAccounts.list(requirePlatform(ctx), 'PLATFORM', req), externalAccountMessage);
+      const page = pageOf(
+        await uc.externalAccounts.list(requirePlatform(ctx), 'PLATFORM', req),
+        externalAccountMessage,
+      );
       return { accounts: page.items, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
     },
     async deleteExternalAccount(req, ctx) {
@@ -40,14 +65,27 @@ export function externalAccountHandlers(uc: AccountsUseCases): Pick<AccountsHand
       return {};
     },
     async updateExternalAccountStatus(req, ctx) {
-      return { account: externalAccountMessage(await uc.externalAccounts.updateStatus(requirePlatform(ctx), req.id, req.status)) };
+      return {
+        account: externalAccountMessage(
+          await uc.externalAccounts.updateStatus(requirePlatform(ctx), req.id, req.status),
+        ),
+      };
     },
     async startOwnershipChallenge(req, ctx) {
-      const challenge = await uc.ownership.challenge(requirePlatform(ctx), req.id, ownerOf(req.owner), { method: req.method });
+      const challenge = await uc.ownership.challenge(requirePlatform(ctx), req.id, ownerOf(req.owner), {
+        method: req.method,
+      });
       return { challenge: ownershipChallengeMessage(challenge) };
     },
     async verifyOwnership(req, ctx) {
-      return { account: externalAccountMessage(await uc.ownership.verify(requirePlatform(ctx), req.id, ownerOf(req.owner), { signature: req.signature, signatureScheme: req.signatureScheme })) };
+      return {
+        account: externalAccountMessage(
+          await uc.ownership.verify(requirePlatform(ctx), req.id, ownerOf(req.owner), {
+            signature: req.signature,
+            signatureScheme: req.signatureScheme,
+          }),
+        ),
+      };
     },
   };
 }

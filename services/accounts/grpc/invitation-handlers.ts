@@ -1,4 +1,8 @@
-import { InvitationServiceService, UmaInvitation_Status, type UmaInvitation } from '../../../gen/accounts/v1/invitations';
+import {
+  InvitationServiceService,
+  UmaInvitation_Status,
+  type UmaInvitation,
+} from '../../../gen/accounts/v1/invitations';
 import { AppError } from '../../../lib/errors';
 import type { CallContext } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';

@@ -1,5 +1,9 @@
 import {
-  CompleteHostedKycRequest_Outcome, GetHostedKycResponse_State, KycServiceService, Verification_Status, VerificationError_Type,
+  CompleteHostedKycRequest_Outcome,
+  GetHostedKycResponse_State,
+  KycServiceService,
+  Verification_Status,
+  VerificationError_Type,
   type Verification as VerificationMessage,
 } from '../../../gen/accounts/v1/verifications';
 import { requirePlatform } from '../../../lib/grpc/call-context';
@@ -16,8 +20,11 @@ export function verificationMessage(v: Verification): VerificationMessage {
     customerId: v.customerId,
     verificationStatus: v.status as Verification_Status,
     errors: v.errors.map((e) => ({
-      resourceId: e.resourceId, type: e.type as VerificationError_Type, field: e.field,
-      acceptedDocumentTypes: e.acceptedDocumentTypes ?? [], reason: e.reason,
+      resourceId: e.resourceId,
+      type: e.type as VerificationError_Type,
+      field: e.field,
+      acceptedDocumentTypes: e.acceptedDocumentTypes ?? [],
+      reason: e.reason,
     })),
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
@@ -44,7 +51,13 @@ export function bindKycService(verifications: Verifications) {
     },
     async completeHostedKyc(req) {
       const outcome = OUTCOMES[req.outcome];
-      if (!outcome) throw AppError.invalidInput('Invalid outcome', [{ field: 'outcome', message: 'must be chosen', constraint: { enum: Object.values(OUTCOMES) as string[] } }]);
+      if (!outcome) {
+        throw AppError.invalidInput('Invalid outcome', [{
+          field: 'outcome',
+          message: 'must be chosen',
+          constraint: { enum: Object.values(OUTCOMES) as string[] },
+        }]);
+      }
       const done = await verifications.completeHosted(req.linkToken, outcome);
       return { redirectUri: done.redirectUri, verification: verificationMessage(done.verification) };
     },
@@ -55,8 +68,18 @@ export function bindKycService(verifications: Verifications) {
       return { verification: verificationMessage(await verifications.get(requirePlatform(ctx), req.id)) };
     },
     async listVerifications(req, ctx) {
-      const page = await verifications.list(requirePlatform(ctx), { customerId: req.customerId, status: req.verificationStatus, limit: req.limit, cursor: req.cursor });
-      return { verifications: page.items.map(verificationMessage), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
+      const page = await verifications.list(requirePlatform(ctx), {
+        customerId: req.customerId,
+        status: req.verificationStatus,
+        limit: req.limit,
+        cursor: req.cursor,
+      });
+      return {
+        verifications: page.items.map(verificationMessage),
+        hasMore: page.hasMore,
+        nextCursor: nextPageCursor(page.items, page.hasMore),
+        totalCount: page.totalCount,
+      };
     },
   });
 }

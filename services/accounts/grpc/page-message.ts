@@ -7,5 +7,10 @@ export type AccountsHandlers = UnaryHandlers<typeof AccountsServiceService>;
 
 /** A page of records as the list responses carry it. */
 export function pageOf<T extends { id: string; createdAt: string }, M>(page: Page<T>, encode: (item: T) => M) {
-  return { items: page.items.map(encode), hasMore: page.hasMore, nextCursor: nextPageCursor(page.items, page.hasMore), totalCount: page.totalCount };
+  return {
+    items: page.items.map(encode),
+    hasMore: page.hasMore,
+    nextCursor: nextPageCursor(page.items, page.hasMore),
+    totalCount: page.totalCount,
+  };
 }

@@ -6,14 +6,24 @@ const ask = (fields: Partial<GetPaymentPartiesRequest>) => GetPaymentPartiesRequ
 
 describe('GetPaymentParties: what a payment reads, in one call', () => {
   let h: AccountsHarness;
-  beforeAll(async () => { h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,MXN' }); });
-  afterAll(async () => { await h.stop(); });
+  beforeAll(async () => {
+    h = await startAccountsService({ ACCOUNTS_PLATFORM_CURRENCIES: 'USD,MXN' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
 
   async function setUp() {
     const p = await h.newPlatform();
-    const { customer } = await h.client.createCustomer({ customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) }, p);
+    const { customer } = await h.client.createCustomer(
+      { customer: customerFieldsOf({ customerType: 'INDIVIDUAL' }) },
+      p,
+    );
     const { accounts } = await h.client.listInternalAccounts({ customerId: customer!.id, limit: 0 }, p);
-    const { account: external } = await h.client.createExternalAccount(externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId: customer!.id })), p);
+    const { account: external } = await h.client.createExternalAccount(
+      externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId: customer!.id })),
+      p,
+    );
     return { p, customer: customer!, internal: accounts, external: external! };
   }
 
@@ -22,11 +32,25 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
     const usd = internal.find((a) => a.balance!.currency!.code === 'USD')!;
     h.ledger.calls.length = 0;
 
-    const found = await h.client.getPaymentParties(ask({ internalAccountIds: [usd.id], externalAccountIds: [external.id], includeOwners: true, includePlatformConfig: true }), p);
+    const found = await h.client.getPaymentParties(
+      ask({
+        internalAccountIds: [usd.id],
+        externalAccountIds: [external.id],
+        includeOwners: true,
+        includePlatformConfig: true,
+      }),
+      p,
+    );
 
     expect(found.customers).toEqual([(await h.client.getCustomer({ id: customer.id }, p)).customer]);
     expect(found.externalAccounts).toEqual([(await h.client.getExternalAccount({ id: external.id }, p)).account]);
-    expect(found.internalAccounts).toEqual([{ id: usd.id, customerId: customer.id, type: usd.type, status: usd.status, currency: 'USD' }]);
+    expect(found.internalAccounts).toEqual([{
+      id: usd.id,
+      customerId: customer.id,
+      type: usd.type,
+      status: usd.status,
+      currency: 'USD',
+    }]);
     expect(found.platformConfig).toEqual((await h.client.getPlatformConfig({}, p)).config);
     expect(h.ledger.calls).toEqual([]);
   });
@@ -34,7 +58,10 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
   test('holdings: none for a customer that declares its currencies', async () => {
     const { p, customer } = await setUp();
     expect(customer.currencies.length).toBeGreaterThan(0);
-    const found = await h.client.getPaymentParties(ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }), p);
+    const found = await h.client.getPaymentParties(
+      ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }),
+      p,
+    );
     expect(found.customers.map((c) => c.id)).toEqual([customer.id]);
     expect(found.internalAccounts).toEqual([]);
   });
@@ -42,10 +69,15 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
   test("holdings of a customer declaring no currencies (an older record): its internal accounts in ListInternalAccounts' order", async () => {
     const { p, customer } = await setUp();
     await h.store.collection('customers').updateOne({ _id: customer.id }, { $set: { currencies: [] } });
-    const found = await h.client.getPaymentParties(ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }), p);
+    const found = await h.client.getPaymentParties(
+      ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }),
+      p,
+    );
     const listed = await h.client.listInternalAccounts({ customerId: customer.id, limit: 50 }, p);
     expect(found.customers.map((c) => c.id)).toEqual([customer.id]);
-    expect(found.internalAccounts.map((a) => [a.id, a.currency])).toEqual(listed.accounts.map((a) => [a.id, a.balance!.currency!.code]));
+    expect(found.internalAccounts.map((a) => [a.id, a.currency])).toEqual(
+      listed.accounts.map((a) => [a.id, a.balance!.currency!.code]),
+    );
     expect(found.externalAccounts).toEqual([]);
     expect(found.platformConfig).toBeUndefined();
   });
@@ -53,10 +85,16 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
   test("absent records and another platform's are left out, as their own RPCs answer NOT_FOUND", async () => {
     const { customer, internal, external } = await setUp();
     const other = await h.newPlatform();
-    const found = await h.client.getPaymentParties(ask({
-      customerIds: [customer.id, 'Customer:00000000-0000-4000-8000-000000000000'], internalAccountIds: [internal[0].id],
-      externalAccountIds: [external.id], includeOwners: true, holdingsOfCustomerIds: [customer.id],
-    }), other);
+    const found = await h.client.getPaymentParties(
+      ask({
+        customerIds: [customer.id, 'Customer:00000000-0000-4000-8000-000000000000'],
+        internalAccountIds: [internal[0].id],
+        externalAccountIds: [external.id],
+        includeOwners: true,
+        holdingsOfCustomerIds: [customer.id],
+      }),
+      other,
+    );
     expect([found.customers, found.internalAccounts, found.externalAccounts]).toEqual([[], [], []]);
   });
 

@@ -12,7 +12,12 @@ import type { InternalAccount } from '../domain/internal-account';
 /** Domain records to the typed proto messages. Write-only data (the identification number) never leaves. */
 export function platformMessage(p: Platform): PlatformMessage {
   return {
-    id: p.id, name: p.name, supportedCurrencies: p.supportedCurrencies, umaDomain: p.umaDomain, createdAt: p.createdAt, updatedAt: p.updatedAt,
+    id: p.id,
+    name: p.name,
+    supportedCurrencies: p.supportedCurrencies,
+    umaDomain: p.umaDomain,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
     embeddedWalletConfig: p.settings?.embeddedWalletConfig,
   };
 }
@@ -47,7 +52,11 @@ export function customerMessage(c: Customer, terms: EndUserTermsCatalogue, requi
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     isDeleted: c.isDeleted,
-    endUserTermsConsent: c.endUserTermsConsent && { ...c.endUserTermsConsent, acceptanceMethod: c.endUserTermsConsent.acceptanceMethod as pb.EndUserTermsConsent_AcceptanceMethod },
+    endUserTermsConsent: c.endUserTermsConsent
+      && {
+        ...c.endUserTermsConsent,
+        acceptanceMethod: c.endUserTermsConsent.acceptanceMethod as pb.EndUserTermsConsent_AcceptanceMethod,
+      },
     address: c.address,
     acceptedTermsVersion: c.endUserTermsConsent?.termsVersion,
     acceptsCurrentTerms: acceptsCurrentTerms(terms, c.endUserTermsConsent),

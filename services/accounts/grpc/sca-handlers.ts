@@ -1,4 +1,8 @@
-import { ScaServiceService, type ScaChallengeView, type ScaProof as ScaProofMessage } from '../../../gen/accounts/v1/sca';
+import {
+  ScaServiceService,
+  type ScaChallengeView,
+  type ScaProof as ScaProofMessage,
+} from '../../../gen/accounts/v1/sca';
 import { AppError } from '../../../lib/errors';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
@@ -19,21 +23,35 @@ function json(value: string | undefined, field: string): unknown {
 
 function proofOf(p: ScaProofMessage | undefined): ScaProof & { challengeId?: string; endUserIpAddress?: string } {
   return {
-    code: p?.code, passkeyAssertion: json(p?.passkeyAssertionJson, 'passkeyAssertion'), origin: p?.origin,
-    challengeId: p?.challengeId, endUserIpAddress: p?.endUserIpAddress,
+    code: p?.code,
+    passkeyAssertion: json(p?.passkeyAssertionJson, 'passkeyAssertion'),
+    origin: p?.origin,
+    challengeId: p?.challengeId,
+    endUserIpAddress: p?.endUserIpAddress,
   };
 }
 
-export function challengeView(c: ScaChallengeRecord, passkeyOptions?: Record<string, unknown>, origins?: readonly string[]): ScaChallengeView {
+export function challengeView(
+  c: ScaChallengeRecord,
+  passkeyOptions?: Record<string, unknown>,
+  origins?: readonly string[],
+): ScaChallengeView {
   return {
-    id: c.id, expiresAt: c.expiresAt, factor: c.factor, availableFactors: c.availableFactors, purpose: c.purpose,
+    id: c.id,
+    expiresAt: c.expiresAt,
+    factor: c.factor,
+    availableFactors: c.availableFactors,
+    purpose: c.purpose,
     passkeyAssertionOptionsJson: passkeyOptions ? JSON.stringify(passkeyOptions) : undefined,
     passkeyAllowedOrigins: passkeyOptions && origins ? [...origins] : [],
   };
 }
 
 export function bindScaService(deps: {
-  factors: ScaFactors; proofs: ScaProofs; trust: ReturnType<typeof createBeneficiaryTrust>; resets: ReturnType<typeof createTwoFactorResets>;
+  factors: ScaFactors;
+  proofs: ScaProofs;
+  trust: ReturnType<typeof createBeneficiaryTrust>;
+  resets: ReturnType<typeof createTwoFactorResets>;
   origins: readonly string[];
 }) {
   const { factors, proofs, trust, resets } = deps;
@@ -44,14 +62,31 @@ export function bindScaService(deps: {
     async startScaEnrollment(req, ctx) {
       const r = await factors.startEnrollment(requirePlatform(ctx), req.customerId, req.type);
       return r.type === 'TOTP'
-        ? { type: r.type, secret: r.secret, secretBase32Encoded: r.secretBase32Encoded, totpUri: r.totpUri, allowedOrigins: [] }
-        : { type: r.type, optionsJson: JSON.stringify(r.options), allowedOrigins: r.allowedOrigins, relyingPartyId: r.relyingPartyId };
+        ? {
+          type: r.type,
+          secret: r.secret,
+          secretBase32Encoded: r.secretBase32Encoded,
+          totpUri: r.totpUri,
+          allowedOrigins: [],
+        }
+        : {
+          type: r.type,
+          optionsJson: JSON.stringify(r.options),
+          allowedOrigins: r.allowedOrigins,
+          relyingPartyId: r.relyingPartyId,
+        };
     },
     async confirmScaEnrollment(req, ctx) {
       const r = await factors.confirmEnrollment(requirePlatform(ctx), req.customerId, {
-        type: req.type, secret: req.secret, code: req.code, origin: req.origin, credential: json(req.credentialJson, 'credential'),
+        type: req.type,
+        secret: req.secret,
+        code: req.code,
+        origin: req.origin,
+        credential: json(req.credentialJson, 'credential'),
       });
-      return r.type === 'TOTP' ? { type: r.type, recoveryCodes: r.recoveryCodes } : { type: r.type, recoveryCodes: [], factor: r.factor };
+      return r.type === 'TOTP'
+        ? { type: r.type, recoveryCodes: r.recoveryCodes }
+        : { type: r.type, recoveryCodes: [], factor: r.factor };
     },
     async deleteScaFactor(req, ctx) {
       await factors.remove(requirePlatform(ctx), req.customerId, req.credentialId);
@@ -60,9 +95,12 @@ export function bindScaService(deps: {
     async startScaLogin(req, ctx) {
       const r = await factors.startLogin(requirePlatform(ctx), req.customerId, req.factor);
       return {
-        factor: r.factor, challengeId: 'challengeId' in r ? r.challengeId : undefined, expiresAt: 'expiresAt' in r ? r.expiresAt : undefined,
+        factor: r.factor,
+        challengeId: 'challengeId' in r ? r.challengeId : undefined,
+        expiresAt: 'expiresAt' in r ? r.expiresAt : undefined,
         passkeyOptionsJson: 'passkeyOptions' in r && r.passkeyOptions ? JSON.stringify(r.passkeyOptions) : undefined,
-        allowedOrigins: ('allowedOrigins' in r && r.allowedOrigins) || [], relyingPartyId: 'relyingPartyId' in r ? r.relyingPartyId : undefined,
+        allowedOrigins: ('allowedOrigins' in r && r.allowedOrigins) || [],
+        relyingPartyId: 'relyingPartyId' in r ? r.relyingPartyId : undefined,
       };
     },
     async completeScaLogin(req, ctx) {
@@ -78,7 +116,10 @@ export function bindScaService(deps: {
       return resets.get(requirePlatform(ctx), req.customerId, req.resetId);
     },
     async completeTwoFactorReset(req, ctx) {
-      await resets.complete(requirePlatform(ctx), req.customerId, req.resetId, { countryCode: req.mobileCountryCode, number: req.mobileNumber });
+      await resets.complete(requirePlatform(ctx), req.customerId, req.resetId, {
+        countryCode: req.mobileCountryCode,
+        number: req.mobileNumber,
+      });
       return {};
     },
     async startBeneficiaryTrust(req, ctx) {
@@ -95,10 +136,18 @@ export function bindScaService(deps: {
       const c = await proofs.scaCustomer(requirePlatform(ctx), req.customerId);
       const factor = req.factor as ScaFactorKind | undefined;
       if (factor !== undefined && factor !== 'SMS_OTP' && factor !== 'PASSKEY') {
-        throw AppError.invalidInput('Invalid scaFactor', [{ field: 'scaFactor', message: 'must be SMS_OTP or PASSKEY: TOTP cannot carry dynamic linking' }]);
+        throw AppError.invalidInput('Invalid scaFactor', [{
+          field: 'scaFactor',
+          message: 'must be SMS_OTP or PASSKEY: TOTP cannot carry dynamic linking',
+        }]);
       }
       const { challenge, passkeyOptions } = await proofs.issue(c, {
-        purpose: req.purpose, binding: req.binding, factor, allowed: ['SMS_OTP', 'PASSKEY'], summary: req.summary, expiresAt: req.expiresAt,
+        purpose: req.purpose,
+        binding: req.binding,
+        factor,
+        allowed: ['SMS_OTP', 'PASSKEY'],
+        summary: req.summary,
+        expiresAt: req.expiresAt,
       });
       return { challenge: challengeView(challenge, passkeyOptions) };
     },
@@ -109,10 +158,16 @@ export function bindScaService(deps: {
     async verifyScaProof(req, ctx) {
       const c = await proofs.scaCustomer(requirePlatform(ctx), req.customerId);
       if (req.requireSession && !(await factors.session(c.platformId, c.id))) {
-        throw new AppError('SCA_SESSION_REQUIRED', 'The customer\'s SCA login session is missing or expired: complete an SCA login, then authorize again');
+        throw new AppError(
+          'SCA_SESSION_REQUIRED',
+          "The customer's SCA login session is missing or expired: complete an SCA login, then authorize again",
+        );
       }
       const { repeated, challenge } = await proofs.verify({
-        customer: c, challengeId: req.challengeId, binding: req.binding, proof: proofOf(req.proof),
+        customer: c,
+        challengeId: req.challengeId,
+        binding: req.binding,
+        proof: proofOf(req.proof),
         earlierChallengeIds: req.earlierChallengeIds,
       });
       return { repeated, completedChallengeId: challenge.id };

@@ -23,19 +23,27 @@ describe('outside the sandbox, PATCH /config refuses an endpoint a webhook could
     const p = await live.newPlatform();
     const err = await setEndpoint(live, p, url);
     expect(err.code).toBe('INVALID_INPUT');
-    expect(err.details.errors).toEqual([expect.objectContaining({ field: 'webhookEndpoint', message: expect.stringContaining(problem) })]);
+    expect(err.details.errors).toEqual([
+      expect.objectContaining({ field: 'webhookEndpoint', message: expect.stringContaining(problem) }),
+    ]);
     await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: '', extensionTypes: [] });
   });
 
   test('a public https endpoint is accepted', async () => {
     const p = await live.newPlatform();
     await setEndpoint(live, p, 'https://8.8.8.8/grid');
-    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'https://8.8.8.8/grid', extensionTypes: [] });
+    await expect(live.client.getWebhookEndpoint({}, p)).resolves.toEqual({
+      url: 'https://8.8.8.8/grid',
+      extensionTypes: [],
+    });
   });
 });
 
 test('the sandbox accepts a local receiver', async () => {
   const p = await sandbox.newPlatform();
   await setEndpoint(sandbox, p, 'http://127.0.0.1:4000/hooks');
-  await expect(sandbox.client.getWebhookEndpoint({}, p)).resolves.toEqual({ url: 'http://127.0.0.1:4000/hooks', extensionTypes: [] });
+  await expect(sandbox.client.getWebhookEndpoint({}, p)).resolves.toEqual({
+    url: 'http://127.0.0.1:4000/hooks',
+    extensionTypes: [],
+  });
 });

@@ -5,7 +5,9 @@ import { findPage, fromDocument, present, toDocument } from './record-documents'
 
 const read = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<BeneficialOwner>(doc);
 
-export function createBeneficialOwnerStore(owners: DocumentCollection): BeneficialOwnerStore & { createIndexes(): Promise<void> } {
+export function createBeneficialOwnerStore(
+  owners: DocumentCollection,
+): BeneficialOwnerStore & { createIndexes(): Promise<void> } {
   return {
     async createIndexes() {
       await owners.createIndex({ keys: { platformId: 1, customerId: 1 }, name: 'owner_customer' });
@@ -26,7 +28,9 @@ export function createBeneficialOwnerStore(owners: DocumentCollection): Benefici
     },
     async replace(next) {
       const { _id, ...fields } = toDocument(next);
-      const result = await owners.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, { $set: fields });
+      const result = await owners.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, {
+        $set: fields,
+      });
       return result.matchedCount === 1;
     },
     async setKycStatus({ platformId, customerId, status, now, own }) {
@@ -36,7 +40,10 @@ export function createBeneficialOwnerStore(owners: DocumentCollection): Benefici
         { $set: { kycStatus: status, updatedAt: now }, $inc: { revision: 1 } },
       );
       for (const [id, ownStatus] of Object.entries(own)) {
-        await owners.updateOne({ _id: id, platformId, customerId, kycStatus: { $ne: ownStatus } }, { $set: { kycStatus: ownStatus, updatedAt: now }, $inc: { revision: 1 } });
+        await owners.updateOne({ _id: id, platformId, customerId, kycStatus: { $ne: ownStatus } }, {
+          $set: { kycStatus: ownStatus, updatedAt: now },
+          $inc: { revision: 1 },
+        });
       }
     },
   };

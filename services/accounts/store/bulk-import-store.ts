@@ -6,7 +6,10 @@ import { fromDocument, toDocument } from './record-documents';
 
 const INSERT_BATCH = 500;
 
-export function createImportStore(jobs: DocumentCollection, rows: DocumentCollection): ImportStore & { createIndexes(): Promise<void> } {
+export function createImportStore(
+  jobs: DocumentCollection,
+  rows: DocumentCollection,
+): ImportStore & { createIndexes(): Promise<void> } {
   const readJob = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<ImportJob>(doc);
   const readRow = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<ImportRow>(doc);
   const count = (jobId: string, state: string) => rows.countDocuments({ jobId, state });
@@ -26,18 +29,25 @@ export function createImportStore(jobs: DocumentCollection, rows: DocumentCollec
       return doc ? readJob(doc) : null;
     },
     async unfinished(limit) {
-      return (await jobs.find({ status: { $in: ['PENDING', 'PROCESSING'] } }, { sort: { createdAt: 1 }, limit })).map(readJob);
+      return (await jobs.find({ status: { $in: ['PENDING', 'PROCESSING'] } }, { sort: { createdAt: 1 }, limit })).map(
+        readJob,
+      );
     },
     async rowsToDo(jobId, claimedBefore, limit) {
       const filter = { jobId, $or: [{ state: 'PENDING' }, { state: 'CLAIMED', claimedAt: { $lt: claimedBefore } }] };
       return (await rows.find(filter, { sort: { index: 1 }, limit })).map(readRow);
     },
     async claim(row, now) {
-      const result = await rows.updateOne({ _id: row.id, state: row.state, attempts: row.attempts }, { $set: { state: 'CLAIMED', claimedAt: now }, $inc: { attempts: 1 } });
+      const result = await rows.updateOne({ _id: row.id, state: row.state, attempts: row.attempts }, {
+        $set: { state: 'CLAIMED', claimedAt: now },
+        $inc: { attempts: 1 },
+      });
       return result.matchedCount === 1;
     },
     async finishRow(rowId, outcome) {
-      const set = outcome.state === 'DONE' ? { state: 'DONE', customerId: outcome.customerId } : { state: 'FAILED', error: outcome.error };
+      const set = outcome.state === 'DONE'
+        ? { state: 'DONE', customerId: outcome.customerId }
+        : { state: 'FAILED', error: outcome.error };
       await rows.updateOne({ _id: rowId, state: 'CLAIMED' }, { $set: set, $unset: { body: '', claimedAt: '' } });
     },
     async progress(jobId, total) {
@@ -49,7 +59,11 @@ export function createImportStore(jobs: DocumentCollection, rows: DocumentCollec
     },
     async setStatus(job, status, events, completedAt) {
       const result = await jobs.updateOne(
-        { _id: job.id, status: { $in: ['PENDING', 'PROCESSING'] }, ...(status === 'PROCESSING' ? { status: 'PENDING' } : {}) },
+        {
+          _id: job.id,
+          status: { $in: ['PENDING', 'PROCESSING'] },
+          ...(status === 'PROCESSING' ? { status: 'PENDING' } : {}),
+        },
         withEvents({ $set: { status, ...(completedAt ? { completedAt } : {}) } }, events),
       );
       return result.matchedCount === 1;

@@ -23,7 +23,9 @@ export function createContactChallengeStore(challenges: DocumentCollection): Con
       return doc ? read(doc) : null;
     },
     async countFailure(id, codeHash, max) {
-      const result = await challenges.updateOne({ _id: id, codeHash, failedAttempts: { $lt: max } }, { $inc: { failedAttempts: 1 } });
+      const result = await challenges.updateOne({ _id: id, codeHash, failedAttempts: { $lt: max } }, {
+        $inc: { failedAttempts: 1 },
+      });
       return result.matchedCount === 1;
     },
     async consume(id, codeHash) {

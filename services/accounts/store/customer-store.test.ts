@@ -8,8 +8,16 @@ const dir = mkdtempSync(join(tmpdir(), 'customer-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const customer = (id: string, extra: Record<string, unknown> = {}) => ({
-  _id: id, platformId: 'Platform:p', platformCustomerId: id, customerType: 'INDIVIDUAL', umaAddress: `$${id}@example.com`,
-  isDeleted: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', version: 1, ...extra,
+  _id: id,
+  platformId: 'Platform:p',
+  platformCustomerId: id,
+  customerType: 'INDIVIDUAL',
+  umaAddress: `$${id}@example.com`,
+  isDeleted: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  ...extra,
 });
 
 describe('plain identifiers in stored customers', () => {

@@ -2,9 +2,19 @@ import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
 import { DuplicateKeyError, type Doc, type DocumentCollection, type Filter } from '../../../lib/store/document-store';
 import { DuplicateRecordError, type CustomerFilter, type CustomerStore } from '../app/accounts-store';
 import type { Customer } from '../domain/customer';
-import { completedStepsUpdate, findPage, fromDocument, pendingProvisioningFilter, present, toDocument } from './record-documents';
+import {
+  completedStepsUpdate,
+  findPage,
+  fromDocument,
+  pendingProvisioningFilter,
+  present,
+  toDocument,
+} from './record-documents';
 
-const UNIQUE_INDEXES = { platformCustomerId: 'customer_platform_customer_id', umaAddress: 'customer_uma_address' } as const;
+const UNIQUE_INDEXES = {
+  platformCustomerId: 'customer_platform_customer_id',
+  umaAddress: 'customer_uma_address',
+} as const;
 
 function duplicateOf(err: unknown): unknown {
   if (!(err instanceof DuplicateKeyError)) return err;
@@ -46,23 +56,47 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
   return {
     async createIndexes() {
       await customers.createIndex({
-        keys: { platformId: 1, platformCustomerId: 1 }, unique: true, partialFilter: { isDeleted: false }, name: UNIQUE_INDEXES.platformCustomerId,
+        keys: { platformId: 1, platformCustomerId: 1 },
+        unique: true,
+        partialFilter: { isDeleted: false },
+        name: UNIQUE_INDEXES.platformCustomerId,
       });
-      await customers.createIndex({ keys: { platformId: 1, umaAddress: 1 }, unique: true, name: UNIQUE_INDEXES.umaAddress });
+      await customers.createIndex({
+        keys: { platformId: 1, umaAddress: 1 },
+        unique: true,
+        name: UNIQUE_INDEXES.umaAddress,
+      });
       await customers.createIndex({ keys: { umaAddress: 1 }, name: 'customer_uma_address_any_platform' });
       await customers.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'customer_created' });
       // The documented filters of GET /customers (deleted customers left out unless asked for), in creation order;
       // a range of updatedAt is a range of its entries; a currency (customers hold several) picks few customers.
-      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, createdAt: 1, _id: 1 }, name: 'customer_live_created' });
-      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, customerType: 1, createdAt: 1, _id: 1 }, name: 'customer_type_created' });
-      await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, region: 1, createdAt: 1, _id: 1 }, name: 'customer_region_created' });
+      await customers.createIndex({
+        keys: { platformId: 1, isDeleted: 1, createdAt: 1, _id: 1 },
+        name: 'customer_live_created',
+      });
+      await customers.createIndex({
+        keys: { platformId: 1, isDeleted: 1, customerType: 1, createdAt: 1, _id: 1 },
+        name: 'customer_type_created',
+      });
+      await customers.createIndex({
+        keys: { platformId: 1, isDeleted: 1, region: 1, createdAt: 1, _id: 1 },
+        name: 'customer_region_created',
+      });
       await customers.createIndex({ keys: { platformId: 1, isDeleted: 1, updatedAt: 1 }, name: 'customer_updated' });
       await customers.createIndex({ keys: { currencies: 1 }, name: 'customer_currency' });
       await customers.createIndex({ keys: { 'provisioning.plannedAt': 1 }, name: 'customer_provisioning' });
-      await customers.createIndex({ keys: { 'emailChange.startedAt': 1 }, partialFilter: { emailChange: { $exists: true } }, name: 'customer_email_change' });
+      await customers.createIndex({
+        keys: { 'emailChange.startedAt': 1 },
+        partialFilter: { emailChange: { $exists: true } },
+        name: 'customer_email_change',
+      });
       // Only documents not sealed yet hold a plain `identifier`: the start's look for them
       // (sealLegacyIdentifiers) reads this index instead of every customer.
-      await customers.createIndex({ keys: { identifier: 1 }, partialFilter: { identifier: { $exists: true } }, name: 'customer_legacy_identifier' });
+      await customers.createIndex({
+        keys: { identifier: 1 },
+        partialFilter: { identifier: { $exists: true } },
+        name: 'customer_legacy_identifier',
+      });
     },
     async insert(customer, events) {
       try {
@@ -84,9 +118,16 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
     async replace(next, events, steps = []) {
       // The markers are only ever changed by their own writes, so a concurrent one is never undone.
       const { _id, provisioning: _marker, emailChange: _change, ...fields } = toDocument(next);
-      const update = { $set: fields, $unset: { identifier: '' }, ...(steps.length ? { $push: { provisioning: { $each: steps } } } : {}) };
+      const update = {
+        $set: fields,
+        $unset: { identifier: '' },
+        ...(steps.length ? { $push: { provisioning: { $each: steps } } } : {}),
+      };
       try {
-        const result = await customers.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, withEvents(update, events));
+        const result = await customers.updateOne(
+          { _id, platformId: next.platformId, revision: next.revision - 1 },
+          withEvents(update, events),
+        );
         return result.matchedCount === 1;
       } catch (err) {
         throw duplicateOf(err);
@@ -96,19 +137,28 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       await customers.updateOne({ _id: customerId, platformId }, completedStepsUpdate(accountIds));
     },
     async findPendingProvisioning(query) {
-      return (await customers.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(read);
+      return (await customers.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(
+        read,
+      );
     },
     async claimEmailChange({ platformId, customerId, revision, change, staleBefore }) {
       const free = { $or: [{ emailChange: { $exists: false } }, { 'emailChange.startedAt': { $lt: staleBefore } }] };
-      const result = await customers.updateOne({ _id: customerId, platformId, revision, ...free }, { $set: { emailChange: change } });
+      const result = await customers.updateOne({ _id: customerId, platformId, revision, ...free }, {
+        $set: { emailChange: change },
+      });
       return result.matchedCount === 1;
     },
     async findEmailChangesStartedBefore(query) {
-      const filter = { 'emailChange.startedAt': { $lt: query.plannedBefore }, ...(query.afterId ? { _id: { $gt: query.afterId } } : {}) };
+      const filter = {
+        'emailChange.startedAt': { $lt: query.plannedBefore },
+        ...(query.afterId ? { _id: { $gt: query.afterId } } : {}),
+      };
       return (await customers.find(filter, { limit: query.limit, sort: { _id: 1 } })).map(read);
     },
     async releaseEmailChange(platformId, customerId, requestId) {
-      await customers.updateOne({ _id: customerId, platformId, 'emailChange.requestId': requestId }, { $unset: { emailChange: '' } });
+      await customers.updateOne({ _id: customerId, platformId, 'emailChange.requestId': requestId }, {
+        $unset: { emailChange: '' },
+      });
     },
     async setVerificationStatus({ platformId, customerId, status, now, events }) {
       const result = await customers.updateOne(
@@ -125,7 +175,10 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       );
     },
     async setVerifiedPhone(platformId, customerId, phoneNumber, now) {
-      await customers.updateOne({ _id: customerId, platformId }, { $set: { phoneNumber, updatedAt: now }, $inc: { revision: 1 } });
+      await customers.updateOne({ _id: customerId, platformId }, {
+        $set: { phoneNumber, updatedAt: now },
+        $inc: { revision: 1 },
+      });
       await customers.updateOne(
         { _id: customerId, platformId, 'contactVerification.phone': { $exists: true } },
         { $set: { 'contactVerification.phone': 'VERIFIED' } },
@@ -135,7 +188,10 @@ export function createCustomerStore(customers: DocumentCollection): CustomerDocu
       const legacy = await customers.find({ identifier: { $exists: true } });
       for (const doc of legacy) {
         const plain = doc.identifier as string;
-        await customers.updateOne({ _id: doc._id, identifier: plain }, { $set: { sealedIdentifier: seal(plain, doc._id) }, $unset: { identifier: '' } });
+        await customers.updateOne({ _id: doc._id, identifier: plain }, {
+          $set: { sealedIdentifier: seal(plain, doc._id) },
+          $unset: { identifier: '' },
+        });
       }
       return legacy.length;
     },

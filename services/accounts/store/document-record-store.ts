@@ -5,13 +5,18 @@ import { findPage, fromDocument, present, toDocument } from './record-documents'
 
 const read = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<StoredDocument>(doc);
 
-export function createDocumentRecordStore(documents: DocumentCollection): DocumentRecordStore & { createIndexes(): Promise<void> } {
+export function createDocumentRecordStore(
+  documents: DocumentCollection,
+): DocumentRecordStore & { createIndexes(): Promise<void> } {
   return {
     async createIndexes() {
       await documents.createIndex({ keys: { platformId: 1, documentHolder: 1 }, name: 'document_holder' });
       await documents.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'document_created' });
       // GET /documents?documentHolder=, in creation order.
-      await documents.createIndex({ keys: { platformId: 1, documentHolder: 1, createdAt: 1, _id: 1 }, name: 'document_holder_created' });
+      await documents.createIndex({
+        keys: { platformId: 1, documentHolder: 1, createdAt: 1, _id: 1 },
+        name: 'document_holder_created',
+      });
     },
     async insert(doc) {
       await documents.insertOne(toDocument(doc));
@@ -28,9 +33,14 @@ export function createDocumentRecordStore(documents: DocumentCollection): Docume
     },
     async replace(next) {
       const { _id, ...fields } = toDocument(next);
-      const unset = Object.fromEntries(['side', 'documentNumber', 'issuingAuthority'].filter((k) => fields[k] === undefined).map((k) => [k, '']));
+      const unset = Object.fromEntries(
+        ['side', 'documentNumber', 'issuingAuthority'].filter((k) => fields[k] === undefined).map((k) => [k, '']),
+      );
       const update = { $set: fields, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
-      const result = await documents.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, update);
+      const result = await documents.updateOne(
+        { _id, platformId: next.platformId, revision: next.revision - 1 },
+        update,
+      );
       return result.matchedCount === 1;
     },
     async remove(platformId, id, revision) {

@@ -6,21 +6,45 @@ import { findPage, fromDocument, ownerCondition, ownerKeyOf, present, toDocument
 
 const read = (doc: Doc) => fromDocument<InternalAccount>(doc);
 
-export function createInternalAccountStore(accounts: DocumentCollection): InternalAccountStore & { createIndexes(): Promise<void> } {
+export function createInternalAccountStore(
+  accounts: DocumentCollection,
+): InternalAccountStore & { createIndexes(): Promise<void> } {
   return {
     async createIndexes() {
       // One account per owner, currency and type: makes opening accounts safe to repeat.
-      await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, currency: 1, type: 1 }, unique: true, name: 'internal_account_owner_currency' });
-      await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, createdAt: 1, _id: 1 }, name: 'internal_account_created' });
-      // The documented filters of GET /customers/internal-accounts (no customerId: every customer's), in creation order.
-      await accounts.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'internal_account_platform_created' });
-      await accounts.createIndex({ keys: { platformId: 1, currency: 1, createdAt: 1, _id: 1 }, name: 'internal_account_currency_created' });
-      await accounts.createIndex({ keys: { platformId: 1, type: 1, createdAt: 1, _id: 1 }, name: 'internal_account_type_created' });
-      await accounts.createIndex({ keys: { platformId: 1, ownerKey: 1, type: 1, createdAt: 1, _id: 1 }, name: 'internal_account_owner_type_created' });
+      await accounts.createIndex({
+        keys: { platformId: 1, ownerKey: 1, currency: 1, type: 1 },
+        unique: true,
+        name: 'internal_account_owner_currency',
+      });
+      await accounts.createIndex({
+        keys: { platformId: 1, ownerKey: 1, createdAt: 1, _id: 1 },
+        name: 'internal_account_created',
+      });
+      // The documented filters of GET /customers/internal-accounts (no customerId: every customer's), in creation
+      // order.
+      await accounts.createIndex({
+        keys: { platformId: 1, createdAt: 1, _id: 1 },
+        name: 'internal_account_platform_created',
+      });
+      await accounts.createIndex({
+        keys: { platformId: 1, currency: 1, createdAt: 1, _id: 1 },
+        name: 'internal_account_currency_created',
+      });
+      await accounts.createIndex({
+        keys: { platformId: 1, type: 1, createdAt: 1, _id: 1 },
+        name: 'internal_account_type_created',
+      });
+      await accounts.createIndex({
+        keys: { platformId: 1, ownerKey: 1, type: 1, createdAt: 1, _id: 1 },
+        name: 'internal_account_owner_type_created',
+      });
     },
     async insertIfAbsent(account, events) {
       try {
-        await accounts.insertOne(withInitialEvents(toDocument(account, { ownerKey: ownerKeyOf(account.customerId) }), events));
+        await accounts.insertOne(
+          withInitialEvents(toDocument(account, { ownerKey: ownerKeyOf(account.customerId) }), events),
+        );
         return true;
       } catch (err) {
         if (err instanceof DuplicateKeyError) return false;
@@ -32,7 +56,13 @@ export function createInternalAccountStore(accounts: DocumentCollection): Intern
       return doc ? read(doc) : null;
     },
     list(platformId, filter, page) {
-      const query = present({ platformId, ...ownerCondition(filter.owner), currency: filter.currency, type: filter.type, _id: filter.ids && { $in: filter.ids } });
+      const query = present({
+        platformId,
+        ...ownerCondition(filter.owner),
+        currency: filter.currency,
+        type: filter.type,
+        _id: filter.ids && { $in: filter.ids },
+      });
       return findPage(accounts, query, page, read);
     },
     async markWalletProvisioned(platformId, id, now, events) {

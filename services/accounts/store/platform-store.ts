@@ -7,7 +7,9 @@ const read = (doc: Doc) => fromDocument<Platform>(doc);
 
 /** Platforms stored before configuration existed have no revision: they count as revision 0. */
 function atRevision(revision: number): Filter {
-  return revision === 0 ? { $or: [{ configRevision: 0 }, { configRevision: { $exists: false } }] } : { configRevision: revision };
+  return revision === 0
+    ? { $or: [{ configRevision: 0 }, { configRevision: { $exists: false } }] }
+    : { configRevision: revision };
 }
 
 export function createPlatformStore(platforms: DocumentCollection): PlatformStore & { createIndexes(): Promise<void> } {
@@ -29,19 +31,27 @@ export function createPlatformStore(platforms: DocumentCollection): PlatformStor
       const revision = next.configRevision ?? 1;
       const update = {
         $set: {
-          settings: next.settings, supportedCurrencies: next.supportedCurrencies, configRevision: revision, updatedAt: next.updatedAt,
+          settings: next.settings,
+          supportedCurrencies: next.supportedCurrencies,
+          configRevision: revision,
+          updatedAt: next.updatedAt,
           ...(next.umaDomain !== undefined ? { umaDomain: next.umaDomain } : {}),
         },
         ...(steps.length ? { $push: { provisioning: { $each: steps } } } : {}),
       };
-      const result = await platforms.updateOne({ $and: [{ _id: next.id }, atRevision(revision - 1)] }, withEvents(update, events));
+      const result = await platforms.updateOne(
+        { $and: [{ _id: next.id }, atRevision(revision - 1)] },
+        withEvents(update, events),
+      );
       return result.matchedCount === 1;
     },
     async completeProvisioning(platformId, accountIds) {
       await platforms.updateOne({ _id: platformId }, completedStepsUpdate(accountIds));
     },
     async findPendingProvisioning(query) {
-      return (await platforms.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(read);
+      return (await platforms.find(pendingProvisioningFilter(query), { limit: query.limit, sort: { _id: 1 } })).map(
+        read,
+      );
     },
   };
 }

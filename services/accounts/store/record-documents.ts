@@ -29,9 +29,19 @@ export function ownerCondition(owner: string): Filter {
 }
 
 /** One page in creation order (ties broken by id), plus the total for the filter. */
-export async function findPage<T>(collection: DocumentCollection, filter: Filter, page: PageQuery, read: (doc: Doc) => T): Promise<Page<T>> {
+export async function findPage<T>(
+  collection: DocumentCollection,
+  filter: Filter,
+  page: PageQuery,
+  read: (doc: Doc) => T,
+): Promise<Page<T>> {
   const after = page.after
-    ? { $or: [{ createdAt: { $gt: page.after.createdAt } }, { createdAt: page.after.createdAt, _id: { $gt: page.after.id } }] }
+    ? {
+      $or: [{ createdAt: { $gt: page.after.createdAt } }, {
+        createdAt: page.after.createdAt,
+        _id: { $gt: page.after.id },
+      }],
+    }
     : {};
   const [docs, totalCount] = await Promise.all([
     collection.find({ $and: [filter, after] }, { sort: { createdAt: 1, _id: 1 }, limit: page.limit + 1 }),
@@ -50,7 +60,10 @@ async function countMatching(collection: DocumentCollection, filter: Filter): Pr
   if (!excluded) return collection.countDocuments(filter);
   const [field, condition] = excluded;
   const { [field]: _excluded, ...others } = filter;
-  const [all, equal] = await Promise.all([collection.countDocuments(others), collection.countDocuments({ ...others, [field]: { $eq: (condition as { $ne: unknown }).$ne } })]);
+  const [all, equal] = await Promise.all([
+    collection.countDocuments(others),
+    collection.countDocuments({ ...others, [field]: { $eq: (condition as { $ne: unknown }).$ne } }),
+  ]);
   return all - equal;
 }
 
@@ -58,7 +71,8 @@ function isExclusion(condition: unknown): boolean {
   if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) return false;
   const keys = Object.keys(condition);
   const value = (condition as { $ne?: unknown }).$ne;
-  return keys.length === 1 && keys[0] === '$ne' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
+  return keys.length === 1 && keys[0] === '$ne'
+    && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
 }
 
 /** Drops filter members whose value is undefined (an absent query parameter). */

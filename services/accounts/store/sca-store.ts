@@ -31,32 +31,60 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
       async list(platformId, customerId) {
         return (await factors.find({ platformId, customerId }, { sort: { createdAt: 1 } })).map((d) => read(d)!);
       },
-      async insert(factor) { await factors.insertOne(write(factor)); },
+      async insert(factor) {
+        await factors.insertOne(write(factor));
+      },
       async remove(platformId, customerId, match) {
-        const filter = { platformId, customerId, ...(match.credentialId ? { credentialId: match.credentialId } : { factor: match.factor }) };
+        const filter = {
+          platformId,
+          customerId,
+          ...(match.credentialId ? { credentialId: match.credentialId } : { factor: match.factor }),
+        };
         return (await factors.deleteMany(filter)).deletedCount > 0;
       },
       async useTotpStep(id, step) {
-        const r = await factors.updateOne({ _id: id, $or: [{ lastUsedStep: { $exists: false } }, { lastUsedStep: { $lt: step } }] }, { $set: { lastUsedStep: step } });
+        const r = await factors.updateOne({
+          _id: id,
+          $or: [{ lastUsedStep: { $exists: false } }, { lastUsedStep: { $lt: step } }],
+        }, { $set: { lastUsedStep: step } });
         return r.matchedCount === 1;
       },
       async useRecoveryCode(id, hash) {
-        return (await factors.updateOne({ _id: id, recoveryCodeHashes: hash }, { $pull: { recoveryCodeHashes: hash } })).matchedCount === 1;
+        return (await factors.updateOne({ _id: id, recoveryCodeHashes: hash }, { $pull: { recoveryCodeHashes: hash } }))
+          .matchedCount === 1;
       },
-      async setCounter(id, counter) { await factors.updateOne({ _id: id }, { $set: { counter } }); },
+      async setCounter(id, counter) {
+        await factors.updateOne({ _id: id }, { $set: { counter } });
+      },
     },
     enrollments: {
-      async put(enrollment) { await enrollments.updateOne({ _id: enrollment.id }, { $set: write(enrollment) }, { upsert: true }); },
-      async take(id) { return read(await enrollments.findOneAndUpdate({ _id: id, taken: { $exists: false } }, { $set: { taken: true } }, { returnDocument: 'before' })); },
-      async find(id) { return read(await enrollments.findOne({ _id: id, taken: { $exists: false } })); },
+      async put(enrollment) {
+        await enrollments.updateOne({ _id: enrollment.id }, { $set: write(enrollment) }, { upsert: true });
+      },
+      async take(id) {
+        return read(
+          await enrollments.findOneAndUpdate({ _id: id, taken: { $exists: false } }, { $set: { taken: true } }, {
+            returnDocument: 'before',
+          }),
+        );
+      },
+      async find(id) {
+        return read(await enrollments.findOne({ _id: id, taken: { $exists: false } }));
+      },
     },
     challenges: {
-      async insert(challenge) { await challenges.insertOne(write(challenge)); },
-      async find(id) { return read(await challenges.findOne({ _id: id })); },
+      async insert(challenge) {
+        await challenges.insertOne(write(challenge));
+      },
+      async find(id) {
+        return read(await challenges.findOne({ _id: id }));
+      },
       async claimEvaluation(id, { max, proof, now, staleBefore }) {
         const r = await challenges.updateOne(
           {
-            _id: id, attempts: { $lt: max }, completedAt: { $exists: false },
+            _id: id,
+            attempts: { $lt: max },
+            completedAt: { $exists: false },
             $or: [{ evaluatingSince: { $exists: false } }, { evaluatingSince: { $lt: staleBefore } }],
           },
           { $inc: { attempts: 1 }, $set: { evaluatingProof: proof, evaluatingSince: now } },
@@ -66,25 +94,45 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
       async endEvaluation(id, proof, outcome, now) {
         const filter = { _id: id, evaluatingProof: proof, completedAt: { $exists: false } };
         const unset = { evaluatingProof: '', evaluatingSince: '' };
-        const update = outcome === 'COMPLETED' ? { $set: { completedAt: now, completedProof: proof }, $unset: unset }
-          : outcome === 'FAILED' ? { $push: { failedProofs: proof }, $unset: unset }
-            : { $inc: { attempts: -1 }, $unset: unset };
+        const update = outcome === 'COMPLETED'
+          ? { $set: { completedAt: now, completedProof: proof }, $unset: unset }
+          : outcome === 'FAILED'
+          ? { $push: { failedProofs: proof }, $unset: unset }
+          : { $inc: { attempts: -1 }, $unset: unset };
         return (await challenges.updateOne(filter, update)).matchedCount === 1;
       },
-      async replaceCode(id, codeHash, salt) { await challenges.updateOne({ _id: id }, { $set: { codeHash, salt } }); },
+      async replaceCode(id, codeHash, salt) {
+        await challenges.updateOne({ _id: id }, { $set: { codeHash, salt } });
+      },
       async put(challenge) {
         const { _id, ...fields } = write(challenge);
-        const unset = ['codeHash', 'salt', 'sentAt', 'challengeHex', 'summary', 'completedAt', 'completedProof', 'evaluatingProof',
-          'evaluatingSince', 'failedProofs'].filter((k) => !(k in fields));
-        await challenges.updateOne({ _id }, { $set: fields, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, { upsert: true });
+        const unset = [
+          'codeHash',
+          'salt',
+          'sentAt',
+          'challengeHex',
+          'summary',
+          'completedAt',
+          'completedProof',
+          'evaluatingProof',
+          'evaluatingSince',
+          'failedProofs',
+        ].filter((k) => !(k in fields));
+        await challenges.updateOne({ _id }, {
+          $set: fields,
+          ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}),
+        }, { upsert: true });
       },
       async markResent(id, sentAt, sentBefore) {
-        return (await challenges.updateOne({ _id: id, sentAt: { $lte: sentBefore } }, { $set: { sentAt } })).matchedCount === 1;
+        return (await challenges.updateOne({ _id: id, sentAt: { $lte: sentBefore } }, { $set: { sentAt } }))
+          .matchedCount === 1;
       },
     },
     sessions: {
       async put(platformId, customerId, startedAt, expiresAt) {
-        await sessions.updateOne({ _id: personal(platformId, customerId) }, { $set: { startedAt, expiresAt } }, { upsert: true });
+        await sessions.updateOne({ _id: personal(platformId, customerId) }, { $set: { startedAt, expiresAt } }, {
+          upsert: true,
+        });
       },
       async find(platformId, customerId) {
         const doc = await sessions.findOne({ _id: personal(platformId, customerId) });
@@ -101,17 +149,23 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
       async replace(platformId, customerId, current, next) {
         const _id = personal(platformId, customerId);
         const version = current.version ?? 0;
-        const clean = Object.fromEntries(Object.entries({ ...next, version: version + 1 }).filter(([, v]) => v !== undefined));
+        const clean = Object.fromEntries(
+          Object.entries({ ...next, version: version + 1 }).filter(([, v]) => v !== undefined),
+        );
         const unset = ['lockedUntil', 'sessionsRevokedAt', 'lastFailedAt', 'reservations'].filter((k) => !(k in clean));
         try {
           if (version === 0) {
             // The first write: inserted unless a concurrent first write won.
-            const r = await security.updateOne({ _id, $or: [{ version: 0 }, { version: { $exists: false } }] },
-              { $set: clean, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, { upsert: true });
+            const r = await security.updateOne({ _id, $or: [{ version: 0 }, { version: { $exists: false } }] }, {
+              $set: clean,
+              ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}),
+            }, { upsert: true });
             return r.matchedCount === 1 || r.upsertedId !== undefined;
           }
-          const r = await security.updateOne({ _id, version },
-            { $set: clean, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) });
+          const r = await security.updateOne({ _id, version }, {
+            $set: clean,
+            ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}),
+          });
           return r.matchedCount === 1;
         } catch (err) {
           if (err instanceof DuplicateKeyError) return false;
@@ -120,18 +174,30 @@ export function createScaStore(store: DocumentStore): ScaStore & { createIndexes
       },
     },
     resets: {
-      async insert(reset) { await resets.insertOne(write(reset)); },
-      async find(platformId, customerId, id) { return read(await resets.findOne({ _id: id, platformId, customerId })); },
-      async countSince(platformId, customerId, since) { return resets.countDocuments({ platformId, customerId, createdAt: { $gte: since } }); },
+      async insert(reset) {
+        await resets.insertOne(write(reset));
+      },
+      async find(platformId, customerId, id) {
+        return read(await resets.findOne({ _id: id, platformId, customerId }));
+      },
+      async countSince(platformId, customerId, since) {
+        return resets.countDocuments({ platformId, customerId, createdAt: { $gte: since } });
+      },
       async transition(id, from, to, set) {
-        return (await resets.updateOne({ _id: id, status: { $in: from } }, { $set: { ...set, status: to } })).matchedCount === 1;
+        return (await resets.updateOne({ _id: id, status: { $in: from } }, { $set: { ...set, status: to } }))
+          .matchedCount === 1;
       },
     },
     trusted: {
-      async isTrusted(platformId, externalAccountId) { return (await trusted.findOne({ _id: externalAccountId, platformId })) !== null; },
+      async isTrusted(platformId, externalAccountId) {
+        return (await trusted.findOne({ _id: externalAccountId, platformId })) !== null;
+      },
       async set({ platformId, customerId, externalAccountId, trusted: trust, now }) {
-        if (trust) await trusted.updateOne({ _id: externalAccountId }, { $set: { platformId, customerId, trustedAt: now } }, { upsert: true });
-        else await trusted.deleteOne({ _id: externalAccountId, platformId });
+        if (trust) {
+          await trusted.updateOne({ _id: externalAccountId }, { $set: { platformId, customerId, trustedAt: now } }, {
+            upsert: true,
+          });
+        } else await trusted.deleteOne({ _id: externalAccountId, platformId });
       },
     },
   };

@@ -6,16 +6,36 @@ import { findPage, fromDocument, present, toDocument } from './record-documents'
 
 const read = (doc: Parameters<typeof fromDocument>[0]) => fromDocument<Verification>(doc);
 
-export function createVerificationStore(verifications: DocumentCollection): VerificationStore & { createIndexes(): Promise<void> } {
+export function createVerificationStore(
+  verifications: DocumentCollection,
+): VerificationStore & { createIndexes(): Promise<void> } {
   return {
     async createIndexes() {
-      await verifications.createIndex({ keys: { platformId: 1, customerId: 1 }, unique: true, name: 'verification_customer' });
+      await verifications.createIndex({
+        keys: { platformId: 1, customerId: 1 },
+        unique: true,
+        name: 'verification_customer',
+      });
       await verifications.createIndex({ keys: { platformId: 1, createdAt: 1, _id: 1 }, name: 'verification_created' });
       // The documented filters of GET /verifications, in creation order.
-      await verifications.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1, _id: 1 }, name: 'verification_customer_created' });
-      await verifications.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1, _id: 1 }, name: 'verification_status_created' });
-      await verifications.createIndex({ keys: { nextStepAt: 1 }, partialFilter: { nextStepAt: { $exists: true } }, name: 'verification_next_step' });
-      await verifications.createIndex({ keys: { customerStatusDue: 1 }, partialFilter: { customerStatusDue: true }, name: 'verification_customer_status_due' });
+      await verifications.createIndex({
+        keys: { platformId: 1, customerId: 1, createdAt: 1, _id: 1 },
+        name: 'verification_customer_created',
+      });
+      await verifications.createIndex({
+        keys: { platformId: 1, status: 1, createdAt: 1, _id: 1 },
+        name: 'verification_status_created',
+      });
+      await verifications.createIndex({
+        keys: { nextStepAt: 1 },
+        partialFilter: { nextStepAt: { $exists: true } },
+        name: 'verification_next_step',
+      });
+      await verifications.createIndex({
+        keys: { customerStatusDue: 1 },
+        partialFilter: { customerStatusDue: true },
+        name: 'verification_customer_status_due',
+      });
     },
     async insert(v, events) {
       try {
@@ -36,13 +56,23 @@ export function createVerificationStore(verifications: DocumentCollection): Veri
     },
     async replace(next, events) {
       const { _id, ...fields } = toDocument(next);
-      const unset = Object.fromEntries(['nextStepAt', 'customerStatusDue'].filter((k) => fields[k] === undefined).map((k) => [k, '']));
+      const unset = Object.fromEntries(
+        ['nextStepAt', 'customerStatusDue'].filter((k) => fields[k] === undefined).map((k) => [k, '']),
+      );
       const update = { $set: fields, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
-      const result = await verifications.updateOne({ _id, platformId: next.platformId, revision: next.revision - 1 }, withEvents(update, events));
+      const result = await verifications.updateOne(
+        { _id, platformId: next.platformId, revision: next.revision - 1 },
+        withEvents(update, events),
+      );
       return result.matchedCount === 1;
     },
     list(platformId, filter, page) {
-      return findPage(verifications, present({ platformId, customerId: filter.customerId, status: filter.status }), page, read);
+      return findPage(
+        verifications,
+        present({ platformId, customerId: filter.customerId, status: filter.status }),
+        page,
+        read,
+      );
     },
     async findStepsDue(now, limit) {
       return (await verifications.find({ nextStepAt: { $lte: now } }, { limit, sort: { nextStepAt: 1 } })).map(read);
@@ -77,7 +107,9 @@ export function createKycLinkStore(links: DocumentCollection): KycLinkStore & { 
       return (await links.deleteMany({ expiresAt: { $lt: before } })).deletedCount;
     },
     async claim(tokenHash, now) {
-      const result = await links.updateOne({ _id: tokenHash, usedAt: { $exists: false }, expiresAt: { $gt: now } }, { $set: { usedAt: now } });
+      const result = await links.updateOne({ _id: tokenHash, usedAt: { $exists: false }, expiresAt: { $gt: now } }, {
+        $set: { usedAt: now },
+      });
       if (result.matchedCount !== 1) return null;
       const doc = await links.findOne({ _id: tokenHash });
       return doc ? readLink(doc) : null;

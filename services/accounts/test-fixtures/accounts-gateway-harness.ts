@@ -17,13 +17,17 @@ export async function startAccountsGateway(env: NodeJS.ProcessEnv = {}, options:
   const apiTokens = {
     async authenticateApiToken({ tokenId, clientSecret }: { tokenId: string; clientSecret: string }) {
       const platformId = tokens.get(tokenId);
-      if (!platformId || clientSecret !== `secret-${tokenId}`) throw new AppError('UNAUTHORIZED', 'Invalid API credentials');
+      if (!platformId || clientSecret !== `secret-${tokenId}`) {
+        throw new AppError('UNAUTHORIZED', 'Invalid API credentials');
+      }
       return { platformId, tokenId, permissions: ['VIEW', 'TRANSACT', 'MANAGE'] };
     },
   };
   const peers = { accounts: accounts.client, apiTokens } as unknown as PeerClients;
   const app = createGatewayApp({ peers, logger: silentLogger, servicesReady: async () => true, authCacheMs: 0 });
-  const server: Server = await new Promise((resolve) => { const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s)); });
+  const server: Server = await new Promise((resolve) => {
+    const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
+  });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${API_VERSION}`;
   return {
     accounts,
@@ -36,7 +40,11 @@ export async function startAccountsGateway(env: NodeJS.ProcessEnv = {}, options:
     async api(auth: string, path: string, init: { method?: string; json?: unknown } = {}) {
       const headers: Record<string, string> = { authorization: auth };
       if (init.json !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        headers,
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
       const text = await response.text();
       const body = (text ? JSON.parse(text) : undefined) as any;
       checkResponse({

@@ -29,11 +29,19 @@ export async function startAccountsService(env: NodeJS.ProcessEnv = {}, options:
   const fakes = await startFakePeers({ token: INTERNAL_TOKEN, ledger: options.ledger ?? true });
   const peers = createPeerClients({ auth: fakes.address, 'quotes-transactions': fakes.address }, INTERNAL_TOKEN);
   const module = createAccountsService({
-    store, bus: createInProcessEventBus(), logger: silentLogger, peers, env: { ACCOUNTS_REPAIR_INTERVAL_MS: '0', DATA_DIR: ':memory:', ...env },
+    store,
+    bus: createInProcessEventBus(),
+    logger: silentLogger,
+    peers,
+    env: { ACCOUNTS_REPAIR_INTERVAL_MS: '0', DATA_DIR: ':memory:', ...env },
   });
   await module.start?.();
   const server = await startGrpcServer({
-    name: module.name, bindings: module.bindings, internalToken: INTERNAL_TOKEN, logger: silentLogger, address: '127.0.0.1:0',
+    name: module.name,
+    bindings: module.bindings,
+    internalToken: INTERNAL_TOKEN,
+    logger: silentLogger,
+    address: '127.0.0.1:0',
   });
   const client = createServiceClient(AccountsServiceService, server.address, { internalToken: INTERNAL_TOKEN });
   return {

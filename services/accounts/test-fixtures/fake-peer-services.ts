@@ -9,8 +9,13 @@ import { createFakeSignedRetry } from './fake-signed-retry';
 type ProvisionWalletRequest = Parameters<typeof WalletAuthServiceService.provisionWallet.requestSerialize>[0];
 
 function onlyThese<D extends object>(definition: D, implemented: Partial<UnaryHandlers<D>>): UnaryHandlers<D> {
-  const notImplemented = async () => { throw new AppError('INTERNAL_ERROR', 'not implemented by the fake'); };
-  return { ...Object.fromEntries(Object.keys(definition).map((m) => [m, notImplemented])), ...implemented } as UnaryHandlers<D>;
+  const notImplemented = async () => {
+    throw new AppError('INTERNAL_ERROR', 'not implemented by the fake');
+  };
+  return {
+    ...Object.fromEntries(Object.keys(definition).map((m) => [m, notImplemented])),
+    ...implemented,
+  } as UnaryHandlers<D>;
 }
 
 /**
@@ -20,43 +25,62 @@ function onlyThese<D extends object>(definition: D, implemented: Partial<UnaryHa
  */
 export function createFakeWalletAuth() {
   const state = {
-    calls: [] as ProvisionWalletRequest[], provisioned: new Set<string>(), failing: false,
-    emails: new Map<string, string>(), syncCalls: [] as Array<{ accountIds: string[]; newEmail: string }>,
-    syncFailures: [] as ErrorCode[], privateEnabled: new Set<string>(),
+    calls: [] as ProvisionWalletRequest[],
+    provisioned: new Set<string>(),
+    failing: false,
+    emails: new Map<string, string>(),
+    syncCalls: [] as Array<{ accountIds: string[]; newEmail: string }>,
+    syncFailures: [] as ErrorCode[],
+    privateEnabled: new Set<string>(),
   };
-  const binding = bindService(WalletAuthServiceService, onlyThese(WalletAuthServiceService, {
-    async provisionWallet(req) {
-      state.calls.push(req);
-      if (state.failing) throw new AppError('UNAVAILABLE', 'wallet provider down');
-      const created = !state.provisioned.has(req.accountId);
-      state.provisioned.add(req.accountId);
-      if (created && req.customerEmail) state.emails.set(req.accountId, req.customerEmail);
-      return { created };
-    },
-    async listEmailOtpAccounts(req) {
-      return { accountIds: req.accountIds.filter((id) => state.emails.has(id)) };
-    },
-    async syncEmailOtpEmail(req) {
-      state.syncCalls.push({ accountIds: req.accountIds, newEmail: req.newEmail });
-      const failure = state.syncFailures.shift();
-      if (failure) throw new AppError(failure, 'sync refused by the fake');
-      for (const id of req.accountIds) state.emails.set(id, req.newEmail);
-      return { credentialIds: req.accountIds.map((id) => `AuthMethod:${id.slice(-12)}`) };
-    },
-    async getWalletPrivacy(req) {
-      return { privateEnabled: state.privateEnabled.has(req.accountId) };
-    },
-  }));
+  const binding = bindService(
+    WalletAuthServiceService,
+    onlyThese(WalletAuthServiceService, {
+      async provisionWallet(req) {
+        state.calls.push(req);
+        if (state.failing) throw new AppError('UNAVAILABLE', 'wallet provider down');
+        const created = !state.provisioned.has(req.accountId);
+        state.provisioned.add(req.accountId);
+        if (created && req.customerEmail) state.emails.set(req.accountId, req.customerEmail);
+        return { created };
+      },
+      async listEmailOtpAccounts(req) {
+        return { accountIds: req.accountIds.filter((id) => state.emails.has(id)) };
+      },
+      async syncEmailOtpEmail(req) {
+        state.syncCalls.push({ accountIds: req.accountIds, newEmail: req.newEmail });
+        const failure = state.syncFailures.shift();
+        if (failure) throw new AppError(failure, 'sync refused by the fake');
+        for (const id of req.accountIds) state.emails.set(id, req.newEmail);
+        return { credentialIds: req.accountIds.map((id) => `AuthMethod:${id.slice(-12)}`) };
+      },
+      async getWalletPrivacy(req) {
+        return { privateEnabled: state.privateEnabled.has(req.accountId) };
+      },
+    }),
+  );
   return Object.assign(state, { binding });
 }
 
 /** LedgerService.GetBalances over a settable map; unknown accounts answer 0 with no currency. */
 export function createFakeLedger() {
-  const state = { balances: new Map<string, { available: number; total: number; currency: string }>(), calls: [] as string[][], closed: new Set<string>() };
+  const state = {
+    balances: new Map<string, { available: number; total: number; currency: string }>(),
+    calls: [] as string[][],
+    closed: new Set<string>(),
+  };
   const binding = bindService(LedgerServiceService, {
     async getBalances(req) {
       state.calls.push(req.accountIds);
-      return { balances: req.accountIds.map((id) => ({ accountId: id, currency: '', available: 0, total: 0, ...state.balances.get(id) })) };
+      return {
+        balances: req.accountIds.map((id) => ({
+          accountId: id,
+          currency: '',
+          available: 0,
+          total: 0,
+          ...state.balances.get(id),
+        })),
+      };
     },
     async closeAccounts(req) {
       const holding = req.accounts.flatMap(({ accountId }) => {
@@ -92,6 +116,13 @@ export async function startFakePeers(options: { token: string; ledger: boolean }
     server.addService(definition, implementation);
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
-  return { walletAuth, signedRetry, ledger, address: `127.0.0.1:${port}`, stop: async () => void server.forceShutdown() };
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)))
+  );
+  return {
+    walletAuth,
+    signedRetry,
+    ledger,
+    address: `127.0.0.1:${port}`,
+    stop: async () => void server.forceShutdown(),
+  };
 }

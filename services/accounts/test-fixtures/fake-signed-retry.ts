@@ -24,10 +24,21 @@ export function createFakeSignedRetry() {
     async beginSignedRetry(req) {
       const requestId = `Request:${state.challenges.size + 1}`;
       state.challenges.set(requestId, {
-        operation: req.operation, targetId: req.targetId, body: JSON.stringify(req.body), signerAccountIds: req.signerAccountIds,
-        parameters: req.parameters ?? {}, state: 'ISSUED',
+        operation: req.operation,
+        targetId: req.targetId,
+        body: JSON.stringify(req.body),
+        signerAccountIds: req.signerAccountIds,
+        parameters: req.parameters ?? {},
+        state: 'ISSUED',
       });
-      return { challenge: { type: req.type, payloadToSign: JSON.stringify({ requestId, parameters: req.parameters }), requestId, expiresAt: '2100-01-01T00:00:00.000Z' } };
+      return {
+        challenge: {
+          type: req.type,
+          payloadToSign: JSON.stringify({ requestId, parameters: req.parameters }),
+          requestId,
+          expiresAt: '2100-01-01T00:00:00.000Z',
+        },
+      };
     },
     async completeSignedRetry(req) {
       const requestId = req.signature?.requestId;
@@ -35,7 +46,10 @@ export function createFakeSignedRetry() {
       if (!req.signature?.stamp) throw new AppError('WALLET_SIGNATURE_MISSING', 'stamp required');
       const challenge = state.challenges.get(requestId);
       if (!challenge) throw new AppError('WALLET_SIGNATURE_INVALID', 'unknown request id');
-      if (challenge.operation !== req.operation || challenge.targetId !== req.targetId || challenge.body !== JSON.stringify(req.body)) {
+      if (
+        challenge.operation !== req.operation || challenge.targetId !== req.targetId
+        || challenge.body !== JSON.stringify(req.body)
+      ) {
         throw new AppError('WALLET_SIGNATURE_BODY_MISMATCH', 'differs');
       }
       if (challenge.state === 'ISSUED') {
@@ -43,15 +57,21 @@ export function createFakeSignedRetry() {
         return { state: 'CLAIMED', requestId };
       }
       if (challenge.state === 'CLAIMED') return { state: 'PROCESSING', requestId };
-      if (challenge.error) throw new AppError(isErrorCode(challenge.error.code) ? challenge.error.code : 'INTERNAL_ERROR', challenge.error.message);
+      if (challenge.error) {
+        throw new AppError(
+          isErrorCode(challenge.error.code) ? challenge.error.code : 'INTERNAL_ERROR',
+          challenge.error.message,
+        );
+      }
       return { state: 'SETTLED', requestId, result: challenge.result };
     },
     async settleSignedRetry(req) {
       const challenge = state.challenges.get(req.requestId);
       if (!challenge || challenge.state !== 'CLAIMED') throw AppError.notFound('Signed retry');
       state.settled.push(req.requestId);
-      if (req.errorCode !== undefined) Object.assign(challenge, { state: 'FAILED', error: { code: req.errorCode, message: req.errorMessage ?? '' } });
-      else Object.assign(challenge, { state: 'SETTLED', result: req.result ?? {} });
+      if (req.errorCode !== undefined) {
+        Object.assign(challenge, { state: 'FAILED', error: { code: req.errorCode, message: req.errorMessage ?? '' } });
+      } else Object.assign(challenge, { state: 'SETTLED', result: req.result ?? {} });
       return {};
     },
   });

@@ -38,7 +38,13 @@ export function parseNewApiToken(input: { name?: string; permissions: string[] }
   else if (!name || name.length > 255) errors.push({ field: 'name', message: 'must be between 1 and 255 characters' });
   if (!input.permissions.length) errors.push({ field: 'permissions', message: 'must name at least one permission' });
   input.permissions.forEach((p, i) => {
-    if (!isPermission(p)) errors.push({ field: `permissions[${i}]`, message: `must be one of ${PERMISSIONS.join(', ')}`, constraint: { enum: [...PERMISSIONS] } });
+    if (!isPermission(p)) {
+      errors.push({
+        field: `permissions[${i}]`,
+        message: `must be one of ${PERMISSIONS.join(', ')}`,
+        constraint: { enum: [...PERMISSIONS] },
+      });
+    }
   });
   if (errors.length) throw AppError.invalidInput('Invalid API token', errors);
   return { name, permissions: PERMISSIONS.filter((p) => input.permissions.includes(p)) };

@@ -12,7 +12,9 @@ export function bindAgentService(agents: Agents) {
   return bindService(AgentServiceService, {
     async createAgent(request, ctx) {
       const { agent, deviceCode } = await agents.create(requirePlatform(ctx), {
-        name: request.name, customerId: present(request.customerId), policy: policyInputOf(request.policy),
+        name: request.name,
+        customerId: present(request.customerId),
+        policy: policyInputOf(request.policy),
       });
       return { agent: agentMessage(agent), deviceCode };
     },
@@ -20,13 +22,20 @@ export function bindAgentService(agents: Agents) {
       const limit = pageLimit(request.limit);
       const cursor = present(request.cursor);
       const page = await agents.list(requirePlatform(ctx), {
-        customerId: present(request.customerId), isPaused: request.isPaused, isConnected: request.isConnected,
-        createdAfter: present(request.createdAfter), createdBefore: present(request.createdBefore),
-        updatedAfter: present(request.updatedAfter), updatedBefore: present(request.updatedBefore),
-        limit, ...(cursor ? { after: decodePageCursor(cursor) } : {}),
+        customerId: present(request.customerId),
+        isPaused: request.isPaused,
+        isConnected: request.isConnected,
+        createdAfter: present(request.createdAfter),
+        createdBefore: present(request.createdBefore),
+        updatedAfter: present(request.updatedAfter),
+        updatedBefore: present(request.updatedBefore),
+        limit,
+        ...(cursor ? { after: decodePageCursor(cursor) } : {}),
       });
       return {
-        agents: page.agents.map(agentMessage), hasMore: page.hasMore, totalCount: page.totalCount,
+        agents: page.agents.map(agentMessage),
+        hasMore: page.hasMore,
+        totalCount: page.totalCount,
         nextCursor: nextPageCursor(page.agents, page.hasMore),
       };
     },
@@ -34,14 +43,25 @@ export function bindAgentService(agents: Agents) {
       return { agent: agentMessage(await agents.get(requirePlatform(ctx), request.agentId)) };
     },
     async updateAgent(request, ctx) {
-      return { agent: agentMessage(await agents.update(requirePlatform(ctx), request.agentId, { name: request.name, isPaused: request.isPaused })) };
+      return {
+        agent: agentMessage(
+          await agents.update(requirePlatform(ctx), request.agentId, {
+            name: request.name,
+            isPaused: request.isPaused,
+          }),
+        ),
+      };
     },
     async deleteAgent(request, ctx) {
       await agents.remove(requirePlatform(ctx), request.agentId);
       return {};
     },
     async updateAgentPolicy(request, ctx) {
-      return { agent: agentMessage(await agents.updatePolicy(requirePlatform(ctx), request.agentId, policyInputOf(request.changes) ?? {})) };
+      return {
+        agent: agentMessage(
+          await agents.updatePolicy(requirePlatform(ctx), request.agentId, policyInputOf(request.changes) ?? {}),
+        ),
+      };
     },
     async issueDeviceCode(request, ctx) {
       return { deviceCode: await agents.issueDeviceCode(requirePlatform(ctx), request.agentId) };
@@ -55,7 +75,10 @@ export function bindAgentService(agents: Agents) {
     },
     async authenticateAgent(request) {
       const agent = await agents.authenticate(request.accessToken, {
-        permission: request.permission && request.permission !== 'PERMISSION_UNSPECIFIED' ? (request.permission as Permission) : undefined, allowPaused: request.allowPaused,
+        permission: request.permission && request.permission !== 'PERMISSION_UNSPECIFIED'
+          ? (request.permission as Permission)
+          : undefined,
+        allowPaused: request.allowPaused,
       });
       return { agent: agentMessage(agent) };
     },

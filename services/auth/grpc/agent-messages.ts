@@ -1,5 +1,10 @@
 import {
-  AgentPolicy_ExecutionMode, AgentPolicy_Permission, type Agent, type AgentPolicy as AgentPolicyMessage, type AgentPolicyInput, type NullableAmount,
+  AgentPolicy_ExecutionMode,
+  AgentPolicy_Permission,
+  type Agent,
+  type AgentPolicy as AgentPolicyMessage,
+  type AgentPolicyInput,
+  type NullableAmount,
 } from '../../../gen/auth/v1/agents';
 import type { AgentRecord } from '../app/agents/agent-store';
 import type { AgentPolicy, PolicyInput } from '../domain/agents/agent-policy';
@@ -17,19 +22,32 @@ export function policyInputOf(m: AgentPolicyInput | undefined): PolicyInput | un
   return {
     ...(m.permissionsGiven ? { permissions: m.permissions } : {}),
     ...(m.defaultExecutionMode !== undefined ? { defaultExecutionMode: m.defaultExecutionMode } : {}),
-    ...(limits ? {
-      spendingLimits: {
-        currency: limits.currency, perTransactionLimit: limits.perTransactionLimit, dailyTransactionLimit: limits.dailyTransactionLimit,
-        dailyLimit: nullable(limits.dailyLimit), monthlyLimit: nullable(limits.monthlyLimit),
-      },
-    } : {}),
-    ...(restrictions ? {
-      accountRestrictions: {
-        allowedAccountIds: restrictions.allowedAccountIds ? restrictions.allowedAccountIds.ids : null,
-        accountRules: restrictions.accountRules.map((r) => ({ accountId: r.accountId, executionMode: r.executionMode, perTransactionLimit: nullable(r.perTransactionLimit) })),
-      },
-    } : {}),
-    ...(thresholds ? { approvalThresholds: { currency: thresholds.currency, amount: nullable(thresholds.amount) } } : {}),
+    ...(limits
+      ? {
+        spendingLimits: {
+          currency: limits.currency,
+          perTransactionLimit: limits.perTransactionLimit,
+          dailyTransactionLimit: limits.dailyTransactionLimit,
+          dailyLimit: nullable(limits.dailyLimit),
+          monthlyLimit: nullable(limits.monthlyLimit),
+        },
+      }
+      : {}),
+    ...(restrictions
+      ? {
+        accountRestrictions: {
+          allowedAccountIds: restrictions.allowedAccountIds ? restrictions.allowedAccountIds.ids : null,
+          accountRules: restrictions.accountRules.map((r) => ({
+            accountId: r.accountId,
+            executionMode: r.executionMode,
+            perTransactionLimit: nullable(r.perTransactionLimit),
+          })),
+        },
+      }
+      : {}),
+    ...(thresholds
+      ? { approvalThresholds: { currency: thresholds.currency, amount: nullable(thresholds.amount) } }
+      : {}),
   };
 }
 
@@ -39,22 +57,37 @@ export function policyMessage(p: AgentPolicy): AgentPolicyMessage {
     permissions: p.permissions.map((x) => AgentPolicy_Permission[x]),
     defaultExecutionMode: AgentPolicy_ExecutionMode[p.defaultExecutionMode],
     spendingLimits: {
-      currency: limits.currency, perTransactionLimit: limits.perTransactionLimit, dailyLimit: orAbsent(limits.dailyLimit),
-      dailyTransactionLimit: limits.dailyTransactionLimit, monthlyLimit: orAbsent(limits.monthlyLimit),
+      currency: limits.currency,
+      perTransactionLimit: limits.perTransactionLimit,
+      dailyLimit: orAbsent(limits.dailyLimit),
+      dailyTransactionLimit: limits.dailyTransactionLimit,
+      monthlyLimit: orAbsent(limits.monthlyLimit),
     },
     accountRestrictions: p.accountRestrictions && {
-      allowedAccountIds: p.accountRestrictions.allowedAccountIds ? { ids: p.accountRestrictions.allowedAccountIds } : undefined,
+      allowedAccountIds: p.accountRestrictions.allowedAccountIds
+        ? { ids: p.accountRestrictions.allowedAccountIds }
+        : undefined,
       accountRules: p.accountRestrictions.accountRules.map((r) => ({
-        accountId: r.accountId, executionMode: r.executionMode && AgentPolicy_ExecutionMode[r.executionMode], perTransactionLimit: orAbsent(r.perTransactionLimit),
+        accountId: r.accountId,
+        executionMode: r.executionMode && AgentPolicy_ExecutionMode[r.executionMode],
+        perTransactionLimit: orAbsent(r.perTransactionLimit),
       })),
     },
-    approvalThresholds: p.approvalThresholds && { currency: p.approvalThresholds.currency, amount: orAbsent(p.approvalThresholds.amount) },
+    approvalThresholds: p.approvalThresholds
+      && { currency: p.approvalThresholds.currency, amount: orAbsent(p.approvalThresholds.amount) },
   };
 }
 
 export function agentMessage(a: AgentRecord): Agent {
   return {
-    id: a.id, name: a.name, customerId: a.customerId, isPaused: a.isPaused, isConnected: a.isConnected,
-    policy: policyMessage(a.policy), createdAt: a.createdAt, updatedAt: a.updatedAt, platformId: a.platformId,
+    id: a.id,
+    name: a.name,
+    customerId: a.customerId,
+    isPaused: a.isPaused,
+    isConnected: a.isConnected,
+    policy: policyMessage(a.policy),
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    platformId: a.platformId,
   };
 }

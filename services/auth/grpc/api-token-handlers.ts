@@ -8,8 +8,13 @@ const permissionsOf = (r: Pick<ApiTokenRecord, 'permissions'>) => r.permissions.
 
 function tokenMessage(r: ApiTokenRecord, clientSecret?: string): ApiToken {
   return {
-    id: r.id, name: r.name, permissions: permissionsOf(r), clientId: r.clientId,
-    ...(clientSecret ? { clientSecret } : {}), createdAt: r.createdAt, updatedAt: r.updatedAt,
+    id: r.id,
+    name: r.name,
+    permissions: permissionsOf(r),
+    clientId: r.clientId,
+    ...(clientSecret ? { clientSecret } : {}),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -29,7 +34,10 @@ export function bindApiTokenService(apiTokens: ApiTokens) {
       return { tokenId: request.tokenId, created };
     },
     async createApiToken(request, ctx) {
-      const { token, clientSecret } = await apiTokens.create(platformOf(ctx), { name: request.name, permissions: request.permissions });
+      const { token, clientSecret } = await apiTokens.create(platformOf(ctx), {
+        name: request.name,
+        permissions: request.permissions,
+      });
       return { token: tokenMessage(token, clientSecret) };
     },
     async getApiToken(request, ctx) {
@@ -37,7 +45,12 @@ export function bindApiTokenService(apiTokens: ApiTokens) {
     },
     async listApiTokens(request, ctx) {
       const page = await apiTokens.list({ platformId: platformOf(ctx), ...request }, request.limit, request.cursor);
-      return { data: page.items.map((t) => tokenMessage(t)), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.total };
+      return {
+        data: page.items.map((t) => tokenMessage(t)),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.total,
+      };
     },
     async deleteApiToken(request, ctx) {
       const deleted = await apiTokens.delete(platformOf(ctx), request.id);

@@ -24,30 +24,57 @@ export function bindWalletAuthService(auth: WalletAuth) {
     },
     async challengeCredential(request, ctx) {
       const answer = await auth.challenge.challenge(platform(ctx), request.id, bodyOf(request));
-      if (answer.kind === 'authMethod') return { outcome: { outcome: { $case: 'authMethod' as const, value: toAuthMethod(answer.authMethod) } } };
+      if (answer.kind === 'authMethod') {
+        return { outcome: { outcome: { $case: 'authMethod' as const, value: toAuthMethod(answer.authMethod) } } };
+      }
       const { authMethod, challenge, requestId, expiresAt } = answer;
-      return { outcome: { outcome: { $case: 'passkeyChallenge' as const, value: { authMethod: toAuthMethod(authMethod), challenge, requestId, expiresAt } } } };
+      return {
+        outcome: {
+          outcome: {
+            $case: 'passkeyChallenge' as const,
+            value: { authMethod: toAuthMethod(authMethod), challenge, requestId, expiresAt },
+          },
+        },
+      };
     },
     async verifyCredential(request, ctx) {
-      return { outcome: toOutcome(await auth.verify.verify(platform(ctx), request.id, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(await auth.verify.verify(platform(ctx), request.id, bodyOf(request), request.signature)),
+      };
     },
     async revokeCredential(request, ctx) {
-      return { outcome: toOutcome(await auth.credentials.revoke(platform(ctx), request.id, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(
+          await auth.credentials.revoke(platform(ctx), request.id, bodyOf(request), request.signature),
+        ),
+      };
     },
     async listSessions(request, ctx) {
       return { sessions: (await auth.sessions.list(platform(ctx), request.accountId)).map(toAuthSession) };
     },
     async revokeSession(request, ctx) {
-      return { outcome: toOutcome(await auth.sessions.revoke(platform(ctx), request.id, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(await auth.sessions.revoke(platform(ctx), request.id, bodyOf(request), request.signature)),
+      };
     },
     async refreshSession(request, ctx) {
-      return { outcome: toOutcome(await auth.sessions.refresh(platform(ctx), request.id, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(await auth.sessions.refresh(platform(ctx), request.id, bodyOf(request), request.signature)),
+      };
     },
     async exportWallet(request, ctx) {
-      return { outcome: toOutcome(await auth.wallet.exportWallet(platform(ctx), request.accountId, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(
+          await auth.wallet.exportWallet(platform(ctx), request.accountId, bodyOf(request), request.signature),
+        ),
+      };
     },
     async updateWalletPrivacy(request, ctx) {
-      return { outcome: toOutcome(await auth.wallet.updatePrivacy(platform(ctx), request.accountId, bodyOf(request), request.signature)) };
+      return {
+        outcome: toOutcome(
+          await auth.wallet.updatePrivacy(platform(ctx), request.accountId, bodyOf(request), request.signature),
+        ),
+      };
     },
     async getWalletPrivacy(request, ctx) {
       return { privateEnabled: await auth.wallet.privacyOf(platform(ctx), request.accountId) };
@@ -60,16 +87,23 @@ export function bindWalletAuthService(auth: WalletAuth) {
         throw AppError.invalidInput('platformId differs from the calling platform');
       }
       const result = await auth.provisioning.provision({
-        accountId: request.accountId, platformId: request.platformId || platform(ctx),
-        customerEmail: request.customerEmail, customerPhone: request.customerPhone,
+        accountId: request.accountId,
+        platformId: request.platformId || platform(ctx),
+        customerEmail: request.customerEmail,
+        customerPhone: request.customerPhone,
       });
-      return { created: result.created, ...(result.emailOtpCredential ? { emailOtpCredential: toAuthMethod(result.emailOtpCredential) } : {}) };
+      return {
+        created: result.created,
+        ...(result.emailOtpCredential ? { emailOtpCredential: toAuthMethod(result.emailOtpCredential) } : {}),
+      };
     },
     async listEmailOtpAccounts(request, ctx) {
       return { accountIds: await auth.provisioning.listEmailOtpAccounts(platform(ctx), request.accountIds) };
     },
     async syncEmailOtpEmail(request, ctx) {
-      return { credentialIds: await auth.provisioning.syncEmailOtpEmail(platform(ctx), request.accountIds, request.newEmail) };
+      return {
+        credentialIds: await auth.provisioning.syncEmailOtpEmail(platform(ctx), request.accountIds, request.newEmail),
+      };
     },
   });
 }

@@ -15,11 +15,29 @@ export const toChallenge = (view: ChallengeView): SignedRetryChallenge => ({ ...
 /** An endpoint outcome as the proto oneof; the kept result names which record it is. */
 export function toOutcome(outcome: Outcome): WalletAuthOutcome {
   if (outcome.kind === 'challenge') return { outcome: { $case: 'challenge', value: toChallenge(outcome.challenge) } };
-  if (outcome.kind === 'processing') return { outcome: { $case: 'processing', value: { message: PROCESSING_MESSAGE } } };
+  if (outcome.kind === 'processing') {
+    return { outcome: { $case: 'processing', value: { message: PROCESSING_MESSAGE } } };
+  }
   const result = outcome.result;
-  if (result.authMethod) return { outcome: { $case: 'authMethod', value: toAuthMethod(result.authMethod as AuthMethodView) } };
+  if (result.authMethod) {
+    return { outcome: { $case: 'authMethod', value: toAuthMethod(result.authMethod as AuthMethodView) } };
+  }
   if (result.session) return { outcome: { $case: 'session', value: toAuthSession(result.session as AuthSessionView) } };
-  if (result.walletExport) return { outcome: { $case: 'walletExport', value: result.walletExport as { id: string; encryptedWalletCredentials: string } } };
-  if (result.walletPrivacy) return { outcome: { $case: 'walletPrivacy', value: result.walletPrivacy as { accountId: string; privateEnabled: boolean } } };
+  if (result.walletExport) {
+    return {
+      outcome: {
+        $case: 'walletExport',
+        value: result.walletExport as { id: string; encryptedWalletCredentials: string },
+      },
+    };
+  }
+  if (result.walletPrivacy) {
+    return {
+      outcome: {
+        $case: 'walletPrivacy',
+        value: result.walletPrivacy as { accountId: string; privateEnabled: boolean },
+      },
+    };
+  }
   return { outcome: { $case: 'done', value: {} } };
 }

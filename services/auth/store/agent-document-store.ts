@@ -19,12 +19,22 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
 
   return {
     async ensureIndexes() {
-      await agents.createIndex({ keys: { tokenDigest: 1 }, unique: true, partialFilter: { tokenDigest: { $exists: true } } });
+      await agents.createIndex({
+        keys: { tokenDigest: 1 },
+        unique: true,
+        partialFilter: { tokenDigest: { $exists: true } },
+      });
       await agents.createIndex({ keys: { platformId: 1, createdAt: 1 } });
       // The documented filters of GET /agents, in creation order; a range of updatedAt.
-      await agents.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1 }, name: 'agent_customer_created' });
+      await agents.createIndex({
+        keys: { platformId: 1, customerId: 1, createdAt: 1 },
+        name: 'agent_customer_created',
+      });
       await agents.createIndex({ keys: { platformId: 1, isPaused: 1, createdAt: 1 }, name: 'agent_paused_created' });
-      await agents.createIndex({ keys: { platformId: 1, isConnected: 1, createdAt: 1 }, name: 'agent_connected_created' });
+      await agents.createIndex({
+        keys: { platformId: 1, isConnected: 1, createdAt: 1 },
+        name: 'agent_connected_created',
+      });
       await agents.createIndex({ keys: { platformId: 1, updatedAt: 1 }, name: 'agent_updated' });
       await codes.createIndex({ keys: { agentId: 1 } });
       await codes.createIndex({ keys: { platformId: 1, createdAt: 1 } });
@@ -61,7 +71,9 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
       return doc && toAgent(doc);
     },
     async connect(id, tokenDigest, now) {
-      const doc = await agents.findOneAndUpdate({ _id: id }, { $set: { tokenDigest, isConnected: true, updatedAt: now } }, { returnDocument: 'after' });
+      const doc = await agents.findOneAndUpdate({ _id: id }, {
+        $set: { tokenDigest, isConnected: true, updatedAt: now },
+      }, { returnDocument: 'after' });
       return doc && toAgent(doc);
     },
     async delete(platformId, id) {
@@ -78,10 +90,19 @@ export function createAgentDocumentStore(store: DocumentStore): AgentStore {
       return doc && toCode(doc);
     },
     async supersedeDeviceCodes(agentId, keep, now) {
-      await codes.updateMany({ agentId, _id: { $ne: keep }, redeemedAt: { $exists: false }, supersededAt: { $exists: false } }, { $set: { supersededAt: now } });
+      await codes.updateMany({
+        agentId,
+        _id: { $ne: keep },
+        redeemedAt: { $exists: false },
+        supersededAt: { $exists: false },
+      }, { $set: { supersededAt: now } });
     },
-    async countDeviceCodesSince(platformId, since) { return codes.countDocuments({ platformId, createdAt: { $gte: since } }); },
-    async deleteDeviceCode(digest) { await codes.deleteOne({ _id: digest }); },
+    async countDeviceCodesSince(platformId, since) {
+      return codes.countDocuments({ platformId, createdAt: { $gte: since } });
+    },
+    async deleteDeviceCode(digest) {
+      await codes.deleteOne({ _id: digest });
+    },
     async claimDeviceCode(digest, now) {
       const result = await codes.updateOne(
         { _id: digest, redeemedAt: { $exists: false }, supersededAt: { $exists: false }, expiresAt: { $gt: now } },

@@ -32,7 +32,13 @@ export function createHttpDelivery(endpoint: string, fetchImpl: typeof fetch = f
       const response = await fetchImpl(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': message.idempotencyKey },
-        body: JSON.stringify({ channel: message.channel, to: message.to, subject: message.subject, body: message.body, id: message.messageId }),
+        body: JSON.stringify({
+          channel: message.channel,
+          to: message.to,
+          subject: message.subject,
+          body: message.body,
+          id: message.messageId,
+        }),
         signal: AbortSignal.timeout(10000),
       });
       if (!response.ok) throw new Error(`delivery provider answered ${response.status}`);

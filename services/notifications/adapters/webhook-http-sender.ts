@@ -1,7 +1,13 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { endpointUrlProblem, FORBIDDEN_ADDRESS_CODE, guardedLookup, type EndpointRules, type LookupAll } from '../../../lib/net/endpoint-safety';
+import {
+  endpointUrlProblem,
+  FORBIDDEN_ADDRESS_CODE,
+  guardedLookup,
+  type EndpointRules,
+  type LookupAll,
+} from '../../../lib/net/endpoint-safety';
 import { isTrustedEndpoint } from '../../../lib/net/trusted-webhook-endpoints';
 import type { WebhookResponse, WebhookSender } from '../app/deliver-webhook';
 
@@ -28,7 +34,9 @@ function readLimited(response: IncomingMessage): Promise<string> {
 }
 
 function describeFailure(err: NodeJS.ErrnoException): string {
-  if (err.code === FORBIDDEN_ADDRESS_CODE) return 'refused: the endpoint resolves to a loopback, private or link-local address';
+  if (err.code === FORBIDDEN_ADDRESS_CODE) {
+    return 'refused: the endpoint resolves to a loopback, private or link-local address';
+  }
   return err.code ? `connection failed: ${err.code}` : 'connection failed';
 }
 
@@ -39,7 +47,10 @@ function describeFailure(err: NodeJS.ErrnoException): string {
  * (WEBHOOK_TRUSTED_ENDPOINTS) is exempt and trusts its CA too. Redirects are not
  * followed: a 3xx is an answer that is not an acknowledgement.
  */
-export function createWebhookHttpSender(rules: EndpointRules & { trustedCa?: string[] } = { allowLocal: true }, resolveAll?: LookupAll): WebhookSender {
+export function createWebhookHttpSender(
+  rules: EndpointRules & { trustedCa?: string[] } = { allowLocal: true },
+  resolveAll?: LookupAll,
+): WebhookSender {
   const guarded: LookupFunction | undefined = rules.allowLocal ? undefined : guardedLookup(resolveAll);
   return {
     post({ url, body, headers, timeoutMs }): Promise<WebhookResponse> {
@@ -60,7 +71,11 @@ export function createWebhookHttpSender(rules: EndpointRules & { trustedCa?: str
           resolve(result);
         };
         const req = send(target, {
-          method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false, ...(lookup ? { lookup } : {}), ...ca,
+          method: 'POST',
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          agent: false,
+          ...(lookup ? { lookup } : {}),
+          ...ca,
         }, (response) => {
           void readLimited(response).then((text) => settle({ statusCode: response.statusCode ?? 0, body: text }));
         });

@@ -15,10 +15,12 @@ test('32 bytes of hex: the public key is derived from the scalar', () => {
   expect(key.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
 });
 
-test.each([
-  ['PKCS#8 PEM', 'pkcs8'],
-  ['SEC1 PEM', 'sec1'],
-] as const)('%s, also with its newlines escaped as in an env file', (_name, type) => {
+test.each(
+  [
+    ['PKCS#8 PEM', 'pkcs8'],
+    ['SEC1 PEM', 'sec1'],
+  ] as const,
+)('%s, also with its newlines escaped as in an env file', (_name, type) => {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const pem = privateKey.export({ format: 'pem', type }).toString();
   for (const value of [pem, pem.replace(/\n/g, '\\n')]) {
@@ -37,7 +39,11 @@ test('unset: a fresh key is generated', () => {
 });
 
 test.each([
-  ['another curve', generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()],
+  [
+    'another curve',
+    generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
+  ],
   ['an Ed25519 key', generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()],
   ['a scalar of zero', '0'.repeat(64)],
   ['neither PEM nor hex', 'not-a-key'],

@@ -1,4 +1,11 @@
-import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, type KeyObject } from 'node:crypto';
+import {
+  createECDH,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  type KeyObject,
+} from 'node:crypto';
 import { ConfigError } from '../../../lib/config';
 
 export const SIGNING_KEY_VARIABLE = 'WEBHOOK_SIGNING_PRIVATE_KEY';
@@ -26,7 +33,13 @@ function fromHex(hex: string): KeyObject {
   const b64 = (b: Buffer) => b.toString('base64url');
   return createPrivateKey({
     format: 'jwk',
-    key: { kty: 'EC', crv: 'P-256', d: b64(ecdh.getPrivateKey()), x: b64(point.subarray(1, 33)), y: b64(point.subarray(33, 65)) },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      d: b64(ecdh.getPrivateKey()),
+      x: b64(point.subarray(1, 33)),
+      y: b64(point.subarray(33, 65)),
+    },
   });
 }
 

@@ -58,28 +58,54 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps) {
   const clock = deps.clock ?? (() => new Date());
 
   /** One attempt, as a CLIENT span in the trace of the event that caused the webhook. */
-  function deliverTo(url: string, notification: Deliverable, attempt: number, timeoutMs = deps.timeoutMs): Promise<AttemptResult> {
-    return inSpan('POST', { kind: SpanKind.CLIENT, parent: contextOf(notification.traceparent), attributes: attemptAttributes(url, notification, attempt) }, async (span) => {
+  function deliverTo(
+    url: string,
+    notification: Deliverable,
+    attempt: number,
+    timeoutMs = deps.timeoutMs,
+  ): Promise<AttemptResult> {
+    return inSpan('POST', {
+      kind: SpanKind.CLIENT,
+      parent: contextOf(notification.traceparent),
+      attributes: attemptAttributes(url, notification, attempt),
+    }, async (span) => {
       const result = await post(url, notification, attempt, timeoutMs);
-      if (result.attempt.statusCode !== undefined) span.setAttribute('http.response.status_code', result.attempt.statusCode);
+      if (result.attempt.statusCode !== undefined) {
+        span.setAttribute('http.response.status_code', result.attempt.statusCode);
+      }
       if (result.attempt.outcome !== 'ACKNOWLEDGED') {
-        span.setAttribute('error.type', result.attempt.statusCode !== undefined ? String(result.attempt.statusCode) : 'unreachable');
+        span.setAttribute(
+          'error.type',
+          result.attempt.statusCode !== undefined ? String(result.attempt.statusCode) : 'unreachable',
+        );
         span.setStatus({ code: SpanStatusCode.ERROR });
       }
       return result;
     });
   }
 
-  async function post(url: string, notification: Deliverable, attempt: number, timeoutMs: number): Promise<AttemptResult> {
+  async function post(
+    url: string,
+    notification: Deliverable,
+    attempt: number,
+    timeoutMs: number,
+  ): Promise<AttemptResult> {
     const sentAt = clock();
     const body = webhookBody(notification, sentAt);
     const headers = {
-      'content-type': 'application/json', 'user-agent': 'grid-payments-webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body),
+      'content-type': 'application/json',
+      'user-agent': 'grid-payments-webhooks/1',
+      [WEBHOOK_SIGNATURE_HEADER]: deps.sign(body),
       ...deps.standardHeaders?.({ platformId: notification.platformId, url, id: notification.id, sentAt, body }),
     };
     const started = performance.now();
     const response = await deps.sender.post({ url, body, headers, timeoutMs });
-    const base = { attempt, attemptedAt: sentAt.toISOString(), url, durationMs: Math.round(performance.now() - started) };
+    const base = {
+      attempt,
+      attemptedAt: sentAt.toISOString(),
+      url,
+      durationMs: Math.round(performance.now() - started),
+    };
     if ('error' in response) return { attempt: { ...base, error: response.error, outcome: 'UNREACHABLE' } };
     const outcome = isAcknowledged(response.statusCode) ? 'ACKNOWLEDGED' : 'REJECTED';
     return { attempt: { ...base, statusCode: response.statusCode, outcome }, responseBody: response.body };
@@ -114,7 +140,10 @@ function contextOf(traceparent: string | undefined) {
 /** HTTP client conventions; the URL's path and query stay out (they may carry the receiver's secrets). */
 function attemptAttributes(url: string, notification: Deliverable, attempt: number): Record<string, string | number> {
   const attributes: Record<string, string | number> = {
-    'http.request.method': 'POST', 'webhook.id': notification.id, 'webhook.type': notification.type, 'webhook.attempt': attempt,
+    'http.request.method': 'POST',
+    'webhook.id': notification.id,
+    'webhook.type': notification.type,
+    'webhook.attempt': attempt,
   };
   try {
     const parsed = new URL(url);

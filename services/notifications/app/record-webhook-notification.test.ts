@@ -5,8 +5,13 @@ import { createRecordWebhookNotification } from './record-webhook-notification';
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
 const event = (n: number, occurredAtMs: number) => ({
-  id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, type: 'CUSTOMER.CREATED', version: 1,
-  occurredAt: new Date(occurredAtMs).toISOString(), platformId: PLATFORM, aggregateId: `Customer:${n}`, data: { n },
+  id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  type: 'CUSTOMER.CREATED',
+  version: 1,
+  occurredAt: new Date(occurredAtMs).toISOString(),
+  platformId: PLATFORM,
+  aggregateId: `Customer:${n}`,
+  data: { n },
 });
 
 function setup() {
@@ -16,12 +21,33 @@ function setup() {
   let unreadable = false;
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   const record = createRecordWebhookNotification({
-    deliveries, maxAttempts: 5, logger: silentLogger, clock: () => new Date(now),
-    directory: { endpointOf: async (platformId: string) => { asked.push(now); if (unreadable) throw new Error('accounts unavailable'); return endpoints.get(platformId); } },
+    deliveries,
+    maxAttempts: 5,
+    logger: silentLogger,
+    clock: () => new Date(now),
+    directory: {
+      endpointOf: async (platformId: string) => {
+        asked.push(now);
+        if (unreadable) throw new Error('accounts unavailable');
+        return endpoints.get(platformId);
+      },
+    },
   });
-  const statuses = async () => (await deliveries.list(PLATFORM, { limit: 20 })).items
-    .sort((a, b) => a.dataJson.localeCompare(b.dataJson)).map((d) => d.status);
-  return { record, endpoints, asked, statuses, at: (ms: number) => { now = ms; }, unreadable: (value: boolean) => { unreadable = value; } };
+  const statuses = async () =>
+    (await deliveries.list(PLATFORM, { limit: 20 })).items
+      .sort((a, b) => a.dataJson.localeCompare(b.dataJson)).map((d) => d.status);
+  return {
+    record,
+    endpoints,
+    asked,
+    statuses,
+    at: (ms: number) => {
+      now = ms;
+    },
+    unreadable: (value: boolean) => {
+      unreadable = value;
+    },
+  };
 }
 
 test('an event that occurred before the last read of the endpoint began is answered from that read; a later one reads again', async () => {
@@ -47,7 +73,8 @@ test('a read that failed is not remembered: the next event reads again', async (
   s.unreadable(false);
   await s.record(event(2, 1_000));
   expect(s.asked).toEqual([2_000, 2_000]);
-  expect(await s.statuses()).toEqual(['PENDING']); // unreadable: recorded, for the worker to read at the attempt; event 2 (no endpoint): none
+  // unreadable: recorded, for the worker to read at the attempt; event 2 (no endpoint): none
+  expect(await s.statuses()).toEqual(['PENDING']);
 });
 
 test('no payload is built for an event that occurs while the platform has no endpoint; one is built once the endpoint is set', async () => {
@@ -55,12 +82,17 @@ test('no payload is built for an event that occurs while the platform has no end
   const built: string[] = [];
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   const record = createRecordWebhookNotification({
-    deliveries, maxAttempts: 5, logger: silentLogger,
+    deliveries,
+    maxAttempts: 5,
+    logger: silentLogger,
     directory: { endpointOf: async (platformId: string) => endpoints.get(platformId) },
     payloads: {
       isWebhookType: (type) => type === 'CUSTOMER.CREATED',
       isSent: async (n) => n.type === 'CUSTOMER.CREATED',
-      build: async (n) => { built.push(n.id); return { ...n, dataJson: '{"built":true}' }; },
+      build: async (n) => {
+        built.push(n.id);
+        return { ...n, dataJson: '{"built":true}' };
+      },
     },
   });
   await record(event(1, Date.now()));

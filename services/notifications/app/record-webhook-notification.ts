@@ -68,7 +68,11 @@ export function createRecordWebhookNotification(deps: {
     }
     // The endpoint first: for a platform without one, neither the notification (its id, its data)
     // nor the platform's subscriptions nor the payload are made or read.
-    const requested = () => asApprovalRequest({ ...webhookNotificationOf(event)!, traceparent: activeTraceparent() ?? event.traceparent }, event.aggregateId);
+    const requested = () =>
+      asApprovalRequest(
+        { ...webhookNotificationOf(event)!, traceparent: activeTraceparent() ?? event.traceparent },
+        event.aggregateId,
+      );
     if (await hasNoEndpoint(event.platformId, event.occurredAt)) {
       instruments().webhookEventsUnrecorded.add(1, { type });
       if (type === APPROVAL_WEBHOOK_TYPE) await deps.skippedApproval?.(requested());
@@ -81,7 +85,10 @@ export function createRecordWebhookNotification(deps: {
     }
     const notification = deps.payloads ? await deps.payloads.build(found) : found;
     if (!notification) {
-      deps.logger.debug('the resource of this webhook is gone: no webhook', { eventId: event.id, eventType: event.type });
+      deps.logger.debug('the resource of this webhook is gone: no webhook', {
+        eventId: event.id,
+        eventType: event.type,
+      });
       return;
     }
     // An approval webhook is attempted once: its answer (or its failure) decides the payment.

@@ -11,16 +11,26 @@ export const APPROVAL_ANSWERS_TOPIC = 'notifications.events.v1';
  * attempt), the payment's own deadline fails it with PAYMENT_APPROVAL_WEBHOOK_ERROR: never credited unasked.
  */
 export function createReportApprovalAnswer(deps: { bus: EventBus; logger: Logger }) {
-  return async function reportApprovalAnswer(delivery: Pick<WebhookDelivery, 'id' | 'platformId' | 'approvalFor'>, attempt: DeliveryAttempt, responseBody?: string): Promise<void> {
+  return async function reportApprovalAnswer(
+    delivery: Pick<WebhookDelivery, 'id' | 'platformId' | 'approvalFor'>,
+    attempt: DeliveryAttempt,
+    responseBody?: string,
+  ): Promise<void> {
     if (!delivery.approvalFor) return;
     const data = approvalAnswerOf(delivery.id, attempt, responseBody);
     try {
       await deps.bus.publish(APPROVAL_ANSWERS_TOPIC, [newEvent({
-        type: APPROVAL_ANSWERED_EVENT, version: 1, platformId: delivery.platformId, aggregateId: delivery.approvalFor,
+        type: APPROVAL_ANSWERED_EVENT,
+        version: 1,
+        platformId: delivery.platformId,
+        aggregateId: delivery.approvalFor,
         data: { ...data },
       })]);
     } catch (err) {
-      deps.logger.warn('the answer to an approval webhook could not be reported; the payment will time out', { webhookId: delivery.id, err });
+      deps.logger.warn('the answer to an approval webhook could not be reported; the payment will time out', {
+        webhookId: delivery.id,
+        err,
+      });
     }
   };
 }

@@ -14,8 +14,14 @@ export function createResendWebhook(deps: { deliveries: WebhookDeliveryStore; no
   return async (platformId: string, id: string): Promise<WebhookDelivery> => {
     const delivery = await deps.deliveries.get(platformId, id);
     if (!delivery) throw AppError.notFound('Webhook delivery');
-    if (delivery.approvalFor) throw new AppError('CONFLICT', 'An incoming payment\'s approval request is answered once; it is not resent');
-    if (!ENDED.has(delivery.status)) throw new AppError('CONFLICT', `The delivery is ${delivery.status}: only an ended delivery is resent`, { status: delivery.status });
+    if (delivery.approvalFor) {
+      throw new AppError('CONFLICT', "An incoming payment's approval request is answered once; it is not resent");
+    }
+    if (!ENDED.has(delivery.status)) {
+      throw new AppError('CONFLICT', `The delivery is ${delivery.status}: only an ended delivery is resent`, {
+        status: delivery.status,
+      });
+    }
     const dueAt = now().getTime();
     const maxAttempts = Math.max(delivery.maxAttempts, delivery.attemptCount + 1);
     if (!(await deps.deliveries.reopen(id, delivery, dueAt, maxAttempts))) {

@@ -41,16 +41,32 @@ export function createSendTestWebhook(deps: {
     // Stored as already claimed by this call, for longer than the attempt can take.
     await deps.deliveries.insert({
       ...newDelivery(notification, now, 1),
-      status: 'DELIVERING', attemptCount: 1, dueAt: now.getTime() + 2 * timeoutMs + 10_000, claimId,
+      status: 'DELIVERING',
+      attemptCount: 1,
+      dueAt: now.getTime() + 2 * timeoutMs + 10_000,
+      claimId,
     });
     const { attempt } = await deps.deliverTo(url, notification, 1, timeoutMs);
-    await deps.deliveries.finishAttempt(notification.id, claimId, attempt, stateAfterAttempt({
-      delivery: { attemptCount: 1, maxAttempts: 1 }, outcome: attempt.outcome, now: clock(),
-      policy: DEFAULT_RETRY_POLICY,
-    }));
+    await deps.deliveries.finishAttempt(
+      notification.id,
+      claimId,
+      attempt,
+      stateAfterAttempt({
+        delivery: { attemptCount: 1, maxAttempts: 1 },
+        outcome: attempt.outcome,
+        now: clock(),
+        policy: DEFAULT_RETRY_POLICY,
+      }),
+    );
     if (attempt.outcome !== 'ACKNOWLEDGED') {
-      const details = attempt.statusCode !== undefined ? { url, responseStatus: attempt.statusCode, durationMs: attempt.durationMs } : { url, error: attempt.error, durationMs: attempt.durationMs };
-      throw new AppError('WEBHOOK_DELIVERY_ERROR', 'The webhook endpoint did not acknowledge the test webhook', details);
+      const details = attempt.statusCode !== undefined
+        ? { url, responseStatus: attempt.statusCode, durationMs: attempt.durationMs }
+        : { url, error: attempt.error, durationMs: attempt.durationMs };
+      throw new AppError(
+        'WEBHOOK_DELIVERY_ERROR',
+        'The webhook endpoint did not acknowledge the test webhook',
+        details,
+      );
     }
     return { url, responseStatus: attempt.statusCode!, durationMs: attempt.durationMs };
   };

@@ -33,14 +33,22 @@ export interface WebhookDeliveryStore {
   claimDue(now: number, claim: DeliveryClaim): Promise<WebhookDelivery | null>;
   /** Appends the attempt and moves to `next`, only while `claimId` still holds; false when the claim was lost. */
   finishAttempt(id: string, claimId: string, attempt: DeliveryAttempt, next: NextState): Promise<boolean>;
-  /** Gives a claimed delivery back as PENDING, due at `dueAt`, without counting an attempt; false when the claim was lost. */
+  /**
+   * Gives a claimed delivery back as PENDING, due at `dueAt`, without counting an attempt; false when the claim was
+   * lost.
+   */
   postpone(id: string, claimId: string, dueAt: number): Promise<boolean>;
   get(platformId: string, id: string): Promise<WebhookDelivery | null>;
   /**
    * An ended delivery due again at `dueAt` (PENDING, `maxAttempts` as given, no `deliveredAt`), only
    * while it still has the status and attempt count it was read with; false otherwise.
    */
-  reopen(id: string, expected: Pick<WebhookDelivery, 'status' | 'attemptCount'>, dueAt: number, maxAttempts: number): Promise<boolean>;
+  reopen(
+    id: string,
+    expected: Pick<WebhookDelivery, 'status' | 'attemptCount'>,
+    dueAt: number,
+    maxAttempts: number,
+  ): Promise<boolean>;
   /** Deliveries not yet ended (PENDING or DELIVERING), and when the oldest of them was created (metrics). */
   unfinished(): Promise<{ count: number; oldestCreatedAt?: string }>;
   /** Forgets deliveries that ended (delivered, failed, skipped) and were created before `createdBefore`. */

@@ -11,8 +11,13 @@ const policy = { baseDelayMs: 1, maxDelayMs: 1, retryWindowMs: 3_600_000, maxAtt
 
 function event(n: number) {
   return {
-    id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, type: 'CUSTOMER.CREATED', version: 1,
-    occurredAt: new Date().toISOString(), platformId: PLATFORM, aggregateId: `Customer:${n}`, data: { n },
+    id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    type: 'CUSTOMER.CREATED',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    platformId: PLATFORM,
+    aggregateId: `Customer:${n}`,
+    data: { n },
   };
 }
 
@@ -25,9 +30,17 @@ function setup(answer: () => Promise<Pick<DeliveryAttempt, 'outcome' | 'statusCo
     if ('postponed' in result) return result;
     return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, ...result } };
   };
-  const worker = (concurrency = 1) => createWebhookDeliveryWorker({
-    deliveries, deliver, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency, logger: silentLogger, random: () => 0,
-  });
+  const worker = (concurrency = 1) =>
+    createWebhookDeliveryWorker({
+      deliveries,
+      deliver,
+      policy,
+      claimMs: 60_000,
+      pollIntervalMs: 5,
+      concurrency,
+      logger: silentLogger,
+      random: () => 0,
+    });
   const record = createRecordWebhookNotification({ deliveries, maxAttempts: policy.maxAttempts, logger: silentLogger });
   return { deliveries, sent, worker, record };
 }
@@ -40,7 +53,8 @@ async function until(condition: () => Promise<boolean>, ms = 5_000) {
   }
 }
 
-const statuses = async (s: ReturnType<typeof setup>) => (await s.deliveries.list(PLATFORM, { limit: 100 })).items.map((d) => d.status);
+const statuses = async (s: ReturnType<typeof setup>) =>
+  (await s.deliveries.list(PLATFORM, { limit: 100 })).items.map((d) => d.status);
 
 test('two workers with several lanes each never send the same attempt twice', async () => {
   const s = setup(async () => {
@@ -60,13 +74,21 @@ test('two workers with several lanes each never send the same attempt twice', as
 
 test('while the endpoint cannot be read, a delivery waits without spending its attempts, then is delivered', async () => {
   let lookupFails = true;
-  const s = setup(async () => (lookupFails ? { postponed: 'webhook endpoint could not be read' } : { outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const s = setup(
+    async () => (lookupFails
+      ? { postponed: 'webhook endpoint could not be read' }
+      : { outcome: 'ACKNOWLEDGED', statusCode: 200 }),
+  );
   await s.record(event(1));
   const w = s.worker();
   w.start();
   await until(async () => s.sent.length >= 3 * policy.maxAttempts);
   const [waiting] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
-  expect({ status: waiting.status, attemptCount: waiting.attemptCount, attempts: waiting.attempts ?? [] }).toEqual({ status: 'PENDING', attemptCount: 0, attempts: [] });
+  expect({ status: waiting.status, attemptCount: waiting.attemptCount, attempts: waiting.attempts ?? [] }).toEqual({
+    status: 'PENDING',
+    attemptCount: 0,
+    attempts: [],
+  });
   lookupFails = false;
   await until(async () => (await statuses(s)).every((status) => status === 'DELIVERED'));
   await w.stop();
@@ -83,13 +105,21 @@ test('a redelivered event is recorded once', async () => {
 
 test('failures are retried and logged attempt by attempt until acknowledged', async () => {
   let calls = 0;
-  const s = setup(async () => (++calls <= 2 ? { outcome: 'REJECTED', statusCode: 503 } : { outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const s = setup(
+    async () => (++calls <= 2
+      ? { outcome: 'REJECTED', statusCode: 503 }
+      : { outcome: 'ACKNOWLEDGED', statusCode: 200 }),
+  );
   await s.record(event(1));
   const w = s.worker();
   while (await w.deliverOne());
   const [delivery] = (await s.deliveries.list(PLATFORM, { limit: 1 })).items;
   expect(delivery.status).toBe('DELIVERED');
-  expect(delivery.attempts.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 503, 'REJECTED'], [2, 503, 'REJECTED'], [3, 200, 'ACKNOWLEDGED']]);
+  expect(delivery.attempts.map((a) => [a.attempt, a.statusCode, a.outcome])).toEqual([[1, 503, 'REJECTED'], [
+    2,
+    503,
+    'REJECTED',
+  ], [3, 200, 'ACKNOWLEDGED']]);
 });
 
 test('after the last attempt fails the delivery is FAILED and no longer claimed', async () => {
@@ -112,9 +142,16 @@ test('a lapsed claim is taken over; the first claimant can no longer record its 
   expect(await s.deliveries.claimDue(now + 500, { claimId: 'early', until: now + 5_000 })).toBeNull();
   const second = await s.deliveries.claimDue(now + 1_000, { claimId: 'second', until: now + 5_000 });
   expect(second!.attemptCount).toBe(2);
-  const attempt: DeliveryAttempt = { attempt: 1, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 };
+  const attempt: DeliveryAttempt = {
+    attempt: 1,
+    attemptedAt: new Date().toISOString(),
+    durationMs: 1,
+    outcome: 'ACKNOWLEDGED',
+    statusCode: 200,
+  };
   expect(await s.deliveries.finishAttempt(first!.id, 'first', attempt, { status: 'DELIVERED' })).toBe(false);
-  expect(await s.deliveries.finishAttempt(first!.id, 'second', { ...attempt, attempt: 2 }, { status: 'DELIVERED' })).toBe(true);
+  expect(await s.deliveries.finishAttempt(first!.id, 'second', { ...attempt, attempt: 2 }, { status: 'DELIVERED' }))
+    .toBe(true);
   expect((await s.deliveries.get(PLATFORM, first!.id))!.attempts.map((a) => a.attempt)).toEqual([2]);
 });
 
@@ -129,12 +166,36 @@ test('a recorded delivery wakes one idle lane, which sends it long before the ne
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   let claims = 0;
   const claimDue = s.deliveries.claimDue.bind(s.deliveries);
-  s.deliveries.claimDue = (now, claim) => { claims++; return claimDue(now, claim); };
+  s.deliveries.claimDue = (now, claim) => {
+    claims++;
+    return claimDue(now, claim);
+  };
   const worker = createWebhookDeliveryWorker({
-    deliveries: s.deliveries, deliver: async (d, attempt) => { s.sent.push(`${d.id}#${attempt}`); return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 } }; },
-    policy, claimMs: 60_000, pollIntervalMs: 60_000, concurrency: 4, logger: silentLogger,
+    deliveries: s.deliveries,
+    deliver: async (d, attempt) => {
+      s.sent.push(`${d.id}#${attempt}`);
+      return {
+        attempt: {
+          attempt,
+          attemptedAt: new Date().toISOString(),
+          durationMs: 1,
+          outcome: 'ACKNOWLEDGED',
+          statusCode: 200,
+        },
+      };
+    },
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 60_000,
+    concurrency: 4,
+    logger: silentLogger,
   });
-  const record = createRecordWebhookNotification({ deliveries: s.deliveries, maxAttempts: policy.maxAttempts, logger: silentLogger, recorded: () => worker.nudge() });
+  const record = createRecordWebhookNotification({
+    deliveries: s.deliveries,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+    recorded: () => worker.nudge(),
+  });
   worker.start();
   await until(async () => claims === 4); // each lane's first look finds nothing; then they sleep for a minute
   for (let n = 0; n < 20; n++) await record(event(n));
@@ -149,14 +210,26 @@ test('an event of a platform without an endpoint leaves no delivery; one whose e
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const endpoints = new Map<string, string>();
   let unreadable = false;
-  const directory = { endpointOf: async (platformId: string) => { if (unreadable) throw new Error('accounts unavailable'); return endpoints.get(platformId); } };
-  const record = createRecordWebhookNotification({ deliveries: s.deliveries, directory, maxAttempts: policy.maxAttempts, logger: silentLogger });
+  const directory = {
+    endpointOf: async (platformId: string) => {
+      if (unreadable) throw new Error('accounts unavailable');
+      return endpoints.get(platformId);
+    },
+  };
+  const record = createRecordWebhookNotification({
+    deliveries: s.deliveries,
+    directory,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+  });
   await record(event(1));
   endpoints.set(PLATFORM, 'https://hooks.example.com');
   await record(event(2));
   unreadable = true;
   await record(event(3));
-  const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) => a.dataJson.localeCompare(b.dataJson));
+  const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) =>
+    a.dataJson.localeCompare(b.dataJson)
+  );
   expect(log.map((d) => [JSON.parse(d.dataJson), d.status, d.attempts])).toEqual([
     // event 1, while no endpoint was set: not recorded
     [{ n: 2 }, 'PENDING', []],
@@ -175,16 +248,40 @@ test('a delivery recorded while the endpoint was set, whose endpoint is removed 
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   const posted: string[] = [];
   const { deliver } = createDeliverWebhook({
-    directory, sign: () => 'signature', timeoutMs: 1_000, logger: silentLogger,
-    sender: { post: async ({ url }) => { posted.push(url); return { statusCode: 200, body: '' }; } },
+    directory,
+    sign: () => 'signature',
+    timeoutMs: 1_000,
+    logger: silentLogger,
+    sender: {
+      post: async ({ url }) => {
+        posted.push(url);
+        return { statusCode: 200, body: '' };
+      },
+    },
   });
-  const worker = createWebhookDeliveryWorker({ deliveries, deliver, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency: 1, logger: silentLogger });
-  const record = createRecordWebhookNotification({ deliveries, directory, maxAttempts: policy.maxAttempts, logger: silentLogger });
+  const worker = createWebhookDeliveryWorker({
+    deliveries,
+    deliver,
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+  });
+  const record = createRecordWebhookNotification({
+    deliveries,
+    directory,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+  });
   await record(event(1));
   endpoints.delete(PLATFORM);
   expect(await worker.deliverOne()).toBe(true);
   const [delivery] = (await deliveries.list(PLATFORM, { limit: 10 })).items;
-  expect([delivery.status, delivery.attempts.map((a) => [a.outcome, a.error])]).toEqual(['SKIPPED', [['NO_ENDPOINT', 'WEBHOOK_ENDPOINT_NOT_SET']]]);
+  expect([delivery.status, delivery.attempts.map((a) => [a.outcome, a.error])]).toEqual(['SKIPPED', [[
+    'NO_ENDPOINT',
+    'WEBHOOK_ENDPOINT_NOT_SET',
+  ]]]);
   expect(posted).toEqual([]);
   expect(await worker.deliverOne()).toBe(false);
 });
@@ -194,22 +291,46 @@ function countingStore(s: ReturnType<typeof setup>) {
   const writes = { insert: 0, claimDue: 0, finishAttempt: 0, postpone: 0 };
   for (const name of Object.keys(writes) as Array<keyof typeof writes>) {
     const original = (s.deliveries[name] as (...args: unknown[]) => Promise<unknown>).bind(s.deliveries);
-    (s.deliveries as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => original(...args).finally(() => { writes[name]++; });
+    (s.deliveries as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      original(...args).finally(() => {
+        writes[name]++;
+      });
   }
   return writes;
 }
 
-function handOffWorker(s: ReturnType<typeof setup>, concurrency: number, answer: () => Promise<void> = async () => undefined) {
+function handOffWorker(
+  s: ReturnType<typeof setup>,
+  concurrency: number,
+  answer: () => Promise<void> = async () => undefined,
+) {
   const worker = createWebhookDeliveryWorker({
-    deliveries: s.deliveries, policy, claimMs: 60_000, pollIntervalMs: 60_000, concurrency, logger: silentLogger,
+    deliveries: s.deliveries,
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 60_000,
+    concurrency,
+    logger: silentLogger,
     deliver: async (d, attempt) => {
       s.sent.push(`${d.id}#${attempt}`);
       await answer();
-      return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 } };
+      return {
+        attempt: {
+          attempt,
+          attemptedAt: new Date().toISOString(),
+          durationMs: 1,
+          outcome: 'ACKNOWLEDGED',
+          statusCode: 200,
+        },
+      };
     },
   });
   const record = createRecordWebhookNotification({
-    deliveries: s.deliveries, maxAttempts: policy.maxAttempts, logger: silentLogger, recorded: () => worker.nudge(), handOff: () => worker.reserve(),
+    deliveries: s.deliveries,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+    recorded: () => worker.nudge(),
+    handOff: () => worker.reserve(),
   });
   return { worker, record };
 }
@@ -227,21 +348,32 @@ test('with a lane idle, a delivery is stored already claimed and attempted at on
   await worker.stop();
   expect(writes).toEqual({ insert: 5, claimDue: 1, finishAttempt: 5, postpone: 0 });
   const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items;
-  expect(log.map((d) => [d.status, d.attemptCount, d.attempts.map((a) => [a.attempt, a.outcome])])).toEqual(Array(5).fill(['DELIVERED', 1, [[1, 'ACKNOWLEDGED']]]));
+  expect(log.map((d) => [d.status, d.attemptCount, d.attempts.map((a) => [a.attempt, a.outcome])])).toEqual(
+    Array(5).fill(['DELIVERED', 1, [[1, 'ACKNOWLEDGED']]]),
+  );
   expect(new Set(s.sent)).toEqual(new Set(log.map((d) => `${d.id}#1`)));
 });
 
 test('with every lane busy, deliveries are stored PENDING and claimed from the store; each is sent once', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   const writes = countingStore(s);
   const { worker, record } = handOffWorker(s, 2, () => gate);
   worker.start();
   await until(async () => writes.claimDue === 2); // both lanes looked once and sleep
   for (let n = 0; n < 6; n++) await record(event(n));
   const stored = (await s.deliveries.list(PLATFORM, { limit: 10 })).items;
-  expect(stored.map((d) => d.status).sort()).toEqual(['DELIVERING', 'DELIVERING', 'PENDING', 'PENDING', 'PENDING', 'PENDING']);
+  expect(stored.map((d) => d.status).sort()).toEqual([
+    'DELIVERING',
+    'DELIVERING',
+    'PENDING',
+    'PENDING',
+    'PENDING',
+    'PENDING',
+  ]);
   release();
   await until(async () => (await statuses(s)).every((status) => status === 'DELIVERED'));
   await worker.stop();
@@ -258,7 +390,12 @@ test('a delivery handed over to a worker that stops before attempting it is give
   await until(async () => writes.claimDue === 1);
   const lane = worker.reserve()!;
   expect(worker.reserve()).toBeUndefined(); // the one lane is taken
-  const delivery = claimedDelivery({ id: 'Webhook:1', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' }, new Date(), policy.maxAttempts, lane.until);
+  const delivery = claimedDelivery(
+    { id: 'Webhook:1', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
+    new Date(),
+    policy.maxAttempts,
+    lane.until,
+  );
   expect(await s.deliveries.insert({ ...delivery, claimId: lane.claimId })).toBe(true);
   await worker.stop();
   lane.give(delivery);
@@ -270,13 +407,46 @@ test('a delivery handed over to a worker that stops before attempting it is give
 test('a delivery stored claimed by a process that died before the attempt is taken by another worker once the claim lapses', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const now = Date.now();
-  const delivery = claimedDelivery({ id: 'Webhook:2', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' }, new Date(now), policy.maxAttempts, now + 60_000);
+  const delivery = claimedDelivery(
+    { id: 'Webhook:2', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
+    new Date(now),
+    policy.maxAttempts,
+    now + 60_000,
+  );
   await s.deliveries.insert({ ...delivery, claimId: 'dead-process' });
-  const before = createWebhookDeliveryWorker({ deliveries: s.deliveries, deliver: async () => { throw new Error('not due'); }, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency: 1, logger: silentLogger, clock: () => new Date(now + 59_000) });
+  const before = createWebhookDeliveryWorker({
+    deliveries: s.deliveries,
+    deliver: async () => {
+      throw new Error('not due');
+    },
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+    clock: () => new Date(now + 59_000),
+  });
   expect(await before.deliverOne()).toBe(false);
   const later = createWebhookDeliveryWorker({
-    deliveries: s.deliveries, policy, claimMs: 60_000, pollIntervalMs: 5, concurrency: 1, logger: silentLogger, clock: () => new Date(now + 60_000),
-    deliver: async (d, attempt) => { s.sent.push(`${d.id}#${attempt}`); return { attempt: { attempt, attemptedAt: new Date().toISOString(), durationMs: 1, outcome: 'ACKNOWLEDGED', statusCode: 200 } }; },
+    deliveries: s.deliveries,
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+    clock: () => new Date(now + 60_000),
+    deliver: async (d, attempt) => {
+      s.sent.push(`${d.id}#${attempt}`);
+      return {
+        attempt: {
+          attempt,
+          attemptedAt: new Date().toISOString(),
+          durationMs: 1,
+          outcome: 'ACKNOWLEDGED',
+          statusCode: 200,
+        },
+      };
+    },
   });
   expect(await later.deliverOne()).toBe(true);
   expect(s.sent).toEqual(['Webhook:2#2']);

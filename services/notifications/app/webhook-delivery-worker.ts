@@ -86,12 +86,23 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
     }
     const { attempt } = result;
     const next = stateAfterAttempt({
-      delivery: claimed, outcome: attempt.outcome, now: clock(), policy: options.policy, random: options.random,
+      delivery: claimed,
+      outcome: attempt.outcome,
+      now: clock(),
+      policy: options.policy,
+      random: options.random,
     });
     const kept = await deliveries.finishAttempt(claimed.id, claimId, attempt, next);
     if (kept) instruments().webhookDeliveries.add(1, { outcome: attempt.outcome, status: next.status });
     if (kept) await options.attempted?.(claimed, attempt, result.responseBody);
-    const fields = { webhookId: claimed.id, type: claimed.type, attempt: attempt.attempt, outcome: attempt.outcome, statusCode: attempt.statusCode, status: next.status };
+    const fields = {
+      webhookId: claimed.id,
+      type: claimed.type,
+      attempt: attempt.attempt,
+      outcome: attempt.outcome,
+      statusCode: attempt.statusCode,
+      status: next.status,
+    };
     if (!kept) logger.warn('webhook delivery claim lapsed before the attempt was recorded', fields);
     else if (next.status === 'FAILED') logger.warn('webhook delivery gave up', fields);
     else logger.debug('webhook delivery attempted', fields);
@@ -110,21 +121,32 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
       sleepers.add(wake);
     });
 
-  /** The next delivery handed over whose claim still has at least half its time left (else the store gives it again once it lapses). */
+  /**
+   * The next delivery handed over whose claim still has at least half its time left (else the store gives it again once
+   * it lapses).
+   */
   const takeHandedOver = () => {
     for (let next = handedOver.shift(); next; next = handedOver.shift()) {
       if (clock().getTime() - next.claimedAt < options.claimMs / 2) return next;
-      logger.debug('webhook delivery handed over too long ago; left for its claim to lapse', { webhookId: next.delivery.id });
+      logger.debug('webhook delivery handed over too long ago; left for its claim to lapse', {
+        webhookId: next.delivery.id,
+      });
     }
     return undefined;
   };
 
-  /** A delivery handed over that no lane will attempt (the worker stopped): PENDING again, due now, its attempt not counted. */
+  /**
+   * A delivery handed over that no lane will attempt (the worker stopped): PENDING again, due now, its attempt not
+   * counted.
+   */
   const giveBack = async ({ delivery, claimId }: { delivery: WebhookDelivery; claimId: string }) => {
     try {
       await deliveries.postpone(delivery.id, claimId, clock().getTime());
     } catch (err) {
-      logger.warn('webhook delivery handed over could not be given back; its claim will lapse', { webhookId: delivery.id, err });
+      logger.warn('webhook delivery handed over could not be given back; its claim will lapse', {
+        webhookId: delivery.id,
+        err,
+      });
     }
   };
 
@@ -176,9 +198,15 @@ export function createWebhookDeliveryWorker(options: WebhookDeliveryWorkerOption
       const claimId = randomUUID();
       const claimedAt = clock().getTime();
       let open = true;
-      const close = () => { if (open) { open = false; reserved--; } };
+      const close = () => {
+        if (open) {
+          open = false;
+          reserved--;
+        }
+      };
       return {
-        claimId, until: claimedAt + options.claimMs,
+        claimId,
+        until: claimedAt + options.claimMs,
         give(delivery) {
           close();
           if (!running) return void giveBack({ delivery, claimId });

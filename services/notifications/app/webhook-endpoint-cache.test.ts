@@ -2,7 +2,15 @@ import { createWebhookEndpointCache } from './webhook-endpoint-cache';
 
 function countingSource(endpoints: Map<string, string>) {
   const asked: string[] = [];
-  return { asked, directory: { endpointOf: async (platformId: string) => { asked.push(platformId); return endpoints.get(platformId); } } };
+  return {
+    asked,
+    directory: {
+      endpointOf: async (platformId: string) => {
+        asked.push(platformId);
+        return endpoints.get(platformId);
+      },
+    },
+  };
 }
 
 test('a burst of events for one platform costs one lookup', async () => {

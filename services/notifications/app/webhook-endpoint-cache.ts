@@ -11,7 +11,10 @@ export interface WebhookEndpointCache extends WebhookEndpointDirectory {
  * a change arrives as the configuration-changed event (`forget`), and `ttlMs` bounds how long an
  * entry lives should that event be missed.
  */
-export function createWebhookEndpointCache(source: WebhookEndpointDirectory, options: { ttlMs: number; clock?: () => number }): WebhookEndpointCache {
+export function createWebhookEndpointCache(
+  source: WebhookEndpointDirectory,
+  options: { ttlMs: number; clock?: () => number },
+): WebhookEndpointCache {
   const clock = options.clock ?? Date.now;
   const entries = new Map<string, { url: string; until: number }>();
   const pending = new Map<string, Promise<string | undefined>>();
@@ -21,9 +24,13 @@ export function createWebhookEndpointCache(source: WebhookEndpointDirectory, opt
     const asked = generation.get(platformId) ?? 0;
     const lookup = source.endpointOf(platformId).then((url) => {
       // A change that arrived while the lookup was in flight wins over what it read.
-      if (url && (generation.get(platformId) ?? 0) === asked) entries.set(platformId, { url, until: clock() + options.ttlMs });
+      if (url && (generation.get(platformId) ?? 0) === asked) {
+        entries.set(platformId, { url, until: clock() + options.ttlMs });
+      }
       return url;
-    }).finally(() => { if (pending.get(platformId) === lookup) pending.delete(platformId); });
+    }).finally(() => {
+      if (pending.get(platformId) === lookup) pending.delete(platformId);
+    });
     pending.set(platformId, lookup);
     return lookup;
   };

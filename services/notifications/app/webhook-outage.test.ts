@@ -24,12 +24,18 @@ function seeded(seed: number) {
 }
 
 const event = (n: number) => ({
-  id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, type: 'OUTGOING_PAYMENT.COMPLETED', version: 1,
-  occurredAt: clock().toISOString(), platformId: PLATFORM, aggregateId: `Transaction:${n}`, data: { n },
+  id: `Event:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  type: 'OUTGOING_PAYMENT.COMPLETED',
+  version: 1,
+  occurredAt: clock().toISOString(),
+  platformId: PLATFORM,
+  aggregateId: `Transaction:${n}`,
+  data: { n },
 });
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver({ publicKeyPem: key.publicKeyPem, now: () => now, checkContract: false }); // synthetic payment data: signatures and ids are checked here, not shapes
+  // synthetic payment data: signatures and ids are checked here, not shapes
+  receiver = await startWebhookReceiver({ publicKeyPem: key.publicKeyPem, now: () => now, checkContract: false });
 });
 afterAll(() => receiver.close());
 
@@ -37,13 +43,30 @@ test('a receiver down for an hour gets every webhook afterwards, once each, with
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   await deliveries.prepare();
   const { deliver } = createDeliverWebhook({
-    directory: { endpointOf: async () => receiver.url }, sender: createWebhookHttpSender(), sign: (body) => signWebhookBody(body, key.privateKey),
-    timeoutMs: 5_000, logger: silentLogger, clock,
+    directory: { endpointOf: async () => receiver.url },
+    sender: createWebhookHttpSender(),
+    sign: (body) => signWebhookBody(body, key.privateKey),
+    timeoutMs: 5_000,
+    logger: silentLogger,
+    clock,
   });
   const worker = createWebhookDeliveryWorker({
-    deliveries, deliver, policy: DEFAULT_RETRY_POLICY, claimMs: 60_000, pollIntervalMs: 1_000, concurrency: 1, logger: silentLogger, clock, random: seeded(7),
+    deliveries,
+    deliver,
+    policy: DEFAULT_RETRY_POLICY,
+    claimMs: 60_000,
+    pollIntervalMs: 1_000,
+    concurrency: 1,
+    logger: silentLogger,
+    clock,
+    random: seeded(7),
   });
-  const record = createRecordWebhookNotification({ deliveries, maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts, logger: silentLogger, clock });
+  const record = createRecordWebhookNotification({
+    deliveries,
+    maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
+    logger: silentLogger,
+    clock,
+  });
   receiver.answerWith(() => (now < start + HOUR ? { status: 503, body: { down: true } } : undefined));
 
   for (let n = 0; n < 20; n++) await record(event(n));

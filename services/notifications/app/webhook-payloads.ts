@@ -1,4 +1,8 @@
-import { isExtensionWebhookType, isReferenceWebhookType, REFERENCE_WEBHOOK_TYPES } from '../../../lib/contract/webhook-types';
+import {
+  isExtensionWebhookType,
+  isReferenceWebhookType,
+  REFERENCE_WEBHOOK_TYPES,
+} from '../../../lib/contract/webhook-types';
 import type { WebhookNotification } from '../domain/webhook-envelope';
 
 /** The REST JSON of the resources a webhook carries, read as `GET` answers them (undefined: gone). */
@@ -40,14 +44,26 @@ export function createWebhookPayloads(deps: { resources: WebhookResources; subsc
    * when the customer cannot be read.
    */
   async function customerPayload(notification: WebhookNotification): Promise<WebhookNotification> {
-    const event = JSON.parse(notification.dataJson) as { id?: string; kycStatus?: string; kybStatus?: string; updatedAt?: string };
+    const event = JSON.parse(notification.dataJson) as {
+      id?: string;
+      kycStatus?: string;
+      kybStatus?: string;
+      updatedAt?: string;
+    };
     const customer = event.id ? await deps.resources.customer(notification.platformId, event.id) : undefined;
     if (!customer) return notification;
-    const asOfEvent = Object.fromEntries((['kycStatus', 'kybStatus', 'updatedAt'] as const).filter((k) => event[k] !== undefined).map((k) => [k, event[k]]));
+    const asOfEvent = Object.fromEntries(
+      (['kycStatus', 'kybStatus', 'updatedAt'] as const).filter((k) => event[k] !== undefined).map((
+        k,
+      ) => [k, event[k]]),
+    );
     return { ...notification, dataJson: JSON.stringify({ ...customer, ...asOfEvent }) };
   }
 
-  /** Whether the type is one a platform can be sent at all (a reference type, or an extension type it may opt into); no read. */
+  /**
+   * Whether the type is one a platform can be sent at all (a reference type, or an extension type it may opt into); no
+   * read.
+   */
   function isWebhookType(type: string): boolean {
     return isReferenceWebhookType(type) || isExtensionWebhookType(type);
   }

@@ -33,11 +33,19 @@ export interface ApprovalAnswerData {
   noEndpoint?: boolean;
 }
 
-export function approvalAnswerOf(webhookId: string, attempt: DeliveryAttempt, responseBody?: string): ApprovalAnswerData {
+export function approvalAnswerOf(
+  webhookId: string,
+  attempt: DeliveryAttempt,
+  responseBody?: string,
+): ApprovalAnswerData {
   if (attempt.outcome === 'NO_ENDPOINT') return { webhookId, noEndpoint: true };
   if (attempt.statusCode === undefined) return { webhookId, error: attempt.error ?? 'no answer' };
   // Only a 200's (receiverCustomerInfo) and a 422's (requiredFields) bodies matter, at most a few KB
   // (the sender reads no more); the rest of what answered is not passed on.
   const kept = (attempt.statusCode === 200 || attempt.statusCode === 422) && responseBody;
-  return { webhookId, statusCode: attempt.statusCode, ...(kept ? { body: responseBody.slice(0, APPROVAL_ANSWER_BODY_LIMIT) } : {}) };
+  return {
+    webhookId,
+    statusCode: attempt.statusCode,
+    ...(kept ? { body: responseBody.slice(0, APPROVAL_ANSWER_BODY_LIMIT) } : {}),
+  };
 }

@@ -13,9 +13,13 @@ export interface OutgoingMessage {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-export function validateOutgoingMessage(input: { channel: string; to: string; subject: string; body: string; idempotencyKey: string }): OutgoingMessage {
+export function validateOutgoingMessage(
+  input: { channel: string; to: string; subject: string; body: string; idempotencyKey: string },
+): OutgoingMessage {
   const errors: FieldError[] = [];
-  if (input.channel !== 'EMAIL' && input.channel !== 'SMS') errors.push({ field: 'channel', constraint: { enum: ['EMAIL', 'SMS'] } });
+  if (input.channel !== 'EMAIL' && input.channel !== 'SMS') {
+    errors.push({ field: 'channel', constraint: { enum: ['EMAIL', 'SMS'] } });
+  }
   if (input.channel === 'EMAIL' && !EMAIL.test(input.to)) errors.push({ field: 'to', constraint: { format: 'email' } });
   if (input.channel === 'SMS' && !E164.test(input.to)) errors.push({ field: 'to', constraint: { format: 'e.164' } });
   if (!input.body) errors.push({ field: 'body', constraint: { minLength: 1 } });

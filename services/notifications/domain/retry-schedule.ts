@@ -17,10 +17,18 @@ const DAY = 24 * 60 * MINUTE;
  * backoff reaches it (30 s, 1, 2, 4, 8, 16 min, then 30 min). With full jitter a delivery is tried
  * about every 15 minutes once capped: some 670 attempts in the week, so 1,000 leaves room.
  */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseDelayMs: 30_000, maxDelayMs: 30 * MINUTE, retryWindowMs: 7 * DAY, maxAttempts: 1_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseDelayMs: 30_000,
+  maxDelayMs: 30 * MINUTE,
+  retryWindowMs: 7 * DAY,
+  maxAttempts: 1_000,
+};
 
 /** The cap of the delay after the n-th failed attempt (n ≥ 1). */
-export function retryDelayCapMs(failedAttempts: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>): number {
+export function retryDelayCapMs(
+  failedAttempts: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+): number {
   // 2 ** n overflows to Infinity for large n, which Math.min caps.
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, failedAttempts - 1));
 }
@@ -29,7 +37,11 @@ export function retryDelayCapMs(failedAttempts: number, policy: Pick<RetryPolicy
  * Full jitter ("Exponential Backoff and Jitter", AWS Architecture Blog): uniform in [0, cap], so
  * receivers that failed together are not retried together.
  */
-export function retryDelayMs(failedAttempts: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+export function retryDelayMs(
+  failedAttempts: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   return Math.floor(random() * (retryDelayCapMs(failedAttempts, policy) + 1));
 }
 

@@ -14,9 +14,18 @@ export function standardWebhooksSecret(seed: Buffer, platformId: string, url: st
 }
 
 /** The three headers of one attempt: `webhook-id` is the delivery id (the same on every retry). */
-export function standardWebhooksHeaders(secret: string, id: string, sentAt: Date, body: string): Record<string, string> {
+export function standardWebhooksHeaders(
+  secret: string,
+  id: string,
+  sentAt: Date,
+  body: string,
+): Record<string, string> {
   const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `${STANDARD_WEBHOOKS_SCHEME},${signature}` };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `${STANDARD_WEBHOOKS_SCHEME},${signature}`,
+  };
 }

@@ -37,17 +37,39 @@ export interface WebhookDelivery extends WebhookNotification {
 
 /** Stored before any attempt, so a crash loses nothing. */
 export function newDelivery(notification: WebhookNotification, now: Date, maxAttempts: number): WebhookDelivery {
-  return { ...notification, status: 'PENDING', createdAt: now.toISOString(), dueAt: now.getTime(), attemptCount: 0, maxAttempts, attempts: [] };
+  return {
+    ...notification,
+    status: 'PENDING',
+    createdAt: now.toISOString(),
+    dueAt: now.getTime(),
+    attemptCount: 0,
+    maxAttempts,
+    attempts: [],
+  };
 }
 
-/** Stored already claimed by a worker of this process (until `claimUntil`), its first attempt counted: no separate claim. */
-export function claimedDelivery(notification: WebhookNotification, now: Date, maxAttempts: number, claimUntil: number): WebhookDelivery {
+/**
+ * Stored already claimed by a worker of this process (until `claimUntil`), its first attempt counted: no separate
+ * claim.
+ */
+export function claimedDelivery(
+  notification: WebhookNotification,
+  now: Date,
+  maxAttempts: number,
+  claimUntil: number,
+): WebhookDelivery {
   return { ...newDelivery(notification, now, maxAttempts), status: 'DELIVERING', dueAt: claimUntil, attemptCount: 1 };
 }
 
 /** The attempt that found no endpoint to send to: the delivery is SKIPPED, not retried. */
 export function noEndpointAttempt(attempt: number, now: Date): DeliveryAttempt {
-  return { attempt, attemptedAt: now.toISOString(), error: 'WEBHOOK_ENDPOINT_NOT_SET', durationMs: 0, outcome: 'NO_ENDPOINT' };
+  return {
+    attempt,
+    attemptedAt: now.toISOString(),
+    error: 'WEBHOOK_ENDPOINT_NOT_SET',
+    durationMs: 0,
+    outcome: 'NO_ENDPOINT',
+  };
 }
 
 /** A receiver answering 409 says it processed this id already (the reference's duplicate answer). */
@@ -76,8 +98,11 @@ export function stateAfterAttempt({ delivery, outcome, now, policy, random }: En
   if (outcome === 'NO_ENDPOINT') return { status: 'SKIPPED' };
   const firstAt = delivery.createdAt ? Date.parse(delivery.createdAt) : now.getTime();
   const due = nextAttemptAt({
-    failedAttempts: delivery.attemptCount, now: now.getTime(), policy: { ...policy, maxAttempts: delivery.maxAttempts },
-    random, firstAt,
+    failedAttempts: delivery.attemptCount,
+    now: now.getTime(),
+    policy: { ...policy, maxAttempts: delivery.maxAttempts },
+    random,
+    firstAt,
   });
   return due === undefined ? { status: 'FAILED' } : { status: 'PENDING', dueAt: due };
 }

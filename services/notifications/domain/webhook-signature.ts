@@ -14,7 +14,11 @@ export function signWebhookBody(body: string | Buffer, privateKey: KeyObject): s
   return sign('sha256', Buffer.from(body), privateKey).toString('base64');
 }
 
-export function verifyWebhookSignature(body: string | Buffer, signature: string, publicKey: KeyObject | string): boolean {
+export function verifyWebhookSignature(
+  body: string | Buffer,
+  signature: string,
+  publicKey: KeyObject | string,
+): boolean {
   if (!BASE64.test(signature)) return false;
   try {
     return verify('sha256', Buffer.from(body), publicKey, Buffer.from(signature, 'base64'));

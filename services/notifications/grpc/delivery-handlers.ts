@@ -3,7 +3,9 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import type { SentMessage } from '../adapters/message-delivery';
 
 export function bindDeliveryService(deps: {
-  sendMessage: (input: { channel: string; to: string; subject: string; body: string; idempotencyKey: string }) => Promise<string>;
+  sendMessage: (
+    input: { channel: string; to: string; subject: string; body: string; idempotencyKey: string },
+  ) => Promise<string>;
   sentMessages: (to: string) => SentMessage[];
 }) {
   return bindService(DeliveryServiceService, {

@@ -1,4 +1,9 @@
-import { WebhookServiceService, type WebhookDelivery as WebhookDeliveryMessage, type WebhookDeliveryAttempt_Outcome, type WebhookDelivery_Status } from '../../../gen/notifications/v1/webhooks';
+import {
+  WebhookServiceService,
+  type WebhookDelivery as WebhookDeliveryMessage,
+  type WebhookDeliveryAttempt_Outcome,
+  type WebhookDelivery_Status,
+} from '../../../gen/notifications/v1/webhooks';
 import { requirePlatform } from '../../../lib/grpc/call-context';
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { TestWebhookResult } from '../app/send-test-webhook';
@@ -27,8 +32,13 @@ export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
     deliveredAt: d.deliveredAt ?? '',
     dataJson: d.dataJson,
     attempts: d.attempts.map((a) => ({
-      attempt: a.attempt, attemptedAt: a.attemptedAt, url: a.url ?? '', statusCode: a.statusCode,
-      error: a.error ?? '', durationMs: a.durationMs, outcome: a.outcome as WebhookDeliveryAttempt_Outcome,
+      attempt: a.attempt,
+      attemptedAt: a.attemptedAt,
+      url: a.url ?? '',
+      statusCode: a.statusCode,
+      error: a.error ?? '',
+      durationMs: a.durationMs,
+      outcome: a.outcome as WebhookDeliveryAttempt_Outcome,
     })),
   };
 }
@@ -37,14 +47,24 @@ export function deliveryMessage(d: WebhookDelivery): WebhookDeliveryMessage {
 export function bindWebhookService(uc: WebhookUseCases) {
   return bindService(WebhookServiceService, {
     async getWebhookPublicKey() {
-      return { algorithm: WEBHOOK_SIGNATURE_ALGORITHM, signatureHeader: WEBHOOK_SIGNATURE_HEADER, publicKeyPem: uc.publicKey.pem, publicKeyHex: uc.publicKey.hex };
+      return {
+        algorithm: WEBHOOK_SIGNATURE_ALGORITHM,
+        signatureHeader: WEBHOOK_SIGNATURE_HEADER,
+        publicKeyPem: uc.publicKey.pem,
+        publicKeyHex: uc.publicKey.hex,
+      };
     },
     async sendTestWebhook(_req, ctx) {
       return { ...(await uc.sendTestWebhook(requirePlatform(ctx))), responseBody: '' };
     },
     async listWebhookDeliveries(req, ctx) {
       const page = await uc.deliveryLog.list(requirePlatform(ctx), req);
-      return { deliveries: page.items.map(deliveryMessage), hasMore: page.hasMore, nextCursor: page.nextCursor ?? '', totalCount: page.totalCount };
+      return {
+        deliveries: page.items.map(deliveryMessage),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor ?? '',
+        totalCount: page.totalCount,
+      };
     },
     async getWebhookSigningSecret(_req, ctx) {
       return { scheme: STANDARD_WEBHOOKS_SCHEME, ...(await uc.signingSecret(requirePlatform(ctx))) };

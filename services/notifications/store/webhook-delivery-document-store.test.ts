@@ -4,7 +4,11 @@ import { createWebhookDeliveryDocumentStore } from './webhook-delivery-document-
 
 const PLATFORM = 'Platform:00000000-0000-4000-8000-000000000001';
 const notification = (n: number) => ({
-  id: `Webhook:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, type: 'CUSTOMER.CREATED', platformId: PLATFORM, dataJson: '{}', occurredAt: '2026-01-01T00:00:00.000Z',
+  id: `Webhook:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  type: 'CUSTOMER.CREATED',
+  platformId: PLATFORM,
+  dataJson: '{}',
+  occurredAt: '2026-01-01T00:00:00.000Z',
 });
 
 test('the delivery log forgets deliveries that ended before the retention horizon, never those still due', async () => {

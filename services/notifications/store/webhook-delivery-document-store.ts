@@ -77,7 +77,10 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
     },
 
     async forgetFinished(createdBefore) {
-      const { deletedCount } = await deliveries.deleteMany({ createdAt: { $lt: createdBefore.toISOString() }, status: { $in: ['DELIVERED', 'FAILED', 'SKIPPED'] } });
+      const { deletedCount } = await deliveries.deleteMany({
+        createdAt: { $lt: createdBefore.toISOString() },
+        status: { $in: ['DELIVERED', 'FAILED', 'SKIPPED'] },
+      });
       return deletedCount;
     },
 
@@ -100,7 +103,12 @@ export function createWebhookDeliveryDocumentStore(store: DocumentStore): Webhoo
       if (query.status) filter.status = query.status;
       if (query.type) filter.type = query.type;
       const after = query.after
-        ? { $or: [{ createdAt: { $lt: query.after.createdAt } }, { createdAt: query.after.createdAt, _id: { $lt: query.after.id } }] }
+        ? {
+          $or: [{ createdAt: { $lt: query.after.createdAt } }, {
+            createdAt: query.after.createdAt,
+            _id: { $lt: query.after.id },
+          }],
+        }
         : {};
       const [docs, totalCount] = await Promise.all([
         deliveries.find({ $and: [filter, after] }, { sort: { createdAt: -1, _id: -1 }, limit: query.limit + 1 }),

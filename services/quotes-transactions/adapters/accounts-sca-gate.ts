@@ -10,16 +10,25 @@ export function createAccountsScaGate(peers: PeerClients): ScaGate {
     async issue(caller, request) {
       const { challenge } = await peers.sca.issueScaChallenge(request, caller);
       return {
-        id: challenge!.id, expiresAt: challenge!.expiresAt, factor: challenge!.factor, availableFactors: challenge!.availableFactors,
+        id: challenge!.id,
+        expiresAt: challenge!.expiresAt,
+        factor: challenge!.factor,
+        availableFactors: challenge!.availableFactors,
         ...(challenge!.purpose ? { purpose: challenge!.purpose } : {}),
-        ...(challenge!.passkeyAssertionOptionsJson ? { passkeyAssertionOptionsJson: challenge!.passkeyAssertionOptionsJson } : {}),
+        ...(challenge!.passkeyAssertionOptionsJson
+          ? { passkeyAssertionOptionsJson: challenge!.passkeyAssertionOptionsJson }
+          : {}),
       };
     },
     async resend(caller, customerId, challengeId) {
       await peers.sca.resendScaChallenge({ customerId, challengeId }, caller);
     },
     async verify(caller, request) {
-      const answer = await peers.sca.verifyScaProof({ ...request, earlierChallengeIds: request.earlierChallengeIds ?? [], requireSession: true }, caller);
+      const answer = await peers.sca.verifyScaProof({
+        ...request,
+        earlierChallengeIds: request.earlierChallengeIds ?? [],
+        requireSession: true,
+      }, caller);
       return { repeated: answer.repeated, completedChallengeId: answer.completedChallengeId };
     },
   };

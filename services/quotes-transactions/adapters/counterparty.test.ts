@@ -5,12 +5,24 @@ import { createSandboxCounterparty } from './counterparty';
 const counterparty = createSandboxCounterparty();
 
 function destination(beneficiaryName?: string): ReceivingDestination {
-  return { accountId: 'ExternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965', accountType: 'MXN_ACCOUNT', country: 'MX', currency: 'MXN', beneficiaryName };
+  return {
+    accountId: 'ExternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965',
+    accountType: 'MXN_ACCOUNT',
+    country: 'MX',
+    currency: 'MXN',
+    beneficiaryName,
+  };
 }
 
 test('an ordinary account receives its own currency and asks for nothing extra', async () => {
-  await expect(counterparty.lookup({ destination: destination('Ana Ruiz'), sender: {} })).resolves.toEqual({ currencies: ['MXN'], requiredPayerData: [] });
-  await expect(counterparty.lookup({ destination: destination(), sender: {} })).resolves.toEqual({ currencies: ['MXN'], requiredPayerData: [] });
+  await expect(counterparty.lookup({ destination: destination('Ana Ruiz'), sender: {} })).resolves.toEqual({
+    currencies: ['MXN'],
+    requiredPayerData: [],
+  });
+  await expect(counterparty.lookup({ destination: destination(), sender: {} })).resolves.toEqual({
+    currencies: ['MXN'],
+    requiredPayerData: [],
+  });
 });
 
 test.each([
@@ -27,11 +39,14 @@ test.each([
 });
 
 test('beneficiary "Sandbox Internal Error" breaks the call with a plain error', async () => {
-  const err = await counterparty.lookup({ destination: destination('Sandbox Internal Error'), sender: {} }).catch((e) => e);
+  const err = await counterparty.lookup({ destination: destination('Sandbox Internal Error'), sender: {} }).catch((e) =>
+    e
+  );
   expect(err).toBeInstanceOf(Error);
   expect(err).not.toBeInstanceOf(AppError);
 });
 
 test('a name merely containing a magic name is accepted', async () => {
-  await expect(counterparty.lookup({ destination: destination('Not Sandbox Lookup Failed'), sender: {} })).resolves.toMatchObject({ currencies: ['MXN'] });
+  await expect(counterparty.lookup({ destination: destination('Not Sandbox Lookup Failed'), sender: {} })).resolves
+    .toMatchObject({ currencies: ['MXN'] });
 });

@@ -6,17 +6,29 @@ const HOUR = 3_600_000;
 const PUBLISHED = Date.parse('2026-11-25T00:00:00Z');
 
 let server: FakeRatesServer;
-beforeAll(async () => { server = await startFakeRatesServer(); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startFakeRatesServer();
+});
+afterAll(async () => {
+  await server.close();
+});
 
 /** A source on the fake with its own clock, 15:00 UTC on the reference date to start. */
 function source(options: { refreshMs?: number; maxAgeMs?: number; timeoutMs?: number; url?: string } = {}) {
   let now = PUBLISHED + 15 * HOUR;
   const rates = createEcbRateSource({
-    url: options.url ?? server.url, refreshMs: options.refreshMs ?? HOUR, maxAgeMs: options.maxAgeMs ?? 6 * 24 * HOUR,
-    timeoutMs: options.timeoutMs ?? 2_000, clock: () => new Date(now),
+    url: options.url ?? server.url,
+    refreshMs: options.refreshMs ?? HOUR,
+    maxAgeMs: options.maxAgeMs ?? 6 * 24 * HOUR,
+    timeoutMs: options.timeoutMs ?? 2_000,
+    clock: () => new Date(now),
   });
-  return { rates, advance: (ms: number) => { now += ms; } };
+  return {
+    rates,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 beforeEach(() => {
@@ -82,7 +94,12 @@ describe('stale rates', () => {
     const err = await appErrorOf(source({ maxAgeMs: 6 * 24 * HOUR }).rates.rate('USD', 'EUR'));
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.message).toMatch(/2026-11-18/);
-    expect(err.details).toEqual({ rateSource: 'ECB', reason: 'STALE', publishedOn: '2026-11-18', maxAgeMs: 6 * 24 * HOUR });
+    expect(err.details).toEqual({
+      rateSource: 'ECB',
+      reason: 'STALE',
+      publishedOn: '2026-11-18',
+      maxAgeMs: 6 * 24 * HOUR,
+    });
   });
 
   test('cached rates that age past the maximum are refused, and a newer document is used again', async () => {
@@ -90,7 +107,10 @@ describe('stale rates', () => {
     await rates.rate('USD', 'EUR');
     server.answer = { status: 500, body: '' };
     advance(2 * 24 * HOUR);
-    expect((await appErrorOf(rates.rate('USD', 'EUR'))).details).toMatchObject({ reason: 'STALE', publishedOn: '2026-11-25' });
+    expect((await appErrorOf(rates.rate('USD', 'EUR'))).details).toMatchObject({
+      reason: 'STALE',
+      publishedOn: '2026-11-25',
+    });
     server.answer = { status: 200, body: ecbDocumentOf('2026-11-27') };
     advance(24 * HOUR);
     await expect(rates.rate('EUR', 'USD')).resolves.toBe(1.1568);

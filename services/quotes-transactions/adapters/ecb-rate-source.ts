@@ -36,8 +36,15 @@ const PEGS: Readonly<Record<string, { anchor: string; units: number }>> = {
   USDT: { anchor: 'USD', units: 1 },
 };
 
-const unavailable = (reason: 'UNREACHABLE' | 'MALFORMED' | 'STALE', message: string, extra: Record<string, unknown> = {}, cause?: unknown) =>
-  new AppError('UNAVAILABLE', `Exchange rates are unavailable: ${message}`, { rateSource: 'ECB', reason, ...extra }, { cause });
+const unavailable = (
+  reason: 'UNREACHABLE' | 'MALFORMED' | 'STALE',
+  message: string,
+  extra: Record<string, unknown> = {},
+  cause?: unknown,
+) =>
+  new AppError('UNAVAILABLE', `Exchange rates are unavailable: ${message}`, { rateSource: 'ECB', reason, ...extra }, {
+    cause,
+  });
 
 /**
  * Rates from the ECB's daily euro reference rates, crossed through the euro. The document is
@@ -55,17 +62,29 @@ export function createEcbRateSource(options: EcbRateSourceOptions): RateSource {
   async function download(): Promise<EuroReferenceRates> {
     let text: string;
     try {
-      const response = await fetchDocument(options.url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/xml, text/xml' } });
+      const response = await fetchDocument(options.url, {
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headers: { accept: 'application/xml, text/xml' },
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       text = await response.text();
     } catch (err) {
       throw unavailable('UNREACHABLE', 'the ECB reference rates could not be fetched', {}, err);
     }
-    if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) throw unavailable('MALFORMED', 'the ECB reference rates document is not the daily document');
+    if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
+      throw unavailable('MALFORMED', 'the ECB reference rates document is not the daily document');
+    }
     try {
       return parseEuroReferenceRates(text);
     } catch (err) {
-      if (err instanceof MalformedRatesDocument) throw unavailable('MALFORMED', 'the ECB reference rates document could not be read', { problem: err.message }, err);
+      if (err instanceof MalformedRatesDocument) {
+        throw unavailable(
+          'MALFORMED',
+          'the ECB reference rates document could not be read',
+          { problem: err.message },
+          err,
+        );
+      }
       throw err;
     }
   }
@@ -76,14 +95,18 @@ export function createEcbRateSource(options: EcbRateSourceOptions): RateSource {
       lastFailure = undefined;
       nextAttemptAt = options.clock().getTime() + options.refreshMs;
     } catch (err) {
-      lastFailure = err instanceof AppError ? err : unavailable('UNREACHABLE', 'the ECB reference rates could not be fetched', {}, err);
+      lastFailure = err instanceof AppError
+        ? err
+        : unavailable('UNREACHABLE', 'the ECB reference rates could not be fetched', {}, err);
       nextAttemptAt = options.clock().getTime() + Math.min(options.refreshMs, RETRY_AFTER_FAILURE_MS);
     }
   }
 
   async function usableRates(): Promise<EuroReferenceRates> {
     if (options.clock().getTime() >= nextAttemptAt) {
-      inflight ??= refresh().finally(() => { inflight = undefined; });
+      inflight ??= refresh().finally(() => {
+        inflight = undefined;
+      });
       await inflight;
     } else if (inflight) {
       await inflight;
@@ -91,7 +114,10 @@ export function createEcbRateSource(options: EcbRateSourceOptions): RateSource {
     if (!current) throw lastFailure ?? unavailable('UNREACHABLE', 'the ECB reference rates have not been fetched');
     const ageMs = options.clock().getTime() - Date.parse(`${current.publishedOn}T00:00:00Z`);
     if (ageMs > options.maxAgeMs) {
-      throw unavailable('STALE', `the newest ECB reference rates are of ${current.publishedOn}, older than allowed`, { publishedOn: current.publishedOn, maxAgeMs: options.maxAgeMs });
+      throw unavailable('STALE', `the newest ECB reference rates are of ${current.publishedOn}, older than allowed`, {
+        publishedOn: current.publishedOn,
+        maxAgeMs: options.maxAgeMs,
+      });
     }
     return current;
   }
@@ -102,7 +128,11 @@ export function createEcbRateSource(options: EcbRateSourceOptions): RateSource {
     const peg = PEGS[code];
     const anchor = peg && rates.perEuro.get(peg.anchor);
     if (peg && anchor !== undefined) return anchor * peg.units;
-    throw new AppError('INVALID_CURRENCY', `The configured rate source (ECB reference rates) publishes no rate for ${code}`, { rateSource: 'ECB', currency: code });
+    throw new AppError(
+      'INVALID_CURRENCY',
+      `The configured rate source (ECB reference rates) publishes no rate for ${code}`,
+      { rateSource: 'ECB', currency: code },
+    );
   }
 
   return {

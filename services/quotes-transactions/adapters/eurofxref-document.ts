@@ -45,15 +45,21 @@ export function parseEuroReferenceRates(xml: string): EuroReferenceRates {
     const attributes = attributesOf(source);
     const time = attributes.get('time');
     if (time !== undefined) {
-      if (publishedOn !== undefined) throw new MalformedRatesDocument('more than one reference date (not the daily document)');
+      if (publishedOn !== undefined) {
+        throw new MalformedRatesDocument('more than one reference date (not the daily document)');
+      }
       if (!isCalendarDate(time)) throw new MalformedRatesDocument(`time "${time}" is not a date`);
       publishedOn = time;
     }
     const currency = attributes.get('currency');
     const rate = attributes.get('rate');
     if (currency === undefined && rate === undefined) continue;
-    if (currency === undefined || !CODE.test(currency)) throw new MalformedRatesDocument(`currency "${currency ?? ''}" is not an ISO 4217 code`);
-    if (rate === undefined || !DECIMAL.test(rate) || !(Number(rate) > 0)) throw new MalformedRatesDocument(`rate "${rate ?? ''}" of ${currency} is not a positive decimal`);
+    if (currency === undefined || !CODE.test(currency)) {
+      throw new MalformedRatesDocument(`currency "${currency ?? ''}" is not an ISO 4217 code`);
+    }
+    if (rate === undefined || !DECIMAL.test(rate) || !(Number(rate) > 0)) {
+      throw new MalformedRatesDocument(`rate "${rate ?? ''}" of ${currency} is not a positive decimal`);
+    }
     if (perEuro.has(currency)) throw new MalformedRatesDocument(`${currency} is listed twice`);
     perEuro.set(currency, Number(rate));
   }

@@ -13,7 +13,9 @@ import { railSubmission } from '../domain/settlement-report';
  * customer of this server (already settled between the two platforms), and an outgoing UMA payment
  * whose receiver is a customer here (`settlesHere`).
  */
-export function createOperatorSettlementRail(deps: { timing: SettlementTiming; settlesHere: (p: Payment) => Promise<boolean> }): SettlementRail {
+export function createOperatorSettlementRail(
+  deps: { timing: SettlementTiming; settlesHere: (p: Payment) => Promise<boolean> },
+): SettlementRail {
   return {
     name: 'operator',
     async next(p, now) {

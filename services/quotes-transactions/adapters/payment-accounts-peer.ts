@@ -4,23 +4,38 @@ import type { PeerClients } from '../../../lib/runtime/peer-clients';
 import type { CustomerInfo, ExternalAccountInfo, InternalAccountInfo, PaymentAccounts } from '../app/payment-accounts';
 import { paymentSettingsOf } from './platform-config-settings';
 
-
 function internalInfo(a: InternalAccount | undefined): InternalAccountInfo | null {
   if (!a) return null;
-  return { id: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, status: a.status, currency: a.balance?.currency?.code ?? '' };
+  return {
+    id: a.id,
+    ...(a.customerId ? { customerId: a.customerId } : {}),
+    type: a.type,
+    status: a.status,
+    currency: a.balance?.currency?.code ?? '',
+  };
 }
 
 function externalInfo(account: ExternalAccount): ExternalAccountInfo {
   return {
-    id: account.id, ...(account.customerId ? { customerId: account.customerId } : {}), status: account.status, currency: account.currency,
-    accountType: account.accountInfo?.accountType ?? '', paymentRails: account.accountInfo?.paymentRails ?? [],
+    id: account.id,
+    ...(account.customerId ? { customerId: account.customerId } : {}),
+    status: account.status,
+    currency: account.currency,
+    accountType: account.accountInfo?.accountType ?? '',
+    paymentRails: account.accountInfo?.paymentRails ?? [],
   };
 }
 
 /** null when deleted, as for an absent customer. */
 function customerInfo(customer: Customer | undefined): CustomerInfo | null {
   if (!customer || customer.isDeleted) return null;
-  return { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms, kycBlocksPayments: customer.kycBlocksPayments };
+  return {
+    id: customer.id,
+    platformCustomerId: customer.platformCustomerId,
+    umaAddress: customer.umaAddress,
+    acceptsCurrentTerms: customer.acceptsCurrentTerms,
+    kycBlocksPayments: customer.kycBlocksPayments,
+  };
 }
 
 /** The accounts service over gRPC; `peers.accounts` is read per call since peer clients connect lazily. */
@@ -28,8 +43,12 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
   return {
     async parties(caller, query) {
       const found = await peers.accounts.getPaymentParties({
-        customerIds: query.customerIds, internalAccountIds: query.internalAccountIds, externalAccountIds: query.externalAccountIds,
-        includeOwners: true, holdingsOfCustomerIds: [], includePlatformConfig: query.withSettings,
+        customerIds: query.customerIds,
+        internalAccountIds: query.internalAccountIds,
+        externalAccountIds: query.externalAccountIds,
+        includeOwners: true,
+        holdingsOfCustomerIds: [],
+        includePlatformConfig: query.withSettings,
       }, caller);
       const customers = new Map<string, CustomerInfo>();
       for (const c of found.customers) {
@@ -38,7 +57,11 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
       }
       return {
         internalAccounts: new Map(found.internalAccounts.map((a) => [a.id, {
-          id: a.id, ...(a.customerId ? { customerId: a.customerId } : {}), type: a.type, status: a.status, currency: a.currency,
+          id: a.id,
+          ...(a.customerId ? { customerId: a.customerId } : {}),
+          type: a.type,
+          status: a.status,
+          currency: a.currency,
         }])),
         externalAccounts: new Map(found.externalAccounts.map((a) => [a.id, externalInfo(a)])),
         customers,
@@ -58,7 +81,15 @@ export function createPaymentAccountsPeer(peers: Pick<PeerClients, 'accounts'>):
     async customerByUmaAddress(caller, umaAddress) {
       const { customers } = await peers.accounts.listCustomers({ umaAddress, limit: 1, includeDeleted: false }, caller);
       const customer = customers[0];
-      return customer ? { id: customer.id, platformCustomerId: customer.platformCustomerId, umaAddress: customer.umaAddress, acceptsCurrentTerms: customer.acceptsCurrentTerms, kycBlocksPayments: customer.kycBlocksPayments } : null;
+      return customer
+        ? {
+          id: customer.id,
+          platformCustomerId: customer.platformCustomerId,
+          umaAddress: customer.umaAddress,
+          acceptsCurrentTerms: customer.acceptsCurrentTerms,
+          kycBlocksPayments: customer.kycBlocksPayments,
+        }
+        : null;
     },
     async customerAccount(caller, customerId, currency) {
       // A customer with an embedded wallet in the same currency holds two accounts in it: listing

@@ -8,7 +8,9 @@ export function paymentSettingsOf(config: PlatformConfig | undefined): PaymentSe
   if (!config) return NO_SETTINGS;
   return {
     feeConfigs: config.feeConfigs.filter((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION').map((f) => ({
-      feeType: 'CROSS_CURRENCY_TRANSACTION' as const, sourceCurrency: f.sourceCurrency, variableFeeBps: f.variableFeeBps,
+      feeType: 'CROSS_CURRENCY_TRANSACTION' as const,
+      sourceCurrency: f.sourceCurrency,
+      variableFeeBps: f.variableFeeBps,
       fixedFee: { amount: f.fixedFee?.amount ?? 0, currency: f.fixedFee?.currency ?? f.sourceCurrency },
     })),
     limits: config.limits.map((l) => ({
@@ -17,11 +19,18 @@ export function paymentSettingsOf(config: PlatformConfig | undefined): PaymentSe
       ...(l.maxSingleTransaction !== undefined ? { maxSingleTransaction: l.maxSingleTransaction } : {}),
       ...(l.dailyVolume !== undefined ? { dailyVolume: l.dailyVolume } : {}),
     })),
-    currencyBounds: config.supportedCurrencies.map((c) => ({ currency: c.currencyCode, minAmount: c.minAmount, maxAmount: c.maxAmount })),
+    currencyBounds: config.supportedCurrencies.map((c) => ({
+      currency: c.currencyCode,
+      minAmount: c.minAmount,
+      maxAmount: c.maxAmount,
+    })),
   };
 }
 
-/** Fee configs, limits and per-currency bounds from the platform configuration the accounts service keeps (PATCH /config). */
+/**
+ * Fee configs, limits and per-currency bounds from the platform configuration the accounts service keeps (PATCH
+ * /config).
+ */
 export function createPlatformConfigSettings(peers: Pick<PeerClients, 'accounts'>): PaymentSettingsSource {
   return {
     async get(caller) {

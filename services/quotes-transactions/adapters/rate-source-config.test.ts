@@ -2,8 +2,16 @@ import { ConfigError } from '../../../lib/config';
 import { createConfiguredRateSource, readRateSourceConfig } from './rate-source-config';
 
 test('the embedded table is the default; the ECB feed is chosen by RATE_SOURCE=ecb', () => {
-  expect(readRateSourceConfig({})).toMatchObject({ RATE_SOURCE: 'embedded', RATE_REFRESH_MS: 3_600_000, RATE_MAX_AGE_MS: 518_400_000, RATE_FETCH_TIMEOUT_MS: 5_000 });
-  expect(readRateSourceConfig({ RATE_SOURCE: 'ecb', ECB_RATES_URL: 'http://127.0.0.1:9/rates.xml' })).toMatchObject({ RATE_SOURCE: 'ecb', ECB_RATES_URL: 'http://127.0.0.1:9/rates.xml' });
+  expect(readRateSourceConfig({})).toMatchObject({
+    RATE_SOURCE: 'embedded',
+    RATE_REFRESH_MS: 3_600_000,
+    RATE_MAX_AGE_MS: 518_400_000,
+    RATE_FETCH_TIMEOUT_MS: 5_000,
+  });
+  expect(readRateSourceConfig({ RATE_SOURCE: 'ecb', ECB_RATES_URL: 'http://127.0.0.1:9/rates.xml' })).toMatchObject({
+    RATE_SOURCE: 'ecb',
+    ECB_RATES_URL: 'http://127.0.0.1:9/rates.xml',
+  });
 });
 
 test('the default source answers the sandbox table without any network', async () => {

@@ -7,11 +7,17 @@ export function readRateSourceConfig(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** `embedded`: the fixed sandbox table (the default); `ecb`: the ECB's daily reference rates */
     RATE_SOURCE: setting.oneOf(['embedded', 'ecb'] as const, 'embedded'),
-    /** Where the ECB's eurofxref-daily.xml is fetched from (with RATE_SOURCE=ecb) @default https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml */
+    /**
+     * Where the ECB's eurofxref-daily.xml is fetched from (with RATE_SOURCE=ecb) @default
+     * https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml
+     */
     ECB_RATES_URL: setting.optionalUrl('https:', 'http:'),
     /** How often the ECB document is fetched again */
     RATE_REFRESH_MS: setting.int(3_600_000, 1_000, 86_400_000),
-    /** Rates whose reference date began longer ago than this are refused (503 UNAVAILABLE); 6 days covers weekends and the ECB's holidays */
+    /**
+     * Rates whose reference date began longer ago than this are refused (503 UNAVAILABLE); 6 days covers weekends and
+     * the ECB's holidays
+     */
     RATE_MAX_AGE_MS: setting.int(518_400_000, 60_000, 2_592_000_000),
     /** How long one fetch of the document may take */
     RATE_FETCH_TIMEOUT_MS: setting.int(5_000, 100, 60_000),

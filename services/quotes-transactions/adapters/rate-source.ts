@@ -27,7 +27,9 @@ export function createSandboxRateSource(table: Readonly<Record<string, number>> 
     async rate(from, to) {
       const perUsdFrom = table[from];
       const perUsdTo = table[to];
-      if (perUsdFrom === undefined || perUsdTo === undefined) throw new AppError('INVALID_CURRENCY', `no sandbox rate for ${from}→${to}`);
+      if (perUsdFrom === undefined || perUsdTo === undefined) {
+        throw new AppError('INVALID_CURRENCY', `no sandbox rate for ${from}→${to}`);
+      }
       if (from === to) return 1;
       return Number((perUsdTo / perUsdFrom).toPrecision(SIGNIFICANT_DIGITS));
     },

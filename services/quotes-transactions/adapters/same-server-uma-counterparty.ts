@@ -9,17 +9,27 @@ import { receivableCurrencies, umaReceiverFor } from '../domain/same-server-rece
  * the outside counterparty. A deleted customer's address is not found; an address several other
  * platforms use cannot be told apart and is refused.
  */
-export function createSameServerUmaCounterparty(deps: { directory: UmaAddressDirectory; outside: UmaCounterparty }): UmaCounterparty {
+export function createSameServerUmaCounterparty(
+  deps: { directory: UmaAddressDirectory; outside: UmaCounterparty },
+): UmaCounterparty {
   return {
     async lookupUma(request) {
-      const receiver = umaReceiverFor(await deps.directory.holders(request.receiverUmaAddress), request.platformId ?? '');
+      const receiver = umaReceiverFor(
+        await deps.directory.holders(request.receiverUmaAddress),
+        request.platformId ?? '',
+      );
       if (receiver.kind === 'OUTSIDE') return deps.outside.lookupUma(request);
       if (receiver.kind === 'AMBIGUOUS') {
-        throw new AppError('INVALID_RECEIVER', `${request.receiverUmaAddress} names customers of several platforms on this server`);
+        throw new AppError(
+          'INVALID_RECEIVER',
+          `${request.receiverUmaAddress} names customers of several platforms on this server`,
+        );
       }
       if (receiver.holder.isDeleted) throw new AppError('UMA_NOT_FOUND', `${request.receiverUmaAddress} was deleted`);
       const currencies = receivableCurrencies(receiver.holder);
-      if (!currencies.length) throw new AppError('UMA_NOT_FOUND', `${request.receiverUmaAddress} has no account to receive in`);
+      if (!currencies.length) {
+        throw new AppError('UMA_NOT_FOUND', `${request.receiverUmaAddress} has no account to receive in`);
+      }
       return { currencies, requiredPayerData: [] };
     },
   };

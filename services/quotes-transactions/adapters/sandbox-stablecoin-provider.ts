@@ -3,7 +3,12 @@ import type { DocumentStore } from '../../../lib/store/document-store';
 import { DuplicateKeyError } from '../../../lib/store/document-store';
 import type { IssuanceStatus } from '../domain/stablecoin-operation';
 import {
-  ProviderCredentialsRevoked, ProviderRejected, type ProviderCredentials, type ProviderTransfer, type ProviderTransferRequest, type StablecoinProvider,
+  ProviderCredentialsRevoked,
+  ProviderRejected,
+  type ProviderCredentials,
+  type ProviderTransfer,
+  type ProviderTransferRequest,
+  type StablecoinProvider,
 } from '../app/stablecoins/stablecoin-ports';
 
 /**
@@ -16,17 +21,25 @@ import {
  *   (a wire or deposit that never arrives: the operation expires), 04 is refused when created, 05 revokes
  *   the client credentials (answered invalid_client, as is every later call with them).
  */
-export function createSandboxStablecoinProvider(deps: { store: DocumentStore; clock: () => Date; stepMs: number }): StablecoinProvider {
+export function createSandboxStablecoinProvider(
+  deps: { store: DocumentStore; clock: () => Date; stepMs: number },
+): StablecoinProvider {
   const transfers = deps.store.collection('sandbox_stablecoin_transfers');
   const revocations = deps.store.collection('sandbox_stablecoin_revoked_clients');
 
   /** The cents-05 trigger: the client credentials are revoked from then on. */
-  const revoked = async (credentials: ProviderCredentials) => !!(await revocations.findOne({ _id: credentials.clientId }));
+  const revoked = async (credentials: ProviderCredentials) =>
+    !!(await revocations.findOne({ _id: credentials.clientId }));
   async function refuseRevoked(credentials: ProviderCredentials): Promise<void> {
-    if (await revoked(credentials)) throw new ProviderCredentialsRevoked('invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)');
+    if (await revoked(credentials)) {
+      throw new ProviderCredentialsRevoked(
+        'invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)',
+      );
+    }
   }
 
-  const accountOf = (clientId: string, n = 0) => `sandbox-${createHash('sha256').update(`${clientId}#${n}`).digest('hex').slice(0, 20)}`;
+  const accountOf = (clientId: string, n = 0) =>
+    `sandbox-${createHash('sha256').update(`${clientId}#${n}`).digest('hex').slice(0, 20)}`;
 
   function statusAt(doc: { createdAt: string; trigger: number; awaitsDeposit: boolean }): string {
     const stages = Math.floor((deps.clock().getTime() - Date.parse(doc.createdAt)) / Math.max(deps.stepMs, 1));
@@ -36,22 +49,47 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
     return doc.trigger === 2 ? 'failed' : 'complete';
   }
 
-  function instructionsOf(request: ProviderTransferRequest, transferId: string, awaitsDeposit: boolean): Record<string, string> | undefined {
+  function instructionsOf(
+    request: ProviderTransferRequest,
+    transferId: string,
+    awaitsDeposit: boolean,
+  ): Record<string, string> | undefined {
     if (!awaitsDeposit) return undefined;
     if (request.source.transferType === 'wire') {
       return {
-        rail: 'WIRE', bankName: 'Sandbox Provider Bank', beneficiaryName: 'Sandbox Provider Trust', accountNumber: '000123456789',
-        routingNumber: '021000021', reference: transferId, amount: String(request.amountCents), currency: request.currency,
+        rail: 'WIRE',
+        bankName: 'Sandbox Provider Bank',
+        beneficiaryName: 'Sandbox Provider Trust',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        reference: transferId,
+        amount: String(request.amountCents),
+        currency: request.currency,
       };
     }
-    return { rail: 'SPARK', network: 'SPARK', address: `spark1sandbox${transferId.replace(/[^a-z0-9]/g, '').slice(0, 30)}`, valueType: request.source.valueType };
+    return {
+      rail: 'SPARK',
+      network: 'SPARK',
+      address: `spark1sandbox${transferId.replace(/[^a-z0-9]/g, '').slice(0, 30)}`,
+      valueType: request.source.valueType,
+    };
   }
 
   return {
     async verifyCredentials(credentials: ProviderCredentials) {
-      if (credentials.clientSecret.startsWith('invalid')) return { valid: false, reason: 'invalid_client (sandbox trigger: the secret starts with "invalid")' };
-      if (await revoked(credentials)) return { valid: false, reason: 'invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)', revoked: true };
-      const ids = credentials.clientId.includes('multi') ? [accountOf(credentials.clientId), accountOf(credentials.clientId, 1)] : [accountOf(credentials.clientId)];
+      if (credentials.clientSecret.startsWith('invalid')) {
+        return { valid: false, reason: 'invalid_client (sandbox trigger: the secret starts with "invalid")' };
+      }
+      if (await revoked(credentials)) {
+        return {
+          valid: false,
+          reason: 'invalid_client (sandbox trigger: the credentials were revoked by a transfer of cents 05)',
+          revoked: true,
+        };
+      }
+      const ids = credentials.clientId.includes('multi')
+        ? [accountOf(credentials.clientId), accountOf(credentials.clientId, 1)]
+        : [accountOf(credentials.clientId)];
       return { valid: true, accountIds: ids };
     },
 
@@ -59,14 +97,22 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
       await refuseRevoked(credentials);
       if (valueType.startsWith('UNKNOWN')) return undefined;
       const issuanceStatus: IssuanceStatus = valueType.startsWith('PENDING') ? 'PENDING_REVIEW' : 'PROVISIONED';
-      return { name: `${valueType} Sandbox Dollar`, symbol: valueType, decimals: 6, baseCurrency: 'USD', issuanceStatus };
+      return {
+        name: `${valueType} Sandbox Dollar`,
+        symbol: valueType,
+        decimals: 6,
+        baseCurrency: 'USD',
+        issuanceStatus,
+      };
     },
 
     async createTransfer(credentials, accountId, request, idempotencyKey): Promise<ProviderTransfer> {
       await refuseRevoked(credentials);
       const trigger = request.amountCents % 100;
       if (trigger === 5) {
-        await revocations.updateOne({ _id: credentials.clientId }, { $set: { at: deps.clock().toISOString() } }, { upsert: true });
+        await revocations.updateOne({ _id: credentials.clientId }, { $set: { at: deps.clock().toISOString() } }, {
+          upsert: true,
+        });
         await refuseRevoked(credentials);
       }
       if (trigger === 4) throw new ProviderRejected('transfer refused (sandbox trigger: cents 04)', 422);
@@ -75,8 +121,14 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
       const id = `sbx_${createHash('sha256').update(`${accountId}/${idempotencyKey}`).digest('hex').slice(0, 24)}`;
       const { awaitsDeposit } = request;
       const doc = {
-        _id: `${accountId}/${idempotencyKey}`, transferId: id, accountId, createdAt: deps.clock().toISOString(), trigger, awaitsDeposit,
-        request, instructions: instructionsOf(request, id, awaitsDeposit) ?? null,
+        _id: `${accountId}/${idempotencyKey}`,
+        transferId: id,
+        accountId,
+        createdAt: deps.clock().toISOString(),
+        trigger,
+        awaitsDeposit,
+        request,
+        instructions: instructionsOf(request, id, awaitsDeposit) ?? null,
       };
       try {
         await transfers.insertOne(doc);
@@ -95,7 +147,19 @@ export function createSandboxStablecoinProvider(deps: { store: DocumentStore; cl
     },
   };
 
-  function view(doc: { transferId: string; createdAt: string; trigger: number; awaitsDeposit: boolean; instructions: Record<string, string> | null }): ProviderTransfer {
-    return { id: doc.transferId, status: statusAt(doc), ...(doc.instructions ? { fundingInstructions: doc.instructions } : {}) };
+  function view(
+    doc: {
+      transferId: string;
+      createdAt: string;
+      trigger: number;
+      awaitsDeposit: boolean;
+      instructions: Record<string, string> | null;
+    },
+  ): ProviderTransfer {
+    return {
+      id: doc.transferId,
+      status: statusAt(doc),
+      ...(doc.instructions ? { fundingInstructions: doc.instructions } : {}),
+    };
   }
 }

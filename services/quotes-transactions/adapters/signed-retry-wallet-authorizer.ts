@@ -14,20 +14,28 @@ export function createSignedRetryWalletAuthorizer(peers: Pick<PeerClients, 'sign
   return {
     async challenge(caller, quoteId, accountId) {
       const { challenge } = await peers.signedRetry.beginSignedRetry({
-        operation: EXECUTE_QUOTE_OPERATION, targetId: quoteId, body: body(quoteId), signerAccountIds: [accountId], parameters: { quoteId },
+        operation: EXECUTE_QUOTE_OPERATION,
+        targetId: quoteId,
+        body: body(quoteId),
+        signerAccountIds: [accountId],
+        parameters: { quoteId },
       }, caller);
       return { payloadToSign: challenge!.payloadToSign, requestId: challenge!.requestId };
     },
     async authorize(caller, input) {
       const answer = await peers.signedRetry.completeSignedRetry({
-        operation: EXECUTE_QUOTE_OPERATION, targetId: input.quoteId, body: body(input.quoteId),
+        operation: EXECUTE_QUOTE_OPERATION,
+        targetId: input.quoteId,
+        body: body(input.quoteId),
         signature: { stamp: input.stamp, requestId: input.requestId },
       }, caller);
       return { state: answer.state, requestId: answer.requestId };
     },
     async settle(caller, requestId, outcome) {
       await peers.signedRetry.settleSignedRetry(
-        'transactionId' in outcome ? { requestId, result: { transactionId: outcome.transactionId } } : { requestId, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+        'transactionId' in outcome
+          ? { requestId, result: { transactionId: outcome.transactionId } }
+          : { requestId, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
         caller,
       );
     },

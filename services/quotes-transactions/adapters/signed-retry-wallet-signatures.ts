@@ -6,14 +6,24 @@ export function createSignedRetryWalletSignatures(peers: Pick<PeerClients, 'sign
   return {
     async begin(caller, input) {
       const { challenge } = await peers.signedRetry.beginSignedRetry({
-        operation: input.operation, targetId: input.targetId, body: input.body as Record<string, unknown>,
-        signerAccountIds: [input.accountId], parameters: input.parameters,
+        operation: input.operation,
+        targetId: input.targetId,
+        body: input.body as Record<string, unknown>,
+        signerAccountIds: [input.accountId],
+        parameters: input.parameters,
       }, caller);
-      return { payloadToSign: challenge!.payloadToSign, requestId: challenge!.requestId, expiresAt: challenge!.expiresAt };
+      return {
+        payloadToSign: challenge!.payloadToSign,
+        requestId: challenge!.requestId,
+        expiresAt: challenge!.expiresAt,
+      };
     },
     async complete(caller, input) {
       const answer = await peers.signedRetry.completeSignedRetry({
-        operation: input.operation, targetId: input.targetId, body: input.body as Record<string, unknown>, signature: input.signature,
+        operation: input.operation,
+        targetId: input.targetId,
+        body: input.body as Record<string, unknown>,
+        signature: input.signature,
       }, caller);
       return { state: answer.state as 'CLAIMED' | 'PROCESSING' | 'SETTLED', requestId: answer.requestId };
     },

@@ -6,7 +6,9 @@ import type { PeerClients } from '../../../lib/runtime/peer-clients';
  * answer with (the accounts service owns `webhookEndpoint`). When that cannot be read, it is asked
  * anyway: no answer then fails the payment (fail closed) rather than crediting it unasked.
  */
-export function createWebhookEndpointProbe(peers: Pick<PeerClients, 'accounts'>): (platformId: string) => Promise<boolean> {
+export function createWebhookEndpointProbe(
+  peers: Pick<PeerClients, 'accounts'>,
+): (platformId: string) => Promise<boolean> {
   return async (platformId) => {
     try {
       const found = await unlessAbsent(peers.accounts.getWebhookEndpoint({}, { platformId }));

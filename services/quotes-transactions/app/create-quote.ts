@@ -36,7 +36,11 @@ export interface CreateQuoteDeps {
   quoteValidityMs: number;
   executeQuote: ExecuteQuote;
   /** The payload an embedded-wallet source signs to execute, bound to the quote. */
-  walletChallenge?: (caller: Caller, quoteId: string, sourceAccountId: string) => Promise<{ payloadToSign: string; requestId: string }>;
+  walletChallenge?: (
+    caller: Caller,
+    quoteId: string,
+    sourceAccountId: string,
+  ) => Promise<{ payloadToSign: string; requestId: string }>;
   /** Strong Customer Authentication: an SCA customer's realtime-funded quote is held for authorization. */
   sca?: { holdNew(caller: Caller, p: Payment): Promise<{ payment: Payment; events: string[] }> };
   /** Before the quote is stored: the receiver's side is asked what it needs (UMA: the pay request to another VASP). */
@@ -90,16 +94,29 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const network = parties.destination.destinationType === 'ACCOUNT' ? parties.destination.cryptoNetwork : undefined;
     const networkFee = (await networkFeeCharge(deps.rates, network, sending.code))?.inSending ?? 0;
     const result = price({
-      lockedSide: request.lockedSide, lockedAmount: request.lockedAmount,
-      sendingDecimals: sending.decimals, receivingDecimals: receiving.decimals,
+      lockedSide: request.lockedSide,
+      lockedAmount: request.lockedAmount,
+      sendingDecimals: sending.decimals,
+      receivingDecimals: receiving.decimals,
       exchangeRate: crossCurrency ? await deps.rates.rate(sending.code, receiving.code) : 1,
       serviceFee: serviceFeeRule(crossCurrency, networkFee),
-      platformFee: platformFeeRule({ sendingCurrency: sending.code, crossCurrency, configs: settings.feeConfigs, override: request.platformFeeOverride }),
+      platformFee: platformFeeRule({
+        sendingCurrency: sending.code,
+        crossCurrency,
+        configs: settings.feeConfigs,
+        override: request.platformFeeOverride,
+      }),
     });
     if (offer) assertWithinOffer(offer, result.totalReceiving);
     assertWithinCurrencyBounds(settings.currencyBounds, { currency: sending.code, amount: result.totalSending });
-    assertWithinSingleTransactionLimits(applicableLimits(settings.limits, sending.code, receiving.code), result.totalSending);
-    await assertVerifiedIfRequired(deps.rates, parties.destinationStatus, { amount: result.totalSending, currency: sending });
+    assertWithinSingleTransactionLimits(
+      applicableLimits(settings.limits, sending.code, receiving.code),
+      result.totalSending,
+    );
+    await assertVerifiedIfRequired(deps.rates, parties.destinationStatus, {
+      amount: result.totalSending,
+      currency: sending,
+    });
     return { result, sending, receiving };
   }
 
@@ -114,19 +131,43 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     const wallet = source.sourceType === 'ACCOUNT' && source.internalType === 'EMBEDDED_WALLET' && deps.walletChallenge
       ? await deps.walletChallenge(caller, quoteId, source.accountId)
       : undefined;
-    const funding = source.sourceType === 'REALTIME_FUNDING' ? sandboxFundingInstructions({ currency: sending.code, cryptoNetwork: source.cryptoNetwork, reference }) : undefined;
-    if (source.sourceType === 'REALTIME_FUNDING' && !funding) throw new AppError('INVALID_CURRENCY', `Realtime funding in ${sending.code} is not offered (no collection account in it)`);
-    const paymentInstructions = funding ?? (wallet ? [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: wallet.payloadToSign } }] : undefined);
-    const platformFeeAccount = result.fees.platform.total > 0 ? (await deps.accounts.platformAccount(caller, sending.code))?.id : undefined;
+    const funding = source.sourceType === 'REALTIME_FUNDING'
+      ? sandboxFundingInstructions({ currency: sending.code, cryptoNetwork: source.cryptoNetwork, reference })
+      : undefined;
+    if (source.sourceType === 'REALTIME_FUNDING' && !funding) {
+      throw new AppError(
+        'INVALID_CURRENCY',
+        `Realtime funding in ${sending.code} is not offered (no collection account in it)`,
+      );
+    }
+    const paymentInstructions = funding
+      ?? (wallet
+        ? [{ accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign: wallet.payloadToSign } }]
+        : undefined);
+    const platformFeeAccount = result.fees.platform.total > 0
+      ? (await deps.accounts.platformAccount(caller, sending.code))?.id
+      : undefined;
     return {
-      id, platformId: caller.platformId, version: 1, type: 'OUTGOING', status: 'PENDING',
-      customerId: parties.customerId, platformCustomerId: parties.platformCustomerId, ...(agentId ? { agentId } : {}),
-      source, destination: { ...parties.destination, currency: receiving.code },
-      sent: { amount: result.totalSending, currency: sending }, received: { amount: result.totalReceiving, currency: receiving },
-      exchangeRate: result.exchangeRate, fees: result.fees,
+      id,
+      platformId: caller.platformId,
+      version: 1,
+      type: 'OUTGOING',
+      status: 'PENDING',
+      customerId: parties.customerId,
+      platformCustomerId: parties.platformCustomerId,
+      ...(agentId ? { agentId } : {}),
+      source,
+      destination: { ...parties.destination, currency: receiving.code },
+      sent: { amount: result.totalSending, currency: sending },
+      received: { amount: result.totalReceiving, currency: receiving },
+      exchangeRate: result.exchangeRate,
+      fees: result.fees,
       ...(platformFeeAccount ? { platformFeeAccount } : {}),
       quote: {
-        id: quoteId, lockedSide: request.lockedSide, lockedAmount: request.lockedAmount, expiresAt,
+        id: quoteId,
+        lockedSide: request.lockedSide,
+        lockedAmount: request.lockedAmount,
+        expiresAt,
         ...(request.lookupId ? { lookupId: request.lookupId } : {}),
         ...(paymentInstructions ? { paymentInstructions } : {}),
         ...(wallet ? { walletRequestId: wallet.requestId } : {}),
@@ -135,11 +176,17 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
       ...(request.remittanceInformation ? { remittanceInformation: request.remittanceInformation } : {}),
       ...(request.purposeOfPayment ? { purposeOfPayment: request.purposeOfPayment } : {}),
       ...(request.senderCustomerInfo ? { counterpartyInformation: request.senderCustomerInfo } : {}),
-      ...(parties.destination.destinationType === 'ACCOUNT' && parties.destination.paymentRail ? { paymentRail: parties.destination.paymentRail } : {}),
-      reference, sandboxOutcome: outcomeForAmount(request.lockedAmount),
+      ...(parties.destination.destinationType === 'ACCOUNT' && parties.destination.paymentRail
+        ? { paymentRail: parties.destination.paymentRail }
+        : {}),
+      reference,
+      sandboxOutcome: outcomeForAmount(request.lockedAmount),
       ...(source.sourceType === 'REALTIME_FUNDING' ? { stage: 'AWAITING_FUNDS' as const } : {}),
-      nextActionAt: expiresAt, appliedSteps: [], ...(idempotency ? { idempotency } : {}),
-      createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      nextActionAt: expiresAt,
+      appliedSteps: [],
+      ...(idempotency ? { idempotency } : {}),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     };
   }
 
@@ -150,20 +197,33 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
     if (idempotency) {
       const earlier = await deps.payments.getByIdempotencyKey(caller.platformId, idempotency.key);
       if (earlier) {
-        if (command.partiesCheck) command.partiesCheck(await deps.accounts.parties(caller, partiesQuery(request, false)));
+        if (command.partiesCheck) {
+          command.partiesCheck(await deps.accounts.parties(caller, partiesQuery(request, false)));
+        }
         return sameRequestOrConflict(earlier, idempotency.hash);
       }
     }
     // The platform's settings come with the parties, in the same read of the accounts service.
-    const { parties, settings } = await resolveParties(deps.accounts, caller, request, { settings: true, ...(command.partiesCheck ? { check: command.partiesCheck } : {}) });
-    if (request.immediatelyExecute && parties.source.sourceType === 'ACCOUNT' && parties.source.internalType === 'EMBEDDED_WALLET') {
+    const { parties, settings } = await resolveParties(deps.accounts, caller, request, {
+      settings: true,
+      ...(command.partiesCheck ? { check: command.partiesCheck } : {}),
+    });
+    if (
+      request.immediatelyExecute && parties.source.sourceType === 'ACCOUNT'
+      && parties.source.internalType === 'EMBEDDED_WALLET'
+    ) {
       throw AppError.invalidInput('immediatelyExecute is not supported for embedded-wallet sources', [
         { field: 'immediatelyExecute', message: 'create the quote, then execute it with a Service-Wallet-Signature' },
       ]);
     }
     const built = await build({
-      caller, request, parties, settings: settings ?? (await deps.settings.get(caller)), now: deps.clock(),
-      idempotency, agentId: command.agentId,
+      caller,
+      request,
+      parties,
+      settings: settings ?? (await deps.settings.get(caller)),
+      now: deps.clock(),
+      idempotency,
+      agentId: command.agentId,
     });
     await deps.beforeStoring?.(built);
     const { payment, events } = deps.sca && built.source.sourceType === 'REALTIME_FUNDING'
@@ -173,11 +233,14 @@ export function createCreateQuote(deps: CreateQuoteDeps) {
       await deps.payments.insert(payment, paymentEvents(deps.newEvent, payment, events));
     } catch (err) {
       if (!(err instanceof IdempotencyKeyTaken)) throw err;
-      return sameRequestOrConflict((await deps.payments.getByIdempotencyKey(caller.platformId, err.key))!, idempotency!.hash);
+      return sameRequestOrConflict(
+        (await deps.payments.getByIdempotencyKey(caller.platformId, err.key))!,
+        idempotency!.hash,
+      );
     }
     if (!request.immediatelyExecute) return payment;
     return deps.executeQuote({ caller, quoteId: payment.quote!.id });
-  }
+  };
 }
 
 export type CreateQuote = ReturnType<typeof createCreateQuote>;

@@ -2,7 +2,14 @@ import { wire } from '../../../test/fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import { RESERVATIONS_COLLECTION, VOLUMES_COLLECTION } from '../store/volume-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
-import { eventually, mxnAccountInfo, OTHER_PLATFORM, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import {
+  eventually,
+  mxnAccountInfo,
+  OTHER_PLATFORM,
+  PLATFORM,
+  startPaymentsHarness,
+  type PaymentsHarness,
+} from '../test-fixtures/payments-harness';
 
 let h: PaymentsHarness;
 let crashing: ReturnType<typeof createCrashingStore>;
@@ -11,7 +18,9 @@ beforeAll(async () => {
   crashing = createCrashingStore(createEmbeddedDocumentStore(), VOLUMES_COLLECTION);
   h = await startPaymentsHarness({ LEDGER_RECOVERY_AFTER_MS: '300' }, { store: crashing.store });
 });
-afterAll(async () => { await h.stop(); });
+afterAll(async () => {
+  await h.stop();
+});
 afterEach(() => crashing.recover());
 
 /** A platform allowed 300.00 USD a day, with a funded USD account and an MXN payee. */
@@ -21,15 +30,24 @@ async function platformWithDailyVolume(platformId: string) {
   const payee = h.accounts.addExternalAccount(platformId, { currency: 'MXN', accountInfo: mxnAccountInfo() });
   await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount: 100_000 }) }, { platformId });
   async function pay(amount: number) {
-    const { quote } = await h.quotes.createQuote({ ...wire({
-      source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: payee },
-      lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount,
-    }) }, { platformId });
+    const { quote } = await h.quotes.createQuote({
+      ...wire({
+        source: { sourceType: 'ACCOUNT', accountId: usd },
+        destination: { destinationType: 'ACCOUNT', accountId: payee },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: amount,
+      }),
+    }, { platformId });
     await h.quotes.executeQuote({ quoteId: quote!.id }, { platformId });
     return quote!.transactionId as string;
   }
-  const transaction = async (id: string) => (await h.transactions.getTransaction({ transactionId: id }, { platformId })).transaction!;
-  const when = (id: string, done: (t: Record<string, any>) => boolean) => eventually(async () => { const t = await transaction(id); return done(t) ? t : undefined; });
+  const transaction = async (id: string) =>
+    (await h.transactions.getTransaction({ transactionId: id }, { platformId })).transaction!;
+  const when = (id: string, done: (t: Record<string, any>) => boolean) =>
+    eventually(async () => {
+      const t = await transaction(id);
+      return done(t) ? t : undefined;
+    });
   return { pay, transaction, when };
 }
 
@@ -46,7 +64,9 @@ test('a crash while releasing leaves the failure unrecorded; recovery records it
   const id = await pay(20_904);
   crashing.crashAfter(0);
   const payments = h.store.collection('payments');
-  await eventually(async () => ((await payments.findOne({ _id: id, 'pendingStep.key': `${id}/failure` })) ? true : undefined));
+  await eventually(
+    async () => ((await payments.findOne({ _id: id, 'pendingStep.key': `${id}/failure` })) ? true : undefined),
+  );
   expect(await transaction(id)).toMatchObject({ status: 'PROCESSING' });
 
   crashing.recover();

@@ -21,13 +21,23 @@ export interface VolumeStore {
  * A payment that later fails gives its volume back (`createDailyVolumeRelease`).
  */
 export function createDailyVolume(deps: { store: VolumeStore; settings: PaymentSettingsSource; clock: () => Date }) {
-  return async function reserveDailyVolume(caller: Caller, input: { sending: string; receiving: string; paymentId: string; amount: number }): Promise<void> {
+  return async function reserveDailyVolume(
+    caller: Caller,
+    input: { sending: string; receiving: string; paymentId: string; amount: number },
+  ): Promise<void> {
     const { limits } = await deps.settings.get(caller);
     const day = volumeDay(deps.clock());
     for (const limit of applicableLimits(limits, input.sending, input.receiving)) {
       if (limit.dailyVolume === undefined) continue;
       const counter = `${caller.platformId}/${limit.currency}/${limit.receivingCurrency ?? '*'}/${day}`;
-      if (!(await deps.store.reserve({ counter, paymentId: input.paymentId, amount: input.amount, limit: limit.dailyVolume }))) throw dailyVolumeExceeded(limit);
+      if (
+        !(await deps.store.reserve({
+          counter,
+          paymentId: input.paymentId,
+          amount: input.amount,
+          limit: limit.dailyVolume,
+        }))
+      ) throw dailyVolumeExceeded(limit);
     }
   };
 }

@@ -29,14 +29,25 @@ const ADDRESS = /^[A-Za-z0-9:._-]{10,128}$/;
 
 function checked(r: WithdrawalFeeRequest) {
   const errors: FieldError[] = [];
-  const required = (field: keyof WithdrawalFeeRequest) => r[field] === undefined || r[field] === '' ? (errors.push({ field, message: 'is required' }), false) : true;
-  if (required('internalAccountId') && !r.internalAccountId!.startsWith('InternalAccount:')) errors.push({ field: 'internalAccountId', message: 'must be an InternalAccount id' });
+  const required = (field: keyof WithdrawalFeeRequest) =>
+    r[field] === undefined || r[field] === '' ? (errors.push({ field, message: 'is required' }), false) : true;
+  if (required('internalAccountId') && !r.internalAccountId!.startsWith('InternalAccount:')) {
+    errors.push({ field: 'internalAccountId', message: 'must be an InternalAccount id' });
+  }
   required('currency');
   if (required('cryptoNetwork') && !FEE_NETWORKS.includes(r.cryptoNetwork!)) {
-    errors.push({ field: 'cryptoNetwork', message: `must be one of ${FEE_NETWORKS.join(', ')}`, constraint: { enum: [...FEE_NETWORKS] } });
+    errors.push({
+      field: 'cryptoNetwork',
+      message: `must be one of ${FEE_NETWORKS.join(', ')}`,
+      constraint: { enum: [...FEE_NETWORKS] },
+    });
   }
-  if (required('amount') && !(Number.isSafeInteger(r.amount) && r.amount! > 0)) errors.push({ field: 'amount', message: 'must be a positive integer (minor units)' });
-  if (required('destinationAddress') && !ADDRESS.test(r.destinationAddress!)) errors.push({ field: 'destinationAddress', message: 'must be a blockchain address' });
+  if (required('amount') && !(Number.isSafeInteger(r.amount) && r.amount! > 0)) {
+    errors.push({ field: 'amount', message: 'must be a positive integer (minor units)' });
+  }
+  if (required('destinationAddress') && !ADDRESS.test(r.destinationAddress!)) {
+    errors.push({ field: 'destinationAddress', message: 'must be a blockchain address' });
+  }
   if (errors.length) throw AppError.invalidInput('Invalid withdrawal', errors);
   return r as Required<WithdrawalFeeRequest>;
 }
@@ -46,24 +57,51 @@ function checked(r: WithdrawalFeeRequest) {
  * priced by the very function a quote to a wallet on that network uses (same-currency: the network
  * fee as the service fee's fixed part, plus any platform fee), so the quote charges what this says.
  */
-export function createEstimateWithdrawalFee(deps: { accounts: PaymentAccounts; rates: RateSource; settings: PaymentSettingsSource }) {
-  return async function estimateWithdrawalFee(caller: Caller, request: WithdrawalFeeRequest): Promise<WithdrawalFeeEstimate> {
+export function createEstimateWithdrawalFee(
+  deps: { accounts: PaymentAccounts; rates: RateSource; settings: PaymentSettingsSource },
+) {
+  return async function estimateWithdrawalFee(
+    caller: Caller,
+    request: WithdrawalFeeRequest,
+  ): Promise<WithdrawalFeeEstimate> {
     const r = checked(request);
     const account = await deps.accounts.internalAccount(caller, r.internalAccountId);
     if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${r.internalAccountId} not found`);
-    if (account.currency !== r.currency) throw new AppError('INVALID_CURRENCY', `The account holds ${account.currency}, not ${r.currency}`, { field: 'currency' });
-    if (!CRYPTO_CURRENCIES.has(account.currency)) throw new AppError('INVALID_CURRENCY', `The account holds ${account.currency}: only crypto accounts (${[...CRYPTO_CURRENCIES].join(', ')}) withdraw to an address`);
+    if (account.currency !== r.currency) {
+      throw new AppError('INVALID_CURRENCY', `The account holds ${account.currency}, not ${r.currency}`, {
+        field: 'currency',
+      });
+    }
+    if (!CRYPTO_CURRENCIES.has(account.currency)) {
+      throw new AppError(
+        'INVALID_CURRENCY',
+        `The account holds ${account.currency}: only crypto accounts (${
+          [...CRYPTO_CURRENCIES].join(', ')
+        }) withdraw to an address`,
+      );
+    }
     const currency = findCurrency(account.currency)!;
     const network = (await networkFeeCharge(deps.rates, r.cryptoNetwork, currency.code))!;
     const settings = await deps.settings.get(caller);
     const priced = price({
-      lockedSide: 'SENDING', lockedAmount: r.amount, sendingDecimals: currency.decimals, receivingDecimals: currency.decimals, exchangeRate: 1,
+      lockedSide: 'SENDING',
+      lockedAmount: r.amount,
+      sendingDecimals: currency.decimals,
+      receivingDecimals: currency.decimals,
+      exchangeRate: 1,
       serviceFee: serviceFeeRule(false, network.inSending),
-      platformFee: platformFeeRule({ sendingCurrency: currency.code, crossCurrency: false, configs: settings.feeConfigs }),
+      platformFee: platformFeeRule({
+        sendingCurrency: currency.code,
+        crossCurrency: false,
+        configs: settings.feeConfigs,
+      }),
     });
     return {
-      networkFee: network.fee.amount, networkFeeAsset: network.fee.asset,
-      applicationFee: priced.fees.total - network.inSending, totalFee: priced.fees.total, netAmount: priced.totalReceiving,
+      networkFee: network.fee.amount,
+      networkFeeAsset: network.fee.asset,
+      applicationFee: priced.fees.total - network.inSending,
+      totalFee: priced.fees.total,
+      netAmount: priced.totalReceiving,
     };
   };
 }

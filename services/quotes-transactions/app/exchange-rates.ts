@@ -34,7 +34,9 @@ export interface IndicativeRate {
 }
 
 /** Indicative rates per corridor, fetched at most every 5 minutes per pair, priced with the platform's fees. */
-export function createExchangeRates(deps: { rates: RateSource; settings: PaymentSettingsSource; clock: () => Date; cacheMs?: number }) {
+export function createExchangeRates(
+  deps: { rates: RateSource; settings: PaymentSettingsSource; clock: () => Date; cacheMs?: number },
+) {
   const cacheMs = deps.cacheMs ?? RATE_CACHE_MS;
   const cache = new Map<string, { rate: number; fetchedAt: Date }>();
 
@@ -63,11 +65,16 @@ export function createExchangeRates(deps: { rates: RateSource; settings: Payment
     return currency;
   };
 
-  return async function listExchangeRates(command: { caller: Caller; sourceCurrency?: string; destinationCurrencies: string[]; sendingAmount?: number }): Promise<IndicativeRate[]> {
+  return async function listExchangeRates(
+    command: { caller: Caller; sourceCurrency?: string; destinationCurrencies: string[]; sendingAmount?: number },
+  ): Promise<IndicativeRate[]> {
     const amount = command.sendingAmount ?? DEFAULT_SENDING_AMOUNT;
-    if (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_AMOUNT) throw new AppError('INVALID_AMOUNT', 'sendingAmount must be an integer ≥ 0 (minor units)');
+    if (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_AMOUNT) {
+      throw new AppError('INVALID_AMOUNT', 'sendingAmount must be an integer ≥ 0 (minor units)');
+    }
     const sources = (command.sourceCurrency ? [command.sourceCurrency] : CURRENCY_CODES).map(known);
-    const destinations = (command.destinationCurrencies.length ? command.destinationCurrencies : Object.keys(DEFAULT_RAILS)).map(known);
+    const destinations =
+      (command.destinationCurrencies.length ? command.destinationCurrencies : Object.keys(DEFAULT_RAILS)).map(known);
     const { feeConfigs } = await deps.settings.get(command.caller);
     const out: IndicativeRate[] = [];
     for (const source of sources) {
@@ -82,15 +89,30 @@ export function createExchangeRates(deps: { rates: RateSource; settings: Payment
         const fees = breakdown(amount, service, platform);
         let receivingAmount = 0;
         try {
-          receivingAmount = price({ lockedSide: 'SENDING', lockedAmount: amount, sendingDecimals: source.decimals, receivingDecimals: destination.decimals, exchangeRate: rate, serviceFee: service, platformFee: platform }).totalReceiving;
+          receivingAmount = price({
+            lockedSide: 'SENDING',
+            lockedAmount: amount,
+            sendingDecimals: source.decimals,
+            receivingDecimals: destination.decimals,
+            exchangeRate: rate,
+            serviceFee: service,
+            platformFee: platform,
+          }).totalReceiving;
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
         }
         const bounds = receivableBounds(source.code) ?? { min: 1, max: MAX_AMOUNT };
         out.push({
-          sourceCurrency: source, destinationCurrency: destination, destinationPaymentRail: rail, sendingAmount: amount,
-          minSendingAmount: bounds.min, maxSendingAmount: bounds.max, receivingAmount, exchangeRate: rate,
-          fees: { fixed: fees.service.fixed + fees.platform.fixed, total: fees.total }, updatedAt: fetchedAt.toISOString(),
+          sourceCurrency: source,
+          destinationCurrency: destination,
+          destinationPaymentRail: rail,
+          sendingAmount: amount,
+          minSendingAmount: bounds.min,
+          maxSendingAmount: bounds.max,
+          receivingAmount,
+          exchangeRate: rate,
+          fees: { fixed: fees.service.fixed + fees.platform.fixed, total: fees.total },
+          updatedAt: fetchedAt.toISOString(),
         });
       }
     }

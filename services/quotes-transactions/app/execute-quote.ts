@@ -33,7 +33,8 @@ export interface ExecuteQuoteCommand {
   scaFactor?: string;
 }
 
-const isEmbeddedWallet = (p: Payment) => p.source.sourceType === 'ACCOUNT' && p.source.internalType === 'EMBEDDED_WALLET';
+const isEmbeddedWallet = (p: Payment) =>
+  p.source.sourceType === 'ACCOUNT' && p.source.internalType === 'EMBEDDED_WALLET';
 
 /** An executed quote answers a repeat carrying the winning Idempotency-Key; anything else is refused. */
 function answerExecuted(p: Payment, key: string | undefined): Payment {
@@ -46,10 +47,18 @@ function executionPlan(p: Payment, now: Date, timing: SettlementTiming): Planned
   return {
     movement: fromInternal ? 'debit' : 'fund',
     change: {
-      set: { status: 'PROCESSING', stage: 'SUBMITTED', nextActionAt: new Date(now.getTime() + timing.stepMs).toISOString() },
+      set: {
+        status: 'PROCESSING',
+        stage: 'SUBMITTED',
+        nextActionAt: new Date(now.getTime() + timing.stepMs).toISOString(),
+      },
       events: ['QUOTE.EXECUTED', 'OUTGOING_PAYMENT.PROCESSING'],
     },
-    onVoid: { set: { status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXECUTED', 'OUTGOING_PAYMENT.FAILED'] },
+    onVoid: {
+      set: { status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED' },
+      unset: ['stage', 'nextActionAt'],
+      events: ['QUOTE.EXECUTED', 'OUTGOING_PAYMENT.FAILED'],
+    },
   };
 }
 
@@ -65,13 +74,26 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
     if (p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL') {
       const [balance] = await deps.ledger.getBalances([p.source.accountId], p.platformId);
       if (balance.available < p.sent.amount) {
-        throw new AppError('INSUFFICIENT_BALANCE', `The source account holds ${balance.available}, the quote needs ${p.sent.amount}`, { available: balance.available });
+        throw new AppError(
+          'INSUFFICIENT_BALANCE',
+          `The source account holds ${balance.available}, the quote needs ${p.sent.amount}`,
+          { available: balance.available },
+        );
       }
     }
-    await deps.reserveDailyVolume(command.caller, { sending: p.sent.currency.code, receiving: p.received.currency.code, paymentId: p.id, amount: p.sent.amount });
+    await deps.reserveDailyVolume(command.caller, {
+      sending: p.sent.currency.code,
+      receiving: p.received.currency.code,
+      paymentId: p.id,
+      amount: p.sent.amount,
+    });
     const traceparent = activeTraceparent();
     const claim = {
-      quote: { ...p.quote!, executedAt: now.toISOString(), ...(command.idempotencyKey ? { executionKey: command.idempotencyKey } : {}) },
+      quote: {
+        ...p.quote!,
+        executedAt: now.toISOString(),
+        ...(command.idempotencyKey ? { executionKey: command.idempotencyKey } : {}),
+      },
       ...(traceparent ? { traceparent } : {}),
     };
     let done: Payment;
@@ -84,7 +106,11 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
       throw err;
     }
     if (done.status === 'FAILED') {
-      throw new AppError('INSUFFICIENT_BALANCE', 'The source account no longer covers the quote; the transaction failed', { transactionId: done.id });
+      throw new AppError(
+        'INSUFFICIENT_BALANCE',
+        'The source account no longer covers the quote; the transaction failed',
+        { transactionId: done.id },
+      );
     }
     return done;
   }
@@ -101,7 +127,9 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
         { field: 'quoteId', message: 'fund it as instructed (in the sandbox: POST /sandbox/send)' },
       ]);
     }
-    const held = deps.sca && !isEmbeddedWallet(p) ? await deps.sca.holdExecution(command.caller, p, command.scaFactor) : undefined;
+    const held = deps.sca && !isEmbeddedWallet(p)
+      ? await deps.sca.holdExecution(command.caller, p, command.scaFactor)
+      : undefined;
     return held ?? execute(command, p);
   }
 
@@ -113,7 +141,12 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
     if (!deps.wallets) throw new AppError('UNAVAILABLE', 'Embedded-wallet authorization is not available');
     const accountId = (p.source as { accountId: string }).accountId;
     const requestId = command.requestId ?? p.quote!.walletRequestId;
-    const claim = await deps.wallets.authorize(command.caller, { quoteId: p.quote!.id, accountId, stamp: command.walletSignature, requestId });
+    const claim = await deps.wallets.authorize(command.caller, {
+      quoteId: p.quote!.id,
+      accountId,
+      stamp: command.walletSignature,
+      requestId,
+    });
     if (claim.state !== 'CLAIMED') return (await deps.payments.get(p.platformId, p.id)) ?? p;
     try {
       const done = await checkedExecute(command, p);
@@ -121,7 +154,10 @@ export function createExecuteQuote(deps: ExecuteQuoteDeps) {
       return done;
     } catch (err) {
       const error = err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'An internal error occurred');
-      await deps.wallets.settle(command.caller, claim.requestId, { errorCode: error.code, errorMessage: error.message });
+      await deps.wallets.settle(command.caller, claim.requestId, {
+        errorCode: error.code,
+        errorMessage: error.message,
+      });
       throw err;
     }
   }

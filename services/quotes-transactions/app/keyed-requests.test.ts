@@ -19,17 +19,24 @@ beforeEach(async () => {
 });
 
 const request = { platformId: 'Platform:a', key: 'K', operation: 'POST /transfer-out', fingerprint: 'f1' };
-const advance = (ms: number) => { now = new Date(now.getTime() + ms); };
-const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string; details?: { reason?: string } }) => `${e.code}:${e.details?.reason}`);
+const advance = (ms: number) => {
+  now = new Date(now.getTime() + ms);
+};
+const codeOf = (p: Promise<unknown>) =>
+  p.then(() => 'resolved', (e: { code?: string; details?: { reason?: string } }) => `${e.code}:${e.details?.reason}`);
 
 test('the first request claims the key; its response is replayed; another body or operation is refused', async () => {
   const begun = await keyed.begin(request);
   expect(begun.outcome).toBe('STARTED');
   expect(await codeOf(keyed.begin(request))).toBe('CONFLICT:IDEMPOTENCY_KEY_IN_FLIGHT');
-  expect(await keyed.complete(request, (begun as { claim: string }).claim, { status: 201, body: '{"id":"x"}' })).toBe(true);
+  expect(await keyed.complete(request, (begun as { claim: string }).claim, { status: 201, body: '{"id":"x"}' })).toBe(
+    true,
+  );
   expect(await keyed.begin(request)).toEqual({ outcome: 'REPLAY', response: { status: 201, body: '{"id":"x"}' } });
   expect(await codeOf(keyed.begin({ ...request, fingerprint: 'f2' }))).toBe('IDEMPOTENCY_KEY_REUSED:OTHER_BODY');
-  expect(await codeOf(keyed.begin({ ...request, operation: 'POST /transfer-in' }))).toBe('IDEMPOTENCY_KEY_REUSED:OTHER_OPERATION');
+  expect(await codeOf(keyed.begin({ ...request, operation: 'POST /transfer-in' }))).toBe(
+    'IDEMPOTENCY_KEY_REUSED:OTHER_OPERATION',
+  );
 });
 
 test('keys are per platform and per agent', async () => {

@@ -3,7 +3,12 @@ import { AppError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/log';
 import { createPeriodicTask } from '../../../lib/runtime/periodic-task';
 import {
-  decideKeyedRequest, isStoredResponse, type KeyedRequest, type KeyedRequestRecord, type KeyedRequestScope, type KeyedResponse,
+  decideKeyedRequest,
+  isStoredResponse,
+  type KeyedRequest,
+  type KeyedRequestRecord,
+  type KeyedRequestScope,
+  type KeyedResponse,
 } from '../domain/keyed-request';
 
 /** Where the records live; every write is one conditional single-record write. */
@@ -15,7 +20,11 @@ export interface KeyedRequestStore {
   /** Hands an IN_FLIGHT record from `claim` to `next`; false when `claim` no longer holds it. */
   takeOver(scope: KeyedRequestScope, claim: string, next: { claim: string; leaseUntil: Date }): Promise<boolean>;
   /** IN_FLIGHT under `claim` → DONE with the response; false when `claim` no longer holds it. */
-  complete(scope: KeyedRequestScope, claim: string, done: { response: KeyedResponse; expiresAt: Date }): Promise<boolean>;
+  complete(
+    scope: KeyedRequestScope,
+    claim: string,
+    done: { response: KeyedResponse; expiresAt: Date },
+  ): Promise<boolean>;
   /** Deletes the record if `claim` still holds it. */
   remove(scope: KeyedRequestScope, claim: string): Promise<boolean>;
   /** Deletes every record that expired at or before `now`; answers how many. */
@@ -35,7 +44,9 @@ export type BeginOutcome = { outcome: 'STARTED'; claim: string } | { outcome: 'R
 const MAX_ATTEMPTS = 5;
 
 function inFlight(): AppError {
-  return new AppError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later', { reason: 'IDEMPOTENCY_KEY_IN_FLIGHT' });
+  return new AppError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry later', {
+    reason: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  });
 }
 
 function reused(reason: 'OTHER_OPERATION' | 'OTHER_BODY'): AppError {
@@ -46,7 +57,9 @@ function reused(reason: 'OTHER_OPERATION' | 'OTHER_BODY'): AppError {
 }
 
 /** The Idempotency-Key rule every keyed REST operation follows (see docs/idempotency.md). */
-export function createKeyedRequests(deps: { store: KeyedRequestStore; clock: () => Date; timing: KeyedRequestTiming; newClaim?: () => string }) {
+export function createKeyedRequests(
+  deps: { store: KeyedRequestStore; clock: () => Date; timing: KeyedRequestTiming; newClaim?: () => string },
+) {
   const { store, clock, timing } = deps;
   const newClaim = deps.newClaim ?? randomUUID;
   const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
@@ -56,18 +69,28 @@ export function createKeyedRequests(deps: { store: KeyedRequestStore; clock: () 
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const now = clock();
       const fresh: KeyedRequestRecord = {
-        ...request, claim, state: 'IN_FLIGHT', leaseUntil: later(now, timing.leaseMs), createdAt: now, expiresAt: later(now, timing.retentionMs),
+        ...request,
+        claim,
+        state: 'IN_FLIGHT',
+        leaseUntil: later(now, timing.leaseMs),
+        createdAt: now,
+        expiresAt: later(now, timing.retentionMs),
       };
       if (await store.insert(fresh)) return { outcome: 'STARTED', claim };
       const existing = await store.get(request);
       if (!existing) continue;
       const decision = decideKeyedRequest(existing, request, now);
       switch (decision.kind) {
-        case 'replay': return { outcome: 'REPLAY', response: decision.response };
-        case 'reused': throw reused(decision.reason);
-        case 'in-flight': throw inFlight();
+        case 'replay':
+          return { outcome: 'REPLAY', response: decision.response };
+        case 'reused':
+          throw reused(decision.reason);
+        case 'in-flight':
+          throw inFlight();
         case 'take-over':
-          if (await store.takeOver(request, existing.claim, { claim, leaseUntil: later(now, timing.leaseMs) })) return { outcome: 'STARTED', claim };
+          if (await store.takeOver(request, existing.claim, { claim, leaseUntil: later(now, timing.leaseMs) })) {
+            return { outcome: 'STARTED', claim };
+          }
           break;
         case 'expired':
           await store.remove(request, existing.claim);
@@ -96,7 +119,9 @@ export function createKeyedRequests(deps: { store: KeyedRequestStore; clock: () 
 export type KeyedRequests = ReturnType<typeof createKeyedRequests>;
 
 /** Keys are forgotten once their retention has passed, so the records do not grow for ever. */
-export function createKeyedRequestRetention(deps: { store: KeyedRequestStore; clock: () => Date; logger: Logger; intervalMs?: number }) {
+export function createKeyedRequestRetention(
+  deps: { store: KeyedRequestStore; clock: () => Date; logger: Logger; intervalMs?: number },
+) {
   return createPeriodicTask({
     name: 'idempotency key retention',
     intervalMs: deps.intervalMs ?? 60_000,

@@ -21,23 +21,53 @@ function setup() {
   const store = createEmbeddedDocumentStore();
   let now = Date.parse('2026-05-08T14:30:00Z');
   const clock = () => new Date(now);
-  const ledger = createLedger({ store: createLedgerDocumentStore(store, clock).ledger, newEvent: createEventFactory(), clock });
+  const ledger = createLedger({
+    store: createLedgerDocumentStore(store, clock).ledger,
+    newEvent: createEventFactory(),
+    clock,
+  });
   const card: Card = {
-    id: 'Card:1', platformId: PLATFORM, cardholderId: 'Customer:1', platformCardId: 'c1', state: 'ACTIVE', stateReason: null, form: 'VIRTUAL',
-    fundingSources: [FIRST, SECOND], currency: 'USD', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    id: 'Card:1',
+    platformId: PLATFORM,
+    cardholderId: 'Customer:1',
+    platformCardId: 'c1',
+    state: 'ACTIVE',
+    stateReason: null,
+    form: 'VIRTUAL',
+    fundingSources: [FIRST, SECOND],
+    currency: 'USD',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
   };
   const cards = createCardAuthorizations({
-    store: createCardTransactionDocumentStore(store).port, ledger, newEvent: createEventFactory(), clock,
-    card: async () => card, platformCustomerId: async () => 'holder-1',
+    store: createCardTransactionDocumentStore(store).port,
+    ledger,
+    newEvent: createEventFactory(),
+    clock,
+    card: async () => card,
+    platformCustomerId: async () => 'holder-1',
   });
-  const fund = (tag: string, account: string, amount: number) => ledger.post(PLATFORM, ledgerStep(`fund/${tag}`, [
-    { account, currency: 'USD', amount }, { account: settlement, currency: 'USD', amount: -amount },
-  ]));
+  const fund = (tag: string, account: string, amount: number) =>
+    ledger.post(
+      PLATFORM,
+      ledgerStep(`fund/${tag}`, [
+        { account, currency: 'USD', amount },
+        { account: settlement, currency: 'USD', amount: -amount },
+      ]),
+    );
   const audit = createLedgerAudit({ source: createLedgerSnapshotReader(store) });
-  return { ledger, cards, fund, audit, advance: (ms: number) => { now += ms; } };
+  return {
+    ledger,
+    cards,
+    fund,
+    audit,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
-test('a ledger moved only by its owners\' steps audits clean: funding, holds on either source, clearings, returns, advices', async () => {
+test("a ledger moved only by its owners' steps audits clean: funding, holds on either source, clearings, returns, advices", async () => {
   const { cards, fund, audit } = setup();
   await fund('first', FIRST, 1_000);
   await fund('second', SECOND, 5_000);
@@ -49,7 +79,10 @@ test('a ledger moved only by its owners\' steps audits clean: funding, holds on 
   await cards.refund(caller, 'Card:1', small.transaction.id, 100);
   await cards.advise(caller, 'Card:1', large.transaction.id, 2_500);
   await cards.clear(caller, 'Card:1', large.transaction.id, 1_000);
-  expect(await cards.authorize(caller, 'Card:1', { amount: 9_000, merchant })).toMatchObject({ approved: false, reason: 'INSUFFICIENT_FUNDS' });
+  expect(await cards.authorize(caller, 'Card:1', { amount: 9_000, merchant })).toMatchObject({
+    approved: false,
+    reason: 'INSUFFICIENT_FUNDS',
+  });
 
   const report = await audit.run();
   expect(report.problems).toEqual([]);
@@ -69,10 +102,17 @@ test('a hold applied twice (replayed after its marker was archived, from a later
   expect((await audit.run()).clean).toBe(true);
 
   // What recovery did when it replayed a hold from the time of its pass rather than the hold's.
-  await ledger.applyStep(PLATFORM, holdStep({
-    transactionId: decision.transaction.id, attempt: 0, platformId: PLATFORM, accountId: FIRST,
-    currency: 'USD', amount: 300,
-  }));
+  await ledger.applyStep(
+    PLATFORM,
+    holdStep({
+      transactionId: decision.transaction.id,
+      attempt: 0,
+      platformId: PLATFORM,
+      accountId: FIRST,
+      currency: 'USD',
+      amount: 300,
+    }),
+  );
   const report = await audit.run();
   expect(report.clean).toBe(false);
   expect(report.problems.map((p) => p.check).sort()).toEqual(['ACCOUNT_POSTINGS', 'CURRENCY_SUM', 'MARKER_TWICE']);
@@ -82,7 +122,14 @@ test('a hold applied twice (replayed after its marker was archived, from a later
 test('a posting that no owner explains is reported, with the balance it puts off', async () => {
   const { ledger, fund, audit } = setup();
   await fund('first', FIRST, 1_000);
-  await ledger.applyStep(PLATFORM, ledgerStep('stray/step', [{ account: FIRST, currency: 'USD', amount: -100 }, { account: settlement, currency: 'USD', amount: 100 }]));
+  await ledger.applyStep(
+    PLATFORM,
+    ledgerStep('stray/step', [{ account: FIRST, currency: 'USD', amount: -100 }, {
+      account: settlement,
+      currency: 'USD',
+      amount: 100,
+    }]),
+  );
   const report = await audit.run();
   expect(report.problems).toEqual([
     expect.objectContaining({ check: 'ACCOUNT_POSTINGS', subject: FIRST }),

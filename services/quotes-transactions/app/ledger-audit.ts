@@ -48,16 +48,27 @@ export interface AuditProblem {
 export interface LedgerAuditReport {
   clean: boolean;
   problems: AuditProblem[];
-  /** Owners whose step was still moving (a pending card event, a decision not answered): their accounts were left out of the exact checks. */
+  /**
+   * Owners whose step was still moving (a pending card event, a decision not answered): their accounts were left out of
+   * the exact checks.
+   */
   inFlight: string[];
-  counts: { balances: number; markers: number; journalSteps: number; payments: number; cardTransactions: number; internalAccounts: number };
+  counts: {
+    balances: number;
+    markers: number;
+    journalSteps: number;
+    payments: number;
+    cardTransactions: number;
+    internalAccounts: number;
+  };
 }
 
 const VOID = '!void';
 const MAX_PROBLEMS = 200;
 
 /** `${key}#${index}` for a posting to an internal account, `${key}#system` for a step's system postings. */
-const markerOf = (step: LedgerStep, index: number) => `${step.key}#${isGuarded(step.postings[index].account) ? index : 'system'}`;
+const markerOf = (step: LedgerStep, index: number) =>
+  `${step.key}#${isGuarded(step.postings[index].account) ? index : 'system'}`;
 
 /**
  * The ledger audit, a pure function of a snapshot. It checks that:
@@ -87,18 +98,23 @@ export function auditLedger(snapshot: LedgerSnapshot): LedgerAuditReport {
   const explained = new Set<string>();
   const skipped = new Set<string>();
   const inFlight: string[] = [];
-  const applyKnown = (step: LedgerStep) => step.postings.forEach((posting, index) => {
-    const marker = markerOf(step, index);
-    explained.add(marker);
-    if (present(marker) && (isGuarded(posting.account) || isHold(posting.account))) add(posting.account, posting.amount);
-  });
+  const applyKnown = (step: LedgerStep) =>
+    step.postings.forEach((posting, index) => {
+      const marker = markerOf(step, index);
+      explained.add(marker);
+      if (present(marker) && (isGuarded(posting.account) || isHold(posting.account))) {
+        add(posting.account, posting.amount);
+      }
+    });
 
   for (const { step } of snapshot.journal) applyKnown(step);
   for (const p of snapshot.payments) {
     for (const name of p.appliedSteps) applyKnown(movement(p, name as MovementName));
     if (p.pendingStep) applyKnown(p.pendingStep);
   }
-  for (const entry of snapshot.cardTransactions) auditCard(entry, { present, applyKnown, add, explained, skipped, inFlight, report });
+  for (const entry of snapshot.cardTransactions) {
+    auditCard(entry, { present, applyKnown, add, explained, skipped, inFlight, report });
+  }
 
   const balances = balancesOf(snapshot.balances);
   checkSums(balances, report);
@@ -109,7 +125,11 @@ export function auditLedger(snapshot: LedgerSnapshot): LedgerAuditReport {
     if (skipped.has(account)) continue;
     const want = expected.get(account) ?? 0;
     if (want !== b.available) {
-      report(isGuarded(account) ? 'ACCOUNT_POSTINGS' : 'HOLD_OWNER', account, `holds ${b.available} ${b.currency}; its owners' steps account for ${want}`);
+      report(
+        isGuarded(account) ? 'ACCOUNT_POSTINGS' : 'HOLD_OWNER',
+        account,
+        `holds ${b.available} ${b.currency}; its owners' steps account for ${want}`,
+      );
     }
   }
   const movedOut = new Map<string, string[]>();
@@ -118,25 +138,40 @@ export function auditLedger(snapshot: LedgerSnapshot): LedgerAuditReport {
     if (doc.system || !doc.account || !isGuarded(doc.account)) continue;
     for (const marker of new Set([...(doc.applied ?? []), ...(movedOut.get(doc._id) ?? [])])) {
       if (marker.endsWith(VOID) || explained.has(marker) || skipped.has(doc.account)) continue;
-      report('ACCOUNT_POSTINGS', marker, `a posting to ${doc.account} that no payment, card transaction or journaled step owns`);
+      report(
+        'ACCOUNT_POSTINGS',
+        marker,
+        `a posting to ${doc.account} that no payment, card transaction or journaled step owns`,
+      );
     }
   }
   return {
-    clean: problems.length === 0, problems, inFlight,
+    clean: problems.length === 0,
+    problems,
+    inFlight,
     counts: {
-      balances: snapshot.balances.length, markers: markers.size, journalSteps: snapshot.journal.length, payments: snapshot.payments.length,
-      cardTransactions: snapshot.cardTransactions.length, internalAccounts,
+      balances: snapshot.balances.length,
+      markers: markers.size,
+      journalSteps: snapshot.journal.length,
+      payments: snapshot.payments.length,
+      cardTransactions: snapshot.cardTransactions.length,
+      internalAccounts,
     },
   };
 }
 
-/** The system accounts that hold money for an owner: card-holds (open authorizations) and transit (payments under way). */
+/**
+ * The system accounts that hold money for an owner: card-holds (open authorizations) and transit (payments under way).
+ */
 function isHold(account: string): boolean {
   return account.startsWith('ledger:card-holds:') || account.startsWith('ledger:transit:');
 }
 
 /** How often each marker was applied: in its document, plus once moved to the archive unless the move is unfinished. */
-function markerCounts(snapshot: LedgerSnapshot, report: (check: AuditCheck, subject: string, detail: string) => void): Map<string, number> {
+function markerCounts(
+  snapshot: LedgerSnapshot,
+  report: (check: AuditCheck, subject: string, detail: string) => void,
+): Map<string, number> {
   const archived = new Map<string, Map<string, number>>();
   for (const a of snapshot.archive) {
     const byMarker = archived.get(a.balance) ?? new Map<string, number>();
@@ -152,13 +187,17 @@ function markerCounts(snapshot: LedgerSnapshot, report: (check: AuditCheck, subj
     for (const m of all) {
       const here = inDocument.get(m) ?? 0;
       const through = moved.get(m);
-      // A marker still in the document and in the archive is an archive move cut short, unless the document records a finished move since.
-      const twiceMoved = here > 0 && through !== undefined && doc.archivedUpTo !== undefined && through <= doc.archivedUpTo;
+      // A marker still in the document and in the archive is an archive move cut short, unless the document records a
+      // finished move since.
+      const twiceMoved = here > 0 && through !== undefined && doc.archivedUpTo !== undefined
+        && through <= doc.archivedUpTo;
       const times = here + (through !== undefined && (here === 0 || twiceMoved) ? 1 : 0);
       if (m.endsWith(VOID)) continue;
       counts.set(m, times);
       if (times > 1) report('MARKER_TWICE', m, `applied ${times} times to ${doc._id}`);
-      if (times > 0 && (inDocument.has(m + VOID) || moved.has(m + VOID))) report('MARKER_TWICE', m, `both applied and voided in ${doc._id}`);
+      if (times > 0 && (inDocument.has(m + VOID) || moved.has(m + VOID))) {
+        report('MARKER_TWICE', m, `both applied and voided in ${doc._id}`);
+      }
     }
   }
   return counts;
@@ -177,15 +216,24 @@ function balancesOf(docs: AuditBalanceDocument[]): Map<string, { currency: strin
       if (doc.account) add(doc.account, doc.currency ?? '', doc.available ?? 0);
       continue;
     }
-    for (const [key, amount] of Object.entries(doc.sums ?? {})) add(Buffer.from(key, 'base64url').toString(), doc.currencies?.[key] ?? '', amount);
+    for (const [key, amount] of Object.entries(doc.sums ?? {})) {
+      add(Buffer.from(key, 'base64url').toString(), doc.currencies?.[key] ?? '', amount);
+    }
   }
   return sums;
 }
 
-function checkSums(balances: Map<string, { currency: string; available: number }>, report: (check: AuditCheck, subject: string, detail: string) => void) {
+function checkSums(
+  balances: Map<string, { currency: string; available: number }>,
+  report: (check: AuditCheck, subject: string, detail: string) => void,
+) {
   const byCurrency = new Map<string, number>();
-  for (const { currency, available } of balances.values()) byCurrency.set(currency, (byCurrency.get(currency) ?? 0) + available);
-  for (const [currency, sum] of byCurrency) if (sum !== 0) report('CURRENCY_SUM', currency, `balances sum to ${sum}, not 0`);
+  for (const { currency, available } of balances.values()) {
+    byCurrency.set(currency, (byCurrency.get(currency) ?? 0) + available);
+  }
+  for (const [currency, sum] of byCurrency) {
+    if (sum !== 0) report('CURRENCY_SUM', currency, `balances sum to ${sum}, not 0`);
+  }
 }
 
 interface CardAudit {
@@ -211,13 +259,20 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
   const holds = holdsAccount(entry.currency, entry.platformId);
   if (entry.pending || entry.releasing) {
     audit.inFlight.push(entry.id);
-    for (const account of [...sources, holds, systemAccount('card-network', entry.currency, entry.platformId)]) audit.skipped.add(account);
+    for (const account of [...sources, holds, systemAccount('card-network', entry.currency, entry.platformId)]) {
+      audit.skipped.add(account);
+    }
   }
   const winning = entry.decision === 'APPROVED' ? sources.indexOf(entry.accountId) : -1;
   for (const [attempt, accountId] of sources.entries()) {
     const move = {
-      kind, transactionId: entry.id, attempt, platformId: entry.platformId, accountId,
-      currency: entry.currency, amount: entry.authorizedAmount,
+      kind,
+      transactionId: entry.id,
+      attempt,
+      platformId: entry.platformId,
+      accountId,
+      currency: entry.currency,
+      amount: entry.authorizedAmount,
     };
     const step = decisionStep(move);
     const undo = undoDecisionStep(move);
@@ -233,13 +288,17 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
     const held = audit.present(markerOf(step, 0));
     const givenBack = undo.postings.some((_, i) => audit.present(markerOf(undo, i)));
     if (entry.decision !== 'DECIDING' && !entry.releasing && held !== givenBack) {
-      const detail = held ? `holds on ${accountId} for a ${entry.decision.toLowerCase()} attempt, never given back` : `gave back on ${accountId} a hold never placed`;
+      const detail = held
+        ? `holds on ${accountId} for a ${entry.decision.toLowerCase()} attempt, never given back`
+        : `gave back on ${accountId} a hold never placed`;
       audit.report('HOLD_OWNER', entry.id, detail);
     }
   }
   if (entry.decision !== 'APPROVED' || winning < 0) return;
   // Its events' steps: their markers belong to it, their amounts are in its totals.
-  for (let n = 0; n < entry.events; n++) ['0', '1', '2', 'system'].forEach((i) => audit.explained.add(`${entry.id}/event/${n}#${i}`));
+  for (let n = 0; n < entry.events; n++) {
+    ['0', '1', '2', 'system'].forEach((i) => audit.explained.add(`${entry.id}/event/${n}#${i}`));
+  }
   const tx: CardTransaction = entry;
   if (tx.direction === 'CREDIT') {
     audit.add(entry.accountId, tx.settled);
@@ -249,7 +308,9 @@ function auditCard(entry: CardTransactionEntry, audit: CardAudit) {
   audit.add(holds, tx.held);
 }
 
-/** Where the audit reads the ledger and the owners of its steps (every document: an operator's check, not a request's). */
+/**
+ * Where the audit reads the ledger and the owners of its steps (every document: an operator's check, not a request's).
+ */
 export interface LedgerSnapshotSource {
   read(): Promise<LedgerSnapshot>;
 }

@@ -1,9 +1,19 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { LedgerStep, Posting } from '../domain/ledger-postings';
 
-/** UNCERTAIN: the store cannot tell whether the posting was applied (it predates what a balance remembers); re-applying could double it. */
+/**
+ * UNCERTAIN: the store cannot tell whether the posting was applied (it predates what a balance remembers); re-applying
+ * could double it.
+ */
 /** OUT_OF_RANGE: a credit with a `ceiling` that the balance would pass (BALANCE_LIMIT); nothing applied. */
-export type PostingResult = 'APPLIED' | 'ALREADY_APPLIED' | 'INSUFFICIENT_FUNDS' | 'CLOSED' | 'OUT_OF_RANGE' | 'VOIDED' | 'UNCERTAIN';
+export type PostingResult =
+  | 'APPLIED'
+  | 'ALREADY_APPLIED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'CLOSED'
+  | 'OUT_OF_RANGE'
+  | 'VOIDED'
+  | 'UNCERTAIN';
 
 export interface BalanceRecord {
   account: string;
@@ -25,15 +35,29 @@ export interface LedgerStore {
   /** `refusedIfClosed`: a credit to an internal account that a closing refuses (CLOSED). */
   /** `ceiling`: the most the balance may hold after a credit (OUT_OF_RANGE beyond it). */
   apply(input: {
-    platformId: string; posting: Posting; marker: string; guarded: boolean; refusedIfClosed?: boolean; ceiling?: number; events: DomainEvent[]; since: number;
+    platformId: string;
+    posting: Posting;
+    marker: string;
+    guarded: boolean;
+    refusedIfClosed?: boolean;
+    ceiling?: number;
+    events: DomainEvent[];
+    since: number;
   }): Promise<PostingResult>;
   /**
    * Applies a step's postings to system accounts (which nothing refuses) together, by one write
    * idempotent per `marker`: APPLIED, ALREADY_APPLIED, or UNCERTAIN as for `apply`.
    */
-  applySystem(input: { platformId: string; postings: Posting[]; marker: string; since: number }): Promise<'APPLIED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
-  /** Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race, UNCERTAIN if the store cannot tell. */
-  void(input: { platformId: string; posting: Posting; marker: string; since: number }): Promise<'VOIDED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
+  applySystem(
+    input: { platformId: string; postings: Posting[]; marker: string; since: number },
+  ): Promise<'APPLIED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
+  /**
+   * Marks a guarded posting as never to be applied; answers ALREADY_APPLIED if it won the race, UNCERTAIN if the store
+   * cannot tell.
+   */
+  void(
+    input: { platformId: string; posting: Posting; marker: string; since: number },
+  ): Promise<'VOIDED' | 'ALREADY_APPLIED' | 'UNCERTAIN'>;
   /** Closes an internal account if its balance is zero, in one conditional write (false: it holds funds). */
   close(platformId: string, account: string, currency: string): Promise<boolean>;
   reopen(platformId: string, account: string): Promise<void>;
@@ -50,5 +74,8 @@ export interface LedgerStore {
    */
   journal(platformId: string, step: LedgerStep, now: string): Promise<string>;
   markJournaled(key: string): Promise<void>;
-  unfinishedJournal(startedBefore: string, limit: number): Promise<Array<{ platformId: string; step: LedgerStep; startedAt: string }>>;
+  unfinishedJournal(
+    startedBefore: string,
+    limit: number,
+  ): Promise<Array<{ platformId: string; step: LedgerStep; startedAt: string }>>;
 }

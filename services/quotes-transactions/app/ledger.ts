@@ -1,7 +1,15 @@
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { instruments } from '../../../lib/metrics';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import { assertValidStep, BALANCE_LIMIT, BalanceOutOfRange, isClosableCredit, isGuarded, type LedgerStep, type Posting } from '../domain/ledger-postings';
+import {
+  assertValidStep,
+  BALANCE_LIMIT,
+  BalanceOutOfRange,
+  isClosableCredit,
+  isGuarded,
+  type LedgerStep,
+  type Posting,
+} from '../domain/ledger-postings';
 import type { BalanceRecord, LedgerStore } from './ledger-store';
 
 export type StepResult = 'APPLIED' | 'VOIDED';
@@ -28,8 +36,8 @@ export interface Balance {
 /**
  * Applies balanced steps with single-document atomicity only. Postings of a step are applied one
  * by one, each idempotently, except that its postings to system accounts go together in one write
- * (`systemInOneWrite`, at the place of the first of them); the guarded debit goes first, so a step is either refused before
- * anything moved (VOIDED) or, once its debit is in, always completable by re-running it (the
+ * (`systemInOneWrite`, at the place of the first of them); the guarded debit goes first, so a step is either refused
+ * before anything moved (VOIDED) or, once its debit is in, always completable by re-running it (the
  * remaining postings are credits and cannot fail). Re-running a step — after a crash, or by two
  * processes at once — never applies a posting twice.
  */
@@ -39,9 +47,15 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   const balanceEvents = (platformId: string, posting: Posting, key: string): DomainEvent[] =>
     isGuarded(posting.account)
       ? [deps.newEvent({
-        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', version: 1, platformId, aggregateId: posting.account,
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        version: 1,
+        platformId,
+        aggregateId: posting.account,
         data: {
-          accountId: posting.account, currency: posting.currency, change: posting.amount, postingKey: key,
+          accountId: posting.account,
+          currency: posting.currency,
+          change: posting.amount,
+          postingKey: key,
         },
       })]
       : [];
@@ -50,7 +64,9 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
   async function overflowingCredit(platformId: string, step: LedgerStep): Promise<Posting | undefined> {
     const credits = step.postings.slice(1).filter((p) => p.amount > 0 && isGuarded(p.account));
     if (!credits.length) return undefined;
-    const held = new Map((await deps.store.balances(credits.map((p) => p.account), platformId)).map((b) => [b.account, b.available]));
+    const held = new Map(
+      (await deps.store.balances(credits.map((p) => p.account), platformId)).map((b) => [b.account, b.available]),
+    );
     return credits.find((p) => (held.get(p.account) ?? 0) + p.amount > BALANCE_LIMIT);
   }
 
@@ -76,7 +92,11 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    * A first posting crediting an internal account past BALANCE_LIMIT voids the step and throws
    * BalanceOutOfRange (400 INVALID_AMOUNT); a later run of the step answers VOIDED.
    */
-  async function applyStep(platformId: string, step: LedgerStep, startedAt: string = clock().toISOString()): Promise<StepResult> {
+  async function applyStep(
+    platformId: string,
+    step: LedgerStep,
+    startedAt: string = clock().toISOString(),
+  ): Promise<StepResult> {
     return applyPostings(platformId, step, startedAt, true);
   }
 
@@ -87,13 +107,22 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    * events between relay passes, and the record is written once per step however often the step
    * is re-run, so each event is recorded once.
    */
-  async function applyStepForRecord(platformId: string, step: LedgerStep, startedAt: string): Promise<{ result: StepResult; events: DomainEvent[] }> {
+  async function applyStepForRecord(
+    platformId: string,
+    step: LedgerStep,
+    startedAt: string,
+  ): Promise<{ result: StepResult; events: DomainEvent[] }> {
     const result = await applyPostings(platformId, step, startedAt, false);
     if (result !== 'APPLIED') return { result, events: [] };
     return { result, events: step.postings.flatMap((posting) => balanceEvents(platformId, posting, step.key)) };
   }
 
-  async function applyPostings(platformId: string, step: LedgerStep, startedAt: string, eventsInBalances: boolean): Promise<StepResult> {
+  async function applyPostings(
+    platformId: string,
+    step: LedgerStep,
+    startedAt: string,
+    eventsInBalances: boolean,
+  ): Promise<StepResult> {
     assertValidStep(step);
     const since = Date.parse(startedAt);
     if (await refusedForOverflow(platformId, step, since)) {
@@ -105,9 +134,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       if (system.includes(posting)) {
         // All of them at the first one's place: only the first posting of a step can be refused, and it is guarded.
         if (posting !== system[0]) continue;
-        const result = await deps.store.applySystem({ platformId, postings: system, marker: `${step.key}#system`, since });
+        const result = await deps.store.applySystem({
+          platformId,
+          postings: system,
+          marker: `${step.key}#system`,
+          since,
+        });
         if (result === 'UNCERTAIN') throw new StepNeedsReconciliation(step.key);
-        if (result === 'APPLIED') for (const applied of system) instruments().ledgerPostings.add(1, { currency: applied.currency });
+        if (result === 'APPLIED') {
+          for (const applied of system) instruments().ledgerPostings.add(1, { currency: applied.currency });
+        }
         continue;
       }
       const marker = `${step.key}#${index}`;
@@ -116,7 +152,16 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
       // Only the first posting can be refused: a later credit is checked by refuseOverflow before anything moved.
       const ceiling = index === 0 && posting.amount > 0 && isGuarded(posting.account) ? BALANCE_LIMIT : undefined;
       const events = eventsInBalances ? balanceEvents(platformId, posting, step.key) : [];
-      const result = await deps.store.apply({ platformId, posting, marker, guarded, refusedIfClosed, ceiling, events, since });
+      const result = await deps.store.apply({
+        platformId,
+        posting,
+        marker,
+        guarded,
+        refusedIfClosed,
+        ceiling,
+        events,
+        since,
+      });
       if (result === 'APPLIED') instruments().ledgerPostings.add(1, { currency: posting.currency });
       const refused = result === 'INSUFFICIENT_FUNDS' || result === 'CLOSED' || result === 'OUT_OF_RANGE';
       const outcome = refused ? await deps.store.void({ platformId, posting, marker, since }) : result;
@@ -159,13 +204,20 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    * BALANCE_LIMIT as it stands now: a use case asks before it records anything, so that a credit
    * too large is answered 400 with nothing stored. The credit's own write checks again.
    */
-  async function assertCreditFits(platformId: string, accountId: string, currency: string, amount: number): Promise<void> {
+  async function assertCreditFits(
+    platformId: string,
+    accountId: string,
+    currency: string,
+    amount: number,
+  ): Promise<void> {
     const [held] = await deps.store.balances([accountId], platformId);
     if ((held?.available ?? 0) + amount > BALANCE_LIMIT) throw new BalanceOutOfRange(accountId, currency);
   }
 
   async function getBalances(accountIds: string[], platformId?: string): Promise<Balance[]> {
-    const found = new Map<string, BalanceRecord>((await deps.store.balances(accountIds, platformId)).map((b) => [b.account, b]));
+    const found = new Map<string, BalanceRecord>(
+      (await deps.store.balances(accountIds, platformId)).map((b) => [b.account, b]),
+    );
     return accountIds.map((id) => {
       const b = found.get(id);
       return { accountId: id, currency: b?.currency ?? '', available: b?.available ?? 0, total: b?.available ?? 0 };
@@ -176,10 +228,15 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
    * Closes the platform's internal accounts for good, each only while it holds nothing; all or
    * none: when one holds funds, those closed here are reopened and the holding balances answered.
    */
-  async function closeAccounts(platformId: string, accounts: Array<{ accountId: string; currency: string }>): Promise<{ closed: boolean; holding: Balance[] }> {
+  async function closeAccounts(
+    platformId: string,
+    accounts: Array<{ accountId: string; currency: string }>,
+  ): Promise<{ closed: boolean; holding: Balance[] }> {
     const unguarded = accounts.find((a) => !isGuarded(a.accountId));
     if (unguarded) throw new Error(`${unguarded.accountId} is not an internal account`);
-    const results = await Promise.all(accounts.map(async (a) => ({ ...a, closed: await deps.store.close(platformId, a.accountId, a.currency) })));
+    const results = await Promise.all(
+      accounts.map(async (a) => ({ ...a, closed: await deps.store.close(platformId, a.accountId, a.currency) })),
+    );
     const holding = results.filter((r) => !r.closed);
     if (!holding.length) return { closed: true, holding: [] };
     await reopenAccounts(platformId, results.filter((r) => r.closed).map((r) => r.accountId));
@@ -190,7 +247,18 @@ export function createLedger(deps: { store: LedgerStore; newEvent: NewEvent; clo
     await Promise.all(accountIds.filter(isGuarded).map((id) => deps.store.reopen(platformId, id)));
   }
 
-  return { applyStep, applyStepForRecord, post, recoverJournal, assertCreditFits, getBalances, closeAccounts, reopenAccounts, allBalances: () => deps.store.all(), archivePostings: () => deps.store.archivePostings() };
+  return {
+    applyStep,
+    applyStepForRecord,
+    post,
+    recoverJournal,
+    assertCreditFits,
+    getBalances,
+    closeAccounts,
+    reopenAccounts,
+    allBalances: () => deps.store.all(),
+    archivePostings: () => deps.store.archivePostings(),
+  };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

@@ -26,7 +26,10 @@ export function createLookupExternalAccount(deps: LookupExternalAccountDeps) {
   return async function lookupExternalAccount(command: LookupExternalAccountCommand): Promise<Lookup> {
     const { caller } = command;
     const request = parseLookupRequest(command);
-    const found = await deps.accounts.lookupParties(caller, { customerId: request.sender.customerId, accountId: request.accountId });
+    const found = await deps.accounts.lookupParties(caller, {
+      customerId: request.sender.customerId,
+      accountId: request.accountId,
+    });
     const senderCurrency = recorder.senderCurrencyOf(request.sender, found.sender);
 
     const { account } = found;
@@ -35,7 +38,11 @@ export function createLookupExternalAccount(deps: LookupExternalAccountDeps) {
 
     const answer = await deps.counterparty.lookup({ destination, sender: request.sender });
     return recorder.record({
-      caller, target: { accountId: account.id }, sender: request.sender, senderCurrency, currencies: answer.currencies,
+      caller,
+      target: { accountId: account.id },
+      sender: request.sender,
+      senderCurrency,
+      currencies: answer.currencies,
       requiredPayerDataFields: mergePayerDataFields(requiredPayerDataFields(destination), answer.requiredPayerData),
     });
   };

@@ -2,7 +2,13 @@ import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { RateSource } from '../adapters/rate-source';
 import { findCurrency } from '../domain/currency-catalogue';
-import { DEFAULT_SENDER_CURRENCY, lookupExpiry, type CurrencyOffer, type Lookup, type LookupTarget } from '../domain/lookup';
+import {
+  DEFAULT_SENDER_CURRENCY,
+  lookupExpiry,
+  type CurrencyOffer,
+  type Lookup,
+  type LookupTarget,
+} from '../domain/lookup';
 import type { LookupSender } from '../domain/lookup-request';
 import type { PayerDataField } from '../domain/payer-data-requirements';
 import { receivableBounds, type ReceivableBounds } from '../domain/receivable-bounds';
@@ -56,7 +62,9 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
   }
 
   async function offer(
-    from: string, code: string, given?: Record<string, ReceivableBounds>,
+    from: string,
+    code: string,
+    given?: Record<string, ReceivableBounds>,
   ): Promise<CurrencyOffer | undefined> {
     const currency = findCurrency(code);
     const bounds = given ? given[code] && { ...given[code] } : receivableBounds(code);
@@ -68,13 +76,19 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     return { currency, estimatedExchangeRate, ...bounds };
   }
 
-  /** Prices the receiver's currencies and records the lookup (a signed id, or a stored one); LOOKUP_REQUEST_FAILED if none can be paid. */
+  /**
+   * Prices the receiver's currencies and records the lookup (a signed id, or a stored one); LOOKUP_REQUEST_FAILED if
+   * none can be paid.
+   */
   async function record(input: ReceiverOffer): Promise<Lookup> {
     const codes = [...new Set(input.currencies)];
     const priced = await Promise.all(codes.map((code) => offer(input.senderCurrency, code, input.bounds)));
     const offers = priced.filter((o): o is CurrencyOffer => !!o);
     if (offers.length === 0) {
-      throw new AppError('LOOKUP_REQUEST_FAILED', `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`);
+      throw new AppError(
+        'LOOKUP_REQUEST_FAILED',
+        `The receiver accepts ${codes.join(', ') || 'no currency'}, which cannot be paid out`,
+      );
     }
     const createdAt = now();
     const expiresAt = lookupExpiry(createdAt);
@@ -93,11 +107,19 @@ export function createLookupRecorder(deps: LookupRecorderDeps) {
     const signedExpiry = lookupExpiry(signedCreatedAt);
     // A signed id carries currency codes only, whose bounds are our table's: the receiver's own bounds are stored.
     const signedId = input.bounds ? undefined : deps.signed?.ids.sign({
-      platformId: content.platformId, target: input.target, expiresAt: signedExpiry, codes: offers.map((o) => o.currency.code),
+      platformId: content.platformId,
+      target: input.target,
+      expiresAt: signedExpiry,
+      codes: offers.map((o) => o.currency.code),
     });
     if (signedId) {
       // Nothing to store: the id proves to a later quote what it needs, so nothing acknowledged can be lost.
-      const lookup: Lookup = { id: signedId, ...content, createdAt: signedCreatedAt.toISOString(), expiresAt: signedExpiry.toISOString() };
+      const lookup: Lookup = {
+        id: signedId,
+        ...content,
+        createdAt: signedCreatedAt.toISOString(),
+        expiresAt: signedExpiry.toISOString(),
+      };
       deps.signed!.recent.remember(lookup);
       return lookup;
     }

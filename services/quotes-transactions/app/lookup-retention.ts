@@ -7,7 +7,9 @@ import type { LookupStore } from './lookup-store';
  * an hour after that (a quote must be made before expiry) it is forgotten, so a platform that looks
  * up all day does not fill memory and disk.
  */
-export function createLookupRetention(deps: { store: LookupStore; now: () => Date; keepAfterExpiryMs: number; logger: Logger; intervalMs?: number }) {
+export function createLookupRetention(
+  deps: { store: LookupStore; now: () => Date; keepAfterExpiryMs: number; logger: Logger; intervalMs?: number },
+) {
   return createPeriodicTask({
     name: 'lookup retention',
     intervalMs: deps.intervalMs ?? 60_000,

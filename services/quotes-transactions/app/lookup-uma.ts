@@ -12,7 +12,9 @@ import { createLookupRecorder, type LookupRecorderDeps } from './lookup-recorder
  */
 export interface UmaCounterparty {
   /** `platformId`: the sender's platform (a receiver on this server is looked for there first). */
-  lookupUma(request: { receiverUmaAddress: string; sender: LookupSender; platformId?: string }): Promise<CounterpartyAnswer>;
+  lookupUma(
+    request: { receiverUmaAddress: string; sender: LookupSender; platformId?: string },
+  ): Promise<CounterpartyAnswer>;
 }
 
 export interface LookupUmaCommand extends UmaLookupParameters {
@@ -38,7 +40,11 @@ export function createLookupUma(deps: LookupUmaDeps) {
     const senderCurrency = await recorder.senderCurrency(caller, sender);
     const answer = await deps.counterparty.lookupUma({ receiverUmaAddress, sender, platformId: caller.platformId });
     return recorder.record({
-      caller, target: { receiverUmaAddress }, sender, senderCurrency, currencies: answer.currencies,
+      caller,
+      target: { receiverUmaAddress },
+      sender,
+      senderCurrency,
+      currencies: answer.currencies,
       requiredPayerDataFields: mergePayerDataFields(answer.requiredPayerData),
       ...(answer.bounds ? { bounds: answer.bounds } : {}),
     });

@@ -65,7 +65,10 @@ export interface PaymentAccounts {
   /** null when absent or deleted. */
   customer(caller: Caller, id: string): Promise<CustomerInfo | null>;
   customerByUmaAddress(caller: Caller, umaAddress: string): Promise<CustomerInfo | null>;
-  /** The customer's holding account in `currency` (INTERNAL_FIAT or INTERNAL_CRYPTO; never its embedded wallet), where incoming payments land. */
+  /**
+   * The customer's holding account in `currency` (INTERNAL_FIAT or INTERNAL_CRYPTO; never its embedded wallet), where
+   * incoming payments land.
+   */
   customerAccount(caller: Caller, customerId: string, currency: string): Promise<InternalAccountInfo | null>;
   /** The platform's own internal account in `currency` (where platform fees settle). */
   platformAccount(caller: Caller, currency: string): Promise<InternalAccountInfo | null>;
@@ -73,5 +76,8 @@ export interface PaymentAccounts {
 
 /** The account's customer was deleted (410 CUSTOMER_DELETED): its accounts move no money any more. */
 export function customerDeleted(accountId: string): AppError {
-  return new AppError('CUSTOMER_DELETED', `The customer owning ${accountId} has been deleted; its accounts move no money any more`);
+  return new AppError(
+    'CUSTOMER_DELETED',
+    `The customer owning ${accountId} has been deleted; its accounts move no money any more`,
+  );
 }

@@ -7,11 +7,16 @@ import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import { SETTLEMENT_SUBMITTED_EVENT } from '../domain/settlement-report';
 import { settlementInstruction } from '../domain/settlement-instruction';
 
-/** The approval webhook's data: the Transaction plus the reference's IncomingPaymentWebhookData member, when fields are asked for. */
+/**
+ * The approval webhook's data: the Transaction plus the reference's IncomingPaymentWebhookData member, when fields are
+ * asked for.
+ */
 function transactionData(p: Payment, kind: string) {
   const data = transactionJson(toTransactionRecord(p));
   const requested = kind === APPROVAL_REQUESTED_EVENT ? p.requestedReceiverFields : undefined;
-  return requested?.length ? { ...data, requestedReceiverCustomerInfoFields: requested.map(({ name, mandatory }) => ({ name, mandatory })) } : data;
+  return requested?.length
+    ? { ...data, requestedReceiverCustomerInfoFields: requested.map(({ name, mandatory }) => ({ name, mandatory })) }
+    : data;
 }
 
 /**

@@ -1,8 +1,15 @@
 import type { Payment } from '../domain/payment';
 import { authorizationSteps } from './quote-authorization';
 
-const payment = (sourceType: string, sent: string, received: string) =>
-  ({ source: { sourceType }, sent: { currency: { code: sent } }, received: { currency: { code: received } } } as unknown as Payment);
+const payment = (
+  sourceType: string,
+  sent: string,
+  received: string,
+) => ({
+  source: { sourceType },
+  sent: { currency: { code: sent } },
+  received: { currency: { code: received } },
+} as unknown as Payment);
 
 test('a cross-currency send authorizes the conversion, then the payout or transfer; a same-currency one only the payout or transfer', () => {
   expect(authorizationSteps(payment('ACCOUNT', 'USD', 'MXN'))).toEqual(['CURRENCY_CONVERSION', 'PAYOUT']);

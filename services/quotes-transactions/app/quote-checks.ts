@@ -7,8 +7,12 @@ import { convertDown, rateFromDecimal } from '../domain/money';
 import type { PaymentDestination } from '../domain/payment';
 import type { GetLookup } from './get-lookup';
 import {
-  checkedSignedLookup, lookupExpired, lookupForAnotherReceiver,
-  type CitedLookup, type LookupCitation, type SignedLookups,
+  checkedSignedLookup,
+  lookupExpired,
+  lookupForAnotherReceiver,
+  type CitedLookup,
+  type LookupCitation,
+  type SignedLookups,
 } from './signed-lookups';
 
 /** Whether the lookup was made for this destination; UMA addresses compare without regard to case. */
@@ -42,23 +46,37 @@ export function offerFor(lookup: CitedLookup, currency: string): CitedLookup['of
 
 export function assertWithinOffer(offer: CitedLookup['offers'][number], received: number): void {
   if (received < offer.min || received > offer.max) {
-    throw new AppError('AMOUNT_OUT_OF_RANGE', `The receiving amount must be between ${offer.min} and ${offer.max} ${offer.currency.code} minor units`, {
-      min: offer.min, max: offer.max, amount: received,
-    });
+    throw new AppError(
+      'AMOUNT_OUT_OF_RANGE',
+      `The receiving amount must be between ${offer.min} and ${offer.max} ${offer.currency.code} minor units`,
+      {
+        min: offer.min,
+        max: offer.max,
+        amount: received,
+      },
+    );
   }
 }
 
 const NEEDS_VERIFICATION = new Set(['PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED']);
 
 /** An unverified first-party wallet may only receive up to the regulatory threshold. */
-export async function assertVerifiedIfRequired(rates: RateSource, status: string | undefined, sent: { amount: number; currency: Currency }): Promise<void> {
+export async function assertVerifiedIfRequired(
+  rates: RateSource,
+  status: string | undefined,
+  sent: { amount: number; currency: Currency },
+): Promise<void> {
   if (!status || !NEEDS_VERIFICATION.has(status)) return;
   const usdCents = sent.currency.code === 'USD'
     ? sent.amount
     : convertDown(sent.amount, rateFromDecimal(await rates.rate(sent.currency.code, 'USD')), sent.currency.decimals, 2);
   if (usdCents > VERIFICATION_THRESHOLD_USD_CENTS) {
-    throw new AppError('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', 'The destination account must complete ownership verification before receiving this amount', {
-      thresholdUsd: VERIFICATION_THRESHOLD_USD_CENTS / 100,
-    });
+    throw new AppError(
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+      'The destination account must complete ownership verification before receiving this amount',
+      {
+        thresholdUsd: VERIFICATION_THRESHOLD_USD_CENTS / 100,
+      },
+    );
   }
 }

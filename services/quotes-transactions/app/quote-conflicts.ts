@@ -9,5 +9,8 @@ export function quoteExpired(quote: { id: string; expiresAt: string }): AppError
 }
 
 export function quoteAlreadyExecuted(message: string, transactionId?: string): AppError {
-  return new AppError('CONFLICT', message, { reason: 'QUOTE_ALREADY_EXECUTED', ...(transactionId ? { transactionId } : {}) });
+  return new AppError('CONFLICT', message, {
+    reason: 'QUOTE_ALREADY_EXECUTED',
+    ...(transactionId ? { transactionId } : {}),
+  });
 }

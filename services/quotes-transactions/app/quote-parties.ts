@@ -32,7 +32,11 @@ export function requireCurrency(code: string, what: string): void {
   if (!findCurrency(code)) throw new AppError('INVALID_CURRENCY', `${what} ${code} is not supported`);
 }
 
-async function owner(accounts: PartyReader, caller: Caller, customerId: string | undefined): Promise<CustomerInfo | undefined> {
+async function owner(
+  accounts: PartyReader,
+  caller: Caller,
+  customerId: string | undefined,
+): Promise<CustomerInfo | undefined> {
   if (!customerId) return undefined;
   const customer = await accounts.customer(caller, customerId);
   if (!customer) throw new AppError('USER_NOT_FOUND', `Customer ${customerId} not found`);
@@ -42,31 +46,60 @@ async function owner(accounts: PartyReader, caller: Caller, customerId: string |
 async function resolveSource(accounts: PartyReader, caller: Caller, s: QuoteSourceRequest) {
   if (s.sourceType === 'REALTIME_FUNDING') {
     requireCurrency(s.currency, 'Funding currency');
-    if (s.cryptoNetwork && !(FUNDING_NETWORKS as readonly string[]).includes(s.cryptoNetwork)) throw invalid('source.cryptoNetwork', `must be one of ${FUNDING_NETWORKS.join(', ')}`);
+    if (s.cryptoNetwork && !(FUNDING_NETWORKS as readonly string[]).includes(s.cryptoNetwork)) {
+      throw invalid('source.cryptoNetwork', `must be one of ${FUNDING_NETWORKS.join(', ')}`);
+    }
     return { source: { ...s } as PaymentSource, sender: await owner(accounts, caller, s.customerId) };
   }
   const internal = s.accountId.startsWith('InternalAccount:');
-  const account = internal ? await accounts.internalAccount(caller, s.accountId) : await accounts.externalAccount(caller, s.accountId);
-  if (!account) throw new AppError('REFERENCE_NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${s.accountId} not found`);
-  if (internal && account.status !== 'ACTIVE') throw invalid('source.accountId', `The source account is ${account.status}`);
-  if (s.customerId && account.customerId && s.customerId !== account.customerId) throw invalid('source.customerId', 'is not the owner of the source account');
+  const account = internal
+    ? await accounts.internalAccount(caller, s.accountId)
+    : await accounts.externalAccount(caller, s.accountId);
+  if (!account) {
+    throw new AppError('REFERENCE_NOT_FOUND', `${internal ? 'Internal' : 'External'} account ${s.accountId} not found`);
+  }
+  if (internal && account.status !== 'ACTIVE') {
+    throw invalid('source.accountId', `The source account is ${account.status}`);
+  }
+  if (s.customerId && account.customerId && s.customerId !== account.customerId) {
+    throw invalid('source.customerId', 'is not the owner of the source account');
+  }
   const type = 'type' in account ? account.type : undefined;
   const source: PaymentSource = {
-    sourceType: 'ACCOUNT', accountId: account.id, accountKind: internal ? 'INTERNAL' : 'EXTERNAL', currency: account.currency,
-    ...(type ? { internalType: type } : {}), ...(account.customerId ? { customerId: account.customerId } : {}),
+    sourceType: 'ACCOUNT',
+    accountId: account.id,
+    accountKind: internal ? 'INTERNAL' : 'EXTERNAL',
+    currency: account.currency,
+    ...(type ? { internalType: type } : {}),
+    ...(account.customerId ? { customerId: account.customerId } : {}),
   };
   return { source, sender: await owner(accounts, caller, account.customerId ?? s.customerId) };
 }
 
 async function resolveDestination(accounts: PartyReader, caller: Caller, d: QuoteDestinationRequest) {
   if (d.destinationType === 'UMA_ADDRESS') {
-    return { destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, currency: d.currency ?? '' } as PaymentDestination };
+    return {
+      destination: {
+        destinationType: 'UMA_ADDRESS',
+        umaAddress: d.umaAddress,
+        currency: d.currency ?? '',
+      } as PaymentDestination,
+    };
   }
   if (d.accountId.startsWith('InternalAccount:')) {
     const account = await accounts.internalAccount(caller, d.accountId);
     if (!account) throw new AppError('REFERENCE_NOT_FOUND', `Internal account ${d.accountId} not found`);
-    if (account.status !== 'ACTIVE') throw invalid('destination.accountId', `The destination account is ${account.status}`);
-    return { destination: { destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'INTERNAL', currency: account.currency } as PaymentDestination };
+    if (account.status !== 'ACTIVE') {
+      throw invalid('destination.accountId', `The destination account is ${account.status}`);
+    }
+    return {
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: account.id,
+        accountKind: 'INTERNAL',
+        currency: account.currency,
+      } as PaymentDestination,
+    };
   }
   const account = await accounts.externalAccount(caller, d.accountId);
   if (!account) throw new AppError('REFERENCE_NOT_FOUND', `External account ${d.accountId} not found`);
@@ -76,16 +109,27 @@ async function resolveDestination(accounts: PartyReader, caller: Caller, d: Quot
   }
   const network = cryptoNetworkOf(account.accountType);
   const destination: PaymentDestination = {
-    destinationType: 'ACCOUNT', accountId: account.id, accountKind: 'EXTERNAL', currency: account.currency,
-    ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}), ...(network ? { cryptoNetwork: network } : {}),
+    destinationType: 'ACCOUNT',
+    accountId: account.id,
+    accountKind: 'EXTERNAL',
+    currency: account.currency,
+    ...(d.paymentRail ? { paymentRail: d.paymentRail } : {}),
+    ...(network ? { cryptoNetwork: network } : {}),
   };
   return { destination, destinationStatus: account.status };
 }
 
-/** Every record resolving `request` may read: both ends, the customer named, and (by the query) the owners of the accounts. */
-export function partiesQuery(request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest }, withSettings: boolean): PartiesQuery {
+/**
+ * Every record resolving `request` may read: both ends, the customer named, and (by the query) the owners of the
+ * accounts.
+ */
+export function partiesQuery(
+  request: { source: QuoteSourceRequest; destination: QuoteDestinationRequest },
+  withSettings: boolean,
+): PartiesQuery {
   const query: PartiesQuery = { internalAccountIds: [], externalAccountIds: [], customerIds: [], withSettings };
-  const account = (id: string) => (id.startsWith('InternalAccount:') ? query.internalAccountIds : query.externalAccountIds).push(id);
+  const account = (id: string) =>
+    (id.startsWith('InternalAccount:') ? query.internalAccountIds : query.externalAccountIds).push(id);
   if (request.source.sourceType === 'ACCOUNT') account(request.source.accountId);
   if (request.source.customerId) query.customerIds.push(request.source.customerId);
   if (request.destination.destinationType === 'ACCOUNT') account(request.destination.accountId);
@@ -120,18 +164,28 @@ export async function resolveParties(
     resolveDestination(reader, caller, request.destination),
   ]);
   const sameAccount = 'accountId' in source && 'accountId' in destination && source.accountId === destination.accountId;
-  const ownAddress = destination.destinationType === 'UMA_ADDRESS' && !!sender?.umaAddress && sender.umaAddress === destination.umaAddress;
+  const ownAddress = destination.destinationType === 'UMA_ADDRESS' && !!sender?.umaAddress
+    && sender.umaAddress === destination.umaAddress;
   if (sameAccount || ownAddress) throw new AppError('SELF_PAYMENT', 'The source and the destination are the same');
   if (sender?.kycBlocksPayments) {
-    throw new AppError('USER_NOT_READY', `Customer ${sender.id} is not verified to send payments (KYC/KYB)`, { customerId: sender.id });
+    throw new AppError('USER_NOT_READY', `Customer ${sender.id} is not verified to send payments (KYC/KYB)`, {
+      customerId: sender.id,
+    });
   }
   if (sender && !sender.acceptsCurrentTerms) {
-    throw new AppError('END_USER_TERMS_NOT_ACCEPTED', `Customer ${sender.id} has not accepted the current End User Terms`, { customerId: sender.id });
+    throw new AppError(
+      'END_USER_TERMS_NOT_ACCEPTED',
+      `Customer ${sender.id} has not accepted the current End User Terms`,
+      { customerId: sender.id },
+    );
   }
   const { settings } = await snapshot;
   return {
     parties: {
-      source, destination, sender, destinationStatus,
+      source,
+      destination,
+      sender,
+      destinationStatus,
       customerId: sender?.id ?? caller.platformId,
       platformCustomerId: sender?.platformCustomerId ?? caller.platformId,
     },

@@ -21,8 +21,14 @@ export interface ReportedOutcome {
  * payment's version); a report losing a race with another change of the same payment is decided
  * again on what won, so two reports at once still move the money once.
  */
-export function createReportSettlementOutcome(deps: { payments: PaymentStore; runner: StepRunner; clock: () => Date; timing: SettlementTiming; logger: Logger }) {
-  return async function reportSettlementOutcome(caller: Caller, transactionId: string, report: SettlementReport): Promise<ReportedOutcome> {
+export function createReportSettlementOutcome(
+  deps: { payments: PaymentStore; runner: StepRunner; clock: () => Date; timing: SettlementTiming; logger: Logger },
+) {
+  return async function reportSettlementOutcome(
+    caller: Caller,
+    transactionId: string,
+    report: SettlementReport,
+  ): Promise<ReportedOutcome> {
     const problems = reportProblems(report);
     if (problems.length) throw AppError.invalidInput('The settlement report is invalid', problems);
     for (let race = 0; race < MAX_RACES; race++) {
@@ -30,7 +36,13 @@ export function createReportSettlementOutcome(deps: { payments: PaymentStore; ru
       if (!p) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${transactionId} not found`);
       const decision = reportedChange(p, report, deps.clock(), deps.timing);
       if (decision.kind === 'NOTHING') {
-        if (decision.why === 'CONTRADICTS_FINAL') deps.logger.warn('settlement report contradicts the final status; ignored', { transactionId, status: p.status, outcome: report.outcome });
+        if (decision.why === 'CONTRADICTS_FINAL') {
+          deps.logger.warn('settlement report contradicts the final status; ignored', {
+            transactionId,
+            status: p.status,
+            outcome: report.outcome,
+          });
+        }
         return { applied: false, payment: p.pendingStep ? await deps.runner.finish(p) : p };
       }
       try {

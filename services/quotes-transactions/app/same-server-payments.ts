@@ -4,7 +4,13 @@ import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import type { Payment } from '../domain/payment';
 import { movement } from '../domain/payment-movements';
-import { landingAccount, paysAnUmaAddress, receiptTransactionId, umaReceiverFor, type UmaAddressHolder } from '../domain/same-server-receiver';
+import {
+  landingAccount,
+  paysAnUmaAddress,
+  receiptTransactionId,
+  umaReceiverFor,
+  type UmaAddressHolder,
+} from '../domain/same-server-receiver';
 import { SETTLES } from '../domain/sandbox-outcomes';
 import { failure, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { FailureReason } from '../domain/transaction-states';
@@ -44,36 +50,58 @@ export interface ReceiveSameServerPaymentDeps {
 export function createReceiveSameServerPayment(deps: ReceiveSameServerPaymentDeps) {
   async function senderAddress(outgoing: Payment, receiverAddress: string): Promise<string> {
     const paidByCustomer = outgoing.customerId.startsWith('Customer:');
-    const sender = paidByCustomer ? await deps.accounts.customer({ platformId: outgoing.platformId }, outgoing.customerId) : null;
+    const sender = paidByCustomer
+      ? await deps.accounts.customer({ platformId: outgoing.platformId }, outgoing.customerId)
+      : null;
     // A platform paying from its own account has no UMA address of its own: it is named by its platform.
     return sender?.umaAddress ?? `$platform@${receiverAddress.slice(receiverAddress.lastIndexOf('@') + 1)}`;
   }
 
-  async function incomingFor(outgoing: Payment, holder: UmaAddressHolder, accountId: string, receiverAddress: string): Promise<Payment> {
+  async function incomingFor(
+    outgoing: Payment,
+    holder: UmaAddressHolder,
+    accountId: string,
+    receiverAddress: string,
+  ): Promise<Payment> {
     const now = deps.clock().toISOString();
     const id = receiptTransactionId(outgoing);
     const money = { amount: outgoing.received.amount, currency: findCurrency(outgoing.received.currency.code)! };
     const code = money.currency.code;
     return {
-      id, platformId: holder.platformId, version: 1, type: 'INCOMING', status: 'CREATED',
-      customerId: holder.customerId, platformCustomerId: holder.platformCustomerId,
+      id,
+      platformId: holder.platformId,
+      version: 1,
+      type: 'INCOMING',
+      status: 'CREATED',
+      customerId: holder.customerId,
+      platformCustomerId: holder.platformCustomerId,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: await senderAddress(outgoing, receiverAddress), currency: code },
       destination: { destinationType: 'ACCOUNT', accountId, accountKind: 'INTERNAL', currency: code },
-      sent: money, received: money, exchangeRate: 1, fees: breakdown(money.amount, NO_FEE, NO_FEE),
+      sent: money,
+      received: money,
+      exchangeRate: 1,
+      fees: breakdown(money.amount, NO_FEE, NO_FEE),
       ...(outgoing.counterpartyInformation ? { counterpartyInformation: outgoing.counterpartyInformation } : {}),
       ...(outgoing.description ? { description: outgoing.description } : {}),
       sameServerOrigin: { platformId: outgoing.platformId, transactionId: outgoing.id },
-      reference: paymentReference(id), sandboxOutcome: SETTLES,
+      reference: paymentReference(id),
+      sandboxOutcome: SETTLES,
       // Already settled between the two platforms: credited at the worker's next pass.
-      stage: 'SENT', nextActionAt: now,
-      appliedSteps: [], createdAt: now, updatedAt: now,
+      stage: 'SENT',
+      nextActionAt: now,
+      appliedSteps: [],
+      createdAt: now,
+      updatedAt: now,
     };
   }
 
   /** Inserts the receipt with its arrival step pending, then applies the step (CREATED → PENDING). */
   async function arrive(incoming: Payment): Promise<Payment> {
     const arrived = { set: { status: 'PENDING' as const }, events: ['INCOMING_PAYMENT.PENDING'] };
-    const intent: Payment = { ...incoming, pendingStep: { ...movement(incoming, 'receive'), startedAt: incoming.createdAt, then: arrived } };
+    const intent: Payment = {
+      ...incoming,
+      pendingStep: { ...movement(incoming, 'receive'), startedAt: incoming.createdAt, then: arrived },
+    };
     try {
       await deps.payments.insert(intent, []);
     } catch (err) {
@@ -90,13 +118,29 @@ export function createReceiveSameServerPayment(deps: ReceiveSameServerPaymentDep
     const address = outgoing.destination.umaAddress;
     const receiver = umaReceiverFor(await deps.directory.holders(address), outgoing.platformId);
     if (receiver.kind === 'OUTSIDE') return { kind: 'OUTSIDE' };
-    if (receiver.kind === 'AMBIGUOUS') return { kind: 'REFUSED', reason: 'ACCOUNT_INVALID', message: `${address} names customers of several platforms` };
+    if (receiver.kind === 'AMBIGUOUS') {
+      return { kind: 'REFUSED', reason: 'ACCOUNT_INVALID', message: `${address} names customers of several platforms` };
+    }
     const { holder } = receiver;
     const existing = await deps.payments.get(holder.platformId, receiptTransactionId(outgoing));
-    if (existing) return { kind: 'DELIVERED', incoming: existing.pendingStep ? await deps.runner.finish(existing) : existing };
-    if (holder.isDeleted) return { kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE', message: `the customer holding ${address} was deleted` };
+    if (existing) {
+      return { kind: 'DELIVERED', incoming: existing.pendingStep ? await deps.runner.finish(existing) : existing };
+    }
+    if (holder.isDeleted) {
+      return {
+        kind: 'REFUSED',
+        reason: 'ACCOUNT_CANNOT_RECEIVE',
+        message: `the customer holding ${address} was deleted`,
+      };
+    }
     const account = landingAccount(holder, outgoing.received.currency.code);
-    if (!account) return { kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE', message: `${address} holds no active ${outgoing.received.currency.code} account` };
+    if (!account) {
+      return {
+        kind: 'REFUSED',
+        reason: 'ACCOUNT_CANNOT_RECEIVE',
+        message: `${address} holds no active ${outgoing.received.currency.code} account`,
+      };
+    }
     return { kind: 'DELIVERED', incoming: await arrive(await incomingFor(outgoing, holder, account.id, address)) };
   };
 }
@@ -112,8 +156,15 @@ export function createSettleToSameServer(deps: { receive: ReceiveSameServerPayme
   return async function beforeSettling(p: Payment, plan: PlannedChange, now: Date): Promise<PlannedChange> {
     if (plan.movement !== 'settle' || !paysAnUmaAddress(p)) return plan;
     const delivery = await deps.receive(p);
-    return delivery.kind === 'REFUSED' ? { change: failure({
-      payment: p, reason: delivery.reason, now, timing: deps.timing,
-    }) } : plan;
+    return delivery.kind === 'REFUSED'
+      ? {
+        change: failure({
+          payment: p,
+          reason: delivery.reason,
+          now,
+          timing: deps.timing,
+        }),
+      }
+      : plan;
   };
 }

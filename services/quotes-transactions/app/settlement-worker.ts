@@ -26,7 +26,10 @@ export interface SettlementWorkerOptions {
   batchSize?: number;
   /** Turns a planned change into the one to run (a payment to a receiver on this server is received first). */
   beforeSettling?: (p: Payment, plan: PlannedChange, now: Date) => Promise<PlannedChange>;
-  /** With several replicas: only the holder runs passes, renewing while it works; a dead holder's lease lapses and another replica takes over. */
+  /**
+   * With several replicas: only the holder runs passes, renewing while it works; a dead holder's lease lapses and
+   * another replica takes over.
+   */
   lease?: Lease;
 }
 
@@ -44,7 +47,9 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
   let backlog = false;
   const rail = options.rail ?? createSandboxSettlementRail(options.timing);
 
-  /** Each step is a span in the trace that started the payment, so its events (and their webhooks) join that trace too. */
+  /**
+   * Each step is a span in the trace that started the payment, so its events (and their webhooks) join that trace too.
+   */
   async function advance(p: Payment, now: Date): Promise<boolean> {
     const parent = p.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: p.traceparent }) : ROOT_CONTEXT;
     const attributes = { 'payment.id': p.id, 'payment.status': p.status };
@@ -73,8 +78,14 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       try {
         if (await advance(p, now)) changed++;
       } catch (err) {
-        if (err instanceof StepNeedsReconciliation) options.logger.error('ledger step needs reconciliation; left pending', { transactionId: p.id, step: err.stepKey });
-        else if (!(err instanceof PaymentMovedOn)) options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
+        if (err instanceof StepNeedsReconciliation) {
+          options.logger.error('ledger step needs reconciliation; left pending', {
+            transactionId: p.id,
+            step: err.stepKey,
+          });
+        } else if (!(err instanceof PaymentMovedOn)) {
+          options.logger.error('settlement step failed; will retry', { transactionId: p.id, err });
+        }
       }
     }
     if (!stillMine()) return changed;
@@ -114,7 +125,9 @@ export function createSettlementWorker(options: SettlementWorkerOptions) {
       running = false;
       clearTimeout(timer);
       await current;
-      await lease?.release().catch((err: unknown) => options.logger.warn('settlement worker could not give its lease back; it lapses', { err }));
+      await lease?.release().catch((err: unknown) =>
+        options.logger.warn('settlement worker could not give its lease back; it lapses', { err })
+      );
     },
   };
 }

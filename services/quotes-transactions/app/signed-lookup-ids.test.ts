@@ -17,7 +17,12 @@ test('a signed id has the Lookup:<uuid> form and gives back the expiry and the c
 });
 
 test('an UMA receiver verifies whatever the case of its address', () => {
-  const id = ids.sign({ platformId: PLATFORM, target: { receiverUmaAddress: '$Alice@Example.com' }, expiresAt, codes: ['EUR'] })!;
+  const id = ids.sign({
+    platformId: PLATFORM,
+    target: { receiverUmaAddress: '$Alice@Example.com' },
+    expiresAt,
+    codes: ['EUR'],
+  })!;
   expect(ids.verify(PLATFORM, { receiverUmaAddress: '$alice@example.com' }, id)).toEqual({ expiresAt, codes: ['EUR'] });
 });
 
@@ -39,23 +44,41 @@ test('a random (stored) lookup id is not a signed one', () => {
 });
 
 test('an offer that does not fit is not signed: more than three currencies, or one outside the catalogue', () => {
-  expect(ids.sign({ platformId: PLATFORM, target: ACCOUNT, expiresAt, codes: ['MXN', 'USD', 'EUR', 'GBP'] })).toBeUndefined();
+  expect(ids.sign({ platformId: PLATFORM, target: ACCOUNT, expiresAt, codes: ['MXN', 'USD', 'EUR', 'GBP'] }))
+    .toBeUndefined();
   expect(ids.sign({ platformId: PLATFORM, target: ACCOUNT, expiresAt, codes: ['XXX'] })).toBeUndefined();
 });
 
 test('a quote citing a signed lookup after its expiry is refused as for a stored one', () => {
   const id = ids.sign({ platformId: PLATFORM, target: ACCOUNT, expiresAt, codes: ['MXN'] })!;
   const signed = { ids, recent: createRecentLookups({ now: () => expiresAt }) };
-  const destination = { destinationType: 'ACCOUNT' as const, accountId: ACCOUNT.accountId, accountKind: 'EXTERNAL' as const, currency: 'MXN' };
+  const destination = {
+    destinationType: 'ACCOUNT' as const,
+    accountId: ACCOUNT.accountId,
+    accountKind: 'EXTERNAL' as const,
+    currency: 'MXN',
+  };
   const before = new Date(expiresAt.getTime() - 1);
   expect(checkedSignedLookup({
-    signed, caller: { platformId: PLATFORM }, lookupId: id, destination, now: before,
+    signed,
+    caller: { platformId: PLATFORM },
+    lookupId: id,
+    destination,
+    now: before,
   })).toEqual({
-    expiresAt: expiresAt.toISOString(), offers: [{ currency: expect.objectContaining({ code: 'MXN' }), min: expect.any(Number), max: expect.any(Number) }],
+    expiresAt: expiresAt.toISOString(),
+    offers: [{ currency: expect.objectContaining({ code: 'MXN' }), min: expect.any(Number), max: expect.any(Number) }],
   });
-  expect(() => checkedSignedLookup({
-    signed, caller: { platformId: PLATFORM }, lookupId: id, destination, now: expiresAt,
-  })).toThrow(expect.objectContaining({
-    code: 'INVALID_INPUT', details: { errors: [{ field: 'lookupId', message: 'has expired; look the receiver up again' }] },
+  expect(() =>
+    checkedSignedLookup({
+      signed,
+      caller: { platformId: PLATFORM },
+      lookupId: id,
+      destination,
+      now: expiresAt,
+    })
+  ).toThrow(expect.objectContaining({
+    code: 'INVALID_INPUT',
+    details: { errors: [{ field: 'lookupId', message: 'has expired; look the receiver up again' }] },
   }));
 });

@@ -96,14 +96,19 @@ interface SignedContent {
 
 export function createSignedLookupIds(key: Buffer): SignedLookupIds {
   const tag = ({ platformId, target, expirySeconds, codes, nonce }: SignedContent): Buffer =>
-    createHmac('sha256', key).update(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce])).digest().subarray(0, 8);
+    createHmac('sha256', key).update(JSON.stringify([platformId, targetOf(target), expirySeconds, codes, nonce]))
+      .digest().subarray(0, 8);
 
   return {
     sign({ platformId, target, expiresAt, codes }) {
       const expirySeconds = Math.floor(expiresAt.getTime() / 1000);
       const indexes = codes.map((c) => CURRENCY_CODES.indexOf(c) + 1);
-      if (codes.length === 0 || codes.length > MAX_CODES || indexes.some((i) => i < 1 || i >= CODE_LIMIT)) return undefined;
-      if (expirySeconds * 1000 !== expiresAt.getTime() || expirySeconds < 0 || expirySeconds >= 2 ** 32) return undefined;
+      if (codes.length === 0 || codes.length > MAX_CODES || indexes.some((i) => i < 1 || i >= CODE_LIMIT)) {
+        return undefined;
+      }
+      if (expirySeconds * 1000 !== expiresAt.getTime() || expirySeconds < 0 || expirySeconds >= 2 ** 32) {
+        return undefined;
+      }
       const nonce = randomInt(256);
       const packed = (((indexes[0] << 6 | (indexes[1] ?? 0)) << 6 | (indexes[2] ?? 0)) << 8) | nonce;
       return `${PREFIX}${toUuid(expirySeconds, packed, tag({ platformId, target, expirySeconds, codes, nonce }))}`;
@@ -130,4 +135,3 @@ export function createSignedLookupIds(key: Buffer): SignedLookupIds {
     },
   };
 }
-

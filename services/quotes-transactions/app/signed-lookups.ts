@@ -13,20 +13,32 @@ export interface SignedLookups {
   recent: RecentLookups;
 }
 
-/** What a quote uses of the lookup it cites: its expiry and what it offered (the estimated rates are not used: the quote prices anew). */
+/**
+ * What a quote uses of the lookup it cites: its expiry and what it offered (the estimated rates are not used: the quote
+ * prices anew).
+ */
 export interface CitedLookup {
   expiresAt: string;
   offers: Array<Omit<CurrencyOffer, 'estimatedExchangeRate'>>;
 }
 
 export function targetOf(destination: PaymentDestination): LookupTarget {
-  return destination.destinationType === 'ACCOUNT' ? { accountId: destination.accountId } : { receiverUmaAddress: destination.umaAddress };
+  return destination.destinationType === 'ACCOUNT'
+    ? { accountId: destination.accountId }
+    : { receiverUmaAddress: destination.umaAddress };
 }
 
-export const lookupExpired = () => AppError.invalidInput('The lookup has expired', [{ field: 'lookupId', message: 'has expired; look the receiver up again' }]);
+export const lookupExpired = () =>
+  AppError.invalidInput('The lookup has expired', [{
+    field: 'lookupId',
+    message: 'has expired; look the receiver up again',
+  }]);
 
 export const lookupForAnotherReceiver = (madeFor: string | undefined) =>
-  AppError.invalidInput('The lookup is for another receiver', [{ field: 'lookupId', message: madeFor ? `was made for ${madeFor}` : 'was made for another receiver' }]);
+  AppError.invalidInput('The lookup is for another receiver', [{
+    field: 'lookupId',
+    message: madeFor ? `was made for ${madeFor}` : 'was made for another receiver',
+  }]);
 
 /** A quote's caller citing the lookup `lookupId` for `destination` at `now`. */
 export interface LookupCitation {

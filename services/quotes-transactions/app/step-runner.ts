@@ -32,9 +32,20 @@ export class PaymentMovedOn extends AppError {
  * so it too is a step (with no postings when it moves no money): the failure is never recorded
  * without the release, and a replay releases nothing twice.
  */
-export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger; releaseDailyVolume: ReleaseDailyVolume; newEvent: NewEvent; clock: () => Date }) {
+export function createStepRunner(
+  deps: {
+    payments: PaymentStore;
+    ledger: Ledger;
+    releaseDailyVolume: ReleaseDailyVolume;
+    newEvent: NewEvent;
+    clock: () => Date;
+  },
+) {
   async function write(
-    current: Payment, change: Pick<PaymentChange, 'set' | 'unset'>, kinds: readonly string[], balanceEvents: DomainEvent[] = [],
+    current: Payment,
+    change: Pick<PaymentChange, 'set' | 'unset'>,
+    kinds: readonly string[],
+    balanceEvents: DomainEvent[] = [],
   ): Promise<Payment> {
     const next = applyChange(current, change, deps.clock());
     const events = [...paymentEvents(deps.newEvent, next, kinds), ...balanceEvents];
@@ -53,9 +64,16 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
     const outcome = result === 'APPLIED' ? pending.then : pending.onVoid;
     if (!outcome) throw new Error(`step ${pending.key} was refused and has no alternative`);
     if (releasesDailyVolume(p, outcome)) await deps.releaseDailyVolume(p);
-    const applied = result === 'APPLIED' && movesMoney ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] } : {};
+    const applied = result === 'APPLIED' && movesMoney
+      ? { appliedSteps: [...p.appliedSteps, stepName(pending.key)] }
+      : {};
     try {
-      return await write(p, { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] }, outcome.events, events);
+      return await write(
+        p,
+        { set: { ...outcome.set, ...applied }, unset: [...(outcome.unset ?? []), 'pendingStep'] },
+        outcome.events,
+        events,
+      );
     } catch (err) {
       if (!(err instanceof PaymentMovedOn)) throw err;
       const fresh = await deps.payments.get(p.platformId, p.id);
@@ -68,10 +86,19 @@ export function createStepRunner(deps: { payments: PaymentStore; ledger: Ledger;
   /** Applies a plan; `claim` is written with the first write (e.g. the quote's executedAt). */
   async function run(p: Payment, plan: PlannedChange, claim: Partial<Payment> = {}): Promise<Payment> {
     const releasing = releasesDailyVolume(p, plan.change);
-    if (!plan.movement && !releasing) return write(p, { set: { ...claim, ...plan.change.set }, unset: plan.change.unset }, plan.change.events);
+    if (!plan.movement && !releasing) {
+      return write(p, { set: { ...claim, ...plan.change.set }, unset: plan.change.unset }, plan.change.events);
+    }
     // A payment fails at most once, so one key serves its failure step.
-    const step: LedgerStep = plan.movement ? movement({ ...p, ...claim }, plan.movement) : { key: `${p.id}/failure`, postings: [] };
-    const pendingStep: PendingStep = { ...step, startedAt: deps.clock().toISOString(), then: plan.change, ...(plan.onVoid ? { onVoid: plan.onVoid } : {}) };
+    const step: LedgerStep = plan.movement
+      ? movement({ ...p, ...claim }, plan.movement)
+      : { key: `${p.id}/failure`, postings: [] };
+    const pendingStep: PendingStep = {
+      ...step,
+      startedAt: deps.clock().toISOString(),
+      then: plan.change,
+      ...(plan.onVoid ? { onVoid: plan.onVoid } : {}),
+    };
     return finish(await write(p, { set: { ...claim, pendingStep } }, []));
   }
 

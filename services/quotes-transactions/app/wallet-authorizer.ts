@@ -11,6 +11,13 @@ export interface WalletAuthorizer {
    * Verifies the stamp (WALLET_SIGNATURE_* / REQUEST_ID_* errors). CLAIMED: this call executes and
    * then settles; PROCESSING or SETTLED: an identical signed call already did.
    */
-  authorize(caller: Caller, input: { quoteId: string; accountId: string; stamp?: string; requestId?: string }): Promise<{ state: string; requestId: string }>;
-  settle(caller: Caller, requestId: string, outcome: { transactionId: string } | { errorCode: string; errorMessage: string }): Promise<void>;
+  authorize(
+    caller: Caller,
+    input: { quoteId: string; accountId: string; stamp?: string; requestId?: string },
+  ): Promise<{ state: string; requestId: string }>;
+  settle(
+    caller: Caller,
+    requestId: string,
+    outcome: { transactionId: string } | { errorCode: string; errorMessage: string },
+  ): Promise<void>;
 }

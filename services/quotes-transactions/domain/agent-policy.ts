@@ -5,13 +5,24 @@ import { AppError } from '../../../lib/errors';
  * one payment, and whether a payment waits for the platform's approval.
  */
 
-export type AgentPermission = 'VIEW_TRANSACTIONS' | 'CREATE_TRANSFERS' | 'CREATE_QUOTES' | 'EXECUTE_QUOTES' | 'MANAGE_EXTERNAL_ACCOUNTS';
+export type AgentPermission =
+  | 'VIEW_TRANSACTIONS'
+  | 'CREATE_TRANSFERS'
+  | 'CREATE_QUOTES'
+  | 'EXECUTE_QUOTES'
+  | 'MANAGE_EXTERNAL_ACCOUNTS';
 export type ExecutionMode = 'AUTO' | 'APPROVAL_REQUIRED';
 
 export interface AgentPolicyRules {
   permissions: AgentPermission[];
   defaultExecutionMode: ExecutionMode;
-  spendingLimits: { currency: string; perTransactionLimit: number; dailyLimit?: number; dailyTransactionLimit?: number; monthlyLimit?: number };
+  spendingLimits: {
+    currency: string;
+    perTransactionLimit: number;
+    dailyLimit?: number;
+    dailyTransactionLimit?: number;
+    monthlyLimit?: number;
+  };
   /** Absent: every account of the customer. */
   allowedAccountIds?: string[];
   accountRules: Array<{ accountId: string; executionMode?: ExecutionMode; perTransactionLimit?: number }>;
@@ -28,7 +39,13 @@ export interface ActingAgent {
 export type LimitName = 'perTransactionLimit' | 'dailyLimit' | 'dailyTransactionLimit' | 'monthlyLimit';
 
 export function limitExceeded(limit: LimitName, value: number, currency: string): AppError {
-  return new AppError('VELOCITY_LIMIT_EXCEEDED', `The payment would exceed the agent's ${limit} (${value}${limit === 'dailyTransactionLimit' ? ' transactions' : ` ${currency} minor units`})`, { limit, value, currency });
+  return new AppError(
+    'VELOCITY_LIMIT_EXCEEDED',
+    `The payment would exceed the agent's ${limit} (${value}${
+      limit === 'dailyTransactionLimit' ? ' transactions' : ` ${currency} minor units`
+    })`,
+    { limit, value, currency },
+  );
 }
 
 export function requirePermission(agent: ActingAgent, permission: AgentPermission): void {
@@ -41,7 +58,9 @@ export function requirePermission(agent: ActingAgent, permission: AgentPermissio
 export function requireAllowedAccount(agent: ActingAgent, internalAccountId: string | undefined): void {
   const allowed = agent.policy.allowedAccountIds;
   if (internalAccountId && allowed && !allowed.includes(internalAccountId)) {
-    throw new AppError('FORBIDDEN', `The agent's policy does not allow account ${internalAccountId}`, { accountId: internalAccountId });
+    throw new AppError('FORBIDDEN', `The agent's policy does not allow account ${internalAccountId}`, {
+      accountId: internalAccountId,
+    });
   }
 }
 
@@ -60,15 +79,25 @@ export function touchesAllowedAccount(agent: ActingAgent, accountIds: Array<stri
  */
 export function requireAllowedPayee(destinationType: string | undefined): void {
   if (destinationType !== undefined && destinationType !== 'ACCOUNT' && destinationType !== 'UMA_ADDRESS') {
-    throw new AppError('FORBIDDEN', `The agent's policy allows paying only accounts of its customer, not a ${destinationType} destination`, { destinationType });
+    throw new AppError(
+      'FORBIDDEN',
+      `The agent's policy allows paying only accounts of its customer, not a ${destinationType} destination`,
+      { destinationType },
+    );
   }
 }
 
-const ruleFor = (agent: ActingAgent, accountId: string | undefined) => agent.policy.accountRules.find((r) => r.accountId === accountId);
+const ruleFor = (agent: ActingAgent, accountId: string | undefined) =>
+  agent.policy.accountRules.find((r) => r.accountId === accountId);
 
 /** The per-transaction limit for a payment touching this internal account (an account rule overrides). */
-export function assertWithinPerTransactionLimit(agent: ActingAgent, internalAccountId: string | undefined, amount: number): void {
-  const limit = ruleFor(agent, internalAccountId)?.perTransactionLimit ?? agent.policy.spendingLimits.perTransactionLimit;
+export function assertWithinPerTransactionLimit(
+  agent: ActingAgent,
+  internalAccountId: string | undefined,
+  amount: number,
+): void {
+  const limit = ruleFor(agent, internalAccountId)?.perTransactionLimit
+    ?? agent.policy.spendingLimits.perTransactionLimit;
   if (amount > limit) throw limitExceeded('perTransactionLimit', limit, agent.policy.spendingLimits.currency);
 }
 
@@ -76,7 +105,11 @@ export function assertWithinPerTransactionLimit(agent: ActingAgent, internalAcco
  * Approval is needed when the account's rule (or the default) says APPROVAL_REQUIRED, or when the
  * amount, in the threshold's currency, is above the threshold.
  */
-export function needsApproval(agent: ActingAgent, internalAccountId: string | undefined, amountInThresholdCurrency: number | undefined): boolean {
+export function needsApproval(
+  agent: ActingAgent,
+  internalAccountId: string | undefined,
+  amountInThresholdCurrency: number | undefined,
+): boolean {
   const mode = ruleFor(agent, internalAccountId)?.executionMode ?? agent.policy.defaultExecutionMode;
   if (mode === 'APPROVAL_REQUIRED') return true;
   const threshold = agent.policy.approvalThresholds?.amount;
@@ -87,7 +120,8 @@ export function needsApproval(agent: ActingAgent, internalAccountId: string | un
 export function usagePeriods(now: Date) {
   const day = now.toISOString().slice(0, 10);
   const month = day.slice(0, 7);
-  const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString()
+    .slice(0, 10);
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
   return { day, month, dailyResetDate: tomorrow, monthlyResetMonth: nextMonth };
 }

@@ -31,10 +31,17 @@ export function fundingCurrency(check: FundingSourcesCheck): string {
   sources.forEach((id, index) => {
     const at = `${field}[${index}]`;
     const account = accounts.get(id);
-    if (!account || account.customerId !== cardholderId) errors.push({ field: at, message: 'is not an internal account of the cardholder' });
-    else if (account.status !== 'ACTIVE') errors.push({ field: at, message: `is ${account.status}, not ACTIVE` });
-    else if (!CARD_ELIGIBLE_CURRENCIES.includes(account.currency)) errors.push({ field: at, message: `is in ${account.currency}, not a card currency (${CARD_ELIGIBLE_CURRENCIES.join(', ')})` });
-    else if (account.currency !== currency) errors.push({ field: at, message: `is in ${account.currency}; every funding source must be in ${currency}` });
+    if (!account || account.customerId !== cardholderId) {
+      errors.push({ field: at, message: 'is not an internal account of the cardholder' });
+    } else if (account.status !== 'ACTIVE') errors.push({ field: at, message: `is ${account.status}, not ACTIVE` });
+    else if (!CARD_ELIGIBLE_CURRENCIES.includes(account.currency)) {
+      errors.push({
+        field: at,
+        message: `is in ${account.currency}, not a card currency (${CARD_ELIGIBLE_CURRENCIES.join(', ')})`,
+      });
+    } else if (account.currency !== currency) {
+      errors.push({ field: at, message: `is in ${account.currency}; every funding source must be in ${currency}` });
+    }
   });
   if (errors.length || !currency) {
     throw new AppError('FUNDING_SOURCE_INELIGIBLE', 'A funding source cannot fund this card', { errors });
@@ -43,6 +50,9 @@ export function fundingCurrency(check: FundingSourcesCheck): string {
 }
 
 /** The sources that are embedded wallets: decisioning needs their delegated key (delegated-key.ts). */
-export function walletSourcesOf(sources: readonly string[], accounts: ReadonlyMap<string, FundingAccountView>): string[] {
+export function walletSourcesOf(
+  sources: readonly string[],
+  accounts: ReadonlyMap<string, FundingAccountView>,
+): string[] {
   return sources.filter((id) => accounts.get(id)?.type === 'EMBEDDED_WALLET');
 }

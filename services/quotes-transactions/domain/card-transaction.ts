@@ -11,12 +11,17 @@ export type CardDeclineReason = (typeof CARD_DECLINE_REASONS)[number];
  * the credit kinds credit the funding source in one step (direction CREDIT).
  */
 export const CARD_AUTHORIZATION_KINDS = [
-  'AUTHORIZATION', 'BALANCE_INQUIRY', 'FINANCIAL_AUTHORIZATION',
-  'CREDIT_AUTHORIZATION', 'FINANCIAL_CREDIT_AUTHORIZATION', 'CREDIT_AUTHORIZATION_ADVICE',
+  'AUTHORIZATION',
+  'BALANCE_INQUIRY',
+  'FINANCIAL_AUTHORIZATION',
+  'CREDIT_AUTHORIZATION',
+  'FINANCIAL_CREDIT_AUTHORIZATION',
+  'CREDIT_AUTHORIZATION_ADVICE',
 ] as const;
 export type CardAuthorizationKind = (typeof CARD_AUTHORIZATION_KINDS)[number];
 
-export const isCreditKind = (kind: CardAuthorizationKind) => kind.startsWith('CREDIT_') || kind === 'FINANCIAL_CREDIT_AUTHORIZATION';
+export const isCreditKind = (kind: CardAuthorizationKind) =>
+  kind.startsWith('CREDIT_') || kind === 'FINANCIAL_CREDIT_AUTHORIZATION';
 
 export interface CardMerchant {
   descriptor: string;
@@ -76,7 +81,8 @@ export interface CardTransaction {
 }
 
 export const holdsAccount = (currency: string, platformId: string) => systemAccount('card-holds', currency, platformId);
-export const networkAccount = (currency: string, platformId: string) => systemAccount('card-network', currency, platformId);
+export const networkAccount = (currency: string, platformId: string) =>
+  systemAccount('card-network', currency, platformId);
 
 /** Why a card cannot authorize at all (before any balance is read), or undefined. */
 export function cardDeclineReason(card: Card, currency: string): CardDeclineReason | undefined {
@@ -121,7 +127,9 @@ export function decisionStep({ kind, ...move }: DecisionMove): LedgerStep | unde
   if (kind === 'AUTHORIZATION') return holdStep(move);
   const network = networkAccount(currency, platformId);
   const key = `${transactionId}/hold/${attempt}`;
-  if (isCreditKind(kind)) return ledgerStep(key, [{ account: accountId, currency, amount }, { account: network, currency, amount: -amount }]);
+  if (isCreditKind(kind)) {
+    return ledgerStep(key, [{ account: accountId, currency, amount }, { account: network, currency, amount: -amount }]);
+  }
   return ledgerStep(key, [{ account: accountId, currency, amount: -amount }, { account: network, currency, amount }]);
 }
 
@@ -132,21 +140,47 @@ export function undoDecisionStep({ kind, ...move }: DecisionMove): LedgerStep | 
   if (kind === 'AUTHORIZATION') return releaseHoldStep(move);
   const network = networkAccount(currency, platformId);
   const key = `${transactionId}/release/${attempt}`;
-  if (isCreditKind(kind)) return ledgerStep(key, [{ account: accountId, currency, amount: -amount }, { account: network, currency, amount }]);
-  return ledgerStep(key, [{ account: network, currency, amount: -amount }, { account: accountId, currency, amount }], { returnsMoney: true });
+  if (isCreditKind(kind)) {
+    return ledgerStep(key, [{ account: accountId, currency, amount: -amount }, { account: network, currency, amount }]);
+  }
+  return ledgerStep(key, [{ account: network, currency, amount: -amount }, { account: accountId, currency, amount }], {
+    returnsMoney: true,
+  });
 }
 
 /** The transaction a decision of `kind` records once its step applied on `accountId`. */
-export function decidedTransaction(tx: CardTransaction, kind: CardAuthorizationKind, accountId: string): CardTransaction {
+export function decidedTransaction(
+  tx: CardTransaction,
+  kind: CardAuthorizationKind,
+  accountId: string,
+): CardTransaction {
   const amount = tx.authorizedAmount;
   const base: CardTransaction = { ...tx, accountId, kind };
   switch (kind) {
-    case 'AUTHORIZATION': return { ...base, status: 'AUTHORIZED', held: amount };
-    case 'BALANCE_INQUIRY': return { ...base, status: 'AUTHORIZED', held: 0 };
+    case 'AUTHORIZATION':
+      return { ...base, status: 'AUTHORIZED', held: amount };
+    case 'BALANCE_INQUIRY':
+      return { ...base, status: 'AUTHORIZED', held: 0 };
     case 'FINANCIAL_AUTHORIZATION':
-      return { ...base, status: 'SETTLED', held: 0, settled: amount, settlements: tally(tx.settlements, amount), pulls: tally(tx.pulls, amount), lastEventAt: tx.authorizedAt };
+      return {
+        ...base,
+        status: 'SETTLED',
+        held: 0,
+        settled: amount,
+        settlements: tally(tx.settlements, amount),
+        pulls: tally(tx.pulls, amount),
+        lastEventAt: tx.authorizedAt,
+      };
     default:
-      return { ...base, direction: 'CREDIT', status: 'SETTLED', held: 0, settled: amount, settlements: tally(tx.settlements, amount), lastEventAt: tx.authorizedAt };
+      return {
+        ...base,
+        direction: 'CREDIT',
+        status: 'SETTLED',
+        held: 0,
+        settled: amount,
+        settlements: tally(tx.settlements, amount),
+        lastEventAt: tx.authorizedAt,
+      };
   }
 }
 
@@ -194,17 +228,37 @@ export function clearingPlan(tx: CardTransaction, amount: number, at: string): E
   const network = networkAccount(currency, platformId);
   if (amount === 0) {
     const next: CardTransaction = { ...base, held: 0, status: 'SETTLED' };
-    return { next, step: tx.held > 0 ? ledgerStep(stepKey(tx), [{ account: holds, currency, amount: -tx.held }, { account: accountId, currency, amount: tx.held }], { returnsMoney: true }) : undefined };
+    return {
+      next,
+      step: tx.held > 0
+        ? ledgerStep(stepKey(tx), [{ account: holds, currency, amount: -tx.held }, {
+          account: accountId,
+          currency,
+          amount: tx.held,
+        }], { returnsMoney: true })
+        : undefined,
+    };
   }
   const fromHold = Math.min(amount, tx.held);
   const pulled = amount - fromHold;
   const held = tx.held - fromHold;
   const next: CardTransaction = {
-    ...base, held, settled: tx.settled + amount, settlements: tally(tx.settlements, amount),
-    pulls: pulled > 0 ? tally(tx.pulls, pulled) : tx.pulls, status: held > 0 ? 'PARTIALLY_SETTLED' : 'SETTLED',
+    ...base,
+    held,
+    settled: tx.settled + amount,
+    settlements: tally(tx.settlements, amount),
+    pulls: pulled > 0 ? tally(tx.pulls, pulled) : tx.pulls,
+    status: held > 0 ? 'PARTIALLY_SETTLED' : 'SETTLED',
   };
   if (pulled === 0) {
-    return { next, step: ledgerStep(stepKey(tx), [{ account: holds, currency, amount: -fromHold }, { account: network, currency, amount: fromHold }]) };
+    return {
+      next,
+      step: ledgerStep(stepKey(tx), [{ account: holds, currency, amount: -fromHold }, {
+        account: network,
+        currency,
+        amount: fromHold,
+      }]),
+    };
   }
   // The guarded debit goes first: refused, nothing moved, and the held part is still held.
   const step = ledgerStep(stepKey(tx), [
@@ -213,8 +267,10 @@ export function clearingPlan(tx: CardTransaction, amount: number, at: string): E
     { account: network, currency, amount },
   ]);
   const ifRefused: CardTransaction = {
-    ...base, status: 'EXCEPTION',
-    exceptionReason: `the post-hoc pull of ${pulled} ${currency} above the ${tx.held} held failed: ${accountId} no longer covers it`,
+    ...base,
+    status: 'EXCEPTION',
+    exceptionReason:
+      `the post-hoc pull of ${pulled} ${currency} above the ${tx.held} held failed: ${accountId} no longer covers it`,
   };
   return { step, next, ifRefused };
 }
@@ -227,7 +283,12 @@ export function returnPlan(tx: CardTransaction, amount: number, at: string): Eve
   if (amount <= 0 || amount > refundable) throw new Error(`${tx.id} can return at most ${refundable}`);
   const refunded = tx.refunded + amount;
   const next: CardTransaction = {
-    ...tx, events: tx.events + 1, lastEventAt: at, updatedAt: at, refunded, refunds: tally(tx.refunds, amount),
+    ...tx,
+    events: tx.events + 1,
+    lastEventAt: at,
+    updatedAt: at,
+    refunded,
+    refunds: tally(tx.refunds, amount),
     returnAmounts: [...(tx.returnAmounts ?? []), amount],
     status: refunded === tx.settled ? 'REFUNDED' : tx.status,
   };
@@ -239,7 +300,9 @@ export function returnPlan(tx: CardTransaction, amount: number, at: string): Eve
 }
 
 function assertOpen(tx: CardTransaction, what: string): void {
-  if ((tx.status !== 'AUTHORIZED' && tx.status !== 'PARTIALLY_SETTLED') || tx.direction === 'CREDIT') throw new Error(`${tx.id} is ${tx.status}: ${what}`);
+  if ((tx.status !== 'AUTHORIZED' && tx.status !== 'PARTIALLY_SETTLED') || tx.direction === 'CREDIT') {
+    throw new Error(`${tx.id} is ${tx.status}: ${what}`);
+  }
 }
 
 /**
@@ -253,21 +316,55 @@ export function advicePlan(tx: CardTransaction, amount: number, at: string, grow
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('the new total must be a positive integer');
   const delta = amount - tx.authorizedAmount;
   const held = tx.held + delta;
-  if (held < 0) throw new Error(`${tx.id} already settled ${tx.authorizedAmount - tx.held} of its authorization: it cannot be re-sized to ${amount}`);
+  if (held < 0) {
+    throw new Error(
+      `${tx.id} already settled ${
+        tx.authorizedAmount - tx.held
+      } of its authorization: it cannot be re-sized to ${amount}`,
+    );
+  }
   const { platformId, currency, accountId } = tx;
   const holds = holdsAccount(currency, platformId);
   const base = { ...tx, events: tx.events + 1, lastEventAt: at, updatedAt: at };
   const next: CardTransaction = {
-    ...base, authorizedAmount: amount, held, status: held === 0 && tx.settlements.count > 0 ? 'SETTLED' : tx.status,
+    ...base,
+    authorizedAmount: amount,
+    held,
+    status: held === 0 && tx.settlements.count > 0 ? 'SETTLED' : tx.status,
   };
   if (delta === 0) return { next, announce: true };
   if (delta < 0) {
-    return { next, announce: true, step: ledgerStep(stepKey(tx), [{ account: holds, currency, amount: delta }, { account: accountId, currency, amount: -delta }], { returnsMoney: true }) };
+    return {
+      next,
+      announce: true,
+      step: ledgerStep(stepKey(tx), [{ account: holds, currency, amount: delta }, {
+        account: accountId,
+        currency,
+        amount: -delta,
+      }], { returnsMoney: true }),
+    };
   }
   const needs = `the authorization advice re-sizing to ${amount} ${currency} needs ${delta} more held`;
-  if (growthRefused) return { next: { ...base, status: 'EXCEPTION', exceptionReason: `${needs}: ${accountId} may not fund it (${growthRefused})` }, announce: true };
-  const step = ledgerStep(stepKey(tx), [{ account: accountId, currency, amount: -delta }, { account: holds, currency, amount: delta }]);
-  const ifRefused: CardTransaction = { ...base, status: 'EXCEPTION', exceptionReason: `${needs}: ${accountId} no longer covers it` };
+  if (growthRefused) {
+    return {
+      next: {
+        ...base,
+        status: 'EXCEPTION',
+        exceptionReason: `${needs}: ${accountId} may not fund it (${growthRefused})`,
+      },
+      announce: true,
+    };
+  }
+  const step = ledgerStep(stepKey(tx), [{ account: accountId, currency, amount: -delta }, {
+    account: holds,
+    currency,
+    amount: delta,
+  }]);
+  const ifRefused: CardTransaction = {
+    ...base,
+    status: 'EXCEPTION',
+    exceptionReason: `${needs}: ${accountId} no longer covers it`,
+  };
   return { step, next, ifRefused, announce: true };
 }
 
@@ -276,13 +373,18 @@ export function advicePlan(tx: CardTransaction, amount: number, at: string, grow
  * network (a guarded debit: EXCEPTION, nothing moved, when the source no longer covers it).
  */
 export function returnReversalPlan(tx: CardTransaction, at: string): EventPlan {
-  if (tx.refunded <= 0 || tx.status === 'EXCEPTION') throw new Error(`${tx.id} is ${tx.status} with no return to reverse`);
+  if (tx.refunded <= 0 || tx.status === 'EXCEPTION') {
+    throw new Error(`${tx.id} is ${tx.status} with no return to reverse`);
+  }
   const returns = tx.returnAmounts?.length ? tx.returnAmounts : [tx.refunded];
   const amount = returns[returns.length - 1];
   const refunded = tx.refunded - amount;
   const base = { ...tx, events: tx.events + 1, lastEventAt: at, updatedAt: at };
   const next: CardTransaction = {
-    ...base, refunded, refunds: { count: tx.refunds.count - 1, totalAmount: tx.refunds.totalAmount - amount }, returnAmounts: returns.slice(0, -1),
+    ...base,
+    refunded,
+    refunds: { count: tx.refunds.count - 1, totalAmount: tx.refunds.totalAmount - amount },
+    returnAmounts: returns.slice(0, -1),
     status: refunded > 0 && refunded === tx.settled ? 'REFUNDED' : tx.held > 0 ? 'PARTIALLY_SETTLED' : 'SETTLED',
   };
   const step = ledgerStep(stepKey(tx), [
@@ -290,7 +392,8 @@ export function returnReversalPlan(tx: CardTransaction, at: string): EventPlan {
     { account: networkAccount(tx.currency, tx.platformId), currency: tx.currency, amount },
   ]);
   const ifRefused: CardTransaction = {
-    ...base, status: 'EXCEPTION',
+    ...base,
+    status: 'EXCEPTION',
     exceptionReason: `the return reversal of ${amount} ${tx.currency} failed: ${tx.accountId} no longer covers it`,
   };
   return { step, next, ifRefused };
@@ -311,7 +414,18 @@ export function pullConfirmationPlan(tx: CardTransaction, outcome: 'CONFIRMED' |
   if (outcome === 'CONFIRMED') return { next: base, announce: false };
   assertOpen(tx, 'no pull to fail');
   const { platformId, currency, accountId } = tx;
-  const exception: CardTransaction = { ...base, status: 'EXCEPTION', exceptionReason: `the issuer reported the pull from ${accountId} FAILED after it was approved` };
+  const exception: CardTransaction = {
+    ...base,
+    status: 'EXCEPTION',
+    exceptionReason: `the issuer reported the pull from ${accountId} FAILED after it was approved`,
+  };
   if (tx.held === 0) return { next: exception };
-  return { next: { ...exception, held: 0 }, step: ledgerStep(stepKey(tx), [{ account: holdsAccount(currency, platformId), currency, amount: -tx.held }, { account: accountId, currency, amount: tx.held }], { returnsMoney: true }) };
+  return {
+    next: { ...exception, held: 0 },
+    step: ledgerStep(stepKey(tx), [{ account: holdsAccount(currency, platformId), currency, amount: -tx.held }, {
+      account: accountId,
+      currency,
+      amount: tx.held,
+    }], { returnsMoney: true }),
+  };
 }

@@ -1,4 +1,10 @@
-import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_CARD_STATES } from '../../../lib/contract/card-types';
+import {
+  CARD_BRANDS,
+  CARD_FORMS,
+  CARD_STATE_REASONS,
+  CARD_STATES,
+  REQUESTABLE_CARD_STATES,
+} from '../../../lib/contract/card-types';
 import { AppError } from '../../../lib/errors';
 
 export { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_CARD_STATES };
@@ -46,7 +52,15 @@ export interface Card {
 
 /** What the issuer answers when asked to provision a card (no PAN, CVV or expiry beyond what the Card shows). */
 export type Provisioning =
-  | { outcome: 'PROVISIONED'; brand: CardBrand; last4: string; expMonth: number; expYear: number; processorRef: string; issuerRef: string }
+  | {
+    outcome: 'PROVISIONED';
+    brand: CardBrand;
+    last4: string;
+    expMonth: number;
+    expYear: number;
+    processorRef: string;
+    issuerRef: string;
+  }
   | { outcome: 'REJECTED' };
 
 export interface CardChange {
@@ -58,8 +72,12 @@ export interface CardChange {
 
 /** The issuer's answer applied to a PROCESSING card. */
 export function provisioningChange(card: Card, provisioning: Provisioning): CardChange & Partial<Card> {
-  if (card.state !== 'PROCESSING') throw new AppError('INVALID_STATE_TRANSITION', `${card.id} is ${card.state}, not PROCESSING`);
-  if (provisioning.outcome === 'REJECTED') return { state: 'CLOSED', stateReason: 'ISSUER_REJECTED', fundingSources: [] };
+  if (card.state !== 'PROCESSING') {
+    throw new AppError('INVALID_STATE_TRANSITION', `${card.id} is ${card.state}, not PROCESSING`);
+  }
+  if (provisioning.outcome === 'REJECTED') {
+    return { state: 'CLOSED', stateReason: 'ISSUER_REJECTED', fundingSources: [] };
+  }
   const { outcome: _outcome, ...details } = provisioning;
   return { state: 'ACTIVE', stateReason: null, ...details };
 }
@@ -69,22 +87,36 @@ export function provisioningChange(card: Card, provisioning: Provisioning): Card
  * 409s for a transition it does not allow
  * (ACTIVE → ACTIVE is not a transition and is refused like any other).
  */
-export function platformChange(card: Card, request: { state?: RequestableCardState; fundingSources?: string[] }): CardChange {
+export function platformChange(
+  card: Card,
+  request: { state?: RequestableCardState; fundingSources?: string[] },
+): CardChange {
   const { state, fundingSources } = request;
   if (state === undefined && fundingSources === undefined) {
-    throw AppError.invalidInput('Nothing to update', [{ field: 'state', message: 'state or fundingSources is required' }]);
+    throw AppError.invalidInput('Nothing to update', [{
+      field: 'state',
+      message: 'state or fundingSources is required',
+    }]);
   }
   if (state === 'CLOSED' && fundingSources !== undefined) {
-    throw AppError.invalidInput('fundingSources cannot be changed while closing the card', [{ field: 'fundingSources', message: 'cannot be supplied alongside state CLOSED' }]);
+    throw AppError.invalidInput('fundingSources cannot be changed while closing the card', [{
+      field: 'fundingSources',
+      message: 'cannot be supplied alongside state CLOSED',
+    }]);
   }
   if (card.state === 'CLOSED') {
     if (state === 'CLOSED') throw new AppError('CARD_ALREADY_CLOSED', `${card.id} is already CLOSED`);
-    if (state === undefined) throw new AppError('CARD_NOT_MUTABLE', `${card.id} is CLOSED and can no longer be changed`);
+    if (state === undefined) {
+      throw new AppError('CARD_NOT_MUTABLE', `${card.id} is CLOSED and can no longer be changed`);
+    }
   }
   const change: CardChange = {};
   if (state !== undefined) {
     if (!isAllowedTransition(card.state, state)) {
-      throw new AppError('INVALID_STATE_TRANSITION', `${card.id} cannot go from ${card.state} to ${state}`, { from: card.state, to: state });
+      throw new AppError('INVALID_STATE_TRANSITION', `${card.id} cannot go from ${card.state} to ${state}`, {
+        from: card.state,
+        to: state,
+      });
     }
     change.state = state;
     change.stateReason = state === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null;
@@ -92,7 +124,10 @@ export function platformChange(card: Card, request: { state?: RequestableCardSta
   }
   if (fundingSources !== undefined) {
     if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') {
-      throw new AppError('INVALID_STATE_TRANSITION', `${card.id} is ${card.state}: its funding sources can be changed once it is ACTIVE or FROZEN`);
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        `${card.id} is ${card.state}: its funding sources can be changed once it is ACTIVE or FROZEN`,
+      );
     }
     change.fundingSources = fundingSources;
   }
@@ -105,7 +140,10 @@ export function isAllowedTransition(from: CardState, to: CardState): boolean {
   return false;
 }
 
-/** The webhook types one change produces (CARD.STATE_CHANGE on every transition, CARD.FUNDING_SOURCE_CHANGE on a new binding). */
+/**
+ * The webhook types one change produces (CARD.STATE_CHANGE on every transition, CARD.FUNDING_SOURCE_CHANGE on a new
+ * binding).
+ */
 export function cardEventTypes(before: Card, change: CardChange, platformRequestedSources: boolean): string[] {
   const types: string[] = [];
   if (change.state !== undefined && change.state !== before.state) types.push('CARD.STATE_CHANGE');

@@ -14,4 +14,14 @@ export function cryptoNetworkOf(accountType: string): string | undefined {
 }
 
 /** Networks a realtime-funding source may name; LIGHTNING settles off-chain. */
-export const FUNDING_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN'] as const;
+export const FUNDING_NETWORKS = [
+  'SOLANA',
+  'ETHEREUM',
+  'BASE',
+  'POLYGON',
+  'TRON',
+  'PLASMA',
+  'SPARK',
+  'LIGHTNING',
+  'BITCOIN',
+] as const;

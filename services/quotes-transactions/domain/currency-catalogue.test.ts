@@ -12,11 +12,13 @@ const accountCurrencies: string[] = (reference.components.schemas.ExternalAccoun
   .filter((type) => type.endsWith('_ACCOUNT') && type !== 'SWIFT_ACCOUNT')
   .map((type) => (type === 'SLV_ACCOUNT' ? 'USD' : type.slice(0, 3)));
 /** Every `XXX_ACCOUNT` the reference names anywhere (payment instructions name ARS too). */
-const namedCurrencies = [...new Set([...readFileSync(REFERENCE_OPENAPI, 'utf8').matchAll(/\b([A-Z]{3})_ACCOUNT\b/g)].map((m) => m[1]))]
+const namedCurrencies = [
+  ...new Set([...readFileSync(REFERENCE_OPENAPI, 'utf8').matchAll(/\b([A-Z]{3})_ACCOUNT\b/g)].map((m) => m[1])),
+]
   .filter((code) => code !== 'SLV');
 const walletCurrencies = ['USDC', 'USDT', 'BTC'];
 
-test('the reference has 37 local account types; each one\'s currency, and each named, is in the catalogue', () => {
+test("the reference has 37 local account types; each one's currency, and each named, is in the catalogue", () => {
   expect(accountCurrencies).toHaveLength(37);
   const missing = [...accountCurrencies, ...namedCurrencies, ...walletCurrencies].filter((code) => !findCurrency(code));
   expect(missing).toEqual([]);
@@ -32,7 +34,7 @@ test('every catalogue currency has sandbox rates to every other and bounds a pay
   }
 });
 
-test('minor units are ISO 4217\'s: zero-decimal currencies count whole units', () => {
+test("minor units are ISO 4217's: zero-decimal currencies count whole units", () => {
   expect(['RWF', 'UGX', 'VND', 'XAF', 'XOF'].map((code) => findCurrency(code)!.decimals)).toEqual([0, 0, 0, 0, 0]);
   expect(findCurrency('KES')!.decimals).toBe(2);
 });

@@ -71,7 +71,10 @@ export function platformFeeRule(input: {
   if (input.override) {
     if (input.sendingCurrency !== PLATFORM_FEE_CURRENCY) {
       throw AppError.invalidInput('platformFeeOverride is supported for USD sources only', [
-        { field: 'platformFeeOverride', message: `the sending currency is ${input.sendingCurrency}; only USD sources take a platform fee` },
+        {
+          field: 'platformFeeOverride',
+          message: `the sending currency is ${input.sendingCurrency}; only USD sources take a platform fee`,
+        },
       ]);
     }
     if (input.override.fixedFee.currency !== input.sendingCurrency) {
@@ -82,7 +85,9 @@ export function platformFeeRule(input: {
     return { fixedFee: input.override.fixedFee.amount, variableFeeBps: input.override.variableFeeBps };
   }
   if (!input.crossCurrency || input.sendingCurrency !== PLATFORM_FEE_CURRENCY) return NO_FEE;
-  const config = input.configs.find((c) => c.feeType === 'CROSS_CURRENCY_TRANSACTION' && c.sourceCurrency === input.sendingCurrency);
+  const config = input.configs.find((c) =>
+    c.feeType === 'CROSS_CURRENCY_TRANSACTION' && c.sourceCurrency === input.sendingCurrency
+  );
   if (!config) return NO_FEE;
   return { fixedFee: config.fixedFee.amount, variableFeeBps: config.variableFeeBps };
 }

@@ -53,13 +53,16 @@ export type ApprovalDecision =
 function requiredFieldsOf(body: string | undefined): string[] {
   try {
     const parsed = JSON.parse(body ?? '') as { requiredFields?: unknown };
-    return Array.isArray(parsed.requiredFields) ? parsed.requiredFields.filter((f): f is string => typeof f === 'string' && f.length > 0 && f.length <= 64) : [];
+    return Array.isArray(parsed.requiredFields)
+      ? parsed.requiredFields.filter((f): f is string => typeof f === 'string' && f.length > 0 && f.length <= 64)
+      : [];
   } catch {
     return [];
   }
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A 200's `receiverCustomerInfo` (the reference's IncomingPaymentWebhookResponse); anything else is none. */
 function receiverInfoOf(body: string | undefined): Record<string, unknown> | undefined {
@@ -79,26 +82,36 @@ export function decideOnAnswer(answer: ApprovalAnswer): ApprovalDecision {
       const info = receiverInfoOf(answer.body);
       return info ? { kind: 'APPROVE', receiverCustomerInfo: info } : { kind: 'APPROVE' };
     }
-    case 202: return { kind: 'DEFER' };
-    case 403: return { kind: 'REJECT' };
+    case 202:
+      return { kind: 'DEFER' };
+    case 403:
+      return { kind: 'REJECT' };
     case 422: {
       const fields = requiredFieldsOf(answer.body);
       return fields.length ? { kind: 'REQUEST_FIELDS', fields } : { kind: 'WEBHOOK_ERROR' };
     }
-    default: return { kind: 'WEBHOOK_ERROR' };
+    default:
+      return { kind: 'WEBHOOK_ERROR' };
   }
 }
 
 /** The payment waits for the answer to its webhook (not yet answered, not deferred). */
 export function awaitsWebhookAnswer(p: Payment): boolean {
-  return p.type === 'INCOMING' && p.status === 'PENDING' && p.stage === 'AWAITING_APPROVAL' && p.approval?.phase === 'WEBHOOK' && !p.pendingStep;
+  return p.type === 'INCOMING' && p.status === 'PENDING' && p.stage === 'AWAITING_APPROVAL'
+    && p.approval?.phase === 'WEBHOOK' && !p.pendingStep;
 }
 
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /** The sandbox sender supplies what it is asked for (a real UMA sender would send its payer data). */
 function sandboxCounterpartyValue(field: string): string {
-  const known: Record<string, string> = { FULL_NAME: 'Sandbox Sender', BIRTH_DATE: '1985-06-15', NATIONALITY: 'US', COUNTRY_OF_RESIDENCE: 'US', EMAIL: 'sender@sandbox.example.com' };
+  const known: Record<string, string> = {
+    FULL_NAME: 'Sandbox Sender',
+    BIRTH_DATE: '1985-06-15',
+    NATIONALITY: 'US',
+    COUNTRY_OF_RESIDENCE: 'US',
+    EMAIL: 'sender@sandbox.example.com',
+  };
   return known[field] ?? `SANDBOX_${field}`;
 }
 
@@ -113,7 +126,12 @@ export function rejectedChange(p: Payment, now: Date, timing: SettlementTiming):
   return { ...change, unset: [...(change.unset ?? []), 'approval'] };
 }
 
-function failedChange(p: Payment, reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' | 'PAYMENT_APPROVAL_TIMED_OUT', now: Date, timing: SettlementTiming): PaymentChange {
+function failedChange(
+  p: Payment,
+  reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' | 'PAYMENT_APPROVAL_TIMED_OUT',
+  now: Date,
+  timing: SettlementTiming,
+): PaymentChange {
   const change = failure({ payment: p, reason, now, timing });
   return { ...change, unset: [...(change.unset ?? []), 'approval'] };
 }
@@ -132,7 +150,12 @@ export function missingReceiverFields(p: Payment, info: Record<string, unknown> 
  * A 200 approves only with every mandatory requested receiver field: without one the sender's VASP
  * cannot complete the payment, so it fails (PAYMENT_APPROVAL_WEBHOOK_ERROR: the answer is unusable) and is refunded.
  */
-function approvedByAnswer(p: Payment, info: Record<string, unknown> | undefined, now: Date, timing: SettlementTiming): PaymentChange {
+function approvedByAnswer(
+  p: Payment,
+  info: Record<string, unknown> | undefined,
+  now: Date,
+  timing: SettlementTiming,
+): PaymentChange {
   if (missingReceiverFields(p, info).length) return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
   const change = approvedChange(now, timing);
   return info ? { ...change, set: { ...change.set, receiverCustomerInfo: info } } : change;
@@ -150,27 +173,49 @@ export interface AnsweredPayment {
 /** The change the answer makes to a payment that awaits it. */
 export function answeredChange({ payment: p, decision, now, timing, windows }: AnsweredPayment): PaymentChange {
   switch (decision.kind) {
-    case 'APPROVE': return approvedByAnswer(p, decision.receiverCustomerInfo, now, timing);
-    case 'REJECT': return rejectedChange(p, now, timing);
-    case 'DEFER': return { set: { approval: { ...p.approval!, phase: 'DEFERRED' }, nextActionAt: at(now, windows.deferredMs) }, events: [] };
+    case 'APPROVE':
+      return approvedByAnswer(p, decision.receiverCustomerInfo, now, timing);
+    case 'REJECT':
+      return rejectedChange(p, now, timing);
+    case 'DEFER':
+      return {
+        set: { approval: { ...p.approval!, phase: 'DEFERRED' }, nextActionAt: at(now, windows.deferredMs) },
+        events: [],
+      };
     case 'REQUEST_FIELDS': {
       const supplied = p.approval?.suppliedFields ?? [];
       // Asked again for what was supplied already: the answer cannot be met.
-      if (decision.fields.every((f) => supplied.includes(f))) return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
+      if (decision.fields.every((f) => supplied.includes(f))) {
+        return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
+      }
       const info = { ...(p.counterpartyInformation ?? {}) };
       for (const field of decision.fields) info[field] ??= sandboxCounterpartyValue(field);
       return {
-        set: { counterpartyInformation: info, approval: { phase: 'WEBHOOK', suppliedFields: [...new Set([...supplied, ...decision.fields])] }, nextActionAt: at(now, windows.webhookAnswerMs) },
+        set: {
+          counterpartyInformation: info,
+          approval: { phase: 'WEBHOOK', suppliedFields: [...new Set([...supplied, ...decision.fields])] },
+          nextActionAt: at(now, windows.webhookAnswerMs),
+        },
         events: [APPROVAL_REQUESTED_EVENT],
       };
     }
-    case 'WEBHOOK_ERROR': return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
+    case 'WEBHOOK_ERROR':
+      return failedChange(p, 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
   }
 }
 
-/** Due and still unanswered: no answer came (webhook error), or no approve/reject call within the window after a 202. */
+/**
+ * Due and still unanswered: no answer came (webhook error), or no approve/reject call within the window after a 202.
+ */
 export function approvalTimeout(p: Payment, now: Date, timing: SettlementTiming): PaymentChange | undefined {
-  if (p.type !== 'INCOMING' || p.status !== 'PENDING' || p.stage !== 'AWAITING_APPROVAL' || !p.approval || p.pendingStep) return undefined;
+  if (
+    p.type !== 'INCOMING' || p.status !== 'PENDING' || p.stage !== 'AWAITING_APPROVAL' || !p.approval || p.pendingStep
+  ) return undefined;
   if (!p.nextActionAt || Date.parse(p.nextActionAt) > now.getTime()) return undefined;
-  return failedChange(p, p.approval.phase === 'DEFERRED' ? 'PAYMENT_APPROVAL_TIMED_OUT' : 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now, timing);
+  return failedChange(
+    p,
+    p.approval.phase === 'DEFERRED' ? 'PAYMENT_APPROVAL_TIMED_OUT' : 'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+    now,
+    timing,
+  );
 }

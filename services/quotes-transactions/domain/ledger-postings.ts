@@ -7,8 +7,8 @@
  * deleted) they take no new money. A step debits at most one guarded account, or brings new money
  * into one (`creditsOpenAccount`), and that posting is its first, so a step refused for
  * insufficient funds or a closed account has applied nothing. Money going back where it came
- * from (a refund) lands even in a closed account. The system accounts (settlement with the outside world, funds in transit, FX,
- * fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
+ * from (a refund) lands even in a closed account. The system accounts (settlement with the outside world, funds in
+ * transit, FX, fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
  */
 import { AppError } from '../../../lib/errors';
 import { MAX_AMOUNT } from './money';
@@ -50,7 +50,14 @@ export interface LedgerStep {
   systemInOneWrite?: true;
 }
 
-export type SystemAccountKind = 'settlement' | 'transit' | 'fx' | 'fees' | 'platform-fees' | 'card-holds' | 'card-network';
+export type SystemAccountKind =
+  | 'settlement'
+  | 'transit'
+  | 'fx'
+  | 'fees'
+  | 'platform-fees'
+  | 'card-holds'
+  | 'card-network';
 
 export function systemAccount(kind: SystemAccountKind, currency: string, platformId: string): string {
   return `ledger:${kind}:${currency}:${platformId}`;
@@ -92,7 +99,12 @@ export function ledgerStep(key: string, postings: Posting[], options: { returnsM
   const kept = postings.filter((p) => p.amount !== 0);
   const first = kept[0];
   const opens = !options.returnsMoney && first && first.amount > 0 && isGuarded(first.account);
-  const step: LedgerStep = { key, postings: kept, ...(opens ? { creditsOpenAccount: first.account } : {}), systemInOneWrite: true };
+  const step: LedgerStep = {
+    key,
+    postings: kept,
+    ...(opens ? { creditsOpenAccount: first.account } : {}),
+    systemInOneWrite: true,
+  };
   assertValidStep(step);
   return step;
 }

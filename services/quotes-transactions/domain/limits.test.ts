@@ -1,24 +1,42 @@
-import { applicableLimits, assertWithinCurrencyBounds, assertWithinSingleTransactionLimits, DEFAULT_LIMITS, releasesDailyVolume } from './limits';
+import {
+  applicableLimits,
+  assertWithinCurrencyBounds,
+  assertWithinSingleTransactionLimits,
+  DEFAULT_LIMITS,
+  releasesDailyVolume,
+} from './limits';
 
 const usdWide = { currency: 'USD', maxSingleTransaction: 1_000, dailyVolume: 5_000 };
 const usdToMxn = { currency: 'USD', receivingCurrency: 'MXN', maxSingleTransaction: 500 };
 
 test.each([
   {
-    name: 'no configuration: the USD defaults', configured: [], sending: 'USD', receiving: 'MXN',
+    name: 'no configuration: the USD defaults',
+    configured: [],
+    sending: 'USD',
+    receiving: 'MXN',
     expected: DEFAULT_LIMITS,
   },
   { name: 'no configuration, EUR: unlimited', configured: [], sending: 'EUR', receiving: 'MXN', expected: [] },
   {
-    name: 'the corridor and the currency-wide limit', configured: [usdWide, usdToMxn], sending: 'USD', receiving: 'MXN',
+    name: 'the corridor and the currency-wide limit',
+    configured: [usdWide, usdToMxn],
+    sending: 'USD',
+    receiving: 'MXN',
     expected: [usdWide, usdToMxn],
   },
   {
-    name: 'another corridor: the currency-wide limit only', configured: [usdWide, usdToMxn], sending: 'USD',
-    receiving: 'EUR', expected: [usdWide],
+    name: 'another corridor: the currency-wide limit only',
+    configured: [usdWide, usdToMxn],
+    sending: 'USD',
+    receiving: 'EUR',
+    expected: [usdWide],
   },
   {
-    name: 'a configured corridor replaces the defaults', configured: [usdToMxn], sending: 'USD', receiving: 'EUR',
+    name: 'a configured corridor replaces the defaults',
+    configured: [usdToMxn],
+    sending: 'USD',
+    receiving: 'EUR',
     expected: [],
   },
 ])('$name', ({ configured, sending, receiving, expected }) => {
@@ -30,11 +48,21 @@ test.each([
   [501, 'TRANSACTION_SIZE_LIMIT_EXCEEDED'],
 ])('%d against 1,000 (any) and 500 (USD→MXN): %s', (amount, code) => {
   const run = () => assertWithinSingleTransactionLimits([usdWide, usdToMxn], amount);
-  if (code) expect(run).toThrow(expect.objectContaining({ code, details: expect.objectContaining({ receivingCurrency: 'MXN', maxSingleTransaction: 500 }) }));
-  else expect(run).not.toThrow();
+  if (code) {
+    expect(run).toThrow(
+      expect.objectContaining({
+        code,
+        details: expect.objectContaining({ receivingCurrency: 'MXN', maxSingleTransaction: 500 }),
+      }),
+    );
+  } else expect(run).not.toThrow();
 });
 
-const bounds = [{ currency: 'USD', minAmount: 500, maxAmount: 200_000 }, { currency: 'MXN', minAmount: 0, maxAmount: 0 }];
+const bounds = [{ currency: 'USD', minAmount: 500, maxAmount: 200_000 }, {
+  currency: 'MXN',
+  minAmount: 0,
+  maxAmount: 0,
+}];
 
 test.each([
   ['USD', 499, { currency: 'USD', minAmount: 500, maxAmount: 200_000, amount: 499 }],
@@ -49,13 +77,15 @@ test.each([
   else expect(run).not.toThrow();
 });
 
-test.each([
-  ['OUTGOING', 'PROCESSING', 'FAILED', true],
-  ['OUTGOING', 'PENDING', 'FAILED', true],
-  ['OUTGOING', 'FAILED', 'FAILED', false],
-  ['OUTGOING', 'PROCESSING', 'COMPLETED', false],
-  ['OUTGOING', 'PROCESSING', undefined, false],
-  ['INCOMING', 'PENDING', 'FAILED', false],
-] as const)('%s %s → %s releases the daily volume: %s', (type, status, to, releases) => {
+test.each(
+  [
+    ['OUTGOING', 'PROCESSING', 'FAILED', true],
+    ['OUTGOING', 'PENDING', 'FAILED', true],
+    ['OUTGOING', 'FAILED', 'FAILED', false],
+    ['OUTGOING', 'PROCESSING', 'COMPLETED', false],
+    ['OUTGOING', 'PROCESSING', undefined, false],
+    ['INCOMING', 'PENDING', 'FAILED', false],
+  ] as const,
+)('%s %s → %s releases the daily volume: %s', (type, status, to, releases) => {
   expect(releasesDailyVolume({ type, status }, { set: to ? { status: to } : {} })).toBe(releases);
 });

@@ -16,13 +16,21 @@ export interface CurrencyLimit {
  * Until a platform configures limits for a sending currency: at most $50,000.00 per USD payment
  * and $100,000.00 of USD payments executed per UTC day. Other currencies are unlimited.
  */
-export const DEFAULT_LIMITS: readonly CurrencyLimit[] = [{ currency: 'USD', maxSingleTransaction: 5_000_000, dailyVolume: 10_000_000 }];
+export const DEFAULT_LIMITS: readonly CurrencyLimit[] = [{
+  currency: 'USD',
+  maxSingleTransaction: 5_000_000,
+  dailyVolume: 10_000_000,
+}];
 
 /**
  * The limits a payment from `sending` to `receiving` must respect: the corridor's and the sending
  * currency's. A platform that configured none for the sending currency gets the defaults.
  */
-export function applicableLimits(configured: readonly CurrencyLimit[], sending: string, receiving: string): CurrencyLimit[] {
+export function applicableLimits(
+  configured: readonly CurrencyLimit[],
+  sending: string,
+  receiving: string,
+): CurrencyLimit[] {
   const own = configured.filter((l) => l.currency === sending);
   const limits = own.length ? own : DEFAULT_LIMITS.filter((l) => l.currency === sending);
   return limits.filter((l) => l.receivingCurrency === undefined || l.receivingCurrency === receiving);
@@ -31,18 +39,34 @@ export function applicableLimits(configured: readonly CurrencyLimit[], sending: 
 export function assertWithinSingleTransactionLimits(limits: readonly CurrencyLimit[], amount: number): void {
   const exceeded = limits.find((l) => l.maxSingleTransaction !== undefined && amount > l.maxSingleTransaction);
   if (exceeded) {
-    const corridor = exceeded.receivingCurrency ? `${exceeded.currency}→${exceeded.receivingCurrency}` : exceeded.currency;
-    throw new AppError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The amount exceeds the single-transaction maximum for ${corridor}`, {
-      currency: exceeded.currency, ...(exceeded.receivingCurrency ? { receivingCurrency: exceeded.receivingCurrency } : {}),
-      maxSingleTransaction: exceeded.maxSingleTransaction, amount,
-    });
+    const corridor = exceeded.receivingCurrency
+      ? `${exceeded.currency}→${exceeded.receivingCurrency}`
+      : exceeded.currency;
+    throw new AppError(
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `The amount exceeds the single-transaction maximum for ${corridor}`,
+      {
+        currency: exceeded.currency,
+        ...(exceeded.receivingCurrency ? { receivingCurrency: exceeded.receivingCurrency } : {}),
+        maxSingleTransaction: exceeded.maxSingleTransaction,
+        amount,
+      },
+    );
   }
 }
 
 export function dailyVolumeExceeded(limit: CurrencyLimit): AppError {
-  return new AppError('DAILY_VOLUME_LIMIT_EXCEEDED', `The payment would exceed the daily volume limit for ${limit.receivingCurrency ? `${limit.currency}→${limit.receivingCurrency}` : limit.currency}`, {
-    currency: limit.currency, ...(limit.receivingCurrency ? { receivingCurrency: limit.receivingCurrency } : {}), dailyVolume: limit.dailyVolume,
-  });
+  return new AppError(
+    'DAILY_VOLUME_LIMIT_EXCEEDED',
+    `The payment would exceed the daily volume limit for ${
+      limit.receivingCurrency ? `${limit.currency}→${limit.receivingCurrency}` : limit.currency
+    }`,
+    {
+      currency: limit.currency,
+      ...(limit.receivingCurrency ? { receivingCurrency: limit.receivingCurrency } : {}),
+      dailyVolume: limit.dailyVolume,
+    },
+  );
 }
 
 /**
@@ -61,12 +85,22 @@ export interface CurrencyBounds {
 }
 
 /** The amount sent must lie within the sending currency's configured bounds, when it has some. */
-export function assertWithinCurrencyBounds(bounds: readonly CurrencyBounds[], sent: { currency: string; amount: number }): void {
+export function assertWithinCurrencyBounds(
+  bounds: readonly CurrencyBounds[],
+  sent: { currency: string; amount: number },
+): void {
   const own = bounds.find((b) => b.currency === sent.currency);
   if (!own || (sent.amount >= own.minAmount && sent.amount <= own.maxAmount)) return;
-  throw new AppError('AMOUNT_OUT_OF_RANGE', `The sending amount must be between ${own.minAmount} and ${own.maxAmount} ${own.currency} minor units`, {
-    currency: own.currency, minAmount: own.minAmount, maxAmount: own.maxAmount, amount: sent.amount,
-  });
+  throw new AppError(
+    'AMOUNT_OUT_OF_RANGE',
+    `The sending amount must be between ${own.minAmount} and ${own.maxAmount} ${own.currency} minor units`,
+    {
+      currency: own.currency,
+      minAmount: own.minAmount,
+      maxAmount: own.maxAmount,
+      amount: sent.amount,
+    },
+  );
 }
 
 /** The UTC day a payment's volume counts against. */

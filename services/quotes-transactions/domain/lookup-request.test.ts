@@ -26,25 +26,45 @@ test.each<[string, LookupParameters, string[]]>([
   ['UMA address without $', { accountId: ACCOUNT, senderUmaAddress: 'alice@example.com' }, ['senderUmaAddress']],
   ['UMA address without domain', { accountId: ACCOUNT, senderUmaAddress: '$alice' }, ['senderUmaAddress']],
   ['UMA address without TLD', { accountId: ACCOUNT, senderUmaAddress: '$alice@localhost' }, ['senderUmaAddress']],
-  ['valid customer, malformed UMA address', { accountId: ACCOUNT, customerId: CUSTOMER, senderUmaAddress: '$@x.com' }, ['senderUmaAddress']],
-  ['everything wrong', { accountId: 'x', customerId: 'y', senderUmaAddress: 'z' }, ['accountId', 'senderUmaAddress', 'customerId']],
+  ['valid customer, malformed UMA address', { accountId: ACCOUNT, customerId: CUSTOMER, senderUmaAddress: '$@x.com' }, [
+    'senderUmaAddress',
+  ]],
+  ['everything wrong', { accountId: 'x', customerId: 'y', senderUmaAddress: 'z' }, [
+    'accountId',
+    'senderUmaAddress',
+    'customerId',
+  ]],
 ])('%s is INVALID_INPUT naming %j', (_name, params, fields) => {
   expect(fieldsOf(params)).toEqual(fields);
 });
 
 test('a malformed field carries its pattern', () => {
-  const err = (() => { try { parseLookupRequest({ accountId: 'x', customerId: CUSTOMER }); } catch (e) { return e as AppError; } })();
+  const err = (() => {
+    try {
+      parseLookupRequest({ accountId: 'x', customerId: CUSTOMER });
+    } catch (e) {
+      return e as AppError;
+    }
+  })();
   expect(err!.details!.errors).toEqual([{
     field: 'accountId',
     message: 'must be ExternalAccount:<uuid>',
-    constraint: { pattern: '^ExternalAccount:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
+    constraint: {
+      pattern: '^ExternalAccount:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    },
   }]);
 });
 
 test.each<[LookupParameters, object]>([
   [{ accountId: ACCOUNT, customerId: CUSTOMER }, { accountId: ACCOUNT, sender: { customerId: CUSTOMER } }],
-  [{ accountId: ACCOUNT, senderUmaAddress: '$alice@uma.example.com' }, { accountId: ACCOUNT, sender: { umaAddress: '$alice@uma.example.com' } }],
-  [{ accountId: ACCOUNT, customerId: CUSTOMER, senderUmaAddress: '$a.b+c-d_e@x.io' }, { accountId: ACCOUNT, sender: { customerId: CUSTOMER, umaAddress: '$a.b+c-d_e@x.io' } }],
+  [{ accountId: ACCOUNT, senderUmaAddress: '$alice@uma.example.com' }, {
+    accountId: ACCOUNT,
+    sender: { umaAddress: '$alice@uma.example.com' },
+  }],
+  [{ accountId: ACCOUNT, customerId: CUSTOMER, senderUmaAddress: '$a.b+c-d_e@x.io' }, {
+    accountId: ACCOUNT,
+    sender: { customerId: CUSTOMER, umaAddress: '$a.b+c-d_e@x.io' },
+  }],
 ])('valid parameters %j become a typed request', (params, expected) => {
   expect(parseLookupRequest(params)).toEqual(expected);
 });

@@ -67,7 +67,13 @@ test.each([
 });
 
 test('results beyond the supported range are INVALID_AMOUNT, never rounded', () => {
-  const err = (() => { try { convertDown(MAX_AMOUNT, rateFromDecimal(17.25), 2, 2); } catch (e) { return e; } })();
+  const err = (() => {
+    try {
+      convertDown(MAX_AMOUNT, rateFromDecimal(17.25), 2, 2);
+    } catch (e) {
+      return e;
+    }
+  })();
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe('INVALID_AMOUNT');
   expect(() => addAmounts(MAX_AMOUNT, 1)).toThrow(AppError);

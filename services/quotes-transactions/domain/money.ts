@@ -33,7 +33,9 @@ export function isMinorAmount(value: unknown): value is number {
 }
 
 function toAmount(value: bigint, what: string): number {
-  if (value < 0n || value > BigInt(MAX_AMOUNT)) throw new AppError('INVALID_AMOUNT', `${what} is outside the supported range`);
+  if (value < 0n || value > BigInt(MAX_AMOUNT)) {
+    throw new AppError('INVALID_AMOUNT', `${what} is outside the supported range`);
+  }
   return Number(value);
 }
 

@@ -1,6 +1,6 @@
 import { networkFeeIn, networkFeeOf, FEE_NETWORKS } from './network-fees';
 
-test('a network fee is its USD value in the currency\'s smallest unit, rounded up', () => {
+test("a network fee is its USD value in the currency's smallest unit, rounded up", () => {
   const solana = networkFeeOf('SOLANA')!;
   expect(networkFeeIn(solana, 1, 6)).toBe(1_000); // USDC: 0.001000
   expect(networkFeeIn(solana, 1, 2)).toBe(1); // USD: 0.1 cent rounds up to one cent
@@ -10,6 +10,8 @@ test('a network fee is its USD value in the currency\'s smallest unit, rounded u
 });
 
 test('every network a wallet can settle on has a fee', () => {
-  for (const n of ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK']) expect(FEE_NETWORKS).toContain(n);
+  for (const n of ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK']) {
+    expect(FEE_NETWORKS).toContain(n);
+  }
   expect(networkFeeOf('DOGECHAIN')).toBeUndefined();
 });

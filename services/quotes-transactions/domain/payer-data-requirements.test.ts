@@ -14,8 +14,18 @@ test.each<[string, string | undefined, PayerDataField[]]>([
   ['KES_ACCOUNT', 'KE', [m('FULL_NAME')]],
   ['SWIFT_ACCOUNT', 'NG', [m('FULL_NAME'), m('POSTAL_ADDRESS'), m('PURPOSE_OF_PAYMENT')]],
   ['SWIFT_ACCOUNT', 'BR', [m('FULL_NAME'), m('BIRTH_DATE'), m('POSTAL_ADDRESS'), m('TAX_ID'), m('PURPOSE_OF_PAYMENT')]],
-  ['SPARK_WALLET', undefined, [m('FULL_NAME'), m('FI_LEGAL_ENTITY_NAME'), o('FI_ADDRESS'), o('ULTIMATE_INSTITUTION_COUNTRY')]],
-  ['SOLANA_WALLET', undefined, [m('FULL_NAME'), m('FI_LEGAL_ENTITY_NAME'), o('FI_ADDRESS'), o('ULTIMATE_INSTITUTION_COUNTRY')]],
+  ['SPARK_WALLET', undefined, [
+    m('FULL_NAME'),
+    m('FI_LEGAL_ENTITY_NAME'),
+    o('FI_ADDRESS'),
+    o('ULTIMATE_INSTITUTION_COUNTRY'),
+  ]],
+  ['SOLANA_WALLET', undefined, [
+    m('FULL_NAME'),
+    m('FI_LEGAL_ENTITY_NAME'),
+    o('FI_ADDRESS'),
+    o('ULTIMATE_INSTITUTION_COUNTRY'),
+  ]],
   ['LIGHTNING', undefined, [o('FULL_NAME')]],
 ])('%s in %s requires %j', (accountType, country, expected) => {
   expect(requiredPayerDataFields({ accountType, country })).toEqual(expected);
@@ -23,6 +33,8 @@ test.each<[string, string | undefined, PayerDataField[]]>([
 
 test('merging keeps one entry per field, mandatory if any source says so, in interface order', () => {
   expect(mergePayerDataFields([o('EMAIL'), m('FULL_NAME')], [m('EMAIL'), o('FULL_NAME'), o('TAX_ID')])).toEqual([
-    m('FULL_NAME'), m('EMAIL'), o('TAX_ID'),
+    m('FULL_NAME'),
+    m('EMAIL'),
+    o('TAX_ID'),
   ]);
 });

@@ -20,7 +20,10 @@ function byAccountType(accountType: string): PayerDataField[] {
   if (accountType === 'LIGHTNING') return optional('FULL_NAME');
   // Travel rule: the originator and the originating institution.
   if (ON_CHAIN_WALLET_TYPES.includes(accountType)) {
-    return [...required('FULL_NAME', 'FI_LEGAL_ENTITY_NAME'), ...optional('FI_ADDRESS', 'ULTIMATE_INSTITUTION_COUNTRY')];
+    return [
+      ...required('FULL_NAME', 'FI_LEGAL_ENTITY_NAME'),
+      ...optional('FI_ADDRESS', 'ULTIMATE_INSTITUTION_COUNTRY'),
+    ];
   }
   if (accountType === 'SWIFT_ACCOUNT') return required('FULL_NAME', 'POSTAL_ADDRESS', 'PURPOSE_OF_PAYMENT');
   if (accountType === 'EUR_ACCOUNT') return required('FULL_NAME', 'POSTAL_ADDRESS');
@@ -44,10 +47,15 @@ const BY_COUNTRY: Readonly<Record<string, PayerDataField[]>> = {
 export function mergePayerDataFields(...sources: PayerDataField[][]): PayerDataField[] {
   const merged = new Map<CustomerInfoFieldName, boolean>();
   for (const field of sources.flat()) merged.set(field.name, (merged.get(field.name) ?? false) || field.mandatory);
-  return CUSTOMER_INFO_FIELD_NAMES.filter((name) => merged.has(name)).map((name) => ({ name, mandatory: merged.get(name)! }));
+  return CUSTOMER_INFO_FIELD_NAMES.filter((name) => merged.has(name)).map((name) => ({
+    name,
+    mandatory: merged.get(name)!,
+  }));
 }
 
-export function requiredPayerDataFields(destination: Pick<ReceivingDestination, 'accountType' | 'country'>): PayerDataField[] {
+export function requiredPayerDataFields(
+  destination: Pick<ReceivingDestination, 'accountType' | 'country'>,
+): PayerDataField[] {
   const local = destination.country ? BY_COUNTRY[destination.country] ?? [] : [];
   return mergePayerDataFields(byAccountType(destination.accountType), local);
 }

@@ -8,13 +8,25 @@ const MXN = { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 };
 const P = 'Platform:p';
 
 const crossCurrency: Payment = {
-  id: 'Transaction:t', platformId: P, version: 1, type: 'OUTGOING', status: 'PROCESSING', customerId: 'Customer:c', platformCustomerId: 'c',
+  id: 'Transaction:t',
+  platformId: P,
+  version: 1,
+  type: 'OUTGOING',
+  status: 'PROCESSING',
+  customerId: 'Customer:c',
+  platformCustomerId: 'c',
   source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:a', accountKind: 'INTERNAL', currency: 'USD' },
   destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:e', accountKind: 'EXTERNAL', currency: 'MXN' },
-  sent: { amount: 10_000, currency: USD }, received: { amount: 170_947, currency: MXN }, exchangeRate: 17.25,
+  sent: { amount: 10_000, currency: USD },
+  received: { amount: 170_947, currency: MXN },
+  exchangeRate: 17.25,
   fees: breakdown(10_000, { fixedFee: 0, variableFeeBps: 10 }, { fixedFee: 50, variableFeeBps: 30 }),
-  platformFeeAccount: 'InternalAccount:platform', reference: 'PAY-1', sandboxOutcome: SETTLES, appliedSteps: ['debit'],
-  createdAt: '2025-10-13T12:00:00.000Z', updatedAt: '2025-10-13T12:00:00.000Z',
+  platformFeeAccount: 'InternalAccount:platform',
+  reference: 'PAY-1',
+  sandboxOutcome: SETTLES,
+  appliedSteps: ['debit'],
+  createdAt: '2025-10-13T12:00:00.000Z',
+  updatedAt: '2025-10-13T12:00:00.000Z',
 };
 
 test('settling a cross-currency payment: the payout first, fees to their accounts, the rest through FX, balanced per currency', () => {
@@ -32,8 +44,16 @@ test('settling a cross-currency payment: the payout first, fees to their account
   });
 });
 
-test('new money into an internal account is its step\'s first posting, refused once the account is closed; a refund lands regardless', () => {
-  const toInternal = { ...crossCurrency, destination: { destinationType: 'ACCOUNT' as const, accountId: 'InternalAccount:b', accountKind: 'INTERNAL' as const, currency: 'MXN' } };
+test("new money into an internal account is its step's first posting, refused once the account is closed; a refund lands regardless", () => {
+  const toInternal = {
+    ...crossCurrency,
+    destination: {
+      destinationType: 'ACCOUNT' as const,
+      accountId: 'InternalAccount:b',
+      accountKind: 'INTERNAL' as const,
+      currency: 'MXN',
+    },
+  };
   const settle = movement(toInternal, 'settle');
   expect(settle.postings[0]).toEqual({ account: 'InternalAccount:b', currency: 'MXN', amount: 170_947 });
   expect(settle.creditsOpenAccount).toBe('InternalAccount:b');
@@ -53,7 +73,13 @@ test('the debit takes from the source first (the guarded posting), and a refund 
 });
 
 test('a same-currency transfer without fees pays out directly, with no FX postings', () => {
-  const same = { ...crossCurrency, received: { amount: 10_000, currency: USD }, destination: { ...crossCurrency.destination, currency: 'USD' }, exchangeRate: 1, fees: breakdown(10_000, NO_FEE, NO_FEE) };
+  const same = {
+    ...crossCurrency,
+    received: { amount: 10_000, currency: USD },
+    destination: { ...crossCurrency.destination, currency: 'USD' },
+    exchangeRate: 1,
+    fees: breakdown(10_000, NO_FEE, NO_FEE),
+  };
   expect(movement(same, 'settle').postings).toEqual([
     { account: `ledger:settlement:USD:${P}`, currency: 'USD', amount: 10_000 },
     { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },

@@ -8,7 +8,8 @@ import type { Payment } from './payment';
  */
 export type MovementName = 'fund' | 'debit' | 'settle' | 'refund' | 'receive' | 'credit';
 
-const sys = (p: Payment, kind: Parameters<typeof systemAccount>[0], currency: string) => systemAccount(kind, currency, p.platformId);
+const sys = (p: Payment, kind: Parameters<typeof systemAccount>[0], currency: string) =>
+  systemAccount(kind, currency, p.platformId);
 
 function post(account: string, currency: string, amount: number): Posting {
   return { account, currency, amount };
@@ -16,7 +17,9 @@ function post(account: string, currency: string, amount: number): Posting {
 
 /** The internal account that holds the money at either end, or settlement with the outside world. */
 function sourceAccount(p: Payment): string {
-  return p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL' ? p.source.accountId : sys(p, 'settlement', p.sent.currency.code);
+  return p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL'
+    ? p.source.accountId
+    : sys(p, 'settlement', p.sent.currency.code);
 }
 
 function destinationAccount(p: Payment): string {
@@ -26,7 +29,8 @@ function destinationAccount(p: Payment): string {
 }
 
 export function holdsFundsInTransit(p: Payment): boolean {
-  return ['debit', 'fund', 'receive'].some((name) => p.appliedSteps.includes(name)) && !['settle', 'refund', 'credit'].some((n) => p.appliedSteps.includes(n));
+  return ['debit', 'fund', 'receive'].some((name) => p.appliedSteps.includes(name))
+    && !['settle', 'refund', 'credit'].some((n) => p.appliedSteps.includes(n));
 }
 
 function movementPostings(p: Payment, name: MovementName): Posting[] {
@@ -40,8 +44,13 @@ function movementPostings(p: Payment, name: MovementName): Posting[] {
       return [post(sourceAccount(p), S, -sent), post(sys(p, 'transit', S), S, sent)];
     case 'settle': {
       const converted = sent - p.fees.total;
-      const fees = [post(sys(p, 'fees', S), S, p.fees.service.total), post(p.platformFeeAccount ?? sys(p, 'platform-fees', S), S, p.fees.platform.total)];
-      const exchange = S === R && converted === received ? [] : [post(sys(p, 'fx', S), S, converted), post(sys(p, 'fx', R), R, -received)];
+      const fees = [
+        post(sys(p, 'fees', S), S, p.fees.service.total),
+        post(p.platformFeeAccount ?? sys(p, 'platform-fees', S), S, p.fees.platform.total),
+      ];
+      const exchange = S === R && converted === received
+        ? []
+        : [post(sys(p, 'fx', S), S, converted), post(sys(p, 'fx', R), R, -received)];
       // The destination's credit first: a closed destination refuses the step before anything moved.
       return [post(destinationAccount(p), R, received), post(sys(p, 'transit', S), S, -sent), ...fees, ...exchange];
     }
@@ -66,7 +75,14 @@ export function stepName(key: string): string {
   return key.slice(key.lastIndexOf('/') + 1);
 }
 
-const MOVEMENTS: readonly string[] = ['fund', 'debit', 'settle', 'refund', 'receive', 'credit'] satisfies MovementName[];
+const MOVEMENTS: readonly string[] = [
+  'fund',
+  'debit',
+  'settle',
+  'refund',
+  'receive',
+  'credit',
+] satisfies MovementName[];
 
 /** The postings of every step the payment has applied, in the order applied: what its ledger entries are. */
 export function appliedPostings(p: Payment): Array<Posting & { step: MovementName }> {

@@ -1,9 +1,23 @@
 import type { Currency as CurrencyRecord } from '../../../gen/quotes_transactions/v1/lookup';
 import {
-  PaymentDestination_Type, PaymentSource_Type, Quote_Status, Refund_Reason, Refund_Status, Transaction_Direction,
-  Transaction_FailureReason, Transaction_PendingReason, Transaction_RailSelectionMode, Transaction_Status, Transaction_Type,
-  type Money as MoneyRecord, type PaymentDestination as DestinationRecord, type PaymentInstruction, type PaymentSource as SourceRecord,
-  type Quote, type RateDetails, type Transaction,
+  PaymentDestination_Type,
+  PaymentSource_Type,
+  Quote_Status,
+  Refund_Reason,
+  Refund_Status,
+  Transaction_Direction,
+  Transaction_FailureReason,
+  Transaction_PendingReason,
+  Transaction_RailSelectionMode,
+  Transaction_Status,
+  Transaction_Type,
+  type Money as MoneyRecord,
+  type PaymentDestination as DestinationRecord,
+  type PaymentInstruction,
+  type PaymentSource as SourceRecord,
+  type Quote,
+  type RateDetails,
+  type Transaction,
 } from '../../../gen/quotes_transactions/v1/payment_records';
 import type { Currency } from './currency-catalogue';
 import type { Money, Payment, PaymentDestination, PaymentSource } from './payment';
@@ -14,15 +28,30 @@ import { quoteStatusOf } from './transaction-states';
  * string enums carry the REST values, so a domain value is its enum value.
  */
 
-const currencyRecord = (c: Currency): CurrencyRecord => ({ code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals });
+const currencyRecord = (c: Currency): CurrencyRecord => ({
+  code: c.code,
+  name: c.name,
+  symbol: c.symbol,
+  decimals: c.decimals,
+});
 const moneyRecord = (m: Money): MoneyRecord => ({ amount: m.amount, currency: currencyRecord(m.currency) });
 
 function sourceRecord(s: PaymentSource, p: Payment): SourceRecord {
   switch (s.sourceType) {
     case 'ACCOUNT':
-      return { sourceType: PaymentSource_Type.ACCOUNT, accountId: s.accountId, currency: s.currency, onChainTransaction: p.sourceOnChain };
+      return {
+        sourceType: PaymentSource_Type.ACCOUNT,
+        accountId: s.accountId,
+        currency: s.currency,
+        onChainTransaction: p.sourceOnChain,
+      };
     case 'REALTIME_FUNDING':
-      return { sourceType: PaymentSource_Type.REALTIME_FUNDING, customerId: s.customerId, currency: s.currency, onChainTransaction: p.sourceOnChain };
+      return {
+        sourceType: PaymentSource_Type.REALTIME_FUNDING,
+        customerId: s.customerId,
+        currency: s.currency,
+        onChainTransaction: p.sourceOnChain,
+      };
     case 'UMA_ADDRESS':
       return { sourceType: PaymentSource_Type.UMA_ADDRESS, umaAddress: s.umaAddress, currency: s.currency };
   }
@@ -30,7 +59,12 @@ function sourceRecord(s: PaymentSource, p: Payment): SourceRecord {
 
 function destinationRecord(d: PaymentDestination, p: Payment): DestinationRecord {
   return d.destinationType === 'ACCOUNT'
-    ? { destinationType: PaymentDestination_Type.ACCOUNT, accountId: d.accountId, currency: d.currency, onChainTransaction: p.destinationOnChain }
+    ? {
+      destinationType: PaymentDestination_Type.ACCOUNT,
+      accountId: d.accountId,
+      currency: d.currency,
+      onChainTransaction: p.destinationOnChain,
+    }
     : { destinationType: PaymentDestination_Type.UMA_ADDRESS, umaAddress: d.umaAddress, currency: d.currency };
 }
 
@@ -77,12 +111,15 @@ export function toTransactionRecord(p: Payment): Transaction {
     receivedAmount: moneyRecord(p.received),
     exchangeRate: p.exchangeRate,
     quoteId: p.quote?.id,
-    refund: p.refund && { ...p.refund, status: p.refund.status as Refund_Status, reason: p.refund.reason as Refund_Reason },
+    refund: p.refund
+      && { ...p.refund, status: p.refund.status as Refund_Status, reason: p.refund.reason as Refund_Reason },
     counterpartyInformation: p.counterpartyInformation,
     fees: p.fees.total,
     platformFees: outgoing ? p.fees.platform.total : undefined,
     // The reference gives no reconciliation instructions for a CREATED transaction.
-    reconciliationInstructions: p.status === 'CREATED' ? undefined : { reference: p.reference, transactionHash: p.umaSettlementHash },
+    reconciliationInstructions: p.status === 'CREATED'
+      ? undefined
+      : { reference: p.reference, transactionHash: p.umaSettlementHash },
     paymentInstructions: outgoing ? instructionRecords(p) : [],
     rateDetails: outgoing && p.quote ? rateDetails(p) : undefined,
     failureReason: p.failureReason as Transaction_FailureReason | undefined,
@@ -100,11 +137,19 @@ export function toQuoteRecord(p: Payment): Quote {
   const source: SourceRecord = p.source.sourceType === 'ACCOUNT'
     ? { sourceType: PaymentSource_Type.ACCOUNT, accountId: p.source.accountId, customerId: p.source.customerId }
     : p.source.sourceType === 'REALTIME_FUNDING'
-      ? { ...sourceRecord(p.source, p), cryptoNetwork: p.source.cryptoNetwork }
-      : sourceRecord(p.source, p);
+    ? { ...sourceRecord(p.source, p), cryptoNetwork: p.source.cryptoNetwork }
+    : sourceRecord(p.source, p);
   const destination: DestinationRecord = p.destination.destinationType === 'ACCOUNT'
-    ? { destinationType: PaymentDestination_Type.ACCOUNT, accountId: p.destination.accountId, paymentRail: p.destination.paymentRail }
-    : { destinationType: PaymentDestination_Type.UMA_ADDRESS, umaAddress: p.destination.umaAddress, currency: p.destination.currency };
+    ? {
+      destinationType: PaymentDestination_Type.ACCOUNT,
+      accountId: p.destination.accountId,
+      paymentRail: p.destination.paymentRail,
+    }
+    : {
+      destinationType: PaymentDestination_Type.UMA_ADDRESS,
+      umaAddress: p.destination.umaAddress,
+      currency: p.destination.currency,
+    };
   return {
     id: quote.id,
     status: quoteStatusOf(p.status) as Quote_Status,

@@ -4,7 +4,13 @@ import type { LedgerStep } from './ledger-postings';
 import type { LockedSide } from './pricing';
 import type { SandboxOutcome } from './sandbox-outcomes';
 import type { ApprovalState, ReceiverFieldRequest } from './incoming-payment-approval';
-import type { FailureReason, PendingReason, RefundStatus, SettlementStage, TransactionStatus } from './transaction-states';
+import type {
+  FailureReason,
+  PendingReason,
+  RefundStatus,
+  SettlementStage,
+  TransactionStatus,
+} from './transaction-states';
 
 export type PaymentType = 'OUTGOING' | 'INCOMING';
 
@@ -15,12 +21,26 @@ export interface Money {
 
 /** Where the money comes from. Account sources carry the account's kind and owner. */
 export type PaymentSource =
-  | { sourceType: 'ACCOUNT'; accountId: string; accountKind: 'INTERNAL' | 'EXTERNAL'; internalType?: string; customerId?: string; currency: string }
+  | {
+    sourceType: 'ACCOUNT';
+    accountId: string;
+    accountKind: 'INTERNAL' | 'EXTERNAL';
+    internalType?: string;
+    customerId?: string;
+    currency: string;
+  }
   | { sourceType: 'REALTIME_FUNDING'; customerId?: string; currency: string; cryptoNetwork?: string }
   | { sourceType: 'UMA_ADDRESS'; umaAddress: string; currency: string };
 
 export type PaymentDestination =
-  | { destinationType: 'ACCOUNT'; accountId: string; accountKind: 'INTERNAL' | 'EXTERNAL'; currency: string; paymentRail?: string; cryptoNetwork?: string }
+  | {
+    destinationType: 'ACCOUNT';
+    accountId: string;
+    accountKind: 'INTERNAL' | 'EXTERNAL';
+    currency: string;
+    paymentRail?: string;
+    cryptoNetwork?: string;
+  }
   | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency: string };
 
 export interface OnChainTransaction {
@@ -63,7 +83,10 @@ export interface ScaState {
   };
   /** What the proof must be bound to: the quote, its amount and currency, and its payee. */
   binding: string;
-  /** The purposes of the challenges still to come after this one (a cross-currency send: the payout after the conversion). */
+  /**
+   * The purposes of the challenges still to come after this one (a cross-currency send: the payout after the
+   * conversion).
+   */
   nextPurposes?: string[];
   /** The challenges of the steps already authorized (a repeat of one's proof answers the same success). */
   completedChallengeIds?: string[];
@@ -101,7 +124,10 @@ export interface PaymentChange {
 export interface Payment {
   id: string;
   platformId: string;
-  /** W3C trace context of the request that started the payment (created it, or executed its quote); settlement steps join it. */
+  /**
+   * W3C trace context of the request that started the payment (created it, or executed its quote); settlement steps
+   * join it.
+   */
   traceparent?: string;
   /** Optimistic-concurrency version: every change is conditional on it. */
   version: number;
@@ -139,9 +165,15 @@ export interface Payment {
   sameServerOrigin?: { platformId: string; transactionId: string };
   /** The platform rejected this incoming payment (POST /transactions/{id}/reject). */
   rejectedByPlatform?: boolean;
-  /** An incoming UMA payment waiting for the platform's answer to its incoming-payment webhook (domain/incoming-payment-approval.ts). */
+  /**
+   * An incoming UMA payment waiting for the platform's answer to its incoming-payment webhook
+   * (domain/incoming-payment-approval.ts).
+   */
   approval?: ApprovalState;
-  /** Incoming on an approval rail: the fields the sender's VASP asks about the recipient (carried by the approval webhook). */
+  /**
+   * Incoming on an approval rail: the fields the sender's VASP asks about the recipient (carried by the approval
+   * webhook).
+   */
   requestedReceiverFields?: ReceiverFieldRequest[];
   /** What the platform's approval answered about the recipient (`receiverCustomerInfo`). */
   receiverCustomerInfo?: Record<string, unknown>;
@@ -150,7 +182,10 @@ export interface Payment {
   /** A UMA payment once settled: the hash of the payment that settled it between the two VASPs. */
   umaSettlementHash?: string;
   pendingStep?: PendingStep;
-  /** On an operator's settlement rail (SETTLEMENT_RAIL=operator): when it was handed to the rail, and the rail's reference once reported. */
+  /**
+   * On an operator's settlement rail (SETTLEMENT_RAIL=operator): when it was handed to the rail, and the rail's
+   * reference once reported.
+   */
   rail?: RailSubmission;
   /** Strong Customer Authentication of an SCA customer's payment (app/quote-authorization.ts). */
   sca?: ScaState;

@@ -52,13 +52,21 @@ export function price(input: PricingInput): Price {
   const needed = sourceAmountFor(input.lockedAmount, rate, input.sendingDecimals, input.receivingDecimals);
   const totalSending = smallestTotalCovering(needed, input.serviceFee, input.platformFee);
   const fees = feesOn(totalSending);
-  return { totalSending, totalReceiving: input.lockedAmount, converted: totalSending - fees.total, fees, exchangeRate: input.exchangeRate };
+  return {
+    totalSending,
+    totalReceiving: input.lockedAmount,
+    converted: totalSending - fees.total,
+    fees,
+    exchangeRate: input.exchangeRate,
+  };
 }
 
 /** The smallest total T with T − fees(T) ≥ net. fees(T) grows by at most one unit per unit of T. */
 function smallestTotalCovering(net: number, service: FeeRule, platform: FeeRule): number {
   const bps = service.variableFeeBps + platform.variableFeeBps;
-  if (bps >= 10_000) throw new AppError('INVALID_AMOUNT', 'Fees of 100% or more cannot deliver a locked receiving amount');
+  if (bps >= 10_000) {
+    throw new AppError('INVALID_AMOUNT', 'Fees of 100% or more cannot deliver a locked receiving amount');
+  }
   const fixed = addAmounts(service.fixedFee, platform.fixedFee);
   const rest = (total: number) => total - breakdown(total, service, platform).total;
   const estimate = (BigInt(addAmounts(net, fixed)) * 10_000n + BigInt(10_000 - bps) - 1n) / BigInt(10_000 - bps);

@@ -61,9 +61,17 @@ function source(m: MissingMembers, s: QuoteRequestMessage['source']): QuoteSourc
   }
   if (type === 'REALTIME_FUNDING') {
     const currency = m.need(s?.currency, 'source.currency');
-    return currency ? { sourceType: 'REALTIME_FUNDING', currency, customerId, cryptoNetwork: s?.cryptoNetwork } : undefined;
+    return currency
+      ? { sourceType: 'REALTIME_FUNDING', currency, customerId, cryptoNetwork: s?.cryptoNetwork }
+      : undefined;
   }
-  if (type) m.errors.push({ field: 'source.sourceType', message: 'must be one of ACCOUNT, REALTIME_FUNDING', constraint: { enum: ['ACCOUNT', 'REALTIME_FUNDING'] } });
+  if (type) {
+    m.errors.push({
+      field: 'source.sourceType',
+      message: 'must be one of ACCOUNT, REALTIME_FUNDING',
+      constraint: { enum: ['ACCOUNT', 'REALTIME_FUNDING'] },
+    });
+  }
   return undefined;
 }
 
@@ -78,7 +86,13 @@ function destination(m: MissingMembers, d: QuoteRequestMessage['destination']): 
     const umaAddress = m.need(d?.umaAddress, 'destination.umaAddress');
     return umaAddress ? { destinationType: 'UMA_ADDRESS', umaAddress, currency: d?.currency } : undefined;
   }
-  if (type) m.errors.push({ field: 'destination.destinationType', message: 'must be one of ACCOUNT, UMA_ADDRESS', constraint: { enum: ['ACCOUNT', 'UMA_ADDRESS'] } });
+  if (type) {
+    m.errors.push({
+      field: 'destination.destinationType',
+      message: 'must be one of ACCOUNT, UMA_ADDRESS',
+      constraint: { enum: ['ACCOUNT', 'UMA_ADDRESS'] },
+    });
+  }
   return undefined;
 }
 
@@ -97,17 +111,35 @@ export function parseQuoteRequest(message: QuoteRequestMessage): QuoteRequest {
   const parsedSource = source(m, message.source);
   const parsedDestination = destination(m, message.destination);
   const lockedSide = m.need(message.lockedCurrencySide, 'lockedCurrencySide') as LockedSide | undefined;
-  if (lockedSide && !LOCKED_SIDES.includes(lockedSide)) m.errors.push({ field: 'lockedCurrencySide', message: 'must be one of SENDING, RECEIVING', constraint: { enum: [...LOCKED_SIDES] } });
+  if (lockedSide && !LOCKED_SIDES.includes(lockedSide)) {
+    m.errors.push({
+      field: 'lockedCurrencySide',
+      message: 'must be one of SENDING, RECEIVING',
+      constraint: { enum: [...LOCKED_SIDES] },
+    });
+  }
   const lockedAmount = m.need(message.lockedCurrencyAmount, 'lockedCurrencyAmount');
-  if (parsedDestination?.destinationType === 'UMA_ADDRESS' && !message.lookupId) m.errors.push({ field: 'lookupId', message: 'is required for UMA address destinations' });
+  if (parsedDestination?.destinationType === 'UMA_ADDRESS' && !message.lookupId) {
+    m.errors.push({ field: 'lookupId', message: 'is required for UMA address destinations' });
+  }
   m.done('Invalid quote request');
   if (!isMinorAmount(lockedAmount)) {
-    throw new AppError('INVALID_AMOUNT', `lockedCurrencyAmount must be an integer between 1 and ${MAX_AMOUNT} (minor units)`);
+    throw new AppError(
+      'INVALID_AMOUNT',
+      `lockedCurrencyAmount must be an integer between 1 and ${MAX_AMOUNT} (minor units)`,
+    );
   }
   return {
-    source: parsedSource!, destination: parsedDestination!, lockedSide: lockedSide!, lockedAmount,
-    lookupId: message.lookupId, immediatelyExecute: message.immediatelyExecute ?? false, description: message.description,
-    remittanceInformation: message.remittanceInformation, purposeOfPayment: message.purposeOfPayment,
-    platformFeeOverride: feeOverride(message.platformFeeOverride), senderCustomerInfo: message.senderCustomerInfo,
+    source: parsedSource!,
+    destination: parsedDestination!,
+    lockedSide: lockedSide!,
+    lockedAmount,
+    lookupId: message.lookupId,
+    immediatelyExecute: message.immediatelyExecute ?? false,
+    description: message.description,
+    remittanceInformation: message.remittanceInformation,
+    purposeOfPayment: message.purposeOfPayment,
+    platformFeeOverride: feeOverride(message.platformFeeOverride),
+    senderCustomerInfo: message.senderCustomerInfo,
   };
 }

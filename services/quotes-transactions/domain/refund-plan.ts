@@ -38,7 +38,8 @@ export function refundAttemptEnd(p: Payment, now: Date, timing: SettlementTiming
     return {
       change: {
         set: {
-          refund: { ...p.refund!, status: 'FAILED' }, failedRefundAttempts,
+          refund: { ...p.refund!, status: 'FAILED' },
+          failedRefundAttempts,
           nextActionAt: new Date(now.getTime() + refundRetryDelayMs(failedRefundAttempts, timing)).toISOString(),
         },
         events: [`${kind}.REFUND_FAILED`],
@@ -61,7 +62,10 @@ export function refundRetry(p: Payment, now: Date, timing: SettlementTiming): Pl
   if (p.nextActionAt && now.getTime() < Date.parse(p.nextActionAt)) return undefined;
   return {
     change: {
-      set: { refund: { ...p.refund!, status: 'PENDING' }, nextActionAt: new Date(now.getTime() + timing.stepMs).toISOString() },
+      set: {
+        refund: { ...p.refund!, status: 'PENDING' },
+        nextActionAt: new Date(now.getTime() + timing.stepMs).toISOString(),
+      },
       events: [`${paymentKind(p)}.REFUND_PENDING`],
     },
   };

@@ -50,7 +50,9 @@ export function landingAccount(holder: UmaAddressHolder, currency: string) {
 export function receiptTransactionId(outgoing: Pick<Payment, 'id'>): string {
   const h = createHash('sha256').update(`${outgoing.id}/same-server-receipt`).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `Transaction:${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `Transaction:${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${
+    h.slice(20, 32)
+  }`;
 }
 
 /** An outgoing payment whose receiver may be a customer on this server (checked before it settles). */

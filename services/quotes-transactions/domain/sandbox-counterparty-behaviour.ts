@@ -14,19 +14,29 @@ export type SandboxOutcome =
 
 export const SANDBOX_MAGIC_NAMES: Readonly<Record<string, Exclude<SandboxOutcome, { kind: 'accepted' }>>> = {
   'sandbox unsupported version': {
-    kind: 'refused', code: 'UNSUPPORTED_UMA_VERSION', message: 'The receiving institution does not support this UMA version',
+    kind: 'refused',
+    code: 'UNSUPPORTED_UMA_VERSION',
+    message: 'The receiving institution does not support this UMA version',
   },
   'sandbox lookup failed': {
-    kind: 'refused', code: 'LOOKUP_REQUEST_FAILED', message: 'The receiving institution could not complete the lookup',
+    kind: 'refused',
+    code: 'LOOKUP_REQUEST_FAILED',
+    message: 'The receiving institution could not complete the lookup',
   },
   'sandbox pubkey fetch error': {
-    kind: 'refused', code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR', message: "The receiving institution's public keys could not be fetched",
+    kind: 'refused',
+    code: 'COUNTERPARTY_PUBKEY_FETCH_ERROR',
+    message: "The receiving institution's public keys could not be fetched",
   },
   'sandbox no compatible version': {
-    kind: 'refused', code: 'NO_COMPATIBLE_UMA_VERSION', message: 'No UMA version is supported by both institutions',
+    kind: 'refused',
+    code: 'NO_COMPATIBLE_UMA_VERSION',
+    message: 'No UMA version is supported by both institutions',
   },
   'sandbox lnurlp failed': {
-    kind: 'refused', code: 'LNURLP_REQUEST_FAILED', message: 'The LNURLP request to the receiving institution failed',
+    kind: 'refused',
+    code: 'LNURLP_REQUEST_FAILED',
+    message: 'The LNURLP request to the receiving institution failed',
   },
   'sandbox internal error': { kind: 'crashed' },
 };

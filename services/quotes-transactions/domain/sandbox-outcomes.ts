@@ -56,5 +56,8 @@ export function outcomeForIncoming(senderUmaAddress: string, amount: number): Sa
  * `$receiverinfo…` senders ask about the recipient (as the reference's example does) in the
  * approval webhook: NATIONALITY mandatory, POSTAL_ADDRESS optional. Only when the platform is asked.
  */
-export const SANDBOX_REQUESTED_RECEIVER_FIELDS = [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }];
+export const SANDBOX_REQUESTED_RECEIVER_FIELDS = [{ name: 'NATIONALITY', mandatory: true }, {
+  name: 'POSTAL_ADDRESS',
+  mandatory: false,
+}];
 export const asksReceiverInfo = (senderUmaAddress: string): boolean => /^\$receiverinfo/i.test(senderUmaAddress);

@@ -29,7 +29,10 @@ export function sandboxUmaReceiver(umaAddress: string): SandboxUmaReceiver {
   const name = named ? local.slice(0, dot) : local;
   const currency = named ? suffix : DEFAULT_UMA_RECEIVER_CURRENCY;
   if (name === SANDBOX_UNKNOWN_RECEIVER) {
-    return { currency, outcome: { kind: 'refused', code: 'UMA_NOT_FOUND', message: 'No receiver exists at this UMA address' } };
+    return {
+      currency,
+      outcome: { kind: 'refused', code: 'UMA_NOT_FOUND', message: 'No receiver exists at this UMA address' },
+    };
   }
   return { currency, outcome: SANDBOX_MAGIC_NAMES[name.replace(/\./g, ' ')] ?? { kind: 'accepted' } };
 }

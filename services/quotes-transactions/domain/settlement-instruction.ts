@@ -2,7 +2,8 @@ import { transactionJson } from '../../../lib/contract/payment-record-json';
 import type { Payment } from './payment';
 import { toTransactionRecord } from './payment-records';
 
-const railOf = (p: Payment) => p.paymentRail ?? (p.destination.destinationType === 'ACCOUNT' ? p.destination.paymentRail : undefined);
+const railOf = (p: Payment) =>
+  p.paymentRail ?? (p.destination.destinationType === 'ACCOUNT' ? p.destination.paymentRail : undefined);
 
 /**
  * The data of a SETTLEMENT.SUBMITTED event: what an operator's rail integration needs to move the

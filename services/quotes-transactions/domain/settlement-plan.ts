@@ -43,12 +43,24 @@ export function failure({ payment: p, reason, now, timing, ...options }: Payment
   const kind = paymentKind(p);
   const refundReason = options.refundReason ?? 'TRANSACTION_FAILED';
   const failed = {
-    status: 'FAILED' as const, ...(reason ? { failureReason: reason } : {}),
+    status: 'FAILED' as const,
+    ...(reason ? { failureReason: reason } : {}),
     ...(options.rejectedByPlatform ? { rejectedByPlatform: true } : {}),
   };
-  if (!holdsFundsInTransit(p)) return { set: failed, unset: ['pendingReason', 'stage', 'nextActionAt'], events: [`${kind}.FAILED`] };
+  if (!holdsFundsInTransit(p)) {
+    return { set: failed, unset: ['pendingReason', 'stage', 'nextActionAt'], events: [`${kind}.FAILED`] };
+  }
   return {
-    set: { ...failed, nextActionAt: later(now, timing), refund: { reference: `${p.reference}-REFUND`, initiatedAt: now.toISOString(), status: 'PENDING', reason: refundReason } },
+    set: {
+      ...failed,
+      nextActionAt: later(now, timing),
+      refund: {
+        reference: `${p.reference}-REFUND`,
+        initiatedAt: now.toISOString(),
+        status: 'PENDING',
+        reason: refundReason,
+      },
+    },
     unset: ['pendingReason', 'stage'],
     events: [`${kind}.FAILED`, `${kind}.REFUND_PENDING`],
   };
@@ -62,7 +74,8 @@ export function sandboxOnChain(p: Payment, leg: 'source' | 'destination', networ
   return { transactionHash: `${EVM_NETWORKS.has(network) ? '0x' : ''}${hash}`, network };
 }
 
-const paysOrIsPaidByUma = (p: Payment) => p.source.sourceType === 'UMA_ADDRESS' || p.destination.destinationType === 'UMA_ADDRESS';
+const paysOrIsPaidByUma = (p: Payment) =>
+  p.source.sourceType === 'UMA_ADDRESS' || p.destination.destinationType === 'UMA_ADDRESS';
 
 /** The sandbox's stand-in for the Lightning payment hash that settles a UMA payment between the VASPs. */
 export function sandboxUmaSettlementHash(p: Payment): string | undefined {
@@ -74,16 +87,31 @@ export function sandboxUmaSettlementHash(p: Payment): string | undefined {
  * it, and the payment fails. `railReference`: what a real rail reported (the on-chain hash of a
  * crypto payout, the settling payment's hash of an UMA payment); the sandbox makes up its own.
  */
-export function completion(p: Payment, now: Date, timing: SettlementTiming, reported?: { railReference?: string }): PlannedChange {
+export function completion(
+  p: Payment,
+  now: Date,
+  timing: SettlementTiming,
+  reported?: { railReference?: string },
+): PlannedChange {
   const network = p.destination.destinationType === 'ACCOUNT' ? p.destination.cryptoNetwork : undefined;
   const simulated = reported === undefined;
-  const onChain = network && (simulated ? sandboxOnChain(p, 'destination', network) : reported.railReference ? { transactionHash: reported.railReference, network } : undefined);
-  const umaSettlementHash = simulated ? sandboxUmaSettlementHash(p) : paysOrIsPaidByUma(p) ? reported.railReference : undefined;
+  const onChain = network
+    && (simulated
+      ? sandboxOnChain(p, 'destination', network)
+      : reported.railReference
+      ? { transactionHash: reported.railReference, network }
+      : undefined);
+  const umaSettlementHash = simulated
+    ? sandboxUmaSettlementHash(p)
+    : paysOrIsPaidByUma(p)
+    ? reported.railReference
+    : undefined;
   return {
     movement: p.type === 'OUTGOING' ? 'settle' : 'credit',
     change: {
       set: {
-        status: 'COMPLETED', settledAt: now.toISOString(),
+        status: 'COMPLETED',
+        settledAt: now.toISOString(),
         ...(onChain ? { destinationOnChain: onChain } : {}),
         ...(umaSettlementHash ? { umaSettlementHash } : {}),
       },
@@ -109,11 +137,23 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
   if (p.pendingStep) return undefined;
   if (p.status === 'PENDING_AUTHORIZATION' && p.quote) {
     if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
-    return { change: { set: { status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED' }, unset: ['stage', 'nextActionAt'], events: [`${paymentKind(p)}.FAILED`] } };
+    return {
+      change: {
+        set: { status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED' },
+        unset: ['stage', 'nextActionAt'],
+        events: [`${paymentKind(p)}.FAILED`],
+      },
+    };
   }
   if (p.status === 'PENDING' && p.quote && !p.quote.executedAt) {
     if (now.getTime() < Date.parse(p.quote.expiresAt)) return undefined;
-    return { change: { set: { status: 'EXPIRED' }, unset: ['stage', 'nextActionAt'], events: ['QUOTE.EXPIRED', `${paymentKind(p)}.EXPIRED`] } };
+    return {
+      change: {
+        set: { status: 'EXPIRED' },
+        unset: ['stage', 'nextActionAt'],
+        events: ['QUOTE.EXPIRED', `${paymentKind(p)}.EXPIRED`],
+      },
+    };
   }
   if (p.status === 'FAILED' && p.refund?.status === 'PENDING') return refundAttemptEnd(p, now, timing);
   if (p.status === 'FAILED' && p.refund?.status === 'FAILED') return refundRetry(p, now, timing);
@@ -124,17 +164,42 @@ export function nextSettlementChange(p: Payment, now: Date, timing: SettlementTi
   switch (p.stage) {
     case 'SUBMITTED':
       return outcome.kind === 'REVIEWED'
-        ? { change: { set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW', nextActionAt: later(now, timing) }, events: [statusKind(p)] } }
+        ? {
+          change: {
+            set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW', nextActionAt: later(now, timing) },
+            events: [statusKind(p)],
+          },
+        }
         : { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, events: [] } };
     case 'IN_REVIEW':
-      if (outcome.kind === 'REVIEWED' && !outcome.passes) return { change: failure({
-        payment: p, reason: 'COMPLIANCE_REJECTED', now, timing,
-      }) };
-      return { change: { set: { stage: 'SENT', nextActionAt: later(now, timing) }, unset: ['pendingReason'], events: [statusKind(p)] } };
+      if (outcome.kind === 'REVIEWED' && !outcome.passes) {
+        return {
+          change: failure({
+            payment: p,
+            reason: 'COMPLIANCE_REJECTED',
+            now,
+            timing,
+          }),
+        };
+      }
+      return {
+        change: {
+          set: { stage: 'SENT', nextActionAt: later(now, timing) },
+          unset: ['pendingReason'],
+          events: [statusKind(p)],
+        },
+      };
     case 'SENT':
-      return outcome.kind === 'FAILS' ? { change: failure({
-        payment: p, reason: outcome.reason, now, timing,
-      }) } : completion(p, now, timing);
+      return outcome.kind === 'FAILS'
+        ? {
+          change: failure({
+            payment: p,
+            reason: outcome.reason,
+            now,
+            timing,
+          }),
+        }
+        : completion(p, now, timing);
     default:
       return undefined;
   }

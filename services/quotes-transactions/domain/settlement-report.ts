@@ -15,7 +15,9 @@ export interface SettlementReport {
   outcome: RailOutcome;
   /** FAILED only: one of the interface's failure reasons. */
   failureReason?: string;
-  /** The rail's own reference (kept once; the on-chain hash of a crypto payout, the settling hash of an UMA payment). */
+  /**
+   * The rail's own reference (kept once; the on-chain hash of a crypto payout, the settling hash of an UMA payment).
+   */
   railReference?: string;
 }
 
@@ -30,19 +32,41 @@ const OUTCOME_ORDER: Record<RailOutcome, number> = { IN_REVIEW: 1, SENT: 2, COMP
 
 /** The change that hands a payment on its rail to the operator's rail: no timer moves it after this. */
 export function railSubmission(now: Date): PlannedChange {
-  return { change: { set: { rail: { submittedAt: now.toISOString() } }, unset: ['nextActionAt'], events: [SETTLEMENT_SUBMITTED_EVENT] } };
+  return {
+    change: {
+      set: { rail: { submittedAt: now.toISOString() } },
+      unset: ['nextActionAt'],
+      events: [SETTLEMENT_SUBMITTED_EVENT],
+    },
+  };
 }
 
 /** The report's problems, every one (INVALID_INPUT lists them). */
 export function reportProblems(report: SettlementReport): FieldError[] {
   const problems: FieldError[] = [];
-  if (!(RAIL_OUTCOMES as readonly string[]).includes(report.outcome)) problems.push({ field: 'outcome', message: 'is required: a rail outcome', constraint: { enum: [...RAIL_OUTCOMES] } });
-  if (report.outcome === 'FAILED' && !(FAILURE_REASONS as readonly string[]).includes(report.failureReason ?? '')) {
-    problems.push({ field: 'failureReason', message: 'a FAILED report needs one of the failure reasons', constraint: { enum: [...FAILURE_REASONS] } });
+  if (!(RAIL_OUTCOMES as readonly string[]).includes(report.outcome)) {
+    problems.push({
+      field: 'outcome',
+      message: 'is required: a rail outcome',
+      constraint: { enum: [...RAIL_OUTCOMES] },
+    });
   }
-  if (report.outcome !== 'FAILED' && report.failureReason) problems.push({ field: 'failureReason', message: 'only a FAILED report has one' });
+  if (report.outcome === 'FAILED' && !(FAILURE_REASONS as readonly string[]).includes(report.failureReason ?? '')) {
+    problems.push({
+      field: 'failureReason',
+      message: 'a FAILED report needs one of the failure reasons',
+      constraint: { enum: [...FAILURE_REASONS] },
+    });
+  }
+  if (report.outcome !== 'FAILED' && report.failureReason) {
+    problems.push({ field: 'failureReason', message: 'only a FAILED report has one' });
+  }
   if (report.railReference !== undefined && (report.railReference.length === 0 || report.railReference.length > 200)) {
-    problems.push({ field: 'railReference', message: 'must be 1 to 200 characters', constraint: { minLength: 1, maxLength: 200 } });
+    problems.push({
+      field: 'railReference',
+      message: 'must be 1 to 200 characters',
+      constraint: { minLength: 1, maxLength: 200 },
+    });
   }
   return problems;
 }
@@ -53,9 +77,16 @@ export function reportProblems(report: SettlementReport): FieldError[] {
  * already is or was changes nothing, and a final payment never changes. Only a payment handed to
  * the rail can be reported on (INVALID_STATE_TRANSITION otherwise).
  */
-export function reportedChange(p: Payment, report: SettlementReport, now: Date, timing: SettlementTiming): ReportDecision {
+export function reportedChange(
+  p: Payment,
+  report: SettlementReport,
+  now: Date,
+  timing: SettlementTiming,
+): ReportDecision {
   const final = report.outcome === 'COMPLETED' || report.outcome === 'FAILED';
-  if (!p.rail) throw new AppError('INVALID_STATE_TRANSITION', `Transaction ${p.id} was not handed to a settlement rail`);
+  if (!p.rail) {
+    throw new AppError('INVALID_STATE_TRANSITION', `Transaction ${p.id} was not handed to a settlement rail`);
+  }
   if (!onRail(p) || p.pendingStep) {
     // Settled (or settling): the rail can only repeat what it said, or contradict it.
     const settled = p.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED';
@@ -63,7 +94,9 @@ export function reportedChange(p: Payment, report: SettlementReport, now: Date, 
     return { kind: 'NOTHING', why: report.outcome === settled ? 'DUPLICATE' : 'CONTRADICTS_FINAL' };
   }
   const reached = STAGE_ORDER[p.stage!] ?? 0;
-  if (OUTCOME_ORDER[report.outcome] <= reached) return { kind: 'NOTHING', why: OUTCOME_ORDER[report.outcome] === reached ? 'DUPLICATE' : 'STALE' };
+  if (OUTCOME_ORDER[report.outcome] <= reached) {
+    return { kind: 'NOTHING', why: OUTCOME_ORDER[report.outcome] === reached ? 'DUPLICATE' : 'STALE' };
+  }
   const referenced = (plan: PlannedChange): PlannedChange => {
     if (!report.railReference || p.rail?.reference) return plan;
     const rail = { ...p.rail!, reference: report.railReference };
@@ -72,14 +105,39 @@ export function reportedChange(p: Payment, report: SettlementReport, now: Date, 
   };
   switch (report.outcome) {
     case 'IN_REVIEW':
-      return { kind: 'APPLY', plan: referenced({ change: { set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW' }, events: [statusKind(p)] } }) };
+      return {
+        kind: 'APPLY',
+        plan: referenced({
+          change: { set: { stage: 'IN_REVIEW', pendingReason: 'COMPLIANCE_REVIEW' }, events: [statusKind(p)] },
+        }),
+      };
     case 'SENT':
-      return { kind: 'APPLY', plan: referenced({ change: { set: { stage: 'SENT' }, unset: ['pendingReason'], events: p.stage === 'IN_REVIEW' ? [statusKind(p)] : [] } }) };
+      return {
+        kind: 'APPLY',
+        plan: referenced({
+          change: {
+            set: { stage: 'SENT' },
+            unset: ['pendingReason'],
+            events: p.stage === 'IN_REVIEW' ? [statusKind(p)] : [],
+          },
+        }),
+      };
     case 'COMPLETED':
-      return { kind: 'APPLY', plan: referenced(completion(p, now, timing, { railReference: report.railReference ?? p.rail.reference })) };
+      return {
+        kind: 'APPLY',
+        plan: referenced(completion(p, now, timing, { railReference: report.railReference ?? p.rail.reference })),
+      };
     case 'FAILED':
-      return { kind: 'APPLY', plan: referenced({ change: failure({
-        payment: p, reason: report.failureReason as FailureReason, now, timing,
-      }) }) };
+      return {
+        kind: 'APPLY',
+        plan: referenced({
+          change: failure({
+            payment: p,
+            reason: report.failureReason as FailureReason,
+            now,
+            timing,
+          }),
+        }),
+      };
   }
 }

@@ -1,13 +1,32 @@
 import {
-  awaitsExternalFunds, canMove, fiatCentsOf, gridOperationsStatusOf, isTerminal, PROVIDER_STATUS_TABLE, STABLECOIN_OPERATION_STATUSES, statusesBefore, statusFromProvider,
+  awaitsExternalFunds,
+  canMove,
+  fiatCentsOf,
+  gridOperationsStatusOf,
+  isTerminal,
+  PROVIDER_STATUS_TABLE,
+  STABLECOIN_OPERATION_STATUSES,
+  statusesBefore,
+  statusFromProvider,
   type StablecoinOperationStatus,
 } from './stablecoin-operation';
 
 const ALLOWED: Array<[StablecoinOperationStatus, StablecoinOperationStatus]> = [
-  ['CREATED', 'PENDING_FUNDING'], ['CREATED', 'PENDING_PROVIDER'], ['CREATED', 'PROCESSING'], ['CREATED', 'COMPLETED'], ['CREATED', 'FAILED'],
-  ['PENDING_FUNDING', 'PENDING_PROVIDER'], ['PENDING_FUNDING', 'PROCESSING'], ['PENDING_FUNDING', 'COMPLETED'], ['PENDING_FUNDING', 'FAILED'], ['PENDING_FUNDING', 'EXPIRED'],
-  ['PENDING_PROVIDER', 'PROCESSING'], ['PENDING_PROVIDER', 'COMPLETED'], ['PENDING_PROVIDER', 'FAILED'],
-  ['PROCESSING', 'COMPLETED'], ['PROCESSING', 'FAILED'],
+  ['CREATED', 'PENDING_FUNDING'],
+  ['CREATED', 'PENDING_PROVIDER'],
+  ['CREATED', 'PROCESSING'],
+  ['CREATED', 'COMPLETED'],
+  ['CREATED', 'FAILED'],
+  ['PENDING_FUNDING', 'PENDING_PROVIDER'],
+  ['PENDING_FUNDING', 'PROCESSING'],
+  ['PENDING_FUNDING', 'COMPLETED'],
+  ['PENDING_FUNDING', 'FAILED'],
+  ['PENDING_FUNDING', 'EXPIRED'],
+  ['PENDING_PROVIDER', 'PROCESSING'],
+  ['PENDING_PROVIDER', 'COMPLETED'],
+  ['PENDING_PROVIDER', 'FAILED'],
+  ['PROCESSING', 'COMPLETED'],
+  ['PROCESSING', 'FAILED'],
 ];
 
 describe('the stablecoin operation status machine', () => {
@@ -29,7 +48,13 @@ describe('the stablecoin operation status machine', () => {
 
 describe('provider states', () => {
   test('one table maps every Brale transfer state; pending depends on who sends the funds', () => {
-    expect(Object.keys(PROVIDER_STATUS_TABLE).sort()).toEqual(['canceled', 'complete', 'failed', 'pending', 'processing']);
+    expect(Object.keys(PROVIDER_STATUS_TABLE).sort()).toEqual([
+      'canceled',
+      'complete',
+      'failed',
+      'pending',
+      'processing',
+    ]);
     expect(statusFromProvider('pending', true)).toBe('PENDING_FUNDING');
     expect(statusFromProvider('pending', false)).toBe('PENDING_PROVIDER');
     expect(statusFromProvider('processing', true)).toBe('PROCESSING');
@@ -62,11 +87,18 @@ describe('amounts', () => {
 });
 
 describe('gridOperationsStatusOf', () => {
-  test.each([
-    ['PROVISIONED', 'ACTIVE', 'ENABLED'], ['PROVISIONED', 'INVALID', 'ENABLED'], ['PENDING_REVIEW', 'ACTIVE', 'PENDING_APPROVAL'], ['PROVISIONING', 'ACTIVE', 'PENDING_APPROVAL'],
-    ['REJECTED', 'ACTIVE', 'NOT_ENABLED'], ['FAILED', 'ACTIVE', 'NOT_ENABLED'], ['PROVISIONED', 'REVOKED', 'DISABLED'], ['PENDING_REVIEW', 'REVOKED', 'DISABLED'],
-  ] as const)('issuance %s on a %s link: %s', (issuance, link, expected) => {
+  test.each(
+    [
+      ['PROVISIONED', 'ACTIVE', 'ENABLED'],
+      ['PROVISIONED', 'INVALID', 'ENABLED'],
+      ['PENDING_REVIEW', 'ACTIVE', 'PENDING_APPROVAL'],
+      ['PROVISIONING', 'ACTIVE', 'PENDING_APPROVAL'],
+      ['REJECTED', 'ACTIVE', 'NOT_ENABLED'],
+      ['FAILED', 'ACTIVE', 'NOT_ENABLED'],
+      ['PROVISIONED', 'REVOKED', 'DISABLED'],
+      ['PENDING_REVIEW', 'REVOKED', 'DISABLED'],
+    ] as const,
+  )('issuance %s on a %s link: %s', (issuance, link, expected) => {
     expect(gridOperationsStatusOf(issuance, link)).toBe(expected);
   });
 });
-

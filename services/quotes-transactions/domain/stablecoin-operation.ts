@@ -4,13 +4,45 @@
  */
 import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
 import {
-  STABLECOIN_OPERATION_STATUSES, STABLECOIN_OPERATION_TYPES, MINT_FUNDING_SOURCE_TYPES, BURN_SOURCE_TYPES, BURN_RAILS, STABLECOIN_PROVIDERS, STABLECOIN_NETWORKS, PROVIDER_ENVIRONMENTS, PROVIDER_ACCOUNT_STATUSES, ISSUANCE_STATUSES, GRID_OPERATIONS_STATUSES,
-  type StablecoinOperationStatus, type StablecoinOperationType, type BurnRail, type OperationSourceType, type ProviderEnvironment, type ProviderAccountStatus, type IssuanceStatus,
+  STABLECOIN_OPERATION_STATUSES,
+  STABLECOIN_OPERATION_TYPES,
+  MINT_FUNDING_SOURCE_TYPES,
+  BURN_SOURCE_TYPES,
+  BURN_RAILS,
+  STABLECOIN_PROVIDERS,
+  STABLECOIN_NETWORKS,
+  PROVIDER_ENVIRONMENTS,
+  PROVIDER_ACCOUNT_STATUSES,
+  ISSUANCE_STATUSES,
+  GRID_OPERATIONS_STATUSES,
+  type StablecoinOperationStatus,
+  type StablecoinOperationType,
+  type BurnRail,
+  type OperationSourceType,
+  type ProviderEnvironment,
+  type ProviderAccountStatus,
+  type IssuanceStatus,
 } from '../../../lib/contract/stablecoin-types';
 
 export {
-  STABLECOIN_OPERATION_STATUSES, STABLECOIN_OPERATION_TYPES, MINT_FUNDING_SOURCE_TYPES, BURN_SOURCE_TYPES, BURN_RAILS, STABLECOIN_PROVIDERS, STABLECOIN_NETWORKS, PROVIDER_ENVIRONMENTS, PROVIDER_ACCOUNT_STATUSES, ISSUANCE_STATUSES, GRID_OPERATIONS_STATUSES,
-  type StablecoinOperationStatus, type StablecoinOperationType, type BurnRail, type OperationSourceType, type ProviderEnvironment, type ProviderAccountStatus, type IssuanceStatus,
+  STABLECOIN_OPERATION_STATUSES,
+  STABLECOIN_OPERATION_TYPES,
+  MINT_FUNDING_SOURCE_TYPES,
+  BURN_SOURCE_TYPES,
+  BURN_RAILS,
+  STABLECOIN_PROVIDERS,
+  STABLECOIN_NETWORKS,
+  PROVIDER_ENVIRONMENTS,
+  PROVIDER_ACCOUNT_STATUSES,
+  ISSUANCE_STATUSES,
+  GRID_OPERATIONS_STATUSES,
+  type StablecoinOperationStatus,
+  type StablecoinOperationType,
+  type BurnRail,
+  type OperationSourceType,
+  type ProviderEnvironment,
+  type ProviderAccountStatus,
+  type IssuanceStatus,
 };
 
 /** Every allowed move; anything else is refused. Terminal states have none. */
@@ -51,7 +83,10 @@ export const PROVIDER_STATUS_TABLE: Record<string, StablecoinOperationStatus | '
 };
 
 /** Our status for what the provider reports; unknown states leave the operation where it is. */
-export function statusFromProvider(providerStatus: string, awaitsExternalFunds: boolean): StablecoinOperationStatus | undefined {
+export function statusFromProvider(
+  providerStatus: string,
+  awaitsExternalFunds: boolean,
+): StablecoinOperationStatus | undefined {
   const mapped = PROVIDER_STATUS_TABLE[providerStatus.toLowerCase()];
   if (mapped === undefined) return undefined;
   if (mapped === 'AWAITING') return awaitsExternalFunds ? 'PENDING_FUNDING' : 'PENDING_PROVIDER';
@@ -96,8 +131,13 @@ export const RAIL_TIMING: Record<BurnRail, string> = {
 
 /** Brale's transfer_type for a rail of ours. */
 export const PROVIDER_RAIL: Record<string, string> = {
-  WIRE: 'wire', ACH_DEBIT: 'ach_debit', SAME_DAY_ACH_DEBIT: 'same_day_ach_debit',
-  ACH_CREDIT: 'ach_credit', SAME_DAY_ACH_CREDIT: 'same_day_ach_credit', RTP_CREDIT: 'rtp_credit', SPARK: 'spark',
+  WIRE: 'wire',
+  ACH_DEBIT: 'ach_debit',
+  SAME_DAY_ACH_DEBIT: 'same_day_ach_debit',
+  ACH_CREDIT: 'ach_credit',
+  SAME_DAY_ACH_CREDIT: 'same_day_ach_credit',
+  RTP_CREDIT: 'rtp_credit',
+  SPARK: 'spark',
 };
 
 export type GridOperationsStatus = typeof GRID_OPERATIONS_STATUSES[number];
@@ -116,4 +156,5 @@ export function gridOperationsStatusOf(issuance: IssuanceStatus, link: ProviderA
 }
 
 /** Issuance states the provider may still change (worth reading again). */
-export const issuanceSettled = (issuance: IssuanceStatus) => issuance !== 'PENDING_REVIEW' && issuance !== 'PROVISIONING';
+export const issuanceSettled = (issuance: IssuanceStatus) =>
+  issuance !== 'PENDING_REVIEW' && issuance !== 'PROVISIONING';

@@ -1,11 +1,24 @@
-import { PENDING_REASONS as PENDING_REASON_NAMES, TRANSACTION_STATUSES as TRANSACTION_STATUS_NAMES } from '../../../lib/contract/payment-vocabulary';
+import {
+  PENDING_REASONS as PENDING_REASON_NAMES,
+  TRANSACTION_STATUSES as TRANSACTION_STATUS_NAMES,
+} from '../../../lib/contract/payment-vocabulary';
 import { AppError } from '../../../lib/errors';
 
 /**
  * The reference's transaction statuses this service produces. PENDING_AUTHORIZATION: an SCA
  * customer's quote awaiting its Strong Customer Authentication challenge (docs/api/sca.md).
  */
-export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+export const TRANSACTION_STATUSES = [
+  'CREATED',
+  'PENDING',
+  'PENDING_AUTHORIZATION',
+  'PROCESSING',
+  'COMPLETED',
+  'REJECTED',
+  'FAILED',
+  'REFUNDED',
+  'EXPIRED',
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Every status the reference lists, accepted as a list filter. */
@@ -13,8 +26,15 @@ export const REFERENCE_STATUSES = TRANSACTION_STATUS_NAMES;
 
 /** The interface's current failure reasons, and only those. */
 export const FAILURE_REASONS = [
-  'QUOTE_EXECUTION_FAILED', 'PAYOUT_RETURNED', 'LIMIT_EXCEEDED', 'ACCOUNT_CANNOT_RECEIVE',
-  'ACCOUNT_INVALID', 'COMPLIANCE_REJECTED', 'SCA_NOT_COMPLETED', 'PAYMENT_APPROVAL_WEBHOOK_ERROR', 'PAYMENT_APPROVAL_TIMED_OUT',
+  'QUOTE_EXECUTION_FAILED',
+  'PAYOUT_RETURNED',
+  'LIMIT_EXCEEDED',
+  'ACCOUNT_CANNOT_RECEIVE',
+  'ACCOUNT_INVALID',
+  'COMPLIANCE_REJECTED',
+  'SCA_NOT_COMPLETED',
+  'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+  'PAYMENT_APPROVAL_TIMED_OUT',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -45,13 +65,26 @@ type Direction = 'OUTGOING' | 'INCOMING';
  */
 const TRANSITIONS: Record<Direction, Record<TransactionStatus, readonly TransactionStatus[]>> = {
   OUTGOING: {
-    CREATED: [], PENDING: ['PENDING_AUTHORIZATION', 'PROCESSING', 'EXPIRED', 'FAILED'], PROCESSING: ['COMPLETED', 'FAILED'],
+    CREATED: [],
+    PENDING: ['PENDING_AUTHORIZATION', 'PROCESSING', 'EXPIRED', 'FAILED'],
+    PROCESSING: ['COMPLETED', 'FAILED'],
     PENDING_AUTHORIZATION: ['PENDING', 'PROCESSING', 'FAILED'],
-    COMPLETED: [], REJECTED: [], FAILED: [], REFUNDED: [], EXPIRED: [],
+    COMPLETED: [],
+    REJECTED: [],
+    FAILED: [],
+    REFUNDED: [],
+    EXPIRED: [],
   },
   INCOMING: {
-    CREATED: ['PENDING'], PENDING: ['COMPLETED', 'FAILED'], PROCESSING: [], PENDING_AUTHORIZATION: [],
-    COMPLETED: [], REJECTED: [], FAILED: ['REJECTED', 'REFUNDED'], REFUNDED: [], EXPIRED: [],
+    CREATED: ['PENDING'],
+    PENDING: ['COMPLETED', 'FAILED'],
+    PROCESSING: [],
+    PENDING_AUTHORIZATION: [],
+    COMPLETED: [],
+    REJECTED: [],
+    FAILED: ['REJECTED', 'REFUNDED'],
+    REFUNDED: [],
+    EXPIRED: [],
   },
 };
 
@@ -60,7 +93,11 @@ export function canTransition(type: Direction, from: TransactionStatus, to: Tran
 }
 
 export function assertTransition(type: Direction, from: TransactionStatus, to: TransactionStatus): void {
-  if (!canTransition(type, from, to)) throw new AppError('INVALID_STATE', `A ${from} ${type.toLowerCase()} transaction cannot become ${to}`, { status: from });
+  if (!canTransition(type, from, to)) {
+    throw new AppError('INVALID_STATE', `A ${from} ${type.toLowerCase()} transaction cannot become ${to}`, {
+      status: from,
+    });
+  }
 }
 
 export function isTerminal(type: Direction, status: TransactionStatus): boolean {
@@ -72,12 +109,26 @@ export function returnedStatus(refusedByReceiver: boolean): 'REJECTED' | 'REFUND
   return refusedByReceiver ? 'REJECTED' : 'REFUNDED';
 }
 
-export const QUOTE_STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export const QUOTE_STATUSES = [
+  'PENDING',
+  'PENDING_AUTHORIZATION',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 const QUOTE_STATUS: Record<TransactionStatus, QuoteStatus> = {
-  CREATED: 'PENDING', PENDING: 'PENDING', PENDING_AUTHORIZATION: 'PENDING_AUTHORIZATION', PROCESSING: 'PROCESSING', COMPLETED: 'COMPLETED',
-  REJECTED: 'FAILED', FAILED: 'FAILED', REFUNDED: 'FAILED', EXPIRED: 'EXPIRED',
+  CREATED: 'PENDING',
+  PENDING: 'PENDING',
+  PENDING_AUTHORIZATION: 'PENDING_AUTHORIZATION',
+  PROCESSING: 'PROCESSING',
+  COMPLETED: 'COMPLETED',
+  REJECTED: 'FAILED',
+  FAILED: 'FAILED',
+  REFUNDED: 'FAILED',
+  EXPIRED: 'EXPIRED',
 };
 
 /** A quote's status follows its transaction's, within the Quote's own status set. */
@@ -86,10 +137,16 @@ export function quoteStatusOf(status: TransactionStatus): QuoteStatus {
 }
 
 /** A failed refund is retried: it becomes PENDING again until an attempt completes. */
-const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = { PENDING: ['COMPLETED', 'FAILED'], COMPLETED: [], FAILED: ['PENDING'] };
+const REFUND_TRANSITIONS: Record<RefundStatus, readonly RefundStatus[]> = {
+  PENDING: ['COMPLETED', 'FAILED'],
+  COMPLETED: [],
+  FAILED: ['PENDING'],
+};
 
 export function assertRefundTransition(from: RefundStatus, to: RefundStatus): void {
-  if (!REFUND_TRANSITIONS[from].includes(to)) throw new AppError('INVALID_STATE', `A ${from} refund cannot become ${to}`);
+  if (!REFUND_TRANSITIONS[from].includes(to)) {
+    throw new AppError('INVALID_STATE', `A ${from} refund cannot become ${to}`);
+  }
 }
 
 /** The transaction statuses a quote in `status` can have. */

@@ -2,12 +2,16 @@ import type { AgentContext } from '../../../gen/quotes_transactions/v1/agent_act
 import { AppError } from '../../../lib/errors';
 import type { ActingAgent, AgentPermission, ExecutionMode } from '../domain/agent-policy';
 
-const mode = (m: string | undefined): ExecutionMode | undefined => (m === 'AUTO' || m === 'APPROVAL_REQUIRED' ? m : undefined);
+const mode = (
+  m: string | undefined,
+): ExecutionMode | undefined => (m === 'AUTO' || m === 'APPROVAL_REQUIRED' ? m : undefined);
 
 /** The authenticated agent the gateway forwards (from auth.v1.AgentService.AuthenticateAgent). */
 export function actingAgentOf(context: AgentContext | undefined): ActingAgent {
   const policy = context?.policy;
-  if (!context?.agentId || !context.customerId || !policy?.spendingLimits) throw new AppError('UNAUTHORIZED', 'No authenticated agent on the call');
+  if (!context?.agentId || !context.customerId || !policy?.spendingLimits) {
+    throw new AppError('UNAUTHORIZED', 'No authenticated agent on the call');
+  }
   const limits = policy.spendingLimits;
   const restrictions = policy.accountRestrictions;
   return {
@@ -17,7 +21,8 @@ export function actingAgentOf(context: AgentContext | undefined): ActingAgent {
       permissions: policy.permissions as string[] as AgentPermission[],
       defaultExecutionMode: mode(policy.defaultExecutionMode) ?? 'AUTO',
       spendingLimits: {
-        currency: limits.currency, perTransactionLimit: limits.perTransactionLimit,
+        currency: limits.currency,
+        perTransactionLimit: limits.perTransactionLimit,
         ...(limits.dailyLimit !== undefined ? { dailyLimit: limits.dailyLimit } : {}),
         ...(limits.dailyTransactionLimit !== undefined ? { dailyTransactionLimit: limits.dailyTransactionLimit } : {}),
         ...(limits.monthlyLimit !== undefined ? { monthlyLimit: limits.monthlyLimit } : {}),
@@ -28,7 +33,14 @@ export function actingAgentOf(context: AgentContext | undefined): ActingAgent {
         ...(mode(r.executionMode) ? { executionMode: mode(r.executionMode) } : {}),
         ...(r.perTransactionLimit !== undefined ? { perTransactionLimit: r.perTransactionLimit } : {}),
       })),
-      ...(policy.approvalThresholds ? { approvalThresholds: { currency: policy.approvalThresholds.currency, amount: policy.approvalThresholds.amount } } : {}),
+      ...(policy.approvalThresholds
+        ? {
+          approvalThresholds: {
+            currency: policy.approvalThresholds.currency,
+            amount: policy.approvalThresholds.amount,
+          },
+        }
+        : {}),
     },
   };
 }

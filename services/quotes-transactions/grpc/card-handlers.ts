@@ -10,7 +10,10 @@ export function bindCardService(useCases: { cards: CardUseCases }) {
   return bindService(CardServiceService, {
     async createCard(request, ctx) {
       const card = await cards.issue(callerOf(ctx), {
-        cardholderId: request.cardholderId, platformCardId: present(request.platformCardId), form: request.form, fundingSources: request.fundingSources,
+        cardholderId: request.cardholderId,
+        platformCardId: present(request.platformCardId),
+        form: request.form,
+        fundingSources: request.fundingSources,
         threeDSecurePasswordGiven: request.threeDSecurePassword !== undefined,
       });
       return { card: toCardRecord(card) };
@@ -20,18 +23,26 @@ export function bindCardService(useCases: { cards: CardUseCases }) {
     },
     async updateCard(request, ctx) {
       const card = await cards.update(callerOf(ctx), request.id, {
-        state: present(request.state), ...(request.fundingSourcesGiven ? { fundingSources: request.fundingSources } : {}),
+        state: present(request.state),
+        ...(request.fundingSourcesGiven ? { fundingSources: request.fundingSources } : {}),
       });
       return { card: toCardRecord(card) };
     },
     async listCards(request, ctx) {
       const page = await cards.list(callerOf(ctx), {
-        cardholderId: present(request.cardholderId), accountId: present(request.accountId), platformCardId: present(request.platformCardId),
-        state: present(request.state), limit: request.limit, cursor: present(request.cursor), sortOrder: present(request.sortOrder),
+        cardholderId: present(request.cardholderId),
+        accountId: present(request.accountId),
+        platformCardId: present(request.platformCardId),
+        state: present(request.state),
+        limit: request.limit,
+        cursor: present(request.cursor),
+        sortOrder: present(request.sortOrder),
       });
       return {
-        cards: page.cards.map(toCardRecord), hasMore: page.hasMore,
-        nextCursor: nextPageCursor(page.cards, page.hasMore), totalCount: page.totalCount,
+        cards: page.cards.map(toCardRecord),
+        hasMore: page.hasMore,
+        nextCursor: nextPageCursor(page.cards, page.hasMore),
+        totalCount: page.totalCount,
       };
     },
   });

@@ -11,7 +11,9 @@ export function bindDelegatedKeyService(keys: DelegatedKeys) {
   return bindService(DelegatedKeyServiceService, {
     async createDelegatedKey(request, ctx) {
       const outcome = await keys.create(callerOf(ctx), {
-        cardId: request.cardId, internalAccountId: request.internalAccountId, nickname: request.nickname,
+        cardId: request.cardId,
+        internalAccountId: request.internalAccountId,
+        nickname: request.nickname,
         ...(request.spendingLimitsGiven ? { spendingLimits: request.spendingLimits } : {}),
       }, request.signature ?? {});
       return outcome.kind === 'challenge'
@@ -19,7 +21,10 @@ export function bindDelegatedKeyService(keys: DelegatedKeys) {
         : { outcome: { $case: 'delegatedKey' as const, value: toMessage(outcome.key) } };
     },
     async listDelegatedKeys(request, ctx) {
-      const found = await keys.list(callerOf(ctx), { accountId: present(request.accountId), fundingSourceId: present(request.fundingSourceId) });
+      const found = await keys.list(callerOf(ctx), {
+        accountId: present(request.accountId),
+        fundingSourceId: present(request.fundingSourceId),
+      });
       return { delegatedKeys: found.map(toMessage) };
     },
     async getDelegatedKey(request, ctx) {

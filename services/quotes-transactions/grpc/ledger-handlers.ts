@@ -11,13 +11,19 @@ export function bindLedgerService(useCases: { ledger: Ledger; audit: LedgerAudit
   return bindService(LedgerServiceService, {
     async getBalances(request, ctx) {
       if (request.accountIds.length > MAX_ACCOUNTS) {
-        throw AppError.invalidInput(`At most ${MAX_ACCOUNTS} accounts per call`, [{ field: 'accountIds', message: `at most ${MAX_ACCOUNTS}` }]);
+        throw AppError.invalidInput(`At most ${MAX_ACCOUNTS} accounts per call`, [{
+          field: 'accountIds',
+          message: `at most ${MAX_ACCOUNTS}`,
+        }]);
       }
       return { balances: await useCases.ledger.getBalances(request.accountIds, ctx.platformId) };
     },
     async closeAccounts(request, ctx) {
       if (request.accounts.length > MAX_ACCOUNTS) {
-        throw AppError.invalidInput(`At most ${MAX_ACCOUNTS} accounts per call`, [{ field: 'accounts', message: `at most ${MAX_ACCOUNTS}` }]);
+        throw AppError.invalidInput(`At most ${MAX_ACCOUNTS} accounts per call`, [{
+          field: 'accounts',
+          message: `at most ${MAX_ACCOUNTS}`,
+        }]);
       }
       return useCases.ledger.closeAccounts(requirePlatform(ctx), request.accounts);
     },

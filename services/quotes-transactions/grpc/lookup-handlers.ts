@@ -11,7 +11,9 @@ function callerOf(ctx: CallContext): Caller {
   return { platformId: requirePlatform(ctx), correlationId: ctx.correlationId };
 }
 
-export function bindLookupService(useCases: { lookupExternalAccount: LookupExternalAccount; lookupUma: LookupUma; getLookup: GetLookup }) {
+export function bindLookupService(
+  useCases: { lookupExternalAccount: LookupExternalAccount; lookupUma: LookupUma; getLookup: GetLookup },
+) {
   return bindService(LookupServiceService, {
     async lookupExternalAccount(request, ctx) {
       const lookup = await useCases.lookupExternalAccount({

@@ -11,11 +11,17 @@ import { AppError } from '../../../lib/errors';
 import { callerOf, present } from './payment-caller';
 
 export function bindQuoteService(useCases: {
-  createQuote: CreateQuote; executeQuote: ExecuteQuote; queries: TransactionQueries; createTransfer: CreateTransfer; listExchangeRates: ListExchangeRates;
+  createQuote: CreateQuote;
+  executeQuote: ExecuteQuote;
+  queries: TransactionQueries;
+  createTransfer: CreateTransfer;
+  listExchangeRates: ListExchangeRates;
   quoteAuthorization?: QuoteAuthorization;
 }) {
   const authorization = () => {
-    if (!useCases.quoteAuthorization) throw new AppError('CONFLICT', 'Strong Customer Authentication is not required here');
+    if (!useCases.quoteAuthorization) {
+      throw new AppError('CONFLICT', 'Strong Customer Authentication is not required here');
+    }
     return useCases.quoteAuthorization;
   };
   return bindService(QuoteServiceService, {
@@ -29,18 +35,33 @@ export function bindQuoteService(useCases: {
     },
     async listQuotes(request, ctx) {
       const page = await useCases.queries.listQuotes({
-        caller: callerOf(ctx), customerId: present(request.customerId),
-        sendingAccountId: present(request.sendingAccountId), receivingAccountId: present(request.receivingAccountId),
-        sendingUmaAddress: present(request.sendingUmaAddress), receivingUmaAddress: present(request.receivingUmaAddress),
-        status: present(request.status), createdAfter: present(request.createdAfter), createdBefore: present(request.createdBefore),
-        limit: request.limit, cursor: present(request.cursor),
+        caller: callerOf(ctx),
+        customerId: present(request.customerId),
+        sendingAccountId: present(request.sendingAccountId),
+        receivingAccountId: present(request.receivingAccountId),
+        sendingUmaAddress: present(request.sendingUmaAddress),
+        receivingUmaAddress: present(request.receivingUmaAddress),
+        status: present(request.status),
+        createdAfter: present(request.createdAfter),
+        createdBefore: present(request.createdBefore),
+        limit: request.limit,
+        cursor: present(request.cursor),
       });
-      return { quotes: page.payments.map(toQuoteRecord), hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount };
+      return {
+        quotes: page.payments.map(toQuoteRecord),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        totalCount: page.totalCount,
+      };
     },
     async executeQuote(request, ctx) {
       const p = await useCases.executeQuote({
-        caller: callerOf(ctx), quoteId: request.quoteId, idempotencyKey: present(request.idempotencyKey),
-        walletSignature: present(request.walletSignature), requestId: present(request.requestId), scaFactor: present(request.scaFactor),
+        caller: callerOf(ctx),
+        quoteId: request.quoteId,
+        idempotencyKey: present(request.idempotencyKey),
+        walletSignature: present(request.walletSignature),
+        requestId: present(request.requestId),
+        scaFactor: present(request.scaFactor),
       });
       return { quote: toQuoteRecord(p) };
     },
@@ -54,17 +75,30 @@ export function bindQuoteService(useCases: {
     },
     async createTransferIn(request, ctx) {
       const { idempotencyKey, ...body } = request;
-      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'IN', body, idempotencyKey: present(idempotencyKey) });
+      const p = await useCases.createTransfer({
+        caller: callerOf(ctx),
+        direction: 'IN',
+        body,
+        idempotencyKey: present(idempotencyKey),
+      });
       return { transaction: toTransactionRecord(p) };
     },
     async createTransferOut(request, ctx) {
       const { idempotencyKey, ...body } = request;
-      const p = await useCases.createTransfer({ caller: callerOf(ctx), direction: 'OUT', body, idempotencyKey: present(idempotencyKey) });
+      const p = await useCases.createTransfer({
+        caller: callerOf(ctx),
+        direction: 'OUT',
+        body,
+        idempotencyKey: present(idempotencyKey),
+      });
       return { transaction: toTransactionRecord(p) };
     },
     async listExchangeRates(request, ctx) {
       const rates = await useCases.listExchangeRates({
-        caller: callerOf(ctx), sourceCurrency: present(request.sourceCurrency), destinationCurrencies: request.destinationCurrencies, sendingAmount: request.sendingAmount,
+        caller: callerOf(ctx),
+        sourceCurrency: present(request.sourceCurrency),
+        destinationCurrencies: request.destinationCurrencies,
+        sendingAmount: request.sendingAmount,
       });
       return { rates };
     },

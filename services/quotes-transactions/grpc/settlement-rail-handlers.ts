@@ -1,4 +1,7 @@
-import { ReportSettlementOutcomeRequest_Outcome as Outcome, SettlementRailServiceService } from '../../../gen/quotes_transactions/v1/settlement_rail';
+import {
+  ReportSettlementOutcomeRequest_Outcome as Outcome,
+  SettlementRailServiceService,
+} from '../../../gen/quotes_transactions/v1/settlement_rail';
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { ReportSettlementOutcome } from '../app/report-settlement-outcome';
 import { toTransactionRecord } from '../domain/payment-records';
@@ -8,7 +11,9 @@ import { callerOf, present } from './payment-caller';
 export function bindSettlementRailService(useCases: { reportSettlementOutcome: ReportSettlementOutcome }) {
   return bindService(SettlementRailServiceService, {
     async reportSettlementOutcome(request, ctx) {
-      const outcome = (request.outcome === Outcome.OUTCOME_UNSPECIFIED || request.outcome === Outcome.UNRECOGNIZED ? '' : request.outcome) as RailOutcome;
+      const outcome = (request.outcome === Outcome.OUTCOME_UNSPECIFIED || request.outcome === Outcome.UNRECOGNIZED
+        ? ''
+        : request.outcome) as RailOutcome;
       const { applied, payment } = await useCases.reportSettlementOutcome(callerOf(ctx), request.transactionId, {
         outcome,
         ...(present(request.failureReason) ? { failureReason: request.failureReason } : {}),

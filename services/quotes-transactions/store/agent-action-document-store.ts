@@ -20,12 +20,22 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
     async ensureIndexes() {
       // One live action per quote: a quote submitted (and not rejected or failed) cannot be submitted again.
       // It also finds the action waiting on a quote's transaction (a waiting action always holds its claim).
-      await actions.createIndex({ keys: { quoteClaim: 1 }, unique: true, partialFilter: { quoteClaim: { $exists: true } } });
+      await actions.createIndex({
+        keys: { quoteClaim: 1 },
+        unique: true,
+        partialFilter: { quoteClaim: { $exists: true } },
+      });
       // The platform's approval queue (GET /agents/approvals) and an agent's own actions (GET /agents/me/actions).
       await actions.createIndex({ keys: { platformId: 1, status: 1, createdAt: 1 } });
       // GET /agents/approvals?agentId=&customerId=: the actions waiting for approval, in order of submission.
-      await actions.createIndex({ keys: { platformId: 1, status: 1, agentId: 1, createdAt: 1 }, name: 'action_agent_created' });
-      await actions.createIndex({ keys: { platformId: 1, status: 1, customerId: 1, createdAt: 1 }, name: 'action_customer_created' });
+      await actions.createIndex({
+        keys: { platformId: 1, status: 1, agentId: 1, createdAt: 1 },
+        name: 'action_agent_created',
+      });
+      await actions.createIndex({
+        keys: { platformId: 1, status: 1, customerId: 1, createdAt: 1 },
+        name: 'action_customer_created',
+      });
       await actions.createIndex({ keys: { agentId: 1, createdAt: 1 } });
       // The recovery's few in-flight executions: the field exists only between the decision and the payment.
       await actions.createIndex({ keys: { executing: 1 }, partialFilter: { executing: true } });
@@ -49,22 +59,37 @@ export function createAgentActionDocumentStore(store: DocumentStore) {
     },
     async transition({ platformId, id, from, set, unset = [] }) {
       const state: Filter = from === 'EXECUTING' ? { status: 'APPROVED', executing: true } : { status: from };
-      const update = withEvents({ $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}) }, []);
-      const doc = await actions.findOneAndUpdate({ _id: id, platformId, ...state }, update, { returnDocument: 'after' });
+      const update = withEvents({
+        $set: set,
+        ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, ''])) } : {}),
+      }, []);
+      const doc = await actions.findOneAndUpdate({ _id: id, platformId, ...state }, update, {
+        returnDocument: 'after',
+      });
       return doc && toAction(doc);
     },
     async interruptedExecutions(before, limit) {
-      return (await actions.find({ status: 'APPROVED', executing: true, updatedAt: { $lt: before } }, { limit })).map(toAction);
+      return (await actions.find({ status: 'APPROVED', executing: true, updatedAt: { $lt: before } }, { limit })).map(
+        toAction,
+      );
     },
     async list(platformId, q) {
-      const range = q.startDate || q.endDate ? { createdAt: { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) } } : {};
+      const range = q.startDate || q.endDate
+        ? { createdAt: { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) } }
+        : {};
       const filter: Filter = {
-        platformId, ...(q.agentId ? { agentId: q.agentId } : {}), ...(q.customerId ? { customerId: q.customerId } : {}),
-        ...(q.status ? { status: q.status } : {}), ...range,
+        platformId,
+        ...(q.agentId ? { agentId: q.agentId } : {}),
+        ...(q.customerId ? { customerId: q.customerId } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...range,
       };
       const direction = q.sortOrder === 'asc' ? 1 : -1;
       const [docs, totalCount] = await Promise.all([
-        actions.find({ ...filter, ...afterPosition(q.after, q.sortOrder) }, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
+        actions.find({ ...filter, ...afterPosition(q.after, q.sortOrder) }, {
+          sort: { createdAt: direction, _id: direction },
+          limit: q.limit + 1,
+        }),
         actions.countDocuments(filter),
       ]);
       return { actions: docs.slice(0, q.limit).map(toAction), hasMore: docs.length > q.limit, totalCount };

@@ -2,16 +2,28 @@ import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-documen
 import type { DocumentStore } from '../../../lib/store/document-store';
 import type { UsageLimits } from '../app/agents/agent-usage';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
-import { AGENT_USAGE_COLLECTION, AGENT_USAGE_RESERVATIONS_COLLECTION, createAgentUsageDocumentStore } from './agent-usage-document-store';
+import {
+  AGENT_USAGE_COLLECTION,
+  AGENT_USAGE_RESERVATIONS_COLLECTION,
+  createAgentUsageDocumentStore,
+} from './agent-usage-document-store';
 import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document-store';
 
 const AGENT = 'Agent:1';
 const DAY = '2026-05-01';
 const MONTH = '2026-05';
 const LIMITS: UsageLimits = { dailyTransactionLimit: 3, dailyLimit: 1_000, monthlyLimit: 1_500 };
-const reserveOf = (usage: ReturnType<typeof createAgentUsageDocumentStore>) =>
+const reserveOf =
+  (usage: ReturnType<typeof createAgentUsageDocumentStore>) =>
   (actionId: string, amount: number, over: Partial<{ day: string; limits: UsageLimits }> = {}) =>
-    usage.reserve({ agentId: AGENT, actionId, day: over.day ?? DAY, month: MONTH, amount, limits: over.limits ?? LIMITS });
+    usage.reserve({
+      agentId: AGENT,
+      actionId,
+      day: over.day ?? DAY,
+      month: MONTH,
+      amount,
+      limits: over.limits ?? LIMITS,
+    });
 
 function setup(store: DocumentStore = createEmbeddedDocumentStore()) {
   const usage = createAgentUsageDocumentStore(store);
@@ -38,7 +50,11 @@ test('each limit refuses with the usage that refused it, and counts nothing', as
   expect(await reserve('A:3', 50)).toBeNull();
   expect(await reserve('A:4', 50)).toBeNull();
   expect(await reserve('A:5', 1)).toMatchObject({ dailyTransactionCount: 3 });
-  expect(await reserve('A:6', 600, { day: '2026-05-02' })).toEqual({ dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 1_000 }); // the month's limit
+  expect(await reserve('A:6', 600, { day: '2026-05-02' })).toEqual({
+    dailyTransactionCount: 0,
+    dailySpend: 0,
+    monthlySpend: 1_000,
+  }); // the month's limit
   expect(await reserve('A:7', 500, { day: '2026-05-02' })).toBeNull();
   expect(await used('2026-05-02')).toEqual({ dailyTransactionCount: 1, dailySpend: 500, monthlySpend: 1_500 });
   expect(await reserve('A:8', 1, { limits: { dailyTransactionLimit: 0 } })).not.toBeNull();
@@ -48,7 +64,9 @@ test('racing payments never pass a limit together; repeats of one payment count 
   const { reserve, used } = setup();
   const same = await Promise.all(Array.from({ length: 10 }, () => reserve('A:same', 300)));
   expect(same.every((r) => r === null)).toBe(true);
-  const others = await Promise.all(Array.from({ length: 20 }, (_, i) => reserve(`A:racer-${i}`, 300, { limits: { dailyLimit: 1_000 } })));
+  const others = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => reserve(`A:racer-${i}`, 300, { limits: { dailyLimit: 1_000 } })),
+  );
   expect(others.filter((r) => r === null)).toHaveLength(2);
   expect(await used()).toEqual({ dailyTransactionCount: 3, dailySpend: 900, monthlySpend: 900 });
 });
@@ -60,11 +78,12 @@ test('a reservation is two writes: the next one removes the key the previous one
   const inserts = jest.spyOn(store.collection(AGENT_USAGE_RESERVATIONS_COLLECTION), 'insertOne');
   await reserve('A:2', 100);
   expect(writes.mock.calls.length + inserts.mock.calls.length).toBe(2);
-  const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))?.pending as Record<string, number>;
+  const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))
+    ?.pending as Record<string, number>;
   expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual(['A:2']);
 });
 
-test("usage in three per-counter documents seeds the month, and their reservations are released", async () => {
+test('usage in three per-counter documents seeds the month, and their reservations are released', async () => {
   const store = createEmbeddedDocumentStore();
   const volumes = createVolumeDocumentStore(store);
   await volumes.reserve({ counter: `agent/${AGENT}/count/${DAY}`, paymentId: 'A:old', amount: 1, limit: 10 });
@@ -116,14 +135,16 @@ test('racing payments, some refused: every in-flight key is removed by a later r
   expect(raced.filter((r) => r === null)).toHaveLength(20);
   expect(await reserve('A:last', 0, { limits })).toBeNull();
   expect(await used()).toEqual({ dailyTransactionCount: 21, dailySpend: 2_000, monthlySpend: 2_000 });
-  const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))?.pending as Record<string, number>;
+  const pending = (await store.collection(AGENT_USAGE_COLLECTION).findOne({ _id: `agent/${AGENT}/${MONTH}` }))
+    ?.pending as Record<string, number>;
   expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual(['A:last']);
 });
 
 test('a reservation of a new action id looks for no earlier one, and counts exactly as any other', async () => {
   const { store, usage, used } = setup();
   const lookups = jest.spyOn(store.collection(AGENT_USAGE_RESERVATIONS_COLLECTION), 'findOne');
-  const fresh = (actionId: string, amount: number) => usage.reserve({ agentId: AGENT, actionId, day: DAY, month: MONTH, amount, limits: LIMITS, fresh: true });
+  const fresh = (actionId: string, amount: number) =>
+    usage.reserve({ agentId: AGENT, actionId, day: DAY, month: MONTH, amount, limits: LIMITS, fresh: true });
   expect(await fresh('A:1', 600)).toBeNull();
   expect(await fresh('A:2', 500)).toMatchObject({ dailySpend: 600 });
   expect(lookups).not.toHaveBeenCalled();

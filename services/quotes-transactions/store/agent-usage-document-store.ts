@@ -20,17 +20,29 @@ type UsageDoc = {
   releasing: string[];
   pending?: Record<string, number>;
 };
-type ReservationDoc = { _id: string; usage: string; actionId: string; day: string; amount: number; state: 'COUNTED' | 'RELEASED' };
+type ReservationDoc = {
+  _id: string;
+  usage: string;
+  actionId: string;
+  day: string;
+  amount: number;
+  state: 'COUNTED' | 'RELEASED';
+};
 
 export const AGENT_USAGE_COLLECTION = 'agent_usage';
 export const AGENT_USAGE_RESERVATIONS_COLLECTION = 'agent_usage_reservations';
 
 const usageId = (agentId: string, month: string) => `agent/${agentId}/${month}`;
 const countsOf = (doc: UsageDoc | null, day: string): UsageCounts => ({
-  dailyTransactionCount: doc?.days?.[day]?.count ?? 0, dailySpend: doc?.days?.[day]?.spend ?? 0, monthlySpend: doc?.monthSpend ?? 0,
+  dailyTransactionCount: doc?.days?.[day]?.count ?? 0,
+  dailySpend: doc?.days?.[day]?.spend ?? 0,
+  monthlySpend: doc?.monthSpend ?? 0,
 });
 
-/** Within a limit: the field is absent (nothing counted that day yet; `amount` alone was checked) or at most `limit - add`. */
+/**
+ * Within a limit: the field is absent (nothing counted that day yet; `amount` alone was checked) or at most `limit -
+ * add`.
+ */
 const within = (field: string, add: number, limit: number | undefined): Filter[] =>
   limit === undefined ? [] : [{ $or: [{ [field]: { $exists: false } }, { [field]: { $lte: limit - add } }] }];
 
@@ -44,37 +56,55 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
 
   /** What the three per-counter documents (`agent/<id>/count|spend/<period>`) hold. */
   async function earlierUsage(agentId: string, day: string, month: string): Promise<UsageCounts> {
-    const earlier = async (counter: string) => (await earlierCounters.findOne({ _id: `agent/${agentId}/${counter}` }))?.used ?? 0;
-    const [dailyTransactionCount, dailySpend, monthlySpend] = await Promise.all([earlier(`count/${day}`), earlier(`spend/${day}`), earlier(`spend/${month}`)]);
+    const earlier = async (counter: string) =>
+      (await earlierCounters.findOne({ _id: `agent/${agentId}/${counter}` }))?.used ?? 0;
+    const [dailyTransactionCount, dailySpend, monthlySpend] = await Promise.all([
+      earlier(`count/${day}`),
+      earlier(`spend/${day}`),
+      earlier(`spend/${month}`),
+    ]);
     return { dailyTransactionCount, dailySpend, monthlySpend };
   }
 
   /** The month's document, seeded with what the per-counter documents hold for that day and month. */
   async function create(agentId: string, day: string, month: string): Promise<void> {
-    const { dailyTransactionCount: count, dailySpend, monthlySpend: monthSpend } = await earlierUsage(agentId, day, month);
+    const { dailyTransactionCount: count, dailySpend, monthlySpend: monthSpend } = await earlierUsage(
+      agentId,
+      day,
+      month,
+    );
     const days = count || dailySpend ? { [day]: { count, spend: dailySpend } } : {};
     try {
-      await usages.updateOne({ _id: usageId(agentId, month) }, { $setOnInsert: { monthSpend, days, releasing: [] } }, { upsert: true });
+      await usages.updateOne({ _id: usageId(agentId, month) }, { $setOnInsert: { monthSpend, days, releasing: [] } }, {
+        upsert: true,
+      });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
   }
 
-  async function count(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits }): Promise<boolean> {
+  async function count(
+    input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits },
+  ): Promise<boolean> {
     const { actionId, day, amount, limits } = input;
     const id = usageId(input.agentId, input.month);
     const field = pending.field(actionId);
-    const daily = [...within(`days.${day}.count`, 1, limits.dailyTransactionLimit), ...within(`days.${day}.spend`, amount, limits.dailyLimit)];
+    const daily = [
+      ...within(`days.${day}.count`, 1, limits.dailyTransactionLimit),
+      ...within(`days.${day}.spend`, amount, limits.dailyLimit),
+    ];
     const add = async () => {
       const { ids, unset } = pending.removable(id, actionId);
       const result = await usages.updateOne(
         {
-          _id: id, [field]: { $exists: false },
+          _id: id,
+          [field]: { $exists: false },
           ...(limits.monthlyLimit !== undefined ? { monthSpend: { $lte: limits.monthlyLimit - amount } } : {}),
           ...(daily.length ? { $and: daily } : {}),
         },
         {
-          $inc: { monthSpend: amount, [`days.${day}.count`]: 1, [`days.${day}.spend`]: amount }, $set: { [field]: amount },
+          $inc: { monthSpend: amount, [`days.${day}.count`]: 1, [`days.${day}.spend`]: amount },
+          $set: { [field]: amount },
           ...(unset ? { $unset: unset } : {}),
         },
       );
@@ -97,12 +127,18 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
     pending.recorded(reservation.usage, reservation.actionId);
   }
 
-  /** COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation says RELEASED. */
+  /**
+   * COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation says
+   * RELEASED.
+   */
   async function releaseOne(r: ReservationDoc): Promise<void> {
     if (r.state === 'COUNTED') {
       await usages.updateOne(
         { _id: r.usage, releasing: { $ne: r._id } },
-        { $inc: { monthSpend: -r.amount, [`days.${r.day}.count`]: -1, [`days.${r.day}.spend`]: -r.amount }, $push: { releasing: r._id } },
+        {
+          $inc: { monthSpend: -r.amount, [`days.${r.day}.count`]: -1, [`days.${r.day}.spend`]: -r.amount },
+          $push: { releasing: r._id },
+        },
       );
       await reservations.updateOne({ _id: r._id, state: 'COUNTED' }, { $set: { state: 'RELEASED' } });
     }
@@ -114,16 +150,28 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
       const { actionId, day, amount, limits } = input;
       return oneAtATime.run(actionId, async () => {
         if (!input.fresh && (await reservations.findOne({ _id: actionId }))) return null;
-        // An amount above a day's limit on its own is refused here: the write's check passes a day with nothing counted yet.
+        // An amount above a day's limit on its own is refused here: the write's check passes a day with nothing counted
+        // yet.
         const alone = (limits.dailyTransactionLimit ?? 1) < 1 || amount > (limits.dailyLimit ?? amount);
         const counted = (!alone && (await count(input)))
-          // Refused: unless this action's amount is already in (an earlier attempt, cut by a crash before it recorded it).
-          || (await usages.countDocuments({ _id: usageId(input.agentId, input.month), [pending.field(actionId)]: { $exists: true } })) > 0;
+          // Refused: unless this action's amount is already in (an earlier attempt, cut by a crash before it recorded
+          // it).
+          || (await usages.countDocuments({
+              _id: usageId(input.agentId, input.month),
+              [pending.field(actionId)]: { $exists: true },
+            })) > 0;
         if (!counted) {
           if (await reservations.countDocuments({ _id: actionId })) return null;
           return countsOf(await usages.findOne({ _id: usageId(input.agentId, input.month) }), day);
         }
-        await record({ _id: actionId, usage: usageId(input.agentId, input.month), actionId, day, amount, state: 'COUNTED' });
+        await record({
+          _id: actionId,
+          usage: usageId(input.agentId, input.month),
+          actionId,
+          day,
+          amount,
+          state: 'COUNTED',
+        });
         return null;
       });
     },

@@ -58,12 +58,17 @@ export function createCardDocumentStore(store: DocumentStore) {
     async list(platformId, q) {
       const filter: Filter = {
         platformId,
-        ...(q.cardholderId ? { cardholderId: q.cardholderId } : {}), ...(q.accountId ? { fundingSources: q.accountId } : {}),
-        ...(q.platformCardId ? { platformCardId: q.platformCardId } : {}), ...(q.state ? { state: q.state } : {}),
+        ...(q.cardholderId ? { cardholderId: q.cardholderId } : {}),
+        ...(q.accountId ? { fundingSources: q.accountId } : {}),
+        ...(q.platformCardId ? { platformCardId: q.platformCardId } : {}),
+        ...(q.state ? { state: q.state } : {}),
       };
       const direction = q.sortOrder === 'asc' ? 1 : -1;
       const [docs, totalCount] = await Promise.all([
-        cards.find({ ...filter, ...afterPosition(q.after, q.sortOrder) }, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
+        cards.find({ ...filter, ...afterPosition(q.after, q.sortOrder) }, {
+          sort: { createdAt: direction, _id: direction },
+          limit: q.limit + 1,
+        }),
         cards.countDocuments(filter),
       ]);
       return { cards: docs.slice(0, q.limit).map(toCard), hasMore: docs.length > q.limit, totalCount };

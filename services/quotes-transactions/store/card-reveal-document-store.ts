@@ -18,7 +18,9 @@ export function createCardRevealDocumentStore(store: DocumentStore): CardRevealS
     },
     async claim(id, now) {
       // One conditional write: of two concurrent opens, exactly one flips `opened`.
-      const claimed = await reveals.updateOne({ _id: id, opened: false, expiresAt: { $gt: now } }, { $set: { opened: true, openedAt: now } });
+      const claimed = await reveals.updateOne({ _id: id, opened: false, expiresAt: { $gt: now } }, {
+        $set: { opened: true, openedAt: now },
+      });
       if (claimed.modifiedCount !== 1) return null;
       const doc = await reveals.findOne({ _id: id });
       if (!doc) return null;

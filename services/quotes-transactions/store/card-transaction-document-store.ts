@@ -15,7 +15,8 @@ function toEntry(doc: EntryDoc): CardTransactionEntry {
 
 /** The transaction's own members (what an event changes), without its id and the entry's bookkeeping. */
 function members(tx: CardTransaction): Record<string, unknown> {
-  const { id: _id, pending: _p, decision: _d, declineReason: _r, releasing: _l, sources: _s, ...rest } = tx as CardTransactionEntry;
+  const { id: _id, pending: _p, decision: _d, declineReason: _r, releasing: _l, sources: _s, ...rest } =
+    tx as CardTransactionEntry;
   return rest;
 }
 
@@ -29,7 +30,10 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       await entries.createIndex({ keys: { pullConfirmAt: 1 } });
       await entries.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: 1 } });
       // The approved entries GET /transactions lists, in creation order (a range of dates is a range of entries).
-      await entries.createIndex({ keys: { platformId: 1, decision: 1, createdAt: 1, _id: 1 }, name: 'card_transaction_created' });
+      await entries.createIndex({
+        keys: { platformId: 1, decision: 1, createdAt: 1, _id: 1 },
+        name: 'card_transaction_created',
+      });
       await entries.createIndex({ keys: { platformCustomerId: 1 }, name: 'card_transaction_platform_customer' });
     },
     async insert(entry) {
@@ -41,7 +45,8 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       return doc && toEntry(doc);
     },
     async decide(platformId, id, set, events) {
-      return (await entries.updateOne({ _id: id, platformId, decision: 'DECIDING' }, withEvents({ $set: set }, events))).modifiedCount === 1;
+      return (await entries.updateOne({ _id: id, platformId, decision: 'DECIDING' }, withEvents({ $set: set }, events)))
+        .modifiedCount === 1;
     },
     async begin(tx, plan) {
       const result = await entries.updateOne(
@@ -53,7 +58,10 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
     async finish(tx, result, events) {
       const done = await entries.updateOne(
         { _id: tx.id, platformId: tx.platformId, events: tx.events, pending: { $exists: true } },
-        withEvents({ $set: members(result), $unset: { pending: '', ...(result.pullConfirmAt ? {} : { pullConfirmAt: '' }) } }, events),
+        withEvents({
+          $set: members(result),
+          $unset: { pending: '', ...(result.pullConfirmAt ? {} : { pullConfirmAt: '' }) },
+        }, events),
       );
       return done.modifiedCount === 1;
     },
@@ -61,7 +69,10 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       await entries.updateOne({ _id: id, platformId }, { $unset: { releasing: '' } });
     },
     async interrupted(before, limit) {
-      const docs = await entries.find({ updatedAt: { $lt: before }, $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }] }, { limit });
+      const docs = await entries.find({
+        updatedAt: { $lt: before },
+        $or: [{ decision: 'DECIDING' }, { releasing: true }, { pending: { $exists: true } }],
+      }, { limit });
       return docs.map(toEntry);
     },
     async stale(before, limit) {
@@ -77,11 +88,20 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       if (q.platformCustomerId) filter.platformCustomerId = q.platformCustomerId;
       if (q.accountIds) filter.accountId = { $in: q.accountIds };
       if (q.statuses) filter.status = { $in: q.statuses };
-      if (q.startDate || q.endDate) filter.createdAt = { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) };
+      if (q.startDate || q.endDate) {
+        filter.createdAt = { ...(q.startDate ? { $gte: q.startDate } : {}), ...(q.endDate ? { $lte: q.endDate } : {}) };
+      }
       const direction = q.sortOrder === 'asc' ? 1 : -1;
       const beyond = direction === 1 ? '$gt' : '$lt';
       const page = q.after
-        ? { $and: [filter, { $or: [{ createdAt: { [beyond]: q.after.createdAt } }, { createdAt: q.after.createdAt, _id: { [beyond]: q.after.id } }] }] }
+        ? {
+          $and: [filter, {
+            $or: [{ createdAt: { [beyond]: q.after.createdAt } }, {
+              createdAt: q.after.createdAt,
+              _id: { [beyond]: q.after.id },
+            }],
+          }],
+        }
         : filter;
       const [docs, totalCount] = await Promise.all([
         entries.find(page, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
@@ -90,7 +110,10 @@ export function createCardTransactionDocumentStore(store: DocumentStore) {
       return { entries: docs.map(toEntry), totalCount };
     },
     async pullsDue(now, limit) {
-      const docs = await entries.find({ pullConfirmAt: { $lte: now }, decision: 'APPROVED' }, { sort: { pullConfirmAt: 1 }, limit });
+      const docs = await entries.find({ pullConfirmAt: { $lte: now }, decision: 'APPROVED' }, {
+        sort: { pullConfirmAt: 1 },
+        limit,
+      });
       return docs.map(toEntry);
     },
   };

@@ -13,13 +13,19 @@ function toKey(doc: KeyDoc | null): DelegatedKey | null {
 }
 
 /** One ACTIVE key per funding source: the slot is unique while set. */
-const activeSlotOf = (key: Pick<DelegatedKey, 'platformId' | 'fundingSourceId'>) => `${key.platformId}|${key.fundingSourceId}`;
+const activeSlotOf = (key: Pick<DelegatedKey, 'platformId' | 'fundingSourceId'>) =>
+  `${key.platformId}|${key.fundingSourceId}`;
 
 export function createDelegatedKeyDocumentStore(store: DocumentStore): DelegatedKeyStore {
   const keys = store.collection<KeyDoc>(DELEGATED_KEYS_COLLECTION);
   return {
     async ensureIndexes() {
-      await keys.createIndex({ keys: { activeSlot: 1 }, unique: true, partialFilter: { activeSlot: { $exists: true } }, name: 'active_slot' });
+      await keys.createIndex({
+        keys: { activeSlot: 1 },
+        unique: true,
+        partialFilter: { activeSlot: { $exists: true } },
+        name: 'active_slot',
+      });
       await keys.createIndex({ keys: { platformId: 1, createRequestId: 1 } });
       await keys.createIndex({ keys: { platformId: 1, 'policyChallenge.requestId': 1 } });
       await keys.createIndex({ keys: { platformId: 1, accountId: 1, createdAt: 1 } });
@@ -40,32 +46,47 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
         ?? toKey(await keys.findOne({ platformId, 'policyChallenge.requestId': requestId }));
     },
     async markPending(id, policyChallenge, now) {
-      return toKey(await keys.findOneAndUpdate(
-        { _id: id, status: 'CREATING' }, { $set: { status: 'PENDING', policyChallenge, updatedAt: now } }, { returnDocument: 'after' },
-      ));
+      return toKey(
+        await keys.findOneAndUpdate(
+          { _id: id, status: 'CREATING' },
+          { $set: { status: 'PENDING', policyChallenge, updatedAt: now } },
+          { returnDocument: 'after' },
+        ),
+      );
     },
     async activate(id, now) {
       const doc = await keys.findOne({ _id: id, status: 'PENDING' });
       if (!doc) return null;
       try {
-        return toKey(await keys.findOneAndUpdate(
-          { _id: id, status: 'PENDING' }, { $set: { status: 'ACTIVE', activeSlot: activeSlotOf(doc), updatedAt: now } }, { returnDocument: 'after' },
-        ));
+        return toKey(
+          await keys.findOneAndUpdate(
+            { _id: id, status: 'PENDING' },
+            { $set: { status: 'ACTIVE', activeSlot: activeSlotOf(doc), updatedAt: now } },
+            { returnDocument: 'after' },
+          ),
+        );
       } catch (err) {
         if (err instanceof DuplicateKeyError) throw new ActiveKeyExists();
         throw err;
       }
     },
     async revoke(platformId, id, now) {
-      return toKey(await keys.findOneAndUpdate(
-        { _id: id, platformId, status: 'ACTIVE' }, { $set: { status: 'REVOKED', updatedAt: now }, $unset: { activeSlot: '' } }, { returnDocument: 'after' },
-      ));
+      return toKey(
+        await keys.findOneAndUpdate(
+          { _id: id, platformId, status: 'ACTIVE' },
+          { $set: { status: 'REVOKED', updatedAt: now }, $unset: { activeSlot: '' } },
+          { returnDocument: 'after' },
+        ),
+      );
     },
     async activeOfCard(platformId, cardId) {
       return (await keys.find({ platformId, cardId, status: 'ACTIVE' })).map((doc) => toKey(doc)!);
     },
     async activeAfter(after, limit) {
-      const docs = await keys.find({ status: 'ACTIVE', ...(after ? { _id: { $gt: after } } : {}) }, { sort: { _id: 1 }, limit });
+      const docs = await keys.find({ status: 'ACTIVE', ...(after ? { _id: { $gt: after } } : {}) }, {
+        sort: { _id: 1 },
+        limit,
+      });
       return docs.map((doc) => toKey(doc)!);
     },
     async active(platformId, fundingSourceId) {
@@ -82,7 +103,8 @@ export function createDelegatedKeyDocumentStore(store: DocumentStore): Delegated
     },
     async list(platformId, filter, limit) {
       const docs = await keys.find({
-        platformId, ...(filter.accountId ? { accountId: filter.accountId } : {}),
+        platformId,
+        ...(filter.accountId ? { accountId: filter.accountId } : {}),
         ...(filter.fundingSourceId ? { fundingSourceId: filter.fundingSourceId } : {}),
         status: { $in: ['PENDING', 'ACTIVE', 'REVOKED'] },
       }, { sort: { createdAt: -1, _id: -1 }, limit });

@@ -4,23 +4,38 @@ import type { KeyedRequestStore } from '../app/keyed-requests';
 import type { KeyedRequestRecord, KeyedRequestScope } from '../domain/keyed-request';
 
 type KeyedRequestDoc = { _id: string } & Omit<KeyedRequestRecord, 'leaseUntil' | 'createdAt' | 'expiresAt'> & {
-  leaseUntil: string; createdAt: string; expiresAt: string;
+  leaseUntil: string;
+  createdAt: string;
+  expiresAt: string;
 };
 
 export const KEYED_REQUESTS_COLLECTION = 'idempotency_keys';
 
 /** One record per platform, agent and key; the id is a digest so that any key fits. */
 function idOf(scope: KeyedRequestScope): string {
-  return createHash('sha256').update(JSON.stringify([scope.platformId, scope.agentId ?? '', scope.key])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([scope.platformId, scope.agentId ?? '', scope.key])).digest(
+    'base64url',
+  );
 }
 
 function toDoc(r: KeyedRequestRecord): KeyedRequestDoc {
-  return { _id: idOf(r), ...r, leaseUntil: r.leaseUntil.toISOString(), createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt.toISOString() };
+  return {
+    _id: idOf(r),
+    ...r,
+    leaseUntil: r.leaseUntil.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+  };
 }
 
 function fromDoc(doc: KeyedRequestDoc): KeyedRequestRecord {
   const { _id, ...rest } = doc;
-  return { ...rest, leaseUntil: new Date(doc.leaseUntil), createdAt: new Date(doc.createdAt), expiresAt: new Date(doc.expiresAt) };
+  return {
+    ...rest,
+    leaseUntil: new Date(doc.leaseUntil),
+    createdAt: new Date(doc.createdAt),
+    expiresAt: new Date(doc.expiresAt),
+  };
 }
 
 export function createKeyedRequestDocumentStore(store: DocumentStore): KeyedRequestStore {
@@ -43,7 +58,9 @@ export function createKeyedRequestDocumentStore(store: DocumentStore): KeyedRequ
       return doc ? fromDoc(doc) : null;
     },
     async takeOver(scope, claim, next) {
-      const r = await records.updateOne({ _id: idOf(scope), claim, state: 'IN_FLIGHT' }, { $set: { claim: next.claim, leaseUntil: next.leaseUntil.toISOString() } });
+      const r = await records.updateOne({ _id: idOf(scope), claim, state: 'IN_FLIGHT' }, {
+        $set: { claim: next.claim, leaseUntil: next.leaseUntil.toISOString() },
+      });
       return r.modifiedCount === 1;
     },
     async complete(scope, claim, done) {

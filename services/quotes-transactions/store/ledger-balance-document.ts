@@ -8,8 +8,15 @@
  * The first archive pass over such a document turns that into `forgottenBefore`.
  */
 export type BalanceDoc = {
-  _id: string; account: string; platformId: string; currency: string; available: number;
-  applied?: string[]; unarchived?: number; archivedUpTo?: number; forgottenBefore?: number;
+  _id: string;
+  account: string;
+  platformId: string;
+  currency: string;
+  available: number;
+  applied?: string[];
+  unarchived?: number;
+  archivedUpTo?: number;
+  forgottenBefore?: number;
   appliedAt?: number[];
   /** An internal account closed for good (its customer was deleted): credits are refused. */
   closed?: boolean;

@@ -20,7 +20,15 @@ export const SYSTEM_SHARDS = 16;
 
 /** A balance read leaves the posting markers behind: they are most of the document. */
 const BALANCE_FIELDS = { account: 1, platformId: 1, currency: 1, available: 1 } as const;
-const MARKER_FIELDS = { currency: 1, available: 1, applied: 1, archivedUpTo: 1, forgottenBefore: 1, appliedAt: 1, closed: 1 } as const;
+const MARKER_FIELDS = {
+  currency: 1,
+  available: 1,
+  applied: 1,
+  archivedUpTo: 1,
+  forgottenBefore: 1,
+  appliedAt: 1,
+  closed: 1,
+} as const;
 
 const shardOf = (marker: string) => createHash('sha256').update(marker).digest().readUInt16BE(0) % SYSTEM_SHARDS;
 
@@ -40,9 +48,14 @@ const memberKey = (account: string) => Buffer.from(account).toString('base64url'
  * each of its accounts' share. Audits and tests that read `ledger_balances` directly go through it.
  */
 export function balanceRecordsOf(doc: Partial<BalanceDoc>): BalanceRecord[] {
-  if (!doc.system) return [{ account: doc.account!, platformId: doc.platformId!, currency: doc.currency!, available: doc.available! }];
+  if (!doc.system) {
+    return [{ account: doc.account!, platformId: doc.platformId!, currency: doc.currency!, available: doc.available! }];
+  }
   return Object.entries(doc.sums ?? {}).map(([key, available]) => ({
-    account: Buffer.from(key, 'base64url').toString(), platformId: doc.platformId!, currency: doc.currencies![key], available,
+    account: Buffer.from(key, 'base64url').toString(),
+    platformId: doc.platformId!,
+    currency: doc.currencies![key],
+    available,
   }));
 }
 
@@ -93,7 +106,9 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
   ): Promise<Outcome> {
     const doc = await balances.findOne({ _id: id }, { projection: MARKER_FIELDS });
     if (!doc) return shortOf === undefined ? { horizon: null } : 'INSUFFICIENT_FUNDS';
-    if (currency !== undefined && doc.currency !== currency) throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
+    if (currency !== undefined && doc.currency !== currency) {
+      throw new Error(`ledger account ${id} holds ${doc.currency}, not ${currency}`);
+    }
     const applied = doc.applied ?? [];
     if (applied.includes(marker)) return 'ALREADY_APPLIED';
     if (applied.includes(voidMarker(marker))) return 'VOIDED';
@@ -109,18 +124,32 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
   }
 
   /** One conditional write of the posting; true when it applied. */
-  async function write(input: Parameters<LedgerStore['apply']>[0], id: string, horizon: number | null | undefined): Promise<boolean> {
+  async function write(
+    input: Parameters<LedgerStore['apply']>[0],
+    id: string,
+    horizon: number | null | undefined,
+  ): Promise<boolean> {
     const { platformId, posting, marker, guarded, events, since } = input;
     const { $push, $inc } = remember(marker);
     const update = withEvents({ $inc: { ...$inc, available: posting.amount }, $push }, events);
     const filter = {
-      _id: id, currency: posting.currency, ...provenUnapplied(marker, since, horizon), ...(input.refusedIfClosed ? { closed: { $ne: true } } : {}),
+      _id: id,
+      currency: posting.currency,
+      ...provenUnapplied(marker, since, horizon),
+      ...(input.refusedIfClosed ? { closed: { $ne: true } } : {}),
       // A new document starts at the amount itself, which assertValidStep keeps within the ceiling.
-      ...(input.ceiling !== undefined && posting.amount > 0 ? { available: { $lte: input.ceiling - posting.amount } } : {}),
+      ...(input.ceiling !== undefined && posting.amount > 0
+        ? { available: { $lte: input.ceiling - posting.amount } }
+        : {}),
     };
-    if (guarded) return (await balances.updateOne({ ...filter, available: { $gte: -posting.amount } }, update)).matchedCount === 1;
+    if (guarded) {
+      return (await balances.updateOne({ ...filter, available: { $gte: -posting.amount } }, update)).matchedCount === 1;
+    }
     try {
-      const result = await balances.updateOne(filter, { ...update, $setOnInsert: { account: posting.account, platformId } }, { upsert: true });
+      const result = await balances.updateOne(filter, {
+        ...update,
+        $setOnInsert: { account: posting.account, platformId },
+      }, { upsert: true });
       return result.modifiedCount === 1 || result.upsertedId !== undefined;
     } catch (err) {
       if (err instanceof DuplicateKeyError) return false; // created concurrently by another posting
@@ -144,8 +173,13 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
           ? { amount: input.posting.amount, ceiling: input.ceiling }
           : undefined;
         const outcome = await outcomeOf({
-          id, currency: input.posting.currency, marker: input.marker, since: input.since, shortOf,
-          refusedIfClosed: input.refusedIfClosed, credit,
+          id,
+          currency: input.posting.currency,
+          marker: input.marker,
+          since: input.since,
+          shortOf,
+          refusedIfClosed: input.refusedIfClosed,
+          credit,
         });
         if (typeof outcome === 'string') return outcome;
         horizon = outcome.horizon;
@@ -162,11 +196,18 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
         currencies[`currencies.${key}`] = posting.currency;
       }
       const { $push, $inc } = remember(marker);
-      const update = { $inc: { ...$inc, ...sums }, $push, $set: currencies, $setOnInsert: { platformId, system: true } };
+      const update = {
+        $inc: { ...$inc, ...sums },
+        $push,
+        $set: currencies,
+        $setOnInsert: { platformId, system: true },
+      };
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         try {
-          const result = await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, update, { upsert: true });
+          const result = await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, update, {
+            upsert: true,
+          });
           if (result.modifiedCount === 1 || result.upsertedId !== undefined) return 'APPLIED';
         } catch (err) {
           if (!(err instanceof DuplicateKeyError)) throw err; // else: created concurrently, or the marker is in
@@ -182,13 +223,20 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       const id = documentId(posting.account, marker);
       try {
         // The document must exist to hold the void marker, or a later replay could still debit.
-        await balances.updateOne({ _id: id }, { $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0 } }, { upsert: true });
+        await balances.updateOne({ _id: id }, {
+          $setOnInsert: { account: posting.account, platformId, currency: posting.currency, available: 0 },
+        }, { upsert: true });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
       let horizon: number | null | undefined;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        if ((await balances.updateOne({ _id: id, ...provenUnapplied(marker, since, horizon) }, remember(voidMarker(marker)))).matchedCount === 1) return 'VOIDED';
+        if (
+          (await balances.updateOne(
+            { _id: id, ...provenUnapplied(marker, since, horizon) },
+            remember(voidMarker(marker)),
+          )).matchedCount === 1
+        ) return 'VOIDED';
         const outcome = await outcomeOf({ id, currency: posting.currency, marker, since });
         const refusal = outcome === 'INSUFFICIENT_FUNDS' || outcome === 'CLOSED' || outcome === 'OUT_OF_RANGE';
         if (typeof outcome === 'string') return refusal ? 'UNCERTAIN' : outcome;
@@ -198,23 +246,37 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
     },
     async close(platformId, account, currency) {
       try {
-        await balances.updateOne({ _id: account }, { $setOnInsert: { account, platformId, currency, available: 0 } }, { upsert: true });
+        await balances.updateOne({ _id: account }, { $setOnInsert: { account, platformId, currency, available: 0 } }, {
+          upsert: true,
+        });
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
-      return (await balances.updateOne({ _id: account, platformId, available: 0 }, { $set: { closed: true } })).matchedCount === 1;
+      return (await balances.updateOne({ _id: account, platformId, available: 0 }, { $set: { closed: true } }))
+        .matchedCount === 1;
     },
     async reopen(platformId, account) {
       await balances.updateOne({ _id: account, platformId }, { $unset: { closed: '' } });
     },
     archivePostings: (limit) => archive.pass(limit),
     async balances(accounts, platformId) {
-      const docs = await balances.find({ _id: { $in: accounts.filter(isGuarded) }, ...(platformId ? { platformId } : {}) }, { projection: BALANCE_FIELDS });
-      return docs.map((d) => ({ account: d.account, platformId: d.platformId, currency: d.currency, available: d.available }));
+      const docs = await balances.find({
+        _id: { $in: accounts.filter(isGuarded) },
+        ...(platformId ? { platformId } : {}),
+      }, { projection: BALANCE_FIELDS });
+      return docs.map((d) => ({
+        account: d.account,
+        platformId: d.platformId,
+        currency: d.currency,
+        available: d.available,
+      }));
     },
     async all() {
       const sums = new Map<string, { account: string; platformId: string; currency: string; available: number }>();
-      for (const d of (await balances.find({}, { projection: { ...BALANCE_FIELDS, system: 1, sums: 1, currencies: 1 } })).flatMap(balanceRecordsOf)) {
+      for (
+        const d of (await balances.find({}, { projection: { ...BALANCE_FIELDS, system: 1, sums: 1, currencies: 1 } }))
+          .flatMap(balanceRecordsOf)
+      ) {
         const sum = sums.get(d.account) ?? { ...d, available: 0 };
         sum.available += d.available;
         sums.set(d.account, sum);
@@ -236,7 +298,10 @@ export function createLedgerDocumentStore(store: DocumentStore, clock: () => Dat
       await journal.updateOne({ _id: key }, { $set: { done: true } });
     },
     async unfinishedJournal(startedBefore, limit) {
-      const docs = await journal.find({ done: false, startedAt: { $lte: startedBefore } }, { limit, sort: { startedAt: 1 } });
+      const docs = await journal.find({ done: false, startedAt: { $lte: startedBefore } }, {
+        limit,
+        sort: { startedAt: 1 },
+      });
       return docs.map((d) => ({ platformId: d.platformId, step: d.step, startedAt: d.startedAt }));
     },
   };

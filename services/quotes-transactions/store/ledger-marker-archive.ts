@@ -5,7 +5,10 @@ import { legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-bal
 type ArchiveDoc = { _id: string; balance: string; markers: string[]; appliedThrough: number };
 
 export const ARCHIVE_COLLECTION = 'ledger_posting_archive';
-/** A balance document whose waiting markers reach this many is archived: each posting rewrites the whole document, so it is kept small (64 markers ≈ 2.5 KB against ≈ 9.5 KB at 256). */
+/**
+ * A balance document whose waiting markers reach this many is archived: each posting rewrites the whole document, so it
+ * is kept small (64 markers ≈ 2.5 KB against ≈ 9.5 KB at 256).
+ */
 export const ARCHIVE_AT = 64;
 /**
  * Markers stay at least this long: the steps still applying them keep the one-write path. A busy
@@ -34,7 +37,9 @@ export function createMarkerArchive(store: DocumentStore, balances: DocumentColl
     const forgotten = legacyForgottenBefore(doc);
     // Another pass that moved the first of them moved them all: then this one changes nothing.
     await balances.updateOne({ _id: id, applied: markers[0] }, {
-      $pullAll: { applied: markers }, $max: { archivedUpTo: appliedThrough }, $inc: { unarchived: -markers.length },
+      $pullAll: { applied: markers },
+      $max: { archivedUpTo: appliedThrough },
+      $inc: { unarchived: -markers.length },
       ...(doc.appliedAt ? { $unset: { appliedAt: '' } } : {}),
       ...(forgotten !== undefined ? { $set: { forgottenBefore: forgotten } } : {}),
     });

@@ -1,5 +1,10 @@
 import type { DocumentStore } from '../../../lib/store/document-store';
-import type { AuditArchivedMarkers, AuditBalanceDocument, LedgerSnapshot, LedgerSnapshotSource } from '../app/ledger-audit';
+import type {
+  AuditArchivedMarkers,
+  AuditBalanceDocument,
+  LedgerSnapshot,
+  LedgerSnapshotSource,
+} from '../app/ledger-audit';
 import type { CardTransactionEntry } from '../app/cards/card-transaction-store';
 import type { LedgerStep } from '../domain/ledger-postings';
 import type { Payment } from '../domain/payment';
@@ -27,7 +32,11 @@ export function createLedgerSnapshotReader(store: DocumentStore): LedgerSnapshot
       return {
         balances: balances as unknown as AuditBalanceDocument[],
         archive: archive as unknown as AuditArchivedMarkers[],
-        journal: journal.map((d) => ({ platformId: d.platformId as string, step: d.step as LedgerStep, done: d.done === true })),
+        journal: journal.map((d) => ({
+          platformId: d.platformId as string,
+          step: d.step as LedgerStep,
+          done: d.done === true,
+        })),
         payments: payments.map((d) => recordOf<Payment>(d)),
         cardTransactions: cards.map((d) => recordOf<CardTransactionEntry>(d)),
       };

@@ -9,7 +9,12 @@ const lookup: Lookup = {
   accountId: MXN_ACCOUNT,
   sender: { customerId: CUSTOMER },
   senderCurrency: 'USD',
-  offers: [{ currency: { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 }, estimatedExchangeRate: 17.25, min: 2000, max: 100000000 }],
+  offers: [{
+    currency: { code: 'MXN', name: 'Mexican Peso', symbol: '$', decimals: 2 },
+    estimatedExchangeRate: 17.25,
+    min: 2000,
+    max: 100000000,
+  }],
   requiredPayerDataFields: [{ name: 'FULL_NAME', mandatory: true }],
   createdAt: '2025-10-13T12:00:00.000Z',
   expiresAt: '2025-10-13T12:15:00.000Z',
@@ -20,10 +25,13 @@ test('a saved lookup reads back whole, keyed by its id', async () => {
   const store = createLookupDocumentStore(documents);
   await store.save(lookup);
   await expect(store.find(PLATFORM, lookup.id)).resolves.toEqual(lookup);
-  expect(await documents.collection(LOOKUPS_COLLECTION).findOne({ _id: lookup.id })).toMatchObject({ platformId: PLATFORM, accountId: MXN_ACCOUNT });
+  expect(await documents.collection(LOOKUPS_COLLECTION).findOne({ _id: lookup.id })).toMatchObject({
+    platformId: PLATFORM,
+    accountId: MXN_ACCOUNT,
+  });
 });
 
-test("a lookup is invisible to another platform and unknown ids are null", async () => {
+test('a lookup is invisible to another platform and unknown ids are null', async () => {
   const store = createLookupDocumentStore(createEmbeddedDocumentStore());
   await store.save(lookup);
   await expect(store.find(OTHER_PLATFORM, lookup.id)).resolves.toBeNull();

@@ -31,12 +31,19 @@ function fromDoc(doc: PaymentDoc): Payment {
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameValue(v, (b as unknown[])[i]));
+  if (Array.isArray(a)) {
+    return a.length === (b as unknown[]).length && a.every((v, i) => sameValue(v, (b as unknown[])[i]));
+  }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length
+    && ka.every((k, i) =>
+      k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    );
 }
 
 /**
@@ -45,22 +52,38 @@ function sameValue(a: unknown, b: unknown): boolean {
  */
 function listFilter(platformId: string, q: TransactionQuery): Filter {
   const and: Filter[] = [{ platformId }];
-  const exact = { customerId: q.customerId, platformCustomerId: q.platformCustomerId, status: q.status, type: q.type, reference: q.reference };
+  const exact = {
+    customerId: q.customerId,
+    platformCustomerId: q.platformCustomerId,
+    status: q.status,
+    type: q.type,
+    reference: q.reference,
+  };
   for (const [field, value] of Object.entries(exact)) if (value !== undefined) and.push({ [field]: value });
-  if (q.accountIdentifier) and.push({ $or: [{ '_search.sender': q.accountIdentifier }, { '_search.receiver': q.accountIdentifier }] });
+  if (q.accountIdentifier) {
+    and.push({ $or: [{ '_search.sender': q.accountIdentifier }, { '_search.receiver': q.accountIdentifier }] });
+  }
   if (q.senderAccountIdentifier) and.push({ '_search.sender': q.senderAccountIdentifier });
   if (q.receiverAccountIdentifier) and.push({ '_search.receiver': q.receiverAccountIdentifier });
   const nested = {
-    'source.accountId': q.sourceAccountId, 'destination.accountId': q.destinationAccountId,
-    'source.umaAddress': q.sourceUmaAddress, 'destination.umaAddress': q.destinationUmaAddress,
+    'source.accountId': q.sourceAccountId,
+    'destination.accountId': q.destinationAccountId,
+    'source.umaAddress': q.sourceUmaAddress,
+    'destination.umaAddress': q.destinationUmaAddress,
   };
   // `_search` holds each side's account id and UMA address, which never look alike: the same payments.
   for (const [field, value] of Object.entries(nested)) {
     if (value !== undefined) and.push({ [field.startsWith('source.') ? '_search.sender' : '_search.receiver']: value });
   }
   if (q.touchingAccountIds) {
-    and.push({ $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, { 'destination.accountId': { $in: q.touchingAccountIds } }] });
-    and.push({ $or: [{ '_search.sender': { $in: q.touchingAccountIds } }, { '_search.receiver': { $in: q.touchingAccountIds } }] });
+    and.push({
+      $or: [{ 'source.accountId': { $in: q.touchingAccountIds } }, {
+        'destination.accountId': { $in: q.touchingAccountIds },
+      }],
+    });
+    and.push({
+      $or: [{ '_search.sender': { $in: q.touchingAccountIds } }, { '_search.receiver': { $in: q.touchingAccountIds } }],
+    });
   }
   if (q.statuses) and.push({ status: { $in: q.statuses } });
   if (q.quotesOnly) and.push(QUOTES_ONLY);
@@ -86,7 +109,11 @@ export const PAYMENT_LIST_INDEXES: IndexSpec[] = [
   { keys: { platformId: 1, type: 1, createdAt: -1 }, name: 'payment_type_created' },
   { keys: { platformId: 1, createdAt: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_created' },
   // `_id` last: a key pattern apart from payment_status_created's for MongoDB; the same entries here.
-  { keys: { platformId: 1, status: 1, createdAt: -1, _id: -1 }, partialFilter: QUOTES_ONLY, name: 'quote_status_created' },
+  {
+    keys: { platformId: 1, status: 1, createdAt: -1, _id: -1 },
+    partialFilter: QUOTES_ONLY,
+    name: 'quote_status_created',
+  },
   { keys: { '_search.sender': 1 }, name: 'payment_sender' },
   { keys: { '_search.receiver': 1 }, name: 'payment_receiver' },
   { keys: { platformCustomerId: 1 }, name: 'payment_platform_customer' },
@@ -98,8 +125,16 @@ export function createPaymentDocumentStore(store: DocumentStore) {
 
   const port: PaymentStore & { ensureIndexes(): Promise<void> } = {
     async ensureIndexes() {
-      await payments.createIndex({ keys: { platformId: 1, 'quote.id': 1 }, unique: true, partialFilter: { 'quote.id': { $exists: true } } });
-      await payments.createIndex({ keys: { platformId: 1, 'idempotency.key': 1 }, unique: true, partialFilter: { 'idempotency.key': { $exists: true } } });
+      await payments.createIndex({
+        keys: { platformId: 1, 'quote.id': 1 },
+        unique: true,
+        partialFilter: { 'quote.id': { $exists: true } },
+      });
+      await payments.createIndex({
+        keys: { platformId: 1, 'idempotency.key': 1 },
+        unique: true,
+        partialFilter: { 'idempotency.key': { $exists: true } },
+      });
       for (const spec of PAYMENT_LIST_INDEXES) await payments.createIndex(spec);
       await payments.createIndex({ keys: { nextActionAt: 1 } });
       await payments.createIndex({ keys: { 'pendingStep.startedAt': 1 } });
@@ -110,7 +145,10 @@ export function createPaymentDocumentStore(store: DocumentStore) {
         await payments.insertOne(withInitialEvents(toDoc(traceparent ? { ...payment, traceparent } : payment), events));
         instruments().paymentTransitions.add(1, { type: payment.type, status: payment.status });
       } catch (err) {
-        if (err instanceof DuplicateKeyError && payment.idempotency && (await port.getByIdempotencyKey(payment.platformId, payment.idempotency.key))) {
+        if (
+          err instanceof DuplicateKeyError && payment.idempotency
+          && (await port.getByIdempotencyKey(payment.platformId, payment.idempotency.key))
+        ) {
           throw new IdempotencyKeyTaken(payment.idempotency.key);
         }
         throw err;
@@ -131,21 +169,34 @@ export function createPaymentDocumentStore(store: DocumentStore) {
     async update(current, next, events) {
       const { _id, _search, ...fields } = toDoc(next);
       // Only the members that changed: the version condition guarantees the stored document is `current`.
-      const set = Object.fromEntries(Object.entries(fields).filter(([k, v]) => !sameValue((current as unknown as Record<string, unknown>)[k], v)));
-      const unset = Object.fromEntries(Object.keys(current).filter((k) => k !== 'id' && !(k in next)).map((k) => [k, '']));
+      const set = Object.fromEntries(
+        Object.entries(fields).filter(([k, v]) => !sameValue((current as unknown as Record<string, unknown>)[k], v)),
+      );
+      const unset = Object.fromEntries(
+        Object.keys(current).filter((k) => k !== 'id' && !(k in next)).map((k) => [k, '']),
+      );
       const update = withEvents({ $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, events);
-      const result = await payments.updateOne({ _id, platformId: current.platformId, version: current.version }, update);
-      if (result.matchedCount === 1 && next.status !== current.status) instruments().paymentTransitions.add(1, { type: next.type, status: next.status });
+      const result = await payments.updateOne(
+        { _id, platformId: current.platformId, version: current.version },
+        update,
+      );
+      if (result.matchedCount === 1 && next.status !== current.status) {
+        instruments().paymentTransitions.add(1, { type: next.type, status: next.status });
+      }
       return result.matchedCount === 1;
     },
     async list(platformId, q) {
       const filter = listFilter(platformId, q);
       const direction = q.sortOrder === 'asc' ? 1 : -1;
       const page = q.after
-        ? { $and: [filter, { $or: [
-          { createdAt: { [direction === 1 ? '$gt' : '$lt']: q.after.createdAt } },
-          { createdAt: q.after.createdAt, _id: { [direction === 1 ? '$gt' : '$lt']: q.after.id } },
-        ] }] }
+        ? {
+          $and: [filter, {
+            $or: [
+              { createdAt: { [direction === 1 ? '$gt' : '$lt']: q.after.createdAt } },
+              { createdAt: q.after.createdAt, _id: { [direction === 1 ? '$gt' : '$lt']: q.after.id } },
+            ],
+          }],
+        }
         : filter;
       const [docs, totalCount] = await Promise.all([
         payments.find(page, { sort: { createdAt: direction, _id: direction }, limit: q.limit + 1 }),
@@ -155,7 +206,11 @@ export function createPaymentDocumentStore(store: DocumentStore) {
     },
     async due(now, staleBefore, limit) {
       const docs = await payments.find(
-        { $or: [{ nextActionAt: { $lte: now }, pendingStep: { $exists: false } }, { 'pendingStep.startedAt': { $lte: staleBefore } }] },
+        {
+          $or: [{ nextActionAt: { $lte: now }, pendingStep: { $exists: false } }, {
+            'pendingStep.startedAt': { $lte: staleBefore },
+          }],
+        },
         { sort: { nextActionAt: 1 }, limit },
       );
       return docs.map(fromDoc);

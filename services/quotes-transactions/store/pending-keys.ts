@@ -69,4 +69,5 @@ export function createPendingKeys(): PendingKeys {
  * by every counter store over it; across replicas on MongoDB the key alone does not close that window.
  */
 const locks = new WeakMap<DocumentStore, KeyedLock>();
-export const reservationLock = (store: DocumentStore): KeyedLock => locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;
+export const reservationLock = (store: DocumentStore): KeyedLock =>
+  locks.get(store) ?? locks.set(store, createKeyedLock()).get(store)!;

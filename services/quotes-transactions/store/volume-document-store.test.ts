@@ -43,10 +43,17 @@ test('releasing a payment that reserved nothing changes nothing; a release makes
 
 test('concurrent reservations of one payment count it once; racing payments never pass the limit together', async () => {
   const { volumes, used } = setup();
-  const same = await Promise.all(Array.from({ length: 10 }, () => volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 300, limit: 1_000 })));
+  const same = await Promise.all(
+    Array.from({ length: 10 }, () => volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 300, limit: 1_000 })),
+  );
   expect(same.every(Boolean)).toBe(true);
   expect(await used(DAY1)).toBe(300);
-  const others = await Promise.all(Array.from({ length: 10 }, (_, i) => volumes.reserve({ counter: DAY1, paymentId: `Transaction:racer-${i}`, amount: 300, limit: 1_000 })));
+  const others = await Promise.all(
+    Array.from(
+      { length: 10 },
+      (_, i) => volumes.reserve({ counter: DAY1, paymentId: `Transaction:racer-${i}`, amount: 300, limit: 1_000 }),
+    ),
+  );
   expect(others.filter(Boolean)).toHaveLength(2);
   expect(await used(DAY1)).toBe(900);
 });
@@ -57,7 +64,9 @@ test('a counter document holds no payment ids: it stays the same size however ma
   const size = async () => JSON.stringify(await store.collection(VOLUMES_COLLECTION).findOne({ _id: DAY1 })).length;
   await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 1, limit: 1_000_000 });
   const first = await size();
-  for (let i = 0; i < 300; i++) await volumes.reserve({ counter: DAY1, paymentId: `Transaction:p-${i}`, amount: 1, limit: 1_000_000 });
+  for (let i = 0; i < 300; i++) {
+    await volumes.reserve({ counter: DAY1, paymentId: `Transaction:p-${i}`, amount: 1, limit: 1_000_000 });
+  }
   expect(await size()).toBeLessThanOrEqual(first + 3);
 });
 
@@ -72,7 +81,8 @@ test("a reservation is two writes: the counter's next reservation removes the ke
   expect(writes.mock.calls.length + inserts.mock.calls.length).toBe(2);
   const pending = (await counters.findOne({ _id: DAY1 }))?.pending as Record<string, number>;
   expect(Object.keys(pending).map((k) => Buffer.from(k, 'base64url').toString())).toEqual([OTHER]);
-  expect(await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 100, limit: 1_000 })).toBe(true); // recorded: not counted again
+  // recorded: not counted again
+  expect(await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 100, limit: 1_000 })).toBe(true);
   expect((await counters.findOne({ _id: DAY1 }))?.used).toBe(200);
 });
 
@@ -87,7 +97,9 @@ describe('a crash between the writes of a reservation or a release', () => {
   test('a reservation replayed after its amount went in counts it once', async () => {
     const { crashing, volumes, used } = crashingSetup();
     crashing.crashAfter(0);
-    await expect(volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 700, limit: 1_000 })).rejects.toThrow('simulated crash');
+    await expect(volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 700, limit: 1_000 })).rejects.toThrow(
+      'simulated crash',
+    );
     expect(await used()).toBe(700);
     crashing.recover();
     expect(await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 700, limit: 1_000 })).toBe(true);

@@ -8,8 +8,20 @@ import { createPendingKeys, reservationLock } from './pending-keys';
  * payment's share is its own reservation document, so a counter stays small however many payments
  * a day has. (`counting`: an array of counted keys a stored counter may hold, honoured like `pending`.)
  */
-type CounterDoc = { _id: string; used: number; counting: string[]; releasing: string[]; pending?: Record<string, number> };
-type ReservationDoc = { _id: string; counter: string; paymentId: string; amount: number; state: 'COUNTED' | 'RELEASED' };
+type CounterDoc = {
+  _id: string;
+  used: number;
+  counting: string[];
+  releasing: string[];
+  pending?: Record<string, number>;
+};
+type ReservationDoc = {
+  _id: string;
+  counter: string;
+  paymentId: string;
+  amount: number;
+  state: 'COUNTED' | 'RELEASED';
+};
 
 export const VOLUMES_COLLECTION = 'daily_volumes';
 export const RESERVATIONS_COLLECTION = 'daily_volume_reservations';
@@ -33,7 +45,9 @@ export function createVolumeDocumentStore(store: DocumentStore) {
 
   async function ensureCounter(counter: string): Promise<void> {
     try {
-      await counters.updateOne({ _id: counter }, { $setOnInsert: { used: 0, counting: [], releasing: [] } }, { upsert: true });
+      await counters.updateOne({ _id: counter }, { $setOnInsert: { used: 0, counting: [], releasing: [] } }, {
+        upsert: true,
+      });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
@@ -67,11 +81,17 @@ export function createVolumeDocumentStore(store: DocumentStore) {
     pending.recorded(reservation.counter, reservation.paymentId);
   }
 
-  /** COUNTED → RELEASED, taking the amount off once: the counter write carries the key until the reservation says RELEASED. */
+  /**
+   * COUNTED → RELEASED, taking the amount off once: the counter write carries the key until the reservation says
+   * RELEASED.
+   */
   async function releaseOne(reservation: ReservationDoc): Promise<void> {
     const { _id: key, counter, amount } = reservation;
     if (reservation.state === 'COUNTED') {
-      await counters.updateOne({ _id: counter, releasing: { $ne: key } }, { $inc: { used: -amount }, $push: { releasing: key } });
+      await counters.updateOne({ _id: counter, releasing: { $ne: key } }, {
+        $inc: { used: -amount },
+        $push: { releasing: key },
+      });
       await reservations.updateOne({ _id: key, state: 'COUNTED' }, { $set: { state: 'RELEASED' } });
     }
     await counters.updateOne({ _id: counter }, { $pull: { releasing: key } });
@@ -86,8 +106,12 @@ export function createVolumeDocumentStore(store: DocumentStore) {
       return oneAtATime.run(key, async () => {
         if (await reservations.findOne({ _id: key })) return true;
         const counted = await count({ counter, key, paymentId, amount, limit })
-          // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded it).
-          || (await counters.countDocuments({ _id: counter, $or: [{ counting: key }, { [pending.field(paymentId)]: { $exists: true } }] })) > 0;
+          // Refused: unless this payment's amount is already in (an earlier attempt, cut by a crash before it recorded
+          // it).
+          || (await counters.countDocuments({
+              _id: counter,
+              $or: [{ counting: key }, { [pending.field(paymentId)]: { $exists: true } }],
+            })) > 0;
         if (!counted) return (await reservations.countDocuments({ _id: key })) > 0;
         await record({ _id: key, counter, paymentId, amount, state: 'COUNTED' });
         return true;

@@ -33,7 +33,13 @@ export function createCrashingStore(inner: DocumentStore, collectionName: string
   const store: DocumentStore = { collection, ping: () => inner.ping(), close: () => inner.close() };
   return {
     store,
-    crashAfter: (writes: number, onlyAbout?: string) => { allowed = writes; about = onlyAbout; },
-    recover: () => { allowed = Infinity; about = undefined; },
+    crashAfter: (writes: number, onlyAbout?: string) => {
+      allowed = writes;
+      about = onlyAbout;
+    },
+    recover: () => {
+      allowed = Infinity;
+      about = undefined;
+    },
   };
 }

@@ -15,7 +15,11 @@ export async function startFundedPayer(amount: number): Promise<FundedPayer> {
   const h = await startPaymentsHarness();
   const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana@sandbox.example.com' });
   const usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
-  const mxnAccount = h.accounts.addExternalAccount(PLATFORM, { currency: 'MXN', customerId: customer, accountInfo: mxnAccountInfo() });
+  const mxnAccount = h.accounts.addExternalAccount(PLATFORM, {
+    currency: 'MXN',
+    customerId: customer,
+    accountInfo: mxnAccountInfo(),
+  });
   await h.sandbox.fundInternalAccount({ accountId: usd, ...wire({ amount }) }, asPlatform);
   return { h, customer, usd, mxnAccount };
 }

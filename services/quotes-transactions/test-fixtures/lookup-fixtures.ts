@@ -19,21 +19,34 @@ export function mxnAccountInfo(fullName = 'Ana Ruiz'): Record<string, unknown> {
     accountType: 'MXN_ACCOUNT',
     clabeNumber: '123456789012345678',
     paymentRails: ['SPEI'],
-    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName, address: { line1: 'Av. Reforma 1', postalCode: '06600', country: 'MX' } },
+    beneficiary: {
+      beneficiaryType: 'INDIVIDUAL',
+      fullName,
+      address: { line1: 'Av. Reforma 1', postalCode: '06600', country: 'MX' },
+    },
   };
 }
 
 /** Accounts of two platforms; the customer's primary internal account is in `customerCurrency`. */
-export function fakeAccountsDirectory(customerCurrency = 'USDC'): AccountsDirectory & { accounts: Map<string, ExternalAccountData & { platformId: string }> } {
+export function fakeAccountsDirectory(
+  customerCurrency = 'USDC',
+): AccountsDirectory & { accounts: Map<string, ExternalAccountData & { platformId: string }> } {
   const accounts = new Map<string, ExternalAccountData & { platformId: string }>([
     [MXN_ACCOUNT, { platformId: PLATFORM, id: MXN_ACCOUNT, currency: 'MXN', accountInfo: mxnAccountInfo() }],
-    [OTHER_PLATFORM_ACCOUNT, { platformId: OTHER_PLATFORM, id: OTHER_PLATFORM_ACCOUNT, currency: 'MXN', accountInfo: mxnAccountInfo() }],
+    [OTHER_PLATFORM_ACCOUNT, {
+      platformId: OTHER_PLATFORM,
+      id: OTHER_PLATFORM_ACCOUNT,
+      currency: 'MXN',
+      accountInfo: mxnAccountInfo(),
+    }],
   ]);
   const customers = new Map([[CUSTOMER, PLATFORM], [CUSTOMER_WITHOUT_ACCOUNTS, PLATFORM]]);
   const directory: AccountsDirectory = {
     async externalAccount(caller, id) {
       const found = accounts.get(id);
-      return found && found.platformId === caller.platformId ? { id: found.id, currency: found.currency, accountInfo: found.accountInfo } : null;
+      return found && found.platformId === caller.platformId
+        ? { id: found.id, currency: found.currency, accountInfo: found.accountInfo }
+        : null;
     },
     async senderCurrency(caller, id) {
       if (customers.get(id) !== caller.platformId) return null;
@@ -53,8 +66,12 @@ export function memoryLookupStore(): LookupStore & { saved: Lookup[] } {
   const saved: Lookup[] = [];
   return {
     saved,
-    async save(lookup) { saved.push(structuredClone(lookup)); },
-    async find(platformId, id) { return structuredClone(saved.find((l) => l.id === id && l.platformId === platformId) ?? null); },
+    async save(lookup) {
+      saved.push(structuredClone(lookup));
+    },
+    async find(platformId, id) {
+      return structuredClone(saved.find((l) => l.id === id && l.platformId === platformId) ?? null);
+    },
     async ensureIndexes() {},
     async forgetExpired(before) {
       const kept = saved.filter((l) => l.expiresAt >= before.toISOString());

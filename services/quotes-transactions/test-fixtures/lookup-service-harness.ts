@@ -17,7 +17,13 @@ export async function startLookupService(options: { accountsAddress?: string } =
   const accounts = createFakeAccountsService();
   const servers: RunningGrpcServer[] = [];
   const start = async (name: string, bindings: Parameters<typeof startGrpcServer>[0]['bindings']) => {
-    const server = await startGrpcServer({ name, bindings, internalToken: INTERNAL_TOKEN, logger: silentLogger, address: '127.0.0.1:0' });
+    const server = await startGrpcServer({
+      name,
+      bindings,
+      internalToken: INTERNAL_TOKEN,
+      logger: silentLogger,
+      address: '127.0.0.1:0',
+    });
     servers.push(server);
     return server.address;
   };
@@ -26,10 +32,16 @@ export async function startLookupService(options: { accountsAddress?: string } =
   const peers = createPeerClients(addresses, INTERNAL_TOKEN);
   addresses.accounts = options.accountsAddress ?? (await start('accounts', [accounts.binding, createFakeScaBinding()]));
   const service = createQuotesTransactionsService({
-    store: createEmbeddedDocumentStore(), bus: createInProcessEventBus(), logger: silentLogger, peers, env: {},
+    store: createEmbeddedDocumentStore(),
+    bus: createInProcessEventBus(),
+    logger: silentLogger,
+    peers,
+    env: {},
   });
   addresses['quotes-transactions'] = await start(service.name, service.bindings);
-  const client = createServiceClient(LookupServiceService, addresses['quotes-transactions'], { internalToken: INTERNAL_TOKEN });
+  const client = createServiceClient(LookupServiceService, addresses['quotes-transactions'], {
+    internalToken: INTERNAL_TOKEN,
+  });
 
   return {
     accounts,

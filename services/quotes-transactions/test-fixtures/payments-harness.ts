@@ -30,7 +30,16 @@ export const OTHER_PLATFORM = 'Platform:22222222-2222-4222-8222-222222222222';
 export const asPlatform = { platformId: PLATFORM };
 
 /** The quotes-transactions service on a real gRPC server, with fake accounts; settlement runs fast. */
-export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options: { store?: DocumentStore; wallets?: WalletAuthorizer; leases?: (name: string) => Lease; bus?: EventBus; accounts?: ReturnType<typeof createFakePaymentAccounts> } = {}) {
+export async function startPaymentsHarness(
+  env: NodeJS.ProcessEnv = {},
+  options: {
+    store?: DocumentStore;
+    wallets?: WalletAuthorizer;
+    leases?: (name: string) => Lease;
+    bus?: EventBus;
+    accounts?: ReturnType<typeof createFakePaymentAccounts>;
+  } = {},
+) {
   const accounts = options.accounts ?? createFakePaymentAccounts();
   const store = options.store ?? createEmbeddedDocumentStore();
   const bus = options.bus ?? createInProcessEventBus();
@@ -38,22 +47,46 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
   const addresses: Partial<Record<ServiceName, string>> = {};
   const peers = createPeerClients(addresses, TOKEN);
   const start = async (name: string, bindings: Parameters<typeof startGrpcServer>[0]['bindings']) => {
-    const server = await startGrpcServer({ name, bindings, internalToken: TOKEN, logger: silentLogger, address: '127.0.0.1:0' });
+    const server = await startGrpcServer({
+      name,
+      bindings,
+      internalToken: TOKEN,
+      logger: silentLogger,
+      address: '127.0.0.1:0',
+    });
     servers.push(server);
     return server.address;
   };
   addresses.accounts = await start('accounts', [accounts.binding, createFakeScaBinding()]);
   const service = createQuotesTransactionsService({
-    store, bus, logger: silentLogger, peers, ...(options.leases ? { leases: options.leases } : {}),
+    store,
+    bus,
+    logger: silentLogger,
+    peers,
+    ...(options.leases ? { leases: options.leases } : {}),
     env: { SANDBOX_SETTLEMENT_STEP_MS: '20', SETTLEMENT_POLL_MS: '10', ...env },
   }, options.wallets ? { wallets: options.wallets } : {});
   await service.start?.();
   const events: DomainEvent[] = [];
-  await bus.subscribe({ topic: service.eventsTopic!, group: 'test', handler: async (e) => { events.push(e); } });
-  const relay = createOutboxRelay({ collections: service.outboxCollections!, bus, topic: service.eventsTopic!, intervalMs: 10, logger: silentLogger, ...(options.leases ? { lease: options.leases('outbox relay') } : {}) });
+  await bus.subscribe({
+    topic: service.eventsTopic!,
+    group: 'test',
+    handler: async (e) => {
+      events.push(e);
+    },
+  });
+  const relay = createOutboxRelay({
+    collections: service.outboxCollections!,
+    bus,
+    topic: service.eventsTopic!,
+    intervalMs: 10,
+    logger: silentLogger,
+    ...(options.leases ? { lease: options.leases('outbox relay') } : {}),
+  });
   relay.start();
   const address = (addresses['quotes-transactions'] = await start(service.name, service.bindings));
-  const client = <D extends Parameters<typeof createServiceClient>[0]>(definition: D) => createServiceClient(definition, address, { internalToken: TOKEN });
+  const client = <D extends Parameters<typeof createServiceClient>[0]>(definition: D) =>
+    createServiceClient(definition, address, { internalToken: TOKEN });
   const clients = {
     quotes: client(QuoteServiceService),
     transactions: client(TransactionServiceService),
@@ -66,14 +99,23 @@ export async function startPaymentsHarness(env: NodeJS.ProcessEnv = {}, options:
   };
 
   return {
-    accounts, store, events, address, ...clients,
+    accounts,
+    store,
+    events,
+    address,
+    ...clients,
     /** Every balance document: the proof that each currency sums to zero. */
     async balanceSums(): Promise<Record<string, number>> {
       const sums: Record<string, number> = {};
-      for (const b of (await store.collection('ledger_balances').find({})).flatMap(balanceRecordsOf)) sums[b.currency] = (sums[b.currency] ?? 0) + b.available;
+      for (const b of (await store.collection('ledger_balances').find({})).flatMap(balanceRecordsOf)) {
+        sums[b.currency] = (sums[b.currency] ?? 0) + b.available;
+      }
       return sums;
     },
-    async flushEvents() { await relay.flush(); await new Promise((r) => setTimeout(r, 20)); },
+    async flushEvents() {
+      await relay.flush();
+      await new Promise((r) => setTimeout(r, 20));
+    },
     async stop() {
       Object.values(clients).forEach((c) => c.close());
       peers.closeAll();
@@ -99,15 +141,28 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 
 export function mxnAccountInfo(fullName = 'Ana Ruiz'): Record<string, unknown> {
   return {
-    accountType: 'MXN_ACCOUNT', clabeNumber: '123456789012345678', paymentRails: ['SPEI'],
-    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName, address: { line1: 'Av. Reforma 1', postalCode: '06600', country: 'MX' } },
+    accountType: 'MXN_ACCOUNT',
+    clabeNumber: '123456789012345678',
+    paymentRails: ['SPEI'],
+    beneficiary: {
+      beneficiaryType: 'INDIVIDUAL',
+      fullName,
+      address: { line1: 'Av. Reforma 1', postalCode: '06600', country: 'MX' },
+    },
   };
 }
 
 export function usdAccountInfo(): Record<string, unknown> {
   return {
-    accountType: 'USD_ACCOUNT', accountNumber: '12345678901', routingNumber: '021000021', paymentRails: ['ACH', 'WIRE'],
-    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'John Doe', address: { line1: '1 Main St', postalCode: '10001', country: 'US' } },
+    accountType: 'USD_ACCOUNT',
+    accountNumber: '12345678901',
+    routingNumber: '021000021',
+    paymentRails: ['ACH', 'WIRE'],
+    beneficiary: {
+      beneficiaryType: 'INDIVIDUAL',
+      fullName: 'John Doe',
+      address: { line1: '1 Main St', postalCode: '10001', country: 'US' },
+    },
   };
 }
 

@@ -58,16 +58,26 @@ function readUmaSettings(env: NodeJS.ProcessEnv) {
   return readConfig({
     /** How long the invoice we answer an UMA pay request with can be paid; unpaid, the incoming payment fails */
     UMA_INVOICE_EXPIRY_SECONDS: setting.int(600, 10, 86_400),
-    /** How long a payment to another VASP may take to be paid and (in the sandbox) reported to it before it is refunded */
+    /**
+     * How long a payment to another VASP may take to be paid and (in the sandbox) reported to it before it is refunded
+     */
     UMA_PAYMENT_GIVE_UP_SECONDS: setting.int(600, 1, 86_400),
     /** The most we pay in Lightning routing fees for one UMA payment, in millisatoshis */
     UMA_MAX_ROUTING_FEE_MSATS: setting.int(10_000, 0, 100_000_000),
-    /** How long a pay request from another VASP waits for the receiving platform's approval (the incoming-payment webhook) before the payment fails; below the gateway's 10 s call deadline */
+    /**
+     * How long a pay request from another VASP waits for the receiving platform's approval (the incoming-payment
+     * webhook) before the payment fails; below the gateway's 10 s call deadline
+     */
     UMA_APPROVAL_WAIT_MS: setting.int(8_000, 100, 9_000),
     /** How often an approved incoming UMA payment looks whether its invoice was paid */
     UMA_SETTLEMENT_POLL_MS: setting.int(1_000, 10, 60_000),
-    /** The Lightning node settling UMA payments: `sandbox`, the embedded simulator; `lnd`, an LND node (LND_* settings) @default sandbox with GRID_MODE=sandbox, lnd with GRID_MODE=production (which refuses sandbox) */
-    LIGHTNING_NODE: setting.providerChoice(['sandbox', 'lnd'] as const, { sandbox: 'sandbox', production: 'lnd' }, ['sandbox']),
+    /**
+     * The Lightning node settling UMA payments: `sandbox`, the embedded simulator; `lnd`, an LND node (LND_* settings)
+     * @default sandbox with GRID_MODE=sandbox, lnd with GRID_MODE=production (which refuses sandbox)
+     */
+    LIGHTNING_NODE: setting.providerChoice(['sandbox', 'lnd'] as const, { sandbox: 'sandbox', production: 'lnd' }, [
+      'sandbox',
+    ]),
   }, env);
 }
 
@@ -77,11 +87,18 @@ function readUmaSettings(env: NodeJS.ProcessEnv) {
  */
 export function createUmaModule(environment: ServiceEnvironment, deps: UmaModuleDeps) {
   const identity = readUmaIdentity(environment.env);
-  const unavailable = async (): Promise<never> => { throw new UmaError('this server is not an UMA VASP (no UMA_DOMAIN)', ErrorCode.NOT_IMPLEMENTED); };
+  const unavailable = async (): Promise<never> => {
+    throw new UmaError('this server is not an UMA VASP (no UMA_DOMAIN)', ErrorCode.NOT_IMPLEMENTED);
+  };
   if (!identity) {
     return {
       identity,
-      binding: bindUmaProtocolService({ publicKeys: unavailable, lnurlp: unavailable, payRequest: unavailable, postTransaction: unavailable }, environment.logger),
+      binding: bindUmaProtocolService({
+        publicKeys: unavailable,
+        lnurlp: unavailable,
+        payRequest: unavailable,
+        postTransaction: unavailable,
+      }, environment.logger),
       settlementHold: undefined,
       counterparty: deps.simulated,
       quoteUma: async () => {},
@@ -90,30 +107,52 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
   }
   const settings = readUmaSettings(environment.env);
   const lightning = deps.lightning
-    ?? (settings.LIGHTNING_NODE === 'lnd' ? createLndNode(readLndSettings(environment.env)) : createSandboxLightningNode(environment.store, deps.clock));
+    ?? (settings.LIGHTNING_NODE === 'lnd'
+      ? createLndNode(readLndSettings(environment.env))
+      : createSandboxLightningNode(environment.store, deps.clock));
   const nonces = createDocumentNonceValidator(environment.store, { window: DEFAULT_REPLAY_WINDOW, clock: deps.clock });
   const keys = deps.keys ?? createVaspPublicKeys({ sandbox: identity.sandbox, clock: deps.clock });
   const records = createUmaRecordDocumentStore(environment.store);
   const receiving = {
-    identity, directory: deps.directory, keys, nonces: nonces.validator, rates: deps.rates,
+    identity,
+    directory: deps.directory,
+    keys,
+    nonces: nonces.validator,
+    rates: deps.rates,
     platformPayerData: createPlatformPayerData(environment.peers),
   };
   const incoming = createIncomingUmaPayments({
-    payments: deps.payments.payments, runner: deps.payments.runner, newEvent: deps.payments.newEvent, clock: deps.clock,
-    timing: deps.payments.timing, windows: deps.payments.approvalWindows, asksApproval: deps.payments.asksApproval,
+    payments: deps.payments.payments,
+    runner: deps.payments.runner,
+    newEvent: deps.payments.newEvent,
+    clock: deps.clock,
+    timing: deps.payments.timing,
+    windows: deps.payments.approvalWindows,
+    asksApproval: deps.payments.asksApproval,
     decisionWaitMs: settings.UMA_APPROVAL_WAIT_MS,
   });
 
   const sender = createUmaSender({
-    identity, keys, nonces: nonces.validator, records, accounts: deps.accounts, clock: deps.clock, giveUpAfterMs: settings.UMA_PAYMENT_GIVE_UP_SECONDS * 1000,
+    identity,
+    keys,
+    nonces: nonces.validator,
+    records,
+    accounts: deps.accounts,
+    clock: deps.clock,
+    giveUpAfterMs: settings.UMA_PAYMENT_GIVE_UP_SECONDS * 1000,
   });
-  // In the sandbox only localhost VASPs (another instance on this machine) are reached; other domains are the simulator's.
+  // In the sandbox only localhost VASPs (another instance on this machine) are reached; other domains are the
+  // simulator's.
   const overTheNetwork = (address: string) => {
     const domain = vaspDomainOf(address);
     return !!domain && !sender.isOurs(address) && (!identity.sandbox || isPlainHttpDomain(domain));
   };
   const counterparty: UmaCounterparty = {
-    lookupUma: (request) => (overTheNetwork(request.receiverUmaAddress) ? sender.lookupUma(request.receiverUmaAddress) : deps.simulated.lookupUma(request)),
+    lookupUma: (
+      request,
+    ) => (overTheNetwork(request.receiverUmaAddress)
+      ? sender.lookupUma(request.receiverUmaAddress)
+      : deps.simulated.lookupUma(request)),
   };
 
   return {
@@ -123,17 +162,30 @@ export function createUmaModule(environment: ServiceEnvironment, deps: UmaModule
     async quoteUma(p: Payment): Promise<void> {
       if (p.destination.destinationType !== 'UMA_ADDRESS' || !overTheNetwork(p.destination.umaAddress)) return;
       // A holder on this server receives it here (same-server-payments.ts), whatever its domain.
-      if (umaReceiverFor(await deps.directory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE') return;
+      if (umaReceiverFor(await deps.directory.holders(p.destination.umaAddress), p.platformId).kind !== 'OUTSIDE') {
+        return;
+      }
       await sender.quoteUma(p);
     },
     binding: bindUmaProtocolService({
       publicKeys: async () => identity.publicKeysJson,
       lnurlp: createAnswerLnurlp(receiving),
-      payRequest: createAnswerPayRequest({ ...receiving, lightning, records, incoming, invoiceExpirySeconds: settings.UMA_INVOICE_EXPIRY_SECONDS }),
+      payRequest: createAnswerPayRequest({
+        ...receiving,
+        lightning,
+        records,
+        incoming,
+        invoiceExpirySeconds: settings.UMA_INVOICE_EXPIRY_SECONDS,
+      }),
       postTransaction: createAnswerPostTransaction({ identity, keys, nonces: nonces.validator, lightning, records }),
     }, environment.logger),
     settlementHold: createUmaSettlement({
-      records, lightning, sender, timing: deps.payments.timing, pollMs: settings.UMA_SETTLEMENT_POLL_MS, maxFeeMsats: settings.UMA_MAX_ROUTING_FEE_MSATS,
+      records,
+      lightning,
+      sender,
+      timing: deps.payments.timing,
+      pollMs: settings.UMA_SETTLEMENT_POLL_MS,
+      maxFeeMsats: settings.UMA_MAX_ROUTING_FEE_MSATS,
     }),
     async start() {
       await Promise.all([nonces.ensureIndexes(), records.ensureIndexes()]);

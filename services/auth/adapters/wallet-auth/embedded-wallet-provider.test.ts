@@ -11,7 +11,11 @@ function provider(settleMs: number, clock: { now: number }) {
   const store = createEmbeddedDocumentStore();
   const enclave = generateEnclaveSigningKey();
   const instance = createEmbeddedWalletProvider({
-    store, settleMs, storageKey: new Uint8Array(32).fill(7), enclavePrivateKey: enclave.privateKey, now: () => new Date(clock.now),
+    store,
+    settleMs,
+    storageKey: new Uint8Array(32).fill(7),
+    enclavePrivateKey: enclave.privateKey,
+    now: () => new Date(clock.now),
   });
   return { provider: instance, store, enclave };
 }
@@ -31,18 +35,33 @@ describe('the embedded wallet provider', () => {
   test('a session key made by the provider is sealed to the client key, and the same one is answered again', async () => {
     const { provider: p } = provider(0, { now: Date.now() });
     const client = turnkeyCrypto.generateP256KeyPair();
-    const op = { id: 'Operation:2', kind: 'CREATE_SESSION' as const, accountId: ACCOUNT, params: { clientPublicKey: client.publicKeyUncompressed } };
+    const op = {
+      id: 'Operation:2',
+      kind: 'CREATE_SESSION' as const,
+      accountId: ACCOUNT,
+      params: { clientPublicKey: client.publicKeyUncompressed },
+    };
     const first = await p.submit(op);
     if (first.status !== 'SETTLED') throw new Error('not settled');
     expect(await p.submit(op)).toEqual(first);
-    const privateKey = turnkeyCrypto.decryptCredentialBundle(first.result.encryptedSessionSigningKey, client.privateKey);
-    expect(Buffer.from(turnkeyCrypto.getPublicKey(privateKey, true)).toString('hex')).toBe(first.result.sessionPublicKey);
+    const privateKey = turnkeyCrypto.decryptCredentialBundle(
+      first.result.encryptedSessionSigningKey,
+      client.privateKey,
+    );
+    expect(Buffer.from(turnkeyCrypto.getPublicKey(privateKey, true)).toString('hex')).toBe(
+      first.result.sessionPublicKey,
+    );
   });
 
   test('an export is sealed afresh each time, signed by the enclave key, and never stored', async () => {
     const { provider: p, store, enclave } = provider(0, { now: Date.now() });
     const client = generateP256KeyPair();
-    const op = { id: 'Operation:3', kind: 'EXPORT_WALLET' as const, accountId: ACCOUNT, params: { clientPublicKey: client.publicKeyUncompressed } };
+    const op = {
+      id: 'Operation:3',
+      kind: 'EXPORT_WALLET' as const,
+      accountId: ACCOUNT,
+      params: { clientPublicKey: client.publicKeyUncompressed },
+    };
     const a = await p.submit(op);
     const b = await p.submit(op);
     if (a.status !== 'SETTLED' || b.status !== 'SETTLED') throw new Error('not settled');
@@ -51,19 +70,33 @@ describe('the embedded wallet provider', () => {
     expect(bundle).toMatchObject({ version: 'v1.0.0', enclaveQuorumPublic: enclave.publicKey });
     const data = JSON.parse(Buffer.from(bundle.data, 'hex').toString());
     expect(data.organizationId).toBe(ACCOUNT);
-    const secret = await hpkeOpen({ encappedPublic: Buffer.from(data.encappedPublic, 'hex'), ciphertext: Buffer.from(data.ciphertext, 'hex'), recipientPrivateKey: client.privateKey });
+    const secret = await hpkeOpen({
+      encappedPublic: Buffer.from(data.encappedPublic, 'hex'),
+      ciphertext: Buffer.from(data.ciphertext, 'hex'),
+      recipientPrivateKey: client.privateKey,
+    });
     expect(secret).toHaveLength(32);
     const stored = JSON.stringify(await store.collection('wallet_provider_operations').find({}));
     expect(stored).not.toContain(data.ciphertext);
     expect(stored).not.toContain('encryptedWalletCredentials');
     // The wallet secret itself is kept sealed with the storage key.
-    expect(JSON.stringify(await store.collection('wallet_provider_secrets').find({}))).not.toContain(Buffer.from(secret).toString('hex'));
+    expect(JSON.stringify(await store.collection('wallet_provider_secrets').find({}))).not.toContain(
+      Buffer.from(secret).toString('hex'),
+    );
   });
 
   test(`email updates to @${FAILING_EMAIL_DOMAIN} fail (the sandbox trigger for 424)`, async () => {
     const { provider: p } = provider(0, { now: Date.now() });
-    const op = (id: string, email: string) => ({ id, kind: 'UPDATE_USER_EMAIL' as const, accountId: ACCOUNT, params: { email } });
-    expect(await p.submit(op('Operation:4', `x@${FAILING_EMAIL_DOMAIN}`))).toEqual({ status: 'FAILED', reason: 'EMAIL_UPDATE_REJECTED' });
+    const op = (id: string, email: string) => ({
+      id,
+      kind: 'UPDATE_USER_EMAIL' as const,
+      accountId: ACCOUNT,
+      params: { email },
+    });
+    expect(await p.submit(op('Operation:4', `x@${FAILING_EMAIL_DOMAIN}`))).toEqual({
+      status: 'FAILED',
+      reason: 'EMAIL_UPDATE_REJECTED',
+    });
     expect(await p.submit(op('Operation:5', 'x@example.com'))).toEqual({ status: 'SETTLED', result: {} });
   });
 });

@@ -5,7 +5,13 @@ import { createSessionKeyBundle } from '../../domain/wallet-crypto/session-key-b
 import { openFromStorage, sealForStorage } from '../../domain/wallet-crypto/seal-for-storage';
 import { sealWalletExport } from './wallet-export-bundle';
 
-type OperationDoc = Doc & { kind: string; accountId: string; settleAt: string; result?: Record<string, string>; failure?: string };
+type OperationDoc = Doc & {
+  kind: string;
+  accountId: string;
+  settleAt: string;
+  result?: Record<string, string>;
+  failure?: string;
+};
 type WalletSecretDoc = Doc & { sealedSecret: string; createdAt: string };
 
 /** Email updates to this domain fail at the embedded provider: the sandbox trigger for 424. */
@@ -35,11 +41,16 @@ export function createEmbeddedWalletProvider(options: EmbeddedWalletProviderOpti
     let doc = await secrets.findOne({ _id: accountId });
     if (!doc) {
       const fresh = randomBytes(32);
-      await secrets.updateOne({ _id: accountId }, { $setOnInsert: { sealedSecret: seal(accountId, fresh), createdAt: now().toISOString() } }, { upsert: true });
+      await secrets.updateOne({ _id: accountId }, {
+        $setOnInsert: { sealedSecret: seal(accountId, fresh), createdAt: now().toISOString() },
+      }, { upsert: true });
       fresh.fill(0);
       doc = (await secrets.findOne({ _id: accountId }))!;
     }
-    return Buffer.from(openFromStorage({ sealed: doc.sealedSecret, storageKey: options.storageKey, associatedData: accountId }), 'hex');
+    return Buffer.from(
+      openFromStorage({ sealed: doc.sealedSecret, storageKey: options.storageKey, associatedData: accountId }),
+      'hex',
+    );
   }
 
   async function firstSubmission(operation: WalletOperation): Promise<Pick<OperationDoc, 'result' | 'failure'>> {
@@ -51,11 +62,18 @@ export function createEmbeddedWalletProvider(options: EmbeddedWalletProviderOpti
       case 'CREATE_SESSION':
         if (typeof params.clientPublicKey === 'string') {
           const bundle = await createSessionKeyBundle(params.clientPublicKey);
-          return { result: { sessionPublicKey: bundle.sessionPublicKey, encryptedSessionSigningKey: bundle.encryptedSessionSigningKey } };
+          return {
+            result: {
+              sessionPublicKey: bundle.sessionPublicKey,
+              encryptedSessionSigningKey: bundle.encryptedSessionSigningKey,
+            },
+          };
         }
         return { result: { sessionPublicKey: String(params.sessionPublicKey) } };
       case 'UPDATE_USER_EMAIL':
-        return String(params.email).toLowerCase().endsWith(`@${FAILING_EMAIL_DOMAIN}`) ? { failure: 'EMAIL_UPDATE_REJECTED' } : { result: {} };
+        return String(params.email).toLowerCase().endsWith(`@${FAILING_EMAIL_DOMAIN}`)
+          ? { failure: 'EMAIL_UPDATE_REJECTED' }
+          : { result: {} };
       default:
         return { result: {} };
     }
@@ -69,7 +87,10 @@ export function createEmbeddedWalletProvider(options: EmbeddedWalletProviderOpti
     const secret = await walletSecret(operation.accountId);
     try {
       const encryptedWalletCredentials = await sealWalletExport({
-        secret, clientPublicKey: String(operation.params.clientPublicKey), accountId: operation.accountId, enclavePrivateKey: options.enclavePrivateKey,
+        secret,
+        clientPublicKey: String(operation.params.clientPublicKey),
+        accountId: operation.accountId,
+        enclavePrivateKey: options.enclavePrivateKey,
       });
       return { status: 'SETTLED', result: { encryptedWalletCredentials } };
     } finally {
@@ -83,8 +104,11 @@ export function createEmbeddedWalletProvider(options: EmbeddedWalletProviderOpti
       if (!doc) {
         const submittedAt = now();
         const fresh: OperationDoc = {
-          _id: operation.id, kind: operation.kind, accountId: operation.accountId,
-          settleAt: new Date(submittedAt.getTime() + options.settleMs).toISOString(), ...(await firstSubmission(operation)),
+          _id: operation.id,
+          kind: operation.kind,
+          accountId: operation.accountId,
+          settleAt: new Date(submittedAt.getTime() + options.settleMs).toISOString(),
+          ...(await firstSubmission(operation)),
         };
         try {
           await operations.insertOne(fresh);

@@ -21,7 +21,9 @@ function readStructured(value: unknown): Record<string, unknown> | undefined {
  * the platform record carries one, else the documented defaults; sandbox mode, OIDC issuers and
  * audiences and passkey relying parties from configuration unless the platform sets them.
  */
-export function createPlatformSettingsSource(deps: { peers: PeerClients; defaults: SettingsDefaults; logger: Logger; cacheMs?: number }): PlatformSettingsSource {
+export function createPlatformSettingsSource(
+  deps: { peers: PeerClients; defaults: SettingsDefaults; logger: Logger; cacheMs?: number },
+): PlatformSettingsSource {
   const cacheMs = deps.cacheMs ?? 10_000;
   const cache = new Map<string, { at: number; settings: PlatformWalletSettings }>();
 
@@ -34,12 +36,18 @@ export function createPlatformSettingsSource(deps: { peers: PeerClients; default
       deps.logger.warn('platform settings unavailable; using defaults', { platformId, err });
     }
     const config = readStructured(platform.embeddedWalletConfig) ?? {};
-    const list = (value: unknown, fallback: string[]) => (Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : fallback);
+    const list = (
+      value: unknown,
+      fallback: string[],
+    ) => (Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : fallback);
     const oauth = readStructured(config.oauth) ?? {};
     return {
       sandbox: typeof platform.sandbox === 'boolean' ? platform.sandbox : deps.defaults.sandbox,
       config: normalizeEmbeddedWalletConfig(config),
-      oidc: { issuers: list(oauth.allowedIssuers, deps.defaults.oidc.issuers), audiences: list(oauth.allowedAudiences, deps.defaults.oidc.audiences) },
+      oidc: {
+        issuers: list(oauth.allowedIssuers, deps.defaults.oidc.issuers),
+        audiences: list(oauth.allowedAudiences, deps.defaults.oidc.audiences),
+      },
       passkey: deps.defaults.passkey,
     };
   }

@@ -15,7 +15,10 @@ export async function sealWalletExport(input: {
   accountId: string;
   enclavePrivateKey: string;
 }): Promise<string> {
-  const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext: input.secret, recipientPublicKey: input.clientPublicKey });
+  const { encappedPublic, ciphertext } = await hpkeSeal({
+    plaintext: input.secret,
+    recipientPublicKey: input.clientPublicKey,
+  });
   const data = Buffer.from(
     JSON.stringify({
       encappedPublic: Buffer.from(encappedPublic).toString('hex'),

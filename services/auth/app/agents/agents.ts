@@ -3,7 +3,13 @@ import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import { changePolicy, parsePolicy, type Permission, type PolicyInput } from '../../domain/agents/agent-policy';
 import { createWithinQuota } from '../../../../lib/quota';
-import { accessTokenDigest, deviceCodeDigest, newAccessToken, newDeviceCode, normalizeDeviceCode } from '../../domain/agents/agent-credentials';
+import {
+  accessTokenDigest,
+  deviceCodeDigest,
+  newAccessToken,
+  newDeviceCode,
+  normalizeDeviceCode,
+} from '../../domain/agents/agent-credentials';
 import type { AgentQuery, AgentRecord, AgentStore } from './agent-store';
 
 export interface AgentsDeps {
@@ -39,10 +45,21 @@ export function createAgents(deps: AgentsDeps) {
     const at = deps.clock();
     const expiresAt = new Date(at.getTime() + deps.deviceCodeTtlMs).toISOString();
     const digest = deviceCodeDigest(code);
-    const quota = { what: 'device codes per platform per hour', limit: deps.quotas?.deviceCodesPerPlatformPerHour ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 3600 };
+    const quota = {
+      what: 'device codes per platform per hour',
+      limit: deps.quotas?.deviceCodesPerPlatformPerHour ?? Number.POSITIVE_INFINITY,
+      retryAfterSeconds: 3600,
+    };
     await createWithinQuota(quota, {
       count: () => deps.store.countDeviceCodesSince(agent.platformId, new Date(at.getTime() - HOUR_MS).toISOString()),
-      create: () => deps.store.insertDeviceCode({ digest, agentId: agent.id, platformId: agent.platformId, expiresAt, createdAt: at.toISOString() }),
+      create: () =>
+        deps.store.insertDeviceCode({
+          digest,
+          agentId: agent.id,
+          platformId: agent.platformId,
+          expiresAt,
+          createdAt: at.toISOString(),
+        }),
       undo: () => deps.store.deleteDeviceCode(digest),
     });
     await deps.store.supersedeDeviceCodes(agent.id, digest, at.toISOString());
@@ -61,17 +78,32 @@ export function createAgents(deps: AgentsDeps) {
     if (!input.customerId) errors.push({ field: 'customerId', message: 'is required' });
     if (errors.length) throw AppError.invalidInput('Invalid agent', errors);
     const policy = parsePolicy(input.policy);
-    if (!(await deps.customerExists(platformId, input.customerId!))) throw invalid('customerId', `Customer ${input.customerId} not found`);
+    if (!(await deps.customerExists(platformId, input.customerId!))) {
+      throw invalid('customerId', `Customer ${input.customerId} not found`);
+    }
     const at = now();
     const agent: AgentRecord = {
-      id: newId('Agent'), platformId, customerId: input.customerId!, name: input.name!.trim(),
-      isPaused: false, isConnected: false, policy, createdAt: at, updatedAt: at,
+      id: newId('Agent'),
+      platformId,
+      customerId: input.customerId!,
+      name: input.name!.trim(),
+      isPaused: false,
+      isConnected: false,
+      policy,
+      createdAt: at,
+      updatedAt: at,
     };
     // 429 (the contract's answer for POST /agents): a deletion makes room.
-    await createWithinQuota({ what: 'agents per platform', limit: deps.quotas?.agentsPerPlatform ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 60 }, {
+    await createWithinQuota({
+      what: 'agents per platform',
+      limit: deps.quotas?.agentsPerPlatform ?? Number.POSITIVE_INFINITY,
+      retryAfterSeconds: 60,
+    }, {
       count: async () => (await deps.store.list(platformId, { limit: 1 })).totalCount,
       create: () => deps.store.insert(agent),
-      undo: async () => { await deps.store.delete(platformId, agent.id); },
+      undo: async () => {
+        await deps.store.delete(platformId, agent.id);
+      },
     });
     try {
       return { agent, deviceCode: await issue(agent) };
@@ -84,7 +116,10 @@ export function createAgents(deps: AgentsDeps) {
 
   async function update(platformId: string, id: string, change: { name?: string; isPaused?: boolean }) {
     if (change.name === undefined && change.isPaused === undefined) {
-      throw AppError.invalidInput('Give name or isPaused', [{ field: 'name', message: 'name or isPaused is required' }]);
+      throw AppError.invalidInput('Give name or isPaused', [{
+        field: 'name',
+        message: 'name or isPaused is required',
+      }]);
     }
     if (change.name !== undefined && !change.name.trim()) throw invalid('name', 'must not be empty');
     const set: Partial<AgentRecord> = {
@@ -106,7 +141,9 @@ export function createAgents(deps: AgentsDeps) {
 
   async function issueDeviceCode(platformId: string, id: string) {
     const agent = await get(platformId, id);
-    if (agent.isConnected) throw new AppError('CONFLICT', `Agent ${id} is already connected; delete it and create another to reinstall`);
+    if (agent.isConnected) {
+      throw new AppError('CONFLICT', `Agent ${id} is already connected; delete it and create another to reinstall`);
+    }
     return issue(agent);
   }
 
@@ -124,8 +161,12 @@ export function createAgents(deps: AgentsDeps) {
     const at = now();
     if (record.redeemedAt) throw unusable('DEVICE_CODE_REDEEMED', 'This device code was already redeemed');
     if (record.supersededAt) throw unusable('DEVICE_CODE_REPLACED', 'This device code was replaced by a newer one');
-    if (record.expiresAt <= at) throw unusable('DEVICE_CODE_EXPIRED', `This device code expired at ${record.expiresAt}`);
-    if (!(await deps.store.claimDeviceCode(digest, at))) throw unusable('DEVICE_CODE_REDEEMED', 'This device code was already redeemed');
+    if (record.expiresAt <= at) {
+      throw unusable('DEVICE_CODE_EXPIRED', `This device code expired at ${record.expiresAt}`);
+    }
+    if (!(await deps.store.claimDeviceCode(digest, at))) {
+      throw unusable('DEVICE_CODE_REDEEMED', 'This device code was already redeemed');
+    }
     const accessToken = newAccessToken();
     const agent = await deps.store.connect(record.agentId, accessTokenDigest(accessToken), at);
     if (!agent) throw codeNotFound();
@@ -139,9 +180,13 @@ export function createAgents(deps: AgentsDeps) {
     if (!agent?.tokenDigest || !timingSafeEqual(Buffer.from(agent.tokenDigest), Buffer.from(digest))) {
       throw new AppError('UNAUTHORIZED', 'The agent access token is not valid');
     }
-    if (agent.isPaused && !options.allowPaused) throw new AppError('UNAUTHORIZED', 'The agent is paused', { agentPaused: true });
+    if (agent.isPaused && !options.allowPaused) {
+      throw new AppError('UNAUTHORIZED', 'The agent is paused', { agentPaused: true });
+    }
     if (options.permission && !agent.policy.permissions.includes(options.permission)) {
-      throw new AppError('FORBIDDEN', `The agent's policy does not grant ${options.permission}`, { permission: options.permission });
+      throw new AppError('FORBIDDEN', `The agent's policy does not grant ${options.permission}`, {
+        permission: options.permission,
+      });
     }
     return agent;
   }

@@ -16,7 +16,9 @@ export type ChallengeAnswer =
  * Issues (or re-issues) a credential's challenge: a new OTP for EMAIL_OTP / SMS_OTP, a WebAuthn
  * challenge bound to the client's key for PASSKEY. OAUTH has no challenge step.
  */
-export function createCredentialChallenge(deps: { credentials: CredentialStore; otp: OtpIssuer; signedRetry: SignedRetry }) {
+export function createCredentialChallenge(
+  deps: { credentials: CredentialStore; otp: OtpIssuer; signedRetry: SignedRetry },
+) {
   return {
     async challenge(platformId: string, id: string, rawBody: unknown): Promise<ChallengeAnswer> {
       const credential = await deps.credentials.find(platformId, id);
@@ -25,7 +27,9 @@ export function createCredentialChallenge(deps: { credentials: CredentialStore; 
         const issued = await deps.otp.issue(credential);
         return { kind: 'authMethod', authMethod: authMethodView(issued.credential, issued.bundle) };
       }
-      if (credential.type !== 'PASSKEY') throw AppError.invalidInput('OAUTH credentials have no challenge step; verify with a fresh token');
+      if (credential.type !== 'PASSKEY') {
+        throw AppError.invalidInput('OAUTH credentials have no challenge step; verify with a fresh token');
+      }
       const clientPublicKey = requireClientPublicKey(bodyOf(rawBody));
       // The WebAuthn challenge commits to the pending session, including the key it will be sealed to.
       const sessionPayload = (requestId: string, issuedAt: Date) =>
@@ -39,13 +43,21 @@ export function createCredentialChallenge(deps: { credentials: CredentialStore; 
           }),
         );
       const challenge: ChallengeView = await deps.signedRetry.begin({
-        platformId, operation: 'credential.verify', targetId: id, body: {},
-        signer: { kind: 'assertion', credentialId: id }, type: 'PASSKEY', fixedPayload: sessionPayload,
+        platformId,
+        operation: 'credential.verify',
+        targetId: id,
+        body: {},
+        signer: { kind: 'assertion', credentialId: id },
+        type: 'PASSKEY',
+        fixedPayload: sessionPayload,
         context: { accountId: credential.accountId, credentialId: id, sessionId: newId('Session'), clientPublicKey },
       });
       return {
-        kind: 'passkeyChallenge', authMethod: authMethodView(credential),
-        challenge: challenge.payloadToSign, requestId: challenge.requestId, expiresAt: challenge.expiresAt,
+        kind: 'passkeyChallenge',
+        authMethod: authMethodView(credential),
+        challenge: challenge.payloadToSign,
+        requestId: challenge.requestId,
+        expiresAt: challenge.expiresAt,
       };
     },
   };

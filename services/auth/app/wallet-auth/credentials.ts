@@ -37,16 +37,20 @@ export function createCredentials(deps: CredentialsDeps) {
       const existing = await deps.credentials.listActive(platformId, accountId);
       if (existing.length === 0 && isFirstCall(signature)) {
         return deps.flow.runUnsigned({
-          ...request, type,
+          ...request,
+          type,
           check: async () => ({ accountId, credential: await deps.registration.prepare(wallet, type, body) }),
         });
       }
       return deps.flow.run({
-        request, signature,
+        request,
+        signature,
         prepare: async () => {
           const credential = await deps.registration.prepare(wallet, type, body);
           return {
-            signer: { kind: 'session', accountIds: [accountId] }, type, context: { accountId, credential },
+            signer: { kind: 'session', accountIds: [accountId] },
+            type,
+            context: { accountId, credential },
             parameters: { accountId, credentialType: type, nickname: credential.nickname },
           };
         },
@@ -60,17 +64,23 @@ export function createCredentials(deps: CredentialsDeps) {
     /** Needs a session of another credential; the only credential cannot be revoked. */
     async revoke(platformId: string, id: string, rawBody: unknown, signature: Signature | undefined): Promise<Outcome> {
       const credential = await deps.credentials.find(platformId, id);
-      if (!credential || (isFirstCall(signature) && credential.state !== 'ACTIVE')) throw AppError.notFound('Authentication credential');
+      if (!credential || (isFirstCall(signature) && credential.state !== 'ACTIVE')) {
+        throw AppError.notFound('Authentication credential');
+      }
       const accountId = credential.accountId;
       return deps.flow.run({
         request: { platformId, operation: 'credential.revoke', targetId: id, body: bodyOf(rawBody) },
         signature,
         prepare: async () => {
           const active = await deps.credentials.listActive(platformId, accountId);
-          if (active.length <= 1) throw new AppError('LAST_CREDENTIAL', 'The only credential of an account cannot be revoked');
+          if (active.length <= 1) {
+            throw new AppError('LAST_CREDENTIAL', 'The only credential of an account cannot be revoked');
+          }
           return {
-            signer: { kind: 'session', accountIds: [accountId], excludeCredentialId: id }, type: credential.type,
-            context: { accountId }, parameters: { accountId, credentialId: id },
+            signer: { kind: 'session', accountIds: [accountId], excludeCredentialId: id },
+            type: credential.type,
+            context: { accountId },
+            parameters: { accountId, credentialId: id },
           };
         },
       });

@@ -20,7 +20,9 @@ export type ExternalCompletion =
   | { state: 'SETTLED'; requestId: string; result: Record<string, unknown> };
 
 /** The signed retry offered to other services; they perform the operation and report it. */
-export function createExternalSignedRetry(deps: { signedRetry: SignedRetry; store: SignedRetryStore; internalOperations: string[]; now: () => Date }) {
+export function createExternalSignedRetry(
+  deps: { signedRetry: SignedRetry; store: SignedRetryStore; internalOperations: string[]; now: () => Date },
+) {
   const checkOperation = (operation: string) => {
     if (!/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(operation) || deps.internalOperations.includes(operation)) {
       throw AppError.invalidInput('operation must be a dotted lowercase name not used by the auth service');
@@ -35,13 +37,21 @@ export function createExternalSignedRetry(deps: { signedRetry: SignedRetry; stor
         throw AppError.invalidInput('signerAccountIds must list InternalAccount ids');
       }
       return deps.signedRetry.begin({
-        platformId, operation: input.operation, targetId: input.targetId, body: input.body,
-        signer: { kind: 'session', accountIds: input.signerAccountIds }, type: input.type, parameters: input.parameters,
+        platformId,
+        operation: input.operation,
+        targetId: input.targetId,
+        body: input.body,
+        signer: { kind: 'session', accountIds: input.signerAccountIds },
+        type: input.type,
+        parameters: input.parameters,
         context: { accountId: input.signerAccountIds[0] },
       });
     },
 
-    async complete(platformId: string, input: { operation: string; targetId: string; body: unknown; signature: Signature }): Promise<ExternalCompletion> {
+    async complete(
+      platformId: string,
+      input: { operation: string; targetId: string; body: unknown; signature: Signature },
+    ): Promise<ExternalCompletion> {
       checkOperation(input.operation);
       const { record, claimedNow } = await deps.signedRetry.complete({ platformId, ...input, external: true });
       const run = record.run!;
@@ -51,13 +61,20 @@ export function createExternalSignedRetry(deps: { signedRetry: SignedRetry; stor
       return { state: 'SETTLED', requestId: record.id, result: run.result ?? {} };
     },
 
-    async settle(platformId: string, input: { requestId: string; result?: Record<string, unknown>; errorCode?: string; errorMessage?: string }): Promise<void> {
+    async settle(
+      platformId: string,
+      input: { requestId: string; result?: Record<string, unknown>; errorCode?: string; errorMessage?: string },
+    ): Promise<void> {
       const record = await deps.store.find(platformId, input.requestId);
       if (!record?.run?.external) throw AppError.notFound('Signed retry');
       const settledAt = deps.now().toISOString();
       if (input.errorCode !== undefined) {
         const code = isErrorCode(input.errorCode) ? input.errorCode : 'INTERNAL_ERROR';
-        await deps.store.settle(record.id, record.run.id, { state: 'FAILED', error: { code, message: input.errorMessage ?? code }, settledAt });
+        await deps.store.settle(record.id, record.run.id, {
+          state: 'FAILED',
+          error: { code, message: input.errorMessage ?? code },
+          settledAt,
+        });
         return;
       }
       await deps.store.settle(record.id, record.run.id, { state: 'SETTLED', result: input.result ?? {}, settledAt });

@@ -45,9 +45,16 @@ export function createOperationRunner(deps: {
     return { state: 'SETTLED', result: present ? await present(record, kept) : kept };
   };
 
-  const keep = async (record: SignedRetryRecord, outcome: { result?: Record<string, unknown>; error?: OperationError }) => {
+  const keep = async (
+    record: SignedRetryRecord,
+    outcome: { result?: Record<string, unknown>; error?: OperationError },
+  ) => {
     const state = outcome.error ? 'FAILED' : 'SETTLED';
-    const stored = await deps.store.settle(record.id, record.run!.id, { state, ...outcome, settledAt: deps.now().toISOString() });
+    const stored = await deps.store.settle(record.id, record.run!.id, {
+      state,
+      ...outcome,
+      settledAt: deps.now().toISOString(),
+    });
     return stored ?? (await deps.store.find(record.platformId, record.id))!;
   };
 
@@ -67,21 +74,29 @@ export function createOperationRunner(deps: {
     }
     if (answer.status === 'PENDING') return { state: 'PROCESSING' };
     if (answer.status === 'FAILED') {
-      const error = executor.failure?.(answer.reason) ?? { code: 'INTERNAL_ERROR' as const, message: 'The wallet provider refused the operation' };
+      const error = executor.failure?.(answer.reason)
+        ?? { code: 'INTERNAL_ERROR' as const, message: 'The wallet provider refused the operation' };
       return answerSettled(await keep(record, { error }));
     }
     try {
       return answerSettled(await keep(record, { result: await executor.apply(record, answer.result) }));
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'INTERNAL_ERROR' || err.code === 'UNAVAILABLE') throw err;
-      return answerSettled(await keep(record, { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }));
+      return answerSettled(
+        await keep(record, {
+          error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+        }),
+      );
     }
   }
 
   return {
     /** Takes the challenge's lock and reads it afresh, so concurrent identical retries see one outcome. */
     advance(record: SignedRetryRecord): Promise<RunAnswer> {
-      return deps.lock.run(record.id, async () => settleOnce((await deps.store.find(record.platformId, record.id)) ?? record));
+      return deps.lock.run(
+        record.id,
+        async () => settleOnce((await deps.store.find(record.platformId, record.id)) ?? record),
+      );
     },
     /** Settles what the provider has settled since, without anybody re-sending. */
     async reconcile(limit = 50): Promise<number> {
@@ -91,8 +106,9 @@ export function createOperationRunner(deps: {
           const answer = await this.advance(record);
           if (answer.state === 'SETTLED') settled += 1;
         } catch (err) {
-          if (!(err instanceof AppError) || err.code === 'INTERNAL_ERROR') deps.logger.error('reconciling an operation failed', { requestId: record.id, err });
-          else settled += 1;
+          if (!(err instanceof AppError) || err.code === 'INTERNAL_ERROR') {
+            deps.logger.error('reconciling an operation failed', { requestId: record.id, err });
+          } else settled += 1;
         }
       }
       return settled;

@@ -6,7 +6,11 @@ const ACCOUNT = 'InternalAccount:00000000-0000-4000-8000-000000000101';
 
 async function provisioned(options: Parameters<typeof createWalletAuthForTest>[0]) {
   const test = await createWalletAuthForTest(options);
-  const { emailOtpCredential } = await test.auth.provisioning.provision({ accountId: ACCOUNT, platformId: PLATFORM, customerEmail: 'otp@example.com' });
+  const { emailOtpCredential } = await test.auth.provisioning.provision({
+    accountId: ACCOUNT,
+    platformId: PLATFORM,
+    customerEmail: 'otp@example.com',
+  });
   return { ...test, credentialId: emailOtpCredential!.id };
 }
 
@@ -14,12 +18,24 @@ describe('OTP issue', () => {
   test('outside the sandbox the platform embeddedWalletConfig shapes the code and the email', async () => {
     const { auth, sent, credentialId } = await provisioned({
       env: { EMBEDDED_WALLET_SANDBOX: 'false' },
-      platform: { id: PLATFORM, embeddedWalletConfig: { appName: 'Acme Wallet', otpLength: 8, alphanumeric: true, sendFromEmailAddress: 'no-reply@acme.example' } },
+      platform: {
+        id: PLATFORM,
+        embeddedWalletConfig: {
+          appName: 'Acme Wallet',
+          otpLength: 8,
+          alphanumeric: true,
+          sendFromEmailAddress: 'no-reply@acme.example',
+        },
+      },
     });
     const answer = await auth.challenge.challenge(PLATFORM, credentialId, {});
     expect(answer.kind).toBe('authMethod');
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ channel: 'EMAIL', to: 'otp@example.com', subject: 'Acme Wallet verification code' });
+    expect(sent[0]).toMatchObject({
+      channel: 'EMAIL',
+      to: 'otp@example.com',
+      subject: 'Acme Wallet verification code',
+    });
     expect(sent[0].body).toMatch(/verification code is [2-9A-Z]{8}\./);
     expect(sent[0].body).toContain('no-reply@acme.example');
   });
@@ -45,7 +61,8 @@ describe('OTP issue', () => {
 
   test('an unknown credential, or one of another platform: NOT_FOUND', async () => {
     const { auth, credentialId } = await provisioned({});
-    expect(await codeOf(auth.challenge.challenge(PLATFORM, 'AuthMethod:00000000-0000-4000-8000-000000000000', {}))).toBe('REFERENCE_NOT_FOUND');
+    expect(await codeOf(auth.challenge.challenge(PLATFORM, 'AuthMethod:00000000-0000-4000-8000-000000000000', {})))
+      .toBe('REFERENCE_NOT_FOUND');
     expect(await codeOf(auth.challenge.challenge('Platform:other', credentialId, {}))).toBe('REFERENCE_NOT_FOUND');
   });
 });

@@ -38,10 +38,16 @@ export function createOtpIssuer(deps: {
       const interval = deps.settings.otpReissueIntervalMs;
       const lastIssue = credential.otpIssuedAt ? { issuedAt: credential.otpIssuedAt } : undefined;
       const wait = reissueWaitSeconds(lastIssue, now, interval);
-      if (wait > 0) throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', { retryAfterSeconds: wait });
+      if (wait > 0) {
+        throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', {
+          retryAfterSeconds: wait,
+        });
+      }
 
       const { sandbox, config } = await deps.platforms.settingsFor(credential.platformId);
-      const code = sandbox ? SANDBOX_OTP_CODE : generateOtpCode({ length: config.otpLength, alphabet: otpAlphabet(config) });
+      const code = sandbox
+        ? SANDBOX_OTP_CODE
+        : generateOtpCode({ length: config.otpLength, alphabet: otpAlphabet(config) });
       const challengeId = randomUUID();
       const target = createOtpTarget({
         enclaveSigningPrivateKey: deps.settings.enclavePrivateKey,
@@ -60,12 +66,20 @@ export function createOtpIssuer(deps: {
         const current = await deps.credentials.find(credential.platformId, credential.id);
         if (!current || current.state !== 'ACTIVE') throw AppError.notFound('Authentication credential');
         throw new AppError('RATE_LIMITED', 'A code was sent moments ago; wait before asking for another', {
-          retryAfterSeconds: Math.max(1, reissueWaitSeconds(current.otpIssuedAt ? { issuedAt: current.otpIssuedAt } : undefined, now, interval)),
+          retryAfterSeconds: Math.max(
+            1,
+            reissueWaitSeconds(current.otpIssuedAt ? { issuedAt: current.otpIssuedAt } : undefined, now, interval),
+          ),
         });
       }
       if (!sandbox) {
         try {
-          await deps.sender.send({ channel, to: credential.nickname, ...otpMessage(config, channel, code), idempotencyKey: `otp:${challengeId}` });
+          await deps.sender.send({
+            channel,
+            to: credential.nickname,
+            ...otpMessage(config, channel, code),
+            idempotencyKey: `otp:${challengeId}`,
+          });
         } catch (err) {
           // Nothing went out, so the user may ask again at once.
           await deps.credentials.withdrawOtp(credential.id, challengeId);
@@ -77,7 +91,8 @@ export function createOtpIssuer(deps: {
 
     /** The target private key and expected code of the current OTP (only inside the verify). */
     openSecrets(otp: OtpChallenge): { targetPrivateKey: string; code: string } {
-      const open = (sealed: string) => openFromStorage({ sealed, storageKey: deps.settings.storageKey, associatedData: otp.challengeId });
+      const open = (sealed: string) =>
+        openFromStorage({ sealed, storageKey: deps.settings.storageKey, associatedData: otp.challengeId });
       return { targetPrivateKey: open(otp.sealedTargetKey), code: open(otp.sealedCode) };
     },
   };

@@ -34,10 +34,16 @@ export async function checkOtpAttempt(deps: {
   const secrets = deps.otp.openSecrets(otp);
   let opened;
   try {
-    opened = await openEncryptedOtpBundle({ encryptedOtpBundle: deps.encryptedOtpBundle, targetPrivateKey: secrets.targetPrivateKey });
+    opened = await openEncryptedOtpBundle({
+      encryptedOtpBundle: deps.encryptedOtpBundle,
+      targetPrivateKey: secrets.targetPrivateKey,
+    });
   } catch (err) {
     if (isWalletCryptoError(err, 'BUNDLE_MALFORMED')) {
-      throw AppError.invalidInput('encryptedOtpBundle is not an encrypted OTP bundle', [{ field: 'encryptedOtpBundle', message: err.message }]);
+      throw AppError.invalidInput('encryptedOtpBundle is not an encrypted OTP bundle', [{
+        field: 'encryptedOtpBundle',
+        message: err.message,
+      }]);
     }
     throw refused('encryptedOtpBundle was not encrypted to the current challenge');
   }

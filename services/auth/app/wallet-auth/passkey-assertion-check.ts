@@ -7,7 +7,9 @@ import type { PlatformSettingsSource } from './wallet-auth-ports';
 import type { CredentialStore } from './wallet-auth-stores';
 
 /** Verifies the passkey assertion of a verify retry against its challenge and moves the counter on. */
-export function createPasskeyAssertionCheck(deps: { credentials: CredentialStore; platforms: PlatformSettingsSource }): AssertionCheck {
+export function createPasskeyAssertionCheck(
+  deps: { credentials: CredentialStore; platforms: PlatformSettingsSource },
+): AssertionCheck {
   return async (record: SignedRetryRecord, rawBody: unknown) => {
     const assertion = requireObject(bodyOf(rawBody), 'assertion') as unknown as PasskeyAssertion;
     const credential = await deps.credentials.find(record.platformId, String(record.context.credentialId));
@@ -18,8 +20,14 @@ export function createPasskeyAssertionCheck(deps: { credentials: CredentialStore
     const { newCounter } = await verifyPasskeyAssertion({
       challengeHex: record.payloadToSign,
       assertion,
-      credential: { credentialId: credential.credentialId, publicKey: credential.passkey.publicKey, counter: credential.passkey.counter },
-      rpIds: passkey.rpIds, origins: passkey.origins, requireUserVerification: passkey.requireUserVerification,
+      credential: {
+        credentialId: credential.credentialId,
+        publicKey: credential.passkey.publicKey,
+        counter: credential.passkey.counter,
+      },
+      rpIds: passkey.rpIds,
+      origins: passkey.origins,
+      requireUserVerification: passkey.requireUserVerification,
     });
     const from = credential.passkey.counter;
     if (newCounter !== from && !(await deps.credentials.advancePasskeyCounter(credential.id, from, newCounter))) {

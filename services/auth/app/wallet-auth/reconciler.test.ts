@@ -11,7 +11,13 @@ async function until(condition: () => boolean): Promise<void> {
 test('reconciles on every tick, purges at most once a minute, survives failures, stops cleanly', async () => {
   let reconciled = 0;
   let purged = 0;
-  const runner = { reconcile: async () => { reconciled += 1; if (reconciled === 2) throw new Error('provider down'); return 0; } } as unknown as OperationRunner;
+  const runner = {
+    reconcile: async () => {
+      reconciled += 1;
+      if (reconciled === 2) throw new Error('provider down');
+      return 0;
+    },
+  } as unknown as OperationRunner;
   const reconciler = createReconciler({ runner, intervalMs: 10, logger: silentLogger, purge: async () => ++purged });
   reconciler.start();
   await new Promise((r) => setTimeout(r, 120));
@@ -26,10 +32,19 @@ test('reconciles on every tick, purges at most once a minute, survives failures,
 test('two replicas sharing the lease: only the holder reconciles; when it stops, the other takes over', async () => {
   const store = createEmbeddedDocumentStore();
   const passes = { a: 0, b: 0 };
-  const replica = (name: 'a' | 'b') => createReconciler({
-    runner: { reconcile: async () => { passes[name] += 1; return 0; } } as unknown as OperationRunner,
-    intervalMs: 10, logger: silentLogger, purge: async () => 0, lease: leasesIn(store, { holder: name })('wallet operation reconciliation'),
-  });
+  const replica = (name: 'a' | 'b') =>
+    createReconciler({
+      runner: {
+        reconcile: async () => {
+          passes[name] += 1;
+          return 0;
+        },
+      } as unknown as OperationRunner,
+      intervalMs: 10,
+      logger: silentLogger,
+      purge: async () => 0,
+      lease: leasesIn(store, { holder: name })('wallet operation reconciliation'),
+    });
   const a = replica('a');
   const b = replica('b');
   a.start();

@@ -31,6 +31,12 @@ export function createReconciler(deps: {
       await deps.purge();
     }
   };
-  const task = createPeriodicTask({ name: 'wallet operation reconciliation', intervalMs: deps.intervalMs, run: pass, logger: deps.logger, ...(deps.lease ? { lease: deps.lease } : {}) });
+  const task = createPeriodicTask({
+    name: 'wallet operation reconciliation',
+    intervalMs: deps.intervalMs,
+    run: pass,
+    logger: deps.logger,
+    ...(deps.lease ? { lease: deps.lease } : {}),
+  });
   return { start: () => task.start(), stop: () => task.stop() };
 }

@@ -22,7 +22,11 @@ export function requireString(body: Body, field: string, maxLength = 16_384): st
 
 export function requireInternalAccountId(value: unknown, field = 'accountId'): string {
   if (!isId('InternalAccount', value)) {
-    throw AppError.invalidInput(`${field} must be an InternalAccount:<uuid> id`, [{ field, message: 'must be an InternalAccount:<uuid> id', constraint: { pattern: '^InternalAccount:[0-9a-fA-F-]{36}$' } }]);
+    throw AppError.invalidInput(`${field} must be an InternalAccount:<uuid> id`, [{
+      field,
+      message: 'must be an InternalAccount:<uuid> id',
+      constraint: { pattern: '^InternalAccount:[0-9a-fA-F-]{36}$' },
+    }]);
   }
   return value;
 }

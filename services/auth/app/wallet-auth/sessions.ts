@@ -11,7 +11,9 @@ export function createSessions(deps: { sessions: SessionStore; flow: SignedFlow;
   /** The first call needs an active session; retries are judged by their challenge. */
   async function sessionFor(platformId: string, id: string, signature: Signature | undefined) {
     const session = await deps.sessions.find(platformId, id);
-    if (!session || (isFirstCall(signature) && !isSessionActive(session, deps.now()))) throw AppError.notFound('Session');
+    if (!session || (isFirstCall(signature) && !isSessionActive(session, deps.now()))) {
+      throw AppError.notFound('Session');
+    }
     return session;
   }
 
@@ -28,14 +30,21 @@ export function createSessions(deps: { sessions: SessionStore; flow: SignedFlow;
         request: { platformId, operation: 'session.revoke', targetId: id, body: bodyOf(rawBody) },
         signature,
         prepare: async () => ({
-          signer: { kind: 'session', accountIds: [session.accountId] }, type: session.type,
-          context: { accountId: session.accountId }, parameters: { sessionId: id },
+          signer: { kind: 'session', accountIds: [session.accountId] },
+          type: session.type,
+          context: { accountId: session.accountId },
+          parameters: { sessionId: id },
         }),
       });
     },
 
     /** A new session of the same credential, its key sealed to `clientPublicKey`; signed by the session itself. */
-    async refresh(platformId: string, id: string, rawBody: unknown, signature: Signature | undefined): Promise<Outcome> {
+    async refresh(
+      platformId: string,
+      id: string,
+      rawBody: unknown,
+      signature: Signature | undefined,
+    ): Promise<Outcome> {
       const body = bodyOf(rawBody);
       const clientPublicKey = requireClientPublicKey(body);
       const session = await sessionFor(platformId, id, signature);
@@ -44,7 +53,12 @@ export function createSessions(deps: { sessions: SessionStore; flow: SignedFlow;
         signature,
         prepare: async () => ({
           signer: { kind: 'session', accountIds: [session.accountId], sessionId: id },
-          context: { accountId: session.accountId, credentialId: session.credentialId, sessionId: newId('Session'), clientPublicKey },
+          context: {
+            accountId: session.accountId,
+            credentialId: session.credentialId,
+            sessionId: newId('Session'),
+            clientPublicKey,
+          },
           parameters: { sessionId: id, targetPublicKey: clientPublicKey },
         }),
       });

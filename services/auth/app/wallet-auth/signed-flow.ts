@@ -1,5 +1,12 @@
 import type { OperationRunner } from './operation-runner';
-import { isFirstCall, type BeginInput, type ChallengeView, type CompleteInput, type RequestInput, type SignedRetry } from './signed-retry';
+import {
+  isFirstCall,
+  type BeginInput,
+  type ChallengeView,
+  type CompleteInput,
+  type RequestInput,
+  type SignedRetry,
+} from './signed-retry';
 
 /** What a signed-retry endpoint answers: its challenge, PROCESSING, or its terminal result. */
 export type Outcome =
@@ -29,7 +36,11 @@ export function createSignedFlow(deps: { signedRetry: SignedRetry; runner: Opera
         const begin = await input.prepare();
         return { kind: 'challenge', challenge: await deps.signedRetry.begin({ ...input.request, ...begin }) };
       }
-      const { record } = await deps.signedRetry.complete({ ...input.request, signature: input.signature ?? {}, beforeClaim: input.beforeClaim });
+      const { record } = await deps.signedRetry.complete({
+        ...input.request,
+        signature: input.signature ?? {},
+        beforeClaim: input.beforeClaim,
+      });
       return finish(record);
     },
     /** Operations that need no signature; identical re-sends are correlated by body. */

@@ -65,42 +65,80 @@ const VERDICT_ERRORS = {
 };
 
 export function challengeView(record: SignedRetryRecord): ChallengeView {
-  return { ...(record.type ? { type: record.type } : {}), payloadToSign: record.payloadToSign, requestId: record.id, expiresAt: record.expiresAt };
+  return {
+    ...(record.type ? { type: record.type } : {}),
+    payloadToSign: record.payloadToSign,
+    requestId: record.id,
+    expiresAt: record.expiresAt,
+  };
 }
 
 /** The one signed-retry mechanism: challenge, signed retry, at-most-once claim, correlation. */
 export function createSignedRetry(deps: SignedRetryDeps) {
-  const newRun = (external: boolean, now: Date) => ({ id: newId('Operation'), state: 'PENDING' as const, external, startedAt: now.toISOString() });
+  const newRun = (external: boolean, now: Date) => ({
+    id: newId('Operation'),
+    state: 'PENDING' as const,
+    external,
+    startedAt: now.toISOString(),
+  });
 
   async function begin(input: BeginInput): Promise<ChallengeView> {
     const now = deps.now();
     const id = newId('Request');
     const hash = input.fixedPayload ? '' : requestHash(input);
     const record: SignedRetryRecord = {
-      id, platformId: input.platformId, operation: input.operation, targetId: input.targetId, requestHash: hash,
+      id,
+      platformId: input.platformId,
+      operation: input.operation,
+      targetId: input.targetId,
+      requestHash: hash,
       ...(input.type ? { type: input.type } : {}),
-      payloadToSign: input.fixedPayload?.(id, now) ??
-        payloadToSign({ operation: input.operation, platformId: input.platformId, requestId: id, issuedAt: now, requestHash: hash, parameters: input.parameters }),
-      signer: input.signer, context: input.context ?? {}, state: 'ISSUED',
-      issuedAt: now.toISOString(), expiresAt: new Date(now.getTime() + deps.ttlMs).toISOString(),
+      payloadToSign: input.fixedPayload?.(id, now)
+        ?? payloadToSign({
+          operation: input.operation,
+          platformId: input.platformId,
+          requestId: id,
+          issuedAt: now,
+          requestHash: hash,
+          parameters: input.parameters,
+        }),
+      signer: input.signer,
+      context: input.context ?? {},
+      state: 'ISSUED',
+      issuedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + deps.ttlMs).toISOString(),
     };
     await insertWithinQuotas(record, now);
     return challengeView(record);
   }
 
-  /** Inserts a challenge within the platform's and the wallet's caps on pending challenges (429 + Retry-After beyond). */
+  /**
+   * Inserts a challenge within the platform's and the wallet's caps on pending challenges (429 + Retry-After beyond).
+   */
   async function insertWithinQuotas(record: SignedRetryRecord, now: Date): Promise<void> {
     if (!deps.maxPending) return deps.store.insert(record);
     const retryAfterSeconds = Math.ceil(deps.ttlMs / 1000);
     const wallet = typeof record.context.accountId === 'string' ? record.context.accountId : undefined;
     const undo = () => deps.store.removeIssued(record.id);
     const insertForWallet = () => (wallet
-      ? createWithinQuota({ what: 'pending signed-retry challenges per wallet', limit: deps.maxPending!.perWallet, retryAfterSeconds }, {
-        count: () => deps.store.countPending(record.platformId, wallet, now), create: () => deps.store.insert(record), undo,
+      ? createWithinQuota({
+        what: 'pending signed-retry challenges per wallet',
+        limit: deps.maxPending!.perWallet,
+        retryAfterSeconds,
+      }, {
+        count: () => deps.store.countPending(record.platformId, wallet, now),
+        create: () => deps.store.insert(record),
+        undo,
       })
       : deps.store.insert(record));
-    await createWithinQuota({ what: 'pending signed-retry challenges per platform', limit: deps.maxPending.perPlatform, retryAfterSeconds }, {
-      count: () => deps.store.countPending(record.platformId, undefined, now), create: insertForWallet, undo,
+    await createWithinQuota({
+      what: 'pending signed-retry challenges per platform',
+      limit: deps.maxPending.perPlatform,
+      retryAfterSeconds,
+    }, {
+      count: () => deps.store.countPending(record.platformId, undefined, now),
+      create: insertForWallet,
+      undo,
     });
   }
 
@@ -110,11 +148,18 @@ export function createSignedRetry(deps: SignedRetryDeps) {
     const stamp: Stamp | undefined = header === undefined ? undefined : parseStampHeader(header);
     const found = await deps.store.find(input.platformId, requestId);
     if (!found) {
-      if (!stamp && !header) throw new AppError('WALLET_SIGNATURE_MISSING', 'Service-Wallet-Signature is required on the signed retry');
+      if (!stamp && !header) {
+        throw new AppError('WALLET_SIGNATURE_MISSING', 'Service-Wallet-Signature is required on the signed retry');
+      }
       throw new AppError('WALLET_SIGNATURE_INVALID', 'No challenge was issued with this Request-Id');
     }
     const hash = requestHash(input);
-    const attempt = { operation: input.operation, targetId: input.targetId, requestHash: hash, proof: found.signer.kind === 'assertion' ? hash : header ?? '' };
+    const attempt = {
+      operation: input.operation,
+      targetId: input.targetId,
+      requestHash: hash,
+      proof: found.signer.kind === 'assertion' ? hash : header ?? '',
+    };
     if (found.signer.kind !== 'assertion' && !header) {
       throw new AppError('WALLET_SIGNATURE_MISSING', 'Service-Wallet-Signature is required on the signed retry');
     }
@@ -130,11 +175,22 @@ export function createSignedRetry(deps: SignedRetryDeps) {
       const settled = judge(record);
       if (settled) return settled;
       const now = deps.now();
-      await checkSigner({ record, stamp, body: input.body, sessions: deps.sessions, checkAssertion: deps.checkAssertion, now });
+      await checkSigner({
+        record,
+        stamp,
+        body: input.body,
+        sessions: deps.sessions,
+        checkAssertion: deps.checkAssertion,
+        now,
+      });
       const contextPatch = (await input.beforeClaim?.(record)) ?? undefined;
       const claim = { proof: attempt.proof, requestHash: hash, claimedAt: now.toISOString() };
       const claimed = await deps.store.claim({
-        id: record.id, claim, run: newRun(input.external ?? false, now), now, contextPatch,
+        id: record.id,
+        claim,
+        run: newRun(input.external ?? false, now),
+        now,
+        contextPatch,
       });
       if (claimed) return { record: claimed, claimedNow: true };
       const winner = await deps.store.find(input.platformId, requestId);
@@ -146,7 +202,13 @@ export function createSignedRetry(deps: SignedRetryDeps) {
    * Operations without a signature (the first credential of an account, OAUTH verify):
    * identical re-sends find the operation started by the first, by request hash.
    */
-  async function startUnsigned(input: RequestInput & { type?: string; context?: Record<string, unknown>; check?: () => Promise<Record<string, unknown>> }): Promise<Completion> {
+  async function startUnsigned(
+    input: RequestInput & {
+      type?: string;
+      context?: Record<string, unknown>;
+      check?: () => Promise<Record<string, unknown>>;
+    },
+  ): Promise<Completion> {
     const hash = requestHash(input);
     const dedupKey = `${input.platformId}|${hash}`;
     const existing = await deps.store.findByDedupKey(dedupKey);
@@ -154,10 +216,21 @@ export function createSignedRetry(deps: SignedRetryDeps) {
     const extra = (await input.check?.()) ?? {};
     const now = deps.now();
     const record: SignedRetryRecord & { dedupKey: string } = {
-      id: newId('Request'), platformId: input.platformId, operation: input.operation, targetId: input.targetId, requestHash: hash,
-      ...(input.type ? { type: input.type } : {}), payloadToSign: '', signer: { kind: 'none' },
-      context: { ...input.context, ...extra }, state: 'CLAIMED', issuedAt: now.toISOString(), expiresAt: now.toISOString(),
-      claim: { proof: hash, requestHash: hash, claimedAt: now.toISOString() }, run: newRun(false, now), dedupKey,
+      id: newId('Request'),
+      platformId: input.platformId,
+      operation: input.operation,
+      targetId: input.targetId,
+      requestHash: hash,
+      ...(input.type ? { type: input.type } : {}),
+      payloadToSign: '',
+      signer: { kind: 'none' },
+      context: { ...input.context, ...extra },
+      state: 'CLAIMED',
+      issuedAt: now.toISOString(),
+      expiresAt: now.toISOString(),
+      claim: { proof: hash, requestHash: hash, claimedAt: now.toISOString() },
+      run: newRun(false, now),
+      dedupKey,
     };
     const stored = await deps.store.insertOrFind(record);
     return { record: stored, claimedNow: stored.id === record.id };

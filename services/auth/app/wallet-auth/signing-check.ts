@@ -39,20 +39,24 @@ export async function checkSigner(input: {
     if (!input.checkAssertion) throw invalid('passkey assertions cannot be checked');
     return input.checkAssertion(record, input.body);
   }
-  if (!stamp) throw new AppError('WALLET_SIGNATURE_MISSING', 'Service-Wallet-Signature is required on the signed retry');
+  if (!stamp) {
+    throw new AppError('WALLET_SIGNATURE_MISSING', 'Service-Wallet-Signature is required on the signed retry');
+  }
   if (!verifyStamp(stamp, record.payloadToSign)) throw invalid('the stamp does not verify over payloadToSign');
   if (signer.kind === 'key') {
-    if (stamp.publicKey !== signer.publicKey) throw invalid('the stamp is not signed by the key bound into the challenge');
+    if (stamp.publicKey !== signer.publicKey) {
+      throw invalid('the stamp is not signed by the key bound into the challenge');
+    }
     return;
   }
   const sessions = await input.sessions.findBySigningKey(stamp.publicKey);
   const authorizes = sessions.some(
     (session) =>
-      session.platformId === record.platformId &&
-      isSessionActive(session, input.now) &&
-      signer.accountIds.includes(session.accountId) &&
-      (signer.excludeCredentialId === undefined || session.credentialId !== signer.excludeCredentialId) &&
-      (signer.sessionId === undefined || session.id === signer.sessionId),
+      session.platformId === record.platformId
+      && isSessionActive(session, input.now)
+      && signer.accountIds.includes(session.accountId)
+      && (signer.excludeCredentialId === undefined || session.credentialId !== signer.excludeCredentialId)
+      && (signer.sessionId === undefined || session.id === signer.sessionId),
   );
   if (!authorizes) throw invalid('the stamp key is not an active session allowed to authorize this request');
 }

@@ -14,28 +14,49 @@ export function createWalletActions(deps: { wallets: WalletStore; flow: SignedFl
   const signer = (accountId: string) => ({ kind: 'session' as const, accountIds: [accountId] });
 
   return {
-    async exportWallet(platformId: string, accountId: string, rawBody: unknown, signature: Signature | undefined): Promise<Outcome> {
+    async exportWallet(
+      platformId: string,
+      accountId: string,
+      rawBody: unknown,
+      signature: Signature | undefined,
+    ): Promise<Outcome> {
       const body = bodyOf(rawBody);
       const clientPublicKey = requireClientPublicKey(body);
       await walletOf(platformId, accountId);
       return deps.flow.run({
         request: { platformId, operation: 'wallet.export', targetId: accountId, body },
         signature,
-        prepare: async () => ({ signer: signer(accountId), context: { accountId, clientPublicKey }, parameters: { accountId, targetPublicKey: clientPublicKey } }),
+        prepare: async () => ({
+          signer: signer(accountId),
+          context: { accountId, clientPublicKey },
+          parameters: { accountId, targetPublicKey: clientPublicKey },
+        }),
       });
     },
 
-    async updatePrivacy(platformId: string, accountId: string, rawBody: unknown, signature: Signature | undefined): Promise<Outcome> {
+    async updatePrivacy(
+      platformId: string,
+      accountId: string,
+      rawBody: unknown,
+      signature: Signature | undefined,
+    ): Promise<Outcome> {
       const body = bodyOf(rawBody);
       if (typeof body.privateEnabled !== 'boolean') {
-        throw AppError.invalidInput('privateEnabled must be a boolean', [{ field: 'privateEnabled', message: 'must be a boolean' }]);
+        throw AppError.invalidInput('privateEnabled must be a boolean', [{
+          field: 'privateEnabled',
+          message: 'must be a boolean',
+        }]);
       }
       const privateEnabled = body.privateEnabled;
       await walletOf(platformId, accountId);
       return deps.flow.run({
         request: { platformId, operation: 'wallet.privacy', targetId: accountId, body },
         signature,
-        prepare: async () => ({ signer: signer(accountId), context: { accountId, privateEnabled }, parameters: { accountId, privateEnabled } }),
+        prepare: async () => ({
+          signer: signer(accountId),
+          context: { accountId, privateEnabled },
+          parameters: { accountId, privateEnabled },
+        }),
       });
     },
 

@@ -15,7 +15,9 @@ export interface PlatformSettingsSource {
 
 /** The notifications service's delivery port, as the OTP issuer needs it. */
 export interface MessageSender {
-  send(message: { channel: 'EMAIL' | 'SMS'; to: string; subject: string; body: string; idempotencyKey: string }): Promise<void>;
+  send(
+    message: { channel: 'EMAIL' | 'SMS'; to: string; subject: string; body: string; idempotencyKey: string },
+  ): Promise<void>;
 }
 
 /** The keys and limits of the wallet-auth use cases (from configuration). */

@@ -26,7 +26,11 @@ export interface SignedRetryStore {
   /** ISSUED and unexpired -> CLAIMED with its one operation, in one conditional write; null when it lost. */
   claim(claim: RetryClaim): Promise<SignedRetryRecord | null>;
   /** PENDING -> SETTLED or FAILED for that run; null when already settled. */
-  settle(id: string, runId: string, outcome: Pick<OperationRun, 'state' | 'result' | 'error' | 'settledAt'>): Promise<SignedRetryRecord | null>;
+  settle(
+    id: string,
+    runId: string,
+    outcome: Pick<OperationRun, 'state' | 'result' | 'error' | 'settledAt'>,
+  ): Promise<SignedRetryRecord | null>;
   /** Claimed operations still PENDING at the wallet provider. */
   findPending(limit: number): Promise<SignedRetryRecord[]>;
   /** Forgets challenges that expired unused, and settled operations, before `cutoff`; answers how many. */

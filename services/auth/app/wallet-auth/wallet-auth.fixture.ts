@@ -39,7 +39,10 @@ export async function createWalletAuthForTest(options: TestOptions = {}) {
   const sent: Array<{ channel: string; to: string; subject: string; body: string; idempotencyKey: string }> = [];
   const peers = {
     accounts: {
-      getPlatform: async () => (options.platform ? { platform: options.platform } : Promise.reject(new Error('no accounts service in this test'))),
+      getPlatform:
+        async () => (options.platform
+          ? { platform: options.platform }
+          : Promise.reject(new Error('no accounts service in this test'))),
     },
     delivery: {
       sendMessage: async (message: (typeof sent)[number]) => {
@@ -50,7 +53,13 @@ export async function createWalletAuthForTest(options: TestOptions = {}) {
     },
   } as unknown as PeerClients;
   const store = createEmbeddedDocumentStore();
-  const environment = { store, bus: createInProcessEventBus(), logger: silentLogger, peers, env: { WALLET_OTP_REISSUE_INTERVAL_MS: '0', ...options.env } };
+  const environment = {
+    store,
+    bus: createInProcessEventBus(),
+    logger: silentLogger,
+    peers,
+    env: { WALLET_OTP_REISSUE_INTERVAL_MS: '0', ...options.env },
+  };
   const auth = createWalletAuth(environment, { now: options.now, provider: options.provider });
   await auth.ensureIndexes();
   return { auth, store, sent };
@@ -59,7 +68,8 @@ export async function createWalletAuthForTest(options: TestOptions = {}) {
 type WalletAuth = ReturnType<typeof createWalletAuth>;
 
 export async function stampWith(key: TurnkeyKeyPair, payload: string): Promise<string> {
-  return (await new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }).stamp(payload)).stampHeaderValue;
+  return (await new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }).stamp(payload))
+    .stampHeaderValue;
 }
 
 /** Sandbox OTP sign-in through the use cases, with the real Turnkey client libraries. */
@@ -69,27 +79,46 @@ export async function signInOtp(auth: WalletAuth, credentialId: string, type = '
   const key = turnkeyCrypto.generateP256KeyPair();
   const body = {
     type,
-    encryptedOtpBundle: await turnkeyCrypto.encryptOtpCodeToBundle('000000', challenge.authMethod.otpEncryptionTargetBundle!, key.publicKeyUncompressed, auth.enclavePublicKey),
+    encryptedOtpBundle: await turnkeyCrypto.encryptOtpCodeToBundle(
+      '000000',
+      challenge.authMethod.otpEncryptionTargetBundle!,
+      key.publicKeyUncompressed,
+      auth.enclavePublicKey,
+    ),
   };
   const first = await auth.verify.verify(PLATFORM, credentialId, body, undefined);
   if (first.kind !== 'challenge') throw new Error('expected the signed-retry challenge');
-  const signature = { stamp: await stampWith(key, first.challenge.payloadToSign), requestId: first.challenge.requestId };
+  const signature = {
+    stamp: await stampWith(key, first.challenge.payloadToSign),
+    requestId: first.challenge.requestId,
+  };
   const done = await auth.verify.verify(PLATFORM, credentialId, body, signature);
   if (done.kind !== 'result') throw new Error(`expected a session, got ${done.kind}`);
   return { key, session: done.result.session as { id: string } };
 }
 
 /** Provisions a wallet and signs in with the sandbox email code through the use cases. */
-export async function walletWithSession(auth: WalletAuth, options: { email?: string; accountId?: string; phone?: string } = {}) {
+export async function walletWithSession(
+  auth: WalletAuth,
+  options: { email?: string; accountId?: string; phone?: string } = {},
+) {
   const accountId = options.accountId ?? `InternalAccount:${randomUUID()}`;
   const email = options.email ?? `u-${randomUUID().slice(0, 8)}@example.com`;
-  const { emailOtpCredential } = await auth.provisioning.provision({ accountId, platformId: PLATFORM, customerEmail: email, customerPhone: options.phone });
+  const { emailOtpCredential } = await auth.provisioning.provision({
+    accountId,
+    platformId: PLATFORM,
+    customerEmail: email,
+    customerPhone: options.phone,
+  });
   const credentialId = emailOtpCredential!.id;
   return { accountId, email, credentialId, ...(await signInOtp(auth, credentialId)) };
 }
 
 /** Both steps of a signed-retry use case, stamped with `key`. */
-export async function signed<T extends { kind: string }>(key: TurnkeyKeyPair, call: (signature?: { stamp: string; requestId: string }) => Promise<T>): Promise<T> {
+export async function signed<T extends { kind: string }>(
+  key: TurnkeyKeyPair,
+  call: (signature?: { stamp: string; requestId: string }) => Promise<T>,
+): Promise<T> {
   const first = (await call()) as unknown as { kind: string; challenge: { payloadToSign: string; requestId: string } };
   if (first.kind !== 'challenge') throw new Error(`expected a challenge, got ${first.kind}`);
   return call({ stamp: await stampWith(key, first.challenge.payloadToSign), requestId: first.challenge.requestId });

@@ -1,5 +1,10 @@
 import { AppError } from '../../../../lib/errors';
-import { ALREADY_EXISTS_CODE, authMethodView, otpChannelOf, type Credential } from '../../domain/wallet-auth/auth-method';
+import {
+  ALREADY_EXISTS_CODE,
+  authMethodView,
+  otpChannelOf,
+  type Credential,
+} from '../../domain/wallet-auth/auth-method';
 import type { SignedRetryRecord } from '../../domain/wallet-auth/signed-retry-record';
 import { authSessionView } from '../../domain/wallet-auth/wallet-session';
 import type { OperationExecutor } from './operation-runner';
@@ -19,7 +24,11 @@ export interface ExecutorDeps {
 
 const str = (record: SignedRetryRecord, key: string) => String(record.context[key] ?? '');
 
-function operation(record: SignedRetryRecord, kind: WalletOperationKind, params: WalletOperation['params']): WalletOperation {
+function operation(
+  record: SignedRetryRecord,
+  kind: WalletOperationKind,
+  params: WalletOperation['params'],
+): WalletOperation {
   return { id: record.run!.id, kind, accountId: str(record, 'accountId'), params };
 }
 
@@ -43,7 +52,9 @@ export function createWalletExecutors(deps: ExecutorDeps): Record<string, Operat
       if (inserted) await deps.wallets.addCredentials(credential.accountId, 1);
       const stored = (await deps.credentials.find(credential.platformId, credential.id))!;
       // An OTP credential's first code goes out with its creation; without one the client asks via challenge.
-      const bundle = inserted && otpChannelOf(stored.type) ? await deps.otp.issue(stored).then((o) => o.bundle, () => undefined) : undefined;
+      const bundle = inserted && otpChannelOf(stored.type)
+        ? await deps.otp.issue(stored).then((o) => o.bundle, () => undefined)
+        : undefined;
       return { authMethod: authMethodView(stored, bundle) };
     },
   };
@@ -52,16 +63,26 @@ export function createWalletExecutors(deps: ExecutorDeps): Record<string, Operat
     providerOperation: (record) =>
       operation(record, 'CREATE_SESSION', {
         credentialId: str(record, 'credentialId'),
-        ...(record.context.sessionPublicKey ? { sessionPublicKey: str(record, 'sessionPublicKey') } : { clientPublicKey: str(record, 'clientPublicKey') }),
+        ...(record.context.sessionPublicKey
+          ? { sessionPublicKey: str(record, 'sessionPublicKey') }
+          : { clientPublicKey: str(record, 'clientPublicKey') }),
       }),
     async apply(record, result) {
       const credential = await deps.credentials.find(record.platformId, str(record, 'credentialId'));
       if (!credential || credential.state !== 'ACTIVE') throw AppError.notFound('Authentication credential');
       const now = deps.now();
       const session = await deps.sessions.insertOnce({
-        id: str(record, 'sessionId'), platformId: record.platformId, accountId: credential.accountId, credentialId: credential.id,
-        type: credential.type, nickname: credential.nickname, signingPublicKey: result.sessionPublicKey, state: 'ACTIVE',
-        expiresAt: new Date(now.getTime() + deps.sessionTtlMs).toISOString(), createdAt: now.toISOString(), updatedAt: now.toISOString(),
+        id: str(record, 'sessionId'),
+        platformId: record.platformId,
+        accountId: credential.accountId,
+        credentialId: credential.id,
+        type: credential.type,
+        nickname: credential.nickname,
+        signingPublicKey: result.sessionPublicKey,
+        state: 'ACTIVE',
+        expiresAt: new Date(now.getTime() + deps.sessionTtlMs).toISOString(),
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
         operationId: record.run!.id,
       });
       return { session: authSessionView(session, result.encryptedSessionSigningKey) };
@@ -78,7 +99,9 @@ export function createWalletExecutors(deps: ExecutorDeps): Record<string, Operat
         if (!(await deps.wallets.removeCredentialUnlessLast(credential.accountId))) {
           throw new AppError('LAST_CREDENTIAL', 'The only credential of an account cannot be revoked');
         }
-        if (!(await deps.credentials.revoke(credential.id, now))) await deps.wallets.addCredentials(credential.accountId, 1);
+        if (!(await deps.credentials.revoke(credential.id, now))) {
+          await deps.wallets.addCredentials(credential.accountId, 1);
+        }
       }
       await deps.sessions.revokeForCredential(credential.id, deps.now());
       return {};
@@ -94,18 +117,27 @@ export function createWalletExecutors(deps: ExecutorDeps): Record<string, Operat
   };
 
   const exportWallet: OperationExecutor = {
-    providerOperation: (record) => operation(record, 'EXPORT_WALLET', { clientPublicKey: str(record, 'clientPublicKey') }),
+    providerOperation: (record) =>
+      operation(record, 'EXPORT_WALLET', { clientPublicKey: str(record, 'clientPublicKey') }),
     // The export itself is never kept: every answer asks the provider to seal it afresh.
     apply: async () => ({}),
     async present(record) {
       const answer = await deps.provider.submit(exportWallet.providerOperation(record));
-      if (answer.status !== 'SETTLED') throw new AppError('UNAVAILABLE', 'The wallet export is not available right now');
-      return { walletExport: { id: str(record, 'accountId'), encryptedWalletCredentials: answer.result.encryptedWalletCredentials } };
+      if (answer.status !== 'SETTLED') {
+        throw new AppError('UNAVAILABLE', 'The wallet export is not available right now');
+      }
+      return {
+        walletExport: {
+          id: str(record, 'accountId'),
+          encryptedWalletCredentials: answer.result.encryptedWalletCredentials,
+        },
+      };
     },
   };
 
   const updatePrivacy: OperationExecutor = {
-    providerOperation: (record) => operation(record, 'UPDATE_WALLET_PRIVACY', { privateEnabled: record.context.privateEnabled === true }),
+    providerOperation: (record) =>
+      operation(record, 'UPDATE_WALLET_PRIVACY', { privateEnabled: record.context.privateEnabled === true }),
     async apply(record) {
       const privateEnabled = record.context.privateEnabled === true;
       await deps.wallets.setPrivacy(str(record, 'accountId'), privateEnabled, deps.now());

@@ -13,7 +13,10 @@ const PREFIX = 'GRID-AGENT-';
 const GROUPS = 3;
 
 export function newDeviceCode(): string {
-  const groups = Array.from({ length: GROUPS }, () => Array.from({ length: 4 }, () => ALPHABET[randomInt(ALPHABET.length)]).join(''));
+  const groups = Array.from(
+    { length: GROUPS },
+    () => Array.from({ length: 4 }, () => ALPHABET[randomInt(ALPHABET.length)]).join(''),
+  );
   return `${PREFIX}${groups.join('-')}`;
 }
 

@@ -2,11 +2,16 @@ import type { AppError } from '../../../../lib/errors';
 import { changePolicy, parsePolicy } from './agent-policy';
 import { deviceCodeDigest, newDeviceCode, normalizeDeviceCode } from './agent-credentials';
 
-const base = { permissions: ['CREATE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 100, dailyLimit: 1000 } };
+const base = {
+  permissions: ['CREATE_QUOTES'],
+  defaultExecutionMode: 'AUTO',
+  spendingLimits: { currency: 'USD', perTransactionLimit: 100, dailyLimit: 1000 },
+};
 
 test('a whole policy: removed limits are null, duplicates dropped', () => {
   expect(parsePolicy({ ...base, permissions: ['CREATE_QUOTES', 'CREATE_QUOTES'] })).toEqual({
-    permissions: ['CREATE_QUOTES'], defaultExecutionMode: 'AUTO',
+    permissions: ['CREATE_QUOTES'],
+    defaultExecutionMode: 'AUTO',
     spendingLimits: { currency: 'USD', perTransactionLimit: 100, dailyLimit: 1000, monthlyLimit: null },
   });
 });
@@ -14,13 +19,19 @@ test('a whole policy: removed limits are null, duplicates dropped', () => {
 test('every invalid member is listed', () => {
   let error: AppError | undefined;
   try {
-    parsePolicy({ permissions: ['FLY'], spendingLimits: { currency: 'usd', perTransactionLimit: -1 }, approvalThresholds: { amount: 5 } });
+    parsePolicy({
+      permissions: ['FLY'],
+      spendingLimits: { currency: 'usd', perTransactionLimit: -1 },
+      approvalThresholds: { amount: 5 },
+    });
   } catch (err) {
     error = err as AppError;
   }
   expect(error?.details?.errors).toEqual(expect.arrayContaining([
-    expect.objectContaining({ field: 'policy.permissions[0]' }), expect.objectContaining({ field: 'policy.defaultExecutionMode' }),
-    expect.objectContaining({ field: 'policy.spendingLimits.currency' }), expect.objectContaining({ field: 'policy.spendingLimits.perTransactionLimit' }),
+    expect.objectContaining({ field: 'policy.permissions[0]' }),
+    expect.objectContaining({ field: 'policy.defaultExecutionMode' }),
+    expect.objectContaining({ field: 'policy.spendingLimits.currency' }),
+    expect.objectContaining({ field: 'policy.spendingLimits.perTransactionLimit' }),
     expect.objectContaining({ field: 'policy.approvalThresholds.currency' }),
   ]));
 });

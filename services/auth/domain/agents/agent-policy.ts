@@ -2,7 +2,13 @@ import { AppError, type FieldError } from '../../../../lib/errors';
 
 /* An agent's policy: what it may do, how its actions execute, and how much it may spend. */
 
-export const PERMISSIONS = ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'] as const;
+export const PERMISSIONS = [
+  'VIEW_TRANSACTIONS',
+  'CREATE_TRANSFERS',
+  'CREATE_QUOTES',
+  'EXECUTE_QUOTES',
+  'MANAGE_EXTERNAL_ACCOUNTS',
+] as const;
 export const EXECUTION_MODES = ['AUTO', 'APPROVAL_REQUIRED'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
@@ -81,17 +87,23 @@ class PolicyReader {
   }
 
   amount(field: string, value: number | undefined): number | undefined {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) this.fail(field, 'must be an integer ≥ 0 (minor units)');
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      this.fail(field, 'must be an integer ≥ 0 (minor units)');
+    }
     return value;
   }
 
   currency(field: string, value: string | undefined): string | undefined {
-    if (value !== undefined && !CURRENCY.test(value)) this.fail(field, 'must be a currency code', { pattern: CURRENCY.source });
+    if (value !== undefined && !CURRENCY.test(value)) {
+      this.fail(field, 'must be a currency code', { pattern: CURRENCY.source });
+    }
     return value;
   }
 
   oneOf<T extends string>(field: string, value: string | undefined, values: readonly T[]): T | undefined {
-    if (value !== undefined && !values.includes(value as T)) this.fail(field, `must be one of ${values.join(', ')}`, { enum: [...values] });
+    if (value !== undefined && !values.includes(value as T)) {
+      this.fail(field, `must be one of ${values.join(', ')}`, { enum: [...values] });
+    }
     return value as T | undefined;
   }
 
@@ -107,17 +119,25 @@ class PolicyReader {
 
 function limitsOf(r: PolicyReader, input: SpendingLimitsInput, current?: SpendingLimits): SpendingLimits {
   const currency = r.currency('spendingLimits.currency', input.currency) ?? current?.currency;
-  const perTransactionLimit = r.amount('spendingLimits.perTransactionLimit', input.perTransactionLimit) ?? current?.perTransactionLimit;
+  const perTransactionLimit = r.amount('spendingLimits.perTransactionLimit', input.perTransactionLimit)
+    ?? current?.perTransactionLimit;
   if (!current) {
     r.required('spendingLimits.currency', input.currency);
     r.required('spendingLimits.perTransactionLimit', input.perTransactionLimit);
   }
   const nullable = (field: 'dailyLimit' | 'monthlyLimit') =>
-    input[field] === undefined ? (current?.[field] ?? null) : input[field] === null ? null : r.amount(`spendingLimits.${field}`, input[field] as number)!;
-  const dailyTransactionLimit = r.amount('spendingLimits.dailyTransactionLimit', input.dailyTransactionLimit) ?? current?.dailyTransactionLimit;
+    input[field] === undefined
+      ? (current?.[field] ?? null)
+      : input[field] === null
+      ? null
+      : r.amount(`spendingLimits.${field}`, input[field] as number)!;
+  const dailyTransactionLimit = r.amount('spendingLimits.dailyTransactionLimit', input.dailyTransactionLimit)
+    ?? current?.dailyTransactionLimit;
   return {
-    currency: currency ?? '', perTransactionLimit: perTransactionLimit ?? 0,
-    dailyLimit: nullable('dailyLimit'), monthlyLimit: nullable('monthlyLimit'),
+    currency: currency ?? '',
+    perTransactionLimit: perTransactionLimit ?? 0,
+    dailyLimit: nullable('dailyLimit'),
+    monthlyLimit: nullable('monthlyLimit'),
     ...(dailyTransactionLimit !== undefined ? { dailyTransactionLimit } : {}),
   };
 }
@@ -129,7 +149,9 @@ function restrictionsOf(r: PolicyReader, input: NonNullable<PolicyInput['account
     return {
       accountId: r.required(`${at}.accountId`, rule.accountId) ?? '',
       ...(executionMode ? { executionMode } : {}),
-      perTransactionLimit: rule.perTransactionLimit === undefined || rule.perTransactionLimit === null ? null : r.amount(`${at}.perTransactionLimit`, rule.perTransactionLimit)!,
+      perTransactionLimit: rule.perTransactionLimit === undefined || rule.perTransactionLimit === null
+        ? null
+        : r.amount(`${at}.perTransactionLimit`, rule.perTransactionLimit)!,
     };
   });
   return { allowedAccountIds: input.allowedAccountIds ?? null, accountRules };
@@ -137,7 +159,9 @@ function restrictionsOf(r: PolicyReader, input: NonNullable<PolicyInput['account
 
 function thresholdsOf(r: PolicyReader, input: NonNullable<PolicyInput['approvalThresholds']>): ApprovalThresholds {
   const currency = r.currency('approvalThresholds.currency', input.currency);
-  const amount = input.amount === undefined || input.amount === null ? null : r.amount('approvalThresholds.amount', input.amount)!;
+  const amount = input.amount === undefined || input.amount === null
+    ? null
+    : r.amount('approvalThresholds.amount', input.amount)!;
   if (amount !== null && currency === undefined) r.required('approvalThresholds.currency', undefined);
   return { ...(currency ? { currency } : {}), amount };
 }
@@ -150,7 +174,11 @@ export function parsePolicy(input: PolicyInput | undefined): AgentPolicy {
     r.done();
   }
   const permissions = r.required('permissions', input!.permissions);
-  const mode = r.oneOf('defaultExecutionMode', r.required('defaultExecutionMode', input!.defaultExecutionMode), EXECUTION_MODES);
+  const mode = r.oneOf(
+    'defaultExecutionMode',
+    r.required('defaultExecutionMode', input!.defaultExecutionMode),
+    EXECUTION_MODES,
+  );
   const limits = r.required('spendingLimits', input!.spendingLimits);
   const policy: AgentPolicy = {
     permissions: r.permissions(permissions ?? []),
@@ -170,10 +198,18 @@ export function changePolicy(current: AgentPolicy, input: PolicyInput): AgentPol
   const next: AgentPolicy = {
     permissions: input.permissions ? r.permissions(input.permissions) : current.permissions,
     defaultExecutionMode: mode ?? current.defaultExecutionMode,
-    spendingLimits: input.spendingLimits ? limitsOf(r, input.spendingLimits, current.spendingLimits) : current.spendingLimits,
+    spendingLimits: input.spendingLimits
+      ? limitsOf(r, input.spendingLimits, current.spendingLimits)
+      : current.spendingLimits,
   };
-  const restrictions = input.accountRestrictions ? restrictionsOf(r, input.accountRestrictions) : current.accountRestrictions;
+  const restrictions = input.accountRestrictions
+    ? restrictionsOf(r, input.accountRestrictions)
+    : current.accountRestrictions;
   const thresholds = input.approvalThresholds ? thresholdsOf(r, input.approvalThresholds) : current.approvalThresholds;
   r.done();
-  return { ...next, ...(restrictions ? { accountRestrictions: restrictions } : {}), ...(thresholds ? { approvalThresholds: thresholds } : {}) };
+  return {
+    ...next,
+    ...(restrictions ? { accountRestrictions: restrictions } : {}),
+    ...(thresholds ? { approvalThresholds: thresholds } : {}),
+  };
 }

@@ -11,7 +11,9 @@ function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 function token(claims: Record<string, unknown>, signature = '', header: object = { alg: 'none', typ: 'JWT' }): string {
-  return `${b64(header)}.${b64({ iss: ISS, aud: AUD, sub: 'user-1', iat: nowSec, exp: nowSec + 300, ...claims })}.${signature}`;
+  return `${b64(header)}.${
+    b64({ iss: ISS, aud: AUD, sub: 'user-1', iat: nowSec, exp: nowSec + 300, ...claims })
+  }.${signature}`;
 }
 async function failureOf(promise: Promise<unknown>): Promise<{ code: string; reason: unknown }> {
   try {
@@ -27,8 +29,11 @@ const fetchImpl = jest.fn(() => Promise.reject(new Error('sandbox must not fetch
 const verifier = createOidcVerifier({ now: () => NOW, fetchImpl });
 const identity = { iss: ISS, aud: AUD, sub: 'user-1' };
 const verifyOptions: OidcVerifyOptions = {
-  allowedIssuers: [ISS], allowedAudiences: [AUD], mode: 'sandbox',
-  expectedNonce: oidcNonceFor(CLIENT_KEY), expectedIdentity: identity,
+  allowedIssuers: [ISS],
+  allowedAudiences: [AUD],
+  mode: 'sandbox',
+  expectedNonce: oidcNonceFor(CLIENT_KEY),
+  expectedIdentity: identity,
 };
 
 describe('createOidcVerifier (sandbox)', () => {
@@ -47,13 +52,16 @@ describe('createOidcVerifier (sandbox)', () => {
 
   it('accepts a registration token (no identity yet, no nonce) and returns the email', async () => {
     const options = { allowedIssuers: [ISS], allowedAudiences: [AUD], mode: 'sandbox' as const };
-    await expect(verifier.verify(token({ email: 'a@example.com' }), options)).resolves.toMatchObject({ email: 'a@example.com' });
+    await expect(verifier.verify(token({ email: 'a@example.com' }), options)).resolves.toMatchObject({
+      email: 'a@example.com',
+    });
   });
 
   it('refuses a missing or different nonce', async () => {
     for (const nonce of [undefined, oidcNonceFor(CLIENT_KEY + ' '), oidcNonceFor(CLIENT_KEY).toUpperCase()]) {
       expect(await failureOf(verifier.verify(token({ nonce }), verifyOptions))).toEqual({
-        code: 'UNAUTHORIZED', reason: 'NONCE_MISMATCH',
+        code: 'UNAUTHORIZED',
+        reason: 'NONCE_MISMATCH',
       });
     }
   });
@@ -78,7 +86,10 @@ describe('createOidcVerifier (sandbox)', () => {
     const payload = b64({ ...identity, iat: nowSec, exp: nowSec + 300, nonce: oidcNonceFor(CLIENT_KEY) });
     const header = b64({ alg: 'none' });
     for (const t of ['garbage', `${header}.${payload}`, `not-json.${payload}.`, `${header}.bm90LWpzb24.`]) {
-      expect(await failureOf(verifier.verify(t, verifyOptions))).toEqual({ code: 'INVALID_INPUT', reason: 'MALFORMED' });
+      expect(await failureOf(verifier.verify(t, verifyOptions))).toEqual({
+        code: 'INVALID_INPUT',
+        reason: 'MALFORMED',
+      });
     }
   });
 

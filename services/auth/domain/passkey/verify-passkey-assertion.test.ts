@@ -32,12 +32,25 @@ async function registered() {
   const authenticator = createSoftwareAuthenticator();
   const registration = randomBytes(32).toString('base64url');
   const attestation = authenticator.createCredential({
-    rpId: RP_ID, origin: ORIGIN, challenge: registration, userHandle: 'dXNlci0x',
+    rpId: RP_ID,
+    origin: ORIGIN,
+    challenge: registration,
+    userHandle: 'dXNlci0x',
   });
-  const credential: StoredPasskey = await verifyPasskeyRegistration({ challenge: registration, attestation, ...config });
+  const credential: StoredPasskey = await verifyPasskeyRegistration({
+    challenge: registration,
+    attestation,
+    ...config,
+  });
   const challengeHex = createPasskeyChallenge();
   const assert = (options: Partial<GetAssertionOptions> = {}) =>
-    authenticator.getAssertion({ rpId: RP_ID, origin: ORIGIN, challengeHex, credentialId: credential.credentialId, ...options });
+    authenticator.getAssertion({
+      rpId: RP_ID,
+      origin: ORIGIN,
+      challengeHex,
+      credentialId: credential.credentialId,
+      ...options,
+    });
   const verify = (assertion: SoftwareAssertion, overrides: Partial<VerifyPasskeyAssertionInput> = {}) =>
     verifyPasskeyAssertion({ challengeHex, assertion, credential, ...config, ...overrides });
   return { credential, challengeHex, assert, verify };
@@ -119,7 +132,11 @@ describe('verifyPasskeyAssertion', () => {
   it('refuses malformed assertion members as INVALID_INPUT', async () => {
     const { assert, verify } = await registered();
     const assertion = assert();
-    for (const change of [{ signature: 'not base64url!' }, { authenticatorData: '' }, { userHandle: 42 }, { clientDataJson: undefined }]) {
+    for (
+      const change of [{ signature: 'not base64url!' }, { authenticatorData: '' }, { userHandle: 42 }, {
+        clientDataJson: undefined,
+      }]
+    ) {
       const outcome = await failureOf(verify({ ...assertion, ...change } as never));
       expect(outcome).toMatchObject({ code: 'INVALID_INPUT', reason: 'MALFORMED' });
     }

@@ -38,12 +38,11 @@ export function webauthnChallengeFor(challengeHex: string): string {
 }
 
 function storedCredential(credential: StoredPasskey): WebAuthnCredential {
-  const valid =
-    typeof credential?.credentialId === 'string' &&
-    typeof credential.publicKey === 'string' &&
-    /^[A-Za-z0-9_-]+$/.test(credential.publicKey) &&
-    Number.isSafeInteger(credential.counter) &&
-    credential.counter >= 0;
+  const valid = typeof credential?.credentialId === 'string'
+    && typeof credential.publicKey === 'string'
+    && /^[A-Za-z0-9_-]+$/.test(credential.publicKey)
+    && Number.isSafeInteger(credential.counter)
+    && credential.counter >= 0;
   if (!valid) throw new AppError('INTERNAL_ERROR', 'stored passkey credential is malformed');
   const publicKey = new Uint8Array(Buffer.from(credential.publicKey, 'base64url'));
   return { id: credential.credentialId, publicKey, counter: credential.counter };

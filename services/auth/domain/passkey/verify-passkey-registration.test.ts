@@ -26,7 +26,11 @@ function setup(overrides: { rpId?: string; origin?: string; userVerified?: boole
     userVerified: overrides.userVerified,
   });
   const input: VerifyPasskeyRegistrationInput = {
-    challenge, attestation, rpIds: [RP_ID], origins: [ORIGIN], requireUserVerification: true,
+    challenge,
+    attestation,
+    rpIds: [RP_ID],
+    origins: [ORIGIN],
+    requireUserVerification: true,
   };
   return { authenticator, input };
 }
@@ -89,7 +93,8 @@ describe('verifyPasskeyRegistration', () => {
     ];
     for (const change of broken) {
       expect(await failureOf(verifyPasskeyRegistration({ ...input, ...change }))).toMatchObject({
-        code: 'INVALID_INPUT', reason: 'MALFORMED',
+        code: 'INVALID_INPUT',
+        reason: 'MALFORMED',
       });
     }
   });

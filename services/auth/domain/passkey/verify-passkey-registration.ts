@@ -33,9 +33,9 @@ const MAX_TRANSPORTS = 8;
 function requireTransports(value: unknown): string[] {
   if (value === undefined) return [];
   if (
-    !Array.isArray(value) ||
-    value.length > MAX_TRANSPORTS ||
-    !value.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 32)
+    !Array.isArray(value)
+    || value.length > MAX_TRANSPORTS
+    || !value.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 32)
   ) {
     throw passkeyFailure('MALFORMED', `attestation.transports must be at most ${MAX_TRANSPORTS} short strings`);
   }

@@ -14,7 +14,11 @@ describe('canonicalJson', () => {
 });
 
 describe('requestHash', () => {
-  const base = { operation: 'credential.create', targetId: 'InternalAccount:1', body: { type: 'PASSKEY', nickname: 'a' } };
+  const base = {
+    operation: 'credential.create',
+    targetId: 'InternalAccount:1',
+    body: { type: 'PASSKEY', nickname: 'a' },
+  };
   test('key order and formatting do not matter', () => {
     expect(requestHash(base)).toBe(requestHash({ ...base, body: JSON.parse('{ "nickname":"a", "type":"PASSKEY" }') }));
   });

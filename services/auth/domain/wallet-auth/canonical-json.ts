@@ -10,7 +10,9 @@ export function canonicalJson(value: unknown): string {
     const text = JSON.stringify(value);
     return text === undefined ? 'null' : text;
   }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  }
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, member]) => member !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,14 +1,36 @@
-import { DEFAULT_EMBEDDED_WALLET_CONFIG, normalizeEmbeddedWalletConfig, otpAlphabet, otpMessage } from './embedded-wallet-config';
+import {
+  DEFAULT_EMBEDDED_WALLET_CONFIG,
+  normalizeEmbeddedWalletConfig,
+  otpAlphabet,
+  otpMessage,
+} from './embedded-wallet-config';
 import { reissueWaitSeconds } from './otp-rules';
 
 describe('normalizeEmbeddedWalletConfig', () => {
   test('absent config: the documented defaults', () => {
     expect(normalizeEmbeddedWalletConfig(undefined)).toEqual(DEFAULT_EMBEDDED_WALLET_CONFIG);
-    expect(DEFAULT_EMBEDDED_WALLET_CONFIG).toMatchObject({ otpLength: 6, alphanumeric: false, expirationSeconds: 300, sendFromEmailSenderName: 'Notifications' });
+    expect(DEFAULT_EMBEDDED_WALLET_CONFIG).toMatchObject({
+      otpLength: 6,
+      alphanumeric: false,
+      expirationSeconds: 300,
+      sendFromEmailSenderName: 'Notifications',
+    });
   });
   test('valid values are taken, invalid ones fall back', () => {
-    const config = normalizeEmbeddedWalletConfig({ appName: 'Acme', otpLength: 8, alphanumeric: true, expirationSeconds: 90000, sendFromEmailAddress: 'a@acme.com' });
-    expect(config).toMatchObject({ appName: 'Acme', otpLength: 8, alphanumeric: true, expirationSeconds: 300, sendFromEmailAddress: 'a@acme.com' });
+    const config = normalizeEmbeddedWalletConfig({
+      appName: 'Acme',
+      otpLength: 8,
+      alphanumeric: true,
+      expirationSeconds: 90000,
+      sendFromEmailAddress: 'a@acme.com',
+    });
+    expect(config).toMatchObject({
+      appName: 'Acme',
+      otpLength: 8,
+      alphanumeric: true,
+      expirationSeconds: 300,
+      sendFromEmailAddress: 'a@acme.com',
+    });
     expect(normalizeEmbeddedWalletConfig({ otpLength: 3 }).otpLength).toBe(6);
     expect(normalizeEmbeddedWalletConfig({ otpLength: 12 }).otpLength).toBe(12);
   });
@@ -17,7 +39,11 @@ describe('normalizeEmbeddedWalletConfig', () => {
     expect(otpAlphabet({ ...DEFAULT_EMBEDDED_WALLET_CONFIG, alphanumeric: true })).toMatch(/^[A-Z2-9]+$/);
   });
   test('the message names the app, the code and the expiry', () => {
-    const email = otpMessage({ ...DEFAULT_EMBEDDED_WALLET_CONFIG, appName: 'Acme', sendFromEmailAddress: 'no@acme.com' }, 'EMAIL', '123456');
+    const email = otpMessage(
+      { ...DEFAULT_EMBEDDED_WALLET_CONFIG, appName: 'Acme', sendFromEmailAddress: 'no@acme.com' },
+      'EMAIL',
+      '123456',
+    );
     expect(email.subject).toBe('Acme verification code');
     expect(email.body).toContain('123456');
     expect(email.body).toContain('5 minutes');

@@ -55,10 +55,21 @@ export function normalizeEmbeddedWalletConfig(raw: unknown): EmbeddedWalletConfi
 }
 
 /** The message that carries a code: subject and body, by channel. */
-export function otpMessage(config: EmbeddedWalletConfig, channel: 'EMAIL' | 'SMS', code: string): { subject: string; body: string } {
+export function otpMessage(
+  config: EmbeddedWalletConfig,
+  channel: 'EMAIL' | 'SMS',
+  code: string,
+): { subject: string; body: string } {
   const minutes = Math.max(1, Math.round(config.expirationSeconds / 60));
-  const line = `Your ${config.appName} verification code is ${code}. It expires in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  const line = `Your ${config.appName} verification code is ${code}. It expires in ${minutes} minute${
+    minutes === 1 ? '' : 's'
+  }.`;
   if (channel === 'SMS') return { subject: '', body: line };
-  const sender = config.sendFromEmailAddress ? `From: ${config.sendFromEmailSenderName} <${config.sendFromEmailAddress}>\n` : '';
-  return { subject: `${config.appName} verification code`, body: `${sender}${line}\nIf you did not ask for it, ignore this email.` };
+  const sender = config.sendFromEmailAddress
+    ? `From: ${config.sendFromEmailSenderName} <${config.sendFromEmailAddress}>\n`
+    : '';
+  return {
+    subject: `${config.appName} verification code`,
+    body: `${sender}${line}\nIf you did not ask for it, ignore this email.`,
+  };
 }

@@ -7,7 +7,11 @@ export const MAX_OTP_ATTEMPTS = 5;
 export const SANDBOX_OTP_CODE = '000000';
 
 /** Seconds until a new OTP may be issued for this credential; 0 when it may be now. */
-export function reissueWaitSeconds(current: Pick<OtpChallenge, 'issuedAt'> | undefined, now: Date, intervalMs: number): number {
+export function reissueWaitSeconds(
+  current: Pick<OtpChallenge, 'issuedAt'> | undefined,
+  now: Date,
+  intervalMs: number,
+): number {
   if (!current) return 0;
   const waitMs = Date.parse(current.issuedAt) + intervalMs - now.getTime();
   return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;

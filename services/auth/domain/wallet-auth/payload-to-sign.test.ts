@@ -11,12 +11,14 @@ describe('payloadToSign', () => {
   };
   test('canonical activity JSON binding the request', () => {
     expect(payloadToSign(input)).toBe(
-      '{"organizationId":"Platform:p","parameters":{"requestHash":"' + 'ab'.repeat(32) + '","targetPublicKey":"04aa"},' +
-        '"requestId":"Request:r","timestampMs":"1775681700000","type":"ACTIVITY_TYPE_WALLET_EXPORT"}',
+      '{"organizationId":"Platform:p","parameters":{"requestHash":"' + 'ab'.repeat(32) + '","targetPublicKey":"04aa"},'
+        + '"requestId":"Request:r","timestampMs":"1775681700000","type":"ACTIVITY_TYPE_WALLET_EXPORT"}',
     );
   });
   test('the request hash cannot be overridden by parameters', () => {
-    expect(JSON.parse(payloadToSign({ ...input, parameters: { requestHash: 'x' } })).parameters.requestHash).toBe(input.requestHash);
+    expect(JSON.parse(payloadToSign({ ...input, parameters: { requestHash: 'x' } })).parameters.requestHash).toBe(
+      input.requestHash,
+    );
   });
   test('activity names', () => {
     expect(activityTypeOf('credential.verify-otp')).toBe('ACTIVITY_TYPE_CREDENTIAL_VERIFY_OTP');

@@ -2,7 +2,10 @@ import type { ErrorCode } from '../../../../lib/errors';
 
 /** Who may sign the retry of a challenge. */
 export type SignerRule =
-  /** An active, unexpired session of one of these accounts (optionally: not of that credential, or exactly that session). */
+  /**
+   * An active, unexpired session of one of these accounts (optionally: not of that credential, or exactly that
+   * session).
+   */
   | { kind: 'session'; accountIds: string[]; excludeCredentialId?: string; sessionId?: string }
   /** Exactly this key (compressed hex): the key sealed in an OTP bundle. */
   | { kind: 'key'; publicKey: string }

@@ -19,13 +19,20 @@ describe('enclave signing key', () => {
     const data = Buffer.from('{"targetPublic":"04"}', 'utf8');
     const point = Buffer.from(key.publicKey, 'hex');
     const publicKey = createPublicKey({
-      key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: point.subarray(1, 33).toString('base64url'),
+        y: point.subarray(33).toString('base64url'),
+      },
       format: 'jwk',
     });
     for (let i = 0; i < 8; i += 1) {
       const message = Buffer.concat([data, Buffer.from([i])]);
       const signature = key.sign(message);
-      expect(verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, Buffer.from(signature, 'hex'))).toBe(true);
+      expect(verify('sha256', message, { key: publicKey, dsaEncoding: 'der' }, Buffer.from(signature, 'hex'))).toBe(
+        true,
+      );
       expect(p256.Signature.fromDER(signature).hasHighS()).toBe(false);
     }
   });

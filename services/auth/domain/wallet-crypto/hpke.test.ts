@@ -19,7 +19,10 @@ describe('HPKE (turnkey_hpke profile)', () => {
   });
 
   it('is decrypted by the client library', async () => {
-    const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext, recipientPublicKey: recipient.publicKeyUncompressed });
+    const { encappedPublic, ciphertext } = await hpkeSeal({
+      plaintext,
+      recipientPublicKey: recipient.publicKeyUncompressed,
+    });
     const opened = turnkeyCrypto.hpkeDecrypt({
       ciphertextBuf: ciphertext,
       encappedKeyBuf: encappedPublic,
@@ -35,8 +38,12 @@ describe('HPKE (turnkey_hpke profile)', () => {
     });
     const compressedEnc = encrypted.slice(0, 33);
     const ciphertext = encrypted.slice(33);
-    expect(await hpkeOpen({ encappedPublic: compressedEnc, ciphertext, recipientPrivateKey: recipient.privateKey })).toEqual(plaintext);
-    const formatted = JSON.parse(turnkeyCrypto.formatHpkeBuf(encrypted)) as { encappedPublic: string; ciphertext: string };
+    expect(await hpkeOpen({ encappedPublic: compressedEnc, ciphertext, recipientPrivateKey: recipient.privateKey }))
+      .toEqual(plaintext);
+    const formatted = JSON.parse(turnkeyCrypto.formatHpkeBuf(encrypted)) as {
+      encappedPublic: string;
+      ciphertext: string;
+    };
     const opened = await hpkeOpen({
       encappedPublic: Buffer.from(formatted.encappedPublic, 'hex'),
       ciphertext: Buffer.from(formatted.ciphertext, 'hex'),
@@ -47,12 +54,22 @@ describe('HPKE (turnkey_hpke profile)', () => {
 
   it('fails with the wrong key, a tampered ciphertext or a bad encapsulated key', async () => {
     const sealed = await hpkeSeal({ plaintext, recipientPublicKey: recipient.publicKey });
-    await expectRejection(hpkeOpen({ ...sealed, recipientPrivateKey: generateP256KeyPair().privateKey }), 'DECRYPTION_FAILED');
+    await expectRejection(
+      hpkeOpen({ ...sealed, recipientPrivateKey: generateP256KeyPair().privateKey }),
+      'DECRYPTION_FAILED',
+    );
     const tampered = Uint8Array.from(sealed.ciphertext);
     tampered[0] ^= 1;
-    await expectRejection(hpkeOpen({ ...sealed, ciphertext: tampered, recipientPrivateKey: recipient.privateKey }), 'DECRYPTION_FAILED');
     await expectRejection(
-      hpkeOpen({ ...sealed, encappedPublic: sealed.encappedPublic.slice(1), recipientPrivateKey: recipient.privateKey }),
+      hpkeOpen({ ...sealed, ciphertext: tampered, recipientPrivateKey: recipient.privateKey }),
+      'DECRYPTION_FAILED',
+    );
+    await expectRejection(
+      hpkeOpen({
+        ...sealed,
+        encappedPublic: sealed.encappedPublic.slice(1),
+        recipientPrivateKey: recipient.privateKey,
+      }),
       'DECRYPTION_FAILED',
     );
     await expectRejection(hpkeOpen({ ...sealed, recipientPrivateKey: 'beef' }), 'INVALID_PRIVATE_KEY');

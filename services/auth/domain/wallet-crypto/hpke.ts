@@ -48,7 +48,9 @@ export async function hpkeSeal({ plaintext, recipientPublicKey }: HpkeSealInput)
 }
 
 /** Throws WalletCryptoError INVALID_PRIVATE_KEY for a bad key, DECRYPTION_FAILED for anything else. */
-export async function hpkeOpen({ encappedPublic, ciphertext, recipientPrivateKey }: HpkeOpenInput): Promise<Uint8Array> {
+export async function hpkeOpen(
+  { encappedPublic, ciphertext, recipientPrivateKey }: HpkeOpenInput,
+): Promise<Uint8Array> {
   const secret = parseP256PrivateKey(recipientPrivateKey);
   const recipient = Buffer.from(deriveP256PublicKey(recipientPrivateKey).uncompressed, 'hex');
   let enc: Buffer;

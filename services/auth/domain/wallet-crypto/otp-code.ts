@@ -11,7 +11,9 @@ export interface OtpCodeOptions {
 }
 
 /** randomInt rejects out-of-range samples, so every character is equally likely. */
-export function generateOtpCode({ length = DEFAULT_OTP_LENGTH, alphabet = DEFAULT_OTP_ALPHABET }: OtpCodeOptions = {}): string {
+export function generateOtpCode(
+  { length = DEFAULT_OTP_LENGTH, alphabet = DEFAULT_OTP_ALPHABET }: OtpCodeOptions = {},
+): string {
   if (!Number.isInteger(length) || length < 1 || length > 64) {
     throw new WalletCryptoError('INVALID_ARGUMENT', 'OTP length must be an integer from 1 to 64');
   }

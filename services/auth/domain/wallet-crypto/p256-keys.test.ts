@@ -22,7 +22,10 @@ describe('p256 keys', () => {
   it('converts between compressed and uncompressed forms', () => {
     expect(compressP256PublicKey(G_UNCOMPRESSED)).toBe(G_COMPRESSED);
     expect(uncompressP256PublicKey(G_COMPRESSED)).toBe(G_UNCOMPRESSED);
-    expect(parseP256PublicKey(G_COMPRESSED.toUpperCase())).toEqual({ compressed: G_COMPRESSED, uncompressed: G_UNCOMPRESSED });
+    expect(parseP256PublicKey(G_COMPRESSED.toUpperCase())).toEqual({
+      compressed: G_COMPRESSED,
+      uncompressed: G_UNCOMPRESSED,
+    });
   });
 
   it('derives the public key of a private key', () => {
@@ -31,17 +34,19 @@ describe('p256 keys', () => {
 
   it('rejects keys of the wrong length, prefix or curve', () => {
     const notOnCurve = `04${G_X}${G_Y.slice(0, -1)}4`;
-    for (const bad of [
-      '',
-      'zz',
-      G_X, // 32 bytes, no prefix
-      `02${G_X}00`, // 34 bytes
-      `05${G_X}`, // unknown prefix
-      `02${G_X}${G_Y}`, // compressed prefix, uncompressed length
-      notOnCurve,
-      `0${G_COMPRESSED}`, // odd length
-      '00',
-    ]) {
+    for (
+      const bad of [
+        '',
+        'zz',
+        G_X, // 32 bytes, no prefix
+        `02${G_X}00`, // 34 bytes
+        `05${G_X}`, // unknown prefix
+        `02${G_X}${G_Y}`, // compressed prefix, uncompressed length
+        notOnCurve,
+        `0${G_COMPRESSED}`, // odd length
+        '00',
+      ]
+    ) {
       expect(isP256PublicKey(bad)).toBe(false);
       expectFailure(() => parseP256PublicKey(bad), 'INVALID_PUBLIC_KEY');
     }

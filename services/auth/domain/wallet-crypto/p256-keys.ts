@@ -86,7 +86,10 @@ export function deriveP256PublicKey(privateKeyHex: string): P256PublicKey {
   try {
     const ecdh = createECDH('prime256v1');
     ecdh.setPrivateKey(secret);
-    return { compressed: ecdh.getPublicKey('hex', 'compressed'), uncompressed: ecdh.getPublicKey('hex', 'uncompressed') };
+    return {
+      compressed: ecdh.getPublicKey('hex', 'compressed'),
+      uncompressed: ecdh.getPublicKey('hex', 'uncompressed'),
+    };
   } finally {
     secret.fill(0);
   }

@@ -18,7 +18,10 @@ describe('sealing secrets for storage', () => {
   it('fails with another key, other associated data or a tampered value', () => {
     const sealed = sealForStorage({ plaintext: secret, storageKey, associatedData });
     expectFailure(() => openFromStorage({ sealed, storageKey: randomBytes(32), associatedData }), 'DECRYPTION_FAILED');
-    expectFailure(() => openFromStorage({ sealed, storageKey, associatedData: 'another challenge' }), 'DECRYPTION_FAILED');
+    expectFailure(
+      () => openFromStorage({ sealed, storageKey, associatedData: 'another challenge' }),
+      'DECRYPTION_FAILED',
+    );
     expectFailure(() => openFromStorage({ sealed, storageKey }), 'DECRYPTION_FAILED');
     for (const offset of [0, 12, -1]) {
       const raw = Buffer.from(sealed.slice(3), 'base64url');
@@ -26,7 +29,10 @@ describe('sealing secrets for storage', () => {
       const tampered = `v1.${raw.toString('base64url')}`;
       expectFailure(() => openFromStorage({ sealed: tampered, storageKey, associatedData }), 'DECRYPTION_FAILED');
     }
-    expectFailure(() => openFromStorage({ sealed: 'v2.' + sealed.slice(3), storageKey, associatedData }), 'DECRYPTION_FAILED');
+    expectFailure(
+      () => openFromStorage({ sealed: 'v2.' + sealed.slice(3), storageKey, associatedData }),
+      'DECRYPTION_FAILED',
+    );
     expectFailure(() => openFromStorage({ sealed: 'v1.AAAA', storageKey, associatedData }), 'DECRYPTION_FAILED');
   });
 

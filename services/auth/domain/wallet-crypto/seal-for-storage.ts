@@ -53,7 +53,10 @@ export function openFromStorage({ sealed, storageKey, associatedData = '' }: Ope
     const decipher = createDecipheriv('aes-256-gcm', storageKey, raw.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    const plaintext = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+    const plaintext = Buffer.concat([
+      decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
     return plaintext.toString('utf8');
   } catch {
     throw new WalletCryptoError('DECRYPTION_FAILED', 'sealed value could not be opened');

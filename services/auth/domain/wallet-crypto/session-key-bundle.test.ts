@@ -19,9 +19,14 @@ describe('session key bundle', () => {
       expect(raw).toHaveLength(33 + 32 + 16);
       expect([2, 3]).toContain(raw[0]);
 
-      const sessionPrivateKey = turnkeyCrypto.decryptCredentialBundle(bundle.encryptedSessionSigningKey, client.privateKey);
+      const sessionPrivateKey = turnkeyCrypto.decryptCredentialBundle(
+        bundle.encryptedSessionSigningKey,
+        client.privateKey,
+      );
       expect(sessionPrivateKey).toMatch(/^[0-9a-f]{64}$/);
-      expect(Buffer.from(turnkeyCrypto.getPublicKey(sessionPrivateKey, true)).toString('hex')).toBe(bundle.sessionPublicKey);
+      expect(Buffer.from(turnkeyCrypto.getPublicKey(sessionPrivateKey, true)).toString('hex')).toBe(
+        bundle.sessionPublicKey,
+      );
 
       const payload = '{"requestId":"Request:0b5e1c7a-3f0d-4b8e-9a2c-6d7e8f9a0b1c"}';
       const stamper = new ApiKeyStamper({ apiPublicKey: bundle.sessionPublicKey, apiPrivateKey: sessionPrivateKey });

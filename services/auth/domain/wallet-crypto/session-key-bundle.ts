@@ -21,7 +21,10 @@ export async function createSessionKeyBundle(clientPublicKey: string): Promise<S
     const sessionPublicKey = Buffer.from(p256.getPublicKey(secret, true)).toString('hex');
     const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext: secret, recipientPublicKey: clientPublicKey });
     const compressedEnc = Buffer.from(parseP256PublicKeyBytes(encappedPublic).compressed, 'hex');
-    return { sessionPublicKey, encryptedSessionSigningKey: bs58check.encode(Buffer.concat([compressedEnc, ciphertext])) };
+    return {
+      sessionPublicKey,
+      encryptedSessionSigningKey: bs58check.encode(Buffer.concat([compressedEnc, ciphertext])),
+    };
   } finally {
     secret.fill(0);
   }

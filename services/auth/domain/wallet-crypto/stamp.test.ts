@@ -34,7 +34,11 @@ describe('stamps from @turnkey/api-key-stamper', () => {
   const pair = generateP256KeyPair();
 
   it.each(['node', 'purejs'] as const)('verifies a stamp made with the %s signer', async (runtimeOverride) => {
-    const stamper = new ApiKeyStamper({ apiPublicKey: pair.publicKey, apiPrivateKey: pair.privateKey, runtimeOverride });
+    const stamper = new ApiKeyStamper({
+      apiPublicKey: pair.publicKey,
+      apiPrivateKey: pair.privateKey,
+      runtimeOverride,
+    });
     const { stampHeaderValue } = await stamper.stamp(PAYLOAD);
     const stamp = parseStamp(stampHeaderValue);
     expect(stamp.publicKey).toBe(pair.publicKey);
@@ -63,7 +67,9 @@ describe('stamps from @turnkey/api-key-stamper', () => {
     const other = generateP256KeyPair();
     const stamper = new ApiKeyStamper({ apiPublicKey: other.publicKey, apiPrivateKey: other.privateKey });
     const otherStamp = parseStamp((await stamper.stamp(PAYLOAD)).stampHeaderValue);
-    const forged = parseStamp(encodeStamp({ publicKey: pair.publicKey, scheme: STAMP_SCHEME, signature: otherStamp.signature }));
+    const forged = parseStamp(
+      encodeStamp({ publicKey: pair.publicKey, scheme: STAMP_SCHEME, signature: otherStamp.signature }),
+    );
     expect(verifyStamp(otherStamp, PAYLOAD)).toBe(true);
     expect(verifyStamp(forged, PAYLOAD)).toBe(false);
   });
@@ -129,7 +135,8 @@ describe('malformed stamps', () => {
     expectMalformed(encodeStamp({ ...valid, signature: 'ab'.repeat(64) }));
     expectMalformed(encodeStamp({ ...valid, publicKey: pair.publicKey.slice(2) }));
     expectMalformed(encodeStamp({ ...valid, publicKey: `${pair.publicKey}zz` }));
-    const notOnCurve = pair.publicKeyUncompressed.slice(0, -2) + (pair.publicKeyUncompressed.endsWith('00') ? '01' : '00');
+    const notOnCurve = pair.publicKeyUncompressed.slice(0, -2)
+      + (pair.publicKeyUncompressed.endsWith('00') ? '01' : '00');
     expectMalformed(encodeStamp({ ...valid, publicKey: notOnCurve }));
   });
 

@@ -89,11 +89,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function parseStamp(headerValue: string): Stamp {
   if (
-    typeof headerValue !== 'string' ||
-    headerValue.length === 0 ||
-    headerValue.length > MAX_HEADER_LENGTH ||
-    headerValue.length % 4 === 1 ||
-    !BASE64URL.test(headerValue)
+    typeof headerValue !== 'string'
+    || headerValue.length === 0
+    || headerValue.length > MAX_HEADER_LENGTH
+    || headerValue.length % 4 === 1
+    || !BASE64URL.test(headerValue)
   ) {
     throw malformed('stamp is not unpadded base64url');
   }

@@ -5,8 +5,15 @@ import { createCredentialDocumentStore } from './credential-document-store';
 
 let n = 0;
 const credential = (over: Partial<Credential>): Credential => ({
-  id: `AuthMethod:${++n}`, platformId: 'Platform:1', accountId: 'InternalAccount:1', type: 'EMAIL_OTP', nickname: 'a@example.com',
-  state: 'ACTIVE', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...over,
+  id: `AuthMethod:${++n}`,
+  platformId: 'Platform:1',
+  accountId: 'InternalAccount:1',
+  type: 'EMAIL_OTP',
+  nickname: 'a@example.com',
+  state: 'ACTIVE',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...over,
 });
 
 async function store() {
@@ -19,8 +26,15 @@ describe('unique rules of credentials', () => {
   test.each([
     ['one EMAIL_OTP per account', { type: 'EMAIL_OTP' as const }, { type: 'EMAIL_OTP' as const }],
     ['one SMS_OTP per account', { type: 'SMS_OTP' as const }, { type: 'SMS_OTP' as const }],
-    ['one WebAuthn credential id, across accounts', { type: 'PASSKEY' as const, credentialId: 'abc' }, { type: 'PASSKEY' as const, credentialId: 'abc', accountId: 'InternalAccount:2' }],
-    ['one OAUTH identity per account', { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'a', sub: 's' } }, { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'b', sub: 's' } }],
+    ['one WebAuthn credential id, across accounts', { type: 'PASSKEY' as const, credentialId: 'abc' }, {
+      type: 'PASSKEY' as const,
+      credentialId: 'abc',
+      accountId: 'InternalAccount:2',
+    }],
+    ['one OAUTH identity per account', { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'a', sub: 's' } }, {
+      type: 'OAUTH' as const,
+      oauth: { iss: 'i', aud: 'b', sub: 's' },
+    }],
   ])('%s', async (_name, first, second) => {
     const credentials = await store();
     expect(await credentials.insert(credential(first))).toBe(true);
@@ -29,9 +43,15 @@ describe('unique rules of credentials', () => {
 
   test.each([
     ['EMAIL_OTP and SMS_OTP side by side', { type: 'EMAIL_OTP' as const }, { type: 'SMS_OTP' as const }],
-    ['EMAIL_OTP on two accounts', { type: 'EMAIL_OTP' as const }, { type: 'EMAIL_OTP' as const, accountId: 'InternalAccount:2' }],
+    ['EMAIL_OTP on two accounts', { type: 'EMAIL_OTP' as const }, {
+      type: 'EMAIL_OTP' as const,
+      accountId: 'InternalAccount:2',
+    }],
     ['two passkeys', { type: 'PASSKEY' as const, credentialId: 'a' }, { type: 'PASSKEY' as const, credentialId: 'b' }],
-    ['two OAUTH identities', { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'a', sub: 's1' } }, { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'a', sub: 's2' } }],
+    ['two OAUTH identities', { type: 'OAUTH' as const, oauth: { iss: 'i', aud: 'a', sub: 's1' } }, {
+      type: 'OAUTH' as const,
+      oauth: { iss: 'i', aud: 'a', sub: 's2' },
+    }],
   ])('allowed: %s', async (_name, first, second) => {
     const credentials = await store();
     expect(await credentials.insert(credential(first))).toBe(true);

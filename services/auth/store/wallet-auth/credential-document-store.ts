@@ -19,7 +19,9 @@ export function uniqueSlotOf(credential: Credential): string {
   }
 }
 
-export function createCredentialDocumentStore(store: DocumentStore): CredentialStore & { ensureIndexes(): Promise<void> } {
+export function createCredentialDocumentStore(
+  store: DocumentStore,
+): CredentialStore & { ensureIndexes(): Promise<void> } {
   const credentials = store.collection<Doc>('wallet_credentials');
   const read = (doc: Doc | null) => {
     const record = fromDocument<Credential & { uniqueSlot?: string }>(doc);
@@ -29,11 +31,19 @@ export function createCredentialDocumentStore(store: DocumentStore): CredentialS
   const many = (docs: Doc[]) => docs.map((doc) => read(doc)!);
   return {
     async ensureIndexes() {
-      await credentials.createIndex({ keys: { uniqueSlot: 1 }, unique: true, partialFilter: { uniqueSlot: { $exists: true } }, name: 'unique_slot' });
+      await credentials.createIndex({
+        keys: { uniqueSlot: 1 },
+        unique: true,
+        partialFilter: { uniqueSlot: { $exists: true } },
+        name: 'unique_slot',
+      });
       await credentials.createIndex({ keys: { accountId: 1, state: 1 }, name: 'account_state' });
     },
     async insert(credential) {
-      const doc = { ...toDocument(credential), ...(credential.state === 'ACTIVE' ? { uniqueSlot: uniqueSlotOf(credential) } : {}) };
+      const doc = {
+        ...toDocument(credential),
+        ...(credential.state === 'ACTIVE' ? { uniqueSlot: uniqueSlotOf(credential) } : {}),
+      };
       try {
         await credentials.insertOne(doc as Doc);
         return true;
@@ -56,22 +66,36 @@ export function createCredentialDocumentStore(store: DocumentStore): CredentialS
       return read(await credentials.findOne({ uniqueSlot: `PASSKEY|${credentialId}` }));
     },
     async replaceOtp(id, otp, issuedBefore) {
-      const filter = { _id: id, state: 'ACTIVE', $or: [{ otpIssuedAt: { $exists: false } }, { otpIssuedAt: { $lte: issuedBefore.toISOString() } }] };
-      return read(await credentials.findOneAndUpdate(filter, { $set: { otp, otpIssuedAt: otp.issuedAt } }, { returnDocument: 'after' }));
+      const filter = {
+        _id: id,
+        state: 'ACTIVE',
+        $or: [{ otpIssuedAt: { $exists: false } }, { otpIssuedAt: { $lte: issuedBefore.toISOString() } }],
+      };
+      return read(
+        await credentials.findOneAndUpdate(filter, { $set: { otp, otpIssuedAt: otp.issuedAt } }, {
+          returnDocument: 'after',
+        }),
+      );
     },
     async withdrawOtp(id, challengeId) {
-      await credentials.updateOne({ _id: id, 'otp.challengeId': challengeId }, { $unset: { otp: '', otpIssuedAt: '' } });
+      await credentials.updateOne({ _id: id, 'otp.challengeId': challengeId }, {
+        $unset: { otp: '', otpIssuedAt: '' },
+      });
     },
     async countOtpAttempt(id, challengeId, maxAttempts) {
       const filter = { _id: id, state: 'ACTIVE', 'otp.challengeId': challengeId, 'otp.attempts': { $lt: maxAttempts } };
-      return read(await credentials.findOneAndUpdate(filter, { $inc: { 'otp.attempts': 1 } }, { returnDocument: 'after' }));
+      return read(
+        await credentials.findOneAndUpdate(filter, { $inc: { 'otp.attempts': 1 } }, { returnDocument: 'after' }),
+      );
     },
     async consumeOtp(id, challengeId) {
       const result = await credentials.updateOne({ _id: id, 'otp.challengeId': challengeId }, { $unset: { otp: '' } });
       return result.modifiedCount === 1;
     },
     async advancePasskeyCounter(id, from, to) {
-      const result = await credentials.updateOne({ _id: id, state: 'ACTIVE', 'passkey.counter': from }, { $set: { 'passkey.counter': to } });
+      const result = await credentials.updateOne({ _id: id, state: 'ACTIVE', 'passkey.counter': from }, {
+        $set: { 'passkey.counter': to },
+      });
       return result.modifiedCount === 1;
     },
     async revoke(id, now) {
@@ -84,7 +108,9 @@ export function createCredentialDocumentStore(store: DocumentStore): CredentialS
     async reactivate(id, now) {
       const doc = read(await credentials.findOne({ _id: id }));
       if (!doc) return;
-      await credentials.updateOne({ _id: id, state: 'REVOKED' }, { $set: { state: 'ACTIVE', uniqueSlot: uniqueSlotOf(doc), updatedAt: now.toISOString() } });
+      await credentials.updateOne({ _id: id, state: 'REVOKED' }, {
+        $set: { state: 'ACTIVE', uniqueSlot: uniqueSlotOf(doc), updatedAt: now.toISOString() },
+      });
     },
     async setNickname(id, nickname, now) {
       await credentials.updateOne({ _id: id }, { $set: { nickname, updatedAt: now.toISOString() } });

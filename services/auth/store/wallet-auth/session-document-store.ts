@@ -38,11 +38,15 @@ export function createSessionDocumentStore(store: DocumentStore): SessionStore &
       return docs.map((doc) => read(doc)!);
     },
     async revoke(id, now) {
-      const result = await sessions.updateOne({ _id: id, state: 'ACTIVE' }, { $set: { state: 'REVOKED', updatedAt: now.toISOString() } });
+      const result = await sessions.updateOne({ _id: id, state: 'ACTIVE' }, {
+        $set: { state: 'REVOKED', updatedAt: now.toISOString() },
+      });
       return result.modifiedCount === 1;
     },
     async revokeForCredential(credentialId, now) {
-      const result = await sessions.updateMany({ credentialId, state: 'ACTIVE' }, { $set: { state: 'REVOKED', updatedAt: now.toISOString() } });
+      const result = await sessions.updateMany({ credentialId, state: 'ACTIVE' }, {
+        $set: { state: 'REVOKED', updatedAt: now.toISOString() },
+      });
       return result.modifiedCount;
     },
   };

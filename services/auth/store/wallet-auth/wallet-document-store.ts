@@ -27,7 +27,9 @@ export function createWalletDocumentStore(store: DocumentStore): WalletStore {
       await wallets.updateOne({ _id: accountId }, { $inc: { activeCredentials: delta } });
     },
     async removeCredentialUnlessLast(accountId) {
-      const result = await wallets.updateOne({ _id: accountId, activeCredentials: { $gt: 1 } }, { $inc: { activeCredentials: -1 } });
+      const result = await wallets.updateOne({ _id: accountId, activeCredentials: { $gt: 1 } }, {
+        $inc: { activeCredentials: -1 },
+      });
       return result.modifiedCount === 1;
     },
   };

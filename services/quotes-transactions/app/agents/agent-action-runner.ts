@@ -41,26 +41,44 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
   async function convert(amount: number, from: string, to: string): Promise<number> {
     if (from === to) return amount;
     const [source, target] = [findCurrency(from), findCurrency(to)];
-    if (!source || !target) throw new AppError('INVALID_CURRENCY', `Cannot convert ${from} to ${to} for the agent's limits`);
+    if (!source || !target) {
+      throw new AppError('INVALID_CURRENCY', `Cannot convert ${from} to ${to} for the agent's limits`);
+    }
     return convertUp(amount, rateFromDecimal(await deps.rates.rate(from, to)), source.decimals, target.decimals);
   }
 
-  /** Executes the quote or makes the transfer; the action id is its idempotency key, so a repeat makes nothing twice. */
+  /**
+   * Executes the quote or makes the transfer; the action id is its idempotency key, so a repeat makes nothing twice.
+   */
   function perform(caller: Caller, action: AgentAction): Promise<Payment> {
-    if (action.type === 'EXECUTE_QUOTE') return deps.executeQuote({ caller, quoteId: action.quoteId!, idempotencyKey: action.id });
-    return deps.createTransfer({ caller, direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT', body: (action.transferBody ?? {}) as TransferRequestMessage, idempotencyKey: action.id, agentId: action.agentId });
+    if (action.type === 'EXECUTE_QUOTE') {
+      return deps.executeQuote({ caller, quoteId: action.quoteId!, idempotencyKey: action.id });
+    }
+    return deps.createTransfer({
+      caller,
+      direction: action.type === 'TRANSFER_IN' ? 'IN' : 'OUT',
+      body: (action.transferBody ?? {}) as TransferRequestMessage,
+      idempotencyKey: action.id,
+      agentId: action.agentId,
+    });
   }
 
   /**
    * Pays an APPROVED action still `executing`: the payment's id is recorded by a conditional write
    * from that state. A payment that cannot be made leaves the action FAILED and gives its spend back.
    */
-  async function execute(caller: Caller, approved: AgentAction): Promise<{ action: AgentAction; payment?: Payment; error?: AppError }> {
+  async function execute(
+    caller: Caller,
+    approved: AgentAction,
+  ): Promise<{ action: AgentAction; payment?: Payment; error?: AppError }> {
     try {
       const payment = await perform(caller, approved);
       const done = await deps.actions.transition({
-        platformId: caller.platformId, id: approved.id, from: 'EXECUTING',
-        set: { paymentId: payment.id, updatedAt: deps.clock().toISOString() }, unset: ['executing'],
+        platformId: caller.platformId,
+        id: approved.id,
+        from: 'EXECUTING',
+        set: { paymentId: payment.id, updatedAt: deps.clock().toISOString() },
+        unset: ['executing'],
       });
       if (done) return { action: done, payment };
       return { action: (await deps.actions.get(caller.platformId, approved.id)) ?? approved };
@@ -68,7 +86,11 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
       if (!(err instanceof AppError)) throw err;
       const set = { status: 'FAILED' as const, failureMessage: err.message, updatedAt: deps.clock().toISOString() };
       const failed = await deps.actions.transition({
-        platformId: caller.platformId, id: approved.id, from: 'EXECUTING', set, unset: ['executing', 'quoteClaim'],
+        platformId: caller.platformId,
+        id: approved.id,
+        from: 'EXECUTING',
+        set,
+        unset: ['executing', 'quoteClaim'],
       });
       if (failed) await deps.usage.release(approved.id);
       return { action: failed ?? approved, error: err };
@@ -85,7 +107,10 @@ export function createAgentActionRunner(deps: AgentActionDeps) {
 
   async function pendingEvent(a: AgentAction) {
     return deps.newEvent({
-      type: 'AGENT_ACTION.PENDING_APPROVAL', version: 1, platformId: a.platformId, aggregateId: a.id,
+      type: 'AGENT_ACTION.PENDING_APPROVAL',
+      version: 1,
+      platformId: a.platformId,
+      aggregateId: a.id,
       data: agentActionJson(await record(a)),
     });
   }

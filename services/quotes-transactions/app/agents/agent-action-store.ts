@@ -74,6 +74,9 @@ export interface AgentActionStore {
   transition(change: AgentActionTransition): Promise<AgentAction | null>;
   /** Approved actions still `executing` since before `before` (a crash between the decision and the payment). */
   interruptedExecutions(before: string, limit: number): Promise<AgentAction[]>;
-  list(platformId: string, query: AgentActionQuery): Promise<{ actions: AgentAction[]; hasMore: boolean; totalCount: number }>;
+  list(
+    platformId: string,
+    query: AgentActionQuery,
+  ): Promise<{ actions: AgentAction[]; hasMore: boolean; totalCount: number }>;
   ensureIndexes(): Promise<void>;
 }

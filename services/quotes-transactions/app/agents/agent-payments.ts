@@ -1,7 +1,12 @@
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import {
-  assertWithinPerTransactionLimit, needsApproval, requireAllowedAccount, requireAllowedPayee, requirePermission, type ActingAgent,
+  assertWithinPerTransactionLimit,
+  needsApproval,
+  requireAllowedAccount,
+  requireAllowedPayee,
+  requirePermission,
+  type ActingAgent,
 } from '../../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
@@ -12,7 +17,13 @@ import type { PaymentStore } from '../payment-store';
 import type { TransactionQueries } from '../transactions-query';
 import { quoteAlreadyExecuted, quoteExpired } from '../quote-conflicts';
 import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
-import { AgentActionExists, type AgentAction, type AgentActionStore, type AgentActionType, type TransferDetails } from './agent-action-store';
+import {
+  AgentActionExists,
+  type AgentAction,
+  type AgentActionStore,
+  type AgentActionType,
+  type TransferDetails,
+} from './agent-action-store';
 import type { AgentUsage } from './agent-usage';
 
 export interface AgentPaymentsDeps {
@@ -31,11 +42,17 @@ export interface AgentPaymentsDeps {
  * An agent's Idempotency-Key names one request: a repeat of it answers the action, anything else
  * (another amount, direction or quote) is refused, even once the gateway's record of the key is gone.
  */
-function sameRequestOrReused(earlier: AgentAction, draft: Pick<Draft, 'type' | 'quoteId' | 'transferBody'>): AgentAction {
+function sameRequestOrReused(
+  earlier: AgentAction,
+  draft: Pick<Draft, 'type' | 'quoteId' | 'transferBody'>,
+): AgentAction {
   const same = earlier.type === draft.type && earlier.quoteId === draft.quoteId
-    && (draft.transferBody === undefined || (earlier.transferBody !== undefined && requestHash(earlier.transferBody) === requestHash(draft.transferBody)));
+    && (draft.transferBody === undefined
+      || (earlier.transferBody !== undefined && requestHash(earlier.transferBody) === requestHash(draft.transferBody)));
   if (same) return earlier;
-  throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request', { reason: earlier.type === draft.type ? 'OTHER_BODY' : 'OTHER_OPERATION' });
+  throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request', {
+    reason: earlier.type === draft.type ? 'OTHER_BODY' : 'OTHER_OPERATION',
+  });
 }
 
 interface Draft {
@@ -78,7 +95,9 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     const internal = (id: string) => id.startsWith('InternalAccount:');
     return ids.map((id) => {
       const account = internal(id) ? found.internalAccounts.get(id) : found.externalAccounts.get(id);
-      if (!account || account.customerId !== agent.customerId) throw new AppError('REFERENCE_NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      if (!account || account.customerId !== agent.customerId) {
+        throw new AppError('REFERENCE_NOT_FOUND', `${internal(id) ? 'Internal' : 'External'} account ${id} not found`);
+      }
       if (internal(id)) requireAllowedAccount(agent, id);
       return account;
     });
@@ -92,19 +111,32 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     const ids = accountIds.filter((id): id is string => !!id);
     const internal = (id: string) => id.startsWith('InternalAccount:');
     const found = await deps.accounts.parties(caller, {
-      internalAccountIds: ids.filter(internal), externalAccountIds: ids.filter((id) => !internal(id)), customerIds: [agent.customerId], withSettings: false,
+      internalAccountIds: ids.filter(internal),
+      externalAccountIds: ids.filter((id) => !internal(id)),
+      customerIds: [agent.customerId],
+      withSettings: false,
     });
     return { accounts: ownedIn(found, agent, ids), customer: found.customers.get(agent.customerId) };
   }
 
-  async function createQuote(caller: Caller, agent: ActingAgent, body: Record<string, unknown>, idempotencyKey?: string): Promise<Payment> {
+  async function createQuote(
+    caller: Caller,
+    agent: ActingAgent,
+    body: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): Promise<Payment> {
     requirePermission(agent, 'CREATE_QUOTES');
     if (body.immediatelyExecute) {
-      throw AppError.invalidInput('Agents execute quotes with POST /agents/me/quotes/{quoteId}/execute', [{ field: 'immediatelyExecute', message: 'is not available to agents' }]);
+      throw AppError.invalidInput('Agents execute quotes with POST /agents/me/quotes/{quoteId}/execute', [{
+        field: 'immediatelyExecute',
+        message: 'is not available to agents',
+      }]);
     }
     const source = body.source as { sourceType?: string; accountId?: string; customerId?: string } | undefined;
     if (source?.sourceType === 'REALTIME_FUNDING') {
-      if (source.customerId && source.customerId !== agent.customerId) throw new AppError('USER_NOT_FOUND', `Customer ${source.customerId} not found`);
+      if (source.customerId && source.customerId !== agent.customerId) {
+        throw new AppError('USER_NOT_FOUND', `Customer ${source.customerId} not found`);
+      }
       source.customerId = agent.customerId;
     }
     const destination = body.destination as { destinationType?: string; accountId?: string } | undefined;
@@ -115,7 +147,12 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     ].filter((id): id is string => !!id);
     // Checked on the quote's own read of the parties: one read of the accounts service, not two.
     return deps.createQuote({
-      caller, body, agentId: agent.agentId, partiesCheck: (found) => { ownedIn(found, agent, ends); },
+      caller,
+      body,
+      agentId: agent.agentId,
+      partiesCheck: (found) => {
+        ownedIn(found, agent, ends);
+      },
       ...(idempotencyKey ? { idempotencyKey: `agent:${agent.agentId}:${idempotencyKey}` } : {}),
     });
   }
@@ -147,12 +184,21 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     await deps.usage.reserve(agent, id, counted, !idempotencyKey);
     const now = deps.clock().toISOString();
     const action: AgentAction = {
-      id, platformId: caller.platformId, agentId: agent.agentId, customerId: agent.customerId, platformCustomerId: draft.platformCustomerId,
-      status: approval ? 'PENDING_APPROVAL' : 'APPROVED', type: draft.type, ...(approval ? {} : { executing: true }),
-      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}), ...(draft.quoteId ? { quoteId: draft.quoteId, quoteClaim: draft.quoteId } : {}),
-      ...(draft.transferBody ? { transferBody: draft.transferBody } : {}), ...(draft.transferDetails ? { transferDetails: draft.transferDetails } : {}),
+      id,
+      platformId: caller.platformId,
+      agentId: agent.agentId,
+      customerId: agent.customerId,
+      platformCustomerId: draft.platformCustomerId,
+      status: approval ? 'PENDING_APPROVAL' : 'APPROVED',
+      type: draft.type,
+      ...(approval ? {} : { executing: true }),
+      ...(draft.paymentId ? { paymentId: draft.paymentId } : {}),
+      ...(draft.quoteId ? { quoteId: draft.quoteId, quoteClaim: draft.quoteId } : {}),
+      ...(draft.transferBody ? { transferBody: draft.transferBody } : {}),
+      ...(draft.transferDetails ? { transferDetails: draft.transferDetails } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
-      createdAt: now, updatedAt: now,
+      createdAt: now,
+      updatedAt: now,
     };
     // Recorded before anything is paid: the record claims the quote, and a crash after it is finished by the recovery.
     try {
@@ -170,7 +216,12 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     return executed;
   }
 
-  async function executeQuote(caller: Caller, agent: ActingAgent, quoteId: string, idempotencyKey?: string): Promise<Submitted> {
+  async function executeQuote(
+    caller: Caller,
+    agent: ActingAgent,
+    quoteId: string,
+    idempotencyKey?: string,
+  ): Promise<Submitted> {
     requirePermission(agent, 'EXECUTE_QUOTES');
     const p = await ownQuote(caller, agent, quoteId);
     if (idempotencyKey) {
@@ -178,13 +229,22 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       if (earlier) return { action: sameRequestOrReused(earlier, { type: 'EXECUTE_QUOTE', quoteId }) };
     }
     if (p.quote!.executedAt) throw quoteAlreadyExecuted(`Quote ${quoteId} was already executed`, p.id);
-    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) throw quoteExpired(p.quote!);
+    if (p.status === 'EXPIRED' || deps.clock().getTime() >= Date.parse(p.quote!.expiresAt)) {
+      throw quoteExpired(p.quote!);
+    }
     const internalAccountId = p.source.sourceType === 'ACCOUNT' && p.source.accountKind === 'INTERNAL'
       ? p.source.accountId
-      : p.destination.destinationType === 'ACCOUNT' && p.destination.accountKind === 'INTERNAL' ? p.destination.accountId : undefined;
+      : p.destination.destinationType === 'ACCOUNT' && p.destination.accountKind === 'INTERNAL'
+      ? p.destination.accountId
+      : undefined;
     return submit(caller, agent, {
-      type: 'EXECUTE_QUOTE', platformCustomerId: p.platformCustomerId, internalAccountId,
-      amount: p.sent.amount, currency: p.sent.currency.code, paymentId: p.id, quoteId,
+      type: 'EXECUTE_QUOTE',
+      platformCustomerId: p.platformCustomerId,
+      internalAccountId,
+      amount: p.sent.amount,
+      currency: p.sent.currency.code,
+      paymentId: p.id,
+      quoteId,
     }, idempotencyKey);
   }
 
@@ -192,10 +252,15 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
     requirePermission(agent, 'CREATE_TRANSFERS');
     const t = parseTransferRequest(direction, body);
     const { accounts: [internal], customer } = await owned(caller, agent, [t.internalAccountId, t.externalAccountId]);
-    const [sourceAccountId, destinationAccountId] = direction === 'OUT' ? [t.internalAccountId, t.externalAccountId] : [t.externalAccountId, t.internalAccountId];
+    const [sourceAccountId, destinationAccountId] = direction === 'OUT'
+      ? [t.internalAccountId, t.externalAccountId]
+      : [t.externalAccountId, t.internalAccountId];
     return submit(caller, agent, {
-      type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN', platformCustomerId: customer?.platformCustomerId ?? agent.customerId,
-      internalAccountId: t.internalAccountId, amount: t.amount, currency: internal.currency,
+      type: direction === 'OUT' ? 'TRANSFER_OUT' : 'TRANSFER_IN',
+      platformCustomerId: customer?.platformCustomerId ?? agent.customerId,
+      internalAccountId: t.internalAccountId,
+      amount: t.amount,
+      currency: internal.currency,
       transferBody: JSON.parse(JSON.stringify(body)) as Record<string, unknown>,
       transferDetails: { amount: t.amount, currency: internal.currency, sourceAccountId, destinationAccountId },
     }, idempotencyKey);

@@ -10,7 +10,8 @@ import type { AgentRegistry } from './agent-approvals';
 
 /** The accounts a payment moves money between (a UMA address or realtime funding is none). */
 const accountsOf = (p: Payment) => [
-  p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined, p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined,
+  p.source.sourceType === 'ACCOUNT' ? p.source.accountId : undefined,
+  p.destination.destinationType === 'ACCOUNT' ? p.destination.accountId : undefined,
 ];
 
 const STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'];
@@ -28,29 +29,46 @@ export interface ActionPageRequest {
 
 function query(r: ActionPageRequest): AgentActionQuery {
   if (r.status && !STATUSES.includes(r.status as AgentActionStatus)) {
-    throw AppError.invalidInput('Invalid status', [{ field: 'status', message: `must be one of ${STATUSES.join(', ')}`, constraint: { enum: [...STATUSES] } }]);
+    throw AppError.invalidInput('Invalid status', [{
+      field: 'status',
+      message: `must be one of ${STATUSES.join(', ')}`,
+      constraint: { enum: [...STATUSES] },
+    }]);
   }
   if (r.sortOrder && r.sortOrder !== 'asc' && r.sortOrder !== 'desc') {
-    throw AppError.invalidInput('Invalid sortOrder', [{ field: 'sortOrder', message: 'must be one of asc, desc', constraint: { enum: ['asc', 'desc'] } }]);
+    throw AppError.invalidInput('Invalid sortOrder', [{
+      field: 'sortOrder',
+      message: 'must be one of asc, desc',
+      constraint: { enum: ['asc', 'desc'] },
+    }]);
   }
   return {
-    ...(r.agentId ? { agentId: r.agentId } : {}), ...(r.customerId ? { customerId: r.customerId } : {}),
+    ...(r.agentId ? { agentId: r.agentId } : {}),
+    ...(r.customerId ? { customerId: r.customerId } : {}),
     ...(r.status ? { status: r.status as AgentActionStatus } : {}),
-    ...(r.startDate ? { startDate: r.startDate } : {}), ...(r.endDate ? { endDate: r.endDate } : {}),
-    limit: pageLimit(r.limit), sortOrder: r.sortOrder === 'asc' ? 'asc' : 'desc',
+    ...(r.startDate ? { startDate: r.startDate } : {}),
+    ...(r.endDate ? { endDate: r.endDate } : {}),
+    limit: pageLimit(r.limit),
+    sortOrder: r.sortOrder === 'asc' ? 'asc' : 'desc',
     ...(r.cursor ? { after: decodePageCursor(r.cursor) } : {}),
   };
 }
 
 /** Reading what agents did: their actions, the platform's approval queue, the customer's transactions. */
-export function createAgentReads(deps: { actions: AgentActionStore; entries: Pick<TransactionEntries, 'list' | 'get'>; agents: AgentRegistry }) {
+export function createAgentReads(
+  deps: { actions: AgentActionStore; entries: Pick<TransactionEntries, 'list' | 'get'>; agents: AgentRegistry },
+) {
   async function page(caller: Caller, request: ActionPageRequest) {
     const found = await deps.actions.list(caller.platformId, query(request));
     return { ...found, nextCursor: nextPageCursor(found.actions, found.hasMore) };
   }
 
-  const listActions = (caller: Caller, agent: ActingAgent, r: Omit<ActionPageRequest, 'agentId' | 'customerId'>) => page(caller, { ...r, agentId: agent.agentId });
-  /** The approval queue leaves out what deleted agents asked for (approving it would reject it); the cursor still pages past them. */
+  const listActions = (caller: Caller, agent: ActingAgent, r: Omit<ActionPageRequest, 'agentId' | 'customerId'>) =>
+    page(caller, { ...r, agentId: agent.agentId });
+  /**
+   * The approval queue leaves out what deleted agents asked for (approving it would reject it); the cursor still pages
+   * past them.
+   */
   async function listApprovals(caller: Caller, r: Omit<ActionPageRequest, 'status'>) {
     const found = await page(caller, { ...r, status: 'PENDING_APPROVAL' });
     const agentIds = [...new Set(found.actions.map((a) => a.agentId))];
@@ -62,15 +80,29 @@ export function createAgentReads(deps: { actions: AgentActionStore; entries: Pic
 
   async function getAction(caller: Caller, agent: ActingAgent, id: string): Promise<AgentAction> {
     const action = await deps.actions.get(caller.platformId, id);
-    if (!action || action.agentId !== agent.agentId) throw new AppError('REFERENCE_NOT_FOUND', `Agent action ${id} not found`);
+    if (!action || action.agentId !== agent.agentId) {
+      throw new AppError('REFERENCE_NOT_FOUND', `Agent action ${id} not found`);
+    }
     return action;
   }
 
-  /** The customer's payments and card transactions (type CARD) touching the agent's allowed accounts, as GET /transactions lists them. */
-  function listTransactions(caller: Caller, agent: ActingAgent, filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>) {
+  /**
+   * The customer's payments and card transactions (type CARD) touching the agent's allowed accounts, as GET
+   * /transactions lists them.
+   */
+  function listTransactions(
+    caller: Caller,
+    agent: ActingAgent,
+    filters: Omit<ListTransactionsCommand, 'caller' | 'customerId' | 'platformCustomerId'>,
+  ) {
     requirePermission(agent, 'VIEW_TRANSACTIONS');
     const allowed = agent.policy.allowedAccountIds;
-    return deps.entries.list({ ...filters, caller, customerId: agent.customerId, ...(allowed ? { touchingAccountIds: allowed } : {}) });
+    return deps.entries.list({
+      ...filters,
+      caller,
+      customerId: agent.customerId,
+      ...(allowed ? { touchingAccountIds: allowed } : {}),
+    });
   }
 
   /** One of the customer's payments or card transactions, as the list shows them. */
@@ -78,7 +110,9 @@ export function createAgentReads(deps: { actions: AgentActionStore; entries: Pic
     requirePermission(agent, 'VIEW_TRANSACTIONS');
     // Another customer's transaction, or one outside the agent's allowed accounts, answers as a missing one.
     return deps.entries.get(caller, id, (found) => {
-      const [customerId, accounts] = 'card' in found ? [found.card.customerId, [found.card.accountId]] : [found.payment.customerId, accountsOf(found.payment)];
+      const [customerId, accounts] = 'card' in found
+        ? [found.card.customerId, [found.card.accountId]]
+        : [found.payment.customerId, accountsOf(found.payment)];
       return customerId === agent.customerId && touchesAllowedAccount(agent, accounts);
     });
   }

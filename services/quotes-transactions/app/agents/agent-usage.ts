@@ -22,14 +22,26 @@ export interface AgentUsageStore {
    * null when counted (or already counted for this action); otherwise the usage that refused it.
    * `fresh`: the action's id is new (no earlier attempt can have counted it), so none is looked for.
    */
-  reserve(input: { agentId: string; actionId: string; day: string; month: string; amount: number; limits: UsageLimits; fresh?: boolean }): Promise<UsageCounts | null>;
+  reserve(
+    input: {
+      agentId: string;
+      actionId: string;
+      day: string;
+      month: string;
+      amount: number;
+      limits: UsageLimits;
+      fresh?: boolean;
+    },
+  ): Promise<UsageCounts | null>;
   release(actionId: string): Promise<void>;
   used(agentId: string, day: string, month: string): Promise<UsageCounts>;
 }
 
 /** The first limit the action would pass, given the usage that refused it (none: usage moved since). */
 export function exceededLimit(usage: UsageCounts, amount: number, limits: UsageLimits): LimitName | undefined {
-  if (limits.dailyTransactionLimit !== undefined && usage.dailyTransactionCount + 1 > limits.dailyTransactionLimit) return 'dailyTransactionLimit';
+  if (limits.dailyTransactionLimit !== undefined && usage.dailyTransactionCount + 1 > limits.dailyTransactionLimit) {
+    return 'dailyTransactionLimit';
+  }
   if (limits.dailyLimit !== undefined && usage.dailySpend + amount > limits.dailyLimit) return 'dailyLimit';
   if (limits.monthlyLimit !== undefined && usage.monthlySpend + amount > limits.monthlyLimit) return 'monthlyLimit';
   return undefined;
@@ -47,10 +59,12 @@ export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Da
   async function reserve(agent: ActingAgent, actionId: string, amount: number, fresh = false): Promise<void> {
     const { dailyTransactionLimit, dailyLimit, monthlyLimit, currency } = agent.policy.spendingLimits;
     const limits: UsageLimits = {
-      ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}), ...(dailyLimit != null ? { dailyLimit } : {}), ...(monthlyLimit != null ? { monthlyLimit } : {}),
+      ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}),
+      ...(dailyLimit != null ? { dailyLimit } : {}),
+      ...(monthlyLimit != null ? { monthlyLimit } : {}),
     };
     const { day, month } = usagePeriods(deps.clock());
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const refused = await deps.store.reserve({ agentId: agent.agentId, actionId, day, month, amount, limits, fresh });
       if (!refused) return;
       const name = exceededLimit(refused, amount, limits);

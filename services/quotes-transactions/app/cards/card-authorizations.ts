@@ -6,8 +6,22 @@ import type { Card } from '../../domain/card';
 import type { WalletFundedSpend } from '../../domain/delegated-key';
 import { toCardTransactionView } from '../../domain/card-records';
 import {
-  advicePlan, cardDeclineReason, clearingPlan, isCreditKind, decidedTransaction, decisionStep, expiryPlan, pullConfirmationPlan, returnPlan, returnReversalPlan, undoDecisionStep,
-  type CardAuthorizationKind, type CardDeclineReason, type CardMerchant, type CardTransaction, type EventPlan,
+  advicePlan,
+  cardDeclineReason,
+  clearingPlan,
+  isCreditKind,
+  decidedTransaction,
+  decisionStep,
+  expiryPlan,
+  pullConfirmationPlan,
+  returnPlan,
+  returnReversalPlan,
+  undoDecisionStep,
+  type CardAuthorizationKind,
+  type CardDeclineReason,
+  type CardMerchant,
+  type CardTransaction,
+  type EventPlan,
 } from '../../domain/card-transaction';
 import type { Ledger } from '../ledger';
 import type { Caller } from '../payment-accounts';
@@ -39,35 +53,71 @@ export interface AuthorizationRequest {
  * applies and finished after it, one at a time per transaction.
  */
 export function createCardAuthorizations(deps: {
-  store: CardTransactionStore; ledger: Ledger; newEvent: NewEvent; clock: () => Date;
+  store: CardTransactionStore;
+  ledger: Ledger;
+  newEvent: NewEvent;
+  clock: () => Date;
   card: (caller: Caller, id: string) => Promise<Card>;
   platformCustomerId: (caller: Caller, customerId: string) => Promise<string>;
-  /** Why an embedded-wallet source may not fund this amount (no ACTIVE delegated key, over its limit); absent: no wallet source funds. */
+  /**
+   * Why an embedded-wallet source may not fund this amount (no ACTIVE delegated key, over its limit); absent: no wallet
+   * source funds.
+   */
   delegation?: (spend: WalletFundedSpend) => Promise<CardDeclineReason | undefined>;
 }) {
-  const webhook = (tx: CardTransaction) => deps.newEvent({
-    type: `CARD_TRANSACTION.${tx.status}`, version: 1, platformId: tx.platformId, aggregateId: tx.id,
-    data: cardTransactionJson(toCardTransactionView(tx)),
-  });
+  const webhook = (tx: CardTransaction) =>
+    deps.newEvent({
+      type: `CARD_TRANSACTION.${tx.status}`,
+      version: 1,
+      platformId: tx.platformId,
+      aggregateId: tx.id,
+      data: cardTransactionJson(toCardTransactionView(tx)),
+    });
 
-  async function authorize(caller: Caller, cardId: string, request: AuthorizationRequest): Promise<AuthorizationDecision> {
+  async function authorize(
+    caller: Caller,
+    cardId: string,
+    request: AuthorizationRequest,
+  ): Promise<AuthorizationDecision> {
     const kind = request.kind ?? 'AUTHORIZATION';
     const inquiry = kind === 'BALANCE_INQUIRY';
     if (!Number.isSafeInteger(request.amount) || request.amount < 0 || (request.amount === 0) !== inquiry) {
-      throw AppError.invalidInput('Invalid authorization', [{ field: 'amount', message: inquiry ? 'a balance inquiry is a zero-amount authorization' : 'must be a positive integer in minor units' }]);
+      throw AppError.invalidInput('Invalid authorization', [{
+        field: 'amount',
+        message: inquiry
+          ? 'a balance inquiry is a zero-amount authorization'
+          : 'must be a positive integer in minor units',
+      }]);
     }
     const card = await deps.card(caller, cardId);
     const currency = request.currency ?? card.currency;
     const id = newId('CardTransaction');
     const at = deps.clock().toISOString();
     const entry: CardTransactionEntry = {
-      id, platformId: caller.platformId, cardId, customerId: card.cardholderId,
+      id,
+      platformId: caller.platformId,
+      cardId,
+      customerId: card.cardholderId,
       platformCustomerId: await deps.platformCustomerId(caller, card.cardholderId),
       issuerTransactionToken: request.issuerTransactionToken ?? id.slice('CardTransaction:'.length),
-      status: 'AUTHORIZED', merchant: request.merchant, currency, accountId: card.fundingSources[0] ?? '',
-      authorizedAmount: request.amount, held: 0, settled: 0, refunded: 0,
-      pulls: { count: 0, totalAmount: 0 }, settlements: { count: 0, totalAmount: 0 }, refunds: { count: 0, totalAmount: 0 },
-      events: 0, authorizedAt: at, createdAt: at, updatedAt: at, decision: 'DECIDING', sources: [...card.fundingSources], kind,
+      status: 'AUTHORIZED',
+      merchant: request.merchant,
+      currency,
+      accountId: card.fundingSources[0] ?? '',
+      authorizedAmount: request.amount,
+      held: 0,
+      settled: 0,
+      refunded: 0,
+      pulls: { count: 0, totalAmount: 0 },
+      settlements: { count: 0, totalAmount: 0 },
+      refunds: { count: 0, totalAmount: 0 },
+      events: 0,
+      authorizedAt: at,
+      createdAt: at,
+      updatedAt: at,
+      decision: 'DECIDING',
+      sources: [...card.fundingSources],
+      kind,
       ...(request.pullConfirmAt ? { pendingPulls: 1, pullConfirmAt: request.pullConfirmAt } : {}),
     };
     const declined = async (reason: CardDeclineReason): Promise<AuthorizationDecision> => {
@@ -96,13 +146,25 @@ export function createCardAuthorizations(deps: {
       }
       balanceTried = true;
       const step = decisionStep({
-        kind, transactionId: id, attempt, platformId: caller.platformId, accountId, currency, amount: request.amount,
+        kind,
+        transactionId: id,
+        attempt,
+        platformId: caller.platformId,
+        accountId,
+        currency,
+        amount: request.amount,
       });
       // The entry's creation is when its decision steps started: recovery replays them from the same time.
       if (step && (await deps.ledger.applyStep(caller.platformId, step, at)) !== 'APPLIED') continue;
       const transaction = decidedTransaction(stripEntry(entry), kind, accountId);
       const { id: _id, ...decided } = transaction;
-      if (!(await deps.store.decide(caller.platformId, id, { ...decided, decision: 'APPROVED', ...(walletFunded ? { walletFunded } : {}) }, [webhook(transaction)]))) {
+      if (
+        !(await deps.store.decide(caller.platformId, id, {
+          ...decided,
+          decision: 'APPROVED',
+          ...(walletFunded ? { walletFunded } : {}),
+        }, [webhook(transaction)]))
+      ) {
         // Recovery took it for interrupted and released the hold first.
         return { approved: false, transactionId: id, reason: 'DECISION_INTERRUPTED' };
       }
@@ -113,7 +175,9 @@ export function createCardAuthorizations(deps: {
 
   async function approved(caller: Caller, cardId: string, transactionId: string): Promise<CardTransactionEntry> {
     const entry = await deps.store.get(caller.platformId, transactionId);
-    if (!entry || entry.cardId !== cardId || entry.decision !== 'APPROVED') throw AppError.notFound(`Card transaction ${transactionId}`);
+    if (!entry || entry.cardId !== cardId || entry.decision !== 'APPROVED') {
+      throw AppError.notFound(`Card transaction ${transactionId}`);
+    }
     return entry;
   }
 
@@ -124,7 +188,9 @@ export function createCardAuthorizations(deps: {
    */
   async function finishPending(entry: CardTransactionEntry): Promise<CardTransaction> {
     const plan = entry.pending!;
-    const result = plan.step ? await deps.ledger.applyStep(entry.platformId, plan.step, plan.startedAt ?? entry.updatedAt) : 'APPLIED';
+    const result = plan.step
+      ? await deps.ledger.applyStep(entry.platformId, plan.step, plan.startedAt ?? entry.updatedAt)
+      : 'APPLIED';
     const outcome = result === 'APPLIED' ? plan.next : plan.ifRefused ?? plan.next;
     const tx = stripEntry(entry);
     const events = outcome.status !== tx.status || (plan.announce && outcome === plan.next) ? [webhook(outcome)] : [];
@@ -133,7 +199,12 @@ export function createCardAuthorizations(deps: {
   }
 
   /** One reconciliation event, serialized per transaction: a concurrent event makes this one re-read and plan again. */
-  async function reconcile(caller: Caller, cardId: string, transactionId: string, plan: (tx: CardTransaction, at: string) => EventPlan): Promise<CardTransaction> {
+  async function reconcile(
+    caller: Caller,
+    cardId: string,
+    transactionId: string,
+    plan: (tx: CardTransaction, at: string) => EventPlan,
+  ): Promise<CardTransaction> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const entry = await approved(caller, cardId, transactionId);
       if (entry.pending) {
@@ -171,14 +242,23 @@ export function createCardAuthorizations(deps: {
       }
       // Claimed first: a live decision finishing now finds it no longer DECIDING and declines.
       const claimed = entry.releasing || (entry.decision === 'DECIDING'
-        && await deps.store.decide(entry.platformId, entry.id, { decision: 'DECLINED', declineReason: 'DECISION_INTERRUPTED', releasing: true }, []));
+        && await deps.store.decide(entry.platformId, entry.id, {
+          decision: 'DECLINED',
+          declineReason: 'DECISION_INTERRUPTED',
+          releasing: true,
+        }, []));
       if (!claimed) continue;
       const kind = entry.kind ?? 'AUTHORIZATION';
       let undone = true;
       for (const [attempt, accountId] of (entry.sources ?? []).entries()) {
         const move = {
-          kind, transactionId: entry.id, attempt, platformId: entry.platformId, accountId,
-          currency: entry.currency, amount: entry.authorizedAmount,
+          kind,
+          transactionId: entry.id,
+          attempt,
+          platformId: entry.platformId,
+          accountId,
+          currency: entry.currency,
+          amount: entry.authorizedAmount,
         };
         const step = decisionStep(move);
         if (!step || (await deps.ledger.applyStep(entry.platformId, step, entry.createdAt)) !== 'APPLIED') continue;
@@ -219,12 +299,21 @@ export function createCardAuthorizations(deps: {
    * total would be approved: its delegated key still ACTIVE and the total within its limit. Asked
    * whatever the direction, since a concurrent advice may turn a shrink into growth before it applies.
    */
-  async function advise(caller: Caller, cardId: string, transactionId: string, amount: number): Promise<CardTransaction> {
+  async function advise(
+    caller: Caller,
+    cardId: string,
+    transactionId: string,
+    amount: number,
+  ): Promise<CardTransaction> {
     const entry = await approved(caller, cardId, transactionId);
     const refusal = entry.walletFunded
       ? deps.delegation
         ? await deps.delegation({
-          platformId: caller.platformId, cardId, accountId: entry.accountId, currency: entry.currency, amount,
+          platformId: caller.platformId,
+          cardId,
+          accountId: entry.accountId,
+          currency: entry.currency,
+          amount,
         })
         : 'DELEGATED_KEY_REQUIRED'
       : undefined;
@@ -245,7 +334,8 @@ export function createCardAuthorizations(deps: {
       reconcile(caller, cardId, transactionId, (tx, at) => clearingPlan(tx, amount, at)),
     refund: (caller: Caller, cardId: string, transactionId: string, amount: number) =>
       reconcile(caller, cardId, transactionId, (tx, at) => returnPlan(tx, amount, at)),
-    get: async (caller: Caller, cardId: string, transactionId: string) => stripEntry(await approved(caller, cardId, transactionId)),
+    get: async (caller: Caller, cardId: string, transactionId: string) =>
+      stripEntry(await approved(caller, cardId, transactionId)),
   };
 }
 

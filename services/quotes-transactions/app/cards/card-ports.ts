@@ -60,5 +60,9 @@ export interface Cardholders {
    * The cardholder's KYC status (null when the customer is absent, deleted or another platform's)
    * and the internal accounts found among `accountIds`, in one read.
    */
-  read(caller: Caller, customerId: string, accountIds: string[]): Promise<{ kycStatus: string | null; platformCustomerId?: string; accounts: ReadonlyMap<string, FundingAccount> }>;
+  read(
+    caller: Caller,
+    customerId: string,
+    accountIds: string[],
+  ): Promise<{ kycStatus: string | null; platformCustomerId?: string; accounts: ReadonlyMap<string, FundingAccount> }>;
 }

@@ -9,7 +9,9 @@ import type { CardUseCases } from './card-use-cases';
  * interrupted run are picked up by `finishInterrupted`. The issuer answers the same for the same
  * card, so running twice is harmless (the second finds the card no longer PROCESSING).
  */
-export function createCardProvisioning(deps: { store: CardStore; issuer: CardIssuer; cards: () => CardUseCases; clock: () => Date; logger: Logger }) {
+export function createCardProvisioning(
+  deps: { store: CardStore; issuer: CardIssuer; cards: () => CardUseCases; clock: () => Date; logger: Logger },
+) {
   async function provision(card: Card): Promise<void> {
     const provisioning = await deps.issuer.provision(card);
     await deps.cards().change({ platformId: card.platformId }, card.id, async (current) => {
@@ -22,7 +24,9 @@ export function createCardProvisioning(deps: { store: CardStore; issuer: CardIss
   }
 
   function provisionLater(card: Card): void {
-    provision(card).catch((err: unknown) => deps.logger.warn('card provisioning failed; retried later', { cardId: card.id, err }));
+    provision(card).catch((err: unknown) =>
+      deps.logger.warn('card provisioning failed; retried later', { cardId: card.id, err })
+    );
   }
 
   async function finishInterrupted(olderThanMs: number): Promise<number> {

@@ -16,19 +16,38 @@ const store = createEmbeddedDocumentStore();
 const issuer = createSandboxCardIssuer({ store, sealer: createAesGcmSealer(dataKey), clock });
 const cards = new Map<string, Card>();
 const card = (id: string, state: Card['state']): Card => {
-  const c = { id, platformId: 'P', cardholderId: 'Customer:1', platformCardId: id, state, stateReason: null, form: 'VIRTUAL', fundingSources: [], currency: 'USD', createdAt: now.toISOString(), updatedAt: now.toISOString() } as Card;
+  const c = {
+    id,
+    platformId: 'P',
+    cardholderId: 'Customer:1',
+    platformCardId: id,
+    state,
+    stateReason: null,
+    form: 'VIRTUAL',
+    fundingSources: [],
+    currency: 'USD',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  } as Card;
   cards.set(id, c);
   return c;
 };
 const lines: string[] = [];
-const logger = { info: (m: string, f?: object) => lines.push(`${m} ${JSON.stringify(f)}`), warn: (m: string, f?: object) => lines.push(`${m} ${JSON.stringify(f)}`) } as unknown as Logger;
+const logger = {
+  info: (m: string, f?: object) => lines.push(`${m} ${JSON.stringify(f)}`),
+  warn: (m: string, f?: object) => lines.push(`${m} ${JSON.stringify(f)}`),
+} as unknown as Logger;
 const reveals = createCardReveals({
   card: async (caller, id) => {
     const c = cards.get(id);
     if (!c || c.platformId !== caller.platformId) throw AppError.notFound(`Card ${id}`);
     return c;
   },
-  cardData: issuer, store: createCardRevealDocumentStore(store), key: revealSigningKey(dataKey), clock, logger,
+  cardData: issuer,
+  store: createCardRevealDocumentStore(store),
+  key: revealSigningKey(dataKey),
+  clock,
+  logger,
   settings: { ttlMs: 90_000, pageBaseUrl: 'https://gw.example/', frameAncestors: [] },
 });
 const caller = { platformId: 'P' };
@@ -39,14 +58,15 @@ beforeAll(async () => {
   cards.get('Card:frozen')!.state = 'FROZEN';
 });
 
-test('a reveal opens once and shows the issuer\'s sealed data; the actor is audit-logged without it', async () => {
+test("a reveal opens once and shows the issuer's sealed data; the actor is audit-logged without it", async () => {
   const { panEmbedUrl, expiresAt } = await reveals.reveal(caller, 'Card:a', 'ApiToken:t1');
   expect(panEmbedUrl).toMatch(/^https:\/\/gw\.example\/card-reveal\/[\w-]+\.[\w-]+\.[\w-]+$/);
   expect(Date.parse(expiresAt) - now.getTime()).toBeLessThanOrEqual(90_000);
   const shown = await reveals.open(tokenOf(panEmbedUrl));
   expect(shown).toMatchObject((await issuer.cardData('Card:a'))!);
   await expect(reveals.open(tokenOf(panEmbedUrl))).rejects.toMatchObject({ code: 'NOT_FOUND' });
-  expect(lines.some((l) => l.startsWith('card reveal minted') && l.includes('ApiToken:t1') && l.includes('Card:a'))).toBe(true);
+  expect(lines.some((l) => l.startsWith('card reveal minted') && l.includes('ApiToken:t1') && l.includes('Card:a')))
+    .toBe(true);
   expect(lines.some((l) => l.startsWith('card reveal opened') && l.includes('ApiToken:t1'))).toBe(true);
   expect(lines.join('\n')).not.toContain(shown.pan);
   expect(lines.join('\n')).not.toContain(tokenOf(panEmbedUrl));
@@ -77,13 +97,17 @@ test('an expired, tampered or foreign-key token is refused', async () => {
   now = later;
 });
 
-test('who may reveal what: a FROZEN card may be revealed; CLOSED, PROCESSING, another platform\'s card and a request with no actor may not', async () => {
+test("who may reveal what: a FROZEN card may be revealed; CLOSED, PROCESSING, another platform's card and a request with no actor may not", async () => {
   await expect(reveals.reveal(caller, 'Card:frozen', 'ApiToken:t1')).resolves.toHaveProperty('panEmbedUrl');
   card('Card:closed', 'CLOSED');
   card('Card:new', 'PROCESSING');
-  await expect(reveals.reveal(caller, 'Card:closed', 'ApiToken:t1')).rejects.toMatchObject({ code: 'CARD_ALREADY_CLOSED' });
+  await expect(reveals.reveal(caller, 'Card:closed', 'ApiToken:t1')).rejects.toMatchObject({
+    code: 'CARD_ALREADY_CLOSED',
+  });
   await expect(reveals.reveal(caller, 'Card:new', 'ApiToken:t1')).rejects.toMatchObject({ code: 'CONFLICT' });
-  await expect(reveals.reveal({ platformId: 'Q' }, 'Card:a', 'ApiToken:t1')).rejects.toMatchObject({ code: 'REFERENCE_NOT_FOUND' });
+  await expect(reveals.reveal({ platformId: 'Q' }, 'Card:a', 'ApiToken:t1')).rejects.toMatchObject({
+    code: 'REFERENCE_NOT_FOUND',
+  });
   await expect(reveals.reveal(caller, 'Card:a', '')).rejects.toMatchObject({ code: 'FORBIDDEN' });
 });
 
@@ -99,7 +123,11 @@ test('SCA rail: an SCA cardholder without a live session is refused, with one it
   const allows = new Map([['Customer:eu', false]]);
   const railed = createCardReveals({
     card: async () => ({ ...cards.get('Card:a')!, cardholderId: 'Customer:eu' }),
-    cardData: issuer, store: createCardRevealDocumentStore(store), key: revealSigningKey(dataKey), clock, logger,
+    cardData: issuer,
+    store: createCardRevealDocumentStore(store),
+    key: revealSigningKey(dataKey),
+    clock,
+    logger,
     scaAllows: async (_caller, customerId) => allows.get(customerId) ?? true,
     settings: { ttlMs: 90_000, pageBaseUrl: 'https://gw.example', frameAncestors: [] },
   });

@@ -5,7 +5,12 @@ import type { Card } from '../../domain/card';
 import type { Caller } from '../payment-accounts';
 import { signRevealToken, verifyRevealToken } from './reveal-token';
 
-export interface CardData { pan: string; cvv: string; expMonth: number; expYear: number }
+export interface CardData {
+  pan: string;
+  cvv: string;
+  expMonth: number;
+  expYear: number;
+}
 
 /** Where the embedded processor keeps the card data it shows on its reveal page (the sandbox issuer's sealed store). */
 export interface CardDataSource {
@@ -43,8 +48,12 @@ function refused(): AppError {
 
 /** The card may be shown: provisioned and not closed (a FROZEN card is still the cardholder's). */
 function assertRevealable(card: Card): void {
-  if (card.state === 'CLOSED') throw new AppError('CARD_ALREADY_CLOSED', `${card.id} is CLOSED: its details are not revealed`);
-  if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') throw new AppError('CONFLICT', `${card.id} is ${card.state}: it has no details to reveal yet`);
+  if (card.state === 'CLOSED') {
+    throw new AppError('CARD_ALREADY_CLOSED', `${card.id} is CLOSED: its details are not revealed`);
+  }
+  if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') {
+    throw new AppError('CONFLICT', `${card.id} is ${card.state}: it has no details to reveal yet`);
+  }
 }
 
 /**
@@ -70,35 +79,70 @@ export function createCardReveals(deps: {
   return {
     async reveal(caller: Caller, cardId: string, actor: string): Promise<{ panEmbedUrl: string; expiresAt: string }> {
       if (!actor) throw new AppError('FORBIDDEN', 'The request has no attributable actor to audit the reveal against');
-      if (!deps.cardData) throw new AppError('NOT_IMPLEMENTED', 'The configured card issuer serves no reveal page in this environment');
+      if (!deps.cardData) {
+        throw new AppError('NOT_IMPLEMENTED', 'The configured card issuer serves no reveal page in this environment');
+      }
       const card = await deps.card(caller, cardId);
       assertRevealable(card);
       if (deps.scaAllows && !(await deps.scaAllows(caller, card.cardholderId))) {
-        throw new AppError('SCA_SESSION_REQUIRED', 'The cardholder is under SCA: revealing its card needs its live SCA login session (POST /sca/login/complete)');
+        throw new AppError(
+          'SCA_SESSION_REQUIRED',
+          'The cardholder is under SCA: revealing its card needs its live SCA login session (POST /sca/login/complete)',
+        );
       }
       const now = deps.clock();
       const expiresAt = new Date(Math.floor((now.getTime() + settings.ttlMs) / 1000) * 1000);
-      const reveal: CardReveal = { id: `CardReveal:${randomUUID()}`, platformId: caller.platformId, cardId: card.id, actor, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() };
+      const reveal: CardReveal = {
+        id: `CardReveal:${randomUUID()}`,
+        platformId: caller.platformId,
+        cardId: card.id,
+        actor,
+        createdAt: now.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      };
       await store.insert(reveal);
       const token = await signRevealToken(key, reveal.id, expiresAt);
-      logger.info('card reveal minted', { audit: 'CARD_REVEAL', platformId: caller.platformId, cardId: card.id, actor, revealId: reveal.id, expiresAt: reveal.expiresAt });
-      return { panEmbedUrl: `${settings.pageBaseUrl.replace(/\/+$/, '')}/card-reveal/${token}`, expiresAt: reveal.expiresAt };
+      logger.info('card reveal minted', {
+        audit: 'CARD_REVEAL',
+        platformId: caller.platformId,
+        cardId: card.id,
+        actor,
+        revealId: reveal.id,
+        expiresAt: reveal.expiresAt,
+      });
+      return {
+        panEmbedUrl: `${settings.pageBaseUrl.replace(/\/+$/, '')}/card-reveal/${token}`,
+        expiresAt: reveal.expiresAt,
+      };
     },
 
-    /** The card data for the page, once per reveal; a tampered, expired or used token, or a card closed since, is refused alike. */
+    /**
+     * The card data for the page, once per reveal; a tampered, expired or used token, or a card closed since, is
+     * refused alike.
+     */
     async open(token: string): Promise<CardData & { frameAncestors: string[] }> {
       const now = deps.clock();
       const revealId = await verifyRevealToken(key, token, now);
       if (!revealId || !deps.cardData) throw refused();
       const reveal = await store.claim(revealId, now.toISOString());
       if (!reveal) {
-        logger.warn('card reveal refused', { audit: 'CARD_REVEAL_REFUSED', revealId, reason: 'already used or expired' });
+        logger.warn('card reveal refused', {
+          audit: 'CARD_REVEAL_REFUSED',
+          revealId,
+          reason: 'already used or expired',
+        });
         throw refused();
       }
       const card = await deps.card({ platformId: reveal.platformId }, reveal.cardId);
       const data = card.state === 'CLOSED' ? null : await deps.cardData.cardData(card.id);
       if (!data) throw refused();
-      logger.info('card reveal opened', { audit: 'CARD_REVEAL_OPENED', platformId: reveal.platformId, cardId: card.id, actor: reveal.actor, revealId });
+      logger.info('card reveal opened', {
+        audit: 'CARD_REVEAL_OPENED',
+        platformId: reveal.platformId,
+        cardId: card.id,
+        actor: reveal.actor,
+        revealId,
+      });
       return { ...data, frameAncestors: settings.frameAncestors };
     },
   };

@@ -13,7 +13,9 @@ export type CardTransactionEntry = CardTransaction & {
   /** The card's funding sources when the decision began: the holds it may have placed, in order. */
   sources?: string[];
   pending?: EventPlan;
-  /** Approved on an embedded-wallet source (through its delegated key), which must also allow any growth of the hold. */
+  /**
+   * Approved on an embedded-wallet source (through its delegated key), which must also allow any growth of the hold.
+   */
   walletFunded?: boolean;
   /** Declined by recovery, its possible holds not all given back yet. */
   releasing?: boolean;
@@ -53,5 +55,8 @@ export interface CardTransactionStore {
   /** Approved transactions whose pending pull's confirmation is due by `now`. */
   pullsDue(now: string, limit: number): Promise<CardTransactionEntry[]>;
   /** Up to `limit + 1` approved transactions after `after` in (createdAt, id) order, and how many match in all. */
-  list(platformId: string, query: CardTransactionQuery): Promise<{ entries: CardTransactionEntry[]; totalCount: number }>;
+  list(
+    platformId: string,
+    query: CardTransactionQuery,
+  ): Promise<{ entries: CardTransactionEntry[]; totalCount: number }>;
 }

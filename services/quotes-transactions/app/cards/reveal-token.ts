@@ -20,7 +20,12 @@ export function signRevealToken(key: Uint8Array, revealId: string, expiresAt: Da
 /** The reveal id of a token signed with `key` and not expired at `now`; null for anything else. */
 export async function verifyRevealToken(key: Uint8Array, token: string, now: Date): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'] });
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience: AUDIENCE,
+      currentDate: now,
+      requiredClaims: ['exp', 'sub'],
+    });
     return payload.sub ?? null;
   } catch {
     return null;

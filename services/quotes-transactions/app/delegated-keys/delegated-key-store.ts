@@ -8,7 +8,11 @@ export interface DelegatedKeyStore {
   /** The key whose creation or policy challenge has this request id. */
   byRequestId(platformId: string, requestId: string): Promise<DelegatedKey | null>;
   /** CREATING → PENDING with the policy challenge; null when the key had moved on. */
-  markPending(id: string, policyChallenge: NonNullable<DelegatedKey['policyChallenge']>, now: string): Promise<DelegatedKey | null>;
+  markPending(
+    id: string,
+    policyChallenge: NonNullable<DelegatedKey['policyChallenge']>,
+    now: string,
+  ): Promise<DelegatedKey | null>;
   /** PENDING → ACTIVE; throws ActiveKeyExists when the funding source already has an ACTIVE key. */
   activate(id: string, now: string): Promise<DelegatedKey | null>;
   /** ACTIVE → REVOKED; null when it was not ACTIVE. */
@@ -26,7 +30,11 @@ export interface DelegatedKeyStore {
   /** Removes one key still CREATING (one begun over the quota). */
   discardCreating(id: string): Promise<void>;
   /** Visible keys (not CREATING) of an account and/or funding source, newest first. */
-  list(platformId: string, filter: { accountId?: string; fundingSourceId?: string }, limit: number): Promise<DelegatedKey[]>;
+  list(
+    platformId: string,
+    filter: { accountId?: string; fundingSourceId?: string },
+    limit: number,
+  ): Promise<DelegatedKey[]>;
 }
 
 export class ActiveKeyExists extends Error {

@@ -3,8 +3,15 @@ import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { Card } from '../../domain/card';
 import {
-  cardFundingSourceId, checkRevocable, delegatedKeyRequestErrors, delegationRefusal, limitCurrencyErrors,
-  type DelegatedKey, type DelegatedKeyRequest, type DelegationRefusal, type WalletFundedSpend,
+  cardFundingSourceId,
+  checkRevocable,
+  delegatedKeyRequestErrors,
+  delegationRefusal,
+  limitCurrencyErrors,
+  type DelegatedKey,
+  type DelegatedKeyRequest,
+  type DelegationRefusal,
+  type WalletFundedSpend,
 } from '../../domain/delegated-key';
 import type { Caller } from '../payment-accounts';
 import { ActiveKeyExists, type DelegatedKeyStore } from './delegated-key-store';
@@ -30,10 +37,26 @@ export interface Signature {
  * stamp against the wallet's active sessions and lets one retry claim each challenge.
  */
 export interface WalletSignatures {
-  begin(caller: Caller, input: { operation: string; targetId: string; body: unknown; accountId: string; parameters: Record<string, unknown> }): Promise<Challenge>;
+  begin(
+    caller: Caller,
+    input: {
+      operation: string;
+      targetId: string;
+      body: unknown;
+      accountId: string;
+      parameters: Record<string, unknown>;
+    },
+  ): Promise<Challenge>;
   /** Throws the signed retry's 401s; answers whether this call claimed it (else an identical retry did). */
-  complete(caller: Caller, input: { operation: string; targetId: string; body: unknown; signature: Signature }): Promise<{ state: 'CLAIMED' | 'PROCESSING' | 'SETTLED'; requestId: string }>;
-  settle(caller: Caller, requestId: string, outcome: { result: Record<string, unknown> } | { errorCode: string; errorMessage: string }): Promise<void>;
+  complete(
+    caller: Caller,
+    input: { operation: string; targetId: string; body: unknown; signature: Signature },
+  ): Promise<{ state: 'CLAIMED' | 'PROCESSING' | 'SETTLED'; requestId: string }>;
+  settle(
+    caller: Caller,
+    requestId: string,
+    outcome: { result: Record<string, unknown> } | { errorCode: string; errorMessage: string },
+  ): Promise<void>;
 }
 
 /** The operations the two signed legs are recorded under by the auth service. */
@@ -51,14 +74,20 @@ const MAX_LISTED = 1_000;
  * makes it ACTIVE. Both stamps must come from an active session of the wallet funding the card.
  */
 export function createDelegatedKeys(deps: {
-  store: DelegatedKeyStore; custody: KeyCustody; signatures: WalletSignatures; clock: () => Date;
+  store: DelegatedKeyStore;
+  custody: KeyCustody;
+  signatures: WalletSignatures;
+  clock: () => Date;
   card: (caller: Caller, id: string) => Promise<Card>;
   /** Unsigned first legs (keys left CREATING) one platform may begin per hour; beyond: 429. */
   maxUnsignedPerPlatformPerHour?: number;
 }) {
   const now = () => deps.clock().toISOString();
   const signedBody = (r: DelegatedKeyRequest) => ({
-    cardId: r.cardId, internalAccountId: r.internalAccountId, nickname: r.nickname, ...(r.spendingLimits ? { spendingLimits: r.spendingLimits } : {}),
+    cardId: r.cardId,
+    internalAccountId: r.internalAccountId,
+    nickname: r.nickname,
+    ...(r.spendingLimits ? { spendingLimits: r.spendingLimits } : {}),
   });
 
   async function begin(caller: Caller, request: DelegatedKeyRequest): Promise<CreateOutcome> {
@@ -66,7 +95,10 @@ export function createDelegatedKeys(deps: {
       if (err instanceof AppError && err.code === 'NOT_FOUND') throw AppError.notFound(`Card ${request.cardId}`);
       throw err;
     });
-    if (!card.fundingSources.includes(request.internalAccountId) || !(card.walletSources ?? []).includes(request.internalAccountId)) {
+    if (
+      !card.fundingSources.includes(request.internalAccountId)
+      || !(card.walletSources ?? []).includes(request.internalAccountId)
+    ) {
       throw AppError.notFound(`Embedded Wallet funding source ${request.internalAccountId} of card ${card.id}`);
     }
     const currencyErrors = limitCurrencyErrors(request.spendingLimits, card.currency);
@@ -76,52 +108,110 @@ export function createDelegatedKeys(deps: {
     const id = newId('DelegatedKey');
     const { publicKey, sealedPrivateKey } = deps.custody.generate(id);
     const challenge = await deps.signatures.begin(caller, {
-      operation: CREATE_OPERATION, targetId: fundingSourceId, body: signedBody(request), accountId: request.internalAccountId,
-      parameters: { delegatedKeyId: id, cardId: card.id, fundingSourceId, accountId: request.internalAccountId, publicKey },
+      operation: CREATE_OPERATION,
+      targetId: fundingSourceId,
+      body: signedBody(request),
+      accountId: request.internalAccountId,
+      parameters: {
+        delegatedKeyId: id,
+        cardId: card.id,
+        fundingSourceId,
+        accountId: request.internalAccountId,
+        publicKey,
+      },
     });
     const at = now();
-    const quota = { what: 'unsigned delegated-key requests per platform per hour', limit: deps.maxUnsignedPerPlatformPerHour ?? Number.POSITIVE_INFINITY, retryAfterSeconds: 3600 };
+    const quota = {
+      what: 'unsigned delegated-key requests per platform per hour',
+      limit: deps.maxUnsignedPerPlatformPerHour ?? Number.POSITIVE_INFINITY,
+      retryAfterSeconds: 3600,
+    };
     await createWithinQuota(quota, {
-      count: () => deps.store.countCreatingSince(caller.platformId, new Date(deps.clock().getTime() - 3_600_000).toISOString()),
-      create: () => deps.store.insert({
-        id, platformId: caller.platformId, cardId: card.id, fundingSourceId, accountId: request.internalAccountId, publicKey, sealedPrivateKey,
-        nickname: request.nickname, status: 'CREATING', ...(request.spendingLimits ? { spendingLimits: request.spendingLimits } : {}),
-        createRequestId: challenge.requestId, createdAt: at, updatedAt: at,
-      }),
+      count: () =>
+        deps.store.countCreatingSince(caller.platformId, new Date(deps.clock().getTime() - 3_600_000).toISOString()),
+      create: () =>
+        deps.store.insert({
+          id,
+          platformId: caller.platformId,
+          cardId: card.id,
+          fundingSourceId,
+          accountId: request.internalAccountId,
+          publicKey,
+          sealedPrivateKey,
+          nickname: request.nickname,
+          status: 'CREATING',
+          ...(request.spendingLimits ? { spendingLimits: request.spendingLimits } : {}),
+          createRequestId: challenge.requestId,
+          createdAt: at,
+          updatedAt: at,
+        }),
       undo: () => deps.store.discardCreating(id),
     });
     return { kind: 'challenge', challenge };
   }
 
   /** Leg 2: the creation is signed; the key is PENDING and the policy challenge goes out (once, whoever re-sends). */
-  async function signCreation(caller: Caller, key: DelegatedKey, request: DelegatedKeyRequest, signature: Signature): Promise<CreateOutcome> {
-    const claim = await deps.signatures.complete(caller, { operation: CREATE_OPERATION, targetId: key.fundingSourceId, body: signedBody(request), signature });
+  async function signCreation(
+    caller: Caller,
+    key: DelegatedKey,
+    request: DelegatedKeyRequest,
+    signature: Signature,
+  ): Promise<CreateOutcome> {
+    const claim = await deps.signatures.complete(caller, {
+      operation: CREATE_OPERATION,
+      targetId: key.fundingSourceId,
+      body: signedBody(request),
+      signature,
+    });
     let current = key;
     if (current.status === 'CREATING') {
       const policyChallenge = await deps.signatures.begin(caller, {
-        operation: POLICY_OPERATION, targetId: key.id, body: signedBody(request), accountId: key.accountId,
+        operation: POLICY_OPERATION,
+        targetId: key.id,
+        body: signedBody(request),
+        accountId: key.accountId,
         parameters: { delegatedKeyId: key.id, publicKey: key.publicKey, policies: ['SIGN_RAW_PAYLOAD', 'DELETE_SELF'] },
       });
-      current = (await deps.store.markPending(key.id, policyChallenge, now())) ?? (await deps.store.get(caller.platformId, key.id))!;
+      current = (await deps.store.markPending(key.id, policyChallenge, now()))
+        ?? (await deps.store.get(caller.platformId, key.id))!;
     }
-    if (claim.state === 'CLAIMED') await deps.signatures.settle(caller, claim.requestId, { result: { delegatedKeyId: key.id } });
+    if (claim.state === 'CLAIMED') {
+      await deps.signatures.settle(caller, claim.requestId, { result: { delegatedKeyId: key.id } });
+    }
     return { kind: 'challenge', challenge: current.policyChallenge! };
   }
 
   /** Leg 3: the policy is signed; the key is ACTIVE unless the funding source got another ACTIVE key meanwhile. */
-  async function signPolicy(caller: Caller, key: DelegatedKey, request: DelegatedKeyRequest, signature: Signature): Promise<CreateOutcome> {
-    const claim = await deps.signatures.complete(caller, { operation: POLICY_OPERATION, targetId: key.id, body: signedBody(request), signature });
+  async function signPolicy(
+    caller: Caller,
+    key: DelegatedKey,
+    request: DelegatedKeyRequest,
+    signature: Signature,
+  ): Promise<CreateOutcome> {
+    const claim = await deps.signatures.complete(caller, {
+      operation: POLICY_OPERATION,
+      targetId: key.id,
+      body: signedBody(request),
+      signature,
+    });
     let activated: DelegatedKey | null = null;
     try {
       activated = await deps.store.activate(key.id, now());
     } catch (err) {
       if (!(err instanceof ActiveKeyExists)) throw err;
       const conflict = activeExists();
-      if (claim.state === 'CLAIMED') await deps.signatures.settle(caller, claim.requestId, { errorCode: conflict.code, errorMessage: conflict.message });
+      if (claim.state === 'CLAIMED') {
+        await deps.signatures.settle(caller, claim.requestId, {
+          errorCode: conflict.code,
+          errorMessage: conflict.message,
+        });
+      }
       throw conflict;
     }
     const current = activated ?? (await deps.store.get(caller.platformId, key.id))!;
-    if (claim.state === 'CLAIMED') await deps.signatures.settle(caller, claim.requestId, { result: { delegatedKeyId: key.id } });
+    if (claim.state === 'CLAIMED') {
+      await deps.signatures.settle(caller, claim.requestId, { result: { delegatedKeyId: key.id } });
+    }
     return { kind: 'key', key: current };
   }
 
@@ -131,13 +221,23 @@ export function createDelegatedKeys(deps: {
     if (signature.stamp === undefined && signature.requestId === undefined) return begin(caller, request);
     const key = signature.requestId ? await deps.store.byRequestId(caller.platformId, signature.requestId) : null;
     if (!key) {
-      // Not one of ours: the signed retry answers why (no Request-Id, no stamp, no such challenge, another operation's).
-      await deps.signatures.complete(caller, { operation: CREATE_OPERATION, targetId: '', body: signedBody(request), signature });
+      // Not one of ours: the signed retry answers why (no Request-Id, no stamp, no such challenge, another
+      // operation's).
+      await deps.signatures.complete(caller, {
+        operation: CREATE_OPERATION,
+        targetId: '',
+        body: signedBody(request),
+        signature,
+      });
       throw new AppError('WALLET_SIGNATURE_INVALID', 'No delegated-key challenge was issued with this Request-Id');
     }
     const sameRequest = key.cardId === request.cardId && key.accountId === request.internalAccountId;
-    if (!sameRequest) throw new AppError('WALLET_SIGNATURE_BODY_MISMATCH', 'The retry differs from the challenged request');
-    return key.createRequestId === signature.requestId ? signCreation(caller, key, request, signature) : signPolicy(caller, key, request, signature);
+    if (!sameRequest) {
+      throw new AppError('WALLET_SIGNATURE_BODY_MISMATCH', 'The retry differs from the challenged request');
+    }
+    return key.createRequestId === signature.requestId
+      ? signCreation(caller, key, request, signature)
+      : signPolicy(caller, key, request, signature);
   }
 
   async function get(caller: Caller, id: string): Promise<DelegatedKey> {
@@ -146,10 +246,14 @@ export function createDelegatedKeys(deps: {
     return key;
   }
 
-  async function list(caller: Caller, filter: { accountId?: string; fundingSourceId?: string }): Promise<DelegatedKey[]> {
+  async function list(
+    caller: Caller,
+    filter: { accountId?: string; fundingSourceId?: string },
+  ): Promise<DelegatedKey[]> {
     if (!filter.accountId && !filter.fundingSourceId) {
       throw AppError.invalidInput('At least one of accountId or fundingSourceId is required', [
-        { field: 'accountId', message: 'accountId or fundingSourceId is required' }, { field: 'fundingSourceId', message: 'accountId or fundingSourceId is required' },
+        { field: 'accountId', message: 'accountId or fundingSourceId is required' },
+        { field: 'fundingSourceId', message: 'accountId or fundingSourceId is required' },
       ]);
     }
     return deps.store.list(caller.platformId, filter, MAX_LISTED);
@@ -188,7 +292,9 @@ export function createDelegatedKeys(deps: {
       for (const key of page) {
         const cardKey = `${key.platformId}|${key.cardId}`;
         if (!bindings.has(cardKey)) bindings.set(cardKey, boundWallets({ platformId: key.platformId }, key.cardId));
-        if (!(await bindings.get(cardKey)!).has(key.accountId) && await deps.store.revoke(key.platformId, key.id, now())) revoked++;
+        if (
+          !(await bindings.get(cardKey)!).has(key.accountId) && await deps.store.revoke(key.platformId, key.id, now())
+        ) revoked++;
       }
       if (page.length < pageSize) return revoked;
       after = page[page.length - 1]!.id;
@@ -206,7 +312,8 @@ export function createDelegatedKeys(deps: {
   }
 
   /** Keys whose first challenge was never signed: long expired, they can never advance. */
-  const purgeAbandoned = (olderThanMs: number) => deps.store.purgeCreating(new Date(deps.clock().getTime() - olderThanMs).toISOString());
+  const purgeAbandoned = (olderThanMs: number) =>
+    deps.store.purgeCreating(new Date(deps.clock().getTime() - olderThanMs).toISOString());
 
   /** Decisioning's question for an embedded-wallet funding source of a card. */
   async function refusal(spend: WalletFundedSpend): Promise<DelegationRefusal | undefined> {
@@ -219,7 +326,10 @@ export function createDelegatedKeys(deps: {
 }
 
 function activeExists(): AppError {
-  return new AppError('CONFLICT', 'An ACTIVE delegated key exists for this card funding source; revoke it with DELETE /auth/delegated-keys/{id} first');
+  return new AppError(
+    'CONFLICT',
+    'An ACTIVE delegated key exists for this card funding source; revoke it with DELETE /auth/delegated-keys/{id} first',
+  );
 }
 
 export type DelegatedKeys = ReturnType<typeof createDelegatedKeys>;

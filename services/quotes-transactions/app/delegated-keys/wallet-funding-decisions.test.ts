@@ -18,7 +18,10 @@ const WALLET = 'InternalAccount:aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const CARD = 'Card:019542f5-b3e7-1d02-0000-000000000010';
 const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF' };
 
-/** The auth service's part, reduced to what the legs rely on: one claim per challenge, the stamp "valid" when it names the request. */
+/**
+ * The auth service's part, reduced to what the legs rely on: one claim per challenge, the stamp "valid" when it names
+ * the request.
+ */
 function signatures(): WalletSignatures {
   const issued = new Map<string, { claimedBy?: string }>();
   let n = 0;
@@ -46,25 +49,56 @@ async function setup() {
   const store = createEmbeddedDocumentStore();
   const keyStore = createDelegatedKeyDocumentStore(store);
   await keyStore.ensureIndexes();
-  const ledger = createLedger({ store: createLedgerDocumentStore(store, () => new Date()).ledger, newEvent: createEventFactory() });
+  const ledger = createLedger({
+    store: createLedgerDocumentStore(store, () => new Date()).ledger,
+    newEvent: createEventFactory(),
+  });
   const sealer = createAesGcmSealer(Buffer.alloc(32, 7));
   const card: Card = {
-    id: CARD, platformId: PLATFORM, cardholderId: 'Customer:1', platformCardId: 'c', state: 'ACTIVE', stateReason: null, form: 'VIRTUAL',
-    fundingSources: [WALLET], walletSources: [WALLET], currency: 'USD', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    id: CARD,
+    platformId: PLATFORM,
+    cardholderId: 'Customer:1',
+    platformCardId: 'c',
+    state: 'ACTIVE',
+    stateReason: null,
+    form: 'VIRTUAL',
+    fundingSources: [WALLET],
+    walletSources: [WALLET],
+    currency: 'USD',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
   };
   const keys = createDelegatedKeys({
-    store: keyStore, custody: createDelegatedKeyCustody(sealer), signatures: signatures(), clock: () => clock.now,
+    store: keyStore,
+    custody: createDelegatedKeyCustody(sealer),
+    signatures: signatures(),
+    clock: () => clock.now,
     card: async () => card,
   });
   const authorizations = createCardAuthorizations({
-    store: createCardTransactionDocumentStore(store).port, ledger, newEvent: createEventFactory(), clock: () => new Date(),
-    card: async () => card, platformCustomerId: async () => 'holder-1', delegation: keys.refusal,
+    store: createCardTransactionDocumentStore(store).port,
+    ledger,
+    newEvent: createEventFactory(),
+    clock: () => new Date(),
+    card: async () => card,
+    platformCustomerId: async () => 'holder-1',
+    delegation: keys.refusal,
   });
-  const fund = (amount: number) => ledger.post(PLATFORM, ledgerStep(`fund/${Math.random()}`, [
-    { account: WALLET, currency: 'USD', amount }, { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -amount },
-  ]));
+  const fund = (amount: number) =>
+    ledger.post(
+      PLATFORM,
+      ledgerStep(`fund/${Math.random()}`, [
+        { account: WALLET, currency: 'USD', amount },
+        { account: systemAccount('settlement', 'USD', PLATFORM), currency: 'USD', amount: -amount },
+      ]),
+    );
   const delegate = async (spendingLimits?: { currencyCode: string; maxPerTransaction: number }[]) => {
-    const request = { cardId: CARD, internalAccountId: WALLET, nickname: 'k', ...(spendingLimits ? { spendingLimits } : {}) };
+    const request = {
+      cardId: CARD,
+      internalAccountId: WALLET,
+      nickname: 'k',
+      ...(spendingLimits ? { spendingLimits } : {}),
+    };
     let outcome = await keys.create(caller, request, {});
     for (let leg = 0; leg < 2 && outcome.kind === 'challenge'; leg++) {
       const { requestId } = outcome.challenge;
@@ -77,20 +111,30 @@ async function setup() {
   return { store, sealer, keys, authorizations, fund, delegate, available, card };
 }
 
-const reasonOf = (d: Awaited<ReturnType<Awaited<ReturnType<typeof setup>>['authorizations']['authorize']>>) => (d.approved ? 'APPROVED' : d.reason);
+const reasonOf = (
+  d: Awaited<ReturnType<Awaited<ReturnType<typeof setup>>['authorizations']['authorize']>>,
+) => (d.approved ? 'APPROVED' : d.reason);
 
 test('decline reasons of a wallet source: no ACTIVE key, then over its limit; revoked, no key again', async () => {
   const { keys, authorizations, fund, delegate } = await setup();
   await fund(10_000);
-  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe(
+    'DELEGATED_KEY_REQUIRED',
+  );
   const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
-  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 1_001, merchant }))).toBe('SPENDING_LIMIT_EXCEEDED');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 1_001, merchant }))).toBe(
+    'SPENDING_LIMIT_EXCEEDED',
+  );
   expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 1_000, merchant }))).toBe('APPROVED');
   await keys.revoke(caller, key.id);
-  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe(
+    'DELEGATED_KEY_REQUIRED',
+  );
   await delegate();
   // An ACTIVE key without limits: the ledger still decides.
-  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 9_001, merchant }))).toBe('INSUFFICIENT_FUNDS');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 9_001, merchant }))).toBe(
+    'INSUFFICIENT_FUNDS',
+  );
   expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 9_000, merchant }))).toBe('APPROVED');
 });
 
@@ -113,12 +157,17 @@ test('two flows for one funding source: the second to activate is refused CONFLI
   const legs = async () => {
     const first = await keys.create(caller, request, {});
     if (first.kind !== 'challenge') throw new Error('no challenge');
-    const second = await keys.create(caller, request, { stamp: `stamp ${first.challenge.requestId}`, requestId: first.challenge.requestId });
+    const second = await keys.create(caller, request, {
+      stamp: `stamp ${first.challenge.requestId}`,
+      requestId: first.challenge.requestId,
+    });
     if (second.kind !== 'challenge') throw new Error('no second challenge');
     return second.challenge.requestId;
   };
   const [a, b] = [await legs(), await legs()];
-  const results = await Promise.allSettled([a, b].map((requestId) => keys.create(caller, request, { stamp: `stamp ${requestId}`, requestId })));
+  const results = await Promise.allSettled(
+    [a, b].map((requestId) => keys.create(caller, request, { stamp: `stamp ${requestId}`, requestId })),
+  );
   expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
   expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'CONFLICT' } });
   const listed = await keys.list(caller, { accountId: WALLET });
@@ -131,7 +180,10 @@ test('keys whose first challenge was never signed are purged once old; PENDING a
   await keys.create(caller, request, {});
   const first = await keys.create(caller, request, {});
   if (first.kind !== 'challenge') throw new Error('no challenge');
-  await keys.create(caller, request, { stamp: `stamp ${first.challenge.requestId}`, requestId: first.challenge.requestId });
+  await keys.create(caller, request, {
+    stamp: `stamp ${first.challenge.requestId}`,
+    requestId: first.challenge.requestId,
+  });
   const active = await delegate();
   const all = () => store.collection(DELEGATED_KEYS_COLLECTION).find({});
   expect((await all()).map((d) => d.status).sort()).toEqual(['ACTIVE', 'CREATING', 'PENDING']);
@@ -142,13 +194,16 @@ test('keys whose first challenge was never signed are purged once old; PENDING a
   expect((await keys.get(caller, active.id)).status).toBe('ACTIVE');
 });
 
-test('an authorization advice grows a wallet hold only within the key\'s limit and while the key is ACTIVE: otherwise EXCEPTION, nothing moved', async () => {
+test("an authorization advice grows a wallet hold only within the key's limit and while the key is ACTIVE: otherwise EXCEPTION, nothing moved", async () => {
   const { keys, authorizations, fund, delegate, available } = await setup();
   await fund(10_000);
   const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
   const first = await authorizations.authorize(caller, CARD, { amount: 500, merchant });
   if (!first.approved) throw new Error('declined');
-  expect(await authorizations.advise(caller, CARD, first.transaction.id, 1_000)).toMatchObject({ status: 'AUTHORIZED', held: 1_000 });
+  expect(await authorizations.advise(caller, CARD, first.transaction.id, 1_000)).toMatchObject({
+    status: 'AUTHORIZED',
+    held: 1_000,
+  });
   const over = await authorizations.advise(caller, CARD, first.transaction.id, 1_001);
   expect(over).toMatchObject({ status: 'EXCEPTION', held: 1_000, authorizedAmount: 1_000 });
   expect(over.exceptionReason).toContain('SPENDING_LIMIT_EXCEEDED');
@@ -158,7 +213,10 @@ test('an authorization advice grows a wallet hold only within the key\'s limit a
   if (!second.approved) throw new Error('declined');
   await keys.revoke(caller, key.id);
   // Shrinking gives money back, key or not.
-  expect(await authorizations.advise(caller, CARD, second.transaction.id, 300)).toMatchObject({ status: 'AUTHORIZED', held: 300 });
+  expect(await authorizations.advise(caller, CARD, second.transaction.id, 300)).toMatchObject({
+    status: 'AUTHORIZED',
+    held: 300,
+  });
   const revoked = await authorizations.advise(caller, CARD, second.transaction.id, 350);
   expect(revoked).toMatchObject({ status: 'EXCEPTION', held: 300 });
   expect(revoked.exceptionReason).toContain('DELEGATED_KEY_REQUIRED');
@@ -179,7 +237,9 @@ test('a card change whose key revocation a crash lost is repaired by the sweep; 
   // Bound again: the old consent does not come back with it.
   card.fundingSources = [WALLET];
   card.walletSources = [WALLET];
-  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe('DELEGATED_KEY_REQUIRED');
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe(
+    'DELEGATED_KEY_REQUIRED',
+  );
   const again = await delegate();
   expect(await keys.revokeStale()).toBe(0);
   // Closed without its hook: revoked too.

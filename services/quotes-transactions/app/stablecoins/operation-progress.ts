@@ -1,12 +1,24 @@
 import type { Logger } from '../../../../lib/log';
 import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
 import {
-  awaitsExternalFunds, canMove, isTerminal, PROVIDER_RAIL, statusesBefore, statusFromProvider, type StablecoinOperationStatus,
+  awaitsExternalFunds,
+  canMove,
+  isTerminal,
+  PROVIDER_RAIL,
+  statusesBefore,
+  statusFromProvider,
+  type StablecoinOperationStatus,
 } from '../../domain/stablecoin-operation';
 import type { Ledger } from '../ledger';
 import type { ProviderAccounts } from './provider-accounts';
 import {
-  ProviderCredentialsRevoked, ProviderRejected, ProviderUnavailable, type OperationRecord, type ProviderTransferRequest, type StablecoinProvider, type StablecoinStore,
+  ProviderCredentialsRevoked,
+  ProviderRejected,
+  ProviderUnavailable,
+  type OperationRecord,
+  type ProviderTransferRequest,
+  type StablecoinProvider,
+  type StablecoinStore,
 } from './stablecoin-ports';
 
 export interface ProgressDeps {
@@ -15,9 +27,15 @@ export interface ProgressDeps {
   accounts: ProviderAccounts;
   ledger: Ledger;
   clock: () => Date;
-  /** The worker submits a CREATED operation only once it is this old (its request is presumed gone: crashed, or the provider was away). */
+  /**
+   * The worker submits a CREATED operation only once it is this old (its request is presumed gone: crashed, or the
+   * provider was away).
+   */
   resubmitAfterMs: number;
-  /** After a provider failure the worker waits baseMs, doubling per failure in a row up to maxMs, before trying that operation again. */
+  /**
+   * After a provider failure the worker waits baseMs, doubling per failure in a row up to maxMs, before trying that
+   * operation again.
+   */
   backoff?: { baseMs: number; maxMs: number };
   logger?: Logger;
 }
@@ -30,18 +48,29 @@ export function transferRequestOf(op: OperationRecord): ProviderTransferRequest 
     const from = source.type === 'PROVIDER_INTERNAL_BALANCE'
       ? { valueType: source.sourceTokenIdentifier!, transferType: source.cryptoNetwork!.toLowerCase() }
       : source.type === 'ACH_DEBIT' || source.type === 'SAME_DAY_ACH_DEBIT'
-        ? { valueType: fiat, transferType: PROVIDER_RAIL[source.type], gridAccountId: source.externalAccountId }
-        // Wire: the issuer wires to the instructions; Grid internal: Grid's settlement wires the debited funds.
-        : { valueType: fiat, transferType: 'wire' };
+      ? { valueType: fiat, transferType: PROVIDER_RAIL[source.type], gridAccountId: source.externalAccountId }
+      // Wire: the issuer wires to the instructions; Grid internal: Grid's settlement wires the debited funds.
+      : { valueType: fiat, transferType: 'wire' };
     return {
-      amountCents: op.cents, currency: fiat, source: from, destination: { valueType: op.valueType, transferType: 'spark', gridAccountId: destination.accountId },
+      amountCents: op.cents,
+      currency: fiat,
+      source: from,
+      destination: { valueType: op.valueType, transferType: 'spark', gridAccountId: destination.accountId },
       awaitsDeposit: awaitsExternalFunds(op.operationType, source.type),
     };
   }
-  const from = source.type === 'GRID_INTERNAL_ACCOUNT' ? { valueType: op.valueType, transferType: 'spark', gridAccountId: source.accountId } : { valueType: op.valueType, transferType: 'spark' };
+  const from = source.type === 'GRID_INTERNAL_ACCOUNT'
+    ? { valueType: op.valueType, transferType: 'spark', gridAccountId: source.accountId }
+    : { valueType: op.valueType, transferType: 'spark' };
   return {
-    amountCents: op.cents, currency: fiat, source: from,
-    destination: { valueType: fiat, transferType: PROVIDER_RAIL[destination.rail ?? 'ACH_CREDIT'], gridAccountId: destination.accountId },
+    amountCents: op.cents,
+    currency: fiat,
+    source: from,
+    destination: {
+      valueType: fiat,
+      transferType: PROVIDER_RAIL[destination.rail ?? 'ACH_CREDIT'],
+      gridAccountId: destination.accountId,
+    },
     awaitsDeposit: awaitsExternalFunds(op.operationType, source.type),
   };
 }
@@ -55,13 +84,23 @@ export function transferRequestOf(op: OperationRecord): ProviderTransferRequest 
 export function createOperationProgress(deps: ProgressDeps) {
   const now = () => deps.clock().toISOString();
   const backoff = deps.backoff ?? { baseMs: 1_000, maxMs: 300_000 };
-  /** Operations whose last provider call failed (unavailable, or the transfer not readable): the worker backs them off. */
+  /**
+   * Operations whose last provider call failed (unavailable, or the transfer not readable): the worker backs them off.
+   */
   const troubled = new Set<string>();
 
-  async function move(op: OperationRecord, to: StablecoinOperationStatus, changes: Partial<OperationRecord> = {}): Promise<OperationRecord> {
+  async function move(
+    op: OperationRecord,
+    to: StablecoinOperationStatus,
+    changes: Partial<OperationRecord> = {},
+  ): Promise<OperationRecord> {
     if (op.status === to) return (await deps.store.moveOperation(op.id, [to], changes)) ?? op;
     if (!canMove(op.status, to)) return op;
-    const moved = await deps.store.moveOperation(op.id, statusesBefore(to), { ...changes, status: to, updatedAt: now() });
+    const moved = await deps.store.moveOperation(op.id, statusesBefore(to), {
+      ...changes,
+      status: to,
+      updatedAt: now(),
+    });
     if (moved && (to === 'FAILED' || to === 'EXPIRED')) return refund(moved);
     return moved ?? (await deps.store.operation(op.platformId, op.id)) ?? op;
   }
@@ -71,10 +110,13 @@ export function createOperationProgress(deps: ProgressDeps) {
     const account = op.source.accountId!;
     const currency = op.operationType === 'MINT' ? op.currency : op.valueType;
     const amount = op.operationType === 'MINT' ? op.cents : Number(op.amount);
-    const result = await deps.ledger.post(op.platformId, ledgerStep(`${op.id}/fund`, [
-      { account, currency, amount: -amount },
-      { account: systemAccount('settlement', currency, op.platformId), currency, amount },
-    ]));
+    const result = await deps.ledger.post(
+      op.platformId,
+      ledgerStep(`${op.id}/fund`, [
+        { account, currency, amount: -amount },
+        { account: systemAccount('settlement', currency, op.platformId), currency, amount },
+      ]),
+    );
     if (result === 'VOIDED') return false;
     await deps.store.noteOperation(op.id, { ledgerDebited: true });
     return true;
@@ -85,15 +127,21 @@ export function createOperationProgress(deps: ProgressDeps) {
     const account = op.source.accountId!;
     const currency = op.operationType === 'MINT' ? op.currency : op.valueType;
     const amount = op.operationType === 'MINT' ? op.cents : Number(op.amount);
-    await deps.ledger.post(op.platformId, ledgerStep(`${op.id}/refund`, [
-      { account, currency, amount },
-      { account: systemAccount('settlement', currency, op.platformId), currency, amount: -amount },
-    ], { returnsMoney: true }));
+    await deps.ledger.post(
+      op.platformId,
+      ledgerStep(`${op.id}/refund`, [
+        { account, currency, amount },
+        { account: systemAccount('settlement', currency, op.platformId), currency, amount: -amount },
+      ], { returnsMoney: true }),
+    );
     await deps.store.noteOperation(op.id, { ledgerRefunded: true });
     return { ...op, ledgerRefunded: true };
   }
 
-  /** Asks the provider for the transfer (once, whatever the retries): CREATED moves on, or stays for the worker when the provider is away. */
+  /**
+   * Asks the provider for the transfer (once, whatever the retries): CREATED moves on, or stays for the worker when the
+   * provider is away.
+   */
   async function submit(op: OperationRecord): Promise<OperationRecord> {
     if (op.status !== 'CREATED') return op;
     if (op.source.type === 'GRID_INTERNAL_ACCOUNT' && !op.ledgerDebited) {
@@ -101,23 +149,42 @@ export function createOperationProgress(deps: ProgressDeps) {
       op = { ...op, ledgerDebited: true };
     }
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
-    if (account.status === 'REVOKED') return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
+    if (account.status === 'REVOKED') {
+      return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
+    }
     try {
-      const transfer = await deps.accounts.calling(account, () => deps.provider.createTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, transferRequestOf(op), op.id));
+      const transfer = await deps.accounts.calling(
+        account,
+        () =>
+          deps.provider.createTransfer(
+            deps.accounts.credentialsOf(account),
+            account.providerAccountId,
+            transferRequestOf(op),
+            op.id,
+          ),
+      );
       const awaits = awaitsExternalFunds(op.operationType, op.source.type);
       const status = statusFromProvider(transfer.status, awaits) ?? (awaits ? 'PENDING_FUNDING' : 'PENDING_PROVIDER');
       return await move(op, status, {
-        providerTransferId: transfer.id, providerStatus: transfer.status, ...(transfer.fundingInstructions ? { fundingInstructions: transfer.fundingInstructions } : {}),
+        providerTransferId: transfer.id,
+        providerStatus: transfer.status,
+        ...(transfer.fundingInstructions ? { fundingInstructions: transfer.fundingInstructions } : {}),
         ...(status === 'FAILED' ? { failureReason: 'PROVIDER_TRANSFER_FAILED' } : {}),
       });
     } catch (err) {
       if (err instanceof ProviderUnavailable) {
         troubled.add(op.id);
-        deps.logger?.warn('stablecoin provider unavailable; the operation is submitted again later', { operationId: op.id });
+        deps.logger?.warn('stablecoin provider unavailable; the operation is submitted again later', {
+          operationId: op.id,
+        });
         return op;
       }
-      if (err instanceof ProviderCredentialsRevoked) return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
-      if (err instanceof ProviderRejected) return move(op, 'FAILED', { failureReason: 'PROVIDER_REJECTED', providerStatus: 'rejected' });
+      if (err instanceof ProviderCredentialsRevoked) {
+        return move(op, 'FAILED', { failureReason: 'PROVIDER_ACCOUNT_REVOKED', providerStatus: 'rejected' });
+      }
+      if (err instanceof ProviderRejected) {
+        return move(op, 'FAILED', { failureReason: 'PROVIDER_REJECTED', providerStatus: 'rejected' });
+      }
       throw err;
     }
   }
@@ -133,7 +200,8 @@ export function createOperationProgress(deps: ProgressDeps) {
       return age >= deps.resubmitAfterMs ? submit(op) : op;
     }
     if (isTerminal(op.status)) return refund(op);
-    const expired = op.status === 'PENDING_FUNDING' && !!op.expiresAt && Date.parse(op.expiresAt) <= deps.clock().getTime();
+    const expired = op.status === 'PENDING_FUNDING' && !!op.expiresAt
+      && Date.parse(op.expiresAt) <= deps.clock().getTime();
     const expire = () => move(op, 'EXPIRED', { failureReason: 'FUNDING_NOT_RECEIVED' });
     if (!op.providerTransferId) return expired ? expire() : op;
     const account = await deps.accounts.byId(op.platformId, op.stablecoinProviderAccountId);
@@ -143,19 +211,36 @@ export function createOperationProgress(deps: ProgressDeps) {
       return op;
     }
     try {
-      const transfer = await deps.accounts.calling(account, () => deps.provider.getTransfer(deps.accounts.credentialsOf(account), account.providerAccountId, op.providerTransferId!));
+      const transfer = await deps.accounts.calling(
+        account,
+        () =>
+          deps.provider.getTransfer(
+            deps.accounts.credentialsOf(account),
+            account.providerAccountId,
+            op.providerTransferId!,
+          ),
+      );
       const status = statusFromProvider(transfer.status, awaitsExternalFunds(op.operationType, op.source.type));
       if (!status || status === op.status) {
         if (expired) return expire();
-        return transfer.status === op.providerStatus ? op : (await deps.store.moveOperation(op.id, [op.status], { providerStatus: transfer.status, updatedAt: now() })) ?? op;
+        return transfer.status === op.providerStatus
+          ? op
+          : (await deps.store.moveOperation(op.id, [op.status], { providerStatus: transfer.status, updatedAt: now() }))
+            ?? op;
       }
-      return await move(op, status, { providerStatus: transfer.status, ...(status === 'FAILED' ? { failureReason: 'PROVIDER_TRANSFER_FAILED' } : {}) });
+      return await move(op, status, {
+        providerStatus: transfer.status,
+        ...(status === 'FAILED' ? { failureReason: 'PROVIDER_TRANSFER_FAILED' } : {}),
+      });
     } catch (err) {
       // A transfer the provider refuses to show cannot be funded any more; an unreachable provider is asked again.
       if (expired && err instanceof ProviderRejected) return expire();
       if (err instanceof ProviderUnavailable || err instanceof ProviderRejected) {
         troubled.add(op.id);
-        deps.logger?.warn('stablecoin transfer not read; tried again later', { operationId: op.id, err: (err as Error).message });
+        deps.logger?.warn('stablecoin transfer not read; tried again later', {
+          operationId: op.id,
+          err: (err as Error).message,
+        });
         return op;
       }
       throw err;
@@ -187,7 +272,10 @@ export function createOperationProgress(deps: ProgressDeps) {
   async function schedule(op: OperationRecord, failed: boolean): Promise<void> {
     const failedAttempts = failed ? (op.failedAttempts ?? 0) + 1 : 0;
     const waitMs = failed ? Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(failedAttempts - 1, 30)) : 0;
-    await deps.store.noteOperation(op.id, { nextAttemptAt: new Date(deps.clock().getTime() + waitMs).toISOString(), failedAttempts });
+    await deps.store.noteOperation(op.id, {
+      nextAttemptAt: new Date(deps.clock().getTime() + waitMs).toISOString(),
+      failedAttempts,
+    });
   }
 
   return { submit, refresh, tick, move };

@@ -15,15 +15,30 @@ function setup(verify?: (c: ProviderCredentials) => Promise<CredentialCheck>) {
   const provider: StablecoinProvider = verify ? { ...sandbox, verifyCredentials: verify } : sandbox;
   const store = createStablecoinDocumentStore(documents);
   const accounts = createProviderAccounts({
-    store, provider, sealer: createAesGcmSealer(randomBytes(32)), environment: 'SANDBOX', clock: () => now, reverifyAfterMs: 60_000,
+    store,
+    provider,
+    sealer: createAesGcmSealer(randomBytes(32)),
+    environment: 'SANDBOX',
+    clock: () => now,
+    reverifyAfterMs: 60_000,
   });
-  return { documents, accounts, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };
+  return {
+    documents,
+    accounts,
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+  };
 }
 
 describe('provider account links', () => {
   test('the client secret is stored sealed, nowhere in plain text, and opens back for provider calls', async () => {
     const { documents, accounts } = setup();
-    const linked = await accounts.link(caller, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 'the-very-secret' });
+    const linked = await accounts.link(caller, {
+      provider: 'BRALE',
+      apiClientId: 'client',
+      apiClientSecret: 'the-very-secret',
+    });
     const stored = await documents.collection('stablecoin_provider_accounts').findOne({ _id: linked.id });
     expect(JSON.stringify(stored)).not.toContain('the-very-secret');
     expect(accounts.credentialsOf(linked).clientSecret).toBe('the-very-secret');
@@ -33,7 +48,9 @@ describe('provider account links', () => {
 
   test('a GET re-verifies only after the interval; credentials that stop working turn the link INVALID without moving lastVerifiedAt', async () => {
     let valid = true;
-    const { accounts, advance } = setup(async () => (valid ? { valid: true, accountIds: ['acct'] } : { valid: false, reason: 'revoked' }));
+    const { accounts, advance } = setup(
+      async () => (valid ? { valid: true, accountIds: ['acct'] } : { valid: false, reason: 'revoked' }),
+    );
     const linked = await accounts.link(caller, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's' });
     advance(30_000);
     valid = false;
@@ -51,9 +68,19 @@ describe('provider account links', () => {
   test('another platform does not see the link; a named account the credentials do not reach is refused', async () => {
     const { accounts } = setup();
     const linked = await accounts.link(caller, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's' });
-    await expect(accounts.get({ platformId: 'Platform:2' }, linked.id)).rejects.toMatchObject({ code: 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND' });
-    await expect(accounts.link(caller, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's', providerAccountId: 'elsewhere' }))
+    await expect(accounts.get({ platformId: 'Platform:2' }, linked.id)).rejects.toMatchObject({
+      code: 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+    });
+    await expect(
+      accounts.link(caller, {
+        provider: 'BRALE',
+        apiClientId: 'client',
+        apiClientSecret: 's',
+        providerAccountId: 'elsewhere',
+      }),
+    )
       .rejects.toMatchObject({ code: 'STABLECOIN_PROVIDER_ACCOUNT_INVALID' });
-    await expect(accounts.link(caller, { provider: 'BRALE', apiClientId: 'multi-client', apiClientSecret: 's' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(accounts.link(caller, { provider: 'BRALE', apiClientId: 'multi-client', apiClientSecret: 's' }))
+      .rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

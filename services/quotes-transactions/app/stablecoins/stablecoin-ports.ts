@@ -1,6 +1,13 @@
 import type { PageQuery } from '../../../../lib/page-cursor';
 import type {
-  BurnRail, GridOperationsStatus, IssuanceStatus, OperationSourceType, ProviderAccountStatus, ProviderEnvironment, StablecoinOperationStatus, StablecoinOperationType,
+  BurnRail,
+  GridOperationsStatus,
+  IssuanceStatus,
+  OperationSourceType,
+  ProviderAccountStatus,
+  ProviderEnvironment,
+  StablecoinOperationStatus,
+  StablecoinOperationType,
 } from '../../domain/stablecoin-operation';
 
 /** The provider's API credentials, opened from their sealed form only for the call. */
@@ -10,8 +17,15 @@ export interface ProviderCredentials {
   environment: ProviderEnvironment;
 }
 
-/** `revoked`: the provider refuses the client credentials themselves (OAuth invalid_client): they were revoked or deleted. */
-export type CredentialCheck = { valid: true; accountIds: string[] } | { valid: false; reason: string; revoked?: boolean };
+/**
+ * `revoked`: the provider refuses the client credentials themselves (OAuth invalid_client): they were revoked or
+ * deleted.
+ */
+export type CredentialCheck = { valid: true; accountIds: string[] } | {
+  valid: false;
+  reason: string;
+  revoked?: boolean;
+};
 
 export interface ProviderToken {
   name: string;
@@ -25,7 +39,10 @@ export interface ProviderToken {
 export interface TransferEnd {
   valueType: string;
   transferType: string;
-  /** The Grid account (ExternalAccount:/InternalAccount:) the provider address stands for; absent: the provider account itself. */
+  /**
+   * The Grid account (ExternalAccount:/InternalAccount:) the provider address stands for; absent: the provider account
+   * itself.
+   */
   gridAccountId?: string;
 }
 
@@ -49,22 +66,34 @@ export interface ProviderTransfer {
 
 /** The provider could not be reached or answered 5xx/429 after the bounded retries: try again later. */
 export class ProviderUnavailable extends Error {
-  constructor(message: string) { super(message); this.name = 'ProviderUnavailable'; }
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderUnavailable';
+  }
 }
 
 /** The provider refused the request for good (4xx other than 429). */
 export class ProviderRejected extends Error {
-  constructor(message: string, readonly status?: number) { super(message); this.name = 'ProviderRejected'; }
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'ProviderRejected';
+  }
 }
 
 /** The platform already created an operation under this Idempotency-Key. */
 export class OperationKeyTaken extends Error {
-  constructor(readonly key: string) { super(`idempotency key ${key} already used`); this.name = 'OperationKeyTaken'; }
+  constructor(readonly key: string) {
+    super(`idempotency key ${key} already used`);
+    this.name = 'OperationKeyTaken';
+  }
 }
 
 /** The provider refuses the client credentials themselves (OAuth invalid_client): revoked at the provider. */
 export class ProviderCredentialsRevoked extends ProviderRejected {
-  constructor(message: string) { super(message, 401); this.name = 'ProviderCredentialsRevoked'; }
+  constructor(message: string) {
+    super(message, 401);
+    this.name = 'ProviderCredentialsRevoked';
+  }
 }
 
 /**
@@ -74,7 +103,12 @@ export class ProviderCredentialsRevoked extends ProviderRejected {
 export interface StablecoinProvider {
   verifyCredentials(credentials: ProviderCredentials): Promise<CredentialCheck>;
   token(credentials: ProviderCredentials, accountId: string, valueType: string): Promise<ProviderToken | undefined>;
-  createTransfer(credentials: ProviderCredentials, accountId: string, request: ProviderTransferRequest, idempotencyKey: string): Promise<ProviderTransfer>;
+  createTransfer(
+    credentials: ProviderCredentials,
+    accountId: string,
+    request: ProviderTransferRequest,
+    idempotencyKey: string,
+  ): Promise<ProviderTransfer>;
   getTransfer(credentials: ProviderCredentials, accountId: string, transferId: string): Promise<ProviderTransfer>;
 }
 
@@ -176,20 +210,40 @@ export interface StablecoinStore {
   insertAccount(record: ProviderAccountRecord): Promise<void>;
   account(platformId: string, id: string): Promise<ProviderAccountRecord | null>;
   updateAccount(id: string, changes: Partial<ProviderAccountRecord>): Promise<ProviderAccountRecord | null>;
-  accounts(platformId: string, filter: { provider?: string; status?: string; environment?: string }, page: PageQuery): Promise<Page<ProviderAccountRecord>>;
+  accounts(
+    platformId: string,
+    filter: { provider?: string; status?: string; environment?: string },
+    page: PageQuery,
+  ): Promise<Page<ProviderAccountRecord>>;
   insertStablecoin(record: StablecoinRecord): Promise<void>;
   stablecoin(platformId: string, id: string): Promise<StablecoinRecord | null>;
   updateStablecoin(id: string, changes: Partial<StablecoinRecord>): Promise<StablecoinRecord | null>;
-  stablecoins(platformId: string, filter: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string }, page: PageQuery): Promise<Page<StablecoinRecord>>;
+  stablecoins(
+    platformId: string,
+    filter: { issuanceStatus?: string; gridOperationsStatus?: string; provider?: string },
+    page: PageQuery,
+  ): Promise<Page<StablecoinRecord>>;
   /** Throws OperationKeyTaken when the platform's operations already hold its idempotency key. */
   insertOperation(record: OperationRecord): Promise<void>;
   operationByIdempotencyKey(platformId: string, key: string): Promise<OperationRecord | null>;
   operation(platformId: string, id: string): Promise<OperationRecord | null>;
-  operations(platformId: string, stablecoinId: string, filter: { operationType?: string }, page: PageQuery): Promise<Page<OperationRecord>>;
+  operations(
+    platformId: string,
+    stablecoinId: string,
+    filter: { operationType?: string },
+    page: PageQuery,
+  ): Promise<Page<OperationRecord>>;
   /** Applies `changes` only while the operation is in one of `from`; answers the record after, or null. */
-  moveOperation(id: string, from: StablecoinOperationStatus[], changes: Partial<OperationRecord>): Promise<OperationRecord | null>;
+  moveOperation(
+    id: string,
+    from: StablecoinOperationStatus[],
+    changes: Partial<OperationRecord>,
+  ): Promise<OperationRecord | null>;
   /** Records a fact that does not change the status (the ledger debit, provider transfer id). */
   noteOperation(id: string, changes: Partial<OperationRecord>): Promise<void>;
-  /** Operations not finished and due at `now`, the longest waiting first (never attempted, then by nextAttemptAt), for the worker. */
+  /**
+   * Operations not finished and due at `now`, the longest waiting first (never attempted, then by nextAttemptAt), for
+   * the worker.
+   */
   unfinishedOperations(limit: number, now: string): Promise<OperationRecord[]>;
 }

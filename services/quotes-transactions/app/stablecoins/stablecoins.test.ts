@@ -25,17 +25,38 @@ describe('Grid operations status of a registered stablecoin', () => {
     };
     const store = createStablecoinDocumentStore(documents);
     await store.ensureIndexes();
-    const accounts = createProviderAccounts({ store, provider, sealer: createAesGcmSealer(randomBytes(32)), environment: 'SANDBOX', clock, reverifyAfterMs: 60_000 });
+    const accounts = createProviderAccounts({
+      store,
+      provider,
+      sealer: createAesGcmSealer(randomBytes(32)),
+      environment: 'SANDBOX',
+      clock,
+      reverifyAfterMs: 60_000,
+    });
     const stablecoins = createStablecoins({ store, provider, accounts, clock });
     await accounts.link(caller, { provider: 'BRALE', apiClientId: 'client', apiClientSecret: 's' });
-    const coin = await stablecoins.register(caller, { providerTokenIdentifier: 'ACME', networkTokenIdentifier: 'btkn1acme', network: 'SPARK' });
+    const coin = await stablecoins.register(caller, {
+      providerTokenIdentifier: 'ACME',
+      networkTokenIdentifier: 'btkn1acme',
+      network: 'SPARK',
+    });
     expect(coin).toMatchObject({ issuanceStatus: 'PENDING_REVIEW', gridOperationsStatus: 'PENDING_APPROVAL' });
     expect(coin.currency).toBeUndefined();
     issuance = 'down';
-    expect(await stablecoins.get(caller, coin.id)).toMatchObject({ issuanceStatus: 'PENDING_REVIEW', gridOperationsStatus: 'PENDING_APPROVAL' });
+    expect(await stablecoins.get(caller, coin.id)).toMatchObject({
+      issuanceStatus: 'PENDING_REVIEW',
+      gridOperationsStatus: 'PENDING_APPROVAL',
+    });
     issuance = 'PROVISIONED';
-    expect(await stablecoins.get(caller, coin.id)).toMatchObject({ issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'ENABLED', currency: 'ACME' });
-    expect(await store.stablecoin(caller.platformId, coin.id)).toMatchObject({ gridOperationsStatus: 'ENABLED', currency: 'ACME' });
+    expect(await stablecoins.get(caller, coin.id)).toMatchObject({
+      issuanceStatus: 'PROVISIONED',
+      gridOperationsStatus: 'ENABLED',
+      currency: 'ACME',
+    });
+    expect(await store.stablecoin(caller.platformId, coin.id)).toMatchObject({
+      gridOperationsStatus: 'ENABLED',
+      currency: 'ACME',
+    });
     issuance = 'REJECTED'; // settled: not asked again
     expect((await stablecoins.get(caller, coin.id)).gridOperationsStatus).toBe('ENABLED');
   });

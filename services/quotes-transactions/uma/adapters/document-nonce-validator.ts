@@ -11,7 +11,10 @@ export const UMA_NONCES_COLLECTION = 'uma_nonces';
  * by another replica) is still refused: a message older than the window, or from too far ahead, is
  * refused outright; a nonce inside it is recorded once (a unique key), and seen again it is refused.
  */
-export function createDocumentNonceValidator(store: DocumentStore, options: { window: ReplayWindow; clock: () => Date }) {
+export function createDocumentNonceValidator(
+  store: DocumentStore,
+  options: { window: ReplayWindow; clock: () => Date },
+) {
   const nonces = store.collection<NonceDoc>(UMA_NONCES_COLLECTION);
   const validator: NonceValidator = {
     async checkAndSaveNonce(nonce: string, timestampSeconds: number): Promise<boolean> {

@@ -17,10 +17,18 @@ import { createLndNode, readLndSettings } from './lnd-node';
  */
 declare module 'invoices' {
   export function createUnsignedRequest(input: {
-    network: string; id: string; mtokens: string; description: string; expires_at: string; payment: string;
+    network: string;
+    id: string;
+    mtokens: string;
+    description: string;
+    expires_at: string;
+    payment: string;
   }): { hash: string; hrp: string; tags: number[] };
   export function createSignedRequest(input: {
-    destination: string; hrp: string; signature: string; tags: number[];
+    destination: string;
+    hrp: string;
+    signature: string;
+    tags: number[];
   }): { request: string };
 }
 
@@ -32,9 +40,25 @@ const PROTOS = join(dirname(require.resolve('lightning/package.json')), 'grpc', 
 function makeCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'fake-lnd-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-      '-days', '2', '-subj', '/CN=fake-lnd', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=fake-lnd',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -42,8 +66,15 @@ function makeCertificate(): { key: string; cert: string } {
 }
 
 interface FakeInvoice {
-  preimage: Buffer; rHash: Buffer; paymentAddr: Buffer; request: string; memo: string;
-  valueMsat: string; expiry: string; created: number; state: 'OPEN' | 'SETTLED' | 'CANCELED';
+  preimage: Buffer;
+  rHash: Buffer;
+  paymentAddr: Buffer;
+  request: string;
+  memo: string;
+  valueMsat: string;
+  expiry: string;
+  created: number;
+  state: 'OPEN' | 'SETTLED' | 'CANCELED';
 }
 
 const tls = makeCertificate();
@@ -57,7 +88,11 @@ let socket: string;
 
 function bolt11(id: string, mtokens: string, description: string, expirySeconds: number): string {
   const unsigned = createUnsignedRequest({
-    network: 'regtest', id, mtokens, description, payment: randomBytes(32).toString('hex'),
+    network: 'regtest',
+    id,
+    mtokens,
+    description,
+    payment: randomBytes(32).toString('hex'),
     expires_at: new Date(Date.now() + expirySeconds * 1_000).toISOString(),
   });
   const signature = secp256k1.sign(unsigned.hash, NODE_KEY, { lowS: true }).toCompactHex();
@@ -83,8 +118,15 @@ const lightningService: grpc.UntypedServiceImplementation = {
     const { value_msat: valueMsat, memo, expiry } = call.request;
     const request = bolt11(rHash.toString('hex'), valueMsat, memo, Number(expiry));
     const invoice: FakeInvoice = {
-      preimage, rHash, paymentAddr: randomBytes(32), request, memo, valueMsat, expiry,
-      created: Math.floor(Date.now() / 1_000), state: 'OPEN',
+      preimage,
+      rHash,
+      paymentAddr: randomBytes(32),
+      request,
+      memo,
+      valueMsat,
+      expiry,
+      created: Math.floor(Date.now() / 1_000),
+      state: 'OPEN',
     };
     invoices.set(rHash.toString('hex'), invoice);
     done(null, { r_hash: rHash, payment_request: request, add_index: '1', payment_addr: invoice.paymentAddr });
@@ -95,11 +137,21 @@ const lightningService: grpc.UntypedServiceImplementation = {
     const invoice = invoices.get(Buffer.from(call.request.r_hash).toString('hex'));
     if (!invoice) return done(failure(grpc.status.NOT_FOUND, 'there are no existing invoices'));
     done(null, {
-      memo: invoice.memo, r_preimage: invoice.preimage, r_hash: invoice.rHash,
+      memo: invoice.memo,
+      r_preimage: invoice.preimage,
+      r_hash: invoice.rHash,
       value: String(BigInt(invoice.valueMsat) / 1000n),
-      value_msat: invoice.valueMsat, settled: invoice.state === 'SETTLED', creation_date: String(invoice.created),
-      settle_date: invoice.state === 'SETTLED' ? String(invoice.created + 1) : '0', payment_request: invoice.request,
-      expiry: invoice.expiry, cltv_expiry: '80', add_index: '1', state: invoice.state, htlcs: [], features: {},
+      value_msat: invoice.valueMsat,
+      settled: invoice.state === 'SETTLED',
+      creation_date: String(invoice.created),
+      settle_date: invoice.state === 'SETTLED' ? String(invoice.created + 1) : '0',
+      payment_request: invoice.request,
+      expiry: invoice.expiry,
+      cltv_expiry: '80',
+      add_index: '1',
+      state: invoice.state,
+      htlcs: [],
+      features: {},
       payment_addr: invoice.paymentAddr,
     });
   },
@@ -108,17 +160,32 @@ const lightningService: grpc.UntypedServiceImplementation = {
 function succeededPayment(hash: string, request: Record<string, any>, valueMsat: string) {
   const now = `${Date.now()}000000`;
   const hop = {
-    chan_id: '123456789012345678', chan_capacity: '1000000', amt_to_forward_msat: valueMsat, fee_msat: '0', expiry: 200,
-    pub_key: `02${'11'.repeat(32)}`, tlv_payload: true,
+    chan_id: '123456789012345678',
+    chan_capacity: '1000000',
+    amt_to_forward_msat: valueMsat,
+    fee_msat: '0',
+    expiry: 200,
+    pub_key: `02${'11'.repeat(32)}`,
+    tlv_payload: true,
     mpp_record: { payment_addr: randomBytes(32), total_amt_msat: valueMsat },
   };
   return {
-    payment_hash: hash, value_sat: String(BigInt(valueMsat) / 1000n), value_msat: valueMsat, creation_time_ns: now,
-    fee_sat: '0', fee_msat: '0', payment_preimage: randomBytes(32).toString('hex'),
+    payment_hash: hash,
+    value_sat: String(BigInt(valueMsat) / 1000n),
+    value_msat: valueMsat,
+    creation_time_ns: now,
+    fee_sat: '0',
+    fee_msat: '0',
+    payment_preimage: randomBytes(32).toString('hex'),
     payment_request: request.payment_request,
-    status: 'SUCCEEDED', failure_reason: 'FAILURE_REASON_NONE', payment_index: '1',
+    status: 'SUCCEEDED',
+    failure_reason: 'FAILURE_REASON_NONE',
+    payment_index: '1',
     htlcs: [{
-      attempt_id: '1', status: 'SUCCEEDED', attempt_time_ns: now, resolve_time_ns: now,
+      attempt_id: '1',
+      status: 'SUCCEEDED',
+      attempt_time_ns: now,
+      resolve_time_ns: now,
       route: { total_time_lock: 200, total_fees_msat: '0', total_amt_msat: valueMsat, hops: [hop] },
     }],
   };
@@ -135,7 +202,11 @@ const routerService: grpc.UntypedServiceImplementation = {
     if (paid.has(id)) return refuse('invoice is already paid');
     if (unroutable.has(id)) {
       call.write({
-        payment_hash: id, status: 'FAILED', failure_reason: 'FAILURE_REASON_NO_ROUTE', creation_time_ns: '1', htlcs: [],
+        payment_hash: id,
+        status: 'FAILED',
+        failure_reason: 'FAILURE_REASON_NO_ROUTE',
+        creation_time_ns: '1',
+        htlcs: [],
       });
       return call.end();
     }
@@ -157,7 +228,12 @@ function foreignInvoice(mtokens = '5000000'): { request: string; hash: string } 
 }
 
 const loaderOptions = {
-  keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS],
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTOS],
 };
 
 beforeAll(async () => {
@@ -169,7 +245,8 @@ beforeAll(async () => {
   const keyPair = { private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) };
   const credentials = grpc.ServerCredentials.createSsl(null, [keyPair]);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', credentials, (err, bound) => (err ? reject(err) : resolve(bound))));
+    server.bindAsync('127.0.0.1:0', credentials, (err, bound) => (err ? reject(err) : resolve(bound)))
+  );
   socket = `localhost:${port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.tryShutdown(() => resolve())));

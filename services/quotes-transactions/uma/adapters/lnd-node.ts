@@ -50,8 +50,12 @@ function asError(what: string, error: unknown): Error {
 
 /** Payment failures the library reports once LND has given up on the payment for good. */
 const FINAL_FAILURES = new Set([
-  'PaymentExecutionCanceled', 'InsufficientBalanceToAttemptPayment', 'PaymentRejectedByDestination',
-  'PaymentAttemptsTimedOut', 'PaymentPathfindingFailedToFindPossibleRoute', 'FailedToFindPayableRouteToDestination',
+  'PaymentExecutionCanceled',
+  'InsufficientBalanceToAttemptPayment',
+  'PaymentRejectedByDestination',
+  'PaymentAttemptsTimedOut',
+  'PaymentPathfindingFailedToFindPossibleRoute',
+  'FailedToFindPayableRouteToDestination',
 ]);
 
 /**
@@ -63,7 +67,9 @@ const FINAL_FAILURES = new Set([
  */
 export function createLndNode(options: { socket: string; macaroonHex: string; tlsCert: string }): LightningNode {
   const { lnd } = authenticatedLndGrpc({
-    cert: Buffer.from(options.tlsCert).toString('base64'), macaroon: options.macaroonHex, socket: options.socket,
+    cert: Buffer.from(options.tlsCert).toString('base64'),
+    macaroon: options.macaroonHex,
+    socket: options.socket,
   });
 
   async function payInvoice(input: { invoice: string; maxFeeMsats: number }): Promise<PaymentAttempt> {

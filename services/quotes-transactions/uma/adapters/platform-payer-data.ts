@@ -1,10 +1,15 @@
 import { unlessAbsent } from '../../../../lib/errors';
 import type { PeerClients } from '../../../../lib/runtime/peer-clients';
 import {
-  isCustomerInfoFieldName, mergePayerDataFields, type PayerDataField,
+  isCustomerInfoFieldName,
+  mergePayerDataFields,
+  type PayerDataField,
 } from '../../domain/payer-data-requirements';
 
-/** The counterparty fields a receiving platform requires (PATCH /config, per currency) for the currencies it receives in. */
+/**
+ * The counterparty fields a receiving platform requires (PATCH /config, per currency) for the currencies it receives
+ * in.
+ */
 export type PlatformPayerData = (platformId: string, currencies: string[]) => Promise<PayerDataField[]>;
 
 /** From the platform configuration the accounts service keeps; a platform never configured requires nothing. */

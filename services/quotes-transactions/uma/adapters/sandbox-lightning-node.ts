@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DuplicateKeyError, type DocumentStore } from '../../../../lib/store/document-store';
 import type { InvoiceState, LightningNode } from '../app/lightning-node';
 
-type InvoiceDoc = { _id: string; amountMsats: number; state: InvoiceState; expiresAt: string; description: string; paidAt?: string };
+type InvoiceDoc = {
+  _id: string;
+  amountMsats: number;
+  state: InvoiceState;
+  expiresAt: string;
+  description: string;
+  paidAt?: string;
+};
 type PaymentDoc = { _id: string; invoice: string; paidAt: string };
 
 export const SANDBOX_INVOICES_COLLECTION = 'uma_sandbox_invoices';
@@ -49,7 +56,9 @@ export function createSandboxLightningNode(store: DocumentStore, clock: () => Da
       return { status: 'SUCCEEDED', paymentHash: parsed.paymentHash };
     },
     async acceptPaymentProof(paymentHash) {
-      await invoices.updateOne({ _id: paymentHash, state: 'OPEN' }, { $set: { state: 'PAID', paidAt: clock().toISOString() } });
+      await invoices.updateOne({ _id: paymentHash, state: 'OPEN' }, {
+        $set: { state: 'PAID', paidAt: clock().toISOString() },
+      });
     },
   };
 }

@@ -3,8 +3,16 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { ECParameters, id_ecdsaWithSHA256, id_ecPublicKey } from '@peculiar/asn1-ecc';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import {
-  AlgorithmIdentifier, AttributeTypeAndValue, AttributeValue, Certificate, Name, RelativeDistinguishedName,
-  SubjectPublicKeyInfo, TBSCertificate, Validity, Version,
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  Certificate,
+  Name,
+  RelativeDistinguishedName,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
 } from '@peculiar/asn1-x509';
 
 const SECP256K1 = '1.3.132.0.10';
@@ -16,9 +24,11 @@ const YEAR_MS = 365 * 24 * 3_600_000;
  * (`/.well-known/lnurlpubkey`). The sandbox's own: production takes its chain from configuration.
  */
 export function selfSignedCertificate(options: { privateKey: Uint8Array; commonName: string; now: Date }): string {
-  const name = new Name([new RelativeDistinguishedName([
-    new AttributeTypeAndValue({ type: COMMON_NAME, value: new AttributeValue({ utf8String: options.commonName }) }),
-  ])]);
+  const name = new Name([
+    new RelativeDistinguishedName([
+      new AttributeTypeAndValue({ type: COMMON_NAME, value: new AttributeValue({ utf8String: options.commonName }) }),
+    ]),
+  ]);
   const signatureAlgorithm = new AlgorithmIdentifier({ algorithm: id_ecdsaWithSHA256 });
   const publicKey = secp256k1.getPublicKey(options.privateKey, false);
   const tbs = new TBSCertificate({
@@ -29,14 +39,22 @@ export function selfSignedCertificate(options: { privateKey: Uint8Array; commonN
     subject: name,
     validity: new Validity({ notBefore: options.now, notAfter: new Date(options.now.getTime() + YEAR_MS) }),
     subjectPublicKeyInfo: new SubjectPublicKeyInfo({
-      algorithm: new AlgorithmIdentifier({ algorithm: id_ecPublicKey, parameters: AsnConvert.serialize(new ECParameters({ namedCurve: SECP256K1 })) }),
-      subjectPublicKey: publicKey.buffer.slice(publicKey.byteOffset, publicKey.byteOffset + publicKey.byteLength) as ArrayBuffer,
+      algorithm: new AlgorithmIdentifier({
+        algorithm: id_ecPublicKey,
+        parameters: AsnConvert.serialize(new ECParameters({ namedCurve: SECP256K1 })),
+      }),
+      subjectPublicKey: publicKey.buffer.slice(
+        publicKey.byteOffset,
+        publicKey.byteOffset + publicKey.byteLength,
+      ) as ArrayBuffer,
     }),
   });
   const digest = createHash('sha256').update(Buffer.from(AsnConvert.serialize(tbs))).digest();
   const signature = secp256k1.sign(digest, options.privateKey).toDERRawBytes();
   const certificate = new Certificate({
-    tbsCertificate: tbs, signatureAlgorithm, signatureValue: Uint8Array.from(signature).buffer as ArrayBuffer,
+    tbsCertificate: tbs,
+    signatureAlgorithm,
+    signatureValue: Uint8Array.from(signature).buffer as ArrayBuffer,
   });
   const der = Buffer.from(AsnConvert.serialize(certificate)).toString('base64');
   return `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;

@@ -20,7 +20,10 @@ export const isPlainHttpDomain = (domain: string) => {
 export function checkCounterpartyDomain(domain: string, sandbox: boolean): void {
   if (!DOMAIN.test(domain)) throw new UmaError(`"${domain}" is not a VASP domain`, ErrorCode.INVALID_INPUT);
   if (isPlainHttpDomain(domain) && !(sandbox && /^(localhost|127\.0\.0\.1)(:\d+)?$/i.test(domain))) {
-    throw new UmaError(`${domain} would be reached over plain http, allowed only for localhost in the sandbox`, ErrorCode.COUNTERPARTY_NOT_ALLOWED);
+    throw new UmaError(
+      `${domain} would be reached over plain http, allowed only for localhost in the sandbox`,
+      ErrorCode.COUNTERPARTY_NOT_ALLOWED,
+    );
   }
 }
 
@@ -37,8 +40,12 @@ function expiringCache(clock: () => Date, defaultTtlMs: number): PublicKeyCache 
       const expires = keys.expirationTimestamp ? keys.expirationTimestamp * 1000 : Infinity;
       entries.set(domain, { keys, until: Math.min(expires, clock().getTime() + defaultTtlMs) });
     },
-    removePublicKeyForVasp(domain) { entries.delete(domain); },
-    clear() { entries.clear(); },
+    removePublicKeyForVasp(domain) {
+      entries.delete(domain);
+    },
+    clear() {
+      entries.clear();
+    },
   };
 }
 
@@ -46,7 +53,9 @@ function expiringCache(clock: () => Date, defaultTtlMs: number): PublicKeyCache 
  * Fetches a VASP's keys with the SDK (which parses the certificate chains), within `timeoutMs`;
  * any failure (unreachable, not 200, not a key document) is COUNTERPARTY_PUBKEY_FETCH_ERROR.
  */
-export function createVaspPublicKeys(options: { sandbox: boolean; clock: () => Date; ttlMs?: number; timeoutMs?: number }): VaspPublicKeys {
+export function createVaspPublicKeys(
+  options: { sandbox: boolean; clock: () => Date; ttlMs?: number; timeoutMs?: number },
+): VaspPublicKeys {
   const cache = expiringCache(options.clock, options.ttlMs ?? 3_600_000);
   const timeoutMs = options.timeoutMs ?? 5_000;
   return {
@@ -63,11 +72,16 @@ export function createVaspPublicKeys(options: { sandbox: boolean; clock: () => D
         return keys;
       } catch (err) {
         cache.removePublicKeyForVasp(vaspDomain);
-        throw new UmaError(`cannot read the public keys of ${vaspDomain}: ${(err as Error).message}`, ErrorCode.COUNTERPARTY_PUBKEY_FETCH_ERROR);
+        throw new UmaError(
+          `cannot read the public keys of ${vaspDomain}: ${(err as Error).message}`,
+          ErrorCode.COUNTERPARTY_PUBKEY_FETCH_ERROR,
+        );
       } finally {
         clearTimeout(timer);
       }
     },
-    forget(vaspDomain) { cache.removePublicKeyForVasp(vaspDomain); },
+    forget(vaspDomain) {
+      cache.removePublicKeyForVasp(vaspDomain);
+    },
   };
 }

@@ -1,13 +1,28 @@
 import {
-  Currency, ErrorCode, getLnurlpResponse, isLnurlpRequestForUma, KycStatus, parseLnurlpRequest, UmaError, verifyUmaLnurlpQuerySignature,
-  type LnurlpRequest, type NonceValidator,
+  Currency,
+  ErrorCode,
+  getLnurlpResponse,
+  isLnurlpRequestForUma,
+  KycStatus,
+  parseLnurlpRequest,
+  UmaError,
+  verifyUmaLnurlpQuerySignature,
+  type LnurlpRequest,
+  type NonceValidator,
 } from '@uma-sdk/core';
 import { findCurrency } from '../../domain/currency-catalogue';
 import type { RateSource } from '../../adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import type { UmaIdentity } from '../adapters/uma-identity';
-import { payRequestPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, type ReceivableAccount } from '../domain/uma-receiver';
+import {
+  payRequestPath,
+  receivableAccounts,
+  pathSegment,
+  requestUrl,
+  umaAddressOf,
+  type ReceivableAccount,
+} from '../domain/uma-receiver';
 import { msatsPerUnit } from '../domain/uma-amounts';
 import { payerDataOptionsFor } from '../domain/payer-data-fields';
 import type { PlatformPayerData } from '../adapters/platform-payer-data';
@@ -25,17 +40,25 @@ export interface UmaReceiverDeps {
 /** Sends per payment, in satoshis, that our lnurlp response offers (1 sat to 0.1 BTC). */
 export const SENDABLE_SATS = { min: 1, max: 10_000_000 };
 
-/** The sending VASP's request, parsed and checked: its signature against its published keys, its nonce and timestamp. */
+/**
+ * The sending VASP's request, parsed and checked: its signature against its published keys, its nonce and timestamp.
+ */
 async function verifiedRequest(deps: UmaReceiverDeps, url: URL): Promise<LnurlpRequest> {
   // Throws UnsupportedVersionError (412 with our supported major versions: the negotiation answer).
   const request = parseLnurlpRequest(url);
   if (!isLnurlpRequestForUma(request)) {
-    throw new UmaError('only UMA lnurlp requests are served (signature, vaspDomain, nonce, timestamp, umaVersion)', ErrorCode.NON_UMA_LNURL_NOT_SUPPORTED);
+    throw new UmaError(
+      'only UMA lnurlp requests are served (signature, vaspDomain, nonce, timestamp, umaVersion)',
+      ErrorCode.NON_UMA_LNURL_NOT_SUPPORTED,
+    );
   }
   const keys = await deps.keys.keysOf(request.vaspDomain!);
   if (!(await verifyUmaLnurlpQuerySignature(request, keys, deps.nonces))) {
     deps.keys.forget(request.vaspDomain!);
-    throw new UmaError(`the request's signature does not verify against ${request.vaspDomain}'s published key`, ErrorCode.INVALID_SIGNATURE);
+    throw new UmaError(
+      `the request's signature does not verify against ${request.vaspDomain}'s published key`,
+      ErrorCode.INVALID_SIGNATURE,
+    );
   }
   return request;
 }

@@ -1,6 +1,11 @@
 import { decrypt } from 'eciesjs';
 import {
-  ErrorCode, getPayReqResponse, PayRequest, UmaError, verifyPayReqSignature, type NonceValidator,
+  ErrorCode,
+  getPayReqResponse,
+  PayRequest,
+  UmaError,
+  verifyPayReqSignature,
+  type NonceValidator,
 } from '@uma-sdk/core';
 import type { RateSource } from '../../adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
@@ -10,7 +15,15 @@ import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-p
 import { msatsPerUnit } from '../domain/uma-amounts';
 import { counterpartyInformationOf } from '../domain/uma-payer-data';
 import { payerDataFor, requiredPayerData } from '../domain/payer-data-fields';
-import { postTransactionPath, receivableAccounts, pathSegment, requestUrl, umaAddressOf, vaspDomainOf, type ReceivableAccount } from '../domain/uma-receiver';
+import {
+  postTransactionPath,
+  receivableAccounts,
+  pathSegment,
+  requestUrl,
+  umaAddressOf,
+  vaspDomainOf,
+  type ReceivableAccount,
+} from '../domain/uma-receiver';
 import { SENDABLE_SATS } from './answer-lnurlp';
 import type { IncomingUmaPayments } from './incoming-uma-payments';
 import type { LightningNode } from './lightning-node';
@@ -33,21 +46,40 @@ function parse(body: string): PayRequest {
   try {
     return PayRequest.fromJson(body);
   } catch (err) {
-    throw new UmaError(`not a pay request: ${(err as Error).message.slice(0, 300)}`, ErrorCode.PARSE_PAYREQ_REQUEST_ERROR);
+    throw new UmaError(
+      `not a pay request: ${(err as Error).message.slice(0, 300)}`,
+      ErrorCode.PARSE_PAYREQ_REQUEST_ERROR,
+    );
   }
 }
 
 /** The sending VASP's signed pay request, checked: its compliance signature, nonce and timestamp. */
-async function verified(deps: AnswerPayRequestDeps, request: PayRequest): Promise<{ senderAddress: string; senderDomain: string }> {
-  if (!request.isUma()) throw new UmaError('only UMA pay requests are served (payer identifier and compliance data)', ErrorCode.NON_UMA_LNURL_NOT_SUPPORTED);
+async function verified(
+  deps: AnswerPayRequestDeps,
+  request: PayRequest,
+): Promise<{ senderAddress: string; senderDomain: string }> {
+  if (!request.isUma()) {
+    throw new UmaError(
+      'only UMA pay requests are served (payer identifier and compliance data)',
+      ErrorCode.NON_UMA_LNURL_NOT_SUPPORTED,
+    );
+  }
   const senderAddress = request.payerData.identifier!;
   const senderDomain = vaspDomainOf(senderAddress);
-  if (!senderDomain) throw new UmaError(`the payer identifier ${senderAddress.slice(0, 100)} is not an UMA address`, ErrorCode.INVALID_INPUT);
+  if (!senderDomain) {
+    throw new UmaError(
+      `the payer identifier ${senderAddress.slice(0, 100)} is not an UMA address`,
+      ErrorCode.INVALID_INPUT,
+    );
+  }
   checkCounterpartyDomain(senderDomain, deps.identity.sandbox);
   const keys = await deps.keys.keysOf(senderDomain);
   if (!(await verifyPayReqSignature(request, keys, deps.nonces))) {
     deps.keys.forget(senderDomain);
-    throw new UmaError(`the pay request's signature does not verify against ${senderDomain}'s published key`, ErrorCode.INVALID_SIGNATURE);
+    throw new UmaError(
+      `the pay request's signature does not verify against ${senderDomain}'s published key`,
+      ErrorCode.INVALID_SIGNATURE,
+    );
   }
   return { senderAddress, senderDomain };
 }
@@ -59,7 +91,10 @@ function travelRuleInfo(deps: AnswerPayRequestDeps, request: PayRequest): string
   try {
     return Buffer.from(decrypt(deps.identity.encryptionKey, Buffer.from(encrypted, 'hex'))).toString('utf8');
   } catch {
-    throw new UmaError('the travel-rule information cannot be decrypted with our encryption key', ErrorCode.INVALID_INPUT);
+    throw new UmaError(
+      'the travel-rule information cannot be decrypted with our encryption key',
+      ErrorCode.INVALID_INPUT,
+    );
   }
 }
 
@@ -102,33 +137,59 @@ export function createAnswerPayRequest(deps: AnswerPayRequestDeps) {
     const multiplier = msatsPerUnit(await deps.rates.rate(account.currency, 'BTC'), currency.decimals);
     const msats = request.sendingAmountCurrencyCode ? request.amount * multiplier : request.amount;
     if (!Number.isSafeInteger(msats) || msats < SENDABLE_SATS.min * 1000 || msats > SENDABLE_SATS.max * 1000) {
-      throw new UmaError(`the amount must be between ${SENDABLE_SATS.min} and ${SENDABLE_SATS.max} sats`, ErrorCode.AMOUNT_OUT_OF_RANGE);
+      throw new UmaError(
+        `the amount must be between ${SENDABLE_SATS.min} and ${SENDABLE_SATS.max} sats`,
+        ErrorCode.AMOUNT_OUT_OF_RANGE,
+      );
     }
     const trInfo = travelRuleInfo(deps, request);
     const transactionId = deps.incoming.newTransactionId();
     let created: { invoice: string; paymentHash: string; amountMsats: number } | undefined;
     const response = await getPayReqResponse({
-      request, conversionRate: multiplier, receivingCurrencyCode: currency.code, receivingCurrencyDecimals: currency.decimals,
-      receiverFeesMillisats: 0, receiverChannelUtxos: [], receivingVaspPrivateKey: deps.identity.signingKey, payeeIdentifier: receiverAddress,
+      request,
+      conversionRate: multiplier,
+      receivingCurrencyCode: currency.code,
+      receivingCurrencyDecimals: currency.decimals,
+      receiverFeesMillisats: 0,
+      receiverChannelUtxos: [],
+      receivingVaspPrivateKey: deps.identity.signingKey,
+      payeeIdentifier: receiverAddress,
       metadata: JSON.stringify([['text/plain', `Pay ${receiverAddress}`], ['text/identifier', receiverAddress]]),
       utxoCallback: `${deps.identity.scheme}://${deps.identity.domain}${postTransactionPath(transactionId)}`,
       invoiceCreator: {
         createUmaInvoice: async (amountMsats, metadata) => {
-          const invoice = await deps.lightning.createInvoice({ amountMsats, description: metadata.slice(0, 600), expirySeconds: deps.invoiceExpirySeconds });
+          const invoice = await deps.lightning.createInvoice({
+            amountMsats,
+            description: metadata.slice(0, 600),
+            expirySeconds: deps.invoiceExpirySeconds,
+          });
           created = { ...invoice, amountMsats };
           return invoice.invoice;
         },
       },
     });
     const received = response.converted?.amount ?? 0;
-    if (received < 1) throw new UmaError('the amount is less than the smallest unit of the receiving currency', ErrorCode.AMOUNT_OUT_OF_RANGE);
+    if (received < 1) {
+      throw new UmaError(
+        'the amount is less than the smallest unit of the receiving currency',
+        ErrorCode.AMOUNT_OUT_OF_RANGE,
+      );
+    }
     await deps.records.saveIncoming({
-      transactionId, platformId: account.platformId, paymentHash: created!.paymentHash, invoice: created!.invoice, amountMsats: created!.amountMsats,
-      senderVaspDomain: sender.senderDomain, senderUmaAddress: sender.senderAddress,
+      transactionId,
+      platformId: account.platformId,
+      paymentHash: created!.paymentHash,
+      invoice: created!.invoice,
+      amountMsats: created!.amountMsats,
+      senderVaspDomain: sender.senderDomain,
+      senderUmaAddress: sender.senderAddress,
       expiresAt: new Date(Date.now() + deps.invoiceExpirySeconds * 1000).toISOString(),
     });
     const decision = await deps.incoming.receive({
-      transactionId, account, amount: received, senderUmaAddress: sender.senderAddress,
+      transactionId,
+      account,
+      amount: received,
+      senderUmaAddress: sender.senderAddress,
       counterpartyInformation: counterpartyInformationOf(request.payerData, trInfo),
       requestedReceiverFields: requiredPayerData(request.requestedPayeeData),
       ...(request.comment ? { description: request.comment.slice(0, 255) } : {}),

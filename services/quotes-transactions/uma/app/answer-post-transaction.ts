@@ -1,4 +1,11 @@
-import { ErrorCode, parsePostTransactionCallback, UmaError, verifyPostTransactionCallbackSignature, type NonceValidator, type PostTransactionCallback } from '@uma-sdk/core';
+import {
+  ErrorCode,
+  parsePostTransactionCallback,
+  UmaError,
+  verifyPostTransactionCallbackSignature,
+  type NonceValidator,
+  type PostTransactionCallback,
+} from '@uma-sdk/core';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { pathSegment, requestUrl } from '../domain/uma-receiver';
@@ -36,15 +43,24 @@ export function createAnswerPostTransaction(deps: AnswerPostTransactionDeps) {
     const callback = parse(body);
     const transactionId = pathSegment(requestUrl(deps.identity, pathAndQuery), 3) ?? '';
     const record = await deps.records.incoming(transactionId);
-    if (!record) throw new UmaError(`no incoming UMA payment ${transactionId.slice(0, 80)}`, ErrorCode.REQUEST_NOT_FOUND);
-    if (callback.vaspDomain !== record.senderVaspDomain) throw new UmaError('only the paying VASP reports on this payment', ErrorCode.FORBIDDEN);
+    if (!record) {
+      throw new UmaError(`no incoming UMA payment ${transactionId.slice(0, 80)}`, ErrorCode.REQUEST_NOT_FOUND);
+    }
+    if (callback.vaspDomain !== record.senderVaspDomain) {
+      throw new UmaError('only the paying VASP reports on this payment', ErrorCode.FORBIDDEN);
+    }
     const keys = await deps.keys.keysOf(record.senderVaspDomain);
     if (!(await verifyPostTransactionCallbackSignature(callback, keys, deps.nonces))) {
       deps.keys.forget(record.senderVaspDomain);
-      throw new UmaError(`the callback's signature does not verify against ${record.senderVaspDomain}'s published key`, ErrorCode.INVALID_SIGNATURE);
+      throw new UmaError(
+        `the callback's signature does not verify against ${record.senderVaspDomain}'s published key`,
+        ErrorCode.INVALID_SIGNATURE,
+      );
     }
     if (deps.lightning.acceptPaymentProof) {
-      if (!provesPayment(callback, record)) throw new UmaError('the callback does not name the invoice with its amount', ErrorCode.INVALID_INPUT);
+      if (!provesPayment(callback, record)) {
+        throw new UmaError('the callback does not name the invoice with its amount', ErrorCode.INVALID_INPUT);
+      }
       await deps.lightning.acceptPaymentProof(record.paymentHash);
     }
     return JSON.stringify({ status: 'OK' });

@@ -7,7 +7,11 @@ import { PaymentMovedOn, type StepRunner } from '../../app/step-runner';
 import { findCurrency } from '../../domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../../domain/fees';
 import { paymentReference } from '../../domain/funding-instructions';
-import { APPROVAL_REQUESTED_EVENT, type ApprovalWindows, type ReceiverFieldRequest } from '../../domain/incoming-payment-approval';
+import {
+  APPROVAL_REQUESTED_EVENT,
+  type ApprovalWindows,
+  type ReceiverFieldRequest,
+} from '../../domain/incoming-payment-approval';
 import type { Payment } from '../../domain/payment';
 import { SETTLES } from '../../domain/sandbox-outcomes';
 import { failure, type SettlementTiming } from '../../domain/settlement-plan';
@@ -22,7 +26,10 @@ export interface IncomingUmaPaymentsDeps {
   windows: ApprovalWindows;
   /** Whether the receiving platform is asked to approve (it has a webhook endpoint). */
   asksApproval?: (platformId: string) => Promise<boolean>;
-  /** How long the pay request waits for the platform's decision (below the gateway's call deadline); then the payment fails. */
+  /**
+   * How long the pay request waits for the platform's decision (below the gateway's call deadline); then the payment
+   * fails.
+   */
   decisionWaitMs: number;
   pollMs?: number;
 }
@@ -38,7 +45,11 @@ export interface IncomingUmaPayment {
   description?: string;
 }
 
-export type IncomingDecision = { kind: 'ACCEPTED'; payment: Payment } | { kind: 'REFUSED'; code: ErrorDetails; message: string };
+export type IncomingDecision = { kind: 'ACCEPTED'; payment: Payment } | {
+  kind: 'REFUSED';
+  code: ErrorDetails;
+  message: string;
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,46 +67,90 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
     const money = { amount: input.amount, currency: findCurrency(account.currency)! };
     const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
     return {
-      id, platformId: account.platformId, version: 1, type: 'INCOMING', status: 'PENDING',
-      customerId: account.customerId, platformCustomerId: account.platformCustomerId,
+      id,
+      platformId: account.platformId,
+      version: 1,
+      type: 'INCOMING',
+      status: 'PENDING',
+      customerId: account.customerId,
+      platformCustomerId: account.platformCustomerId,
       source: { sourceType: 'UMA_ADDRESS', umaAddress: input.senderUmaAddress, currency: account.currency },
-      destination: { destinationType: 'ACCOUNT', accountId: account.accountId, accountKind: 'INTERNAL', currency: account.currency },
-      sent: money, received: money, exchangeRate: 1, fees: breakdown(input.amount, NO_FEE, NO_FEE),
-      counterpartyInformation: input.counterpartyInformation, reference: paymentReference(id), sandboxOutcome: SETTLES,
+      destination: {
+        destinationType: 'ACCOUNT',
+        accountId: account.accountId,
+        accountKind: 'INTERNAL',
+        currency: account.currency,
+      },
+      sent: money,
+      received: money,
+      exchangeRate: 1,
+      fees: breakdown(input.amount, NO_FEE, NO_FEE),
+      counterpartyInformation: input.counterpartyInformation,
+      reference: paymentReference(id),
+      sandboxOutcome: SETTLES,
       ...(input.description ? { description: input.description } : {}),
       ...(asking
-        ? { stage: 'AWAITING_APPROVAL' as const, approval: { phase: 'WEBHOOK' as const }, nextActionAt: at(deps.windows.webhookAnswerMs) }
+        ? {
+          stage: 'AWAITING_APPROVAL' as const,
+          approval: { phase: 'WEBHOOK' as const },
+          nextActionAt: at(deps.windows.webhookAnswerMs),
+        }
         : { stage: 'SUBMITTED' as const, nextActionAt: at(deps.timing.stepMs) }),
-      ...(asking && input.requestedReceiverFields.length ? { requestedReceiverFields: input.requestedReceiverFields } : {}),
-      appliedSteps: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      ...(asking && input.requestedReceiverFields.length
+        ? { requestedReceiverFields: input.requestedReceiverFields }
+        : {}),
+      appliedSteps: [],
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     };
   }
 
-  /** A 422 asked for counterparty fields: a real sender cannot be asked mid-request, so the payment fails and the sender is told which. */
+  /**
+   * A 422 asked for counterparty fields: a real sender cannot be asked mid-request, so the payment fails and the sender
+   * is told which.
+   */
   async function fieldsAsked(p: Payment): Promise<IncomingDecision | undefined> {
     try {
-      await deps.runner.run(p, { change: failure({
-        payment: p, reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR', now: deps.clock(), timing: deps.timing,
-      }) });
+      await deps.runner.run(p, {
+        change: failure({
+          payment: p,
+          reason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+          now: deps.clock(),
+          timing: deps.timing,
+        }),
+      });
     } catch (err) {
       if (err instanceof PaymentMovedOn) return undefined;
       throw err;
     }
     const fields = p.approval?.suppliedFields ?? [];
-    return { kind: 'REFUSED', code: ErrorCode.MISSING_MANDATORY_PAYER_DATA, message: `the receiver asks for payer data: ${fields.join(', ')}` };
+    return {
+      kind: 'REFUSED',
+      code: ErrorCode.MISSING_MANDATORY_PAYER_DATA,
+      message: `the receiver asks for payer data: ${fields.join(', ')}`,
+    };
   }
 
   /** No decision in time: the payment fails (unless the decision lands first), so no invoice is ever owed for it. */
   async function giveUp(p: Payment): Promise<IncomingDecision | undefined> {
     try {
-      await deps.runner.run(p, { change: failure({
-        payment: p, reason: 'PAYMENT_APPROVAL_TIMED_OUT', now: deps.clock(), timing: deps.timing,
-      }) });
+      await deps.runner.run(p, {
+        change: failure({
+          payment: p,
+          reason: 'PAYMENT_APPROVAL_TIMED_OUT',
+          now: deps.clock(),
+          timing: deps.timing,
+        }),
+      });
     } catch (err) {
       if (err instanceof PaymentMovedOn) return undefined;
       throw err;
     }
-    return { kind: 'REFUSED', code: ErrorCode.SENDER_NOT_ACCEPTED, message: 'the receiving platform did not decide in time' };
+    return {
+      kind: 'REFUSED',
+      code: ErrorCode.SENDER_NOT_ACCEPTED,
+      message: 'the receiving platform did not decide in time',
+    };
   }
 
   /** Waits for the platform's decision, at most `decisionWaitMs`. */
@@ -106,8 +161,16 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
       if (!p) throw new Error(`incoming payment ${id} vanished`);
       if (p.status === 'FAILED') {
         return p.rejectedByPlatform
-          ? { kind: 'REFUSED', code: ErrorCode.SENDER_NOT_ACCEPTED, message: 'the receiving platform refused the payment' }
-          : { kind: 'REFUSED', code: ErrorCode.SENDER_NOT_ACCEPTED, message: `the payment was not approved (${p.failureReason ?? 'no answer'})` };
+          ? {
+            kind: 'REFUSED',
+            code: ErrorCode.SENDER_NOT_ACCEPTED,
+            message: 'the receiving platform refused the payment',
+          }
+          : {
+            kind: 'REFUSED',
+            code: ErrorCode.SENDER_NOT_ACCEPTED,
+            message: `the payment was not approved (${p.failureReason ?? 'no answer'})`,
+          };
       }
       if (!p.pendingStep && p.stage !== 'AWAITING_APPROVAL') return { kind: 'ACCEPTED', payment: p };
       if (p.approval?.suppliedFields?.length && !p.pendingStep) {
@@ -129,7 +192,10 @@ export function createIncomingUmaPayments(deps: IncomingUmaPaymentsDeps) {
     async receive(input: IncomingUmaPayment): Promise<IncomingDecision> {
       const asking = (await deps.asksApproval?.(input.account.platformId)) === true;
       const p = paymentOf(input, asking, deps.clock());
-      await deps.payments.insert(p, paymentEvents(deps.newEvent, p, asking ? [APPROVAL_REQUESTED_EVENT] : ['INCOMING_PAYMENT.PENDING']));
+      await deps.payments.insert(
+        p,
+        paymentEvents(deps.newEvent, p, asking ? [APPROVAL_REQUESTED_EVENT] : ['INCOMING_PAYMENT.PENDING']),
+      );
       return asking ? decision(p.platformId, p.id) : { kind: 'ACCEPTED', payment: p };
     },
   };

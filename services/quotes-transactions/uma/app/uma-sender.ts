@@ -1,6 +1,15 @@
 import {
-  getMajorVersion, getPayRequest, getPostTransactionCallback, getSignedLnurlpRequestUrl, KycStatus, LnurlpResponse, PayReqResponse,
-  selectHighestSupportedVersion, UmaError, verifyPayReqResponseSignature, verifyUmaLnurlpResponseSignature,
+  getMajorVersion,
+  getPayRequest,
+  getPostTransactionCallback,
+  getSignedLnurlpRequestUrl,
+  KycStatus,
+  LnurlpResponse,
+  PayReqResponse,
+  selectHighestSupportedVersion,
+  UmaError,
+  verifyPayReqResponseSignature,
+  verifyUmaLnurlpResponseSignature,
   type NonceValidator,
 } from '@uma-sdk/core';
 import { AppError } from '../../../../lib/errors';
@@ -63,7 +72,8 @@ function domainOf(identity: UmaIdentity, address: string): string {
 function onVasp(url: string, domain: string): boolean {
   try {
     const u = new URL(url);
-    return u.host === domain && (u.protocol === 'https:' || (u.protocol === 'http:' && /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(domain)));
+    return u.host === domain
+      && (u.protocol === 'https:' || (u.protocol === 'http:' && /^(localhost|127\.0\.0\.1)(:\d+)?$/.test(domain)));
   } catch {
     return false;
   }
@@ -86,12 +96,17 @@ function negotiatedVersion(text: string): string | undefined {
 }
 
 /** An UmaError of the SDK (a bad key document, a replayed nonce) becomes the counterparty's failure. */
-async function counterpartyStep<T>(code: 'LNURLP_REQUEST_FAILED' | 'PAYREQ_REQUEST_FAILED' | 'COUNTERPARTY_PUBKEY_FETCH_ERROR', run: () => Promise<T>): Promise<T> {
+async function counterpartyStep<T>(
+  code: 'LNURLP_REQUEST_FAILED' | 'PAYREQ_REQUEST_FAILED' | 'COUNTERPARTY_PUBKEY_FETCH_ERROR',
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (err instanceof AppError) throw err;
-    if (err instanceof UmaError && err.code === 'COUNTERPARTY_PUBKEY_FETCH_ERROR') throw new AppError('COUNTERPARTY_PUBKEY_FETCH_ERROR', err.message);
+    if (err instanceof UmaError && err.code === 'COUNTERPARTY_PUBKEY_FETCH_ERROR') {
+      throw new AppError('COUNTERPARTY_PUBKEY_FETCH_ERROR', err.message);
+    }
     throw new AppError(code, `the receiving VASP's answer is not usable: ${(err as Error).message.slice(0, 300)}`);
   }
 }
@@ -112,7 +127,10 @@ export function createUmaSender(deps: UmaSenderDeps) {
 
   async function lnurlpOnce(receiverAddress: string, version?: string): Promise<{ status: number; text: string }> {
     const url = await getSignedLnurlpRequestUrl({
-      isSubjectToTravelRule: true, receiverAddress, senderVaspDomain: deps.identity.domain, signingPrivateKey: deps.identity.signingKey,
+      isSubjectToTravelRule: true,
+      receiverAddress,
+      senderVaspDomain: deps.identity.domain,
+      signingPrivateKey: deps.identity.signingKey,
       ...(version ? { umaVersionOverride: version } : {}),
     });
     // The SDK reaches localhost over http and anything else over https, as we allow.
@@ -129,17 +147,28 @@ export function createUmaSender(deps: UmaSenderDeps) {
       const version = negotiatedVersion(answer.text);
       if (!version) throw new AppError('UNSUPPORTED_UMA_VERSION', `${receiverDomain} supports no UMA version we do`);
       answer = await lnurlpOnce(receiverAddress, version);
-      if (answer.status === 412) throw new AppError('UNSUPPORTED_UMA_VERSION', `${receiverDomain} refused UMA ${version} too`);
+      if (answer.status === 412) {
+        throw new AppError('UNSUPPORTED_UMA_VERSION', `${receiverDomain} refused UMA ${version} too`);
+      }
     }
-    if (answer.status === 404) throw new AppError('UMA_NOT_FOUND', `${receiverAddress} is not known at ${receiverDomain}`);
-    if (answer.status !== 200) throw new AppError('LNURLP_REQUEST_FAILED', `${receiverDomain} answered ${answer.status}`);
+    if (answer.status === 404) {
+      throw new AppError('UMA_NOT_FOUND', `${receiverAddress} is not known at ${receiverDomain}`);
+    }
+    if (answer.status !== 200) {
+      throw new AppError('LNURLP_REQUEST_FAILED', `${receiverDomain} answered ${answer.status}`);
+    }
     return counterpartyStep('LNURLP_REQUEST_FAILED', async () => {
       const response = LnurlpResponse.fromJson(answer.text);
-      if (!response.isUma()) throw new AppError('MISSING_REQUIRED_UMA_PARAMETERS', `${receiverDomain} answered without UMA compliance data`);
+      if (!response.isUma()) {
+        throw new AppError('MISSING_REQUIRED_UMA_PARAMETERS', `${receiverDomain} answered without UMA compliance data`);
+      }
       const keys = await deps.keys.keysOf(receiverDomain);
       if (!(await verifyUmaLnurlpResponseSignature(response, keys, deps.nonces))) {
         deps.keys.forget(receiverDomain);
-        throw new AppError('LNURLP_REQUEST_FAILED', `the answer of ${receiverDomain} is not signed by its published key`);
+        throw new AppError(
+          'LNURLP_REQUEST_FAILED',
+          `the answer of ${receiverDomain} is not signed by its published key`,
+        );
       }
       return { response, receiverDomain };
     });
@@ -151,13 +180,19 @@ export function createUmaSender(deps: UmaSenderDeps) {
     const currencies = (response.currencies ?? []).map((c) => c.code);
     if (!currencies.length) throw new AppError('LNURLP_REQUEST_FAILED', 'the receiving VASP offers no currency');
     return {
-      currencies, requiredPayerData: requiredPayerData(response.payerData), bounds: counterpartyBounds(response),
+      currencies,
+      requiredPayerData: requiredPayerData(response.payerData),
+      bounds: counterpartyBounds(response),
     };
   }
 
   async function payerIdentifier(p: Payment): Promise<string> {
-    const customer = p.customerId.startsWith('Customer:') ? await deps.accounts.customer({ platformId: p.platformId }, p.customerId) : null;
-    const local = customer?.umaAddress ? customer.umaAddress.slice(1, customer.umaAddress.lastIndexOf('@')) : 'platform';
+    const customer = p.customerId.startsWith('Customer:')
+      ? await deps.accounts.customer({ platformId: p.platformId }, p.customerId)
+      : null;
+    const local = customer?.umaAddress
+      ? customer.umaAddress.slice(1, customer.umaAddress.lastIndexOf('@'))
+      : 'platform';
     return `$${local}@${deps.identity.domain}`;
   }
 
@@ -171,55 +206,109 @@ export function createUmaSender(deps: UmaSenderDeps) {
     const { response, receiverDomain } = await lnurlp(receiverAddress);
     const missing = missingPayerData(response.payerData, p.counterpartyInformation);
     if (missing.length) {
-      throw new AppError('MISSING_REQUIRED_UMA_PARAMETERS', `the receiving VASP asks for ${missing.join(', ')} (senderCustomerInfo)`, { missingFields: missing });
+      throw new AppError(
+        'MISSING_REQUIRED_UMA_PARAMETERS',
+        `the receiving VASP asks for ${missing.join(', ')} (senderCustomerInfo)`,
+        { missingFields: missing },
+      );
     }
     const payer = await payerIdentifier(p);
     const keys = await counterpartyStep('COUNTERPARTY_PUBKEY_FETCH_ERROR', () => deps.keys.keysOf(receiverDomain));
     const payerData = payerDataFor(response.payerData, p.counterpartyInformation);
     const request = await getPayRequest({
-      receiverEncryptionPubKey: keys.getEncryptionPubKey(), sendingVaspPrivateKey: deps.identity.signingKey,
-      receivingCurrencyCode: p.received.currency.code, amount: p.received.amount, isAmountInReceivingCurrency: true,
-      payerIdentifier: payer, payerKycStatus: KycStatus.Verified, umaMajorVersion: getMajorVersion(response.umaVersion ?? '1.0'),
-      trInfo: JSON.stringify({ ...payerData, ...p.counterpartyInformation }), payerData,
+      receiverEncryptionPubKey: keys.getEncryptionPubKey(),
+      sendingVaspPrivateKey: deps.identity.signingKey,
+      receivingCurrencyCode: p.received.currency.code,
+      amount: p.received.amount,
+      isAmountInReceivingCurrency: true,
+      payerIdentifier: payer,
+      payerKycStatus: KycStatus.Verified,
+      umaMajorVersion: getMajorVersion(response.umaVersion ?? '1.0'),
+      trInfo: JSON.stringify({ ...payerData, ...p.counterpartyInformation }),
+      payerData,
     });
-    if (!onVasp(response.callback, receiverDomain)) throw new AppError('LNURLP_REQUEST_FAILED', `the pay-request callback is not on ${receiverDomain}`);
-    const answer = await call(response.callback, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.toJsonString() })
-      .catch((err: Error) => { throw new AppError('PAYREQ_REQUEST_FAILED', `the receiving VASP did not answer: ${err.message}`); });
+    if (!onVasp(response.callback, receiverDomain)) {
+      throw new AppError('LNURLP_REQUEST_FAILED', `the pay-request callback is not on ${receiverDomain}`);
+    }
+    const answer = await call(response.callback, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: request.toJsonString(),
+    })
+      .catch((err: Error) => {
+        throw new AppError('PAYREQ_REQUEST_FAILED', `the receiving VASP did not answer: ${err.message}`);
+      });
     if (answer.status !== 200) {
-      const refusal = (() => { try { return JSON.parse(answer.text) as { code?: string; reason?: string }; } catch { return {}; } })();
+      const refusal = (() => {
+        try {
+          return JSON.parse(answer.text) as { code?: string; reason?: string };
+        } catch {
+          return {};
+        }
+      })();
       const code = refusal.code === 'SENDER_NOT_ACCEPTED' ? 'SENDER_NOT_ACCEPTED' : 'PAYREQ_REQUEST_FAILED';
-      throw new AppError(code, `${receiverDomain} refused the payment (${answer.status} ${refusal.code ?? ''}: ${(refusal.reason ?? '').slice(0, 200)})`);
+      throw new AppError(
+        code,
+        `${receiverDomain} refused the payment (${answer.status} ${refusal.code ?? ''}: ${
+          (refusal.reason ?? '').slice(0, 200)
+        })`,
+      );
     }
     const paid = await counterpartyStep('PAYREQ_REQUEST_FAILED', async () => {
       const parsed = PayReqResponse.fromJson(answer.text);
       if (!(await verifyPayReqResponseSignature(parsed, payer, receiverAddress, keys, deps.nonces))) {
-        throw new AppError('PAYREQ_REQUEST_FAILED', `the invoice of ${receiverDomain} is not signed by its published key`);
+        throw new AppError(
+          'PAYREQ_REQUEST_FAILED',
+          `the invoice of ${receiverDomain} is not signed by its published key`,
+        );
       }
-      if (parsed.converted?.amount !== p.received.amount || parsed.converted.currencyCode !== p.received.currency.code) {
-        throw new AppError('PAYREQ_REQUEST_FAILED', `${receiverDomain} would credit ${parsed.converted?.amount} ${parsed.converted?.currencyCode}, not the quoted amount`);
+      if (
+        parsed.converted?.amount !== p.received.amount || parsed.converted.currencyCode !== p.received.currency.code
+      ) {
+        throw new AppError(
+          'PAYREQ_REQUEST_FAILED',
+          `${receiverDomain} would credit ${parsed.converted?.amount} ${parsed.converted?.currencyCode}, not the quoted amount`,
+        );
       }
       return parsed;
     });
     const converted = paid.converted!;
     const postTransactionCallback = callbackOf(paid, receiverDomain);
     await deps.records.saveOutgoing({
-      transactionId: p.id, platformId: p.platformId, invoice: paid.pr, receiverDomain, payerIdentifier: payer,
+      transactionId: p.id,
+      platformId: p.platformId,
+      invoice: paid.pr,
+      receiverDomain,
+      payerIdentifier: payer,
       amountMsats: Math.round((converted.amount ?? 0) * converted.multiplier + converted.fee),
       ...(postTransactionCallback ? { postTransactionCallback } : {}),
       giveUpAt: new Date(deps.clock().getTime() + deps.giveUpAfterMs).toISOString(),
     });
   }
 
-  /** The signed post-transaction callback (UTXOs: the paid invoice's hash); answers whether the receiver accepted it. */
+  /**
+   * The signed post-transaction callback (UTXOs: the paid invoice's hash); answers whether the receiver accepted it.
+   */
   async function reportPaid(callbackUrl: string, paymentHash: string, amountMsats: number): Promise<boolean> {
     const callback = await getPostTransactionCallback({
-      utxos: [{ utxo: `${paymentHash}:0`, amountMsats }], vaspDomain: deps.identity.domain, signingPrivateKey: deps.identity.signingKey,
+      utxos: [{ utxo: `${paymentHash}:0`, amountMsats }],
+      vaspDomain: deps.identity.domain,
+      signingPrivateKey: deps.identity.signingKey,
     });
-    const answer = await call(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(callback) }).catch(() => undefined);
+    const answer = await call(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(callback),
+    }).catch(() => undefined);
     return answer?.status === 200;
   }
 
-  return { lookupUma, quoteUma, reportPaid, isOurs: (address: string) => vaspDomainOf(address) === deps.identity.domain };
+  return {
+    lookupUma,
+    quoteUma,
+    reportPaid,
+    isOurs: (address: string) => vaspDomainOf(address) === deps.identity.domain,
+  };
 }
 
 export type UmaSender = ReturnType<typeof createUmaSender>;

@@ -14,7 +14,9 @@ export interface UmaSettlementDeps {
   maxFeeMsats: number;
 }
 
-const hold = (now: Date, pollMs: number): PlannedChange => ({ change: { set: { nextActionAt: new Date(now.getTime() + pollMs).toISOString() }, events: [] } });
+const hold = (now: Date, pollMs: number): PlannedChange => ({
+  change: { set: { nextActionAt: new Date(now.getTime() + pollMs).toISOString() }, events: [] },
+});
 
 /**
  * The Lightning leg of UMA payments between servers, run by the settlement worker before a
@@ -35,9 +37,15 @@ export function createUmaSettlement(deps: UmaSettlementDeps) {
     if (!record) return plan;
     const state = await deps.lightning.invoiceState(record.paymentHash);
     if (state === 'PAID') return completion(p, now, deps.timing, { railReference: record.paymentHash });
-    if (state === 'CANCELED' || Date.parse(record.expiresAt) <= now.getTime()) return { change: failure({
-      payment: p, now, timing: deps.timing,
-    }) };
+    if (state === 'CANCELED' || Date.parse(record.expiresAt) <= now.getTime()) {
+      return {
+        change: failure({
+          payment: p,
+          now,
+          timing: deps.timing,
+        }),
+      };
+    }
     return hold(now, deps.pollMs);
   }
 
@@ -45,18 +53,32 @@ export function createUmaSettlement(deps: UmaSettlementDeps) {
     const record = await deps.records.outgoing(p.id);
     if (!record) return plan;
     const attempt = await deps.lightning.payInvoice({ invoice: record.invoice, maxFeeMsats: deps.maxFeeMsats });
-    if (attempt.status === 'FAILED') return { change: failure({
-      payment: p, reason: 'QUOTE_EXECUTION_FAILED', now, timing: deps.timing,
-    }) };
+    if (attempt.status === 'FAILED') {
+      return {
+        change: failure({
+          payment: p,
+          reason: 'QUOTE_EXECUTION_FAILED',
+          now,
+          timing: deps.timing,
+        }),
+      };
+    }
     if (attempt.status === 'IN_FLIGHT') return hold(now, deps.pollMs);
     if (!record.reportedAt && record.postTransactionCallback) {
       if (await deps.sender.reportPaid(record.postTransactionCallback, attempt.paymentHash, record.amountMsats)) {
         await deps.records.markReported(p.id, now.toISOString());
       } else if (deps.lightning.acceptPaymentProof) {
         // The sandbox's payment exists only once the receiver accepts the report.
-        if (Date.parse(record.giveUpAt) <= now.getTime()) return { change: failure({
-          payment: p, reason: 'QUOTE_EXECUTION_FAILED', now, timing: deps.timing,
-        }) };
+        if (Date.parse(record.giveUpAt) <= now.getTime()) {
+          return {
+            change: failure({
+              payment: p,
+              reason: 'QUOTE_EXECUTION_FAILED',
+              now,
+              timing: deps.timing,
+            }),
+          };
+        }
         return hold(now, deps.pollMs);
       }
     }
@@ -64,8 +86,12 @@ export function createUmaSettlement(deps: UmaSettlementDeps) {
   }
 
   return async function settleUma(p: Payment, plan: PlannedChange, now: Date): Promise<PlannedChange> {
-    if (p.type === 'INCOMING' && plan.movement === 'credit' && p.source.sourceType === 'UMA_ADDRESS') return incoming(p, plan, now);
-    if (p.type === 'OUTGOING' && plan.movement === 'settle' && p.destination.destinationType === 'UMA_ADDRESS') return outgoing(p, plan, now);
+    if (p.type === 'INCOMING' && plan.movement === 'credit' && p.source.sourceType === 'UMA_ADDRESS') {
+      return incoming(p, plan, now);
+    }
+    if (p.type === 'OUTGOING' && plan.movement === 'settle' && p.destination.destinationType === 'UMA_ADDRESS') {
+      return outgoing(p, plan, now);
+    }
     return plan;
   };
 }

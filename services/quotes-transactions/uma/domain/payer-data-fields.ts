@@ -1,17 +1,24 @@
 import type { CounterPartyDataOptions } from '@uma-sdk/core';
 import {
-  isCustomerInfoFieldName, type CustomerInfoFieldName, type PayerDataField,
+  isCustomerInfoFieldName,
+  type CustomerInfoFieldName,
+  type PayerDataField,
 } from '../../domain/payer-data-requirements';
 
 /** The UMA payer-data keys and the counterparty field names of our interface. */
 const FIELD_OF_KEY: Record<string, CustomerInfoFieldName> = {
-  name: 'FULL_NAME', email: 'EMAIL', birthDate: 'BIRTH_DATE', nationality: 'NATIONALITY',
-  countryOfResidence: 'COUNTRY_OF_RESIDENCE', phoneNumber: 'PHONE_NUMBER',
+  name: 'FULL_NAME',
+  email: 'EMAIL',
+  birthDate: 'BIRTH_DATE',
+  nationality: 'NATIONALITY',
+  countryOfResidence: 'COUNTRY_OF_RESIDENCE',
+  phoneNumber: 'PHONE_NUMBER',
 };
 
 /** The UMA key of a field: the protocol's own name where it has one, else the field's name (a custom key). */
 const KEY_OF_FIELD: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(FIELD_OF_KEY).map(([key, field]) => [field, key])), IDENTIFIER: 'identifier',
+  ...Object.fromEntries(Object.entries(FIELD_OF_KEY).map(([key, field]) => [field, key])),
+  IDENTIFIER: 'identifier',
 };
 
 /** The field a payer-data key names: one of the protocol's, or one of our field names used as a custom key. */
@@ -24,8 +31,10 @@ const fieldOf = (key: string): CustomerInfoFieldName | undefined =>
  */
 export function payerDataOptionsFor(platformFields: PayerDataField[]): CounterPartyDataOptions {
   const options: CounterPartyDataOptions = {
-    identifier: { mandatory: true }, compliance: { mandatory: true },
-    name: { mandatory: false }, email: { mandatory: false },
+    identifier: { mandatory: true },
+    compliance: { mandatory: true },
+    name: { mandatory: false },
+    email: { mandatory: false },
   };
   for (const field of platformFields) {
     const key = KEY_OF_FIELD[field.name] ?? field.name;
@@ -34,7 +43,10 @@ export function payerDataOptionsFor(platformFields: PayerDataField[]): CounterPa
   return options;
 }
 
-/** What the receiving VASP asks about the payer, in our field names (the identifier and compliance data are the protocol's own). */
+/**
+ * What the receiving VASP asks about the payer, in our field names (the identifier and compliance data are the
+ * protocol's own).
+ */
 export function requiredPayerData(options: CounterPartyDataOptions | undefined): PayerDataField[] {
   return Object.entries(options ?? {}).flatMap(([key, option]) => {
     const name = fieldOf(key);
@@ -43,7 +55,10 @@ export function requiredPayerData(options: CounterPartyDataOptions | undefined):
 }
 
 /** The payer data to send: only the fields the receiver asked for, from what the platform gave (senderCustomerInfo). */
-export function payerDataFor(options: CounterPartyDataOptions | undefined, info: Record<string, unknown> | undefined): Record<string, string> {
+export function payerDataFor(
+  options: CounterPartyDataOptions | undefined,
+  info: Record<string, unknown> | undefined,
+): Record<string, string> {
   const data: Record<string, string> = {};
   for (const key of Object.keys(options ?? {})) {
     const field = fieldOf(key);
@@ -54,7 +69,10 @@ export function payerDataFor(options: CounterPartyDataOptions | undefined, info:
 }
 
 /** The mandatory fields asked for that the platform did not give. */
-export function missingPayerData(options: CounterPartyDataOptions | undefined, info: Record<string, unknown> | undefined): string[] {
+export function missingPayerData(
+  options: CounterPartyDataOptions | undefined,
+  info: Record<string, unknown> | undefined,
+): string[] {
   const given = payerDataFor(options, info);
   return Object.entries(options ?? {})
     .filter(([key, o]) => o?.mandatory && fieldOf(key) && !given[key])

@@ -16,7 +16,8 @@ export function unitsForMsats(msats: number, multiplier: number, feeMsats: numbe
  * of `ourDecimals` digits: the minimum rounded up, the maximum down; undefined when nothing fits.
  */
 export function boundsInOurUnits(
-  bounds: { min: number; max: number; decimals: number }, ourDecimals: number,
+  bounds: { min: number; max: number; decimals: number },
+  ourDecimals: number,
 ): { min: number; max: number } | undefined {
   const scale = 10 ** (ourDecimals - bounds.decimals);
   const min = Math.max(1, Math.ceil(bounds.min * scale));

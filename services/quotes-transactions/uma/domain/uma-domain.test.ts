@@ -25,7 +25,13 @@ describe('UMA domain rules', () => {
   });
 
   it('receives only for one live holder, in its active accounts', () => {
-    const holder = { platformId: 'P', customerId: 'C', platformCustomerId: 'pc', isDeleted: false, accounts: [{ id: 'A1', currency: 'USD', status: 'ACTIVE' }, { id: 'A2', currency: 'EUR', status: 'CLOSED' }] };
+    const holder = {
+      platformId: 'P',
+      customerId: 'C',
+      platformCustomerId: 'pc',
+      isDeleted: false,
+      accounts: [{ id: 'A1', currency: 'USD', status: 'ACTIVE' }, { id: 'A2', currency: 'EUR', status: 'CLOSED' }],
+    };
     expect(receivableAccounts([holder]).map((a) => a.accountId)).toEqual(['A1']);
     expect(receivableAccounts([{ ...holder, isDeleted: true }])).toEqual([]);
     expect(receivableAccounts([{ ...holder, kycBlocked: true }])).toEqual([]);
@@ -45,24 +51,47 @@ describe('UMA domain rules', () => {
   });
 
   it('maps payer data both ways, sending only what was asked for', () => {
-    const options = { name: { mandatory: true }, email: { mandatory: false }, identifier: { mandatory: true }, compliance: { mandatory: true } };
-    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: true }, { name: 'EMAIL', mandatory: false }]);
+    const options = {
+      name: { mandatory: true },
+      email: { mandatory: false },
+      identifier: { mandatory: true },
+      compliance: { mandatory: true },
+    };
+    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: true }, {
+      name: 'EMAIL',
+      mandatory: false,
+    }]);
     expect(payerDataFor(options, { FULL_NAME: 'Ana', TAX_ID: 'secret' })).toEqual({ name: 'Ana' });
     expect(missingPayerData(options, {})).toEqual(['FULL_NAME']);
   });
 
   it("asks for compliance's payer data plus the platform's fields, a field without an UMA key under its own name", () => {
-    const options = payerDataOptionsFor([{ name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }, { name: 'IDENTIFIER', mandatory: false }]);
+    const options = payerDataOptionsFor([{ name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }, {
+      name: 'IDENTIFIER',
+      mandatory: false,
+    }]);
     expect(options).toEqual({
-      identifier: { mandatory: true }, compliance: { mandatory: true }, name: { mandatory: false }, email: { mandatory: true }, TAX_ID: { mandatory: true },
+      identifier: { mandatory: true },
+      compliance: { mandatory: true },
+      name: { mandatory: false },
+      email: { mandatory: true },
+      TAX_ID: { mandatory: true },
     });
-    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: false }, { name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }]);
+    expect(requiredPayerData(options)).toEqual([{ name: 'FULL_NAME', mandatory: false }, {
+      name: 'EMAIL',
+      mandatory: true,
+    }, { name: 'TAX_ID', mandatory: true }]);
     expect(payerDataFor(options, { TAX_ID: '123', EMAIL: 'a@b.c' })).toEqual({ email: 'a@b.c', TAX_ID: '123' });
     expect(missingPayerData(options, { EMAIL: 'a@b.c' })).toEqual(['TAX_ID']);
   });
 
   it("turns the sender's payer data and travel-rule information into counterparty fields", () => {
-    expect(counterpartyInformationOf({ name: 'Ana', identifier: '$ana@x.com' } as never, JSON.stringify({ COUNTRY_OF_RESIDENCE: 'FR', bad_key: 'x', NESTED: { a: 1 } })))
+    expect(
+      counterpartyInformationOf(
+        { name: 'Ana', identifier: '$ana@x.com' } as never,
+        JSON.stringify({ COUNTRY_OF_RESIDENCE: 'FR', bad_key: 'x', NESTED: { a: 1 } }),
+      ),
+    )
       .toEqual({ FULL_NAME: 'Ana', COUNTRY_OF_RESIDENCE: 'FR' });
     expect(counterpartyInformationOf(undefined, 'ivms101 blob')).toEqual({ TRAVEL_RULE_INFO: 'ivms101 blob' });
   });

@@ -16,7 +16,8 @@ export const umaAddressOf = (username: string, domain: string) => `$${username.r
 export const payRequestPath = (username: string) => `/uma/payreq/${encodeURIComponent(username.replace(/^\$/, ''))}`;
 
 /** Our post-transaction callback for an incoming payment (named in our pay-request response). */
-export const postTransactionPath = (transactionId: string) => `/uma/post-transaction/${encodeURIComponent(transactionId)}`;
+export const postTransactionPath = (transactionId: string) =>
+  `/uma/post-transaction/${encodeURIComponent(transactionId)}`;
 
 /**
  * The accounts an address can receive in: the one customer (not deleted) holding it on this
@@ -30,13 +31,20 @@ export function receivableAccounts(holders: UmaAddressHolder[]): ReceivableAccou
   const [h] = live;
   if (h.kycBlocked) return [];
   return h.accounts.filter((a) => a.status === 'ACTIVE').map((a) => ({
-    platformId: h.platformId, customerId: h.customerId, platformCustomerId: h.platformCustomerId, accountId: a.id, currency: a.currency,
+    platformId: h.platformId,
+    customerId: h.customerId,
+    platformCustomerId: h.platformCustomerId,
+    accountId: a.id,
+    currency: a.currency,
   }));
 }
 
 /** A request as the sending VASP addressed it: on our domain (what its signature covers). */
 export function requestUrl(identity: { scheme: string; domain: string }, pathAndQuery: string): URL {
-  return new URL(pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`, `${identity.scheme}://${identity.domain}`);
+  return new URL(
+    pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`,
+    `${identity.scheme}://${identity.domain}`,
+  );
 }
 
 const UMA_ADDRESS = /^\$[a-zA-Z0-9._+-]{1,64}@([a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?)$/i;

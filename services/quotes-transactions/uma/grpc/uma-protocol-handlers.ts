@@ -1,5 +1,9 @@
 import { UmaError } from '@uma-sdk/core';
-import { AnswerRequest_Endpoint, UmaProtocolServiceService, type AnswerResponse } from '../../../../gen/quotes_transactions/v1/uma';
+import {
+  AnswerRequest_Endpoint,
+  UmaProtocolServiceService,
+  type AnswerResponse,
+} from '../../../../gen/quotes_transactions/v1/uma';
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { Logger } from '../../../../lib/log';
 
@@ -16,11 +20,16 @@ const refused = (err: UmaError): AnswerResponse => ({ httpStatus: err.toHttpStat
 export function bindUmaProtocolService(answers: UmaProtocolAnswers, logger: Logger) {
   async function answer(endpoint: AnswerRequest_Endpoint, pathAndQuery: string, body: string): Promise<string> {
     switch (endpoint) {
-      case AnswerRequest_Endpoint.LNURLPUBKEY: return answers.publicKeys();
-      case AnswerRequest_Endpoint.LNURLP: return answers.lnurlp(pathAndQuery);
-      case AnswerRequest_Endpoint.PAY_REQUEST: return answers.payRequest(pathAndQuery, body);
-      case AnswerRequest_Endpoint.POST_TRANSACTION: return answers.postTransaction(pathAndQuery, body);
-      default: throw new Error(`unknown UMA endpoint ${endpoint}`);
+      case AnswerRequest_Endpoint.LNURLPUBKEY:
+        return answers.publicKeys();
+      case AnswerRequest_Endpoint.LNURLP:
+        return answers.lnurlp(pathAndQuery);
+      case AnswerRequest_Endpoint.PAY_REQUEST:
+        return answers.payRequest(pathAndQuery, body);
+      case AnswerRequest_Endpoint.POST_TRANSACTION:
+        return answers.postTransaction(pathAndQuery, body);
+      default:
+        throw new Error(`unknown UMA endpoint ${endpoint}`);
     }
   }
   return bindService(UmaProtocolServiceService, {
