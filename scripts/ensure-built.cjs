@@ -8,8 +8,8 @@
  * `node scripts/ensure-built.cjs` from the command line; `ensureBuilt()` from scripts/start.cjs.
  */
 const { execFileSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync, utimesSync, writeFileSync } = require('node:fs');
-const { join, relative } = require('node:path');
+const { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 const DESCRIPTOR = join(ROOT, 'gen', 'descriptor.binpb');
@@ -106,6 +106,13 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
   if (steps.includes('compile') || !existsSync(VALIDATORS)) {
     run(process.execPath, [join(ROOT, 'dist', 'gateway', 'contract', 'compiled-validators.js')]);
     steps.push('validators');
+  }
+  // The compiled benchmarks load the test harness, which takes the reference's path from this plain
+  // script; tsc reads its declaration and does not emit it, so it is copied beside the compiled tests.
+  const referenceScript = join(ROOT, 'dist', 'test', 'shared-reference.cjs');
+  if (steps.includes('compile') || !existsSync(referenceScript)) {
+    mkdirSync(dirname(referenceScript), { recursive: true });
+    copyFileSync(join(ROOT, 'test', 'shared-reference.cjs'), referenceScript);
   }
   const dashboard = changedSince(mtimeOf(DASHBOARD_BUILT), filesOf(DASHBOARD_INPUTS, () => true));
   if (dashboard.count > 0) {

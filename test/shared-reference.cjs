@@ -7,9 +7,11 @@
  * Run alone: `node test/shared-reference.cjs` exits 1 with that line when the file is missing.
  */
 const { existsSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 
-const REFERENCE_OPENAPI = join(__dirname, '..', '..', 'shared', 'reference', 'grid-openapi.yaml');
+// This file runs from test/, or from dist/test/ where the build copies it for the compiled benchmarks.
+const REPOSITORY = basename(dirname(__dirname)) === 'dist' ? join(__dirname, '..', '..') : join(__dirname, '..');
+const REFERENCE_OPENAPI = join(REPOSITORY, '..', 'shared', 'reference', 'grid-openapi.yaml');
 const MISSING_REFERENCE = 'tests need ../shared/reference/grid-openapi.yaml'
   + ' (the reference OpenAPI beside this repository; see README, "Run the tests")';
 
