@@ -35,9 +35,9 @@ import { killSystemProcess, ledgerAudit, startSystemProcess, type SystemProcess 
  * acknowledged is lost, nothing applies twice, every balance is what the settled transactions say,
  * money is conserved, nothing is stuck, every event of a committed change reaches the webhook
  * receiver, and the ledger audit (`npm run ledger:audit`) finds the ledger clean. CRASH_KILLS sets
- * the number of kills (8 in `npm test`; `.ci/run` runs 50; `npm run test:crash` 200).
+ * the number of kills (12 in `npm test`; `.ci/run` runs 50; `npm run test:crash` 200).
  */
-const KILLS = Number(process.env.CRASH_KILLS ?? 8);
+const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 const PLATFORM_FUNDING = 1_000_000_000;
 const FAST = {
   CARDS_AUTHORIZATION_EXPIRY_MS: '8000',
