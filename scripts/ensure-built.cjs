@@ -109,10 +109,12 @@ function ensureBuilt(say = (line) => process.stderr.write(`${line}\n`)) {
   }
   // The compiled benchmarks load the test harness, which takes the reference's path from this plain
   // script; tsc reads its declaration and does not emit it, so it is copied beside the compiled tests.
+  // (The image's build context has no test/: nothing to copy there.)
   const referenceScript = join(ROOT, 'dist', 'test', 'shared-reference.cjs');
-  if (steps.includes('compile') || !existsSync(referenceScript)) {
+  const referenceSource = join(ROOT, 'test', 'shared-reference.cjs');
+  if (existsSync(referenceSource) && (steps.includes('compile') || !existsSync(referenceScript))) {
     mkdirSync(dirname(referenceScript), { recursive: true });
-    copyFileSync(join(ROOT, 'test', 'shared-reference.cjs'), referenceScript);
+    copyFileSync(referenceSource, referenceScript);
   }
   const dashboard = changedSince(mtimeOf(DASHBOARD_BUILT), filesOf(DASHBOARD_INPUTS, () => true));
   if (dashboard.count > 0) {
