@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { basicAuthHeader } from '../system-harness';
 import { apiUrl, checkResponse } from '../contract/response-contract';
+import { payerWithMxnPayee } from './payments-fixtures';
 
 /**
  * What `npm start` runs: `node dist/main.js all`, the services on a worker thread and the gateway
@@ -77,39 +78,14 @@ async function api(path: string, body?: unknown, method = body === undefined ? '
 
 test('a payment made through the one-command system settles; SIGTERM drains both threads', async () => {
   expect(logs.find((l) => l.msg === 'started')).toMatchObject({ servicesTransport: 'port' });
-  const terms = await api('/customers/end-user-terms');
-  const consent = {
-    acceptedAt: new Date().toISOString(),
-    ipAddress: '203.0.113.7',
-    termsVersion: terms.body.version,
-    acceptanceMethod: 'CHECKBOX',
-  };
-  const payer = await api('/customers', {
-    customerType: 'INDIVIDUAL',
+  const { payerId, source, payeeId } = await payerWithMxnPayee(api, {
     platformCustomerId: 'one-process-payer',
-    fullName: 'Jane Smith',
-    email: 'jane@example.com',
     birthDate: '1990-01-15',
     nationality: 'US',
-    endUserTermsConsent: consent,
-  });
-  expect([payer.status, payer.body]).toEqual([201, expect.objectContaining({ id: expect.any(String) })]);
-  const source =
-    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
-      .id;
-  expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
-  const payee = await api('/customers/external-accounts', {
-    customerId: payer.body.id,
-    currency: 'MXN',
-    accountInfo: {
-      accountType: 'MXN_ACCOUNT',
-      clabeNumber: '032180000118359719',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
-    },
   });
   const quote = await api('/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: source },
-    destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
+    destination: { destinationType: 'ACCOUNT', accountId: payeeId },
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: 10_000,
   });
@@ -124,7 +100,7 @@ test('a payment made through the one-command system settles; SIGTERM drains both
   }
   expect(status).toBe('COMPLETED');
   expect(
-    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+    (await api(`/customers/internal-accounts?customerId=${payerId}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
       .balance.amount,
   ).toBe(50_000 - quote.body.totalSendingAmount);
 

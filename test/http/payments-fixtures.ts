@@ -101,3 +101,41 @@ export async function transactionWhen(
 
 /** Settles in tens of milliseconds instead of seconds. */
 export const FAST_SETTLEMENT = { SANDBOX_SETTLEMENT_STEP_MS: '30', SETTLEMENT_POLL_MS: '10' };
+
+/** A client of a system process's REST API (`/2025-10-13`), as the process tests write it. */
+export type ProcessApi = (path: string, body?: unknown, method?: string) => Promise<{ status: number; body: any }>;
+
+/**
+ * Through a system process's REST API: an individual customer who accepted the End User Terms, its
+ * USD account funded with 50,000 cents (sandbox), and an MXN bank account (CLABE) to pay to.
+ */
+export async function payerWithMxnPayee(api: ProcessApi, customer: Record<string, unknown>) {
+  const terms = await api('/customers/end-user-terms');
+  const consent = {
+    acceptedAt: new Date().toISOString(),
+    ipAddress: '203.0.113.7',
+    termsVersion: terms.body.version,
+    acceptanceMethod: 'CHECKBOX',
+  };
+  const payer = await api('/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Jane Smith',
+    email: 'jane@example.com',
+    ...customer,
+    endUserTermsConsent: consent,
+  });
+  expect([payer.status, payer.body]).toEqual([201, expect.objectContaining({ id: expect.any(String) })]);
+  const accounts = `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`;
+  const source: string = (await api(accounts)).body.data[0].id;
+  expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
+  const payee = await api('/customers/external-accounts', {
+    customerId: payer.body.id,
+    currency: 'MXN',
+    accountInfo: {
+      accountType: 'MXN_ACCOUNT',
+      clabeNumber: '032180000118359719',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+    },
+  });
+  return { payerId: payer.body.id as string, source, payeeId: payee.body.id as string };
+}

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DEFAULT_SANDBOX } from '../../gateway/sandbox-bootstrap';
 import { basicAuthHeader } from '../system-harness';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
-import { FAST_SETTLEMENT } from './payments-fixtures';
+import { FAST_SETTLEMENT, payerWithMxnPayee } from './payments-fixtures';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from '../reliability/system-process';
 
 /**
@@ -65,37 +65,10 @@ const threadNames = (pid: number) =>
 test('a payment crosses the threads, and its events reach the notifications thread as signed webhooks', async () => {
   receiver = await startWebhookReceiver({ publicKeyPem: (await api('/webhooks/public-key')).body.publicKeyPem });
   expect((await api('/config', { webhookEndpoint: receiver.url }, 'PATCH')).status).toBe(200);
-  const terms = await api('/customers/end-user-terms');
-  const consent = {
-    acceptedAt: new Date().toISOString(),
-    ipAddress: '203.0.113.7',
-    termsVersion: terms.body.version,
-    acceptanceMethod: 'CHECKBOX',
-  };
-  const payer = await api('/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: 'threads-payer',
-    fullName: 'Jane Smith',
-    email: 'jane@example.com',
-    endUserTermsConsent: consent,
-  });
-  expect(payer.status).toBe(201);
-  const source =
-    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
-      .id;
-  expect((await api(`/sandbox/internal-accounts/${source}/fund`, { amount: 50_000 })).status).toBe(200);
-  const payee = await api('/customers/external-accounts', {
-    customerId: payer.body.id,
-    currency: 'MXN',
-    accountInfo: {
-      accountType: 'MXN_ACCOUNT',
-      clabeNumber: '032180000118359719',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
-    },
-  });
+  const { payerId, source, payeeId } = await payerWithMxnPayee(api, { platformCustomerId: 'threads-payer' });
   const quote = await api('/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: source },
-    destination: { destinationType: 'ACCOUNT', accountId: payee.body.id },
+    destination: { destinationType: 'ACCOUNT', accountId: payeeId },
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: 10_000,
     immediatelyExecute: true,
@@ -109,7 +82,7 @@ test('a payment crosses the threads, and its events reach the notifications thre
   );
   expect((await api(`/transactions/${transactionId}`)).body.status).toBe('COMPLETED');
   expect(
-    (await api(`/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
+    (await api(`/customers/internal-accounts?customerId=${payerId}&type=INTERNAL_FIAT&currency=USD`)).body.data[0]
       .balance.amount,
   )
     .toBe(50_000 - quote.body.totalSendingAmount);
