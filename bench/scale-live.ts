@@ -11,6 +11,7 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeepAliveClient } from './keep-alive-client';
+import { prepareScalePayer, type ScalePayer } from './scale-payer';
 import { startSystem, stopSystem, type RunningSystem } from './system-process';
 
 /**
@@ -169,48 +170,12 @@ class WalWatch {
 
 type Api = ReturnType<typeof createKeepAliveClient>;
 
-async function prepare(api: Api) {
-  const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: 1_000_000_000_000 }] });
-  if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
-  const terms = await api('GET', '/customers/end-user-terms');
-  const consent = {
-    acceptedAt: new Date().toISOString(),
-    ipAddress: '203.0.113.7',
-    termsVersion: terms.body.version,
-    acceptanceMethod: 'CHECKBOX',
-  };
-  const payer = await api('POST', '/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: 'live-payer',
-    fullName: 'Live Payer',
-    email: 'payer@example.com',
-    endUserTermsConsent: consent,
-  });
-  const accounts = await api(
-    'GET',
-    `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`,
-  );
-  const source = accounts.body.data[0].id as string;
-  const funded = await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
-  if (funded.status !== 200) throw new Error(`fund answered ${funded.status}`);
-  const payee = await api('POST', '/customers/external-accounts', {
-    customerId: payer.body.id,
-    currency: 'MXN',
-    accountInfo: {
-      accountType: 'MXN_ACCOUNT',
-      clabeNumber: '032180000118359719',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
-    },
-  });
-  return { consent, source, payee: payee.body.id as string };
-}
-
 /**
  * Live payments, IN_FLIGHT at a time, until `total` completed; `at(n)` is called when the n-th
  * completes (synchronously, so the sample is taken at that count).
  */
 interface LivePayments {
-  setup: Awaited<ReturnType<typeof prepare>>;
+  setup: ScalePayer;
   total: number;
   at: (done: number) => void;
   /** 503s answered so far (asked again, up to MAX_UNAVAILABLE in all). */
@@ -281,7 +246,7 @@ export async function runLivePhase(
     running = await startSystem(root, dataDir, probe);
     const pid = running.child.pid!;
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
-    const setup = await prepare(api);
+    const setup = await prepareScalePayer(api, { platformCustomerId: 'live-payer', fullName: 'Live Payer' });
     wal = new WalWatch(dataDir);
     // The probe writes once a second: the start sample waits for one after the set-up.
     await new Promise((r) => setTimeout(r, 1_100));

@@ -6,6 +6,7 @@ import { createSqliteDocumentStore } from '../lib/store/sqlite-document-store';
 import { createKeepAliveClient } from './keep-alive-client';
 import { runLoad } from './load-loop';
 import { timeDocumentedFilters } from './scale-filters';
+import { prepareScalePayer, type ScalePayer } from './scale-payer';
 import { runLivePhase, type LivePhaseResult } from './scale-live';
 import { startSystem, stopSystem, type RunningSystem, type TimedStart } from './system-process';
 
@@ -99,45 +100,10 @@ async function deliveryShare(dataDir: string): Promise<number> {
 
 type Api = ReturnType<typeof createKeepAliveClient>;
 
-async function prepare(api: Api) {
-  const config = await api('PATCH', '/config', { limits: [{ currency: 'USD', dailyVolume: 1_000_000_000_000 }] });
-  if (config.status !== 200) throw new Error(`PATCH /config answered ${config.status}`);
-  const terms = await api('GET', '/customers/end-user-terms');
-  const consent = {
-    acceptedAt: new Date().toISOString(),
-    ipAddress: '203.0.113.7',
-    termsVersion: terms.body.version,
-    acceptanceMethod: 'CHECKBOX',
-  };
-  const payer = await api('POST', '/customers', {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: 'scale-payer',
-    fullName: 'Scale Payer',
-    email: 'payer@example.com',
-    endUserTermsConsent: consent,
-  });
-  const accounts = await api(
-    'GET',
-    `/customers/internal-accounts?customerId=${payer.body.id}&type=INTERNAL_FIAT&currency=USD`,
-  );
-  const source = accounts.body.data[0].id as string;
-  await api('POST', `/sandbox/internal-accounts/${source}/fund`, { amount: 10_000_000_000 });
-  const payee = await api('POST', '/customers/external-accounts', {
-    customerId: payer.body.id,
-    currency: 'MXN',
-    accountInfo: {
-      accountType: 'MXN_ACCOUNT',
-      clabeNumber: '032180000118359719',
-      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
-    },
-  });
-  return { consent, source, payee: payee.body.id as string };
-}
-
 /** Real payments (16 in flight) and one new customer per 10 of them. */
 async function realTraffic(
   api: Api,
-  setup: Awaited<ReturnType<typeof prepare>>,
+  setup: ScalePayer,
   payments: number,
   tag: string,
 ): Promise<void> {
@@ -251,7 +217,7 @@ interface SizeRun {
   dataDir: string;
   payments: number;
   customers: string[];
-  setup: Awaited<ReturnType<typeof prepare>>;
+  setup: ScalePayer;
 }
 
 async function measureSize({ root, dataDir, payments, customers, setup }: SizeRun): Promise<ScaleFigures> {
@@ -331,7 +297,7 @@ export async function runScaleBenchmark(sizes = SIZES): Promise<ScaleResult> {
   try {
     let running = await startSystem(root, dataDir);
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
-    const setup = await prepare(api);
+    const setup = await prepareScalePayer(api, { platformCustomerId: 'scale-payer', fullName: 'Scale Payer' });
     await stopSystem(running);
     const before = storeBytes(dataDir);
     running = await startSystem(root, dataDir);
