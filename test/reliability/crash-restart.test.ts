@@ -152,14 +152,21 @@ async function runScenario({ signal, restarts }: Scenario) {
     );
     const exact = await moneyPathsExact(api, money, coin, transactions);
 
-    // Each payer's balance is exactly what its settled transactions say.
+    // Each payer's balance is exactly what its settled transactions say; when one is not, the
+    // ledger audit of the stopped system says which steps disagree.
     const settled = await allTransactions(api);
+    const mismatches: Array<{ account: string; balance: number; expected: number }> = [];
     for (const payer of [...payers, scaPayer]) {
       const account = await api(
         `/customers/internal-accounts?customerId=${payer.customerId}&type=INTERNAL_FIAT&currency=USD`,
       );
-      expect({ account: payer.usdAccount, balance: account.body.data[0].balance.amount })
-        .toEqual({ account: payer.usdAccount, balance: expectedBalance(payer, settled) });
+      const balance = account.body.data[0].balance.amount as number;
+      const expected = expectedBalance(payer, settled);
+      if (balance !== expected) mismatches.push({ account: payer.usdAccount, balance, expected });
+    }
+    if (mismatches.length > 0) {
+      await killSystemProcess(system, 'SIGTERM');
+      expect({ mismatches, audit: (await ledgerAudit(dataDir)).problems }).toEqual({ mismatches: [], audit: [] });
     }
 
     // Every event of a committed change is delivered: each recorded delivery acknowledged by the

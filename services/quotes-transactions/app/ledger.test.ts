@@ -6,6 +6,7 @@ import {
   ARCHIVE_AT,
   ARCHIVE_COLLECTION,
   ARCHIVE_MIN_AGE_MS,
+  BALANCES_COLLECTION,
   balanceRecordsOf,
   createLedgerDocumentStore,
 } from '../store/ledger-document-store';
@@ -17,17 +18,21 @@ const BOB = 'InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const settlement = systemAccount('settlement', 'USD', PLATFORM);
 const transit = systemAccount('transit', 'USD', PLATFORM);
 
-/** Runs `hook` once, right after the next archive lookup read and before its answer is used. */
-function pausingArchiveLookups(store: DocumentStore) {
+/**
+ * Runs `hook` once, right after the next read of `collection` by `method` and before its answer is
+ * used: the archive's lookups (findOne), or the balance documents an archive pass scans (find).
+ */
+function pausingReads(store: DocumentStore, collection: string, method: 'find' | 'findOne') {
   let hook: (() => Promise<void>) | undefined;
   const wrapped: DocumentStore = {
     ...store,
     collection<T extends Doc = Doc>(name: string) {
       const real = store.collection<T>(name);
-      if (name !== ARCHIVE_COLLECTION) return real;
+      if (name !== collection) return real;
       return Object.assign(Object.create(real) as DocumentCollection<T>, {
-        async findOne(filter: Filter, options?: { projection?: Projection }) {
-          const found = await real.findOne(filter, options);
+        async [method](filter: Filter, options?: { projection?: Projection }) {
+          const found = await (real[method] as (f: Filter, o?: { projection?: Projection }) => Promise<unknown>)
+            .call(real, filter, options);
           const run = hook;
           hook = undefined;
           await run?.();
@@ -38,7 +43,7 @@ function pausingArchiveLookups(store: DocumentStore) {
   };
   return {
     store: wrapped,
-    onNextLookup: (fn: () => Promise<void>) => {
+    onNextRead: (fn: () => Promise<void>) => {
       hook = fn;
     },
   };
@@ -56,6 +61,7 @@ function setup(store: DocumentStore = createEmbeddedDocumentStore()) {
     advance: (ms: number) => {
       now = new Date(now.getTime() + ms);
     },
+    now: () => now.toISOString(),
   };
 }
 
@@ -345,14 +351,14 @@ describe('postings remembered for good: busy balances move their markers to the 
   test(
     'a replay that searched the archive before an archive pass moved its marker there does not apply it again',
     async () => {
-      const pausing = pausingArchiveLookups(createEmbeddedDocumentStore());
+      const pausing = pausingReads(createEmbeddedDocumentStore(), ARCHIVE_COLLECTION, 'findOne');
       const h = setup(pausing.store);
       await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
       h.advance(1);
       await busy(h, 2 * ARCHIVE_AT, 'busy');
       const step = debit('tx-1/debit', ALICE, 700);
       // The replay finds the debit nowhere; before it writes, the original run applies it and a pass archives it.
-      pausing.onNextLookup(async () => {
+      pausing.onNextRead(async () => {
         await h.ledgerStore.apply({
           platformId: PLATFORM,
           posting: step.postings[0],
@@ -371,6 +377,29 @@ describe('postings remembered for good: busy balances move their markers to the 
     },
     30_000,
   );
+
+  test('a posting applied during an archive pass, by a step started after it began, never applies twice', async () => {
+    const pausing = pausingReads(createEmbeddedDocumentStore(), BALANCES_COLLECTION, 'find');
+    const h = setup(pausing.store);
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+    for (let i = 0; i < ARCHIVE_AT; i++) await h.ledger.applyStep(PLATFORM, fund(`busy-${i}`, ALICE, 1));
+    const step = debit('late/debit', ALICE, 700);
+    let startedAt = '';
+    // The pass has taken its time and found ALICE due; before it reads her document, a step starts and applies.
+    pausing.onNextRead(async () => {
+      h.advance(1);
+      startedAt = h.now();
+      expect(await h.ledger.applyStep(PLATFORM, step, startedAt)).toBe('APPLIED');
+    });
+    await h.ledger.archivePostings();
+    h.advance(ARCHIVE_MIN_AGE_MS);
+    await h.ledger.archivePostings();
+    expect(await h.archive.countDocuments({ markers: 'late/debit#0' })).toBe(1);
+    // A replay of the step (a recovery taking it for interrupted) from when it started.
+    expect(await h.ledger.applyStep(PLATFORM, step, startedAt)).toBe('APPLIED');
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 + ARCHIVE_AT - 700);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  }, 30_000);
 
   test('a busy balance document stays small: its markers move out as they age', async () => {
     const h = setup();

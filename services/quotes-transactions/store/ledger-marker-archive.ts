@@ -45,10 +45,17 @@ export function createMarkerArchive(store: DocumentStore, balances: DocumentColl
     });
   }
 
-  /** Archives what this document held when last seen long enough ago; notes what it holds now. */
-  async function visit(id: string, now: number, next: typeof seen): Promise<void> {
+  /**
+   * Archives what this document held when last seen long enough ago; notes what it holds now. The
+   * note's time is taken once the document is read, never before: a marker in it may belong to a
+   * step that started after the pass did, and `appliedThrough` must not precede any step's start,
+   * or a replay of that step would take the archive for not holding its marker and apply it again.
+   * (Replicas on several hosts rely on their clocks agreeing to well within ARCHIVE_MIN_AGE_MS.)
+   */
+  async function visit(id: string, next: typeof seen): Promise<void> {
     const doc = await balances.findOne({ _id: id }, { projection: { applied: 1, appliedAt: 1 } });
     if (!doc) return;
+    const now = clock().getTime();
     const before = seen.get(id);
     if (before && before.at <= now - ARCHIVE_MIN_AGE_MS) {
       const moving = (doc.applied ?? []).filter((m) => before.markers.has(m));
@@ -77,10 +84,9 @@ export function createMarkerArchive(store: DocumentStore, balances: DocumentColl
     },
     /** One pass over the busy documents; answers how many it visited. */
     async pass(limit = 100): Promise<number> {
-      const now = clock().getTime();
       const due = await balances.find({ unarchived: { $gte: ARCHIVE_AT } }, { limit, projection: { _id: 1 } });
       const next = new Map<string, { at: number; markers: Set<string> }>();
-      for (const { _id } of due) await visit(_id, now, next);
+      for (const { _id } of due) await visit(_id, next);
       seen = next;
       return due.length;
     },
