@@ -8,7 +8,7 @@ import { PEER_DEFINITIONS, type PeerClients } from '../../lib/runtime/peer-clien
 /**
  * The "add an operation" recipe (docs/contributing.md) as a check: every operation of the contract's
  * registry has a handler, an entry in the permission table, and a handler that calls an RPC a peer
- * client defines. `rpcs` is what each handler was seen to call (`client.method`, see rpcsCalled).
+ * client defines. `rpcs` are the RPCs each handler calls (`client.method`, see recordedWiring).
  */
 export interface OperationWiring {
   operations: readonly Pick<Operation, 'operationId'>[];
