@@ -170,13 +170,13 @@ async function runChain(
 
 function requestFor(op: Operation, untyped?: string) {
   const params = Object.fromEntries(
-    Object.entries(op.pathParams.properties).map(([name, schema]) => [name, pathValue(schema, untyped)]),
+    Object.entries(op.pathParams.properties).map(([name, schema]) => [name, pathValue(schema as SchemaNode, untyped)]),
   );
   const headers: Record<string, string> = { 'idempotency-key': 'recipe-check', 'content-type': 'application/json' };
   const req = {
     params,
-    query: op.query ? sampleOf(op.query, untyped) : {},
-    body: op.body ? sampleOf(op.body.schema, untyped) : {},
+    query: op.query ? sampleOf(op.query as SchemaNode, untyped) : {},
+    body: op.body ? sampleOf(op.body.schema as SchemaNode, untyped) : {},
     headers,
     method: op.method.toUpperCase(),
     path: op.path,
