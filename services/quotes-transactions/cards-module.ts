@@ -10,7 +10,7 @@ import type { CardIssuer, Cardholders } from './app/cards/card-ports';
 import { createCardProvisioning } from './app/cards/card-provisioning';
 import { createCardUseCases, type CardUseCases } from './app/cards/card-use-cases';
 import { createCardAuthorizations } from './app/cards/card-authorizations';
-import type { Ledger } from './app/ledger';
+import type { Ledger } from './ledger/app/ledger';
 import { createCardTransactionDocumentStore } from './store/card-transaction-document-store';
 import { bindCardService } from './grpc/card-handlers';
 import { bindCardSandboxService } from './grpc/card-sandbox-handlers';

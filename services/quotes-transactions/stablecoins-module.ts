@@ -5,7 +5,7 @@ import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-se
 import { createBraleStablecoinProvider } from './adapters/brale-stablecoin-provider';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import { createSandboxStablecoinProvider } from './adapters/sandbox-stablecoin-provider';
-import type { Ledger } from './app/ledger';
+import type { Ledger } from './ledger/app/ledger';
 import type { PaymentAccounts } from './app/payment-accounts';
 import { createOperationProgress } from './app/stablecoins/operation-progress';
 import { createStablecoinOperations } from './app/stablecoins/operations';

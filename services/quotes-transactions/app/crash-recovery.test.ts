@@ -1,6 +1,6 @@
 import { wire } from '../../../test/fixtures/wire';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../store/ledger-document-store';
+import { ARCHIVE_AT, ARCHIVE_COLLECTION, BALANCES_COLLECTION } from '../ledger/store/ledger-document-store';
 import { receiptTransactionId } from '../domain/same-server-receiver';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
 import {

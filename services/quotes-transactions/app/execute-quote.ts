@@ -3,7 +3,7 @@ import { AppError } from '../../../lib/errors';
 import type { Payment } from '../domain/payment';
 import type { PlannedChange, SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/app/ledger';
 import type { Caller } from './payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';

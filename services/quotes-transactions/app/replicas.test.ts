@@ -4,7 +4,7 @@ import type { DomainEvent } from '../../../lib/bus/event-bus';
 import { leasesIn, LEASES_COLLECTION } from '../../../lib/runtime/lease';
 import type { DocumentStore } from '../../../lib/store/document-store';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { BALANCES_COLLECTION } from '../store/ledger-document-store';
+import { BALANCES_COLLECTION } from '../ledger/store/ledger-document-store';
 import { createCrashingStore } from '../test-fixtures/crashing-store';
 import { createFakePaymentAccounts } from '../test-fixtures/fake-payment-accounts';
 import {

@@ -5,9 +5,13 @@ import { breakdown, NO_FEE } from '../domain/fees';
 import type { Payment } from '../domain/payment';
 import { receiptTransactionId, type UmaAddressHolder } from '../domain/same-server-receiver';
 import { SETTLES } from '../domain/sandbox-outcomes';
-import { BALANCES_COLLECTION, balanceRecordsOf, createLedgerDocumentStore } from '../store/ledger-document-store';
+import {
+  BALANCES_COLLECTION,
+  balanceRecordsOf,
+  createLedgerDocumentStore,
+} from '../ledger/store/ledger-document-store';
 import { createPaymentDocumentStore } from '../store/payment-document-store';
-import { createLedger } from './ledger';
+import { createLedger } from '../ledger/app/ledger';
 import { createReceiveSameServerPayment } from './same-server-payments';
 import { createStepRunner } from './step-runner';
 

@@ -10,7 +10,7 @@ import { MissingMembers } from '../domain/quote-request';
 import { findCurrency } from '../domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
-import { ledgerStep, systemAccount } from '../domain/ledger-postings';
+import { ledgerStep, systemAccount } from '../ledger/domain/ledger-postings';
 import { isMinorAmount, MAX_SANDBOX_FUNDING } from '../domain/money';
 import type { Payment } from '../domain/payment';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
@@ -19,7 +19,7 @@ import { APPROVAL_REQUESTED_EVENT, type ApprovalWindows } from '../domain/incomi
 import { asksReceiverInfo, outcomeForIncoming, SANDBOX_REQUESTED_RECEIVER_FIELDS } from '../domain/sandbox-outcomes';
 import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
-import type { Balance, Ledger } from './ledger';
+import type { Balance, Ledger } from '../ledger/app/ledger';
 import { customerDeleted, type Caller, type PaymentAccounts } from './payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { requireCurrency } from './quote-parties';

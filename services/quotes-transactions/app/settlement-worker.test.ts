@@ -1,6 +1,6 @@
 import { silentLogger } from '../../../lib/log';
 import type { Payment } from '../domain/payment';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/app/ledger';
 import type { PaymentStore } from './payment-store';
 import { createSettlementWorker } from './settlement-worker';
 import type { StepRunner } from './step-runner';

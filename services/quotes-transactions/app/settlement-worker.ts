@@ -4,10 +4,10 @@ import type { Logger } from '../../../lib/log';
 import { underLease, type Lease } from '../../../lib/runtime/lease';
 import type { PlannedChange, SettlementTiming } from '../domain/settlement-plan';
 import type { Payment } from '../domain/payment';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/app/ledger';
 import type { PaymentStore } from './payment-store';
 import { createSandboxSettlementRail, type SettlementRail } from './settlement-rail';
-import { StepNeedsReconciliation } from './ledger';
+import { StepNeedsReconciliation } from '../ledger/app/ledger';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 
 export interface SettlementWorkerOptions {

@@ -1,14 +1,14 @@
 import { AppError } from '../../../lib/errors';
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import type { LedgerStep } from '../domain/ledger-postings';
+import type { LedgerStep } from '../ledger/domain/ledger-postings';
 import { releasesDailyVolume } from '../domain/limits';
 import { applyChange } from '../domain/payment-change';
 import { movement, stepName } from '../domain/payment-movements';
 import type { Payment, PaymentChange, PendingStep } from '../domain/payment';
 import type { PlannedChange } from '../domain/settlement-plan';
 import type { ReleaseDailyVolume } from './daily-volume';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/app/ledger';
 import { paymentEvents } from './payment-events';
 import type { PaymentStore } from './payment-store';
 

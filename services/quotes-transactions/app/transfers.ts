@@ -15,7 +15,7 @@ import type { SettlementTiming } from '../domain/settlement-plan';
 import { parseTransferRequest, type TransferRequest, type TransferRequestMessage } from '../domain/transfer-request';
 import type { ReserveDailyVolume } from './daily-volume';
 import { sameRequestOrConflict } from './idempotency';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/app/ledger';
 import { customerDeleted, type Caller, type PaymentAccounts } from './payment-accounts';
 import { paymentEvents } from './payment-events';
 import type { PaymentSettingsSource } from './payment-settings';

@@ -1,4 +1,4 @@
-import { ledgerStep, systemAccount, type LedgerStep, type Posting } from './ledger-postings';
+import { ledgerStep, systemAccount, type LedgerStep, type Posting } from '../ledger/domain/ledger-postings';
 import type { Payment } from './payment';
 
 /**

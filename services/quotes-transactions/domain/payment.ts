@@ -1,6 +1,6 @@
 import type { Currency } from './currency-catalogue';
 import type { FeeBreakdown } from './fees';
-import type { LedgerStep } from './ledger-postings';
+import type { LedgerStep } from '../ledger/domain/ledger-postings';
 import type { LockedSide } from './pricing';
 import type { SandboxOutcome } from './sandbox-outcomes';
 import type { ApprovalState, ReceiverFieldRequest } from './incoming-payment-approval';

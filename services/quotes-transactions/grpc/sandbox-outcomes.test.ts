@@ -1,7 +1,7 @@
 import { wire } from '../../../test/fixtures/wire';
 import { AppError } from '../../../lib/errors';
-import { systemAccount } from '../domain/ledger-postings';
-import { balanceRecordsOf } from '../store/ledger-document-store';
+import { systemAccount } from '../ledger/domain/ledger-postings';
+import { balanceRecordsOf } from '../ledger/store/ledger-document-store';
 import {
   asPlatform,
   eventually,

@@ -4,13 +4,13 @@ import type { DomainEvent } from '../../../../lib/bus/event-bus';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import type { Card } from '../../domain/card';
 import { holdsAccount, networkAccount } from '../../domain/card-transaction';
-import { BALANCE_LIMIT, ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { BALANCE_LIMIT, ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
 import {
   createCardTransactionDocumentStore,
   CARD_TRANSACTIONS_COLLECTION,
 } from '../../store/card-transaction-document-store';
-import { createLedgerDocumentStore } from '../../store/ledger-document-store';
-import { createLedger } from '../ledger';
+import { createLedgerDocumentStore } from '../../ledger/store/ledger-document-store';
+import { createLedger } from '../../ledger/app/ledger';
 import { createCardAuthorizations } from './card-authorizations';
 
 const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';

@@ -23,7 +23,7 @@ import {
   type CardTransaction,
   type EventPlan,
 } from '../../domain/card-transaction';
-import type { Ledger } from '../ledger';
+import type { Ledger } from '../../ledger/app/ledger';
 import type { Caller } from '../payment-accounts';
 import type { CardTransactionEntry, CardTransactionStore } from './card-transaction-store';
 

@@ -4,12 +4,12 @@ import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { createDelegatedKeyCustody } from '../../adapters/delegated-key-custody';
 import type { Card } from '../../domain/card';
-import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
 import { createCardTransactionDocumentStore } from '../../store/card-transaction-document-store';
 import { createDelegatedKeyDocumentStore, DELEGATED_KEYS_COLLECTION } from '../../store/delegated-key-document-store';
-import { createLedgerDocumentStore } from '../../store/ledger-document-store';
+import { createLedgerDocumentStore } from '../../ledger/store/ledger-document-store';
 import { createCardAuthorizations } from '../cards/card-authorizations';
-import { createLedger } from '../ledger';
+import { createLedger } from '../../ledger/app/ledger';
 import { createDelegatedKeys, type WalletSignatures } from './delegated-keys';
 
 const PLATFORM = 'Platform:11111111-1111-4111-8111-111111111111';

@@ -3,10 +3,10 @@ import { newEvent } from '../../../../lib/bus/outbox';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
 import { createSandboxStablecoinProvider } from '../../adapters/sandbox-stablecoin-provider';
-import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
-import { createLedgerDocumentStore } from '../../store/ledger-document-store';
+import { ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
+import { createLedgerDocumentStore } from '../../ledger/store/ledger-document-store';
 import { createStablecoinDocumentStore } from '../../store/stablecoin-document-store';
-import { createLedger } from '../ledger';
+import { createLedger } from '../../ledger/app/ledger';
 import { createOperationProgress, transferRequestOf } from './operation-progress';
 import { createProviderAccounts } from './provider-accounts';
 import {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../../lib/log';
-import { ledgerStep, systemAccount } from '../../domain/ledger-postings';
+import { ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
 import {
   awaitsExternalFunds,
   canMove,
@@ -9,7 +9,7 @@ import {
   statusFromProvider,
   type StablecoinOperationStatus,
 } from '../../domain/stablecoin-operation';
-import type { Ledger } from '../ledger';
+import type { Ledger } from '../../ledger/app/ledger';
 import type { ProviderAccounts } from './provider-accounts';
 import {
   ProviderCredentialsRevoked,

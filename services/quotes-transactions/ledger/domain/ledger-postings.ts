@@ -10,8 +10,8 @@
  * from (a refund) lands even in a closed account. The system accounts (settlement with the outside world, funds in
  * transit, FX, fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
  */
-import { AppError } from '../../../lib/errors';
-import { MAX_AMOUNT } from './money';
+import { AppError } from '../../../../lib/errors';
+import { MAX_AMOUNT } from '../../domain/money';
 
 /**
  * The most an internal account holds and the most one posting moves, in minor units of any

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../lib/bus/event-bus';
-import { instruments } from '../../../lib/metrics';
-import type { NewEvent } from '../../../lib/bus/outbox';
+import type { DomainEvent } from '../../../../lib/bus/event-bus';
+import { instruments } from '../../../../lib/metrics';
+import type { NewEvent } from '../../../../lib/bus/outbox';
 import {
   assertValidStep,
   BALANCE_LIMIT,

@@ -1,4 +1,4 @@
-import type { DocumentCollection, DocumentStore } from '../../../lib/store/document-store';
+import type { DocumentCollection, DocumentStore } from '../../../../lib/store/document-store';
 import { legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-balance-document';
 
 /** Markers moved out of one balance document together; every one was applied by `appliedThrough`. */

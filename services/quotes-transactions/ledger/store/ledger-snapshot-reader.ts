@@ -1,16 +1,16 @@
-import type { DocumentStore } from '../../../lib/store/document-store';
+import type { DocumentStore } from '../../../../lib/store/document-store';
 import type {
   AuditArchivedMarkers,
   AuditBalanceDocument,
   LedgerSnapshot,
   LedgerSnapshotSource,
 } from '../app/ledger-audit';
-import type { CardTransactionEntry } from '../app/cards/card-transaction-store';
+import type { CardTransactionEntry } from '../../app/cards/card-transaction-store';
 import type { LedgerStep } from '../domain/ledger-postings';
-import type { Payment } from '../domain/payment';
-import { CARD_TRANSACTIONS_COLLECTION } from './card-transaction-document-store';
+import type { Payment } from '../../domain/payment';
+import { CARD_TRANSACTIONS_COLLECTION } from '../../store/card-transaction-document-store';
 import { ARCHIVE_COLLECTION, BALANCES_COLLECTION, JOURNAL_COLLECTION } from './ledger-document-store';
-import { PAYMENTS_COLLECTION } from './payment-document-store';
+import { PAYMENTS_COLLECTION } from '../../store/payment-document-store';
 
 /** A stored document as its record: `_id` as `id`, without the outbox and search members. */
 function recordOf<T>(doc: Record<string, unknown>): T {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { withEvents } from '../../../lib/bus/outbox';
-import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
+import { withEvents } from '../../../../lib/bus/outbox';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
 import { isGuarded, type LedgerStep } from '../domain/ledger-postings';
 import type { BalanceRecord, LedgerStore, PostingResult } from '../app/ledger-store';
 import { LEGACY_WINDOW, legacyForgottenBefore, voidMarker, type BalanceDoc } from './ledger-balance-document';

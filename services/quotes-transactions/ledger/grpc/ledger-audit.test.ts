@@ -1,5 +1,5 @@
-import { wire } from '../../../test/fixtures/wire';
-import type { AppError } from '../../../lib/errors';
+import { wire } from '../../../../test/fixtures/wire';
+import type { AppError } from '../../../../lib/errors';
 import {
   asPlatform,
   eventually,
@@ -7,7 +7,7 @@ import {
   startPaymentsHarness,
   usdAccountInfo,
   type PaymentsHarness,
-} from '../test-fixtures/payments-harness';
+} from '../../test-fixtures/payments-harness';
 
 let h: PaymentsHarness;
 

@@ -1,7 +1,7 @@
-import { createEventFactory } from '../../../lib/bus/event-factory';
-import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
+import { createEventFactory } from '../../../../lib/bus/event-factory';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { BALANCE_LIMIT, BalanceOutOfRange, ledgerStep, systemAccount } from '../domain/ledger-postings';
-import type { Doc, DocumentCollection, DocumentStore, Filter, Projection } from '../../../lib/store/document-store';
+import type { Doc, DocumentCollection, DocumentStore, Filter, Projection } from '../../../../lib/store/document-store';
 import {
   ARCHIVE_AT,
   ARCHIVE_COLLECTION,

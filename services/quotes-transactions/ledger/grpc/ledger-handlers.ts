@@ -1,7 +1,7 @@
-import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
-import { AppError } from '../../../lib/errors';
-import { requirePlatform } from '../../../lib/grpc/call-context';
-import { bindService } from '../../../lib/grpc/service-binding';
+import { LedgerServiceService } from '../../../../gen/quotes_transactions/v1/ledger';
+import { AppError } from '../../../../lib/errors';
+import { requirePlatform } from '../../../../lib/grpc/call-context';
+import { bindService } from '../../../../lib/grpc/service-binding';
 import type { Ledger } from '../app/ledger';
 import type { LedgerAudit } from '../app/ledger-audit';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../lib/bus/event-bus';
+import type { DomainEvent } from '../../../../lib/bus/event-bus';
 import type { LedgerStep, Posting } from '../domain/ledger-postings';
 
 /**

@@ -1,8 +1,8 @@
-import { decisionStep, holdsAccount, undoDecisionStep, type CardTransaction } from '../domain/card-transaction';
+import { decisionStep, holdsAccount, undoDecisionStep, type CardTransaction } from '../../domain/card-transaction';
 import { isGuarded, systemAccount, type LedgerStep } from '../domain/ledger-postings';
-import type { Payment } from '../domain/payment';
-import { movement, type MovementName } from '../domain/payment-movements';
-import type { CardTransactionEntry } from './cards/card-transaction-store';
+import type { Payment } from '../../domain/payment';
+import { movement, type MovementName } from '../../domain/payment-movements';
+import type { CardTransactionEntry } from '../../app/cards/card-transaction-store';
 
 /** One balance document as stored: an internal account's, or a system document's shares (`sums`). */
 export interface AuditBalanceDocument {
