@@ -2,10 +2,10 @@ import { AppError } from '../../../lib/errors';
 import type { RateSource } from '../adapters/rate-source';
 import type { Currency } from '../domain/currency-catalogue';
 import { VERIFICATION_THRESHOLD_USD_CENTS } from '../domain/limits';
-import type { Lookup } from '../domain/lookup';
+import type { Lookup } from '../lookups/domain/lookup';
 import { convertDown, rateFromDecimal } from '../domain/money';
 import type { PaymentDestination } from '../domain/payment';
-import type { GetLookup } from './get-lookup';
+import type { GetLookup } from '../lookups/app/get-lookup';
 import {
   checkedSignedLookup,
   lookupExpired,
@@ -13,7 +13,7 @@ import {
   type CitedLookup,
   type LookupCitation,
   type SignedLookups,
-} from './signed-lookups';
+} from '../lookups/app/signed-lookups';
 
 /** Whether the lookup was made for this destination; UMA addresses compare without regard to case. */
 function looksUp(lookup: Lookup, destination: PaymentDestination): boolean {

@@ -23,7 +23,7 @@ import type { LightningNode } from './app/lightning-node';
 import { createUmaSettlement } from './app/uma-settlement-hold';
 import { createUmaSender } from './app/uma-sender';
 import type { PaymentAccounts } from '../app/payment-accounts';
-import type { UmaCounterparty } from '../app/lookup-uma';
+import type { UmaCounterparty } from '../lookups/app/lookup-uma';
 import { isPlainHttpDomain } from './adapters/vasp-public-keys';
 import { vaspDomainOf } from './domain/uma-receiver';
 import type { Payment } from '../domain/payment';

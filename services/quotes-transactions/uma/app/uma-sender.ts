@@ -13,7 +13,7 @@ import {
   type NonceValidator,
 } from '@uma-sdk/core';
 import { AppError } from '../../../../lib/errors';
-import type { CounterpartyAnswer } from '../../adapters/counterparty';
+import type { CounterpartyAnswer } from '../../lookups/adapters/counterparty';
 import type { PaymentAccounts } from '../../app/payment-accounts';
 import type { Payment } from '../../domain/payment';
 import type { UmaIdentity } from '../adapters/uma-identity';
