@@ -3,7 +3,7 @@ import type { Logger } from '../../lib/log';
 import type { Lease } from '../../lib/runtime/lease';
 import { createPeriodicTask } from '../../lib/runtime/periodic-task';
 import type { DocumentStore } from '../../lib/store/document-store';
-import type { RateSource } from './adapters/rate-source';
+import type { RateSource } from './rates/adapters/rate-source';
 import { createAgentActionRunner } from './app/agents/agent-action-runner';
 import { createAgentApprovals, type AgentRegistry } from './app/agents/agent-approvals';
 import { createAgentPayments } from './app/agents/agent-payments';

@@ -1,7 +1,7 @@
 import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox';
 import { readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
-import type { RateSource } from './adapters/rate-source';
+import type { RateSource } from './rates/adapters/rate-source';
 import { createAgentActionsModule } from './agent-actions-module';
 import { createAgentsPeerRegistry } from './adapters/agents-peer-registry';
 import type { AgentRegistry } from './app/agents/agent-approvals';

@@ -1,8 +1,8 @@
 import type { ServiceEnvironment, ServiceModule } from '../../lib/runtime/service-module';
 import { createAccountsPeerDirectory } from './lookups/adapters/accounts-peer-directory';
 import { createSandboxCounterparty, type Counterparty } from './lookups/adapters/counterparty';
-import type { RateSource } from './adapters/rate-source';
-import { createConfiguredRateSource } from './adapters/rate-source-config';
+import type { RateSource } from './rates/adapters/rate-source';
+import { createConfiguredRateSource } from './rates/adapters/rate-source-config';
 import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
 import { createSameServerUmaCounterparty } from './lookups/adapters/same-server-uma-counterparty';
 import { createSandboxUmaCounterparty } from './lookups/adapters/sandbox-uma-counterparty';

@@ -1,7 +1,7 @@
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import { findCurrency } from '../domain/currency-catalogue';
 import { platformFeeRule, serviceFeeRule } from '../domain/fees';
 import { paymentReference, sandboxFundingInstructions } from '../domain/funding-instructions';

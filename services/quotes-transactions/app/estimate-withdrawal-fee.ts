@@ -1,5 +1,5 @@
 import { AppError, type FieldError } from '../../../lib/errors';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import { findCurrency } from '../domain/currency-catalogue';
 import { platformFeeRule, serviceFeeRule } from '../domain/fees';
 import { FEE_NETWORKS } from '../domain/network-fees';

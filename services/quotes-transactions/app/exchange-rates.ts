@@ -1,6 +1,6 @@
 import { currencySpec } from '../../../lib/currencies';
 import { AppError } from '../../../lib/errors';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import { CURRENCY_CODES, findCurrency, type Currency } from '../domain/currency-catalogue';
 import { breakdown, platformFeeRule, serviceFeeRule } from '../domain/fees';
 import { MAX_AMOUNT } from '../domain/money';

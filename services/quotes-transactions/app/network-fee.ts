@@ -1,6 +1,6 @@
 import { findCurrency } from '../domain/currency-catalogue';
 import { networkFeeIn, networkFeeOf, type NetworkFee } from '../domain/network-fees';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 
 /**
  * What sending on `network` costs, in the native asset and in the sending currency's smallest

@@ -1,5 +1,5 @@
 import { AppError } from '../../../lib/errors';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import type { Currency } from '../domain/currency-catalogue';
 import { VERIFICATION_THRESHOLD_USD_CENTS } from '../domain/limits';
 import type { Lookup } from '../lookups/domain/lookup';

@@ -1,7 +1,7 @@
 import { AppError } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import type { NewEvent } from '../../../lib/bus/outbox';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import { findCurrency } from '../domain/currency-catalogue';
 import { cryptoNetworkOf } from '../domain/crypto-networks';
 import { breakdown, NO_FEE } from '../domain/fees';

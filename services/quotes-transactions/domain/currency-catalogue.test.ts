@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createSandboxRateSource } from '../adapters/rate-source';
+import { createSandboxRateSource } from '../rates/adapters/rate-source';
 import { CURRENCY_CODES, findCurrency } from './currency-catalogue';
 import { receivableBounds } from './receivable-bounds';
 import { REFERENCE_OPENAPI } from '../../../test/shared-reference.cjs';

@@ -2,7 +2,7 @@ import { ErrorCode, UmaError } from '@uma-sdk/core';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { readConfig, setting } from '../../../lib/config';
 import type { ServiceEnvironment } from '../../../lib/runtime/service-module';
-import type { RateSource } from '../adapters/rate-source';
+import type { RateSource } from '../rates/adapters/rate-source';
 import type { PaymentStore } from '../app/payment-store';
 import type { UmaAddressDirectory } from '../app/same-server-payments';
 import type { StepRunner } from '../app/step-runner';

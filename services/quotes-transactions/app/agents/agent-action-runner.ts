@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../../../../lib/errors';
 import type { NewEvent } from '../../../../lib/bus/outbox';
 import { agentActionJson } from '../../../../lib/contract/agent-action-json';
-import type { RateSource } from '../../adapters/rate-source';
+import type { RateSource } from '../../rates/adapters/rate-source';
 import { toAgentActionRecord } from '../../domain/agent-action-records';
 import { findCurrency } from '../../domain/currency-catalogue';
 import { convertUp, rateFromDecimal } from '../../domain/money';

@@ -1,5 +1,5 @@
 import { createSandboxCounterparty } from '../adapters/counterparty';
-import { createSandboxRateSource } from '../../adapters/rate-source';
+import { createSandboxRateSource } from '../../rates/adapters/rate-source';
 import {
   CUSTOMER,
   fakeAccountsDirectory,

@@ -2,7 +2,7 @@ import { AppError } from '../../../../lib/errors';
 import { isId } from '../../../../lib/ids';
 import type { Counterparty } from '../adapters/counterparty';
 import { createSandboxCounterparty } from '../adapters/counterparty';
-import { createSandboxRateSource, type RateSource } from '../../adapters/rate-source';
+import { createSandboxRateSource, type RateSource } from '../../rates/adapters/rate-source';
 import {
   CUSTOMER,
   CUSTOMER_WITHOUT_ACCOUNTS,

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
-import type { RateSource } from '../../adapters/rate-source';
+import type { RateSource } from '../../rates/adapters/rate-source';
 import { findCurrency } from '../../domain/currency-catalogue';
 import {
   DEFAULT_SENDER_CURRENCY,

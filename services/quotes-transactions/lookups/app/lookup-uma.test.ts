@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { isId } from '../../../../lib/ids';
 import { createSandboxUmaCounterparty } from '../adapters/sandbox-uma-counterparty';
-import { createSandboxRateSource } from '../../adapters/rate-source';
+import { createSandboxRateSource } from '../../rates/adapters/rate-source';
 import {
   CUSTOMER,
   fakeAccountsDirectory,

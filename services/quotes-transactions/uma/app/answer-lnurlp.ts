@@ -11,7 +11,7 @@ import {
   type NonceValidator,
 } from '@uma-sdk/core';
 import { findCurrency } from '../../domain/currency-catalogue';
-import type { RateSource } from '../../adapters/rate-source';
+import type { RateSource } from '../../rates/adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import type { UmaIdentity } from '../adapters/uma-identity';

@@ -7,7 +7,7 @@ import {
   verifyPayReqSignature,
   type NonceValidator,
 } from '@uma-sdk/core';
-import type { RateSource } from '../../adapters/rate-source';
+import type { RateSource } from '../../rates/adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
 import { findCurrency } from '../../domain/currency-catalogue';
 import type { UmaIdentity } from '../adapters/uma-identity';

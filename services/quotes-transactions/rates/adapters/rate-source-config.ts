@@ -1,4 +1,4 @@
-import { readConfig, setting } from '../../../lib/config';
+import { readConfig, setting } from '../../../../lib/config';
 import { createEcbRateSource, ECB_DAILY_RATES_URL } from './ecb-rate-source';
 import { createSandboxRateSource, type RateSource } from './rate-source';
 

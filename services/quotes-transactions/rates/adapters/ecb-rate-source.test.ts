@@ -1,4 +1,4 @@
-import { appErrorOf } from '../test-fixtures/app-error-of';
+import { appErrorOf } from '../../test-fixtures/app-error-of';
 import { ecbDocumentOf, startFakeRatesServer, type FakeRatesServer } from '../test-fixtures/fake-rates-server';
 import { createEcbRateSource } from './ecb-rate-source';
 

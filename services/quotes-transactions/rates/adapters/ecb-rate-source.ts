@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { AppError } from '../../../../lib/errors';
 import { MalformedRatesDocument, parseEuroReferenceRates, type EuroReferenceRates } from './eurofxref-document';
 import type { RateSource } from './rate-source';
 

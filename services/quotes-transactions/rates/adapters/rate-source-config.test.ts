@@ -1,4 +1,4 @@
-import { ConfigError } from '../../../lib/config';
+import { ConfigError } from '../../../../lib/config';
 import { createConfiguredRateSource, readRateSourceConfig } from './rate-source-config';
 
 test('the embedded table is the default; the ECB feed is chosen by RATE_SOURCE=ecb', () => {

@@ -1,5 +1,5 @@
-import { CURRENCY_CODES, CURRENCY_TABLE } from '../../../lib/currencies';
-import { AppError } from '../../../lib/errors';
+import { CURRENCY_CODES, CURRENCY_TABLE } from '../../../../lib/currencies';
+import { AppError } from '../../../../lib/errors';
 
 /**
  * The exchange-rate port: units of `to` per unit of `from` (major units), a decimal > 0.
