@@ -56,7 +56,7 @@ export const SERVICE_REGISTRY: Record<ServiceName, () => Promise<ServiceRegistra
       import('./quotes-transactions/quotes-transactions-service'),
       import('./quotes-transactions/payments-module'),
       import('./quotes-transactions/stablecoins-module'),
-      import('./quotes-transactions/cards-module'),
+      import('./quotes-transactions/cards/cards-module'),
       import('../lib/sealing/aes-gcm-sealer'),
     ]);
     return {

@@ -51,7 +51,7 @@ import { bindPaymentsSandboxService } from './grpc/sandbox-handlers';
 import { bindWithdrawalFeeService } from './grpc/withdrawal-fee-handlers';
 import { bindTransactionService } from './grpc/transaction-handlers';
 import { createTransactionEntries } from './app/transaction-entries';
-import { createCardTransactionDocumentStore } from './store/card-transaction-document-store';
+import { createCardTransactionDocumentStore } from './cards/store/card-transaction-document-store';
 import { createLedgerDocumentStore } from './ledger/store/ledger-document-store';
 import { createPaymentDocumentStore } from './store/payment-document-store';
 import { createVolumeDocumentStore } from './store/volume-document-store';

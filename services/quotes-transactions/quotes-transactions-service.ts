@@ -23,7 +23,7 @@ import { createIdempotencyModule } from './idempotency-module';
 import { createPaymentsModule } from './payments-module';
 import { createStablecoinsModule } from './stablecoins-module';
 import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
-import { createCardsModule } from './cards-module';
+import { createCardsModule } from './cards/cards-module';
 import { createUmaModule } from './uma/uma-module';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 

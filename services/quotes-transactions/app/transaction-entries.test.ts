@@ -1,8 +1,8 @@
 import { decodePageCursor } from '../../../lib/page-cursor';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
 import type { Payment } from '../domain/payment';
-import { createCardTransactionDocumentStore } from '../store/card-transaction-document-store';
-import type { CardTransactionEntry } from './cards/card-transaction-store';
+import { createCardTransactionDocumentStore } from '../cards/store/card-transaction-document-store';
+import type { CardTransactionEntry } from '../cards/app/card-transaction-store';
 import { createTransactionEntries } from './transaction-entries';
 import type { PaymentStore } from './payment-store';
 import { createTransactionQueries, type ListTransactionsCommand, type TransactionQueries } from './transactions-query';

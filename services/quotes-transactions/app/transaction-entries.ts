@@ -1,8 +1,8 @@
 import { AppError } from '../../../lib/errors';
 import { DEFAULT_PAGE_SIZE, decodePageCursor, encodePageCursor } from '../../../lib/page-cursor';
-import type { CardTransaction } from '../domain/card-transaction';
+import type { CardTransaction } from '../cards/domain/card-transaction';
 import type { Payment } from '../domain/payment';
-import type { CardTransactionEntry, CardTransactionStore } from './cards/card-transaction-store';
+import type { CardTransactionEntry, CardTransactionStore } from '../cards/app/card-transaction-store';
 import type { Caller } from './payment-accounts';
 import type { ListTransactionsCommand, TransactionQueries } from './transactions-query';
 

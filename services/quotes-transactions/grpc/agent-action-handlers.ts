@@ -6,7 +6,7 @@ import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { AgentPayments, Submitted } from '../app/agents/agent-payments';
 import type { AgentReads } from '../app/agents/agent-reads';
 import type { AgentUsage } from '../app/agents/agent-usage';
-import { toCardTransactionRecord } from '../domain/card-records';
+import { toCardTransactionRecord } from '../cards/domain/card-records';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import { actingAgentOf } from './agent-context';
 import { callerOf, present } from './payment-caller';

@@ -4,7 +4,7 @@ import type { AgentApprovals } from '../app/agents/agent-approvals';
 import type { TransactionActions } from '../app/transaction-actions';
 import type { TransactionEntries, TransactionEntry } from '../app/transaction-entries';
 import type { TransactionQueries } from '../app/transactions-query';
-import { toCardTransactionRecord } from '../domain/card-records';
+import { toCardTransactionRecord } from '../cards/domain/card-records';
 import { toTransactionRecord } from '../domain/payment-records';
 import { appliedPostings } from '../domain/payment-movements';
 import { callerOf, present } from './payment-caller';

@@ -1,7 +1,7 @@
 import { createWithinQuota } from '../../../../lib/quota';
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
-import type { Card } from '../../domain/card';
+import type { Card } from '../../cards/domain/card';
 import {
   cardFundingSourceId,
   checkRevocable,

@@ -3,12 +3,12 @@ import { createEventFactory } from '../../../../lib/bus/event-factory';
 import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { createDelegatedKeyCustody } from '../../adapters/delegated-key-custody';
-import type { Card } from '../../domain/card';
+import type { Card } from '../../cards/domain/card';
 import { ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
-import { createCardTransactionDocumentStore } from '../../store/card-transaction-document-store';
+import { createCardTransactionDocumentStore } from '../../cards/store/card-transaction-document-store';
 import { createDelegatedKeyDocumentStore, DELEGATED_KEYS_COLLECTION } from '../../store/delegated-key-document-store';
 import { createLedgerDocumentStore } from '../../ledger/store/ledger-document-store';
-import { createCardAuthorizations } from '../cards/card-authorizations';
+import { createCardAuthorizations } from '../../cards/app/card-authorizations';
 import { createLedger } from '../../ledger/app/ledger';
 import { createDelegatedKeys, type WalletSignatures } from './delegated-keys';
 

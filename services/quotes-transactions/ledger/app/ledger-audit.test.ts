@@ -1,12 +1,12 @@
 import { createEventFactory } from '../../../../lib/bus/event-factory';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
-import type { Card } from '../../domain/card';
-import { holdStep } from '../../domain/card-transaction';
+import type { Card } from '../../cards/domain/card';
+import { holdStep } from '../../cards/domain/card-transaction';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { createCardTransactionDocumentStore } from '../../store/card-transaction-document-store';
+import { createCardTransactionDocumentStore } from '../../cards/store/card-transaction-document-store';
 import { createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createLedgerSnapshotReader } from '../store/ledger-snapshot-reader';
-import { createCardAuthorizations } from '../../app/cards/card-authorizations';
+import { createCardAuthorizations } from '../../cards/app/card-authorizations';
 import { createLedger } from './ledger';
 import { createLedgerAudit } from './ledger-audit';
 

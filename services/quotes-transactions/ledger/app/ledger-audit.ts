@@ -1,8 +1,13 @@
-import { decisionStep, holdsAccount, undoDecisionStep, type CardTransaction } from '../../domain/card-transaction';
+import {
+  decisionStep,
+  holdsAccount,
+  undoDecisionStep,
+  type CardTransaction,
+} from '../../cards/domain/card-transaction';
 import { isGuarded, systemAccount, type LedgerStep } from '../domain/ledger-postings';
 import type { Payment } from '../../domain/payment';
 import { movement, type MovementName } from '../../domain/payment-movements';
-import type { CardTransactionEntry } from '../../app/cards/card-transaction-store';
+import type { CardTransactionEntry } from '../../cards/app/card-transaction-store';
 
 /** One balance document as stored: an internal account's, or a system document's shares (`sums`). */
 export interface AuditBalanceDocument {

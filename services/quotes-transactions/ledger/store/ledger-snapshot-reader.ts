@@ -5,10 +5,10 @@ import type {
   LedgerSnapshot,
   LedgerSnapshotSource,
 } from '../app/ledger-audit';
-import type { CardTransactionEntry } from '../../app/cards/card-transaction-store';
+import type { CardTransactionEntry } from '../../cards/app/card-transaction-store';
 import type { LedgerStep } from '../domain/ledger-postings';
 import type { Payment } from '../../domain/payment';
-import { CARD_TRANSACTIONS_COLLECTION } from '../../store/card-transaction-document-store';
+import { CARD_TRANSACTIONS_COLLECTION } from '../../cards/store/card-transaction-document-store';
 import { ARCHIVE_COLLECTION, BALANCES_COLLECTION, JOURNAL_COLLECTION } from './ledger-document-store';
 import { PAYMENTS_COLLECTION } from '../../store/payment-document-store';
 

@@ -4,8 +4,8 @@ import {
   CARD_STATE_REASONS,
   CARD_STATES,
   REQUESTABLE_CARD_STATES,
-} from '../../../lib/contract/card-types';
-import { AppError } from '../../../lib/errors';
+} from '../../../../lib/contract/card-types';
+import { AppError } from '../../../../lib/errors';
 
 export { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_CARD_STATES };
 

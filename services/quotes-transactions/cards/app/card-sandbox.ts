@@ -6,8 +6,8 @@ import {
   type CardAuthorizationKind,
   type CardDeclineReason,
   type CardMerchant,
-} from '../../domain/card-transaction';
-import type { Caller } from '../payment-accounts';
+} from '../domain/card-transaction';
+import type { Caller } from '../../app/payment-accounts';
 import type { AuthorizationDecision, CardAuthorizations } from './card-authorizations';
 
 /** The reference's sandbox outcomes, by the last three characters of the merchant descriptor. */

@@ -1,4 +1,4 @@
-import { AppError, type FieldError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../../lib/errors';
 import { CARD_ELIGIBLE_CURRENCIES } from './card';
 
 export interface FundingAccountView {

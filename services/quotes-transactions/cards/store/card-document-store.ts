@@ -1,7 +1,7 @@
-import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
-import { afterPosition } from '../../../lib/page-cursor';
-import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
-import { CardExists, type CardStore } from '../app/cards/card-ports';
+import { withEvents, withInitialEvents } from '../../../../lib/bus/outbox';
+import { afterPosition } from '../../../../lib/page-cursor';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
+import { CardExists, type CardStore } from '../app/card-ports';
 import type { Card } from '../domain/card';
 
 type CardDoc = Omit<Card, 'id'> & { _id: string };

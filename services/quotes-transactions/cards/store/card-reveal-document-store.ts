@@ -1,5 +1,5 @@
-import type { DocumentStore } from '../../../lib/store/document-store';
-import type { CardReveal, CardRevealStore } from '../app/cards/card-reveals';
+import type { DocumentStore } from '../../../../lib/store/document-store';
+import type { CardReveal, CardRevealStore } from '../app/card-reveals';
 
 type CardRevealDoc = Omit<CardReveal, 'id'> & { _id: string; opened: boolean };
 

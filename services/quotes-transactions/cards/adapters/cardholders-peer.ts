@@ -1,5 +1,5 @@
-import type { PeerClients } from '../../../lib/runtime/peer-clients';
-import type { Cardholders, FundingAccount } from '../app/cards/card-ports';
+import type { PeerClients } from '../../../../lib/runtime/peer-clients';
+import type { Cardholders, FundingAccount } from '../app/card-ports';
 
 /** The cardholder's KYC status and the accounts named, from the accounts service in one call. */
 export function createCardholdersPeer(peers: Pick<PeerClients, 'accounts'>): Cardholders {

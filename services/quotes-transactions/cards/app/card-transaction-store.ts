@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../../../lib/bus/event-bus';
-import type { CardDeclineReason, CardTransaction, EventPlan } from '../../domain/card-transaction';
+import type { CardDeclineReason, CardTransaction, EventPlan } from '../domain/card-transaction';
 
 /**
  * A card transaction while its authorization is decided (DECIDING: the hold may be in the ledger

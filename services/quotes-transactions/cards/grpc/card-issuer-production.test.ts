@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AppError } from '../../../lib/errors';
+import type { AppError } from '../../../../lib/errors';
 import { readCardsConfig } from '../cards-module';
-import { asPlatform, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../test-fixtures/payments-harness';
+import { asPlatform, PLATFORM, startPaymentsHarness, type PaymentsHarness } from '../../test-fixtures/payments-harness';
 
 /** GRID_MODE=production with no real card issuer integrated: card issuing fails closed. */
 let h: PaymentsHarness;

@@ -2,9 +2,9 @@ import type { NewEvent } from '../../../../lib/bus/outbox';
 import { cardTransactionJson } from '../../../../lib/contract/card-transaction-json';
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
-import type { Card } from '../../domain/card';
+import type { Card } from '../domain/card';
 import type { WalletFundedSpend } from '../../domain/delegated-key';
-import { toCardTransactionView } from '../../domain/card-records';
+import { toCardTransactionView } from '../domain/card-records';
 import {
   advicePlan,
   cardDeclineReason,
@@ -22,9 +22,9 @@ import {
   type CardMerchant,
   type CardTransaction,
   type EventPlan,
-} from '../../domain/card-transaction';
+} from '../domain/card-transaction';
 import type { Ledger } from '../../ledger/app/ledger';
-import type { Caller } from '../payment-accounts';
+import type { Caller } from '../../app/payment-accounts';
 import type { CardTransactionEntry, CardTransactionStore } from './card-transaction-store';
 
 export type AuthorizationDecision =

@@ -1,9 +1,9 @@
-import { CardServiceService } from '../../../gen/quotes_transactions/v1/cards';
-import { nextPageCursor } from '../../../lib/page-cursor';
-import { bindService } from '../../../lib/grpc/service-binding';
-import type { CardUseCases } from '../app/cards/card-use-cases';
+import { CardServiceService } from '../../../../gen/quotes_transactions/v1/cards';
+import { nextPageCursor } from '../../../../lib/page-cursor';
+import { bindService } from '../../../../lib/grpc/service-binding';
+import type { CardUseCases } from '../app/card-use-cases';
 import { toCardRecord } from '../domain/card-records';
-import { callerOf, present } from './payment-caller';
+import { callerOf, present } from '../../grpc/payment-caller';
 
 export function bindCardService(useCases: { cards: CardUseCases }) {
   const { cards } = useCases;

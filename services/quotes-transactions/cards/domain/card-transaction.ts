@@ -1,6 +1,6 @@
-import { CARD_DECLINE_REASONS, CARD_TRANSACTION_STATUSES } from '../../../lib/contract/card-types';
+import { CARD_DECLINE_REASONS, CARD_TRANSACTION_STATUSES } from '../../../../lib/contract/card-types';
 import type { Card } from './card';
-import { ledgerStep, systemAccount, type LedgerStep } from '../ledger/domain/ledger-postings';
+import { ledgerStep, systemAccount, type LedgerStep } from '../../ledger/domain/ledger-postings';
 
 export type CardTransactionStatus = (typeof CARD_TRANSACTION_STATUSES)[number];
 export type CardDeclineReason = (typeof CARD_DECLINE_REASONS)[number];

@@ -2,13 +2,13 @@ import { webhookContractProblems } from '../../../../test/contract/webhook-contr
 import { createEventFactory } from '../../../../lib/bus/event-factory';
 import type { DomainEvent } from '../../../../lib/bus/event-bus';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
-import type { Card } from '../../domain/card';
-import { holdsAccount, networkAccount } from '../../domain/card-transaction';
+import type { Card } from '../domain/card';
+import { holdsAccount, networkAccount } from '../domain/card-transaction';
 import { BALANCE_LIMIT, ledgerStep, systemAccount } from '../../ledger/domain/ledger-postings';
 import {
   createCardTransactionDocumentStore,
   CARD_TRANSACTIONS_COLLECTION,
-} from '../../store/card-transaction-document-store';
+} from '../store/card-transaction-document-store';
 import { createLedgerDocumentStore } from '../../ledger/store/ledger-document-store';
 import { createLedger } from '../../ledger/app/ledger';
 import { createCardAuthorizations } from './card-authorizations';

@@ -1,8 +1,8 @@
-import type { CardTransactionView } from '../../../lib/contract/card-transaction-json';
-import type { Card as CardRecord, CardTransactionRecord } from '../../../gen/quotes_transactions/v1/cards';
+import type { CardTransactionView } from '../../../../lib/contract/card-transaction-json';
+import type { Card as CardRecord, CardTransactionRecord } from '../../../../gen/quotes_transactions/v1/cards';
 import type { Card } from './card';
 import type { CardTransaction } from './card-transaction';
-import { findCurrency } from './currency-catalogue';
+import { findCurrency } from '../../domain/currency-catalogue';
 
 /** The typed record of a card: what responses and webhooks render (no platform id, no card data). */
 export function toCardRecord(card: Card): CardRecord {

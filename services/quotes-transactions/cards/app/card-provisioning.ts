@@ -1,5 +1,5 @@
 import type { Logger } from '../../../../lib/log';
-import { provisioningChange, type Card } from '../../domain/card';
+import { provisioningChange, type Card } from '../domain/card';
 import type { CardIssuer, CardStore } from './card-ports';
 import type { CardUseCases } from './card-use-cases';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { DocumentStore } from '../../../lib/store/document-store';
-import { DuplicateKeyError } from '../../../lib/store/document-store';
-import type { CardIssuer } from '../app/cards/card-ports';
+import type { DocumentStore } from '../../../../lib/store/document-store';
+import { DuplicateKeyError } from '../../../../lib/store/document-store';
+import type { CardIssuer } from '../app/card-ports';
 import type { Card, Provisioning } from '../domain/card';
-import type { Sealer as CardDataSealer } from '../../../lib/sealing/aes-gcm-sealer';
+import type { Sealer as CardDataSealer } from '../../../../lib/sealing/aes-gcm-sealer';
 
 export const SANDBOX_CARD_DATA_COLLECTION = 'sandbox_card_data';
 /** A platformCardId ending in this makes the sandbox issuer refuse the card (CLOSED, ISSUER_REJECTED). */

@@ -16,10 +16,10 @@ import {
   type CardForm,
   type CardState,
   type RequestableCardState,
-} from '../../domain/card';
-import { fundingCurrency, walletSourcesOf } from '../../domain/card-funding';
-import { toCardRecord } from '../../domain/card-records';
-import type { Caller } from '../payment-accounts';
+} from '../domain/card';
+import { fundingCurrency, walletSourcesOf } from '../domain/card-funding';
+import { toCardRecord } from '../domain/card-records';
+import type { Caller } from '../../app/payment-accounts';
 import { CardExists, type CardListQuery, type CardStore, type Cardholders } from './card-ports';
 
 export interface IssueCardInput {

@@ -1,6 +1,6 @@
-import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
-import type { DocumentStore } from '../../../lib/store/document-store';
-import type { CardTransactionEntry, CardTransactionStore } from '../app/cards/card-transaction-store';
+import { withEvents, withInitialEvents } from '../../../../lib/bus/outbox';
+import type { DocumentStore } from '../../../../lib/store/document-store';
+import type { CardTransactionEntry, CardTransactionStore } from '../app/card-transaction-store';
 import type { CardTransaction } from '../domain/card-transaction';
 
 type EntryDoc = Omit<CardTransactionEntry, 'id'> & { _id: string };
