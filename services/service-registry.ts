@@ -55,7 +55,7 @@ export const SERVICE_REGISTRY: Record<ServiceName, () => Promise<ServiceRegistra
     ] = await Promise.all([
       import('./quotes-transactions/quotes-transactions-service'),
       import('./quotes-transactions/payments-module'),
-      import('./quotes-transactions/stablecoins-module'),
+      import('./quotes-transactions/stablecoins/stablecoins-module'),
       import('./quotes-transactions/cards/cards-module'),
       import('../lib/sealing/aes-gcm-sealer'),
     ]);

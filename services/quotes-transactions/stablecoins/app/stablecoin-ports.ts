@@ -8,7 +8,7 @@ import type {
   ProviderEnvironment,
   StablecoinOperationStatus,
   StablecoinOperationType,
-} from '../../domain/stablecoin-operation';
+} from '../domain/stablecoin-operation';
 
 /** The provider's API credentials, opened from their sealed form only for the call. */
 export interface ProviderCredentials {

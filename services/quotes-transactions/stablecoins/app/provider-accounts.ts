@@ -2,8 +2,8 @@ import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { Logger } from '../../../../lib/log';
 import { pageQuery } from '../../../../lib/page-cursor';
-import type { ProviderEnvironment } from '../../domain/stablecoin-operation';
-import type { Caller } from '../payment-accounts';
+import type { ProviderEnvironment } from '../domain/stablecoin-operation';
+import type { Caller } from '../../app/payment-accounts';
 import {
   ProviderCredentialsRevoked,
   ProviderRejected,

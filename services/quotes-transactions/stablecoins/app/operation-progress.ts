@@ -8,7 +8,7 @@ import {
   statusesBefore,
   statusFromProvider,
   type StablecoinOperationStatus,
-} from '../../domain/stablecoin-operation';
+} from '../domain/stablecoin-operation';
 import type { Ledger } from '../../ledger/app/ledger';
 import type { ProviderAccounts } from './provider-accounts';
 import {

@@ -2,7 +2,7 @@
  * Stablecoin issuer operations (mints and burns through the provider): the one status machine,
  * the one table from provider transfer states to ours, and the amount rules.
  */
-import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
+import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
 import {
   STABLECOIN_OPERATION_STATUSES,
   STABLECOIN_OPERATION_TYPES,
@@ -22,7 +22,7 @@ import {
   type ProviderEnvironment,
   type ProviderAccountStatus,
   type IssuanceStatus,
-} from '../../../lib/contract/stablecoin-types';
+} from '../../../../lib/contract/stablecoin-types';
 
 export {
   STABLECOIN_OPERATION_STATUSES,

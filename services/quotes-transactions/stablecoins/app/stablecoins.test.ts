@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
-import { createSandboxStablecoinProvider } from '../../adapters/sandbox-stablecoin-provider';
-import type { IssuanceStatus } from '../../domain/stablecoin-operation';
-import { createStablecoinDocumentStore } from '../../store/stablecoin-document-store';
+import { createSandboxStablecoinProvider } from '../adapters/sandbox-stablecoin-provider';
+import type { IssuanceStatus } from '../domain/stablecoin-operation';
+import { createStablecoinDocumentStore } from '../store/stablecoin-document-store';
 import { createProviderAccounts } from './provider-accounts';
 import { ProviderUnavailable, type StablecoinProvider } from './stablecoin-ports';
 import { createStablecoins } from './stablecoins';

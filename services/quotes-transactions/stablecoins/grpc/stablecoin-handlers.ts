@@ -5,21 +5,21 @@ import {
   type StablecoinPageRequest,
   type StablecoinProviderAccountRecord as AccountMessage,
   type StablecoinRecord as StablecoinMessage,
-} from '../../../gen/quotes_transactions/v1/stablecoins';
-import { bindService } from '../../../lib/grpc/service-binding';
-import { nextPageCursor } from '../../../lib/page-cursor';
+} from '../../../../gen/quotes_transactions/v1/stablecoins';
+import { bindService } from '../../../../lib/grpc/service-binding';
+import { nextPageCursor } from '../../../../lib/page-cursor';
 import type { OperationSourceType } from '../domain/stablecoin-operation';
-import type { StablecoinOperations } from '../app/stablecoins/operations';
-import type { ProviderAccounts } from '../app/stablecoins/provider-accounts';
-import type { Stablecoins } from '../app/stablecoins/stablecoins';
+import type { StablecoinOperations } from '../app/operations';
+import type { ProviderAccounts } from '../app/provider-accounts';
+import type { Stablecoins } from '../app/stablecoins';
 import type {
   OperationRecord,
   OperationSource,
   Page,
   ProviderAccountRecord,
   StablecoinRecord,
-} from '../app/stablecoins/stablecoin-ports';
-import { callerOf, present } from './payment-caller';
+} from '../app/stablecoin-ports';
+import { callerOf, present } from '../../grpc/payment-caller';
 
 function accountMessage(r: ProviderAccountRecord): AccountMessage {
   return {

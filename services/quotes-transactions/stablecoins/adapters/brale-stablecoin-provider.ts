@@ -11,7 +11,7 @@ import {
   type ProviderTransferRequest,
   type StablecoinProvider,
   type TransferEnd,
-} from '../app/stablecoins/stablecoin-ports';
+} from '../app/stablecoin-ports';
 
 export interface BraleOptions {
   /** https://api.brale.xyz */

@@ -11,8 +11,8 @@ import {
   RAIL_TIMING,
   type BurnRail,
   type StablecoinOperationType,
-} from '../../domain/stablecoin-operation';
-import type { Caller, PaymentAccounts } from '../payment-accounts';
+} from '../domain/stablecoin-operation';
+import type { Caller, PaymentAccounts } from '../../app/payment-accounts';
 import type { OperationProgress } from './operation-progress';
 import type { ProviderAccounts } from './provider-accounts';
 import type { Stablecoins } from './stablecoins';

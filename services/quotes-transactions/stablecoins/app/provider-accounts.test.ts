@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
 import { createAesGcmSealer } from '../../../../lib/sealing/aes-gcm-sealer';
-import { createSandboxStablecoinProvider } from '../../adapters/sandbox-stablecoin-provider';
-import { createStablecoinDocumentStore } from '../../store/stablecoin-document-store';
+import { createSandboxStablecoinProvider } from '../adapters/sandbox-stablecoin-provider';
+import { createStablecoinDocumentStore } from '../store/stablecoin-document-store';
 import { createProviderAccounts } from './provider-accounts';
 import type { CredentialCheck, ProviderCredentials, StablecoinProvider } from './stablecoin-ports';
 

@@ -7,8 +7,8 @@ import {
   issuanceSettled,
   type IssuanceStatus,
   type ProviderAccountStatus,
-} from '../../domain/stablecoin-operation';
-import type { Caller } from '../payment-accounts';
+} from '../domain/stablecoin-operation';
+import type { Caller } from '../../app/payment-accounts';
 import type { ProviderAccounts } from './provider-accounts';
 import {
   ProviderCredentialsRevoked,

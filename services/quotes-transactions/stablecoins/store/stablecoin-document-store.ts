@@ -1,11 +1,11 @@
-import { afterPosition, type PageQuery } from '../../../lib/page-cursor';
+import { afterPosition, type PageQuery } from '../../../../lib/page-cursor';
 import {
   DuplicateKeyError,
   type Doc,
   type DocumentCollection,
   type DocumentStore,
   type Filter,
-} from '../../../lib/store/document-store';
+} from '../../../../lib/store/document-store';
 import {
   OperationKeyTaken,
   type OperationRecord,
@@ -13,7 +13,7 @@ import {
   type ProviderAccountRecord,
   type StablecoinRecord,
   type StablecoinStore,
-} from '../app/stablecoins/stablecoin-ports';
+} from '../app/stablecoin-ports';
 
 type Stored<T extends { id: string }> = Omit<T, 'id'> & { _id: string };
 

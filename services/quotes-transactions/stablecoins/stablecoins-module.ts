@@ -1,19 +1,19 @@
-import { readConfig, readRunMode, setting } from '../../lib/config';
-import { createPeriodicTask } from '../../lib/runtime/periodic-task';
-import type { ServiceEnvironment } from '../../lib/runtime/service-module';
-import { createAesGcmSealer, readSealingKey } from '../../lib/sealing/aes-gcm-sealer';
+import { readConfig, readRunMode, setting } from '../../../lib/config';
+import { createPeriodicTask } from '../../../lib/runtime/periodic-task';
+import type { ServiceEnvironment } from '../../../lib/runtime/service-module';
+import { createAesGcmSealer, readSealingKey } from '../../../lib/sealing/aes-gcm-sealer';
 import { createBraleStablecoinProvider } from './adapters/brale-stablecoin-provider';
-import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
+import { createPaymentAccountsPeer } from '../adapters/payment-accounts-peer';
 import { createSandboxStablecoinProvider } from './adapters/sandbox-stablecoin-provider';
-import type { Ledger } from './ledger/app/ledger';
-import type { PaymentAccounts } from './app/payment-accounts';
-import { createOperationProgress } from './app/stablecoins/operation-progress';
-import { createStablecoinOperations } from './app/stablecoins/operations';
-import { createProviderAccounts } from './app/stablecoins/provider-accounts';
-import type { StablecoinProvider } from './app/stablecoins/stablecoin-ports';
-import { createStablecoins } from './app/stablecoins/stablecoins';
+import type { Ledger } from '../ledger/app/ledger';
+import type { PaymentAccounts } from '../app/payment-accounts';
+import { createOperationProgress } from './app/operation-progress';
+import { createStablecoinOperations } from './app/operations';
+import { createProviderAccounts } from './app/provider-accounts';
+import type { StablecoinProvider } from './app/stablecoin-ports';
+import { createStablecoins } from './app/stablecoins';
 import { bindStablecoinService } from './grpc/stablecoin-handlers';
-import { readPaymentsConfig } from './payments-module';
+import { readPaymentsConfig } from '../payments-module';
 import { createStablecoinDocumentStore } from './store/stablecoin-document-store';
 
 /** Settings of stablecoin issuance (docs/api/stablecoins.md). */

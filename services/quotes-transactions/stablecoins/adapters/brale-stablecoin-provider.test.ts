@@ -1,10 +1,10 @@
-import { startFakeBrale, type FakeBrale } from '../../../test/fixtures/fake-brale-server';
+import { startFakeBrale, type FakeBrale } from '../../../../test/fixtures/fake-brale-server';
 import {
   ProviderCredentialsRevoked,
   ProviderRejected,
   ProviderUnavailable,
   type ProviderTransferRequest,
-} from '../app/stablecoins/stablecoin-ports';
+} from '../app/stablecoin-ports';
 import { createBraleStablecoinProvider } from './brale-stablecoin-provider';
 
 let fake: FakeBrale;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DocumentStore } from '../../../lib/store/document-store';
-import { DuplicateKeyError } from '../../../lib/store/document-store';
+import type { DocumentStore } from '../../../../lib/store/document-store';
+import { DuplicateKeyError } from '../../../../lib/store/document-store';
 import type { IssuanceStatus } from '../domain/stablecoin-operation';
 import {
   ProviderCredentialsRevoked,
@@ -9,7 +9,7 @@ import {
   type ProviderTransfer,
   type ProviderTransferRequest,
   type StablecoinProvider,
-} from '../app/stablecoins/stablecoin-ports';
+} from '../app/stablecoin-ports';
 
 /**
  * The embedded sandbox provider: deterministic, kept in the service's store (so a transfer
