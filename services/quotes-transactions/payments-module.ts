@@ -2,9 +2,9 @@ import { newEvent as defaultNewEvent, type NewEvent } from '../../lib/bus/outbox
 import { readConfig, setting } from '../../lib/config';
 import type { ServiceEnvironment } from '../../lib/runtime/service-module';
 import type { RateSource } from './rates/adapters/rate-source';
-import { createAgentActionsModule } from './agent-actions-module';
-import { createAgentsPeerRegistry } from './adapters/agents-peer-registry';
-import type { AgentRegistry } from './app/agents/agent-approvals';
+import { createAgentActionsModule } from './agents/agent-actions-module';
+import { createAgentsPeerRegistry } from './agents/adapters/agents-peer-registry';
+import type { AgentRegistry } from './agents/app/agent-approvals';
 import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
 import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
 import type { PaymentAccounts } from './app/payment-accounts';

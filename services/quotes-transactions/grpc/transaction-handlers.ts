@@ -1,6 +1,6 @@
 import { TransactionServiceService } from '../../../gen/quotes_transactions/v1/transactions';
 import { bindService } from '../../../lib/grpc/service-binding';
-import type { AgentApprovals } from '../app/agents/agent-approvals';
+import type { AgentApprovals } from '../agents/app/agent-approvals';
 import type { TransactionActions } from '../app/transaction-actions';
 import type { TransactionEntries, TransactionEntry } from '../app/transaction-entries';
 import type { TransactionQueries } from '../app/transactions-query';

@@ -1,6 +1,6 @@
 import type { Payment } from '../../domain/payment';
-import type { PaymentStore } from '../payment-store';
-import { createTransactionQueries } from '../transactions-query';
+import type { PaymentStore } from '../../app/payment-store';
+import { createTransactionQueries } from '../../app/transactions-query';
 import { createAgentPayments, type AgentPaymentsDeps } from './agent-payments';
 
 const now = new Date('2026-06-01T00:00:00Z');

@@ -2,10 +2,10 @@ import {
   AgentAction_Status,
   AgentAction_Type,
   type AgentAction as AgentActionRecord,
-} from '../../../gen/quotes_transactions/v1/agent_actions';
-import type { AgentAction } from '../app/agents/agent-action-store';
-import type { Payment } from './payment';
-import { toQuoteRecord, toTransactionRecord } from './payment-records';
+} from '../../../../gen/quotes_transactions/v1/agent_actions';
+import type { AgentAction } from '../app/agent-action-store';
+import type { Payment } from '../../domain/payment';
+import { toQuoteRecord, toTransactionRecord } from '../../domain/payment-records';
 
 /**
  * The AgentAction record: the quote it executes (EXECUTE_QUOTE), the transfer it asks for, and the

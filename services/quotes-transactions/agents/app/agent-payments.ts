@@ -7,15 +7,15 @@ import {
   requireAllowedPayee,
   requirePermission,
   type ActingAgent,
-} from '../../domain/agent-policy';
+} from '../domain/agent-policy';
 import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
 import { parseTransferRequest, type TransferRequestMessage } from '../../domain/transfer-request';
-import type { CreateQuote } from '../create-quote';
-import type { Caller, PartiesSnapshot, PaymentAccounts } from '../payment-accounts';
-import type { PaymentStore } from '../payment-store';
-import type { TransactionQueries } from '../transactions-query';
-import { quoteAlreadyExecuted, quoteExpired } from '../quote-conflicts';
+import type { CreateQuote } from '../../app/create-quote';
+import type { Caller, PartiesSnapshot, PaymentAccounts } from '../../app/payment-accounts';
+import type { PaymentStore } from '../../app/payment-store';
+import type { TransactionQueries } from '../../app/transactions-query';
+import { quoteAlreadyExecuted, quoteExpired } from '../../app/quote-conflicts';
 import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
 import {
   AgentActionExists,

@@ -1,4 +1,4 @@
-import { limitExceeded, usagePeriods, type ActingAgent, type LimitName } from '../../domain/agent-policy';
+import { limitExceeded, usagePeriods, type ActingAgent, type LimitName } from '../domain/agent-policy';
 
 /** An agent's usage in one UTC day and its month. */
 export interface UsageCounts {

@@ -1,7 +1,7 @@
-import { AgentPolicy_ExecutionMode, AgentPolicy_Permission } from '../../../gen/auth/v1/agents';
-import { CreateAgentTransferRequest_Direction } from '../../../gen/quotes_transactions/v1/agent_actions';
-import { wire } from '../../../test/fixtures/wire';
-import type { AppError } from '../../../lib/errors';
+import { AgentPolicy_ExecutionMode, AgentPolicy_Permission } from '../../../../gen/auth/v1/agents';
+import { CreateAgentTransferRequest_Direction } from '../../../../gen/quotes_transactions/v1/agent_actions';
+import { wire } from '../../../../test/fixtures/wire';
+import type { AppError } from '../../../../lib/errors';
 import {
   asPlatform,
   PLATFORM,
@@ -9,7 +9,7 @@ import {
   mxnAccountInfo,
   usdAccountInfo,
   type PaymentsHarness,
-} from '../test-fixtures/payments-harness';
+} from '../../test-fixtures/payments-harness';
 
 let h: PaymentsHarness;
 let customerId: string;

@@ -1,5 +1,5 @@
-import type { AgentContext } from '../../../gen/quotes_transactions/v1/agent_actions';
-import { AppError } from '../../../lib/errors';
+import type { AgentContext } from '../../../../gen/quotes_transactions/v1/agent_actions';
+import { AppError } from '../../../../lib/errors';
 import type { ActingAgent, AgentPermission, ExecutionMode } from '../domain/agent-policy';
 
 const mode = (

@@ -1,7 +1,7 @@
-import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
-import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agents/agent-usage';
-import { createPendingKeys, reservationLock } from './pending-keys';
-import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document-store';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
+import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agent-usage';
+import { createPendingKeys, reservationLock } from '../../store/pending-keys';
+import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../store/volume-document-store';
 
 /**
  * One document per agent and UTC month holds the month's spend and each day's count and spend, so

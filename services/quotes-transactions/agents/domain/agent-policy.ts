@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { AppError } from '../../../../lib/errors';
 
 /*
  * An agent's policy as payments apply it: permissions, the accounts it may touch, the limits of

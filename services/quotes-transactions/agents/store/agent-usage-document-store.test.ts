@@ -1,13 +1,13 @@
-import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import type { DocumentStore } from '../../../lib/store/document-store';
-import type { UsageLimits } from '../app/agents/agent-usage';
-import { createCrashingStore } from '../test-fixtures/crashing-store';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
+import type { DocumentStore } from '../../../../lib/store/document-store';
+import type { UsageLimits } from '../app/agent-usage';
+import { createCrashingStore } from '../../test-fixtures/crashing-store';
 import {
   AGENT_USAGE_COLLECTION,
   AGENT_USAGE_RESERVATIONS_COLLECTION,
   createAgentUsageDocumentStore,
 } from './agent-usage-document-store';
-import { createVolumeDocumentStore, VOLUMES_COLLECTION } from './volume-document-store';
+import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../store/volume-document-store';
 
 const AGENT = 'Agent:1';
 const DAY = '2026-05-01';

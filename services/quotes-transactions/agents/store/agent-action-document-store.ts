@@ -1,7 +1,7 @@
-import { withEvents, withInitialEvents } from '../../../lib/bus/outbox';
-import { afterPosition } from '../../../lib/page-cursor';
-import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../lib/store/document-store';
-import { AgentActionExists, type AgentAction, type AgentActionStore } from '../app/agents/agent-action-store';
+import { withEvents, withInitialEvents } from '../../../../lib/bus/outbox';
+import { afterPosition } from '../../../../lib/page-cursor';
+import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
+import { AgentActionExists, type AgentAction, type AgentActionStore } from '../app/agent-action-store';
 
 type ActionDoc = Omit<AgentAction, 'id'> & { _id: string };
 

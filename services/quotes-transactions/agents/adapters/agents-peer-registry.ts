@@ -1,6 +1,6 @@
-import { unlessAbsent } from '../../../lib/errors';
-import type { PeerClients } from '../../../lib/runtime/peer-clients';
-import type { AgentRegistry } from '../app/agents/agent-approvals';
+import { unlessAbsent } from '../../../../lib/errors';
+import type { PeerClients } from '../../../../lib/runtime/peer-clients';
+import type { AgentRegistry } from '../app/agent-approvals';
 
 /** Whether an agent still exists, asked of the auth service, which owns agents. */
 export function createAgentsPeerRegistry(peers: Pick<PeerClients, 'agents'>): AgentRegistry {

@@ -1,16 +1,16 @@
-import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/agent_actions';
-import { bindService } from '../../../lib/grpc/service-binding';
-import type { AgentActionRunner } from '../app/agents/agent-action-runner';
-import type { AgentAction } from '../app/agents/agent-action-store';
-import type { AgentApprovals } from '../app/agents/agent-approvals';
-import type { AgentPayments, Submitted } from '../app/agents/agent-payments';
-import type { AgentReads } from '../app/agents/agent-reads';
-import type { AgentUsage } from '../app/agents/agent-usage';
-import { toCardTransactionRecord } from '../cards/domain/card-records';
-import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
+import { AgentActionServiceService } from '../../../../gen/quotes_transactions/v1/agent_actions';
+import { bindService } from '../../../../lib/grpc/service-binding';
+import type { AgentActionRunner } from '../app/agent-action-runner';
+import type { AgentAction } from '../app/agent-action-store';
+import type { AgentApprovals } from '../app/agent-approvals';
+import type { AgentPayments, Submitted } from '../app/agent-payments';
+import type { AgentReads } from '../app/agent-reads';
+import type { AgentUsage } from '../app/agent-usage';
+import { toCardTransactionRecord } from '../../cards/domain/card-records';
+import { toQuoteRecord, toTransactionRecord } from '../../domain/payment-records';
 import { actingAgentOf } from './agent-context';
-import { callerOf, present } from './payment-caller';
-import { entryRecord } from './transaction-handlers';
+import { callerOf, present } from '../../grpc/payment-caller';
+import { entryRecord } from '../../grpc/transaction-handlers';
 
 export function bindAgentActionService(
   useCases: {
