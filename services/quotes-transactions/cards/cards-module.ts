@@ -21,11 +21,11 @@ import { bindCardRevealService } from './grpc/card-reveal-handlers';
 import { createCardRevealDocumentStore } from './store/card-reveal-document-store';
 import { readPaymentsConfig } from '../payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
-import { createDelegatedKeyCustody } from '../adapters/delegated-key-custody';
-import { createSignedRetryWalletSignatures } from '../adapters/signed-retry-wallet-signatures';
-import { createDelegatedKeys } from '../app/delegated-keys/delegated-keys';
-import { bindDelegatedKeyService } from '../grpc/delegated-key-handlers';
-import { createDelegatedKeyDocumentStore } from '../store/delegated-key-document-store';
+import { createDelegatedKeyCustody } from '../delegated-keys/adapters/delegated-key-custody';
+import { createSignedRetryWalletSignatures } from '../delegated-keys/adapters/signed-retry-wallet-signatures';
+import { createDelegatedKeys } from '../delegated-keys/app/delegated-keys';
+import { bindDelegatedKeyService } from '../delegated-keys/grpc/delegated-key-handlers';
+import { createDelegatedKeyDocumentStore } from '../delegated-keys/store/delegated-key-document-store';
 
 export function readCardsConfig(env: NodeJS.ProcessEnv) {
   return readConfig({

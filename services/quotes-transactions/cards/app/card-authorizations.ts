@@ -3,7 +3,7 @@ import { cardTransactionJson } from '../../../../lib/contract/card-transaction-j
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { Card } from '../domain/card';
-import type { WalletFundedSpend } from '../../domain/delegated-key';
+import type { WalletFundedSpend } from '../../delegated-keys/domain/delegated-key';
 import { toCardTransactionView } from '../domain/card-records';
 import {
   advicePlan,

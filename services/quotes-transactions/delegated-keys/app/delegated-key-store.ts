@@ -1,4 +1,4 @@
-import type { DelegatedKey } from '../../domain/delegated-key';
+import type { DelegatedKey } from '../domain/delegated-key';
 
 /** Storage of delegated keys; every change of status is one conditional write. */
 export interface DelegatedKeyStore {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, type FieldError } from '../../../lib/errors';
+import { AppError, type FieldError } from '../../../../lib/errors';
 
 /** The reference's DelegatedKeyStatus. */
 export const DELEGATED_KEY_STATUSES = ['PENDING', 'ACTIVE', 'REVOKED'] as const;

@@ -1,5 +1,5 @@
-import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
-import { ActiveKeyExists, type DelegatedKeyStore } from '../app/delegated-keys/delegated-key-store';
+import { DuplicateKeyError, type DocumentStore } from '../../../../lib/store/document-store';
+import { ActiveKeyExists, type DelegatedKeyStore } from '../app/delegated-key-store';
 import type { DelegatedKey } from '../domain/delegated-key';
 
 type KeyDoc = Omit<DelegatedKey, 'id'> & { _id: string; activeSlot?: string };

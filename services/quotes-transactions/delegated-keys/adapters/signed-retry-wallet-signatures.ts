@@ -1,5 +1,5 @@
-import type { PeerClients } from '../../../lib/runtime/peer-clients';
-import type { WalletSignatures } from '../app/delegated-keys/delegated-keys';
+import type { PeerClients } from '../../../../lib/runtime/peer-clients';
+import type { WalletSignatures } from '../app/delegated-keys';
 
 /** The delegated-key legs' signatures through the auth service's SignedRetryService. */
 export function createSignedRetryWalletSignatures(peers: Pick<PeerClients, 'signedRetry'>): WalletSignatures {

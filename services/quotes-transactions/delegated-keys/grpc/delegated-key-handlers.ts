@@ -1,9 +1,9 @@
-import type { DelegatedKey as DelegatedKeyMessage } from '../../../gen/quotes_transactions/v1/delegated_keys';
-import { DelegatedKeyServiceService } from '../../../gen/quotes_transactions/v1/delegated_keys';
-import { bindService } from '../../../lib/grpc/service-binding';
-import type { DelegatedKeys } from '../app/delegated-keys/delegated-keys';
+import type { DelegatedKey as DelegatedKeyMessage } from '../../../../gen/quotes_transactions/v1/delegated_keys';
+import { DelegatedKeyServiceService } from '../../../../gen/quotes_transactions/v1/delegated_keys';
+import { bindService } from '../../../../lib/grpc/service-binding';
+import type { DelegatedKeys } from '../app/delegated-keys';
 import { delegatedKeyView, type DelegatedKey } from '../domain/delegated-key';
-import { callerOf, present } from './payment-caller';
+import { callerOf, present } from '../../grpc/payment-caller';
 
 const toMessage = (key: DelegatedKey): DelegatedKeyMessage => delegatedKeyView(key);
 

@@ -1,4 +1,4 @@
-import { isId } from '../../../lib/ids';
+import { isId } from '../../../../lib/ids';
 import {
   cardFundingSourceId,
   checkRevocable,

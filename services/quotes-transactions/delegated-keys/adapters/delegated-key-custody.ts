@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist';
-import type { Sealer } from '../../../lib/sealing/aes-gcm-sealer';
-import type { KeyCustody } from '../app/delegated-keys/delegated-keys';
+import type { Sealer } from '../../../../lib/sealing/aes-gcm-sealer';
+import type { KeyCustody } from '../app/delegated-keys';
 
 /**
  * Delegated keys generated and kept here: a fresh P-256 key pair per delegated key, the private
