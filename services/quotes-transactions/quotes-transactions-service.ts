@@ -19,7 +19,7 @@ import { createLookupDocumentStore } from './lookups/store/lookup-document-store
 import type { PaymentAccounts } from './app/payment-accounts';
 import type { UmaAddressDirectory } from './app/same-server-payments';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
-import { createIdempotencyModule } from './idempotency-module';
+import { createIdempotencyModule } from './idempotency/idempotency-module';
 import { createPaymentsModule } from './payments-module';
 import { createStablecoinsModule } from './stablecoins/stablecoins-module';
 import type { StablecoinProvider } from './stablecoins/app/stablecoin-ports';

@@ -1,5 +1,5 @@
-import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { silentLogger } from '../../../lib/log';
+import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
+import { silentLogger } from '../../../../lib/log';
 import { createKeyedRequestDocumentStore, KEYED_REQUESTS_COLLECTION } from '../store/keyed-request-document-store';
 import { createKeyedRequestRetention, createKeyedRequests } from './keyed-requests';
 

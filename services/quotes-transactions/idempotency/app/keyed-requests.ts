@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../../lib/errors';
-import type { Logger } from '../../../lib/log';
-import { createPeriodicTask } from '../../../lib/runtime/periodic-task';
+import { AppError } from '../../../../lib/errors';
+import type { Logger } from '../../../../lib/log';
+import { createPeriodicTask } from '../../../../lib/runtime/periodic-task';
 import {
   decideKeyedRequest,
   isStoredResponse,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
+import { DuplicateKeyError, type DocumentStore } from '../../../../lib/store/document-store';
 import type { KeyedRequestStore } from '../app/keyed-requests';
 import type { KeyedRequestRecord, KeyedRequestScope } from '../domain/keyed-request';
 

@@ -1,4 +1,4 @@
-import type { ServiceEnvironment } from '../../lib/runtime/service-module';
+import type { ServiceEnvironment } from '../../../lib/runtime/service-module';
 import { createKeyedRequestRetention, createKeyedRequests, type KeyedRequestTiming } from './app/keyed-requests';
 import { bindIdempotencyService } from './grpc/idempotency-handlers';
 import { createKeyedRequestDocumentStore } from './store/keyed-request-document-store';

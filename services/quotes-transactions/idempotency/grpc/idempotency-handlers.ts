@@ -1,13 +1,13 @@
 import {
   BeginKeyedRequestResponse_Outcome,
   IdempotencyServiceService,
-} from '../../../gen/quotes_transactions/v1/idempotency';
-import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
-import { AppError } from '../../../lib/errors';
-import { bindService } from '../../../lib/grpc/service-binding';
+} from '../../../../gen/quotes_transactions/v1/idempotency';
+import { requirePlatform, type CallContext } from '../../../../lib/grpc/call-context';
+import { AppError } from '../../../../lib/errors';
+import { bindService } from '../../../../lib/grpc/service-binding';
 import type { KeyedRequests } from '../app/keyed-requests';
 import type { KeyedRequestScope, KeyedResponse } from '../domain/keyed-request';
-import { present } from './payment-caller';
+import { present } from '../../grpc/payment-caller';
 
 function scopeOf(request: { key: string; agentId?: string }, ctx: CallContext): KeyedRequestScope {
   if (!request.key) {
