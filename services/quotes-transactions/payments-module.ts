@@ -6,8 +6,8 @@ import { createAgentActionsModule } from './agents/agent-actions-module';
 import { createAgentsPeerRegistry } from './agents/adapters/agents-peer-registry';
 import type { AgentRegistry } from './agents/app/agent-approvals';
 import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
-import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
-import type { PaymentAccounts } from './app/payment-accounts';
+import { createPaymentAccountsPeer } from './shared/adapters/payment-accounts-peer';
+import type { PaymentAccounts } from './shared/app/payment-accounts';
 import { createCreateQuote } from './app/create-quote';
 import type { Payment } from './domain/payment';
 import type { PlannedChange } from './domain/settlement-plan';
@@ -20,8 +20,8 @@ import { createAccountsScaGate } from './adapters/accounts-sca-gate';
 import type { GetLookup } from './lookups/app/get-lookup';
 import type { SignedLookups } from './lookups/app/signed-lookups';
 import { createLedger } from './ledger/app/ledger';
-import type { PaymentSettingsSource } from './app/payment-settings';
-import { createPlatformConfigSettings } from './adapters/platform-config-settings';
+import type { PaymentSettingsSource } from './shared/app/payment-settings';
+import { createPlatformConfigSettings } from './shared/adapters/platform-config-settings';
 import { createSandboxPayments } from './app/sandbox-payments';
 import {
   createReceiveSameServerPayment,

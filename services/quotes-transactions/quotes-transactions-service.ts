@@ -16,7 +16,7 @@ import { createLookupRetention } from './lookups/app/lookup-retention';
 import { createLookupUma, type UmaCounterparty } from './lookups/app/lookup-uma';
 import { bindLookupService } from './lookups/grpc/lookup-handlers';
 import { createLookupDocumentStore } from './lookups/store/lookup-document-store';
-import type { PaymentAccounts } from './app/payment-accounts';
+import type { PaymentAccounts } from './shared/app/payment-accounts';
 import type { UmaAddressDirectory } from './app/same-server-payments';
 import type { WalletAuthorizer } from './app/wallet-authorizer';
 import { createIdempotencyModule } from './idempotency/idempotency-module';
@@ -25,7 +25,7 @@ import { createStablecoinsModule } from './stablecoins/stablecoins-module';
 import type { StablecoinProvider } from './stablecoins/app/stablecoin-ports';
 import { createCardsModule } from './cards/cards-module';
 import { createUmaModule } from './uma/uma-module';
-import { createPaymentAccountsPeer } from './adapters/payment-accounts-peer';
+import { createPaymentAccountsPeer } from './shared/adapters/payment-accounts-peer';
 
 /** The outside parties the service talks to; each defaults to its embedded sandbox. */
 export interface QuotesTransactionsAdapters {

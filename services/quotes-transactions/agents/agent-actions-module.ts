@@ -11,7 +11,7 @@ import { createAgentReads } from './app/agent-reads';
 import { createAgentUsage } from './app/agent-usage';
 import type { CreateQuote } from '../app/create-quote';
 import type { ExecuteQuote } from '../app/execute-quote';
-import type { PaymentAccounts } from '../app/payment-accounts';
+import type { PaymentAccounts } from '../shared/app/payment-accounts';
 import type { PaymentStore } from '../app/payment-store';
 import type { TransactionEntries } from '../app/transaction-entries';
 import type { TransactionQueries } from '../app/transactions-query';

@@ -1,7 +1,7 @@
 import { applicableLimits, dailyVolumeExceeded, volumeDay } from '../domain/limits';
 import type { Payment } from '../domain/payment';
-import type { Caller } from './payment-accounts';
-import type { PaymentSettingsSource } from './payment-settings';
+import type { Caller } from '../shared/app/payment-accounts';
+import type { PaymentSettingsSource } from '../shared/app/payment-settings';
 
 /** Storage port: one counter per platform, limit (currency or corridor) and UTC day. */
 export interface VolumeStore {

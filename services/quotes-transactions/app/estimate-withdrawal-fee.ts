@@ -1,12 +1,12 @@
 import { AppError, type FieldError } from '../../../lib/errors';
 import type { RateSource } from '../rates/adapters/rate-source';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { platformFeeRule, serviceFeeRule } from '../domain/fees';
 import { FEE_NETWORKS } from '../domain/network-fees';
 import { price } from '../domain/pricing';
 import { networkFeeCharge } from './network-fee';
-import type { Caller, PaymentAccounts } from './payment-accounts';
-import type { PaymentSettingsSource } from './payment-settings';
+import type { Caller, PaymentAccounts } from '../shared/app/payment-accounts';
+import type { PaymentSettingsSource } from '../shared/app/payment-settings';
 
 export interface WithdrawalFeeRequest {
   internalAccountId?: string;

@@ -1,13 +1,13 @@
 import { currencySpec } from '../../../lib/currencies';
 import { AppError } from '../../../lib/errors';
 import type { RateSource } from '../rates/adapters/rate-source';
-import { CURRENCY_CODES, findCurrency, type Currency } from '../domain/currency-catalogue';
+import { CURRENCY_CODES, findCurrency, type Currency } from '../shared/domain/currency-catalogue';
 import { breakdown, platformFeeRule, serviceFeeRule } from '../domain/fees';
-import { MAX_AMOUNT } from '../domain/money';
+import { MAX_AMOUNT } from '../shared/domain/money';
 import { price } from '../domain/pricing';
-import { receivableBounds } from '../domain/receivable-bounds';
-import type { Caller } from './payment-accounts';
-import type { PaymentSettingsSource } from './payment-settings';
+import { receivableBounds } from '../shared/domain/receivable-bounds';
+import type { Caller } from '../shared/app/payment-accounts';
+import type { PaymentSettingsSource } from '../shared/app/payment-settings';
 
 /** The rail each payout currency settles on by default (lib/currencies.ts); corridors exist to these currencies. */
 const DEFAULT_RAILS: Readonly<Record<string, string>> = Object.fromEntries(

@@ -4,7 +4,7 @@ import type { Payment } from '../domain/payment';
 import type { PlannedChange, SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
 import type { Ledger } from '../ledger/app/ledger';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { awaitingAuthorization } from './quote-authorization';

@@ -1,4 +1,4 @@
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { networkFeeIn, networkFeeOf, type NetworkFee } from '../domain/network-fees';
 import type { RateSource } from '../rates/adapters/rate-source';
 

@@ -2,7 +2,7 @@ import { AppError } from '../../../lib/errors';
 import type { DomainEvent } from '../../../lib/bus/event-bus';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import type { Payment, ScaState } from '../domain/payment';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import { paymentEvents } from './payment-events';
 import type { PaymentStore } from './payment-store';
 

@@ -1,9 +1,9 @@
 import { AppError } from '../../../lib/errors';
 import type { RateSource } from '../rates/adapters/rate-source';
-import type { Currency } from '../domain/currency-catalogue';
+import type { Currency } from '../shared/domain/currency-catalogue';
 import { VERIFICATION_THRESHOLD_USD_CENTS } from '../domain/limits';
 import type { Lookup } from '../lookups/domain/lookup';
-import { convertDown, rateFromDecimal } from '../domain/money';
+import { convertDown, rateFromDecimal } from '../shared/domain/money';
 import type { PaymentDestination } from '../domain/payment';
 import type { GetLookup } from '../lookups/app/get-lookup';
 import {

@@ -1,10 +1,16 @@
 import { AppError } from '../../../lib/errors';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { cryptoNetworkOf, FUNDING_NETWORKS } from '../domain/crypto-networks';
 import type { PaymentDestination, PaymentSource } from '../domain/payment';
 import type { QuoteDestinationRequest, QuoteSourceRequest } from '../domain/quote-request';
-import type { Caller, CustomerInfo, PartiesQuery, PartiesSnapshot, PaymentAccounts } from './payment-accounts';
-import type { PaymentSettings } from './payment-settings';
+import type {
+  Caller,
+  CustomerInfo,
+  PartiesQuery,
+  PartiesSnapshot,
+  PaymentAccounts,
+} from '../shared/app/payment-accounts';
+import type { PaymentSettings } from '../shared/app/payment-settings';
 
 export interface Parties {
   source: PaymentSource;

@@ -3,7 +3,7 @@ import type { Logger } from '../../../lib/log';
 import type { Payment } from '../domain/payment';
 import type { SettlementTiming } from '../domain/settlement-plan';
 import { reportedChange, reportProblems, type SettlementReport } from '../domain/settlement-report';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 

@@ -1,6 +1,6 @@
 import { newEvent } from '../../../lib/bus/outbox';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import type { Payment } from '../domain/payment';
 import { receiptTransactionId, type UmaAddressHolder } from '../domain/same-server-receiver';

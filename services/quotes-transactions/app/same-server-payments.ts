@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from '../../../lib/store/document-store';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import type { Payment } from '../domain/payment';
@@ -14,7 +14,7 @@ import {
 import { SETTLES } from '../domain/sandbox-outcomes';
 import { failure, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
 import type { FailureReason } from '../domain/transaction-states';
-import type { PaymentAccounts } from './payment-accounts';
+import type { PaymentAccounts } from '../shared/app/payment-accounts';
 import type { PaymentStore } from './payment-store';
 import type { StepRunner } from './step-runner';
 

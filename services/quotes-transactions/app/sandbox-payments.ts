@@ -7,11 +7,11 @@ import type {
   SimulateUmaReceiveRequest,
 } from '../../../gen/quotes_transactions/v1/payments_sandbox';
 import { MissingMembers } from '../domain/quote-request';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../domain/fees';
 import { paymentReference } from '../domain/funding-instructions';
 import { ledgerStep, systemAccount } from '../ledger/domain/ledger-postings';
-import { isMinorAmount, MAX_SANDBOX_FUNDING } from '../domain/money';
+import { isMinorAmount, MAX_SANDBOX_FUNDING } from '../shared/domain/money';
 import type { Payment } from '../domain/payment';
 import { quoteAlreadyExecuted, quoteExpired } from './quote-conflicts';
 import { movement } from '../domain/payment-movements';
@@ -20,7 +20,7 @@ import { asksReceiverInfo, outcomeForIncoming, SANDBOX_REQUESTED_RECEIVER_FIELDS
 import { sandboxOnChain, type SettlementTiming } from '../domain/settlement-plan';
 import type { ReserveDailyVolume } from './daily-volume';
 import type { Balance, Ledger } from '../ledger/app/ledger';
-import { customerDeleted, type Caller, type PaymentAccounts } from './payment-accounts';
+import { customerDeleted, type Caller, type PaymentAccounts } from '../shared/app/payment-accounts';
 import type { PaymentStore } from './payment-store';
 import { requireCurrency } from './quote-parties';
 import { PaymentMovedOn, type StepRunner } from './step-runner';

@@ -2,7 +2,7 @@ import { AppError } from '../../../lib/errors';
 import { missingReceiverFields, rejectedChange } from '../domain/incoming-payment-approval';
 import type { Payment } from '../domain/payment';
 import { failure, isCancellable, type PlannedChange, type SettlementTiming } from '../domain/settlement-plan';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import { PaymentMovedOn, type StepRunner } from './step-runner';
 import type { TransactionQueries } from './transactions-query';
 

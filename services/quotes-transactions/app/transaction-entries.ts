@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE, decodePageCursor, encodePageCursor } from '../../../
 import type { CardTransaction } from '../cards/domain/card-transaction';
 import type { Payment } from '../domain/payment';
 import type { CardTransactionEntry, CardTransactionStore } from '../cards/app/card-transaction-store';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import type { ListTransactionsCommand, TransactionQueries } from './transactions-query';
 
 /** One row of the transaction list: a payment, or a card transaction (the reference's type CARD). */

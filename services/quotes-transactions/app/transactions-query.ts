@@ -8,7 +8,7 @@ import {
   transactionStatusesOf,
   type QuoteStatus,
 } from '../domain/transaction-states';
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 import type { PaymentPage, PaymentStore, TransactionQuery } from './payment-store';
 
 interface PageRequest {

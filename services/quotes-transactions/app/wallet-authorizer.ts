@@ -1,4 +1,4 @@
-import type { Caller } from './payment-accounts';
+import type { Caller } from '../shared/app/payment-accounts';
 
 /**
  * Authorization of payments from an embedded wallet through the auth service's signed-retry

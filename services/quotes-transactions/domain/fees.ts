@@ -1,5 +1,5 @@
 import { AppError } from '../../../lib/errors';
-import { addAmounts, basisPointsOf } from './money';
+import { addAmounts, basisPointsOf } from '../shared/domain/money';
 
 /** A fee of a fixed part (minor units of the sending currency) plus basis points of the sent amount. */
 export interface FeeRule {

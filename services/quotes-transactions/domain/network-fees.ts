@@ -1,4 +1,4 @@
-import { rateFromDecimal } from './money';
+import { rateFromDecimal } from '../shared/domain/money';
 
 /** What the sandbox charges to send on one network: its native fee and what that is worth in USD. */
 export interface NetworkFee {

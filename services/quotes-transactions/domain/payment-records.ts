@@ -19,7 +19,7 @@ import {
   type RateDetails,
   type Transaction,
 } from '../../../gen/quotes_transactions/v1/payment_records';
-import type { Currency } from './currency-catalogue';
+import type { Currency } from '../shared/domain/currency-catalogue';
 import type { Money, Payment, PaymentDestination, PaymentSource } from './payment';
 import { quoteStatusOf } from './transaction-states';
 

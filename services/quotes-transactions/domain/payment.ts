@@ -1,4 +1,4 @@
-import type { Currency } from './currency-catalogue';
+import type { Currency } from '../shared/domain/currency-catalogue';
 import type { FeeBreakdown } from './fees';
 import type { LedgerStep } from '../ledger/domain/ledger-postings';
 import type { LockedSide } from './pricing';

@@ -1,6 +1,6 @@
 import { AppError } from '../../../lib/errors';
 import { breakdown, type FeeBreakdown, type FeeRule } from './fees';
-import { addAmounts, convertDown, rateFromDecimal, sourceAmountFor } from './money';
+import { addAmounts, convertDown, rateFromDecimal, sourceAmountFor } from '../shared/domain/money';
 
 export type LockedSide = 'SENDING' | 'RECEIVING';
 

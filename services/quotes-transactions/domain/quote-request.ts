@@ -2,7 +2,7 @@ import type { CreateQuoteRequest } from '../../../gen/quotes_transactions/v1/quo
 import { PAYMENT_RAILS, PURPOSES_OF_PAYMENT } from '../../../lib/contract/payment-vocabulary';
 import { AppError, type FieldError } from '../../../lib/errors';
 import type { PlatformFeeOverride } from './fees';
-import { isMinorAmount, MAX_AMOUNT } from './money';
+import { isMinorAmount, MAX_AMOUNT } from '../shared/domain/money';
 import type { LockedSide } from './pricing';
 
 export { PAYMENT_RAILS, PURPOSES_OF_PAYMENT };

@@ -1,6 +1,6 @@
 import type { CreateTransferOutRequest } from '../../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../../lib/errors';
-import { isMinorAmount, MAX_AMOUNT } from './money';
+import { isMinorAmount, MAX_AMOUNT } from '../shared/domain/money';
 import { MissingMembers } from './quote-request';
 
 /** A same-currency transfer between an internal and an external account (deprecated endpoints). */

@@ -8,7 +8,7 @@ import type { CreateTransfer } from '../app/transfers';
 import { toQuoteRecord, toTransactionRecord } from '../domain/payment-records';
 import type { QuoteAuthorization } from '../app/quote-authorization';
 import { AppError } from '../../../lib/errors';
-import { callerOf, present } from './payment-caller';
+import { callerOf, present } from '../shared/grpc/payment-caller';
 
 export function bindQuoteService(useCases: {
   createQuote: CreateQuote;

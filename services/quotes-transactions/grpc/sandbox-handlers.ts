@@ -2,7 +2,7 @@ import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/
 import { bindService } from '../../../lib/grpc/service-binding';
 import type { SandboxPayments } from '../app/sandbox-payments';
 import { toTransactionRecord } from '../domain/payment-records';
-import { callerOf } from './payment-caller';
+import { callerOf } from '../shared/grpc/payment-caller';
 
 export function bindPaymentsSandboxService(useCases: { sandbox: SandboxPayments }) {
   return bindService(PaymentsSandboxServiceService, {

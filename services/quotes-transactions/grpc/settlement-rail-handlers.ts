@@ -6,7 +6,7 @@ import { bindService } from '../../../lib/grpc/service-binding';
 import type { ReportSettlementOutcome } from '../app/report-settlement-outcome';
 import { toTransactionRecord } from '../domain/payment-records';
 import type { RailOutcome } from '../domain/settlement-report';
-import { callerOf, present } from './payment-caller';
+import { callerOf, present } from '../shared/grpc/payment-caller';
 
 export function bindSettlementRailService(useCases: { reportSettlementOutcome: ReportSettlementOutcome }) {
   return bindService(SettlementRailServiceService, {

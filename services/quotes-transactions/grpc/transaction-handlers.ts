@@ -7,7 +7,7 @@ import type { TransactionQueries } from '../app/transactions-query';
 import { toCardTransactionRecord } from '../cards/domain/card-records';
 import { toTransactionRecord } from '../domain/payment-records';
 import { appliedPostings } from '../domain/payment-movements';
-import { callerOf, present } from './payment-caller';
+import { callerOf, present } from '../shared/grpc/payment-caller';
 
 /** A row of the transaction list, payment or card transaction. */
 export const entryRecord = (

@@ -1,6 +1,6 @@
 import { DuplicateKeyError, type DocumentStore } from '../../../lib/store/document-store';
 import type { VolumeStore } from '../app/daily-volume';
-import { createPendingKeys, reservationLock } from './pending-keys';
+import { createPendingKeys, reservationLock } from '../shared/store/pending-keys';
 
 /**
  * A counter holds the day's `used` amount and, only while a reservation or a release of it is in

@@ -22,7 +22,7 @@ import { createIncomingUmaPayments } from './app/incoming-uma-payments';
 import type { LightningNode } from './app/lightning-node';
 import { createUmaSettlement } from './app/uma-settlement-hold';
 import { createUmaSender } from './app/uma-sender';
-import type { PaymentAccounts } from '../app/payment-accounts';
+import type { PaymentAccounts } from '../shared/app/payment-accounts';
 import type { UmaCounterparty } from '../lookups/app/lookup-uma';
 import { isPlainHttpDomain } from './adapters/vasp-public-keys';
 import { vaspDomainOf } from './domain/uma-receiver';

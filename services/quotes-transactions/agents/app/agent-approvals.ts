@@ -1,6 +1,6 @@
 import { AppError } from '../../../../lib/errors';
 import type { Payment } from '../../domain/payment';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import type { AgentActionRunner } from './agent-action-runner';
 import type { AgentAction, AgentActionStore } from './agent-action-store';
 import type { AgentUsage } from './agent-usage';

@@ -12,7 +12,7 @@ import type { Payment } from '../../domain/payment';
 import { requestHash } from '../../domain/request-hash';
 import { parseTransferRequest, type TransferRequestMessage } from '../../domain/transfer-request';
 import type { CreateQuote } from '../../app/create-quote';
-import type { Caller, PartiesSnapshot, PaymentAccounts } from '../../app/payment-accounts';
+import type { Caller, PartiesSnapshot, PaymentAccounts } from '../../shared/app/payment-accounts';
 import type { PaymentStore } from '../../app/payment-store';
 import type { TransactionQueries } from '../../app/transactions-query';
 import { quoteAlreadyExecuted, quoteExpired } from '../../app/quote-conflicts';

@@ -9,7 +9,7 @@ import type { AgentUsage } from '../app/agent-usage';
 import { toCardTransactionRecord } from '../../cards/domain/card-records';
 import { toQuoteRecord, toTransactionRecord } from '../../domain/payment-records';
 import { actingAgentOf } from './agent-context';
-import { callerOf, present } from '../../grpc/payment-caller';
+import { callerOf, present } from '../../shared/grpc/payment-caller';
 import { entryRecord } from '../../grpc/transaction-handlers';
 
 export function bindAgentActionService(

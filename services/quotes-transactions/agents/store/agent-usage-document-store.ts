@@ -1,6 +1,6 @@
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
 import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agent-usage';
-import { createPendingKeys, reservationLock } from '../../store/pending-keys';
+import { createPendingKeys, reservationLock } from '../../shared/store/pending-keys';
 import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../store/volume-document-store';
 
 /**

@@ -24,7 +24,7 @@ import {
   type EventPlan,
 } from '../domain/card-transaction';
 import type { Ledger } from '../../ledger/app/ledger';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import type { CardTransactionEntry, CardTransactionStore } from './card-transaction-store';
 
 export type AuthorizationDecision =

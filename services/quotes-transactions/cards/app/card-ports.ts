@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../../../lib/bus/event-bus';
 import type { PagePosition } from '../../../../lib/page-cursor';
 import type { Card, CardChange, CardState, Provisioning } from '../domain/card';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 
 export interface CardListQuery {
   cardholderId?: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../../lib/errors';
 import type { Logger } from '../../../../lib/log';
 import type { Card } from '../domain/card';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import { signRevealToken, verifyRevealToken } from './reveal-token';
 
 export interface CardData {

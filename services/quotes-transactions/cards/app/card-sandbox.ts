@@ -1,13 +1,13 @@
 import { AppError } from '../../../../lib/errors';
 import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
-import { MAX_SANDBOX_FUNDING } from '../../domain/money';
+import { MAX_SANDBOX_FUNDING } from '../../shared/domain/money';
 import {
   isCreditKind,
   type CardAuthorizationKind,
   type CardDeclineReason,
   type CardMerchant,
 } from '../domain/card-transaction';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import type { AuthorizationDecision, CardAuthorizations } from './card-authorizations';
 
 /** The reference's sandbox outcomes, by the last three characters of the merchant descriptor. */

@@ -19,7 +19,7 @@ import {
 } from '../domain/card';
 import { fundingCurrency, walletSourcesOf } from '../domain/card-funding';
 import { toCardRecord } from '../domain/card-records';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import { CardExists, type CardListQuery, type CardStore, type Cardholders } from './card-ports';
 
 export interface IssueCardInput {

@@ -2,7 +2,7 @@ import type { CardTransactionView } from '../../../../lib/contract/card-transact
 import type { Card as CardRecord, CardTransactionRecord } from '../../../../gen/quotes_transactions/v1/cards';
 import type { Card } from './card';
 import type { CardTransaction } from './card-transaction';
-import { findCurrency } from '../../domain/currency-catalogue';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 
 /** The typed record of a card: what responses and webhooks render (no platform id, no card data). */
 export function toCardRecord(card: Card): CardRecord {

@@ -3,7 +3,7 @@ import { nextPageCursor } from '../../../../lib/page-cursor';
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { CardUseCases } from '../app/card-use-cases';
 import { toCardRecord } from '../domain/card-records';
-import { callerOf, present } from '../../grpc/payment-caller';
+import { callerOf, present } from '../../shared/grpc/payment-caller';
 
 export function bindCardService(useCases: { cards: CardUseCases }) {
   const { cards } = useCases;

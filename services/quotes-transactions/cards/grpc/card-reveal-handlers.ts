@@ -1,7 +1,7 @@
 import { CardRevealServiceService } from '../../../../gen/quotes_transactions/v1/card_reveals';
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { CardReveals } from '../app/card-reveals';
-import { callerOf } from '../../grpc/payment-caller';
+import { callerOf } from '../../shared/grpc/payment-caller';
 
 export function bindCardRevealService(reveals: CardReveals) {
   return bindService(CardRevealServiceService, {

@@ -1,7 +1,7 @@
 import { CardSandboxServiceService, type CardMerchant } from '../../../../gen/quotes_transactions/v1/cards';
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { CardSandbox, SimulatedAuthorization } from '../app/card-sandbox';
-import { callerOf, present } from '../../grpc/payment-caller';
+import { callerOf, present } from '../../shared/grpc/payment-caller';
 
 const merchantOf = (m: CardMerchant | undefined) =>
   m

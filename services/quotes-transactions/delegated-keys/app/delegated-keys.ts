@@ -13,7 +13,7 @@ import {
   type DelegationRefusal,
   type WalletFundedSpend,
 } from '../domain/delegated-key';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import { ActiveKeyExists, type DelegatedKeyStore } from './delegated-key-store';
 
 /** Generates a key pair for a delegated key: the public key, and the private one sealed to that key id. */

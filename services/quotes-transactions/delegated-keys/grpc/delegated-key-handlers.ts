@@ -3,7 +3,7 @@ import { DelegatedKeyServiceService } from '../../../../gen/quotes_transactions/
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { DelegatedKeys } from '../app/delegated-keys';
 import { delegatedKeyView, type DelegatedKey } from '../domain/delegated-key';
-import { callerOf, present } from '../../grpc/payment-caller';
+import { callerOf, present } from '../../shared/grpc/payment-caller';
 
 const toMessage = (key: DelegatedKey): DelegatedKeyMessage => delegatedKeyView(key);
 

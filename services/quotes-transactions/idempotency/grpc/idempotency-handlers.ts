@@ -7,7 +7,7 @@ import { AppError } from '../../../../lib/errors';
 import { bindService } from '../../../../lib/grpc/service-binding';
 import type { KeyedRequests } from '../app/keyed-requests';
 import type { KeyedRequestScope, KeyedResponse } from '../domain/keyed-request';
-import { present } from '../../grpc/payment-caller';
+import { present } from '../../shared/grpc/payment-caller';
 
 function scopeOf(request: { key: string; agentId?: string }, ctx: CallContext): KeyedRequestScope {
   if (!request.key) {

@@ -11,7 +11,7 @@
  * transit, FX, fees) are counter-accounts and may go negative: settlement's balance is minus what came in.
  */
 import { AppError } from '../../../../lib/errors';
-import { MAX_AMOUNT } from '../../domain/money';
+import { MAX_AMOUNT } from '../../shared/domain/money';
 
 /**
  * The most an internal account holds and the most one posting moves, in minor units of any

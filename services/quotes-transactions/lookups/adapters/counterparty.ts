@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import type { LookupSender } from '../domain/lookup-request';
 import type { PayerDataField } from '../domain/payer-data-requirements';
-import type { ReceivableBounds } from '../../domain/receivable-bounds';
+import type { ReceivableBounds } from '../../shared/domain/receivable-bounds';
 import type { ReceivingDestination } from '../domain/receiving-destination';
 import { sandboxOutcomeFor } from '../domain/sandbox-counterparty-behaviour';
 

@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { newId } from '../../../../lib/ids';
 import type { RateSource } from '../../rates/adapters/rate-source';
-import { findCurrency } from '../../domain/currency-catalogue';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 import {
   DEFAULT_SENDER_CURRENCY,
   lookupExpiry,
@@ -11,7 +11,7 @@ import {
 } from '../domain/lookup';
 import type { LookupSender } from '../domain/lookup-request';
 import type { PayerDataField } from '../domain/payer-data-requirements';
-import { receivableBounds, type ReceivableBounds } from '../../domain/receivable-bounds';
+import { receivableBounds, type ReceivableBounds } from '../../shared/domain/receivable-bounds';
 import type { AccountsDirectory, Caller } from './accounts-directory';
 import type { LookupStore } from './lookup-store';
 import type { SignedLookups } from './signed-lookups';

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
-import { CURRENCY_CODES } from '../../domain/currency-catalogue';
+import { CURRENCY_CODES } from '../../shared/domain/currency-catalogue';
 import type { LookupTarget } from '../domain/lookup';
 
 /**

@@ -1,9 +1,9 @@
 import { AppError } from '../../../../lib/errors';
-import { findCurrency } from '../../domain/currency-catalogue';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 import type { CurrencyOffer, LookupTarget } from '../domain/lookup';
 import type { PaymentDestination } from '../../domain/payment';
-import { receivableBounds } from '../../domain/receivable-bounds';
-import type { Caller } from '../../app/payment-accounts';
+import { receivableBounds } from '../../shared/domain/receivable-bounds';
+import type { Caller } from '../../shared/app/payment-accounts';
 import type { RecentLookups } from './recent-lookups';
 import type { SignedLookupIds } from './signed-lookup-ids';
 

@@ -1,4 +1,4 @@
-import type { Currency } from '../../domain/currency-catalogue';
+import type { Currency } from '../../shared/domain/currency-catalogue';
 import type { LookupSender } from './lookup-request';
 import type { PayerDataField } from './payer-data-requirements';
 

@@ -1,5 +1,5 @@
 import { SANDBOX_MAGIC_NAMES, type SandboxOutcome } from './sandbox-counterparty-behaviour';
-import { receivableBounds } from '../../domain/receivable-bounds';
+import { receivableBounds } from '../../shared/domain/receivable-bounds';
 
 /** The currency an accepted sandbox UMA receiver takes when its address names none. */
 export const DEFAULT_UMA_RECEIVER_CURRENCY = 'USD';

@@ -1,4 +1,4 @@
-import { CURRENCY_CODES } from '../../domain/currency-catalogue';
+import { CURRENCY_CODES } from '../../shared/domain/currency-catalogue';
 import { createSandboxRateSource } from './rate-source';
 
 const rates = createSandboxRateSource();

@@ -12,7 +12,7 @@ import {
   type BurnRail,
   type StablecoinOperationType,
 } from '../domain/stablecoin-operation';
-import type { Caller, PaymentAccounts } from '../../app/payment-accounts';
+import type { Caller, PaymentAccounts } from '../../shared/app/payment-accounts';
 import type { OperationProgress } from './operation-progress';
 import type { ProviderAccounts } from './provider-accounts';
 import type { Stablecoins } from './stablecoins';

@@ -3,7 +3,7 @@ import { newId } from '../../../../lib/ids';
 import type { Logger } from '../../../../lib/log';
 import { pageQuery } from '../../../../lib/page-cursor';
 import type { ProviderEnvironment } from '../domain/stablecoin-operation';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import {
   ProviderCredentialsRevoked,
   ProviderRejected,

@@ -8,7 +8,7 @@ import {
   type IssuanceStatus,
   type ProviderAccountStatus,
 } from '../domain/stablecoin-operation';
-import type { Caller } from '../../app/payment-accounts';
+import type { Caller } from '../../shared/app/payment-accounts';
 import type { ProviderAccounts } from './provider-accounts';
 import {
   ProviderCredentialsRevoked,

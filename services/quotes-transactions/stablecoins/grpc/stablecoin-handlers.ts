@@ -19,7 +19,7 @@ import type {
   ProviderAccountRecord,
   StablecoinRecord,
 } from '../app/stablecoin-ports';
-import { callerOf, present } from '../../grpc/payment-caller';
+import { callerOf, present } from '../../shared/grpc/payment-caller';
 
 function accountMessage(r: ProviderAccountRecord): AccountMessage {
   return {

@@ -10,7 +10,7 @@ import {
   type LnurlpRequest,
   type NonceValidator,
 } from '@uma-sdk/core';
-import { findCurrency } from '../../domain/currency-catalogue';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 import type { RateSource } from '../../rates/adapters/rate-source';
 import type { UmaAddressDirectory } from '../../app/same-server-payments';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';

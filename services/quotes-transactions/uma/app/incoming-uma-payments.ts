@@ -4,7 +4,7 @@ import { newId } from '../../../../lib/ids';
 import { paymentEvents } from '../../app/payment-events';
 import type { PaymentStore } from '../../app/payment-store';
 import { PaymentMovedOn, type StepRunner } from '../../app/step-runner';
-import { findCurrency } from '../../domain/currency-catalogue';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 import { breakdown, NO_FEE } from '../../domain/fees';
 import { paymentReference } from '../../domain/funding-instructions';
 import {

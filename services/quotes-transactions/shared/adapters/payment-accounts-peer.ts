@@ -1,6 +1,6 @@
-import type { Customer, ExternalAccount, InternalAccount } from '../../../gen/accounts/v1/accounts';
-import { unlessAbsent } from '../../../lib/errors';
-import type { PeerClients } from '../../../lib/runtime/peer-clients';
+import type { Customer, ExternalAccount, InternalAccount } from '../../../../gen/accounts/v1/accounts';
+import { unlessAbsent } from '../../../../lib/errors';
+import type { PeerClients } from '../../../../lib/runtime/peer-clients';
 import type { CustomerInfo, ExternalAccountInfo, InternalAccountInfo, PaymentAccounts } from '../app/payment-accounts';
 import { paymentSettingsOf } from './platform-config-settings';
 

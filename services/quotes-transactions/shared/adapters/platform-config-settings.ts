@@ -1,6 +1,6 @@
-import type { PlatformConfig } from '../../../gen/accounts/v1/platform_config';
-import { unlessAbsent } from '../../../lib/errors';
-import type { PeerClients } from '../../../lib/runtime/peer-clients';
+import type { PlatformConfig } from '../../../../gen/accounts/v1/platform_config';
+import { unlessAbsent } from '../../../../lib/errors';
+import type { PeerClients } from '../../../../lib/runtime/peer-clients';
 import { NO_SETTINGS, type PaymentSettings, type PaymentSettingsSource } from '../app/payment-settings';
 
 /** What payments use of a platform configuration; NO_SETTINGS without one. */

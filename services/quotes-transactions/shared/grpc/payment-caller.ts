@@ -1,4 +1,4 @@
-import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
+import { requirePlatform, type CallContext } from '../../../../lib/grpc/call-context';
 import type { Caller } from '../app/payment-accounts';
 
 export function callerOf(ctx: CallContext): Caller {

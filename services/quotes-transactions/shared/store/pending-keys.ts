@@ -1,5 +1,5 @@
-import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock';
-import type { DocumentStore } from '../../../lib/store/document-store';
+import { createKeyedLock, type KeyedLock } from '../../../../lib/keyed-lock';
+import type { DocumentStore } from '../../../../lib/store/document-store';
 
 /**
  * The in-flight keys of a counter document (`pending.<id>`), shared by the platforms' daily

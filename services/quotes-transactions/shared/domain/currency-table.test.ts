@@ -1,5 +1,5 @@
-import { CURRENCY_CODES as TABLE_CODES, currencySpec } from '../../../lib/currencies';
-import { SANDBOX_UNITS_PER_USD } from '../rates/adapters/rate-source';
+import { CURRENCY_CODES as TABLE_CODES, currencySpec } from '../../../../lib/currencies';
+import { SANDBOX_UNITS_PER_USD } from '../../rates/adapters/rate-source';
 import { CURRENCY_CODES, findCurrency } from './currency-catalogue';
 import { receivableBounds } from './receivable-bounds';
 

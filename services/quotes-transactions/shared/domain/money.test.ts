@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { AppError } from '../../../../lib/errors';
 import { addAmounts, basisPointsOf, convertDown, MAX_AMOUNT, rateFromDecimal, sourceAmountFor } from './money';
 
 test.each([

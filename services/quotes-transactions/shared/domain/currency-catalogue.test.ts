@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createSandboxRateSource } from '../rates/adapters/rate-source';
+import { createSandboxRateSource } from '../../rates/adapters/rate-source';
 import { CURRENCY_CODES, findCurrency } from './currency-catalogue';
 import { receivableBounds } from './receivable-bounds';
-import { REFERENCE_OPENAPI } from '../../../test/shared-reference.cjs';
+import { REFERENCE_OPENAPI } from '../../../../test/shared-reference.cjs';
 
 const reference = parse(readFileSync(REFERENCE_OPENAPI, 'utf8'));
 

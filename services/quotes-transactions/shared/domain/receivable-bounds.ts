@@ -1,4 +1,4 @@
-import { currencySpec } from '../../../lib/currencies';
+import { currencySpec } from '../../../../lib/currencies';
 
 /** Smallest and largest amount a receiving account may be sent, in the currency's smallest unit. */
 export interface ReceivableBounds {

@@ -1,5 +1,5 @@
-import { AppError } from '../../../lib/errors';
-import { MAX_AMOUNT } from '../../../lib/contract/amount-bounds';
+import { AppError } from '../../../../lib/errors';
+import { MAX_AMOUNT } from '../../../../lib/contract/amount-bounds';
 
 /**
  * Every money computation of the service. Amounts are integers in minor units (10^-decimals of

@@ -1,4 +1,4 @@
-import { AppError } from '../../../lib/errors';
+import { AppError } from '../../../../lib/errors';
 import type { PaymentSettings } from './payment-settings';
 
 /** The platform on whose behalf a use case runs, forwarded on every call it makes. */

@@ -1,4 +1,4 @@
-import { CURRENCY_CODES as CODES, CURRENCY_TABLE } from '../../../lib/currencies';
+import { CURRENCY_CODES as CODES, CURRENCY_TABLE } from '../../../../lib/currencies';
 
 /** A currency as the interface describes it: amounts are integers in units of 10^-decimals. */
 export interface Currency {
