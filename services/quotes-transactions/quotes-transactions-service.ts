@@ -3,10 +3,10 @@ import { createAccountsPeerDirectory } from './lookups/adapters/accounts-peer-di
 import { createSandboxCounterparty, type Counterparty } from './lookups/adapters/counterparty';
 import type { RateSource } from './rates/adapters/rate-source';
 import { createConfiguredRateSource } from './rates/adapters/rate-source-config';
-import { createAccountsUmaDirectory } from './adapters/accounts-uma-directory';
+import { createAccountsUmaDirectory } from './payments/adapters/accounts-uma-directory';
 import { createSameServerUmaCounterparty } from './lookups/adapters/same-server-uma-counterparty';
 import { createSandboxUmaCounterparty } from './lookups/adapters/sandbox-uma-counterparty';
-import { createSignedRetryWalletAuthorizer } from './adapters/signed-retry-wallet-authorizer';
+import { createSignedRetryWalletAuthorizer } from './payments/adapters/signed-retry-wallet-authorizer';
 import { createGetLookup } from './lookups/app/get-lookup';
 import { createRecentLookups } from './lookups/app/recent-lookups';
 import { createSignedLookupIds, lookupIdKey } from './lookups/app/signed-lookup-ids';
@@ -17,10 +17,10 @@ import { createLookupUma, type UmaCounterparty } from './lookups/app/lookup-uma'
 import { bindLookupService } from './lookups/grpc/lookup-handlers';
 import { createLookupDocumentStore } from './lookups/store/lookup-document-store';
 import type { PaymentAccounts } from './shared/app/payment-accounts';
-import type { UmaAddressDirectory } from './app/same-server-payments';
-import type { WalletAuthorizer } from './app/wallet-authorizer';
+import type { UmaAddressDirectory } from './payments/app/same-server-payments';
+import type { WalletAuthorizer } from './payments/app/wallet-authorizer';
 import { createIdempotencyModule } from './idempotency/idempotency-module';
-import { createPaymentsModule } from './payments-module';
+import { createPaymentsModule } from './payments/payments-module';
 import { createStablecoinsModule } from './stablecoins/stablecoins-module';
 import type { StablecoinProvider } from './stablecoins/app/stablecoin-ports';
 import { createCardsModule } from './cards/cards-module';

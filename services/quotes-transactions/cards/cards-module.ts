@@ -19,7 +19,7 @@ import { createCardReveals } from './app/card-reveals';
 import { revealSigningKey } from './app/reveal-token';
 import { bindCardRevealService } from './grpc/card-reveal-handlers';
 import { createCardRevealDocumentStore } from './store/card-reveal-document-store';
-import { readPaymentsConfig } from '../payments-module';
+import { readPaymentsConfig } from '../payments/payments-module';
 import { createCardDocumentStore } from './store/card-document-store';
 import { createDelegatedKeyCustody } from '../delegated-keys/adapters/delegated-key-custody';
 import { createSignedRetryWalletSignatures } from '../delegated-keys/adapters/signed-retry-wallet-signatures';

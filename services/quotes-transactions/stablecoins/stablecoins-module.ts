@@ -13,7 +13,7 @@ import { createProviderAccounts } from './app/provider-accounts';
 import type { StablecoinProvider } from './app/stablecoin-ports';
 import { createStablecoins } from './app/stablecoins';
 import { bindStablecoinService } from './grpc/stablecoin-handlers';
-import { readPaymentsConfig } from '../payments-module';
+import { readPaymentsConfig } from '../payments/payments-module';
 import { createStablecoinDocumentStore } from './store/stablecoin-document-store';
 
 /** Settings of stablecoin issuance (docs/api/stablecoins.md). */

@@ -20,7 +20,7 @@ import { createPeerClients } from '../../../lib/runtime/peer-clients';
 import type { ServiceName } from '../../../lib/runtime/service-module';
 import type { DocumentStore } from '../../../lib/store/document-store';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import type { WalletAuthorizer } from '../app/wallet-authorizer';
+import type { WalletAuthorizer } from '../payments/app/wallet-authorizer';
 import { createQuotesTransactionsService } from '../quotes-transactions-service';
 import { createFakePaymentAccounts } from './fake-payment-accounts';
 

@@ -6,14 +6,14 @@ import type { RateSource } from '../../rates/adapters/rate-source';
 import { toAgentActionRecord } from '../domain/agent-action-records';
 import { findCurrency } from '../../shared/domain/currency-catalogue';
 import { convertUp, rateFromDecimal } from '../../shared/domain/money';
-import type { Payment } from '../../domain/payment';
-import type { CreateTransfer } from '../../app/transfers';
-import type { ExecuteQuote } from '../../app/execute-quote';
+import type { Payment } from '../../payments/domain/payment';
+import type { CreateTransfer } from '../../payments/app/transfers';
+import type { ExecuteQuote } from '../../payments/app/execute-quote';
 import type { Caller } from '../../shared/app/payment-accounts';
-import type { PaymentStore } from '../../app/payment-store';
+import type { PaymentStore } from '../../payments/app/payment-store';
 import type { AgentAction, AgentActionStore } from './agent-action-store';
 import type { AgentUsage } from './agent-usage';
-import type { TransferRequestMessage } from '../../domain/transfer-request';
+import type { TransferRequestMessage } from '../../payments/domain/transfer-request';
 
 export interface AgentActionDeps {
   actions: AgentActionStore;

@@ -1,5 +1,5 @@
 import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-document-store';
-import type { Payment } from '../../domain/payment';
+import type { Payment } from '../../payments/domain/payment';
 import { createAgentActionDocumentStore } from '../store/agent-action-document-store';
 import { createAgentUsageDocumentStore } from '../store/agent-usage-document-store';
 import { createAgentActionRunner } from './agent-action-runner';
@@ -62,7 +62,7 @@ test('an approval interrupted before its payment is finished once by the recover
 });
 
 test('a payment that cannot be made leaves the action FAILED and gives its spend back', async () => {
-  const { quoteExpired } = await import('../../app/quote-conflicts');
+  const { quoteExpired } = await import('../../payments/app/quote-conflicts');
   const { actions, usage, approvals } = await setUp(async () => {
     throw quoteExpired({ id: 'Quote:1', expiresAt: '2026-01-01T00:00:00Z' });
   });

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../lib/errors';
-import type { Payment } from '../../domain/payment';
+import type { Payment } from '../../payments/domain/payment';
 import type { Caller } from '../../shared/app/payment-accounts';
 import type { AgentActionRunner } from './agent-action-runner';
 import type { AgentAction, AgentActionStore } from './agent-action-store';

@@ -8,14 +8,14 @@ import {
   requirePermission,
   type ActingAgent,
 } from '../domain/agent-policy';
-import type { Payment } from '../../domain/payment';
-import { requestHash } from '../../domain/request-hash';
-import { parseTransferRequest, type TransferRequestMessage } from '../../domain/transfer-request';
-import type { CreateQuote } from '../../app/create-quote';
+import type { Payment } from '../../payments/domain/payment';
+import { requestHash } from '../../payments/domain/request-hash';
+import { parseTransferRequest, type TransferRequestMessage } from '../../payments/domain/transfer-request';
+import type { CreateQuote } from '../../payments/app/create-quote';
 import type { Caller, PartiesSnapshot, PaymentAccounts } from '../../shared/app/payment-accounts';
-import type { PaymentStore } from '../../app/payment-store';
-import type { TransactionQueries } from '../../app/transactions-query';
-import { quoteAlreadyExecuted, quoteExpired } from '../../app/quote-conflicts';
+import type { PaymentStore } from '../../payments/app/payment-store';
+import type { TransactionQueries } from '../../payments/app/transactions-query';
+import { quoteAlreadyExecuted, quoteExpired } from '../../payments/app/quote-conflicts';
 import { actionIdFor, type AgentActionRunner } from './agent-action-runner';
 import {
   AgentActionExists,

@@ -1,6 +1,6 @@
-import type { Payment } from '../../domain/payment';
-import type { PaymentStore } from '../../app/payment-store';
-import { createTransactionQueries } from '../../app/transactions-query';
+import type { Payment } from '../../payments/domain/payment';
+import type { PaymentStore } from '../../payments/app/payment-store';
+import { createTransactionQueries } from '../../payments/app/transactions-query';
 import { createAgentPayments, type AgentPaymentsDeps } from './agent-payments';
 
 const now = new Date('2026-06-01T00:00:00Z');

@@ -1,10 +1,10 @@
 import { AppError } from '../../../../lib/errors';
 import { decodePageCursor, nextPageCursor, pageLimit } from '../../../../lib/page-cursor';
 import { requirePermission, touchesAllowedAccount, type ActingAgent } from '../domain/agent-policy';
-import type { Payment } from '../../domain/payment';
+import type { Payment } from '../../payments/domain/payment';
 import type { Caller } from '../../shared/app/payment-accounts';
-import type { TransactionEntries, TransactionEntry } from '../../app/transaction-entries';
-import type { ListTransactionsCommand } from '../../app/transactions-query';
+import type { TransactionEntries, TransactionEntry } from '../../payments/app/transaction-entries';
+import type { ListTransactionsCommand } from '../../payments/app/transactions-query';
 import type { AgentAction, AgentActionQuery, AgentActionStore, AgentActionStatus } from './agent-action-store';
 import type { AgentRegistry } from './agent-approvals';
 

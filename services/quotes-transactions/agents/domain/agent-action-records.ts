@@ -4,8 +4,8 @@ import {
   type AgentAction as AgentActionRecord,
 } from '../../../../gen/quotes_transactions/v1/agent_actions';
 import type { AgentAction } from '../app/agent-action-store';
-import type { Payment } from '../../domain/payment';
-import { toQuoteRecord, toTransactionRecord } from '../../domain/payment-records';
+import type { Payment } from '../../payments/domain/payment';
+import { toQuoteRecord, toTransactionRecord } from '../../payments/domain/payment-records';
 
 /**
  * The AgentAction record: the quote it executes (EXECUTE_QUOTE), the transfer it asks for, and the

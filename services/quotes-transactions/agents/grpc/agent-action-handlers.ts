@@ -7,10 +7,10 @@ import type { AgentPayments, Submitted } from '../app/agent-payments';
 import type { AgentReads } from '../app/agent-reads';
 import type { AgentUsage } from '../app/agent-usage';
 import { toCardTransactionRecord } from '../../cards/domain/card-records';
-import { toQuoteRecord, toTransactionRecord } from '../../domain/payment-records';
+import { toQuoteRecord, toTransactionRecord } from '../../payments/domain/payment-records';
 import { actingAgentOf } from './agent-context';
 import { callerOf, present } from '../../shared/grpc/payment-caller';
-import { entryRecord } from '../../grpc/transaction-handlers';
+import { entryRecord } from '../../payments/grpc/transaction-handlers';
 
 export function bindAgentActionService(
   useCases: {

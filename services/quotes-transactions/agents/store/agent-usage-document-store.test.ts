@@ -7,7 +7,7 @@ import {
   AGENT_USAGE_RESERVATIONS_COLLECTION,
   createAgentUsageDocumentStore,
 } from './agent-usage-document-store';
-import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../store/volume-document-store';
+import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../payments/store/volume-document-store';
 
 const AGENT = 'Agent:1';
 const DAY = '2026-05-01';

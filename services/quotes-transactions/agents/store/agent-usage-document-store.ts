@@ -1,7 +1,7 @@
 import { DuplicateKeyError, type DocumentStore, type Filter } from '../../../../lib/store/document-store';
 import type { AgentUsageStore, UsageCounts, UsageLimits } from '../app/agent-usage';
 import { createPendingKeys, reservationLock } from '../../shared/store/pending-keys';
-import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../store/volume-document-store';
+import { createVolumeDocumentStore, VOLUMES_COLLECTION } from '../../payments/store/volume-document-store';
 
 /**
  * One document per agent and UTC month holds the month's spend and each day's count and spend, so

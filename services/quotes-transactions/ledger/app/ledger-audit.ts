@@ -5,8 +5,8 @@ import {
   type CardTransaction,
 } from '../../cards/domain/card-transaction';
 import { isGuarded, systemAccount, type LedgerStep } from '../domain/ledger-postings';
-import type { Payment } from '../../domain/payment';
-import { movement, type MovementName } from '../../domain/payment-movements';
+import type { Payment } from '../../payments/domain/payment';
+import { movement, type MovementName } from '../../payments/domain/payment-movements';
 import type { CardTransactionEntry } from '../../cards/app/card-transaction-store';
 
 /** One balance document as stored: an internal account's, or a system document's shares (`sums`). */

@@ -7,10 +7,10 @@ import type {
 } from '../app/ledger-audit';
 import type { CardTransactionEntry } from '../../cards/app/card-transaction-store';
 import type { LedgerStep } from '../domain/ledger-postings';
-import type { Payment } from '../../domain/payment';
+import type { Payment } from '../../payments/domain/payment';
 import { CARD_TRANSACTIONS_COLLECTION } from '../../cards/store/card-transaction-document-store';
 import { ARCHIVE_COLLECTION, BALANCES_COLLECTION, JOURNAL_COLLECTION } from './ledger-document-store';
-import { PAYMENTS_COLLECTION } from '../../store/payment-document-store';
+import { PAYMENTS_COLLECTION } from '../../payments/store/payment-document-store';
 
 /** A stored document as its record: `_id` as `id`, without the outbox and search members. */
 function recordOf<T>(doc: Record<string, unknown>): T {

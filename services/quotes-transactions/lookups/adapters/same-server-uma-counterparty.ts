@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import type { UmaCounterparty } from '../app/lookup-uma';
-import type { UmaAddressDirectory } from '../../app/same-server-payments';
-import { receivableCurrencies, umaReceiverFor } from '../../domain/same-server-receiver';
+import type { UmaAddressDirectory } from '../../payments/app/same-server-payments';
+import { receivableCurrencies, umaReceiverFor } from '../../payments/domain/same-server-receiver';
 
 /**
  * The receiver VASP of an UMA address: this server itself when a customer of one of its platforms

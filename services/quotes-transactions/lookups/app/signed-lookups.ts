@@ -1,7 +1,7 @@
 import { AppError } from '../../../../lib/errors';
 import { findCurrency } from '../../shared/domain/currency-catalogue';
 import type { CurrencyOffer, LookupTarget } from '../domain/lookup';
-import type { PaymentDestination } from '../../domain/payment';
+import type { PaymentDestination } from '../../payments/domain/payment';
 import { receivableBounds } from '../../shared/domain/receivable-bounds';
 import type { Caller } from '../../shared/app/payment-accounts';
 import type { RecentLookups } from './recent-lookups';

@@ -1,5 +1,5 @@
-import type { PlatformFeeConfig } from '../../domain/fees';
-import type { CurrencyBounds, CurrencyLimit } from '../../domain/limits';
+import type { PlatformFeeConfig } from '../../payments/domain/fees';
+import type { CurrencyBounds, CurrencyLimit } from '../../payments/domain/limits';
 import type { Caller } from './payment-accounts';
 
 /** What payments need of a platform's configuration (PATCH /config, owned by the accounts service). */

@@ -15,7 +15,7 @@ import {
 import { AppError } from '../../../../lib/errors';
 import type { CounterpartyAnswer } from '../../lookups/adapters/counterparty';
 import type { PaymentAccounts } from '../../shared/app/payment-accounts';
-import type { Payment } from '../../domain/payment';
+import type { Payment } from '../../payments/domain/payment';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { missingPayerData, payerDataFor, requiredPayerData } from '../domain/payer-data-fields';
