@@ -54,9 +54,9 @@ export const SERVICE_REGISTRY: Record<ServiceName, () => Promise<ServiceRegistra
       { readSealingKey },
     ] = await Promise.all([
       import('./quotes-transactions/quotes-transactions-service'),
-      import('./quotes-transactions/payments-module'),
-      import('./quotes-transactions/stablecoins-module'),
-      import('./quotes-transactions/cards-module'),
+      import('./quotes-transactions/payments/payments-module'),
+      import('./quotes-transactions/stablecoins/stablecoins-module'),
+      import('./quotes-transactions/cards/cards-module'),
       import('../lib/sealing/aes-gcm-sealer'),
     ]);
     return {

@@ -1,6 +1,6 @@
 /**
  * The enumerations of the Stablecoins resources, written once: the contract publishes them and the
- * quotes-transactions domain (services/quotes-transactions/domain/stablecoin-operation.ts) uses them.
+ * quotes-transactions domain (services/quotes-transactions/stablecoins/domain/stablecoin-operation.ts) uses them.
  */
 export const STABLECOIN_OPERATION_STATUSES = [
   'CREATED',

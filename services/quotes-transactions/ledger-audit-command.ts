@@ -4,8 +4,8 @@ import { ConfigError } from '../../lib/config';
 import { createServiceClient } from '../../lib/grpc/grpc-client';
 import { readGrpcTls } from '../../lib/grpc/transport-security';
 import { openServiceStore } from '../../lib/runtime/adapters';
-import { createLedgerAudit, type AuditCheck, type LedgerAuditReport } from './app/ledger-audit';
-import { createLedgerSnapshotReader } from './store/ledger-snapshot-reader';
+import { createLedgerAudit, type AuditCheck, type LedgerAuditReport } from './ledger/app/ledger-audit';
+import { createLedgerSnapshotReader } from './ledger/store/ledger-snapshot-reader';
 
 /**
  * `npm run ledger:audit`: the read-only ledger audit (docs/durability.md). With

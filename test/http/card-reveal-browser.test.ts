@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { createLogger } from '../../lib/log';
-import { revealSigningKey, signRevealToken } from '../../services/quotes-transactions/app/cards/reveal-token';
+import { revealSigningKey, signRevealToken } from '../../services/quotes-transactions/cards/app/reveal-token';
 import { launchChromium } from '../fixtures/headless-chromium';
 import { basicAuthHeader, startTestSystem, type TestSystem } from '../system-harness';
 import { approvedCardholder, cardWhen, usdAccountOf } from './card-fixtures';

@@ -2,7 +2,7 @@ import {
   ecbDocumentOf,
   startFakeRatesServer,
   type FakeRatesServer,
-} from '../../services/quotes-transactions/test-fixtures/fake-rates-server';
+} from '../../services/quotes-transactions/rates/test-fixtures/fake-rates-server';
 import { startTestSystem, type TestSystem } from '../system-harness';
 import { accountQuote, expectError, externalAccount, fund, payingCustomer } from './payments-fixtures';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeDocument } from '../../lib/store/sqlite-statements';
 import { INDIVIDUAL_CUSTOMER } from '../../services/accounts/test-fixtures/request-bodies';
-import { balanceRecordsOf } from '../../services/quotes-transactions/store/ledger-document-store';
+import { balanceRecordsOf } from '../../services/quotes-transactions/ledger/store/ledger-document-store';
 import { freePort } from '../fixtures/free-port';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import { killSystemProcess, startSystemProcess, type SystemProcess } from '../reliability/system-process';

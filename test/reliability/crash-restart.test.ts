@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeDocument } from '../../lib/store/sqlite-statements';
-import { balanceRecordsOf } from '../../services/quotes-transactions/store/ledger-document-store';
+import { balanceRecordsOf } from '../../services/quotes-transactions/ledger/store/ledger-document-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
 import {
   allDeliveries,

@@ -14,7 +14,7 @@ import { AppError, unlessAbsent } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { requirePlatform, type CallContext } from '../../../lib/grpc/call-context';
 import { bindService, type UnaryHandlers } from '../../../lib/grpc/service-binding';
-import { findCurrency } from '../domain/currency-catalogue';
+import { findCurrency } from '../shared/domain/currency-catalogue';
 
 type Handlers = UnaryHandlers<typeof AccountsServiceService>;
 type Owned<T> = { platformId: string; record: T };

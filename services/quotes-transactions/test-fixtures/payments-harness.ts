@@ -2,7 +2,7 @@ import { AgentActionServiceService } from '../../../gen/quotes_transactions/v1/a
 import { CardServiceService } from '../../../gen/quotes_transactions/v1/cards';
 import { createFakeScaBinding } from './fake-sca-service';
 import { LedgerServiceService } from '../../../gen/quotes_transactions/v1/ledger';
-import { balanceRecordsOf } from '../store/ledger-document-store';
+import { balanceRecordsOf } from '../ledger/store/ledger-document-store';
 import { LookupServiceService } from '../../../gen/quotes_transactions/v1/lookup';
 import { PaymentsSandboxServiceService } from '../../../gen/quotes_transactions/v1/payments_sandbox';
 import { QuoteServiceService } from '../../../gen/quotes_transactions/v1/quotes';
@@ -20,7 +20,7 @@ import { createPeerClients } from '../../../lib/runtime/peer-clients';
 import type { ServiceName } from '../../../lib/runtime/service-module';
 import type { DocumentStore } from '../../../lib/store/document-store';
 import { createEmbeddedDocumentStore } from '../../../lib/store/embedded-document-store';
-import type { WalletAuthorizer } from '../app/wallet-authorizer';
+import type { WalletAuthorizer } from '../payments/app/wallet-authorizer';
 import { createQuotesTransactionsService } from '../quotes-transactions-service';
 import { createFakePaymentAccounts } from './fake-payment-accounts';
 

@@ -4,7 +4,7 @@ import {
   isCustomerInfoFieldName,
   mergePayerDataFields,
   type PayerDataField,
-} from '../../domain/payer-data-requirements';
+} from '../../lookups/domain/payer-data-requirements';
 
 /**
  * The counterparty fields a receiving platform requires (PATCH /config, per currency) for the currencies it receives

@@ -10,9 +10,9 @@ import {
   type LnurlpRequest,
   type NonceValidator,
 } from '@uma-sdk/core';
-import { findCurrency } from '../../domain/currency-catalogue';
-import type { RateSource } from '../../adapters/rate-source';
-import type { UmaAddressDirectory } from '../../app/same-server-payments';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
+import type { RateSource } from '../../rates/adapters/rate-source';
+import type { UmaAddressDirectory } from '../../payments/app/same-server-payments';
 import type { VaspPublicKeys } from '../adapters/vasp-public-keys';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import {

@@ -7,9 +7,9 @@ import {
   verifyPayReqSignature,
   type NonceValidator,
 } from '@uma-sdk/core';
-import type { RateSource } from '../../adapters/rate-source';
-import type { UmaAddressDirectory } from '../../app/same-server-payments';
-import { findCurrency } from '../../domain/currency-catalogue';
+import type { RateSource } from '../../rates/adapters/rate-source';
+import type { UmaAddressDirectory } from '../../payments/app/same-server-payments';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { msatsPerUnit } from '../domain/uma-amounts';

@@ -1,20 +1,20 @@
 import { ErrorCode, type ErrorDetails } from '@uma-sdk/core';
 import type { NewEvent } from '../../../../lib/bus/outbox';
 import { newId } from '../../../../lib/ids';
-import { paymentEvents } from '../../app/payment-events';
-import type { PaymentStore } from '../../app/payment-store';
-import { PaymentMovedOn, type StepRunner } from '../../app/step-runner';
-import { findCurrency } from '../../domain/currency-catalogue';
-import { breakdown, NO_FEE } from '../../domain/fees';
-import { paymentReference } from '../../domain/funding-instructions';
+import { paymentEvents } from '../../payments/app/payment-events';
+import type { PaymentStore } from '../../payments/app/payment-store';
+import { PaymentMovedOn, type StepRunner } from '../../payments/app/step-runner';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
+import { breakdown, NO_FEE } from '../../payments/domain/fees';
+import { paymentReference } from '../../payments/domain/funding-instructions';
 import {
   APPROVAL_REQUESTED_EVENT,
   type ApprovalWindows,
   type ReceiverFieldRequest,
-} from '../../domain/incoming-payment-approval';
-import type { Payment } from '../../domain/payment';
-import { SETTLES } from '../../domain/sandbox-outcomes';
-import { failure, type SettlementTiming } from '../../domain/settlement-plan';
+} from '../../payments/domain/incoming-payment-approval';
+import type { Payment } from '../../payments/domain/payment';
+import { SETTLES } from '../../payments/domain/sandbox-outcomes';
+import { failure, type SettlementTiming } from '../../payments/domain/settlement-plan';
 import type { ReceivableAccount } from '../domain/uma-receiver';
 
 export interface IncomingUmaPaymentsDeps {

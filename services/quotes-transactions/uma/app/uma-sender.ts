@@ -13,16 +13,16 @@ import {
   type NonceValidator,
 } from '@uma-sdk/core';
 import { AppError } from '../../../../lib/errors';
-import type { CounterpartyAnswer } from '../../adapters/counterparty';
-import type { PaymentAccounts } from '../../app/payment-accounts';
-import type { Payment } from '../../domain/payment';
+import type { CounterpartyAnswer } from '../../lookups/adapters/counterparty';
+import type { PaymentAccounts } from '../../shared/app/payment-accounts';
+import type { Payment } from '../../payments/domain/payment';
 import type { UmaIdentity } from '../adapters/uma-identity';
 import { checkCounterpartyDomain, type VaspPublicKeys } from '../adapters/vasp-public-keys';
 import { missingPayerData, payerDataFor, requiredPayerData } from '../domain/payer-data-fields';
 import { vaspDomainOf } from '../domain/uma-receiver';
 import { boundsInOurUnits } from '../domain/uma-amounts';
-import { findCurrency } from '../../domain/currency-catalogue';
-import type { ReceivableBounds } from '../../domain/receivable-bounds';
+import { findCurrency } from '../../shared/domain/currency-catalogue';
+import type { ReceivableBounds } from '../../shared/domain/receivable-bounds';
 import type { UmaRecords } from './uma-records';
 
 export interface UmaSenderDeps {

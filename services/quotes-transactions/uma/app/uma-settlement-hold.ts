@@ -1,5 +1,5 @@
-import type { Payment } from '../../domain/payment';
-import { completion, failure, type PlannedChange, type SettlementTiming } from '../../domain/settlement-plan';
+import type { Payment } from '../../payments/domain/payment';
+import { completion, failure, type PlannedChange, type SettlementTiming } from '../../payments/domain/settlement-plan';
 import type { LightningNode } from './lightning-node';
 import type { UmaRecords } from './uma-records';
 import type { UmaSender } from './uma-sender';

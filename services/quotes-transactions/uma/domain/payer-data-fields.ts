@@ -3,7 +3,7 @@ import {
   isCustomerInfoFieldName,
   type CustomerInfoFieldName,
   type PayerDataField,
-} from '../../domain/payer-data-requirements';
+} from '../../lookups/domain/payer-data-requirements';
 
 /** The UMA payer-data keys and the counterparty field names of our interface. */
 const FIELD_OF_KEY: Record<string, CustomerInfoFieldName> = {

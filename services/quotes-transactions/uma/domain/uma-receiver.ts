@@ -1,4 +1,4 @@
-import type { UmaAddressHolder } from '../../domain/same-server-receiver';
+import type { UmaAddressHolder } from '../../payments/domain/same-server-receiver';
 
 /** Where an UMA payment to one of our users can land: an active holding account, and who holds it. */
 export interface ReceivableAccount {

@@ -1,1 +1,0 @@
-export { requestFingerprint as requestHash } from '../../../lib/idempotency-key';

@@ -1,0 +1,1 @@
+export { requestFingerprint as requestHash } from '../../../../lib/idempotency-key';
