@@ -54,30 +54,34 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
     await expect(challenge(account.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
-  test("another key's signature: INVALID_INPUT on signature, the account UNVERIFIED; a new challenge makes it pending again", async () => {
-    const wallet = evmWallet();
-    const account = await firstPartyWallet(wallet.address);
-    const { challenge: issued } = await challenge(account.id, 'WALLET_SIGNATURE');
-    const err = await verify(account.id, evmWallet().personalSign(issued!.messageToSign!)).catch((e) => e);
-    expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'signature']);
-    expect((await h.client.getExternalAccount({ id: account.id }, platform)).account!.status).toBe('UNVERIFIED');
-    await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
-      code: 'CONFLICT',
-    });
+  test(
+    "another key's signature: INVALID_INPUT on signature, the "
+      + 'account UNVERIFIED; a new challenge makes it pending again',
+    async () => {
+      const wallet = evmWallet();
+      const account = await firstPartyWallet(wallet.address);
+      const { challenge: issued } = await challenge(account.id, 'WALLET_SIGNATURE');
+      const err = await verify(account.id, evmWallet().personalSign(issued!.messageToSign!)).catch((e) => e);
+      expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'signature']);
+      expect((await h.client.getExternalAccount({ id: account.id }, platform)).account!.status).toBe('UNVERIFIED');
+      await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
 
-    const { challenge: retry } = await challenge(account.id, 'WALLET_SIGNATURE');
-    expect(retry!.messageToSign).not.toBe(issued!.messageToSign);
-    await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
-      code: 'INVALID_INPUT',
-    });
-    await challenge(account.id, 'WALLET_SIGNATURE');
-    expect(await statusEvents(account.id)).toEqual([
-      'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
-      'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
-      'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
-      'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
-    ]);
-  });
+      const { challenge: retry } = await challenge(account.id, 'WALLET_SIGNATURE');
+      expect(retry!.messageToSign).not.toBe(issued!.messageToSign);
+      await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
+      await challenge(account.id, 'WALLET_SIGNATURE');
+      expect(await statusEvents(account.id)).toEqual([
+        'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
+        'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
+        'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
+        'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
+      ]);
+    },
+  );
 
   test('a signature after expiresAt: INVALID_INPUT and UNVERIFIED', async () => {
     const short = await startAccountsService({ ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: '1000' });
@@ -132,7 +136,7 @@ describe('simulated paths (sandbox)', () => {
     await expect(verify(bad.id, SANDBOX_INVALID_SIGNATURE)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
-  test('LIVENESS: a hosted link; the outcome arrives later (ACTIVE, or UNVERIFIED for the magic beneficiary name)', async () => {
+  test('LIVENESS: a hosted link; the outcome comes later (ACTIVE, or UNVERIFIED for the magic name)', async () => {
     const ok = await firstPartyWallet(evmWallet().address);
     const { challenge: issued } = await challenge(ok.id, 'LIVENESS');
     expect(issued).toEqual({
@@ -172,7 +176,7 @@ describe('simulated paths (sandbox)', () => {
 });
 
 describe('which accounts can be challenged', () => {
-  test('a bank account, a THIRD_PARTY wallet or a verified one: CONFLICT; another owner kind or platform: NOT_FOUND', async () => {
+  test('a bank account, THIRD_PARTY or verified wallet: CONFLICT; other owner kind, platform: NOT_FOUND', async () => {
     const bank = (await h.client.createExternalAccount(
       externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, ownershipType: 'FIRST_PARTY' })),
       platform,

@@ -53,19 +53,23 @@ describe('the Brale adapter against a local fake Brale', () => {
     expect((await provider().verifyCredentials({ ...creds, clientSecret: 'wrong' })).valid).toBe(false);
   });
 
-  test('a transfer is created with the operation id as Idempotency-Key, amounts as decimal strings, addresses by Grid account name', async () => {
-    const p = provider();
-    const first = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
-    const again = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
-    expect(again.id).toBe(first.id);
-    const stored = fake.transfers.get(first.id)!;
-    expect(stored.amount).toEqual({ value: '1000.00', currency: 'USD' });
-    expect(stored.source).toMatchObject({ value_type: 'USD', transfer_type: 'ach_debit' });
-    expect(stored.destination).toMatchObject({ value_type: 'ACME', transfer_type: 'spark' });
-    expect([...fake.transfers.values()].filter((t) => t.key === 'acct-1/StablecoinOperation:a')).toHaveLength(1);
-    expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('processing');
-    expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('complete');
-  });
+  test(
+    'a transfer is created with the operation id as Idempotency-Key, '
+      + 'amounts as decimal strings, addresses by Grid account name',
+    async () => {
+      const p = provider();
+      const first = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
+      const again = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
+      expect(again.id).toBe(first.id);
+      const stored = fake.transfers.get(first.id)!;
+      expect(stored.amount).toEqual({ value: '1000.00', currency: 'USD' });
+      expect(stored.source).toMatchObject({ value_type: 'USD', transfer_type: 'ach_debit' });
+      expect(stored.destination).toMatchObject({ value_type: 'ACME', transfer_type: 'spark' });
+      expect([...fake.transfers.values()].filter((t) => t.key === 'acct-1/StablecoinOperation:a')).toHaveLength(1);
+      expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('processing');
+      expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('complete');
+    },
+  );
 
   test('5xx and timeouts are retried with the same key and never create a second transfer', async () => {
     const p = provider();
@@ -138,7 +142,7 @@ describe('the Brale adapter against a local fake Brale', () => {
       .toEqual(['GET transfer', 'POST token', 'GET transfer']);
   });
 
-  test('the same Idempotency-Key with a different payload is refused by Brale (422), with its JSON:API detail', async () => {
+  test('the same Idempotency-Key with another payload is refused by Brale (422) with its JSON:API detail', async () => {
     const p = provider();
     await p.createTransfer(creds, 'acct-1', achMint(10_000), 'StablecoinOperation:i');
     const refused = p.createTransfer(creds, 'acct-1', achMint(10_001), 'StablecoinOperation:i');

@@ -181,7 +181,7 @@ describe('balances stay within BALANCE_LIMIT (below 2^53)', () => {
   const balance = async (ledger: ReturnType<typeof setup>['ledger'], account: string) =>
     (await ledger.getBalances([account]))[0].available;
 
-  test('a credit past the limit is refused with INVALID_AMOUNT, nothing moved, and stays refused when run again', async () => {
+  test('a credit past the limit is refused INVALID_AMOUNT, nothing moved, and stays refused on a rerun', async () => {
     const { ledger } = setup();
     expect(await ledger.applyStep(PLATFORM, credit('card/credit/1', ALICE, BALANCE_LIMIT - 100))).toBe('APPLIED');
     expect(await ledger.applyStep(PLATFORM, credit('card/credit/2', ALICE, 100))).toBe('APPLIED');
@@ -250,17 +250,21 @@ describe('postings remembered for good: busy balances move their markers to the 
     await h.ledger.archivePostings();
   }
 
-  test('a journaled step posted again (a retry after a crash) applies from its first journaling: nothing twice, even archived', async () => {
-    const h = setup();
-    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
-    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
-    h.advance(1);
-    await busy(h, 200, 'busy');
-    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
-    expect(await h.ledger.recoverJournal(0)).toBe(0);
-    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 - 700 + 200);
-    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
-  });
+  test(
+    'a journaled step posted again (a retry after a crash) applies '
+      + 'from its first journaling: nothing twice, even archived',
+    async () => {
+      const h = setup();
+      await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+      expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+      h.advance(1);
+      await busy(h, 200, 'busy');
+      expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+      expect(await h.ledger.recoverJournal(0)).toBe(0);
+      expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 - 700 + 200);
+      expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+    },
+  );
 
   test(
     'a step replayed after its markers were archived applies nothing twice; a step never applied applies once',
@@ -481,7 +485,7 @@ describe('closed accounts (their customer deleted)', () => {
   const balance = async (ledger: ReturnType<typeof setup>['ledger'], id: string) =>
     (await ledger.getBalances([id], PLATFORM))[0].available;
 
-  test('closing and 20 concurrent credits: never both; a closed account takes no new money, a refund still lands', async () => {
+  test('closing and 20 concurrent credits: never both; a closed account takes no new money, refunds land', async () => {
     const { ledger } = setup();
     const results = await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => ledger.post(PLATFORM, fund(`Operation:f${i}/fund`, ALICE, 100))),
@@ -500,28 +504,32 @@ describe('closed accounts (their customer deleted)', () => {
     );
   });
 
-  test('a closed account refuses new money before anything moved; reopening lets it in again; a refund lands regardless', async () => {
-    const { ledger } = setup();
-    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({
-      closed: true,
-      holding: [],
-    });
-    expect(await ledger.post(PLATFORM, fund('Operation:1/fund', ALICE, 300))).toBe('VOIDED');
-    expect(await balance(ledger, ALICE)).toBe(0);
-    const refund = ledgerStep('Transaction:t/refund', [{ account: transit, currency: 'USD', amount: -40 }, {
-      account: ALICE,
-      currency: 'USD',
-      amount: 40,
-    }], { returnsMoney: true });
-    expect(await ledger.applyStep(PLATFORM, refund)).toBe('APPLIED');
-    expect(await balance(ledger, ALICE)).toBe(40);
-    // Holding funds, it cannot be closed (again): the answer names the balance.
-    await ledger.reopenAccounts(PLATFORM, [ALICE]);
-    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toMatchObject({
-      closed: false,
-      holding: [{ accountId: ALICE, available: 40 }],
-    });
-    expect(await ledger.post(PLATFORM, fund('Operation:2/fund', ALICE, 300))).toBe('APPLIED');
-    expect(await balance(ledger, ALICE)).toBe(340);
-  });
+  test(
+    'a closed account refuses new money before anything moved; '
+      + 'reopening lets it in again; a refund lands regardless',
+    async () => {
+      const { ledger } = setup();
+      expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({
+        closed: true,
+        holding: [],
+      });
+      expect(await ledger.post(PLATFORM, fund('Operation:1/fund', ALICE, 300))).toBe('VOIDED');
+      expect(await balance(ledger, ALICE)).toBe(0);
+      const refund = ledgerStep('Transaction:t/refund', [{ account: transit, currency: 'USD', amount: -40 }, {
+        account: ALICE,
+        currency: 'USD',
+        amount: 40,
+      }], { returnsMoney: true });
+      expect(await ledger.applyStep(PLATFORM, refund)).toBe('APPLIED');
+      expect(await balance(ledger, ALICE)).toBe(40);
+      // Holding funds, it cannot be closed (again): the answer names the balance.
+      await ledger.reopenAccounts(PLATFORM, [ALICE]);
+      expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toMatchObject({
+        closed: false,
+        holding: [{ accountId: ALICE, available: 40 }],
+      });
+      expect(await ledger.post(PLATFORM, fund('Operation:2/fund', ALICE, 300))).toBe('APPLIED');
+      expect(await balance(ledger, ALICE)).toBe(340);
+    },
+  );
 });

@@ -59,7 +59,7 @@ test('a lookup stores nothing, and a quote citing it is priced', async () => {
   expect(quote).toMatchObject({ status: 'PENDING', receivingCurrency: { code: 'MXN' } });
 });
 
-test("the checks a stored lookup had: another receiver (named), another platform, the offer's bounds, a changed id", async () => {
+test("what a stored lookup checked: another receiver (named), another platform, the offer's bounds, id", async () => {
   const { lookupId } = await lookUp();
   expect(await failure(h.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
     code: 'INVALID_INPUT',
@@ -77,25 +77,29 @@ test("the checks a stored lookup had: another receiver (named), another platform
   });
 });
 
-test('a process started after the lookup takes it with the same key (nothing was stored to lose); with another key it is not found', async () => {
-  const { lookupId } = await lookUp();
-  const after = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: key }, { store, accounts });
-  const otherKey = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex') }, {
-    store,
-    accounts,
-  });
-  try {
-    const { quote } = await after.quotes.createQuote(quoteBody(lookupId), asPlatform);
-    expect(quote).toMatchObject({ status: 'PENDING' });
-    // A receiver it was not made for, in a process that does not hold it: refused, without naming one.
-    expect(await failure(after.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
-      code: 'LOOKUP_REQUEST_NOT_FOUND',
+test(
+  'a process started after the lookup takes it with the same key '
+    + '(nothing was stored to lose); with another key it is not found',
+  async () => {
+    const { lookupId } = await lookUp();
+    const after = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: key }, { store, accounts });
+    const otherKey = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex') }, {
+      store,
+      accounts,
     });
-    expect(await failure(otherKey.quotes.createQuote(quoteBody(lookupId), asPlatform))).toMatchObject({
-      code: 'LOOKUP_REQUEST_NOT_FOUND',
-    });
-  } finally {
-    await after.stop();
-    await otherKey.stop();
-  }
-});
+    try {
+      const { quote } = await after.quotes.createQuote(quoteBody(lookupId), asPlatform);
+      expect(quote).toMatchObject({ status: 'PENDING' });
+      // A receiver it was not made for, in a process that does not hold it: refused, without naming one.
+      expect(await failure(after.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
+        code: 'LOOKUP_REQUEST_NOT_FOUND',
+      });
+      expect(await failure(otherKey.quotes.createQuote(quoteBody(lookupId), asPlatform))).toMatchObject({
+        code: 'LOOKUP_REQUEST_NOT_FOUND',
+      });
+    } finally {
+      await after.stop();
+      await otherKey.stop();
+    }
+  },
+);

@@ -89,29 +89,36 @@ async function setup(wrap: (provider: StablecoinProvider) => StablecoinProvider 
 }
 
 describe('operation progress, repeated as a crash repeats it', () => {
-  test('a crash after the provider call but before our write: the worker repeats the call under the same key, one transfer', async () => {
-    const s = await setup();
-    const op = s.operation('StablecoinOperation:a', 10_000);
-    await s.store.insertOperation(op);
-    await s.progress.submit(op); // debited and submitted
-    // The state a crash leaves when the provider answered but our write did not happen: CREATED again.
-    await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', providerTransferId: undefined });
-    const again = await s.provider.createTransfer(
-      s.accounts.credentialsOf(s.link),
-      s.link.providerAccountId,
-      transferRequestOf(op),
-      op.id,
-    );
-    expect(await s.progress.refresh((await s.store.operation(platformId, op.id))!)).toMatchObject({
-      status: 'CREATED',
-    }); // within the grace: left to its request
-    s.advance(5_000);
-    const resumed = await s.progress.refresh({ ...(await s.store.operation(platformId, op.id))!, ledgerDebited: true });
-    // the sandbox finished it meanwhile
-    expect(resumed).toMatchObject({ status: 'COMPLETED', providerTransferId: again.id });
-    expect(await s.transfers()).toBe(1);
-    expect(await s.balance()).toBe(90_000);
-  });
+  test(
+    'a crash after the provider call but before our write: the '
+      + 'worker repeats the call under the same key, one transfer',
+    async () => {
+      const s = await setup();
+      const op = s.operation('StablecoinOperation:a', 10_000);
+      await s.store.insertOperation(op);
+      await s.progress.submit(op); // debited and submitted
+      // The state a crash leaves when the provider answered but our write did not happen: CREATED again.
+      await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', providerTransferId: undefined });
+      const again = await s.provider.createTransfer(
+        s.accounts.credentialsOf(s.link),
+        s.link.providerAccountId,
+        transferRequestOf(op),
+        op.id,
+      );
+      expect(await s.progress.refresh((await s.store.operation(platformId, op.id))!)).toMatchObject({
+        status: 'CREATED',
+      }); // within the grace: left to its request
+      s.advance(5_000);
+      const resumed = await s.progress.refresh({
+        ...(await s.store.operation(platformId, op.id))!,
+        ledgerDebited: true,
+      });
+      // the sandbox finished it meanwhile
+      expect(resumed).toMatchObject({ status: 'COMPLETED', providerTransferId: again.id });
+      expect(await s.transfers()).toBe(1);
+      expect(await s.balance()).toBe(90_000);
+    },
+  );
 
   test('a crash between our insert and the ledger debit: the worker debits once, however often it runs', async () => {
     const s = await setup();
@@ -124,7 +131,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     expect(await s.transfers()).toBe(1);
   });
 
-  test('a crash after the debit applied but before it was noted: the worker submits it, debiting nothing twice', async () => {
+  test('a crash after the debit applied, before it was noted: the worker submits it, no double debit', async () => {
     const s = await setup();
     const op = s.operation('StablecoinOperation:e', 4_000);
     await s.store.insertOperation(op);
@@ -186,7 +193,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     });
   });
 
-  test('a backlog stuck on an unavailable provider does not starve newer operations, and backs off per operation', async () => {
+  test('a backlog stuck on an unavailable provider does not starve newer operations; each backs off', async () => {
     const attempts = new Map<string, number>();
     const s = await setup((p) => ({
       ...p,
@@ -224,7 +231,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     expect(stuck.map((op) => attempts.get(op.id))).toEqual([3, 3, 3, 3]);
   });
 
-  test('a wire that arrived just before expiry is followed to the end, not expired (the provider cannot cancel it)', async () => {
+  test("a wire arriving just before expiry is followed to the end, not expired (it can't be cancelled)", async () => {
     const s = await setup();
     const wire: OperationRecord = {
       ...s.operation('StablecoinOperation:g', 300),
