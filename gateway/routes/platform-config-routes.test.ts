@@ -120,39 +120,35 @@ describe('GET and PATCH /config', () => {
     );
   });
 
-  test(
-    'cardTokenization2faConfig: the members given change, the others '
-      + 'stay; GET answers it as the reference shapes PlatformConfig',
-    async () => {
-      const { auth } = await gw.newPlatform();
-      const first = {
-        displayName: 'Acme',
-        logoUrl: 'https://acme.com/card.png',
-        email: { fromAddress: 'cards@acme.com', subject: 'Your code' },
-        sms: { templateSid: 'HJ1' },
-      };
-      expect(
-        (await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: first } })).body
-          .cardTokenization2faConfig,
-      ).toEqual(first);
-      const res = await gw.api(auth, '/config', {
-        method: 'PATCH',
-        json: {
-          cardTokenization2faConfig: { email: { subject: 'Your Acme code', bodyText: '' }, sms: { bodyText: 'Code:' } },
-        },
-      });
-      const merged = {
-        ...first,
-        email: { fromAddress: 'cards@acme.com', subject: 'Your Acme code', bodyText: '' },
-        sms: { templateSid: 'HJ1', bodyText: 'Code:' },
-      };
-      expect(res.body.cardTokenization2faConfig).toEqual(merged);
-      const read = await gw.api(auth, '/config');
-      expect(read.body.cardTokenization2faConfig).toEqual(merged);
-      expect(referenceProblems('GET', '/config', 200, read.body)).toEqual([]);
-      expect(referenceProblems('PATCH', '/config', 200, res.body)).toEqual([]);
-    },
-  );
+  test("cardTokenization2faConfig: given members change, others stay; GET answers the reference's shape", async () => {
+    const { auth } = await gw.newPlatform();
+    const first = {
+      displayName: 'Acme',
+      logoUrl: 'https://acme.com/card.png',
+      email: { fromAddress: 'cards@acme.com', subject: 'Your code' },
+      sms: { templateSid: 'HJ1' },
+    };
+    expect(
+      (await gw.api(auth, '/config', { method: 'PATCH', json: { cardTokenization2faConfig: first } })).body
+        .cardTokenization2faConfig,
+    ).toEqual(first);
+    const res = await gw.api(auth, '/config', {
+      method: 'PATCH',
+      json: {
+        cardTokenization2faConfig: { email: { subject: 'Your Acme code', bodyText: '' }, sms: { bodyText: 'Code:' } },
+      },
+    });
+    const merged = {
+      ...first,
+      email: { fromAddress: 'cards@acme.com', subject: 'Your Acme code', bodyText: '' },
+      sms: { templateSid: 'HJ1', bodyText: 'Code:' },
+    };
+    expect(res.body.cardTokenization2faConfig).toEqual(merged);
+    const read = await gw.api(auth, '/config');
+    expect(read.body.cardTokenization2faConfig).toEqual(merged);
+    expect(referenceProblems('GET', '/config', 200, read.body)).toEqual([]);
+    expect(referenceProblems('PATCH', '/config', 200, res.body)).toEqual([]);
+  });
 
   test('without credentials: 401', async () => {
     expect((await gw.api('Basic bm86bm8=', '/config')).status).toBe(401);
@@ -168,31 +164,27 @@ describe('End User Terms', () => {
     }]);
   });
 
-  test(
-    'POST /customers with consent to an unknown version: 400 '
-      + 'END_USER_TERMS_VERSION_NOT_FOUND; a known one is recorded',
-    async () => {
-      const consent = (termsVersion: string) => ({
-        acceptedAt: '2025-10-03T12:00:00Z',
-        ipAddress: '198.51.100.24',
-        termsVersion,
-        acceptanceMethod: 'CLICK_TO_ACCEPT',
-      });
-      const unknown = await gw.api(auth, '/customers', {
-        method: 'POST',
-        json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V7') },
-      });
-      expect([unknown.status, unknown.body.code]).toEqual([400, 'END_USER_TERMS_VERSION_NOT_FOUND']);
-      const created = await gw.api(auth, '/customers', {
-        method: 'POST',
-        json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V1') },
-      });
-      expect([created.status, created.body.endUserTermsConsent]).toEqual([201, consent('V1')]);
-      const patched = await gw.api(auth, `/customers/${created.body.id}`, {
-        method: 'PATCH',
-        json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V0') },
-      });
-      expect([patched.status, patched.body.code]).toEqual([400, 'END_USER_TERMS_VERSION_NOT_FOUND']);
-    },
-  );
+  test('POST /customers, consent to an unknown version: 400 END_USER_TERMS_VERSION_NOT_FOUND; known: ok', async () => {
+    const consent = (termsVersion: string) => ({
+      acceptedAt: '2025-10-03T12:00:00Z',
+      ipAddress: '198.51.100.24',
+      termsVersion,
+      acceptanceMethod: 'CLICK_TO_ACCEPT',
+    });
+    const unknown = await gw.api(auth, '/customers', {
+      method: 'POST',
+      json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V7') },
+    });
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'END_USER_TERMS_VERSION_NOT_FOUND']);
+    const created = await gw.api(auth, '/customers', {
+      method: 'POST',
+      json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V1') },
+    });
+    expect([created.status, created.body.endUserTermsConsent]).toEqual([201, consent('V1')]);
+    const patched = await gw.api(auth, `/customers/${created.body.id}`, {
+      method: 'PATCH',
+      json: { customerType: 'INDIVIDUAL', endUserTermsConsent: consent('V0') },
+    });
+    expect([patched.status, patched.body.code]).toEqual([400, 'END_USER_TERMS_VERSION_NOT_FOUND']);
+  });
 });

@@ -144,31 +144,27 @@ test("two replicas' workers over one store apply each step once (conditional wri
   expect(await status()).toBe('APPROVED');
 });
 
-test(
-  'outside the sandbox nobody is decided by a simulator: the hosted '
-    + "page's APPROVE and an API submission both wait in manual review",
-  async () => {
-    const { store, customer, status, advance } = await setUp();
-    let elapsed = 0;
-    const live = createVerifications({
-      store,
-      provider: createManualReviewKycProvider(),
-      facts: createComplianceFacts(store),
-      assertContactVerified,
-      newEvent,
-      clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed),
-      settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
-    });
-    const link = await live.createLink(PLATFORM, { customerId: customer.id });
-    expect(link.token).toBeUndefined();
-    const { verification } = await live.completeHosted(tokenOf(link.kycUrl), 'APPROVE');
-    for (let i = 0; i < 3; i++) {
-      elapsed += 1000;
-      advance(1000);
-      await live.advanceDue();
-    }
-    expect((await live.get(PLATFORM, verification.id)).status).toBe('PENDING_MANUAL_REVIEW');
-    expect(await status()).not.toBe('APPROVED');
-    expect((await live.submit(PLATFORM, customer.id)).status).toBe('PENDING_MANUAL_REVIEW');
-  },
-);
+test("outside the sandbox no simulator decides: the hosted page's APPROVE and API submits wait in review", async () => {
+  const { store, customer, status, advance } = await setUp();
+  let elapsed = 0;
+  const live = createVerifications({
+    store,
+    provider: createManualReviewKycProvider(),
+    facts: createComplianceFacts(store),
+    assertContactVerified,
+    newEvent,
+    clock: () => new Date(Date.parse('2026-01-01T00:00:00Z') + elapsed),
+    settings: { stepMs: 1000, linkTtlMs: 60_000, linkBaseUrl: 'http://gateway.test' },
+  });
+  const link = await live.createLink(PLATFORM, { customerId: customer.id });
+  expect(link.token).toBeUndefined();
+  const { verification } = await live.completeHosted(tokenOf(link.kycUrl), 'APPROVE');
+  for (let i = 0; i < 3; i++) {
+    elapsed += 1000;
+    advance(1000);
+    await live.advanceDue();
+  }
+  expect((await live.get(PLATFORM, verification.id)).status).toBe('PENDING_MANUAL_REVIEW');
+  expect(await status()).not.toBe('APPROVED');
+  expect((await live.submit(PLATFORM, customer.id)).status).toBe('PENDING_MANUAL_REVIEW');
+});

@@ -123,33 +123,29 @@ test.each<[string, Variant, Record<string, unknown>, { field: string; message: s
   expect(errorsFor(variant, info)).toEqual([expected]);
 });
 
-test(
-  'cross-member rules: SWIFT needs an account number or an IBAN, '
-    + 'CNY bank transfers pay businesses, lightning one destination',
-  () => {
-    expect(errorsFor('SWIFT_ACCOUNT', { iban: undefined })).toEqual([{
-      field: 'accountInfo',
-      message: 'at least one of accountNumber, iban is required',
-    }]);
-    expect(errorsFor('CNY_ACCOUNT', { beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' } })).toEqual([
-      { field: 'accountInfo.beneficiary.beneficiaryType', message: 'must be BUSINESS for BANK_TRANSFER' },
-    ]);
-    expect(
-      validateExternalAccountCreate(
-        requestFor('CNY_ACCOUNT', {
-          accountNumber: undefined,
-          phoneNumber: '+8613812345678',
-          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' },
-        }),
-        'PLATFORM',
-      ).accountInfo.paymentRails,
-    ).toEqual(['MOBILE_MONEY']);
-    expect(errorsFor('LIGHTNING', { invoice: 'lnbc1' })).toEqual([
-      { field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' },
-      { field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' },
-    ]);
-  },
-);
+test('cross-member rules: SWIFT needs an account number or IBAN, CNY transfers pay businesses, lightning one', () => {
+  expect(errorsFor('SWIFT_ACCOUNT', { iban: undefined })).toEqual([{
+    field: 'accountInfo',
+    message: 'at least one of accountNumber, iban is required',
+  }]);
+  expect(errorsFor('CNY_ACCOUNT', { beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' } })).toEqual([
+    { field: 'accountInfo.beneficiary.beneficiaryType', message: 'must be BUSINESS for BANK_TRANSFER' },
+  ]);
+  expect(
+    validateExternalAccountCreate(
+      requestFor('CNY_ACCOUNT', {
+        accountNumber: undefined,
+        phoneNumber: '+8613812345678',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Li Wei' },
+      }),
+      'PLATFORM',
+    ).accountInfo.paymentRails,
+  ).toEqual(['MOBILE_MONEY']);
+  expect(errorsFor('LIGHTNING', { invoice: 'lnbc1' })).toEqual([
+    { field: 'accountInfo.invoice', message: 'must be a BOLT 11 invoice (lnbc...)' },
+    { field: 'accountInfo', message: 'exactly one of invoice, bolt12, lightningAddress is required' },
+  ]);
+});
 
 test('each type holds its own currencies; a SWIFT account any bank currency', () => {
   expect(errorsFor('GBP_ACCOUNT', {}, { currency: 'EUR' })).toEqual([{

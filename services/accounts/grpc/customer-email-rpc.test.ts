@@ -39,81 +39,73 @@ async function challenge(id: string, body: Record<string, unknown>) {
 }
 
 describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () => {
-  test(
-    'challenge, then the signed retry changes the credentials '
-      + 'and the customer; identical retries answer the customer',
-    async () => {
-      const c = await walletCustomer();
-      const body = { customerType: 'INDIVIDUAL', email: 'moved@example.com' };
-      const first = await challenge(c.id, body);
-      expect(first).toEqual({
-        type: 'EMAIL_OTP',
-        payloadToSign: expect.any(String),
-        requestId: expect.any(String),
-        expiresAt: expect.any(String),
-      });
-      expect(h.signedRetry.challenges.get(first.requestId)).toMatchObject({
-        operation: 'customer.update',
-        targetId: c.id,
-        signerAccountIds: [c.walletId],
-        parameters: { userEmail: 'moved@example.com', accountIds: [c.walletId] },
-      });
-      expect(await emailOf(c.id)).toBe(c.email);
+  test('challenge, then the signed retry changes credentials and customer; identical retries answer it', async () => {
+    const c = await walletCustomer();
+    const body = { customerType: 'INDIVIDUAL', email: 'moved@example.com' };
+    const first = await challenge(c.id, body);
+    expect(first).toEqual({
+      type: 'EMAIL_OTP',
+      payloadToSign: expect.any(String),
+      requestId: expect.any(String),
+      expiresAt: expect.any(String),
+    });
+    expect(h.signedRetry.challenges.get(first.requestId)).toMatchObject({
+      operation: 'customer.update',
+      targetId: c.id,
+      signerAccountIds: [c.walletId],
+      parameters: { userEmail: 'moved@example.com', accountIds: [c.walletId] },
+    });
+    expect(await emailOf(c.id)).toBe(c.email);
 
-      const { customer } = await h.client.updateCustomer({
-        id: c.id,
-        changes: customerFieldsOf(body),
-        signature: SIGNED(first.requestId),
-      }, wallets);
-      expect(customer).toMatchObject({ id: c.id, email: 'moved@example.com' });
-      expect(h.walletAuth.emails.get(c.walletId)).toBe('moved@example.com');
-      expect(h.signedRetry.challenges.get(first.requestId)).toMatchObject({
-        state: 'SETTLED',
-        result: { customerId: c.id, revision: 2 },
-      });
-      const again = await h.client.updateCustomer({
-        id: c.id,
-        changes: customerFieldsOf(body),
-        signature: SIGNED(first.requestId),
-      }, wallets);
-      expect(again.customer).toMatchObject({ id: c.id, email: 'moved@example.com', updatedAt: customer!.updatedAt });
-    },
-  );
+    const { customer } = await h.client.updateCustomer({
+      id: c.id,
+      changes: customerFieldsOf(body),
+      signature: SIGNED(first.requestId),
+    }, wallets);
+    expect(customer).toMatchObject({ id: c.id, email: 'moved@example.com' });
+    expect(h.walletAuth.emails.get(c.walletId)).toBe('moved@example.com');
+    expect(h.signedRetry.challenges.get(first.requestId)).toMatchObject({
+      state: 'SETTLED',
+      result: { customerId: c.id, revision: 2 },
+    });
+    const again = await h.client.updateCustomer({
+      id: c.id,
+      changes: customerFieldsOf(body),
+      signature: SIGNED(first.requestId),
+    }, wallets);
+    expect(again.customer).toMatchObject({ id: c.id, email: 'moved@example.com', updatedAt: customer!.updatedAt });
+  });
 
-  test(
-    'the credentials refuse the email: EMAIL_OTP_CREDENTIAL_SYNC_FAILED, '
-      + 'both unchanged, the retry settled with the error',
-    async () => {
-      const c = await walletCustomer();
-      const body = { customerType: 'INDIVIDUAL', email: 'refused@example.com' };
-      const { requestId } = await challenge(c.id, body);
-      h.walletAuth.syncFailures.push('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
-      const calls = h.walletAuth.syncCalls.length;
-      expect(
-        await codeOf(
-          h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets),
-        ),
-      ).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
-      expect(h.walletAuth.syncCalls.slice(calls)).toEqual([{
-        accountIds: [c.walletId],
-        newEmail: 'refused@example.com',
-      }]);
-      expect([await emailOf(c.id), h.walletAuth.emails.get(c.walletId)]).toEqual([c.email, c.email]);
-      expect(
-        await codeOf(
-          h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets),
-        ),
-      ).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
-      // The claim was released: a new change goes through.
-      const next = await challenge(c.id, body);
-      expect(
-        (await h.client.updateCustomer(
-          { id: c.id, changes: customerFieldsOf(body), signature: SIGNED(next.requestId) },
-          wallets,
-        )).customer!.email,
-      ).toBe('refused@example.com');
-    },
-  );
+  test('credentials refusing the email: EMAIL_OTP_CREDENTIAL_SYNC_FAILED, both unchanged, retry settled', async () => {
+    const c = await walletCustomer();
+    const body = { customerType: 'INDIVIDUAL', email: 'refused@example.com' };
+    const { requestId } = await challenge(c.id, body);
+    h.walletAuth.syncFailures.push('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    const calls = h.walletAuth.syncCalls.length;
+    expect(
+      await codeOf(
+        h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets),
+      ),
+    ).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    expect(h.walletAuth.syncCalls.slice(calls)).toEqual([{
+      accountIds: [c.walletId],
+      newEmail: 'refused@example.com',
+    }]);
+    expect([await emailOf(c.id), h.walletAuth.emails.get(c.walletId)]).toEqual([c.email, c.email]);
+    expect(
+      await codeOf(
+        h.client.updateCustomer({ id: c.id, changes: customerFieldsOf(body), signature: SIGNED(requestId) }, wallets),
+      ),
+    ).toBe('EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
+    // The claim was released: a new change goes through.
+    const next = await challenge(c.id, body);
+    expect(
+      (await h.client.updateCustomer(
+        { id: c.id, changes: customerFieldsOf(body), signature: SIGNED(next.requestId) },
+        wallets,
+      )).customer!.email,
+    ).toBe('refused@example.com');
+  });
 
   test('an unknown sync outcome (auth unreachable) puts the credentials back on the old email', async () => {
     const c = await walletCustomer();

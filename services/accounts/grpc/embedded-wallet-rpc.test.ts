@@ -20,57 +20,53 @@ const walletsOf = async (customerId: string, platform: { platformId: string }) =
   (await h.client.listInternalAccounts({ customerId, type: 'EMBEDDED_WALLET', limit: 0 }, platform)).accounts;
 
 describe('EMBEDDED_WALLET internal accounts', () => {
-  test(
-    'a customer with an email on a platform with embedded-wallet '
-      + 'support gets one, provisioned by the auth service',
-    async () => {
-      const { customer } = await h.client.createCustomer({
-        customer: customerFieldsOf({
-          customerType: 'INDIVIDUAL',
-          currencies: ['USD'],
-          email: 'ana@example.com',
-          phoneNumber: '+14155551234',
-        }),
-      }, wallets);
-      const id = internalAccountId(customer!.id, 'USDC', 'EMBEDDED_WALLET');
-      expect(await walletsOf(customer!.id, wallets)).toEqual([{
-        id,
+  test('a customer with an email, on a platform with embedded wallets, gets one from the auth service', async () => {
+    const { customer } = await h.client.createCustomer({
+      customer: customerFieldsOf({
+        customerType: 'INDIVIDUAL',
+        currencies: ['USD'],
+        email: 'ana@example.com',
+        phoneNumber: '+14155551234',
+      }),
+    }, wallets);
+    const id = internalAccountId(customer!.id, 'USDC', 'EMBEDDED_WALLET');
+    expect(await walletsOf(customer!.id, wallets)).toEqual([{
+      id,
+      customerId: customer!.id,
+      type: 'EMBEDDED_WALLET',
+      status: 'ACTIVE',
+      fundingPaymentInstructions: [],
+      privateEnabled: false,
+      balance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
+      totalBalance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    }]);
+    expect(h.walletAuth.calls.filter((c) => c.accountId === id)).toEqual([
+      {
+        accountId: id,
+        platformId: wallets.platformId,
+        customerEmail: 'ana@example.com',
+        customerPhone: '+14155551234',
+      },
+    ]);
+    const doc = await h.store.collection('internal_accounts').findOne({ _id: id });
+    expect((doc?._outbox as Array<{ type: string; data: unknown }>).map((e) => [e.type, e.data])).toEqual([
+      ['INTERNAL_ACCOUNT.CREATED', {
+        accountId: id,
         customerId: customer!.id,
         type: 'EMBEDDED_WALLET',
+        currency: 'USDC',
+      }],
+      ['INTERNAL_ACCOUNT.STATUS_UPDATED', {
+        accountId: id,
+        customerId: customer!.id,
+        type: 'EMBEDDED_WALLET',
+        previousStatus: 'PENDING',
         status: 'ACTIVE',
-        fundingPaymentInstructions: [],
-        privateEnabled: false,
-        balance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
-        totalBalance: { amount: 0, currency: { code: 'USDC', name: 'USD Coin', symbol: '', decimals: 6 } },
-        createdAt: expect.any(String),
-        updatedAt: expect.any(String),
-      }]);
-      expect(h.walletAuth.calls.filter((c) => c.accountId === id)).toEqual([
-        {
-          accountId: id,
-          platformId: wallets.platformId,
-          customerEmail: 'ana@example.com',
-          customerPhone: '+14155551234',
-        },
-      ]);
-      const doc = await h.store.collection('internal_accounts').findOne({ _id: id });
-      expect((doc?._outbox as Array<{ type: string; data: unknown }>).map((e) => [e.type, e.data])).toEqual([
-        ['INTERNAL_ACCOUNT.CREATED', {
-          accountId: id,
-          customerId: customer!.id,
-          type: 'EMBEDDED_WALLET',
-          currency: 'USDC',
-        }],
-        ['INTERNAL_ACCOUNT.STATUS_UPDATED', {
-          accountId: id,
-          customerId: customer!.id,
-          type: 'EMBEDDED_WALLET',
-          previousStatus: 'PENDING',
-          status: 'ACTIVE',
-        }],
-      ]);
-    },
-  );
+      }],
+    ]);
+  });
 
   test('none without an email; one once an update adds the email', async () => {
     const { customer } = await h.client.createCustomer(

@@ -54,34 +54,30 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
     await expect(challenge(account.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
-  test(
-    "another key's signature: INVALID_INPUT on signature, the "
-      + 'account UNVERIFIED; a new challenge makes it pending again',
-    async () => {
-      const wallet = evmWallet();
-      const account = await firstPartyWallet(wallet.address);
-      const { challenge: issued } = await challenge(account.id, 'WALLET_SIGNATURE');
-      const err = await verify(account.id, evmWallet().personalSign(issued!.messageToSign!)).catch((e) => e);
-      expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'signature']);
-      expect((await h.client.getExternalAccount({ id: account.id }, platform)).account!.status).toBe('UNVERIFIED');
-      await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
-        code: 'CONFLICT',
-      });
+  test("another key's signature: INVALID_INPUT, the account UNVERIFIED; a new challenge: pending again", async () => {
+    const wallet = evmWallet();
+    const account = await firstPartyWallet(wallet.address);
+    const { challenge: issued } = await challenge(account.id, 'WALLET_SIGNATURE');
+    const err = await verify(account.id, evmWallet().personalSign(issued!.messageToSign!)).catch((e) => e);
+    expect([err.code, err.details.errors[0].field]).toEqual(['INVALID_INPUT', 'signature']);
+    expect((await h.client.getExternalAccount({ id: account.id }, platform)).account!.status).toBe('UNVERIFIED');
+    await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
 
-      const { challenge: retry } = await challenge(account.id, 'WALLET_SIGNATURE');
-      expect(retry!.messageToSign).not.toBe(issued!.messageToSign);
-      await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
-        code: 'INVALID_INPUT',
-      });
-      await challenge(account.id, 'WALLET_SIGNATURE');
-      expect(await statusEvents(account.id)).toEqual([
-        'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
-        'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
-        'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
-        'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
-      ]);
-    },
-  );
+    const { challenge: retry } = await challenge(account.id, 'WALLET_SIGNATURE');
+    expect(retry!.messageToSign).not.toBe(issued!.messageToSign);
+    await expect(verify(account.id, wallet.personalSign(issued!.messageToSign!))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await challenge(account.id, 'WALLET_SIGNATURE');
+    expect(await statusEvents(account.id)).toEqual([
+      'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
+      'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
+      'PENDING_OWNERSHIP_VERIFICATION->UNVERIFIED',
+      'UNVERIFIED->PENDING_OWNERSHIP_VERIFICATION',
+    ]);
+  });
 
   test('a signature after expiresAt: INVALID_INPUT and UNVERIFIED', async () => {
     const short = await startAccountsService({ ACCOUNTS_OWNERSHIP_CHALLENGE_TTL_MS: '1000' });

@@ -66,25 +66,21 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
     expect(found.internalAccounts).toEqual([]);
   });
 
-  test(
-    'holdings of a customer declaring no currencies (an older '
-      + "record): its internal accounts in ListInternalAccounts' order",
-    async () => {
-      const { p, customer } = await setUp();
-      await h.store.collection('customers').updateOne({ _id: customer.id }, { $set: { currencies: [] } });
-      const found = await h.client.getPaymentParties(
-        ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }),
-        p,
-      );
-      const listed = await h.client.listInternalAccounts({ customerId: customer.id, limit: 50 }, p);
-      expect(found.customers.map((c) => c.id)).toEqual([customer.id]);
-      expect(found.internalAccounts.map((a) => [a.id, a.currency])).toEqual(
-        listed.accounts.map((a) => [a.id, a.balance!.currency!.code]),
-      );
-      expect(found.externalAccounts).toEqual([]);
-      expect(found.platformConfig).toBeUndefined();
-    },
-  );
+  test('holdings of a customer with no currencies (old record): accounts in ListInternalAccounts order', async () => {
+    const { p, customer } = await setUp();
+    await h.store.collection('customers').updateOne({ _id: customer.id }, { $set: { currencies: [] } });
+    const found = await h.client.getPaymentParties(
+      ask({ customerIds: [customer.id], holdingsOfCustomerIds: [customer.id] }),
+      p,
+    );
+    const listed = await h.client.listInternalAccounts({ customerId: customer.id, limit: 50 }, p);
+    expect(found.customers.map((c) => c.id)).toEqual([customer.id]);
+    expect(found.internalAccounts.map((a) => [a.id, a.currency])).toEqual(
+      listed.accounts.map((a) => [a.id, a.balance!.currency!.code]),
+    );
+    expect(found.externalAccounts).toEqual([]);
+    expect(found.platformConfig).toBeUndefined();
+  });
 
   test("absent records and another platform's are left out, as their own RPCs answer NOT_FOUND", async () => {
     const { customer, internal, external } = await setUp();

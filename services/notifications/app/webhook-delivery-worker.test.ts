@@ -206,93 +206,85 @@ test('a recorded delivery wakes one idle lane, which sends it long before the ne
   expect(new Set(s.sent).size).toBe(20);
 });
 
-test(
-  'an event of a platform without an endpoint leaves no delivery; '
-    + 'one whose endpoint cannot be read is left for the worker',
-  async () => {
-    const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
-    const endpoints = new Map<string, string>();
-    let unreadable = false;
-    const directory = {
-      endpointOf: async (platformId: string) => {
-        if (unreadable) throw new Error('accounts unavailable');
-        return endpoints.get(platformId);
-      },
-    };
-    const record = createRecordWebhookNotification({
-      deliveries: s.deliveries,
-      directory,
-      maxAttempts: policy.maxAttempts,
-      logger: silentLogger,
-    });
-    await record(event(1));
-    endpoints.set(PLATFORM, 'https://hooks.example.com');
-    await record(event(2));
-    unreadable = true;
-    await record(event(3));
-    const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) =>
-      a.dataJson.localeCompare(b.dataJson)
-    );
-    expect(log.map((d) => [JSON.parse(d.dataJson), d.status, d.attempts])).toEqual([
-      // event 1, while no endpoint was set: not recorded
-      [{ n: 2 }, 'PENDING', []],
-      [{ n: 3 }, 'PENDING', []], // the endpoint could not be read: the worker reads it again at the attempt
-    ]);
-    const worker = s.worker(1);
-    worker.start();
-    await until(async () => s.sent.length === 2);
-    await worker.stop();
-    expect(s.sent.sort()).toEqual([`${log[0].id}#1`, `${log[1].id}#1`].sort());
-  },
-);
+test('no endpoint: no delivery; an endpoint that cannot be read: the event is left to the worker', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const endpoints = new Map<string, string>();
+  let unreadable = false;
+  const directory = {
+    endpointOf: async (platformId: string) => {
+      if (unreadable) throw new Error('accounts unavailable');
+      return endpoints.get(platformId);
+    },
+  };
+  const record = createRecordWebhookNotification({
+    deliveries: s.deliveries,
+    directory,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+  });
+  await record(event(1));
+  endpoints.set(PLATFORM, 'https://hooks.example.com');
+  await record(event(2));
+  unreadable = true;
+  await record(event(3));
+  const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items.sort((a, b) =>
+    a.dataJson.localeCompare(b.dataJson)
+  );
+  expect(log.map((d) => [JSON.parse(d.dataJson), d.status, d.attempts])).toEqual([
+    // event 1, while no endpoint was set: not recorded
+    [{ n: 2 }, 'PENDING', []],
+    [{ n: 3 }, 'PENDING', []], // the endpoint could not be read: the worker reads it again at the attempt
+  ]);
+  const worker = s.worker(1);
+  worker.start();
+  await until(async () => s.sent.length === 2);
+  await worker.stop();
+  expect(s.sent.sort()).toEqual([`${log[0].id}#1`, `${log[1].id}#1`].sort());
+});
 
-test(
-  'a delivery recorded while the endpoint was set, whose endpoint is '
-    + 'removed before the attempt, ends SKIPPED with a NO_ENDPOINT attempt',
-  async () => {
-    const endpoints = new Map([[PLATFORM, 'https://hooks.example.com']]);
-    const directory = { endpointOf: async (platformId: string) => endpoints.get(platformId) };
-    const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
-    const posted: string[] = [];
-    const { deliver } = createDeliverWebhook({
-      directory,
-      sign: () => 'signature',
-      timeoutMs: 1_000,
-      logger: silentLogger,
-      sender: {
-        post: async ({ url }) => {
-          posted.push(url);
-          return { statusCode: 200, body: '' };
-        },
+test('a delivery whose endpoint is removed after recording, before the attempt: SKIPPED, NO_ENDPOINT', async () => {
+  const endpoints = new Map([[PLATFORM, 'https://hooks.example.com']]);
+  const directory = { endpointOf: async (platformId: string) => endpoints.get(platformId) };
+  const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
+  const posted: string[] = [];
+  const { deliver } = createDeliverWebhook({
+    directory,
+    sign: () => 'signature',
+    timeoutMs: 1_000,
+    logger: silentLogger,
+    sender: {
+      post: async ({ url }) => {
+        posted.push(url);
+        return { statusCode: 200, body: '' };
       },
-    });
-    const worker = createWebhookDeliveryWorker({
-      deliveries,
-      deliver,
-      policy,
-      claimMs: 60_000,
-      pollIntervalMs: 5,
-      concurrency: 1,
-      logger: silentLogger,
-    });
-    const record = createRecordWebhookNotification({
-      deliveries,
-      directory,
-      maxAttempts: policy.maxAttempts,
-      logger: silentLogger,
-    });
-    await record(event(1));
-    endpoints.delete(PLATFORM);
-    expect(await worker.deliverOne()).toBe(true);
-    const [delivery] = (await deliveries.list(PLATFORM, { limit: 10 })).items;
-    expect([delivery.status, delivery.attempts.map((a) => [a.outcome, a.error])]).toEqual(['SKIPPED', [[
-      'NO_ENDPOINT',
-      'WEBHOOK_ENDPOINT_NOT_SET',
-    ]]]);
-    expect(posted).toEqual([]);
-    expect(await worker.deliverOne()).toBe(false);
-  },
-);
+    },
+  });
+  const worker = createWebhookDeliveryWorker({
+    deliveries,
+    deliver,
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+  });
+  const record = createRecordWebhookNotification({
+    deliveries,
+    directory,
+    maxAttempts: policy.maxAttempts,
+    logger: silentLogger,
+  });
+  await record(event(1));
+  endpoints.delete(PLATFORM);
+  expect(await worker.deliverOne()).toBe(true);
+  const [delivery] = (await deliveries.list(PLATFORM, { limit: 10 })).items;
+  expect([delivery.status, delivery.attempts.map((a) => [a.outcome, a.error])]).toEqual(['SKIPPED', [[
+    'NO_ENDPOINT',
+    'WEBHOOK_ENDPOINT_NOT_SET',
+  ]]]);
+  expect(posted).toEqual([]);
+  expect(await worker.deliverOne()).toBe(false);
+});
 
 /** The store with its writes counted by kind, each once it has been answered. */
 function countingStore(s: ReturnType<typeof setup>) {
@@ -343,28 +335,24 @@ function handOffWorker(
   return { worker, record };
 }
 
-test(
-  'with a lane idle, a delivery is stored already claimed '
-    + 'and attempted at once: two writes, no claim from the store',
-  async () => {
-    const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
-    const writes = countingStore(s);
-    const { worker, record } = handOffWorker(s, 1);
-    worker.start();
-    await until(async () => writes.claimDue === 1); // the lane's first look finds nothing; then it sleeps for a minute
-    for (let n = 0; n < 5; n++) {
-      await record(event(n));
-      await until(async () => s.sent.length === n + 1 && writes.finishAttempt === n + 1);
-    }
-    await worker.stop();
-    expect(writes).toEqual({ insert: 5, claimDue: 1, finishAttempt: 5, postpone: 0 });
-    const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items;
-    expect(log.map((d) => [d.status, d.attemptCount, d.attempts.map((a) => [a.attempt, a.outcome])])).toEqual(
-      Array(5).fill(['DELIVERED', 1, [[1, 'ACKNOWLEDGED']]]),
-    );
-    expect(new Set(s.sent)).toEqual(new Set(log.map((d) => `${d.id}#1`)));
-  },
-);
+test('a lane idle: a delivery is stored claimed and attempted at once; two writes, no store claim', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const writes = countingStore(s);
+  const { worker, record } = handOffWorker(s, 1);
+  worker.start();
+  await until(async () => writes.claimDue === 1); // the lane's first look finds nothing; then it sleeps for a minute
+  for (let n = 0; n < 5; n++) {
+    await record(event(n));
+    await until(async () => s.sent.length === n + 1 && writes.finishAttempt === n + 1);
+  }
+  await worker.stop();
+  expect(writes).toEqual({ insert: 5, claimDue: 1, finishAttempt: 5, postpone: 0 });
+  const log = (await s.deliveries.list(PLATFORM, { limit: 10 })).items;
+  expect(log.map((d) => [d.status, d.attemptCount, d.attempts.map((a) => [a.attempt, a.outcome])])).toEqual(
+    Array(5).fill(['DELIVERED', 1, [[1, 'ACKNOWLEDGED']]]),
+  );
+  expect(new Set(s.sent)).toEqual(new Set(log.map((d) => `${d.id}#1`)));
+});
 
 test('with every lane busy, deliveries are stored PENDING and claimed from the store; each is sent once', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
@@ -394,81 +382,73 @@ test('with every lane busy, deliveries are stored PENDING and claimed from the s
   expect(s.sent.every((x) => x.endsWith('#1'))).toBe(true);
 });
 
-test(
-  'a delivery handed over to a worker that stops before '
-    + 'attempting it is given back PENDING, its attempt not counted',
-  async () => {
-    const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
-    const writes = countingStore(s);
-    const { worker } = handOffWorker(s, 1);
-    worker.start();
-    await until(async () => writes.claimDue === 1);
-    const lane = worker.reserve()!;
-    expect(worker.reserve()).toBeUndefined(); // the one lane is taken
-    const delivery = claimedDelivery(
-      { id: 'Webhook:1', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
-      new Date(),
-      policy.maxAttempts,
-      lane.until,
-    );
-    expect(await s.deliveries.insert({ ...delivery, claimId: lane.claimId })).toBe(true);
-    await worker.stop();
-    lane.give(delivery);
-    await until(async () => (await s.deliveries.get(PLATFORM, 'Webhook:1'))!.status === 'PENDING');
-    expect((await s.deliveries.get(PLATFORM, 'Webhook:1'))!.attemptCount).toBe(0);
-    expect(s.sent).toEqual([]);
-  },
-);
+test('a delivery handed to a worker stopping before its attempt goes back PENDING, attempt not counted', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const writes = countingStore(s);
+  const { worker } = handOffWorker(s, 1);
+  worker.start();
+  await until(async () => writes.claimDue === 1);
+  const lane = worker.reserve()!;
+  expect(worker.reserve()).toBeUndefined(); // the one lane is taken
+  const delivery = claimedDelivery(
+    { id: 'Webhook:1', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
+    new Date(),
+    policy.maxAttempts,
+    lane.until,
+  );
+  expect(await s.deliveries.insert({ ...delivery, claimId: lane.claimId })).toBe(true);
+  await worker.stop();
+  lane.give(delivery);
+  await until(async () => (await s.deliveries.get(PLATFORM, 'Webhook:1'))!.status === 'PENDING');
+  expect((await s.deliveries.get(PLATFORM, 'Webhook:1'))!.attemptCount).toBe(0);
+  expect(s.sent).toEqual([]);
+});
 
-test(
-  'a delivery stored claimed by a process that died before '
-    + 'the attempt is taken by another worker once the claim lapses',
-  async () => {
-    const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
-    const now = Date.now();
-    const delivery = claimedDelivery(
-      { id: 'Webhook:2', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
-      new Date(now),
-      policy.maxAttempts,
-      now + 60_000,
-    );
-    await s.deliveries.insert({ ...delivery, claimId: 'dead-process' });
-    const before = createWebhookDeliveryWorker({
-      deliveries: s.deliveries,
-      deliver: async () => {
-        throw new Error('not due');
-      },
-      policy,
-      claimMs: 60_000,
-      pollIntervalMs: 5,
-      concurrency: 1,
-      logger: silentLogger,
-      clock: () => new Date(now + 59_000),
-    });
-    expect(await before.deliverOne()).toBe(false);
-    const later = createWebhookDeliveryWorker({
-      deliveries: s.deliveries,
-      policy,
-      claimMs: 60_000,
-      pollIntervalMs: 5,
-      concurrency: 1,
-      logger: silentLogger,
-      clock: () => new Date(now + 60_000),
-      deliver: async (d, attempt) => {
-        s.sent.push(`${d.id}#${attempt}`);
-        return {
-          attempt: {
-            attempt,
-            attemptedAt: new Date().toISOString(),
-            durationMs: 1,
-            outcome: 'ACKNOWLEDGED',
-            statusCode: 200,
-          },
-        };
-      },
-    });
-    expect(await later.deliverOne()).toBe(true);
-    expect(s.sent).toEqual(['Webhook:2#2']);
-    expect((await s.deliveries.get(PLATFORM, 'Webhook:2'))!.status).toBe('DELIVERED');
-  },
-);
+test('a delivery claimed by a process that died before the attempt goes to another once the claim lapses', async () => {
+  const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
+  const now = Date.now();
+  const delivery = claimedDelivery(
+    { id: 'Webhook:2', platformId: PLATFORM, type: 'CUSTOMER.CREATED', dataJson: '{}' },
+    new Date(now),
+    policy.maxAttempts,
+    now + 60_000,
+  );
+  await s.deliveries.insert({ ...delivery, claimId: 'dead-process' });
+  const before = createWebhookDeliveryWorker({
+    deliveries: s.deliveries,
+    deliver: async () => {
+      throw new Error('not due');
+    },
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+    clock: () => new Date(now + 59_000),
+  });
+  expect(await before.deliverOne()).toBe(false);
+  const later = createWebhookDeliveryWorker({
+    deliveries: s.deliveries,
+    policy,
+    claimMs: 60_000,
+    pollIntervalMs: 5,
+    concurrency: 1,
+    logger: silentLogger,
+    clock: () => new Date(now + 60_000),
+    deliver: async (d, attempt) => {
+      s.sent.push(`${d.id}#${attempt}`);
+      return {
+        attempt: {
+          attempt,
+          attemptedAt: new Date().toISOString(),
+          durationMs: 1,
+          outcome: 'ACKNOWLEDGED',
+          statusCode: 200,
+        },
+      };
+    },
+  });
+  expect(await later.deliverOne()).toBe(true);
+  expect(s.sent).toEqual(['Webhook:2#2']);
+  expect((await s.deliveries.get(PLATFORM, 'Webhook:2'))!.status).toBe('DELIVERED');
+});

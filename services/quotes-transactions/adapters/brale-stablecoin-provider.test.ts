@@ -53,23 +53,19 @@ describe('the Brale adapter against a local fake Brale', () => {
     expect((await provider().verifyCredentials({ ...creds, clientSecret: 'wrong' })).valid).toBe(false);
   });
 
-  test(
-    'a transfer is created with the operation id as Idempotency-Key, '
-      + 'amounts as decimal strings, addresses by Grid account name',
-    async () => {
-      const p = provider();
-      const first = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
-      const again = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
-      expect(again.id).toBe(first.id);
-      const stored = fake.transfers.get(first.id)!;
-      expect(stored.amount).toEqual({ value: '1000.00', currency: 'USD' });
-      expect(stored.source).toMatchObject({ value_type: 'USD', transfer_type: 'ach_debit' });
-      expect(stored.destination).toMatchObject({ value_type: 'ACME', transfer_type: 'spark' });
-      expect([...fake.transfers.values()].filter((t) => t.key === 'acct-1/StablecoinOperation:a')).toHaveLength(1);
-      expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('processing');
-      expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('complete');
-    },
-  );
+  test('a transfer: the operation id as Idempotency-Key, amounts as decimal strings, account names', async () => {
+    const p = provider();
+    const first = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
+    const again = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
+    expect(again.id).toBe(first.id);
+    const stored = fake.transfers.get(first.id)!;
+    expect(stored.amount).toEqual({ value: '1000.00', currency: 'USD' });
+    expect(stored.source).toMatchObject({ value_type: 'USD', transfer_type: 'ach_debit' });
+    expect(stored.destination).toMatchObject({ value_type: 'ACME', transfer_type: 'spark' });
+    expect([...fake.transfers.values()].filter((t) => t.key === 'acct-1/StablecoinOperation:a')).toHaveLength(1);
+    expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('processing');
+    expect((await p.getTransfer(creds, 'acct-1', first.id)).status).toBe('complete');
+  });
 
   test('5xx and timeouts are retried with the same key and never create a second transfer', async () => {
     const p = provider();

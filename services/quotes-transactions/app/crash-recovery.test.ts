@@ -62,126 +62,111 @@ test('a crash between the debit and its credit is rolled forward by the worker: 
   expect(await allZero()).toBe(true);
 });
 
-test(
-  'a crash before the debit leaves nothing; if the funds are '
-    + 'gone by recovery, the step is refused and the transaction fails',
-  async () => {
-    const q = await quote(40_000);
-    crashing.crashAfter(0);
-    await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({
-      code: 'INTERNAL_ERROR',
-    });
-    crashing.recover();
-    expect(await balance(usd)).toBe(40_000);
-    // Meanwhile the money is spent elsewhere.
-    const other = await quote(40_000);
-    await h.quotes.executeQuote({ quoteId: other.id }, asPlatform);
-    const failed = await eventually(async () => {
-      const { transaction } = await h.transactions.getTransaction({ transactionId: q.transactionId }, asPlatform);
-      return transaction!.status === 'FAILED' ? transaction : undefined;
-    });
-    expect(failed).toMatchObject({ failureReason: 'QUOTE_EXECUTION_FAILED' });
-    expect(failed!.refund).toBeUndefined();
-    expect(await balance(usd)).toBe(0);
-    await eventually(async () => ((await allZero()) ? true : undefined));
-  },
-);
+test('a crash before the debit leaves nothing; funds gone by recovery: step refused, transaction failed', async () => {
+  const q = await quote(40_000);
+  crashing.crashAfter(0);
+  await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  crashing.recover();
+  expect(await balance(usd)).toBe(40_000);
+  // Meanwhile the money is spent elsewhere.
+  const other = await quote(40_000);
+  await h.quotes.executeQuote({ quoteId: other.id }, asPlatform);
+  const failed = await eventually(async () => {
+    const { transaction } = await h.transactions.getTransaction({ transactionId: q.transactionId }, asPlatform);
+    return transaction!.status === 'FAILED' ? transaction : undefined;
+  });
+  expect(failed).toMatchObject({ failureReason: 'QUOTE_EXECUTION_FAILED' });
+  expect(failed!.refund).toBeUndefined();
+  expect(await balance(usd)).toBe(0);
+  await eventually(async () => ((await allZero()) ? true : undefined));
+});
 
-test(
-  'an incoming UMA payment is CREATED until its funds are in; '
-    + 'a crash there is rolled forward to PENDING, then settles',
-  async () => {
-    const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$rosa@sandbox.example.com' });
-    const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
-    crashing.crashAfter(0); // the payment is recorded; its arrival in funds-in-transit is not
-    await expect(h.sandbox.simulateUmaReceive({
-      ...wire({
-        senderUmaAddress: '$success.usd@sandbox.grid.uma.money',
-        customerId: customer,
-        receivingCurrencyCode: 'USD',
-        receivingCurrencyAmount: 2_500,
-      }),
-    }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
-    const { transactions } = await h.transactions.listTransactions({ customerId: customer, limit: 0 }, asPlatform);
-    expect(transactions).toEqual([
-      expect.objectContaining({
-        type: 'INCOMING',
-        status: 'CREATED',
-        receivedAmount: expect.objectContaining({ amount: 2_500 }),
-      }),
-    ]);
-    expect(transactions[0].reconciliationInstructions).toBeUndefined();
+test('an incoming UMA payment is CREATED until funded; a crash there rolls forward to PENDING, settles', async () => {
+  const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$rosa@sandbox.example.com' });
+  const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
+  crashing.crashAfter(0); // the payment is recorded; its arrival in funds-in-transit is not
+  await expect(h.sandbox.simulateUmaReceive({
+    ...wire({
+      senderUmaAddress: '$success.usd@sandbox.grid.uma.money',
+      customerId: customer,
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 2_500,
+    }),
+  }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+  const { transactions } = await h.transactions.listTransactions({ customerId: customer, limit: 0 }, asPlatform);
+  expect(transactions).toEqual([
+    expect.objectContaining({
+      type: 'INCOMING',
+      status: 'CREATED',
+      receivedAmount: expect.objectContaining({ amount: 2_500 }),
+    }),
+  ]);
+  expect(transactions[0].reconciliationInstructions).toBeUndefined();
 
-    crashing.recover();
-    const id = transactions[0].id as string;
-    const status = async () =>
-      (await h.transactions.getTransaction({ transactionId: id }, asPlatform)).transaction!.status;
-    await eventually(async () => ((await status()) === 'COMPLETED' ? true : undefined));
-    expect(await balance(account)).toBe(2_500);
-    await h.flushEvents();
-    expect(h.events.filter((e) => e.aggregateId === id).map((e) => e.type)).toEqual([
-      'INCOMING_PAYMENT.PENDING',
-      'INCOMING_PAYMENT.COMPLETED',
-    ]);
-  },
-);
+  crashing.recover();
+  const id = transactions[0].id as string;
+  const status = async () =>
+    (await h.transactions.getTransaction({ transactionId: id }, asPlatform)).transaction!.status;
+  await eventually(async () => ((await status()) === 'COMPLETED' ? true : undefined));
+  expect(await balance(account)).toBe(2_500);
+  await h.flushEvents();
+  expect(h.events.filter((e) => e.aggregateId === id).map((e) => e.type)).toEqual([
+    'INCOMING_PAYMENT.PENDING',
+    'INCOMING_PAYMENT.COMPLETED',
+  ]);
+});
 
-test(
-  'a crash while a customer of another platform receives an UMA '
-    + 'payment is rolled forward: credited once, the ledger balanced',
-  async () => {
-    const sender = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana.sender@uma.sandbox.local' });
-    const from = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: sender });
-    const receiver = h.accounts.addCustomer(OTHER_PLATFORM, { umaAddress: '$bo.receiver@uma.sandbox.local' });
-    const to = h.accounts.addInternalAccount(OTHER_PLATFORM, { currency: 'USD', customerId: receiver });
-    await h.sandbox.fundInternalAccount({ accountId: from, ...wire({ amount: 9_000 }) }, asPlatform);
-    const lookup = await h.lookup.lookupUma({
-      receiverUmaAddress: '$bo.receiver@uma.sandbox.local',
-      senderUmaAddress: '',
-      customerId: sender,
-    }, asPlatform);
-    const { quote: q } = await h.quotes.createQuote({
-      ...wire({
-        lookupId: lookup.lookupId,
-        source: { sourceType: 'ACCOUNT', accountId: from },
-        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bo.receiver@uma.sandbox.local', currency: 'USD' },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 6_000,
-      }),
-    }, asPlatform);
-    const incomingId = receiptTransactionId({ id: q!.transactionId });
-    crashing.crashAfter(1, incomingId); // the receiver's money leaves settlement; it never reaches transit
-    await h.quotes.executeQuote({ quoteId: q!.id }, asPlatform);
-    await eventually(
-      async () => ((await h.store.collection('payments').countDocuments({
-          _id: incomingId,
-          pendingStep: { $exists: true },
-        })) === 1
-        ? true
-        : undefined),
-    );
-    crashing.recover();
-    const statusOf = async (platformId: string, transactionId: string) =>
-      (await h.transactions.getTransaction({ transactionId }, { platformId })).transaction!.status;
-    await eventually(
-      async () => ((await statusOf(OTHER_PLATFORM, incomingId)) === 'COMPLETED'
-          && (await statusOf(PLATFORM, q!.transactionId)) === 'COMPLETED'
-        ? true
-        : undefined),
-    );
-    expect((await h.ledger.getBalances({ accountIds: [to] }, { platformId: OTHER_PLATFORM })).balances[0].available)
-      .toBe(
-        6_000,
-      );
-    expect(await balance(from)).toBe(3_000);
-    await eventually(async () => ((await allZero()) ? true : undefined));
-    await h.flushEvents();
-    expect(h.events.filter((e) => e.aggregateId === incomingId).map((e) => [e.platformId, e.type])).toEqual([
-      [OTHER_PLATFORM, 'INCOMING_PAYMENT.PENDING'],
-      [OTHER_PLATFORM, 'INCOMING_PAYMENT.COMPLETED'],
-    ]);
-  },
-);
+test("a crash while another platform's customer gets an UMA payment rolls forward: credited once", async () => {
+  const sender = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana.sender@uma.sandbox.local' });
+  const from = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: sender });
+  const receiver = h.accounts.addCustomer(OTHER_PLATFORM, { umaAddress: '$bo.receiver@uma.sandbox.local' });
+  const to = h.accounts.addInternalAccount(OTHER_PLATFORM, { currency: 'USD', customerId: receiver });
+  await h.sandbox.fundInternalAccount({ accountId: from, ...wire({ amount: 9_000 }) }, asPlatform);
+  const lookup = await h.lookup.lookupUma({
+    receiverUmaAddress: '$bo.receiver@uma.sandbox.local',
+    senderUmaAddress: '',
+    customerId: sender,
+  }, asPlatform);
+  const { quote: q } = await h.quotes.createQuote({
+    ...wire({
+      lookupId: lookup.lookupId,
+      source: { sourceType: 'ACCOUNT', accountId: from },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bo.receiver@uma.sandbox.local', currency: 'USD' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 6_000,
+    }),
+  }, asPlatform);
+  const incomingId = receiptTransactionId({ id: q!.transactionId });
+  crashing.crashAfter(1, incomingId); // the receiver's money leaves settlement; it never reaches transit
+  await h.quotes.executeQuote({ quoteId: q!.id }, asPlatform);
+  await eventually(
+    async () => ((await h.store.collection('payments').countDocuments({
+        _id: incomingId,
+        pendingStep: { $exists: true },
+      })) === 1
+      ? true
+      : undefined),
+  );
+  crashing.recover();
+  const statusOf = async (platformId: string, transactionId: string) =>
+    (await h.transactions.getTransaction({ transactionId }, { platformId })).transaction!.status;
+  await eventually(
+    async () => ((await statusOf(OTHER_PLATFORM, incomingId)) === 'COMPLETED'
+        && (await statusOf(PLATFORM, q!.transactionId)) === 'COMPLETED'
+      ? true
+      : undefined),
+  );
+  expect((await h.ledger.getBalances({ accountIds: [to] }, { platformId: OTHER_PLATFORM })).balances[0].available).toBe(
+    6_000,
+  );
+  expect(await balance(from)).toBe(3_000);
+  await eventually(async () => ((await allZero()) ? true : undefined));
+  await h.flushEvents();
+  expect(h.events.filter((e) => e.aggregateId === incomingId).map((e) => [e.platformId, e.type])).toEqual([
+    [OTHER_PLATFORM, 'INCOMING_PAYMENT.PENDING'],
+    [OTHER_PLATFORM, 'INCOMING_PAYMENT.COMPLETED'],
+  ]);
+});
 
 describe('a busy account', () => {
   const store = createCrashingStore(createEmbeddedDocumentStore(), BALANCES_COLLECTION);

@@ -67,68 +67,57 @@ function setup() {
   };
 }
 
-test(
-  "a ledger moved only by its owners' steps audits clean: "
-    + 'funding, holds on either source, clearings, returns, advices',
-  async () => {
-    const { cards, fund, audit } = setup();
-    await fund('first', FIRST, 1_000);
-    await fund('second', SECOND, 5_000);
-    const small = await cards.authorize(caller, 'Card:1', { amount: 400, merchant });
-    // FIRST refuses it: SECOND holds
-    const large = await cards.authorize(caller, 'Card:1', { amount: 2_000, merchant });
-    const open = await cards.authorize(caller, 'Card:1', { amount: 300, merchant });
-    if (!small.approved || !large.approved || !open.approved) throw new Error('not approved');
-    await cards.clear(caller, 'Card:1', small.transaction.id, 450); // 50 pulled above the hold
-    await cards.refund(caller, 'Card:1', small.transaction.id, 100);
-    await cards.advise(caller, 'Card:1', large.transaction.id, 2_500);
-    await cards.clear(caller, 'Card:1', large.transaction.id, 1_000);
-    expect(await cards.authorize(caller, 'Card:1', { amount: 9_000, merchant })).toMatchObject({
-      approved: false,
-      reason: 'INSUFFICIENT_FUNDS',
-    });
+test("a ledger moved only by its owners' steps audits clean: funding, holds, clearings, returns, advices", async () => {
+  const { cards, fund, audit } = setup();
+  await fund('first', FIRST, 1_000);
+  await fund('second', SECOND, 5_000);
+  const small = await cards.authorize(caller, 'Card:1', { amount: 400, merchant });
+  const large = await cards.authorize(caller, 'Card:1', { amount: 2_000, merchant }); // FIRST refuses it: SECOND holds
+  const open = await cards.authorize(caller, 'Card:1', { amount: 300, merchant });
+  if (!small.approved || !large.approved || !open.approved) throw new Error('not approved');
+  await cards.clear(caller, 'Card:1', small.transaction.id, 450); // 50 pulled above the hold
+  await cards.refund(caller, 'Card:1', small.transaction.id, 100);
+  await cards.advise(caller, 'Card:1', large.transaction.id, 2_500);
+  await cards.clear(caller, 'Card:1', large.transaction.id, 1_000);
+  expect(await cards.authorize(caller, 'Card:1', { amount: 9_000, merchant })).toMatchObject({
+    approved: false,
+    reason: 'INSUFFICIENT_FUNDS',
+  });
 
-    const report = await audit.run();
-    expect(report.problems).toEqual([]);
-    expect(report).toMatchObject({ clean: true, inFlight: [] });
-    expect(report.counts).toMatchObject({ cardTransactions: 4, journalSteps: 2, internalAccounts: 2 });
-  },
-);
+  const report = await audit.run();
+  expect(report.problems).toEqual([]);
+  expect(report).toMatchObject({ clean: true, inFlight: [] });
+  expect(report.counts).toMatchObject({ cardTransactions: 4, journalSteps: 2, internalAccounts: 2 });
+});
 
-test(
-  'a hold applied twice (replayed after its marker was archived, from a '
-    + 'later start) is found: marker twice, the account and the currency sum off',
-  async () => {
-    const { ledger, cards, fund, audit, advance } = setup();
-    for (let i = 0; i < 70; i++) await fund(`f-${i}`, FIRST, 10);
-    const decision = await cards.authorize(caller, 'Card:1', { amount: 300, merchant });
-    if (!decision.approved) throw new Error('not approved');
-    for (let i = 0; i < 70; i++) await fund(`g-${i}`, FIRST, 10);
-    await ledger.archivePostings();
-    advance(5_000);
-    await ledger.archivePostings();
-    expect((await audit.run()).clean).toBe(true);
+test('a hold applied twice (replayed after its marker was archived) is found: marker twice, sums off', async () => {
+  const { ledger, cards, fund, audit, advance } = setup();
+  for (let i = 0; i < 70; i++) await fund(`f-${i}`, FIRST, 10);
+  const decision = await cards.authorize(caller, 'Card:1', { amount: 300, merchant });
+  if (!decision.approved) throw new Error('not approved');
+  for (let i = 0; i < 70; i++) await fund(`g-${i}`, FIRST, 10);
+  await ledger.archivePostings();
+  advance(5_000);
+  await ledger.archivePostings();
+  expect((await audit.run()).clean).toBe(true);
 
-    // What recovery did when it replayed a hold from the time of its pass rather than the hold's.
-    await ledger.applyStep(
-      PLATFORM,
-      holdStep({
-        transactionId: decision.transaction.id,
-        attempt: 0,
-        platformId: PLATFORM,
-        accountId: FIRST,
-        currency: 'USD',
-        amount: 300,
-      }),
-    );
-    const report = await audit.run();
-    expect(report.clean).toBe(false);
-    expect(report.problems.map((p) => p.check).sort()).toEqual(['ACCOUNT_POSTINGS', 'CURRENCY_SUM', 'MARKER_TWICE']);
-    expect(report.problems.find((p) => p.check === 'MARKER_TWICE')?.subject).toBe(
-      `${decision.transaction.id}/hold/0#0`,
-    );
-  },
-);
+  // What recovery did when it replayed a hold from the time of its pass rather than the hold's.
+  await ledger.applyStep(
+    PLATFORM,
+    holdStep({
+      transactionId: decision.transaction.id,
+      attempt: 0,
+      platformId: PLATFORM,
+      accountId: FIRST,
+      currency: 'USD',
+      amount: 300,
+    }),
+  );
+  const report = await audit.run();
+  expect(report.clean).toBe(false);
+  expect(report.problems.map((p) => p.check).sort()).toEqual(['ACCOUNT_POSTINGS', 'CURRENCY_SUM', 'MARKER_TWICE']);
+  expect(report.problems.find((p) => p.check === 'MARKER_TWICE')?.subject).toBe(`${decision.transaction.id}/hold/0#0`);
+});
 
 test('a posting that no owner explains is reported, with the balance it puts off', async () => {
   const { ledger, fund, audit } = setup();

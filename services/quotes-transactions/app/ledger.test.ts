@@ -250,21 +250,17 @@ describe('postings remembered for good: busy balances move their markers to the 
     await h.ledger.archivePostings();
   }
 
-  test(
-    'a journaled step posted again (a retry after a crash) applies '
-      + 'from its first journaling: nothing twice, even archived',
-    async () => {
-      const h = setup();
-      await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
-      expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
-      h.advance(1);
-      await busy(h, 200, 'busy');
-      expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
-      expect(await h.ledger.recoverJournal(0)).toBe(0);
-      expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 - 700 + 200);
-      expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
-    },
-  );
+  test('a journaled step posted again (retry after a crash) applies from its first journaling: once', async () => {
+    const h = setup();
+    await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
+    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+    h.advance(1);
+    await busy(h, 200, 'busy');
+    expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
+    expect(await h.ledger.recoverJournal(0)).toBe(0);
+    expect((await h.ledger.getBalances([ALICE]))[0].available).toBe(10_000 - 700 + 200);
+    expect(await sumsByCurrency(h.ledger)).toEqual({ USD: 0 });
+  });
 
   test(
     'a step replayed after its markers were archived applies nothing twice; a step never applied applies once',
@@ -504,32 +500,28 @@ describe('closed accounts (their customer deleted)', () => {
     );
   });
 
-  test(
-    'a closed account refuses new money before anything moved; '
-      + 'reopening lets it in again; a refund lands regardless',
-    async () => {
-      const { ledger } = setup();
-      expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({
-        closed: true,
-        holding: [],
-      });
-      expect(await ledger.post(PLATFORM, fund('Operation:1/fund', ALICE, 300))).toBe('VOIDED');
-      expect(await balance(ledger, ALICE)).toBe(0);
-      const refund = ledgerStep('Transaction:t/refund', [{ account: transit, currency: 'USD', amount: -40 }, {
-        account: ALICE,
-        currency: 'USD',
-        amount: 40,
-      }], { returnsMoney: true });
-      expect(await ledger.applyStep(PLATFORM, refund)).toBe('APPLIED');
-      expect(await balance(ledger, ALICE)).toBe(40);
-      // Holding funds, it cannot be closed (again): the answer names the balance.
-      await ledger.reopenAccounts(PLATFORM, [ALICE]);
-      expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toMatchObject({
-        closed: false,
-        holding: [{ accountId: ALICE, available: 40 }],
-      });
-      expect(await ledger.post(PLATFORM, fund('Operation:2/fund', ALICE, 300))).toBe('APPLIED');
-      expect(await balance(ledger, ALICE)).toBe(340);
-    },
-  );
+  test('a closed account refuses new money before anything moves; reopened, it takes it; refunds land', async () => {
+    const { ledger } = setup();
+    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({
+      closed: true,
+      holding: [],
+    });
+    expect(await ledger.post(PLATFORM, fund('Operation:1/fund', ALICE, 300))).toBe('VOIDED');
+    expect(await balance(ledger, ALICE)).toBe(0);
+    const refund = ledgerStep('Transaction:t/refund', [{ account: transit, currency: 'USD', amount: -40 }, {
+      account: ALICE,
+      currency: 'USD',
+      amount: 40,
+    }], { returnsMoney: true });
+    expect(await ledger.applyStep(PLATFORM, refund)).toBe('APPLIED');
+    expect(await balance(ledger, ALICE)).toBe(40);
+    // Holding funds, it cannot be closed (again): the answer names the balance.
+    await ledger.reopenAccounts(PLATFORM, [ALICE]);
+    expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toMatchObject({
+      closed: false,
+      holding: [{ accountId: ALICE, available: 40 }],
+    });
+    expect(await ledger.post(PLATFORM, fund('Operation:2/fund', ALICE, 300))).toBe('APPLIED');
+    expect(await balance(ledger, ALICE)).toBe(340);
+  });
 });

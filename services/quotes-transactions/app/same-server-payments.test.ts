@@ -111,24 +111,20 @@ test('delivered 20 times at once (redeliveries, many workers): one INCOMING tran
   expect(await after.receive(outgoing(2_500))).toMatchObject({ kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE' });
 });
 
-test(
-  "who receives: the sender's own platform first, one other "
-    + 'platform, never an ambiguous, deleted or currency-less receiver',
-  async () => {
-    expect(await setup([]).receive(outgoing(100))).toEqual({ kind: 'OUTSIDE' });
-    const own = holder({ platformId: SENDER_PLATFORM });
-    const delivered = await setup([holder(), own]).receive(outgoing(100));
-    expect(delivered.kind === 'DELIVERED' && delivered.incoming.platformId).toBe(SENDER_PLATFORM);
-    const third = holder({ platformId: 'Platform:66666666-6666-4666-8666-666666666666' });
-    expect(await setup([holder(), third]).receive(outgoing(100))).toMatchObject({
-      kind: 'REFUSED',
-      reason: 'ACCOUNT_INVALID',
-    });
-    expect(
-      await setup([holder({ accounts: [{ id: RECEIVER_ACCOUNT, currency: 'EUR', status: 'ACTIVE' }] })]).receive(
-        outgoing(100),
-      ),
-    )
-      .toMatchObject({ kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE' });
-  },
-);
+test("who receives: the sender's own platform first, one other, never ambiguous, deleted, currency-less", async () => {
+  expect(await setup([]).receive(outgoing(100))).toEqual({ kind: 'OUTSIDE' });
+  const own = holder({ platformId: SENDER_PLATFORM });
+  const delivered = await setup([holder(), own]).receive(outgoing(100));
+  expect(delivered.kind === 'DELIVERED' && delivered.incoming.platformId).toBe(SENDER_PLATFORM);
+  const third = holder({ platformId: 'Platform:66666666-6666-4666-8666-666666666666' });
+  expect(await setup([holder(), third]).receive(outgoing(100))).toMatchObject({
+    kind: 'REFUSED',
+    reason: 'ACCOUNT_INVALID',
+  });
+  expect(
+    await setup([holder({ accounts: [{ id: RECEIVER_ACCOUNT, currency: 'EUR', status: 'ACTIVE' }] })]).receive(
+      outgoing(100),
+    ),
+  )
+    .toMatchObject({ kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE' });
+});

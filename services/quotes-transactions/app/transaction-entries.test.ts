@@ -134,48 +134,44 @@ test("an agent's allowed accounts keep the card transactions those accounts fund
   expect(await cardsOf([])).toEqual([]);
 });
 
-test(
-  'a card transaction read by id is gated by the SCA history '
-    + "window as a payment is, after the reader's own visibility",
-  async () => {
-    const now = new Date('2026-06-01T00:00:00Z');
-    const store = createEmbeddedDocumentStore();
-    const cards = createCardTransactionDocumentStore(store).port;
-    await cards.ensureIndexes();
-    await cards.insert(cardEntry('CardTransaction:old', '2026-01-01T00:00:00.000Z', { customerId: 'EU' }));
-    await cards.insert(cardEntry('CardTransaction:new', '2026-05-30T00:00:00.000Z', { customerId: 'EU' }));
-    const oldPayment = {
-      id: 'Transaction:old',
-      customerId: 'EU',
-      createdAt: '2026-01-01T00:00:00.000Z',
-    } as unknown as Payment;
-    const payments = {
-      async get(_p: string, id: string) {
-        return id === oldPayment.id ? oldPayment : null;
-      },
-    } as unknown as PaymentStore;
-    const entriesWith = (sessionLive: boolean) =>
-      createTransactionEntries({
-        cards,
-        queries: createTransactionQueries({
-          payments,
-          clock: () => now,
-          scaReads: async (_c, customerId) => ({ scaCustomer: customerId === 'EU', sessionLive }),
-        }),
-      });
-    const closed = entriesWith(false);
-    await expect(closed.get(caller, 'CardTransaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
-    expect(await closed.get(caller, 'CardTransaction:new')).toMatchObject({ card: { id: 'CardTransaction:new' } });
-    // A reader that may not see it learns nothing: 404, not 409.
-    await expect(closed.get(caller, 'CardTransaction:old', () => false)).rejects.toMatchObject({
-      code: 'TRANSACTION_NOT_FOUND',
+test('a card transaction read by id is gated by the SCA window like a payment, after reader visibility', async () => {
+  const now = new Date('2026-06-01T00:00:00Z');
+  const store = createEmbeddedDocumentStore();
+  const cards = createCardTransactionDocumentStore(store).port;
+  await cards.ensureIndexes();
+  await cards.insert(cardEntry('CardTransaction:old', '2026-01-01T00:00:00.000Z', { customerId: 'EU' }));
+  await cards.insert(cardEntry('CardTransaction:new', '2026-05-30T00:00:00.000Z', { customerId: 'EU' }));
+  const oldPayment = {
+    id: 'Transaction:old',
+    customerId: 'EU',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  } as unknown as Payment;
+  const payments = {
+    async get(_p: string, id: string) {
+      return id === oldPayment.id ? oldPayment : null;
+    },
+  } as unknown as PaymentStore;
+  const entriesWith = (sessionLive: boolean) =>
+    createTransactionEntries({
+      cards,
+      queries: createTransactionQueries({
+        payments,
+        clock: () => now,
+        scaReads: async (_c, customerId) => ({ scaCustomer: customerId === 'EU', sessionLive }),
+      }),
     });
-    await expect(closed.get(caller, 'Transaction:old', () => false)).rejects.toMatchObject({
-      code: 'TRANSACTION_NOT_FOUND',
-    });
-    await expect(closed.get(caller, 'Transaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
-    expect(await entriesWith(true).get(caller, 'CardTransaction:old')).toMatchObject({
-      card: { id: 'CardTransaction:old' },
-    });
-  },
-);
+  const closed = entriesWith(false);
+  await expect(closed.get(caller, 'CardTransaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
+  expect(await closed.get(caller, 'CardTransaction:new')).toMatchObject({ card: { id: 'CardTransaction:new' } });
+  // A reader that may not see it learns nothing: 404, not 409.
+  await expect(closed.get(caller, 'CardTransaction:old', () => false)).rejects.toMatchObject({
+    code: 'TRANSACTION_NOT_FOUND',
+  });
+  await expect(closed.get(caller, 'Transaction:old', () => false)).rejects.toMatchObject({
+    code: 'TRANSACTION_NOT_FOUND',
+  });
+  await expect(closed.get(caller, 'Transaction:old')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
+  expect(await entriesWith(true).get(caller, 'CardTransaction:old')).toMatchObject({
+    card: { id: 'CardTransaction:old' },
+  });
+});

@@ -29,45 +29,37 @@ const crossCurrency: Payment = {
   updatedAt: '2025-10-13T12:00:00.000Z',
 };
 
-test(
-  'settling a cross-currency payment: the payout first, fees '
-    + 'to their accounts, the rest through FX, balanced per currency',
-  () => {
-    expect(movement(crossCurrency, 'settle')).toEqual({
-      key: 'Transaction:t/settle',
-      postings: [
-        { account: `ledger:settlement:MXN:${P}`, currency: 'MXN', amount: 170_947 },
-        { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },
-        { account: `ledger:fees:USD:${P}`, currency: 'USD', amount: 10 },
-        { account: 'InternalAccount:platform', currency: 'USD', amount: 80 },
-        { account: `ledger:fx:USD:${P}`, currency: 'USD', amount: 9_910 },
-        { account: `ledger:fx:MXN:${P}`, currency: 'MXN', amount: -170_947 },
-      ],
-      systemInOneWrite: true,
-    });
-  },
-);
+test('settling a cross-currency payment: payout first, fees, the rest via FX, balanced per currency', () => {
+  expect(movement(crossCurrency, 'settle')).toEqual({
+    key: 'Transaction:t/settle',
+    postings: [
+      { account: `ledger:settlement:MXN:${P}`, currency: 'MXN', amount: 170_947 },
+      { account: `ledger:transit:USD:${P}`, currency: 'USD', amount: -10_000 },
+      { account: `ledger:fees:USD:${P}`, currency: 'USD', amount: 10 },
+      { account: 'InternalAccount:platform', currency: 'USD', amount: 80 },
+      { account: `ledger:fx:USD:${P}`, currency: 'USD', amount: 9_910 },
+      { account: `ledger:fx:MXN:${P}`, currency: 'MXN', amount: -170_947 },
+    ],
+    systemInOneWrite: true,
+  });
+});
 
-test(
-  "new money into an internal account is its step's first posting, "
-    + 'refused once the account is closed; a refund lands regardless',
-  () => {
-    const toInternal = {
-      ...crossCurrency,
-      destination: {
-        destinationType: 'ACCOUNT' as const,
-        accountId: 'InternalAccount:b',
-        accountKind: 'INTERNAL' as const,
-        currency: 'MXN',
-      },
-    };
-    const settle = movement(toInternal, 'settle');
-    expect(settle.postings[0]).toEqual({ account: 'InternalAccount:b', currency: 'MXN', amount: 170_947 });
-    expect(settle.creditsOpenAccount).toBe('InternalAccount:b');
-    expect(movement(crossCurrency, 'settle').creditsOpenAccount).toBeUndefined();
-    expect(movement(crossCurrency, 'refund').creditsOpenAccount).toBeUndefined();
-  },
-);
+test("new money into an internal account is its step's first posting, refused once closed; refunds land", () => {
+  const toInternal = {
+    ...crossCurrency,
+    destination: {
+      destinationType: 'ACCOUNT' as const,
+      accountId: 'InternalAccount:b',
+      accountKind: 'INTERNAL' as const,
+      currency: 'MXN',
+    },
+  };
+  const settle = movement(toInternal, 'settle');
+  expect(settle.postings[0]).toEqual({ account: 'InternalAccount:b', currency: 'MXN', amount: 170_947 });
+  expect(settle.creditsOpenAccount).toBe('InternalAccount:b');
+  expect(movement(crossCurrency, 'settle').creditsOpenAccount).toBeUndefined();
+  expect(movement(crossCurrency, 'refund').creditsOpenAccount).toBeUndefined();
+});
 
 test('the debit takes from the source first (the guarded posting), and a refund returns it', () => {
   expect(movement(crossCurrency, 'debit').postings).toEqual([

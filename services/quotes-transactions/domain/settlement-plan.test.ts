@@ -210,35 +210,31 @@ test.each([
   expect(outcomeForAmount(amount).kind).toBe(kind);
 });
 
-test(
-  'a UMA payment settles with the hash of its inter-VASP settlement '
-    + 'leg; an account payment, a failed one and an unsettled one have none',
-  () => {
-    const uma = settle(
-      payment({
-        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' },
-      }),
-    ).last;
-    expect(uma.status).toBe('COMPLETED');
-    expect(uma.umaSettlementHash).toMatch(/^[0-9a-f]{64}$/);
-    const incoming = settle(
-      payment({
-        type: 'INCOMING',
-        status: 'PENDING',
-        source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ana@other.example.com', currency: 'USD' },
-      }),
-    ).last;
-    expect(incoming.umaSettlementHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(settle(payment()).last.umaSettlementHash).toBeUndefined();
-    const returned = settle(
-      payment({
-        sandboxOutcome: outcomeForAmount(1_904),
-        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' },
-      }),
-    ).last;
-    expect([returned.status, returned.umaSettlementHash]).toEqual(['FAILED', undefined]);
-  },
-);
+test("a UMA payment settles with its inter-VASP leg's hash; account, failed and unsettled ones have none", () => {
+  const uma = settle(
+    payment({
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' },
+    }),
+  ).last;
+  expect(uma.status).toBe('COMPLETED');
+  expect(uma.umaSettlementHash).toMatch(/^[0-9a-f]{64}$/);
+  const incoming = settle(
+    payment({
+      type: 'INCOMING',
+      status: 'PENDING',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$ana@other.example.com', currency: 'USD' },
+    }),
+  ).last;
+  expect(incoming.umaSettlementHash).toMatch(/^[0-9a-f]{64}$/);
+  expect(settle(payment()).last.umaSettlementHash).toBeUndefined();
+  const returned = settle(
+    payment({
+      sandboxOutcome: outcomeForAmount(1_904),
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' },
+    }),
+  ).last;
+  expect([returned.status, returned.umaSettlementHash]).toEqual(['FAILED', undefined]);
+});
 
 test('a quote still PENDING_AUTHORIZATION at its expiry fails with SCA_NOT_COMPLETED, not before', () => {
   const quote = {

@@ -87,32 +87,28 @@ test("an agent's key with another amount, direction or quote is refused, and not
   expect((await h.ledger.getBalances({ accountIds: [usd] }, asPlatform)).balances[0].available).toBe(100_000 - 100);
 });
 
-test(
-  "an agent's quote reads the accounts service once (its ownership checked "
-    + "on the quote's read), and an account of another customer is still not found",
-  async () => {
-    const body = (destination: string) =>
-      wire({
-        source: { sourceType: 'ACCOUNT', accountId: usd },
-        destination: { destinationType: 'ACCOUNT', accountId: destination },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 1_000,
-      });
-    h.accounts.calls.length = 0;
-    await h.agentActions.createAgentQuote({ agent: { ...agent, customerId }, quote: body(mxnPayee) }, asPlatform);
-    expect(h.accounts.calls).toEqual(['getPaymentParties']);
-    const stranger = h.accounts.addCustomer(PLATFORM, { platformCustomerId: 'agent-idem-stranger' });
-    const strangersPayee = h.accounts.addExternalAccount(PLATFORM, {
-      currency: 'MXN',
-      customerId: stranger,
-      accountInfo: mxnAccountInfo(),
+test("an agent's quote reads the accounts service once (ownership checked); another customer's: 404", async () => {
+  const body = (destination: string) =>
+    wire({
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'ACCOUNT', accountId: destination },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
     });
-    const refused = await failure(
-      h.agentActions.createAgentQuote({ agent: { ...agent, customerId }, quote: body(strangersPayee) }, asPlatform),
-    );
-    expect([refused.code, refused.message]).toEqual([
-      'REFERENCE_NOT_FOUND',
-      `External account ${strangersPayee} not found`,
-    ]);
-  },
-);
+  h.accounts.calls.length = 0;
+  await h.agentActions.createAgentQuote({ agent: { ...agent, customerId }, quote: body(mxnPayee) }, asPlatform);
+  expect(h.accounts.calls).toEqual(['getPaymentParties']);
+  const stranger = h.accounts.addCustomer(PLATFORM, { platformCustomerId: 'agent-idem-stranger' });
+  const strangersPayee = h.accounts.addExternalAccount(PLATFORM, {
+    currency: 'MXN',
+    customerId: stranger,
+    accountInfo: mxnAccountInfo(),
+  });
+  const refused = await failure(
+    h.agentActions.createAgentQuote({ agent: { ...agent, customerId }, quote: body(strangersPayee) }, asPlatform),
+  );
+  expect([refused.code, refused.message]).toEqual([
+    'REFERENCE_NOT_FOUND',
+    `External account ${strangersPayee} not found`,
+  ]);
+});

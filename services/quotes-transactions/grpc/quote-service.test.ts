@@ -181,48 +181,43 @@ test("another platform's quote is QUOTE_NOT_FOUND", async () => {
   expect(err.code).toBe('QUOTE_NOT_FOUND');
 });
 
-test(
-  'configured platform fees (PATCH /config) are charged on '
-    + 'USD cross-currency quotes and settle to the platform account',
-  async () => {
-    const platform = 'Platform:33333333-3333-4333-8333-333333333333';
-    const as = { platformId: platform };
-    h.accounts.configure(platform, {
-      feeConfigs: [{
-        feeType: 'CROSS_CURRENCY_TRANSACTION',
-        sourceCurrency: 'USD',
-        variableFeeBps: 25,
-        fixedFee: { amount: 30, currency: 'USD' },
-      }],
-    });
-    const platformUsd = h.accounts.addInternalAccount(platform, { currency: 'USD' });
-    const payer = h.accounts.addInternalAccount(platform, { currency: 'USD' });
-    const payee = h.accounts.addExternalAccount(platform, { currency: 'MXN', accountInfo: mxnAccountInfo() });
-    await h.sandbox.fundInternalAccount({ accountId: payer, ...wire({ amount: 10_000 }) }, as);
+test('platform fees set by PATCH /config are charged on USD cross-currency quotes, to the platform', async () => {
+  const platform = 'Platform:33333333-3333-4333-8333-333333333333';
+  const as = { platformId: platform };
+  h.accounts.configure(platform, {
+    feeConfigs: [{
+      feeType: 'CROSS_CURRENCY_TRANSACTION',
+      sourceCurrency: 'USD',
+      variableFeeBps: 25,
+      fixedFee: { amount: 30, currency: 'USD' },
+    }],
+  });
+  const platformUsd = h.accounts.addInternalAccount(platform, { currency: 'USD' });
+  const payer = h.accounts.addInternalAccount(platform, { currency: 'USD' });
+  const payee = h.accounts.addExternalAccount(platform, { currency: 'MXN', accountInfo: mxnAccountInfo() });
+  await h.sandbox.fundInternalAccount({ accountId: payer, ...wire({ amount: 10_000 }) }, as);
 
-    const { quote } = await h.quotes.createQuote({
-      ...wire({
-        source: { sourceType: 'ACCOUNT', accountId: payer },
-        destination: { destinationType: 'ACCOUNT', accountId: payee },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 10_000,
-        immediatelyExecute: true,
-      }),
-    }, as);
-    expect([quote!.feesIncluded, quote!.platformFeesIncluded]).toEqual([65, 55]);
-    await eventually(
-      async () => ((await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as)).transaction!
-          .status
-          === 'COMPLETED'
-        ? true
-        : undefined),
-    );
-    const { transaction } = await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as);
-    expect([transaction!.fees, transaction!.platformFees]).toEqual([65, 55]);
-    expect((await h.ledger.getBalances({ accountIds: [payer, platformUsd] }, as)).balances.map((b) => b.available))
-      .toEqual([0, 55]);
+  const { quote } = await h.quotes.createQuote({
+    ...wire({
+      source: { sourceType: 'ACCOUNT', accountId: payer },
+      destination: { destinationType: 'ACCOUNT', accountId: payee },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+      immediatelyExecute: true,
+    }),
+  }, as);
+  expect([quote!.feesIncluded, quote!.platformFeesIncluded]).toEqual([65, 55]);
+  await eventually(
+    async () => ((await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as)).transaction!.status
+        === 'COMPLETED'
+      ? true
+      : undefined),
+  );
+  const { transaction } = await h.transactions.getTransaction({ transactionId: quote!.transactionId }, as);
+  expect([transaction!.fees, transaction!.platformFees]).toEqual([65, 55]);
+  expect((await h.ledger.getBalances({ accountIds: [payer, platformUsd] }, as)).balances.map((b) => b.available))
+    .toEqual([0, 55]);
 
-    const { rates } = await h.quotes.listExchangeRates({ sourceCurrency: 'USD', destinationCurrencies: ['MXN'] }, as);
-    expect(rates[0].fees).toEqual({ fixed: 30, total: 65 });
-  },
-);
+  const { rates } = await h.quotes.listExchangeRates({ sourceCurrency: 'USD', destinationCurrencies: ['MXN'] }, as);
+  expect(rates[0].fees).toEqual({ fixed: 30, total: 65 });
+});

@@ -107,60 +107,49 @@ test('a transfer-in stays PENDING on the rail until the rail reports it settled,
   expect(await balance(usd)).toBe(100_000);
 });
 
-test(
-  'an outgoing payment stays PROCESSING through the reported '
-    + 'stages and completes on the success report, with the exact ledger',
-  async () => {
-    const before = await balance(usd);
-    const t = await transferOut(12_550);
-    expect(t.status).toBe('PROCESSING');
-    expect(await balance(usd)).toBe(before - 12_550);
-    const event = await submitted(t.id);
-    expect(event.data).toMatchObject({
-      type: 'OUTGOING',
-      paymentRail: 'ACH',
-      destination: { accountId: usdBank },
-      transaction: { id: t.id, status: 'PROCESSING' },
-    });
-    // No timer moves it: several worker passes later it is where the submission left it.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await get(t.id)).toMatchObject({ status: 'PROCESSING' });
+test('an outgoing payment stays PROCESSING through reported stages, completes on success, ledger exact', async () => {
+  const before = await balance(usd);
+  const t = await transferOut(12_550);
+  expect(t.status).toBe('PROCESSING');
+  expect(await balance(usd)).toBe(before - 12_550);
+  const event = await submitted(t.id);
+  expect(event.data).toMatchObject({
+    type: 'OUTGOING',
+    paymentRail: 'ACH',
+    destination: { accountId: usdBank },
+    transaction: { id: t.id, status: 'PROCESSING' },
+  });
+  // No timer moves it: several worker passes later it is where the submission left it.
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await get(t.id)).toMatchObject({ status: 'PROCESSING' });
 
-    expect((await report(t.id, Outcome.IN_REVIEW)).applied).toBe(true);
-    expect(await get(t.id)).toMatchObject({ status: 'PROCESSING' });
-    expect((await report(t.id, Outcome.SENT)).applied).toBe(true);
-    expect((await report(t.id, Outcome.IN_REVIEW)).applied).toBe(false); // late: it is past review
-    const done = await report(t.id, Outcome.COMPLETED, { railReference: 'ACH-TRACE-0002' });
-    expect(done).toMatchObject({ applied: true, transaction: { status: 'COMPLETED' } });
-    expect(await balance(usd)).toBe(before - 12_550);
-    expect(Object.values(await h.balanceSums()).every((sum) => sum === 0)).toBe(true);
-    await h.flushEvents();
-    expect(h.events.filter((e) => e.aggregateId === t.id && e.type === 'OUTGOING_PAYMENT.COMPLETED')).toHaveLength(1);
-  },
-);
+  expect((await report(t.id, Outcome.IN_REVIEW)).applied).toBe(true);
+  expect(await get(t.id)).toMatchObject({ status: 'PROCESSING' });
+  expect((await report(t.id, Outcome.SENT)).applied).toBe(true);
+  expect((await report(t.id, Outcome.IN_REVIEW)).applied).toBe(false); // late: it is past review
+  const done = await report(t.id, Outcome.COMPLETED, { railReference: 'ACH-TRACE-0002' });
+  expect(done).toMatchObject({ applied: true, transaction: { status: 'COMPLETED' } });
+  expect(await balance(usd)).toBe(before - 12_550);
+  expect(Object.values(await h.balanceSums()).every((sum) => sum === 0)).toBe(true);
+  await h.flushEvents();
+  expect(h.events.filter((e) => e.aggregateId === t.id && e.type === 'OUTGOING_PAYMENT.COMPLETED')).toHaveLength(1);
+});
 
-test(
-  'a failure report fails the payment and returns the money; '
-    + 'duplicate, late and contradicting reports change nothing',
-  async () => {
-    const before = await balance(usd);
-    const t = await transferOut(4_000);
-    await submitted(t.id);
-    const failed = await report(t.id, Outcome.FAILED, { failureReason: 'PAYOUT_RETURNED' });
-    expect(failed).toMatchObject({
-      applied: true,
-      transaction: { status: 'FAILED', failureReason: 'PAYOUT_RETURNED' },
-    });
-    await until(t.id, (x) => x.refund?.status === 'COMPLETED');
-    expect(await balance(usd)).toBe(before);
+test('a failure report fails the payment, returns the money; duplicate, late, contrary ones: no change', async () => {
+  const before = await balance(usd);
+  const t = await transferOut(4_000);
+  await submitted(t.id);
+  const failed = await report(t.id, Outcome.FAILED, { failureReason: 'PAYOUT_RETURNED' });
+  expect(failed).toMatchObject({ applied: true, transaction: { status: 'FAILED', failureReason: 'PAYOUT_RETURNED' } });
+  await until(t.id, (x) => x.refund?.status === 'COMPLETED');
+  expect(await balance(usd)).toBe(before);
 
-    expect((await report(t.id, Outcome.FAILED, { failureReason: 'PAYOUT_RETURNED' })).applied).toBe(false);
-    expect((await report(t.id, Outcome.COMPLETED)).applied).toBe(false);
-    expect((await report(t.id, Outcome.SENT)).applied).toBe(false);
-    expect(await get(t.id)).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
-    expect(await balance(usd)).toBe(before);
-  },
-);
+  expect((await report(t.id, Outcome.FAILED, { failureReason: 'PAYOUT_RETURNED' })).applied).toBe(false);
+  expect((await report(t.id, Outcome.COMPLETED)).applied).toBe(false);
+  expect((await report(t.id, Outcome.SENT)).applied).toBe(false);
+  expect(await get(t.id)).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED' } });
+  expect(await balance(usd)).toBe(before);
+});
 
 test('concurrent success reports move the money once', async () => {
   const before = await balance(usd);

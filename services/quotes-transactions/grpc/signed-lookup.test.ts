@@ -77,29 +77,25 @@ test("what a stored lookup checked: another receiver (named), another platform, 
   });
 });
 
-test(
-  'a process started after the lookup takes it with the same key '
-    + '(nothing was stored to lose); with another key it is not found',
-  async () => {
-    const { lookupId } = await lookUp();
-    const after = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: key }, { store, accounts });
-    const otherKey = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex') }, {
-      store,
-      accounts,
+test('a process started after the lookup takes it with the same key (nothing lost); another key: 404', async () => {
+  const { lookupId } = await lookUp();
+  const after = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: key }, { store, accounts });
+  const otherKey = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex') }, {
+    store,
+    accounts,
+  });
+  try {
+    const { quote } = await after.quotes.createQuote(quoteBody(lookupId), asPlatform);
+    expect(quote).toMatchObject({ status: 'PENDING' });
+    // A receiver it was not made for, in a process that does not hold it: refused, without naming one.
+    expect(await failure(after.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
+      code: 'LOOKUP_REQUEST_NOT_FOUND',
     });
-    try {
-      const { quote } = await after.quotes.createQuote(quoteBody(lookupId), asPlatform);
-      expect(quote).toMatchObject({ status: 'PENDING' });
-      // A receiver it was not made for, in a process that does not hold it: refused, without naming one.
-      expect(await failure(after.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
-        code: 'LOOKUP_REQUEST_NOT_FOUND',
-      });
-      expect(await failure(otherKey.quotes.createQuote(quoteBody(lookupId), asPlatform))).toMatchObject({
-        code: 'LOOKUP_REQUEST_NOT_FOUND',
-      });
-    } finally {
-      await after.stop();
-      await otherKey.stop();
-    }
-  },
-);
+    expect(await failure(otherKey.quotes.createQuote(quoteBody(lookupId), asPlatform))).toMatchObject({
+      code: 'LOOKUP_REQUEST_NOT_FOUND',
+    });
+  } finally {
+    await after.stop();
+    await otherKey.stop();
+  }
+});

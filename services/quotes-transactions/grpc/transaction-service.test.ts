@@ -56,26 +56,22 @@ const transferOut = async (amount: number, key?: string) =>
     idempotencyKey: key,
   }, asPlatform)).transaction!;
 
-test(
-  'transfer-out debits at once (PROCESSING) and pays out '
-    + 'asynchronously; the same Idempotency-Key answers it again',
-  async () => {
-    const before = await balance(usd);
-    const t = await transferOut(12_550, 'out-1');
-    expect(t).toMatchObject({
-      type: 'OUTGOING',
-      status: 'PROCESSING',
-      sentAmount: { amount: 12_550 },
-      receivedAmount: { amount: 12_550 },
-      fees: 0,
-      paymentRail: 'ACH',
-    });
-    expect(await balance(usd)).toBe(before - 12_550);
-    expect((await transferOut(12_550, 'out-1')).id).toBe(t.id);
-    await until(t.id, (x) => x.status === 'COMPLETED');
-    expect(await balance(usd)).toBe(before - 12_550);
-  },
-);
+test('transfer-out debits at once (PROCESSING), pays out later; the same Idempotency-Key answers again', async () => {
+  const before = await balance(usd);
+  const t = await transferOut(12_550, 'out-1');
+  expect(t).toMatchObject({
+    type: 'OUTGOING',
+    status: 'PROCESSING',
+    sentAmount: { amount: 12_550 },
+    receivedAmount: { amount: 12_550 },
+    fees: 0,
+    paymentRail: 'ACH',
+  });
+  expect(await balance(usd)).toBe(before - 12_550);
+  expect((await transferOut(12_550, 'out-1')).id).toBe(t.id);
+  await until(t.id, (x) => x.status === 'COMPLETED');
+  expect(await balance(usd)).toBe(before - 12_550);
+});
 
 test('transfer-in credits the internal account when it settles', async () => {
   const before = await balance(usd);
@@ -110,26 +106,22 @@ test('transfers are same-currency: INVALID_CURRENCY otherwise; INSUFFICIENT_BALA
   expect(insufficient.code).toBe('INSUFFICIENT_BALANCE');
 });
 
-test(
-  'a bank transfer is cancellable until sent: FAILED with a '
-    + 'USER_CANCELLATION refund; later 409 TRANSACTION_NOT_CANCELLABLE',
-  async () => {
-    const before = await balance(usd);
-    const t = await transferOut(5_000);
-    const { transaction: cancelled } = await h.transactions.cancelTransaction({
-      transactionId: t.id,
-      reason: 'after hours',
-    }, asPlatform);
-    expect(cancelled).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', reason: 'USER_CANCELLATION' } });
-    await until(t.id, (x) => x.refund?.status === 'COMPLETED');
-    expect(await balance(usd)).toBe(before);
+test('a bank transfer cancels until sent: FAILED, USER_CANCELLATION refund; then 409 NOT_CANCELLABLE', async () => {
+  const before = await balance(usd);
+  const t = await transferOut(5_000);
+  const { transaction: cancelled } = await h.transactions.cancelTransaction({
+    transactionId: t.id,
+    reason: 'after hours',
+  }, asPlatform);
+  expect(cancelled).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', reason: 'USER_CANCELLATION' } });
+  await until(t.id, (x) => x.refund?.status === 'COMPLETED');
+  expect(await balance(usd)).toBe(before);
 
-    const late = await transferOut(5_000);
-    await until(late.id, (x) => x.status === 'COMPLETED');
-    const err = await failure(h.transactions.cancelTransaction({ transactionId: late.id }, asPlatform));
-    expect(err.code).toBe('TRANSACTION_NOT_CANCELLABLE');
-  },
-);
+  const late = await transferOut(5_000);
+  await until(late.id, (x) => x.status === 'COMPLETED');
+  const err = await failure(h.transactions.cancelTransaction({ transactionId: late.id }, asPlatform));
+  expect(err.code).toBe('TRANSACTION_NOT_CANCELLABLE');
+});
 
 describe('incoming payments awaiting the platform ($approval… senders)', () => {
   const receive = async () =>

@@ -194,64 +194,56 @@ test('keys whose first challenge was never signed are purged once old; PENDING a
   expect((await keys.get(caller, active.id)).status).toBe('ACTIVE');
 });
 
-test(
-  "an authorization advice grows a wallet hold only within the key's "
-    + 'limit and while the key is ACTIVE: otherwise EXCEPTION, nothing moved',
-  async () => {
-    const { keys, authorizations, fund, delegate, available } = await setup();
-    await fund(10_000);
-    const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
-    const first = await authorizations.authorize(caller, CARD, { amount: 500, merchant });
-    if (!first.approved) throw new Error('declined');
-    expect(await authorizations.advise(caller, CARD, first.transaction.id, 1_000)).toMatchObject({
-      status: 'AUTHORIZED',
-      held: 1_000,
-    });
-    const over = await authorizations.advise(caller, CARD, first.transaction.id, 1_001);
-    expect(over).toMatchObject({ status: 'EXCEPTION', held: 1_000, authorizedAmount: 1_000 });
-    expect(over.exceptionReason).toContain('SPENDING_LIMIT_EXCEEDED');
-    expect(await available()).toBe(9_000);
+test("an advice grows a wallet hold only within the key's limit, key ACTIVE: else EXCEPTION, no move", async () => {
+  const { keys, authorizations, fund, delegate, available } = await setup();
+  await fund(10_000);
+  const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
+  const first = await authorizations.authorize(caller, CARD, { amount: 500, merchant });
+  if (!first.approved) throw new Error('declined');
+  expect(await authorizations.advise(caller, CARD, first.transaction.id, 1_000)).toMatchObject({
+    status: 'AUTHORIZED',
+    held: 1_000,
+  });
+  const over = await authorizations.advise(caller, CARD, first.transaction.id, 1_001);
+  expect(over).toMatchObject({ status: 'EXCEPTION', held: 1_000, authorizedAmount: 1_000 });
+  expect(over.exceptionReason).toContain('SPENDING_LIMIT_EXCEEDED');
+  expect(await available()).toBe(9_000);
 
-    const second = await authorizations.authorize(caller, CARD, { amount: 400, merchant });
-    if (!second.approved) throw new Error('declined');
-    await keys.revoke(caller, key.id);
-    // Shrinking gives money back, key or not.
-    expect(await authorizations.advise(caller, CARD, second.transaction.id, 300)).toMatchObject({
-      status: 'AUTHORIZED',
-      held: 300,
-    });
-    const revoked = await authorizations.advise(caller, CARD, second.transaction.id, 350);
-    expect(revoked).toMatchObject({ status: 'EXCEPTION', held: 300 });
-    expect(revoked.exceptionReason).toContain('DELEGATED_KEY_REQUIRED');
-    expect(await available()).toBe(10_000 - 1_000 - 300);
-  },
-);
+  const second = await authorizations.authorize(caller, CARD, { amount: 400, merchant });
+  if (!second.approved) throw new Error('declined');
+  await keys.revoke(caller, key.id);
+  // Shrinking gives money back, key or not.
+  expect(await authorizations.advise(caller, CARD, second.transaction.id, 300)).toMatchObject({
+    status: 'AUTHORIZED',
+    held: 300,
+  });
+  const revoked = await authorizations.advise(caller, CARD, second.transaction.id, 350);
+  expect(revoked).toMatchObject({ status: 'EXCEPTION', held: 300 });
+  expect(revoked.exceptionReason).toContain('DELEGATED_KEY_REQUIRED');
+  expect(await available()).toBe(10_000 - 1_000 - 300);
+});
 
-test(
-  'a card change whose key revocation a crash lost is repaired '
-    + 'by the sweep; keys of wallets still bound stay ACTIVE',
-  async () => {
-    const { keys, authorizations, fund, delegate, card } = await setup();
-    await fund(10_000);
-    const key = await delegate();
-    expect(await keys.revokeStale()).toBe(0);
-    // The card store took the change, the process died before bindingsChanged ran.
-    card.fundingSources = ['InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'];
-    card.walletSources = [];
-    expect((await keys.get(caller, key.id)).status).toBe('ACTIVE');
-    expect(await keys.revokeStale(1)).toBe(1);
-    expect((await keys.get(caller, key.id)).status).toBe('REVOKED');
-    // Bound again: the old consent does not come back with it.
-    card.fundingSources = [WALLET];
-    card.walletSources = [WALLET];
-    expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe(
-      'DELEGATED_KEY_REQUIRED',
-    );
-    const again = await delegate();
-    expect(await keys.revokeStale()).toBe(0);
-    // Closed without its hook: revoked too.
-    card.state = 'CLOSED';
-    expect(await keys.revokeStale()).toBe(1);
-    expect((await keys.get(caller, again.id)).status).toBe('REVOKED');
-  },
-);
+test("a card change whose key revocation a crash lost: repaired by the sweep; bound wallets' keys stay", async () => {
+  const { keys, authorizations, fund, delegate, card } = await setup();
+  await fund(10_000);
+  const key = await delegate();
+  expect(await keys.revokeStale()).toBe(0);
+  // The card store took the change, the process died before bindingsChanged ran.
+  card.fundingSources = ['InternalAccount:bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'];
+  card.walletSources = [];
+  expect((await keys.get(caller, key.id)).status).toBe('ACTIVE');
+  expect(await keys.revokeStale(1)).toBe(1);
+  expect((await keys.get(caller, key.id)).status).toBe('REVOKED');
+  // Bound again: the old consent does not come back with it.
+  card.fundingSources = [WALLET];
+  card.walletSources = [WALLET];
+  expect(reasonOf(await authorizations.authorize(caller, CARD, { amount: 100, merchant }))).toBe(
+    'DELEGATED_KEY_REQUIRED',
+  );
+  const again = await delegate();
+  expect(await keys.revokeStale()).toBe(0);
+  // Closed without its hook: revoked too.
+  card.state = 'CLOSED';
+  expect(await keys.revokeStale()).toBe(1);
+  expect((await keys.get(caller, again.id)).status).toBe('REVOKED');
+});

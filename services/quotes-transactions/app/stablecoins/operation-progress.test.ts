@@ -89,36 +89,29 @@ async function setup(wrap: (provider: StablecoinProvider) => StablecoinProvider 
 }
 
 describe('operation progress, repeated as a crash repeats it', () => {
-  test(
-    'a crash after the provider call but before our write: the '
-      + 'worker repeats the call under the same key, one transfer',
-    async () => {
-      const s = await setup();
-      const op = s.operation('StablecoinOperation:a', 10_000);
-      await s.store.insertOperation(op);
-      await s.progress.submit(op); // debited and submitted
-      // The state a crash leaves when the provider answered but our write did not happen: CREATED again.
-      await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', providerTransferId: undefined });
-      const again = await s.provider.createTransfer(
-        s.accounts.credentialsOf(s.link),
-        s.link.providerAccountId,
-        transferRequestOf(op),
-        op.id,
-      );
-      expect(await s.progress.refresh((await s.store.operation(platformId, op.id))!)).toMatchObject({
-        status: 'CREATED',
-      }); // within the grace: left to its request
-      s.advance(5_000);
-      const resumed = await s.progress.refresh({
-        ...(await s.store.operation(platformId, op.id))!,
-        ledgerDebited: true,
-      });
-      // the sandbox finished it meanwhile
-      expect(resumed).toMatchObject({ status: 'COMPLETED', providerTransferId: again.id });
-      expect(await s.transfers()).toBe(1);
-      expect(await s.balance()).toBe(90_000);
-    },
-  );
+  test('a crash after the provider call, before our write: the worker repeats it, same key, one transfer', async () => {
+    const s = await setup();
+    const op = s.operation('StablecoinOperation:a', 10_000);
+    await s.store.insertOperation(op);
+    await s.progress.submit(op); // debited and submitted
+    // The state a crash leaves when the provider answered but our write did not happen: CREATED again.
+    await s.store.moveOperation(op.id, ['PENDING_PROVIDER'], { status: 'CREATED', providerTransferId: undefined });
+    const again = await s.provider.createTransfer(
+      s.accounts.credentialsOf(s.link),
+      s.link.providerAccountId,
+      transferRequestOf(op),
+      op.id,
+    );
+    expect(await s.progress.refresh((await s.store.operation(platformId, op.id))!)).toMatchObject({
+      status: 'CREATED',
+    }); // within the grace: left to its request
+    s.advance(5_000);
+    const resumed = await s.progress.refresh({ ...(await s.store.operation(platformId, op.id))!, ledgerDebited: true });
+    // the sandbox finished it meanwhile
+    expect(resumed).toMatchObject({ status: 'COMPLETED', providerTransferId: again.id });
+    expect(await s.transfers()).toBe(1);
+    expect(await s.balance()).toBe(90_000);
+  });
 
   test('a crash between our insert and the ledger debit: the worker debits once, however often it runs', async () => {
     const s = await setup();
