@@ -96,7 +96,8 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
   ) {
     throw new ConfigError(
       'SANDBOX_API_CLIENT_SECRET',
-      'is the published sandbox secret, which GRID_MODE=production refuses: set a secret of your own (at least 16 characters)',
+      'is the published sandbox secret, which GRID_MODE=production '
+        + 'refuses: set a secret of your own (at least 16 characters)',
     );
   }
   const distributed = component !== 'all';
@@ -104,7 +105,8 @@ function systemConfig(component: Component, env: NodeJS.ProcessEnv) {
     // An in-process bus would keep this service's events inside this process: nobody else would get them.
     throw new ConfigError(
       'KAFKA_BROKERS',
-      `is required when ${component} runs on its own: its events must reach the other components (only \`all\` runs on an in-process bus)`,
+      `is required when ${component} runs on its own: its events must `
+        + `reach the other components (only \`all\` runs on an in-process bus)`,
     );
   }
   const internalToken = distributed
@@ -178,12 +180,14 @@ function checkSandboxExposure(
   if (exposure === 'exposed-production') {
     throw new ConfigError(
       'SANDBOX_API_CLIENT_SECRET',
-      `is the published sandbox secret while HOST=${base.HOST} serves the gateway beyond this machine: anyone who read the README could move money. Set a secret of your own (at least 16 characters), or HOST=127.0.0.1`,
+      `is the published sandbox secret while HOST=${base.HOST} serves the `
+        + 'gateway beyond this machine: anyone who read the README could move money. '
+        + 'Set a secret of your own (at least 16 characters), or HOST=127.0.0.1',
     );
   }
   if (exposure === 'exposed-sandbox') {
-    const warning =
-      `the published sandbox secret is served on HOST=${base.HOST}: anyone who can reach this machine can use the sandbox API with it. Set SANDBOX_API_CLIENT_SECRET, or HOST=127.0.0.1`;
+    const warning = `the published sandbox secret is served on HOST=${base.HOST}: anyone who can reach this `
+      + 'machine can use the sandbox API with it. Set SANDBOX_API_CLIENT_SECRET, or HOST=127.0.0.1';
     process.stderr.write(`WARNING: ${warning}\n`);
     logger.warn(warning, { exposure });
   }
@@ -225,7 +229,8 @@ async function main(): Promise<void> {
   const internalToken = configured.internalToken ?? randomBytes(32).toString('base64url');
   if (servesGateway && !process.env.HOST?.trim() && base.HOST === '127.0.0.1') {
     logger.warn(
-      'the published sandbox credentials are in use: the gateway listens on 127.0.0.1 only (set SANDBOX_API_CLIENT_SECRET, or HOST to listen elsewhere)',
+      'the published sandbox credentials are in use: the gateway listens on '
+        + '127.0.0.1 only (set SANDBOX_API_CLIENT_SECRET, or HOST to listen elsewhere)',
     );
   }
   const telemetryName = component === 'all' ? 'grid-payments' : `grid-${component}`;

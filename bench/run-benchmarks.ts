@@ -83,7 +83,8 @@ async function main(): Promise<void> {
     const { runUmaBenchmark } = await import('./uma.bench');
     results.uma = await runUmaBenchmark();
     console.log(
-      'UMA payments (lookup + quote + execute) between two instances on this machine vs between two customers inside one server:',
+      'UMA payments (lookup + quote + execute) between two instances '
+        + 'on this machine vs between two customers inside one server:',
       JSON.stringify(results.uma, null, 1),
     );
   }

@@ -88,7 +88,8 @@ async function deliveryShare(dataDir: string): Promise<number> {
   const store = createSqliteDocumentStore({ path: join(dataDir, 'notifications.sqlite') });
   try {
     const rows = store.database.prepare(
-      "SELECT collection = 'webhook_deliveries' AS delivery, sum(length(body) + length(key)) AS bytes FROM documents GROUP BY 1",
+      "SELECT collection = 'webhook_deliveries' AS delivery, "
+        + 'sum(length(body) + length(key)) AS bytes FROM documents GROUP BY 1',
     ).all() as Array<{ delivery: number; bytes: number }>;
     const delivery = rows.find((r) => r.delivery === 1)?.bytes ?? 0;
     const all = rows.reduce((n, r) => n + r.bytes, 0);

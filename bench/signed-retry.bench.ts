@@ -115,8 +115,8 @@ export async function runSignedRetryBenchmark(
   const sys = await startTestSystem({ logger: silentLogger, env: { WALLET_OTP_REISSUE_INTERVAL_MS: '0' } });
   try {
     const { accountId, key } = await walletSession(sys);
-    const payload =
-      '{"organizationId":"Platform:x","parameters":{},"requestId":"Request:x","timestampMs":"1","type":"ACTIVITY_TYPE_X"}';
+    const payload = '{"organizationId":"Platform:x","parameters":{},"requestId":"Request:x",'
+      + '"timestampMs":"1","type":"ACTIVITY_TYPE_X"}';
     const signature = sign('sha256', Buffer.from(payload), { key: key.privateKey, dsaEncoding: 'der' });
     const header = stampHeader(key, payload);
     const native = () =>

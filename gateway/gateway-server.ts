@@ -94,7 +94,8 @@ export async function startGateway(options: {
     ? forgetDeletedTokens(options.bus, credentialCache, replicaGroup(CREDENTIALS_GROUP, env, port), options.logger)
       .catch((err: unknown) => {
         options.logger.error(
-          "gateway could not subscribe to API-token deletions; other replicas' deletions reach it only when its cache expires",
+          'gateway could not subscribe to API-token deletions; other '
+            + "replicas' deletions reach it only when its cache expires",
           { component: 'gateway', err },
         );
         return undefined;

@@ -7,8 +7,8 @@
 export const DIRECTLY_READ_VARIABLES = {
   COMPONENT: {
     default: 'all',
-    meaning:
-      'Which component to run when no argument is given: all, gateway, auth, accounts, quotes-transactions, notifications',
+    meaning: 'Which component to run when no argument is given: all, '
+      + 'gateway, auth, accounts, quotes-transactions, notifications',
   },
   OTEL_EXPORTER_OTLP_ENDPOINT: { default: '(unset)', meaning: 'OTLP collector; setting it turns trace export on' },
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
@@ -28,8 +28,8 @@ export const DIRECTLY_READ_VARIABLES = {
   OTEL_SERVICE_NAME: { default: 'grid-<component>', meaning: 'service.name of the spans' },
   API_SECRET_PEPPER: {
     default: 'generated in DATA_DIR/keys',
-    meaning:
-      'Secret mixed into API token hashes (at least 32 characters); required with MONGODB_URI; changing it invalidates issued secrets',
+    meaning: 'Secret mixed into API token hashes (at least 32 characters); '
+      + 'required with MONGODB_URI; changing it invalidates issued secrets',
   },
   ACCOUNTS_PII_KEY: {
     default: 'generated in DATA_DIR/keys',
@@ -37,8 +37,8 @@ export const DIRECTLY_READ_VARIABLES = {
   },
   CARDS_DATA_KEY: {
     default: 'generated in DATA_DIR/keys',
-    meaning:
-      "AES-256-GCM key (32 bytes hex) sealing the sandbox card issuer's card data (PAN, CVV, expiry); required with MONGODB_URI or in production",
+    meaning: "AES-256-GCM key (32 bytes hex) sealing the sandbox card issuer's card "
+      + 'data (PAN, CVV, expiry); required with MONGODB_URI or in production',
     readBy: 'quotes-transactions',
   },
   MONGODB_DB_PREFIX: {
@@ -47,8 +47,8 @@ export const DIRECTLY_READ_VARIABLES = {
   },
   MESSAGE_DELIVERY_URL: {
     default: '(unset)',
-    meaning:
-      'HTTP endpoint of the mail/SMS bridge messages are POSTed to; unset keeps them in memory (nothing delivered; refused with GRID_MODE=production)',
+    meaning: 'HTTP endpoint of the mail/SMS bridge messages are POSTed to; unset keeps '
+      + 'them in memory (nothing delivered; refused with GRID_MODE=production)',
     readBy: 'notifications',
   },
   AUTH_ADDRESS: {

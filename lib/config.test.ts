@@ -47,7 +47,8 @@ describe('GRID_MODE and the sandbox switches derived from it', () => {
     expect(readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'no' })).toEqual({ SIMULATOR: false });
     expect(() => readConfig(switches, { GRID_MODE: 'production', SIMULATOR: 'true' }))
       .toThrow(
-        'configuration error: SIMULATOR turns on sandbox behaviour, which GRID_MODE=production refuses: unset it or set it to false',
+        'configuration error: SIMULATOR turns on sandbox behaviour, '
+          + 'which GRID_MODE=production refuses: unset it or set it to false',
       );
   });
 
@@ -58,27 +59,33 @@ describe('GRID_MODE and the sandbox switches derived from it', () => {
     expect(readConfig(tuning, { GRID_MODE: 'production' })).toEqual({ SIMULATOR_STEP_MS: 2000 });
     expect(() => readConfig(tuning, { GRID_MODE: 'production', SIMULATOR_STEP_MS: '10' }))
       .toThrow(
-        'configuration error: SIMULATOR_STEP_MS tunes a sandbox simulator, which GRID_MODE=production refuses: unset it',
+        'configuration error: SIMULATOR_STEP_MS tunes a sandbox '
+          + 'simulator, which GRID_MODE=production refuses: unset it',
       );
   });
 
-  test('a provider choice defaults to the simulator in the sandbox and to a real provider in production, which refuses the simulator', () => {
-    const choice = {
-      PROVIDER: setting.providerChoice(['sandbox', 'real'] as const, { sandbox: 'sandbox', production: 'real' }, [
-        'sandbox',
-      ]),
-    };
-    expect(readConfig(choice, {})).toEqual({ PROVIDER: 'sandbox' });
-    expect(readConfig(choice, { PROVIDER: 'real' })).toEqual({ PROVIDER: 'real' });
-    expect(readConfig(choice, { GRID_MODE: 'production' })).toEqual({ PROVIDER: 'real' });
-    expect(() => readConfig(choice, { GRID_MODE: 'production', PROVIDER: 'sandbox' }))
-      .toThrow(
-        'configuration error: PROVIDER is sandbox, a simulator, which GRID_MODE=production refuses: choose a real provider (real)',
+  test(
+    'a provider choice defaults to the simulator in the sandbox and '
+      + 'to a real provider in production, which refuses the simulator',
+    () => {
+      const choice = {
+        PROVIDER: setting.providerChoice(['sandbox', 'real'] as const, { sandbox: 'sandbox', production: 'real' }, [
+          'sandbox',
+        ]),
+      };
+      expect(readConfig(choice, {})).toEqual({ PROVIDER: 'sandbox' });
+      expect(readConfig(choice, { PROVIDER: 'real' })).toEqual({ PROVIDER: 'real' });
+      expect(readConfig(choice, { GRID_MODE: 'production' })).toEqual({ PROVIDER: 'real' });
+      expect(() => readConfig(choice, { GRID_MODE: 'production', PROVIDER: 'sandbox' }))
+        .toThrow(
+          'configuration error: PROVIDER is sandbox, a simulator, which '
+            + 'GRID_MODE=production refuses: choose a real provider (real)',
+        );
+      expect(() => readConfig(choice, { PROVIDER: 'other' })).toThrow(
+        'configuration error: PROVIDER must be one of sandbox, real, got "other"',
       );
-    expect(() => readConfig(choice, { PROVIDER: 'other' })).toThrow(
-      'configuration error: PROVIDER must be one of sandbox, real, got "other"',
-    );
-  });
+    },
+  );
 
   test('an unknown mode is refused by name', () => {
     expect(() => readRunMode({ GRID_MODE: 'prod' })).toThrow(
@@ -86,7 +93,7 @@ describe('GRID_MODE and the sandbox switches derived from it', () => {
     );
   });
 
-  test('keys come from configuration with MongoDB or in production, and may be generated only in the embedded sandbox', () => {
+  test('keys come from configuration with MongoDB or in production; generated only in the embedded sandbox', () => {
     expect(whyKeysAreRequired({})).toBeUndefined();
     expect(whyKeysAreRequired({ MONGODB_URI: 'mongodb://db' })).toBe('when MONGODB_URI is set');
     expect(whyKeysAreRequired({ GRID_MODE: 'production' })).toBe('with GRID_MODE=production');

@@ -5,8 +5,29 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-const SENSITIVE =
-  /(secret|password|authorization|signature|stamp|token(?!_?id)|otp|privatekey|private_key|bundle|assertion|attestation|sessionsigningkey|cookie|apikey|clientdatajson)/i;
+const SENSITIVE = new RegExp(
+  `(${
+    [
+      'secret',
+      'password',
+      'authorization',
+      'signature',
+      'stamp',
+      'token(?!_?id)',
+      'otp',
+      'privatekey',
+      'private_key',
+      'bundle',
+      'assertion',
+      'attestation',
+      'sessionsigningkey',
+      'cookie',
+      'apikey',
+      'clientdatajson',
+    ].join('|')
+  })`,
+  'i',
+);
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;

@@ -114,12 +114,12 @@ function createInstruments() {
       'Document store operations by collection and operation',
     ),
     webhookDeliveries: m.createCounter('webhook.deliveries', {
-      description:
-        'Webhook delivery attempts by outcome (ACKNOWLEDGED, REJECTED, UNREACHABLE, NO_ENDPOINT) and the status they left the delivery in',
+      description: 'Webhook delivery attempts by outcome (ACKNOWLEDGED, REJECTED, '
+        + 'UNREACHABLE, NO_ENDPOINT) and the status they left the delivery in',
     }),
     webhookEventsUnrecorded: m.createCounter('webhook.events.unrecorded', {
-      description:
-        'Events of a webhook type (reference, or extension whether opted into or not) not recorded as a delivery because the platform had no endpoint when they were consumed, by type',
+      description: 'Events of a webhook type (reference, or extension whether opted into or not) not recorded '
+        + 'as a delivery because the platform had no endpoint when they were consumed, by type',
     }),
     paymentTransitions: m.createCounter('payments.transitions', {
       description: 'Payments entering a status, by type (OUTGOING, INCOMING, ...) and status',

@@ -18,9 +18,9 @@ export function isDateTime(value: string): boolean {
   return m !== null && isCalendarDate(m[1]) && !Number.isNaN(Date.parse(value));
 }
 
-// The HTML5 "valid e-mail address" rule.
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+// The HTML5 "valid e-mail address" rule: a local part, then labels of up to 63 characters joined by dots.
+const EMAIL_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
+const EMAIL = new RegExp(`^[a-zA-Z0-9.!#$%&'*+/=?^_\`{|}~-]+@${EMAIL_LABEL}(?:\\.${EMAIL_LABEL})+$`);
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
 

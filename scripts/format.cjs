@@ -7,6 +7,9 @@
 //   node scripts/format.cjs --check    changes nothing; lists the files that are not formatted and exits 1
 //                                      (`npm run format:check`, run early by `npm test`)
 //   node scripts/format.cjs FILE...    formats only the files named (either mode)
+// Either mode then lists each line still longer than the width in a hand-written text file of any kind, as FILE:LINE
+// (scripts/line-width.cjs says which files are exempt: Markdown, package-lock.json, generated code); --check exits 1
+// on any.
 //
 // Files: those git tracks or would track (so .gitignore's build output stays out), less dprint.json's "excludes";
 // outside a git checkout, every file under the root less the excludes.
@@ -15,6 +18,7 @@ const { existsSync, readFileSync, readdirSync, writeFileSync } = require('node:f
 const { join, relative, resolve } = require('node:path');
 const dprint = require('dprint-node');
 const { wrapComments } = require('./wrap-comments.cjs');
+const { longLines } = require('./line-width.cjs');
 
 const ROOT = join(__dirname, '..');
 const FIX = 'npm run format';
@@ -67,6 +71,12 @@ function filesToFormat(config, named) {
   return candidateFiles(config.excludes).filter(wanted).sort();
 }
 
+/** Every file whose line width is checked, whatever its kind: those named, or all but dprint.json's "excludes". */
+function filesToMeasure(config, named) {
+  const files = named.length ? named.map((file) => relative(ROOT, resolve(file))) : candidateFiles(config.excludes);
+  return files.filter((file) => !excluded(file, config.excludes)).sort();
+}
+
 /**
  * dprint, then the comments it leaves too long wrapped (scripts/wrap-comments.cjs), until the text stops changing:
  * dprint sometimes breaks a line further on a second pass, and a comment moved above its line may change its layout.
@@ -112,6 +122,15 @@ function main(args) {
     process.exitCode ||= 1;
   } else if (!check && unformatted.length) {
     console.log(`format: ${unformatted.length} file(s) formatted`);
+  }
+  const width = config.options.lineWidth;
+  const long = longLines(ROOT, filesToMeasure(config, named), width);
+  if (long.length) {
+    console.error(
+      `format: ${long.length} line(s) longer than ${width} characters (dprint.json lineWidth), to break by hand:\n  `
+        + long.join('\n  '),
+    );
+    if (check) process.exitCode ||= 1;
   }
 }
 

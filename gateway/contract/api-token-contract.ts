@@ -79,8 +79,8 @@ export const apiTokenOperations = [
     method: 'delete',
     path: '/tokens/{tokenId}',
     tags: TAGS,
-    summary:
-      "Delete an API token: refused on its next request, on every gateway. The platform's last MANAGE token answers 409",
+    summary: 'Delete an API token: refused on its next request, on '
+      + "every gateway. The platform's last MANAGE token answers 409",
     pathParams: tokenId,
     success: { 204: null },
     errors: [404, 409],

@@ -136,8 +136,8 @@ export const cardOperations = [
     method: 'post',
     path: '/cards/{id}/reveal',
     tags: TAGS,
-    summary:
-      "Mint a signed, short-lived, single-use URL of the page showing the card's PAN, CVV and expiry (docs/api/cards.md)",
+    summary: 'Mint a signed, short-lived, single-use URL of the page '
+      + "showing the card's PAN, CVV and expiry (docs/api/cards.md)",
     // 403: no attributable actor; 409: the card is CLOSED (CARD_ALREADY_CLOSED) or not provisioned yet; 501: the issuer
     // serves no page here.
     pathParams: id,
@@ -151,8 +151,8 @@ export const cardOperations = [
     root: true,
     authenticated: false,
     tags: TAGS,
-    summary:
-      "The page a panEmbedUrl opens (HTML): the card's PAN, CVV and expiry, once; strict CSP, framed only by CARDS_REVEAL_FRAME_ANCESTORS",
+    summary: "The page a panEmbedUrl opens (HTML): the card's PAN, CVV and "
+      + 'expiry, once; strict CSP, framed only by CARDS_REVEAL_FRAME_ANCESTORS',
     pathParams: { token: Type.String() },
     success: {
       200: Type.String({ description: 'HTML page' }),
@@ -281,13 +281,15 @@ export const cardSandboxOperations = [
   simulation(
     'sandboxSimulateCardCreditAuthorization',
     'credit_authorization',
-    'A credit to the card (sandbox): the funding source is credited in one step; CARD_TRANSACTION.SETTLED, direction CREDIT',
+    'A credit to the card (sandbox): the funding source is credited '
+      + 'in one step; CARD_TRANSACTION.SETTLED, direction CREDIT',
     SandboxCardAuthorizationRequest,
   ),
   simulation(
     'sandboxSimulateCardFinancialAuthorization',
     'financial_authorization',
-    'A single-message debit (sandbox): debited and settled in one step; suffix 002/003 decline, 005 confirms the pull later',
+    'A single-message debit (sandbox): debited and settled in '
+      + 'one step; suffix 002/003 decline, 005 confirms the pull later',
     SandboxCardAuthorizationRequest,
   ),
   simulation(
@@ -305,7 +307,8 @@ export const cardSandboxOperations = [
   simulation(
     'sandboxSimulateCardAuthorizationAdvice',
     'authorization_advice',
-    'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total (sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
+    'Re-sizes an AUTHORIZED or PARTIALLY_SETTLED authorization to a new total '
+      + '(sandbox): the hold grows (EXCEPTION if the source no longer covers it) or shrinks',
     named(
       'SandboxCardAuthorizationAdviceRequest',
       Type.Object({ cardTransactionId: Type.String(), amount: MinorUnits({ minimum: 1 }) }),

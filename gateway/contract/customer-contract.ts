@@ -28,8 +28,8 @@ const ContactVerification = named(
     email: Type.Optional(StringEnum(CONTACT_STATUSES)),
     phone: Type.Optional(StringEnum(CONTACT_STATUSES)),
   }, {
-    description:
-      "Present only where the customer's region requires contact verification; every channel present must be VERIFIED before KYC",
+    description: "Present only where the customer's region requires contact "
+      + 'verification; every channel present must be VERIFIED before KYC',
   }),
 );
 
@@ -240,8 +240,8 @@ export const customerOperations = [
     method: 'delete',
     path: '/customers/{customerId}',
     tags: TAGS,
-    summary:
-      'Delete a customer (kept readable with isDeleted); refused with 409 while it holds funds, 410 when deleted already',
+    summary: 'Delete a customer (kept readable with isDeleted); refused '
+      + 'with 409 while it holds funds, 410 when deleted already',
     pathParams: customerId,
     success: { 200: Customer },
     errors: [404, 409, 410],

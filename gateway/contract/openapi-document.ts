@@ -121,8 +121,8 @@ function webhookObject(k: WebhookKind, components: Json): Json {
       ...(k.extension
         ? {
           'x-extension': true,
-          description:
-            'Not in the reference: sent only to platforms that list its types in PATCH /config `webhookExtensionTypes`.',
+          description: 'Not in the reference: sent only to platforms that list '
+            + 'its types in PATCH /config `webhookExtensionTypes`.',
         }
         : {}),
       parameters: SIGNATURE_HEADERS.map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
@@ -158,7 +158,8 @@ export function buildOpenApiDocument(): Json {
       version: API_VERSION,
       description:
         'The REST API of grid-payments: customers, accounts, quotes, transactions, embedded wallets and webhooks. '
-        + 'Errors answer `{status, code, message, details?}`; invalid input lists every invalid field in `details.errors`.',
+        + 'Errors answer `{status, code, message, details?}`; invalid '
+        + 'input lists every invalid field in `details.errors`.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: `/${API_VERSION}` }],

@@ -7,9 +7,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export const HEADERS = {
   idempotencyKey: {
     name: 'Idempotency-Key',
-    description:
-      'Up to 255 printable ASCII characters (IETF draft-ietf-httpapi-idempotency-key-header). Repeating the request with the same key and body '
-      + 'answers the first response (status and body) for 24 hours; the key with another body or operation answers 422, and while the first is in progress 409.',
+    description: 'Up to 255 printable ASCII characters (IETF draft-ietf-httpapi-idempotency-key-header). '
+      + 'Repeating the request with the same key and body '
+      + 'answers the first response (status and body) for 24 hours; the key with '
+      + 'another body or operation answers 422, and while the first is in progress 409.',
   },
   walletSignature: {
     name: 'Service-Wallet-Signature',

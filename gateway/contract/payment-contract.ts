@@ -36,8 +36,8 @@ const FAILURE_REASONS = [
   'COLLECTION_FAILED',
 ] as const;
 
-const UMA_ADDRESS =
-  '^\\$[A-Za-z0-9._+-]{1,64}@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
+const UMA_ADDRESS = '^\\$[A-Za-z0-9._+-]{1,64}@'
+  + '(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
 /**
  * The payments service reads `null` as absent. Amounts travel as int64 minor units, so a fraction is
  * a shape error here; a value beyond MAX_AMOUNT is INVALID_AMOUNT here, a zero or negative one the service's.
@@ -191,8 +191,8 @@ export const Transaction = named(
     paymentRail: Type.Optional(Nullable(StringEnum(PAYMENT_RAILS))),
     railSelectionMode: Type.Optional(Nullable(StringEnum(['MANUAL', 'AUTO'] as const))),
     receiverCustomerInfo: Type.Optional(Type.Object({}, {
-      description:
-        "Incoming on an approval rail: what the platform told the sender's VASP about the recipient in its 200 answer to the INCOMING_PAYMENT.PENDING webhook; free-form",
+      description: "Incoming on an approval rail: what the platform told the sender's VASP about the "
+        + 'recipient in its 200 answer to the INCOMING_PAYMENT.PENDING webhook; free-form',
     })),
   }),
 );

@@ -15,8 +15,8 @@ export const CounterpartyField = named(
 
 /** Our extension: webhook types beyond the reference's `WebhookType` list, sent only once opted into here. */
 const WebhookExtensionTypes = Type.Array(StringEnum(EXTENSION_WEBHOOK_TYPES), {
-  description:
-    'Webhook types the reference does not have that this platform also wants (our extension; none by default). The list given replaces the current one.',
+  description: 'Webhook types the reference does not have that this platform also wants '
+    + '(our extension; none by default). The list given replaces the current one.',
 });
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });

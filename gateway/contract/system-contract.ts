@@ -37,8 +37,8 @@ export const systemOperations = [
     root: true,
     authenticated: false,
     tags: TAGS,
-    summary:
-      'Readiness: the API credentials authenticate and auth, accounts and quotes-transactions serve; notifications down or a stalled event pipeline is reported as degraded (still 200)',
+    summary: 'Readiness: the API credentials authenticate and auth, accounts and quotes-transactions '
+      + 'serve; notifications down or a stalled event pipeline is reported as degraded (still 200)',
     success: {
       200: named(
         'Ready',

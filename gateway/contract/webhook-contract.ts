@@ -97,8 +97,8 @@ export const webhookOperations = [
     method: 'get',
     path: '/webhooks/signing-secret',
     tags: TAGS,
-    summary:
-      'The Standard Webhooks secret of the current endpoint (our extension: verify deliveries with any Standard Webhooks library)',
+    summary: 'The Standard Webhooks secret of the current endpoint (our '
+      + 'extension: verify deliveries with any Standard Webhooks library)',
     success: { 200: WebhookSigningSecret },
     errors: [400],
   }),

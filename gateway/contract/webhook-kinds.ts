@@ -61,8 +61,8 @@ const CustomerNotice = named(
     currencies: Type.Optional(Type.Array(Type.String())),
     changedFields: Type.Optional(Type.Array(Type.String())),
   }, {
-    description:
-      "CUSTOMER.CREATED: the new customer's ids, type and currencies; CUSTOMER.UPDATED: the members changed; CUSTOMER.DELETED: the ids",
+    description: "CUSTOMER.CREATED: the new customer's ids, type and currencies; "
+      + 'CUSTOMER.UPDATED: the members changed; CUSTOMER.DELETED: the ids',
   }),
 );
 const ExternalAccountDeleted = named(
@@ -83,8 +83,8 @@ const IncomingPaymentWebhookData = named(
   ClosedObject({
     ...Transaction.properties,
     requestedReceiverCustomerInfoFields: Type.Optional(Type.Array(CounterpartyField, {
-      description:
-        "INCOMING_PAYMENT.PENDING on an approval rail: what the sender's VASP asks about the recipient; a 200 answer approving must carry them in `receiverCustomerInfo`",
+      description: "INCOMING_PAYMENT.PENDING on an approval rail: what the sender's VASP asks about "
+        + 'the recipient; a 200 answer approving must carry them in `receiverCustomerInfo`',
     })),
   }),
 );

@@ -23,7 +23,7 @@ test('failures from one address never throttle the same token from another', asy
   expect(isThrottled(await throttle.reserve('token-a', '198.51.100.3'))).toBe(false);
 });
 
-test('an address over its limit refuses token ids that failed from it and opaque credentials, but gives a new token id one check', async () => {
+test('an address over its limit refuses ids that failed from it and opaque tokens; a new id gets a check', async () => {
   const throttle = createAuthThrottle(limits);
   for (let i = 0; i < 5; i++) ((await throttle.reserve(`token-${i}`, '203.0.113.4')) as Attempt).failed();
   expect(isThrottled(await throttle.reserve('token-0', '203.0.113.4'))).toBe(true);

@@ -19,7 +19,8 @@ function trustProxyOf(name: string, value: string | undefined): TrustProxy {
   if (v === 'true') {
     throw new ConfigError(
       name,
-      'may not be "true" (any client could choose its address): give the number of proxies in front of the gateway, or their addresses',
+      'may not be "true" (any client could choose its address): give '
+        + 'the number of proxies in front of the gateway, or their addresses',
     );
   }
   if (/^\d+$/.test(v)) return Number(v);

@@ -12,7 +12,7 @@ async function call(limit: ReturnType<typeof requestRateLimit>, res: Response): 
   });
 }
 
-test("a platform's tokens together stay within the platform rate: more tokens do not multiply it; other platforms are not slowed", async () => {
+test("a platform's tokens share its rate: more tokens do not multiply it; other platforms are not slowed", async () => {
   const limit = requestRateLimit({ requests: 5, windowSeconds: 60, platformRequests: 8 });
   const outcomes = [];
   for (let token = 0; token < 4; token += 1) {

@@ -43,7 +43,8 @@ export function requestRateLimit(limit: RequestRateLimit) {
       return next(
         new AppError(
           'RATE_LIMITED',
-          `This credential made more than ${limit.requests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
+          `This credential made more than ${limit.requests} requests in `
+            + `${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
           { retryAfterSeconds },
         ),
       );
@@ -59,7 +60,8 @@ export function requestRateLimit(limit: RequestRateLimit) {
       next(
         new AppError(
           'RATE_LIMITED',
-          `This platform's credentials made more than ${limit.platformRequests} requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
+          `This platform's credentials made more than ${limit.platformRequests} `
+            + `requests in ${limit.windowSeconds} s; try again in ${retryAfterSeconds} s`,
           {
             retryAfterSeconds,
             limit: 'platform',

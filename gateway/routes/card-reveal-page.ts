@@ -9,11 +9,14 @@ const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64'
 /** CSP of every answer at /card-reveal: nothing loads but the hashed style; framed only by the configured origins. */
 export function revealPagePolicy(frameAncestors: readonly string[]): string {
   const ancestors = frameAncestors.length ? frameAncestors.join(' ') : "'none'";
-  return `default-src 'none'; style-src ${STYLE_HASH}; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+  return `default-src 'none'; style-src ${STYLE_HASH}; `
+    + `base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
 }
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    + '<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">'
+    + `<title>${title}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 const digitsOnly = (value: string) => value.replace(/[^0-9]/g, '');

@@ -42,7 +42,7 @@ describe('customer external account ownership verification', () => {
     expect([verified.status, verified.body.id, verified.body.status]).toEqual([200, account.id, 'ACTIVE']);
   });
 
-  test('a wrong signature: 400 and UNVERIFIED; verify again: 409; an unknown id: 404; a malformed id: 400', async () => {
+  test('a wrong signature: 400, UNVERIFIED; verify again: 409; an unknown id: 404; a malformed id: 400', async () => {
     const account = (await gw.api(auth, '/customers/external-accounts', {
       method: 'POST',
       json: walletBody(evmWallet().address, { customerId }),

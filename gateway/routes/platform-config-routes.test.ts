@@ -40,7 +40,7 @@ describe('GET and PATCH /config', () => {
     expect((await gw.api(auth, '/config')).body).toEqual(res.body);
   });
 
-  test('PATCH: 400 INVALID_INPUT listing each invalid field; 501 NOT_IMPLEMENTED for a non-USD fee source', async () => {
+  test('PATCH: 400 INVALID_INPUT listing each bad field; 501 NOT_IMPLEMENTED for a non-USD fee source', async () => {
     const invalid = await gw.api(auth, '/config', {
       method: 'PATCH',
       json: {
@@ -120,7 +120,7 @@ describe('GET and PATCH /config', () => {
     );
   });
 
-  test('cardTokenization2faConfig: the members given change, the others stay; GET answers it as the reference shapes PlatformConfig', async () => {
+  test("cardTokenization2faConfig: given members change, others stay; GET answers the reference's shape", async () => {
     const { auth } = await gw.newPlatform();
     const first = {
       displayName: 'Acme',
@@ -164,7 +164,7 @@ describe('End User Terms', () => {
     }]);
   });
 
-  test('POST /customers with consent to an unknown version: 400 END_USER_TERMS_VERSION_NOT_FOUND; a known one is recorded', async () => {
+  test('POST /customers, consent to an unknown version: 400 END_USER_TERMS_VERSION_NOT_FOUND; known: ok', async () => {
     const consent = (termsVersion: string) => ({
       acceptedAt: '2025-10-03T12:00:00Z',
       ipAddress: '198.51.100.24',

@@ -11,48 +11,56 @@ describeEventBusContract(
 );
 
 describe('in-process event bus', () => {
-  it('refuses events for a group whose members all left, so the publisher keeps them, and delivers again once one subscribes', async () => {
-    const bus = createInProcessEventBus({ retry: fastRetry });
-    const first = await bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined });
-    await first.close();
-    await expect(bus.publish('t', [event('a', 1)])).rejects.toThrow('no subscriber');
-    const received: DomainEvent[] = [];
-    await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void received.push(e) });
-    await bus.publish('t', [event('a', 2)]);
-    expect(received.map((e) => e.version)).toEqual([2]);
-    await bus.close();
-  });
+  it(
+    'refuses events for a group whose members all left, so the '
+      + 'publisher keeps them, and delivers again once one subscribes',
+    async () => {
+      const bus = createInProcessEventBus({ retry: fastRetry });
+      const first = await bus.subscribe({ topic: 't', group: 'g', handler: async () => undefined });
+      await first.close();
+      await expect(bus.publish('t', [event('a', 1)])).rejects.toThrow('no subscriber');
+      const received: DomainEvent[] = [];
+      await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void received.push(e) });
+      await bus.publish('t', [event('a', 2)]);
+      expect(received.map((e) => e.version)).toEqual([2]);
+      await bus.close();
+    },
+  );
 
-  it('closing with deliveries still waiting for a member rejects their publish and logs one line per group, with the count', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger({ level: 'error', write: (line) => void lines.push(JSON.parse(line)) });
-    const bus = createInProcessEventBus({ logger, retry: fastRetry });
-    let release!: () => void;
-    const blocked = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: () => blocked });
-    const published = bus.publish('t', [event('a', 1), event('a', 2), event('a', 3)]).then(
-      () => 'published',
-      (err: Error) => err.message,
-    );
-    await sleep(20);
-    const left = subscription.close();
-    release();
-    await left;
-    await bus.close();
-    expect(await published).toMatch('the bus closed');
-    expect(lines.map(({ msg, topic, group, count }) => ({ msg, topic, group, count }))).toEqual([
-      {
-        msg: 'events not delivered: their group had no subscriber left when the bus closed',
-        topic: 't',
-        group: 'g',
-        count: 2,
-      },
-    ]);
-  });
+  it(
+    'closing with deliveries still waiting for a member rejects '
+      + 'their publish and logs one line per group, with the count',
+    async () => {
+      const lines: Array<Record<string, unknown>> = [];
+      const logger = createLogger({ level: 'error', write: (line) => void lines.push(JSON.parse(line)) });
+      const bus = createInProcessEventBus({ logger, retry: fastRetry });
+      let release!: () => void;
+      const blocked = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: () => blocked });
+      const published = bus.publish('t', [event('a', 1), event('a', 2), event('a', 3)]).then(
+        () => 'published',
+        (err: Error) => err.message,
+      );
+      await sleep(20);
+      const left = subscription.close();
+      release();
+      await left;
+      await bus.close();
+      expect(await published).toMatch('the bus closed');
+      expect(lines.map(({ msg, topic, group, count }) => ({ msg, topic, group, count }))).toEqual([
+        {
+          msg: 'events not delivered: their group had no subscriber left when the bus closed',
+          topic: 't',
+          group: 'g',
+          count: 2,
+        },
+      ]);
+    },
+  );
 
-  it("runs no handler inside publish's own turn, and answers once the subscribed groups handled the events", async () => {
+  it("runs no handler inside publish's own turn; answers once the subscribed groups handled the events", async () => {
     const bus = createInProcessEventBus({ retry: fastRetry });
     const handled: string[] = [];
     await bus.subscribe({ topic: 't', group: 'g', handler: async (e) => void handled.push(`g:${e.version}`) });
@@ -64,7 +72,7 @@ describe('in-process event bus', () => {
     await bus.close();
   });
 
-  it('rejects the publish of an event whose handler failed every attempt, logs it, and still delivers the next', async () => {
+  it('rejects the publish of an event whose handler failed every attempt, logs it, delivers the next', async () => {
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger({ write: (line) => void lines.push(JSON.parse(line)) });
     const bus = createInProcessEventBus({ logger, retry: { ...fastRetry, attempts: 4 } });

@@ -80,7 +80,7 @@ describe('kafka event bus', () => {
 });
 
 describe('kafka event bus with a stalled broker', () => {
-  it('fails a publish the broker does not acknowledge in time, and publishes on a new connection afterwards', async () => {
+  it('fails a publish the broker does not acknowledge in time, then publishes on a new connection', async () => {
     const stalled = await startKafkaMockCluster(['bus-stall:1']);
     const bus = createKafkaEventBus({
       brokers: stalled.brokers,

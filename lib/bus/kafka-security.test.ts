@@ -25,18 +25,22 @@ test('nothing set: plaintext without authentication', () => {
   expect(describeKafkaSecurity(readKafkaSecurity({}))).toBe('plaintext');
 });
 
-test('KAFKA_TLS alone verifies the brokers against the system CAs; a CA file replaces them; a client certificate comes with its key', () => {
-  expect(readKafkaSecurity({ KAFKA_TLS: 'true' })).toEqual({ ssl: { rejectUnauthorized: true } });
-  const withCa = readKafkaSecurity({ KAFKA_TLS_CA_FILE: certs.files.ca });
-  expect(withCa.ssl).toEqual({ rejectUnauthorized: true, ca: certs.pem('ca').trim() });
-  const mutual = readKafkaSecurity({
-    KAFKA_TLS_CA_FILE: certs.files.ca,
-    KAFKA_TLS_CERT_FILE: certs.files.clientCert,
-    KAFKA_TLS_KEY_FILE: certs.files.clientKey,
-  });
-  expect(mutual.ssl).toMatchObject({ cert: certs.pem('clientCert').trim(), key: certs.pem('clientKey') });
-  expect(describeKafkaSecurity(mutual)).toBe('mutual TLS');
-});
+test(
+  'KAFKA_TLS alone verifies the brokers against the system CAs; a '
+    + 'CA file replaces them; a client certificate comes with its key',
+  () => {
+    expect(readKafkaSecurity({ KAFKA_TLS: 'true' })).toEqual({ ssl: { rejectUnauthorized: true } });
+    const withCa = readKafkaSecurity({ KAFKA_TLS_CA_FILE: certs.files.ca });
+    expect(withCa.ssl).toEqual({ rejectUnauthorized: true, ca: certs.pem('ca').trim() });
+    const mutual = readKafkaSecurity({
+      KAFKA_TLS_CA_FILE: certs.files.ca,
+      KAFKA_TLS_CERT_FILE: certs.files.clientCert,
+      KAFKA_TLS_KEY_FILE: certs.files.clientKey,
+    });
+    expect(mutual.ssl).toMatchObject({ cert: certs.pem('clientCert').trim(), key: certs.pem('clientKey') });
+    expect(describeKafkaSecurity(mutual)).toBe('mutual TLS');
+  },
+);
 
 test('SASL: the mechanism in any case, with its credentials; PLAIN only over TLS', () => {
   const scram = readKafkaSecurity({

@@ -78,7 +78,8 @@ export function readKafkaSecurity(env: NodeJS.ProcessEnv): KafkaSecurity {
     if (mechanism === 'plain' && !security.ssl) {
       throw new ConfigError(
         'KAFKA_SASL_MECHANISM',
-        'plain sends the password in clear: turn on TLS (KAFKA_TLS=true or KAFKA_TLS_CA_FILE), or use scram-sha-256/512',
+        'plain sends the password in clear: turn on TLS '
+          + '(KAFKA_TLS=true or KAFKA_TLS_CA_FILE), or use scram-sha-256/512',
       );
     }
     security.sasl = {

@@ -88,7 +88,7 @@ describe('outbox relay', () => {
     expect(await relay.flush()).toBe(0);
   });
 
-  it('with several replicas, only the lease holder relays, and another takes over when it dies holding the lease', async () => {
+  it('with several replicas only the lease holder relays; another takes over when it dies holding it', async () => {
     const lease = (holder: string) =>
       createLease({
         collection: store.collection(LEASES_COLLECTION),

@@ -2,31 +2,35 @@ import { startKafkaMockCluster, type KafkaMockCluster } from '../../test/kafka-m
 import { ConfigError } from '../config';
 import { EVENT_TOPICS, provisionTopics, topicPlan } from './provision-topics';
 
-test('the plan: every event topic, with the partitions, replication and retention configured (production defaults otherwise)', () => {
-  const defaults = topicPlan({});
-  expect(defaults.topics.map((t) => t.topic)).toEqual([...EVENT_TOPICS]);
-  expect(defaults.topics[0]).toEqual({
-    topic: 'auth.events.v1',
-    numPartitions: 6,
-    replicationFactor: 3,
-    configEntries: [{ name: 'retention.ms', value: '604800000' }, { name: 'min.insync.replicas', value: '2' }, {
-      name: 'cleanup.policy',
-      value: 'delete',
-    }],
-  });
-  const small = topicPlan({
-    KAFKA_TOPIC_PARTITIONS: '3',
-    KAFKA_TOPIC_REPLICATION_FACTOR: '1',
-    KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1',
-    KAFKA_TOPIC_RETENTION_MS: '86400000',
-  });
-  expect(small.topics[2]).toMatchObject({
-    topic: 'accounts.events.v1',
-    numPartitions: 3,
-    replicationFactor: 1,
-    configEntries: expect.arrayContaining([{ name: 'retention.ms', value: '86400000' }]),
-  });
-});
+test(
+  'the plan: every event topic, with the partitions, replication '
+    + 'and retention configured (production defaults otherwise)',
+  () => {
+    const defaults = topicPlan({});
+    expect(defaults.topics.map((t) => t.topic)).toEqual([...EVENT_TOPICS]);
+    expect(defaults.topics[0]).toEqual({
+      topic: 'auth.events.v1',
+      numPartitions: 6,
+      replicationFactor: 3,
+      configEntries: [{ name: 'retention.ms', value: '604800000' }, { name: 'min.insync.replicas', value: '2' }, {
+        name: 'cleanup.policy',
+        value: 'delete',
+      }],
+    });
+    const small = topicPlan({
+      KAFKA_TOPIC_PARTITIONS: '3',
+      KAFKA_TOPIC_REPLICATION_FACTOR: '1',
+      KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1',
+      KAFKA_TOPIC_RETENTION_MS: '86400000',
+    });
+    expect(small.topics[2]).toMatchObject({
+      topic: 'accounts.events.v1',
+      numPartitions: 3,
+      replicationFactor: 1,
+      configEntries: expect.arrayContaining([{ name: 'retention.ms', value: '86400000' }]),
+    });
+  },
+);
 
 test('refuses settings no broker could honour, naming them', () => {
   expect(() => topicPlan({ KAFKA_TOPIC_REPLICATION_FACTOR: '1' })).toThrow(
@@ -47,7 +51,7 @@ describe('against the Kafka-protocol broker', () => {
   afterAll(() => cluster?.stop());
 
   // Creating topics needs a controller, which librdkafka's mock cluster does not report: that path is untested here.
-  test('topics that exist are reported with their partitions and left alone (running it again changes nothing)', async () => {
+  test('topics that exist are reported with their partitions and left alone (a rerun changes nothing)', async () => {
     const lines: string[] = [];
     const outcome = await provisionTopics({ KAFKA_BROKERS: cluster.brokers.join(',') }, (l) => lines.push(l));
     expect(outcome).toEqual({ created: [], existing: [...EVENT_TOPICS] });

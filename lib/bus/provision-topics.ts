@@ -38,7 +38,8 @@ export function topicPlan(env: NodeJS.ProcessEnv): TopicPlan {
   if (c.KAFKA_TOPIC_MIN_INSYNC_REPLICAS > c.KAFKA_TOPIC_REPLICATION_FACTOR) {
     throw new ConfigError(
       'KAFKA_TOPIC_MIN_INSYNC_REPLICAS',
-      `must not exceed KAFKA_TOPIC_REPLICATION_FACTOR (${c.KAFKA_TOPIC_REPLICATION_FACTOR}): no write could be acknowledged`,
+      'must not exceed KAFKA_TOPIC_REPLICATION_FACTOR '
+        + `(${c.KAFKA_TOPIC_REPLICATION_FACTOR}): no write could be acknowledged`,
     );
   }
   return {

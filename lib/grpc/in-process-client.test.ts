@@ -76,7 +76,7 @@ const clients = {
 };
 
 describe.each(Object.entries(clients))('%s client', (_kind, client) => {
-  test('the platform travels in metadata; the response is the decoded message (proto3 defaults filled in)', async () => {
+  test('the platform travels in metadata; the response is the decoded message (proto3 defaults filled)', async () => {
     await expect(client().authenticateApiToken({ tokenId: 't1', clientSecret: 's' }, { platformId: 'Platform:p1' }))
       .resolves.toEqual({ platformId: 'Platform:p1', tokenId: 't1', permissions: [] });
     await expect(client().authenticateApiToken({ tokenId: 't2' } as never)).resolves.toEqual({
@@ -86,7 +86,7 @@ describe.each(Object.entries(clients))('%s client', (_kind, client) => {
     });
   });
 
-  test('an AppError arrives with its code and details; an unexpected failure as INTERNAL_ERROR without its cause', async () => {
+  test('an AppError arrives with its code and details; an unexpected failure as INTERNAL_ERROR, no cause', async () => {
     const invalid = await client().authenticateApiToken({ tokenId: 'invalid', clientSecret: '' }).catch((e) => e);
     expect(invalid).toBeInstanceOf(AppError);
     expect([invalid.code, invalid.details]).toEqual(['INVALID_INPUT', {

@@ -91,7 +91,7 @@ describe('a server with mutual TLS', () => {
     }
   });
 
-  test('refuses a plaintext client, a TLS client without a certificate, and one whose certificate another CA signed', async () => {
+  test('refuses a plaintext client, a TLS client with no certificate, a certificate another CA signed', async () => {
     const stranger = { ca: gateway.ca, cert: readFileSync(at('stranger.crt')), key: readFileSync(at('stranger.key')) };
     const refused = [createHealthProbe(server.address, null), createHealthProbe(server.address, stranger)];
     try {

@@ -92,7 +92,7 @@ describe('at configuration time the host is resolved', () => {
     expect(await endpointProblem('https://hooks.example.com/x', outside, dns)).toBeUndefined();
     expect(await endpointProblem('https://later.example.com/x', outside, dns)).toBeUndefined();
   });
-  test('a trailing-dot name is resolved in both forms; in production a name that does not resolve is refused', async () => {
+  test("a trailing-dot name resolves in both forms; in production a name that can't resolve is refused", async () => {
     const hosts = fakeDns({ vm: ['127.0.0.1'], 'hooks.example.com': ['93.184.216.34'] });
     expect(await endpointProblem('https://vm.:8443/hook', outside, hosts)).toMatch('must not resolve to 127.0.0.1');
     expect(await endpointProblem('https://hooks.example.com./x', outside, hosts)).toBeUndefined();

@@ -53,36 +53,40 @@ test('work under a lease keeps it renewed while it runs longer than the lease li
   expect(stored!.until as number).toBeGreaterThan(started + 150 + 200);
 });
 
-test('periodic tasks of several replicas sharing a lease never run at the same time, and the work goes on when the holder stops', async () => {
-  let concurrent = 0;
-  let overlap = false;
-  const runsBy = new Map<string, number>();
-  const replica = (holder: string) =>
-    createPeriodicTask({
-      name: 'pass',
-      intervalMs: 2,
-      logger: silentLogger,
-      lease: createLease({ collection, name: 'pass', holder, ttlMs: 5_000 }),
-      run: async () => {
-        concurrent++;
-        overlap ||= concurrent > 1;
-        runsBy.set(holder, (runsBy.get(holder) ?? 0) + 1);
-        await new Promise((r) => setTimeout(r, 3));
-        concurrent--;
-      },
-    });
-  const tasks = ['x', 'y', 'z'].map(replica);
-  tasks.forEach((t) => t.start());
-  const waitFor = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((r) => setTimeout(r, 5));
-  };
-  await waitFor(() => runsBy.size > 0);
-  const [first] = [...runsBy.keys()];
-  await tasks[['x', 'y', 'z'].indexOf(first)].stop(); // gives the lease back
-  await waitFor(() => runsBy.size > 1);
-  await Promise.all(tasks.map((t) => t.stop()));
-  expect(overlap).toBe(false);
-});
+test(
+  'periodic tasks of several replicas sharing a lease never run '
+    + 'at the same time, and the work goes on when the holder stops',
+  async () => {
+    let concurrent = 0;
+    let overlap = false;
+    const runsBy = new Map<string, number>();
+    const replica = (holder: string) =>
+      createPeriodicTask({
+        name: 'pass',
+        intervalMs: 2,
+        logger: silentLogger,
+        lease: createLease({ collection, name: 'pass', holder, ttlMs: 5_000 }),
+        run: async () => {
+          concurrent++;
+          overlap ||= concurrent > 1;
+          runsBy.set(holder, (runsBy.get(holder) ?? 0) + 1);
+          await new Promise((r) => setTimeout(r, 3));
+          concurrent--;
+        },
+      });
+    const tasks = ['x', 'y', 'z'].map(replica);
+    tasks.forEach((t) => t.start());
+    const waitFor = async (condition: () => boolean) => {
+      while (!condition()) await new Promise((r) => setTimeout(r, 5));
+    };
+    await waitFor(() => runsBy.size > 0);
+    const [first] = [...runsBy.keys()];
+    await tasks[['x', 'y', 'z'].indexOf(first)].stop(); // gives the lease back
+    await waitFor(() => runsBy.size > 1);
+    await Promise.all(tasks.map((t) => t.stop()));
+    expect(overlap).toBe(false);
+  },
+);
 
 test('a holder polling often writes its lease at most once per third of its lifetime', async () => {
   let writes = 0;

@@ -99,7 +99,8 @@ function processExists(pid: number): boolean {
 export class StoreLockedError extends Error {
   constructor(readonly service: string, readonly file: string, readonly owner: LockOwner) {
     super(
-      `${file} is in use by another process: the embedded store serves one replica (${service} is held by pid ${owner.pid} on ${owner.host}; `
+      `${file} is in use by another process: the embedded store serves one `
+        + `replica (${service} is held by pid ${owner.pid} on ${owner.host}; `
         + 'stop the other process, or give this one its own DATA_DIR; run several replicas on MONGODB_URI)',
     );
     this.name = 'StoreLockedError';

@@ -301,30 +301,36 @@ export function describeDocumentStoreContract(
         expect(descending.map((doc) => doc.v)).toEqual(['banana', 'apple', 'Banana', 'Apple', '10']);
       });
 
-      test('comparisons meet array elements one by one, only values of their own type, and missing fields under negations', async () => {
-        const c = fresh('elements');
-        await c.insertOne({ _id: 'list', v: [0, 10, 'x'], tags: ['p', 'q'], at: new Date(0) });
-        await c.insertOne({ _id: 'empty', v: [], tags: [] });
-        await c.insertOne({ _id: 'null', v: null, tags: null });
-        await c.insertOne({ _id: 'text', v: '5', tags: 'p' });
-        await c.insertOne({ _id: 'nested', v: { w: 5 }, tags: [['p']] });
-        await c.insertOne({ _id: 'missing' });
-        const ids = async (filter: Record<string, unknown>) =>
-          (await c.find(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
-        expect(await ids({ v: { $gt: 1, $lt: 5 } })).toEqual(['list']);
-        expect(await ids({ v: { $gte: '5' } })).toEqual(['list', 'text']);
-        expect(await ids({ v: { $lte: 5 } })).toEqual(['list']);
-        expect(await ids({ 'v.w': { $gte: 5 } })).toEqual(['nested']);
-        expect(await ids({ tags: { $ne: 'p' } })).toEqual(['empty', 'missing', 'nested', 'null']);
-        expect(await ids({ tags: { $nin: ['q', 'p'] } })).toEqual(['empty', 'missing', 'nested', 'null']);
-        expect(await ids({ tags: { $in: ['q'] } })).toEqual(['list']);
-        expect(await ids({ 'tags.1': { $exists: true } })).toEqual(['list']);
-        expect(await ids({ 'tags.0': 'p' })).toEqual(['list', 'nested']);
-        expect(await ids({ 'v.1': { $gt: 5 } })).toEqual(['list']);
-        expect(await ids({ v: { $exists: true }, $or: [{ 'tags.0': { $exists: false } }, { at: { $exists: true } }] }))
-          .toEqual(['empty', 'list', 'null', 'text']);
-        expect(await ids({ at: { $gte: '' } })).toEqual([]);
-      });
+      test(
+        'comparisons meet array elements one by one, only values '
+          + 'of their own type, and missing fields under negations',
+        async () => {
+          const c = fresh('elements');
+          await c.insertOne({ _id: 'list', v: [0, 10, 'x'], tags: ['p', 'q'], at: new Date(0) });
+          await c.insertOne({ _id: 'empty', v: [], tags: [] });
+          await c.insertOne({ _id: 'null', v: null, tags: null });
+          await c.insertOne({ _id: 'text', v: '5', tags: 'p' });
+          await c.insertOne({ _id: 'nested', v: { w: 5 }, tags: [['p']] });
+          await c.insertOne({ _id: 'missing' });
+          const ids = async (filter: Record<string, unknown>) =>
+            (await c.find(filter, { sort: { _id: 1 } })).map((doc) => doc._id);
+          expect(await ids({ v: { $gt: 1, $lt: 5 } })).toEqual(['list']);
+          expect(await ids({ v: { $gte: '5' } })).toEqual(['list', 'text']);
+          expect(await ids({ v: { $lte: 5 } })).toEqual(['list']);
+          expect(await ids({ 'v.w': { $gte: 5 } })).toEqual(['nested']);
+          expect(await ids({ tags: { $ne: 'p' } })).toEqual(['empty', 'missing', 'nested', 'null']);
+          expect(await ids({ tags: { $nin: ['q', 'p'] } })).toEqual(['empty', 'missing', 'nested', 'null']);
+          expect(await ids({ tags: { $in: ['q'] } })).toEqual(['list']);
+          expect(await ids({ 'tags.1': { $exists: true } })).toEqual(['list']);
+          expect(await ids({ 'tags.0': 'p' })).toEqual(['list', 'nested']);
+          expect(await ids({ 'v.1': { $gt: 5 } })).toEqual(['list']);
+          expect(
+            await ids({ v: { $exists: true }, $or: [{ 'tags.0': { $exists: false } }, { at: { $exists: true } }] }),
+          )
+            .toEqual(['empty', 'list', 'null', 'text']);
+          expect(await ids({ at: { $gte: '' } })).toEqual([]);
+        },
+      );
 
       test('matches comparison, set, existence and logical operators', async () => {
         const c = fresh('ops');

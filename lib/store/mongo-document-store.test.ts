@@ -45,34 +45,38 @@ suite(
         }
       });
 
-      test('no multi-document transactions: every change is one atomic single-document command (works on a standalone server too)', async () => {
-        const store = await createMongoDocumentStore({ uri: uri!, dbName: ownDb, client: monitored() });
-        try {
-          const c = store.collection('balances');
-          await c.createIndex({ keys: { owner: 1 }, unique: true });
-          await c.insertOne({ _id: 'a', owner: 'x', amount: 100 });
-          await c.updateOne({ _id: 'a', amount: { $gte: 10 } }, { $inc: { amount: -10 } });
-          await c.findOneAndUpdate({ _id: 'a' }, { $set: { state: 'DONE' } }, { returnDocument: 'after' });
-          await c.updateOne({ _id: 'b' }, { $setOnInsert: { owner: 'y', amount: 0 } }, { upsert: true });
-          await c.deleteOne({ _id: 'b' });
-          expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', owner: 'x', amount: 90, state: 'DONE' });
-        } finally {
-          await store.close();
-        }
-        const writes = commands.filter((e) =>
-          ['insert', 'update', 'findAndModify', 'delete', 'createIndexes'].includes(e.commandName)
-        );
-        expect(writes.length).toBeGreaterThanOrEqual(6);
-        for (const write of writes) {
-          expect({
-            command: write.commandName,
-            startTransaction: write.command.startTransaction,
-            autocommit: write.command.autocommit,
-          })
-            .toEqual({ command: write.commandName, startTransaction: undefined, autocommit: undefined });
-        }
-        expect(commands.map((e) => e.commandName)).not.toContain('commitTransaction');
-      });
+      test(
+        'no multi-document transactions: every change is one atomic '
+          + 'single-document command (works on a standalone server too)',
+        async () => {
+          const store = await createMongoDocumentStore({ uri: uri!, dbName: ownDb, client: monitored() });
+          try {
+            const c = store.collection('balances');
+            await c.createIndex({ keys: { owner: 1 }, unique: true });
+            await c.insertOne({ _id: 'a', owner: 'x', amount: 100 });
+            await c.updateOne({ _id: 'a', amount: { $gte: 10 } }, { $inc: { amount: -10 } });
+            await c.findOneAndUpdate({ _id: 'a' }, { $set: { state: 'DONE' } }, { returnDocument: 'after' });
+            await c.updateOne({ _id: 'b' }, { $setOnInsert: { owner: 'y', amount: 0 } }, { upsert: true });
+            await c.deleteOne({ _id: 'b' });
+            expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', owner: 'x', amount: 90, state: 'DONE' });
+          } finally {
+            await store.close();
+          }
+          const writes = commands.filter((e) =>
+            ['insert', 'update', 'findAndModify', 'delete', 'createIndexes'].includes(e.commandName)
+          );
+          expect(writes.length).toBeGreaterThanOrEqual(6);
+          for (const write of writes) {
+            expect({
+              command: write.commandName,
+              startTransaction: write.command.startTransaction,
+              autocommit: write.command.autocommit,
+            })
+              .toEqual({ command: write.commandName, startTransaction: undefined, autocommit: undefined });
+          }
+          expect(commands.map((e) => e.commandName)).not.toContain('commitTransaction');
+        },
+      );
 
       test('two clients (two replicas) racing on one guarded transition: exactly one wins', async () => {
         const [first, second] = await Promise.all([

@@ -115,7 +115,7 @@ describe('sort entries of compound indexes', () => {
 });
 
 describe('a store file of format 3', () => {
-  it('rebuilds the sort entries of compound indexes with several leading fields when the collection opens', async () => {
+  it('rebuilds the sort entries of compound indexes with several leading fields as the collection opens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sort-upgrade-'));
     const path = join(dir, 'store.sqlite');
     try {

@@ -44,7 +44,9 @@ function pending(file) {
 parentPort.on('message', (message) => {
   const { id, open, busy, checkpoint, close } = message;
   if (open) {
-    try { files.set(id, { path: open, busy, db: new Database(open, { fileMustExist: true, timeout: 0 }) }); } catch (err) { parentPort.postMessage({ id, failed: String(err && err.message || err) }); }
+    try {
+      files.set(id, { path: open, busy, db: new Database(open, { fileMustExist: true, timeout: 0 }) });
+    } catch (err) { parentPort.postMessage({ id, failed: String(err && err.message || err) }); }
     return;
   }
   const file = files.get(id);
@@ -55,7 +57,10 @@ parentPort.on('message', (message) => {
       if (file && (frames === undefined || frames >= workerData.pages)) {
         // Told through shared memory, not a message: a writer at the WAL's limit waits for this checkpoint to end.
         Atomics.store(file.busy, 0, 1);
-        try { result = file.db.pragma('wal_checkpoint(PASSIVE)')[0]; } finally { Atomics.store(file.busy, 0, 0); Atomics.notify(file.busy, 0); }
+        try { result = file.db.pragma('wal_checkpoint(PASSIVE)')[0]; } finally {
+          Atomics.store(file.busy, 0, 0);
+          Atomics.notify(file.busy, 0);
+        }
       }
     } catch (err) { result = { failed: String(err && err.message || err) }; }
     parentPort.postMessage({ id, checkpointed: result });

@@ -31,7 +31,8 @@ function writeJournalFile(path: string, collection: string, docs: Array<Record<s
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.exec(
-    'CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))',
+    'CREATE TABLE documents (collection TEXT NOT NULL, key TEXT '
+      + 'NOT NULL, body BLOB NOT NULL, PRIMARY KEY (collection, key))',
   );
   const insert = db.prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)');
   for (const doc of docs) insert.run(collection, serializeValue(doc._id), BSON.serialize(doc));
@@ -46,7 +47,7 @@ describeDocumentStoreContract(
 );
 
 describe('SQLite engine across a reopen', () => {
-  it('serves exactly what was acknowledged, in insertion order, with its unique indexes, nothing read back at open', async () => {
+  it('serves exactly what was acknowledged, in insertion order, with unique indexes, none read at open', async () => {
     const path = freshPath();
     const first = createSqliteDocumentStore({ path });
     const accounts = first.collection('accounts');
@@ -172,7 +173,7 @@ describe('versioned format', () => {
     await reopened.close();
   });
 
-  it("stores a large document deflated (format 3) and reads bodies of either form, a journal's plain BSON included", async () => {
+  it("stores a large document deflated (format 3); reads either form, a journal's plain BSON too", async () => {
     const path = freshPath();
     const large = {
       _id: 'large',
@@ -230,7 +231,7 @@ describe('versioned format', () => {
 });
 
 describe('group commit', () => {
-  it('commits concurrent writes together, acknowledges none before the commit, and refuses only the one that failed', async () => {
+  it('commits concurrent writes together, acknowledges none before the commit, refuses only the failure', async () => {
     const path = freshPath();
     const store = createSqliteDocumentStore({ path });
     const items = store.collection('items');

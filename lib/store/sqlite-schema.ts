@@ -29,7 +29,8 @@ export const walBytes = (pages: number, pageSize: number): number => 32 + pages 
 export class DataDirectoryInUseError extends Error {
   constructor(readonly path: string) {
     super(
-      `${path} is in use by another process: the embedded store serves one replica (stop the other process, or give this one its own DATA_DIR)`,
+      `${path} is in use by another process: the embedded store serves one `
+        + 'replica (stop the other process, or give this one its own DATA_DIR)',
     );
     this.name = 'DataDirectoryInUseError';
   }
@@ -42,7 +43,8 @@ export class StoreVersionError extends Error {
       `${path} was written by a newer release${
         writtenBy ? `, grid-payments ${writtenBy},` : ''
       } in store format ${found}; `
-        + `this release (grid-payments ${releaseVersion()}) reads store formats up to ${supported}. Nothing was changed: `
+        + `this release (grid-payments ${releaseVersion()}) reads `
+        + `store formats up to ${supported}. Nothing was changed: `
         + `run ${
           writtenBy ? `${writtenBy} or later` : 'that release'
         }, or restore the backup taken before the upgrade (docs/operating.md, "Upgrades")`,
@@ -71,29 +73,32 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
     what: 'declared indexes and their entries: field values, unique keys, sort keys',
     up: (db) =>
       db.exec(`
-      CREATE TABLE store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
-      CREATE TABLE field_entries (collection TEXT NOT NULL, path TEXT NOT NULL, value TEXT NOT NULL, seq INTEGER NOT NULL,
-        PRIMARY KEY (collection, path, value, seq)) WITHOUT ROWID;
+      CREATE TABLE store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+        PRIMARY KEY (collection, name));
+      CREATE TABLE field_entries (collection TEXT NOT NULL, path TEXT NOT NULL, value TEXT NOT NULL,
+        seq INTEGER NOT NULL, PRIMARY KEY (collection, path, value, seq)) WITHOUT ROWID;
       CREATE TABLE unique_entries (collection TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, key TEXT NOT NULL,
         PRIMARY KEY (collection, name, value)) WITHOUT ROWID;
-      CREATE TABLE sort_entries (collection TEXT NOT NULL, idx TEXT NOT NULL, lead TEXT NOT NULL, sort_key TEXT NOT NULL, seq INTEGER NOT NULL,
+      CREATE TABLE sort_entries (collection TEXT NOT NULL, idx TEXT NOT NULL, lead TEXT NOT NULL,
+        sort_key TEXT NOT NULL, seq INTEGER NOT NULL,
         PRIMARY KEY (collection, idx, lead, sort_key, seq)) WITHOUT ROWID;`),
   },
   {
     version: 3,
-    what:
-      'large document bodies stored deflated (four zero bytes, then the raw deflate of the BSON); the tables are unchanged',
+    what: 'large document bodies stored deflated (four zero bytes, '
+      + 'then the raw deflate of the BSON); the tables are unchanged',
     // Nothing to rewrite: bodies of version 2 stay readable and are compressed when next written.
     // The version tells an older release that it cannot read this file's bodies.
     up: () => undefined,
   },
   {
     version: 4,
-    what:
-      'sort entries of a compound index led by every field before its sort field (not only the first): rebuilt when each collection next opens',
+    what: 'sort entries of a compound index led by every field before its sort '
+      + 'field (not only the first): rebuilt when each collection next opens',
     up: (db) => {
       db.exec(
-        'CREATE TABLE sort_builds (collection TEXT NOT NULL, idx TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID',
+        'CREATE TABLE sort_builds (collection TEXT NOT NULL, idx '
+          + 'TEXT NOT NULL, PRIMARY KEY (collection, idx)) WITHOUT ROWID',
       );
       const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<
         { collection: string; name: string; spec: string }
@@ -170,7 +175,8 @@ export function migrate(db: Database.Database, path: string, target: number): vo
     db.pragma(`user_version = ${target}`);
     // Outside the numbered formats: a table older releases ignore, read only to name a newer writer.
     db.exec(
-      'CREATE TABLE IF NOT EXISTS store_writer (id INTEGER PRIMARY KEY CHECK (id = 1), release TEXT NOT NULL, format INTEGER NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS store_writer (id INTEGER PRIMARY KEY '
+        + 'CHECK (id = 1), release TEXT NOT NULL, format INTEGER NOT NULL)',
     );
     db.prepare('INSERT OR REPLACE INTO store_writer (id, release, format) VALUES (1, ?, ?)').run(
       releaseVersion(),

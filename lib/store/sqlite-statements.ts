@@ -41,7 +41,8 @@ export function prepareStatements(db: Database.Database) {
       prepare(
         `SELECT count(*) FROM field_entries a WHERE a.collection = ? AND a.path = ? AND a.value = ?${
           Array.from({ length: more }, (_, i) =>
-            ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`)
+            ` AND EXISTS (SELECT 1 FROM field_entries b${i} WHERE b${i}.collection = `
+            + `a.collection AND b${i}.path = ? AND b${i}.value = ? AND b${i}.seq = a.seq)`)
             .join('')
         }`,
       ).pluck()
@@ -59,21 +60,26 @@ export function prepareStatements(db: Database.Database) {
     ),
     /** A walk of the sort entries of one leading value within a half-open key range [low, high). */
     sortAscending: prepare(
-      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND '
+        + 'idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
     ),
     sortDescending: prepare(
-      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND '
+        + 'idx = ? AND lead = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
     ),
     /** The same for several leading values (a JSON array). */
     sortManyAscending: prepare(
-      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead '
+        + 'IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key ASC',
     ),
     sortManyDescending: prepare(
-      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
+      'SELECT seq, sort_key AS sortKey FROM sort_entries WHERE collection = ? AND idx = ? AND lead '
+        + 'IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC',
     ),
     /** How many sort entries such a walk holds, counted no further than the cap (the last argument); -1: all. */
     sortCount: prepare(
-      'SELECT count(*) FROM (SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? LIMIT ?)',
+      'SELECT count(*) FROM (SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND '
+        + 'lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? LIMIT ?)',
     ).pluck(),
     pendingSortBuilds: prepare('SELECT idx FROM sort_builds WHERE collection = ?').pluck(),
     doneSortBuild: prepare('DELETE FROM sort_builds WHERE collection = ? AND idx = ?'),

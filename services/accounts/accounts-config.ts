@@ -105,7 +105,8 @@ function refuseSandboxPlaceholders(umaDomain: string, termsUrl: string | undefin
   if (SANDBOX_HOST.test(umaDomain.trim())) {
     throw new ConfigError(
       'ACCOUNTS_UMA_DOMAIN',
-      `is ${umaDomain}, the sandbox's placeholder, which GRID_MODE=production refuses: set the domain your customers' UMA addresses live on`,
+      `is ${umaDomain}, the sandbox's placeholder, which GRID_MODE=production `
+        + `refuses: set the domain your customers' UMA addresses live on`,
     );
   }
   if (termsUrl === undefined) {

@@ -14,7 +14,8 @@ export function messageDeliveryUrl(env: NodeJS.ProcessEnv): string | undefined {
   if (!endpoint && readRunMode(env) === 'production') {
     throw new ConfigError(
       'MESSAGE_DELIVERY_URL',
-      'is required with GRID_MODE=production: without it messages (one-time and contact codes) are kept in memory and never delivered',
+      'is required with GRID_MODE=production: without it messages '
+        + '(one-time and contact codes) are kept in memory and never delivered',
     );
   }
   return endpoint || undefined;

@@ -43,7 +43,7 @@ afterEach(async () => {
   await receiver.close();
 });
 
-test('every topic is consumed; each event reaches its platform once, signed, as {id, type, timestamp, data}', async () => {
+test('each topic is consumed; each event reaches its platform once, signed, as {id,type,timestamp,data}', async () => {
   const kinds = ['CUSTOMER.KYC_APPROVED', 'VERIFICATION.APPROVED', 'OUTGOING_PAYMENT.COMPLETED'];
   const events = WEBHOOK_SOURCE_TOPICS.map((topic, i) => ({
     topic,
@@ -126,7 +126,7 @@ test('events of a platform without an endpoint are skipped, not sent elsewhere',
   expect(receiver.arrivals).toHaveLength(1);
 });
 
-test('delivery records are purged after the retention period (30 days by default); a delivery still pending is not', async () => {
+test('delivery records are purged after the retention period (30 days by default); pending ones are not', async () => {
   const failing = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
   failing.setFailures(1_000_000, 503);
   endpoints.set(OTHER, failing.url);
@@ -177,7 +177,7 @@ test('delivery records are purged after the retention period (30 days by default
   }
 });
 
-test('a type the reference does not have reaches only a platform that opted into it; an unknown type no one', async () => {
+test('a type the reference does not have reaches only platforms that opted into it; an unknown one none', async () => {
   const other = await startWebhookReceiver({ publicKeyPem: webhooks.publicKeyPem, checkContract: false });
   endpoints.set(OTHER, other.url);
   try {

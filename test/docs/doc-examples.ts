@@ -70,9 +70,8 @@ export function parseDoc(file: string, markdown: string): DocFile {
     const line = lines[i];
     if (/^\s*<!--\s*doc-test/.test(line) && !SKIP_MARKER.test(line) && !CONTINUES_MARKER.test(line)) {
       problems.push(
-        `${file}:${
-          i + 1
-        }: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: ${line.trim()}`,
+        `${file}:${i + 1}: a doc-test marker must read <!-- doc-test: skip (the reason) --> `
+          + `or <!-- doc-test: continues FILE -->: ${line.trim()}`,
       );
     }
     const skipReason = SKIP_MARKER.exec(line)?.[1].trim();

@@ -68,7 +68,8 @@ test('markers: a skip needs its reason and a fence right below; a malformed mark
   expect(doc.blocks.map((b) => b.skip)).toEqual(['needs Kubernetes', '']);
   expect(doc.problems).toEqual([
     'x.md:5: a skip marker needs its reason in the parentheses',
-    'x.md:9: a doc-test marker must read <!-- doc-test: skip (the reason) --> or <!-- doc-test: continues FILE -->: <!-- doc-test: skipp -->',
+    'x.md:9: a doc-test marker must read <!-- doc-test: skip (the reason) '
+    + '--> or <!-- doc-test: continues FILE -->: <!-- doc-test: skipp -->',
   ]);
 });
 
@@ -89,7 +90,8 @@ test('an http block runs as the equivalent curl, checked against the response it
   );
   expect(command.line).toBe(7);
   expect(command.text).toBe(
-    `curl -s -X POST -u "$AUTH" 'http://localhost:8080/2025-10-13/customers' -H 'Content-Type: application/json' --data-binary '{"fullName":"O'\\''Brien"}'`,
+    `curl -s -X POST -u "$AUTH" 'http://localhost:8080/2025-10-13/customers' -H `
+      + `'Content-Type: application/json' --data-binary '{"fullName":"O'\\''Brien"}'`,
   );
   expect(command.expected).toMatchObject({ status: 201, shape: { kind: 'object' } });
 });

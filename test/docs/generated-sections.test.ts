@@ -15,7 +15,8 @@ test('every generated section of the docs matches the registry (UPDATE_DOCS=1 re
     if (fresh === markdown) continue;
     if (process.env.UPDATE_DOCS) writeFileSync(join(ROOT, file), fresh);
     else {stale.push(
-        `${file}: a generated section differs from the registry; run UPDATE_DOCS=1 npx jest test/docs/generated-sections.test.ts`,
+        `${file}: a generated section differs from the registry; run `
+          + 'UPDATE_DOCS=1 npx jest test/docs/generated-sections.test.ts',
       );}
   }
   expect(stale).toEqual([]);

@@ -64,4 +64,21 @@ describe('npm run format:check', () => {
     expect(readFileSync(file, 'utf8')).toBe(`export const value = { a: 1, b: 'two' };\n`);
     expect(check().status).toBe(0);
   });
+
+  test('names each line past 120 characters, in a file of any kind, as FILE:LINE (exit 1); Markdown is exempt', () => {
+    const script = join(dir, 'long.sh');
+    const notes = join(dir, 'notes.md');
+    writeFileSync(script, `echo short\necho ${'x'.repeat(120)}\n`);
+    writeFileSync(notes, `| ${'a table row '.repeat(20)}|\n`);
+    const check = () =>
+      spawnSync(process.execPath, ['scripts/format.cjs', '--check', script, notes], { cwd: ROOT, encoding: 'utf8' });
+    const long = check();
+    expect(long.status).toBe(1);
+    expect(long.stderr).toContain('long.sh:2 (125 characters)');
+    expect(long.stderr).not.toContain('long.sh:1');
+    expect(long.stderr).not.toContain('notes.md');
+
+    writeFileSync(script, `echo short\necho ${'x'.repeat(60)} \\\n  ${'x'.repeat(60)}\n`);
+    expect(check().status).toBe(0);
+  });
 });

@@ -30,7 +30,7 @@ async function pendingQuote(
   return { quote: quote.body, action: action.body };
 }
 
-test('above the threshold: PENDING_APPROVAL with a webhook, the transaction pending; approved, it settles once', async () => {
+test('above the threshold: PENDING_APPROVAL with a webhook, transaction pending; approved, settles once', async () => {
   const c = await agentCustomer(sys);
   const { agentId, bearer } = await connectedAgent(sys, c.customerId, thresholdPolicy());
   const me = asAgent(sys, bearer);
@@ -202,7 +202,7 @@ test('an agent cannot submit a quote twice; another agent cannot see or execute 
   expect((await first('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
 });
 
-test('a quote waiting for approval cannot be paid another way meanwhile, even after the policy turns AUTO', async () => {
+test('a quote waiting for approval cannot be paid another way meanwhile, even once the policy turns AUTO', async () => {
   const c = await agentCustomer(sys);
   const { agentId, bearer } = await connectedAgent(sys, c.customerId, thresholdPolicy());
   const me = asAgent(sys, bearer);
@@ -222,7 +222,7 @@ test('a quote waiting for approval cannot be paid another way meanwhile, even af
   expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - quote.totalSendingAmount);
 });
 
-test('deleting an agent revokes what it asked for: approving its waiting action rejects it and pays nothing', async () => {
+test('deleting an agent revokes what it asked for: approving its waiting action rejects it, pays nothing', async () => {
   const c = await agentCustomer(sys);
   const { agentId, bearer } = await connectedAgent(
     sys,

@@ -37,7 +37,7 @@ test('30 concurrent redemptions of one code: exactly one token', async () => {
   expect((await asAgent(sys, `Bearer ${winners[0].body.accessToken}`)('/agents/me')).status).toBe(200);
 });
 
-test('a device code expires; a new one replaces older unredeemed ones; a connected agent gets no new code', async () => {
+test('a device code expires; a new one replaces older unredeemed ones; a connected agent gets no new one', async () => {
   const c = await agentCustomer(sys, 0);
   const { agentId, code } = await newAgent(c.customerId);
   await sleep(1_100);

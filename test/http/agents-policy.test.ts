@@ -204,7 +204,7 @@ test('40 concurrent agent payments never pass the daily limit; usage counts exac
   expect((await me('/agents/me')).body.usage).toMatchObject({ dailySpend: 7_000, dailyTransactionCount: 7 });
 });
 
-test('a repeated Idempotency-Key answers the same action and pays once (a repeat while the first runs: 409)', async () => {
+test('a repeated Idempotency-Key answers the same action and pays once (while the first runs: 409)', async () => {
   const c = await agentCustomer(sys);
   const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
   const send = () =>
@@ -361,7 +361,7 @@ describe('allowedAccountIds limits reads as well as writes', () => {
     expect((await none('/agents/me/internal-accounts')).body.data).toEqual([]);
   });
 
-  test('an agent pays a UMA address from an allowed account, within its policy (the lookup the platform made)', async () => {
+  test("an agent pays a UMA address from an allowed account, within its policy (the platform's lookup)", async () => {
     const c = await agentCustomer(sys);
     const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
     const lookup = await sys.api(

@@ -36,7 +36,8 @@ const txWebhooks = (token: string) =>
   receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
 
 test(
-  'a card credit up to the sandbox maximum is taken; beyond it, or beyond the amount bound, 400 INVALID_AMOUNT with nothing stored, and the account and card webhooks go on',
+  'a card credit up to the sandbox maximum is taken; beyond it, or beyond the amount '
+    + 'bound, 400 INVALID_AMOUNT with nothing stored, and the account and card webhooks go on',
   async () => {
     const holder = await approvedCardholder(sys);
     const created = await sys.api('/cards', {
@@ -105,33 +106,37 @@ test(
   120_000,
 );
 
-test('sandbox funding and card clearings refuse amounts past the bound with INVALID_AMOUNT, as funding past its own maximum', async () => {
-  const holder = await approvedCardholder(sys);
-  const fundAt = (amount: number) =>
-    sys.api(`/sandbox/internal-accounts/${holder.usdAccountId}/fund`, { method: 'POST', json: { amount } });
-  expectError(await fundAt(1e15), 400, 'INVALID_AMOUNT');
-  expectError(await fundAt(MAX_AMOUNT + 1), 400, 'INVALID_AMOUNT');
-  expectError(await fundAt(9_007_199_254_740_993), 400, 'INVALID_AMOUNT');
-  await fund(sys, holder.usdAccountId, 5_000);
-  const created = await sys.api('/cards', {
-    method: 'POST',
-    json: { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [holder.usdAccountId] },
-  });
-  await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
-  const clearing = await simulate(created.body.id, 'clearing', {
-    cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001',
-    amount: MAX_AMOUNT + 1,
-  });
-  expectError(clearing, 400, 'INVALID_AMOUNT');
-  // A bad amount beside another invalid member is one INVALID_INPUT listing both.
-  const both = await simulate(created.body.id, 'return', { amount: MAX_AMOUNT + 1 });
-  expectError(both, 400, 'INVALID_INPUT');
-  expect(both.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
-    'amount',
-    'cardTransactionId',
-  ]);
-  expect(await balanceOf(sys, holder.customerId, holder.usdAccountId)).toBe(5_000);
-});
+test(
+  'sandbox funding and card clearings refuse amounts past the '
+    + 'bound with INVALID_AMOUNT, as funding past its own maximum',
+  async () => {
+    const holder = await approvedCardholder(sys);
+    const fundAt = (amount: number) =>
+      sys.api(`/sandbox/internal-accounts/${holder.usdAccountId}/fund`, { method: 'POST', json: { amount } });
+    expectError(await fundAt(1e15), 400, 'INVALID_AMOUNT');
+    expectError(await fundAt(MAX_AMOUNT + 1), 400, 'INVALID_AMOUNT');
+    expectError(await fundAt(9_007_199_254_740_993), 400, 'INVALID_AMOUNT');
+    await fund(sys, holder.usdAccountId, 5_000);
+    const created = await sys.api('/cards', {
+      method: 'POST',
+      json: { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [holder.usdAccountId] },
+    });
+    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+    const clearing = await simulate(created.body.id, 'clearing', {
+      cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-000000000001',
+      amount: MAX_AMOUNT + 1,
+    });
+    expectError(clearing, 400, 'INVALID_AMOUNT');
+    // A bad amount beside another invalid member is one INVALID_INPUT listing both.
+    const both = await simulate(created.body.id, 'return', { amount: MAX_AMOUNT + 1 });
+    expectError(both, 400, 'INVALID_INPUT');
+    expect(both.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'amount',
+      'cardTransactionId',
+    ]);
+    expect(await balanceOf(sys, holder.customerId, holder.usdAccountId)).toBe(5_000);
+  },
+);
 
 test('our OpenAPI document bounds every integer amount a request takes', async () => {
   const res = await fetch(`${sys.rootUrl}/openapi.json`);

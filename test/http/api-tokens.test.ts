@@ -278,7 +278,7 @@ describe('several gateway replicas', () => {
     await second.stop();
   });
 
-  test('a token deleted through one gateway is refused by another within moments, not after its cache window', async () => {
+  test('a token deleted through one gateway is refused by another within moments, not after a cache TTL', async () => {
     const token = await newToken(['VIEW']);
     const viaSecond = () =>
       fetch(`http://127.0.0.1:${second.port}/${API_VERSION}/customers`, { headers: { authorization: token.auth } });

@@ -42,7 +42,7 @@ const PERSON = {
 };
 const PERSON_READ = { ...PERSON, identifier: '*******6789' };
 
-test('a business customer gets owners with their own KYC status; the identification number is returned masked', async () => {
+test('a business customer gets owners with their own KYC status; the identification number comes masked', async () => {
   const biz = await business();
   const res = await sys.api('/beneficial-owners', {
     method: 'POST',
@@ -76,7 +76,7 @@ test('a business customer gets owners with their own KYC status; the identificat
   expect(renumbered.body.personalInfo.identifier).toBe('*****');
 });
 
-test('a business customer embeds its beneficial owners (masked identifier) wherever the customer is answered', async () => {
+test('a business customer embeds its beneficial owners (masked identifier) wherever the customer shows', async () => {
   const biz = await business('Embedding Inc');
   expect(biz.beneficialOwners).toEqual([]);
   const owner = (await sys.api('/beneficial-owners', {
@@ -140,64 +140,71 @@ test('bad input is listed field by field; an individual customer cannot have own
   );
 });
 
-test('KYB lists what the business and each owner still lack; the owners follow the business to APPROVED (CUSTOMER.KYB_* webhooks)', async () => {
-  const biz = await business('Owned Co');
-  const owner = await sys.api('/beneficial-owners', {
-    method: 'POST',
-    json: { customerId: biz.id, roles: ['UBO'], ownershipPercentage: 80, personalInfo: PERSON },
-  });
-  const submitted = await sys.api('/verifications', { method: 'POST', json: { customerId: biz.id } });
-  expect(submitted.body.verificationStatus).toBe('RESOLVE_ERRORS');
-  const problems = submitted.body.errors.map((
-    e: any,
-  ) => [e.resourceId, e.type, e.field ?? e.acceptedDocumentTypes?.join('|') ?? null]);
-  expect(problems).toEqual([
-    [biz.id, 'MISSING_FIELD', 'customer.businessInfo.countriesOfOperation'],
-    [biz.id, 'MISSING_FIELD', 'customer.address.line1'],
-    [biz.id, 'MISSING_FIELD', 'customer.address.city'],
-    [biz.id, 'MISSING_FIELD', 'customer.address.postalCode'],
-    [biz.id, 'MISSING_FIELD', 'customer.address.country'],
-    [biz.id, 'MISSING_CONTROL_PERSON', null],
-    [
-      biz.id,
-      'MISSING_LEGAL_PRESENCE_DOCUMENT',
-      'CERTIFICATE_OF_INCORPORATION|ARTICLES_OF_INCORPORATION|ARTICLES_OF_ASSOCIATION|STATE_REGISTRY_EXCERPT',
-    ],
-    [
-      biz.id,
-      'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
-      'UTILITY_BILL|RENT_OR_LEASE_AGREEMENT|ELECTRICITY_BILL|BANK_STATEMENT|TAX_RETURN|PROOF_OF_ADDRESS',
-    ],
-    [biz.id, 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'SHAREHOLDER_REGISTER|TRUST_AGREEMENT|PARTNERSHIP_AGREEMENT'],
-    [owner.body.id, 'MISSING_IDENTITY_DOCUMENT', 'PASSPORT|DRIVERS_LICENSE|NATIONAL_ID'],
-  ]);
+test(
+  'KYB lists what the business and each owner still lack; the '
+    + 'owners follow the business to APPROVED (CUSTOMER.KYB_* webhooks)',
+  async () => {
+    const biz = await business('Owned Co');
+    const owner = await sys.api('/beneficial-owners', {
+      method: 'POST',
+      json: { customerId: biz.id, roles: ['UBO'], ownershipPercentage: 80, personalInfo: PERSON },
+    });
+    const submitted = await sys.api('/verifications', { method: 'POST', json: { customerId: biz.id } });
+    expect(submitted.body.verificationStatus).toBe('RESOLVE_ERRORS');
+    const problems = submitted.body.errors.map((
+      e: any,
+    ) => [e.resourceId, e.type, e.field ?? e.acceptedDocumentTypes?.join('|') ?? null]);
+    expect(problems).toEqual([
+      [biz.id, 'MISSING_FIELD', 'customer.businessInfo.countriesOfOperation'],
+      [biz.id, 'MISSING_FIELD', 'customer.address.line1'],
+      [biz.id, 'MISSING_FIELD', 'customer.address.city'],
+      [biz.id, 'MISSING_FIELD', 'customer.address.postalCode'],
+      [biz.id, 'MISSING_FIELD', 'customer.address.country'],
+      [biz.id, 'MISSING_CONTROL_PERSON', null],
+      [
+        biz.id,
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+        'CERTIFICATE_OF_INCORPORATION|ARTICLES_OF_INCORPORATION|ARTICLES_OF_ASSOCIATION|STATE_REGISTRY_EXCERPT',
+      ],
+      [
+        biz.id,
+        'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+        'UTILITY_BILL|RENT_OR_LEASE_AGREEMENT|ELECTRICITY_BILL|BANK_STATEMENT|TAX_RETURN|PROOF_OF_ADDRESS',
+      ],
+      [biz.id, 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', 'SHAREHOLDER_REGISTER|TRUST_AGREEMENT|PARTNERSHIP_AGREEMENT'],
+      [owner.body.id, 'MISSING_IDENTITY_DOCUMENT', 'PASSPORT|DRIVERS_LICENSE|NATIONAL_ID'],
+    ]);
 
-  const link = await sys.api(`/customers/${biz.id}/kyc-link`, { method: 'POST' });
-  expect(await (await fetch(`${sys.rootUrl}${new URL(link.body.kycUrl).pathname}`)).text()).toContain('(KYB)');
-  await chooseOutcome(sys, link.body.kycUrl, 'APPROVE');
-  await verificationWhen(sys, submitted.body.id, (v) => v.verificationStatus === 'APPROVED');
-  await receiver.waitFor(() => webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_').length >= 2);
-  expect(webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_')).toEqual(['CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_APPROVED']);
-  const read = (await sys.api(`/customers/${biz.id}`)).body;
-  expect(read.kybStatus).toBe('APPROVED');
-  // The webhook carries the customer as GET renders it: the business with its owners, identifiers masked.
-  const approved = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_APPROVED' && w.data.id === biz.id)!;
-  expect(approved.data).toEqual(read);
-  expect(approved.data.beneficialOwners).toEqual([
-    expect.objectContaining({ id: owner.body.id, personalInfo: PERSON_READ }),
-  ]);
-  const pending = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_PENDING' && w.data.id === biz.id)!;
-  expect(pending.data).toMatchObject({
-    kybStatus: 'PENDING',
-    businessInfo: read.businessInfo,
-    beneficialOwners: [expect.objectContaining({ id: owner.body.id })],
-  });
-  expect(receiver.raw.some((r) => r.body.includes('123-45-6789'))).toBe(false);
-  expect(receiver.contractProblems).toEqual([]);
-  expect((await sys.api(`/beneficial-owners/${owner.body.id}`)).body.kycStatus).toBe('APPROVED');
-});
+    const link = await sys.api(`/customers/${biz.id}/kyc-link`, { method: 'POST' });
+    expect(await (await fetch(`${sys.rootUrl}${new URL(link.body.kycUrl).pathname}`)).text()).toContain('(KYB)');
+    await chooseOutcome(sys, link.body.kycUrl, 'APPROVE');
+    await verificationWhen(sys, submitted.body.id, (v) => v.verificationStatus === 'APPROVED');
+    await receiver.waitFor(() => webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_').length >= 2);
+    expect(webhookTypesOf(receiver, biz.id, 'CUSTOMER.KYB_')).toEqual([
+      'CUSTOMER.KYB_PENDING',
+      'CUSTOMER.KYB_APPROVED',
+    ]);
+    const read = (await sys.api(`/customers/${biz.id}`)).body;
+    expect(read.kybStatus).toBe('APPROVED');
+    // The webhook carries the customer as GET renders it: the business with its owners, identifiers masked.
+    const approved = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_APPROVED' && w.data.id === biz.id)!;
+    expect(approved.data).toEqual(read);
+    expect(approved.data.beneficialOwners).toEqual([
+      expect.objectContaining({ id: owner.body.id, personalInfo: PERSON_READ }),
+    ]);
+    const pending = receiver.accepted.find((w) => w.type === 'CUSTOMER.KYB_PENDING' && w.data.id === biz.id)!;
+    expect(pending.data).toMatchObject({
+      kybStatus: 'PENDING',
+      businessInfo: read.businessInfo,
+      beneficialOwners: [expect.objectContaining({ id: owner.body.id })],
+    });
+    expect(receiver.raw.some((r) => r.body.includes('123-45-6789'))).toBe(false);
+    expect(receiver.contractProblems).toEqual([]);
+    expect((await sys.api(`/beneficial-owners/${owner.body.id}`)).body.kycStatus).toBe('APPROVED');
+  },
+);
 
-test('each owner is screened on its own: a flagged owner is REJECTED with its business, the others APPROVED', async () => {
+test('each owner is screened on its own: a flagged owner is REJECTED with its business, others APPROVED', async () => {
   const biz = await createCustomer(sys, {
     customerType: 'BUSINESS',
     address: { line1: '400 Commerce Way', city: 'Austin', postalCode: '78701', country: 'US' },

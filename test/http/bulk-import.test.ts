@@ -19,8 +19,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const HEADER =
-  'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,email,businessLegalName,businessTaxId,businessIncorporatedOn';
+const HEADER = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,'
+  + 'country,email,businessLegalName,businessTaxId,businessIncorporatedOn';
 
 export function csvUpload(s: TestSystem, csv: string) {
   const form = new FormData();
@@ -38,7 +38,7 @@ async function jobWhen(s: TestSystem, id: string, done: (j: any) => boolean, tim
   }
 }
 
-test('a CSV becomes customers in a worker; failing rows are listed with their errors and do not stop the others', async () => {
+test('a CSV becomes customers in a worker; failing rows are listed with their errors, others go on', async () => {
   const p = `bulk-${Date.now()}`;
   const csv = [
     HEADER,
@@ -101,38 +101,42 @@ test('a CSV becomes customers in a worker; failing rows are listed with their er
   expect(deliveries.filter((d) => !(REFERENCE_WEBHOOK_TYPES as readonly string[]).includes(d.type))).toEqual([]);
 });
 
-test('a row is checked against the same CustomerCreateRequest schema as POST /customers: every invalid member listed, in its words', async () => {
-  const p = `shape-${Date.now()}`;
-  const row = `,${p}-1,INDIVIDUAL,Ann Bad,1990-02-30,1 Main St,Austin,TX,78701,USA,not-an-email,,,`;
-  const job = await jobWhen(
-    sys,
-    (await csvUpload(sys, [HEADER, row].join('\n'))).body.jobId,
-    (j) => j.status === 'FAILED',
-  );
-  const body = {
-    customerType: 'INDIVIDUAL',
-    platformCustomerId: `${p}-2`,
-    fullName: 'Ann Bad',
-    birthDate: '1990-02-30',
-    email: 'not-an-email',
-    address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'USA' },
-  };
-  const rest = await sys.api('/customers', { method: 'POST', json: body });
-  expect(rest.status).toBe(400);
-  const restErrors = rest.body.details.errors.map(({ field, message }: { field: string; message: string }) => ({
-    field,
-    message,
-  }));
-  expect(restErrors.map((e: { field: string }) => e.field)).toEqual(['email', 'address.country', 'birthDate']);
-  expect(job.errors).toEqual([{
-    correlationId: `${p}-1`,
-    code: 'INVALID_INPUT',
-    message: 'Invalid request',
-    details: { errors: restErrors },
-  }]);
-});
+test(
+  'a row is checked against the same CustomerCreateRequest schema '
+    + 'as POST /customers: every invalid member listed, in its words',
+  async () => {
+    const p = `shape-${Date.now()}`;
+    const row = `,${p}-1,INDIVIDUAL,Ann Bad,1990-02-30,1 Main St,Austin,TX,78701,USA,not-an-email,,,`;
+    const job = await jobWhen(
+      sys,
+      (await csvUpload(sys, [HEADER, row].join('\n'))).body.jobId,
+      (j) => j.status === 'FAILED',
+    );
+    const body = {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `${p}-2`,
+      fullName: 'Ann Bad',
+      birthDate: '1990-02-30',
+      email: 'not-an-email',
+      address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'USA' },
+    };
+    const rest = await sys.api('/customers', { method: 'POST', json: body });
+    expect(rest.status).toBe(400);
+    const restErrors = rest.body.details.errors.map(({ field, message }: { field: string; message: string }) => ({
+      field,
+      message,
+    }));
+    expect(restErrors.map((e: { field: string }) => e.field)).toEqual(['email', 'address.country', 'birthDate']);
+    expect(job.errors).toEqual([{
+      correlationId: `${p}-1`,
+      code: 'INVALID_INPUT',
+      message: 'Invalid request',
+      details: { errors: restErrors },
+    }]);
+  },
+);
 
-test('a platform that opts into CUSTOMER.CREATED gets one per imported customer, described by our document', async () => {
+test('a platform opted into CUSTOMER.CREATED gets one per imported customer, described by our document', async () => {
   const optIn = await sys.api('/config', { method: 'PATCH', json: { webhookExtensionTypes: ['CUSTOMER.CREATED'] } });
   expect(optIn.status).toBe(200);
   expect(optIn.body.webhookExtensionTypes).toEqual(['CUSTOMER.CREATED']);
@@ -154,7 +158,7 @@ test('a platform that opts into CUSTOMER.CREATED gets one per imported customer,
   ).toBeUndefined();
 });
 
-test('a file that is not an importable CSV fails the job (BULK_UPLOAD.FAILED); no file is 400; unknown jobs are 404', async () => {
+test('a file that is no importable CSV fails the job (BULK_UPLOAD.FAILED); no file 400; unknown job 404', async () => {
   const res = await csvUpload(sys, 'name,age\nann,3\n');
   expect(res.status).toBe(202);
   const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'FAILED');
@@ -220,24 +224,29 @@ test('a job accepted before a restart is carried out after it', async () => {
   }
 }, budgetForStarting(2));
 
-test('formula cells (=, @, +, -, tab or CR first) are stored as text with a leading quote, so an export cannot run them', async () => {
-  const p = `formula-${Date.now()}`;
-  const csv = [
-    HEADER,
-    `,${p}-1,INDIVIDUAL,"=cmd|' /C calc'!A0",1990-01-15,"\t@HYPERLINK(""http://evil.example"")",Austin,TX,78701,US,,,,`,
-    `,${p}-2,INDIVIDUAL,Ann Plain,1990-01-15,"-2+3+cmd|' /C calc'!A0",Austin,TX,78701,US,,,,`,
-  ].join('\n');
-  const res = await csvUpload(sys, csv);
-  expect(res.status).toBe(202);
-  const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'COMPLETED' || j.status === 'FAILED');
-  expect(job.progress).toMatchObject({ successful: 2, failed: 0 });
-  const stored = async (id: string) => (await sys.api(`/customers?platformCustomerId=${id}`)).body.data[0];
-  expect(await stored(`${p}-1`)).toMatchObject({
-    fullName: "'=cmd|' /C calc'!A0",
-    address: { line1: '\'@HYPERLINK("http://evil.example")' },
-  });
-  expect(await stored(`${p}-2`)).toMatchObject({
-    fullName: 'Ann Plain',
-    address: { line1: "'-2+3+cmd|' /C calc'!A0" },
-  });
-});
+test(
+  'formula cells (=, @, +, -, tab or CR first) are stored '
+    + 'as text with a leading quote, so an export cannot run them',
+  async () => {
+    const p = `formula-${Date.now()}`;
+    const csv = [
+      HEADER,
+      `,${p}-1,INDIVIDUAL,"=cmd|' /C calc'!A0",1990-01-15,`
+      + `"\t@HYPERLINK(""http://evil.example"")",Austin,TX,78701,US,,,,`,
+      `,${p}-2,INDIVIDUAL,Ann Plain,1990-01-15,"-2+3+cmd|' /C calc'!A0",Austin,TX,78701,US,,,,`,
+    ].join('\n');
+    const res = await csvUpload(sys, csv);
+    expect(res.status).toBe(202);
+    const job = await jobWhen(sys, res.body.jobId, (j) => j.status === 'COMPLETED' || j.status === 'FAILED');
+    expect(job.progress).toMatchObject({ successful: 2, failed: 0 });
+    const stored = async (id: string) => (await sys.api(`/customers?platformCustomerId=${id}`)).body.data[0];
+    expect(await stored(`${p}-1`)).toMatchObject({
+      fullName: "'=cmd|' /C calc'!A0",
+      address: { line1: '\'@HYPERLINK("http://evil.example")' },
+    });
+    expect(await stored(`${p}-2`)).toMatchObject({
+      fullName: 'Ann Plain',
+      address: { line1: "'-2+3+cmd|' /C calc'!A0" },
+    });
+  },
+);

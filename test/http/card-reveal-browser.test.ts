@@ -86,7 +86,10 @@ test('in a real browser the URL shows PAN, CVV and expiry once, under a strict C
   expect(shown!.status()).toBe(200);
   const headers = shown!.headers();
   expect(headers['content-security-policy']).toMatch(
-    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors http:\/\/localhost:\d+$/,
+    new RegExp(
+      "^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors http://localhost:\\d+$",
+    ),
   );
   expect(headers['cache-control']).toBe('no-store');
   expect(headers['referrer-policy']).toBe('no-referrer');
@@ -183,7 +186,7 @@ test('two concurrent opens of one URL: exactly one shows the card', async () => 
   expect(opened.map((r) => r.status).sort()).toEqual([200, 404, 404]);
 });
 
-test('who may reveal: a VIEW token may not; a FROZEN card may be revealed, a CLOSED card may not; an unknown card is 404', async () => {
+test('who may reveal: not a VIEW token; a FROZEN card may be revealed, a CLOSED one not; unknown: 404', async () => {
   const created = await sys.api('/tokens', { method: 'POST', json: { name: 'viewer', permissions: ['VIEW'] } });
   expect(created.status).toBe(201);
   const card = await activeCard();

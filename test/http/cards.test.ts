@@ -36,7 +36,7 @@ const patch = (id: string, json: unknown) => sys.api(`/cards/${id}`, { method: '
 const cardWebhooks = (id: string) => receiver.accepted.filter((w) => w.data.id === id && w.type.startsWith('CARD.'));
 
 describe('POST /cards', () => {
-  test('an approved cardholder gets a PROCESSING card that the issuer then activates, announced by CARD.STATE_CHANGE', async () => {
+  test('an approved cardholder gets a PROCESSING card the issuer then activates (CARD.STATE_CHANGE)', async () => {
     const res = await issue({ platformCardId: 'card-emp-aary-001' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -159,7 +159,7 @@ describe('PATCH /cards/{id}', () => {
     expect(receiver.contractProblems).toEqual([]);
   });
 
-  test('replacing the funding sources sends CARD.FUNDING_SOURCE_CHANGE; an ineligible list changes nothing', async () => {
+  test('replacing the funding sources sends CARD.FUNDING_SOURCE_CHANGE; an ineligible list changes none', async () => {
     const second = await sys.api('/customers/internal-accounts?customerId=' + holder.customerId);
     const usd = second.body.data.filter((a: any) => a.balance.currency.code === 'USD').map((a: any) => a.id);
     const { body: created } = await issue();
@@ -249,85 +249,97 @@ describe('sandbox card simulations', () => {
     receiver.accepted.filter((w) => w.type.startsWith('CARD_TRANSACTION.') && w.data.issuerTransactionToken === token);
   const merchant = { descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US' };
 
-  test('authorization → partial clearing → clearing → return → return reversal, the balance exact at each step, every webhook valid; a frozen card is declined', async () => {
-    const buyer = await approvedCardholder(sys);
-    await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', {
-      method: 'POST',
-      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
-    });
-    const cardId = created.body.id;
-    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
-    const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
+  test(
+    'authorization → partial clearing → clearing → return → return reversal, the '
+      + 'balance exact at each step, every webhook valid; a frozen card is declined',
+    async () => {
+      const buyer = await approvedCardholder(sys);
+      await fund(sys, buyer.usdAccountId, 10_000);
+      const created = await sys.api('/cards', {
+        method: 'POST',
+        json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+      });
+      const cardId = created.body.id;
+      await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+      const balance = () => balanceOf(sys, buyer.customerId, buyer.usdAccountId);
 
-    const auth = await simulate(cardId, 'authorization', { amount: 3_000, currency: { code: 'USD' }, merchant });
-    expect(auth.status).toBe(202);
-    const token = auth.body.issuerTransactionToken;
-    await receiver.waitFor(() => txWebhooks(token).length >= 1);
-    const authorized = txWebhooks(token)[0];
-    expect(authorized.type).toBe('CARD_TRANSACTION.AUTHORIZED');
-    expect(authorized.data).toMatchObject({
-      type: 'CARD',
-      cardId,
-      customerId: buyer.customerId,
-      status: 'AUTHORIZED',
-      accountId: buyer.usdAccountId,
-      authorizedAmount: { amount: 3_000, currency: { code: 'USD' } },
-      merchant,
-    });
-    const transactionId = authorized.data.id as string;
-    expect(await balance()).toBe(7_000);
+      const auth = await simulate(cardId, 'authorization', { amount: 3_000, currency: { code: 'USD' }, merchant });
+      expect(auth.status).toBe(202);
+      const token = auth.body.issuerTransactionToken;
+      await receiver.waitFor(() => txWebhooks(token).length >= 1);
+      const authorized = txWebhooks(token)[0];
+      expect(authorized.type).toBe('CARD_TRANSACTION.AUTHORIZED');
+      expect(authorized.data).toMatchObject({
+        type: 'CARD',
+        cardId,
+        customerId: buyer.customerId,
+        status: 'AUTHORIZED',
+        accountId: buyer.usdAccountId,
+        authorizedAmount: { amount: 3_000, currency: { code: 'USD' } },
+        merchant,
+      });
+      const transactionId = authorized.data.id as string;
+      expect(await balance()).toBe(7_000);
 
-    expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 1_000 })).status).toBe(202);
-    expect(await balance()).toBe(7_000);
-    expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 2_000 })).status).toBe(202);
-    expect(await balance()).toBe(7_000);
-    expectError(await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId }), 400, 'INVALID_STATE');
-    expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 500 })).status).toBe(202);
-    expect(await balance()).toBe(7_500);
-    expectError(
-      await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }),
-      400,
-      'INVALID_STATE',
-    );
-    expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_500 })).status).toBe(202);
-    expect(await balance()).toBe(10_000);
-    await receiver.waitFor(() => txWebhooks(token).some((w) => w.type === 'CARD_TRANSACTION.REFUNDED'));
+      expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 1_000 })).status).toBe(
+        202,
+      );
+      expect(await balance()).toBe(7_000);
+      expect((await simulate(cardId, 'clearing', { cardTransactionId: transactionId, amount: 2_000 })).status).toBe(
+        202,
+      );
+      expect(await balance()).toBe(7_000);
+      expectError(
+        await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId }),
+        400,
+        'INVALID_STATE',
+      );
+      expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 500 })).status).toBe(202);
+      expect(await balance()).toBe(7_500);
+      expectError(
+        await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_501 }),
+        400,
+        'INVALID_STATE',
+      );
+      expect((await simulate(cardId, 'return', { cardTransactionId: transactionId, amount: 2_500 })).status).toBe(202);
+      expect(await balance()).toBe(10_000);
+      await receiver.waitFor(() => txWebhooks(token).some((w) => w.type === 'CARD_TRANSACTION.REFUNDED'));
 
-    // The reversal undoes the last return (2 500): REFUNDED → SETTLED with 500 still refunded.
-    const reversal = await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId });
-    expect(reversal.status).toBe(202);
-    expect(reversal.body).toEqual({ issuerTransactionToken: token });
-    expect(await balance()).toBe(7_500);
+      // The reversal undoes the last return (2 500): REFUNDED → SETTLED with 500 still refunded.
+      const reversal = await simulate(cardId, 'return_reversal', { cardTransactionId: transactionId });
+      expect(reversal.status).toBe(202);
+      expect(reversal.body).toEqual({ issuerTransactionToken: token });
+      expect(await balance()).toBe(7_500);
 
-    await receiver.waitFor(() => txWebhooks(token).length >= 5);
-    expect(txWebhooks(token).map((w) => w.type)).toEqual([
-      'CARD_TRANSACTION.AUTHORIZED',
-      'CARD_TRANSACTION.PARTIALLY_SETTLED',
-      'CARD_TRANSACTION.SETTLED',
-      'CARD_TRANSACTION.REFUNDED',
-      'CARD_TRANSACTION.SETTLED',
-    ]);
-    expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({
-      refundedAmount: { amount: 3_000 },
-      settledAmount: { amount: 3_000 },
-    });
-    expect(txWebhooks(token)[4].data).toMatchObject({
-      status: 'SETTLED',
-      settledAmount: { amount: 3_000 },
-      refundedAmount: { amount: 500 },
-      refundSummary: { count: 1, totalAmount: 500 },
-    });
+      await receiver.waitFor(() => txWebhooks(token).length >= 5);
+      expect(txWebhooks(token).map((w) => w.type)).toEqual([
+        'CARD_TRANSACTION.AUTHORIZED',
+        'CARD_TRANSACTION.PARTIALLY_SETTLED',
+        'CARD_TRANSACTION.SETTLED',
+        'CARD_TRANSACTION.REFUNDED',
+        'CARD_TRANSACTION.SETTLED',
+      ]);
+      expect(txWebhooks(token).find((w) => w.type === 'CARD_TRANSACTION.REFUNDED')!.data).toMatchObject({
+        refundedAmount: { amount: 3_000 },
+        settledAmount: { amount: 3_000 },
+      });
+      expect(txWebhooks(token)[4].data).toMatchObject({
+        status: 'SETTLED',
+        settledAmount: { amount: 3_000 },
+        refundedAmount: { amount: 500 },
+        refundSummary: { count: 1, totalAmount: 500 },
+      });
 
-    await patch(cardId, { state: 'FROZEN' });
-    const frozen = await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
-    expect(frozen.status).toBe(202);
-    expect(await balance()).toBe(7_500);
-    expect(txWebhooks(frozen.body.issuerTransactionToken)).toEqual([]);
-    expect(receiver.contractProblems).toEqual([]);
-  });
+      await patch(cardId, { state: 'FROZEN' });
+      const frozen = await simulate(cardId, 'authorization', { amount: 100, currency: { code: 'USD' }, merchant });
+      expect(frozen.status).toBe(202);
+      expect(await balance()).toBe(7_500);
+      expect(txWebhooks(frozen.body.issuerTransactionToken)).toEqual([]);
+      expect(receiver.contractProblems).toEqual([]);
+    },
+  );
 
-  test('balance inquiry, financial and credit authorizations, and authorization advice move the ledger as described', async () => {
+  test('balance inquiry, financial and credit authorizations, and advice move the ledger as described', async () => {
     const buyer = await approvedCardholder(sys);
     await fund(sys, buyer.usdAccountId, 10_000);
     const created = await sys.api('/cards', {
@@ -429,113 +441,127 @@ describe('sandbox card simulations', () => {
     expect(receiver.contractProblems).toEqual([]);
   });
 
-  test("card transactions are read in GET /transactions (type CARD) with the reference's filters and cursor pages, and by id", async () => {
-    const buyer = await approvedCardholder(sys);
-    await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', {
-      method: 'POST',
-      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
-    });
-    const cardId = created.body.id;
-    await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
-    const tokens: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const auth = await simulate(cardId, 'authorization', { amount: 100 + i, currency: { code: 'USD' }, merchant });
-      tokens.push(auth.body.issuerTransactionToken);
-    }
-    await simulate(cardId, 'authorization', {
-      amount: 100,
-      currency: { code: 'USD' },
-      merchant: { descriptor: 'DECLINED-002' },
-    });
-    await receiver.waitFor(() => tokens.every((t) => txWebhooks(t).length >= 1));
-    const ids = tokens.map((t) => txWebhooks(t)[0].data.id as string);
+  test(
+    'card transactions are read in GET /transactions (type CARD) '
+      + "with the reference's filters and cursor pages, and by id",
+    async () => {
+      const buyer = await approvedCardholder(sys);
+      await fund(sys, buyer.usdAccountId, 10_000);
+      const created = await sys.api('/cards', {
+        method: 'POST',
+        json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+      });
+      const cardId = created.body.id;
+      await cardWhen(sys, cardId, (c) => c.state === 'ACTIVE');
+      const tokens: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const auth = await simulate(cardId, 'authorization', { amount: 100 + i, currency: { code: 'USD' }, merchant });
+        tokens.push(auth.body.issuerTransactionToken);
+      }
+      await simulate(cardId, 'authorization', {
+        amount: 100,
+        currency: { code: 'USD' },
+        merchant: { descriptor: 'DECLINED-002' },
+      });
+      await receiver.waitFor(() => tokens.every((t) => txWebhooks(t).length >= 1));
+      const ids = tokens.map((t) => txWebhooks(t)[0].data.id as string);
 
-    const listed = await sys.api(`/transactions?customerId=${buyer.customerId}`);
-    expect(listed.status).toBe(200);
-    const cards = listed.body.data.filter((t: any) => t.type === 'CARD');
-    expect(cards.map((t: any) => t.id)).toEqual([...ids].reverse());
-    expect(cards[0]).toEqual(txWebhooks(tokens[2])[0].data);
-    // The funding deposit is the customer's other transaction: both kinds in one list, newest first.
-    expect(listed.body.totalCount).toBe(listed.body.data.length);
+      const listed = await sys.api(`/transactions?customerId=${buyer.customerId}`);
+      expect(listed.status).toBe(200);
+      const cards = listed.body.data.filter((t: any) => t.type === 'CARD');
+      expect(cards.map((t: any) => t.id)).toEqual([...ids].reverse());
+      expect(cards[0]).toEqual(txWebhooks(tokens[2])[0].data);
+      // The funding deposit is the customer's other transaction: both kinds in one list, newest first.
+      expect(listed.body.totalCount).toBe(listed.body.data.length);
 
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await sys.api(
-        `/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`,
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await sys.api(
+          `/transactions?customerId=${buyer.customerId}&limit=2&sortOrder=asc${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((t: any) => t.id));
+        cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+      } while (cursor);
+      expect(seen).toEqual([...listed.body.data.map((t: any) => t.id)].reverse());
+
+      expect(
+        (await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) =>
+          t.type === 'CARD'
+        ),
+      ).toEqual([]);
+      const one = await sys.api(`/transactions/${ids[0]}`);
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({
+        type: 'CARD',
+        id: ids[0],
+        status: 'AUTHORIZED',
+        authorizedAmount: { amount: 100 },
+      });
+      expectError(
+        await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'),
+        404,
+        'TRANSACTION_NOT_FOUND',
       );
-      expect(page.status).toBe(200);
-      seen.push(...page.body.data.map((t: any) => t.id));
-      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
-    } while (cursor);
-    expect(seen).toEqual([...listed.body.data.map((t: any) => t.id)].reverse());
+    },
+  );
 
-    expect(
-      (await sys.api(`/transactions?customerId=${buyer.customerId}&type=OUTGOING`)).body.data.filter((t: any) =>
-        t.type === 'CARD'
-      ),
-    ).toEqual([]);
-    const one = await sys.api(`/transactions/${ids[0]}`);
-    expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({
-      type: 'CARD',
-      id: ids[0],
-      status: 'AUTHORIZED',
-      authorizedAmount: { amount: 100 },
-    });
-    expectError(
-      await sys.api('/transactions/CardTransaction:00000000-0000-4000-8000-00000000dead'),
-      404,
-      'TRANSACTION_NOT_FOUND',
-    );
-  });
+  test(
+    'an agent of the cardholder lists and reads its card transactions '
+      + '(type CARD) when their funding account is one it may see',
+    async () => {
+      const buyer = await approvedCardholder(sys);
+      await fund(sys, buyer.usdAccountId, 10_000);
+      const created = await sys.api('/cards', {
+        method: 'POST',
+        json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
+      });
+      await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
+      const auth = await simulate(created.body.id, 'authorization', {
+        amount: 250,
+        currency: { code: 'USD' },
+        merchant,
+      });
+      await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 1);
+      const [authorized] = txWebhooks(auth.body.issuerTransactionToken);
+      const platformList = (await sys.api(`/transactions?customerId=${buyer.customerId}`)).body;
 
-  test('an agent of the cardholder lists and reads its card transactions (type CARD) when their funding account is one it may see', async () => {
-    const buyer = await approvedCardholder(sys);
-    await fund(sys, buyer.usdAccountId, 10_000);
-    const created = await sys.api('/cards', {
-      method: 'POST',
-      json: { cardholderId: buyer.customerId, form: 'VIRTUAL', fundingSources: [buyer.usdAccountId] },
-    });
-    await cardWhen(sys, created.body.id, (c) => c.state === 'ACTIVE');
-    const auth = await simulate(created.body.id, 'authorization', { amount: 250, currency: { code: 'USD' }, merchant });
-    await receiver.waitFor(() => txWebhooks(auth.body.issuerTransactionToken).length >= 1);
-    const [authorized] = txWebhooks(auth.body.issuerTransactionToken);
-    const platformList = (await sys.api(`/transactions?customerId=${buyer.customerId}`)).body;
-
-    const agentSees = async (accountRestrictions?: { allowedAccountIds: string[] }) => {
-      const { bearer } = await connectedAgent(
-        sys,
-        buyer.customerId,
-        policy(accountRestrictions ? { accountRestrictions } : {}),
+      const agentSees = async (accountRestrictions?: { allowedAccountIds: string[] }) => {
+        const { bearer } = await connectedAgent(
+          sys,
+          buyer.customerId,
+          policy(accountRestrictions ? { accountRestrictions } : {}),
+        );
+        const me = asAgent(sys, bearer);
+        const res = await me('/agents/me/transactions');
+        expect(res.status).toBe(200);
+        return { list: res.body, one: await me(`/agents/me/transactions/${authorized.data.id}`) };
+      };
+      const unrestricted = await agentSees();
+      expect(unrestricted.list.data).toEqual(platformList.data);
+      expect(unrestricted.list.data.find((t: any) => t.type === 'CARD')).toEqual(authorized.data);
+      expect(unrestricted.list.totalCount).toBe(platformList.totalCount);
+      expect(unrestricted.one.status).toBe(200);
+      expect(unrestricted.one.body).toEqual(authorized.data);
+      const usdOnly = await agentSees({ allowedAccountIds: [buyer.usdAccountId] });
+      expect(usdOnly.list.data.map((t: any) => t.id)).toContain(authorized.data.id);
+      expect(usdOnly.one.status).toBe(200);
+      const elsewhere = await agentSees({
+        allowedAccountIds: ['InternalAccount:00000000-0000-4000-8000-000000000000'],
+      });
+      expect(elsewhere.list).toMatchObject({ data: [], totalCount: 0 });
+      expectError(elsewhere.one, 404, 'TRANSACTION_NOT_FOUND');
+      // Another customer's agent does not find it.
+      const stranger = await approvedCardholder(sys);
+      const { bearer } = await connectedAgent(sys, stranger.customerId);
+      expectError(
+        await asAgent(sys, bearer)(`/agents/me/transactions/${authorized.data.id}`),
+        404,
+        'TRANSACTION_NOT_FOUND',
       );
-      const me = asAgent(sys, bearer);
-      const res = await me('/agents/me/transactions');
-      expect(res.status).toBe(200);
-      return { list: res.body, one: await me(`/agents/me/transactions/${authorized.data.id}`) };
-    };
-    const unrestricted = await agentSees();
-    expect(unrestricted.list.data).toEqual(platformList.data);
-    expect(unrestricted.list.data.find((t: any) => t.type === 'CARD')).toEqual(authorized.data);
-    expect(unrestricted.list.totalCount).toBe(platformList.totalCount);
-    expect(unrestricted.one.status).toBe(200);
-    expect(unrestricted.one.body).toEqual(authorized.data);
-    const usdOnly = await agentSees({ allowedAccountIds: [buyer.usdAccountId] });
-    expect(usdOnly.list.data.map((t: any) => t.id)).toContain(authorized.data.id);
-    expect(usdOnly.one.status).toBe(200);
-    const elsewhere = await agentSees({ allowedAccountIds: ['InternalAccount:00000000-0000-4000-8000-000000000000'] });
-    expect(elsewhere.list).toMatchObject({ data: [], totalCount: 0 });
-    expectError(elsewhere.one, 404, 'TRANSACTION_NOT_FOUND');
-    // Another customer's agent does not find it.
-    const stranger = await approvedCardholder(sys);
-    const { bearer } = await connectedAgent(sys, stranger.customerId);
-    expectError(
-      await asAgent(sys, bearer)(`/agents/me/transactions/${authorized.data.id}`),
-      404,
-      'TRANSACTION_NOT_FOUND',
-    );
-  });
+    },
+  );
 
   test('a frozen card and the decline suffixes are declined: no hold, no webhook', async () => {
     const buyer = await approvedCardholder(sys);

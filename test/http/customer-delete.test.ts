@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sys.stop());
 
-test('a customer without funds is deleted: 200 with isDeleted, gone from the default list, 410 the second time', async () => {
+test('a customer without funds is deleted: 200 with isDeleted, gone from the default list, 410 next time', async () => {
   const customer = await createCustomer(sys, { fullName: 'Leaving Soon' });
   const res = await sys.api(`/customers/${customer.id}`, { method: 'DELETE' });
   expect(res.status).toBe(200);

@@ -97,7 +97,7 @@ test('every write naming a deleted customer or its accounts is refused with 410 
   });
 });
 
-test("a payment to a deleted customer's account fails (ACCOUNT_CANNOT_RECEIVE) and the sender is refunded", async () => {
+test("a payment to a deleted customer's account fails (ACCOUNT_CANNOT_RECEIVE); the sender is refunded", async () => {
   const sender = await payingCustomer(sys);
   const receiver = await payingCustomer(sys);
   await fund(sys, sender.usdAccountId, 5_000);
@@ -118,7 +118,7 @@ test("a payment to a deleted customer's account fails (ACCOUNT_CANNOT_RECEIVE) a
   expect(await balanceOf(sys, receiver.customerId, receiver.usdAccountId)).toBe(0);
 });
 
-test('DELETE racing 10 fundings, 6 times: either deleted with nothing on it, or not deleted with every funding in', async () => {
+test('DELETE racing 10 fundings, 6 times: either deleted with nothing on it, or kept with all funds in', async () => {
   const outcomes: string[] = [];
   for (let round = 0; round < 6; round++) {
     const { customerId, usdAccountId } = await payingCustomer(sys);

@@ -44,25 +44,29 @@ async function expectEmails(c: WalletCustomer, email: string) {
   expect((await emailCredentialOf(sys, c.walletId))!.nickname).toBe(email);
 }
 
-test('accounts-driven provisioning: a customer with an email gets an ACTIVE EMBEDDED_WALLET with its EMAIL_OTP credential', async () => {
-  const c = await walletCustomer(sys);
-  const wallet = await sys.api(`/customers/internal-accounts?customerId=${c.customerId}&type=EMBEDDED_WALLET`);
-  expect(wallet.body.data).toEqual([
-    expect.objectContaining({
-      id: c.walletId,
-      customerId: c.customerId,
-      type: 'EMBEDDED_WALLET',
-      status: 'ACTIVE',
-      privateEnabled: false,
-    }),
-  ]);
-  expect((await sys.api(`/auth/credentials?accountId=${c.walletId}`)).body.data).toEqual([
-    expect.objectContaining({ id: c.emailCredentialId, accountId: c.walletId, type: 'EMAIL_OTP', nickname: c.email }),
-  ]);
-});
+test(
+  'accounts-driven provisioning: a customer with an email '
+    + 'gets an ACTIVE EMBEDDED_WALLET with its EMAIL_OTP credential',
+  async () => {
+    const c = await walletCustomer(sys);
+    const wallet = await sys.api(`/customers/internal-accounts?customerId=${c.customerId}&type=EMBEDDED_WALLET`);
+    expect(wallet.body.data).toEqual([
+      expect.objectContaining({
+        id: c.walletId,
+        customerId: c.customerId,
+        type: 'EMBEDDED_WALLET',
+        status: 'ACTIVE',
+        privateEnabled: false,
+      }),
+    ]);
+    expect((await sys.api(`/auth/credentials?accountId=${c.walletId}`)).body.data).toEqual([
+      expect.objectContaining({ id: c.emailCredentialId, accountId: c.walletId, type: 'EMAIL_OTP', nickname: c.email }),
+    ]);
+  },
+);
 
 describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials', () => {
-  test('202 challenge, then the signed retry: 200 with the new email, which the EMAIL_OTP credential now carries', async () => {
+  test('202 challenge, then the signed retry: 200 with the new email, now on the EMAIL_OTP credential', async () => {
     const c = await signedInCustomer();
     const json = { customerType: 'INDIVIDUAL', email: newEmail('moved') };
     const { challenge, headers } = await challenged(c, json);
@@ -85,7 +89,7 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
     });
   });
 
-  test('the credentials cannot take the email: 424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED and both keep the old email', async () => {
+  test("the credentials can't take the email: 424 EMAIL_OTP_CREDENTIAL_SYNC_FAILED; both keep the old", async () => {
     const c = await signedInCustomer();
     // The embedded wallet provider refuses addresses of this domain (the documented sandbox trigger).
     const json = { customerType: 'INDIVIDUAL', email: 'rejected@sync-fail.invalid' };
@@ -95,7 +99,7 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
     expectError(await patch(c, json, headers), 424, 'EMAIL_OTP_CREDENTIAL_SYNC_FAILED');
   });
 
-  test('the customer write fails after the credentials changed (UMA address taken): 409 and both keep the old email', async () => {
+  test('the customer write fails after the credentials changed (UMA address taken): 409; both unchanged', async () => {
     const other = await walletCustomer(sys);
     const taken = (await sys.api(`/customers/${other.customerId}`)).body.umaAddress;
     const c = await signedInCustomer();
@@ -118,23 +122,27 @@ describe('PATCH /customers/{id} changing an email tied to EMAIL_OTP credentials'
       await expectEmails(c, c.email);
     });
 
-    test('headers missing: WALLET_SIGNATURE_MISSING / REQUEST_ID_MISSING; a malformed stamp: WALLET_SIGNATURE_MALFORMED', async () => {
-      const body = json();
-      const { headers } = await challenged(c, body);
-      expectError(await patch(c, body, { 'Request-Id': headers['Request-Id'] }), 401, 'WALLET_SIGNATURE_MISSING');
-      expectError(
-        await patch(c, body, { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] }),
-        401,
-        'REQUEST_ID_MISSING',
-      );
-      expectError(
-        await patch(c, body, signedHeaders('%%%not-a-stamp%%%', headers['Request-Id'])),
-        401,
-        'WALLET_SIGNATURE_MALFORMED',
-      );
-    });
+    test(
+      'headers missing: WALLET_SIGNATURE_MISSING / REQUEST_ID_MISSING; '
+        + 'a malformed stamp: WALLET_SIGNATURE_MALFORMED',
+      async () => {
+        const body = json();
+        const { headers } = await challenged(c, body);
+        expectError(await patch(c, body, { 'Request-Id': headers['Request-Id'] }), 401, 'WALLET_SIGNATURE_MISSING');
+        expectError(
+          await patch(c, body, { 'Service-Wallet-Signature': headers['Service-Wallet-Signature'] }),
+          401,
+          'REQUEST_ID_MISSING',
+        );
+        expectError(
+          await patch(c, body, signedHeaders('%%%not-a-stamp%%%', headers['Request-Id'])),
+          401,
+          'WALLET_SIGNATURE_MALFORMED',
+        );
+      },
+    );
 
-    test("a key that is no session, or a session of another customer's wallet: 401 WALLET_SIGNATURE_INVALID", async () => {
+    test("a key that is no session, or another customer's wallet's session: 401 WALLET_SIGNATURE_INVALID", async () => {
       const body = json();
       const { challenge } = await challenged(c, body);
       const stranger = await signedInCustomer();

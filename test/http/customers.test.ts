@@ -126,11 +126,15 @@ describe('customers lifecycle', () => {
     expect(malformed.body.code).toBe('INVALID_INPUT');
   });
 
-  test('a fixed segment is never read as a customer id: GET /customers/kyc-link (what Grid\'s SDK calls) is its own operation, not id "kyc-link"', async () => {
-    const res = await sys.api('/customers/kyc-link?platformCustomerId=no-such-customer');
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('USER_NOT_FOUND');
-  });
+  test(
+    'a fixed segment is never read as a customer id: GET /customers/kyc-link '
+      + '(what Grid\'s SDK calls) is its own operation, not id "kyc-link"',
+    async () => {
+      const res = await sys.api('/customers/kyc-link?platformCustomerId=no-such-customer');
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('USER_NOT_FOUND');
+    },
+  );
 
   test('update validation lists every invalid field', async () => {
     const created = await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) });
@@ -173,7 +177,7 @@ describe('external accounts carry paymentRails (the reference requires them on b
     ]]);
   });
 
-  test('without paymentRails a bank account reaches every rail of its kind; a rail of another kind is refused', async () => {
+  test("without paymentRails a bank account reaches each rail of its kind; other kinds' rails refused", async () => {
     const customer = (await sys.api('/customers', { method: 'POST', json: unique(INDIVIDUAL_CUSTOMER) })).body.id;
     const usd = await sys.api('/customers/external-accounts', {
       method: 'POST',

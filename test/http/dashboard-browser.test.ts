@@ -53,9 +53,10 @@ beforeAll(async () => {
     const target = sys.rootUrl;
     const pages: Record<string, string> = {
       '/frame': `<!doctype html><title>framing</title><iframe id="victim" src="${target}/dashboard/"></iframe>`,
-      '/csrf':
-        `<!doctype html><title>csrf</title><form id="f" method="post" action="${target}/2025-10-13/customers" enctype="text/plain">`
-        + `<input name='{"customerType":"INDIVIDUAL","platformCustomerId":"csrf-victim","x":"' value='"}'></form><script>document.getElementById('f').submit()</script>`,
+      '/csrf': '<!doctype html><title>csrf</title><form id="f" method="post" '
+        + `action="${target}/2025-10-13/customers" enctype="text/plain">`
+        + `<input name='{"customerType":"INDIVIDUAL","platformCustomerId":"csrf-victim","x":"' `
+        + `value='"}'></form><script>document.getElementById('f').submit()</script>`,
     };
     res.writeHead(200, { 'content-type': 'text/html' }).end(pages[req.url ?? ''] ?? '');
   });
@@ -122,7 +123,7 @@ async function payment() {
   return { ...c, quoteId: quote.body.id as string, transactionId: executed.body.transactionId as string };
 }
 
-test('signed in, a payment made through the API reaches COMPLETED on its transaction page without a reload', async () => {
+test('signed in, a payment made through the API reaches COMPLETED on its transaction page, no reload', async () => {
   await inBrowser('payment', async (page) => {
     await signIn(page);
     expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
@@ -171,7 +172,7 @@ test('signed in, a payment made through the API reaches COMPLETED on its transac
   });
 });
 
-test("the sandbox panel funds an account and simulates a card authorization, which the card's page then lists", async () => {
+test("the sandbox panel funds an account and simulates a card authorization, which the card's page lists", async () => {
   const holder = await approvedCardholder(sys);
   const issued = await sys.api('/cards', {
     method: 'POST',
@@ -292,63 +293,67 @@ test('the keyboard reaches every navigation link and the sign-out button', async
   });
 });
 
-test('a token is created (its secret shown once) and revoked; the webhook endpoint is set, a test webhook reaches it, and its resend shows a new attempt', async () => {
-  await inBrowser('tokens', async (page) => {
-    await signIn(page);
-    await go(page, 'API tokens', 'API tokens');
-    await page.getByLabel('Name').fill('ci-reader');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const secret = (await page.getByTestId('new-token-secret').textContent())!;
-    const tokenId = (await page.getByTestId('new-token-id').textContent())!;
-    expect(secret.length).toBeGreaterThan(20);
-    secretsSeen.push(secret);
-    expect(
-      (await fetch(`${sys.baseUrl}/customers`, {
-        headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
-      })).status,
-    ).toBe(200);
-    // Nothing of it in the browser's storage; once dismissed, nowhere on the page.
-    expect(
-      await page.evaluate(() =>
-        JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie
-      ),
-    ).not.toContain(secret);
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    expect(await page.content()).not.toContain(secret);
+test(
+  'a token is created (its secret shown once) and revoked; the webhook endpoint '
+    + 'is set, a test webhook reaches it, and its resend shows a new attempt',
+  async () => {
+    await inBrowser('tokens', async (page) => {
+      await signIn(page);
+      await go(page, 'API tokens', 'API tokens');
+      await page.getByLabel('Name').fill('ci-reader');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const secret = (await page.getByTestId('new-token-secret').textContent())!;
+      const tokenId = (await page.getByTestId('new-token-id').textContent())!;
+      expect(secret.length).toBeGreaterThan(20);
+      secretsSeen.push(secret);
+      expect(
+        (await fetch(`${sys.baseUrl}/customers`, {
+          headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
+        })).status,
+      ).toBe(200);
+      // Nothing of it in the browser's storage; once dismissed, nowhere on the page.
+      expect(
+        await page.evaluate(() =>
+          JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie
+        ),
+      ).not.toContain(secret);
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('button', { name: 'Revoke ci-reader' }).click();
-    await page.getByRole('button', { name: 'Revoke ci-reader' }).waitFor({ state: 'detached' });
-    expect(
-      (await fetch(`${sys.baseUrl}/customers`, {
-        headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
-      })).status,
-    ).toBe(401);
+      await page.getByRole('button', { name: 'Revoke ci-reader' }).click();
+      await page.getByRole('button', { name: 'Revoke ci-reader' }).waitFor({ state: 'detached' });
+      expect(
+        (await fetch(`${sys.baseUrl}/customers`, {
+          headers: { authorization: `Basic ${Buffer.from(`${tokenId}:${secret}`).toString('base64')}` },
+        })).status,
+      ).toBe(401);
 
-    await go(page, 'Webhooks', 'Webhooks');
-    await page.getByLabel('Webhook endpoint URL').fill(receiver.url);
-    await page.getByRole('button', { name: 'Save endpoint' }).click();
-    await page.getByText('Endpoint saved.').waitFor();
-    expect(await page.getByTestId('webhook-endpoint').textContent()).toBe(receiver.url);
-    const before = receiver.arrivals.length;
-    await page.getByRole('button', { name: 'Send test webhook' }).click();
-    await page.getByText(/The endpoint answered 200/).waitFor();
-    expect(receiver.arrivals.length).toBeGreaterThan(before);
+      await go(page, 'Webhooks', 'Webhooks');
+      await page.getByLabel('Webhook endpoint URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Save endpoint' }).click();
+      await page.getByText('Endpoint saved.').waitFor();
+      expect(await page.getByTestId('webhook-endpoint').textContent()).toBe(receiver.url);
+      const before = receiver.arrivals.length;
+      await page.getByRole('button', { name: 'Send test webhook' }).click();
+      await page.getByText(/The endpoint answered 200/).waitFor();
+      expect(receiver.arrivals.length).toBeGreaterThan(before);
 
-    // The test webhook in the log: resent from its page, a second attempt appears and reaches the receiver.
-    const delivery = (await sys.api('/webhooks/deliveries?type=TEST&limit=1')).body.data[0];
-    await page.getByRole('link', { name: delivery.id }).click();
-    await page.getByRole('heading', { level: 1, name: /Webhook delivery/ }).waitFor();
-    const attempts = page.getByRole('table', { name: 'Attempts' }).locator('tbody tr');
-    await attempts.first().waitFor();
-    expect(await attempts.count()).toBe(1);
-    await page.getByRole('button', { name: 'Resend' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, {
-      timeout: 15_000,
+      // The test webhook in the log: resent from its page, a second attempt appears and reaches the receiver.
+      const delivery = (await sys.api('/webhooks/deliveries?type=TEST&limit=1')).body.data[0];
+      await page.getByRole('link', { name: delivery.id }).click();
+      await page.getByRole('heading', { level: 1, name: /Webhook delivery/ }).waitFor();
+      const attempts = page.getByRole('table', { name: 'Attempts' }).locator('tbody tr');
+      await attempts.first().waitFor();
+      expect(await attempts.count()).toBe(1);
+      await page.getByRole('button', { name: 'Resend' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2, undefined, {
+        timeout: 15_000,
+      });
+      expect(await attempts.nth(1).textContent()).toContain('ACKNOWLEDGED');
+      await receiver.waitFor(() => receiver.arrivalsOf(delivery.id) === 2);
     });
-    expect(await attempts.nth(1).textContent()).toContain('ACKNOWLEDGED');
-    await receiver.waitFor(() => receiver.arrivalsOf(delivery.id) === 2);
-  });
-});
+  },
+);
 
 test("an agent's payment waiting for approval is approved from the Agents page", async () => {
   const c = await agentCustomer(sys);
@@ -372,108 +377,116 @@ test("an agent's payment waiting for approval is approved from the Agents page",
   });
 });
 
-test('a VIEW token sees no write button and its writes are refused; sign-out ends the session, and the cookie is refused after it', async () => {
-  const viewer = (await sys.api('/tokens', { method: 'POST', json: { name: 'viewer', permissions: ['VIEW'] } })).body;
-  await inBrowser('view-token', async (page, context) => {
-    await signIn(page, viewer.clientId, viewer.clientSecret);
-    await go(page, 'Webhooks', 'Webhooks');
-    await page.getByRole('table', { name: 'Webhook deliveries' }).or(page.getByText('No webhook deliveries.')).first()
-      .waitFor();
-    expect(await page.getByRole('button', { name: 'Save endpoint' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Send test webhook' }).count()).toBe(0);
-    await go(page, 'API tokens', 'API tokens');
-    expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
-    await go(page, 'Sandbox', 'Sandbox');
-    expect(await page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
-    // The server refuses the write anyway, even with the session's CSRF token.
-    const refused = await page.evaluate(async () => {
-      const s: any = await (await fetch('/dashboard/session')).json();
-      const r = await fetch('/2025-10-13/customers', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
-        body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-in-browser' }),
+test(
+  'a VIEW token sees no write button and its writes are refused; '
+    + 'sign-out ends the session, and the cookie is refused after it',
+  async () => {
+    const viewer = (await sys.api('/tokens', { method: 'POST', json: { name: 'viewer', permissions: ['VIEW'] } })).body;
+    await inBrowser('view-token', async (page, context) => {
+      await signIn(page, viewer.clientId, viewer.clientSecret);
+      await go(page, 'Webhooks', 'Webhooks');
+      await page.getByRole('table', { name: 'Webhook deliveries' }).or(page.getByText('No webhook deliveries.')).first()
+        .waitFor();
+      expect(await page.getByRole('button', { name: 'Save endpoint' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Send test webhook' }).count()).toBe(0);
+      await go(page, 'API tokens', 'API tokens');
+      expect(await page.getByRole('button', { name: 'Create token' }).count()).toBe(0);
+      await go(page, 'Sandbox', 'Sandbox');
+      expect(await page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
+      // The server refuses the write anyway, even with the session's CSRF token.
+      const refused = await page.evaluate(async () => {
+        const s: any = await (await fetch('/dashboard/session')).json();
+        const r = await fetch('/2025-10-13/customers', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+          body: JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'viewer-in-browser' }),
+        });
+        return r.status;
       });
-      return r.status;
+      expect(refused).toBe(403);
+
+      const [cookie] = await context.cookies();
+      secretsSeen.push(viewer.clientSecret, cookie.value);
+      expect(cookie).toMatchObject({ name: 'grid_dashboard_session', httpOnly: true, sameSite: 'Strict' });
+      expect(cookie.expires).toBeGreaterThan(Date.now() / 1000);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+      expect(await context.cookies()).toEqual([]);
+      // The cookie, stolen before sign-out, is refused afterwards.
+      const stolen = await fetch(`${sys.baseUrl}/customers`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
+      expect(stolen.status).toBe(401);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     });
-    expect(refused).toBe(403);
+  },
+);
 
-    const [cookie] = await context.cookies();
-    secretsSeen.push(viewer.clientSecret, cookie.value);
-    expect(cookie).toMatchObject({ name: 'grid_dashboard_session', httpOnly: true, sameSite: 'Strict' });
-    expect(cookie.expires).toBeGreaterThan(Date.now() / 1000);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
-    expect(await context.cookies()).toEqual([]);
-    // The cookie, stolen before sign-out, is refused afterwards.
-    const stolen = await fetch(`${sys.baseUrl}/customers`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
-    expect(stolen.status).toBe(401);
-    await page.reload();
-    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
-  });
-});
-
-test('attacks: a cross-site form post without the CSRF token, script in a customer name and in a webhook payload, framing by another site', async () => {
-  const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
-  const customer = await sys.api('/customers', {
-    method: 'POST',
-    json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss },
-  });
-  expect(customer.status).toBe(201);
-  await inBrowser('attacks', async (page) => {
-    await signIn(page);
-    // Cross-site form post (another port of the same host is the same site: SameSite sends the cookie; the CSRF token
-    // stops it).
-    const posted = page.waitForResponse((r) =>
-      r.url().endsWith('/2025-10-13/customers') && r.request().method() === 'POST'
-    );
-    await page.goto(`${attackerUrl}/csrf`);
-    const response = await posted;
-    expect(response.status()).toBe(403);
-    expect((await sys.api('/customers?platformCustomerId=csrf-victim')).body.data).toEqual([]);
-
-    // Script injection: the name is shown as text, nothing runs.
-    await page.goto(`${sys.rootUrl}/dashboard/customers/${encodeURIComponent(customer.body.id)}`);
-    await page.getByRole('heading', { level: 1, name: `Customer ${xss}` }).waitFor();
-    await page.goto(`${sys.rootUrl}/dashboard/customers`);
-    await page.getByRole('link', { name: xss }).waitFor();
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
-    expect(await page.locator('main img, main script').count()).toBe(0);
-
-    // A webhook payload holding markup (a payment's description), shown on its delivery's page as text.
-    expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
-    const c = await agentCustomer(sys, 100_000);
-    const quote = await sys.api('/quotes', {
+test(
+  'attacks: a cross-site form post without the CSRF token, script in '
+    + 'a customer name and in a webhook payload, framing by another site',
+  async () => {
+    const xss = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const customer = await sys.api('/customers', {
       method: 'POST',
-      json: { ...quoteBody(c.usdAccountId, c.mxnPayee, 1_000), description: xss },
+      json: { customerType: 'INDIVIDUAL', platformCustomerId: `xss-${Date.now()}`, fullName: xss },
     });
-    expect(quote.status).toBe(201);
-    expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-    let marked: any;
-    for (let i = 0; i < 200 && !marked; i++) {
-      marked = (await sys.api('/webhooks/deliveries?limit=50')).body.data.find((d: any) =>
-        JSON.stringify(d.data ?? {}).includes('__pwned')
+    expect(customer.status).toBe(201);
+    await inBrowser('attacks', async (page) => {
+      await signIn(page);
+      // Cross-site form post (another port of the same host is the same site: SameSite sends the cookie; the CSRF token
+      // stops it).
+      const posted = page.waitForResponse((r) =>
+        r.url().endsWith('/2025-10-13/customers') && r.request().method() === 'POST'
       );
-      if (!marked) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(marked).toBeDefined();
-    await page.goto(`${sys.rootUrl}/dashboard/webhooks/${encodeURIComponent(marked.id)}`);
-    await page.getByLabel('Payload (data)').waitFor();
-    // shown as JSON text
-    expect(await page.getByLabel('Payload (data)').textContent()).toContain(JSON.stringify(xss).slice(1, -1));
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
-    expect(await page.locator('main img, main script').count()).toBe(0);
+      await page.goto(`${attackerUrl}/csrf`);
+      const response = await posted;
+      expect(response.status()).toBe(403);
+      expect((await sys.api('/customers?platformCustomerId=csrf-victim')).body.data).toEqual([]);
 
-    // Clickjacking: another site's frame of the dashboard is blocked by frame-ancestors.
-    const consoleLines: string[] = [];
-    page.on('console', (m) => consoleLines.push(m.text()));
-    const answered = page.waitForResponse((r) => r.url().startsWith(`${sys.rootUrl}/dashboard/`));
-    await page.goto(`${attackerUrl}/frame`);
-    expect((await answered).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-    await page.waitForTimeout(300);
-    const frame = page.frames().find((f) => f !== page.mainFrame())!;
-    expect(await frame.$('#app')).toBeNull();
-  });
-});
+      // Script injection: the name is shown as text, nothing runs.
+      await page.goto(`${sys.rootUrl}/dashboard/customers/${encodeURIComponent(customer.body.id)}`);
+      await page.getByRole('heading', { level: 1, name: `Customer ${xss}` }).waitFor();
+      await page.goto(`${sys.rootUrl}/dashboard/customers`);
+      await page.getByRole('link', { name: xss }).waitFor();
+      expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+      expect(await page.locator('main img, main script').count()).toBe(0);
+
+      // A webhook payload holding markup (a payment's description), shown on its delivery's page as text.
+      expect((await sys.api('/config', { method: 'PATCH', json: { webhookEndpoint: receiver.url } })).status).toBe(200);
+      const c = await agentCustomer(sys, 100_000);
+      const quote = await sys.api('/quotes', {
+        method: 'POST',
+        json: { ...quoteBody(c.usdAccountId, c.mxnPayee, 1_000), description: xss },
+      });
+      expect(quote.status).toBe(201);
+      expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+      let marked: any;
+      for (let i = 0; i < 200 && !marked; i++) {
+        marked = (await sys.api('/webhooks/deliveries?limit=50')).body.data.find((d: any) =>
+          JSON.stringify(d.data ?? {}).includes('__pwned')
+        );
+        if (!marked) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(marked).toBeDefined();
+      await page.goto(`${sys.rootUrl}/dashboard/webhooks/${encodeURIComponent(marked.id)}`);
+      await page.getByLabel('Payload (data)').waitFor();
+      // shown as JSON text
+      expect(await page.getByLabel('Payload (data)').textContent()).toContain(JSON.stringify(xss).slice(1, -1));
+      expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+      expect(await page.locator('main img, main script').count()).toBe(0);
+
+      // Clickjacking: another site's frame of the dashboard is blocked by frame-ancestors.
+      const consoleLines: string[] = [];
+      page.on('console', (m) => consoleLines.push(m.text()));
+      const answered = page.waitForResponse((r) => r.url().startsWith(`${sys.rootUrl}/dashboard/`));
+      await page.goto(`${attackerUrl}/frame`);
+      expect((await answered).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+      await page.waitForTimeout(300);
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      expect(await frame.$('#app')).toBeNull();
+    });
+  },
+);
 
 test('nothing secret reached the logs: no token secret, no session cookie', () => {
   expect(logLines.length).toBeGreaterThan(100);

@@ -35,18 +35,22 @@ async function signIn(tokenId = sys.sandbox.tokenId, clientSecret = sys.sandbox.
 const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
   fetch(`${sys.baseUrl}${path}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
 
-test('sign-in answers a session cookie: HttpOnly, SameSite=Strict, path /, with an expiry; nothing secret in the answer', async () => {
-  const { setCookie, session, res } = await signIn();
-  expect(setCookie).toMatch(
-    /^grid_dashboard_session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/,
-  );
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  const text = JSON.stringify(session);
-  expect(text).not.toContain(sys.sandbox.clientSecret);
-  expect(session.permissions).toEqual(expect.arrayContaining(['VIEW']));
-  expect(session.operations).toContain('listTransactions');
-  expect(session.sandbox).toBe(true);
-});
+test(
+  'sign-in answers a session cookie: HttpOnly, SameSite=Strict, '
+    + 'path /, with an expiry; nothing secret in the answer',
+  async () => {
+    const { setCookie, session, res } = await signIn();
+    expect(setCookie).toMatch(
+      /^grid_dashboard_session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/,
+    );
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const text = JSON.stringify(session);
+    expect(text).not.toContain(sys.sandbox.clientSecret);
+    expect(session.permissions).toEqual(expect.arrayContaining(['VIEW']));
+    expect(session.operations).toContain('listTransactions');
+    expect(session.sandbox).toBe(true);
+  },
+);
 
 test('outside localhost the cookie is Secure as well', async () => {
   const body = JSON.stringify({ tokenId: sys.sandbox.tokenId, clientSecret: sys.sandbox.clientSecret });
@@ -72,7 +76,7 @@ test('outside localhost the cookie is Secure as well', async () => {
   expect(setCookie).toMatch(/; Secure; SameSite=Strict$/);
 });
 
-test('a wrong secret, a bad body, a form post or another origin are refused, each with the error envelope', async () => {
+test('a wrong secret, a bad body, a form post or another origin are refused, each in the error envelope', async () => {
   const wrong = await signInRaw({ tokenId: sys.sandbox.tokenId, clientSecret: 'not-the-secret' });
   expect(wrong.status).toBe(401);
   expect(wrong.headers.get('set-cookie')).toBeNull();
@@ -95,7 +99,7 @@ test('a wrong secret, a bad body, a form post or another origin are refused, eac
   expect(elsewhere.headers.get('set-cookie')).toBeNull();
 });
 
-test('the cookie reads the API; a write needs the CSRF token; sign-out ends the session for a stolen copy too', async () => {
+test('the cookie reads the API; a write needs the CSRF token; sign-out ends it for stolen copies too', async () => {
   const { cookie, session } = await signIn();
   expect((await withCookie('/customers', cookie)).status).toBe(200);
   const create = (headers: Record<string, string>) =>
@@ -159,7 +163,7 @@ test('signing in again from the same browser ends its previous session', async (
   expect((await withCookie('/customers', second)).status).toBe(200);
 });
 
-test('an unknown or malformed cookie is refused, never ignored; the Authorization header wins over a cookie', async () => {
+test('an unknown or malformed cookie is refused, never ignored; the Authorization header beats a cookie', async () => {
   expect((await withCookie('/customers', 'grid_dashboard_session=' + 'A'.repeat(43))).status).toBe(401);
   expect((await withCookie('/customers', 'grid_dashboard_session=<script>')).status).toBe(401);
   const res = await fetch(`${sys.baseUrl}/customers`, {

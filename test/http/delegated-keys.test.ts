@@ -77,7 +77,7 @@ const authorize = async (cardId: string, amount: number) => {
   expect(res.status).toBe(202);
 };
 
-test('three legs make an ACTIVE key; the wallet funds the card only while it is ACTIVE; revoked, it stops', async () => {
+test('three legs make an ACTIVE key; the wallet funds the card only while it is ACTIVE; revoked it stops', async () => {
   const holder = await walletHolder();
   await fund(sys, holder.walletId, 10_000);
   const cardId = await walletCard(holder);
@@ -180,7 +180,7 @@ test('a wallet source without a key is passed over for the next funding source',
   expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(4_300);
 });
 
-test('wrong, replayed or foreign stamps and skipped legs are refused; identical re-sends answer the same leg', async () => {
+test('wrong, replayed or foreign stamps and skipped legs are refused; identical re-sends get that leg', async () => {
   const holder = await walletHolder();
   const other = await walletHolder();
   const cardId = await walletCard(holder);
@@ -234,40 +234,47 @@ test('wrong, replayed or foreign stamps and skipped legs are refused; identical 
   expect(again.body).toEqual(third.body);
 });
 
-test("per-transaction limits: above the card currency's limit is declined, up to it approved; limits must be in the card's currency", async () => {
-  const holder = await walletHolder();
-  await fund(sys, holder.walletId, 10_000);
-  const cardId = await walletCard(holder);
-  expectError(
-    await create({
+test(
+  "per-transaction limits: above the card currency's limit is "
+    + "declined, up to it approved; limits must be in the card's currency",
+  async () => {
+    const holder = await walletHolder();
+    await fund(sys, holder.walletId, 10_000);
+    const cardId = await walletCard(holder);
+    expectError(
+      await create({
+        cardId,
+        internalAccountId: holder.walletId,
+        nickname: 'k',
+        spendingLimits: [{ currencyCode: 'USDB', maxPerTransaction: 100 }],
+      }),
+      400,
+      'INVALID_INPUT',
+    );
+    const duplicate = await create({
       cardId,
       internalAccountId: holder.walletId,
       nickname: 'k',
-      spendingLimits: [{ currencyCode: 'USDB', maxPerTransaction: 100 }],
-    }),
-    400,
-    'INVALID_INPUT',
-  );
-  const duplicate = await create({
-    cardId,
-    internalAccountId: holder.walletId,
-    nickname: 'k',
-    spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 100 }, { currencyCode: 'USD', maxPerTransaction: 200 }],
-  });
-  expectError(duplicate, 400, 'INVALID_INPUT');
-  expect(duplicate.body.details.errors.map((e: { field: string }) => e.field)).toEqual([
-    'spendingLimits[1].currencyCode',
-  ]);
+      spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 100 }, {
+        currencyCode: 'USD',
+        maxPerTransaction: 200,
+      }],
+    });
+    expectError(duplicate, 400, 'INVALID_INPUT');
+    expect(duplicate.body.details.errors.map((e: { field: string }) => e.field)).toEqual([
+      'spendingLimits[1].currencyCode',
+    ]);
 
-  const key = await delegate(holder, cardId, { spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 2_000 }] });
-  expect(key.spendingLimits).toEqual([{ currencyCode: 'USD', maxPerTransaction: 2_000 }]);
-  await authorize(cardId, 2_001);
-  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(10_000);
-  await authorize(cardId, 2_000);
-  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(8_000);
-});
+    const key = await delegate(holder, cardId, { spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 2_000 }] });
+    expect(key.spendingLimits).toEqual([{ currencyCode: 'USD', maxPerTransaction: 2_000 }]);
+    await authorize(cardId, 2_001);
+    expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(10_000);
+    await authorize(cardId, 2_000);
+    expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(8_000);
+  },
+);
 
-test('bad requests: every invalid member listed, filters required, unknown cards and non-wallet sources 404', async () => {
+test('bad requests: every invalid member listed, filters required, unknown cards, non-wallet sources 404', async () => {
   const holder = await walletHolder();
   const cardId = await walletCard(holder, [holder.walletId, holder.usdAccountId]);
   const bad = await create({ nickname: '', spendingLimits: [{ currencyCode: 'usd', maxPerTransaction: 0 }] });
@@ -324,25 +331,29 @@ test('another platform sees none of the keys, cards or wallets', async () => {
   expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('ACTIVE');
 });
 
-test('unbinding the wallet from the card revokes its key: bound again, the wallet needs a new key; closing the card revokes too', async () => {
-  const holder = await walletHolder();
-  await fund(sys, holder.walletId, 5_000);
-  await fund(sys, holder.usdAccountId, 5_000);
-  const cardId = await walletCard(holder);
-  const key = await delegate(holder, cardId);
-  const patch = (json: unknown) => sys.api(`/cards/${cardId}`, { method: 'PATCH', json });
+test(
+  'unbinding the wallet from the card revokes its key: bound '
+    + 'again, the wallet needs a new key; closing the card revokes too',
+  async () => {
+    const holder = await walletHolder();
+    await fund(sys, holder.walletId, 5_000);
+    await fund(sys, holder.usdAccountId, 5_000);
+    const cardId = await walletCard(holder);
+    const key = await delegate(holder, cardId);
+    const patch = (json: unknown) => sys.api(`/cards/${cardId}`, { method: 'PATCH', json });
 
-  expect((await patch({ fundingSources: [holder.usdAccountId] })).status).toBe(200);
-  expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('REVOKED');
-  expect((await patch({ fundingSources: [holder.walletId] })).status).toBe(200);
-  await authorize(cardId, 400);
-  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(5_000);
+    expect((await patch({ fundingSources: [holder.usdAccountId] })).status).toBe(200);
+    expect((await sys.api(`/auth/delegated-keys/${key.id}`)).body.status).toBe('REVOKED');
+    expect((await patch({ fundingSources: [holder.walletId] })).status).toBe(200);
+    await authorize(cardId, 400);
+    expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(5_000);
 
-  const renewed = await delegate(holder, cardId);
-  expect(renewed.fundingSourceId).toBe(key.fundingSourceId);
-  await authorize(cardId, 400);
-  expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(4_600);
+    const renewed = await delegate(holder, cardId);
+    expect(renewed.fundingSourceId).toBe(key.fundingSourceId);
+    await authorize(cardId, 400);
+    expect(await balanceOf(sys, holder.customerId, holder.walletId)).toBe(4_600);
 
-  expect((await patch({ state: 'CLOSED' })).status).toBe(200);
-  expect((await sys.api(`/auth/delegated-keys/${renewed.id}`)).body.status).toBe('REVOKED');
-});
+    expect((await patch({ state: 'CLOSED' })).status).toBe(200);
+    expect((await sys.api(`/auth/delegated-keys/${renewed.id}`)).body.status).toBe('REVOKED');
+  },
+);

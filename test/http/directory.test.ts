@@ -180,34 +180,38 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     });
   });
 
-  test('errors: unknown account 404, a fiat account or another currency INVALID_CURRENCY, bad members INVALID_INPUT, fees above the amount INVALID_AMOUNT', async () => {
-    const { usdc, usdAccountId } = await usdcAccount();
-    const ask = (json: Record<string, unknown>) =>
-      sys.api('/crypto/estimate-withdrawal-fee', {
-        method: 'POST',
-        json: {
-          internalAccountId: usdc,
-          currency: 'USDC',
-          cryptoNetwork: 'SOLANA',
-          amount: 1_000_000,
-          destinationAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
-          ...json,
-        },
-      });
-    expectError(
-      await ask({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }),
-      404,
-      'REFERENCE_NOT_FOUND',
-    );
-    expectError(await ask({ internalAccountId: usdAccountId, currency: 'USD' }), 400, 'INVALID_CURRENCY');
-    expectError(await ask({ currency: 'USDT' }), 400, 'INVALID_CURRENCY');
-    const invalid = await ask({ cryptoNetwork: 'DOGECHAIN', destinationAddress: 'x' });
-    expectError(invalid, 400, 'INVALID_INPUT');
-    expect(invalid.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
-      'cryptoNetwork',
-      'destinationAddress',
-    ]);
-    expectError(await ask({ amount: 0 }), 400, 'INVALID_INPUT');
-    expectError(await ask({ cryptoNetwork: 'BITCOIN', amount: 100 }), 400, 'INVALID_AMOUNT');
-  });
+  test(
+    'errors: unknown account 404, a fiat account or another currency '
+      + 'INVALID_CURRENCY, bad members INVALID_INPUT, fees above the amount INVALID_AMOUNT',
+    async () => {
+      const { usdc, usdAccountId } = await usdcAccount();
+      const ask = (json: Record<string, unknown>) =>
+        sys.api('/crypto/estimate-withdrawal-fee', {
+          method: 'POST',
+          json: {
+            internalAccountId: usdc,
+            currency: 'USDC',
+            cryptoNetwork: 'SOLANA',
+            amount: 1_000_000,
+            destinationAddress: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+            ...json,
+          },
+        });
+      expectError(
+        await ask({ internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' }),
+        404,
+        'REFERENCE_NOT_FOUND',
+      );
+      expectError(await ask({ internalAccountId: usdAccountId, currency: 'USD' }), 400, 'INVALID_CURRENCY');
+      expectError(await ask({ currency: 'USDT' }), 400, 'INVALID_CURRENCY');
+      const invalid = await ask({ cryptoNetwork: 'DOGECHAIN', destinationAddress: 'x' });
+      expectError(invalid, 400, 'INVALID_INPUT');
+      expect(invalid.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+        'cryptoNetwork',
+        'destinationAddress',
+      ]);
+      expectError(await ask({ amount: 0 }), 400, 'INVALID_INPUT');
+      expectError(await ask({ cryptoNetwork: 'BITCOIN', amount: 100 }), 400, 'INVALID_AMOUNT');
+    },
+  );
 });

@@ -40,7 +40,7 @@ async function fileOf(id: string, auth?: string, s = sys) {
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-test('a PDF uploaded for a customer is listed by holder and its file is served, byte for byte, to its platform only', async () => {
+test('a PDF uploaded for a customer is listed by holder; its file is served as is, to its platform only', async () => {
   const customer = await createCustomer(sys, { fullName: 'Doc Holder' });
   const res = await upload({
     documentHolder: customer.id,
@@ -69,7 +69,7 @@ test('a PDF uploaded for a customer is listed by holder and its file is served, 
   expect((await sys.api(`/documents?documentHolder=${customer.id}`, { auth: other.auth })).body.data).toEqual([]);
 });
 
-test('bad metadata is listed field by field; the type comes from the bytes, not the name or declared type', async () => {
+test('bad metadata is listed field by field; the type comes from the bytes, not the name or declared one', async () => {
   const customer = await createCustomer(sys);
   const bad = await upload({ documentHolder: 'Customer:nope', documentType: 'DIPLOMA', country: 'USA', side: 'TOP' }, {
     name: 'x.pdf',
@@ -165,7 +165,8 @@ test('oversized and truncated uploads are 400 and leave nothing stored', async (
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="documentHolder"\r\n\r\n${customer.id}\r\n`
     + `--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nPASSPORT\r\n`
     + `--${boundary}\r\nContent-Disposition: form-data; name="country"\r\n\r\nUS\r\n`
-    + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+    + `--${boundary}\r\nContent-Disposition: form-data; name="file"; `
+    + `filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
   const truncated = Buffer.concat([Buffer.from(head), PDF.subarray(0, 1000)]); // no closing boundary
   const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
     const req = request(`${sys.baseUrl}/documents`, {

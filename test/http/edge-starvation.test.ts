@@ -79,7 +79,8 @@ test(`a polite client is served while a greedy one holds ${GREEDY_SOCKETS} socke
     let served = 0;
     for (let i = 0; i < POLITE_REQUESTS; i++) if (await politeRequest(port, polite.auth)) served++;
     console.log(
-      `polite client: ${served}/${POLITE_REQUESTS} answered 200 while the greedy client held ${greedy.held()} of its ${GREEDY_SOCKETS} sockets`,
+      `polite client: ${served}/${POLITE_REQUESTS} answered 200 while the `
+        + `greedy client held ${greedy.held()} of its ${GREEDY_SOCKETS} sockets`,
     );
     expect(served).toBe(POLITE_REQUESTS);
   } finally {

@@ -45,24 +45,28 @@ describe('failed authentication never refuses the owner', () => {
     expect((await sys.api('/customers?limit=2', from('192.0.2.50', owner.auth))).status).toBe(200);
   });
 
-  it('an address over its failure limit still gets one check for a token id not tried from it, so its other tokens work', async () => {
-    const neighbour = await sys.createPlatform();
-    for (let i = 0; i < 6; i++) {
+  it(
+    'an address over its failure limit still gets one check '
+      + 'for a token id not tried from it, so its other tokens work',
+    async () => {
+      const neighbour = await sys.createPlatform();
+      for (let i = 0; i < 6; i++) {
+        expect(
+          (await sys.api(
+            '/customers',
+            from('192.0.2.60', basicAuthHeader(`token-guess-${i}`, 'wrong-secret-0000000000')),
+          )).status,
+        ).toBe(401);
+      }
+      // A guessed id already refused from there stays refused; more failures add nothing.
       expect(
-        (await sys.api(
-          '/customers',
-          from('192.0.2.60', basicAuthHeader(`token-guess-${i}`, 'wrong-secret-0000000000')),
-        )).status,
-      ).toBe(401);
-    }
-    // A guessed id already refused from there stays refused; more failures add nothing.
-    expect(
-      (await sys.api('/customers', from('192.0.2.60', basicAuthHeader('token-guess-0', 'wrong-secret-0000000000'))))
-        .status,
-    ).toBe(429);
-    // The neighbour behind the same address, seen for the first time, is served.
-    expect((await sys.api('/customers?limit=1', from('192.0.2.60', neighbour.auth))).status).toBe(200);
-  });
+        (await sys.api('/customers', from('192.0.2.60', basicAuthHeader('token-guess-0', 'wrong-secret-0000000000'))))
+          .status,
+      ).toBe(429);
+      // The neighbour behind the same address, seen for the first time, is served.
+      expect((await sys.api('/customers?limit=1', from('192.0.2.60', neighbour.auth))).status).toBe(200);
+    },
+  );
 
   it('guesses in flight at once cannot exceed the limit: each attempt is reserved before the check', async () => {
     const owner = await sys.createPlatform();
@@ -107,7 +111,7 @@ describe('failed authentication never refuses the owner', () => {
 });
 
 describe('the per-credential request rate', () => {
-  it('is announced on every answer and refused beyond it with 429 and Retry-After, for that credential only', async () => {
+  it('is announced on every answer and refused beyond it with 429, Retry-After, for that credential only', async () => {
     const greedy = await sys.createPlatform();
     const first = await sys.api('/customers?limit=1', { auth: greedy.auth });
     expect(first.headers.get('ratelimit-policy')).toBe('"default";q=25;w=60');

@@ -58,7 +58,7 @@ test('a currency the ECB does not publish (BTC) cannot be quoted: 400 INVALID_CU
   expect(res.body.message).toMatch(/ECB/);
 });
 
-test('when the newest document is older than RATE_MAX_AGE_MS, quotes are refused: 503 UNAVAILABLE, reason STALE', async () => {
+test('when the newest document is older than RATE_MAX_AGE_MS, quotes are refused: 503 UNAVAILABLE, STALE', async () => {
   const { customerId, usdAccountId } = await payingCustomer(sys);
   const eur = await externalAccount(sys, customerId, 'EUR_ACCOUNT');
   const stale = new Date(Date.now() - 5 * 24 * 3_600_000).toISOString().slice(0, 10);

@@ -27,14 +27,24 @@ describe('liveness and readiness', () => {
       });
     }
   });
-  test('GET /readyz answers 200 once the credentials authenticate and every service passes its gRPC health check, naming each dependency', async () => {
-    const res = await fetch(`${sys.rootUrl}/readyz`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      status: 'ready',
-      dependencies: { accounts: 'ok', auth: 'ok', credentials: 'ok', notifications: 'ok', 'quotes-transactions': 'ok' },
-    });
-  });
+  test(
+    'GET /readyz answers 200 once the credentials authenticate and '
+      + 'every service passes its gRPC health check, naming each dependency',
+    async () => {
+      const res = await fetch(`${sys.rootUrl}/readyz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        status: 'ready',
+        dependencies: {
+          accounts: 'ok',
+          auth: 'ok',
+          credentials: 'ok',
+          notifications: 'ok',
+          'quotes-transactions': 'ok',
+        },
+      });
+    },
+  );
 });
 
 describe('HTTP Basic authentication', () => {
@@ -81,15 +91,19 @@ describe('error envelope', () => {
     expectEnvelope(res, 400, 'INVALID_INPUT');
     expect(res.body.message).toMatch(/Malformed JSON/);
   });
-  test('content types are decided per route: a multipart call to a route that does not exist is 404, to a JSON route 400', async () => {
-    const form = new FormData();
-    form.append('file', new Blob(['%PDF-1.4']), 'a.pdf');
-    const missing = await sys.api('/documents-that-do-not-exist', { method: 'POST', body: form });
-    expectEnvelope(missing, 404, 'NOT_FOUND');
-    const json = await sys.api('/customers', { method: 'POST', body: form });
-    expectEnvelope(json, 400, 'INVALID_INPUT');
-    expect(json.body.message).toMatch(/Content-Type must be application\/json, got "multipart\/form-data/);
-  });
+  test(
+    'content types are decided per route: a multipart call to '
+      + 'a route that does not exist is 404, to a JSON route 400',
+    async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['%PDF-1.4']), 'a.pdf');
+      const missing = await sys.api('/documents-that-do-not-exist', { method: 'POST', body: form });
+      expectEnvelope(missing, 404, 'NOT_FOUND');
+      const json = await sys.api('/customers', { method: 'POST', body: form });
+      expectEnvelope(json, 400, 'INVALID_INPUT');
+      expect(json.body.message).toMatch(/Content-Type must be application\/json, got "multipart\/form-data/);
+    },
+  );
   test('wrong content type: 400 INVALID_INPUT', async () => {
     const res = await sys.api('/customers', {
       method: 'POST',
@@ -118,7 +132,7 @@ describe('error envelope', () => {
     const echoed = await sys.api('/no-such-thing', { headers: { 'x-correlation-id': 'abc-123' } });
     expect(echoed.headers.get('x-correlation-id')).toBe('abc-123');
   });
-  test("the same id as request-id, the header Grid's SDK reports as err.requestID: on errors and successes", async () => {
+  test("the same id as request-id, the header Grid's SDK reports as err.requestID: on errors and success", async () => {
     const failed = await sys.api('/customers/Customer:00000000-0000-4000-8000-000000000000');
     expect(failed.status).toBe(404);
     expect(failed.headers.get('request-id')).toBe(failed.headers.get('x-correlation-id'));

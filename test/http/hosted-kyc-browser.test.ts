@@ -16,7 +16,7 @@ afterAll(async () => {
   await sys.stop();
 });
 
-test('in a real browser: the hosted page offers the outcomes, a click approves the customer and lands on redirectUri', async () => {
+test('in a real browser: the hosted page offers the outcomes; a click approves and lands on redirectUri', async () => {
   const customer = await createCustomer(sys, { fullName: 'Browser Person' });
   // The redirect target is another origin (localhost, not 127.0.0.1) serving the gateway's health page.
   const landing = `${sys.rootUrl.replace('127.0.0.1', 'localhost')}/healthz`;

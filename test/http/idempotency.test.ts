@@ -202,33 +202,40 @@ test("another platform's same key is its own", async () => {
 });
 
 describe('agents', () => {
-  test("the issue's misuse: the key with another amount, on transfer-in, on another quote's execution: 422, nothing else done", async () => {
-    const c = await agentCustomer(sys);
-    const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
-    const key = newKey();
-    const first = await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
-    expect(first.status).toBe(201);
-    expectError(
-      await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 9_999))),
-      422,
-      'IDEMPOTENCY_KEY_REUSED',
-    );
-    expectError(
-      await me(
-        '/agents/me/transfer-in',
-        keyed(key, { source: { accountId: c.usdBank }, destination: { accountId: c.usdAccountId }, amount: 100 }),
-      ),
-      422,
-      'IDEMPOTENCY_KEY_REUSED',
-    );
-    const quote = await me('/agents/me/quotes', { method: 'POST', json: quoteBody(c.usdAccountId, c.mxnPayee, 1_000) });
-    expect(quote.status).toBe(201);
-    expectError(await me(`/agents/me/quotes/${quote.body.id}/execute`, keyed(key)), 422, 'IDEMPOTENCY_KEY_REUSED');
-    const again = await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
-    expect({ status: again.status, body: again.body }).toEqual({ status: 201, body: first.body });
-    expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - 100);
-    expect((await me('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
-  });
+  test(
+    "the issue's misuse: the key with another amount, on "
+      + "transfer-in, on another quote's execution: 422, nothing else done",
+    async () => {
+      const c = await agentCustomer(sys);
+      const me = asAgent(sys, (await connectedAgent(sys, c.customerId)).bearer);
+      const key = newKey();
+      const first = await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
+      expect(first.status).toBe(201);
+      expectError(
+        await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 9_999))),
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+      expectError(
+        await me(
+          '/agents/me/transfer-in',
+          keyed(key, { source: { accountId: c.usdBank }, destination: { accountId: c.usdAccountId }, amount: 100 }),
+        ),
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+      const quote = await me('/agents/me/quotes', {
+        method: 'POST',
+        json: quoteBody(c.usdAccountId, c.mxnPayee, 1_000),
+      });
+      expect(quote.status).toBe(201);
+      expectError(await me(`/agents/me/quotes/${quote.body.id}/execute`, keyed(key)), 422, 'IDEMPOTENCY_KEY_REUSED');
+      const again = await me('/agents/me/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
+      expect({ status: again.status, body: again.body }).toEqual({ status: 201, body: first.body });
+      expect(await balanceOf(sys, c.customerId, c.usdAccountId)).toBe(1_000_000 - 100);
+      expect((await me('/agents/me')).body.usage.dailyTransactionCount).toBe(1);
+    },
+  );
 
   test("keys are scoped per agent, and apart from the platform's", async () => {
     const c = await agentCustomer(sys);
@@ -308,20 +315,24 @@ describe('50 identical keyed requests at once: one effect, the rest replay it or
   });
 });
 
-test("the key's syntax: 1 to 255 printable ASCII characters, listed with the body's errors; the draft's quoted form is the same key", async () => {
-  const c = await payer();
-  const long = await sys.api(
-    '/transfer-out',
-    keyed('k'.repeat(256), { source: { accountId: c.usdAccountId }, amount: 'x' }),
-  );
-  expectError(long, 400, 'INVALID_INPUT');
-  expect(long.body.details.errors.map((e: { field: string }) => e.field)).toEqual(
-    expect.arrayContaining(['Idempotency-Key', 'amount', 'destination']),
-  );
-  const key = newKey();
-  const bare = await sys.api('/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
-  const quoted = await sys.api('/transfer-out', keyed(`"${key}"`, transferOut(c.usdAccountId, c.usdBank, 100)));
-  expect({ status: quoted.status, body: quoted.body }).toEqual({ status: 201, body: bare.body });
-  expect((await sys.api('/transfer-out', keyed('k'.repeat(255), transferOut(c.usdAccountId, c.usdBank, 100)))).status)
-    .toBe(201);
-});
+test(
+  "the key's syntax: 1 to 255 printable ASCII characters, listed "
+    + "with the body's errors; the draft's quoted form is the same key",
+  async () => {
+    const c = await payer();
+    const long = await sys.api(
+      '/transfer-out',
+      keyed('k'.repeat(256), { source: { accountId: c.usdAccountId }, amount: 'x' }),
+    );
+    expectError(long, 400, 'INVALID_INPUT');
+    expect(long.body.details.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['Idempotency-Key', 'amount', 'destination']),
+    );
+    const key = newKey();
+    const bare = await sys.api('/transfer-out', keyed(key, transferOut(c.usdAccountId, c.usdBank, 100)));
+    const quoted = await sys.api('/transfer-out', keyed(`"${key}"`, transferOut(c.usdAccountId, c.usdBank, 100)));
+    expect({ status: quoted.status, body: quoted.body }).toEqual({ status: 201, body: bare.body });
+    expect((await sys.api('/transfer-out', keyed('k'.repeat(255), transferOut(c.usdAccountId, c.usdBank, 100)))).status)
+      .toBe(201);
+  },
+);

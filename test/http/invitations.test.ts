@@ -32,7 +32,7 @@ const invite = (json: Record<string, unknown> = {}, as = auth) =>
 const claim = (code: string, inviteeUma: string) =>
   sys.api(`/invitations/${code}/claim`, { method: 'POST', json: { inviteeUma } });
 
-test("an invitation is created PENDING with its link, the inviter, and the amount to show in the inviter's currency", async () => {
+test("an invitation is created PENDING with its link, the inviter, the amount in the inviter's currency", async () => {
   const created = await invite({ firstName: 'Alice', amountToSend: 12_550, expiresAt: '2099-09-01T14:30:00Z' });
   expect(created.status).toBe(201);
   expect(created.body).toEqual({
@@ -48,7 +48,7 @@ test("an invitation is created PENDING with its link, the inviter, and the amoun
   expect((await sys.api(`/invitations/${created.body.code}`)).body).toEqual(created.body);
 });
 
-test('create errors: INVITATIONS_NOT_CONFIGURED without a webhook endpoint, INVALID_UMA_ADDRESS, INVALID_INPUT', async () => {
+test('create errors: INVITATIONS_NOT_CONFIGURED (no webhook endpoint), INVALID_UMA_ADDRESS, INPUT', async () => {
   const bare = await sys.createPlatform();
   const bareCustomer = await sys.api('/customers', {
     method: 'POST',
@@ -79,32 +79,38 @@ test('any platform reads an invitation by its code; an unknown code is INVITATIO
   expectError(await sys.api('/invitations/000000000000/cancel', { method: 'POST', auth }), 404, 'INVITATION_NOT_FOUND');
 });
 
-test('concurrent claims of one invitation: exactly one succeeds, the others are INVITATION_ALREADY_CLAIMED, one webhook', async () => {
-  const { code } = (await invite({ amountToSend: 500 })).body;
-  const invitees = Array.from({ length: 12 }, (_, i) => `$invitee${i}@other.example`);
-  const results = await Promise.all(invitees.map((uma) => claim(code, uma)));
-  const won = results.filter((r) => r.status === 200);
-  expect(won).toHaveLength(1);
-  for (const lost of results.filter((r) => r.status !== 200)) expectError(lost, 400, 'INVITATION_ALREADY_CLAIMED');
-  const winner = won[0].body;
-  expect(winner).toMatchObject({
-    code,
-    status: 'CLAIMED',
-    inviteeUma: expect.stringMatching(/^\$invitee\d+@other\.example$/),
-    claimedAt: expect.any(String),
-  });
-  expect((await sys.api(`/invitations/${code}`)).body).toEqual(winner);
-  await receiver.waitFor(() => receiver.accepted.some((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code));
-  await new Promise((r) => setTimeout(r, 200));
-  const webhooks = receiver.accepted.filter((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code);
-  expect(webhooks).toHaveLength(1);
-  expect(webhooks[0].data).toEqual(winner);
-  expectError(
-    await sys.api(`/invitations/${code}/cancel`, { method: 'POST', auth }),
-    400,
-    'INVITATION_ALREADY_CLAIMED',
-  );
-});
+test(
+  'concurrent claims of one invitation: exactly one succeeds, '
+    + 'the others are INVITATION_ALREADY_CLAIMED, one webhook',
+  async () => {
+    const { code } = (await invite({ amountToSend: 500 })).body;
+    const invitees = Array.from({ length: 12 }, (_, i) => `$invitee${i}@other.example`);
+    const results = await Promise.all(invitees.map((uma) => claim(code, uma)));
+    const won = results.filter((r) => r.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of results.filter((r) => r.status !== 200)) expectError(lost, 400, 'INVITATION_ALREADY_CLAIMED');
+    const winner = won[0].body;
+    expect(winner).toMatchObject({
+      code,
+      status: 'CLAIMED',
+      inviteeUma: expect.stringMatching(/^\$invitee\d+@other\.example$/),
+      claimedAt: expect.any(String),
+    });
+    expect((await sys.api(`/invitations/${code}`)).body).toEqual(winner);
+    await receiver.waitFor(() =>
+      receiver.accepted.some((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code)
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const webhooks = receiver.accepted.filter((w) => w.type === 'INVITATION.CLAIMED' && w.data.code === code);
+    expect(webhooks).toHaveLength(1);
+    expect(webhooks[0].data).toEqual(winner);
+    expectError(
+      await sys.api(`/invitations/${code}/cancel`, { method: 'POST', auth }),
+      400,
+      'INVITATION_ALREADY_CLAIMED',
+    );
+  },
+);
 
 test("claim errors: INVALID_UMA_ADDRESS for a malformed or the inviter's own address", async () => {
   const { code } = (await invite()).body;

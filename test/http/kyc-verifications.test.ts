@@ -27,7 +27,7 @@ const customerWhen = async (id: string, status: string) => {
 };
 
 describe('POST /verifications', () => {
-  test('answers RESOLVE_ERRORS listing every missing item, one entry per problem, and leaves the customer UNVERIFIED', async () => {
+  test('answers RESOLVE_ERRORS listing each missing item, one entry per problem; the customer UNVERIFIED', async () => {
     const customer = await createCustomer(sys, { fullName: 'Ada Lovelace', nationality: 'US', pepStatus: 'FOREIGN' });
     const res = await sys.api('/verifications', { method: 'POST', json: { customerId: customer.id } });
     expect(res.status).toBe(200);
@@ -146,7 +146,7 @@ describe('POST /verifications', () => {
 });
 
 describe('hosted KYC link', () => {
-  test('approve: the single-use page drives the customer PENDING then APPROVED, with signed webhooks for each step', async () => {
+  test('approve: the single-use page drives the customer PENDING then APPROVED, signed webhooks per step', async () => {
     const customer = await createCustomer(sys, { fullName: 'Hosted Approve' });
     const link = await sys.api(`/customers/${customer.id}/kyc-link`, {
       method: 'POST',
@@ -221,7 +221,7 @@ describe('hosted KYC link', () => {
     await customerWhen(customer.id, 'APPROVED');
   });
 
-  test('resolve errors: the provider asks for a document (customer on HOLD); resubmitting moves it on to APPROVED', async () => {
+  test('resolve errors: the provider asks for a document (customer on HOLD); a resubmit gets to APPROVED', async () => {
     const customer = await createCustomer(sys, { fullName: 'Hosted Errors' });
     const link = await sys.api(`/customers/${customer.id}/kyc-link`, { method: 'POST' });
     await chooseOutcome(sys, link.body.kycUrl, 'RESOLVE_ERRORS');
@@ -240,33 +240,37 @@ describe('hosted KYC link', () => {
     await customerWhen(customer.id, 'APPROVED');
   });
 
-  test('reject: the customer becomes REJECTED, CUSTOMER.KYC_REJECTED is sent, and it can no longer quote (403 USER_NOT_READY)', async () => {
-    const { customerId, usdAccountId } = await payingCustomer(sys);
-    await fund(sys, usdAccountId, 50_000);
-    const payee = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
-    const link = await sys.api(`/customers/${customerId}/kyc-link`, { method: 'POST' });
-    await chooseOutcome(sys, link.body.kycUrl, 'REJECT');
-    const [verification] = (await sys.api(`/verifications?customerId=${customerId}`)).body.data;
-    const rejected = await verificationWhen(sys, verification.id, (v) => v.verificationStatus === 'REJECTED');
-    expect(rejected.errors).toEqual([{
-      resourceId: customerId,
-      type: 'APPLICANT_REJECTED',
-      reason: 'The applicant did not pass screening',
-    }]);
-    await customerWhen(customerId, 'REJECTED');
-    await receiver.waitFor(() =>
-      webhookTypesOf(receiver, customerId, 'CUSTOMER.KYC_').includes('CUSTOMER.KYC_REJECTED')
-    );
-    expectError(
-      await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, payee, 10_000) }),
-      403,
-      'USER_NOT_READY',
-    );
-    // A final verification is not resubmitted.
-    expect((await sys.api('/verifications', { method: 'POST', json: { customerId } })).body.verificationStatus).toBe(
-      'REJECTED',
-    );
-  });
+  test(
+    'reject: the customer becomes REJECTED, CUSTOMER.KYC_REJECTED '
+      + 'is sent, and it can no longer quote (403 USER_NOT_READY)',
+    async () => {
+      const { customerId, usdAccountId } = await payingCustomer(sys);
+      await fund(sys, usdAccountId, 50_000);
+      const payee = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
+      const link = await sys.api(`/customers/${customerId}/kyc-link`, { method: 'POST' });
+      await chooseOutcome(sys, link.body.kycUrl, 'REJECT');
+      const [verification] = (await sys.api(`/verifications?customerId=${customerId}`)).body.data;
+      const rejected = await verificationWhen(sys, verification.id, (v) => v.verificationStatus === 'REJECTED');
+      expect(rejected.errors).toEqual([{
+        resourceId: customerId,
+        type: 'APPLICANT_REJECTED',
+        reason: 'The applicant did not pass screening',
+      }]);
+      await customerWhen(customerId, 'REJECTED');
+      await receiver.waitFor(() =>
+        webhookTypesOf(receiver, customerId, 'CUSTOMER.KYC_').includes('CUSTOMER.KYC_REJECTED')
+      );
+      expectError(
+        await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, payee, 10_000) }),
+        403,
+        'USER_NOT_READY',
+      );
+      // A final verification is not resubmitted.
+      expect((await sys.api('/verifications', { method: 'POST', json: { customerId } })).body.verificationStatus).toBe(
+        'REJECTED',
+      );
+    },
+  );
 
   test("GET /customers/kyc-link (the SDK's form) finds the customer by platformCustomerId", async () => {
     const customer = await createCustomer(sys, { fullName: 'Sdk Form' });
@@ -288,7 +292,7 @@ describe('hosted KYC link', () => {
     expect(missing.body.details.errors.map((e: any) => e.field)).toEqual(['platformCustomerId']);
   });
 
-  test('bad input: a redirectUri that is not an http(s) URL is 400 naming it; an unknown link token is a 404 page', async () => {
+  test('bad input: a redirectUri not http(s) is 400 naming it; an unknown link token is a 404 page', async () => {
     const customer = await createCustomer(sys);
     const bad = await sys.api(`/customers/${customer.id}/kyc-link`, {
       method: 'POST',

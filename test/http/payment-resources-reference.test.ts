@@ -79,7 +79,8 @@ const FUNDING = [
 ];
 
 test.each([...FUNDING.map((c) => [c, undefined] as const), ['USDC', 'SOLANA'] as const])(
-  "a realtime-funded quote in %s: its payment instructions are the reference's variant for it, and the payment completes",
+  'a realtime-funded quote in %s: its payment instructions are '
+    + "the reference's variant for it, and the payment completes",
   async (currency, cryptoNetwork) => {
     const quote = await valid('POST', '/quotes', {
       ...accountQuote(usd, await payee('USD_ACCOUNT'), 10_000, { lockedCurrencySide: 'RECEIVING' }),

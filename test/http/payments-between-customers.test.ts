@@ -144,71 +144,79 @@ afterAll(async () => {
   await Promise.all([a.webhooks.close(), b.webhooks.close()]);
 });
 
-test('two customers of one platform: the sender is debited, the receiver credited, each with its transaction and webhooks', async () => {
-  const sender = await customerOf(a, 50_000);
-  const receiver = await customerOf(a);
-  const lookup = await api(
-    a,
-    `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`,
-  );
-  expect(lookup.status).toBe(200);
-  // The receiver's own currencies (each customer holds USD and USDC accounts here), not a counterparty's.
-  expect(lookup.body.supportedCurrencies.map((c: { currency: { code: string } }) => c.currency.code).sort()).toEqual([
-    'USD',
-    'USDC',
-  ]);
-  expect(lookup.body.receiverUmaAddress).toBe(receiver.umaAddress);
+test(
+  'two customers of one platform: the sender is debited, the '
+    + 'receiver credited, each with its transaction and webhooks',
+  async () => {
+    const sender = await customerOf(a, 50_000);
+    const receiver = await customerOf(a);
+    const lookup = await api(
+      a,
+      `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`,
+    );
+    expect(lookup.status).toBe(200);
+    // The receiver's own currencies (each customer holds USD and USDC accounts here), not a counterparty's.
+    expect(lookup.body.supportedCurrencies.map((c: { currency: { code: string } }) => c.currency.code).sort()).toEqual([
+      'USD',
+      'USDC',
+    ]);
+    expect(lookup.body.receiverUmaAddress).toBe(receiver.umaAddress);
 
-  const quote = await pay(sender, receiver.umaAddress, 12_345);
-  const outgoing = await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
-  const [incoming] = await incomingWhen(receiver, 1);
-  expect(await balance(sender)).toBe(50_000 - 12_345);
-  expect(await balance(receiver)).toBe(12_345);
-  expect(incoming).toMatchObject({
-    type: 'INCOMING',
-    status: 'COMPLETED',
-    customerId: receiver.customerId,
-    source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress },
-    destination: { destinationType: 'ACCOUNT', accountId: receiver.usd },
-    receivedAmount: { amount: 12_345, currency: { code: 'USD' } },
-  });
-  expect(outgoing).toMatchObject({ type: 'OUTGOING', destination: { umaAddress: receiver.umaAddress } });
+    const quote = await pay(sender, receiver.umaAddress, 12_345);
+    const outgoing = await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
+    const [incoming] = await incomingWhen(receiver, 1);
+    expect(await balance(sender)).toBe(50_000 - 12_345);
+    expect(await balance(receiver)).toBe(12_345);
+    expect(incoming).toMatchObject({
+      type: 'INCOMING',
+      status: 'COMPLETED',
+      customerId: receiver.customerId,
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: sender.umaAddress },
+      destination: { destinationType: 'ACCOUNT', accountId: receiver.usd },
+      receivedAmount: { amount: 12_345, currency: { code: 'USD' } },
+    });
+    expect(outgoing).toMatchObject({ type: 'OUTGOING', destination: { umaAddress: receiver.umaAddress } });
 
-  await a.webhooks.waitFor(
-    () =>
-      webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id).length > 0
-      && webhooksOf(a, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id).length > 0,
-    15_000,
-  );
-  expect(webhooksOf(a, 'INCOMING_PAYMENT.PENDING', incoming.id)).toHaveLength(1);
-  expect(webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id)[0].data).toMatchObject({
-    id: incoming.id,
-    status: 'COMPLETED',
-    type: 'INCOMING',
-  });
-});
+    await a.webhooks.waitFor(
+      () =>
+        webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id).length > 0
+        && webhooksOf(a, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id).length > 0,
+      15_000,
+    );
+    expect(webhooksOf(a, 'INCOMING_PAYMENT.PENDING', incoming.id)).toHaveLength(1);
+    expect(webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id)[0].data).toMatchObject({
+      id: incoming.id,
+      status: 'COMPLETED',
+      type: 'INCOMING',
+    });
+  },
+);
 
-test('customers of two platforms on this server: the receiving platform gets the INCOMING transaction and its webhooks', async () => {
-  const sender = await customerOf(a, 30_000);
-  const receiver = await customerOf(b);
-  const quote = await pay(sender, receiver.umaAddress, 7_000);
-  const outgoing = await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
-  const [incoming] = await incomingWhen(receiver, 1);
-  expect([await balance(sender), await balance(receiver)]).toEqual([23_000, 7_000]);
-  expect(incoming).toMatchObject({
-    status: 'COMPLETED',
-    customerId: receiver.customerId,
-    source: { umaAddress: sender.umaAddress },
-  });
+test(
+  'customers of two platforms on this server: the receiving '
+    + 'platform gets the INCOMING transaction and its webhooks',
+  async () => {
+    const sender = await customerOf(a, 30_000);
+    const receiver = await customerOf(b);
+    const quote = await pay(sender, receiver.umaAddress, 7_000);
+    const outgoing = await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
+    const [incoming] = await incomingWhen(receiver, 1);
+    expect([await balance(sender), await balance(receiver)]).toEqual([23_000, 7_000]);
+    expect(incoming).toMatchObject({
+      status: 'COMPLETED',
+      customerId: receiver.customerId,
+      source: { umaAddress: sender.umaAddress },
+    });
 
-  await b.webhooks.waitFor(() => webhooksOf(b, 'INCOMING_PAYMENT.COMPLETED', incoming.id).length > 0, 15_000);
-  await a.webhooks.waitFor(() => webhooksOf(a, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id).length > 0, 15_000);
-  // Each platform sees only its own side.
-  expect(webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id)).toHaveLength(0);
-  expect(webhooksOf(b, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id)).toHaveLength(0);
-  expectError(await api(a, `/transactions/${incoming.id}`), 404, 'TRANSACTION_NOT_FOUND');
-  expectError(await api(b, `/transactions/${outgoing.id}`), 404, 'TRANSACTION_NOT_FOUND');
-});
+    await b.webhooks.waitFor(() => webhooksOf(b, 'INCOMING_PAYMENT.COMPLETED', incoming.id).length > 0, 15_000);
+    await a.webhooks.waitFor(() => webhooksOf(a, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id).length > 0, 15_000);
+    // Each platform sees only its own side.
+    expect(webhooksOf(a, 'INCOMING_PAYMENT.COMPLETED', incoming.id)).toHaveLength(0);
+    expect(webhooksOf(b, 'OUTGOING_PAYMENT.COMPLETED', outgoing.id)).toHaveLength(0);
+    expectError(await api(a, `/transactions/${incoming.id}`), 404, 'TRANSACTION_NOT_FOUND');
+    expectError(await api(b, `/transactions/${outgoing.id}`), 404, 'TRANSACTION_NOT_FOUND');
+  },
+);
 
 test("paying one's own UMA address is refused: 400 SELF_PAYMENT, nothing moves", async () => {
   const sender = await customerOf(a, 10_000);
@@ -257,42 +265,46 @@ test('an address outside this server is paid to its counterparty: no INCOMING tr
   ).toEqual([]);
 });
 
-test('a receiver deleted before the payment settles: the payment fails and the sender is refunded; a deleted address is not found', async () => {
-  const sender = await customerOf(a, 20_000);
-  const receiver = await customerOf(b);
-  const lookup = await api(
-    a,
-    `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`,
-  );
-  const quote = await api(a, '/quotes', {
-    method: 'POST',
-    json: {
-      lookupId: lookup.body.lookupId,
-      source: { sourceType: 'ACCOUNT', accountId: sender.usd },
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: receiver.umaAddress, currency: 'USD' },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 4_000,
-    },
-  });
-  expect(quote.status).toBe(201);
-  expect((await api(b, `/customers/${receiver.customerId}`, { method: 'DELETE' })).status).toBe(200);
-  expect((await api(a, `/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-  const failed = await transactionWhen(
-    sys,
-    quote.body.transactionId,
-    (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED',
-  );
-  expect(failed.failureReason).toBe('ACCOUNT_CANNOT_RECEIVE');
-  expect(await balance(sender)).toBe(20_000);
-  expect(await incomingOf(receiver)).toEqual([]);
-  expectError(
-    await api(a, `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`),
-    404,
-    'UMA_NOT_FOUND',
-  );
-});
+test(
+  'a receiver deleted before the payment settles: the payment '
+    + 'fails and the sender is refunded; a deleted address is not found',
+  async () => {
+    const sender = await customerOf(a, 20_000);
+    const receiver = await customerOf(b);
+    const lookup = await api(
+      a,
+      `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`,
+    );
+    const quote = await api(a, '/quotes', {
+      method: 'POST',
+      json: {
+        lookupId: lookup.body.lookupId,
+        source: { sourceType: 'ACCOUNT', accountId: sender.usd },
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: receiver.umaAddress, currency: 'USD' },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 4_000,
+      },
+    });
+    expect(quote.status).toBe(201);
+    expect((await api(b, `/customers/${receiver.customerId}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await api(a, `/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+    const failed = await transactionWhen(
+      sys,
+      quote.body.transactionId,
+      (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED',
+    );
+    expect(failed.failureReason).toBe('ACCOUNT_CANNOT_RECEIVE');
+    expect(await balance(sender)).toBe(20_000);
+    expect(await incomingOf(receiver)).toEqual([]);
+    expectError(
+      await api(a, `/receiver/uma/${encodeURIComponent(receiver.umaAddress)}?customerId=${sender.customerId}`),
+      404,
+      'UMA_NOT_FOUND',
+    );
+  },
+);
 
-test('40 payments at once between four customers of two platforms: every one credited once, balances exact', async () => {
+test('40 payments at once between four customers of two platforms: each credited once, balances exact', async () => {
   const parties = [
     await customerOf(a, 100_000),
     await customerOf(a, 100_000),
@@ -332,20 +344,24 @@ test('40 payments at once between four customers of two platforms: every one cre
   expect((await Promise.all(parties.map(balance))).reduce((x, y) => x + y, 0)).toBe(400_000);
 });
 
-test("an address two other platforms both use is refused (400 INVALID_RECEIVER); the sender's own platform's holder wins", async () => {
-  const c = await withWebhooks(await sys.createPlatform());
-  const shared = `$shared${process.pid}@uma.sandbox.local`;
-  const onB = await customerOf(b, 0, shared);
-  await customerOf(c, 0, shared);
-  const sender = await customerOf(a, 5_000);
-  expectError(
-    await api(a, `/receiver/uma/${encodeURIComponent(shared)}?customerId=${sender.customerId}`),
-    400,
-    'INVALID_RECEIVER',
-  );
-  const senderOnB = await customerOf(b, 5_000);
-  await pay(senderOnB, shared, 1_500);
-  const [incoming] = await incomingWhen(onB, 1);
-  expect(incoming.receivedAmount.amount).toBe(1_500);
-  await c.webhooks.close();
-});
+test(
+  'an address two other platforms both use is refused (400 '
+    + "INVALID_RECEIVER); the sender's own platform's holder wins",
+  async () => {
+    const c = await withWebhooks(await sys.createPlatform());
+    const shared = `$shared${process.pid}@uma.sandbox.local`;
+    const onB = await customerOf(b, 0, shared);
+    await customerOf(c, 0, shared);
+    const sender = await customerOf(a, 5_000);
+    expectError(
+      await api(a, `/receiver/uma/${encodeURIComponent(shared)}?customerId=${sender.customerId}`),
+      400,
+      'INVALID_RECEIVER',
+    );
+    const senderOnB = await customerOf(b, 5_000);
+    await pay(senderOnB, shared, 1_500);
+    const [incoming] = await incomingWhen(onB, 1);
+    expect(incoming.receivedAmount.amount).toBe(1_500);
+    await c.webhooks.close();
+  },
+);

@@ -17,7 +17,7 @@ afterAll(async () => {
   await sys.stop();
 });
 
-test('fees and corridor limits configured with PATCH /config apply to quotes, executions and exchange rates', async () => {
+test('fees and corridor limits set with PATCH /config apply to quotes, executions and exchange rates', async () => {
   const patched = await sys.api('/config', {
     method: 'PATCH',
     json: {
@@ -60,7 +60,7 @@ test('fees and corridor limits configured with PATCH /config apply to quotes, ex
   expect(rates.body.data[0].fees).toEqual({ fixed: 50, total: 90 }); // on the default 10000: 10 + 50 + 30
 });
 
-test('supportedCurrencies minAmount/maxAmount bound what a quote may send: 400 AMOUNT_OUT_OF_RANGE outside them', async () => {
+test('supportedCurrencies minAmount/maxAmount bound what a quote sends: 400 AMOUNT_OUT_OF_RANGE outside', async () => {
   const config = await sys.api('/config');
   const supportedCurrencies = config.body.supportedCurrencies.map((c: Record<string, unknown>) => ({
     currencyCode: c.currencyCode,
@@ -98,27 +98,31 @@ test('supportedCurrencies minAmount/maxAmount bound what a quote may send: 400 A
   }
 });
 
-test('an execute right after PATCH /config counts against the new daily limit, lowered or raised, for quotes made before it', async () => {
-  const { customerId, usdAccountId } = await payingCustomer(sys);
-  await fund(sys, usdAccountId, 1_000_000);
-  const bank = await externalAccount(sys, customerId, 'USD_ACCOUNT');
-  const [first, second] = [
-    await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) }),
-    await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) }),
-  ];
-  expect([first.status, second.status]).toEqual([201, 201]);
+test(
+  'an execute right after PATCH /config counts against the new '
+    + 'daily limit, lowered or raised, for quotes made before it',
+  async () => {
+    const { customerId, usdAccountId } = await payingCustomer(sys);
+    await fund(sys, usdAccountId, 1_000_000);
+    const bank = await externalAccount(sys, customerId, 'USD_ACCOUNT');
+    const [first, second] = [
+      await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) }),
+      await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, bank, 1_000) }),
+    ];
+    expect([first.status, second.status]).toEqual([201, 201]);
 
-  const limit = (dailyVolume: number) =>
-    sys.api('/config', {
-      method: 'PATCH',
-      json: { limits: [{ currency: 'USD', receivingCurrency: 'USD', dailyVolume }] },
-    });
-  expect((await limit(999)).status).toBe(200);
-  expectError(
-    await sys.api(`/quotes/${first.body.id}/execute`, { method: 'POST' }),
-    429,
-    'DAILY_VOLUME_LIMIT_EXCEEDED',
-  );
-  expect((await limit(1_000_000)).status).toBe(200);
-  expect((await sys.api(`/quotes/${second.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-});
+    const limit = (dailyVolume: number) =>
+      sys.api('/config', {
+        method: 'PATCH',
+        json: { limits: [{ currency: 'USD', receivingCurrency: 'USD', dailyVolume }] },
+      });
+    expect((await limit(999)).status).toBe(200);
+    expectError(
+      await sys.api(`/quotes/${first.body.id}/execute`, { method: 'POST' }),
+      429,
+      'DAILY_VOLUME_LIMIT_EXCEEDED',
+    );
+    expect((await limit(1_000_000)).status).toBe(200);
+    expect((await sys.api(`/quotes/${second.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+  },
+);

@@ -64,7 +64,7 @@ test("a payment from an embedded wallet, authorized by a session stamp over the 
   expect(wallet.body.data[0].balance.amount).toBe(90_000);
 });
 
-test("the reference's header name, Grid-Wallet-Signature, carries the same stamp; two different stamps are refused", async () => {
+test("the reference's header name, Grid-Wallet-Signature, carries the same stamp; two stamps are refused", async () => {
   const { customerId } = await payingCustomer(sys);
   const accounts = await sys.api(`/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`);
   const walletId: string = accounts.body.data[0].id;

@@ -139,7 +139,7 @@ test('409 TRANSACTION_NOT_CANCELLABLE once sent; 409 TRANSACTION_NOT_PENDING_PLA
   );
 });
 
-test('400 INVALID_INPUT saying why for cancelling the PENDING transaction of a quote never executed nor funded', async () => {
+test('400 INVALID_INPUT saying why, cancelling a PENDING transaction of a quote never executed or funded', async () => {
   const created = await quote({
     ...accountQuote(usd, mxn, 5_000),
     source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId },

@@ -139,7 +139,7 @@ test('GET /exchange-rates: indicative USD corridors with fees', async () => {
   expectError(await sys.api('/exchange-rates?sourceCurrency=XYZ'), 400, 'INVALID_CURRENCY');
 });
 
-test('GET /quotes (newer SDK releases): quotes only, filtered by customer, accounts and Quote status, cursor-paged', async () => {
+test('GET /quotes (newer SDKs): only quotes, by customer, accounts and Quote status, cursor-paged', async () => {
   const { customerId, usdAccountId } = await payingCustomer(sys);
   await fund(sys, usdAccountId, 100_000);
   const mxn = await externalAccount(sys, customerId, 'MXN_ACCOUNT');

@@ -116,7 +116,7 @@ describe('/sandbox/uma/receive', () => {
       },
     });
 
-  test('$success… credits the receiver: its holding account, never its embedded wallet in the same currency', async () => {
+  test("$success… credits the receiver's holding account, never its embedded wallet in that currency", async () => {
     const before = await balanceOf(sys, customerId, usd);
     const res = await receive('$success.usd@sandbox.grid.uma.money');
     expect(res.status).toBe(200);
@@ -136,7 +136,7 @@ describe('/sandbox/uma/receive', () => {
     expect(t).toMatchObject({ status: 'REFUNDED', failureReason: 'ACCOUNT_CANNOT_RECEIVE' });
   });
 
-  test('$refundfail…: the refund fails (REFUND_FAILED), the worker retries it and the funds go back: REJECTED', async () => {
+  test('$refundfail…: the refund fails (REFUND_FAILED), the worker retries, funds go back: REJECTED', async () => {
     const before = await balanceOf(sys, customerId, usd);
     const res = await receive('$refundfail.usd@sandbox.grid.uma.money');
     const failed = await transactionWhen(sys, res.body.id, (x) => x.refund?.status === 'FAILED');

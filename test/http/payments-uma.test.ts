@@ -35,18 +35,22 @@ const umaQuote = (lookupId: string | undefined, amount: number, destination: Rec
   ...(lookupId ? { lookupId } : {}),
 });
 
-test('GET /receiver/uma/{address}: the currencies the receiver takes, with rates, bounds, payer fields and a lookup id', async () => {
-  const res = await lookupUma(RECEIVER);
-  expect(res.status).toBe(200);
-  expect(res.body).toEqual({
-    supportedCurrencies: [{ currency: MXN, estimatedExchangeRate: 17.25, min: 2_000, max: 100_000_000 }],
-    requiredPayerDataFields: [{ name: 'FULL_NAME', mandatory: true }],
-    lookupId: expect.stringMatching(/^Lookup:[0-9a-f-]{36}$/),
-    receiverUmaAddress: RECEIVER,
-  });
-  const encoded = await lookupUma(encodeURIComponent(RECEIVER), 'senderUmaAddress=%24alice%40sender.example');
-  expect([encoded.status, encoded.body.receiverUmaAddress]).toEqual([200, RECEIVER]);
-});
+test(
+  'GET /receiver/uma/{address}: the currencies the receiver '
+    + 'takes, with rates, bounds, payer fields and a lookup id',
+  async () => {
+    const res = await lookupUma(RECEIVER);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      supportedCurrencies: [{ currency: MXN, estimatedExchangeRate: 17.25, min: 2_000, max: 100_000_000 }],
+      requiredPayerDataFields: [{ name: 'FULL_NAME', mandatory: true }],
+      lookupId: expect.stringMatching(/^Lookup:[0-9a-f-]{36}$/),
+      receiverUmaAddress: RECEIVER,
+    });
+    const encoded = await lookupUma(encodeURIComponent(RECEIVER), 'senderUmaAddress=%24alice%40sender.example');
+    expect([encoded.status, encoded.body.receiverUmaAddress]).toEqual([200, RECEIVER]);
+  },
+);
 
 test.each([
   ['maria@uma.example.com', 400, 'INVALID_UMA_ADDRESS'],
@@ -62,14 +66,18 @@ test.each([
   expectError(await lookupUma(address), status, code);
 });
 
-test('GET /receiver/uma/{address} without a sender is 400 INVALID_INPUT; an unknown sender customer is 404 USER_NOT_FOUND', async () => {
-  expectError(await lookupUma(RECEIVER, ''), 400, 'INVALID_INPUT');
-  expectError(
-    await lookupUma(RECEIVER, 'customerId=Customer:99999999-9999-4999-8999-999999999999'),
-    404,
-    'USER_NOT_FOUND',
-  );
-});
+test(
+  'GET /receiver/uma/{address} without a sender is 400 '
+    + 'INVALID_INPUT; an unknown sender customer is 404 USER_NOT_FOUND',
+  async () => {
+    expectError(await lookupUma(RECEIVER, ''), 400, 'INVALID_INPUT');
+    expectError(
+      await lookupUma(RECEIVER, 'customerId=Customer:99999999-9999-4999-8999-999999999999'),
+      404,
+      'USER_NOT_FOUND',
+    );
+  },
+);
 
 test('lookup → quote to the UMA address → execute → the transaction settles', async () => {
   const { lookupId } = (await lookupUma(RECEIVER)).body;

@@ -27,7 +27,7 @@ afterAll(async () => {
   await sys.stop();
 });
 
-test('API tokens per platform: 10 concurrent creations never exceed the quota; one more is 429 until one is deleted', async () => {
+test('API tokens per platform: 10 concurrent creations never pass the quota; one more: 429 till a delete', async () => {
   const { auth } = await sys.createPlatform();
   const create = (i: number) =>
     sys.api('/tokens', { method: 'POST', json: { name: `t${i}`, permissions: ['VIEW'] }, auth });
@@ -83,30 +83,34 @@ async function walletCardRequest(n: number) {
   return { cardId: card.body.id, internalAccountId: walletId, nickname: 'Card payments key' };
 }
 
-test('unsigned first legs of POST /auth/delegated-keys stop at the pending challenges per wallet, then per platform (429, Retry-After)', async () => {
-  const first = await walletCardRequest(1);
-  const begin = (body: unknown) => sys.api('/auth/delegated-keys', { method: 'POST', json: body });
-  const answers = await Promise.all(Array.from({ length: 12 }, () => begin(first)));
-  const accepted = answers.filter((a) => a.status === 202).length;
-  expect(accepted).toBeGreaterThanOrEqual(1);
-  expect(accepted).toBeLessThanOrEqual(3);
-  expect(answers.every((a) => [202, 429].includes(a.status))).toBe(true);
-  let refused = await begin(first);
-  while (refused.status === 202) refused = await begin(first);
-  expectError(refused, 429, 'RATE_LIMITED');
-  expect(refused.body.details).toMatchObject({ quota: 'pending signed-retry challenges per wallet', limit: 3 });
-  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+test(
+  'unsigned first legs of POST /auth/delegated-keys stop at the '
+    + 'pending challenges per wallet, then per platform (429, Retry-After)',
+  async () => {
+    const first = await walletCardRequest(1);
+    const begin = (body: unknown) => sys.api('/auth/delegated-keys', { method: 'POST', json: body });
+    const answers = await Promise.all(Array.from({ length: 12 }, () => begin(first)));
+    const accepted = answers.filter((a) => a.status === 202).length;
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(accepted).toBeLessThanOrEqual(3);
+    expect(answers.every((a) => [202, 429].includes(a.status))).toBe(true);
+    let refused = await begin(first);
+    while (refused.status === 202) refused = await begin(first);
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(refused.body.details).toMatchObject({ quota: 'pending signed-retry challenges per wallet', limit: 3 });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 
-  // Another wallet of the platform: the platform's cap on keys begun per hour (4) comes first.
-  const second = await walletCardRequest(2);
-  expect((await begin(second)).status).toBe(202);
-  const overPlatform = await begin(second);
-  expectError(overPlatform, 429, 'RATE_LIMITED');
-  expect(overPlatform.body.details).toMatchObject({
-    quota: 'unsigned delegated-key requests per platform per hour',
-    limit: 4,
-  });
-});
+    // Another wallet of the platform: the platform's cap on keys begun per hour (4) comes first.
+    const second = await walletCardRequest(2);
+    expect((await begin(second)).status).toBe(202);
+    const overPlatform = await begin(second);
+    expectError(overPlatform, 429, 'RATE_LIMITED');
+    expect(overPlatform.body.details).toMatchObject({
+      quota: 'unsigned delegated-key requests per platform per hour',
+      limit: 4,
+    });
+  },
+);
 
 test('open cards per customer: one more is 409', async () => {
   const holder = await approvedCardholder(sys, { email: `cards-${process.pid}@example.com` });

@@ -82,7 +82,7 @@ test('README "A first payment with curl": four steps, the payment completes', as
   expect(settled.sentAmount.amount).toBe(10000);
 });
 
-test('"Signing in with the sandbox email code": a new sandbox customer signs in, nothing configured first', async () => {
+test('"Signing in with the sandbox email code": a new sandbox customer signs in, nothing configured', async () => {
   const customer = (await post('/customers', {
     customerType: 'INDIVIDUAL',
     platformCustomerId: 'wallet-walk',
@@ -128,7 +128,7 @@ test('"Signing in with the sandbox email code": a new sandbox customer signs in,
   });
 });
 
-test('the sandbox platform offers embedded wallets out of the box: GET /config shows its embeddedWalletConfig', async () => {
+test('the sandbox platform offers embedded wallets out of the box: GET /config has embeddedWalletConfig', async () => {
   const config = await sys.api('/config');
   expect(config.body.embeddedWalletConfig).toEqual({
     appName: 'Sandbox platform',
@@ -138,7 +138,7 @@ test('the sandbox platform offers embedded wallets out of the box: GET /config s
   });
 });
 
-test('docs/api/embedded-wallets.md: only a customer with an email gets an EMBEDDED_WALLET; adding an email opens it', async () => {
+test('embedded-wallets.md: only a customer with an email has an EMBEDDED_WALLET; an added email opens it', async () => {
   const customer = (await post('/customers', {
     customerType: 'INDIVIDUAL',
     platformCustomerId: 'no-email-yet',
@@ -155,25 +155,29 @@ test('docs/api/embedded-wallets.md: only a customer with an email gets an EMBEDD
   expect(await wallets()).toEqual([expect.objectContaining({ type: 'EMBEDDED_WALLET' })]);
 });
 
-test('docs/getting-started.md "Running a walk twice": the same platformCustomerId or account number answers 409, a distinct valid CLABE is accepted', async () => {
-  const body = { customerType: 'INDIVIDUAL', platformCustomerId: 'twice-1', fullName: 'Maria Lopez' };
-  const customer = (await post('/customers', body)).body.id;
-  expect((await post('/customers', body)).status).toBe(409);
-  const account = (clabeNumber: string) =>
-    post('/customers/external-accounts', {
-      customerId: customer,
-      currency: 'MXN',
-      accountInfo: {
-        accountType: 'MXN_ACCOUNT',
-        clabeNumber,
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
-      },
-    });
-  expect((await account('032180000118359719')).status).toBe(201);
-  expect((await account('032180000118359719')).body).toMatchObject({ status: 409, code: 'CONFLICT' });
-  expect((await account('032180000118359722')).status).toBe(201);
-  expect((await account('032180000118359735')).status).toBe(201);
-});
+test(
+  'docs/getting-started.md "Running a walk twice": the same platformCustomerId '
+    + 'or account number answers 409, a distinct valid CLABE is accepted',
+  async () => {
+    const body = { customerType: 'INDIVIDUAL', platformCustomerId: 'twice-1', fullName: 'Maria Lopez' };
+    const customer = (await post('/customers', body)).body.id;
+    expect((await post('/customers', body)).status).toBe(409);
+    const account = (clabeNumber: string) =>
+      post('/customers/external-accounts', {
+        customerId: customer,
+        currency: 'MXN',
+        accountInfo: {
+          accountType: 'MXN_ACCOUNT',
+          clabeNumber,
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Lopez' },
+        },
+      });
+    expect((await account('032180000118359719')).status).toBe(201);
+    expect((await account('032180000118359719')).body).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect((await account('032180000118359722')).status).toBe(201);
+    expect((await account('032180000118359735')).status).toBe(201);
+  },
+);
 
 test('docs/api/invitations.md: the walk with the local receiver it starts hears INVITATION.CLAIMED', async () => {
   // the walk's receiver: prints (here: keeps) each webhook body, answers 200

@@ -16,7 +16,7 @@ afterAll(() => sys.stop());
 
 const post = (path: string, json: unknown) => sys.api(path, { method: 'POST', json });
 
-test('every member the document marks invalid is listed at once, with dot paths and the constraint broken', async () => {
+test('every member the document marks invalid is listed at once, with dot paths and broken constraint', async () => {
   const res = await post('/quotes', {
     ...accountQuote(usd, mxn, 100),
     lockedCurrencySide: 'SIDEWAYS',
@@ -97,12 +97,16 @@ test('the query is checked too: a parameter given twice is refused', async () =>
   expect(res.body.details.errors).toEqual([{ field: 'limit', message: 'must be a string' }]);
 });
 
-test('what is left to the services keeps its own code: a non-positive amount is INVALID_AMOUNT; a fraction is a shape error', async () => {
-  expectError(await post('/quotes', accountQuote(usd, mxn, -100)), 400, 'INVALID_AMOUNT');
-  const fraction = await post('/quotes', accountQuote(usd, mxn, 12.5));
-  expectError(fraction, 400, 'INVALID_INPUT');
-  expect(fraction.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['lockedCurrencyAmount']);
-});
+test(
+  'what is left to the services keeps its own code: a non-positive '
+    + 'amount is INVALID_AMOUNT; a fraction is a shape error',
+  async () => {
+    expectError(await post('/quotes', accountQuote(usd, mxn, -100)), 400, 'INVALID_AMOUNT');
+    const fraction = await post('/quotes', accountQuote(usd, mxn, 12.5));
+    expectError(fraction, 400, 'INVALID_INPUT');
+    expect(fraction.body.details.errors.map((e: { field: string }) => e.field)).toEqual(['lockedCurrencyAmount']);
+  },
+);
 
 test('members the document does not name are ignored, as the services ignore them', async () => {
   const res = await post('/customers', {

@@ -42,7 +42,8 @@ test('a port that is already taken stops the process with one clear line and a n
     });
     expect(code).toBe(1);
     expect(stderr).toEqual([
-      `cannot start: 127.0.0.1:${port} is already in use by another process: stop it, or set PORT (and HOST) to a free address`,
+      `cannot start: 127.0.0.1:${port} is already in use by another `
+      + 'process: stop it, or set PORT (and HOST) to a free address',
     ]);
     // Checked before anything touched the data directory: no store, no keys, no stale lock files.
     expect(existsSync(join(dataDir, 'port'))).toBe(false);
@@ -51,27 +52,31 @@ test('a port that is already taken stops the process with one clear line and a n
   }
 });
 
-test('with the published sandbox credentials and no HOST, the gateway listens on loopback only and says so; a second process on the same data directory refuses to start', async () => {
-  const system = await startSystemProcess({ HOST: '', DATA_DIR: join(dataDir, 'shared') });
-  try {
-    expect(system.rootUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(system.logs.some((l) => l.level === 'warn' && String(l.msg).includes('listens on 127.0.0.1 only'))).toBe(
-      true,
-    );
-    expect(system.logs.find((l) => l.msg === 'started')).toEqual(
-      expect.objectContaining({ store: 'embedded, durable', dataDir: join(dataDir, 'shared') }),
-    );
+test(
+  'with the published sandbox credentials and no HOST, the gateway listens on loopback '
+    + 'only and says so; a second process on the same data directory refuses to start',
+  async () => {
+    const system = await startSystemProcess({ HOST: '', DATA_DIR: join(dataDir, 'shared') });
+    try {
+      expect(system.rootUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(system.logs.some((l) => l.level === 'warn' && String(l.msg).includes('listens on 127.0.0.1 only'))).toBe(
+        true,
+      );
+      expect(system.logs.find((l) => l.msg === 'started')).toEqual(
+        expect.objectContaining({ store: 'embedded, durable', dataDir: join(dataDir, 'shared') }),
+      );
 
-    const second = await runToExit({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'shared') });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toHaveLength(1);
-    expect(second.stderr[0]).toMatch(
-      /^cannot start: .*is in use by another process: the embedded store serves one replica/,
-    );
-  } finally {
-    await killSystemProcess(system, 'SIGTERM');
-  }
-});
+      const second = await runToExit({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'shared') });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toHaveLength(1);
+      expect(second.stderr[0]).toMatch(
+        /^cannot start: .*is in use by another process: the embedded store serves one replica/,
+      );
+    } finally {
+      await killSystemProcess(system, 'SIGTERM');
+    }
+  },
+);
 
 /**
  * An empty directory on a read-only file system: a read-only tmpfs when we may mount one, else a directory we may not
@@ -127,7 +132,7 @@ describe('HOST beyond loopback with the published sandbox secret', () => {
     NOTIFICATIONS_ADDRESS: '127.0.0.1:1',
   };
 
-  test('outside the sandbox (a gateway on its own, as the manifests run it) the start is refused with exit 2', async () => {
+  test('outside the sandbox (a gateway alone, as the manifests run it) the start is refused with exit 2', async () => {
     const { code, stderr } = await runToExit({
       ...distributed,
       PORT: '0',
@@ -138,7 +143,10 @@ describe('HOST beyond loopback with the published sandbox secret', () => {
     expect(code).toBe(2);
     expect(stderr).toEqual([
       expect.stringMatching(
-        /^configuration error: SANDBOX_API_CLIENT_SECRET is the published sandbox secret while HOST=0\.0\.0\.0 serves the gateway beyond this machine/,
+        new RegExp(
+          '^configuration error: SANDBOX_API_CLIENT_SECRET is the published sandbox secret '
+            + 'while HOST=0\\.0\\.0\\.0 serves the gateway beyond this machine',
+        ),
       ),
     ]);
   });

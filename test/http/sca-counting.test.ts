@@ -65,7 +65,7 @@ async function failedAttempts(customerId: string): Promise<number> {
 const complete = (customerId: string, code: string) =>
   sca('/sca/login/complete', customerId, { factor: 'TOTP', endUserIpAddress: IP, code });
 
-test('10 concurrent submits of the right code succeed once and lock nothing; repeats later answer the same success', async () => {
+test('10 concurrent submits of the right code succeed once, lock nothing; later repeats get that success', async () => {
   const eu = await euCustomer();
   const app = await withTotp(eu.id);
   // The enrollment used this step's code: log in with the next step's (±1 step is accepted).
@@ -79,27 +79,31 @@ test('10 concurrent submits of the right code succeed once and lock nothing; rep
   expect((await sca('/sca/login/start', eu.id, { factor: 'TOTP' })).status).toBe(200);
 });
 
-test('100 concurrent wrong codes, with login starts racing them, are evaluated exactly 5 times in all; every failure is counted', async () => {
-  const eu = await euCustomer();
-  const app = await withTotp(eu.id);
-  let evaluated = 0;
-  let locked = false;
-  for (let wave = 0; wave < 10 && !locked; wave += 1) {
-    await sca('/sca/login/start', eu.id, { factor: 'TOTP' });
-    const answers = await Promise.all([
-      ...Array.from({ length: 100 }, (_, i) => complete(eu.id, wrongCode(app, wave * 100 + i))),
-      ...Array.from({ length: 10 }, () => sca('/sca/login/start', eu.id, { factor: 'TOTP' })),
-    ]);
-    const guesses = answers.slice(0, 100);
-    expect(guesses.every((a) => [400, 423, 429].includes(a.status))).toBe(true);
-    evaluated += guesses.filter((a) => a.status === 400).length;
-    locked = guesses.some((a) => a.status === 423);
-  }
-  expect(evaluated).toBe(5);
-  const refused = await complete(eu.id, app.generate());
-  expectError(refused, 423, 'ACCOUNT_LOCKED');
-  expect(refused.body.details).toMatchObject({ failedAttempts: 5, suspended: false });
-});
+test(
+  '100 concurrent wrong codes, with login starts racing them, '
+    + 'are evaluated exactly 5 times in all; every failure is counted',
+  async () => {
+    const eu = await euCustomer();
+    const app = await withTotp(eu.id);
+    let evaluated = 0;
+    let locked = false;
+    for (let wave = 0; wave < 10 && !locked; wave += 1) {
+      await sca('/sca/login/start', eu.id, { factor: 'TOTP' });
+      const answers = await Promise.all([
+        ...Array.from({ length: 100 }, (_, i) => complete(eu.id, wrongCode(app, wave * 100 + i))),
+        ...Array.from({ length: 10 }, () => sca('/sca/login/start', eu.id, { factor: 'TOTP' })),
+      ]);
+      const guesses = answers.slice(0, 100);
+      expect(guesses.every((a) => [400, 423, 429].includes(a.status))).toBe(true);
+      evaluated += guesses.filter((a) => a.status === 400).length;
+      locked = guesses.some((a) => a.status === 423);
+    }
+    expect(evaluated).toBe(5);
+    const refused = await complete(eu.id, app.generate());
+    expectError(refused, 423, 'ACCOUNT_LOCKED');
+    expect(refused.body.details).toMatchObject({ failedAttempts: 5, suspended: false });
+  },
+);
 
 test('a loop of recorded password resets reopens no guessing: no more codes are evaluated than the limit', async () => {
   const eu = await euCustomer();
@@ -126,75 +130,83 @@ test('a loop of recorded password resets reopens no guessing: no more codes are 
   expectError(await sca('/sca/factors/reset', eu.id, { factor: 'TOTP' }), 429, 'RATE_LIMITED');
 });
 
-test('a passkey assertion without user verification is refused with a clear error and counts nothing; with it, it logs in', async () => {
-  const eu = await euCustomer();
-  const authenticator = createSoftwareAuthenticator();
-  const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
-  expect(enroll.body.options.authenticatorSelection.userVerification).toBe('required');
-  const credentialOf = (made: ReturnType<typeof authenticator.createCredential>) => ({
-    id: made.credentialId,
-    rawId: made.credentialId,
-    type: 'public-key',
-    clientExtensionResults: {},
-    response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject },
-  });
-  // A registration without user verification does not enroll.
-  const unverified = authenticator.createCredential({
-    rpId: RP_ID,
-    origin: ORIGIN,
-    challenge: enroll.body.options.challenge,
-    userVerified: false,
-  });
-  expectError(
-    await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(unverified) }),
-    400,
-    'INVALID_INPUT',
-  );
-  const made = authenticator.createCredential({
-    rpId: RP_ID,
-    origin: ORIGIN,
-    challenge: enroll.body.options.challenge,
-  });
-  expect(
-    (await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(made) }))
-      .status,
-  ).toBe(200);
-
-  const login = await sca('/sca/login/start', eu.id, { factor: 'PASSKEY' });
-  expect(login.body.passkeyOptions.userVerification).toBe('required');
-  const challengeHex = Buffer.from(login.body.passkeyOptions.challenge, 'base64url').toString('utf8');
-  const assertionOf = (userVerified: boolean) => {
-    const s = authenticator.getAssertion({
-      rpId: RP_ID,
-      origin: ORIGIN,
-      challengeHex,
-      credentialId: made.credentialId,
-      userVerified,
-    });
-    return {
-      id: s.credentialId,
-      rawId: s.credentialId,
+test(
+  'a passkey assertion without user verification is refused '
+    + 'with a clear error and counts nothing; with it, it logs in',
+  async () => {
+    const eu = await euCustomer();
+    const authenticator = createSoftwareAuthenticator();
+    const enroll = await sca('/sca/factors', eu.id, { type: 'PASSKEY' });
+    expect(enroll.body.options.authenticatorSelection.userVerification).toBe('required');
+    const credentialOf = (made: ReturnType<typeof authenticator.createCredential>) => ({
+      id: made.credentialId,
+      rawId: made.credentialId,
       type: 'public-key',
       clientExtensionResults: {},
-      response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature },
+      response: { clientDataJSON: made.clientDataJson, attestationObject: made.attestationObject },
+    });
+    // A registration without user verification does not enroll.
+    const unverified = authenticator.createCredential({
+      rpId: RP_ID,
+      origin: ORIGIN,
+      challenge: enroll.body.options.challenge,
+      userVerified: false,
+    });
+    expectError(
+      await sca('/sca/factors/confirm', eu.id, {
+        type: 'PASSKEY',
+        origin: ORIGIN,
+        credential: credentialOf(unverified),
+      }),
+      400,
+      'INVALID_INPUT',
+    );
+    const made = authenticator.createCredential({
+      rpId: RP_ID,
+      origin: ORIGIN,
+      challenge: enroll.body.options.challenge,
+    });
+    expect(
+      (await sca('/sca/factors/confirm', eu.id, { type: 'PASSKEY', origin: ORIGIN, credential: credentialOf(made) }))
+        .status,
+    ).toBe(200);
+
+    const login = await sca('/sca/login/start', eu.id, { factor: 'PASSKEY' });
+    expect(login.body.passkeyOptions.userVerification).toBe('required');
+    const challengeHex = Buffer.from(login.body.passkeyOptions.challenge, 'base64url').toString('utf8');
+    const assertionOf = (userVerified: boolean) => {
+      const s = authenticator.getAssertion({
+        rpId: RP_ID,
+        origin: ORIGIN,
+        challengeHex,
+        credentialId: made.credentialId,
+        userVerified,
+      });
+      return {
+        id: s.credentialId,
+        rawId: s.credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: s.clientDataJson, authenticatorData: s.authenticatorData, signature: s.signature },
+      };
     };
-  };
-  const refused = await sca('/sca/login/complete', eu.id, {
-    factor: 'PASSKEY',
-    endUserIpAddress: IP,
-    passkeyAssertion: assertionOf(false),
-    origin: ORIGIN,
-  });
-  expectError(refused, 400, 'INVALID_INPUT');
-  expect(refused.body.details.errors).toEqual([
-    expect.objectContaining({ field: 'passkeyAssertion', message: expect.stringMatching(/user verification/) }),
-  ]);
-  expect(await failedAttempts(eu.id)).toBe(0);
-  const done = await sca('/sca/login/complete', eu.id, {
-    factor: 'PASSKEY',
-    endUserIpAddress: IP,
-    passkeyAssertion: assertionOf(true),
-    origin: ORIGIN,
-  });
-  expect(done.status).toBe(200);
-});
+    const refused = await sca('/sca/login/complete', eu.id, {
+      factor: 'PASSKEY',
+      endUserIpAddress: IP,
+      passkeyAssertion: assertionOf(false),
+      origin: ORIGIN,
+    });
+    expectError(refused, 400, 'INVALID_INPUT');
+    expect(refused.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'passkeyAssertion', message: expect.stringMatching(/user verification/) }),
+    ]);
+    expect(await failedAttempts(eu.id)).toBe(0);
+    const done = await sca('/sca/login/complete', eu.id, {
+      factor: 'PASSKEY',
+      endUserIpAddress: IP,
+      passkeyAssertion: assertionOf(true),
+      origin: ORIGIN,
+    });
+    expect(done.status).toBe(200);
+  },
+);

@@ -50,29 +50,36 @@ async function euPayer() {
   return { id, usd, payee: await externalAccount(sys, id) };
 }
 
-test('a quote left PENDING_AUTHORIZATION past its expiry fails with SCA_NOT_COMPLETED, moves no money and cannot be authorized', async () => {
-  const eu = await euPayer();
-  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(eu.usd, eu.payee, 1_000) });
-  expect(quote.status).toBe(201);
-  const held = await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' });
-  expect(held.status).toBe(200);
-  expect(held.body.status).toBe('PENDING_AUTHORIZATION');
+test(
+  'a quote left PENDING_AUTHORIZATION past its expiry fails with '
+    + 'SCA_NOT_COMPLETED, moves no money and cannot be authorized',
+  async () => {
+    const eu = await euPayer();
+    const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(eu.usd, eu.payee, 1_000) });
+    expect(quote.status).toBe(201);
+    const held = await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' });
+    expect(held.status).toBe(200);
+    expect(held.body.status).toBe('PENDING_AUTHORIZATION');
 
-  const failed = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'FAILED', 90_000);
-  expect(failed.failureReason).toBe('SCA_NOT_COMPLETED');
-  expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(quote.body.expiresAt));
-  expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
-  // Even with a live SCA session, the expired challenge authorizes nothing.
-  const start = await sys.api(`/sca/login/start?customerId=${eu.id}`, { method: 'POST', json: { factor: 'SMS_OTP' } });
-  const login = await sys.api(`/sca/login/complete?customerId=${eu.id}`, {
-    method: 'POST',
-    json: { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' },
-  });
-  expect(login.status).toBe(200);
-  expectError(
-    await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }),
-    409,
-    'CONFLICT',
-  );
-  expect((await sys.api(`/transactions/${quote.body.transactionId}`)).body.status).toBe('FAILED');
-});
+    const failed = await transactionWhen(sys, quote.body.transactionId, (t) => t.status === 'FAILED', 90_000);
+    expect(failed.failureReason).toBe('SCA_NOT_COMPLETED');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(quote.body.expiresAt));
+    expect(await balanceOf(sys, eu.id, eu.usd)).toBe(100_000);
+    // Even with a live SCA session, the expired challenge authorizes nothing.
+    const start = await sys.api(`/sca/login/start?customerId=${eu.id}`, {
+      method: 'POST',
+      json: { factor: 'SMS_OTP' },
+    });
+    const login = await sys.api(`/sca/login/complete?customerId=${eu.id}`, {
+      method: 'POST',
+      json: { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' },
+    });
+    expect(login.status).toBe(200);
+    expectError(
+      await sys.api(`/quotes/${quote.body.id}/authorize`, { method: 'POST', json: { code: '123456' } }),
+      409,
+      'CONFLICT',
+    );
+    expect((await sys.api(`/transactions/${quote.body.transactionId}`)).body.status).toBe('FAILED');
+  },
+);

@@ -81,48 +81,55 @@ async function oldEuPayment() {
   }
 }
 
-test("every list and read route refuses an EU customer's old data without a session, whatever the filter; a session opens them all", async () => {
-  const eu = await oldEuPayment();
-  const old = encodeURIComponent(new Date(Date.now() - 300 * DAY).toISOString());
-  const q = encodeURIComponent;
-  const transactionLists = [
-    `customerId=${q(eu.id)}`,
-    `platformCustomerId=${q(eu.platformCustomerId)}`,
-    `accountIdentifier=${q(eu.usd)}`,
-    `senderAccountIdentifier=${q(eu.usd)}`,
-    `receiverAccountIdentifier=${q(eu.payee)}`,
-    `accountIdentifier=${q(eu.payee)}`,
-  ].map((filter) => `/transactions?${filter}`);
-  const quoteLists = [`customerId=${q(eu.id)}`, `sendingAccountId=${q(eu.usd)}`, `receivingAccountId=${q(eu.payee)}`]
-    .map((filter) => `/quotes?${filter}`);
-  const reads = [`/transactions/${eu.transactionId}`, `/quotes/${eu.quoteId}`];
-  const ids = (res: { body: any }) => res.body.data.map((t: any) => t.id);
+test(
+  "every list and read route refuses an EU customer's old data "
+    + 'without a session, whatever the filter; a session opens them all',
+  async () => {
+    const eu = await oldEuPayment();
+    const old = encodeURIComponent(new Date(Date.now() - 300 * DAY).toISOString());
+    const q = encodeURIComponent;
+    const transactionLists = [
+      `customerId=${q(eu.id)}`,
+      `platformCustomerId=${q(eu.platformCustomerId)}`,
+      `accountIdentifier=${q(eu.usd)}`,
+      `senderAccountIdentifier=${q(eu.usd)}`,
+      `receiverAccountIdentifier=${q(eu.payee)}`,
+      `accountIdentifier=${q(eu.payee)}`,
+    ].map((filter) => `/transactions?${filter}`);
+    const quoteLists = [`customerId=${q(eu.id)}`, `sendingAccountId=${q(eu.usd)}`, `receivingAccountId=${q(eu.payee)}`]
+      .map((filter) => `/quotes?${filter}`);
+    const reads = [`/transactions/${eu.transactionId}`, `/quotes/${eu.quoteId}`];
+    const ids = (res: { body: any }) => res.body.data.map((t: any) => t.id);
 
-  for (const list of transactionLists) {
-    expectError(await sys.api(`${list}&startDate=${old}`), 409, 'SCA_SESSION_REQUIRED');
-    const windowOnly = await sys.api(list);
-    expect(windowOnly.status).toBe(200);
-    expect(ids(windowOnly)).not.toContain(eu.transactionId);
-  }
-  for (const list of quoteLists) {
-    expectError(await sys.api(`${list}&createdAfter=${old}`), 409, 'SCA_SESSION_REQUIRED');
-    const windowOnly = await sys.api(list);
-    expect(windowOnly.status).toBe(200);
-    expect(ids(windowOnly)).not.toContain(eu.quoteId);
-  }
-  for (const read of reads) expectError(await sys.api(read), 409, 'SCA_SESSION_REQUIRED');
-  // A list naming nobody (the platform's whole history) is not gated.
-  expect((await sys.api(`/transactions?startDate=${old}`)).status).toBe(200);
+    for (const list of transactionLists) {
+      expectError(await sys.api(`${list}&startDate=${old}`), 409, 'SCA_SESSION_REQUIRED');
+      const windowOnly = await sys.api(list);
+      expect(windowOnly.status).toBe(200);
+      expect(ids(windowOnly)).not.toContain(eu.transactionId);
+    }
+    for (const list of quoteLists) {
+      expectError(await sys.api(`${list}&createdAfter=${old}`), 409, 'SCA_SESSION_REQUIRED');
+      const windowOnly = await sys.api(list);
+      expect(windowOnly.status).toBe(200);
+      expect(ids(windowOnly)).not.toContain(eu.quoteId);
+    }
+    for (const read of reads) expectError(await sys.api(read), 409, 'SCA_SESSION_REQUIRED');
+    // A list naming nobody (the platform's whole history) is not gated.
+    expect((await sys.api(`/transactions?startDate=${old}`)).status).toBe(200);
 
-  const start = await sys.api(`/sca/login/start?customerId=${eu.id}`, { method: 'POST', json: { factor: 'SMS_OTP' } });
-  const login = await sys.api(`/sca/login/complete?customerId=${eu.id}`, {
-    method: 'POST',
-    json: { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' },
-  });
-  expect(login.status).toBe(200);
-  for (const list of transactionLists) {
-    expect(ids(await sys.api(`${list}&startDate=${old}`))).toContain(eu.transactionId);
-  }
-  for (const list of quoteLists) expect(ids(await sys.api(`${list}&createdAfter=${old}`))).toContain(eu.quoteId);
-  for (const read of reads) expect((await sys.api(read)).status).toBe(200);
-});
+    const start = await sys.api(`/sca/login/start?customerId=${eu.id}`, {
+      method: 'POST',
+      json: { factor: 'SMS_OTP' },
+    });
+    const login = await sys.api(`/sca/login/complete?customerId=${eu.id}`, {
+      method: 'POST',
+      json: { factor: 'SMS_OTP', endUserIpAddress: '203.0.113.4', challengeId: start.body.challengeId, code: '123456' },
+    });
+    expect(login.status).toBe(200);
+    for (const list of transactionLists) {
+      expect(ids(await sys.api(`${list}&startDate=${old}`))).toContain(eu.transactionId);
+    }
+    for (const list of quoteLists) expect(ids(await sys.api(`${list}&createdAfter=${old}`))).toContain(eu.quoteId);
+    for (const read of reads) expect((await sys.api(read)).status).toBe(200);
+  },
+);

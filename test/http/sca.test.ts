@@ -94,70 +94,74 @@ test('a US customer gets 409 on every SCA operation', async () => {
   expectError(await sca('/sca/factors', 'Customer:00000000-0000-4000-8000-000000000000'), 404, 'USER_NOT_FOUND');
 });
 
-test('TOTP: enrolled with a code from an independent RFC 6238 implementation; recovery codes once; a code never twice', async () => {
-  const eu = await euCustomer();
-  expect((await sca('/sca/factors', eu.id)).body).toEqual({ factors: [{ factor: 'SMS_OTP' }] });
-  const start = await sca('/sca/factors', eu.id, { method: 'POST', json: { type: 'TOTP' } });
-  expect(start.status).toBe(200);
-  expect(start.body.totpUri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
-  expect(base32Decode(start.body.secretBase32Encoded)).toBe(start.body.secret);
-  const wrong = await sca('/sca/factors/confirm', eu.id, {
-    method: 'POST',
-    json: { type: 'TOTP', secret: start.body.secret, code: rfc6238(start.body.secret, Date.now(), 5) },
-  });
-  expectError(wrong, 400, 'INVALID_INPUT');
-  const confirmed = await sca('/sca/factors/confirm', eu.id, {
-    method: 'POST',
-    json: { type: 'TOTP', secret: start.body.secret, code: rfc6238(start.body.secret) },
-  });
-  expect(confirmed.status).toBe(200);
-  expect(confirmed.body.recoveryCodes).toHaveLength(10);
-  secrets.push(start.body.secret, start.body.secretBase32Encoded, ...confirmed.body.recoveryCodes);
-  expect(confirmed.body.recoveryCodes[0]).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
-  expect((await sca('/sca/factors', eu.id)).body.factors).toEqual([{ factor: 'SMS_OTP' }, { factor: 'TOTP' }]);
-  expect(JSON.stringify((await sca('/sca/factors', eu.id)).body)).not.toContain(start.body.secret);
+test(
+  'TOTP: enrolled with a code from an independent RFC 6238 '
+    + 'implementation; recovery codes once; a code never twice',
+  async () => {
+    const eu = await euCustomer();
+    expect((await sca('/sca/factors', eu.id)).body).toEqual({ factors: [{ factor: 'SMS_OTP' }] });
+    const start = await sca('/sca/factors', eu.id, { method: 'POST', json: { type: 'TOTP' } });
+    expect(start.status).toBe(200);
+    expect(start.body.totpUri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
+    expect(base32Decode(start.body.secretBase32Encoded)).toBe(start.body.secret);
+    const wrong = await sca('/sca/factors/confirm', eu.id, {
+      method: 'POST',
+      json: { type: 'TOTP', secret: start.body.secret, code: rfc6238(start.body.secret, Date.now(), 5) },
+    });
+    expectError(wrong, 400, 'INVALID_INPUT');
+    const confirmed = await sca('/sca/factors/confirm', eu.id, {
+      method: 'POST',
+      json: { type: 'TOTP', secret: start.body.secret, code: rfc6238(start.body.secret) },
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.recoveryCodes).toHaveLength(10);
+    secrets.push(start.body.secret, start.body.secretBase32Encoded, ...confirmed.body.recoveryCodes);
+    expect(confirmed.body.recoveryCodes[0]).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect((await sca('/sca/factors', eu.id)).body.factors).toEqual([{ factor: 'SMS_OTP' }, { factor: 'TOTP' }]);
+    expect(JSON.stringify((await sca('/sca/factors', eu.id)).body)).not.toContain(start.body.secret);
 
-  // Login with the next step's code (±1 step): it works once, then that step is spent.
-  const secret = start.body.secret;
-  expect((await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } })).body).toEqual({
-    factor: 'TOTP',
-  });
-  const code = rfc6238(secret, Date.now(), 1);
-  const login = await sca('/sca/login/complete', eu.id, {
-    method: 'POST',
-    json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code },
-  });
-  expect(login.status).toBe(200);
-  expect(login.body.status).toBe('SUCCESS');
-  expect(Date.parse(login.body.sessionExpiresAt) - Date.now()).toBeGreaterThan(179 * 86_400_000);
-  await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
-  expectError(
-    await sca('/sca/login/complete', eu.id, {
+    // Login with the next step's code (±1 step): it works once, then that step is spent.
+    const secret = start.body.secret;
+    expect((await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } })).body).toEqual({
+      factor: 'TOTP',
+    });
+    const code = rfc6238(secret, Date.now(), 1);
+    const login = await sca('/sca/login/complete', eu.id, {
       method: 'POST',
       json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code },
-    }),
-    400,
-    'INVALID_INPUT',
-  );
-  // A recovery code logs in once.
-  const recovery = confirmed.body.recoveryCodes[3];
-  await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
-  expect(
-    (await sca('/sca/login/complete', eu.id, {
-      method: 'POST',
-      json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code: recovery },
-    })).status,
-  ).toBe(200);
-  await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
-  expectError(
-    await sca('/sca/login/complete', eu.id, {
-      method: 'POST',
-      json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code: recovery },
-    }),
-    400,
-    'INVALID_INPUT',
-  );
-});
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.status).toBe('SUCCESS');
+    expect(Date.parse(login.body.sessionExpiresAt) - Date.now()).toBeGreaterThan(179 * 86_400_000);
+    await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
+    expectError(
+      await sca('/sca/login/complete', eu.id, {
+        method: 'POST',
+        json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code },
+      }),
+      400,
+      'INVALID_INPUT',
+    );
+    // A recovery code logs in once.
+    const recovery = confirmed.body.recoveryCodes[3];
+    await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
+    expect(
+      (await sca('/sca/login/complete', eu.id, {
+        method: 'POST',
+        json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code: recovery },
+      })).status,
+    ).toBe(200);
+    await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
+    expectError(
+      await sca('/sca/login/complete', eu.id, {
+        method: 'POST',
+        json: { factor: 'TOTP', endUserIpAddress: '203.0.113.4', code: recovery },
+      }),
+      400,
+      'INVALID_INPUT',
+    );
+  },
+);
 
 test('passkey: registered and asserted with the software authenticator; one per customer; deletable', async () => {
   const eu = await euCustomer();
@@ -250,33 +254,37 @@ test('passkey: registered and asserted with the software authenticator; one per 
   expect((await sca('/sca/factors', eu.id)).body.factors).toEqual([{ factor: 'SMS_OTP' }]);
 });
 
-test('SMS login: the code goes through the message-delivery port, completes its challenge once, and the session is reported', async () => {
-  const eu = await euCustomer();
-  const start = await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } });
-  expect(start.status).toBe(200);
-  expect(start.body).toEqual({
-    factor: 'SMS_OTP',
-    challengeId: expect.stringMatching(/^ScaChallenge:/),
-    expiresAt: expect.any(String),
-  });
-  const sent = await sys.system.peers.delivery.listSentMessages({ to: eu.phoneNumber }, {});
-  expect(sent.messages.some((m) => m.body.includes('authentication code is 123456'))).toBe(true);
-  const body = {
-    factor: 'SMS_OTP',
-    endUserIpAddress: '203.0.113.4',
-    challengeId: start.body.challengeId,
-    code: '123456',
-  };
-  const done = await sca('/sca/login/complete', eu.id, { method: 'POST', json: body });
-  expect(done.status).toBe(200);
-  // The same request again answers the same success; another code for the used challenge is refused.
-  expect((await sca('/sca/login/complete', eu.id, { method: 'POST', json: body })).body).toEqual(done.body);
-  expectError(
-    await sca('/sca/login/complete', eu.id, { method: 'POST', json: { ...body, code: '654321' } }),
-    400,
-    'INVALID_INPUT',
-  );
-});
+test(
+  'SMS login: the code goes through the message-delivery port, '
+    + 'completes its challenge once, and the session is reported',
+  async () => {
+    const eu = await euCustomer();
+    const start = await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } });
+    expect(start.status).toBe(200);
+    expect(start.body).toEqual({
+      factor: 'SMS_OTP',
+      challengeId: expect.stringMatching(/^ScaChallenge:/),
+      expiresAt: expect.any(String),
+    });
+    const sent = await sys.system.peers.delivery.listSentMessages({ to: eu.phoneNumber }, {});
+    expect(sent.messages.some((m) => m.body.includes('authentication code is 123456'))).toBe(true);
+    const body = {
+      factor: 'SMS_OTP',
+      endUserIpAddress: '203.0.113.4',
+      challengeId: start.body.challengeId,
+      code: '123456',
+    };
+    const done = await sca('/sca/login/complete', eu.id, { method: 'POST', json: body });
+    expect(done.status).toBe(200);
+    // The same request again answers the same success; another code for the used challenge is refused.
+    expect((await sca('/sca/login/complete', eu.id, { method: 'POST', json: body })).body).toEqual(done.body);
+    expectError(
+      await sca('/sca/login/complete', eu.id, { method: 'POST', json: { ...body, code: '654321' } }),
+      400,
+      'INVALID_INPUT',
+    );
+  },
+);
 
 test('200 parallel guesses evaluate no more than the limit; then even the right code is refused', async () => {
   const eu = await euCustomer();
@@ -293,45 +301,50 @@ test('200 parallel guesses evaluate no more than the limit; then even the right 
   expect([423, 429]).toContain((await guess('123456')).status);
 });
 
-test('record-event: failed attempts escalate to a lock (423 on login); a password reset keeps it, a factor reset clears it', async () => {
-  const eu = await euCustomer();
-  let last: any;
-  for (let i = 0; i < 5; i++) {
-    last = await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'FAILED_LOGIN_ATTEMPT' } });
-  }
-  expect(last.status).toBe(200);
-  expect(last.body).toMatchObject({ eventType: 'FAILED_LOGIN_ATTEMPT', suspended: false, failedAttempts: 5 });
-  expect(Date.parse(last.body.lockedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
-  const locked = await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } });
-  expectError(locked, 423, 'ACCOUNT_LOCKED');
-  expect(locked.body.details).toMatchObject({ failedAttempts: 5, suspended: false });
-  const reset = await sca('/sca/record-event', eu.id, {
-    method: 'POST',
-    json: { eventType: 'RESET_PASSWORD_COMPLETED' },
-  });
-  expect(reset.body).toMatchObject({
-    eventType: 'RESET_PASSWORD_COMPLETED',
-    suspended: false,
-    failedAttempts: 5,
-    lockedUntil: last.body.lockedUntil,
-  });
-  expectError(
-    await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } }),
-    423,
-    'ACCOUNT_LOCKED',
-  );
-  // The documented unlock: a factor reset that passes liveness.
-  const factorReset = await sca('/sca/factors/reset', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
-  expect((await sca(`/sca/factors/reset/${factorReset.body.resetId}/complete`, eu.id, { method: 'POST' })).status).toBe(
-    204,
-  );
-  expect((await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } })).status).toBe(200);
-  expectError(
-    await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'LOGGED_IN' } }),
-    400,
-    'INVALID_INPUT',
-  );
-});
+test(
+  'record-event: failed attempts escalate to a lock (423 on '
+    + 'login); a password reset keeps it, a factor reset clears it',
+  async () => {
+    const eu = await euCustomer();
+    let last: any;
+    for (let i = 0; i < 5; i++) {
+      last = await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'FAILED_LOGIN_ATTEMPT' } });
+    }
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ eventType: 'FAILED_LOGIN_ATTEMPT', suspended: false, failedAttempts: 5 });
+    expect(Date.parse(last.body.lockedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
+    const locked = await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } });
+    expectError(locked, 423, 'ACCOUNT_LOCKED');
+    expect(locked.body.details).toMatchObject({ failedAttempts: 5, suspended: false });
+    const reset = await sca('/sca/record-event', eu.id, {
+      method: 'POST',
+      json: { eventType: 'RESET_PASSWORD_COMPLETED' },
+    });
+    expect(reset.body).toMatchObject({
+      eventType: 'RESET_PASSWORD_COMPLETED',
+      suspended: false,
+      failedAttempts: 5,
+      lockedUntil: last.body.lockedUntil,
+    });
+    expectError(
+      await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } }),
+      423,
+      'ACCOUNT_LOCKED',
+    );
+    // The documented unlock: a factor reset that passes liveness.
+    const factorReset = await sca('/sca/factors/reset', eu.id, { method: 'POST', json: { factor: 'TOTP' } });
+    expect((await sca(`/sca/factors/reset/${factorReset.body.resetId}/complete`, eu.id, { method: 'POST' })).status)
+      .toBe(
+        204,
+      );
+    expect((await sca('/sca/login/start', eu.id, { method: 'POST', json: { factor: 'SMS_OTP' } })).status).toBe(200);
+    expectError(
+      await sca('/sca/record-event', eu.id, { method: 'POST', json: { eventType: 'LOGGED_IN' } }),
+      400,
+      'INVALID_INPUT',
+    );
+  },
+);
 
 test('trusted beneficiaries: trust and untrust each need an SCA proof bound to that change', async () => {
   const eu = await euCustomer();
@@ -414,7 +427,7 @@ test('2FA reset: liveness-gated; an SMS_OTP reset enrolls the new mobile; a fail
   );
 });
 
-test("one customer's factors, challenges and resets are invisible to another customer and another platform", async () => {
+test("one customer's factors, challenges and resets are invisible to other customers and platforms", async () => {
   const a = await euCustomer();
   const b = await euCustomer();
   const start = await sca('/sca/login/start', a.id, { method: 'POST', json: { factor: 'SMS_OTP' } });

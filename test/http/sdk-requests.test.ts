@@ -103,66 +103,72 @@ test('config, customers and their accounts: retrieve, update, create, list (walk
   );
 });
 
-test('receiver lookups, quotes (create, retrieve, list, execute without a body), transactions, transfers and the test webhook', async () => {
-  const payer = await sdk('POST', '/customers', { body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-payer' } });
-  const terms = await sdk('GET', '/customers/end-user-terms');
-  await sdk('PATCH', `/customers/${payer.id}`, {
-    body: {
-      customerType: 'INDIVIDUAL',
-      endUserTermsConsent: {
-        acceptedAt: '2026-01-01T00:00:00Z',
-        ipAddress: '203.0.113.7',
-        termsVersion: terms.version,
-        acceptanceMethod: 'CHECKBOX',
+test(
+  'receiver lookups, quotes (create, retrieve, list, execute '
+    + 'without a body), transactions, transfers and the test webhook',
+  async () => {
+    const payer = await sdk('POST', '/customers', {
+      body: { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'sdk-payer' },
+    });
+    const terms = await sdk('GET', '/customers/end-user-terms');
+    await sdk('PATCH', `/customers/${payer.id}`, {
+      body: {
+        customerType: 'INDIVIDUAL',
+        endUserTermsConsent: {
+          acceptedAt: '2026-01-01T00:00:00Z',
+          ipAddress: '203.0.113.7',
+          termsVersion: terms.version,
+          acceptanceMethod: 'CHECKBOX',
+        },
       },
-    },
-  });
-  const usd = (await sdk('GET', '/customers/internal-accounts', {
-    query: { customerId: payer.id, type: 'INTERNAL_FIAT', currency: 'USD' },
-  })).data[0].id;
-  await sdk('POST', `/sandbox/internal-accounts/${usd}/fund`, { body: { amount: 100_000 } });
-  const payee = await sdk('POST', '/customers/external-accounts', {
-    body: externalAccountBody('MXN_ACCOUNT', { customerId: payer.id }),
-  });
-  const lookup = await sdk('GET', `/receiver/external-account/${payee.id}`, { query: { customerId: payer.id } });
-  expect(lookup.lookupId).toMatch(/^Lookup:/);
-  expect(
-    (await sdk('GET', '/receiver/uma/$success.usd@sandbox.grid.uma.money', { query: { customerId: payer.id } }))
-      .lookupId,
-  ).toMatch(/^Lookup:/);
+    });
+    const usd = (await sdk('GET', '/customers/internal-accounts', {
+      query: { customerId: payer.id, type: 'INTERNAL_FIAT', currency: 'USD' },
+    })).data[0].id;
+    await sdk('POST', `/sandbox/internal-accounts/${usd}/fund`, { body: { amount: 100_000 } });
+    const payee = await sdk('POST', '/customers/external-accounts', {
+      body: externalAccountBody('MXN_ACCOUNT', { customerId: payer.id }),
+    });
+    const lookup = await sdk('GET', `/receiver/external-account/${payee.id}`, { query: { customerId: payer.id } });
+    expect(lookup.lookupId).toMatch(/^Lookup:/);
+    expect(
+      (await sdk('GET', '/receiver/uma/$success.usd@sandbox.grid.uma.money', { query: { customerId: payer.id } }))
+        .lookupId,
+    ).toMatch(/^Lookup:/);
 
-  const quote = await sdk('POST', '/quotes', {
-    body: {
-      source: { sourceType: 'ACCOUNT', accountId: usd },
-      destination: { destinationType: 'ACCOUNT', accountId: payee.id },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: 10_000,
-    },
-  });
-  expect((await sdk('GET', `/quotes/${quote.id}`)).id).toBe(quote.id);
-  expect((await walk('/quotes', { customerId: payer.id, limit: 1 })).map((q) => q.id)).toEqual([quote.id]);
-  expect((await sdk('POST', `/quotes/${quote.id}/execute`)).transactionId).toBe(quote.transactionId);
-  expect((await sdk('GET', `/transactions/${quote.transactionId}`)).id).toBe(quote.transactionId);
-  await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
-  expect((await walk('/transactions', { customerId: payer.id, limit: 1 })).map((t) => t.id)).toContain(
-    quote.transactionId,
-  );
+    const quote = await sdk('POST', '/quotes', {
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId: usd },
+        destination: { destinationType: 'ACCOUNT', accountId: payee.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+      },
+    });
+    expect((await sdk('GET', `/quotes/${quote.id}`)).id).toBe(quote.id);
+    expect((await walk('/quotes', { customerId: payer.id, limit: 1 })).map((q) => q.id)).toEqual([quote.id]);
+    expect((await sdk('POST', `/quotes/${quote.id}/execute`)).transactionId).toBe(quote.transactionId);
+    expect((await sdk('GET', `/transactions/${quote.transactionId}`)).id).toBe(quote.transactionId);
+    await transactionWhen(sys, quote.transactionId, (t) => t.status === 'COMPLETED');
+    expect((await walk('/transactions', { customerId: payer.id, limit: 1 })).map((t) => t.id)).toContain(
+      quote.transactionId,
+    );
 
-  const bank = await sdk('POST', '/customers/external-accounts', {
-    body: externalAccountBody('USD_ACCOUNT', { customerId: payer.id }),
-  });
-  expect(
-    (await sdk('POST', '/transfer-out', {
-      body: { source: { accountId: usd }, destination: { accountId: bank.id, paymentRail: 'ACH' }, amount: 100 },
-    })).type,
-  ).toBe('OUTGOING');
-  expect(
-    (await sdk('POST', '/transfer-in', {
-      body: { source: { accountId: bank.id }, destination: { accountId: usd }, amount: 100 },
-    })).type,
-  ).toBe('INCOMING');
-  expect((await sdk('GET', '/exchange-rates', { query: { sourceCurrency: 'USD' } })).data.length).toBeGreaterThan(0);
-});
+    const bank = await sdk('POST', '/customers/external-accounts', {
+      body: externalAccountBody('USD_ACCOUNT', { customerId: payer.id }),
+    });
+    expect(
+      (await sdk('POST', '/transfer-out', {
+        body: { source: { accountId: usd }, destination: { accountId: bank.id, paymentRail: 'ACH' }, amount: 100 },
+      })).type,
+    ).toBe('OUTGOING');
+    expect(
+      (await sdk('POST', '/transfer-in', {
+        body: { source: { accountId: bank.id }, destination: { accountId: usd }, amount: 100 },
+      })).type,
+    ).toBe('INCOMING');
+    expect((await sdk('GET', '/exchange-rates', { query: { sourceCurrency: 'USD' } })).data.length).toBeGreaterThan(0);
+  },
+);
 
 test('API tokens: create, retrieve, list (walked), delete with Accept */*', async () => {
   const created = await sdk('POST', '/tokens', { body: { name: 'SDK read-only', permissions: ['VIEW'] } });
@@ -172,7 +178,7 @@ test('API tokens: create, retrieve, list (walked), delete with Accept */*', asyn
   expect(await sdk('DELETE', `/tokens/${created.id}`, { headers: { Accept: '*/*' } })).toBeUndefined();
 });
 
-test('invitations: create, retrieve, claim, cancel (a POST without a body), and UMA providers walked page by page', async () => {
+test('invitations: create, retrieve, claim, cancel (POST, no body); UMA providers walked page by page', async () => {
   const receiver = await startWebhookReceiver({
     publicKeyPem: (await sys.api('/webhooks/public-key')).body.publicKeyPem,
   });

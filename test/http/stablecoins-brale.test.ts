@@ -108,7 +108,7 @@ describe('stablecoins through the Brale adapter', () => {
     });
   });
 
-  test('Brale unavailable at creation: the operation waits as CREATED, the worker submits it once, it completes', async () => {
+  test('Brale down at creation: the operation waits CREATED; the worker submits it once; it completes', async () => {
     fake.fault('/accounts/brale-acct-1/transfers', { kind: '503' }, 3);
     const created = await post(`/stablecoins/${walk.stablecoin.id}/mints`, {
       amount: '3000000',
@@ -142,29 +142,33 @@ describe('stablecoins through the Brale adapter', () => {
     expect(await balance(usd)).toBe(before);
   });
 
-  test('credentials Brale refuses are not linked; a link whose credentials Brale then refuses (invalid_client) turns REVOKED on re-verification, for good', async () => {
-    expectError(
-      await post('/stablecoin-provider-accounts', {
+  test(
+    'credentials Brale refuses are not linked; a link whose credentials Brale '
+      + 'then refuses (invalid_client) turns REVOKED on re-verification, for good',
+    async () => {
+      expectError(
+        await post('/stablecoin-provider-accounts', {
+          provider: 'BRALE',
+          apiClientId: 'brale-client',
+          apiClientSecret: 'wrong',
+        }),
+        400,
+        'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+      );
+      fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']);
+      const linked = await post('/stablecoin-provider-accounts', {
         provider: 'BRALE',
-        apiClientId: 'brale-client',
-        apiClientSecret: 'wrong',
-      }),
-      400,
-      'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
-    );
-    fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']);
-    const linked = await post('/stablecoin-provider-accounts', {
-      provider: 'BRALE',
-      apiClientId: 'brale-client-9',
-      apiClientSecret: 'secret-9',
-    });
-    expect(linked.body).toMatchObject({ status: 'ACTIVE', providerAccountId: 'brale-acct-9' });
-    fake.revoke('brale-client-9');
-    const read = await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`);
-    expect(read.body.status).toBe('REVOKED');
-    expect(read.body.lastVerifiedAt).toBe(linked.body.lastVerifiedAt);
-    // working again at Brale: a revoked link stays revoked
-    fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']);
-    expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
-  });
+        apiClientId: 'brale-client-9',
+        apiClientSecret: 'secret-9',
+      });
+      expect(linked.body).toMatchObject({ status: 'ACTIVE', providerAccountId: 'brale-acct-9' });
+      fake.revoke('brale-client-9');
+      const read = await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`);
+      expect(read.body.status).toBe('REVOKED');
+      expect(read.body.lastVerifiedAt).toBe(linked.body.lastVerifiedAt);
+      // working again at Brale: a revoked link stays revoked
+      fake.addClient('brale-client-9', 'secret-9', ['brale-acct-9']);
+      expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
+    },
+  );
 });

@@ -122,53 +122,57 @@ describe('the walk of a new user on the sandbox provider', () => {
     });
   }, 120_000);
 
-  test('several active links need stablecoinProviderAccountId; a PROVISIONED registration is ENABLED for Grid under its symbol, one under review PENDING_APPROVAL', async () => {
-    expect(walk.stablecoin).toMatchObject({
-      issuanceStatus: 'PROVISIONED',
-      gridOperationsStatus: 'ENABLED',
-      currency: walk.stablecoin.symbol,
-      network: 'SPARK',
-      decimals: 6,
-      baseCurrency: 'USD',
-      providerEnvironment: 'SANDBOX',
-    });
-    expectError(
-      await post('/stablecoins', {
-        providerTokenIdentifier: 'OTHER',
-        networkTokenIdentifier: 'btkn1other',
+  test(
+    'several active links need stablecoinProviderAccountId; a PROVISIONED registration '
+      + 'is ENABLED for Grid under its symbol, one under review PENDING_APPROVAL',
+    async () => {
+      expect(walk.stablecoin).toMatchObject({
+        issuanceStatus: 'PROVISIONED',
+        gridOperationsStatus: 'ENABLED',
+        currency: walk.stablecoin.symbol,
         network: 'SPARK',
-      }),
-      400,
-      'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
-    );
-    expectError(
-      await post('/stablecoins', {
-        providerTokenIdentifier: 'ACME',
-        networkTokenIdentifier: 'btkn1acme',
-        network: 'SPARK',
-        stablecoinProviderAccountId: walk.accountId,
-      }),
-      409,
-      'CONFLICT',
-    );
-    expectError(
-      await post('/stablecoins', {
-        providerTokenIdentifier: 'UNKNOWN1',
-        networkTokenIdentifier: 'btkn1x',
-        network: 'SPARK',
-        stablecoinProviderAccountId: walk.accountId,
-      }),
-      400,
-      'INVALID_INPUT',
-    );
-    expectError(
-      await sys.api('/stablecoins/Stablecoin:019542f5-b3e7-1d02-0000-000000000002'),
-      404,
-      'REFERENCE_NOT_FOUND',
-    );
-    const listed = await sys.api('/stablecoins?issuanceStatus=PROVISIONED');
-    expect(listed.body.data.map((s: { id: string }) => s.id)).toContain(walk.stablecoin.id);
-  });
+        decimals: 6,
+        baseCurrency: 'USD',
+        providerEnvironment: 'SANDBOX',
+      });
+      expectError(
+        await post('/stablecoins', {
+          providerTokenIdentifier: 'OTHER',
+          networkTokenIdentifier: 'btkn1other',
+          network: 'SPARK',
+        }),
+        400,
+        'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
+      );
+      expectError(
+        await post('/stablecoins', {
+          providerTokenIdentifier: 'ACME',
+          networkTokenIdentifier: 'btkn1acme',
+          network: 'SPARK',
+          stablecoinProviderAccountId: walk.accountId,
+        }),
+        409,
+        'CONFLICT',
+      );
+      expectError(
+        await post('/stablecoins', {
+          providerTokenIdentifier: 'UNKNOWN1',
+          networkTokenIdentifier: 'btkn1x',
+          network: 'SPARK',
+          stablecoinProviderAccountId: walk.accountId,
+        }),
+        400,
+        'INVALID_INPUT',
+      );
+      expectError(
+        await sys.api('/stablecoins/Stablecoin:019542f5-b3e7-1d02-0000-000000000002'),
+        404,
+        'REFERENCE_NOT_FOUND',
+      );
+      const listed = await sys.api('/stablecoins?issuanceStatus=PROVISIONED');
+      expect(listed.body.data.map((s: { id: string }) => s.id)).toContain(walk.stablecoin.id);
+    },
+  );
 
   test('bad mints are refused with every invalid field and nothing moves', async () => {
     const usd = await platformUsdAccount();
@@ -200,7 +204,7 @@ describe('the walk of a new user on the sandbox provider', () => {
     );
   });
 
-  test('a wire-funded mint of 1,000.00 shows funding instructions and completes when the sandbox reports the funds', () => {
+  test('a wire-funded mint of 1,000.00 shows funding instructions, completes when the sandbox reports funds', () => {
     expect(walk.wireMint.created).toMatchObject({
       status: 'PENDING_FUNDING',
       operationType: 'MINT',
@@ -303,61 +307,69 @@ describe('the walk of a new user on the sandbox provider', () => {
     expect(expired).toMatchObject({ status: 'EXPIRED', failureReason: 'FUNDING_NOT_RECEIVED' });
   });
 
-  test('the provider answering invalid_client (sandbox: cents 05) revokes the link, disables its stablecoins and refuses new operations', async () => {
-    const linked = await post('/stablecoin-provider-accounts', {
-      provider: 'BRALE',
-      apiClientId: `revocable-${seq++}`,
-      apiClientSecret: 's',
-    });
-    const coin = await post('/stablecoins', {
-      providerTokenIdentifier: 'REVO',
-      networkTokenIdentifier: 'btkn1revo',
-      network: 'SPARK',
-      stablecoinProviderAccountId: linked.body.id,
-    });
-    expect(coin.body).toMatchObject({ gridOperationsStatus: 'ENABLED', currency: 'REVO' });
-    const pending = await post('/stablecoins', {
-      providerTokenIdentifier: 'PENDINGREVO',
-      networkTokenIdentifier: 'btkn1pending',
-      network: 'SPARK',
-      stablecoinProviderAccountId: linked.body.id,
-    });
-    expect(pending.body).toMatchObject({ issuanceStatus: 'PENDING_REVIEW', gridOperationsStatus: 'PENDING_APPROVAL' });
-    expect(pending.body.currency).toBeUndefined();
-    const wallet = walk.wallet;
-    const mints = `/stablecoins/${coin.body.id}/mints`;
-    const revoking = await post(mints, {
-      amount: '50000',
-      fundingSource: { type: 'WIRE' },
-      destination: { accountId: wallet },
-    });
-    expect(revoking.body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_ACCOUNT_REVOKED' });
-    expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
-    const disabled = await sys.api(`/stablecoins/${coin.body.id}`);
-    expect(disabled.body).toMatchObject({ gridOperationsStatus: 'DISABLED', currency: 'REVO' });
-    expect(referenceProblems('GET', `/2025-10-13/stablecoins/${coin.body.id}`, disabled.status, disabled.body)).toEqual(
-      [],
-    );
-    const refused = await post(mints, {
-      amount: '1000000',
-      fundingSource: { type: 'WIRE' },
-      destination: { accountId: wallet },
-    });
-    expectError(refused, 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
-    expect(referenceProblems('POST', `/2025-10-13${mints}`, refused.status, refused.body)).toEqual([]);
-    expectError(
-      await post('/stablecoins', {
-        providerTokenIdentifier: 'REVO2',
-        networkTokenIdentifier: 'btkn1revo2',
+  test(
+    'the provider answering invalid_client (sandbox: cents 05) revokes '
+      + 'the link, disables its stablecoins and refuses new operations',
+    async () => {
+      const linked = await post('/stablecoin-provider-accounts', {
+        provider: 'BRALE',
+        apiClientId: `revocable-${seq++}`,
+        apiClientSecret: 's',
+      });
+      const coin = await post('/stablecoins', {
+        providerTokenIdentifier: 'REVO',
+        networkTokenIdentifier: 'btkn1revo',
         network: 'SPARK',
         stablecoinProviderAccountId: linked.body.id,
-      }),
-      400,
-      'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
-    );
-    expect((await sys.api(`/stablecoin-provider-accounts?status=REVOKED`)).body.data.map((a: { id: string }) => a.id))
-      .toContain(linked.body.id);
-  });
+      });
+      expect(coin.body).toMatchObject({ gridOperationsStatus: 'ENABLED', currency: 'REVO' });
+      const pending = await post('/stablecoins', {
+        providerTokenIdentifier: 'PENDINGREVO',
+        networkTokenIdentifier: 'btkn1pending',
+        network: 'SPARK',
+        stablecoinProviderAccountId: linked.body.id,
+      });
+      expect(pending.body).toMatchObject({
+        issuanceStatus: 'PENDING_REVIEW',
+        gridOperationsStatus: 'PENDING_APPROVAL',
+      });
+      expect(pending.body.currency).toBeUndefined();
+      const wallet = walk.wallet;
+      const mints = `/stablecoins/${coin.body.id}/mints`;
+      const revoking = await post(mints, {
+        amount: '50000',
+        fundingSource: { type: 'WIRE' },
+        destination: { accountId: wallet },
+      });
+      expect(revoking.body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_ACCOUNT_REVOKED' });
+      expect((await sys.api(`/stablecoin-provider-accounts/${linked.body.id}`)).body.status).toBe('REVOKED');
+      const disabled = await sys.api(`/stablecoins/${coin.body.id}`);
+      expect(disabled.body).toMatchObject({ gridOperationsStatus: 'DISABLED', currency: 'REVO' });
+      expect(referenceProblems('GET', `/2025-10-13/stablecoins/${coin.body.id}`, disabled.status, disabled.body))
+        .toEqual(
+          [],
+        );
+      const refused = await post(mints, {
+        amount: '1000000',
+        fundingSource: { type: 'WIRE' },
+        destination: { accountId: wallet },
+      });
+      expectError(refused, 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
+      expect(referenceProblems('POST', `/2025-10-13${mints}`, refused.status, refused.body)).toEqual([]);
+      expectError(
+        await post('/stablecoins', {
+          providerTokenIdentifier: 'REVO2',
+          networkTokenIdentifier: 'btkn1revo2',
+          network: 'SPARK',
+          stablecoinProviderAccountId: linked.body.id,
+        }),
+        400,
+        'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
+      );
+      expect((await sys.api(`/stablecoin-provider-accounts?status=REVOKED`)).body.data.map((a: { id: string }) => a.id))
+        .toContain(linked.body.id);
+    },
+  );
 
   test('operations are listed most recent first, page by page, and filtered by type', async () => {
     const all = await sys.api(`/stablecoins/${walk.stablecoin.id}/operations?limit=100`);

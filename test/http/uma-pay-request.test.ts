@@ -91,7 +91,7 @@ afterAll(async () => {
 });
 
 describe('a foreign VASP pays our customer over UMA', () => {
-  it('approved by the platform: a signed invoice, then the signed post-transaction callback credits bob once', async () => {
+  it('approved by the platform: a signed invoice, then the signed post-transaction callback credits bob', async () => {
     answers.set(1_234, { status: 200, body: {} });
     const before = await balanceOf(sys, bob.customerId, bob.usdAccountId);
     const request = await payRequest(1_234);
@@ -162,7 +162,7 @@ describe('a foreign VASP pays our customer over UMA', () => {
     expect(await balanceOf(sys, bob.customerId, bob.usdAccountId)).toBe(before);
   });
 
-  it('a platform that does not decide within UMA_APPROVAL_WAIT_MS (202, then nothing): refused, the payment failed', async () => {
+  it('a platform not deciding within UMA_APPROVAL_WAIT_MS (202, then nothing): refused, payment failed', async () => {
     answers.set(1_236, { status: 202, body: {} });
     const answered = await post('/uma/payreq/bob.pay', (await payRequest(1_236)).toJsonString());
     expect(answered).toEqual({
@@ -202,7 +202,7 @@ describe('a foreign VASP pays our customer over UMA', () => {
     expect((await incomingOf()).length).toBe(count + 1);
   });
 
-  it("sends back the payee data the sender asked for, from the platform's receiverCustomerInfo, still signed", async () => {
+  it("sends back the payee data the sender asked for, from the platform's receiverCustomerInfo, signed", async () => {
     answers.set(1_240, {
       status: 200,
       body: { receiverCustomerInfo: { FULL_NAME: 'Bob Payee', EMAIL: 'bob@pay.example', BIRTH_DATE: '1990-01-01' } },

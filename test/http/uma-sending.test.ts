@@ -165,21 +165,25 @@ beforeEach(() => {
 });
 
 describe('our sending side against a foreign VASP made of the SDK', () => {
-  it('looks up, quotes (pay request with encrypted travel-rule data), executes: the invoice paid once, the callback signed', async () => {
-    const carol = `$carol@${vasp.domain}`;
-    const found = await lookup(carol);
-    expect(found.status).toBe(200);
-    const quoted = await quote(found.body.lookupId, carol);
-    expect(quoted.status).toBe(201);
-    expect(quoted.body).toMatchObject({ totalReceivingAmount: 1_000, receivingCurrency: { code: 'EUR' } });
-    expect(JSON.parse(state.travelRule.at(-1)!)).toMatchObject({ name: 'Alice Sender', FULL_NAME: 'Alice Sender' });
-    expect((await sys.api(`/quotes/${quoted.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-    const done = await transactionWhen(sys, quoted.body.transactionId, (t) => t.status === 'COMPLETED');
-    expect(done.sentAmount.amount).toBe(quoted.body.totalSendingAmount);
-    expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(100_000 - quoted.body.totalSendingAmount);
-    expect(state.callbacks).toHaveLength(1);
-    expect(state.callbacks[0]).toMatchObject({ vaspDomain: UMA_DOMAIN, utxos: [{ amountMsats: 11_000_000 }] });
-  });
+  it(
+    'looks up, quotes (pay request with encrypted travel-rule '
+      + 'data), executes: the invoice paid once, the callback signed',
+    async () => {
+      const carol = `$carol@${vasp.domain}`;
+      const found = await lookup(carol);
+      expect(found.status).toBe(200);
+      const quoted = await quote(found.body.lookupId, carol);
+      expect(quoted.status).toBe(201);
+      expect(quoted.body).toMatchObject({ totalReceivingAmount: 1_000, receivingCurrency: { code: 'EUR' } });
+      expect(JSON.parse(state.travelRule.at(-1)!)).toMatchObject({ name: 'Alice Sender', FULL_NAME: 'Alice Sender' });
+      expect((await sys.api(`/quotes/${quoted.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+      const done = await transactionWhen(sys, quoted.body.transactionId, (t) => t.status === 'COMPLETED');
+      expect(done.sentAmount.amount).toBe(quoted.body.totalSendingAmount);
+      expect(await balanceOf(sys, alice.customerId, alice.usdAccountId)).toBe(100_000 - quoted.body.totalSendingAmount);
+      expect(state.callbacks).toHaveLength(1);
+      expect(state.callbacks[0]).toMatchObject({ vaspDomain: UMA_DOMAIN, utxos: [{ amountMsats: 11_000_000 }] });
+    },
+  );
 
   it("offers the receiver's own bounds, and a quote outside them is refused before any pay request", async () => {
     const carol = `$carol@${vasp.domain}`;
@@ -204,7 +208,7 @@ describe('our sending side against a foreign VASP made of the SDK', () => {
     expect(state.travelRule).toHaveLength(payRequests);
   });
 
-  it("maps the counterparty's failures: a bad signature, a failing key endpoint, no common version, a refusal", async () => {
+  it("maps the counterparty's failures: bad signature, failing key endpoint, no common version, refusal", async () => {
     const carol = `$carol@${vasp.domain}`;
     const before = await balanceOf(sys, alice.customerId, alice.usdAccountId);
     state.behaviour = 'WRONG_SIGNER';

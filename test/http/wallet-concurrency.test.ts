@@ -61,7 +61,7 @@ test('20 identical retries adding a credential create exactly one', async () => 
   expect(list.body.data.filter((c: { type: string }) => c.type === 'SMS_OTP')).toHaveLength(1);
 });
 
-test('different requests racing on one Request-Id: exactly one succeeds, the others get REQUEST_ID_ALREADY_USED', async () => {
+test('different requests racing on one Request-Id: one succeeds, the others get REQUEST_ID_ALREADY_USED', async () => {
   const path = `/internal-accounts/${wallet.accountId}/export`;
   const json = { clientPublicKey: newKeyPair().publicKeyUncompressed };
   const challenge = await sys.api(path, { method: 'POST', json });

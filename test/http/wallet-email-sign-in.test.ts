@@ -49,7 +49,7 @@ describe('sign in with the sandbox email code (real Turnkey client libraries)', 
     expect(JSON.parse(Buffer.from(bundle.data, 'hex').toString()).targetPublic).toMatch(/^04[0-9a-f]{128}$/);
   });
 
-  test('verify: 202 challenge, then the retry stamped by the bundle key: 200 AuthSession without a sealed key', async () => {
+  test('verify: 202 challenge, then the retry stamped by the bundle key: 200 AuthSession, no sealed key', async () => {
     const { key, body, first } = await otpFirstLeg(sys.api, wallet.emailCredentialId);
     expect(first.status).toBe(202);
     expect(first.body).toEqual({

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('a retry after expiresAt: 401 SIGNED_RETRY_EXPIRED; a fresh export works; an expired session authorizes nothing', async () => {
+test("a retry after expiresAt: 401 SIGNED_RETRY_EXPIRED; a fresh export works; an expired session can't", async () => {
   const signer = await signInWithOtp(sys.api, wallet.emailCredentialId);
   const sessionEnds = Date.parse(signer.session.expiresAt);
   expect(sessionEnds - Date.now()).toBeLessThanOrEqual(SESSION_TTL_MS);

@@ -78,7 +78,7 @@ describe("a new user's journey: email code, passkey, revoke email, refresh, revo
     );
   });
 
-  test('signs in with the passkey: challenge (lowercase hex) bound to a client key, verify with Request-Id', async () => {
+  test('signs in with the passkey: challenge (lowercase hex) bound to a client key, verify by Request-Id', async () => {
     passkeySignIn = await signInWithPasskey(sys.api, authenticator, passkey);
     passkeySession = passkeySignIn;
     expect(passkeySignIn.challenge).toMatchObject({
@@ -103,40 +103,44 @@ describe("a new user's journey: email code, passkey, revoke email, refresh, revo
     expect(again.body.id).toBe(passkeySession.session.id);
   });
 
-  test('passkey verify: without Request-Id 401 REQUEST_ID_MISSING; a second assertion on a used Request-Id 401 REQUEST_ID_ALREADY_USED; a wrong signature 401', async () => {
-    expectError(
-      await sys.api(`/auth/credentials/${passkey.id}/verify`, { method: 'POST', json: passkeySignIn.body }),
-      401,
-      'REQUEST_ID_MISSING',
-    );
-    const other = authenticator.getAssertion({
-      ...RP,
-      challengeHex: passkeySignIn.challenge.challenge,
-      credentialId: passkey.credentialId,
-    });
-    const reuse = await sys.api(`/auth/credentials/${passkey.id}/verify`, {
-      method: 'POST',
-      json: { type: 'PASSKEY', assertion: other },
-      headers: { 'Request-Id': passkeySignIn.challenge.requestId },
-    });
-    expectError(reuse, 401, 'REQUEST_ID_ALREADY_USED');
-    const fresh = await sys.api(`/auth/credentials/${passkey.id}/challenge`, {
-      method: 'POST',
-      json: { clientPublicKey: newKeyPair().publicKeyUncompressed },
-    });
-    const tampered = authenticator.getAssertion({
-      ...RP,
-      challengeHex: fresh.body.challenge,
-      credentialId: passkey.credentialId,
-      tamperSignature: true,
-    });
-    const bad = await sys.api(`/auth/credentials/${passkey.id}/verify`, {
-      method: 'POST',
-      json: { type: 'PASSKEY', assertion: tampered },
-      headers: { 'Request-Id': fresh.body.requestId },
-    });
-    expectError(bad, 401, 'WALLET_SIGNATURE_INVALID');
-  });
+  test(
+    'passkey verify: without Request-Id 401 REQUEST_ID_MISSING; a second assertion '
+      + 'on a used Request-Id 401 REQUEST_ID_ALREADY_USED; a wrong signature 401',
+    async () => {
+      expectError(
+        await sys.api(`/auth/credentials/${passkey.id}/verify`, { method: 'POST', json: passkeySignIn.body }),
+        401,
+        'REQUEST_ID_MISSING',
+      );
+      const other = authenticator.getAssertion({
+        ...RP,
+        challengeHex: passkeySignIn.challenge.challenge,
+        credentialId: passkey.credentialId,
+      });
+      const reuse = await sys.api(`/auth/credentials/${passkey.id}/verify`, {
+        method: 'POST',
+        json: { type: 'PASSKEY', assertion: other },
+        headers: { 'Request-Id': passkeySignIn.challenge.requestId },
+      });
+      expectError(reuse, 401, 'REQUEST_ID_ALREADY_USED');
+      const fresh = await sys.api(`/auth/credentials/${passkey.id}/challenge`, {
+        method: 'POST',
+        json: { clientPublicKey: newKeyPair().publicKeyUncompressed },
+      });
+      const tampered = authenticator.getAssertion({
+        ...RP,
+        challengeHex: fresh.body.challenge,
+        credentialId: passkey.credentialId,
+        tamperSignature: true,
+      });
+      const bad = await sys.api(`/auth/credentials/${passkey.id}/verify`, {
+        method: 'POST',
+        json: { type: 'PASSKEY', assertion: tampered },
+        headers: { 'Request-Id': fresh.body.requestId },
+      });
+      expectError(bad, 401, 'WALLET_SIGNATURE_INVALID');
+    },
+  );
 
   test('revokes the email credential with the passkey session (204): its sessions end', async () => {
     const { retry } = await signedRetry(sys.api, {

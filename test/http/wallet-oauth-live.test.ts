@@ -70,7 +70,7 @@ describe('outside the sandbox', () => {
   let email: { session: any; key: KeyPair };
   let oauthId: string;
 
-  test('the email code is a fresh random code delivered through the notifications service; 000000 is refused', async () => {
+  test('the email code is a fresh random code delivered by the notifications service; 000000 is refused', async () => {
     email = await signInWithDeliveredCode();
     const challenge = await sys.api(`/auth/credentials/${wallet.emailCredentialId}/challenge`, { method: 'POST' });
     // Re-issued within the interval: 429 with Retry-After.
@@ -79,7 +79,7 @@ describe('outside the sandbox', () => {
     expect(Number(challenge.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  test('adds an OAUTH credential: the token is verified against the issuer key set; nickname = email claim', async () => {
+  test("adds an OAUTH credential: the token is checked on the issuer's key set; nickname = email claim", async () => {
     const oidcToken = await issuer.issueToken({ sub: 'user-1', aud: AUDIENCE, email: 'oauth@example.com' });
     const call = {
       method: 'POST',
@@ -99,7 +99,7 @@ describe('outside the sandbox', () => {
     );
   });
 
-  test('verifies OAUTH with a fresh token: 200 session sealed to the client key, which then authorizes an export', async () => {
+  test('verifies OAUTH with a fresh token: 200 session sealed to the client key, which can then export', async () => {
     const clientKey = newKeyPair();
     const body = {
       type: 'OAUTH',

@@ -33,7 +33,7 @@ async function customerWallet() {
   return provisionWallet(sys, { accountId, email });
 }
 
-test('PATCH /internal-accounts/{id}: 202, then the signed retry answers the internal account with privateEnabled', async () => {
+test('PATCH /internal-accounts/{id}: 202, then the signed retry answers the account with privateEnabled', async () => {
   const wallet = await customerWallet();
   const signer = await signInWithOtp(sys.api, wallet.emailCredentialId);
   const path = `/internal-accounts/${wallet.accountId}`;

@@ -40,24 +40,28 @@ async function untilSettled<T>(probe: () => Promise<T | undefined>, timeoutMs = 
   }
 }
 
-test('the signed retry answers 200 PROCESSING until the provider settles; the identical re-send then gets the session', async () => {
-  const { key, body, first } = await otpFirstLeg(sys.api, wallet.emailCredentialId);
-  const send = () =>
-    sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: body, headers });
-  const headers = signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId);
-  const processing = await send();
-  expect(processing.status).toBe(200);
-  expect(processing.body).toEqual({ status: 'PROCESSING', message: expect.any(String) });
-  expect((await send()).body.status).toBe('PROCESSING');
-  const session = await untilSettled(async () => {
-    const res = await send();
-    return res.body.status === 'PROCESSING' ? undefined : res;
-  });
-  expect(session.status).toBe(200);
-  expect(session.body).toMatchObject({ id: expect.stringMatching(/^Session:/), type: 'EMAIL_OTP' });
-  // Later re-sends answer the same session, not a second one.
-  expect((await send()).body.id).toBe(session.body.id);
-});
+test(
+  'the signed retry answers 200 PROCESSING until the provider '
+    + 'settles; the identical re-send then gets the session',
+  async () => {
+    const { key, body, first } = await otpFirstLeg(sys.api, wallet.emailCredentialId);
+    const send = () =>
+      sys.api(`/auth/credentials/${wallet.emailCredentialId}/verify`, { method: 'POST', json: body, headers });
+    const headers = signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId);
+    const processing = await send();
+    expect(processing.status).toBe(200);
+    expect(processing.body).toEqual({ status: 'PROCESSING', message: expect.any(String) });
+    expect((await send()).body.status).toBe('PROCESSING');
+    const session = await untilSettled(async () => {
+      const res = await send();
+      return res.body.status === 'PROCESSING' ? undefined : res;
+    });
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ id: expect.stringMatching(/^Session:/), type: 'EMAIL_OTP' });
+    // Later re-sends answer the same session, not a second one.
+    expect((await send()).body.id).toBe(session.body.id);
+  },
+);
 
 test('nobody re-sends: the service reconciles and the session shows in list sessions', async () => {
   const { key, body, first } = await otpFirstLeg(sys.api, wallet.emailCredentialId);

@@ -36,7 +36,7 @@ const retryExport = (json: unknown, headers: Record<string, string>) =>
   sys.api(exportPath(), { method: 'POST', json, headers });
 
 describe('the signed retry, on wallet export', () => {
-  test('success: 200 with the credentials sealed to the client key; the identical re-send answers them again', async () => {
+  test('success: 200 with the credentials sealed to the client key; an identical re-send gets them again', async () => {
     const { json, clientKey, challenge } = await exportChallenge();
     expect(challenge.payloadToSign).toContain(json.clientPublicKey);
     const headers = signedHeaders(await stamp(signer.key, challenge.payloadToSign), challenge.requestId);
@@ -205,27 +205,35 @@ describe('credential rules', () => {
     expectError(res, 400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS');
   });
 
-  test('SMS_OTP: added with a session (201, to the phone on file), a second one: 400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS', async () => {
-    const call = { method: 'POST', path: '/auth/credentials', json: { type: 'SMS_OTP', accountId: wallet.accountId } };
-    const { challenge, retry } = await signedRetry(sys.api, call, signer.key);
-    expect(challenge.body.type).toBe('SMS_OTP');
-    expect(retry.status).toBe(201);
-    expect(retry.body).toMatchObject({
-      id: expect.stringMatching(/^AuthMethod:/),
-      type: 'SMS_OTP',
-      nickname: '+14155550123',
-      accountId: wallet.accountId,
-    });
-    expect(JSON.parse(retry.body.otpEncryptionTargetBundle).version).toBe('v1.0.0');
-    expectError(
-      await sys.api(call.path, { method: 'POST', json: call.json }),
-      400,
-      'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
-    );
-    // The SMS credential signs in like the email one.
-    const sms = await signInWithOtp(sys.api, retry.body.id, 'SMS_OTP');
-    expect(sms.session).toMatchObject({ type: 'SMS_OTP', nickname: '+14155550123' });
-  });
+  test(
+    'SMS_OTP: added with a session (201, to the phone on '
+      + 'file), a second one: 400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+    async () => {
+      const call = {
+        method: 'POST',
+        path: '/auth/credentials',
+        json: { type: 'SMS_OTP', accountId: wallet.accountId },
+      };
+      const { challenge, retry } = await signedRetry(sys.api, call, signer.key);
+      expect(challenge.body.type).toBe('SMS_OTP');
+      expect(retry.status).toBe(201);
+      expect(retry.body).toMatchObject({
+        id: expect.stringMatching(/^AuthMethod:/),
+        type: 'SMS_OTP',
+        nickname: '+14155550123',
+        accountId: wallet.accountId,
+      });
+      expect(JSON.parse(retry.body.otpEncryptionTargetBundle).version).toBe('v1.0.0');
+      expectError(
+        await sys.api(call.path, { method: 'POST', json: call.json }),
+        400,
+        'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+      );
+      // The SMS credential signs in like the email one.
+      const sms = await signInWithOtp(sys.api, retry.body.id, 'SMS_OTP');
+      expect(sms.session).toMatchObject({ type: 'SMS_OTP', nickname: '+14155550123' });
+    },
+  );
 
   test('the only credential cannot be revoked: 400 LAST_CREDENTIAL', async () => {
     const lonely = await provisionWallet(sys);

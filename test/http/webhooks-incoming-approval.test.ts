@@ -78,31 +78,35 @@ test('200 approves: the payment settles and the receiver is credited to the unit
 
 const RECEIVER_INFO_SENDER = '$receiverinfo.usd@sandbox.grid.uma.money';
 
-test('fields asked about the recipient and given in the 200: COMPLETED, receiverCustomerInfo in REST and the later webhooks', async () => {
-  const before = await balanceOf(sys, customerId, usd);
-  const info = {
-    NATIONALITY: 'FR',
-    POSTAL_ADDRESS: { line1: '1 rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
-  };
-  const id = await incoming(1_011, { status: 200, body: { receiverCustomerInfo: info } }, RECEIVER_INFO_SENDER);
-  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
-  expect(t.receiverCustomerInfo).toEqual(info);
-  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_011);
-  const [asked] = approvalWebhooks(id);
-  expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'NATIONALITY', mandatory: true }, {
-    name: 'POSTAL_ADDRESS',
-    mandatory: false,
-  }]);
-  expect(asked.data).not.toHaveProperty('receiverCustomerInfo');
-  await receiver.waitFor(() =>
-    receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)
-  );
-  const completed = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)!;
-  expect(completed.data.receiverCustomerInfo).toEqual(info);
-  expect(completed.data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
-});
+test(
+  'fields asked about the recipient and given in the 200: '
+    + 'COMPLETED, receiverCustomerInfo in REST and the later webhooks',
+  async () => {
+    const before = await balanceOf(sys, customerId, usd);
+    const info = {
+      NATIONALITY: 'FR',
+      POSTAL_ADDRESS: { line1: '1 rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
+    };
+    const id = await incoming(1_011, { status: 200, body: { receiverCustomerInfo: info } }, RECEIVER_INFO_SENDER);
+    const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+    expect(t.receiverCustomerInfo).toEqual(info);
+    expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_011);
+    const [asked] = approvalWebhooks(id);
+    expect(asked.data.requestedReceiverCustomerInfoFields).toEqual([{ name: 'NATIONALITY', mandatory: true }, {
+      name: 'POSTAL_ADDRESS',
+      mandatory: false,
+    }]);
+    expect(asked.data).not.toHaveProperty('receiverCustomerInfo');
+    await receiver.waitFor(() =>
+      receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)
+    );
+    const completed = receiver.arrivals.find((w) => w.type === 'INCOMING_PAYMENT.COMPLETED' && w.data.id === id)!;
+    expect(completed.data.receiverCustomerInfo).toEqual(info);
+    expect(completed.data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
+  },
+);
 
-test('a 200 without a mandatory asked field: PAYMENT_APPROVAL_WEBHOOK_ERROR, refunded, the receiver never credited', async () => {
+test('a 200 without a mandatory asked field: PAYMENT_APPROVAL_WEBHOOK_ERROR, refunded, nothing credited', async () => {
   const before = await balanceOf(sys, customerId, usd);
   const id = await incoming(1_012, {
     status: 200,
@@ -121,12 +125,16 @@ test('a 200 without a mandatory asked field: PAYMENT_APPROVAL_WEBHOOK_ERROR, ref
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
 });
 
-test("nothing asked about the recipient: the webhook carries no requested fields and a 200's receiverCustomerInfo is kept as given", async () => {
-  const id = await incoming(1_013, { status: 200, body: { receiverCustomerInfo: { EMAIL: 'r@example.com' } } });
-  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
-  expect(approvalWebhooks(id)[0].data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
-  expect(t.receiverCustomerInfo).toEqual({ EMAIL: 'r@example.com' });
-});
+test(
+  'nothing asked about the recipient: the webhook carries no '
+    + "requested fields and a 200's receiverCustomerInfo is kept as given",
+  async () => {
+    const id = await incoming(1_013, { status: 200, body: { receiverCustomerInfo: { EMAIL: 'r@example.com' } } });
+    const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+    expect(approvalWebhooks(id)[0].data).not.toHaveProperty('requestedReceiverCustomerInfoFields');
+    expect(t.receiverCustomerInfo).toEqual({ EMAIL: 'r@example.com' });
+  },
+);
 
 test('403 rejects: FAILED, refunded to the sender (REJECTED), and the receiver is never credited', async () => {
   const before = await balanceOf(sys, customerId, usd);
@@ -144,26 +152,30 @@ test('403 rejects: FAILED, refunded to the sender (REJECTED), and the receiver i
   await receiver.waitFor(() => receiver.arrivals.some((w) => w.type === 'INCOMING_PAYMENT.FAILED' && w.data.id === id));
 });
 
-test('422 asks the sender for the listed counterparty fields; the payment is asked about again with them, then approved', async () => {
-  const before = await balanceOf(sys, customerId, usd);
-  let asked = 0;
-  answers.set(1_003, {
-    status: 422,
-    body: { status: 422, code: 'MISSING_FIELDS', message: 'more', requiredFields: ['NATIONALITY', 'BIRTH_DATE'] },
-  });
-  const id = await incoming(1_003, answers.get(1_003) as ReceiverAnswer);
-  await receiver.waitFor(() => (asked = approvalWebhooks(id).length) >= 1);
-  answers.set(1_003, { status: 200, body: {} });
-  await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
-  const [first, second] = approvalWebhooks(id);
-  expect(asked).toBeGreaterThanOrEqual(1);
-  expect(second.id).not.toBe(first.id);
-  expect(second.data.counterpartyInformation).toMatchObject({
-    NATIONALITY: expect.any(String),
-    BIRTH_DATE: expect.any(String),
-  });
-  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_003);
-});
+test(
+  '422 asks the sender for the listed counterparty fields; '
+    + 'the payment is asked about again with them, then approved',
+  async () => {
+    const before = await balanceOf(sys, customerId, usd);
+    let asked = 0;
+    answers.set(1_003, {
+      status: 422,
+      body: { status: 422, code: 'MISSING_FIELDS', message: 'more', requiredFields: ['NATIONALITY', 'BIRTH_DATE'] },
+    });
+    const id = await incoming(1_003, answers.get(1_003) as ReceiverAnswer);
+    await receiver.waitFor(() => (asked = approvalWebhooks(id).length) >= 1);
+    answers.set(1_003, { status: 200, body: {} });
+    await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+    const [first, second] = approvalWebhooks(id);
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(second.id).not.toBe(first.id);
+    expect(second.data.counterpartyInformation).toMatchObject({
+      NATIONALITY: expect.any(String),
+      BIRTH_DATE: expect.any(String),
+    });
+    expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_003);
+  },
+);
 
 test('202 defers to POST /transactions/{id}/approve within the window', async () => {
   const before = await balanceOf(sys, customerId, usd);
@@ -198,33 +210,37 @@ test('202 defers to POST /transactions/{id}/reject within the window', async () 
   expect(await balanceOf(sys, customerId, usd)).toBe(before);
 });
 
-test('202 with fields asked: approve must carry the mandatory ones (400 listing them, still awaiting), then COMPLETED with them', async () => {
-  const before = await balanceOf(sys, customerId, usd);
-  const id = await incoming(1_014, { status: 202 }, RECEIVER_INFO_SENDER);
-  await receiver.waitFor(() => approvalWebhooks(id).length === 1);
-  let refused;
-  for (;;) {
-    refused = await sys.api(`/transactions/${id}/approve`, {
-      method: 'POST',
-      json: { receiverCustomerInfo: { POSTAL_ADDRESS: 'x' } },
+test(
+  '202 with fields asked: approve must carry the mandatory ones '
+    + '(400 listing them, still awaiting), then COMPLETED with them',
+  async () => {
+    const before = await balanceOf(sys, customerId, usd);
+    const id = await incoming(1_014, { status: 202 }, RECEIVER_INFO_SENDER);
+    await receiver.waitFor(() => approvalWebhooks(id).length === 1);
+    let refused;
+    for (;;) {
+      refused = await sys.api(`/transactions/${id}/approve`, {
+        method: 'POST',
+        json: { receiverCustomerInfo: { POSTAL_ADDRESS: 'x' } },
+      });
+      if (refused.body.code !== 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL') break; // the 202 is not recorded yet
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [expect.objectContaining({ field: 'receiverCustomerInfo.NATIONALITY' })] },
     });
-    if (refused.body.code !== 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL') break; // the 202 is not recorded yet
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(refused.status).toBe(400);
-  expect(refused.body).toMatchObject({
-    code: 'INVALID_INPUT',
-    details: { errors: [expect.objectContaining({ field: 'receiverCustomerInfo.NATIONALITY' })] },
-  });
-  const approved = await sys.api(`/transactions/${id}/approve`, {
-    method: 'POST',
-    json: { receiverCustomerInfo: { NATIONALITY: 'DE' } },
-  });
-  expect(approved.status).toBe(200);
-  const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
-  expect(t.receiverCustomerInfo).toEqual({ NATIONALITY: 'DE' });
-  expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_014);
-});
+    const approved = await sys.api(`/transactions/${id}/approve`, {
+      method: 'POST',
+      json: { receiverCustomerInfo: { NATIONALITY: 'DE' } },
+    });
+    expect(approved.status).toBe(200);
+    const t = await transactionWhen(sys, id, (x) => x.status === 'COMPLETED');
+    expect(t.receiverCustomerInfo).toEqual({ NATIONALITY: 'DE' });
+    expect(await balanceOf(sys, customerId, usd)).toBe(before + 1_014);
+  },
+);
 
 test('202 and no call within the window: PAYMENT_APPROVAL_TIMED_OUT, refunded to the sender (REFUNDED)', async () => {
   const before = await balanceOf(sys, customerId, usd);
@@ -241,7 +257,7 @@ test('202 and no call within the window: PAYMENT_APPROVAL_TIMED_OUT, refunded to
   );
 });
 
-test('a failing receiver: PAYMENT_APPROVAL_WEBHOOK_ERROR at once, not retried, refunded to the sender (REFUNDED)', async () => {
+test('a failing receiver: PAYMENT_APPROVAL_WEBHOOK_ERROR at once, not retried, refunded to the sender', async () => {
   const before = await balanceOf(sys, customerId, usd);
   const id = await incoming(1_007, 'DOWN');
   const t = await transactionWhen(sys, id, (x) => x.refund?.status === 'COMPLETED', 15_000);

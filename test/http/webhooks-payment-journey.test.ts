@@ -34,7 +34,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-test('a payment that settles reaches the platform as signed OUTGOING_PAYMENT webhooks carrying the transaction', async () => {
+test('a settled payment reaches the platform as signed OUTGOING_PAYMENT webhooks with the transaction', async () => {
   const { customerId, usdAccountId } = await payingCustomer(sys);
   await fund(sys, usdAccountId, 50_000);
   const payee = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
@@ -64,35 +64,39 @@ test('a payment that settles reaches the platform as signed OUTGOING_PAYMENT web
   expect(balanceUpdated()).toBe(true);
 });
 
-test('every delivery verifies with the standardwebhooks library (Standard Webhooks v1), which refuses a changed body and a stale timestamp', async () => {
-  const { body: secret } = await sys.api('/webhooks/signing-secret');
-  expect(secret).toMatchObject({ scheme: 'v1', secret: expect.stringMatching(/^whsec_/), url: receiver.url });
-  receiver.setStandardSecret(secret.secret);
-  receiver.setFailures(1);
-  const verifiedBefore = receiver.standardVerified;
-  const { customerId, usdAccountId } = await payingCustomer(sys);
-  await fund(sys, usdAccountId, 20_000);
-  const payee = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
-  const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, payee, 5_000) });
-  expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
-  const completed = () =>
-    receiver.accepted.find((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED' && w.data.id === quote.body.transactionId);
-  await receiver.waitFor(() => completed() !== undefined, 30_000);
-  expect(receiver.refused).toBe(0);
-  expect(receiver.standardVerified).toBeGreaterThan(verifiedBefore);
+test(
+  'every delivery verifies with the standardwebhooks library (Standard '
+    + 'Webhooks v1), which refuses a changed body and a stale timestamp',
+  async () => {
+    const { body: secret } = await sys.api('/webhooks/signing-secret');
+    expect(secret).toMatchObject({ scheme: 'v1', secret: expect.stringMatching(/^whsec_/), url: receiver.url });
+    receiver.setStandardSecret(secret.secret);
+    receiver.setFailures(1);
+    const verifiedBefore = receiver.standardVerified;
+    const { customerId, usdAccountId } = await payingCustomer(sys);
+    await fund(sys, usdAccountId, 20_000);
+    const payee = await externalAccount(sys, customerId, 'MXN_ACCOUNT');
+    const quote = await sys.api('/quotes', { method: 'POST', json: accountQuote(usdAccountId, payee, 5_000) });
+    expect((await sys.api(`/quotes/${quote.body.id}/execute`, { method: 'POST' })).status).toBe(200);
+    const completed = () =>
+      receiver.accepted.find((w) => w.type === 'OUTGOING_PAYMENT.COMPLETED' && w.data.id === quote.body.transactionId);
+    await receiver.waitFor(() => completed() !== undefined, 30_000);
+    expect(receiver.refused).toBe(0);
+    expect(receiver.standardVerified).toBeGreaterThan(verifiedBefore);
 
-  const { body, headers } = receiver.raw.find((r) => r.headers['webhook-id'] === completed()!.id)!;
-  const library = new Webhook(secret.secret);
-  expect(library.verify(body, headers)).toMatchObject({ id: completed()!.id, type: 'OUTGOING_PAYMENT.COMPLETED' });
-  expect(() => library.verify(body.replace('"COMPLETED"', '"FAILED"'), headers)).toThrow(WebhookVerificationError);
-  const now = Date.now();
-  const later = jest.spyOn(Date, 'now').mockReturnValue(now + 10 * 60_000);
-  try {
-    expect(() => library.verify(body, headers)).toThrow('Message timestamp too old');
-  } finally {
-    later.mockRestore();
-  }
-});
+    const { body, headers } = receiver.raw.find((r) => r.headers['webhook-id'] === completed()!.id)!;
+    const library = new Webhook(secret.secret);
+    expect(library.verify(body, headers)).toMatchObject({ id: completed()!.id, type: 'OUTGOING_PAYMENT.COMPLETED' });
+    expect(() => library.verify(body.replace('"COMPLETED"', '"FAILED"'), headers)).toThrow(WebhookVerificationError);
+    const now = Date.now();
+    const later = jest.spyOn(Date, 'now').mockReturnValue(now + 10 * 60_000);
+    try {
+      expect(() => library.verify(body, headers)).toThrow('Message timestamp too old');
+    } finally {
+      later.mockRestore();
+    }
+  },
+);
 
 test('a retried delivery keeps its webhook-id', () => {
   const byId = new Map<string, number>();

@@ -43,44 +43,48 @@ test('the public key: P-256 SPKI PEM, with the algorithm and header named', asyn
   expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
 });
 
-test('200: the TEST webhook reaches the endpoint signed; the answer gives its status and timing, never the body of what answered', async () => {
-  const r = await receiver();
-  const auth = await platformWithEndpoint(r.url);
-  const res = await sendTest(auth);
-  expect(res.status).toBe(200);
-  expect(res.body).toEqual({ url: r.url, response_status: 200, duration_ms: expect.any(Number) });
-  expect(JSON.stringify(res.body)).not.toContain('received');
-  // Events of the new platform may arrive too; the TEST webhook is the one this call sent.
-  const tests = r.accepted.filter((w) => w.type === 'TEST');
-  expect(tests).toEqual([{
-    id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/),
-    type: 'TEST',
-    timestamp: expect.any(String),
-    data: {},
-  }]);
-  expect(r.refused).toBe(0);
+test(
+  '200: the TEST webhook reaches the endpoint signed; the answer '
+    + 'gives its status and timing, never the body of what answered',
+  async () => {
+    const r = await receiver();
+    const auth = await platformWithEndpoint(r.url);
+    const res = await sendTest(auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ url: r.url, response_status: 200, duration_ms: expect.any(Number) });
+    expect(JSON.stringify(res.body)).not.toContain('received');
+    // Events of the new platform may arrive too; the TEST webhook is the one this call sent.
+    const tests = r.accepted.filter((w) => w.type === 'TEST');
+    expect(tests).toEqual([{
+      id: expect.stringMatching(/^Webhook:[0-9a-f-]{36}$/),
+      type: 'TEST',
+      timestamp: expect.any(String),
+      data: {},
+    }]);
+    expect(r.refused).toBe(0);
 
-  const log = await sys.api('/webhooks/deliveries?type=TEST', { auth });
-  expect(log.status).toBe(200);
-  expect(log.body.data).toHaveLength(1);
-  expect(log.body.data[0]).toMatchObject({
-    id: tests[0].id,
-    type: 'TEST',
-    status: 'DELIVERED',
-    attemptCount: 1,
-    maxAttempts: 1,
-  });
-  expect(log.body.data[0].attempts).toEqual([
-    {
-      attempt: 1,
-      attemptedAt: expect.any(String),
-      url: r.url,
-      statusCode: 200,
-      durationMs: expect.any(Number),
-      outcome: 'ACKNOWLEDGED',
-    },
-  ]);
-});
+    const log = await sys.api('/webhooks/deliveries?type=TEST', { auth });
+    expect(log.status).toBe(200);
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.data[0]).toMatchObject({
+      id: tests[0].id,
+      type: 'TEST',
+      status: 'DELIVERED',
+      attemptCount: 1,
+      maxAttempts: 1,
+    });
+    expect(log.body.data[0].attempts).toEqual([
+      {
+        attempt: 1,
+        attemptedAt: expect.any(String),
+        url: r.url,
+        statusCode: 200,
+        durationMs: expect.any(Number),
+        outcome: 'ACKNOWLEDGED',
+      },
+    ]);
+  },
+);
 
 test('400 WEBHOOK_ENDPOINT_NOT_SET for a platform without an endpoint', async () => {
   const { auth } = await sys.createPlatform();

@@ -70,8 +70,8 @@ async function installLibrdkafka(): Promise<void> {
   mkdirSync(TOOLS, { recursive: true });
   // flock: parallel jest workers install once; the apt lock timeout covers other apt users of the machine.
   const apt = 'apt-get -o DPkg::Lock::Timeout=300';
-  const script =
-    `test -e ${HEADER} || { ${apt} update || echo "apt-get update failed; trying the install anyway" >&2; ${apt} install -y --no-install-recommends librdkafka-dev; }`;
+  const script = `test -e ${HEADER} || { ${apt} update || echo "apt-get update failed; trying the install anyway" >&2; `
+    + `${apt} install -y --no-install-recommends librdkafka-dev; }`;
   await run('flock', [join(TOOLS, 'apt.lock'), 'sh', '-c', script], 'apt-get install librdkafka-dev');
   if (!existsSync(HEADER)) throw new Error(`kafka mock: librdkafka-dev installed but ${HEADER} is still missing`);
 }

@@ -37,7 +37,8 @@ static void remember_group(const char *line) {
     if (len == 0 || len > 250 || (len == 6 && strncmp(at, "member", 6) == 0)) return;
     pthread_mutex_lock(&groups_lock);
     int known = 0;
-    for (int i = 0; i < group_count && !known; i++) known = strlen(groups[i]) == len && strncmp(groups[i], at, len) == 0;
+    for (int i = 0; i < group_count && !known; i++)
+      known = strlen(groups[i]) == len && strncmp(groups[i], at, len) == 0;
     if (!known && group_count < MAX_GROUPS) groups[group_count++] = strndup(at, len);
     pthread_mutex_unlock(&groups_lock);
     return;
@@ -60,7 +61,8 @@ int main(int argc, char **argv) {
   rd_kafka_conf_t *conf = rd_kafka_conf_new();
   const char *track = getenv("KAFKA_MOCK_TRACK_GROUPS");
   int tracking = track && strcmp(track, "1") == 0;
-  if (rd_kafka_conf_set(conf, tracking ? "debug" : "log_level", tracking ? "mock" : "3", errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+  const char *conf_key = tracking ? "debug" : "log_level", *conf_value = tracking ? "mock" : "3";
+  if (rd_kafka_conf_set(conf, conf_key, conf_value, errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
     fprintf(stderr, "conf: %s\n", errstr);
     return 1;
   }

@@ -55,7 +55,8 @@ async function command(...args: string[]): Promise<{ code: number; out: string }
 }
 
 test(
-  "a poisoned balance event is dead-lettered with its metric; the account's next events and the card webhooks are delivered; operators list, show and replay it",
+  "a poisoned balance event is dead-lettered with its metric; the account's next "
+    + 'events and the card webhooks are delivered; operators list, show and replay it',
   async () => {
     const holder = await approvedCardholder(sys);
     const card = await sys.api('/cards', {

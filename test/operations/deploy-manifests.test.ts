@@ -77,7 +77,7 @@ describe.each(Object.entries(rendered))('%s', (_name, objects) => {
     }
   });
 
-  it('gives every service its brokers and the shared internal token (a service alone refuses to start without them)', () => {
+  it("gives every service its brokers and the shared internal token (a service alone won't start without)", () => {
     for (const service of SERVICES) {
       const env = named(objects, 'Deployment', service)!.spec.template.spec.containers[0].env.map((
         e: { name: string },
@@ -89,26 +89,34 @@ describe.each(Object.entries(rendered))('%s', (_name, objects) => {
     }
   });
 
-  it('probes liveness and readiness apart: a dependency outage never restarts a pod, a stalled event pipeline never unreadies one', () => {
-    const [gateway] = named(objects, 'Deployment', 'gateway')!.spec.template.spec.containers;
-    expect([gateway.startupProbe.httpGet.path, gateway.livenessProbe.httpGet.path, gateway.readinessProbe.httpGet.path])
-      .toEqual(['/livez', '/livez', '/readyz']);
-    for (const service of SERVICES) {
-      const [c] = named(objects, 'Deployment', service)!.spec.template.spec.containers;
-      expect({
-        service,
-        startup: c.startupProbe.grpc,
-        liveness: c.livenessProbe.grpc,
-        readiness: c.readinessProbe.grpc,
-      })
-        .toEqual({
+  it(
+    'probes liveness and readiness apart: a dependency outage never '
+      + 'restarts a pod, a stalled event pipeline never unreadies one',
+    () => {
+      const [gateway] = named(objects, 'Deployment', 'gateway')!.spec.template.spec.containers;
+      expect([
+        gateway.startupProbe.httpGet.path,
+        gateway.livenessProbe.httpGet.path,
+        gateway.readinessProbe.httpGet.path,
+      ])
+        .toEqual(['/livez', '/livez', '/readyz']);
+      for (const service of SERVICES) {
+        const [c] = named(objects, 'Deployment', service)!.spec.template.spec.containers;
+        expect({
           service,
-          startup: { port: 50051, service: 'liveness' },
-          liveness: { port: 50051, service: 'liveness' },
-          readiness: { port: 50051 },
-        });
-    }
-  });
+          startup: c.startupProbe.grpc,
+          liveness: c.livenessProbe.grpc,
+          readiness: c.readinessProbe.grpc,
+        })
+          .toEqual({
+            service,
+            startup: { port: 50051, service: 'liveness' },
+            liveness: { port: 50051, service: 'liveness' },
+            readiness: { port: 50051 },
+          });
+      }
+    },
+  );
 
   it('denies ingress by default and lets each service be reached only by its callers, on its port', () => {
     const policies = of(objects, 'NetworkPolicy');
@@ -187,18 +195,22 @@ function admittedPorts(objects: K8sObject[], target: string, labels: Record<stri
     .flatMap((rule: any) => rule.ports);
 }
 
-test("production: a pod labelled as the settlement integration (docs/settlement-rails.md) reaches quotes-transactions' gRPC port, an unlabelled one does not", () => {
-  const doc = readFileSync(join(DEPLOY, '..', 'docs', 'settlement-rails.md'), 'utf8');
-  const [, key, value] = /^ {4}(\S+): "(\S+)"$/m.exec(doc)!;
-  expect(key).toBe('grid-payments/settlement-integration');
-  const objects = rendered.production;
-  expect(admittedPorts(objects, 'quotes-transactions', { [key]: value })).toEqual([{ port: 50051, protocol: 'TCP' }]);
-  expect(admittedPorts(objects, 'quotes-transactions', { 'app.kubernetes.io/name': 'settlement' })).toEqual([]);
-  // The label opens quotes-transactions only.
-  for (const service of SERVICES.filter((s) => s !== 'quotes-transactions')) {
-    expect(admittedPorts(objects, service, { [key]: value })).toEqual([]);
-  }
-});
+test(
+  'production: a pod labelled as the settlement integration (docs/settlement-rails.md) '
+    + "reaches quotes-transactions' gRPC port, an unlabelled one does not",
+  () => {
+    const doc = readFileSync(join(DEPLOY, '..', 'docs', 'settlement-rails.md'), 'utf8');
+    const [, key, value] = /^ {4}(\S+): "(\S+)"$/m.exec(doc)!;
+    expect(key).toBe('grid-payments/settlement-integration');
+    const objects = rendered.production;
+    expect(admittedPorts(objects, 'quotes-transactions', { [key]: value })).toEqual([{ port: 50051, protocol: 'TCP' }]);
+    expect(admittedPorts(objects, 'quotes-transactions', { 'app.kubernetes.io/name': 'settlement' })).toEqual([]);
+    // The label opens quotes-transactions only.
+    for (const service of SERVICES.filter((s) => s !== 'quotes-transactions')) {
+      expect(admittedPorts(objects, service, { [key]: value })).toEqual([]);
+    }
+  },
+);
 
 test.each(Object.keys(rendered) as (keyof typeof rendered)[])(
   '%s: every component and the topic Job get the brokers and the optional Kafka TLS/SASL settings',
@@ -237,7 +249,7 @@ test("the topic Job replicates as the overlay's brokers allow: 3 (2 in sync) in 
   expect(settings('dev')).toMatchObject({ KAFKA_TOPIC_REPLICATION_FACTOR: '1', KAFKA_TOPIC_MIN_INSYNC_REPLICAS: '1' });
 });
 
-test('the alerts select the components by their part-of label, which the ServiceMonitor carries over, not by a namespace', () => {
+test('the alerts select components by their part-of label, which the ServiceMonitor keeps, not namespace', () => {
   const monitoring = render('monitoring');
   const rules = named(monitoring, 'PrometheusRule', 'grid-payments')!.spec.groups.flatMap((g: any) => g.rules);
   for (const rule of rules) {

@@ -40,24 +40,28 @@ test("a key that is not the certificate's stops the start, naming the setting", 
   );
 });
 
-test("mutual TLS to IP addresses keeps the logs JSON only: no DEP0123 text lines (the gateway dials its services' gRPC at 127.0.0.1)", async () => {
-  const secret = randomBytes(24).toString('base64url');
-  const system = await startSystemProcess({
-    DATA_DIR: ':memory:',
-    SANDBOX_API_CLIENT_SECRET: secret,
-    SERVICES_THREAD_TRANSPORT: 'grpc',
-    LOG_LEVEL: 'debug',
-    ...certs.settings('grid'),
-  });
-  try {
-    const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;
-    expect((await fetch(`${system.rootUrl}/2025-10-13/customers`, { headers: { authorization: auth } })).status).toBe(
-      200,
-    );
-    await new Promise((r) => setTimeout(r, 500));
-    expect(system.stderr.filter((line) => line.trim())).toEqual([]);
-    expect(system.logs.some((l) => l.code === 'DEP0123')).toBe(true); // the warning came, as a JSON line
-  } finally {
-    await killSystemProcess(system, 'SIGTERM');
-  }
-});
+test(
+  'mutual TLS to IP addresses keeps the logs JSON only: no DEP0123 '
+    + "text lines (the gateway dials its services' gRPC at 127.0.0.1)",
+  async () => {
+    const secret = randomBytes(24).toString('base64url');
+    const system = await startSystemProcess({
+      DATA_DIR: ':memory:',
+      SANDBOX_API_CLIENT_SECRET: secret,
+      SERVICES_THREAD_TRANSPORT: 'grpc',
+      LOG_LEVEL: 'debug',
+      ...certs.settings('grid'),
+    });
+    try {
+      const auth = `Basic ${Buffer.from(`sandbox-token:${secret}`).toString('base64')}`;
+      expect((await fetch(`${system.rootUrl}/2025-10-13/customers`, { headers: { authorization: auth } })).status).toBe(
+        200,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(system.stderr.filter((line) => line.trim())).toEqual([]);
+      expect(system.logs.some((l) => l.code === 'DEP0123')).toBe(true); // the warning came, as a JSON line
+    } finally {
+      await killSystemProcess(system, 'SIGTERM');
+    }
+  },
+);

@@ -242,7 +242,7 @@ describeBuild('the Dockerfile, built and run', () => {
     });
   });
 
-  test('runs each component read-only as uid 1000 on the broker; the gateway answers an authenticated call with 200', async () => {
+  test('runs each component read-only as uid 1000 on the broker; the gateway answers an authorized call', async () => {
     const token = 'image-check-internal-token-0123456789abcdef';
     const addresses = Object.fromEntries(
       await Promise.all(SERVICES.map(async (s) => [ADDRESS_VARS[s], `127.0.0.1:${await freePort()}`])),

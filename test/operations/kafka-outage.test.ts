@@ -123,49 +123,53 @@ async function runOutage(outage: Outage) {
   }
 }
 
-test('the system starts and is ready while the broker is unreachable; once it answers, the consumers join and every change is announced', async () => {
-  const cluster = await startKafkaMockCluster(EVENT_TOPICS);
-  const dataDir = mkdtempSync(join(tmpdir(), 'grid-kafka-frozen-start-'));
-  await cluster.freeze();
-  let system: SystemProcess | undefined;
-  try {
-    const began = Date.now();
-    system = await startSystemProcess({
-      DATA_DIR: dataDir,
-      KAFKA_BROKERS: cluster.brokers.join(','),
-      ...FAST_KAFKA_SYSTEM,
-    }, 30_000);
-    const startedMs = Date.now() - began;
-    const api = apiOf(() => system!.rootUrl);
-    expect((await api('/customers')).status).toBe(200); // gRPC serves: the gateway reaches accounts
-    await until('/readyz 200 with the broker frozen', () => readiness(system!), (s) => s === 200, 60_000);
-    const frozenReport = await readinessReport(system!.rootUrl);
-    cluster.thaw();
-    const traffic = await startPaymentTraffic(api);
+test(
+  'the system starts and is ready while the broker is unreachable; '
+    + 'once it answers, the consumers join and every change is announced',
+  async () => {
+    const cluster = await startKafkaMockCluster(EVENT_TOPICS);
+    const dataDir = mkdtempSync(join(tmpdir(), 'grid-kafka-frozen-start-'));
+    await cluster.freeze();
+    let system: SystemProcess | undefined;
     try {
-      await until(
-        'some payments after the thaw',
-        async () => traffic.acknowledged.transactions.size,
-        (n) => n >= 5,
-        120_000,
+      const began = Date.now();
+      system = await startSystemProcess({
+        DATA_DIR: dataDir,
+        KAFKA_BROKERS: cluster.brokers.join(','),
+        ...FAST_KAFKA_SYSTEM,
+      }, 30_000);
+      const startedMs = Date.now() - began;
+      const api = apiOf(() => system!.rootUrl);
+      expect((await api('/customers')).status).toBe(200); // gRPC serves: the gateway reaches accounts
+      await until('/readyz 200 with the broker frozen', () => readiness(system!), (s) => s === 200, 60_000);
+      const frozenReport = await readinessReport(system!.rootUrl);
+      cluster.thaw();
+      const traffic = await startPaymentTraffic(api);
+      try {
+        await until(
+          'some payments after the thaw',
+          async () => traffic.acknowledged.transactions.size,
+          (n) => n >= 5,
+          120_000,
+        );
+        await traffic.stop();
+        await expectEveryChangeAnnounced(api, traffic, async () => busLogLines(system!.logs));
+      } finally {
+        await traffic.receiver.close();
+      }
+      process.stdout.write(
+        `kafka outage: started in ${startedMs} ms with the broker frozen; /readyz then: ${
+          JSON.stringify(frozenReport.body)
+        }\n`,
       );
-      await traffic.stop();
-      await expectEveryChangeAnnounced(api, traffic, async () => busLogLines(system!.logs));
     } finally {
-      await traffic.receiver.close();
+      cluster.thaw();
+      if (system) await killSystemProcess(system, 'SIGKILL');
+      await cluster.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    process.stdout.write(
-      `kafka outage: started in ${startedMs} ms with the broker frozen; /readyz then: ${
-        JSON.stringify(frozenReport.body)
-      }\n`,
-    );
-  } finally {
-    cluster.thaw();
-    if (system) await killSystemProcess(system, 'SIGKILL');
-    await cluster.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 test('the broker frozen for 10 s', async () => {
   await runOutage(frozen(10));

@@ -61,7 +61,7 @@ const byKind = (spans: ReadableSpan[], kind: SpanKind, prefix: string) =>
   spans.filter((s) => s.kind === kind && s.name.startsWith(prefix));
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
-test('request → producer → consumer → webhook attempt: one trace, each span the child of the one before', async () => {
+test('request → producer → consumer → webhook attempt: one trace, each span the child of the last', async () => {
   const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
   const created = await sys.api('/customers', {
     method: 'POST',
@@ -110,7 +110,7 @@ test('request → producer → consumer → webhook attempt: one trace, each spa
   expect(spans.map((s) => s.spanContext().spanId)).toContain(parentOf(attempts[0]));
 });
 
-test('settlement steps, long after the request, join the trace that executed the payment, and so do its webhooks', async () => {
+test('settlement steps, long after the request, join the trace that executed the payment, as webhooks do', async () => {
   const payer = await payingCustomer(sys);
   const payee = await externalAccount(sys, payer.customerId);
   await fund(sys, payer.usdAccountId, 100_000);

@@ -63,7 +63,7 @@ suite(
       await client.close();
     });
 
-    test('indexes at every start; documents in GridFS, seen by a second replica and kept across a restart', async () => {
+    test('indexes at every start; documents in GridFS, seen by a second replica and kept over a restart', async () => {
       const first = await startTestSystem({ env });
       let documentId: string;
       try {

@@ -79,7 +79,7 @@ afterAll(async () => {
   if (certificates) rmSync(certificates.dir, { recursive: true, force: true });
 });
 
-test("an endpoint outside the operator's list is still refused: this machine, another port of it, plain http", async () => {
+test("an endpoint outside the operator's list is still refused: this machine, its other ports, http", async () => {
   for (
     const endpoint of [
       `https://127.0.0.1:${receiverPort}/hooks`,

@@ -46,41 +46,48 @@ describe('a gateway that cannot authenticate yet', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  test('answers valid, wrong and missing credentials alike with 503 UNAVAILABLE and Retry-After, then serves them once open', async () => {
-    for (const authorization of [AUTH, basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000'), undefined]) {
-      const res = await fetch(`${root}/${VERSION}/customers?limit=1`, {
-        headers: authorization ? { authorization } : {},
-      });
-      expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([
-        503,
-        '1',
-        {
-          status: 503,
-          code: 'UNAVAILABLE',
-          message: expect.stringMatching(/starting/),
-          details: { retryAfterSeconds: 1 },
-        },
-      ]);
-    }
-    // Probes and the public document answer meanwhile.
-    expect((await fetch(`${root}/healthz`)).status).toBe(200);
-    expect((await fetch(`${root}/readyz`)).status).toBe(503);
-    expect((await fetch(`${root}/openapi.json`)).status).toBe(200);
+  test(
+    'answers valid, wrong and missing credentials alike with '
+      + '503 UNAVAILABLE and Retry-After, then serves them once open',
+    async () => {
+      for (
+        const authorization of [AUTH, basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000'), undefined]
+      ) {
+        const res = await fetch(`${root}/${VERSION}/customers?limit=1`, {
+          headers: authorization ? { authorization } : {},
+        });
+        expect([res.status, res.headers.get('retry-after'), await res.json()]).toEqual([
+          503,
+          '1',
+          {
+            status: 503,
+            code: 'UNAVAILABLE',
+            message: expect.stringMatching(/starting/),
+            details: { retryAfterSeconds: 1 },
+          },
+        ]);
+      }
+      // Probes and the public document answer meanwhile.
+      expect((await fetch(`${root}/healthz`)).status).toBe(200);
+      expect((await fetch(`${root}/readyz`)).status).toBe(503);
+      expect((await fetch(`${root}/openapi.json`)).status).toBe(200);
 
-    open = true;
-    expect((await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } })).status).toBe(
-      200,
-    );
-    expect(
-      (await fetch(`${root}/${VERSION}/customers?limit=1`, {
-        headers: { authorization: basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000') },
-      })).status,
-    ).toBe(401);
-  });
+      open = true;
+      expect((await fetch(`${root}/${VERSION}/customers?limit=1`, { headers: { authorization: AUTH } })).status).toBe(
+        200,
+      );
+      expect(
+        (await fetch(`${root}/${VERSION}/customers?limit=1`, {
+          headers: { authorization: basicAuthHeader(DEFAULT_SANDBOX.tokenId, 'not-the-secret-0000000') },
+        })).status,
+      ).toBe(401);
+    },
+  );
 });
 
 test(
-  '`node dist/main.js all` on an empty data directory: every answer to valid credentials is 503 with Retry-After until the first 200, never 401; --startup-report gives its phases',
+  '`node dist/main.js all` on an empty data directory: every answer to valid credentials '
+    + 'is 503 with Retry-After until the first 200, never 401; --startup-report gives its phases',
   async () => {
     const child = spawn(process.execPath, [MAIN, 'all', '--startup-report'], {
       env: {

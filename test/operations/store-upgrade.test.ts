@@ -13,43 +13,52 @@ import { LATEST_STORE_VERSION } from '../../lib/store/sqlite-schema';
  */
 jest.setTimeout(5 * 60_000);
 
-test('an older release on a directory a newer release upgraded refuses to start, naming the newer release; nothing is changed', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'grid-upgraded-'));
-  try {
-    const first = await startSystemProcess({ DATA_DIR: dataDir });
-    await killSystemProcess(first, 'SIGTERM');
-    const files = readdirSync(dataDir).filter((f) => f.endsWith('.sqlite'));
-    expect(files.length).toBeGreaterThanOrEqual(4);
-    for (const file of files) {
-      const db = new Database(join(dataDir, file));
-      expect(db.prepare('SELECT release, format FROM store_writer').get()).toEqual({
-        release: releaseVersion(),
-        format: LATEST_STORE_VERSION,
-      });
-      db.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
-      db.prepare('UPDATE store_writer SET release = ?, format = ?').run('9.4.0', LATEST_STORE_VERSION + 1);
-      db.close();
-    }
+test(
+  'an older release on a directory a newer release upgraded '
+    + 'refuses to start, naming the newer release; nothing is changed',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'grid-upgraded-'));
+    try {
+      const first = await startSystemProcess({ DATA_DIR: dataDir });
+      await killSystemProcess(first, 'SIGTERM');
+      const files = readdirSync(dataDir).filter((f) => f.endsWith('.sqlite'));
+      expect(files.length).toBeGreaterThanOrEqual(4);
+      for (const file of files) {
+        const db = new Database(join(dataDir, file));
+        expect(db.prepare('SELECT release, format FROM store_writer').get()).toEqual({
+          release: releaseVersion(),
+          format: LATEST_STORE_VERSION,
+        });
+        db.pragma(`user_version = ${LATEST_STORE_VERSION + 1}`);
+        db.prepare('UPDATE store_writer SET release = ?, format = ?').run('9.4.0', LATEST_STORE_VERSION + 1);
+        db.close();
+      }
 
-    const refused = await startSystemProcess({ DATA_DIR: dataDir }).then(() => undefined, (err: Error) => err.message);
-    expect(refused).toMatch(/^the system exited \(1\) before it started: cannot start: /);
-    expect(refused).toMatch(
-      new RegExp(
-        `\\.sqlite was written by a newer release, grid-payments 9\\.4\\.0, in store format ${
-          LATEST_STORE_VERSION + 1
-        }; this release \\(grid-payments [^)]+\\) reads store formats up to ${LATEST_STORE_VERSION}\\. Nothing was changed`,
-      ),
-    );
-    expect(refused).not.toMatch(/bson/i);
-    for (const file of files) {
-      const db = new Database(join(dataDir, file), { readonly: true });
-      expect({ file, format: db.pragma('user_version', { simple: true }) }).toEqual({
-        file,
-        format: LATEST_STORE_VERSION + 1,
-      });
-      db.close();
+      const refused = await startSystemProcess({ DATA_DIR: dataDir }).then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+      expect(refused).toMatch(/^the system exited \(1\) before it started: cannot start: /);
+      expect(refused).toMatch(
+        new RegExp(
+          `\\.sqlite was written by a newer release, grid-payments 9\\.4\\.0, in store format ${
+            LATEST_STORE_VERSION + 1
+          }; `
+            + `this release \\(grid-payments [^)]+\\) reads store formats up to ${LATEST_STORE_VERSION}\\. `
+            + 'Nothing was changed',
+        ),
+      );
+      expect(refused).not.toMatch(/bson/i);
+      for (const file of files) {
+        const db = new Database(join(dataDir, file), { readonly: true });
+        expect({ file, format: db.pragma('user_version', { simple: true }) }).toEqual({
+          file,
+          format: LATEST_STORE_VERSION + 1,
+        });
+        db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);

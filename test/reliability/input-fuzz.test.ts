@@ -101,60 +101,70 @@ function contractProblem(
   }
 }
 
-test(`${REQUESTS} fuzzed requests across every served route: no 5xx, every answer as our OpenAPI document describes it, no memory growth (seed ${SEED})`, async () => {
-  const payer = await payingCustomer(sys);
-  await fund(sys, payer.usdAccountId, 1_000_000);
-  const payee = await externalAccount(sys, payer.customerId);
-  const bank = await externalAccount(sys, payer.customerId, 'USD_ACCOUNT');
-  const seeds: Record<string, Record<string, unknown>> = {
-    'POST /customers': { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'fuzz' },
-    'PATCH /customers/:customerId': { customerType: 'INDIVIDUAL', fullName: 'Fuzz' },
-    'POST /customers/external-accounts': { ...externalAccountBody('MXN_ACCOUNT'), customerId: payer.customerId },
-    'POST /platform/external-accounts': externalAccountBody('USD_ACCOUNT'),
-    'POST /quotes': accountQuote(payer.usdAccountId, payee, 1000),
-    'POST /transfer-out': { source: { accountId: payer.usdAccountId }, destination: { accountId: bank }, amount: 100 },
-    'POST /transfer-in': { source: { accountId: bank }, destination: { accountId: payer.usdAccountId }, amount: 100 },
-    'PATCH /config': {
-      feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10 }],
-    },
-    'POST /sandbox/internal-accounts/:accountId/fund': { amount: 100 },
-    'POST /auth/credentials': { type: 'EMAIL_OTP', accountId: payer.usdAccountId },
-    'POST /sandbox/uma/receive': {
-      senderUmaAddress: '$sender@uma.example',
-      receiverUmaAddress: '$receiver@uma.example',
-      amount: 100,
-      currency: 'USD',
-    },
-  };
-  const routes = servedRoutes();
-  expect(routes.length).toBeGreaterThan(50);
-  const random = createRandom(SEED);
-  const problems: string[] = [];
-  const statuses = new Map<number, number>();
-  const phase = async (count: number) => {
-    for (let i = 0; i < count; i++) {
-      const route = routes[i % routes.length];
-      const request = fuzzRequest(random, route, seeds);
-      const { status, body, contentType } = await send(request);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      const problem = envelopeProblem(status, body) ?? contractProblem(request, status, body, contentType);
-      if (problem && problems.length < 20) problems.push(`${request.method} ${request.path.slice(0, 200)}: ${problem}`);
-    }
-  };
+test(
+  `${REQUESTS} fuzzed requests across every served route: no 5xx, every `
+    + `answer as our OpenAPI document describes it, no memory growth (seed ${SEED})`,
+  async () => {
+    const payer = await payingCustomer(sys);
+    await fund(sys, payer.usdAccountId, 1_000_000);
+    const payee = await externalAccount(sys, payer.customerId);
+    const bank = await externalAccount(sys, payer.customerId, 'USD_ACCOUNT');
+    const seeds: Record<string, Record<string, unknown>> = {
+      'POST /customers': { ...INDIVIDUAL_CUSTOMER, platformCustomerId: 'fuzz' },
+      'PATCH /customers/:customerId': { customerType: 'INDIVIDUAL', fullName: 'Fuzz' },
+      'POST /customers/external-accounts': { ...externalAccountBody('MXN_ACCOUNT'), customerId: payer.customerId },
+      'POST /platform/external-accounts': externalAccountBody('USD_ACCOUNT'),
+      'POST /quotes': accountQuote(payer.usdAccountId, payee, 1000),
+      'POST /transfer-out': {
+        source: { accountId: payer.usdAccountId },
+        destination: { accountId: bank },
+        amount: 100,
+      },
+      'POST /transfer-in': { source: { accountId: bank }, destination: { accountId: payer.usdAccountId }, amount: 100 },
+      'PATCH /config': {
+        feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 10 }],
+      },
+      'POST /sandbox/internal-accounts/:accountId/fund': { amount: 100 },
+      'POST /auth/credentials': { type: 'EMAIL_OTP', accountId: payer.usdAccountId },
+      'POST /sandbox/uma/receive': {
+        senderUmaAddress: '$sender@uma.example',
+        receiverUmaAddress: '$receiver@uma.example',
+        amount: 100,
+        currency: 'USD',
+      },
+    };
+    const routes = servedRoutes();
+    expect(routes.length).toBeGreaterThan(50);
+    const random = createRandom(SEED);
+    const problems: string[] = [];
+    const statuses = new Map<number, number>();
+    const phase = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const route = routes[i % routes.length];
+        const request = fuzzRequest(random, route, seeds);
+        const { status, body, contentType } = await send(request);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        const problem = envelopeProblem(status, body) ?? contractProblem(request, status, body, contentType);
+        if (problem && problems.length < 20) {
+          problems.push(`${request.method} ${request.path.slice(0, 200)}: ${problem}`);
+        }
+      }
+    };
 
-  await phase(Math.min(500, REQUESTS));
-  const before = heapMb();
-  await phase(REQUESTS - Math.min(500, REQUESTS));
-  const after = heapMb();
+    await phase(Math.min(500, REQUESTS));
+    const before = heapMb();
+    await phase(REQUESTS - Math.min(500, REQUESTS));
+    const after = heapMb();
 
-  expect(problems).toEqual([]);
-  expect((await fetch(`${sys.rootUrl}/healthz`)).status).toBe(200);
-  expect((await sys.api('/customers?limit=1')).status).toBe(200);
-  // What the requests created (customers, accounts) stays; what they sent must not: a few MB at most.
-  expect(after - before).toBeLessThan(48);
-  process.stdout.write(
-    `fuzz: ${REQUESTS} requests over ${routes.length} routes (seed ${SEED}), statuses ${
-      JSON.stringify(Object.fromEntries(statuses))
-    }, heap ${before.toFixed(1)} → ${after.toFixed(1)} MB\n`,
-  );
-});
+    expect(problems).toEqual([]);
+    expect((await fetch(`${sys.rootUrl}/healthz`)).status).toBe(200);
+    expect((await sys.api('/customers?limit=1')).status).toBe(200);
+    // What the requests created (customers, accounts) stays; what they sent must not: a few MB at most.
+    expect(after - before).toBeLessThan(48);
+    process.stdout.write(
+      `fuzz: ${REQUESTS} requests over ${routes.length} routes (seed ${SEED}), statuses ${
+        JSON.stringify(Object.fromEntries(statuses))
+      }, heap ${before.toFixed(1)} → ${after.toFixed(1)} MB\n`,
+    );
+  },
+);

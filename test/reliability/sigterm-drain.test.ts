@@ -68,9 +68,8 @@ function slowRequest(url: URL, id: string): { sendBody(): void; answer: Promise<
   const body = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: id, fullName: 'Slow Body' });
   const socket: Socket = connect(Number(url.port), url.hostname);
   socket.write(
-    `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: ${
-      Buffer.byteLength(body)
-    }\r\n\r\n`,
+    `POST /2025-10-13/customers HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ${AUTH}\r\n`
+      + `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
   );
   let text = '';
   socket.on('data', (chunk) => {
@@ -96,7 +95,8 @@ async function customersStored(system: SystemProcess): Promise<number> {
   return ((await res.json()) as { totalCount: number }).totalCount;
 }
 
-test(`SIGTERM under keep-alive load (${CLIENTS} clients, ${ROUNDS} stop${ROUNDS > 1 ? 's' : ''}): every request sent before it is answered`, async () => {
+const LOAD = `${CLIENTS} clients, ${ROUNDS} stop${ROUNDS > 1 ? 's' : ''}`;
+test(`SIGTERM under keep-alive load (${LOAD}): every request sent before it is answered`, async () => {
   let answered = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const system = await startSystemProcess({ DATA_DIR: dataDir, GATEWAY_SHUTDOWN_GRACE_MS: String(GRACE_MS) });

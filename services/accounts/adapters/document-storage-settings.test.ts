@@ -21,7 +21,7 @@ describe('where document files go', () => {
   };
   afterAll(() => Promise.all(opened.map((o) => o.close())));
 
-  test('with MongoDB: GridFS in the accounts database, beside the records (the prefix followed, the bucket configurable)', () => {
+  test('with MongoDB: GridFS in the accounts database, beside the records (prefix followed, bucket settable)', () => {
     expect(select({ MONGODB_URI: 'mongodb://db.internal:27017' })).toBe('gridfs://grid_accounts/documents');
     expect(
       select({
@@ -45,7 +45,10 @@ describe('where document files go', () => {
   test('refuses to start with nowhere durable to put them, naming the setting', () => {
     expect(() => documentStorageFromEnv({})).toThrow(ConfigError);
     expect(() => documentStorageFromEnv({ DATA_DIR: '  ' })).toThrow(
-      /^configuration error: DATA_DIR is required for KYC document files when neither MONGODB_URI \(GridFS\) nor S3_BUCKET is set/,
+      new RegExp(
+        '^configuration error: DATA_DIR is required for KYC document files '
+          + 'when neither MONGODB_URI \\(GridFS\\) nor S3_BUCKET is set',
+      ),
     );
     expect(() => documentStorageFromEnv({ MONGODB_URI: 'postgres://db' })).toThrow(
       /MONGODB_URI must start with mongodb:\/\//,

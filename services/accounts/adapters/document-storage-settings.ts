@@ -88,7 +88,8 @@ export function documentStorageFromEnv(env: NodeJS.ProcessEnv): ConfiguredDocume
   if (!c.DATA_DIR) {
     throw new ConfigError(
       'DATA_DIR',
-      'is required for KYC document files when neither MONGODB_URI (GridFS) nor S3_BUCKET is set: refusing to keep them in memory',
+      'is required for KYC document files when neither MONGODB_URI '
+        + '(GridFS) nor S3_BUCKET is set: refusing to keep them in memory',
     );
   }
   const root = join(c.DATA_DIR, 'documents');

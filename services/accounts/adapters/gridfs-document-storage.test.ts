@@ -37,7 +37,7 @@ suite(
       expect((await restarted.storage.get('Platform-1/Document-1'))!.equals(file)).toBe(true);
     });
 
-    test('missing files read as null; a delete by one replica is seen by the other; deleting twice is not an error', async () => {
+    test("missing files read as null; a replica's delete is seen by the other; deleting twice is fine", async () => {
       const a = replica();
       const b = replica();
       expect(await a.storage.get('Platform-1/none')).toBeNull();
@@ -53,7 +53,7 @@ suite(
       expect(chunks).toBeGreaterThan(0); // Document-1's chunks only
     });
 
-    test('a second write under one key replaces the first; the GridFS indexes exist after the first write', async () => {
+    test('a second write under one key replaces the first; the GridFS indexes exist after a first write', async () => {
       const { client, storage } = replica();
       await storage.put('Platform-1/Document-3', Buffer.from('first'));
       await storage.put('Platform-1/Document-3', Buffer.from('second'));

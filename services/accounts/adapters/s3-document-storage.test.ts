@@ -49,7 +49,12 @@ test('put, get and delete an object path-style with signed requests', async () =
     ]);
     for (const s of seen) {
       expect(s.authorization).toMatch(
-        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/,
+        new RegExp(
+          [
+            '^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\\d{8}/eu-west-1/s3/aws4_request, ',
+            'SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$',
+          ].join(''),
+        ),
       );
     }
   } finally {

@@ -71,7 +71,7 @@ async function setUp() {
   };
 }
 
-test('a row whose customer was created just before a stop is finished DONE after the restart, not failed as a duplicate', async () => {
+test('a row whose customer was created just before a stop ends DONE after restart, not as a duplicate', async () => {
   const { imports, fake, advance } = await setUp();
   const job = await imports.start(PLATFORM, Buffer.from([HEADER, row('a'), row('b')].join('\n')));
   fake.crashNext();

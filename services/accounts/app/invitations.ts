@@ -82,7 +82,8 @@ export function createInvitations(deps: {
       if (!(await deps.webhookEndpoint(platformId))) {
         throw new AppError(
           'INVITATIONS_NOT_CONFIGURED',
-          'Invitations need a webhook endpoint (PATCH /config webhookEndpoint): claims are reported by the INVITATION.CLAIMED webhook',
+          'Invitations need a webhook endpoint (PATCH /config webhookEndpoint): '
+            + 'claims are reported by the INVITATION.CLAIMED webhook',
         );
       }
       const { amountToSend, ...rest } = members;

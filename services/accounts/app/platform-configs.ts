@@ -1,4 +1,6 @@
-import type { PlatformConfigChanges as PlatformConfigChangesMessage } from '../../../gen/accounts/v1/platform_config_changes';
+import type {
+  PlatformConfigChanges as PlatformConfigChangesMessage,
+} from '../../../gen/accounts/v1/platform_config_changes';
 import type { NewEvent } from '../../../lib/bus/outbox';
 import { AppError, type FieldError } from '../../../lib/errors';
 import { validateAlongside } from '../../../lib/field-error-list';

@@ -62,7 +62,7 @@ describe('customer create: a crash after any write is completed by the start-up 
       }),
     }, platform);
 
-  test('without a crash the create takes 6 writes: customer, 3 accounts, wallet provisioned, marker cleared', async () => {
+  test('without a crash the create takes 6 writes: customer, 3 accounts, wallet ready, marker cleared', async () => {
     const { outcome, writes, second } = await crashThenRestart(1e9, async (h, p) => {
       await h.client.updatePlatformConfig({ changes: configChangesOf(WALLETS) }, p);
     }, create);
@@ -279,7 +279,7 @@ describe('several replicas', () => {
     while (!condition()) await new Promise((r) => setTimeout(r, 5));
   };
 
-  test('only the lease holder sweeps, its start-up sweep keeps the grace, and the other takes over when it stops', async () => {
+  test('only the lease holder sweeps; its start-up sweep keeps the grace; the other takes over at a stop', async () => {
     const shared = createEmbeddedDocumentStore();
     const now = new Date('2026-01-01T00:00:00Z');
     const a = replica('a', leasesIn(shared, { holder: 'a' }), now);

@@ -116,7 +116,7 @@ test('a crash between a step and the customer write is completed by the worker',
   expect(await status()).toBe('PENDING');
 });
 
-test("two replicas' workers over one store apply each step once (conditional writes), even without their lease", async () => {
+test("two replicas' workers over one store apply each step once (conditional writes), even without lease", async () => {
   const { store, verifications, customer, status, advance } = await setUp();
   let elapsed = 0;
   const other = createVerifications({
@@ -144,7 +144,7 @@ test("two replicas' workers over one store apply each step once (conditional wri
   expect(await status()).toBe('APPROVED');
 });
 
-test("outside the sandbox nobody is decided by a simulator: the hosted page's APPROVE and an API submission both wait in manual review", async () => {
+test("outside the sandbox no simulator decides: the hosted page's APPROVE and API submits wait in review", async () => {
   const { store, customer, status, advance } = await setUp();
   let elapsed = 0;
   const live = createVerifications({

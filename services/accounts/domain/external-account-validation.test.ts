@@ -123,7 +123,7 @@ test.each<[string, Variant, Record<string, unknown>, { field: string; message: s
   expect(errorsFor(variant, info)).toEqual([expected]);
 });
 
-test('cross-member rules: SWIFT needs an account number or an IBAN, CNY bank transfers pay businesses, lightning one destination', () => {
+test('cross-member rules: SWIFT needs an account number or IBAN, CNY transfers pay businesses, lightning one', () => {
   expect(errorsFor('SWIFT_ACCOUNT', { iban: undefined })).toEqual([{
     field: 'accountInfo',
     message: 'at least one of accountNumber, iban is required',

@@ -8,7 +8,7 @@ describe('name-based ids', () => {
     );
   });
 
-  test('an internal account id is a valid InternalAccount id, the same every time for one owner, currency and type', () => {
+  test('an internal account id is a valid InternalAccount id, the same each time for one owner, currency, type', () => {
     const id = internalAccountId('Customer:7c4a8d09-ca37-4e3a-9f1b-0b5e3c2d1a00', 'USD', 'INTERNAL_FIAT');
     expect(isId('InternalAccount', id)).toBe(true);
     expect(internalAccountId('Customer:7c4a8d09-ca37-4e3a-9f1b-0b5e3c2d1a00', 'USD', 'INTERNAL_FIAT')).toBe(id);

@@ -10,8 +10,8 @@ import {
 describe('EIP-191 personal_sign', () => {
   // The web3.js documentation example: eth.accounts.sign('Some data', '0x4c0883a6...').
   const WEB3_ADDRESS = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
-  const WEB3_SIGNATURE =
-    '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c';
+  const WEB3_SIGNATURE = '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd'
+    + '6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c';
 
   test('the digest and recovered address of a published vector', () => {
     expect(Buffer.from(personalSignDigest('Some data')).toString('hex')).toBe(

@@ -39,7 +39,7 @@ async function challenge(id: string, body: Record<string, unknown>) {
 }
 
 describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () => {
-  test('challenge, then the signed retry changes the credentials and the customer; identical retries answer the customer', async () => {
+  test('challenge, then the signed retry changes credentials and customer; identical retries answer it', async () => {
     const c = await walletCustomer();
     const body = { customerType: 'INDIVIDUAL', email: 'moved@example.com' };
     const first = await challenge(c.id, body);
@@ -76,7 +76,7 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     expect(again.customer).toMatchObject({ id: c.id, email: 'moved@example.com', updatedAt: customer!.updatedAt });
   });
 
-  test('the credentials refuse the email: EMAIL_OTP_CREDENTIAL_SYNC_FAILED, both unchanged, the retry settled with the error', async () => {
+  test('credentials refusing the email: EMAIL_OTP_CREDENTIAL_SYNC_FAILED, both unchanged, retry settled', async () => {
     const c = await walletCustomer();
     const body = { customerType: 'INDIVIDUAL', email: 'refused@example.com' };
     const { requestId } = await challenge(c.id, body);
@@ -169,7 +169,7 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
     expect((await customers.findOne({ _id: c.id }))?.emailChange).toBeUndefined();
   });
 
-  test("an identical retry while the claimant works answers PROCESSING; a changed body is the signed retry's error", async () => {
+  test('an identical retry while the claimant works answers PROCESSING; a changed body: the retry error', async () => {
     const c = await walletCustomer();
     const body = { customerType: 'INDIVIDUAL', email: 'busy@example.com' };
     const { requestId } = await challenge(c.id, body);
@@ -228,7 +228,7 @@ describe('UpdateCustomer changing an email tied to EMAIL_OTP credentials', () =>
   });
 });
 
-test('the repair sweep puts the credentials of an abandoned change back on the customer email; a running one is left', async () => {
+test("the repair sweep puts an abandoned change's credentials back on the customer email; live ones stay", async () => {
   const [abandoned, running] = [await walletCustomer(), await walletCustomer()];
   const customers = h.store.collection('customers');
   // As a crash between the credentials' sync and the customer write leaves it.

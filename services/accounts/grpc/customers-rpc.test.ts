@@ -61,7 +61,7 @@ describe('CreateCustomer', () => {
     expect(customer!.kycStatus).toBeUndefined();
   });
 
-  test("every broken rule comes back at once in details.errors (shapes are the contract's, at the gateway)", async () => {
+  test("every broken rule comes back at once in details.errors (shapes are the contract's, at the edge)", async () => {
     const body = {
       customerType: 'INDIVIDUAL',
       currencies: ['MXN'],

@@ -20,7 +20,7 @@ const walletsOf = async (customerId: string, platform: { platformId: string }) =
   (await h.client.listInternalAccounts({ customerId, type: 'EMBEDDED_WALLET', limit: 0 }, platform)).accounts;
 
 describe('EMBEDDED_WALLET internal accounts', () => {
-  test('a customer with an email on a platform with embedded-wallet support gets one, provisioned by the auth service', async () => {
+  test('a customer with an email, on a platform with embedded wallets, gets one from the auth service', async () => {
     const { customer } = await h.client.createCustomer({
       customer: customerFieldsOf({
         customerType: 'INDIVIDUAL',
@@ -90,7 +90,7 @@ describe('EMBEDDED_WALLET internal accounts', () => {
     expect(await walletsOf(customer!.id, plain)).toEqual([]);
   });
 
-  test('the auth service down: the customer is created, its wallet PENDING until the repair worker provisions it', async () => {
+  test('the auth service down: the customer is created, its wallet PENDING until the repair worker runs', async () => {
     h.walletAuth.failing = true;
     const { customer } = await h.client.createCustomer({
       customer: customerFieldsOf({

@@ -54,7 +54,7 @@ describe('wallet signature (EVM: EIP-191 personal_sign)', () => {
     await expect(challenge(account.id, 'WALLET_SIGNATURE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
-  test("another key's signature: INVALID_INPUT on signature, the account UNVERIFIED; a new challenge makes it pending again", async () => {
+  test("another key's signature: INVALID_INPUT, the account UNVERIFIED; a new challenge: pending again", async () => {
     const wallet = evmWallet();
     const account = await firstPartyWallet(wallet.address);
     const { challenge: issued } = await challenge(account.id, 'WALLET_SIGNATURE');
@@ -132,7 +132,7 @@ describe('simulated paths (sandbox)', () => {
     await expect(verify(bad.id, SANDBOX_INVALID_SIGNATURE)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
-  test('LIVENESS: a hosted link; the outcome arrives later (ACTIVE, or UNVERIFIED for the magic beneficiary name)', async () => {
+  test('LIVENESS: a hosted link; the outcome comes later (ACTIVE, or UNVERIFIED for the magic name)', async () => {
     const ok = await firstPartyWallet(evmWallet().address);
     const { challenge: issued } = await challenge(ok.id, 'LIVENESS');
     expect(issued).toEqual({
@@ -172,7 +172,7 @@ describe('simulated paths (sandbox)', () => {
 });
 
 describe('which accounts can be challenged', () => {
-  test('a bank account, a THIRD_PARTY wallet or a verified one: CONFLICT; another owner kind or platform: NOT_FOUND', async () => {
+  test('a bank account, THIRD_PARTY or verified wallet: CONFLICT; other owner kind, platform: NOT_FOUND', async () => {
     const bank = (await h.client.createExternalAccount(
       externalAccountRequest(externalAccountBody('USD_ACCOUNT', { customerId, ownershipType: 'FIRST_PARTY' })),
       platform,

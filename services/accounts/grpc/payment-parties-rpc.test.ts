@@ -66,7 +66,7 @@ describe('GetPaymentParties: what a payment reads, in one call', () => {
     expect(found.internalAccounts).toEqual([]);
   });
 
-  test("holdings of a customer declaring no currencies (an older record): its internal accounts in ListInternalAccounts' order", async () => {
+  test('holdings of a customer with no currencies (old record): accounts in ListInternalAccounts order', async () => {
     const { p, customer } = await setUp();
     await h.store.collection('customers').updateOne({ _id: customer.id }, { $set: { currencies: [] } });
     const found = await h.client.getPaymentParties(

@@ -150,7 +150,7 @@ describe('UpdatePlatformConfig', () => {
     expect((await h.client.getPlatform({}, p)).platform!.supportedCurrencies).toEqual(['USD', 'USDC']);
   });
 
-  test('invalid members: INVALID_INPUT listing each; a non-USD fee source: NOT_IMPLEMENTED; nothing stored', async () => {
+  test('invalid members: INVALID_INPUT listing each; a non-USD fee source: NOT_IMPLEMENTED; none stored', async () => {
     const p = await h.newPlatform();
     const err = await h.client.updatePlatformConfig({
       changes: configChangesOf({ webhookEndpoint: 'ftp://x', limits: [{ currency: 'USD', dailyVolume: -5 }] }),

@@ -57,7 +57,7 @@ test('a short sandbox secret is refused', async () => {
     .toMatchObject({ code: 'INVALID_INPUT' });
 });
 
-test('a created token authenticates with its own permissions until it is deleted, and its deletion is an event', async () => {
+test('a created token authenticates with its own permissions until deleted, and its deletion is an event', async () => {
   const { store, tokens } = setup();
   const { token, clientSecret } = await tokens.create('Platform:p', { name: 'reader', permissions: ['VIEW'] });
   expect(JSON.stringify(await store.tokens.find({}))).not.toContain(clientSecret);

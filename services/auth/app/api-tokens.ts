@@ -188,7 +188,8 @@ export function createApiTokens(deps: {
         if (!(await deps.store.removeManagerUnlessLast(platformId, token.clientId))) {
           throw new AppError(
             'CONFLICT',
-            "This is the platform's last API token with the MANAGE permission; create another MANAGE token before deleting it",
+            "This is the platform's last API token with the MANAGE "
+              + 'permission; create another MANAGE token before deleting it',
             { reason: 'LAST_MANAGE_TOKEN' },
           );
         }

@@ -5,8 +5,8 @@ import type { AuthSessionView } from '../domain/wallet-auth/wallet-session';
 import type { ChallengeView } from '../app/wallet-auth/signed-retry';
 import type { Outcome } from '../app/wallet-auth/signed-flow';
 
-export const PROCESSING_MESSAGE =
-  'The wallet provider has not settled this operation yet; re-send the identical request (same body, Service-Wallet-Signature and Request-Id).';
+export const PROCESSING_MESSAGE = 'The wallet provider has not settled this operation yet; re-send the '
+  + 'identical request (same body, Service-Wallet-Signature and Request-Id).';
 
 export const toAuthMethod = (view: AuthMethodView): AuthMethod => ({ ...view, type: view.type as AuthMethodType });
 export const toAuthSession = (view: AuthSessionView): AuthSession => ({ ...view, type: view.type as AuthMethodType });

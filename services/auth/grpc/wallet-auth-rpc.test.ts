@@ -93,7 +93,7 @@ describe('WalletAuthService for the accounts service (real gRPC server)', () => 
 });
 
 describe('SignedRetryService: the same mechanism for a customer PATCH', () => {
-  test('begin -> CLAIMED once -> settle -> identical retries get the result; failures travel with their code', async () => {
+  test('begin -> CLAIMED once -> settle -> identical retries get the result; failures carry their code', async () => {
     const wallet = await provisionWallet(sys);
     const signer = await signInWithOtp(sys.api, wallet.emailCredentialId);
     const request = {

@@ -50,7 +50,7 @@ function setup() {
   };
 }
 
-test('an event that occurred before the last read of the endpoint began is answered from that read; a later one reads again', async () => {
+test("an event from before the endpoint's last read began is answered by that read; later ones reread", async () => {
   const s = setup();
   s.at(2_000);
   await s.record(event(1, 1_000)); // read at 2,000: no endpoint
@@ -77,7 +77,7 @@ test('a read that failed is not remembered: the next event reads again', async (
   expect(await s.statuses()).toEqual(['PENDING']);
 });
 
-test('no payload is built for an event that occurs while the platform has no endpoint; one is built once the endpoint is set', async () => {
+test('no payload is built for an event while the platform has no endpoint; one is built once it is set', async () => {
   const endpoints = new Map<string, string>();
   const built: string[] = [];
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());

@@ -72,7 +72,7 @@ test('two workers with several lanes each never send the same attempt twice', as
   expect(new Set(s.sent).size).toBe(60);
 });
 
-test('while the endpoint cannot be read, a delivery waits without spending its attempts, then is delivered', async () => {
+test('while the endpoint cannot be read, a delivery waits without spending its attempts, then is sent', async () => {
   let lookupFails = true;
   const s = setup(
     async () => (lookupFails
@@ -206,7 +206,7 @@ test('a recorded delivery wakes one idle lane, which sends it long before the ne
   expect(new Set(s.sent).size).toBe(20);
 });
 
-test('an event of a platform without an endpoint leaves no delivery; one whose endpoint cannot be read is left for the worker', async () => {
+test('no endpoint: no delivery; an endpoint that cannot be read: the event is left to the worker', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const endpoints = new Map<string, string>();
   let unreadable = false;
@@ -242,7 +242,7 @@ test('an event of a platform without an endpoint leaves no delivery; one whose e
   expect(s.sent.sort()).toEqual([`${log[0].id}#1`, `${log[1].id}#1`].sort());
 });
 
-test('a delivery recorded while the endpoint was set, whose endpoint is removed before the attempt, ends SKIPPED with a NO_ENDPOINT attempt', async () => {
+test('a delivery whose endpoint is removed after recording, before the attempt: SKIPPED, NO_ENDPOINT', async () => {
   const endpoints = new Map([[PLATFORM, 'https://hooks.example.com']]);
   const directory = { endpointOf: async (platformId: string) => endpoints.get(platformId) };
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
@@ -335,7 +335,7 @@ function handOffWorker(
   return { worker, record };
 }
 
-test('with a lane idle, a delivery is stored already claimed and attempted at once: two writes, no claim from the store', async () => {
+test('a lane idle: a delivery is stored claimed and attempted at once; two writes, no store claim', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const writes = countingStore(s);
   const { worker, record } = handOffWorker(s, 1);
@@ -382,7 +382,7 @@ test('with every lane busy, deliveries are stored PENDING and claimed from the s
   expect(s.sent.every((x) => x.endsWith('#1'))).toBe(true);
 });
 
-test('a delivery handed over to a worker that stops before attempting it is given back PENDING, its attempt not counted', async () => {
+test('a delivery handed to a worker stopping before its attempt goes back PENDING, attempt not counted', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const writes = countingStore(s);
   const { worker } = handOffWorker(s, 1);
@@ -404,7 +404,7 @@ test('a delivery handed over to a worker that stops before attempting it is give
   expect(s.sent).toEqual([]);
 });
 
-test('a delivery stored claimed by a process that died before the attempt is taken by another worker once the claim lapses', async () => {
+test('a delivery claimed by a process that died before the attempt goes to another once the claim lapses', async () => {
   const s = setup(async () => ({ outcome: 'ACKNOWLEDGED', statusCode: 200 }));
   const now = Date.now();
   const delivery = claimedDelivery(

@@ -63,7 +63,7 @@ test('entries expire after ttlMs, and a change during a lookup is not overwritte
   expect(await cache.endpointOf('Platform:a')).toBe('https://two.example/');
 });
 
-test('with no time to live (the default) every lookup reads the source, and concurrent ones share one read', async () => {
+test('with no time to live (the default) every lookup reads the source; concurrent ones share one read', async () => {
   const endpoints = new Map([['Platform:a', 'https://old.example/hooks']]);
   const { asked, directory } = countingSource(endpoints);
   const cache = createWebhookEndpointCache(directory, { ttlMs: 0 });

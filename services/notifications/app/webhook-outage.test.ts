@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-test('a receiver down for an hour gets every webhook afterwards, once each, with the same id, never 30 minutes apart', async () => {
+test('a receiver down for an hour gets every webhook after, once each, same id, never 30 minutes apart', async () => {
   const deliveries = createWebhookDeliveryDocumentStore(createEmbeddedDocumentStore());
   await deliveries.prepare();
   const { deliver } = createDeliverWebhook({

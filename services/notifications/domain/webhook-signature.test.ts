@@ -17,7 +17,7 @@ test('the header is the one the reference names', () => {
   expect(WEBHOOK_SIGNATURE_HEADER).toBe('X-Grid-Signature');
 });
 
-test('the signature is base64 DER ECDSA P-256 over SHA-256 of the exact body, verifiable with node:crypto alone', () => {
+test('the signature is base64 DER ECDSA P-256 over SHA-256 of the exact body, checkable with node:crypto alone', () => {
   const body = webhookBody(webhookNotificationOf(event)!, new Date('2026-01-01T00:00:05Z'));
   const signature = signWebhookBody(body, privateKey);
   expect(signature).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);

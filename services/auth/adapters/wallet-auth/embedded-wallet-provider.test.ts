@@ -32,7 +32,7 @@ describe('the embedded wallet provider', () => {
     expect(await p.submit(op)).toEqual({ status: 'SETTLED', result: {} });
   });
 
-  test('a session key made by the provider is sealed to the client key, and the same one is answered again', async () => {
+  test('a session key made by the provider is sealed to the client key; the same one is answered again', async () => {
     const { provider: p } = provider(0, { now: Date.now() });
     const client = turnkeyCrypto.generateP256KeyPair();
     const op = {

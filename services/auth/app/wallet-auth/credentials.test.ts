@@ -26,7 +26,7 @@ describe('revoking credentials', () => {
     expect((await auth.sessions.list(PLATFORM, email.accountId)).map((s) => s.id)).toEqual([sms.session.id]);
   });
 
-  test('two concurrent revokes, each signed by the other credential: one succeeds, one credential always remains', async () => {
+  test('two concurrent revokes, each signed by the other credential: one wins, one credential remains', async () => {
     const { auth, email, sms } = await walletWithTwoCredentials();
     const firstLeg = async (id: string) => {
       const challenge = await auth.credentials.revoke(PLATFORM, id, {}, undefined);

@@ -34,7 +34,7 @@ function agentPayments(live: string[]) {
   return createAgentPayments({ payments, queries, clock: () => now } as unknown as AgentPaymentsDeps);
 }
 
-test("an agent reads an SCA customer's quote from before the window only with the customer's live session, as GET /quotes/{id} does", async () => {
+test("an agent reads an SCA customer's old quote only in the customer's session, as GET /quotes/{id}", async () => {
   const closed = agentPayments(['US']);
   await expect(closed.getQuote(caller, agent('Agent:eu', 'EU'), 'Quote:old-eu')).rejects.toMatchObject({
     code: 'SCA_SESSION_REQUIRED',

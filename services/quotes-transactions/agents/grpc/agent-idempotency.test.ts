@@ -87,7 +87,7 @@ test("an agent's key with another amount, direction or quote is refused, and not
   expect((await h.ledger.getBalances({ accountIds: [usd] }, asPlatform)).balances[0].available).toBe(100_000 - 100);
 });
 
-test("an agent's quote reads the accounts service once (its ownership checked on the quote's read), and an account of another customer is still not found", async () => {
+test("an agent's quote reads the accounts service once (ownership checked); another customer's: 404", async () => {
   const body = (destination: string) =>
     wire({
       source: { sourceType: 'ACCOUNT', accountId: usd },

@@ -128,7 +128,7 @@ describe('a crash between the writes of a reservation or a release', () => {
   });
 });
 
-test('racing payments, some refused: every in-flight key is removed by a later reservation, the counts stay exact', async () => {
+test('racing payments, some refused: a later reservation removes each in-flight key; counts stay exact', async () => {
   const { store, reserve, used } = setup();
   const limits = { dailyLimit: 2_000 };
   const raced = await Promise.all(Array.from({ length: 30 }, (_, i) => reserve(`A:racer-${i}`, 100, { limits })));

@@ -128,8 +128,8 @@ export function createAgentUsageDocumentStore(store: DocumentStore): AgentUsageS
   }
 
   /**
-   * COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation says
-   * RELEASED.
+   * COUNTED → RELEASED, taking the count and spend off once: the usage write carries the key until the reservation
+   * says RELEASED.
    */
   async function releaseOne(r: ReservationDoc): Promise<void> {
     if (r.state === 'COUNTED') {

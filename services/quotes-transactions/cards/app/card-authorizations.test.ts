@@ -70,7 +70,7 @@ function setup() {
   return { ledger, cards, authorizations, fund, balance, webhooks, transactions };
 }
 
-test('100 concurrent authorizations against a balance covering 37: exactly 37 approved, the balance exact to the unit', async () => {
+test('100 concurrent authorizations on a balance covering 37: 37 approved, the balance exact to the unit', async () => {
   const { cards, authorizations, fund, balance } = setup();
   cards.set('Card:c', card('Card:c', { fundingSources: [FIRST] }));
   await fund(FIRST, 37 * 1_234 + 1_233);
@@ -104,7 +104,7 @@ test('sources are tried in order; a frozen card is declined CARD_PAUSED without 
   expect([await balance(FIRST), await balance(SECOND)]).toEqual([100, 4_000]);
 });
 
-test('authorization → partial clearing → clearing → partial return → full return, the ledger exact at each step', async () => {
+test('authorization → partial clearing → clearing → partial return → full return, ledger exact', async () => {
   const { ledger, cards, authorizations, fund, balance, webhooks } = setup();
   cards.set(LIFE, card(LIFE, { fundingSources: [FIRST] }));
   await fund(FIRST, 10_000);
@@ -163,7 +163,7 @@ test('authorization → partial clearing → clearing → partial return → ful
   }
 });
 
-test('over-authorization clearing pulls the rest from the source, or ends in EXCEPTION when it no longer covers it', async () => {
+test('over-authorization clearing pulls the rest from the source, or ends in EXCEPTION when not covered', async () => {
   const { cards, authorizations, fund, balance } = setup();
   cards.set('Card:t', card('Card:t', { fundingSources: [FIRST] }));
   await fund(FIRST, 1_500);
@@ -221,7 +221,7 @@ test('concurrent clearings on one transaction each apply once', async () => {
   expect(await balance(networkAccount('USD', PLATFORM))).toBe(1_000);
 });
 
-test('a decision interrupted after its hold is declined by recovery and the hold given back; a live decision losing to it declines', async () => {
+test('a decision cut off after its hold: declined by recovery, the hold returned; a live loser declines', async () => {
   const store = createEmbeddedDocumentStore();
   const ledger = createLedger({
     store: createLedgerDocumentStore(store, () => new Date()).ledger,
@@ -275,7 +275,7 @@ test('a decision interrupted after its hold is declined by recovery and the hold
   expect(await recovering.finishInterrupted(60_000)).toBe(0);
 });
 
-test("recovery gives back an interrupted hold exactly once even after the hold's markers moved to the archive", async () => {
+test('recovery gives back an interrupted hold exactly once, even after its markers moved to the archive', async () => {
   const store = createEmbeddedDocumentStore();
   let now = Date.parse('2026-05-08T14:30:00Z');
   const clock = () => new Date(now);
@@ -344,7 +344,7 @@ async function checkedWebhooks(webhooks: () => Promise<DomainEvent[]>, id: strin
   return events;
 }
 
-test('a balance inquiry is a zero-amount authorization: approved without a ledger step, declined on a frozen card', async () => {
+test('a balance inquiry is a zero-amount authorization: approved with no ledger step, declined if frozen', async () => {
   const { cards, authorizations, balance, webhooks } = setup();
   cards.set(
     'Card:019542f5-b3e7-1d02-0000-000000000100',
@@ -384,7 +384,7 @@ test('a balance inquiry is a zero-amount authorization: approved without a ledge
   ).toMatchObject({ approved: false, reason: 'CARD_PAUSED' });
 });
 
-test('a financial authorization debits and settles in one step; the credit kinds credit the source in one step (direction CREDIT)', async () => {
+test('a financial authorization debits and settles in one step; credit kinds credit the source likewise', async () => {
   const { ledger, cards, authorizations, fund, balance, webhooks } = setup();
   cards.set('Card:019542f5-b3e7-1d02-0000-000000000101', card('Card:019542f5-b3e7-1d02-0000-000000000101'));
   const network = networkAccount('USD', PLATFORM);
@@ -455,7 +455,7 @@ test('a financial authorization debits and settles in one step; the credit kinds
     .toBe(0);
 });
 
-test('an authorization advice re-sizes the hold up (balance checked: EXCEPTION when not covered) and down, never below what settled', async () => {
+test('an authorization advice re-sizes the hold up (EXCEPTION if uncovered) and down, not below settled', async () => {
   const { cards, authorizations, fund, balance, webhooks } = setup();
   cards.set(
     'Card:019542f5-b3e7-1d02-0000-000000000102',
@@ -517,7 +517,7 @@ test('an authorization advice re-sizes the hold up (balance checked: EXCEPTION w
   ]);
 });
 
-test('a return reversal takes the last return back from the source: REFUNDED → SETTLED; it needs a return, and a covering source', async () => {
+test('a return reversal takes the last return back from the source: REFUNDED → SETTLED; needs both', async () => {
   const { cards, authorizations, fund, balance, webhooks } = setup();
   cards.set(
     'Card:019542f5-b3e7-1d02-0000-000000000103',
@@ -565,7 +565,7 @@ test('a return reversal takes the last return back from the source: REFUNDED →
   ]);
 });
 
-test('stale authorizations expire: the hold given back exactly, SETTLED with its webhook; fresh ones and settled ones are left', async () => {
+test('stale authorizations expire: hold given back, SETTLED with its webhook; fresh, settled ones stay', async () => {
   const store = createEmbeddedDocumentStore();
   const ledger = createLedger({
     store: createLedgerDocumentStore(store, () => new Date()).ledger,
@@ -640,7 +640,7 @@ test('stale authorizations expire: the hold given back exactly, SETTLED with its
   expect(types.filter((t) => t === 'CARD_TRANSACTION.SETTLED')).toHaveLength(1);
 });
 
-test('a pull confirmed later shows pendingCount 1 until due; a failed confirmation gives the hold back and ends in EXCEPTION', async () => {
+test('a pull confirmed later shows pendingCount 1 until due; a failed one gives the hold back: EXCEPTION', async () => {
   const { cards, authorizations, fund, balance, webhooks } = setup();
   cards.set(
     'Card:019542f5-b3e7-1d02-0000-000000000105',
@@ -687,7 +687,7 @@ test('a pull confirmed later shows pendingCount 1 until due; a failed confirmati
   ]);
 });
 
-test('a card credit that would take the balance past BALANCE_LIMIT is refused INVALID_AMOUNT with nothing recorded; one up to it is taken', async () => {
+test('a card credit past BALANCE_LIMIT: INVALID_AMOUNT, nothing recorded; one up to it is taken', async () => {
   const { cards, authorizations, fund, balance, webhooks, transactions } = setup();
   cards.set('Card:credit', card('Card:credit', { fundingSources: [FIRST] }));
   await fund(FIRST, BALANCE_LIMIT - 1_000);

@@ -97,7 +97,7 @@ test('an expired, tampered or foreign-key token is refused', async () => {
   now = later;
 });
 
-test("who may reveal what: a FROZEN card may be revealed; CLOSED, PROCESSING, another platform's card and a request with no actor may not", async () => {
+test("who may reveal: a FROZEN card yes; CLOSED, PROCESSING, another platform's card or no actor: no", async () => {
   await expect(reveals.reveal(caller, 'Card:frozen', 'ApiToken:t1')).resolves.toHaveProperty('panEmbedUrl');
   card('Card:closed', 'CLOSED');
   card('Card:new', 'PROCESSING');

@@ -51,7 +51,7 @@ describe('card transitions', () => {
     });
   });
 
-  test("the reference's 409s: a closed card is terminal, PROCESSING cannot be changed, ACTIVE → ACTIVE is no transition", () => {
+  test("the reference's 409s: a closed card is terminal, PROCESSING can't change, ACTIVE → ACTIVE is none", () => {
     expect(codeOf(() => platformChange(card('CLOSED'), { state: 'ACTIVE' }))).toBe('INVALID_STATE_TRANSITION');
     expect(codeOf(() => platformChange(card('CLOSED'), { state: 'CLOSED' }))).toBe('CARD_ALREADY_CLOSED');
     expect(codeOf(() => platformChange(card('CLOSED'), { fundingSources: ['InternalAccount:b'] }))).toBe(

@@ -328,7 +328,8 @@ export function createDelegatedKeys(deps: {
 function activeExists(): AppError {
   return new AppError(
     'CONFLICT',
-    'An ACTIVE delegated key exists for this card funding source; revoke it with DELETE /auth/delegated-keys/{id} first',
+    'An ACTIVE delegated key exists for this card funding '
+      + 'source; revoke it with DELETE /auth/delegated-keys/{id} first',
   );
 }
 

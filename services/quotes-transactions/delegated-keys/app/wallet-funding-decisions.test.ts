@@ -151,7 +151,7 @@ test('the private key is stored only sealed to its key id, and opens to the publ
   expect(() => sealer.open(sealed, 'DelegatedKey:other')).toThrow();
 });
 
-test('two flows for one funding source: the second to activate is refused CONFLICT, and only one key is ACTIVE', async () => {
+test('two flows for one funding source: the second to activate is refused CONFLICT; one key is ACTIVE', async () => {
   const { keys } = await setup();
   const request = { cardId: CARD, internalAccountId: WALLET, nickname: 'k' };
   const legs = async () => {
@@ -194,7 +194,7 @@ test('keys whose first challenge was never signed are purged once old; PENDING a
   expect((await keys.get(caller, active.id)).status).toBe('ACTIVE');
 });
 
-test("an authorization advice grows a wallet hold only within the key's limit and while the key is ACTIVE: otherwise EXCEPTION, nothing moved", async () => {
+test("an advice grows a wallet hold only within the key's limit, key ACTIVE: else EXCEPTION, no move", async () => {
   const { keys, authorizations, fund, delegate, available } = await setup();
   await fund(10_000);
   const key = await delegate([{ currencyCode: 'USD', maxPerTransaction: 1_000 }]);
@@ -223,7 +223,7 @@ test("an authorization advice grows a wallet hold only within the key's limit an
   expect(await available()).toBe(10_000 - 1_000 - 300);
 });
 
-test('a card change whose key revocation a crash lost is repaired by the sweep; keys of wallets still bound stay ACTIVE', async () => {
+test("a card change whose key revocation a crash lost: repaired by the sweep; bound wallets' keys stay", async () => {
   const { keys, authorizations, fund, delegate, card } = await setup();
   await fund(10_000);
   const key = await delegate();

@@ -54,7 +54,7 @@ test('a 5xx (and a 401 or 429) is not stored: the key is free again', async () =
   expect((await keyed.begin(request)).outcome).toBe('STARTED');
 });
 
-test('a claim left by a crashed process blocks only until its lease ends; the crashed holder then stores nothing', async () => {
+test('a claim left by a crashed process blocks only until its lease ends; the crashed holder stores none', async () => {
   const crashed = await keyed.begin(request) as { claim: string };
   advance(timing.leaseMs - 1);
   expect(await codeOf(keyed.begin(request))).toBe('CONFLICT:IDEMPOTENCY_KEY_IN_FLIGHT');

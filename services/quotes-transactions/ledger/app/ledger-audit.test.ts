@@ -67,7 +67,7 @@ function setup() {
   };
 }
 
-test("a ledger moved only by its owners' steps audits clean: funding, holds on either source, clearings, returns, advices", async () => {
+test("a ledger moved only by its owners' steps audits clean: funding, holds, clearings, returns, advices", async () => {
   const { cards, fund, audit } = setup();
   await fund('first', FIRST, 1_000);
   await fund('second', SECOND, 5_000);
@@ -90,7 +90,7 @@ test("a ledger moved only by its owners' steps audits clean: funding, holds on e
   expect(report.counts).toMatchObject({ cardTransactions: 4, journalSteps: 2, internalAccounts: 2 });
 });
 
-test('a hold applied twice (replayed after its marker was archived, from a later start) is found: marker twice, the account and the currency sum off', async () => {
+test('a hold applied twice (replayed after its marker was archived) is found: marker twice, sums off', async () => {
   const { ledger, cards, fund, audit, advance } = setup();
   for (let i = 0; i < 70; i++) await fund(`f-${i}`, FIRST, 10);
   const decision = await cards.authorize(caller, 'Card:1', { amount: 300, merchant });

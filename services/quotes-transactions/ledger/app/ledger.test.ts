@@ -187,7 +187,7 @@ describe('balances stay within BALANCE_LIMIT (below 2^53)', () => {
   const balance = async (ledger: ReturnType<typeof setup>['ledger'], account: string) =>
     (await ledger.getBalances([account]))[0].available;
 
-  test('a credit past the limit is refused with INVALID_AMOUNT, nothing moved, and stays refused when run again', async () => {
+  test('a credit past the limit is refused INVALID_AMOUNT, nothing moved, and stays refused on a rerun', async () => {
     const { ledger } = setup();
     expect(await ledger.applyStep(PLATFORM, credit('card/credit/1', ALICE, BALANCE_LIMIT - 100))).toBe('APPLIED');
     expect(await ledger.applyStep(PLATFORM, credit('card/credit/2', ALICE, 100))).toBe('APPLIED');
@@ -256,7 +256,7 @@ describe('postings remembered for good: busy balances move their markers to the 
     await h.ledger.archivePostings();
   }
 
-  test('a journaled step posted again (a retry after a crash) applies from its first journaling: nothing twice, even archived', async () => {
+  test('a journaled step posted again (retry after a crash) applies from its first journaling: once', async () => {
     const h = setup();
     await h.ledger.post(PLATFORM, fund('fund-0', ALICE, 10_000));
     expect(await h.ledger.post(PLATFORM, debit('op-1/fund', ALICE, 700))).toBe('APPLIED');
@@ -510,7 +510,7 @@ describe('closed accounts (their customer deleted)', () => {
   const balance = async (ledger: ReturnType<typeof setup>['ledger'], id: string) =>
     (await ledger.getBalances([id], PLATFORM))[0].available;
 
-  test('closing and 20 concurrent credits: never both; a closed account takes no new money, a refund still lands', async () => {
+  test('closing and 20 concurrent credits: never both; a closed account takes no new money, refunds land', async () => {
     const { ledger } = setup();
     const results = await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => ledger.post(PLATFORM, fund(`Operation:f${i}/fund`, ALICE, 100))),
@@ -529,7 +529,7 @@ describe('closed accounts (their customer deleted)', () => {
     );
   });
 
-  test('a closed account refuses new money before anything moved; reopening lets it in again; a refund lands regardless', async () => {
+  test('a closed account refuses new money before anything moves; reopened, it takes it; refunds land', async () => {
     const { ledger } = setup();
     expect(await ledger.closeAccounts(PLATFORM, [{ accountId: ALICE, currency: 'USD' }])).toEqual({
       closed: true,

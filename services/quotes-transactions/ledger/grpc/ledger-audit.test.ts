@@ -18,7 +18,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-test('AuditLedger answers the audit of every platform to an operator, clean after funding and payments; a platform is refused', async () => {
+test('AuditLedger audits every platform for an operator, clean after funding and payments; platforms: no', async () => {
   const customerId = h.accounts.addCustomer(PLATFORM, { platformCustomerId: 'audit-1' });
   const usd = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId });
   const usdBank = h.accounts.addExternalAccount(PLATFORM, {

@@ -108,7 +108,7 @@ test('a counterparty refusal reaches the caller unchanged', async () => {
   expect(store.saved).toEqual([]);
 });
 
-test("the counterparty's own payer-data requests are merged in; unknown and repeated currencies are dropped", async () => {
+test("the counterparty's own payer-data requests are merged in; unknown, repeated currencies are dropped", async () => {
   const counterparty: Counterparty = {
     async lookup() {
       return {

@@ -78,7 +78,7 @@ test.each([
   expect(store.saved).toEqual([]);
 });
 
-test('a receiver taking only currencies outside the catalogue is LOOKUP_REQUEST_FAILED; a VASP crash is internal', async () => {
+test('a receiver taking only currencies outside the catalogue: LOOKUP_REQUEST_FAILED; a VASP crash: 500', async () => {
   const { lookupUma } = setup({
     async lookupUma() {
       return { currencies: ['CHF'], requiredPayerData: [] };

@@ -5,8 +5,8 @@ import { idPattern, isId } from '../../../../lib/ids';
  * `$user@domain.tld`: a user part of letters, digits and . _ + -, then a host with a TLD, or localhost:PORT (another
  * sandbox server on this machine).
  */
-export const UMA_ADDRESS_PATTERN =
-  '^\\$[A-Za-z0-9._+-]{1,64}@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
+export const UMA_ADDRESS_PATTERN = '^\\$[A-Za-z0-9._+-]{1,64}@'
+  + '(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|localhost:[0-9]{1,5})$';
 const UMA_ADDRESS = new RegExp(UMA_ADDRESS_PATTERN);
 
 export function isUmaAddress(value: string): boolean {

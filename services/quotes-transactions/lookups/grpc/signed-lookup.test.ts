@@ -59,7 +59,7 @@ test('a lookup stores nothing, and a quote citing it is priced', async () => {
   expect(quote).toMatchObject({ status: 'PENDING', receivingCurrency: { code: 'MXN' } });
 });
 
-test("the checks a stored lookup had: another receiver (named), another platform, the offer's bounds, a changed id", async () => {
+test("what a stored lookup checked: another receiver (named), another platform, the offer's bounds, id", async () => {
   const { lookupId } = await lookUp();
   expect(await failure(h.quotes.createQuote(quoteBody(lookupId, otherPayee), asPlatform))).toMatchObject({
     code: 'INVALID_INPUT',
@@ -77,7 +77,7 @@ test("the checks a stored lookup had: another receiver (named), another platform
   });
 });
 
-test('a process started after the lookup takes it with the same key (nothing was stored to lose); with another key it is not found', async () => {
+test('a process started after the lookup takes it with the same key (nothing lost); another key: 404', async () => {
   const { lookupId } = await lookUp();
   const after = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: key }, { store, accounts });
   const otherKey = await startPaymentsHarness({ STABLECOIN_SECRET_KEY: randomBytes(32).toString('hex') }, {

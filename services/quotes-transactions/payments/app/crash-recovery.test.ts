@@ -62,7 +62,7 @@ test('a crash between the debit and its credit is rolled forward by the worker: 
   expect(await allZero()).toBe(true);
 });
 
-test('a crash before the debit leaves nothing; if the funds are gone by recovery, the step is refused and the transaction fails', async () => {
+test('a crash before the debit leaves nothing; funds gone by recovery: step refused, transaction failed', async () => {
   const q = await quote(40_000);
   crashing.crashAfter(0);
   await expect(h.quotes.executeQuote({ quoteId: q.id }, asPlatform)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
@@ -81,7 +81,7 @@ test('a crash before the debit leaves nothing; if the funds are gone by recovery
   await eventually(async () => ((await allZero()) ? true : undefined));
 });
 
-test('an incoming UMA payment is CREATED until its funds are in; a crash there is rolled forward to PENDING, then settles', async () => {
+test('an incoming UMA payment is CREATED until funded; a crash there rolls forward to PENDING, settles', async () => {
   const customer = h.accounts.addCustomer(PLATFORM, { umaAddress: '$rosa@sandbox.example.com' });
   const account = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: customer });
   crashing.crashAfter(0); // the payment is recorded; its arrival in funds-in-transit is not
@@ -116,7 +116,7 @@ test('an incoming UMA payment is CREATED until its funds are in; a crash there i
   ]);
 });
 
-test('a crash while a customer of another platform receives an UMA payment is rolled forward: credited once, the ledger balanced', async () => {
+test("a crash while another platform's customer gets an UMA payment rolls forward: credited once", async () => {
   const sender = h.accounts.addCustomer(PLATFORM, { umaAddress: '$ana.sender@uma.sandbox.local' });
   const from = h.accounts.addInternalAccount(PLATFORM, { currency: 'USD', customerId: sender });
   const receiver = h.accounts.addCustomer(OTHER_PLATFORM, { umaAddress: '$bo.receiver@uma.sandbox.local' });

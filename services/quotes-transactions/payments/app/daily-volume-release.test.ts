@@ -51,7 +51,7 @@ async function platformWithDailyVolume(platformId: string) {
   return { pay, transaction, when };
 }
 
-test('a payment that fails after execution gives its daily volume back: the next payment fits, the limit still holds', async () => {
+test('a payment failing after execution gives its daily volume back: the next one fits, the limit holds', async () => {
   const { pay, when } = await platformWithDailyVolume(PLATFORM);
   const failed = await pay(20_901);
   await when(failed, (t) => t.status === 'FAILED' && t.refund?.status === 'COMPLETED');

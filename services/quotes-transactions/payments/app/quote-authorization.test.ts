@@ -11,7 +11,7 @@ const payment = (
   received: { currency: { code: received } },
 } as unknown as Payment);
 
-test('a cross-currency send authorizes the conversion, then the payout or transfer; a same-currency one only the payout or transfer', () => {
+test('a cross-currency send authorizes the conversion, then payout or transfer; same-currency: only those', () => {
   expect(authorizationSteps(payment('ACCOUNT', 'USD', 'MXN'))).toEqual(['CURRENCY_CONVERSION', 'PAYOUT']);
   expect(authorizationSteps(payment('ACCOUNT', 'EUR', 'EUR'))).toEqual(['PAYOUT']);
   expect(authorizationSteps(payment('REALTIME_FUNDING', 'EUR', 'MXN'))).toEqual(['CURRENCY_CONVERSION', 'TRANSFER']);

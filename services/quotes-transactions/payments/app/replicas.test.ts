@@ -99,7 +99,7 @@ const eventIdsByType = (id: string) => {
 };
 
 test(
-  'a replica that dies holding the settlement lease, with a step half done, is taken over after the lease lapses: settled once',
+  'a replica dying with the settlement lease, a step half done, is taken over after the lease lapses: settled once',
   async () => {
     const crashing = createCrashingStore(base, BALANCES_COLLECTION);
     const doomed = severable(crashing.store);

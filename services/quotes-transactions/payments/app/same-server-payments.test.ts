@@ -90,7 +90,7 @@ const holder = (over: Partial<UmaAddressHolder> = {}): UmaAddressHolder => ({
   ...over,
 });
 
-test('delivered 20 times at once (redeliveries, several workers): one INCOMING transaction, its money moved once', async () => {
+test('delivered 20 times at once (redeliveries, many workers): one INCOMING transaction, moved once', async () => {
   const { receive, payments, balances } = setup([holder()]);
   const results = await Promise.all(Array.from({ length: 20 }, () => receive(outgoing(2_500))));
   const ids = new Set(results.map((r) => (r.kind === 'DELIVERED' ? r.incoming.id : r.kind)));
@@ -115,7 +115,7 @@ test('delivered 20 times at once (redeliveries, several workers): one INCOMING t
   expect(await after.receive(outgoing(2_500))).toMatchObject({ kind: 'REFUSED', reason: 'ACCOUNT_CANNOT_RECEIVE' });
 });
 
-test("who receives: the sender's own platform first, one other platform, never an ambiguous, deleted or currency-less receiver", async () => {
+test("who receives: the sender's own platform first, one other, never ambiguous, deleted, currency-less", async () => {
   expect(await setup([]).receive(outgoing(100))).toEqual({ kind: 'OUTSIDE' });
   const own = holder({ platformId: SENDER_PLATFORM });
   const delivered = await setup([holder(), own]).receive(outgoing(100));

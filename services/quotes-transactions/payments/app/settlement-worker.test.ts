@@ -32,7 +32,7 @@ function backlog(count: number) {
   return { payments, runner, ledger, finished };
 }
 
-test('a backlog larger than one batch is worked through pass after pass, without waiting the interval between them', async () => {
+test('a backlog larger than one batch is worked through pass after pass, no interval waited between them', async () => {
   const { payments, runner, ledger, finished } = backlog(25);
   const worker = createSettlementWorker({
     payments,

@@ -134,7 +134,7 @@ test("an agent's allowed accounts keep the card transactions those accounts fund
   expect(await cardsOf([])).toEqual([]);
 });
 
-test("a card transaction read by id is gated by the SCA history window as a payment is, after the reader's own visibility", async () => {
+test('a card transaction read by id is gated by the SCA window like a payment, after reader visibility', async () => {
   const now = new Date('2026-06-01T00:00:00Z');
   const store = createEmbeddedDocumentStore();
   const cards = createCardTransactionDocumentStore(store).port;

@@ -56,7 +56,7 @@ function queries(sessions: boolean | string[]) {
 }
 const ids = (page: { payments: Payment[] }) => page.payments.map((p) => p.id);
 
-test('without a session an SCA customer reads the window: no start reads only the window, an older start is refused', async () => {
+test('without a session an SCA customer reads the window: no start reads the window, older ones refused', async () => {
   const { q } = queries(false);
   expect(ids(await q.listTransactions({ caller, customerId: 'EU' }))).toEqual(['Transaction:new-eu']);
   await expect(q.listTransactions({ caller, customerId: 'EU', startDate: daysAgo(91) })).rejects.toMatchObject({
@@ -110,7 +110,7 @@ test('a list naming the SCA customer by platformCustomerId is gated as one namin
   ]);
 });
 
-test('quote reads of an SCA customer: an old quote and a quote list reaching before the window need the session', async () => {
+test("an SCA customer's quote reads: an old quote, or a list reaching past the window, needs the session", async () => {
   const { q } = queries(false);
   await expect(q.getQuote(caller, 'Quote:old-eu')).rejects.toMatchObject({ code: 'SCA_SESSION_REQUIRED' });
   expect((await q.getQuote(caller, 'Quote:new-eu')).id).toBe('Transaction:new-eu');

@@ -66,7 +66,8 @@ export type ScaReadGate = (
 function sessionRequired(): AppError {
   return new AppError(
     'SCA_SESSION_REQUIRED',
-    "Transactions and quotes older than the SCA window need the customer's live SCA login session: complete an SCA login, then read again",
+    "Transactions and quotes older than the SCA window need the customer's "
+      + 'live SCA login session: complete an SCA login, then read again',
   );
 }
 

@@ -89,7 +89,7 @@ test("a 200 body's receiverCustomerInfo is read; a malformed or absent one is no
   }
 });
 
-test('requested receiver fields: an approval with every mandatory one records them; one missing fails the payment', () => {
+test('requested receiver fields: an approval with every mandatory one records them; one missing fails it', () => {
   const asking = waiting({
     requestedReceiverFields: [{ name: 'NATIONALITY', mandatory: true }, { name: 'POSTAL_ADDRESS', mandatory: false }],
   });

@@ -29,7 +29,7 @@ const crossCurrency: Payment = {
   updatedAt: '2025-10-13T12:00:00.000Z',
 };
 
-test('settling a cross-currency payment: the payout first, fees to their accounts, the rest through FX, balanced per currency', () => {
+test('settling a cross-currency payment: payout first, fees, the rest via FX, balanced per currency', () => {
   expect(movement(crossCurrency, 'settle')).toEqual({
     key: 'Transaction:t/settle',
     postings: [
@@ -44,7 +44,7 @@ test('settling a cross-currency payment: the payout first, fees to their account
   });
 });
 
-test("new money into an internal account is its step's first posting, refused once the account is closed; a refund lands regardless", () => {
+test("new money into an internal account is its step's first posting, refused once closed; refunds land", () => {
   const toInternal = {
     ...crossCurrency,
     destination: {

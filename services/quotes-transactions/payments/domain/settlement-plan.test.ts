@@ -210,7 +210,7 @@ test.each([
   expect(outcomeForAmount(amount).kind).toBe(kind);
 });
 
-test('a UMA payment settles with the hash of its inter-VASP settlement leg; an account payment, a failed one and an unsettled one have none', () => {
+test("a UMA payment settles with its inter-VASP leg's hash; account, failed and unsettled ones have none", () => {
   const uma = settle(
     payment({
       destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$maria@uma.example.com', currency: 'USD' },

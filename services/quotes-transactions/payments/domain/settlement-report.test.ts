@@ -44,7 +44,7 @@ test('a payment never handed to a rail cannot be reported on', () => {
   );
 });
 
-test('success settles (stages may be skipped) and keeps the rail reference; a crypto payout takes it as its on-chain hash', () => {
+test("success settles (stages may be skipped), keeps the rail reference; a crypto payout's is its tx hash", () => {
   const done = reportedChange(handed(), { outcome: 'COMPLETED', railReference: 'ACH-1' }, now, timing);
   expect(done).toMatchObject({
     kind: 'APPLY',

@@ -146,7 +146,7 @@ test("429 DAILY_VOLUME_LIMIT_EXCEEDED once the day's executed volume would pass 
   expect(size.code).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
 });
 
-test('400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED above $1,000.00 to a wallet pending ownership verification', async () => {
+test('400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED above $1,000.00 to a wallet pending ownership checks', async () => {
   const wallet = h.accounts.addExternalAccount(PLATFORM, {
     currency: 'USDC',
     customerId: customer,

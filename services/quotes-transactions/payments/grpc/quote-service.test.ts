@@ -135,7 +135,7 @@ test('many concurrent executions of one quote give one transaction and one debit
   expect(page.transactions.filter((t) => t.quoteId === quote!.id)).toHaveLength(1);
 });
 
-test('a repeat with the winning Idempotency-Key answers the quote; without it, 409 CONFLICT (QUOTE_ALREADY_EXECUTED)', async () => {
+test('a repeat with the winning Idempotency-Key answers the quote; without it 409 QUOTE_ALREADY_EXECUTED', async () => {
   const { quote } = await h.quotes.createQuote({ ...wire(quoteBody(1_000)) }, asPlatform);
   await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
   const again = await h.quotes.executeQuote({ quoteId: quote!.id, idempotencyKey: 'exec-1' }, asPlatform);
@@ -181,7 +181,7 @@ test("another platform's quote is QUOTE_NOT_FOUND", async () => {
   expect(err.code).toBe('QUOTE_NOT_FOUND');
 });
 
-test('configured platform fees (PATCH /config) are charged on USD cross-currency quotes and settle to the platform account', async () => {
+test('platform fees set by PATCH /config are charged on USD cross-currency quotes, to the platform', async () => {
   const platform = 'Platform:33333333-3333-4333-8333-333333333333';
   const as = { platformId: platform };
   h.accounts.configure(platform, {

@@ -225,7 +225,7 @@ describe('/sandbox/uma/receive', () => {
     expect(Object.values(await h.balanceSums()).every((sum) => sum === 0)).toBe(true);
   });
 
-  test('a payment from $refundfail… fails, its refund fails (REFUND_FAILED), and the retry returns the money once', async () => {
+  test('a payment from $refundfail… fails, its refund fails (REFUND_FAILED); a retry returns it once', async () => {
     const before = await balance(usd);
     const t = await receive('$refundfail.usd@sandbox.grid.uma.money');
     const done = await settled(t.id, (x) => x.refund?.status === 'COMPLETED');

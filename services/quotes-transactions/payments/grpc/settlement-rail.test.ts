@@ -107,7 +107,7 @@ test('a transfer-in stays PENDING on the rail until the rail reports it settled,
   expect(await balance(usd)).toBe(100_000);
 });
 
-test('an outgoing payment stays PROCESSING through the reported stages and completes on the success report, with the exact ledger', async () => {
+test('an outgoing payment stays PROCESSING through reported stages, completes on success, ledger exact', async () => {
   const before = await balance(usd);
   const t = await transferOut(12_550);
   expect(t.status).toBe('PROCESSING');
@@ -135,7 +135,7 @@ test('an outgoing payment stays PROCESSING through the reported stages and compl
   expect(h.events.filter((e) => e.aggregateId === t.id && e.type === 'OUTGOING_PAYMENT.COMPLETED')).toHaveLength(1);
 });
 
-test('a failure report fails the payment and returns the money; duplicate, late and contradicting reports change nothing', async () => {
+test('a failure report fails the payment, returns the money; duplicate, late, contrary ones: no change', async () => {
   const before = await balance(usd);
   const t = await transferOut(4_000);
   await submitted(t.id);
@@ -172,7 +172,7 @@ test('a payment handed to the rail is no longer cancellable', async () => {
   await report(t.id, Outcome.COMPLETED);
 });
 
-test("refused: another platform's or an unknown payment, an invalid report, a caller without the internal token", async () => {
+test("refused: another platform's or unknown payment, a bad report, a caller without the internal token", async () => {
   const t = await transferOut(1_000);
   await submitted(t.id);
   expect((await failure(report(t.id, Outcome.COMPLETED, {}, { platformId: OTHER_PLATFORM }))).code).toBe(

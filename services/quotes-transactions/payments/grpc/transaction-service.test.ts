@@ -56,7 +56,7 @@ const transferOut = async (amount: number, key?: string) =>
     idempotencyKey: key,
   }, asPlatform)).transaction!;
 
-test('transfer-out debits at once (PROCESSING) and pays out asynchronously; the same Idempotency-Key answers it again', async () => {
+test('transfer-out debits at once (PROCESSING), pays out later; the same Idempotency-Key answers again', async () => {
   const before = await balance(usd);
   const t = await transferOut(12_550, 'out-1');
   expect(t).toMatchObject({
@@ -106,7 +106,7 @@ test('transfers are same-currency: INVALID_CURRENCY otherwise; INSUFFICIENT_BALA
   expect(insufficient.code).toBe('INSUFFICIENT_BALANCE');
 });
 
-test('a bank transfer is cancellable until sent: FAILED with a USER_CANCELLATION refund; later 409 TRANSACTION_NOT_CANCELLABLE', async () => {
+test('a bank transfer cancels until sent: FAILED, USER_CANCELLATION refund; then 409 NOT_CANCELLABLE', async () => {
   const before = await balance(usd);
   const t = await transferOut(5_000);
   const { transaction: cancelled } = await h.transactions.cancelTransaction({

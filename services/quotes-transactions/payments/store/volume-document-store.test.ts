@@ -31,7 +31,7 @@ test('a released payment is not counted again by a late reservation, which still
   expect(await used(DAY1)).toBe(0);
 });
 
-test('releasing a payment that reserved nothing changes nothing; a release makes room for the next payment', async () => {
+test('releasing a payment that reserved nothing changes nothing; a release makes room for the next one', async () => {
   const { volumes, used } = setup();
   await volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 700, limit: 1_000 });
   await volumes.release({ paymentId: OTHER });
@@ -41,7 +41,7 @@ test('releasing a payment that reserved nothing changes nothing; a release makes
   expect(await volumes.reserve({ counter: DAY1, paymentId: OTHER, amount: 700, limit: 1_000 })).toBe(true);
 });
 
-test('concurrent reservations of one payment count it once; racing payments never pass the limit together', async () => {
+test('concurrent reservations of a payment count it once; racing payments never pass the limit together', async () => {
   const { volumes, used } = setup();
   const same = await Promise.all(
     Array.from({ length: 10 }, () => volumes.reserve({ counter: DAY1, paymentId: PAYMENT, amount: 300, limit: 1_000 })),
@@ -58,7 +58,7 @@ test('concurrent reservations of one payment count it once; racing payments neve
   expect(await used(DAY1)).toBe(900);
 });
 
-test('a counter document holds no payment ids: it stays the same size however many payments the day holds', async () => {
+test('a counter document holds no payment ids: it stays one size however many payments the day holds', async () => {
   const store = createEmbeddedDocumentStore();
   const volumes = createVolumeDocumentStore(store);
   const size = async () => JSON.stringify(await store.collection(VOLUMES_COLLECTION).findOne({ _id: DAY1 })).length;

@@ -89,7 +89,7 @@ describe('caching', () => {
 });
 
 describe('stale rates', () => {
-  test('a document whose reference date began longer ago than the maximum age is refused: 503 UNAVAILABLE, STALE', async () => {
+  test('a document whose reference date began longer ago than the maximum age is refused: 503, STALE', async () => {
     server.answer = { status: 200, body: ecbDocumentOf('2026-11-18') };
     const err = await appErrorOf(source({ maxAgeMs: 6 * 24 * HOUR }).rates.rate('USD', 'EUR'));
     expect(err.code).toBe('UNAVAILABLE');

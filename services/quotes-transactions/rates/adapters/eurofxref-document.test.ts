@@ -12,8 +12,8 @@ test('the recorded document: its reference date, the euro at 1 and every publish
 });
 
 test('double-quoted attributes and any layout read the same', () => {
-  const compact =
-    '<gesmes:Envelope><Cube><Cube time="2026-11-25"><Cube currency="USD" rate="1.1568" /><Cube rate="21.3071" currency="MXN"/></Cube></Cube></gesmes:Envelope>';
+  const compact = '<gesmes:Envelope><Cube><Cube time="2026-11-25"><Cube currency="USD" rate="1.1568" '
+    + '/><Cube rate="21.3071" currency="MXN"/></Cube></Cube></gesmes:Envelope>';
   expect(parseEuroReferenceRates(compact)).toEqual({
     publishedOn: '2026-11-25',
     perEuro: new Map([['EUR', 1], ['USD', 1.1568], ['MXN', 21.3071]]),
@@ -29,7 +29,8 @@ test.each([
   [
     'two dates (the 90-day history, not the daily document)',
     envelope(
-      '<Cube time="2026-11-25"><Cube currency="USD" rate="1.1"/></Cube><Cube time="2026-11-24"><Cube currency="USD" rate="1.2"/></Cube>',
+      '<Cube time="2026-11-25"><Cube currency="USD" rate="1.1"/></Cube><Cube '
+        + 'time="2026-11-24"><Cube currency="USD" rate="1.2"/></Cube>',
     ),
     /more than one reference date/,
   ],

@@ -53,7 +53,7 @@ describe('the Brale adapter against a local fake Brale', () => {
     expect((await provider().verifyCredentials({ ...creds, clientSecret: 'wrong' })).valid).toBe(false);
   });
 
-  test('a transfer is created with the operation id as Idempotency-Key, amounts as decimal strings, addresses by Grid account name', async () => {
+  test('a transfer: the operation id as Idempotency-Key, amounts as decimal strings, account names', async () => {
     const p = provider();
     const first = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
     const again = await p.createTransfer(creds, 'acct-1', achMint(100_000), 'StablecoinOperation:a');
@@ -138,7 +138,7 @@ describe('the Brale adapter against a local fake Brale', () => {
       .toEqual(['GET transfer', 'POST token', 'GET transfer']);
   });
 
-  test('the same Idempotency-Key with a different payload is refused by Brale (422), with its JSON:API detail', async () => {
+  test('the same Idempotency-Key with another payload is refused by Brale (422) with its JSON:API detail', async () => {
     const p = provider();
     await p.createTransfer(creds, 'acct-1', achMint(10_000), 'StablecoinOperation:i');
     const refused = p.createTransfer(creds, 'acct-1', achMint(10_001), 'StablecoinOperation:i');

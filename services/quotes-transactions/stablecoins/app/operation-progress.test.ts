@@ -89,7 +89,7 @@ async function setup(wrap: (provider: StablecoinProvider) => StablecoinProvider 
 }
 
 describe('operation progress, repeated as a crash repeats it', () => {
-  test('a crash after the provider call but before our write: the worker repeats the call under the same key, one transfer', async () => {
+  test('a crash after the provider call, before our write: the worker repeats it, same key, one transfer', async () => {
     const s = await setup();
     const op = s.operation('StablecoinOperation:a', 10_000);
     await s.store.insertOperation(op);
@@ -124,7 +124,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     expect(await s.transfers()).toBe(1);
   });
 
-  test('a crash after the debit applied but before it was noted: the worker submits it, debiting nothing twice', async () => {
+  test('a crash after the debit applied, before it was noted: the worker submits it, no double debit', async () => {
     const s = await setup();
     const op = s.operation('StablecoinOperation:e', 4_000);
     await s.store.insertOperation(op);
@@ -186,7 +186,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     });
   });
 
-  test('a backlog stuck on an unavailable provider does not starve newer operations, and backs off per operation', async () => {
+  test('a backlog stuck on an unavailable provider does not starve newer operations; each backs off', async () => {
     const attempts = new Map<string, number>();
     const s = await setup((p) => ({
       ...p,
@@ -224,7 +224,7 @@ describe('operation progress, repeated as a crash repeats it', () => {
     expect(stuck.map((op) => attempts.get(op.id))).toEqual([3, 3, 3, 3]);
   });
 
-  test('a wire that arrived just before expiry is followed to the end, not expired (the provider cannot cancel it)', async () => {
+  test("a wire arriving just before expiry is followed to the end, not expired (it can't be cancelled)", async () => {
     const s = await setup();
     const wire: OperationRecord = {
       ...s.operation('StablecoinOperation:g', 300),

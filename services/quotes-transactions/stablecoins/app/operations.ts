@@ -81,8 +81,8 @@ export function createStablecoinOperations(deps: OperationDeps) {
     if (cents === undefined) {
       errors.push({
         field: 'amount',
-        message:
-          `must be a positive whole number of the token's smallest unit worth a whole ${stablecoin.baseCurrency} cent (${stablecoin.decimals} decimals)`,
+        message: `must be a positive whole number of the token's smallest unit worth a `
+          + `whole ${stablecoin.baseCurrency} cent (${stablecoin.decimals} decimals)`,
       });
     }
     checkSourceShape(type, request.source, errors);

@@ -46,7 +46,7 @@ describe('provider account links', () => {
     expect(() => accounts.credentialsOf({ ...linked, id: 'StablecoinProviderAccount:other' })).toThrow();
   });
 
-  test('a GET re-verifies only after the interval; credentials that stop working turn the link INVALID without moving lastVerifiedAt', async () => {
+  test('a GET re-verifies only after the interval; bad credentials: link INVALID, lastVerifiedAt kept', async () => {
     let valid = true;
     const { accounts, advance } = setup(
       async () => (valid ? { valid: true, accountIds: ['acct'] } : { valid: false, reason: 'revoked' }),

@@ -11,7 +11,7 @@ import { createStablecoins } from './stablecoins';
 const caller = { platformId: 'Platform:1' };
 
 describe('Grid operations status of a registered stablecoin', () => {
-  test('follows what the provider reports: under review PENDING_APPROVAL, then ENABLED with its currency once provisioned; an unreachable provider changes nothing', async () => {
+  test('follows the provider: in review PENDING_APPROVAL, then ENABLED with a currency; down: no change', async () => {
     const documents = createEmbeddedDocumentStore();
     const clock = () => new Date('2026-05-20T16:40:00Z');
     const sandbox = createSandboxStablecoinProvider({ store: documents, clock, stepMs: 1000 });

@@ -267,7 +267,8 @@ export function createUmaSender(deps: UmaSenderDeps) {
       ) {
         throw new AppError(
           'PAYREQ_REQUEST_FAILED',
-          `${receiverDomain} would credit ${parsed.converted?.amount} ${parsed.converted?.currencyCode}, not the quoted amount`,
+          `${receiverDomain} would credit ${parsed.converted?.amount} `
+            + `${parsed.converted?.currencyCode}, not the quoted amount`,
         );
       }
       return parsed;

@@ -65,7 +65,7 @@ describe('UMA domain rules', () => {
     expect(missingPayerData(options, {})).toEqual(['FULL_NAME']);
   });
 
-  it("asks for compliance's payer data plus the platform's fields, a field without an UMA key under its own name", () => {
+  it("asks for compliance's payer data plus the platform's fields; a field with no UMA key under its own name", () => {
     const options = payerDataOptionsFor([{ name: 'EMAIL', mandatory: true }, { name: 'TAX_ID', mandatory: true }, {
       name: 'IDENTIFIER',
       mandatory: false,
