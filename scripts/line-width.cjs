@@ -11,7 +11,7 @@
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const RECORDED = new Set(['services/quotes-transactions/test-fixtures/eurofxref-daily.xml']);
+const RECORDED = new Set(['services/quotes-transactions/rates/test-fixtures/eurofxref-daily.xml']);
 
 function exempt(file) {
   return file.endsWith('.md') || file.split('/').pop() === 'package-lock.json' || RECORDED.has(file);

@@ -274,18 +274,18 @@ test(
   `SIGKILL at random moments, ${KILLS} times, under every `
     + 'money path: nothing lost, nothing twice, the audit clean',
   async () => {
-  const f = await runScenario({ signal: 'SIGKILL', restarts: KILLS });
-  const byPath = Object.entries(f.money.counts).map(([path, c]) => `${path} ${c.acknowledged}/${c.sent}`).join(', ');
-  process.stdout.write(
+    const f = await runScenario({ signal: 'SIGKILL', restarts: KILLS });
+    const byPath = Object.entries(f.money.counts).map(([path, c]) => `${path} ${c.acknowledged}/${c.sent}`).join(', ');
+    process.stdout.write(
       `crash test: ${KILLS} kills; acknowledged/attempted by path: ${byPath}; `
         + `${f.money.keysReplayed} keys sent again after no answer (${f.money.replays} requests), `
         + `${f.exact.operations} stablecoin operations; ${f.transactions} `
         + `transactions and ${f.deliveries} webhooks checked; `
-      + `lost: ${f.exact.lost}, double-applied: ${f.exact.doubled}; audit: ${f.audit.clean ? 'clean' : 'PROBLEMS'} `
+        + `lost: ${f.exact.lost}, double-applied: ${f.exact.doubled}; audit: ${f.audit.clean ? 'clean' : 'PROBLEMS'} `
         + `(${f.audit.counts.markers} markers, ${f.audit.counts.internalAccounts} `
         + `internal accounts, ${f.audit.counts.cardTransactions} card transactions)\n`
-      + `answers other than 2xx: ${JSON.stringify(f.money.refusals)}\n`,
-  );
+        + `answers other than 2xx: ${JSON.stringify(f.money.refusals)}\n`,
+    );
   },
 );
 
