@@ -137,6 +137,15 @@ function collect() {
   return { settings, direct, named };
 }
 
+/** A string literal, or literals joined with `+` (a long meaning is split over lines); undefined for anything else. */
+function stringValue(node) {
+  if (ts.isStringLiteralLike(node)) return node.text;
+  if (ts.isParenthesizedExpression(node)) return stringValue(node.expression);
+  if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.PlusToken) return undefined;
+  const [left, right] = [stringValue(node.left), stringValue(node.right)];
+  return left === undefined || right === undefined ? undefined : left + right;
+}
+
 /**
  * The entries `NAME: { default, meaning, readBy? }` of lib/config-reference-notes.ts describing the variables read
  * directly (not through a schema), read with the compiler so that their layout and quoting do not matter.
@@ -152,7 +161,7 @@ function directNotes() {
       if (ts.isObjectLiteralExpression(entry)) {
         const member = (key) => {
           const found = entry.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === key);
-          return found && ts.isStringLiteralLike(found.initializer) ? found.initializer.text : undefined;
+          return found && ts.isPropertyAssignment(found) ? stringValue(found.initializer) : undefined;
         };
         const [fallback, meaning] = [member('default'), member('meaning')];
         if (fallback !== undefined && meaning !== undefined) {
