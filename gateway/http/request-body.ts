@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { restToMessage } from '../../lib/contract/rest-message';
 import { AppError } from '../../lib/errors';
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
@@ -40,6 +41,19 @@ export function jsonBodyOf(req: Request): unknown {
   const type = otherBodies.get(req);
   if (type !== undefined) throw AppError.invalidInput(`Content-Type must be application/json, got "${type}"`);
   return req.body;
+}
+
+/**
+ * The JSON body read into the request message `typeName` (its fields carry the REST names): the
+ * contract has checked the body's shape, so this moves values and checks nothing more.
+ */
+export function bodyMessage<T>(req: Request, typeName: string): T {
+  const body = jsonBodyOf(req);
+  if (body === undefined) throw AppError.invalidInput('A JSON request body is required');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw AppError.invalidInput('Request body must be a JSON object');
+  }
+  return restToMessage<T>(typeName, body as Record<string, unknown>);
 }
 
 /**
