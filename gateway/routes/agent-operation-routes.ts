@@ -7,10 +7,10 @@ import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { agentContext, agentOf } from '../http/agent-auth';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type { CreateExternalAccountRequest } from '../../gen/accounts/v1/external_account_requests';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { externalAccountJson, internalAccountJson } from '../../lib/contract/account-json';
 import { agentJson } from './agent-json';
-import { createExternalAccountRequest } from './external-account-requests';
 import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { header } from './payments-quote-routes';
 import { entryJson } from './payments-transaction-routes';
@@ -161,7 +161,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('agentCreateExternalAccount', async (req, res) => {
     const customerId = agentOf(res).customerId;
-    const request = createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER');
+    const request = bodyMessage<CreateExternalAccountRequest>(req, 'accounts.v1.CreateExternalAccountRequest');
     if (request.customerId && request.customerId !== customerId) {
       throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
     }
