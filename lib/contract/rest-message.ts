@@ -15,7 +15,7 @@ import { join } from 'node:path';
  * (each field's JSON name), so a REST body is read into the message member by member with no hand
  * list. The contract has checked the body's JSON types before (ajv at the edge); this only moves
  * values. Two REST forms stand for small wrapper messages:
- *   - a list whose presence matters (a message whose one field is `repeated values`) is a JSON array;
+ *   - a list whose presence matters (a message whose one field is repeated) is a JSON array;
  *   - a nullable value (a message whose one field is `value`) is the value, or `null` for `{}`.
  * Elsewhere `null` reads as absent.
  */
@@ -49,11 +49,11 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** The member name ts-proto gives a field (lowerCamelCase of the proto name). */
 const memberName = (protoName: string) => protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-/** A wrapper read from a bare JSON value: its one field's kind ('values' list or 'value'), if it is one. */
+/** A wrapper read from a bare JSON value: its one field's kind (a list, or `value`), if it is one. */
 function wrapperOf(desc: DescMessage): 'list' | 'nullable' | undefined {
   if (desc.fields.length !== 1) return undefined;
   const [only] = desc.fields;
-  if (only.name === 'values' && only.fieldKind === 'list') return 'list';
+  if (only.fieldKind === 'list') return 'list';
   if (only.name === 'value' && only.fieldKind !== 'list' && only.fieldKind !== 'map') return 'nullable';
   return undefined;
 }
@@ -61,8 +61,9 @@ function wrapperOf(desc: DescMessage): 'list' | 'nullable' | undefined {
 function messageValue(desc: DescMessage, v: unknown): unknown {
   if (desc.typeName === 'google.protobuf.Struct') return v;
   const wrapper = wrapperOf(desc);
-  if (wrapper === 'list') return Array.isArray(v) ? { values: listValue(desc.fields[0], v) } : undefined;
-  if (wrapper === 'nullable') return v === null ? {} : { value: fieldValue(desc.fields[0], v) };
+  const [only] = desc.fields;
+  if (wrapper === 'list' && Array.isArray(v)) return { [memberName(only.name)]: listValue(only, v) };
+  if (wrapper === 'nullable' && !isObject(v)) return v === null ? {} : { value: fieldValue(only, v) };
   return isObject(v) ? readMessage(desc, v) : undefined;
 }
 
@@ -131,4 +132,9 @@ function readMessage(desc: DescMessage, body: Json): Json {
  */
 export function restToMessage<T>(typeName: string, body: Json): T {
   return readMessage(messageDesc(typeName), body) as T;
+}
+
+/** The JSON names of a message's fields (what a REST member must be called to reach it). */
+export function jsonNames(typeName: string): string[] {
+  return messageDesc(typeName).fields.map((f) => f.jsonName);
 }
