@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { restToMessage } from '../../lib/contract/rest-message';
+import { restToMessage, schemaMembers } from '../../lib/contract/rest-message';
+import { requestOperation } from './request-operation';
 import { AppError } from '../../lib/errors';
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
@@ -45,7 +46,8 @@ export function jsonBodyOf(req: Request): unknown {
 
 /**
  * The JSON body read into the request message `typeName` (its fields carry the REST names): the
- * contract has checked the body's shape, so this moves values and checks nothing more.
+ * contract has checked the body's shape, so this moves values and checks nothing more. Only the
+ * members the operation's body schema names are read.
  */
 export function bodyMessage<T>(req: Request, typeName: string): T {
   const body = jsonBodyOf(req);
@@ -53,7 +55,8 @@ export function bodyMessage<T>(req: Request, typeName: string): T {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw AppError.invalidInput('Request body must be a JSON object');
   }
-  return restToMessage<T>(typeName, body as Record<string, unknown>);
+  const schema = requestOperation(req)?.body?.schema;
+  return restToMessage<T>(typeName, body as Record<string, unknown>, schemaMembers(schema ?? {}));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type Request, type Response } from 'express';
 import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
+import type { CreateQuoteRequest, CreateTransferOutRequest } from '../../gen/quotes_transactions/v1/quotes';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
@@ -11,8 +12,7 @@ import type { CreateExternalAccountRequest } from '../../gen/accounts/v1/externa
 import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { externalAccountJson, internalAccountJson } from '../../lib/contract/account-json';
 import { agentJson } from './agent-json';
-import { createQuoteRequest, createTransferRequest } from './payment-requests';
-import { header } from './payments-quote-routes';
+import { header, paymentRequest } from './payments-quote-routes';
 import { entryJson } from './payments-transaction-routes';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
@@ -65,7 +65,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('agentCreateQuote', async (req, res) => {
-    const quote = createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key'));
+    const quote = paymentRequest<CreateQuoteRequest>(req, 'CreateQuoteRequest');
     const created = await peers.agentActions.createAgentQuote({ agent: agentContext(res), quote }, callContext(res));
     res.status(201).json(quoteJson(created.quote!));
   });
@@ -120,7 +120,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
     const request = {
       agent: agentContext(res),
       direction,
-      transfer: createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      transfer: paymentRequest<CreateTransferOutRequest>(req, 'CreateTransferOutRequest'),
     };
     const { action } = await peers.agentActions.createAgentTransfer(request, callContext(res));
     res.status(201).json(agentActionJson(action!));

@@ -1,14 +1,6 @@
 import { businessCustomerMembers, IndividualCustomer } from './customer-records';
 import { CustomerCreateRequest, CustomerUpdateRequest } from './customer-requests';
-import { jsonNames, restToMessage } from './rest-message';
-
-type Schema = { properties?: Record<string, Schema>; allOf?: Array<{ then?: Schema }> };
-
-/** Every member a request schema names, its per-type branches included. */
-const requestMembers = (schema: Schema) => [
-  ...Object.keys(schema.properties ?? {}),
-  ...(schema.allOf ?? []).flatMap((branch) => Object.keys(branch.then?.properties ?? {})),
-];
+import { jsonNames, restToMessage, schemaMembers } from './rest-message';
 
 describe('restToMessage', () => {
   test('reads each field from the member of its JSON name; null and unknown members stay out', () => {
@@ -83,7 +75,7 @@ describe('customer members: the contract and the protos carry the same names', (
   const customer = jsonNames('accounts.v1.Customer');
 
   test('every request member has its CustomerFields field, and every field its request member', () => {
-    const members = new Set([...requestMembers(CustomerCreateRequest), ...requestMembers(CustomerUpdateRequest)]);
+    const members = new Set([...schemaMembers(CustomerCreateRequest), ...schemaMembers(CustomerUpdateRequest)]);
     expect([...members].filter((m) => !fields.includes(m))).toEqual([]);
     expect(fields.filter((f) => !members.has(f))).toEqual([]);
   });
@@ -96,5 +88,14 @@ describe('customer members: the contract and the protos carry the same names', (
   test('every profile member a request takes comes back on the Customer (save the write-only identifier)', () => {
     const written = fields.filter((f) => f !== 'identifier' && f !== 'customerType');
     expect(written.filter((f) => !customer.includes(f))).toEqual([]);
+  });
+});
+
+test("with the body schema's member names, a field no member names stays at its zero value", () => {
+  const body = { id: 'ExternalAccount:forged', owner: 'PLATFORM', signature: 'sig' };
+  expect(restToMessage('accounts.v1.VerifyOwnershipRequest', body, new Set(['signature']))).toEqual({
+    id: '',
+    owner: '',
+    signature: 'sig',
   });
 });

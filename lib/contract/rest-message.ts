@@ -54,7 +54,7 @@ function wrapperOf(desc: DescMessage): 'list' | 'nullable' | undefined {
   if (desc.fields.length !== 1) return undefined;
   const [only] = desc.fields;
   if (only.fieldKind === 'list') return 'list';
-  if (only.name === 'value' && only.fieldKind !== 'list' && only.fieldKind !== 'map') return 'nullable';
+  if (only.name === 'value' && only.fieldKind !== 'map') return 'nullable';
   return undefined;
 }
 
@@ -112,10 +112,11 @@ function zeroValue(field: DescField): unknown {
 const hasPresence = (field: DescField) =>
   field.fieldKind === 'message' || field.oneof !== undefined || field.proto.proto3Optional === true;
 
-function readMessage(desc: DescMessage, body: Json): Json {
+function readMessage(desc: DescMessage, body: Json, members?: ReadonlySet<string>): Json {
   const message: Json = {};
   for (const field of desc.fields) {
     if (!hasPresence(field)) message[memberName(field.name)] = zeroValue(field);
+    if (members && !members.has(field.jsonName)) continue;
     const raw = body[field.jsonName];
     if (raw === undefined || (raw === null && !keepsNull(field))) continue;
     const value = fieldValue(field, raw);
@@ -128,10 +129,31 @@ function readMessage(desc: DescMessage, body: Json): Json {
 
 /**
  * The request message `typeName` (e.g. `accounts.v1.CustomerFields`) from a REST body whose JSON
- * types the contract has checked: each field reads the body member of its JSON name.
+ * types the contract has checked: each field reads the body member of its JSON name. With `members`
+ * (the contract's names for the body), a top-level field no member names is left at its zero value:
+ * what the route or the service sets (path ids, headers) never comes from the body.
  */
-export function restToMessage<T>(typeName: string, body: Json): T {
-  return readMessage(messageDesc(typeName), body) as T;
+export function restToMessage<T>(typeName: string, body: Json, members?: ReadonlySet<string>): T {
+  return readMessage(messageDesc(typeName), body, members) as T;
+}
+
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  then?: ObjectSchema;
+  else?: ObjectSchema;
+  allOf?: ObjectSchema[];
+  anyOf?: ObjectSchema[];
+  oneOf?: ObjectSchema[];
+}
+
+/** The member names an object schema gives, with those of its branches (if/then, allOf, anyOf, oneOf). */
+export function schemaMembers(schema: object): Set<string> {
+  const s = schema as ObjectSchema;
+  const branches = [s.then, s.else, ...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])];
+  return new Set([
+    ...Object.keys(s.properties ?? {}),
+    ...branches.flatMap((branch) => (branch ? [...schemaMembers(branch)] : [])),
+  ]);
 }
 
 /** The JSON names of a message's fields (what a REST member must be called to reach it). */
