@@ -99,3 +99,23 @@ test("with the body schema's member names, a field no member names stays at its 
     signature: 'sig',
   });
 });
+
+test('a member of the wrong JSON type that no schema checked is listed, never passed on', () => {
+  const read = () =>
+    restToMessage('accounts.v1.PlatformConfigChanges', {
+      umaDomain: 7,
+      supportedCurrencies: [{ minAmount: 1.5, enabledTransactionTypes: [3] }],
+      limits: 'none',
+    });
+  expect(read).toThrow(expect.objectContaining({
+    code: 'INVALID_INPUT',
+    details: {
+      errors: [
+        { field: 'umaDomain', message: 'must be a string' },
+        { field: 'supportedCurrencies[0].minAmount', message: 'must be an integer (minor units for amounts)' },
+        { field: 'supportedCurrencies[0].enabledTransactionTypes[0]', message: 'must be a string' },
+        { field: 'limits', message: 'must be an array' },
+      ],
+    },
+  }));
+});

@@ -9,12 +9,14 @@ import {
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AppError, type FieldError } from '../errors';
 
 /*
  * REST ⇄ proto by the protos' own descriptors: a request message's members carry the REST names
  * (each field's JSON name), so a REST body is read into the message member by member with no hand
- * list. The contract has checked the body's JSON types before (ajv at the edge); this only moves
- * values. Two REST forms stand for small wrapper messages:
+ * list. The contract has checked the body's JSON types before (ajv at the edge); this moves values
+ * (a member of the wrong type that no schema checked is listed in a 400, never passed on). Two REST
+ * forms stand for small wrapper messages:
  *   - a list whose presence matters (a message whose one field is repeated) is a JSON array;
  *   - a nullable value (a message whose one field is `value`) is the value, or `null` for `{}`.
  * Elsewhere `null` reads as absent.
@@ -58,33 +60,93 @@ function wrapperOf(desc: DescMessage): 'list' | 'nullable' | undefined {
   return undefined;
 }
 
-function messageValue(desc: DescMessage, v: unknown): unknown {
-  if (desc.typeName === 'google.protobuf.Struct') return v;
-  const wrapper = wrapperOf(desc);
-  const [only] = desc.fields;
-  if (wrapper === 'list' && Array.isArray(v)) return { [memberName(only.name)]: listValue(only, v) };
-  if (wrapper === 'nullable' && !isObject(v)) return v === null ? {} : { value: fieldValue(only, v) };
-  return isObject(v) ? readMessage(desc, v) : undefined;
-}
-
-function listValue(field: DescField, items: unknown[]): unknown[] {
-  if (field.fieldKind !== 'list') return [];
-  const desc = field.listKind === 'message' ? field.message : undefined;
-  return items.map((item) => (desc ? messageValue(desc, item) : item));
-}
-
-function fieldValue(field: DescField, v: unknown): unknown {
-  switch (field.fieldKind) {
-    case 'message':
-      return messageValue(field.message, v);
-    case 'list':
-      return Array.isArray(v) ? listValue(field, v) : undefined;
-    case 'map':
-      if (!isObject(v)) return undefined;
-      if (field.mapKind !== 'message') return v;
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, messageValue(field.message, item)]));
+/** The JSON type a scalar field reads, with the words a refusal uses; undefined when the value fits. */
+function scalarMismatch(scalar: ScalarType, v: unknown): string | undefined {
+  switch (scalar) {
+    case ScalarType.STRING:
+      return typeof v === 'string' ? undefined : 'must be a string';
+    case ScalarType.BOOL:
+      return typeof v === 'boolean' ? undefined : 'must be true or false';
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return typeof v === 'number' ? undefined : 'must be a number';
+    case ScalarType.BYTES:
+      return 'is not read from JSON';
     default:
-      return v;
+      return Number.isSafeInteger(v) ? undefined : 'must be an integer (minor units for amounts)';
+  }
+}
+
+/**
+ * Reads one body into a message. A member of the wrong JSON type (one the contract leaves
+ * unchecked: checked members never arrive so) is listed, never passed on.
+ */
+class MessageReader {
+  readonly errors: FieldError[] = [];
+
+  private refuse(path: string, message: string): undefined {
+    this.errors.push({ field: path, message });
+    return undefined;
+  }
+
+  message(desc: DescMessage, body: Json, path: string, members?: ReadonlySet<string>): Json {
+    const message: Json = {};
+    for (const field of desc.fields) {
+      if (!hasPresence(field)) message[memberName(field.name)] = zeroValue(field);
+      if (members && !members.has(field.jsonName)) continue;
+      const raw = body[field.jsonName];
+      if (raw === undefined || (raw === null && !keepsNull(field))) continue;
+      const value = this.field(field, raw, `${path}${field.jsonName}`);
+      if (value === undefined) continue;
+      if (field.oneof) message[memberName(field.oneof.name)] = { $case: memberName(field.name), value };
+      else message[memberName(field.name)] = value;
+    }
+    return message;
+  }
+
+  private messageValue(desc: DescMessage, v: unknown, path: string): unknown {
+    if (desc.typeName === 'google.protobuf.Struct') return isObject(v) ? v : this.refuse(path, 'must be an object');
+    const wrapper = wrapperOf(desc);
+    const [only] = desc.fields;
+    if (wrapper === 'list') {
+      return Array.isArray(v)
+        ? { [memberName(only.name)]: this.list(only, v, path) }
+        : this.refuse(path, 'must be an array');
+    }
+    if (wrapper === 'nullable' && !isObject(v)) return v === null ? {} : { value: this.field(only, v, path) };
+    return isObject(v) ? this.message(desc, v, `${path}.`) : this.refuse(path, 'must be an object');
+  }
+
+  private list(field: DescField, items: unknown[], path: string): unknown[] {
+    if (field.fieldKind !== 'list') return [];
+    return items.map((item, i) => {
+      const at = `${path}[${i}]`;
+      if (field.listKind === 'message') return this.messageValue(field.message, item, at);
+      if (field.listKind === 'enum') return typeof item === 'string' ? item : this.refuse(at, 'must be a string');
+      const mismatch = scalarMismatch(field.scalar, item);
+      return mismatch ? this.refuse(at, mismatch) : item;
+    });
+  }
+
+  private field(field: DescField, v: unknown, path: string): unknown {
+    switch (field.fieldKind) {
+      case 'message':
+        return this.messageValue(field.message, v, path);
+      case 'list':
+        return Array.isArray(v) ? this.list(field, v, path) : this.refuse(path, 'must be an array');
+      case 'map':
+        if (!isObject(v)) return this.refuse(path, 'must be an object');
+        if (field.mapKind !== 'message') return v;
+        return Object.fromEntries(
+          Object.entries(v).map(([k, item]) => [k, this.messageValue(field.message, item, `${path}.${k}`)]),
+        );
+      case 'enum':
+        return typeof v === 'string' ? v : this.refuse(path, 'must be a string');
+      default: {
+        const mismatch = scalarMismatch(field.scalar, v);
+        return mismatch ? this.refuse(path, mismatch) : v;
+      }
+    }
   }
 }
 
@@ -112,21 +174,6 @@ function zeroValue(field: DescField): unknown {
 const hasPresence = (field: DescField) =>
   field.fieldKind === 'message' || field.oneof !== undefined || field.proto.proto3Optional === true;
 
-function readMessage(desc: DescMessage, body: Json, members?: ReadonlySet<string>): Json {
-  const message: Json = {};
-  for (const field of desc.fields) {
-    if (!hasPresence(field)) message[memberName(field.name)] = zeroValue(field);
-    if (members && !members.has(field.jsonName)) continue;
-    const raw = body[field.jsonName];
-    if (raw === undefined || (raw === null && !keepsNull(field))) continue;
-    const value = fieldValue(field, raw);
-    if (value === undefined) continue;
-    if (field.oneof) message[memberName(field.oneof.name)] = { $case: memberName(field.name), value };
-    else message[memberName(field.name)] = value;
-  }
-  return message;
-}
-
 /**
  * The request message `typeName` (e.g. `accounts.v1.CustomerFields`) from a REST body whose JSON
  * types the contract has checked: each field reads the body member of its JSON name. With `members`
@@ -134,7 +181,10 @@ function readMessage(desc: DescMessage, body: Json, members?: ReadonlySet<string
  * what the route or the service sets (path ids, headers) never comes from the body.
  */
 export function restToMessage<T>(typeName: string, body: Json, members?: ReadonlySet<string>): T {
-  return readMessage(messageDesc(typeName), body, members) as T;
+  const reader = new MessageReader();
+  const message = reader.message(messageDesc(typeName), body, '', members);
+  if (reader.errors.length) throw AppError.invalidInput('Invalid request', reader.errors);
+  return message as T;
 }
 
 interface ObjectSchema {
