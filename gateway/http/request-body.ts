@@ -47,16 +47,16 @@ export function jsonBodyOf(req: Request): unknown {
 /**
  * The JSON body read into the request message `typeName` (its fields carry the REST names): the
  * contract has checked the body's shape, so this moves values and checks nothing more. Only the
- * members the operation's body schema names are read.
+ * members the operation's body schema names are read; an optional body left out reads as `{}`.
  */
 export function bodyMessage<T>(req: Request, typeName: string): T {
-  const body = jsonBodyOf(req);
+  const operationBody = requestOperation(req)?.body;
+  const body = jsonBodyOf(req) ?? (operationBody?.required === false ? {} : undefined);
   if (body === undefined) throw AppError.invalidInput('A JSON request body is required');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw AppError.invalidInput('Request body must be a JSON object');
   }
-  const schema = requestOperation(req)?.body?.schema;
-  return restToMessage<T>(typeName, body as Record<string, unknown>, schemaMembers(schema ?? {}));
+  return restToMessage<T>(typeName, body as Record<string, unknown>, schemaMembers(operationBody?.schema ?? {}));
 }
 
 /**
