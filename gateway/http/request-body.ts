@@ -44,10 +44,19 @@ export function jsonBodyOf(req: Request): unknown {
   return req.body;
 }
 
+/** The member names of each operation's body schema, found once. */
+const membersOfSchema = new WeakMap<object, ReadonlySet<string>>();
+function bodyMembers(schema: object | undefined): ReadonlySet<string> {
+  if (!schema) return new Set();
+  let members = membersOfSchema.get(schema);
+  if (!members) membersOfSchema.set(schema, members = schemaMembers(schema));
+  return members;
+}
+
 /**
- * The JSON body read into the request message `typeName` (its fields carry the REST names): the
- * contract has checked the body's shape, so this moves values and checks nothing more. Only the
- * members the operation's body schema names are read; an optional body left out reads as `{}`.
+ * The JSON body read into the request message `typeName` (its fields carry the REST names) by
+ * lib/contract/rest-message.ts; the contract has checked the body's shape. Only the members the
+ * operation's body schema names are read; an optional body left out reads as `{}`.
  */
 export function bodyMessage<T>(req: Request, typeName: string): T {
   const operationBody = requestOperation(req)?.body;
@@ -56,7 +65,7 @@ export function bodyMessage<T>(req: Request, typeName: string): T {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw AppError.invalidInput('Request body must be a JSON object');
   }
-  return restToMessage<T>(typeName, body as Record<string, unknown>, schemaMembers(operationBody?.schema ?? {}));
+  return restToMessage<T>(typeName, body as Record<string, unknown>, bodyMembers(operationBody?.schema));
 }
 
 /**
