@@ -3,69 +3,17 @@ import { pageQuery, Page, Processing, SignedRetryChallenge } from './common-sche
 import { BeneficialOwner } from './kyc-contract';
 import { operation } from './operation';
 import { ClosedObject, Country, CurrencyCode, DateTime, Id, named, StringEnum } from './schema-kit';
-import { CUSTOMER_TYPES, VERIFICATION_STATUSES } from '../../lib/contract/customer-vocabulary';
-import {
-  Address,
-  businessInfoMembers,
-  CustomerCreateRequest,
-  CustomerUpdateRequest,
-  individualProfile,
-  TermsConsent,
-} from '../../lib/contract/customer-requests';
+import { CUSTOMER_TYPES } from '../../lib/contract/customer-vocabulary';
+import { businessCustomerMembers, IndividualCustomer } from '../../lib/contract/customer-records';
+import { Address, CustomerCreateRequest, CustomerUpdateRequest } from '../../lib/contract/customer-requests';
 
 /** The request schemas live in lib/contract: the CSV import checks its rows with the same CustomerCreateRequest. */
 export { Address };
 
-const BusinessInfo = named(
-  'BusinessInfo',
-  ClosedObject({ ...Type.Partial(Type.Object(businessInfoMembers)).properties, legalName: Type.String() }),
-);
-
-const CONTACT_STATUSES = ['PENDING', 'VERIFIED'] as const;
-const ContactVerification = named(
-  'ContactVerification',
-  ClosedObject({
-    email: Type.Optional(StringEnum(CONTACT_STATUSES)),
-    phone: Type.Optional(StringEnum(CONTACT_STATUSES)),
-  }, {
-    description: "Present only where the customer's region requires contact "
-      + 'verification; every channel present must be VERIFIED before KYC',
-  }),
-);
-
-const customerMembers = {
-  id: Id('Customer'),
-  platformCustomerId: Type.String(),
-  endUserTermsConsent: Type.Optional(TermsConsent),
-  region: Type.Optional(Type.String()),
-  currencies: Type.Optional(Type.Array(Type.String())),
-  email: Type.Optional(Type.String()),
-  phoneNumber: Type.Optional(Type.String()),
-  umaAddress: Type.String(),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-  isDeleted: Type.Optional(Type.Boolean()),
-  address: Type.Optional(Address),
-  contactVerification: Type.Optional(ContactVerification),
-};
-
-const IndividualCustomer = named(
-  'IndividualCustomer',
-  ClosedObject({
-    ...customerMembers,
-    customerType: Type.Literal('INDIVIDUAL'),
-    kycStatus: StringEnum(VERIFICATION_STATUSES),
-    ...individualProfile,
-  }),
-);
-
 const BusinessCustomer = named(
   'BusinessCustomer',
   ClosedObject({
-    ...customerMembers,
-    customerType: Type.Literal('BUSINESS'),
-    kybStatus: StringEnum(VERIFICATION_STATUSES),
-    businessInfo: Type.Optional(BusinessInfo),
+    ...businessCustomerMembers,
     beneficialOwners: Type.Optional(
       Type.Array(BeneficialOwner, { description: "The business's beneficial owners, directors and officers" }),
     ),

@@ -1,14 +1,8 @@
 import { Type, type SchemaOptions, type Static, type TSchema } from '@sinclair/typebox';
-import { idPattern, type IdType } from '../../lib/ids';
 import { MAX_AMOUNT } from '../../lib/contract/amount-bounds';
 
 /** The shared builders live in lib/contract (the services compile some of the contract's schemas too). */
-export { ClosedObject, Country, DateTime, named, schemaName, StringEnum } from '../../lib/contract/schema-kit';
-
-/** A `<Type>:<uuid>` record id. */
-export function Id(type: IdType, options: SchemaOptions = {}) {
-  return Type.String({ pattern: idPattern(type), description: `${type} id: \`${type}:<uuid>\``, ...options });
-}
+export { ClosedObject, Country, DateTime, Id, named, schemaName, StringEnum } from '../../lib/contract/schema-kit';
 
 /**
  * Money in the currency's smallest unit, at most MAX_AMOUNT (below 2^53: exact as a JS number).

@@ -123,7 +123,7 @@ export const walletAuthOperations = [
     summary: 'Send a new OTP, or start a passkey sign-in',
     pathParams: credentialId,
     optionalBody: true,
-    body: Type.Object({}),
+    body: named('AuthCredentialChallengeRequest', Type.Object({ clientPublicKey: Type.Optional(Text) })),
     success: { 200: Type.Union([AuthMethod, PasskeyChallenge]) },
     errors: [404, 409, 424],
   }),

@@ -1,4 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { restToMessage, schemaMembers } from '../../lib/contract/rest-message';
+import { requestOperation } from './request-operation';
 import { AppError } from '../../lib/errors';
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
@@ -40,6 +42,30 @@ export function jsonBodyOf(req: Request): unknown {
   const type = otherBodies.get(req);
   if (type !== undefined) throw AppError.invalidInput(`Content-Type must be application/json, got "${type}"`);
   return req.body;
+}
+
+/** The member names of each operation's body schema, found once. */
+const membersOfSchema = new WeakMap<object, ReadonlySet<string>>();
+function bodyMembers(schema: object | undefined): ReadonlySet<string> {
+  if (!schema) return new Set();
+  let members = membersOfSchema.get(schema);
+  if (!members) membersOfSchema.set(schema, members = schemaMembers(schema));
+  return members;
+}
+
+/**
+ * The JSON body read into the request message `typeName` (its fields carry the REST names) by
+ * lib/contract/rest-message.ts; the contract has checked the body's shape. Only the members the
+ * operation's body schema names are read; an optional body left out reads as `{}`.
+ */
+export function bodyMessage<T>(req: Request, typeName: string): T {
+  const operationBody = requestOperation(req)?.body;
+  const body = jsonBodyOf(req) ?? (operationBody?.required === false ? {} : undefined);
+  if (body === undefined) throw AppError.invalidInput('A JSON request body is required');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw AppError.invalidInput('Request body must be a JSON object');
+  }
+  return restToMessage<T>(typeName, body as Record<string, unknown>, bodyMembers(operationBody?.schema));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Request, type Response } from 'express';
-import type { Agent } from '../../gen/auth/v1/agents';
+import type { Agent, AgentPolicyInput, CreateAgentRequest, UpdateAgentRequest } from '../../gen/auth/v1/agents';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { AppError, isAbsent } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
@@ -7,9 +7,8 @@ import { isThrottled, OPAQUE, type AuthThrottle } from '../http/auth-throttle';
 import { credentialDigest } from '../http/verify-credential';
 import { clientAddress } from '../http/client-address';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { agentJson, policyJson } from './agent-json';
-import { createAgentRequest, updateAgentRequest, updatePolicyRequest } from './agent-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -18,6 +17,14 @@ const optionalBody = (req: Request) => {
   const body = jsonBodyOf(req);
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 };
+
+/**
+ * `permissionsGiven` is no REST member: whether the policy body names `permissions` at all (an
+ * empty list clears them, a policy without the member keeps them).
+ */
+function withPermissionsGiven(policy: AgentPolicyInput, body: unknown): AgentPolicyInput {
+  return { ...policy, permissionsGiven: (body as Record<string, unknown> | undefined)?.permissions !== undefined };
+}
 
 /** The platform's management of its agents (Basic auth), and the redemption of device codes (no credentials). */
 export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottle): OperationHandlers {
@@ -31,7 +38,10 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
   };
 
   routes.on('createAgent', async (req, res) => {
-    const { agent, deviceCode } = await peers.agents.createAgent(createAgentRequest(jsonBodyOf(req)), callContext(res));
+    const request = bodyMessage<CreateAgentRequest>(req, 'auth.v1.CreateAgentRequest');
+    const policyBody = (jsonBodyOf(req) as Record<string, unknown>).policy;
+    if (request.policy) request.policy = withPermissionsGiven(request.policy, policyBody);
+    const { agent, deviceCode } = await peers.agents.createAgent(request, callContext(res));
     res.status(201).json({ agent: await withUsage(agent!, res), deviceCode });
   });
 
@@ -117,7 +127,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
 
   routes.on('updateAgent', async (req, res) => {
     const { agent } = await peers.agents.updateAgent(
-      updateAgentRequest(req.params.agentId, jsonBodyOf(req)),
+      { ...bodyMessage<UpdateAgentRequest>(req, 'auth.v1.UpdateAgentRequest'), agentId: req.params.agentId },
       callContext(res),
     );
     res.status(200).json(await withUsage(agent!, res));
@@ -130,7 +140,10 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
 
   routes.on('updateAgentPolicy', async (req, res) => {
     const { agent } = await peers.agents.updateAgentPolicy(
-      updatePolicyRequest(req.params.agentId, jsonBodyOf(req)),
+      {
+        agentId: req.params.agentId,
+        changes: withPermissionsGiven(bodyMessage<AgentPolicyInput>(req, 'auth.v1.AgentPolicyInput'), jsonBodyOf(req)),
+      },
       callContext(res),
     );
     res.status(200).json(await withUsage(agent!, res));

@@ -1,5 +1,6 @@
 import { type Request, type Response } from 'express';
 import { CreateAgentTransferRequest_Direction } from '../../gen/quotes_transactions/v1/agent_actions';
+import type { CreateQuoteRequest, CreateTransferOutRequest } from '../../gen/quotes_transactions/v1/quotes';
 import { agentActionJson } from '../../lib/contract/agent-action-json';
 import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
@@ -7,12 +8,11 @@ import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { agentContext, agentOf } from '../http/agent-auth';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type { CreateExternalAccountRequest } from '../../gen/accounts/v1/external_account_requests';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { externalAccountJson, internalAccountJson } from '../../lib/contract/account-json';
 import { agentJson } from './agent-json';
-import { createExternalAccountRequest } from './external-account-requests';
-import { createQuoteRequest, createTransferRequest } from './payment-requests';
-import { header } from './payments-quote-routes';
+import { header, paymentRequest } from './payments-quote-routes';
 import { entryJson } from './payments-transaction-routes';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
@@ -65,7 +65,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('agentCreateQuote', async (req, res) => {
-    const quote = createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key'));
+    const quote = paymentRequest<CreateQuoteRequest>(req, 'CreateQuoteRequest');
     const created = await peers.agentActions.createAgentQuote({ agent: agentContext(res), quote }, callContext(res));
     res.status(201).json(quoteJson(created.quote!));
   });
@@ -120,7 +120,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
     const request = {
       agent: agentContext(res),
       direction,
-      transfer: createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      transfer: paymentRequest<CreateTransferOutRequest>(req, 'CreateTransferOutRequest'),
     };
     const { action } = await peers.agentActions.createAgentTransfer(request, callContext(res));
     res.status(201).json(agentActionJson(action!));
@@ -161,7 +161,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('agentCreateExternalAccount', async (req, res) => {
     const customerId = agentOf(res).customerId;
-    const request = createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER');
+    const request = bodyMessage<CreateExternalAccountRequest>(req, 'accounts.v1.CreateExternalAccountRequest');
     if (request.customerId && request.customerId !== customerId) {
       throw new AppError('USER_NOT_FOUND', `Customer ${request.customerId} not found`);
     }

@@ -1,8 +1,7 @@
-import type { ApiToken } from '../../gen/auth/v1/api_tokens';
+import type { ApiToken, CreateApiTokenRequest } from '../../gen/auth/v1/api_tokens';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
-import { RestBody } from './rest-body';
+import { bodyMessage } from '../http/request-body';
 import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -24,9 +23,7 @@ export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: strin
   const routes = new OperationHandlers();
 
   routes.on('createToken', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const request = { name: body.string('name'), permissions: body.strings('permissions') };
-    body.done();
+    const request = bodyMessage<CreateApiTokenRequest>(req, 'auth.v1.CreateApiTokenRequest');
     const { token } = await peers.apiTokens.createApiToken(request, callContext(res));
     res.status(201).json(apiTokenJson(token!));
   });

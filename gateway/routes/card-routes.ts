@@ -1,7 +1,8 @@
 import { cardJson } from '../../lib/contract/card-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext, callerOf } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type { CreateCardRequest, UpdateCardRequest } from '../../gen/quotes_transactions/v1/cards';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
@@ -11,15 +12,7 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('createCard', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const request = {
-      cardholderId: body.string('cardholderId') ?? '',
-      platformCardId: body.string('platformCardId'),
-      form: body.string('form') ?? '',
-      fundingSources: body.strings('fundingSources'),
-      threeDSecurePassword: body.string('threeDSecurePassword'),
-    };
-    body.done('Invalid card');
+    const request = bodyMessage<CreateCardRequest>(req, 'quotes_transactions.v1.CreateCardRequest');
     const { card } = await peers.cards.createCard(request, callContext(res));
     res.status(201).json(cardJson(card!));
   });
@@ -53,14 +46,12 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('updateCardById', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
     const request = {
+      ...bodyMessage<UpdateCardRequest>(req, 'quotes_transactions.v1.UpdateCardRequest'),
       id: req.params.id,
-      state: body.string('state'),
-      fundingSourcesGiven: body.has('fundingSources'),
-      fundingSources: body.strings('fundingSources'),
+      // No REST member: whether the body names fundingSources at all (an empty list clears them).
+      fundingSourcesGiven: (jsonBodyOf(req) as Record<string, unknown>).fundingSources !== undefined,
     };
-    body.done('Invalid card update');
     const { card } = await peers.cards.updateCard(request, callContext(res));
     res.status(200).json(cardJson(card!));
   });

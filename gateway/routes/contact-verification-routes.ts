@@ -1,10 +1,9 @@
-import { ContactChannel } from '../../gen/accounts/v1/contact_verification';
+import { ContactChannel, type ConfirmContactCodeRequest } from '../../gen/accounts/v1/contact_verification';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import { bodyMessage } from '../http/request-body';
 import { customerJson } from '../../lib/contract/customer-json';
 import { businessOwners } from './customer-owners';
-import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -25,11 +24,9 @@ export function contactVerificationRoutes(peers: PeerClients): OperationHandlers
       const q = new RestRequestReader(req);
       const customerId = q.pathId('customerId', 'Customer');
       q.done();
-      const body = RestBody.of(jsonBodyOf(req));
-      const code = body.string('code');
-      body.done('Invalid code');
+      const body = bodyMessage<ConfirmContactCodeRequest>(req, 'accounts.v1.ConfirmContactCodeRequest');
       const { customer } = await peers.contactVerification.confirmContactCode(
-        { customerId, channel, code },
+        { ...body, customerId, channel },
         callContext(res),
       );
       res.status(200).json(

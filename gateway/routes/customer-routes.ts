@@ -1,12 +1,12 @@
 import { type Response } from 'express';
 import type { Customer } from '../../gen/accounts/v1/accounts';
+import type { CustomerFields } from '../../gen/accounts/v1/customer_requests';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import { bodyMessage } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { customerJson } from '../../lib/contract/customer-json';
 import { businessOwners } from './customer-owners';
-import { customerFields } from './customer-requests';
 import { listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
 import { OperationHandlers } from './operation-routes';
@@ -23,7 +23,7 @@ export function customerRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('createCustomer', async (req, res) => {
     const { customer } = await peers.accounts.createCustomer({
-      customer: customerFields(jsonBodyOf(req), 'Invalid customer'),
+      customer: bodyMessage<CustomerFields>(req, 'accounts.v1.CustomerFields'),
     }, callContext(res));
     res.status(201).json(await withOwners(res, customer!));
   });
@@ -72,7 +72,7 @@ export function customerRoutes(peers: PeerClients): OperationHandlers {
     q.done();
     const request = {
       id,
-      changes: customerFields(jsonBodyOf(req), 'Invalid customer update'),
+      changes: bodyMessage<CustomerFields>(req, 'accounts.v1.CustomerFields'),
       signature: walletSignature(req),
     };
     const { customer, challenge, processing } = await peers.accounts.updateCustomer(request, callContext(res));

@@ -1,9 +1,8 @@
-import type { DelegatedKey } from '../../gen/quotes_transactions/v1/delegated_keys';
+import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../gen/quotes_transactions/v1/delegated_keys';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
-import { RestBody } from './rest-body';
 import { RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -18,20 +17,12 @@ export function delegatedKeyRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('createDelegatedKey', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const limits = body.objectList(
-      'spendingLimits',
-      (l) => ({ currencyCode: l.string('currencyCode') ?? '', maxPerTransaction: l.integer('maxPerTransaction') ?? 0 }),
-    );
     const request = {
-      cardId: body.string('cardId') ?? '',
-      internalAccountId: body.string('internalAccountId') ?? '',
-      nickname: body.string('nickname') ?? '',
-      spendingLimits: limits?.values ?? [],
-      spendingLimitsGiven: limits !== undefined,
+      ...bodyMessage<CreateDelegatedKeyRequest>(req, 'quotes_transactions.v1.CreateDelegatedKeyRequest'),
+      // No REST member: whether the body names spendingLimits at all (an empty list is "none").
+      spendingLimitsGiven: (jsonBodyOf(req) as Record<string, unknown>).spendingLimits !== undefined,
       signature: walletSignature(req),
     };
-    body.done('Invalid delegated key');
     const { outcome } = await peers.delegatedKeys.createDelegatedKey(request, callContext(res));
     if (outcome?.$case === 'challenge') {
       const { payloadToSign, requestId, expiresAt } = outcome.value;

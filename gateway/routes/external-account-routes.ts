@@ -2,9 +2,14 @@ import { type Request, type Response } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type {
+  CreateExternalAccountRequest,
+  CreatePlatformExternalAccountRequest,
+  StartOwnershipChallengeRequest,
+  VerifyOwnershipRequest,
+} from '../../gen/accounts/v1/external_account_requests';
+import { bodyMessage } from '../http/request-body';
 import { externalAccountJson, ownershipChallengeJson } from '../../lib/contract/account-json';
-import { createExternalAccountRequest, ownershipChallengeBody, ownershipVerifyBody } from './external-account-requests';
 import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -50,24 +55,22 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
 
   // Ownership verification: the challenge (201) and, for WALLET_SIGNATURE, the synchronous verify.
   const challenge = (owner: Owner) => async (req: Request, res: Response) => {
-    const request = { id: accountId(req), owner, ...ownershipChallengeBody(jsonBodyOf(req)) };
+    const body = bodyMessage<StartOwnershipChallengeRequest>(req, 'accounts.v1.StartOwnershipChallengeRequest');
+    const request = { ...body, id: accountId(req), owner };
     const { challenge: issued } = await peers.accounts.startOwnershipChallenge(request, callContext(res));
     res.status(201).json(ownershipChallengeJson(issued!));
   };
 
   const verify = (owner: Owner) => async (req: Request, res: Response) => {
-    const { account } = await peers.accounts.verifyOwnership({
-      id: accountId(req),
-      owner,
-      ...ownershipVerifyBody(jsonBodyOf(req)),
-    }, callContext(res));
+    const body = bodyMessage<VerifyOwnershipRequest>(req, 'accounts.v1.VerifyOwnershipRequest');
+    const { account } = await peers.accounts.verifyOwnership({ ...body, id: accountId(req), owner }, callContext(res));
     res.status(200).json(externalAccountJson(account!));
   };
 
   routes.on('listExternalAccounts', list('CUSTOMER'));
   routes.on('createExternalAccount', async (req, res) => {
     const { account } = await peers.accounts.createExternalAccount(
-      createExternalAccountRequest(jsonBodyOf(req), 'CUSTOMER'),
+      bodyMessage<CreateExternalAccountRequest>(req, 'accounts.v1.CreateExternalAccountRequest'),
       callContext(res),
     );
     res.status(201).json(externalAccountJson(account!));
@@ -80,7 +83,7 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
   routes.on('listPlatformExternalAccounts', list('PLATFORM'));
   routes.on('createPlatformExternalAccount', async (req, res) => {
     const { account } = await peers.accounts.createPlatformExternalAccount(
-      createExternalAccountRequest(jsonBodyOf(req), 'PLATFORM'),
+      bodyMessage<CreatePlatformExternalAccountRequest>(req, 'accounts.v1.CreatePlatformExternalAccountRequest'),
       callContext(res),
     );
     res.status(201).json(externalAccountJson(account!));

@@ -1,8 +1,7 @@
-import type { UmaInvitation } from '../../gen/accounts/v1/invitations';
+import type { ClaimInvitationRequest, CreateInvitationRequest, UmaInvitation } from '../../gen/accounts/v1/invitations';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
-import { RestBody } from './rest-body';
+import { bodyMessage } from '../http/request-body';
 import { withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -38,14 +37,7 @@ export function invitationRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('createInvitation', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const request = {
-      inviterUma: body.string('inviterUma'),
-      firstName: body.string('firstName'),
-      amountToSend: body.integer('amountToSend'),
-      expiresAt: body.string('expiresAt'),
-    };
-    body.done();
+    const request = bodyMessage<CreateInvitationRequest>(req, 'accounts.v1.CreateInvitationRequest');
     const { invitation } = await peers.invitations.createInvitation(request, callContext(res));
     res.status(201).json(invitationJson(invitation!));
   });
@@ -56,9 +48,8 @@ export function invitationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('claimInvitation', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const request = { code: req.params.invitationCode, inviteeUma: body.string('inviteeUma') };
-    body.done();
+    const body = bodyMessage<ClaimInvitationRequest>(req, 'accounts.v1.ClaimInvitationRequest');
+    const request = { ...body, code: req.params.invitationCode };
     const { invitation } = await peers.invitations.claimInvitation(request, callContext(res));
     res.status(200).json(invitationJson(invitation!));
   });

@@ -1,12 +1,16 @@
 import { type Request } from 'express';
-import type { ExchangeRate } from '../../gen/quotes_transactions/v1/quotes';
+import type {
+  CreateQuoteRequest,
+  CreateTransferInRequest,
+  CreateTransferOutRequest,
+  ExchangeRate,
+} from '../../gen/quotes_transactions/v1/quotes';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { walletSignatureStamp } from '../http/wallet-signature';
-import { jsonBodyOf } from '../http/request-body';
+import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
-import { createQuoteRequest, createTransferRequest } from './payment-requests';
 import { RestRequestReader, withoutAbsent } from './rest-request';
 import { RestBody } from './rest-body';
 import { scaProofOf } from './sca-routes';
@@ -18,6 +22,14 @@ export function header(req: Request, name: string): string | undefined {
 }
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+
+/** A quote or transfer body as its request message (quotes_transactions.v1), with the Idempotency-Key header. */
+export function paymentRequest<T extends object>(req: Request, message: string): T {
+  return {
+    ...bodyMessage<T>(req, `quotes_transactions.v1.${message}`),
+    idempotencyKey: header(req, 'Idempotency-Key'),
+  };
+}
 
 function exchangeRateJson(r: ExchangeRate) {
   const currency = (c: ExchangeRate['sourceCurrency']) => ({
@@ -66,7 +78,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('createQuote', async (req, res) => {
     const { quote } = await peers.quotes.createQuote(
-      createQuoteRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      paymentRequest<CreateQuoteRequest>(req, 'CreateQuoteRequest'),
       callContext(res),
     );
     res.status(201).json(quoteJson(quote!));
@@ -129,7 +141,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('transferIn', async (req, res) => {
     const { transaction } = await peers.quotes.createTransferIn(
-      createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      paymentRequest<CreateTransferInRequest>(req, 'CreateTransferInRequest'),
       callContext(res),
     );
     res.status(201).json(transactionJson(transaction!));
@@ -137,7 +149,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('transferOut', async (req, res) => {
     const { transaction } = await peers.quotes.createTransferOut(
-      createTransferRequest(jsonBodyOf(req), header(req, 'Idempotency-Key')),
+      paymentRequest<CreateTransferOutRequest>(req, 'CreateTransferOutRequest'),
       callContext(res),
     );
     res.status(201).json(transactionJson(transaction!));

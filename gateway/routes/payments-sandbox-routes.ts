@@ -1,9 +1,13 @@
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type {
+  FundInternalAccountRequest,
+  SimulateSendRequest,
+  SimulateUmaReceiveRequest,
+} from '../../gen/quotes_transactions/v1/payments_sandbox';
+import { bodyMessage } from '../http/request-body';
 import { internalAccountJson } from '../../lib/contract/account-json';
 import { transactionJson } from '../../lib/contract/payment-record-json';
-import { fundInternalAccountRequest, simulateSendRequest, simulateUmaReceiveRequest } from './payment-requests';
 import { RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
@@ -17,7 +21,10 @@ export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
     q.done();
     const ctx = callContext(res);
     const funded = await peers.paymentsSandbox.fundInternalAccount(
-      fundInternalAccountRequest(accountId, jsonBodyOf(req)),
+      {
+        ...bodyMessage<FundInternalAccountRequest>(req, 'quotes_transactions.v1.FundInternalAccountRequest'),
+        accountId,
+      },
       ctx,
     );
     const { account } = await peers.accounts.getInternalAccount({ id: accountId }, ctx);
@@ -32,7 +39,7 @@ export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('simulateSend', async (req, res) => {
     const { transaction } = await peers.paymentsSandbox.simulateSend(
-      simulateSendRequest(jsonBodyOf(req)),
+      bodyMessage<SimulateSendRequest>(req, 'quotes_transactions.v1.SimulateSendRequest'),
       callContext(res),
     );
     res.status(200).json(transactionJson(transaction!));
@@ -40,7 +47,7 @@ export function paymentsSandboxRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('simulateUmaReceive', async (req, res) => {
     const { transaction } = await peers.paymentsSandbox.simulateUmaReceive(
-      simulateUmaReceiveRequest(jsonBodyOf(req)),
+      bodyMessage<SimulateUmaReceiveRequest>(req, 'quotes_transactions.v1.SimulateUmaReceiveRequest'),
       callContext(res),
     );
     res.status(200).json(transactionJson(transaction!));

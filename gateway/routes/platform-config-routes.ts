@@ -1,8 +1,8 @@
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type { PlatformConfigChanges } from '../../gen/accounts/v1/platform_config_changes';
+import { bodyMessage } from '../http/request-body';
 import { platformConfigJson } from './platform-config-json';
-import { platformConfigChanges } from './platform-config-requests';
 import { OperationHandlers } from './operation-routes';
 
 /** The platform's configuration: fees, limits, embedded wallets, webhook endpoint, currencies. */
@@ -16,7 +16,7 @@ export function platformConfigRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('updatePlatformConfig', async (req, res) => {
     const { config } = await peers.accounts.updatePlatformConfig(
-      { changes: platformConfigChanges(jsonBodyOf(req)) },
+      { changes: bodyMessage<PlatformConfigChanges>(req, 'accounts.v1.PlatformConfigChanges') },
       callContext(res),
     );
     res.status(200).json(platformConfigJson(config!));

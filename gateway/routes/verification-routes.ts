@@ -1,8 +1,11 @@
 import type { PeerClients } from '../../lib/runtime/peer-clients';
-import { Verification_Status } from '../../gen/accounts/v1/verifications';
+import {
+  type CreateKycLinkRequest,
+  type SubmitVerificationRequest,
+  Verification_Status,
+} from '../../gen/accounts/v1/verifications';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
-import { RestBody } from './rest-body';
+import { bodyMessage } from '../http/request-body';
 import { listJson, RestRequestReader } from './rest-request';
 import { kycLinkJson, verificationJson } from './verification-json';
 import { OperationHandlers } from './operation-routes';
@@ -15,10 +18,8 @@ export function verificationRoutes(peers: PeerClients): OperationHandlers {
     const q = new RestRequestReader(req);
     const customerId = q.pathId('customerId', 'Customer');
     q.done();
-    const body = RestBody.of(jsonBodyOf(req) ?? {});
-    const redirectUri = body.string('redirectUri');
-    body.done();
-    const { link } = await peers.kyc.createKycLink({ customerId, redirectUri }, callContext(res));
+    const body = bodyMessage<CreateKycLinkRequest>(req, 'accounts.v1.CreateKycLinkRequest');
+    const { link } = await peers.kyc.createKycLink({ ...body, customerId }, callContext(res));
     res.status(201).json(kycLinkJson(link!, false));
   });
 
@@ -31,10 +32,8 @@ export function verificationRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('createVerification', async (req, res) => {
-    const body = RestBody.of(jsonBodyOf(req));
-    const customerId = body.string('customerId') ?? '';
-    body.done();
-    const { verification } = await peers.kyc.submitVerification({ customerId }, callContext(res));
+    const request = bodyMessage<SubmitVerificationRequest>(req, 'accounts.v1.SubmitVerificationRequest');
+    const { verification } = await peers.kyc.submitVerification(request, callContext(res));
     res.status(200).json(verificationJson(verification!));
   });
 

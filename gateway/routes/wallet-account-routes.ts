@@ -3,10 +3,10 @@ import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type { ExportWalletRequest, UpdateWalletPrivacyRequest } from '../../gen/auth/v1/wallet_auth';
+import { bodyMessage } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { internalAccountJson } from '../../lib/contract/account-json';
-import { clientKeyBody, walletPrivacyBody } from './wallet-requests';
 import { sendWalletOutcome } from './wallet-auth-json';
 import { OperationHandlers } from './operation-routes';
 
@@ -26,9 +26,10 @@ export function walletAccountRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
 
   routes.on('exportWallet', async (req, res) => {
+    const accountId = internalAccountId(req);
     const request = {
-      accountId: internalAccountId(req),
-      ...clientKeyBody(jsonBodyOf(req), false),
+      ...bodyMessage<ExportWalletRequest>(req, 'auth.v1.ExportWalletRequest'),
+      accountId,
       signature: walletSignature(req),
     };
     sendWalletOutcome(res, (await peers.walletAuth.exportWallet(request, callContext(res))).outcome, 200);
@@ -38,8 +39,8 @@ export function walletAccountRoutes(peers: PeerClients): OperationHandlers {
     const ctx = callContext(res);
     const accountId = internalAccountId(req);
     const { outcome } = await peers.walletAuth.updateWalletPrivacy({
+      ...bodyMessage<UpdateWalletPrivacyRequest>(req, 'auth.v1.UpdateWalletPrivacyRequest'),
       accountId,
-      ...walletPrivacyBody(jsonBodyOf(req)),
       signature: walletSignature(req),
     }, ctx);
     if (outcome?.outcome?.$case !== 'walletPrivacy') return sendWalletOutcome(res, outcome, 200);

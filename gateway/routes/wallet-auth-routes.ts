@@ -3,10 +3,17 @@ import { AppError } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
-import { jsonBodyOf } from '../http/request-body';
+import type {
+  ChallengeCredentialRequest,
+  CreateCredentialRequest,
+  RefreshSessionRequest,
+  RevokeCredentialRequest,
+  RevokeSessionRequest,
+  VerifyCredentialRequest,
+} from '../../gen/auth/v1/wallet_auth';
+import { bodyMessage } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
 import { RestRequestReader } from './rest-request';
-import { clientKeyBody, createCredentialBody, emptyBody, verifyCredentialBody } from './wallet-requests';
 import { authMethodJson, authSessionJson, sendWalletOutcome } from './wallet-auth-json';
 import { OperationHandlers } from './operation-routes';
 
@@ -43,28 +50,32 @@ export function walletAuthRoutes(peers: PeerClients): OperationHandlers {
   });
   routes.on('createCredential', async (req, res) => {
     const response = await peers.walletAuth.createCredential({
-      ...createCredentialBody(jsonBodyOf(req)),
+      ...bodyMessage<CreateCredentialRequest>(req, 'auth.v1.CreateCredentialRequest'),
       signature: walletSignature(req),
     }, callContext(res));
     sendWalletOutcome(res, response.outcome, 201);
   });
   routes.on('challengeCredential', async (req, res) => {
+    const id = pathId(req, 'AuthMethod');
     const response = await peers.walletAuth.challengeCredential({
-      id: pathId(req, 'AuthMethod'),
-      ...clientKeyBody(jsonBodyOf(req), true),
+      ...bodyMessage<ChallengeCredentialRequest>(req, 'auth.v1.ChallengeCredentialRequest'),
+      id,
     }, callContext(res));
     sendWalletOutcome(res, response.outcome, 200);
   });
   routes.on('verifyCredential', async (req, res) => {
+    const id = pathId(req, 'AuthMethod');
     const request = {
-      id: pathId(req, 'AuthMethod'),
-      ...verifyCredentialBody(jsonBodyOf(req)),
+      ...bodyMessage<VerifyCredentialRequest>(req, 'auth.v1.VerifyCredentialRequest'),
+      id,
       signature: walletSignature(req),
     };
     sendWalletOutcome(res, (await peers.walletAuth.verifyCredential(request, callContext(res))).outcome, 200);
   });
   routes.on('revokeCredential', async (req, res) => {
-    const request = { id: pathId(req, 'AuthMethod'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
+    const id = pathId(req, 'AuthMethod');
+    const body = bodyMessage<RevokeCredentialRequest>(req, 'auth.v1.RevokeCredentialRequest');
+    const request = { ...body, id, signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeCredential(request, callContext(res))).outcome, 204);
   });
 
@@ -73,13 +84,16 @@ export function walletAuthRoutes(peers: PeerClients): OperationHandlers {
     res.status(200).json({ data: sessions.map(authSessionJson) });
   });
   routes.on('revokeSession', async (req, res) => {
-    const request = { id: pathId(req, 'Session'), ...emptyBody(jsonBodyOf(req)), signature: walletSignature(req) };
+    const id = pathId(req, 'Session');
+    const body = bodyMessage<RevokeSessionRequest>(req, 'auth.v1.RevokeSessionRequest');
+    const request = { ...body, id, signature: walletSignature(req) };
     sendWalletOutcome(res, (await peers.walletAuth.revokeSession(request, callContext(res))).outcome, 204);
   });
   routes.on('refreshSession', async (req, res) => {
+    const id = pathId(req, 'Session');
     const request = {
-      id: pathId(req, 'Session'),
-      ...clientKeyBody(jsonBodyOf(req), false),
+      ...bodyMessage<RefreshSessionRequest>(req, 'auth.v1.RefreshSessionRequest'),
+      id,
       signature: walletSignature(req),
     };
     sendWalletOutcome(res, (await peers.walletAuth.refreshSession(request, callContext(res))).outcome, 201);

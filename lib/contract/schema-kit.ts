@@ -1,4 +1,5 @@
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { idPattern, type IdType } from '../ids';
 
 /**
  * The builders the request schemas shared by the gateway and the services are written with (the
@@ -10,6 +11,11 @@ export function StringEnum<const T extends readonly string[]>(
   options: SchemaOptions = {},
 ): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** A `<Type>:<uuid>` record id. */
+export function Id(type: IdType, options: SchemaOptions = {}) {
+  return Type.String({ pattern: idPattern(type), description: `${type} id: \`${type}:<uuid>\``, ...options });
 }
 
 /** RFC 3339 date-time with an explicit offset. */

@@ -51,50 +51,36 @@ export function contactProfileOf(f: CustomerFields): CustomerProfile {
   });
 }
 
+/** The members of CustomerFields every customer type takes: the rest are the type's own profile. */
+const SHARED_MEMBERS = new Set<string>([
+  'customerType',
+  'platformCustomerId',
+  'region',
+  'currencies',
+  'email',
+  'phoneNumber',
+  'umaAddress',
+  'address',
+  'endUserTermsConsent',
+  'businessInfo',
+]);
+
+const isList = (v: unknown): v is StringList => typeof v === 'object' && v !== null && 'values' in v;
+
+/** The given text and list members (a list message becomes its array), save those in `leaveOut`. */
+function profileMembers(fields: object, leaveOut = new Set<string>()): Record<string, unknown> {
+  return defined(Object.fromEntries(
+    Object.entries(fields)
+      .filter(([key]) => !leaveOut.has(key))
+      .map(([key, v]) => [key, isList(v) ? list(v) : v]),
+  ));
+}
+
+/** An individual's own members: every CustomerFields member that is not shared, by the same name. */
 export function individualProfileOf(f: CustomerFields): CustomerProfile {
-  return defined({
-    fullName: f.fullName,
-    birthDate: f.birthDate,
-    nationality: f.nationality,
-    idType: f.idType,
-    identifier: f.identifier,
-    countryOfIssuance: f.countryOfIssuance,
-    sourceOfFundsCategories: list(f.sourceOfFundsCategories),
-    sourceOfFundsOtherDescription: f.sourceOfFundsOtherDescription,
-    sourceOfWealthCategories: list(f.sourceOfWealthCategories),
-    sourceOfWealthOtherDescription: f.sourceOfWealthOtherDescription,
-    purposeOfAccount: f.purposeOfAccount,
-    purposeOfAccountOtherDescription: f.purposeOfAccountOtherDescription,
-    expectedMonthlyTransactionCount: f.expectedMonthlyTransactionCount,
-    expectedMonthlyTransactionVolume: f.expectedMonthlyTransactionVolume,
-    annualIncomeRange: f.annualIncomeRange,
-    netWorthRange: f.netWorthRange,
-    pepStatus: f.pepStatus,
-  });
+  return profileMembers(f, SHARED_MEMBERS) as CustomerProfile;
 }
 
 export function businessInfoOf(b: BusinessInfoFields): BusinessInfo {
-  return defined({
-    legalName: b.legalName,
-    doingBusinessAs: b.doingBusinessAs,
-    country: b.country,
-    registrationNumber: b.registrationNumber,
-    incorporatedOn: b.incorporatedOn,
-    entityType: b.entityType,
-    taxId: b.taxId,
-    countriesOfOperation: list(b.countriesOfOperation),
-    businessType: b.businessType,
-    purposeOfAccount: b.purposeOfAccount,
-    sourceOfFunds: b.sourceOfFunds,
-    expectedMonthlyTransactionCount: b.expectedMonthlyTransactionCount,
-    expectedMonthlyTransactionVolume: b.expectedMonthlyTransactionVolume,
-    expectedRecipientJurisdictions: list(b.expectedRecipientJurisdictions),
-    naicsCode: b.naicsCode,
-    sourceOfFundsCategories: list(b.sourceOfFundsCategories),
-    sourceOfFundsOtherDescription: b.sourceOfFundsOtherDescription,
-    purposeOfAccountOtherDescription: b.purposeOfAccountOtherDescription,
-    expectedCounterpartyCountries: list(b.expectedCounterpartyCountries),
-    primaryContactFirstName: b.primaryContactFirstName,
-    primaryContactLastName: b.primaryContactLastName,
-  });
+  return profileMembers(b) as BusinessInfo;
 }

@@ -1,10 +1,10 @@
-import type * as pb from '../../../gen/accounts/v1/accounts';
+import * as pb from '../../../gen/accounts/v1/accounts';
 import type { InternalAccountSummary } from '../../../gen/accounts/v1/payment_party_requests';
 import type { Platform as PlatformMessage } from '../../../gen/accounts/v1/platforms';
 import type { Platform } from '../app/accounts-store';
 import { withPaymentRails } from '../domain/external-account-validation';
 import { currencyInfo } from '../domain/currencies';
-import type { BusinessInfo, Customer } from '../domain/customer';
+import type { Customer } from '../domain/customer';
 import { acceptsCurrentTerms, type EndUserTermsCatalogue } from '../domain/end-user-terms';
 import type { ExternalAccount } from '../domain/external-account';
 import type { InternalAccount } from '../domain/internal-account';
@@ -22,66 +22,27 @@ export function platformMessage(p: Platform): PlatformMessage {
   };
 }
 
-function businessInfoMessage(b: BusinessInfo): pb.BusinessInfo {
-  return {
-    ...b,
-    legalName: b.legalName ?? '',
-    countriesOfOperation: b.countriesOfOperation ?? [],
-    expectedRecipientJurisdictions: b.expectedRecipientJurisdictions ?? [],
-    sourceOfFundsCategories: b.sourceOfFundsCategories ?? [],
-    expectedCounterpartyCountries: b.expectedCounterpartyCountries ?? [],
-  };
-}
-
 /** Whether a customer's KYC/KYB status stops it from sending money. */
 export function kycBlocksPayments(status: string, requireApproval: boolean): boolean {
   return requireApproval ? status !== 'APPROVED' : status === 'REJECTED' || status === 'HOLD';
 }
 
+/**
+ * The message's members go by the domain's names; fromPartial keeps the message's own (the sealed
+ * identifier, the revision and the provisioning steps stay out) and fills what is absent.
+ */
 export function customerMessage(c: Customer, terms: EndUserTermsCatalogue, requireApproval = false): pb.Customer {
+  const status = c.verificationStatus as pb.Customer_VerificationStatus;
   const individual = c.customerType === 'INDIVIDUAL';
-  return {
-    id: c.id,
-    platformCustomerId: c.platformCustomerId,
-    customerType: c.customerType as pb.Customer_Type,
-    region: c.region,
-    currencies: c.currencies,
-    email: c.email,
-    phoneNumber: c.phoneNumber,
-    umaAddress: c.umaAddress,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-    isDeleted: c.isDeleted,
-    endUserTermsConsent: c.endUserTermsConsent
-      && {
-        ...c.endUserTermsConsent,
-        acceptanceMethod: c.endUserTermsConsent.acceptanceMethod as pb.EndUserTermsConsent_AcceptanceMethod,
-      },
-    address: c.address,
+  const message = {
+    ...c,
     acceptedTermsVersion: c.endUserTermsConsent?.termsVersion,
     acceptsCurrentTerms: acceptsCurrentTerms(terms, c.endUserTermsConsent),
     kycBlocksPayments: kycBlocksPayments(c.verificationStatus, requireApproval),
-    contactVerification: c.contactVerification as pb.ContactVerification | undefined,
-    kycStatus: individual ? (c.verificationStatus as pb.Customer_VerificationStatus | undefined) : undefined,
-    fullName: c.fullName,
-    birthDate: c.birthDate,
-    nationality: c.nationality,
-    idType: c.idType,
-    countryOfIssuance: c.countryOfIssuance,
-    sourceOfFundsCategories: c.sourceOfFundsCategories ?? [],
-    sourceOfFundsOtherDescription: c.sourceOfFundsOtherDescription,
-    sourceOfWealthCategories: c.sourceOfWealthCategories ?? [],
-    sourceOfWealthOtherDescription: c.sourceOfWealthOtherDescription,
-    purposeOfAccount: c.purposeOfAccount,
-    purposeOfAccountOtherDescription: c.purposeOfAccountOtherDescription,
-    expectedMonthlyTransactionCount: c.expectedMonthlyTransactionCount,
-    expectedMonthlyTransactionVolume: c.expectedMonthlyTransactionVolume,
-    annualIncomeRange: c.annualIncomeRange,
-    netWorthRange: c.netWorthRange,
-    pepStatus: c.pepStatus as pb.Customer_PepStatus | undefined,
-    kybStatus: individual ? undefined : (c.verificationStatus as pb.Customer_VerificationStatus | undefined),
-    businessInfo: c.businessInfo ? businessInfoMessage(c.businessInfo) : undefined,
+    kycStatus: individual ? status : undefined,
+    kybStatus: individual ? undefined : status,
   };
+  return pb.Customer.fromPartial(message as unknown as pb.Customer);
 }
 
 function amount(minorUnits: number, currency: string): pb.CurrencyAmount {
