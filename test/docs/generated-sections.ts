@@ -4,10 +4,11 @@ import { OPERATIONS } from '../../gateway/contract/operation-registry';
 import { REFERENCE_OPENAPI } from '../shared-reference.cjs';
 import { capacitySections } from '../../bench/capacity-tables';
 import { readInputs } from '../../bench/capacity';
+import { currencySections } from './currency-sections';
 
 /**
  * The parts of the docs that are facts about the contract's registry compared with the reference
- * OpenAPI, and docs/capacity.md's model from the saved benchmark figures: written between
+ * OpenAPI, docs/capacity.md's model from the saved benchmark figures, and the currency lists: written between
  * `<!-- generated: NAME -->` and `<!-- /generated -->`, checked by generated-sections.test.ts and rewritten by it with
  * UPDATE_DOCS=1.
  */
@@ -40,6 +41,8 @@ export function generatedSections(): Record<string, string> {
     }\n`,
     // docs/capacity.md: the capacity model from the saved benchmark figures (`npm run capacity`).
     ...capacitySections(readInputs()),
+    // docs/exchange-rates.md: the currency lists from the currency table and the recorded ECB document.
+    ...currencySections(),
   };
 }
 

@@ -28,7 +28,7 @@ const SIGNIFICANT_DIGITS = 10;
  * treaty (655.957 per euro), the UAE dirham by its central bank (3.6725 per dollar), and the
  * dollar stablecoins by their issuers (1 per dollar, as the embedded table counts them).
  */
-const PEGS: Readonly<Record<string, { anchor: string; units: number }>> = {
+export const PEGS: Readonly<Record<string, { anchor: string; units: number }>> = {
   XOF: { anchor: 'EUR', units: 655.957 },
   XAF: { anchor: 'EUR', units: 655.957 },
   AED: { anchor: 'USD', units: 3.6725 },
