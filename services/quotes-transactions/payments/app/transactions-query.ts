@@ -4,7 +4,7 @@ import { historyWindowStart, reachesBeyondWindow } from '../domain/history-windo
 import type { Payment } from '../domain/payment';
 import {
   QUOTE_STATUSES,
-  REFERENCE_STATUSES,
+  TRANSACTION_STATUSES,
   transactionStatusesOf,
   type QuoteStatus,
 } from '../domain/transaction-states';
@@ -196,7 +196,7 @@ export function createTransactionQueries(deps: { payments: PaymentStore; scaRead
   async function listTransactions(command: ListTransactionsCommand): Promise<PaymentPage & { nextCursor?: string }> {
     const { caller, cursor, sortOrder, limit, ...filters } = command;
     const errors: FieldError[] = [];
-    checkEnum(errors, 'status', filters.status, REFERENCE_STATUSES);
+    checkEnum(errors, 'status', filters.status, TRANSACTION_STATUSES);
     checkEnum(errors, 'type', filters.type, ['INCOMING', 'OUTGOING']);
     checkEnum(errors, 'sortOrder', sortOrder, ['asc', 'desc']);
     checkLimit(errors, limit);

@@ -1,28 +1,16 @@
 import {
   PENDING_REASONS as PENDING_REASON_NAMES,
-  TRANSACTION_STATUSES as TRANSACTION_STATUS_NAMES,
+  TRANSACTION_STATUSES,
 } from '../../../../lib/contract/payment-vocabulary';
 import { AppError } from '../../../../lib/errors';
 
 /**
- * The reference's transaction statuses this service produces. PENDING_AUTHORIZATION: an SCA
- * customer's quote awaiting its Strong Customer Authentication challenge (docs/api/sca.md).
+ * The reference's transaction statuses, every one of which this service produces and a list filter
+ * accepts. PENDING_AUTHORIZATION: an SCA customer's quote awaiting its Strong Customer
+ * Authentication challenge (docs/api/sca.md).
  */
-export const TRANSACTION_STATUSES = [
-  'CREATED',
-  'PENDING',
-  'PENDING_AUTHORIZATION',
-  'PROCESSING',
-  'COMPLETED',
-  'REJECTED',
-  'FAILED',
-  'REFUNDED',
-  'EXPIRED',
-] as const;
+export { TRANSACTION_STATUSES };
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-
-/** Every status the reference lists, accepted as a list filter. */
-export const REFERENCE_STATUSES = TRANSACTION_STATUS_NAMES;
 
 /** The interface's current failure reasons, and only those. */
 export const FAILURE_REASONS = [
