@@ -1,4 +1,5 @@
 import { AppError } from '../../../lib/errors';
+import { EEA_COUNTRIES } from './eea-countries';
 
 export type ContactChannelStatus = 'PENDING' | 'VERIFIED';
 export type ContactChannel = 'email' | 'phone';
@@ -10,38 +11,7 @@ export interface ContactVerificationState {
 }
 
 /** Regions (EU and EEA) whose provider requires both email and phone to be verified before KYC. */
-export const CONTACT_VERIFICATION_REGIONS: readonly string[] = [
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
-  'IS',
-  'LI',
-  'NO',
-];
+export const CONTACT_VERIFICATION_REGIONS: readonly string[] = EEA_COUNTRIES;
 
 /** The state a new customer of `region` starts with; undefined where nothing is required. */
 export function initialContactVerification(region: string | undefined): ContactVerificationState | undefined {

@@ -1,3 +1,5 @@
+import { EEA_COUNTRIES } from './eea-countries';
+
 /**
  * Who Strong Customer Authentication (PSD2) applies to: customers of the EU/EEA, decided by the
  * first of these the customer has (docs/api/sca.md):
@@ -11,40 +13,7 @@
  * A customer whose first source names another country (e.g. `US`) is not under SCA, whatever the
  * later sources say: every SCA operation answers 409 and nothing of their flows changes.
  */
-export const SCA_REGIONS: readonly string[] = [
-  // EU
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
-  // EEA outside the EU
-  'IS',
-  'LI',
-  'NO',
-];
+export const SCA_REGIONS: readonly string[] = EEA_COUNTRIES;
 
 export interface ScaRegionFacts {
   region?: string;
