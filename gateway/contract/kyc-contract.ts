@@ -1,49 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { ID_TYPES, OWNER_ROLES as ROLES } from '../../lib/contract/customer-vocabulary';
 import { DOCUMENT_TYPES } from '../../lib/contract/document-types';
+import { VERIFICATION_ERROR_TYPES, VERIFICATION_STATES } from '../../lib/contract/verification-vocabulary';
 import { idPattern } from '../../lib/ids';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
 
-export const VERIFICATION_STATUSES = [
-  'RESOLVE_ERRORS',
-  'PENDING_MANUAL_REVIEW',
-  'IN_PROGRESS',
-  'APPROVED',
-  'REJECTED',
-  'READY_FOR_VERIFICATION',
-] as const;
-const ERROR_TYPES = [
-  'MISSING_FIELD',
-  'INVALID_FIELD',
-  'MISSING_LEGAL_PRESENCE_DOCUMENT',
-  'MISSING_CONTROL_STRUCTURE_DOCUMENT',
-  'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
-  'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
-  'MISSING_IDENTITY_DOCUMENT',
-  'INVALID_DOCUMENT',
-  'EXPIRED_DOCUMENT',
-  'POOR_QUALITY_DOCUMENT',
-  'SUSPECTED_FRAUD_DOCUMENT',
-  'WRONG_DOCUMENT_TYPE',
-  'INCOMPLETE_DOCUMENT',
-  'UNREADABLE_DOCUMENT',
-  'DOCUMENT_VERIFICATION_FAILED',
-  'APPLICANT_SANCTIONED',
-  'APPLICANT_FRAUD',
-  'APPLICANT_CRIMINAL_RECORD',
-  'APPLICANT_REJECTED',
-  'MISSING_BENEFICIAL_OWNER',
-  'MISSING_CONTROL_PERSON',
-  'MISSING_GOOD_STANDING_DOCUMENT',
-] as const;
-
 const VerificationError = named(
   'VerificationError',
   ClosedObject({
     resourceId: Type.String({ description: 'The Customer, BeneficialOwner or Document concerned' }),
-    type: StringEnum(ERROR_TYPES),
+    type: StringEnum(VERIFICATION_ERROR_TYPES),
     field: Type.Optional(Type.String({ description: 'Dot path of the member, for MISSING_FIELD and INVALID_FIELD' })),
     acceptedDocumentTypes: Type.Optional(
       Type.Array(StringEnum(DOCUMENT_TYPES), { description: 'Any one of these would do' }),
@@ -57,7 +25,7 @@ export const Verification = named(
   ClosedObject({
     id: Id('Verification'),
     customerId: Id('Customer'),
-    verificationStatus: StringEnum(VERIFICATION_STATUSES),
+    verificationStatus: StringEnum(VERIFICATION_STATES),
     errors: Type.Array(VerificationError, {
       description: 'What stands in the way; empty unless RESOLVE_ERRORS (or REJECTED with its reason)',
     }),
@@ -198,7 +166,7 @@ export const kycOperations = [
     summary: 'List verifications, oldest first',
     query: {
       customerId: Type.Optional(Type.String()),
-      verificationStatus: Type.Optional(StringEnum(VERIFICATION_STATUSES)),
+      verificationStatus: Type.Optional(StringEnum(VERIFICATION_STATES)),
       ...pageQuery,
     },
     success: { 200: Page('VerificationList', Verification) },

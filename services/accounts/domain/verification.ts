@@ -1,40 +1,10 @@
 import type { CustomerType } from '../../../lib/contract/customer-vocabulary';
+import { VERIFICATION_ERROR_TYPES, VERIFICATION_STATES } from '../../../lib/contract/verification-vocabulary';
 
-/** A verification's states (REST VerificationStatus). */
-export const VERIFICATION_STATES = [
-  'RESOLVE_ERRORS',
-  'PENDING_MANUAL_REVIEW',
-  'IN_PROGRESS',
-  'APPROVED',
-  'REJECTED',
-  'READY_FOR_VERIFICATION',
-] as const;
+export { VERIFICATION_ERROR_TYPES, VERIFICATION_STATES };
+
 export type VerificationState = (typeof VERIFICATION_STATES)[number];
 
-export const VERIFICATION_ERROR_TYPES = [
-  'MISSING_FIELD',
-  'INVALID_FIELD',
-  'MISSING_LEGAL_PRESENCE_DOCUMENT',
-  'MISSING_CONTROL_STRUCTURE_DOCUMENT',
-  'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
-  'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
-  'MISSING_IDENTITY_DOCUMENT',
-  'INVALID_DOCUMENT',
-  'EXPIRED_DOCUMENT',
-  'POOR_QUALITY_DOCUMENT',
-  'SUSPECTED_FRAUD_DOCUMENT',
-  'WRONG_DOCUMENT_TYPE',
-  'INCOMPLETE_DOCUMENT',
-  'UNREADABLE_DOCUMENT',
-  'DOCUMENT_VERIFICATION_FAILED',
-  'APPLICANT_SANCTIONED',
-  'APPLICANT_FRAUD',
-  'APPLICANT_CRIMINAL_RECORD',
-  'APPLICANT_REJECTED',
-  'MISSING_BENEFICIAL_OWNER',
-  'MISSING_CONTROL_PERSON',
-  'MISSING_GOOD_STANDING_DOCUMENT',
-] as const;
 export type VerificationErrorType = (typeof VERIFICATION_ERROR_TYPES)[number];
 
 /** One problem standing between a customer and a decision (REST VerificationError). */
