@@ -98,6 +98,20 @@ const QuoteDestination = Type.Union([
   ClosedObject({ destinationType: Type.Literal('UMA_ADDRESS'), umaAddress: Type.String(), currency: Type.String() }),
 ]);
 
+/** The filters of a transaction list, the platform's and an agent's alike. */
+export const transactionFilters = {
+  accountIdentifier: Type.Optional(Type.String()),
+  senderAccountIdentifier: Type.Optional(Type.String()),
+  receiverAccountIdentifier: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String()),
+  type: Type.Optional(Type.String()),
+  reference: Type.Optional(Type.String()),
+  startDate: Type.Optional(Type.String()),
+  endDate: Type.Optional(Type.String()),
+  sortOrder: Type.Optional(Type.String({ description: 'asc or desc' })),
+  ...pageQuery,
+};
+
 export const Quote = named(
   'Quote',
   ClosedObject({
@@ -427,16 +441,7 @@ export const paymentOperations = [
     query: {
       customerId: Type.Optional(Type.String()),
       platformCustomerId: Type.Optional(Type.String()),
-      accountIdentifier: Type.Optional(Type.String()),
-      senderAccountIdentifier: Type.Optional(Type.String()),
-      receiverAccountIdentifier: Type.Optional(Type.String()),
-      status: Type.Optional(Type.String()),
-      type: Type.Optional(Type.String()),
-      reference: Type.Optional(Type.String()),
-      startDate: Type.Optional(Type.String()),
-      endDate: Type.Optional(Type.String()),
-      sortOrder: Type.Optional(Type.String({ description: 'asc or desc' })),
-      ...pageQuery,
+      ...transactionFilters,
     },
     success: { 200: Page('TransactionList', TransactionOneOf) },
     // 409 SCA_SESSION_REQUIRED: an SCA customer's history before the window without a live SCA session
