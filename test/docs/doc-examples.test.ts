@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AddressInUseError } from '../../lib/runtime/start-checks';
 import { startTestSystem } from '../system-harness';
 import { freePort } from '../fixtures/free-port';
 import { docFiles, readDoc, type DocFile } from './doc-examples';
@@ -32,6 +33,22 @@ test('every doc-test marker is well formed: a skip names its reason, a continued
   expect(problems).toEqual([]);
 });
 
+/**
+ * A system on a port known before it starts. The services it starts first listen on ports the OS
+ * picks, which may be the one just found free: then it starts again on another.
+ */
+async function startOnFreePort(
+  attempts = 3,
+): Promise<{ port: number; sys: Awaited<ReturnType<typeof startTestSystem>> }> {
+  const port = await freePort();
+  try {
+    return { port, sys: await startTestSystem({ port, env: { PORT: String(port) } }) };
+  } catch (err) {
+    if (!(err instanceof AddressInUseError) || attempts <= 1) throw err;
+    return startOnFreePort(attempts - 1);
+  }
+}
+
 (toRun.length ? test.each(toRun) : test.skip.each(['(none: DOC_TEST_ONLY names no doc with examples)']))(
   'the examples of %s run as written',
   async (file) => {
@@ -40,8 +57,7 @@ test('every doc-test marker is well formed: a skip names its reason, a continued
     const commands = commandsOf([...before, ...runnable(doc)]);
     // the port is known before the start: the links the server makes (hosted KYC, card reveal) name it, as under npm
     // start
-    const port = await freePort();
-    const sys = await startTestSystem({ port, env: { PORT: String(port) } });
+    const { port, sys } = await startOnFreePort();
     try {
       const ports = { gateway: port, receiver: await freePort() };
       const run = await runCommands(commands, { ports, timeoutMs: 150_000 });
