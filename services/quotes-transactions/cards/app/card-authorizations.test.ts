@@ -718,3 +718,41 @@ test('a card credit past BALANCE_LIMIT: INVALID_AMOUNT, nothing recorded; one up
   ).toBe(true);
   expect(await balance(FIRST)).toBe(BALANCE_LIMIT);
 });
+
+test('returning all that settled while some is held leaves the authorization open until its hold ends', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:r', card('Card:r', { fundingSources: [FIRST] }));
+  await fund(FIRST, 1_000);
+  const auth = await authorizations.authorize(caller, 'Card:r', { amount: 278, merchant });
+  if (!auth.approved) throw new Error('declined');
+  const id = auth.transaction.id;
+  await authorizations.clear(caller, 'Card:r', id, 139);
+  expect(await authorizations.refund(caller, 'Card:r', id, 139)).toMatchObject({
+    status: 'PARTIALLY_SETTLED',
+    held: 139,
+    refunded: 139,
+  });
+  // Still open: the stale-hold expiry (a zero clearing) gives the rest back, and nothing settled is kept.
+  expect(await authorizations.clear(caller, 'Card:r', id, 0)).toMatchObject({ status: 'REFUNDED', held: 0 });
+  expect(await balance(FIRST)).toBe(1_000);
+  expect(await balance(holdsAccount('USD', PLATFORM))).toBe(0);
+});
+
+test('a return reversal while part is still held leaves the authorization PARTIALLY_SETTLED', async () => {
+  const { cards, authorizations, fund, balance } = setup();
+  cards.set('Card:v', card('Card:v', { fundingSources: [FIRST] }));
+  await fund(FIRST, 1_000);
+  const auth = await authorizations.authorize(caller, 'Card:v', { amount: 400, merchant });
+  if (!auth.approved) throw new Error('declined');
+  const id = auth.transaction.id;
+  await authorizations.clear(caller, 'Card:v', id, 100);
+  await authorizations.refund(caller, 'Card:v', id, 40);
+  await authorizations.refund(caller, 'Card:v', id, 60);
+  expect(await authorizations.reverseReturn(caller, 'Card:v', id)).toMatchObject({
+    status: 'PARTIALLY_SETTLED',
+    held: 300,
+    refunded: 40,
+  });
+  expect(await authorizations.clear(caller, 'Card:v', id, 300)).toMatchObject({ status: 'SETTLED', held: 0 });
+  expect(await balance(FIRST)).toBe(1_000 - 400 + 40);
+});

@@ -210,6 +210,15 @@ export interface EventPlan {
 
 const tally = (t: Tally, amount: number): Tally => ({ count: t.count + 1, totalAmount: t.totalAmount + amount });
 
+/**
+ * The status once nothing is held any more: REFUNDED when everything that settled was returned, else SETTLED. While
+ * part of the authorization is still held it stays open (a return never closes it), so the stale-hold expiry and
+ * later clearings still find it.
+ */
+function closedStatus(tx: Pick<CardTransaction, 'settled' | 'refunded'>): CardTransactionStatus {
+  return tx.settled > 0 && tx.refunded === tx.settled ? 'REFUNDED' : 'SETTLED';
+}
+
 function stepKey(tx: CardTransaction): string {
   return `${tx.id}/event/${tx.events}`;
 }
@@ -227,7 +236,7 @@ export function clearingPlan(tx: CardTransaction, amount: number, at: string): E
   const holds = holdsAccount(currency, platformId);
   const network = networkAccount(currency, platformId);
   if (amount === 0) {
-    const next: CardTransaction = { ...base, held: 0, status: 'SETTLED' };
+    const next: CardTransaction = { ...base, held: 0, status: closedStatus(tx) };
     return {
       next,
       step: tx.held > 0
@@ -290,7 +299,7 @@ export function returnPlan(tx: CardTransaction, amount: number, at: string): Eve
     refunded,
     refunds: tally(tx.refunds, amount),
     returnAmounts: [...(tx.returnAmounts ?? []), amount],
-    status: refunded === tx.settled ? 'REFUNDED' : tx.status,
+    status: tx.held === 0 && refunded === tx.settled ? 'REFUNDED' : tx.status,
   };
   const step = ledgerStep(stepKey(tx), [
     { account: networkAccount(tx.currency, tx.platformId), currency: tx.currency, amount: -amount },
@@ -330,7 +339,7 @@ export function advicePlan(tx: CardTransaction, amount: number, at: string, grow
     ...base,
     authorizedAmount: amount,
     held,
-    status: held === 0 && tx.settlements.count > 0 ? 'SETTLED' : tx.status,
+    status: held === 0 && tx.settlements.count > 0 ? closedStatus(tx) : tx.status,
   };
   if (delta === 0) return { next, announce: true };
   if (delta < 0) {

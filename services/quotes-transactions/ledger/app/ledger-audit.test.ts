@@ -3,7 +3,10 @@ import { createEmbeddedDocumentStore } from '../../../../lib/store/embedded-docu
 import type { Card } from '../../cards/domain/card';
 import { holdStep } from '../../cards/domain/card-transaction';
 import { ledgerStep, systemAccount } from '../domain/ledger-postings';
-import { createCardTransactionDocumentStore } from '../../cards/store/card-transaction-document-store';
+import {
+  CARD_TRANSACTIONS_COLLECTION,
+  createCardTransactionDocumentStore,
+} from '../../cards/store/card-transaction-document-store';
 import { createLedgerDocumentStore } from '../store/ledger-document-store';
 import { createLedgerSnapshotReader } from '../store/ledger-snapshot-reader';
 import { createCardAuthorizations } from '../../cards/app/card-authorizations';
@@ -57,6 +60,7 @@ function setup() {
     );
   const audit = createLedgerAudit({ source: createLedgerSnapshotReader(store) });
   return {
+    store,
     ledger,
     cards,
     fund,
@@ -135,4 +139,24 @@ test('a posting that no owner explains is reported, with the balance it puts off
     expect.objectContaining({ check: 'ACCOUNT_POSTINGS', subject: FIRST }),
     expect.objectContaining({ check: 'ACCOUNT_POSTINGS', subject: 'stray/step#0' }),
   ]);
+});
+
+test('a card transaction closed while part of its authorization is still held is reported: OWNER_STATE', async () => {
+  const { store, cards, fund, audit } = setup();
+  await fund('first', FIRST, 1_000);
+  const auth = await cards.authorize(caller, 'Card:1', { amount: 278, merchant });
+  if (!auth.approved) throw new Error('not approved');
+  await cards.clear(caller, 'Card:1', auth.transaction.id, 139);
+  await cards.refund(caller, 'Card:1', auth.transaction.id, 139);
+  expect((await audit.run()).clean).toBe(true);
+
+  // What a return once did: every settled cent back, so REFUNDED, though 139 were still held and never expired.
+  await store.collection(CARD_TRANSACTIONS_COLLECTION).updateOne({ _id: auth.transaction.id }, {
+    $set: { status: 'REFUNDED' },
+  });
+  expect((await audit.run()).problems).toEqual([{
+    check: 'OWNER_STATE',
+    subject: auth.transaction.id,
+    detail: `is REFUNDED yet holds 139 USD on ${FIRST}`,
+  }]);
 });

@@ -6,7 +6,8 @@ import {
 } from '../../cards/domain/card-transaction';
 import { isGuarded, systemAccount, type LedgerStep } from '../domain/ledger-postings';
 import type { Payment } from '../../payments/domain/payment';
-import { movement, type MovementName } from '../../payments/domain/payment-movements';
+import { holdsFundsInTransit, movement, type MovementName } from '../../payments/domain/payment-movements';
+import { isTerminal } from '../../payments/domain/transaction-states';
 import type { CardTransactionEntry } from '../../cards/app/card-transaction-store';
 
 /** One balance document as stored: an internal account's, or a system document's shares (`sums`). */
@@ -41,7 +42,7 @@ export interface LedgerSnapshot {
   cardTransactions: CardTransactionEntry[];
 }
 
-export type AuditCheck = 'CURRENCY_SUM' | 'HOLD_OWNER' | 'MARKER_TWICE' | 'ACCOUNT_POSTINGS';
+export type AuditCheck = 'CURRENCY_SUM' | 'HOLD_OWNER' | 'MARKER_TWICE' | 'ACCOUNT_POSTINGS' | 'OWNER_STATE';
 
 export interface AuditProblem {
   check: AuditCheck;
@@ -85,7 +86,9 @@ const markerOf = (step: LedgerStep, index: number) =>
  *   archive) and none both applied and voided;
  * - every internal account's balance equals its postings: the sum of the postings of the steps
  *   whose markers it holds, each step known to its owner (a payment's movements, a journaled
- *   step, a card transaction's decision and its events).
+ *   step, a card transaction's decision and its events);
+ * - every owner's money agrees with the state it shows: a payment in a final state holds nothing in transit, and a
+ *   card transaction that is SETTLED or REFUNDED holds nothing on its funding account.
  * Steps still in flight (a card event recorded and not finished) leave their accounts out of the
  * exact balance checks; run the audit on a quiet ledger, or again, to check those.
  */
@@ -121,6 +124,7 @@ export function auditLedger(snapshot: LedgerSnapshot): LedgerAuditReport {
     auditCard(entry, { present, applyKnown, add, explained, skipped, inFlight, report });
   }
 
+  checkOwnerStates(snapshot, report);
   const balances = balancesOf(snapshot.balances);
   checkSums(balances, report);
   let internalAccounts = 0;
@@ -238,6 +242,28 @@ function checkSums(
   }
   for (const [currency, sum] of byCurrency) {
     if (sum !== 0) report('CURRENCY_SUM', currency, `balances sum to ${sum}, not 0`);
+  }
+}
+
+/** Owners at rest whose state and money disagree (the balances can all be exact and a customer still short). */
+function checkOwnerStates(
+  snapshot: LedgerSnapshot,
+  report: (check: AuditCheck, subject: string, detail: string) => void,
+) {
+  for (const p of snapshot.payments) {
+    if (!p.pendingStep && isTerminal(p.type, p.status) && holdsFundsInTransit(p)) {
+      report('OWNER_STATE', p.id, `is ${p.status} with its money still in transit (${p.appliedSteps.join(', ')})`);
+    }
+  }
+  for (const entry of snapshot.cardTransactions) {
+    const atRest = entry.decision === 'APPROVED' && !entry.pending && !entry.releasing;
+    if (atRest && (entry.status === 'SETTLED' || entry.status === 'REFUNDED') && entry.held !== 0) {
+      report(
+        'OWNER_STATE',
+        entry.id,
+        `is ${entry.status} yet holds ${entry.held} ${entry.currency} on ${entry.accountId}`,
+      );
+    }
   }
 }
 
