@@ -33,3 +33,8 @@ test('nested records and lists of records are written by their schemas; a free-f
       + '"metadata":{"any":{"thing":1}}}',
   );
 });
+
+test('a member named in nullWhenAbsent is null where the message leaves it out, in its place', () => {
+  const json = contractJson(Record, { id: 'a', roles: [], isDeleted: true }, { nullWhenAbsent: ['tags', 'isDeleted'] });
+  expect(JSON.stringify(json)).toBe('{"id":"a","tags":null,"roles":[],"isDeleted":true}');
+});

@@ -1,8 +1,8 @@
 /*
  * A response message as its REST JSON, member by member as the contract's response schema lists
  * them (its order too): members the schema does not name (internal fields of the message) stay out,
- * an absent member stays out, and so does an empty list the schema marks optional. Messages carry
- * the REST member names, so no hand list copies the contract.
+ * an absent member stays out (or is null where the caller names it), and so does an empty list the
+ * schema marks optional. Messages carry the REST member names, so no hand list copies the contract.
  */
 
 type Json = Record<string, unknown>;
@@ -23,13 +23,21 @@ function project(schema: Schema, value: unknown): unknown {
   return value;
 }
 
+interface ContractJsonOptions {
+  /** Members written as `null` where the message leaves them out (the reference's explicit null). */
+  nullWhenAbsent?: readonly string[];
+}
+
 /** `value` (a response message) as the REST JSON of the object schema `schema`. */
-export function contractJson(schema: object, value: object): Json {
+export function contractJson(schema: object, value: object, { nullWhenAbsent = [] }: ContractJsonOptions = {}): Json {
   const { properties = {}, required = [] } = schema as Schema;
   const json: Json = {};
   for (const [key, member] of Object.entries(properties)) {
     const v = (value as Json)[key];
-    if (v === undefined || v === null) continue;
+    if (v === undefined || v === null) {
+      if (nullWhenAbsent.includes(key)) json[key] = null;
+      continue;
+    }
     if (Array.isArray(v) && v.length === 0 && !required.includes(key)) continue;
     json[key] = project(member, v);
   }
