@@ -43,8 +43,8 @@ const kycLinkMembers = {
   ),
 };
 
-const KycLink = named('KycLink', ClosedObject(kycLinkMembers));
-const KycLinkByPlatformId = named(
+export const KycLink = named('KycLink', ClosedObject(kycLinkMembers));
+export const KycLinkByPlatformId = named(
   'KycLinkByPlatformCustomerId',
   ClosedObject({
     ...kycLinkMembers,
