@@ -59,6 +59,9 @@ const currencyConfigMembers = {
   enabledTransactionTypes: Type.Array(StringEnum(TRANSACTION_TYPES)),
 };
 
+/** The response lists the provider's fields before `enabledTransactionTypes`, as the reference does. */
+const { enabledTransactionTypes, ...firstCurrencyMembers } = currencyConfigMembers;
+
 const feeConfigMembers = {
   feeType: StringEnum(FEE_TYPES),
   sourceCurrency: Type.String(),
@@ -73,7 +76,7 @@ const limitMembers = {
   dailyVolume: Type.Optional(MinorUnits({ minimum: 1 })),
 };
 
-const PlatformConfig = named(
+export const PlatformConfig = named(
   'PlatformConfig',
   ClosedObject({
     id: Type.String(),
@@ -81,9 +84,10 @@ const PlatformConfig = named(
     proxyUmaSubdomain: Type.Optional(Type.String()),
     webhookEndpoint: Type.Optional(Type.String()),
     supportedCurrencies: Type.Array(ClosedObject({
-      ...currencyConfigMembers,
+      ...firstCurrencyMembers,
       providerRequiredCustomerFields: Type.Optional(Type.Array(Type.String())),
       providerRequiredCounterpartyCustomerFields: Type.Optional(Type.Array(Type.String())),
+      enabledTransactionTypes,
     })),
     isRegulatedFinancialInstitution: Type.Optional(Type.Boolean()),
     embeddedWalletConfig: Type.Optional(ClosedObject(embeddedWalletMembers)),

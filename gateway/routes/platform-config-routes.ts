@@ -1,9 +1,20 @@
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
+import type { PlatformConfig as PlatformConfigMessage } from '../../gen/accounts/v1/platform_config';
 import type { PlatformConfigChanges } from '../../gen/accounts/v1/platform_config_changes';
+import { contractJson } from '../../lib/contract/contract-json';
+import { PlatformConfig } from '../contract/platform-config-contract';
 import { bodyMessage } from '../http/request-body';
-import { platformConfigJson } from './platform-config-json';
 import { OperationHandlers } from './operation-routes';
+
+/** The REST PlatformConfig (plus `limits`). */
+function platformConfigJson(c: PlatformConfigMessage) {
+  return contractJson(PlatformConfig, {
+    ...c,
+    // REST requires a fee's fixedFee; the message may leave it out, which means none in the fee's source currency.
+    feeConfigs: c.feeConfigs.map((f) => ({ ...f, fixedFee: f.fixedFee ?? { amount: 0, currency: f.sourceCurrency } })),
+  });
+}
 
 /** The platform's configuration: fees, limits, embedded wallets, webhook endpoint, currencies. */
 export function platformConfigRoutes(peers: PeerClients): OperationHandlers {
