@@ -35,7 +35,7 @@ const spendingLimitMembers = {
   monthlyLimit: Opt(Amount('Most the agent may spend per UTC month; null for no limit')),
 };
 
-const AgentAccountRule = named(
+export const AgentAccountRule = named(
   'AgentAccountRule',
   Type.Object({
     accountId: Type.String({ minLength: 1, description: 'The internal account this rule overrides the policy for' }),
@@ -56,7 +56,7 @@ const AgentAccountRestrictions = named(
   }),
 );
 
-const AgentApprovalThresholds = named(
+export const AgentApprovalThresholds = named(
   'AgentApprovalThresholds',
   Type.Object({
     currency: Type.Optional(Code),
@@ -64,7 +64,7 @@ const AgentApprovalThresholds = named(
   }),
 );
 
-const AgentPolicy = named(
+export const AgentPolicy = named(
   'AgentPolicy',
   Type.Object({
     permissions: Type.Array(StringEnum(PERMISSIONS)),
@@ -114,7 +114,7 @@ const AgentUsage = named(
   }),
 );
 
-const Agent = named(
+export const Agent = named(
   'Agent',
   ClosedObject({
     id: Id('Agent'),

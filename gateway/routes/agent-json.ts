@@ -1,46 +1,37 @@
 import type { Agent, AgentPolicy } from '../../gen/auth/v1/agents';
 import type { AgentUsage } from '../../gen/quotes_transactions/v1/agent_actions';
-import { withoutAbsent } from './rest-request';
+import { contractJson } from '../../lib/contract/contract-json';
+import * as contract from '../contract/agent-contract';
 
-/* Agents and policies → REST JSON, in one place. Limits removed are sent as null, as the reference does. */
+/*
+ * Agents and policies → REST JSON. A limit the message leaves out (removed, or inherited) is the reference's
+ * explicit null.
+ */
 
 export function policyJson(p: AgentPolicy) {
-  const limits = p.spendingLimits!;
-  return withoutAbsent({
-    permissions: p.permissions,
-    defaultExecutionMode: p.defaultExecutionMode,
-    spendingLimits: withoutAbsent({
-      currency: limits.currency,
-      perTransactionLimit: limits.perTransactionLimit,
-      dailyLimit: limits.dailyLimit ?? null,
-      dailyTransactionLimit: limits.dailyTransactionLimit,
-      monthlyLimit: limits.monthlyLimit ?? null,
+  const restrictions = p.accountRestrictions;
+  const thresholds = p.approvalThresholds;
+  const limits = contract.AgentPolicy.properties.spendingLimits;
+  return {
+    ...contractJson(contract.AgentPolicy, p),
+    spendingLimits: contractJson(limits, p.spendingLimits!, { nullWhenAbsent: ['dailyLimit', 'monthlyLimit'] }),
+    ...(restrictions && {
+      accountRestrictions: {
+        // The proto wraps the list in a message (absent: every account); REST has the list itself, or null.
+        allowedAccountIds: restrictions.allowedAccountIds?.ids ?? null,
+        // Written even when empty.
+        accountRules: restrictions.accountRules.map((r) =>
+          contractJson(contract.AgentAccountRule, r, { nullWhenAbsent: ['perTransactionLimit'] })
+        ),
+      },
     }),
-    accountRestrictions: p.accountRestrictions && {
-      allowedAccountIds: p.accountRestrictions.allowedAccountIds?.ids ?? null,
-      accountRules: p.accountRestrictions.accountRules.map((r) =>
-        withoutAbsent({
-          accountId: r.accountId,
-          executionMode: r.executionMode,
-          perTransactionLimit: r.perTransactionLimit ?? null,
-        })
-      ),
-    },
-    approvalThresholds: p.approvalThresholds
-      && withoutAbsent({ currency: p.approvalThresholds.currency, amount: p.approvalThresholds.amount ?? null }),
-  });
+    ...(thresholds && {
+      approvalThresholds: contractJson(contract.AgentApprovalThresholds, thresholds, { nullWhenAbsent: ['amount'] }),
+    }),
+  };
 }
 
+/** The REST Agent, with its usage (from the payments service) and its policy as policyJson writes it. */
 export function agentJson(a: Agent, usage: AgentUsage) {
-  return {
-    id: a.id,
-    name: a.name,
-    customerId: a.customerId,
-    isPaused: a.isPaused,
-    isConnected: a.isConnected,
-    policy: policyJson(a.policy!),
-    usage,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
-  };
+  return { ...contractJson(contract.Agent, { ...a, usage }), policy: policyJson(a.policy!) };
 }
