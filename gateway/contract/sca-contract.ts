@@ -49,28 +49,27 @@ const EnrollRequest = named(
   'ScaFactorEnrollRequestOneOf',
   Type.Object({ type: StringEnum(['TOTP', 'PASSKEY'] as const) }),
 );
+export const TotpEnrollmentStart = named(
+  'TotpEnrollmentStart',
+  ClosedObject({
+    type: Type.Literal('TOTP'),
+    secret: Type.String(),
+    secretBase32Encoded: Type.String(),
+    totpUri: Type.String({ description: 'otpauth:// provisioning URI' }),
+  }),
+);
+export const PasskeyEnrollmentStart = named(
+  'PasskeyEnrollmentStart',
+  ClosedObject({
+    type: Type.Literal('PASSKEY'),
+    options: Opaque('WebAuthn PublicKeyCredentialCreationOptions (JSON)'),
+    allowedOrigins: Origins,
+    relyingPartyId: Type.String(),
+  }),
+);
 const EnrollStart = named(
   'ScaFactorEnrollStartOneOf',
-  Type.Union([
-    named(
-      'TotpEnrollmentStart',
-      ClosedObject({
-        type: Type.Literal('TOTP'),
-        secret: Type.String(),
-        secretBase32Encoded: Type.String(),
-        totpUri: Type.String({ description: 'otpauth:// provisioning URI' }),
-      }),
-    ),
-    named(
-      'PasskeyEnrollmentStart',
-      ClosedObject({
-        type: Type.Literal('PASSKEY'),
-        options: Opaque('WebAuthn PublicKeyCredentialCreationOptions (JSON)'),
-        allowedOrigins: Origins,
-        relyingPartyId: Type.String(),
-      }),
-    ),
-  ]),
+  Type.Union([TotpEnrollmentStart, PasskeyEnrollmentStart]),
 );
 const ConfirmRequest = named(
   'ScaFactorConfirmRequestOneOf',
@@ -93,7 +92,7 @@ const ConfirmResponse = named(
   ]),
 );
 
-const LoginStart = named(
+export const LoginStart = named(
   'ScaLoginStart',
   ClosedObject({
     factor: ScaFactor,

@@ -1,41 +1,22 @@
 import type { ScaChallengeView, StartScaEnrollmentResponse, StartScaLoginResponse } from '../../gen/accounts/v1/sca';
-import { withoutAbsent } from './rest-request';
+import { contractJson } from '../../lib/contract/contract-json';
+import { LoginStart, PasskeyEnrollmentStart, ScaChallenge, TotpEnrollmentStart } from '../contract/sca-contract';
 
-const parsed = (
-  json: string | undefined,
-) => (json === undefined ? undefined : JSON.parse(json) as Record<string, unknown>);
+/*
+ * SCA answers → REST JSON. The WebAuthn options are open objects the messages carry as JSON strings (`...Json`);
+ * REST shows them as the objects.
+ */
 
-/** The reference's ScaChallenge; shared by trust changes and quotes. */
-export function scaChallengeJson(c: ScaChallengeView) {
-  return withoutAbsent({
-    id: c.id,
-    expiresAt: c.expiresAt,
-    factor: c.factor,
-    availableFactors: c.availableFactors,
-    purpose: c.purpose,
-    passkeyAssertionOptions: parsed(c.passkeyAssertionOptionsJson),
-    passkeyAllowedOrigins: c.passkeyAllowedOrigins.length ? c.passkeyAllowedOrigins : undefined,
-  });
-}
+const parsed = (json: string | undefined) => (json === undefined ? undefined : JSON.parse(json) as object);
 
-export function enrollmentStartJson(r: StartScaEnrollmentResponse) {
-  return r.type === 'TOTP'
-    ? { type: 'TOTP', secret: r.secret, secretBase32Encoded: r.secretBase32Encoded, totpUri: r.totpUri }
-    : {
-      type: 'PASSKEY',
-      options: parsed(r.optionsJson),
-      allowedOrigins: r.allowedOrigins,
-      relyingPartyId: r.relyingPartyId,
-    };
-}
+/** The reference's ScaChallenge of a beneficiary trust change. */
+export const scaChallengeJson = (c: ScaChallengeView) =>
+  contractJson(ScaChallenge, { ...c, passkeyAssertionOptions: parsed(c.passkeyAssertionOptionsJson) });
 
-export function loginStartJson(r: StartScaLoginResponse) {
-  return withoutAbsent({
-    factor: r.factor,
-    challengeId: r.challengeId,
-    expiresAt: r.expiresAt,
-    passkeyOptions: parsed(r.passkeyOptionsJson),
-    allowedOrigins: r.allowedOrigins.length ? r.allowedOrigins : undefined,
-    relyingPartyId: r.relyingPartyId,
-  });
-}
+export const enrollmentStartJson = (r: StartScaEnrollmentResponse) =>
+  r.type === 'TOTP'
+    ? contractJson(TotpEnrollmentStart, r)
+    : contractJson(PasskeyEnrollmentStart, { ...r, options: parsed(r.optionsJson) });
+
+export const loginStartJson = (r: StartScaLoginResponse) =>
+  contractJson(LoginStart, { ...r, passkeyOptions: parsed(r.passkeyOptionsJson) });
