@@ -1,12 +1,13 @@
 import { type Request } from 'express';
 import { AppError } from '../../lib/errors';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
-import { withoutAbsent } from '../../lib/contract/json-members';
+import type { StablecoinOperationRecord } from '../../gen/quotes_transactions/v1/stablecoins';
+import { contractJson } from '../../lib/contract/contract-json';
 import { readIdempotencyKey } from '../../lib/idempotency-key';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
-import { RestRequestReader } from './rest-request';
-import { stablecoinJson, stablecoinOperationJson, stablecoinProviderAccountJson } from './stablecoin-json';
+import { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from '../contract/stablecoin-contract';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 type Json = Record<string, any>;
@@ -26,6 +27,16 @@ const idempotencyKeyOf = (req: Request) => readIdempotencyKey(req.get('Idempoten
 
 const pageOf = (q: RestRequestReader) => ({ limit: q.limit(), cursor: q.query('cursor') });
 
+/** The REST StablecoinProviderAccount (the message never holds the client id or secret). */
+const providerAccountJson = (a: object) => contractJson(StablecoinProviderAccount, a);
+const stablecoinJson = (s: object) => contractJson(Stablecoin, s);
+const operationJson = (o: StablecoinOperationRecord) =>
+  contractJson(StablecoinOperation, {
+    ...o,
+    // A proto map is never absent: an empty one stays out.
+    fundingInstructions: Object.keys(o.fundingInstructions).length ? o.fundingInstructions : undefined,
+  });
+
 /** Stablecoin provider accounts, stablecoins, mints and burns: REST to StablecoinService. */
 export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
   const routes = new OperationHandlers();
@@ -39,7 +50,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
       apiClientSecret: b.apiClientSecret,
       providerAccountId: b.providerAccountId,
     }, callContext(res));
-    res.status(201).json(stablecoinProviderAccountJson(account!));
+    res.status(201).json(providerAccountJson(account!));
   });
 
   routes.on('listStablecoinProviderAccounts', async (req, res) => {
@@ -47,21 +58,14 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     const request = { provider: q.query('provider'), status: q.query('status'), page: pageOf(q) };
     q.done();
     const page = await peers.stablecoins.listStablecoinProviderAccounts(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.data.map(stablecoinProviderAccountJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.data, providerAccountJson));
   });
 
   routes.on('getStablecoinProviderAccount', async (req, res) => {
     const { account } = await peers.stablecoins.getStablecoinProviderAccount({
       id: req.params.stablecoinProviderAccountId,
     }, callContext(res));
-    res.status(200).json(stablecoinProviderAccountJson(account!));
+    res.status(200).json(providerAccountJson(account!));
   });
 
   routes.on('registerStablecoin', async (req, res) => {
@@ -86,14 +90,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     };
     q.done();
     const page = await peers.stablecoins.listStablecoins(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.data.map(stablecoinJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.data, stablecoinJson));
   });
 
   routes.on('getStablecoin', async (req, res) => {
@@ -112,7 +109,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
       description: b.description,
       idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
-    res.status(201).json(stablecoinOperationJson(operation!));
+    res.status(201).json(operationJson(operation!));
   });
 
   routes.on('createStablecoinBurn', async (req, res) => {
@@ -126,7 +123,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
       description: b.description,
       idempotencyKey: idempotencyKeyOf(req),
     }, callContext(res));
-    res.status(201).json(stablecoinOperationJson(operation!));
+    res.status(201).json(operationJson(operation!));
   });
 
   routes.on('listStablecoinOperations', async (req, res) => {
@@ -134,14 +131,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
     const request = { stablecoinId: req.params.stablecoinId, operationType: q.query('operationType'), page: pageOf(q) };
     q.done();
     const page = await peers.stablecoins.listStablecoinOperations(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.data.map(stablecoinOperationJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.data, operationJson));
   });
 
   routes.on('getStablecoinOperation', async (req, res) => {
@@ -149,7 +139,7 @@ export function stablecoinRoutes(peers: PeerClients): OperationHandlers {
       { id: req.params.stablecoinOperationId },
       callContext(res),
     );
-    res.status(200).json(stablecoinOperationJson(operation!));
+    res.status(200).json(operationJson(operation!));
   });
 
   return routes;
