@@ -121,7 +121,7 @@ const OwnershipVerifyRequest = named(
   }),
 );
 
-const WalletExport = named(
+export const WalletExport = named(
   'WalletExport',
   ClosedObject({ id: Id('InternalAccount'), encryptedWalletCredentials: Type.String() }),
 );

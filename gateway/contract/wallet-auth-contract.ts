@@ -18,10 +18,10 @@ const authMethodMembers = {
   updatedAt: DateTime(),
 };
 
-const AuthMethod = named('AuthMethod', ClosedObject(authMethodMembers));
+export const AuthMethod = named('AuthMethod', ClosedObject(authMethodMembers));
 
 /** A passkey's registration or sign-in step: the WebAuthn challenge to answer with a Request-Id. */
-const PasskeyChallenge = named(
+export const PasskeyChallenge = named(
   'PasskeyChallenge',
   ClosedObject({
     ...Type.Partial(Type.Object(authMethodMembers)).properties,
@@ -31,7 +31,7 @@ const PasskeyChallenge = named(
   }),
 );
 
-const AuthSession = named(
+export const AuthSession = named(
   'AuthSession',
   ClosedObject({
     id: Id('Session'),

@@ -1,42 +1,14 @@
 import type { Response } from 'express';
-import type { SignedRetryChallenge } from '../../gen/auth/v1/signed_retry';
-import type { AuthMethod, AuthSession, WalletAuthOutcome } from '../../gen/auth/v1/wallet_records';
-import { withoutAbsent } from './rest-request';
+import type { SignedRetryChallenge as Challenge } from '../../gen/auth/v1/signed_retry';
+import type { AuthMethod as Method, AuthSession as Session, WalletAuthOutcome } from '../../gen/auth/v1/wallet_records';
+import { contractJson } from '../../lib/contract/contract-json';
+import { WalletExport } from '../contract/account-contract';
+import { Processing, SignedRetryChallenge } from '../contract/common-schemas';
+import { AuthMethod, AuthSession, PasskeyChallenge } from '../contract/wallet-auth-contract';
 
-export function authMethodJson(m: AuthMethod) {
-  return withoutAbsent({
-    id: m.id,
-    accountId: m.accountId,
-    type: m.type,
-    nickname: m.nickname,
-    credentialId: m.credentialId,
-    otpEncryptionTargetBundle: m.otpEncryptionTargetBundle,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-  });
-}
-
-export function authSessionJson(s: AuthSession) {
-  return withoutAbsent({
-    id: s.id,
-    accountId: s.accountId,
-    type: s.type,
-    nickname: s.nickname,
-    encryptedSessionSigningKey: s.encryptedSessionSigningKey,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-    expiresAt: s.expiresAt,
-  });
-}
-
-export function challengeJson(c: SignedRetryChallenge) {
-  return withoutAbsent({
-    type: c.type,
-    payloadToSign: c.payloadToSign,
-    requestId: c.requestId,
-    expiresAt: c.expiresAt,
-  });
-}
+export const authMethodJson = (m: Method) => contractJson(AuthMethod, m);
+export const authSessionJson = (s: Session) => contractJson(AuthSession, s);
+export const challengeJson = (c: Challenge) => contractJson(SignedRetryChallenge, c);
 
 /**
  * Writes a signed-retry endpoint's outcome: 202 challenge, 200 PROCESSING, 204 when done, or
@@ -49,7 +21,8 @@ export function sendWalletOutcome(res: Response, wrapped: WalletAuthOutcome | un
       res.status(202).json(challengeJson(outcome.value));
       return;
     case 'processing':
-      res.status(200).json({ status: 'PROCESSING', message: outcome.value.message });
+      // The message's oneof case is REST's `status`.
+      res.status(200).json(contractJson(Processing, { status: 'PROCESSING', ...outcome.value }));
       return;
     case 'authMethod':
       res.status(successStatus).json(authMethodJson(outcome.value));
@@ -57,21 +30,12 @@ export function sendWalletOutcome(res: Response, wrapped: WalletAuthOutcome | un
     case 'session':
       res.status(successStatus).json(authSessionJson(outcome.value));
       return;
-    case 'passkeyChallenge': {
-      const { authMethod, challenge, requestId, expiresAt } = outcome.value;
-      res.status(successStatus).json({
-        ...(authMethod ? authMethodJson(authMethod) : {}),
-        challenge,
-        requestId,
-        expiresAt,
-      });
+    case 'passkeyChallenge':
+      // REST writes the nested authMethod's members beside the challenge's.
+      res.status(successStatus).json(contractJson(PasskeyChallenge, { ...outcome.value.authMethod, ...outcome.value }));
       return;
-    }
     case 'walletExport':
-      res.status(successStatus).json({
-        id: outcome.value.id,
-        encryptedWalletCredentials: outcome.value.encryptedWalletCredentials,
-      });
+      res.status(successStatus).json(contractJson(WalletExport, outcome.value));
       return;
     case 'done':
       res.status(204).end();
