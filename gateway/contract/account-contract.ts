@@ -1,76 +1,18 @@
 import { Type } from '@sinclair/typebox';
+import { INTERNAL_ACCOUNT_TYPES, OWNERSHIP_METHODS } from '../../lib/contract/account-vocabulary';
 import {
-  INTERNAL_ACCOUNT_STATUSES,
-  INTERNAL_ACCOUNT_TYPES,
-  OWNERSHIP_METHODS,
-} from '../../lib/contract/account-vocabulary';
-import { CurrencyAmount, List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
-import { ExternalAccountCreateInfo, ExternalAccountInfo } from './external-account-info-schemas';
+  ExternalAccount,
+  InternalAccount,
+  OWNERSHIP_TYPES,
+  PaymentInstructions,
+} from '../../lib/contract/account-records';
+import { ExternalAccountCreateInfo } from '../../lib/contract/external-account-info-schemas';
+import { List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, CurrencyCode, DateTime, Id, named, StringEnum } from './schema-kit';
 
-const EXTERNAL_ACCOUNT_STATUSES = [
-  'PENDING',
-  'ACTIVE',
-  'PENDING_OWNERSHIP_VERIFICATION',
-  'UNVERIFIED',
-  'UNDER_REVIEW',
-  'INACTIVE',
-] as const;
-const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
-const BENEFICIARY_VERIFICATION = [
-  'MATCHED',
-  'PARTIAL_MATCH',
-  'NOT_MATCHED',
-  'UNSUPPORTED',
-  'CHECKED_BY_RECEIVING_FI',
-  'PENDING',
-] as const;
-
-/** How to pay into an account: bank details or a wallet address, by `accountType`. */
-export const PaymentInstructions = named(
-  'PaymentInstructions',
-  ClosedObject({
-    instructionsNotes: Type.Optional(Type.String()),
-    isPlatformAccount: Type.Optional(Type.Boolean()),
-    accountOrWalletInfo: Type.Object({ accountType: Type.String() }, {
-      description: 'Members depend on `accountType`',
-    }),
-  }),
-);
-
-export const InternalAccount = named(
-  'InternalAccount',
-  ClosedObject({
-    id: Id('InternalAccount'),
-    customerId: Type.Optional(Id('Customer')),
-    type: StringEnum(INTERNAL_ACCOUNT_TYPES),
-    status: StringEnum(INTERNAL_ACCOUNT_STATUSES),
-    balance: CurrencyAmount,
-    totalBalance: CurrencyAmount,
-    fundingPaymentInstructions: Type.Array(PaymentInstructions),
-    privateEnabled: Type.Optional(
-      Type.Boolean({ description: "Embedded wallets: whether the wallet's activity is private" }),
-    ),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  }),
-);
-
-export const ExternalAccount = named(
-  'ExternalAccount',
-  ClosedObject({
-    id: Id('ExternalAccount'),
-    customerId: Type.Optional(Id('Customer')),
-    status: StringEnum(EXTERNAL_ACCOUNT_STATUSES),
-    platformAccountId: Type.Optional(Type.String()),
-    ownershipType: Type.Optional(StringEnum(OWNERSHIP_TYPES)),
-    currency: Type.String(),
-    defaultUmaDepositAccount: Type.Optional(Type.Boolean()),
-    beneficiaryVerificationStatus: Type.Optional(StringEnum(BENEFICIARY_VERIFICATION)),
-    accountInfo: ExternalAccountInfo,
-  }),
-);
+/** The records live in lib/contract (the notifications service renders accounts for webhooks too). */
+export { ExternalAccount, InternalAccount, PaymentInstructions };
 
 const externalAccountCreateMembers = {
   currency: Type.String({ minLength: 1 }),
@@ -100,7 +42,7 @@ const OwnershipChallengeRequest = named(
   Type.Object({ method: StringEnum(OWNERSHIP_METHODS) }),
 );
 
-const OwnershipChallenge = named(
+export const OwnershipChallenge = named(
   'OwnershipChallenge',
   Type.Union([
     ClosedObject({ method: Type.Literal('WALLET_SIGNATURE'), messageToSign: Type.String(), expiresAt: DateTime() }),

@@ -1,7 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../../lib/errors';
 import { httpStatusOf } from '../http/http-status';
-import { ClosedObject, MinorUnits, named } from './schema-kit';
+import { ClosedObject, named } from './schema-kit';
+
+export { Currency, CurrencyAmount } from '../../lib/contract/account-records';
 
 export const FieldConstraint = named(
   'FieldConstraint',
@@ -52,18 +54,6 @@ export function ErrorEnvelope(status: number): TSchema {
   }
   return schema;
 }
-
-export const Currency = named(
-  'Currency',
-  ClosedObject({
-    code: Type.String({ description: 'ISO 4217 code, or the ticker of a crypto currency' }),
-    name: Type.String(),
-    symbol: Type.String(),
-    decimals: Type.Integer({ minimum: 0 }),
-  }),
-);
-
-export const CurrencyAmount = named('CurrencyAmount', ClosedObject({ amount: MinorUnits(), currency: Currency }));
 
 /** A page of a list, with the cursor of the next page when there is one. */
 export function Page<T extends TSchema>(name: string, item: T) {

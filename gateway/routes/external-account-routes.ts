@@ -9,9 +9,14 @@ import type {
   VerifyOwnershipRequest,
 } from '../../gen/accounts/v1/external_account_requests';
 import { bodyMessage } from '../http/request-body';
-import { externalAccountJson, ownershipChallengeJson } from '../../lib/contract/account-json';
+import { externalAccountJson } from '../../lib/contract/account-json';
+import { contractJson } from '../../lib/contract/contract-json';
+import { OwnershipChallenge } from '../contract/account-contract';
 import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
+
+/** The REST OwnershipChallenge is one of these, by `method`. */
+const [WalletSignatureChallenge, LivenessChallenge] = OwnershipChallenge.anyOf;
 
 type Owner = 'CUSTOMER' | 'PLATFORM';
 
@@ -58,7 +63,9 @@ export function externalAccountRoutes(peers: PeerClients): OperationHandlers {
     const body = bodyMessage<StartOwnershipChallengeRequest>(req, 'accounts.v1.StartOwnershipChallengeRequest');
     const request = { ...body, id: accountId(req), owner };
     const { challenge: issued } = await peers.accounts.startOwnershipChallenge(request, callContext(res));
-    res.status(201).json(ownershipChallengeJson(issued!));
+    res.status(201).json(
+      contractJson(issued!.method === 'LIVENESS' ? LivenessChallenge : WalletSignatureChallenge, issued!),
+    );
   };
 
   const verify = (owner: Owner) => async (req: Request, res: Response) => {

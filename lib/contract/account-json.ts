@@ -1,69 +1,30 @@
-import type {
-  CurrencyAmount,
-  ExternalAccount,
-  InternalAccount,
-  PaymentInstructions,
-} from '../../gen/accounts/v1/accounts';
-import type { OwnershipChallenge } from '../../gen/accounts/v1/external_account_requests';
-import { withoutAbsent } from './json-members';
+import type { Static } from '@sinclair/typebox';
+import type { ExternalAccount, InternalAccount } from '../../gen/accounts/v1/accounts';
+import * as records from './account-records';
+import { contractJson } from './contract-json';
 
-/** Money as integer minor units with its currency. */
-function currencyAmountJson(a: CurrencyAmount | undefined) {
-  if (!a?.currency) throw new Error('internal account without a currency');
-  const { code, name, symbol, decimals } = a.currency;
-  return { amount: a.amount, currency: { code, name, symbol, decimals } };
-}
-
-function paymentInstructionsJson(p: PaymentInstructions) {
-  return withoutAbsent({
-    instructionsNotes: p.instructionsNotes,
-    isPlatformAccount: p.isPlatformAccount,
-    accountOrWalletInfo: p.accountOrWalletInfo ?? {},
+/** The REST InternalAccount. */
+export function internalAccountJson(a: InternalAccount): Static<typeof records.InternalAccount> {
+  if (!a.balance?.currency || !a.totalBalance?.currency) throw new Error('internal account without a currency');
+  const json = contractJson(records.InternalAccount, {
+    ...a,
+    fundingPaymentInstructions: a.fundingPaymentInstructions.map((p) => ({
+      ...p,
+      accountOrWalletInfo: p.accountOrWalletInfo ?? {}, // required by REST; the message may leave it out
+    })),
   });
+  return json as Static<typeof records.InternalAccount>;
 }
 
-/** The REST InternalAccount, member by member. */
-export function internalAccountJson(a: InternalAccount) {
-  return withoutAbsent({
-    id: a.id,
-    customerId: a.customerId,
-    type: a.type,
-    status: a.status,
-    balance: currencyAmountJson(a.balance),
-    totalBalance: currencyAmountJson(a.totalBalance),
-    fundingPaymentInstructions: a.fundingPaymentInstructions.map(paymentInstructionsJson),
-    privateEnabled: a.privateEnabled,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
-  });
-}
-
-/** The REST ExternalAccount, member by member (the interface gives it no timestamps). */
+/** The REST ExternalAccount (the interface gives it no timestamps). */
 export function externalAccountJson(a: ExternalAccount) {
-  return withoutAbsent({
-    id: a.id,
-    customerId: a.customerId,
-    status: a.status,
-    platformAccountId: a.platformAccountId,
-    ownershipType: a.ownershipType,
-    currency: a.currency,
-    defaultUmaDepositAccount: a.defaultUmaDepositAccount,
-    beneficiaryVerificationStatus: a.beneficiaryVerificationStatus,
-    // Wallets have no rails: the list is left out, as the reference's wallet kinds have none.
+  return {
+    ...contractJson(records.ExternalAccount, a),
+    // The accountInfo union is written whole (contractJson would keep only its tag), but for one member: wallets
+    // have no rails, and the list is left out, as the reference's wallet kinds have none.
     accountInfo: {
       ...a.accountInfo,
       paymentRails: a.accountInfo?.paymentRails.length ? a.accountInfo.paymentRails : undefined,
     },
-  });
-}
-
-/** The REST OwnershipChallenge: WalletSignatureChallenge or LivenessChallenge by `method`. */
-export function ownershipChallengeJson(c: OwnershipChallenge) {
-  return withoutAbsent({
-    method: c.method,
-    messageToSign: c.messageToSign,
-    verificationLink: c.verificationLink,
-    token: c.token,
-    expiresAt: c.expiresAt,
-  });
+  };
 }

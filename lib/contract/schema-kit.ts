@@ -1,5 +1,6 @@
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { idPattern, type IdType } from '../ids';
+import { MAX_AMOUNT } from './amount-bounds';
 
 /**
  * The builders the request schemas shared by the gateway and the services are written with (the
@@ -17,6 +18,13 @@ export function StringEnum<const T extends readonly string[]>(
 export function Id(type: IdType, options: SchemaOptions = {}) {
   return Type.String({ pattern: idPattern(type), description: `${type} id: \`${type}:<uuid>\``, ...options });
 }
+
+/**
+ * Money in the currency's smallest unit, at most MAX_AMOUNT (below 2^53: exact as a JS number).
+ * A request amount beyond it is answered 400 INVALID_AMOUNT (the gateway's request-validation.ts).
+ */
+export const MinorUnits = (options: SchemaOptions = {}) =>
+  Type.Integer({ description: 'Amount in the smallest unit of its currency', maximum: MAX_AMOUNT, ...options });
 
 /** RFC 3339 date-time with an explicit offset. */
 export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });

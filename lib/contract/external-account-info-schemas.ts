@@ -5,8 +5,8 @@ import {
   EXTERNAL_ACCOUNT_TYPES,
   type AccountTypeSpec,
   type MemberSpec,
-} from '../../lib/contract/external-account-types';
-import { Address } from './customer-contract';
+} from './external-account-types';
+import { Address } from './customer-requests';
 import { ClosedObject, Country, named, StringEnum } from './schema-kit';
 
 /*
