@@ -5,15 +5,15 @@ import { contractJson } from './contract-json';
 
 /** The REST InternalAccount. */
 export function internalAccountJson(a: InternalAccount): Static<typeof records.InternalAccount> {
+  // contractJson would write a balance without its currency: refuse the broken record instead.
   if (!a.balance?.currency || !a.totalBalance?.currency) throw new Error('internal account without a currency');
-  const json = contractJson(records.InternalAccount, {
+  return contractJson(records.InternalAccount, {
     ...a,
     fundingPaymentInstructions: a.fundingPaymentInstructions.map((p) => ({
       ...p,
       accountOrWalletInfo: p.accountOrWalletInfo ?? {}, // required by REST; the message may leave it out
     })),
-  });
-  return json as Static<typeof records.InternalAccount>;
+  }) as Static<typeof records.InternalAccount>;
 }
 
 /** The REST ExternalAccount (the interface gives it no timestamps). */
