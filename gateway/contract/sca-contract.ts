@@ -1,25 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, named, Nullable, StringEnum } from './schema-kit';
+import { Opaque, Origins, ScaChallenge, ScaFactor } from '../../lib/contract/sca-challenge';
 
 /** Strong Customer Authentication (docs/api/sca.md): 409 for customers outside an SCA region. */
-export const SCA_FACTORS = ['SMS_OTP', 'TOTP', 'PASSKEY'] as const;
-export const ScaFactor = named('ScaFactor', StringEnum(SCA_FACTORS));
-const Opaque = (description: string) => Type.Object({}, { additionalProperties: true, description });
-const Origins = Type.Array(Type.String());
-
-export const ScaChallenge = named(
-  'ScaChallenge',
-  ClosedObject({
-    id: Type.String({ description: '`ScaChallenge:<uuid>`' }),
-    expiresAt: DateTime(),
-    factor: ScaFactor,
-    availableFactors: Type.Array(ScaFactor),
-    purpose: Type.Optional(Nullable(Type.String())),
-    passkeyAssertionOptions: Type.Optional(Nullable(Opaque('WebAuthn PublicKeyCredentialRequestOptions (JSON)'))),
-    passkeyAllowedOrigins: Type.Optional(Nullable(Origins)),
-  }),
-);
+export { ScaChallenge, ScaFactor };
 
 const proofMembers = {
   code: Type.Optional(
@@ -36,7 +21,7 @@ export const ScaAuthorization = named(
   }),
 );
 
-const ScaFactorView = named(
+export const ScaFactorView = named(
   'ScaFactorView',
   ClosedObject({
     factor: ScaFactor,
@@ -81,15 +66,18 @@ const ConfirmRequest = named(
     credential: Type.Optional(Opaque('PASSKEY: WebAuthn RegistrationResponseJSON')),
   }),
 );
+export const ScaFactorList = named('ScaFactorList', ClosedObject({ factors: Type.Array(ScaFactorView) }));
+export const TotpEnrollmentConfirm = named(
+  'TotpEnrollmentConfirmResponse',
+  ClosedObject({ type: Type.Literal('TOTP'), recoveryCodes: Type.Array(Type.String()) }),
+);
+export const PasskeyEnrollmentConfirm = named(
+  'PasskeyEnrollmentConfirmResponse',
+  ClosedObject({ type: Type.Literal('PASSKEY'), factor: ScaFactorView }),
+);
 const ConfirmResponse = named(
   'ScaFactorConfirmResponseOneOf',
-  Type.Union([
-    named(
-      'TotpEnrollmentConfirmResponse',
-      ClosedObject({ type: Type.Literal('TOTP'), recoveryCodes: Type.Array(Type.String()) }),
-    ),
-    named('PasskeyEnrollmentConfirmResponse', ClosedObject({ type: Type.Literal('PASSKEY'), factor: ScaFactorView })),
-  ]),
+  Type.Union([TotpEnrollmentConfirm, PasskeyEnrollmentConfirm]),
 );
 
 export const LoginStart = named(
@@ -112,13 +100,13 @@ const LoginCompleteRequest = named(
     ...proofMembers,
   }),
 );
-const LoginComplete = named(
+export const LoginComplete = named(
   'ScaLoginComplete',
   ClosedObject({ status: Type.String(), sessionExpiresAt: Type.Optional(Nullable(DateTime())) }),
 );
 
 const EVENT_TYPES = ['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT'] as const;
-const RecordEventResponse = named(
+export const RecordEventResponse = named(
   'RecordSecurityEventResponse',
   ClosedObject({
     eventType: StringEnum(EVENT_TYPES),
@@ -128,7 +116,7 @@ const RecordEventResponse = named(
   }),
 );
 
-const ResetStart = named(
+export const ResetStart = named(
   'TwoFactorResetStart',
   ClosedObject({
     resetId: Type.String(),
@@ -137,7 +125,7 @@ const ResetStart = named(
     expiresAt: Type.Optional(Nullable(DateTime())),
   }),
 );
-const ResetStatus = named(
+export const ResetStatus = named(
   'TwoFactorResetStatus',
   ClosedObject({
     status: StringEnum(['INITIATED', 'PENDING_REVIEW', 'LIVENESS_PASSED', 'COMPLETED', 'REJECTED', 'EXPIRED'] as const),
@@ -154,12 +142,12 @@ const ResetCompleteRequest = named(
   }),
 );
 
-const TrustStart = named('BeneficiaryTrustStart', ClosedObject({ scaChallenge: Type.Optional(ScaChallenge) }));
+export const TrustStart = named('BeneficiaryTrustStart', ClosedObject({ scaChallenge: Type.Optional(ScaChallenge) }));
 const TrustConfirmRequest = named(
   'BeneficiaryTrustConfirmRequest',
   Type.Object({ challengeId: Type.Optional(Nullable(Type.String())), ...proofMembers }),
 );
-const TrustConfirm = named('BeneficiaryTrustConfirm', ClosedObject({ trusted: Type.Boolean() }));
+export const TrustConfirm = named('BeneficiaryTrustConfirm', ClosedObject({ trusted: Type.Boolean() }));
 
 const TAGS = ['Strong Customer Authentication'];
 const customer = { customerId: Id('Customer') };
@@ -203,7 +191,7 @@ export const scaOperations = [
     tags: TAGS,
     summary: "List the customer's enrolled SCA factors",
     query: customer,
-    success: { 200: named('ScaFactorList', ClosedObject({ factors: Type.Array(ScaFactorView) })) },
+    success: { 200: ScaFactorList },
     errors: E,
   }),
   operation({

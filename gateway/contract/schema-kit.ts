@@ -8,16 +8,12 @@ export {
   Id,
   MinorUnits,
   named,
+  Nullable,
   schemaName,
   StringEnum,
 } from '../../lib/contract/schema-kit';
 
 /** A currency code as list filters take it. */
 export const CurrencyCode = Type.String({ pattern: '^[A-Z0-9]{3,5}$', description: 'Currency code' });
-
-/** A value the payments service also accepts as `null`, which it reads as absent. */
-export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Union([schema, Type.Null()]);
-}
 
 export type { Static, TSchema };

@@ -1,11 +1,14 @@
 import { type Request } from 'express';
 import type { ScaProof } from '../../gen/accounts/v1/sca';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { contractJson } from '../../lib/contract/contract-json';
+import { scaChallengeJson } from '../../lib/contract/sca-challenge';
+import * as sca from '../contract/sca-contract';
 import { callContext } from '../http/call-context';
 import { jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
-import { RestRequestReader, withoutAbsent } from './rest-request';
-import { enrollmentStartJson, loginStartJson, scaChallengeJson } from './sca-json';
+import { RestRequestReader } from './rest-request';
+import { enrollmentStartJson, loginStartJson } from './sca-json';
 import { OperationHandlers } from './operation-routes';
 
 function customerOf(req: Request): string {
@@ -37,7 +40,7 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
 
   routes.on('listScaFactors', async (req, res) => {
     const { factors } = await peers.sca.listScaFactors({ customerId: customerOf(req) }, callContext(res));
-    res.status(200).json({ factors: factors.map((f) => withoutAbsent({ ...f })) });
+    res.status(200).json(contractJson(sca.ScaFactorList, { factors }));
   });
   routes.on('startScaFactorEnrollment', async (req, res) => {
     const customerId = customerOf(req);
@@ -61,29 +64,22 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     };
     body.done();
     const r = await peers.sca.confirmScaEnrollment(request, callContext(res));
-    res.status(200).json(
-      r.type === 'TOTP'
-        ? { type: 'TOTP', recoveryCodes: r.recoveryCodes }
-        : { type: 'PASSKEY', factor: withoutAbsent({ ...r.factor! }) },
-    );
+    res.status(200).json(contractJson(r.type === 'TOTP' ? sca.TotpEnrollmentConfirm : sca.PasskeyEnrollmentConfirm, r));
   });
   routes.on('startTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
     const body = RestBody.of(jsonBodyOf(req));
     const factor = body.string('factor') ?? '';
     body.done();
-    res.status(201).json(
-      withoutAbsent({ ...(await peers.sca.startTwoFactorReset({ customerId, factor }, callContext(res))) }),
-    );
+    const r = await peers.sca.startTwoFactorReset({ customerId, factor }, callContext(res));
+    res.status(201).json(contractJson(sca.ResetStart, r));
   });
   routes.on('getTwoFactorResetStatus', async (req, res) => {
     const r = await peers.sca.getTwoFactorReset(
       { customerId: customerOf(req), resetId: req.params.resetId },
       callContext(res),
     );
-    res.status(200).json(
-      withoutAbsent({ ...r, enrollmentStatus: r.enrollmentStatus ?? null, completedAt: r.completedAt ?? null }),
-    );
+    res.status(200).json(contractJson(sca.ResetStatus, r, { nullWhenAbsent: ['enrollmentStatus', 'completedAt'] }));
   });
   routes.on('completeTwoFactorReset', async (req, res) => {
     const customerId = customerOf(req);
@@ -119,7 +115,7 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     const body = RestBody.of(jsonBodyOf(req));
     const request = { customerId, factor: body.string('factor') ?? '', proof: scaProofOf(body) };
     body.done();
-    res.status(200).json(withoutAbsent({ ...(await peers.sca.completeScaLogin(request, callContext(res))) }));
+    res.status(200).json(contractJson(sca.LoginComplete, await peers.sca.completeScaLogin(request, callContext(res))));
   });
   routes.on('recordSecurityEvent', async (req, res) => {
     const customerId = customerOf(req);
@@ -127,12 +123,7 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
     const eventType = body.string('eventType') ?? '';
     body.done();
     const r = await peers.sca.recordSecurityEvent({ customerId, eventType }, callContext(res));
-    res.status(200).json({
-      eventType: r.eventType,
-      suspended: r.suspended,
-      lockedUntil: r.lockedUntil ?? null,
-      failedAttempts: r.failedAttempts,
-    });
+    res.status(200).json(contractJson(sca.RecordEventResponse, r, { nullWhenAbsent: ['lockedUntil'] }));
   });
   for (const [trust, Verb] of [[true, 'Trust'], [false, 'Untrust']] as const) {
     routes.on(`startBeneficiary${Verb}`, async (req, res) => {
@@ -140,7 +131,7 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
         externalAccountId: req.params.externalAccountId,
         trust,
       }, callContext(res));
-      res.status(200).json(challenge ? { scaChallenge: scaChallengeJson(challenge) } : {});
+      res.status(200).json(contractJson(sca.TrustStart, { scaChallenge: challenge && scaChallengeJson(challenge) }));
     });
     routes.on(`confirmBeneficiary${Verb}`, async (req, res) => {
       const body = RestBody.of(jsonBodyOf(req));
@@ -151,7 +142,7 @@ export function scaRoutes(peers: PeerClients): OperationHandlers {
         trust,
         proof,
       }, callContext(res));
-      res.status(200).json({ trusted: r.trusted });
+      res.status(200).json(contractJson(sca.TrustConfirm, r));
     });
   }
   return routes;

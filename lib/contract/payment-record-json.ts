@@ -1,4 +1,5 @@
 import { Quote, Transaction, type PaymentInstruction } from '../../gen/quotes_transactions/v1/payment_records';
+import { scaChallengeJson } from './sca-challenge';
 
 /**
  * The REST JSON of the typed payment records. The messages are named member for member as the
@@ -35,16 +36,5 @@ export function quoteJson(record: Quote) {
     ...q,
     paymentInstructions: q.paymentInstructions.length ? q.paymentInstructions.map(instructionJson) : undefined,
     scaChallenge: q.scaChallenge ? scaChallengeJson(q.scaChallenge) : undefined,
-  };
-}
-
-/** The reference's ScaChallenge: the passkey options are opaque WebAuthn JSON. */
-function scaChallengeJson(c: NonNullable<Quote['scaChallenge']>) {
-  const { passkeyAssertionOptionsJson, ...rest } = c;
-  return {
-    ...rest,
-    ...(passkeyAssertionOptionsJson
-      ? { passkeyAssertionOptions: JSON.parse(passkeyAssertionOptionsJson) as Record<string, unknown> }
-      : {}),
   };
 }

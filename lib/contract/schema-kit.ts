@@ -49,3 +49,8 @@ export function named<T extends TSchema>(name: string, schema: T): T {
 }
 export const schemaName = (schema: object): string | undefined =>
   (schema as Record<symbol, string | undefined>)[SCHEMA_NAME];
+
+/** A value the payments service also accepts as `null`, which it reads as absent. */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
