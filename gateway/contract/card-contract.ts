@@ -4,14 +4,16 @@ import {
   CARD_FORMS,
   CARD_STATE_REASONS,
   CARD_STATES,
-  CARD_TRANSACTION_STATUSES,
   REQUESTABLE_CARD_STATES,
 } from '../../lib/contract/card-types';
-import { CurrencyAmount, Page, pageQuery } from './common-schemas';
+import { CardTransaction } from '../../lib/contract/card-records';
+import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, DateTime, Id, MinorUnits, named, Nullable, StringEnum } from './schema-kit';
 
 const TAGS = ['Cards'];
+
+export { CardTransaction };
 
 export const CardState = named('CardState', StringEnum(CARD_STATES));
 export const CardStateReason = named('CardStateReason', StringEnum(CARD_STATE_REASONS));
@@ -161,50 +163,6 @@ export const cardOperations = [
     responseMediaTypes: { 200: 'text/html', 404: 'text/html' },
   }),
 ];
-
-const Tally = (name: string) =>
-  named(name, ClosedObject({ count: Type.Integer({ minimum: 0 }), totalAmount: Type.Integer({ minimum: 0 }) }));
-
-/** The reference's CardTransaction (CARD_TRANSACTION.* webhooks). */
-export const CardTransaction = named(
-  'CardTransaction',
-  ClosedObject({
-    type: StringEnum(['CARD'] as const),
-    id: Id('CardTransaction'),
-    cardId: Id('Card'),
-    customerId: Type.String(),
-    platformCustomerId: Type.String(),
-    issuerTransactionToken: Type.Optional(Type.String()),
-    status: named('CardTransactionStatus', StringEnum(CARD_TRANSACTION_STATUSES)),
-    direction: StringEnum(['DEBIT', 'CREDIT'] as const),
-    merchant: named(
-      'CardMerchant',
-      ClosedObject({
-        descriptor: Type.String(),
-        mcc: Type.Optional(Type.String()),
-        country: Type.Optional(Type.String()),
-      }),
-    ),
-    authorizedAmount: CurrencyAmount,
-    settledAmount: Type.Optional(CurrencyAmount),
-    refundedAmount: Type.Optional(CurrencyAmount),
-    accountId: Type.String({ description: 'The funding source that held the authorization' }),
-    pullSummary: named(
-      'CardPullSummary',
-      ClosedObject({
-        count: Type.Integer({ minimum: 0 }),
-        totalAmount: Type.Integer({ minimum: 0 }),
-        pendingCount: Type.Optional(Type.Integer({ minimum: 0 })),
-      }),
-    ),
-    refundSummary: Tally('CardRefundSummary'),
-    settlementSummary: Tally('CardSettlementSummary'),
-    authorizedAt: DateTime(),
-    lastEventAt: Type.Optional(DateTime()),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  }),
-);
 
 const SANDBOX_TAGS = ['Sandbox'];
 const SandboxCardSimulationResponse = named(

@@ -1,4 +1,7 @@
 import type { CardTransactionRecord } from '../../gen/quotes_transactions/v1/cards';
+import { CardTransaction } from './card-records';
+import { contractJson } from './contract-json';
+
 /** What the REST CardTransaction is rendered from (the domain record, less its bookkeeping). */
 export interface CardTransactionView {
   id: string;
@@ -28,32 +31,22 @@ export interface CardTransactionView {
 /** The reference's CardTransaction, for responses and CARD_TRANSACTION.* webhooks alike. */
 export function cardTransactionJson(t: CardTransactionView) {
   const money = (amount: number) => ({ amount, currency: t.currency });
-  return {
-    type: 'CARD' as const,
-    id: t.id,
-    cardId: t.cardId,
-    customerId: t.customerId,
-    platformCustomerId: t.platformCustomerId,
-    issuerTransactionToken: t.issuerTransactionToken,
-    status: t.status,
-    direction: t.direction ?? 'DEBIT',
-    merchant: {
-      descriptor: t.merchant.descriptor,
-      ...(t.merchant.mcc ? { mcc: t.merchant.mcc } : {}),
-      ...(t.merchant.country ? { country: t.merchant.country } : {}),
-    },
+  return contractJson(CardTransaction, {
+    ...t,
+    type: 'CARD', // the tag among a list's transactions; the view has none
+    direction: t.direction ?? 'DEBIT', // a transaction without one is a debit
+    // An empty merchant code or country is left out, as an absent one.
+    merchant: { ...t.merchant, mcc: t.merchant.mcc || undefined, country: t.merchant.country || undefined },
+    // The amounts are the domain's totals with the currency; settled and refunded only once there was one.
     authorizedAmount: money(t.authorizedAmount),
-    ...(t.settlements.count ? { settledAmount: money(t.settled) } : {}),
-    ...(t.refunds.count ? { refundedAmount: money(t.refunded) } : {}),
-    accountId: t.accountId,
-    pullSummary: { count: t.pulls.count, totalAmount: t.pulls.totalAmount, pendingCount: t.pendingPulls ?? 0 },
-    refundSummary: { ...t.refunds },
-    settlementSummary: { ...t.settlements },
-    authorizedAt: t.authorizedAt,
-    ...(t.lastEventAt ? { lastEventAt: t.lastEventAt } : {}),
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
+    settledAmount: t.settlements.count ? money(t.settled) : undefined,
+    refundedAmount: t.refunds.count ? money(t.refunded) : undefined,
+    // The domain's tallies under REST's names; the pending pulls are kept beside the tally.
+    pullSummary: { ...t.pulls, pendingCount: t.pendingPulls ?? 0 },
+    refundSummary: t.refunds,
+    settlementSummary: t.settlements,
+    lastEventAt: t.lastEventAt || undefined, // an empty time is left out, as an absent one
+  });
 }
 
 /** The REST CardTransaction of its typed record (the transaction list and GET /transactions/{id}). */
