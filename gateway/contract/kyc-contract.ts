@@ -1,8 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { ID_TYPES, OWNER_ROLES as ROLES } from '../../lib/contract/customer-vocabulary';
 import { DOCUMENT_TYPES } from '../../lib/contract/document-types';
 import { VERIFICATION_ERROR_TYPES, VERIFICATION_STATES } from '../../lib/contract/verification-vocabulary';
 import { idPattern } from '../../lib/ids';
+import {
+  BeneficialOwner,
+  identifier,
+  Percentage,
+  personalMembers,
+  Roles,
+} from '../../lib/contract/beneficial-owner-records';
 import { Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, Country, DateTime, Id, named, StringEnum } from './schema-kit';
@@ -67,59 +73,31 @@ const KycLinkCreateRequest = named(
 
 const KYC_TAGS = ['KYC/KYB Verifications'];
 
-const Text = () => Type.String({ minLength: 1, maxLength: 255 });
-const OwnerAddress = ClosedObject({
-  line1: Text(),
-  line2: Type.Optional(Text()),
-  city: Type.Optional(Text()),
-  state: Type.Optional(Text()),
-  postalCode: Type.String({ minLength: 1, maxLength: 20 }),
-  country: Country(),
-});
-const personalMembers = {
-  firstName: Text(),
-  middleName: Type.Optional(Text()),
-  lastName: Text(),
-  birthDate: Type.String({ format: 'date' }),
-  nationality: Country(),
-  email: Type.Optional(Type.String({ format: 'email' })),
-  phoneNumber: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{1,14}$', format: 'e.164' })),
-  address: Type.Object(OwnerAddress.properties),
-  idType: StringEnum(ID_TYPES),
-  countryOfIssuance: Type.Optional(Country()),
-};
-const identifier = Type.String({ minLength: 1, maxLength: 64, description: 'Identification number (returned masked)' });
-const maskedIdentifier = Type.String({
-  description: 'The identification number masked: only its last four characters show (none when shorter than 8)',
-});
+export { BeneficialOwner };
+
 const PersonalInfoCreate = named('BeneficialOwnerPersonalInfoCreate', Type.Object({ ...personalMembers, identifier }));
 const PersonalInfoUpdate = named(
   'BeneficialOwnerPersonalInfoUpdate',
   Type.Partial(Type.Object({ ...personalMembers, identifier })),
 );
-const Roles = Type.Array(StringEnum(ROLES), { minItems: 1 });
-const Percentage = Type.Integer({ minimum: 0, maximum: 100 });
 
-export const BeneficialOwner = named(
-  'BeneficialOwner',
+const ownerId = { beneficialOwnerId: Id('BeneficialOwner') };
+
+export const Document = named(
+  'Document',
   ClosedObject({
-    id: Id('BeneficialOwner'),
-    customerId: Id('Customer'),
-    roles: Type.Array(StringEnum(ROLES)),
-    ownershipPercentage: Percentage,
-    personalInfo: named(
-      'BeneficialOwnerPersonalInfo',
-      ClosedObject({ ...personalMembers, address: OwnerAddress, identifier: maskedIdentifier }),
-    ),
-    kycStatus: StringEnum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const, {
-      description: "Follows its business's verification",
-    }),
+    id: Id('Document'),
+    documentHolder: Type.String({ description: 'The Customer or BeneficialOwner it belongs to' }),
+    documentType: StringEnum(DOCUMENT_TYPES),
+    side: Type.Optional(StringEnum(['FRONT', 'BACK'] as const)),
+    country: Type.String(),
+    documentNumber: Type.Optional(Type.String()),
+    issuingAuthority: Type.Optional(Type.String()),
+    fileName: Type.String(),
     createdAt: DateTime(),
     updatedAt: Type.Optional(DateTime()),
   }),
 );
-
-const ownerId = { beneficialOwnerId: Id('BeneficialOwner') };
 
 export const kycOperations = [
   operation({
@@ -275,21 +253,6 @@ export const kycOperations = [
 
 function documentOperations() {
   const TAGS = ['Documents'];
-  const Document = named(
-    'Document',
-    ClosedObject({
-      id: Id('Document'),
-      documentHolder: Type.String({ description: 'The Customer or BeneficialOwner it belongs to' }),
-      documentType: StringEnum(DOCUMENT_TYPES),
-      side: Type.Optional(StringEnum(['FRONT', 'BACK'] as const)),
-      country: Type.String(),
-      documentNumber: Type.Optional(Type.String()),
-      issuingAuthority: Type.Optional(Type.String()),
-      fileName: Type.String(),
-      createdAt: DateTime(),
-      updatedAt: Type.Optional(DateTime()),
-    }),
-  );
   // The gateway checks the form's text members with it (document-routes.ts); the file's rules (type from its bytes) are
   // the service's.
   const holder = `^(?:${idPattern('Customer').slice(1, -1)}|${idPattern('BeneficialOwner').slice(1, -1)})$`;

@@ -3,12 +3,14 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Document, DocumentFields } from '../../gen/accounts/v1/documents';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { fieldErrors, inMemberOrder } from '../../lib/contract/contract-errors';
+import { contractJson } from '../../lib/contract/contract-json';
 import { createContractValidator } from '../contract/contract-ajv';
+import { Document as DocumentSchema } from '../contract/kyc-contract';
 import { findOperation } from '../contract/operation-registry';
 import { callContext } from '../http/call-context';
 import { deferShapeErrors } from '../http/shape-errors';
 import { readMultipart } from '../http/multipart-body';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 const LIMITS = {
@@ -20,20 +22,7 @@ const LIMITS = {
 };
 
 /** The REST Document. */
-export function documentJson(d: Document) {
-  return withoutAbsent({
-    id: d.id,
-    documentHolder: d.documentHolder,
-    documentType: d.documentType,
-    side: d.side,
-    country: d.country,
-    documentNumber: d.documentNumber,
-    issuingAuthority: d.issuingAuthority,
-    fileName: d.fileName,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  });
-}
+export const documentJson = (d: Document) => contractJson(DocumentSchema, d);
 
 const validate = createContractValidator();
 
