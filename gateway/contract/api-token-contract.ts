@@ -12,7 +12,7 @@ const Permission = named(
   }),
 );
 
-const ApiToken = named(
+export const ApiToken = named(
   'ApiToken',
   ClosedObject({
     id: Type.String({ description: '`Token:<uuid>`' }),

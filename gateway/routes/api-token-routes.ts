@@ -1,22 +1,14 @@
 import type { ApiToken, CreateApiTokenRequest } from '../../gen/auth/v1/api_tokens';
+import { contractJson } from '../../lib/contract/contract-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { ApiToken as ApiTokenSchema } from '../contract/api-token-contract';
 import { callContext } from '../http/call-context';
 import { bodyMessage } from '../http/request-body';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-/** ApiToken record → REST JSON; `clientSecret` only in the creation answer. */
-export function apiTokenJson(t: ApiToken) {
-  return withoutAbsent({
-    id: t.id,
-    name: t.name,
-    permissions: t.permissions,
-    clientId: t.clientId,
-    clientSecret: t.clientSecret,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  });
-}
+/** ApiToken record → REST JSON; the message carries `clientSecret` only in the creation answer. */
+export const apiTokenJson = (t: ApiToken) => contractJson(ApiTokenSchema, t);
 
 /** API tokens: create (secret answered once), list, read, delete. */
 export function apiTokenRoutes(peers: PeerClients, forgetToken: (clientId: string) => void): OperationHandlers {
