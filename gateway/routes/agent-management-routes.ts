@@ -9,7 +9,7 @@ import { clientAddress } from '../http/client-address';
 import { callContext } from '../http/call-context';
 import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { agentJson, policyJson } from './agent-json';
-import { RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 /** An optional JSON body: absent is {}. */
@@ -62,9 +62,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     q.done();
     const page = await peers.agents.listAgents(request, callContext(res));
     const data = await Promise.all(page.agents.map((a) => withUsage(a, res)));
-    res.status(200).json(
-      withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }),
-    );
+    res.status(200).json(listJson(page, data, (item) => item));
   });
 
   routes.on('listAgentApprovals', async (req, res) => {
@@ -80,14 +78,7 @@ export function agentManagementRoutes(peers: PeerClients, throttle?: AuthThrottl
     };
     q.done();
     const page = await peers.agentActions.listAgentApprovals(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.actions.map(agentActionJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.actions, agentActionJson));
   });
 
   routes.on('getAgentDeviceCodeStatus', async (req, res) => {

@@ -14,7 +14,7 @@ import { externalAccountJson, internalAccountJson } from '../../lib/contract/acc
 import { agentJson } from './agent-json';
 import { header, paymentRequest } from './payments-quote-routes';
 import { entryJson } from './payments-transaction-routes';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 /**
@@ -51,9 +51,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
       callContext(res),
     );
     const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
-    res.status(200).json(
-      withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }),
-    );
+    res.status(200).json(listJson(page, data, (item) => item));
   });
 
   routes.on('agentGetTransaction', async (req, res) => {
@@ -98,14 +96,7 @@ export function agentOperationRoutes(peers: PeerClients): OperationHandlers {
     };
     q.done();
     const page = await peers.agentActions.listAgentActions(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.actions.map(agentActionJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.actions, agentActionJson));
   });
 
   routes.on('agentGetAction', async (req, res) => {

@@ -4,7 +4,7 @@ import { callContext, callerOf } from '../http/call-context';
 import type { CreateCardRequest, UpdateCardRequest } from '../../gen/quotes_transactions/v1/cards';
 import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { RestBody } from './rest-body';
-import { RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 /** Cards: issuing, reading, listing, and the platform's changes (state, funding sources). */
@@ -30,14 +30,7 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
     };
     q.done();
     const page = await peers.cards.listCards(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.cards.map(cardJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.cards, cardJson));
   });
 
   routes.on('getCardById', async (req, res) => {

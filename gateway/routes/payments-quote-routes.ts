@@ -11,7 +11,7 @@ import { callContext } from '../http/call-context';
 import { walletSignatureStamp } from '../http/wallet-signature';
 import { bodyMessage, jsonBodyOf } from '../http/request-body';
 import { quoteJson, transactionJson } from '../../lib/contract/payment-record-json';
-import { RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { RestBody } from './rest-body';
 import { scaProofOf } from './sca-routes';
 import { OperationHandlers } from './operation-routes';
@@ -100,14 +100,7 @@ export function paymentsQuoteRoutes(peers: PeerClients): OperationHandlers {
     };
     q.done();
     const page = await peers.quotes.listQuotes(request, callContext(res));
-    res.status(200).json(
-      withoutAbsent({
-        data: page.quotes.map(quoteJson),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-        totalCount: page.totalCount,
-      }),
-    );
+    res.status(200).json(listJson(page, page.quotes, quoteJson));
   });
 
   routes.on('getQuote', async (req, res) => {

@@ -5,7 +5,7 @@ import { jsonBodyOf } from '../http/request-body';
 import { transactionJson } from '../../lib/contract/payment-record-json';
 import { cardTransactionRecordJson } from '../../lib/contract/card-transaction-json';
 import type { TransactionListEntry } from '../../gen/quotes_transactions/v1/transactions';
-import { RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
 /** An optional JSON body: absent is {}, anything else must be an object. */
@@ -45,9 +45,7 @@ export function paymentsTransactionRoutes(peers: PeerClients): OperationHandlers
     q.done();
     const page = await peers.transactions.listTransactions(request, callContext(res));
     const data = page.entries.length ? page.entries.map(entryJson) : page.transactions.map(transactionJson);
-    res.status(200).json(
-      withoutAbsent({ data, hasMore: page.hasMore, nextCursor: page.nextCursor, totalCount: page.totalCount }),
-    );
+    res.status(200).json(listJson(page, data, (item) => item));
   });
 
   routes.on('getTransaction', async (req, res) => {
