@@ -3,7 +3,7 @@ import { Currency, List, Page, pageQuery } from './common-schemas';
 import { operation } from './operation';
 import { ClosedObject, named } from './schema-kit';
 
-const UmaProvider = named(
+export const UmaProvider = named(
   'UmaProvider',
   ClosedObject({
     name: Type.String(),
@@ -25,6 +25,8 @@ const Discovery = named(
     currency: Type.String(),
   }),
 );
+
+export const DiscoveryList = List('DiscoveryListResponse', Discovery);
 
 export const directoryOperations = [
   operation({
@@ -49,6 +51,6 @@ export const directoryOperations = [
     tags: ['Discoveries'],
     summary: 'Banks and payment providers per country and currency',
     query: { country: Type.Optional(Type.String()), currency: Type.Optional(Type.String()) },
-    success: { 200: List('DiscoveryListResponse', Discovery) },
+    success: { 200: DiscoveryList },
   }),
 ];

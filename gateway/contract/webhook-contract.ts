@@ -22,7 +22,7 @@ const TestWebhookResult = named(
   }),
 );
 
-const WebhookPublicKey = named(
+export const WebhookPublicKey = named(
   'WebhookPublicKey',
   ClosedObject({
     algorithm: Type.String(),
@@ -32,7 +32,7 @@ const WebhookPublicKey = named(
   }),
 );
 
-const WebhookSigningSecret = named(
+export const WebhookSigningSecret = named(
   'WebhookSigningSecret',
   ClosedObject({
     scheme: Type.Literal('v1', { description: 'Standard Webhooks 1.0 symmetric scheme: HMAC-SHA256' }),
@@ -45,7 +45,7 @@ const WebhookSigningSecret = named(
   }),
 );
 
-const WebhookDelivery = named(
+export const WebhookDelivery = named(
   'WebhookDelivery',
   ClosedObject({
     id: Id('Webhook'),

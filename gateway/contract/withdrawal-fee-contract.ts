@@ -15,7 +15,7 @@ const EstimateCryptoWithdrawalFeeRequest = named(
   }),
 );
 
-const EstimateCryptoWithdrawalFeeResponse = named(
+export const EstimateCryptoWithdrawalFeeResponse = named(
   'EstimateCryptoWithdrawalFeeResponse',
   ClosedObject({
     networkFee: Type.Integer({ minimum: 0, description: 'In the smallest unit of networkFeeAsset' }),

@@ -1,25 +1,12 @@
-import type { UmaProvider } from '../../gen/accounts/v1/directory';
+import type { UmaProvider as UmaProviderMessage } from '../../gen/accounts/v1/directory';
+import { contractJson } from '../../lib/contract/contract-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { DiscoveryList, UmaProvider } from '../contract/directory-contract';
 import { callContext } from '../http/call-context';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-function umaProviderJson(p: UmaProvider) {
-  return withoutAbsent({
-    name: p.name,
-    supportedRegions: p.supportedRegions,
-    domain: p.domain,
-    logoUrl: p.logoUrl,
-    supportedCurrencies: p.supportedCurrencies.map(({ code, name, symbol, decimals }) => ({
-      code,
-      name,
-      symbol,
-      decimals,
-    })),
-    lei: p.lei,
-    allowListStatus: p.allowListStatus,
-  });
-}
+const umaProviderJson = (p: UmaProviderMessage) => contractJson(UmaProvider, p);
 
 /** The directory: UMA providers and the banks of each corridor. */
 export function directoryRoutes(peers: PeerClients): OperationHandlers {
@@ -46,9 +33,7 @@ export function directoryRoutes(peers: PeerClients): OperationHandlers {
     const request = { country: q.query('country'), currency: q.query('currency') };
     q.done();
     const { data } = await peers.directory.listDiscoveries(request, callContext(res));
-    res.status(200).json({
-      data: data.map(({ bankName, displayName, country, currency }) => ({ bankName, displayName, country, currency })),
-    });
+    res.status(200).json(contractJson(DiscoveryList, { data }));
   });
 
   return routes;

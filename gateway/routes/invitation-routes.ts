@@ -1,36 +1,14 @@
 import type { ClaimInvitationRequest, CreateInvitationRequest, UmaInvitation } from '../../gen/accounts/v1/invitations';
+import { contractJson } from '../../lib/contract/contract-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { UmaInvitation as UmaInvitationSchema } from '../contract/invitation-contract';
 import { callContext } from '../http/call-context';
 import { bodyMessage } from '../http/request-body';
-import { withoutAbsent } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-/** UmaInvitation record → REST JSON. */
-export function invitationJson(i: UmaInvitation) {
-  const amount = i.amountToSend?.currency
-    ? {
-      amount: i.amountToSend.amount,
-      currency: {
-        code: i.amountToSend.currency.code,
-        name: i.amountToSend.currency.name,
-        symbol: i.amountToSend.currency.symbol,
-        decimals: i.amountToSend.currency.decimals,
-      },
-    }
-    : undefined;
-  return withoutAbsent({
-    code: i.code,
-    createdAt: i.createdAt,
-    claimedAt: i.claimedAt,
-    url: i.url,
-    expiresAt: i.expiresAt,
-    inviterUma: i.inviterUma,
-    inviteeUma: i.inviteeUma,
-    status: i.status,
-    firstName: i.firstName,
-    amountToSend: amount,
-  });
-}
+/** UmaInvitation record → REST JSON; an amount without its currency is left out, as REST's needs one. */
+export const invitationJson = (i: UmaInvitation) =>
+  contractJson(UmaInvitationSchema, { ...i, amountToSend: i.amountToSend?.currency ? i.amountToSend : undefined });
 
 /** UMA invitations: create, read, claim, cancel. */
 export function invitationRoutes(peers: PeerClients): OperationHandlers {

@@ -1,33 +1,25 @@
 import { type Request, type Response } from 'express';
 import type { WebhookDelivery } from '../../gen/notifications/v1/webhooks';
+import { contractJson } from '../../lib/contract/contract-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import {
+  WebhookDelivery as WebhookDeliverySchema,
+  WebhookPublicKey,
+  WebhookSigningSecret,
+} from '../contract/webhook-contract';
 import { callContext } from '../http/call-context';
-import { listJson, RestRequestReader, withoutAbsent } from './rest-request';
+import { listJson, RestRequestReader } from './rest-request';
 import { OperationHandlers } from './operation-routes';
 
-/** A delivery of the log, absent members omitted. */
+/** A delivery of the log. */
 export function toWebhookDeliveryJson(d: WebhookDelivery) {
-  return withoutAbsent({
-    id: d.id,
-    type: d.type,
-    status: d.status,
-    attemptCount: d.attemptCount,
-    maxAttempts: d.maxAttempts,
-    createdAt: d.createdAt,
+  return contractJson(WebhookDeliverySchema, {
+    ...d,
+    // The message's plain strings are empty where REST leaves the time, URL or error out.
     nextAttemptAt: d.nextAttemptAt || undefined,
     deliveredAt: d.deliveredAt || undefined,
-    data: d.dataJson ? JSON.parse(d.dataJson) : undefined,
-    attempts: d.attempts.map((a) =>
-      withoutAbsent({
-        attempt: a.attempt,
-        attemptedAt: a.attemptedAt,
-        url: a.url || undefined,
-        statusCode: a.statusCode,
-        error: a.error || undefined,
-        durationMs: a.durationMs,
-        outcome: a.outcome,
-      })
-    ),
+    attempts: d.attempts.map((a) => ({ ...a, url: a.url || undefined, error: a.error || undefined })),
+    data: d.dataJson ? JSON.parse(d.dataJson) : undefined, // the event's data, carried as JSON text
   });
 }
 
@@ -46,21 +38,13 @@ export function webhookRoutes(peers: PeerClients): OperationHandlers {
   routes.on('sendTestWebhookUnprefixed', sendTestWebhook);
   routes.on('getWebhookSigningSecret', async (_req, res) => {
     const found = await peers.webhooks.getWebhookSigningSecret({}, callContext(res));
-    res.status(200).json({
-      scheme: found.scheme,
-      secret: found.secret,
-      url: found.url,
-      headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
-    });
+    // The headers are those of the Standard Webhooks scheme, the same for every endpoint.
+    const headers = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+    res.status(200).json(contractJson(WebhookSigningSecret, { ...found, headers }));
   });
   routes.on('getWebhookPublicKey', async (_req, res) => {
     const key = await peers.webhooks.getWebhookPublicKey({}, callContext(res));
-    res.status(200).json({
-      algorithm: key.algorithm,
-      signatureHeader: key.signatureHeader,
-      publicKeyPem: key.publicKeyPem,
-      publicKeyHex: key.publicKeyHex,
-    });
+    res.status(200).json(contractJson(WebhookPublicKey, key));
   });
   routes.on('listWebhookDeliveries', async (req, res) => {
     const read = new RestRequestReader(req);

@@ -1,5 +1,7 @@
 import type { EstimateWithdrawalFeeRequest } from '../../gen/quotes_transactions/v1/withdrawal_fees';
+import { contractJson } from '../../lib/contract/contract-json';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
+import { EstimateCryptoWithdrawalFeeResponse } from '../contract/withdrawal-fee-contract';
 import { callContext } from '../http/call-context';
 import { bodyMessage } from '../http/request-body';
 import { OperationHandlers } from './operation-routes';
@@ -13,13 +15,7 @@ export function withdrawalFeeRoutes(peers: PeerClients): OperationHandlers {
       'quotes_transactions.v1.EstimateWithdrawalFeeRequest',
     );
     const e = await peers.withdrawalFees.estimateWithdrawalFee(request, callContext(res));
-    res.status(200).json({
-      networkFee: e.networkFee,
-      networkFeeAsset: e.networkFeeAsset,
-      applicationFee: e.applicationFee,
-      totalFee: e.totalFee,
-      netAmount: e.netAmount,
-    });
+    res.status(200).json(contractJson(EstimateCryptoWithdrawalFeeResponse, e));
   });
   return routes;
 }
