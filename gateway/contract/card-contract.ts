@@ -46,7 +46,7 @@ export const Card = named(
 );
 
 /** The reference's CardRevealResponse: the card data itself is only on the page the URL opens. */
-const CardRevealResponse = named(
+export const CardRevealResponse = named(
   'CardRevealResponse',
   ClosedObject({
     panEmbedUrl: Type.String({

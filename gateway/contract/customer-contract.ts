@@ -22,7 +22,7 @@ const BusinessCustomer = named(
 
 export const Customer = named('Customer', Type.Union([IndividualCustomer, BusinessCustomer]));
 
-const EndUserTerms = named(
+export const EndUserTerms = named(
   'EndUserTerms',
   ClosedObject({ version: Type.String(), url: Type.String({ format: 'uri' }) }),
 );

@@ -1,4 +1,6 @@
 import { cardJson } from '../../lib/contract/card-json';
+import { contractJson } from '../../lib/contract/contract-json';
+import { CardRevealResponse } from '../contract/card-contract';
 import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext, callerOf } from '../http/call-context';
 import type { CreateCardRequest, UpdateCardRequest } from '../../gen/quotes_transactions/v1/cards';
@@ -56,10 +58,7 @@ export function cardRoutes(peers: PeerClients): OperationHandlers {
       cardId: req.params.id,
       actor: tokenId ? `apiToken.clientId:${tokenId}` : '',
     }, callContext(res));
-    res.status(200).set('Cache-Control', 'no-store').json({
-      panEmbedUrl: reveal.panEmbedUrl,
-      expiresAt: reveal.expiresAt,
-    });
+    res.status(200).set('Cache-Control', 'no-store').json(contractJson(CardRevealResponse, reveal));
   });
 
   return routes;

@@ -5,7 +5,9 @@ import type { PeerClients } from '../../lib/runtime/peer-clients';
 import { callContext } from '../http/call-context';
 import { bodyMessage } from '../http/request-body';
 import { walletSignature } from '../http/wallet-signature';
+import { contractJson } from '../../lib/contract/contract-json';
 import { customerJson } from '../../lib/contract/customer-json';
+import { EndUserTerms } from '../contract/customer-contract';
 import { businessOwners } from './customer-owners';
 import { listJson, RestRequestReader } from './rest-request';
 import { challengeJson } from './wallet-auth-json';
@@ -29,8 +31,7 @@ export function customerRoutes(peers: PeerClients): OperationHandlers {
   });
 
   routes.on('getEndUserTerms', async (_req, res) => {
-    const { version, url } = await peers.accounts.getEndUserTerms({}, callContext(res));
-    res.status(200).json({ version, url });
+    res.status(200).json(contractJson(EndUserTerms, await peers.accounts.getEndUserTerms({}, callContext(res))));
   });
 
   routes.on('listCustomers', async (req, res) => {
