@@ -1,11 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { INTERNAL_ACCOUNT_TYPES, OWNERSHIP_METHODS } from '../../lib/contract/account-vocabulary';
-import {
-  ExternalAccount,
-  InternalAccount,
-  OWNERSHIP_TYPES,
-  PaymentInstructions,
-} from '../../lib/contract/account-records';
+import { INTERNAL_ACCOUNT_TYPES, OWNERSHIP_METHODS, OWNERSHIP_TYPES } from '../../lib/contract/account-vocabulary';
+import { ExternalAccount, InternalAccount, PaymentInstructions } from '../../lib/contract/account-records';
 import { ExternalAccountCreateInfo } from '../../lib/contract/external-account-info-schemas';
 import { List, Page, pageQuery, Processing, SignedRetryChallenge } from './common-schemas';
 import { operation } from './operation';

@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { INTERNAL_ACCOUNT_STATUSES, INTERNAL_ACCOUNT_TYPES } from './account-vocabulary';
+import {
+  EXTERNAL_ACCOUNT_STATUSES,
+  INTERNAL_ACCOUNT_STATUSES,
+  INTERNAL_ACCOUNT_TYPES,
+  OWNERSHIP_TYPES,
+} from './account-vocabulary';
 import { ExternalAccountInfo } from './external-account-info-schemas';
 import { ClosedObject, DateTime, Id, MinorUnits, named, StringEnum } from './schema-kit';
 
@@ -8,15 +13,6 @@ import { ClosedObject, DateTime, Id, MinorUnits, named, StringEnum } from './sch
  * operations). account-json.ts writes the accounts service's messages by these schemas.
  */
 
-const EXTERNAL_ACCOUNT_STATUSES = [
-  'PENDING',
-  'ACTIVE',
-  'PENDING_OWNERSHIP_VERIFICATION',
-  'UNVERIFIED',
-  'UNDER_REVIEW',
-  'INACTIVE',
-] as const;
-export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
 const BENEFICIARY_VERIFICATION = [
   'MATCHED',
   'PARTIAL_MATCH',

@@ -1,17 +1,10 @@
+import { EXTERNAL_ACCOUNT_STATUSES, OWNERSHIP_TYPES } from '../../../lib/contract/account-vocabulary';
 import { AppError } from '../../../lib/errors';
 import type { OwnershipChallengeRecord } from './ownership-challenge';
 import { isSelfCustodyWallet } from './wallet-account-info';
 
-export const EXTERNAL_ACCOUNT_STATUSES = [
-  'PENDING',
-  'ACTIVE',
-  'PENDING_OWNERSHIP_VERIFICATION',
-  'UNVERIFIED',
-  'UNDER_REVIEW',
-  'INACTIVE',
-] as const;
+export { EXTERNAL_ACCOUNT_STATUSES, OWNERSHIP_TYPES };
 export type ExternalAccountStatus = (typeof EXTERNAL_ACCOUNT_STATUSES)[number];
-export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
 
 /** A bank account or wallet outside the service, of a customer or (no `customerId`) of the platform. */
 export interface ExternalAccount {
