@@ -126,7 +126,7 @@ describe('a store file of format 3', () => {
       await store.close();
       // What format 3 left: no entries under the index's new id (its entries were led by platformId alone).
       const db = new Database(path);
-      db.exec('DELETE FROM sort_entries; DROP TABLE sort_builds; PRAGMA user_version = 3');
+      db.exec('DELETE FROM sort_entries; DROP TABLE sort_builds; DROP TABLE sort_counts; PRAGMA user_version = 3');
       db.close();
 
       store = createSqliteDocumentStore({ path });
@@ -190,6 +190,185 @@ describe('counts from field entries', () => {
     for (const filter of [touching, quoted]) {
       expect(await c.explain(filter, { count: true })).toMatchObject({ countedFromIndex: true });
     }
+    await store.close();
+  });
+});
+
+describe('a leading field holding several values (multikey)', () => {
+  const sides = [
+    { _id: '1', platformId: 'p', sender: ['x'], receiver: ['y'], createdAt: '2026-01-01' },
+    { _id: '2', platformId: 'p', sender: ['x', '$x@uma'], receiver: ['x'], createdAt: '2026-01-02' },
+    { _id: '3', platformId: 'p', sender: ['y'], receiver: ['x', '$x@uma'], createdAt: '2026-01-03' },
+    { _id: '4', platformId: 'o', sender: ['x'], receiver: ['z'], createdAt: '2026-01-04' },
+    { _id: '5', platformId: 'p', sender: ['$x@uma'], receiver: ['y'], createdAt: '2026-01-05' },
+  ];
+  const sort: Sort = { createdAt: -1 };
+  const ids = (docs: Doc[]) => docs.map((doc) => doc._id);
+  const matching = (filter: Filter) => {
+    const query = mingoEngine.compileFilter(filter);
+    return sides.filter((doc) => query.test(doc)).map((doc) => doc._id).reverse();
+  };
+  let store: ReturnType<typeof createEmbeddedDocumentStore>;
+  let c: DocumentCollection;
+
+  beforeAll(async () => {
+    store = createEmbeddedDocumentStore();
+    c = store.collection('sides');
+    await c.createIndex({ keys: { platformId: 1, sender: 1, createdAt: -1 }, name: 'sender_created' });
+    await c.createIndex({ keys: { platformId: 1, receiver: 1, createdAt: -1 }, name: 'receiver_created' });
+    for (const doc of sides) await c.insertOne(doc);
+  });
+  afterAll(() => store.close());
+
+  it('finds and counts a document under each of its values from the index', async () => {
+    for (const value of ['x', '$x@uma', 'y']) {
+      const filter = { $and: [{ platformId: 'p' }, { sender: value }] };
+      expect(ids(await c.find(filter, { sort, limit: 10 }))).toEqual(matching(filter));
+      expect(await c.countDocuments(filter)).toBe(matching(filter).length);
+      expect(await c.explain(filter, { sort, limit: 10 })).toMatchObject({ index: 'sender_created', sorted: true });
+      expect(await c.explain(filter, { count: true })).toMatchObject({
+        index: 'sender_created',
+        countedFromIndex: true,
+      });
+    }
+  });
+
+  it('never counts or pages a document twice for two of its values', async () => {
+    const filter = { $and: [{ platformId: 'p' }, { sender: { $in: ['x', '$x@uma'] } }] };
+    expect(ids(await c.find(filter, { sort, limit: 10 }))).toEqual(['5', '2', '1']);
+    expect(await c.countDocuments(filter)).toBe(3);
+  });
+
+  it('counts an $or of the two sides as the sum of their counts less the count of both', async () => {
+    const filter = { $and: [{ platformId: 'p' }, { $or: [{ sender: 'x' }, { receiver: 'x' }] }] };
+    expect(await c.countDocuments(filter)).toBe(3);
+    expect(ids(await c.find(filter, { sort, limit: 10 }))).toEqual(['3', '2', '1']);
+    expect(await c.explain(filter, { count: true })).toMatchObject({
+      index: '$or(sender_created|receiver_created)',
+      countedFromIndex: true,
+    });
+  });
+
+  it('moves a document whose values change, and takes it out when deleted', async () => {
+    await c.updateOne({ _id: '2' }, { $set: { sender: ['y', '$y@uma'] } });
+    const x = { $and: [{ platformId: 'p' }, { sender: 'x' }] };
+    const y = { $and: [{ platformId: 'p' }, { sender: 'y' }] };
+    expect(ids(await c.find(x, { sort, limit: 10 }))).toEqual(['1']);
+    expect(ids(await c.find(y, { sort, limit: 10 }))).toEqual(['3', '2']);
+    expect(await c.countDocuments({ $and: [{ platformId: 'p' }, { sender: '$y@uma' }] })).toBe(1);
+    await c.deleteOne({ _id: '2' });
+    expect(await c.countDocuments(y)).toBe(1);
+    expect(await c.countDocuments({ $and: [{ platformId: 'p' }, { sender: '$y@uma' }] })).toBe(0);
+  });
+});
+
+describe('a store file of format 4', () => {
+  it('rebuilds an index whose multikey documents sat under the irregular lead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sort-multikey-'));
+    const path = join(dir, 'store.sqlite');
+    try {
+      let store = createSqliteDocumentStore({ path });
+      let c = store.collection('sides');
+      await c.createIndex({ keys: { platformId: 1, sender: 1, createdAt: -1 }, name: 'sender_created' });
+      await c.insertOne({ _id: '1', platformId: 'p', sender: ['x', 'u'], createdAt: '2026-01-01' });
+      await c.insertOne({ _id: '2', platformId: 'p', sender: ['x'], createdAt: '2026-01-02' });
+      await store.close();
+      // What format 4 wrote for the first document: one entry under the irregular lead, none under its values.
+      const db = new Database(path);
+      db.exec('DELETE FROM sort_entries WHERE seq = 1; DROP TABLE sort_counts; PRAGMA user_version = 4');
+      db.prepare(
+        "INSERT INTO sort_entries (collection, idx, lead, sort_key, seq) SELECT collection, idx, '#I', '', 1 "
+          + 'FROM sort_entries LIMIT 1',
+      ).run();
+      db.close();
+
+      store = createSqliteDocumentStore({ path });
+      c = store.collection('sides');
+      const filter = { $and: [{ platformId: 'p' }, { sender: 'x' }] };
+      expect(ids(await c.find(filter, { sort: { createdAt: 1 }, limit: 10 }))).toEqual(['1', '2']);
+      expect(await c.explain(filter, { count: true })).toMatchObject({ index: 'sender_created' });
+      expect(await c.countDocuments({ $and: [{ platformId: 'p' }, { sender: 'u' }] })).toBe(1);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  const ids = (docs: Doc[]) => docs.map((doc) => doc._id);
+});
+
+describe('running counts of sort entries', () => {
+  it('match the entries after inserts, moves, deletes, refused writes, index builds and a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sort-counts-'));
+    const path = join(dir, 'store.sqlite');
+    const drift = (store: ReturnType<typeof createSqliteDocumentStore>) =>
+      store.database.prepare(
+        `SELECT e.idx, e.lead, e.n AS entries, coalesce(c.n, 0) AS counted FROM
+          (SELECT collection, idx, lead, count(*) AS n FROM sort_entries GROUP BY collection, idx, lead) e
+          LEFT JOIN sort_counts c USING (collection, idx, lead) WHERE coalesce(c.n, 0) != e.n
+         UNION ALL SELECT idx, lead, 0, n FROM sort_counts c WHERE n != 0 AND NOT EXISTS
+          (SELECT 1 FROM sort_entries e WHERE e.collection = c.collection AND e.idx = c.idx AND e.lead = c.lead)`,
+      ).all();
+    try {
+      let store = createSqliteDocumentStore({ path });
+      let c = store.collection('payments');
+      await c.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'status_created' });
+      await c.createIndex({ keys: { refs: 1 }, unique: true, name: 'refs' });
+      for (const doc of DOCS.slice(0, 120)) await c.insertOne({ ...doc, refs: [doc._id] });
+      // Operations of one group commit, two refused (a duplicate unique key): their entries and counts are undone.
+      const results = await Promise.allSettled([
+        c.updateMany({ status: 'PENDING' }, { $set: { status: 'COMPLETED' } }),
+        c.insertOne({ _id: 'dup', platformId: 'plat', status: 'FAILED', createdAt: '2026-02-01', refs: ['p0001'] }),
+        c.updateOne({ _id: 'p0005' }, { $set: { status: 'FAILED', createdAt: '2026-03-01' } }),
+        // The first document moves, then the second's key is refused: neither move stays.
+        c.updateMany({ _id: { $in: ['p0010', 'p0011'] } }, { $set: { refs: ['same'], status: 'FAILED' } }),
+        c.deleteMany({ status: 'REFUNDED' }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      await c.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: -1 }, name: 'customer_created' });
+      expect(drift(store)).toEqual([]);
+      const filter = { platformId: 'plat', status: 'COMPLETED' };
+      const stored = async () => (await c.find({})).filter((doc) => mingoEngine.compileFilter(filter).test(doc));
+      expect(await c.countDocuments(filter)).toBe((await stored()).length);
+      await store.close();
+
+      store = createSqliteDocumentStore({ path });
+      c = store.collection('payments');
+      await c.updateMany({ platformId: 'plat', customerId: 'c3' }, { $set: { status: 'COMPLETED' } });
+      expect(drift(store)).toEqual([]);
+      expect(await c.countDocuments(filter)).toBe((await stored()).length);
+      expect(await c.countDocuments({ platformId: 'plat', customerId: 'c3' })).toBe(
+        (await c.find({})).filter((doc) => doc.platformId === 'plat' && doc.customerId === 'c3').length,
+      );
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('counts of a date range', () => {
+  it('are exact whether the range holds none, few, half, most or all of the entries', async () => {
+    const store = createEmbeddedDocumentStore();
+    const c = store.collection('payments');
+    await c.createIndex({ keys: { platformId: 1, createdAt: -1, _id: -1 } });
+    for (const doc of DOCS) await c.insertOne(doc);
+    const dates = DOCS.map((doc) => doc.createdAt as string);
+    for (const at of [0, 1, 20, 150, 200, 250, 380, 399]) {
+      for (const op of ['$lt', '$lte', '$gte', '$gt'] as const) {
+        const filter = { platformId: 'plat', createdAt: { [op]: dates[at] } };
+        const query = mingoEngine.compileFilter(filter);
+        expect({ at, op, n: await c.countDocuments(filter) }).toEqual({
+          at,
+          op,
+          n: DOCS.filter((doc) => query.test(doc)).length,
+        });
+      }
+    }
+    const between = { platformId: 'plat', createdAt: { $gte: dates[10], $lt: dates[390] } };
+    expect(await c.countDocuments(between)).toBe(
+      DOCS.filter((doc) => mingoEngine.compileFilter(between).test(doc)).length,
+    );
+    expect(await c.explain(between, { count: true })).toMatchObject({ countedFromIndex: true });
     await store.close();
   });
 });

@@ -74,21 +74,41 @@ export function formerSortIndexId(fields: readonly string[], unique: boolean): s
   return `${fields[0]}\u0000${fields[1]}`;
 }
 
-/** Where a document sits in a sort index, or nothing when a leading field holds no scalar (it cannot equal one). */
-export function sortPlace(doc: Doc, index: SortIndex): { lead: string; sortKey: string } | undefined {
-  if (index.partial && !index.partial.test(doc)) return undefined;
-  const leads: string[] = [];
-  let irregular = false;
+/** A document's entry in a sort index: the combination of its leading values, and its sort key. */
+export interface SortPlace {
+  lead: string;
+  sortKey: string;
+}
+
+/**
+ * Marks a document with several places (a leading field holding several values, a multikey index as MongoDB's): one
+ * entry under this lead besides them, so that a walk or count over several leading values, which could meet such a
+ * document twice, knows not to use the index.
+ */
+export const MULTIKEY_LEAD = '#M';
+/** Places one document may have; beyond, it is irregular (ordered in memory, as an opaque lead is). */
+const MOST_PLACES = 16;
+
+/**
+ * Where a document sits in a sort index: one place per combination of its leading fields' values (an array's elements
+ * each lead, as MongoDB's equality matches an element), with a MULTIKEY_LEAD marker when there are several; nothing
+ * when a leading field holds no value; one IRREGULAR_LEAD place when a leading value cannot be keyed.
+ */
+export function sortPlaces(doc: Doc, index: SortIndex): SortPlace[] {
+  if (index.partial && !index.partial.test(doc)) return [];
+  let leads = [''];
   for (const parts of index.leadParts) {
     const lead = readPath(doc, parts);
-    if (lead.keys.size === 0 && !lead.opaque) return undefined;
-    if (lead.opaque || lead.keys.size > 1) irregular = true;
-    else leads.push([...lead.keys][0]);
+    if (lead.keys.size === 0 && !lead.opaque) return [];
+    if (lead.opaque || leads.length * lead.keys.size > MOST_PLACES) {
+      return [{ lead: IRREGULAR_LEAD, sortKey: IRREGULAR_SORT }];
+    }
+    leads = leads.flatMap((prefix) => [...lead.keys].map((key) => (prefix === '' ? key : `${prefix},${key}`)));
   }
-  if (irregular) return { lead: IRREGULAR_LEAD, sortKey: IRREGULAR_SORT };
   const values = pathValues(doc, index.sortField);
-  const sortKey = values.length === 1 ? orderedKey(values[0]) : undefined;
-  return { lead: leads.join(','), sortKey: sortKey ?? IRREGULAR_SORT };
+  const sortKey = (values.length === 1 ? orderedKey(values[0]) : undefined) ?? IRREGULAR_SORT;
+  const places = leads.map((lead) => ({ lead, sortKey }));
+  return places.length > 1 ? [...places, { lead: MULTIKEY_LEAD, sortKey: IRREGULAR_SORT }] : places;
 }
 
 /**
@@ -193,6 +213,11 @@ function conditionRange(condition: unknown): KeyRange {
     if (part) range = intersect(range, part);
   }
   return range;
+}
+
+/** The keys outside a range: below it, and from its end up. */
+export function outsideRange(range: KeyRange): [KeyRange, KeyRange] {
+  return [{ low: '', high: range.low, bounded: true }, { low: range.high, high: TOP_KEY, bounded: true }];
 }
 
 function intersect(a: KeyRange, b: KeyRange): KeyRange {

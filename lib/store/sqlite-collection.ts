@@ -27,10 +27,13 @@ import {
   conjuncts,
   implies,
   IRREGULAR_LEAD,
+  MULTIKEY_LEAD,
   keyRange,
+  outsideRange,
   pinnedLeads,
   sortIndexOf,
-  sortPlace,
+  sortPlaces,
+  type SortPlace,
   type KeyRange,
   type SortIndex,
 } from './sort-index';
@@ -94,9 +97,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private readonly fieldPaths = new Map<string, string[]>();
   private readonly sortIndexes: SortIndex[] = [];
   private readonly s: Statements;
+  private readonly sortCounts: SortCountMoves;
 
   constructor(readonly name: string, private readonly context: SqliteContext) {
     this.s = context.statements;
+    this.sortCounts = new SortCountMoves(this.s, name);
     for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) {
       this.declare(JSON.parse(row.spec) as IndexSpec);
     }
@@ -122,6 +127,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
           }
           after = page[page.length - 1].seq;
         }
+        this.sortCounts.write();
       }
       for (const id of pending) this.s.doneSortBuild.run(this.name, id);
     }).immediate();
@@ -159,6 +165,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         }
         after = page[page.length - 1].seq;
       }
+      this.sortCounts.write();
     });
     try {
       build.immediate();
@@ -196,18 +203,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   async countDocuments(filter: Filter): Promise<number> {
     if (planListeners.size) notifyPlan(this.name, 'count', filter, () => this.explainNow(filter, { count: true }));
     if (Object.keys(filter).length === 0) return this.s.count.get(this.name) as number;
-    const sorted = this.sortCount(filter);
-    if (sorted) {
-      return this.s.sortCount.get(
-        this.name,
-        sorted.index.id,
-        JSON.stringify(sorted.leads),
-        sorted.range.low,
-        sorted.range.high,
-        -1,
-      ) as number;
-    }
-    return this.countFromEntries(filter) ?? this.match(filter).length;
+    return this.indexCount(filter)?.count() ?? this.match(filter).length;
   }
 
   async explain(filter: Filter, options: ExplainOptions = {}): Promise<QueryPlan> {
@@ -229,9 +225,8 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       const counted = (index: string, served: string[]) =>
         plan({ source: 'index', index, served, sorted: false, countedFromIndex: true });
       if (names.length === 0) return counted('_id_', []);
-      const sorted = this.sortCount(normalized);
-      if (sorted) return counted(sorted.index.name, names);
-      if (this.countFromEntries(normalized) !== undefined) return counted('fields', names);
+      const indexed = this.indexCount(normalized);
+      if (indexed) return counted(indexed.index, names);
     }
     const limit = Math.abs(options.limit ?? 0);
     const walk = options.sort && !options.count && limit > 0
@@ -249,6 +244,55 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     return entries
       ? plan({ source: 'index', index: `fields:${entries.serves.join(',')}`, served: entries.serves, sorted: false })
       : plan({ source: 'scan', served: [], sorted: false });
+  }
+
+  /**
+   * A count answered from index entries alone (else undefined): one sort index's entries within a range, or the
+   * field entries holding every value; a filter with one `$or` of two branches is counted as the sum of its branches'
+   * counts less the count of both, each of them answered so.
+   */
+  private indexCount(filter: Filter): IndexCount | undefined {
+    const either = orBranches(filter);
+    if (!either) return this.conjunctionCount(filter);
+    const counts = [[either.branches[0]], [either.branches[1]], either.branches].map((added) =>
+      this.conjunctionCount({ $and: [...either.rest, ...added] })
+    );
+    if (counts.some((count) => count === undefined)) return undefined;
+    const [a, b, both] = counts as IndexCount[];
+    return { index: `$or(${a.index}|${b.index})`, count: () => a.count() + b.count() - both.count() };
+  }
+
+  private conjunctionCount(filter: Filter): IndexCount | undefined {
+    const sorted = this.sortCount(filter);
+    if (sorted) {
+      const leads = JSON.stringify(sorted.leads);
+      // Every entry of those leading values: their running counts, whatever their number; else the entries in range.
+      const all = () => this.s.sortCountAll.get(this.name, sorted.index.id, leads) as number;
+      return {
+        index: sorted.index.name,
+        count: () => (sorted.range.bounded ? this.rangeCount(sorted.index, leads, sorted.range, all()) : all()),
+      };
+    }
+    const counted = this.countFromEntries(filter);
+    return counted === undefined ? undefined : { index: 'fields', count: () => counted };
+  }
+
+  /**
+   * The entries of these leading values (`total` of them) within a range: the range or the keys outside it, whichever
+   * holds fewer, is counted. Each is counted in turn up to a cap that grows, so a range holding nearly every entry
+   * reads few of them.
+   */
+  private rangeCount(index: SortIndex, leads: string, range: KeyRange, total: number): number {
+    const upTo = (part: KeyRange, cap: number) =>
+      this.s.sortCount.get(this.name, index.id, leads, part.low, part.high, cap) as number;
+    const [below, above] = outsideRange(range);
+    for (let cap = Math.ceil(total / 8) + 1;; cap = total + 1) {
+      const inside = upTo(range, cap);
+      if (inside < cap) return inside;
+      const under = upTo(below, cap);
+      const outside = under < cap ? under + upTo(above, cap - under) : cap;
+      if (outside < cap) return total - outside;
+    }
   }
 
   /**
@@ -271,9 +315,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       );
       if (!exact) continue;
       const leads = pinnedLeads(parts, index);
-      if (
-        !leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))
-      ) continue;
+      if (!leads || !this.ordersLeads(index, leads)) continue;
       return { index, leads, range: keyRange(parts, index.sortField) };
     }
     return undefined;
@@ -327,44 +369,19 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * holding every value (a multikey entry matches as MongoDB's equality does). Else undefined.
    */
   private countFromEntries(filter: Filter): number | undefined {
-    type Condition = [string, string];
-    const conditions: Condition[] = [];
-    let either: Condition[][] | undefined;
-    const entryOf = (field: string, condition: unknown): Condition | undefined => {
-      if (!this.fieldPaths.has(field)) return undefined;
-      const value = scalarEquality(condition);
-      if (value !== undefined) return [field, serializeValue(value)];
-      return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true
-        ? [field, PRESENT]
-        : undefined;
-    };
-    const collect = (part: Filter, into: Condition[]): boolean =>
-      Object.entries(part).every(([field, condition]) => {
-        if (field === '$and') {
-          return Array.isArray(condition) && condition.every((c) => isPlainObject(c) && collect(c, into));
-        }
-        if (field === '$or') {
-          // One $or of two branches, counted by inclusion and exclusion.
-          if (into !== conditions || either || !Array.isArray(condition) || condition.length !== 2) return false;
-          either = [[], []];
-          return condition.every((branch, i) =>
-            isPlainObject(branch) && collect(branch, either![i]) && either![i].length > 0
-          );
-        }
-        const entry = entryOf(field, condition);
-        if (entry) into.push(entry);
-        return entry !== undefined;
-      });
-    if (!collect(filter, conditions)) return undefined;
-    const sets =
-      (either
-        ? [[...conditions, ...either[0]], [...conditions, ...either[1]], [...conditions, ...either[0], ...either[1]]]
-        : [conditions])
-        .map((set) => [...new Map(set.map((c) => [JSON.stringify(c), c])).values()]);
-    if (sets.some((set) => set.length === 0 || set.length > this.s.countMatching.length)) return undefined;
-    if (sets.flat().some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
-    const counts = sets.map((set) => this.countAll(set));
-    return either ? counts[0] + counts[1] - counts[2] : counts[0];
+    const conditions: Array<[string, string]> = [];
+    for (const part of conjuncts(filter)) {
+      for (const [field, condition] of Object.entries(part)) {
+        if (field === '$and' && Array.isArray(condition) && condition.every(isPlainObject)) continue;
+        const entry = this.fieldPaths.has(field) ? entryOf(condition) : undefined;
+        if (!entry) return undefined;
+        conditions.push([field, entry]);
+      }
+    }
+    const set = [...new Map(conditions.map((c) => [JSON.stringify(c), c])).values()];
+    if (set.length === 0 || set.length > this.s.countMatching.length) return undefined;
+    if (set.some(([path]) => this.s.hasValue.get(this.name, path, OPAQUE) !== undefined)) return undefined;
+    return this.countAll(set);
   }
 
   /**
@@ -462,9 +479,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of this.sortIndexes) {
       if (index.sortField !== field || !implies(parts, index)) continue;
       const leads = pinnedLeads(parts, index);
-      if (
-        !leads || this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))
-      ) continue;
+      if (!leads || !this.ordersLeads(index, leads)) continue;
       const range = keyRange(parts, field);
       const size = this.s.sortCount.get(
         this.name,
@@ -492,6 +507,18 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   /** Whether a document under this leading value (or IRREGULAR_LEAD) has a sort field the entries do not order. */
   private irregularSort(index: SortIndex, lead: string): boolean {
     return this.s.sortIrregular.get(this.name, index.id, lead) !== undefined;
+  }
+
+  /**
+   * Whether the entries under these leading values are every matching document once, in order: no document is
+   * irregular (under IRREGULAR_LEAD, or with a sort field the entries do not order), and a walk over several leading
+   * values cannot meet a document twice (none has several places: MULTIKEY_LEAD).
+   */
+  private ordersLeads(index: SortIndex, leads: string[]): boolean {
+    if (this.irregularSort(index, IRREGULAR_LEAD) || leads.some((lead) => this.irregularSort(index, lead))) {
+      return false;
+    }
+    return leads.length === 1 || !this.irregularSort(index, MULTIKEY_LEAD);
   }
 
   /**
@@ -643,10 +670,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     for (const index of this.sortIndexes) {
       const leads = implies(parts, index) ? pinnedLeads(parts, index) : undefined;
       const range = leads && keyRange(parts, index.sortField);
-      if (
-        !leads || !range?.bounded || this.irregularSort(index, IRREGULAR_LEAD)
-        || leads.some((lead) => this.irregularSort(index, lead))
-      ) continue;
+      if (!leads || !range?.bounded || !this.ordersLeads(index, leads)) continue;
       const json = JSON.stringify(leads);
       plans.push(seqPlan(
         servedByWalk(parts, index, range),
@@ -749,6 +773,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (changes.length === 0) return Promise.resolve();
     const cache = this.context.cache;
     return this.context.writes.run(() => {
+      this.sortCounts.discard();
       const seqs: number[] = [];
       for (const change of changes) {
         if (change.after && change.seq === undefined) {
@@ -763,6 +788,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       }
       changes.forEach((change, i) => this.removeEntries(seqs[i], change));
       changes.forEach((change, i) => this.writeEntries({ ...change, seq: seqs[i] }));
+      this.sortCounts.write();
       return seqs;
     }, (seqs) => {
       changes.forEach((change, i) => {
@@ -798,9 +824,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
     for (const index of this.sortIndexes) {
       if (after && keeps(before, after, index.reads)) continue;
-      const place = sortPlace(before, index);
-      if (place && !(after && samePlace(place, sortPlace(after, index)))) {
-        this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      for (const place of withoutPlaces(sortPlaces(before, index), after && sortPlaces(after, index))) {
+        if (this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq).changes) {
+          this.sortCounts.moved(index.id, place.lead, -1);
+        }
       }
     }
   }
@@ -830,9 +857,10 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     }
     for (const index of only ? only.sort : this.sortIndexes) {
       if (before && keeps(before, after, index.reads)) continue;
-      const place = sortPlace(after, index);
-      if (place && !(before && samePlace(place, sortPlace(before, index)))) {
-        this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq);
+      for (const place of withoutPlaces(sortPlaces(after, index), before && sortPlaces(before, index))) {
+        if (this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq).changes) {
+          this.sortCounts.moved(index.id, place.lead, 1);
+        }
       }
     }
   }
@@ -918,6 +946,37 @@ export function filterNames(parts: Filter[]): string[] {
     }
   }
   return [...new Set(names)];
+}
+
+/** The entry value an equality to a scalar, or `{$exists: true}`, is counted by; else undefined. */
+function entryOf(condition: unknown): string | undefined {
+  const value = scalarEquality(condition);
+  if (value !== undefined) return serializeValue(value);
+  return isPlainObject(condition) && Object.keys(condition).length === 1 && condition.$exists === true
+    ? PRESENT
+    : undefined;
+}
+
+/** A count's filter as its conditions besides one `$or` of two branches, and those branches; else undefined. */
+function orBranches(filter: Filter): { rest: Filter[]; branches: [Filter, Filter] } | undefined {
+  const rest: Filter[] = [];
+  let branches: [Filter, Filter] | undefined;
+  for (const part of conjuncts(filter)) {
+    for (const [field, condition] of Object.entries(part)) {
+      if (field === '$and') continue;
+      if (field !== '$or') rest.push({ [field]: condition });
+      else if (branches || !Array.isArray(condition) || condition.length !== 2) return undefined;
+      else if (!condition.every(isPlainObject)) return undefined;
+      else branches = condition as [Filter, Filter];
+    }
+  }
+  return branches && { rest, branches };
+}
+
+/** What a count answered from index entries reads (named as `explain` names it), and the count. */
+interface IndexCount {
+  index: string;
+  count(): number;
 }
 
 function orName(branches: unknown[]): string {
@@ -1030,8 +1089,39 @@ function without(values: string[], other: string[] | undefined): string[] {
   return values.filter((value) => !other.includes(value));
 }
 
-function samePlace(a: { lead: string; sortKey: string }, b: { lead: string; sortKey: string } | undefined): boolean {
-  return b !== undefined && a.lead === b.lead && a.sortKey === b.sortKey;
+/**
+ * The moves of the running counts of sort entries (table `sort_counts`) one operation makes, written together at its
+ * end, inside its savepoint: a count is never apart from its entries.
+ */
+class SortCountMoves {
+  private readonly moves = new Map<string, { idx: string; lead: string; by: number }>();
+
+  constructor(private readonly s: Statements, private readonly collection: string) {}
+
+  moved(idx: string, lead: string, by: number): void {
+    const key = `${idx}\u0001${lead}`;
+    const move = this.moves.get(key);
+    if (move) move.by += by;
+    else this.moves.set(key, { idx, lead, by });
+  }
+
+  write(): void {
+    for (const { idx, lead, by } of this.moves.values()) {
+      if (by !== 0) this.s.moveSortCount.run(this.collection, idx, lead, by);
+    }
+    this.moves.clear();
+  }
+
+  /** Forgets the moves of an operation that failed before writing them (its savepoint was undone). */
+  discard(): void {
+    this.moves.clear();
+  }
+}
+
+/** The places of `these` that `others` does not have. */
+function withoutPlaces(these: SortPlace[], others: SortPlace[] | undefined): SortPlace[] {
+  if (!others?.length) return these;
+  return these.filter((a) => !others.some((b) => a.lead === b.lead && a.sortKey === b.sortKey));
 }
 
 /** Whether an update left each of the top-level `fields` the very value it was. */

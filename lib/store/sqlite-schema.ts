@@ -58,7 +58,8 @@ export class StoreVersionError extends Error {
  * it (PRAGMA user_version). Version 1 is the journal of every document (the table the crash tests
  * read directly); version 2 adds the tables the SQLite engine answers queries from; version 3 lets
  * large bodies be stored deflated; version 4 keys the sort entries of a compound index by every
- * field before its sort field.
+ * field before its sort field; version 5 gives a document one sort entry per combination of its leading values and
+ * keeps a running count of the entries under each leading value.
  */
 const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Database.Database) => void }> = [
   {
@@ -126,9 +127,48 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
       }
     },
   },
+  {
+    version: 5,
+    what: 'a document whose leading field holds several values sits in a sort index under each of them '
+      + '(multikey, marked once more under #M), rebuilt when each collection next opens; '
+      + 'a running count of the entries under each leading value',
+    up: (db) => {
+      db.exec(`CREATE TABLE sort_counts (collection TEXT NOT NULL, idx TEXT NOT NULL, lead TEXT NOT NULL,
+          n INTEGER NOT NULL, PRIMARY KEY (collection, idx, lead)) WITHOUT ROWID;
+        INSERT INTO sort_counts
+          SELECT collection, idx, lead, count(*) FROM sort_entries GROUP BY collection, idx, lead`);
+      // Before, such a document had one entry under the irregular lead (#I), as an opaque value still has: every index
+      // holding one is rebuilt (looked for index by index, not by a scan of every entry).
+      const holdsIrregular = db.prepare("SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND lead = '#I'");
+      const irregular = declaredSortIndexes(db).filter(({ collection, idx }) => holdsIrregular.get(collection, idx));
+      const pending = db.prepare('INSERT OR IGNORE INTO sort_builds (collection, idx) VALUES (?, ?)');
+      for (const { collection, idx } of irregular) {
+        for (const table of ['sort_entries', 'sort_counts']) {
+          db.prepare(`DELETE FROM ${table} WHERE collection = ? AND idx = ?`).run(collection, idx);
+        }
+        pending.run(collection, idx);
+      }
+    },
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+/** The sort indexes the declared indexes keep, by the ids of this release. */
+function declaredSortIndexes(db: Database.Database): Array<{ collection: string; idx: string }> {
+  const rows = db.prepare('SELECT collection, name, spec FROM store_indexes').all() as Array<
+    { collection: string; name: string; spec: string }
+  >;
+  return rows.flatMap((row) => {
+    const spec = JSON.parse(row.spec) as {
+      keys: Record<string, number>;
+      unique?: boolean;
+      partialFilter?: Record<string, unknown>;
+    };
+    const idx = sortIndexOf(Object.keys(spec.keys), spec.unique ?? false, row.name, spec.partialFilter)?.id;
+    return idx === undefined ? [] : [{ collection: row.collection, idx }];
+  });
+}
 
 /**
  * Opens a store file in WAL mode and brings its format to `target`. SQLite's normal locking mode,

@@ -81,6 +81,16 @@ export function prepareStatements(db: Database.Database) {
       'SELECT count(*) FROM (SELECT 1 FROM sort_entries WHERE collection = ? AND idx = ? AND '
         + 'lead IN (SELECT value FROM json_each(?)) AND sort_key >= ? AND sort_key < ? LIMIT ?)',
     ).pluck(),
+    /** A running count of the sort entries under one leading value (store format 5): moved with each entry. */
+    moveSortCount: prepare(
+      'INSERT INTO sort_counts (collection, idx, lead, n) VALUES (?, ?, ?, ?) '
+        + 'ON CONFLICT (collection, idx, lead) DO UPDATE SET n = n + excluded.n',
+    ),
+    /** The sort entries under several leading values (a JSON array), from their running counts. */
+    sortCountAll: prepare(
+      'SELECT coalesce(sum(n), 0) FROM sort_counts WHERE collection = ? AND idx = ? '
+        + 'AND lead IN (SELECT value FROM json_each(?))',
+    ).pluck(),
     pendingSortBuilds: prepare('SELECT idx FROM sort_builds WHERE collection = ?').pluck(),
     doneSortBuild: prepare('DELETE FROM sort_builds WHERE collection = ? AND idx = ?'),
     sortIrregular: prepare(

@@ -104,8 +104,8 @@ const QUOTES_ONLY = { 'quote.id': { $exists: true } };
  * The indexes of the documented list filters (GET /transactions, /quotes, /agents/me/transactions),
  * each page newest first: the platform's payments, a customer's, a status's and a type's in order of
  * `createdAt` (a range of dates is a range of those entries); the quotes alone, and by status. The
- * identifiers of each side (`_search`), `platformCustomerId` and `reference` pick few payments: their
- * entries find them, then they are sorted.
+ * identifiers of each side (`_search`) by date too, as a busy account has as many payments as its platform;
+ * `platformCustomerId` and `reference` pick few payments: their entries find them, then they are sorted.
  */
 export const PAYMENT_LIST_INDEXES: IndexSpec[] = [
   { keys: { platformId: 1, createdAt: -1, _id: -1 } },
@@ -121,6 +121,20 @@ export const PAYMENT_LIST_INDEXES: IndexSpec[] = [
   },
   { keys: { '_search.sender': 1 }, name: 'payment_sender' },
   { keys: { '_search.receiver': 1 }, name: 'payment_receiver' },
+  // A side's payments (and quotes) by date: a busy account's page and its count read only its entries (multikey: a
+  // side's account id and UMA address each lead).
+  { keys: { platformId: 1, '_search.sender': 1, createdAt: -1 }, name: 'payment_sender_created' },
+  { keys: { platformId: 1, '_search.receiver': 1, createdAt: -1 }, name: 'payment_receiver_created' },
+  {
+    keys: { platformId: 1, '_search.sender': 1, createdAt: -1 },
+    partialFilter: QUOTES_ONLY,
+    name: 'quote_sender_created',
+  },
+  {
+    keys: { platformId: 1, '_search.receiver': 1, createdAt: -1 },
+    partialFilter: QUOTES_ONLY,
+    name: 'quote_receiver_created',
+  },
   { keys: { platformCustomerId: 1 }, name: 'payment_platform_customer' },
   { keys: { reference: 1 }, name: 'payment_reference' },
 ];
