@@ -65,8 +65,15 @@ export interface LivePhaseResult {
   start: LiveSample;
   half: LiveSample;
   end: LiveSample;
-  /** Resident growth between `half` and `end`, per payment: the target is ≤ 2 KB. */
+  /** Resident growth between `half` and `end`, per payment (one reading each, wherever the collector was). */
   residentKbPerPayment: number;
+  /**
+   * The most resident memory in the quarter before each of them (payments 3,000–6,000 and 9,000–12,000 by default,
+   * read every WAL_POLL_MS), and its growth per payment: the target is ≤ 2 KB. A heap grows between collections and
+   * shrinks at each, so one reading lands anywhere in that cycle; the peak over a window of several cycles does not.
+   */
+  peakResidentMb: [number, number];
+  peakResidentKbPerPayment: number;
   heapKbPerPayment: number;
   nativeKbPerPayment: number;
   /** The largest any one WAL file was during the run, and the file. */
@@ -139,14 +146,24 @@ async function snapshotsWritten(probeFile: string, tag: string): Promise<void> {
   }
 }
 
+/** The WAL files' sizes, and the process's resident memory, every WAL_POLL_MS. */
 class WalWatch {
   maxFile = 0;
   maxFileName = '';
   maxTotal = 0;
+  /** The most resident memory seen since the window was last started. */
+  windowPeak = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly dataDir: string) {
-    this.timer = setInterval(() => this.sample(), WAL_POLL_MS);
+  constructor(private readonly dataDir: string, private readonly pid: number) {
+    this.timer = setInterval(() => {
+      this.sample();
+      this.windowPeak = Math.max(this.windowPeak, residentBytes(this.pid));
+    }, WAL_POLL_MS);
+  }
+
+  startWindow(): void {
+    this.windowPeak = residentBytes(this.pid);
   }
 
   sample(): number {
@@ -247,7 +264,7 @@ export async function runLivePhase(
     const pid = running.child.pid!;
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
     const setup = await prepareScalePayer(api, { platformCustomerId: 'live-payer', fullName: 'Live Payer' });
-    wal = new WalWatch(dataDir);
+    wal = new WalWatch(dataDir, pid);
     // The probe writes once a second: the start sample waits for one after the set-up.
     await new Promise((r) => setTimeout(r, 1_100));
     const loadStart = Number(loadavg()[0].toFixed(2));
@@ -273,12 +290,18 @@ export async function runLivePhase(
     let end: LiveSample | undefined;
     const began = performance.now();
     const unavailable = { count: 0 };
+    const peaks: number[] = [];
     const at = (done: number) => {
+      if (done === Math.floor(halfAt / 2) || done === halfAt + Math.floor(halfAt / 2)) wal!.startWindow();
       if (done === halfAt) {
+        peaks.push(Math.max(wal!.windowPeak, residentBytes(pid)));
         half = take(done);
         snapshot('half');
       }
-      if (done === payments) end = take(done);
+      if (done === payments) {
+        peaks.push(Math.max(wal!.windowPeak, residentBytes(pid)));
+        end = take(done);
+      }
     };
     await pay(api, { setup, total: payments, at, unavailable });
     const seconds = (performance.now() - began) / 1000;
@@ -299,6 +322,8 @@ export async function runLivePhase(
       half: half!,
       end: end!,
       residentKbPerPayment: perPayment(half!.residentMb, end!.residentMb),
+      peakResidentMb: [mb(peaks[0]), mb(peaks[1])],
+      peakResidentKbPerPayment: perPayment(mb(peaks[0]), mb(peaks[1])),
       heapKbPerPayment: perPayment(half!.heapTotalMb + half!.externalMb, end!.heapTotalMb + end!.externalMb),
       nativeKbPerPayment: perPayment(half!.nativeMb, end!.nativeMb),
       maxWalMb: mb(wal.maxFile),

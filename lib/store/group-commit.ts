@@ -22,13 +22,28 @@ export class GroupCommit {
     Database.Statement
   >;
 
+  private readonly onLost: () => void;
+  private readonly translate: (err: unknown) => unknown;
+  private readonly beforeCommit: () => void;
+  private readonly onCommitted: () => void;
+
   constructor(
     private readonly db: Database.Database,
-    private readonly onLost: () => void,
-    private readonly translate: (err: unknown) => unknown,
-    /** Told after each COMMIT that succeeded (the WAL grew: a checkpoint follows, sqlite-checkpointer.ts). */
-    private readonly onCommitted: () => void = () => undefined,
+    hooks: {
+      /** Told when a group's transaction was lost whole. */
+      onLost: () => void;
+      /** What an operation's or the COMMIT's error is answered as. */
+      translate: (err: unknown) => unknown;
+      /** Writes what the group's operations left to write once (sort-counts.ts), in its transaction. */
+      beforeCommit?: () => void;
+      /** Told after each COMMIT that succeeded (the WAL grew: a checkpoint follows, sqlite-checkpointer.ts). */
+      onCommitted?: () => void;
+    },
   ) {
+    this.onLost = hooks.onLost;
+    this.translate = hooks.translate;
+    this.beforeCommit = hooks.beforeCommit ?? (() => undefined);
+    this.onCommitted = hooks.onCommitted ?? (() => undefined);
     this.sql = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT operation'),
@@ -69,6 +84,7 @@ export class GroupCommit {
       return;
     }
     try {
+      this.beforeCommit();
       this.sql.commit.run();
     } catch (err) {
       if (this.db.inTransaction) this.sql.rollback.run();

@@ -326,6 +326,17 @@ describe('running counts of sort entries', () => {
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
       await c.createIndex({ keys: { platformId: 1, customerId: 1, createdAt: -1 }, name: 'customer_created' });
       expect(drift(store)).toEqual([]);
+      // Read before the group commits (its moves are written just before COMMIT): the count includes its writes.
+      const failed = { platformId: 'plat', status: 'FAILED' };
+      const before = await c.countDocuments(failed);
+      const writing = Promise.all([
+        c.insertOne({ _id: 'new1', platformId: 'plat', status: 'FAILED', createdAt: '2026-02-02', refs: ['n1'] }),
+        c.updateOne({ _id: 'p0009' }, { $set: { status: 'FAILED' } }),
+      ]);
+      const during = c.countDocuments(failed);
+      expect(await during).toBe(before + 1 + (DOCS[9].status === 'FAILED' ? 0 : 1));
+      await writing;
+      expect(drift(store)).toEqual([]);
       const filter = { platformId: 'plat', status: 'COMPLETED' };
       const stored = async () => (await c.find({})).filter((doc) => mingoEngine.compileFilter(filter).test(doc));
       expect(await c.countDocuments(filter)).toBe((await stored()).length);

@@ -96,19 +96,26 @@ const MOST_PLACES = 16;
  */
 export function sortPlaces(doc: Doc, index: SortIndex): SortPlace[] {
   if (index.partial && !index.partial.test(doc)) return [];
-  let leads = [''];
-  for (const parts of index.leadParts) {
-    const lead = readPath(doc, parts);
-    if (lead.keys.size === 0 && !lead.opaque) return [];
-    if (lead.opaque || leads.length * lead.keys.size > MOST_PLACES) {
+  // One leading value per field (nearly every document) builds one string; several build the combinations.
+  let lead = '';
+  let several: string[] | undefined;
+  for (let i = 0; i < index.leadParts.length; i++) {
+    const { keys, opaque } = readPath(doc, index.leadParts[i]);
+    if (keys.size === 0 && !opaque) return [];
+    if (opaque || (several?.length ?? 1) * keys.size > MOST_PLACES) {
       return [{ lead: IRREGULAR_LEAD, sortKey: IRREGULAR_SORT }];
     }
-    leads = leads.flatMap((prefix) => [...lead.keys].map((key) => (prefix === '' ? key : `${prefix},${key}`)));
+    if (keys.size === 1 && !several) {
+      const [key] = keys;
+      lead = i === 0 ? key : `${lead},${key}`;
+    } else {
+      several = (several ?? [lead]).flatMap((prefix) => [...keys].map((key) => (i === 0 ? key : `${prefix},${key}`)));
+    }
   }
   const values = pathValues(doc, index.sortField);
   const sortKey = (values.length === 1 ? orderedKey(values[0]) : undefined) ?? IRREGULAR_SORT;
-  const places = leads.map((lead) => ({ lead, sortKey }));
-  return places.length > 1 ? [...places, { lead: MULTIKEY_LEAD, sortKey: IRREGULAR_SORT }] : places;
+  if (!several) return [{ lead, sortKey }];
+  return [...several.map((one) => ({ lead: one, sortKey })), { lead: MULTIKEY_LEAD, sortKey: IRREGULAR_SORT }];
 }
 
 /**

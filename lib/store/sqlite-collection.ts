@@ -38,6 +38,7 @@ import {
   type SortIndex,
 } from './sort-index';
 import { notifyPlan, planListeners } from './query-plan-listeners';
+import type { SortCounts } from './sort-counts';
 import { decodeDocument, encodeDocument, type Statements, type StoredDoc } from './sqlite-statements';
 import { UniqueIndex } from './unique-index';
 import { upsertSeed } from './upsert-seed';
@@ -48,6 +49,7 @@ export interface SqliteContext {
   statements: Statements;
   cache: DocumentCache;
   writes: GroupCommit;
+  sortCounts: SortCounts;
 }
 
 interface IndexEntry {
@@ -97,11 +99,11 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private readonly fieldPaths = new Map<string, string[]>();
   private readonly sortIndexes: SortIndex[] = [];
   private readonly s: Statements;
-  private readonly sortCounts: SortCountMoves;
+  private readonly sortCounts: SortCounts;
 
   constructor(readonly name: string, private readonly context: SqliteContext) {
     this.s = context.statements;
-    this.sortCounts = new SortCountMoves(this.s, name);
+    this.sortCounts = context.sortCounts;
     for (const row of this.s.indexes.all(name) as Array<{ spec: string }>) {
       this.declare(JSON.parse(row.spec) as IndexSpec);
     }
@@ -127,6 +129,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
           }
           after = page[page.length - 1].seq;
         }
+        this.sortCounts.kept();
         this.sortCounts.write();
       }
       for (const id of pending) this.s.doneSortBuild.run(this.name, id);
@@ -165,6 +168,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         }
         after = page[page.length - 1].seq;
       }
+      this.sortCounts.kept();
       this.sortCounts.write();
     });
     try {
@@ -265,9 +269,9 @@ export class SqliteCollection implements DocumentCollection<Doc> {
   private conjunctionCount(filter: Filter): IndexCount | undefined {
     const sorted = this.sortCount(filter);
     if (sorted) {
-      const leads = JSON.stringify(sorted.leads);
       // Every entry of those leading values: their running counts, whatever their number; else the entries in range.
-      const all = () => this.s.sortCountAll.get(this.name, sorted.index.id, leads) as number;
+      const all = () => this.sortCounts.count(this.name, sorted.index.id, sorted.leads);
+      const leads = JSON.stringify(sorted.leads);
       return {
         index: sorted.index.name,
         count: () => (sorted.range.bounded ? this.rangeCount(sorted.index, leads, sorted.range, all()) : all()),
@@ -773,29 +777,38 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     if (changes.length === 0) return Promise.resolve();
     const cache = this.context.cache;
     return this.context.writes.run(() => {
-      this.sortCounts.discard();
-      const seqs: number[] = [];
-      for (const change of changes) {
-        if (change.after && change.seq === undefined) {
-          seqs.push(this.insertRow(change.key, change.after));
-        } else if (change.after) {
-          this.s.replace.run(encodeDocument(change.after), change.seq);
-          seqs.push(change.seq!);
-        } else {
-          this.s.remove.run(change.seq);
-          seqs.push(change.seq!);
-        }
+      try {
+        return this.writeChanges(changes);
+      } catch (err) {
+        this.sortCounts.discard();
+        throw err;
       }
-      changes.forEach((change, i) => this.removeEntries(seqs[i], change));
-      changes.forEach((change, i) => this.writeEntries({ ...change, seq: seqs[i] }));
-      this.sortCounts.write();
-      return seqs;
     }, (seqs) => {
       changes.forEach((change, i) => {
         if (change.after) cache.set(this.name, { seq: seqs[i], key: change.key, doc: change.after });
         else cache.delete(this.name, seqs[i]);
       });
     }).then(() => undefined);
+  }
+
+  /** The rows, then their index entries; answers each change's row. */
+  private writeChanges(changes: Change[]): number[] {
+    const seqs: number[] = [];
+    for (const change of changes) {
+      if (change.after && change.seq === undefined) {
+        seqs.push(this.insertRow(change.key, change.after));
+      } else if (change.after) {
+        this.s.replace.run(encodeDocument(change.after), change.seq);
+        seqs.push(change.seq!);
+      } else {
+        this.s.remove.run(change.seq);
+        seqs.push(change.seq!);
+      }
+    }
+    changes.forEach((change, i) => this.removeEntries(seqs[i], change));
+    changes.forEach((change, i) => this.writeEntries({ ...change, seq: seqs[i] }));
+    this.sortCounts.kept();
+    return seqs;
   }
 
   private insertRow(key: string, doc: Doc): number {
@@ -826,7 +839,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (after && keeps(before, after, index.reads)) continue;
       for (const place of withoutPlaces(sortPlaces(before, index), after && sortPlaces(after, index))) {
         if (this.s.removeSort.run(this.name, index.id, place.lead, place.sortKey, seq).changes) {
-          this.sortCounts.moved(index.id, place.lead, -1);
+          this.sortCounts.moved(this.name, index.id, place.lead, -1);
         }
       }
     }
@@ -859,7 +872,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
       if (before && keeps(before, after, index.reads)) continue;
       for (const place of withoutPlaces(sortPlaces(after, index), before && sortPlaces(before, index))) {
         if (this.s.addSort.run(this.name, index.id, place.lead, place.sortKey, seq).changes) {
-          this.sortCounts.moved(index.id, place.lead, 1);
+          this.sortCounts.moved(this.name, index.id, place.lead, 1);
         }
       }
     }
@@ -1087,35 +1100,6 @@ function isRangeBound(value: unknown): boolean {
 function without(values: string[], other: string[] | undefined): string[] {
   if (!other || other.length === 0 || values.length === 0) return values;
   return values.filter((value) => !other.includes(value));
-}
-
-/**
- * The moves of the running counts of sort entries (table `sort_counts`) one operation makes, written together at its
- * end, inside its savepoint: a count is never apart from its entries.
- */
-class SortCountMoves {
-  private readonly moves = new Map<string, { idx: string; lead: string; by: number }>();
-
-  constructor(private readonly s: Statements, private readonly collection: string) {}
-
-  moved(idx: string, lead: string, by: number): void {
-    const key = `${idx}\u0001${lead}`;
-    const move = this.moves.get(key);
-    if (move) move.by += by;
-    else this.moves.set(key, { idx, lead, by });
-  }
-
-  write(): void {
-    for (const { idx, lead, by } of this.moves.values()) {
-      if (by !== 0) this.s.moveSortCount.run(this.collection, idx, lead, by);
-    }
-    this.moves.clear();
-  }
-
-  /** Forgets the moves of an operation that failed before writing them (its savepoint was undone). */
-  discard(): void {
-    this.moves.clear();
-  }
 }
 
 /** The places of `these` that `others` does not have. */

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
+import { SortCounts } from './sort-counts';
 import { SqliteCollection, type SqliteContext } from './sqlite-collection';
 import { FREE_SPACE_TO_RECOVER, STORAGE_FULL_RETRY_AFTER_SECONDS } from './store-defaults';
 import { checkpointer } from './sqlite-checkpointer';
@@ -91,8 +92,18 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
     refusedSinceCommit = false;
     checkpoints?.committed();
   };
-  const writes = new GroupCommit(db, () => cache.clear(), refusal, committed);
-  const context: SqliteContext = { db, statements: prepareStatements(db), cache, writes };
+  const statements = prepareStatements(db);
+  const sortCounts = new SortCounts(statements);
+  const writes = new GroupCommit(db, {
+    onLost: () => {
+      cache.clear();
+      sortCounts.lost();
+    },
+    translate: refusal,
+    beforeCommit: () => sortCounts.write(),
+    onCommitted: committed,
+  });
+  const context: SqliteContext = { db, statements, cache, writes, sortCounts };
   const collections = new Map<string, SqliteCollection>();
   let closing: Promise<void> | undefined;
 
