@@ -31,6 +31,16 @@ function expected(filter: Filter, sort: Sort, limit: number): string[] {
     .sort((a, b) => compareSortKeys(a.keys, b.keys, fields) || a.seq - b.seq).slice(0, limit).map(({ doc }) => doc._id);
 }
 
+/** Runs `use` with the path of a store file in a directory of its own, removed afterwards. */
+async function withStoreFile(use: (path: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'sort-index-'));
+  try {
+    await use(join(dir, 'store.sqlite'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('sort entries of compound indexes', () => {
   let payments: DocumentCollection;
 
@@ -116,9 +126,7 @@ describe('sort entries of compound indexes', () => {
 
 describe('a store file of format 3', () => {
   it('rebuilds the sort entries of compound indexes with several leading fields as the collection opens', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sort-upgrade-'));
-    const path = join(dir, 'store.sqlite');
-    try {
+    await withStoreFile(async (path) => {
       let store = createSqliteDocumentStore({ path });
       let payments = store.collection('payments');
       await payments.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'status_created' });
@@ -144,9 +152,7 @@ describe('a store file of format 3', () => {
         DOCS.slice(0, 60).filter((doc) => doc.platformId === 'plat' && doc.status === 'COMPLETED').length,
       );
       await store.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -264,9 +270,7 @@ describe('a leading field holding several values (multikey)', () => {
 
 describe('a store file of format 4', () => {
   it('rebuilds an index whose multikey documents sat under the irregular lead', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sort-multikey-'));
-    const path = join(dir, 'store.sqlite');
-    try {
+    await withStoreFile(async (path) => {
       let store = createSqliteDocumentStore({ path });
       let c = store.collection('sides');
       await c.createIndex({ keys: { platformId: 1, sender: 1, createdAt: -1 }, name: 'sender_created' });
@@ -289,17 +293,13 @@ describe('a store file of format 4', () => {
       expect(await c.explain(filter, { count: true })).toMatchObject({ index: 'sender_created' });
       expect(await c.countDocuments({ $and: [{ platformId: 'p' }, { sender: 'u' }] })).toBe(1);
       await store.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
   const ids = (docs: Doc[]) => docs.map((doc) => doc._id);
 });
 
 describe('running counts of sort entries', () => {
   it('match the entries after inserts, moves, deletes, refused writes, index builds and a reopen', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sort-counts-'));
-    const path = join(dir, 'store.sqlite');
     const drift = (store: ReturnType<typeof createSqliteDocumentStore>) =>
       store.database.prepare(
         `SELECT e.idx, e.lead, e.n AS entries, coalesce(c.n, 0) AS counted FROM
@@ -308,7 +308,7 @@ describe('running counts of sort entries', () => {
          UNION ALL SELECT idx, lead, 0, n FROM sort_counts c WHERE n != 0 AND NOT EXISTS
           (SELECT 1 FROM sort_entries e WHERE e.collection = c.collection AND e.idx = c.idx AND e.lead = c.lead)`,
       ).all();
-    try {
+    await withStoreFile(async (path) => {
       let store = createSqliteDocumentStore({ path });
       let c = store.collection('payments');
       await c.createIndex({ keys: { platformId: 1, status: 1, createdAt: -1 }, name: 'status_created' });
@@ -351,9 +351,7 @@ describe('running counts of sort entries', () => {
         (await c.find({})).filter((doc) => doc.platformId === 'plat' && doc.customerId === 'c3').length,
       );
       await store.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -403,10 +403,6 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
    * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
    */
-  /**
-   * Stored documents matching `filter`, at most `max` of them (0: all): in insertion order, or
-   * with `sort` in its order, ties in insertion order (MongoDB's stable sort of a scan).
-   */
   private match(filter: Filter, max = 0, sort?: Sort): StoredDoc[] {
     const normalized = cloneDocument(filter);
     const query = mingoEngine.compileFilter(normalized);
