@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Statements } from './sqlite-statements';
 
 /**
@@ -65,4 +66,17 @@ export class SortCounts {
     if (!leads) indexes.set(idx, leads = new Map());
     leads.set(lead, (leads.get(lead) ?? 0) + by);
   }
+}
+
+/** The running counts of a store file that disagree with its entries (none in a healthy file): for checks. */
+export function sortCountDrift(
+  db: Database.Database,
+): Array<{ collection: string; idx: string; lead: string; entries: number; counted: number }> {
+  return db.prepare(
+    `SELECT e.collection, e.idx, e.lead, e.n AS entries, coalesce(c.n, 0) AS counted FROM
+      (SELECT collection, idx, lead, count(*) AS n FROM sort_entries GROUP BY collection, idx, lead) e
+      LEFT JOIN sort_counts c USING (collection, idx, lead) WHERE coalesce(c.n, 0) != e.n
+     UNION ALL SELECT collection, idx, lead, 0, n FROM sort_counts c WHERE n != 0 AND NOT EXISTS
+      (SELECT 1 FROM sort_entries e WHERE e.collection = c.collection AND e.idx = c.idx AND e.lead = c.lead)`,
+  ).all() as Array<{ collection: string; idx: string; lead: string; entries: number; counted: number }>;
 }

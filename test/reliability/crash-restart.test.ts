@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sortCountDrift } from '../../lib/store/sort-counts';
 import { decodeDocument } from '../../lib/store/sqlite-statements';
 import { balanceRecordsOf } from '../../services/quotes-transactions/ledger/store/ledger-document-store';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver';
@@ -89,6 +90,18 @@ function ledgerBalances(dataDir: string): Array<{ account: string; currency: str
       { body: Buffer }
     >;
     return rows.flatMap((r) => balanceRecordsOf(decodeDocument(r.body) as Record<string, unknown>));
+  } finally {
+    db.close();
+  }
+}
+
+const storeFiles = (dataDir: string) =>
+  readdirSync(dataDir).filter((name) => name.endsWith('.sqlite')).map((name) => join(dataDir, name));
+
+function countDriftOf(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return sortCountDrift(db).map((drift) => ({ file, ...drift }));
   } finally {
     db.close();
   }
@@ -194,6 +207,8 @@ async function runScenario({ signal, restarts }: Scenario) {
     const audit = await ledgerAudit(dataDir);
     expect(audit.problems).toEqual([]);
     expect(audit).toMatchObject({ clean: true, inFlight: [] });
+    // Every store file's running counts agree with its index entries: none was committed apart from them.
+    expect(storeFiles(dataDir).flatMap(countDriftOf)).toEqual([]);
 
     return {
       acknowledged: acknowledged.transactions.size,
