@@ -147,7 +147,7 @@ async function snapshotsWritten(probeFile: string, tag: string): Promise<void> {
 }
 
 /** The WAL files' sizes, and the process's resident memory, every WAL_POLL_MS. */
-class WalWatch {
+class LiveWatch {
   maxFile = 0;
   maxFileName = '';
   maxTotal = 0;
@@ -258,13 +258,13 @@ export async function runLivePhase(
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'memory-probe.js')}`.trim(),
   };
   let running: RunningSystem | undefined;
-  let wal: WalWatch | undefined;
+  let wal: LiveWatch | undefined;
   try {
     running = await startSystem(root, dataDir, probe);
     const pid = running.child.pid!;
     const api = createKeepAliveClient(running.base, { authorization: AUTH });
     const setup = await prepareScalePayer(api, { platformCustomerId: 'live-payer', fullName: 'Live Payer' });
-    wal = new WalWatch(dataDir, pid);
+    wal = new LiveWatch(dataDir, pid);
     // The probe writes once a second: the start sample waits for one after the set-up.
     await new Promise((r) => setTimeout(r, 1_100));
     const loadStart = Number(loadavg()[0].toFixed(2));

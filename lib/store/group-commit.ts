@@ -22,14 +22,9 @@ export class GroupCommit {
     Database.Statement
   >;
 
-  private readonly onLost: () => void;
-  private readonly translate: (err: unknown) => unknown;
-  private readonly beforeCommit: () => void;
-  private readonly onCommitted: () => void;
-
   constructor(
     private readonly db: Database.Database,
-    hooks: {
+    private readonly hooks: {
       /** Told when a group's transaction was lost whole. */
       onLost: () => void;
       /** What an operation's or the COMMIT's error is answered as. */
@@ -40,10 +35,6 @@ export class GroupCommit {
       onCommitted?: () => void;
     },
   ) {
-    this.onLost = hooks.onLost;
-    this.translate = hooks.translate;
-    this.beforeCommit = hooks.beforeCommit ?? (() => undefined);
-    this.onCommitted = hooks.onCommitted ?? (() => undefined);
     this.sql = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       savepoint: db.prepare('SAVEPOINT operation'),
@@ -66,7 +57,7 @@ export class GroupCommit {
       result = write();
       this.sql.release.run();
     } catch (err) {
-      const refusal = this.translate(err);
+      const refusal = this.hooks.translate(err);
       this.undo(refusal);
       return Promise.reject(refusal);
     }
@@ -84,14 +75,14 @@ export class GroupCommit {
       return;
     }
     try {
-      this.beforeCommit();
+      this.hooks.beforeCommit?.();
       this.sql.commit.run();
     } catch (err) {
       if (this.db.inTransaction) this.sql.rollback.run();
-      this.lose(waiting, this.translate(err));
+      this.lose(waiting, this.hooks.translate(err));
       return;
     }
-    this.onCommitted();
+    this.hooks.onCommitted?.();
     for (const waiter of waiting) waiter.resolve();
   }
 
@@ -116,7 +107,7 @@ export class GroupCommit {
   }
 
   private lose(waiting: Waiter[], err: unknown): void {
-    this.onLost();
+    this.hooks.onLost();
     for (const waiter of waiting) waiter.reject(err);
   }
 }
