@@ -10,7 +10,8 @@ export class DocumentCache {
   private readonly entries = new Map<string, StoredDoc>();
   private readonly byKey = new Map<string, StoredDoc>();
 
-  constructor(private readonly capacity: number) {}
+  /** `onEvicted`: told of each document let go to make room (not of one deleted, nor of `clear`). */
+  constructor(private readonly capacity: number, private readonly onEvicted?: (seq: number) => void) {}
 
   get(collection: string, seq: number): StoredDoc | undefined {
     const id = `${collection}\u0000${seq}`;
@@ -33,7 +34,12 @@ export class DocumentCache {
     this.entries.delete(id);
     this.entries.set(id, stored);
     this.byKey.set(`${collection}\u0000${stored.key}`, stored);
-    if (this.entries.size > this.capacity) this.evict(this.entries.keys().next().value as string);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as string;
+      const seq = this.entries.get(oldest)!.seq;
+      this.evict(oldest);
+      this.onEvicted?.(seq);
+    }
   }
 
   delete(collection: string, seq: number): void {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { applyUpdate, assertUpdateDocument } from './apply-update';
 import { cloneDocument } from './clone-document';
+import type { ColdBodies } from './cold-bodies';
 import type { DocumentCache } from './document-cache';
 import {
   DuplicateKeyError,
@@ -50,6 +51,7 @@ export interface SqliteContext {
   cache: DocumentCache;
   writes: GroupCommit;
   sortCounts: SortCounts;
+  coldBodies: ColdBodies;
 }
 
 interface IndexEntry {
@@ -771,7 +773,7 @@ export class SqliteCollection implements DocumentCollection<Doc> {
    */
   private commit(changes: Change[]): Promise<void> {
     if (changes.length === 0) return Promise.resolve();
-    const cache = this.context.cache;
+    const { cache, coldBodies } = this.context;
     return this.context.writes.run(() => {
       try {
         return this.writeChanges(changes);
@@ -779,22 +781,30 @@ export class SqliteCollection implements DocumentCollection<Doc> {
         this.sortCounts.discard();
         throw err;
       }
-    }, (seqs) => {
+    }, ({ seqs, bytes }) => {
       changes.forEach((change, i) => {
-        if (change.after) cache.set(this.name, { seq: seqs[i], key: change.key, doc: change.after });
-        else cache.delete(this.name, seqs[i]);
+        if (change.after) {
+          cache.set(this.name, { seq: seqs[i], key: change.key, doc: change.after });
+          coldBodies.written(seqs[i], bytes[i]);
+        } else {
+          cache.delete(this.name, seqs[i]);
+          coldBodies.deleted(seqs[i]);
+        }
       });
     }).then(() => undefined);
   }
 
-  /** The rows, then their index entries; answers each change's row. */
-  private writeChanges(changes: Change[]): number[] {
+  /** The rows, then their index entries; answers each change's row and the length of the body written (0: deleted). */
+  private writeChanges(changes: Change[]): { seqs: number[]; bytes: number[] } {
     const seqs: number[] = [];
+    const bytes: number[] = [];
     for (const change of changes) {
-      if (change.after && change.seq === undefined) {
-        seqs.push(this.insertRow(change.key, change.after));
-      } else if (change.after) {
-        this.s.replace.run(encodeDocument(change.after), change.seq);
+      const body = change.after && encodeDocument(change.after);
+      bytes.push(body?.length ?? 0);
+      if (body && change.seq === undefined) {
+        seqs.push(this.insertRow(change.key, body));
+      } else if (body) {
+        this.s.replace.run(body, change.seq);
         seqs.push(change.seq!);
       } else {
         this.s.remove.run(change.seq);
@@ -804,12 +814,12 @@ export class SqliteCollection implements DocumentCollection<Doc> {
     changes.forEach((change, i) => this.removeEntries(seqs[i], change));
     changes.forEach((change, i) => this.writeEntries({ ...change, seq: seqs[i] }));
     this.sortCounts.kept();
-    return seqs;
+    return { seqs, bytes };
   }
 
-  private insertRow(key: string, doc: Doc): number {
+  private insertRow(key: string, body: Uint8Array): number {
     try {
-      return Number(this.s.insert.run(this.name, key, encodeDocument(doc)).lastInsertRowid);
+      return Number(this.s.insert.run(this.name, key, body).lastInsertRowid);
     } catch (err) {
       throw isConstraint(err) ? new DuplicateKeyError(this.name, '_id_', { cause: err }) : err;
     }

@@ -173,7 +173,7 @@ describe('versioned format', () => {
     await reopened.close();
   });
 
-  it("stores a large document deflated (format 3); reads either form, a journal's plain BSON too", async () => {
+  it('deflates a large body once its document leaves the cache (format 3); reads either form', async () => {
     const path = freshPath();
     const large = {
       _id: 'large',
@@ -183,24 +183,42 @@ describe('versioned format', () => {
     };
     writeJournalFile(path, 'balances', [large]);
 
-    const upgraded = createSqliteDocumentStore({ path });
+    const upgraded = createSqliteDocumentStore({ path, cacheDocuments: 2 });
     const balances = upgraded.collection('balances');
-    const body = () =>
-      upgraded.database.prepare("SELECT body FROM documents WHERE collection = 'balances' AND key LIKE '%large%'")
-        .pluck().get() as Buffer;
-    expect(body().readInt32LE(0)).toBe(body().length); // written by the journal: plain BSON, read as it is
+    const body = (id: string) =>
+      upgraded.database.prepare("SELECT body FROM documents WHERE collection = 'balances' AND key LIKE ?")
+        .pluck().get(`%${id}%`) as Buffer;
+    const compressed = (id: string) => body(id).readInt32LE(0) === 0;
+    expect(compressed('large')).toBe(false); // written by the journal: plain BSON, read as it is
     expect(await balances.findOne({ _id: 'large' })).toEqual(large);
     await balances.updateOne({ _id: 'large' }, { $push: { notes: 'one more' } });
-    expect(body().readInt32LE(0)).toBe(0); // rewritten deflated
-    expect(body().length).toBeLessThan(COMPRESS_FROM_BYTES);
+    await balances.updateOne({ _id: 'large' }, { $push: { notes: 'and one more' } });
+    expect(compressed('large')).toBe(false); // rewritten while cached: plain
+    await balances.insertOne({ ...large, _id: 'other' });
+    expect(compressed('large')).toBe(false); // still one of the two cached
     await balances.insertOne({ _id: 'small', platformId: 'p1' });
+    // `large` left the cache with this insert, and the commit of the insert deflated it.
+    expect(compressed('large')).toBe(true);
+    await balances.insertOne({ _id: 'third', platformId: 'p1' });
+    expect(body('large').length).toBeLessThan(COMPRESS_FROM_BYTES);
+    expect(compressed('other')).toBe(true); // let go by the third insert
+    expect(compressed('small')).toBe(false); // too small to be worth it
     await upgraded.close();
 
     const reopened = createSqliteDocumentStore({ path, cacheDocuments: 0 });
-    expect(await reopened.collection('balances').find({ platformId: 'p1' })).toEqual([{
-      ...large,
-      notes: [...large.notes, 'one more'],
-    }, { _id: 'small', platformId: 'p1' }]);
+    const notes = [...large.notes, 'one more', 'and one more'];
+    expect(await reopened.collection('balances').find({ platformId: 'p1' })).toEqual([
+      { ...large, notes },
+      { ...large, _id: 'other' },
+      { _id: 'small', platformId: 'p1' },
+      { _id: 'third', platformId: 'p1' },
+    ]);
+    // Without a cache a large body is deflated by the commit of its own write; a deleted one is let go.
+    await reopened.collection('balances').updateOne({ _id: 'other' }, { $set: { at: new Date(6_000) } });
+    const stored = reopened.database.prepare("SELECT body FROM documents WHERE key LIKE '%other%'").pluck();
+    expect((stored.get() as Buffer).readInt32LE(0)).toBe(0);
+    await reopened.collection('balances').deleteOne({ _id: 'large' });
+    expect(await reopened.collection('balances').countDocuments({})).toBe(3);
     await reopened.close();
   });
 

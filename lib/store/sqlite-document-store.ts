@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError } from '../errors';
+import { ColdBodies } from './cold-bodies';
 import { DocumentCache } from './document-cache';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
@@ -71,7 +72,10 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
   db.pragma(`journal_size_limit = ${walBytes(walLimitPages, db.pragma('page_size', { simple: true }) as number)}`);
   // A `:memory:` database has no WAL to checkpoint.
   const checkpoints = file === undefined ? undefined : checkpointer.attach(file, db, walLimitPages);
-  const cache = new DocumentCache(options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS);
+  const cacheDocuments = options.cacheDocuments ?? DEFAULT_CACHE_DOCUMENTS;
+  const statements = prepareStatements(db);
+  const coldBodies = new ColdBodies(statements, cacheDocuments);
+  const cache = new DocumentCache(cacheDocuments, (seq) => coldBodies.evicted(seq));
   let failingSince: number | undefined;
   /** A write was refused since the last commit: that commit does not prove the disk takes writes again. */
   let refusedSinceCommit = false;
@@ -92,18 +96,21 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
     refusedSinceCommit = false;
     checkpoints?.committed();
   };
-  const statements = prepareStatements(db);
   const sortCounts = new SortCounts(statements);
   const writes = new GroupCommit(db, {
     onLost: () => {
       cache.clear();
       sortCounts.lost();
+      coldBodies.lost();
     },
     translate: refusal,
-    beforeCommit: () => sortCounts.write(),
+    beforeCommit: () => {
+      sortCounts.write();
+      coldBodies.compress();
+    },
     onCommitted: committed,
   });
-  const context: SqliteContext = { db, statements, cache, writes, sortCounts };
+  const context: SqliteContext = { db, statements, cache, writes, sortCounts, coldBodies };
   const collections = new Map<string, SqliteCollection>();
   let closing: Promise<void> | undefined;
 

@@ -23,6 +23,7 @@ export function prepareStatements(db: Database.Database) {
     count: prepare('SELECT count(*) AS n FROM documents WHERE collection = ?').pluck(),
     insert: prepare('INSERT INTO documents (collection, key, body) VALUES (?, ?, ?)'),
     replace: prepare('UPDATE documents SET body = ? WHERE rowid = ?'),
+    bodyOf: prepare('SELECT body FROM documents WHERE rowid = ?').pluck(),
     remove: prepare('DELETE FROM documents WHERE rowid = ?'),
 
     indexes: prepare('SELECT name, spec FROM store_indexes WHERE collection = ? ORDER BY rowid'),
@@ -101,32 +102,26 @@ export function prepareStatements(db: Database.Database) {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** Bodies of at least this many BSON bytes are stored compressed (store format version 3). */
+/** Bodies of at least this many BSON bytes are stored compressed once cold (cold-bodies.ts; store format 3). */
 export const COMPRESS_FROM_BYTES = 1_024;
 /** Starts a compressed body: a BSON document starts with its length, never 0. */
 const COMPRESSED = Buffer.alloc(4);
 
-/**
- * A document as stored: its BSON, or for a large one (payments, balances) four zero bytes and the
- * BSON deflated (level 1: about half the bytes of a payment for ≈20 µs, and a document of half the
- * size leaves half the slack in the pages it grows into, see docs/embedded-store.md).
- */
+/** A document as written: its BSON (deflated later, once it leaves the cache: cold-bodies.ts). */
 export function encodeDocument(doc: Doc): Uint8Array {
-  const bson = BSON.serialize(doc);
-  if (bson.length < COMPRESS_FROM_BYTES || holdsPendingEvents(doc)) return bson;
-  // A 4 KB window: a payment compresses as well as with the default 32 KB, and zlib sets up an eighth of the state per
-  // call.
-  return Buffer.concat([COMPRESSED, deflateRawSync(bson, { level: 1, windowBits: 12 })]);
+  return BSON.serialize(doc);
 }
 
 /**
- * A document whose outbox still holds events (lib/bus/outbox.ts) is rewritten as soon as the relay
- * has published them, which is where it is compressed: deflating each of its writes before that
- * costs as much CPU as encoding it, for bytes that are overwritten within a relay pass.
+ * A large plain body as stored compressed: four zero bytes and the BSON deflated (level 1: about half the bytes of a
+ * payment for ≈20 µs, and a document of half the size leaves half the slack in the pages it grows into, see
+ * docs/embedded-store.md). Undefined for a small body or one already compressed.
  */
-function holdsPendingEvents(doc: Doc): boolean {
-  const outbox = doc._outbox;
-  return Array.isArray(outbox) && outbox.length > 0;
+export function compressedBody(body: Buffer): Buffer | undefined {
+  if (body.length < COMPRESS_FROM_BYTES || body.readInt32LE(0) === 0) return undefined;
+  // A 4 KB window: a payment compresses as well as with the default 32 KB, and zlib sets up an eighth of the state per
+  // call.
+  return Buffer.concat([COMPRESSED, deflateRawSync(body, { level: 1, windowBits: 12 })]);
 }
 
 export function decodeDocument(body: Buffer): Doc {
