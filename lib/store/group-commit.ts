@@ -29,7 +29,7 @@ export class GroupCommit {
       onLost: () => void;
       /** What an operation's or the COMMIT's error is answered as. */
       translate: (err: unknown) => unknown;
-      /** Writes what the group's operations left to write once (sort-counts.ts), in its transaction. */
+      /** Writes what the group left to write once (running counts, cold bodies), in its transaction. */
       beforeCommit?: () => void;
       /** Told after each COMMIT that succeeded (the WAL grew: a checkpoint follows, sqlite-checkpointer.ts). */
       onCommitted?: () => void;
