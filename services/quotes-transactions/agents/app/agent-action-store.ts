@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../../lib/bus/event-bus';
+import type { UsageReservation } from './agent-usage';
 
 export type AgentActionStatus = 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'FAILED';
 export type AgentActionType = 'EXECUTE_QUOTE' | 'TRANSFER_OUT' | 'TRANSFER_IN';
@@ -32,6 +33,8 @@ export interface AgentAction {
   /** Approved and being executed (cleared once the payment exists or failed). */
   executing?: boolean;
   idempotencyKey?: string;
+  /** What it counted against the agent's limits (absent in actions of earlier versions: their own record). */
+  usageReservation?: UsageReservation;
   createdAt: string;
   updatedAt: string;
 }

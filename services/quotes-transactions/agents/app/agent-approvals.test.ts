@@ -76,8 +76,12 @@ test('a payment that cannot be made leaves the action FAILED and gives its spend
       accountRules: [],
     },
   };
-  await usage.reserve(agent, action().id, 700);
-  await actions.insert(action({ status: 'PENDING_APPROVAL', executing: undefined }), []);
+  await usage.reserve(agent, {
+    actionId: action().id,
+    amount: 700,
+    record: (usageReservation) =>
+      actions.insert({ ...action({ status: 'PENDING_APPROVAL', executing: undefined }), usageReservation }, []),
+  });
   const approved = await approvals.approve({ platformId: PLATFORM }, 'Agent:1', action().id);
   expect(approved.status).toBe('FAILED');
   expect(await usage.current('Agent:1')).toMatchObject({ dailySpend: 0, dailyTransactionCount: 0 });
@@ -96,8 +100,12 @@ test('approving an action of a deleted agent rejects it, makes no payment and gi
       accountRules: [],
     },
   };
-  await usage.reserve(agent, action().id, 700);
-  await actions.insert(action({ status: 'PENDING_APPROVAL', executing: undefined }), []);
+  await usage.reserve(agent, {
+    actionId: action().id,
+    amount: 700,
+    record: (usageReservation) =>
+      actions.insert({ ...action({ status: 'PENDING_APPROVAL', executing: undefined }), usageReservation }, []),
+  });
 
   await expect(approvals.approve({ platformId: PLATFORM }, 'Agent:1', action().id)).rejects.toMatchObject({
     code: 'CONFLICT',

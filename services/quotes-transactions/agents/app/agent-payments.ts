@@ -181,7 +181,6 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       : await deps.runner.convert(draft.amount, draft.currency, approvalThresholds.currency ?? spendingLimits.currency);
     const approval = needsApproval(agent, draft.internalAccountId, thresholdAmount);
 
-    await deps.usage.reserve(agent, id, counted, !idempotencyKey);
     const now = deps.clock().toISOString();
     const action: AgentAction = {
       id,
@@ -200,14 +199,20 @@ export function createAgentPayments(deps: AgentPaymentsDeps) {
       createdAt: now,
       updatedAt: now,
     };
-    // Recorded before anything is paid: the record claims the quote, and a crash after it is finished by the recovery.
+    const events = approval ? [await deps.runner.pendingEvent(action)] : [];
+    // Recorded with its count before anything is paid: the record claims the quote, and a crash after it is finished
+    // by the recovery.
     try {
-      await deps.actions.insert(action, approval ? [await deps.runner.pendingEvent(action)] : []);
+      await deps.usage.reserve(agent, {
+        actionId: id,
+        amount: counted,
+        fresh: !idempotencyKey,
+        record: (usageReservation) => deps.actions.insert({ ...action, usageReservation }, events),
+      });
     } catch (err) {
       if (!(err instanceof AgentActionExists)) throw err;
       const same = await deps.actions.get(caller.platformId, id);
       if (same) return { action: sameRequestOrReused(same, draft) };
-      await deps.usage.release(id);
       throw quoteAlreadyExecuted(`Quote ${draft.quoteId} was already submitted`);
     }
     if (approval) return { action };

@@ -13,13 +13,29 @@ export interface UsageLimits {
   monthlyLimit?: number;
 }
 
+/** What an action counted, kept in the action itself so that it is given back once. */
+export interface UsageReservation {
+  /** The counters' document. */
+  usage: string;
+  day: string;
+  amount: number;
+  state: 'COUNTED' | 'RELEASED';
+}
+
+/**
+ * Writes the action that carries `reservation`: throws `AgentActionExists` when it cannot (its quote
+ * is claimed), and the count is then taken back.
+ */
+export type RecordReservation = (reservation: UsageReservation) => Promise<void>;
+
 /**
  * The agent's counters of a month, one document: a reservation adds the action's count and spend
  * to its day and month in one conditional write (within every limit, or nothing), idempotent per action.
  */
 export interface AgentUsageStore {
   /**
-   * null when counted (or already counted for this action); otherwise the usage that refused it.
+   * null when counted and recorded by `record`; otherwise the usage that refused it (nothing recorded).
+   * Throws `AgentActionExists` when the action is already recorded (a repeat of its Idempotency-Key).
    * `fresh`: the action's id is new (no earlier attempt can have counted it), so none is looked for.
    */
   reserve(
@@ -30,9 +46,11 @@ export interface AgentUsageStore {
       month: string;
       amount: number;
       limits: UsageLimits;
+      record: RecordReservation;
       fresh?: boolean;
     },
   ): Promise<UsageCounts | null>;
+  /** Gives back what the action counted, once. */
   release(actionId: string): Promise<void>;
   used(agentId: string, day: string, month: string): Promise<UsageCounts>;
 }
@@ -55,8 +73,15 @@ const ATTEMPTS = 3;
  * when the action is rejected or fails. Counters are per UTC day and month, in the policy's currency.
  */
 export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Date }) {
-  /** `fresh`: `actionId` was made for this reservation (not derived from an Idempotency-Key a repeat carries too). */
-  async function reserve(agent: ActingAgent, actionId: string, amount: number, fresh = false): Promise<void> {
+  /**
+   * Counts `amount` and records the action by `record`, or refuses with the limit it would pass.
+   * `fresh`: `actionId` was made for this reservation (not derived from an Idempotency-Key a repeat carries too).
+   */
+  async function reserve(
+    agent: ActingAgent,
+    input: { actionId: string; amount: number; record: RecordReservation; fresh?: boolean },
+  ): Promise<void> {
+    const { actionId, amount, record, fresh = false } = input;
     const { dailyTransactionLimit, dailyLimit, monthlyLimit, currency } = agent.policy.spendingLimits;
     const limits: UsageLimits = {
       ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}),
@@ -65,7 +90,16 @@ export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Da
     };
     const { day, month } = usagePeriods(deps.clock());
     for (let attempt = 1;; attempt++) {
-      const refused = await deps.store.reserve({ agentId: agent.agentId, actionId, day, month, amount, limits, fresh });
+      const refused = await deps.store.reserve({
+        agentId: agent.agentId,
+        actionId,
+        day,
+        month,
+        amount,
+        limits,
+        record,
+        fresh,
+      });
       if (!refused) return;
       const name = exceededLimit(refused, amount, limits);
       // Refused on usage a concurrent release has since lowered: tried again, a bounded number of times.
