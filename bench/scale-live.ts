@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createKeepAliveClient } from './keep-alive-client';
 import { prepareScalePayer, type ScalePayer } from './scale-payer';
 import { startSystem, stopSystem, type RunningSystem } from './system-process';
@@ -56,6 +57,8 @@ export interface LiveSample {
   nativeMb: number;
   /** Every WAL file of the data directory, at this moment. */
   walMb: number;
+  /** The pages the store files use (their free pages not counted; the WAL is read through), at this moment. */
+  storeUsedMb: number;
   /** Process CPU time (all threads) since the start sample, per payment since then. */
   cpuMsPerPayment: number;
 }
@@ -86,6 +89,8 @@ export interface LivePhaseResult {
   unavailable: number;
   /** The store files once the system stopped (WAL checkpointed). */
   dataMb: number;
+  /** The pages the store files use, grown between `half` and `end`, per payment. */
+  diskKbPerPayment: number;
   residentAfterRestartMb: number;
   /** The machine's 1-minute load average at the start and end (2 cores: above 2, work queued for a core). */
   loadAverage: { start: number; end: number };
@@ -112,6 +117,20 @@ function walSizes(dataDir: string): Record<string, number> {
     }
   }
   return sizes;
+}
+
+/** The bytes of the pages each store file uses, as a reader sees them (committed writes still in the WAL included). */
+function storeUsedBytes(dataDir: string): number {
+  return readdirSync(dataDir).filter((n) => n.endsWith('.sqlite')).reduce((n, name) => {
+    const db = new Database(join(dataDir, name), { readonly: true, fileMustExist: true });
+    try {
+      const pages = (db.pragma('page_count', { simple: true }) as number)
+        - (db.pragma('freelist_count', { simple: true }) as number);
+      return n + pages * (db.pragma('page_size', { simple: true }) as number);
+    } finally {
+      db.close();
+    }
+  }, 0);
 }
 
 function storeBytes(dataDir: string): number {
@@ -281,6 +300,7 @@ export async function runLivePhase(
         externalMb: mb(sum('external')),
         nativeMb: mb(resident - sum('heapTotal') - sum('external')),
         walMb: mb(wal!.sample()),
+        storeUsedMb: mb(storeUsedBytes(dataDir)),
         cpuMsPerPayment: count ? Number(((cpuMs(pid) - cpuStart) / count).toFixed(2)) : 0,
       };
     };
@@ -332,6 +352,7 @@ export async function runLivePhase(
       paymentsPerSecond: Number((payments / seconds).toFixed(1)),
       unavailable: unavailable.count,
       dataMb,
+      diskKbPerPayment: perPayment(half!.storeUsedMb, end!.storeUsedMb),
       residentAfterRestartMb,
       loadAverage: { start: loadStart, end: loadEnd },
     };

@@ -135,7 +135,10 @@ describe('a store file of format 3', () => {
       await store.close();
       // What format 3 left: no entries under the index's new id (its entries were led by platformId alone).
       const db = new Database(path);
-      db.exec('DELETE FROM sort_entries; DROP TABLE sort_builds; DROP TABLE sort_counts; PRAGMA user_version = 3');
+      db.exec(
+        'DELETE FROM sort_entries; DROP TABLE sort_builds; DROP TABLE sort_counts; DROP TABLE documents_compacted; '
+          + 'PRAGMA user_version = 3',
+      );
       db.close();
 
       store = createSqliteDocumentStore({ path });
@@ -280,7 +283,10 @@ describe('a store file of format 4', () => {
       await store.close();
       // What format 4 wrote for the first document: one entry under the irregular lead, none under its values.
       const db = new Database(path);
-      db.exec('DELETE FROM sort_entries WHERE seq = 1; DROP TABLE sort_counts; PRAGMA user_version = 4');
+      db.exec(
+        'DELETE FROM sort_entries WHERE seq = 1; DROP TABLE sort_counts; DROP TABLE documents_compacted; '
+          + 'PRAGMA user_version = 4',
+      );
       db.prepare(
         "INSERT INTO sort_entries (collection, idx, lead, sort_key, seq) SELECT collection, idx, '#I', '', 1 "
           + 'FROM sort_entries LIMIT 1',

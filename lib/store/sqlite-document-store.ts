@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { AppError } from '../errors';
 import { ColdBodies } from './cold-bodies';
 import { DocumentCache } from './document-cache';
+import { DocumentsCompaction, type CompactionOptions } from './documents-compaction';
 import type { Doc, DocumentCollection, DocumentStore } from './document-store';
 import { GroupCommit } from './group-commit';
 import { SortCounts } from './sort-counts';
@@ -28,6 +29,10 @@ export interface SqliteStoreOptions {
   cacheDocuments?: number;
   /** The WAL's bound in frames (default WAL_LIMIT_PAGES, ≈49 MB; tests use less). */
   walLimitPages?: number;
+  /**
+   * How the documents table is packed behind the writes (default: as many rows behind the newest as the cache holds).
+   */
+  compaction?: Partial<CompactionOptions>;
 }
 
 import { DEFAULT_CACHE_DOCUMENTS } from './store-defaults';
@@ -111,6 +116,11 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
     onCommitted: committed,
   });
   const context: SqliteContext = { db, statements, cache, writes, sortCounts, coldBodies };
+  // A `:memory:` database has no file to keep small. Rows still cached may be rewritten larger or smaller: left alone.
+  const compaction = inMemory
+    ? undefined
+    : new DocumentsCompaction(db, writes, { lagRows: Math.max(cacheDocuments, 1_024), ...options.compaction });
+  compaction?.start();
   const collections = new Map<string, SqliteCollection>();
   let closing: Promise<void> | undefined;
 
@@ -164,6 +174,7 @@ export function createSqliteDocumentStore(options: SqliteStoreOptions): SqliteDo
 
   async function closeStore() {
     if (!db.open) return;
+    compaction?.stop();
     writes.flush();
     // The checkpoint thread's connection first: the last one to close copies the WAL into the file and removes it.
     await checkpoints?.close();

@@ -59,7 +59,8 @@ export class StoreVersionError extends Error {
  * read directly); version 2 adds the tables the SQLite engine answers queries from; version 3 lets
  * large bodies be stored deflated; version 4 keys the sort entries of a compound index by every
  * field before its sort field; version 5 gives a document one sort entry per combination of its leading values and
- * keeps a running count of the entries under each leading value.
+ * keeps a running count of the entries under each leading value; version 6 records how far the documents table has
+ * been packed behind the writes.
  */
 const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Database.Database) => void }> = [
   {
@@ -149,6 +150,15 @@ const MIGRATIONS: ReadonlyArray<{ version: number; what: string; up: (db: Databa
         pending.run(collection, idx);
       }
     },
+  },
+  {
+    version: 6,
+    what: 'the documents table packed behind the writes (rows rewritten in rowid order, '
+      + 'unchanged): how far, below which rowid, it got',
+    // An earlier file starts at 0: its documents are packed once, in the background (documents-compaction.ts).
+    up: (db) =>
+      db.exec(`CREATE TABLE documents_compacted (id INTEGER PRIMARY KEY CHECK (id = 1), below INTEGER NOT NULL);
+        INSERT INTO documents_compacted (id, below) VALUES (1, 0)`),
   },
 ];
 
