@@ -97,7 +97,7 @@ describe('the documents table packed behind the writes', () => {
     await store.close();
   });
 
-  it('a step that fails midway (after its rows were deleted) leaves every row and the cursor as they were', async () => {
+  it('a step that fails midway (its rows deleted) leaves every row and the cursor as they were', async () => {
     const path = join(dir, 'store.sqlite');
     const options = { path, cacheDocuments: 8, compaction: { lagRows: 10, intervalMs: 1, caughtUpMs: 1 } };
     let store = createSqliteDocumentStore({ ...options, compaction: NEVER });
