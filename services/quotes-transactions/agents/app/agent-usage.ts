@@ -81,7 +81,7 @@ export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Da
     agent: ActingAgent,
     input: { actionId: string; amount: number; record: RecordReservation; fresh?: boolean },
   ): Promise<void> {
-    const { actionId, amount, record, fresh = false } = input;
+    const { amount, fresh = false } = input;
     const { dailyTransactionLimit, dailyLimit, monthlyLimit, currency } = agent.policy.spendingLimits;
     const limits: UsageLimits = {
       ...(dailyTransactionLimit != null ? { dailyTransactionLimit } : {}),
@@ -90,16 +90,7 @@ export function createAgentUsage(deps: { store: AgentUsageStore; clock: () => Da
     };
     const { day, month } = usagePeriods(deps.clock());
     for (let attempt = 1;; attempt++) {
-      const refused = await deps.store.reserve({
-        agentId: agent.agentId,
-        actionId,
-        day,
-        month,
-        amount,
-        limits,
-        record,
-        fresh,
-      });
+      const refused = await deps.store.reserve({ ...input, agentId: agent.agentId, day, month, limits, fresh });
       if (!refused) return;
       const name = exceededLimit(refused, amount, limits);
       // Refused on usage a concurrent release has since lowered: tried again, a bounded number of times.
